@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+// The chip's typed configuration: every parameter declared once, here, with its key, type (and so
+// its unit), default and description. sim/config.h walks these structs through visit() to parse
+// YAML, apply --set overrides, reject unknown keys, dump the effective config and print the key
+// reference. Plain C++: the runtime reads it too (aclrtGetDeviceInfo, aclrtGetSocName...).
+//
+// Defaults describe a 910B2-class chip (../shared/reference/hw-params.md §1.2-1.5).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/quantity.h"
+
+namespace npusim::models {
+
+using sim::Bandwidth;
+using sim::Bytes;
+using sim::Duration;
+using sim::Frequency;
+
+/// Identity of the chip as the runtime reports it.
+struct SocConfig {
+  std::string name = "Ascend910B2";
+  std::int64_t npu_arch = 2201;
+  std::int64_t num_devices = 1;
+  std::string version = "8.5.0";
+
+  template <class V>
+  void visit(V& v) {
+    v.field("name", name, "SoC name returned by aclrtGetSocName (e.g. Ascend910B2, Ascend310P3)");
+    v.field("npu_arch", npu_arch, "NPU architecture number (2201 = 910B split AIC/AIV, 2002 = 310P coupled)");
+    v.field("num_devices", num_devices, "number of devices (chips) visible to the host program");
+    v.field("version", version, "CANN version string reported by aclsysGetVersionStr (x.y.z)");
+  }
+};
+
+/// Host CPU side: cost of runtime API calls on the host track, and host memory bandwidth.
+struct HostConfig {
+  Duration api_call{200 * sim::kNs};
+  Duration launch_call{2 * sim::kUs}; // async task submission (build SQE, ring doorbell)
+  Duration sync_call{1 * sim::kUs};   // blocking call overhead on return
+  Bandwidth memcpy_bandwidth{20e9};   // host memcpy (H2H, pageable staging)
+
+  template <class V>
+  void visit(V& v) {
+    v.field("api_call", api_call, "host time charged for a non-submitting runtime API call");
+    v.field("launch_call", launch_call, "host time charged for an API call that submits a task to a stream");
+    v.field("sync_call", sync_call, "host time charged when a blocking call returns");
+    v.field("memcpy_bandwidth", memcpy_bandwidth, "host memory copy bandwidth (H2H copies, staging of pageable memory)");
+  }
+};
+
+/// PCIe host link: one DMA channel per direction, both directions at once.
+struct PcieConfig {
+  Bandwidth h2d_bandwidth{25.6e9};
+  Bandwidth d2h_bandwidth{25.6e9};
+  Duration latency{1500 * sim::kNs};
+  Bytes burst{256 * 1024};
+  Bytes pageable_chunk{2 * 1024 * 1024};
+
+  template <class V>
+  void visit(V& v) {
+    v.field("h2d_bandwidth", h2d_bandwidth, "host-to-device link bandwidth (per direction)");
+    v.field("d2h_bandwidth", d2h_bandwidth, "device-to-host link bandwidth (per direction)");
+    v.field("latency", latency, "one-way latency added once per DMA transfer (descriptor fetch + first TLP)");
+    v.field("burst", burst, "DMA burst size: transfers are split into bursts that share the link fairly");
+    v.field("pageable_chunk", pageable_chunk,
+            "pageable host memory is staged through a pinned bounce buffer in chunks of this size");
+  }
+};
+
+/// Device memory (HBM): capacity and a shared bandwidth resource.
+struct HbmConfig {
+  Bytes size{64ULL << 30};
+  Bandwidth bandwidth{1.6e12};
+  Duration latency{100 * sim::kNs};
+
+  template <class V>
+  void visit(V& v) {
+    v.field("size", size, "device memory capacity visible to aclrtMalloc / aclrtGetMemInfo");
+    v.field("bandwidth", bandwidth, "peak device memory bandwidth shared by all readers and writers");
+    v.field("latency", latency, "access latency added once per transaction");
+  }
+};
+
+/// L2 cache in front of HBM (size reported to the runtime; timing arrives with the AI Core issue).
+struct L2Config {
+  Bytes size{192ULL << 20};
+  Bandwidth bandwidth{4e12};
+
+  template <class V>
+  void visit(V& v) {
+    v.field("size", size, "L2 cache capacity");
+    v.field("bandwidth", bandwidth, "L2 bandwidth shared by all cores");
+  }
+};
+
+/// System DMA engine: device-side copies (D2D) and memsets.
+struct SdmaConfig {
+  std::int64_t channels = 4;
+  Duration setup{500 * sim::kNs};
+  Bytes burst{64 * 1024};
+
+  template <class V>
+  void visit(V& v) {
+    v.field("channels", channels, "number of SDMA channels that run copies/memsets concurrently");
+    v.field("setup", setup, "per-task setup latency of an SDMA channel");
+    v.field("burst", burst, "burst size of SDMA transfers");
+  }
+};
+
+/// Task scheduler (STARS/HWTS): stream queues, dispatch and completion.
+struct SchedulerConfig {
+  Duration doorbell{500 * sim::kNs};
+  Duration dispatch{200 * sim::kNs};
+  Duration completion{300 * sim::kNs};
+  Duration sync_task{100 * sim::kNs};
+  std::int64_t max_streams = 1984;
+  std::int64_t stream_depth = 2048;
+  std::int64_t max_events = 65536;
+  std::string policy = "priority";
+
+  template <class V>
+  void visit(V& v) {
+    v.field("doorbell", doorbell, "time from the host ringing the doorbell to the task being visible in its stream queue");
+    v.field("dispatch", dispatch, "time to parse a task and hand it to its engine");
+    v.field("completion", completion, "time from an engine finishing to the task being reported complete");
+    v.field("sync_task", sync_task, "execution time of scheduler-internal tasks (event record/wait/reset, value write/wait)");
+    v.field("max_streams", max_streams, "streams per device, default streams included");
+    v.field("stream_depth", stream_depth, "submission queue depth per stream");
+    v.field("max_events", max_events, "events per device");
+    v.field("policy", policy, "dispatch policy between streams: priority (0 = highest first, then FIFO) or fifo");
+  }
+};
+
+/// AI Core resources (counts and sizes; the timing model arrives with the kernel issue).
+struct AiCoreConfig {
+  std::int64_t cube_cores = 24;
+  std::int64_t vector_cores = 48;
+  Frequency frequency{1.8e9};
+  Bytes l0a{64 * 1024};
+  Bytes l0b{64 * 1024};
+  Bytes l0c{128 * 1024};
+  Bytes l1{512 * 1024};
+  Bytes ub{192 * 1024};
+
+  template <class V>
+  void visit(V& v) {
+    v.field("cube_cores", cube_cores, "AI Cores (AIC, cube) on the chip");
+    v.field("vector_cores", vector_cores, "vector cores (AIV) on the chip; 0 on coupled-core chips");
+    v.field("frequency", frequency, "AI Core clock");
+    v.field("l0a", l0a, "L0A buffer per core");
+    v.field("l0b", l0b, "L0B buffer per core");
+    v.field("l0c", l0c, "L0C buffer per core");
+    v.field("l1", l1, "L1 buffer per core");
+    v.field("ub", ub, "unified buffer per vector core");
+  }
+};
+
+struct AiCpuConfig {
+  std::int64_t cores = 6;
+
+  template <class V>
+  void visit(V& v) { v.field("cores", cores, "AI CPU cores available to AI CPU tasks"); }
+};
+
+/// The root: one section per unit, mirroring the model tree.
+struct ChipConfig {
+  SocConfig soc;
+  HostConfig host;
+  PcieConfig pcie;
+  HbmConfig hbm;
+  L2Config l2;
+  SdmaConfig sdma;
+  SchedulerConfig scheduler;
+  AiCoreConfig aicore;
+  AiCpuConfig aicpu;
+
+  template <class V>
+  void visit(V& v) {
+    v.group("soc", soc, "chip identity");
+    v.group("host", host, "host CPU costs");
+    v.group("pcie", pcie, "PCIe host link");
+    v.group("hbm", hbm, "device memory");
+    v.group("l2", l2, "L2 cache");
+    v.group("sdma", sdma, "system DMA engine");
+    v.group("scheduler", scheduler, "task scheduler");
+    v.group("aicore", aicore, "AI Cores");
+    v.group("aicpu", aicpu, "AI CPU");
+  }
+};
+
+}  // namespace npusim::models

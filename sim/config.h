@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// Typed configuration: YAML → structs that declare their fields once through visit().
+//
+// A config struct declares, in one place, each key with its type and description:
+//   template <class V> void visit(V& v) { v.field("latency", latency, "..."); v.group("pcie", pcie, "..."); }
+// Defaults are the members' initialisers. From that one declaration this file derives parsing
+// (unknown keys and bad values are errors naming origin, key and reason), "a.b=value"
+// overrides, the effective-config dump, and the key reference printed by `npusim info`.
+// Plain C++ (yaml-cpp inside config.cpp only).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/quantity.h"
+
+namespace npusim::sim {
+
+/// A configuration problem. what() reads "<origin>: <key>: <reason>", e.g.
+/// "configs/x.yaml: pcie.h2d_bandwidth: expected a bandwidth such as 25GB/s, got \"fast\"".
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The one visitor interface all config operations implement. Field types are closed: integers,
+/// floating point, bool, string and the quantities of quantity.h.
+class FieldVisitor {
+ public:
+  virtual ~FieldVisitor() = default;
+  virtual void field(const char* key, std::int64_t& value, const char* desc) = 0;
+  virtual void field(const char* key, double& value, const char* desc) = 0;
+  virtual void field(const char* key, bool& value, const char* desc) = 0;
+  virtual void field(const char* key, std::string& value, const char* desc) = 0;
+  virtual void field(const char* key, Bytes& value, const char* desc) = 0;
+  virtual void field(const char* key, Bandwidth& value, const char* desc) = 0;
+  virtual void field(const char* key, Duration& value, const char* desc) = 0;
+  virtual void field(const char* key, Frequency& value, const char* desc) = 0;
+  virtual void begin_group(const char* key, const char* desc) = 0;
+  virtual void end_group() = 0;
+
+  template <class T>
+  void group(const char* key, T& section, const char* desc) {
+    begin_group(key, desc);
+    section.visit(*this);
+    end_group();
+  }
+};
+
+/// Apply a YAML document (text) onto `root`. Keys not declared by `root` are errors; so are values
+/// of the wrong type or unit. `origin` (a path or "preset:name") prefixes every error.
+/// The top-level key `base` is NOT handled here (see models/chip_config.cpp for base chains).
+template <class Root>
+void apply_yaml(Root& root, const std::string& yaml_text, const std::string& origin);
+
+/// Apply "a.b.c=value" onto `root`; unknown key or bad value → ConfigError naming `origin`.
+template <class Root>
+void apply_override(Root& root, const std::string& assignment, const std::string& origin = "override");
+
+/// The effective configuration as YAML (every key, current values), re-loadable by apply_yaml.
+template <class Root>
+std::string dump_yaml(Root& root);
+
+/// A reference of every key: "key  type/unit  default  description", one per line.
+template <class Root>
+std::string reference(Root& root);
+
+}  // namespace npusim::sim
+
+#include "sim/config_impl.h"  // template definitions over the visitor classes

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// Statistics are registered, not printed: a unit owns plain counters and registers each once with
+// a name, unit and description; derived values are formulas evaluated at dump time. Groups form a
+// tree named after the model hierarchy ("chip0.pcie.h2d.bytes"). One dumper writes it all as JSON.
+// Plain C++.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npusim::sim {
+
+class StatGroup {
+ public:
+  explicit StatGroup(std::string name) : name_(std::move(name)) {}
+  StatGroup(const StatGroup&) = delete;
+  StatGroup& operator=(const StatGroup&) = delete;
+
+  const std::string& name() const { return name_; }
+
+  /// Create (or return) a child group.
+  StatGroup& child(const std::string& name);
+
+  /// Register a counter by reference; the owner keeps it alive longer than the group is dumped.
+  void add(const std::string& name, const std::uint64_t& value, const char* unit, const char* desc);
+  void add(const std::string& name, const double& value, const char* unit, const char* desc);
+  /// A derived value computed at dump time (utilisation, achieved bandwidth...).
+  void formula(const std::string& name, std::function<double()> f, const char* unit, const char* desc);
+
+  /// {"<stat>": {"value": v, "unit": u, "desc": d}, "<child>": {...}} in registration order.
+  std::string to_json(int indent = 2) const;
+  /// Look up a value by dotted path below this group ("pcie.h2d.bytes"); NaN if absent.
+  double value(const std::string& path) const;
+
+ private:
+  struct Entry {
+    std::string name, unit, desc;
+    std::function<double()> get;
+  };
+  std::string name_;
+  std::vector<Entry> entries_;
+  std::vector<std::unique_ptr<StatGroup>> children_;
+};
+
+}  // namespace npusim::sim

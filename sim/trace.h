@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// Timeline output in Chrome Trace Event format (JSON array form), following msprof's conventions
+// (hw-params.md §3.2) so it opens in Perfetto, chrome://tracing and MindStudio Insight:
+// process_name / process_labels / process_sort_index and thread_name / thread_sort_index metadata,
+// "X" complete events with ts/dur in microseconds, "s"/"f" flow events (cat "HostToDevice",
+// bp "e") linking a host API span to its device task, "C" counter events.
+// Plain C++. Events are buffered in memory; write() serialises them. A disabled writer records
+// nothing (each call is one branch).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/quantity.h"
+
+namespace npusim::sim {
+
+/// One argument shown in the event's details pane.
+struct TraceArg {
+  std::string key;
+  std::string text;      // used when is_number is false
+  double number = 0;
+  bool is_number = false;
+  static TraceArg str(std::string k, std::string v) { return {std::move(k), std::move(v), 0, false}; }
+  static TraceArg num(std::string k, double v) { return {std::move(k), {}, v, true}; }
+};
+
+class TraceWriter {
+ public:
+  explicit TraceWriter(bool enabled = false) : enabled_(enabled) {}
+  bool enabled() const { return enabled_; }
+  void set_enabled(bool on) { enabled_ = on; }
+
+  /// Declare a process (a track group). `label` is msprof's process_labels ("CPU", "NPU 0").
+  /// Returns the pid to use; the same name returns the same pid.
+  int process(const std::string& name, const std::string& label, int sort_index);
+  /// Declare a thread (one track) in a process; idempotent.
+  void thread(int pid, int tid, const std::string& name, int sort_index);
+
+  /// A span [start, end) on track (pid, tid).
+  void complete(int pid, int tid, const std::string& name, SimTime start, SimTime end,
+                std::vector<TraceArg> args = {});
+  /// A zero-length marker.
+  void instant(int pid, int tid, const std::string& name, SimTime at, std::vector<TraceArg> args = {});
+  /// Flow arrow: begin on the host span's track, end on the device task's track (binds to the
+  /// enclosing slice). `id` must be unique per flow.
+  void flow_begin(int pid, int tid, std::uint64_t id, SimTime at);
+  void flow_end(int pid, int tid, std::uint64_t id, SimTime at);
+  /// A counter sample (e.g. link bandwidth in GB/s) on process pid.
+  void counter(int pid, const std::string& name, SimTime at, double value);
+
+  std::size_t event_count() const;
+  /// Write the JSON array to `path`; throws std::runtime_error naming the path on I/O failure.
+  void write(const std::string& path) const;
+  void clear();
+
+ private:
+  bool enabled_;
+  // Implementation detail owned by trace.cpp (e.g. pre-serialised event lines).
+  std::vector<std::string> events_;
+  std::map<std::string, int> pids_;
+  std::map<std::pair<int, int>, bool> threads_;
+};
+
+}  // namespace npusim::sim
