@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,8 +19,9 @@
 
 namespace npusim::sim {
 
-/// A configuration problem. what() reads "<origin>: <key>: <reason>", e.g.
-/// "configs/x.yaml: pcie.h2d_bandwidth: expected a bandwidth such as 25GB/s, got \"fast\"".
+/// A configuration problem. what() reads "<origin>:<line>: <key>: <reason>" (line when known), e.g.
+/// "configs/x.yaml:7: pcie.h2d_bandwidth: expected a bandwidth such as 25GB/s, got \"fast\"".
+/// Several problems found at once are reported one per line.
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -50,12 +52,16 @@ class FieldVisitor {
 };
 
 /// Apply a YAML document (text) onto `root`. Keys not declared by `root` are errors; so are values
-/// of the wrong type or unit. `origin` (a path or "preset:name") prefixes every error.
-/// The top-level key `base` is NOT handled here (see models/chip_config.cpp for base chains).
+/// of the wrong type or unit. `origin` (a path or "preset:name") prefixes every error:
+/// "<origin>:<line>: <dotted.key>: <reason>", one line per problem (all problems are reported).
+/// Top-level keys listed in `skip_top_keys` are ignored (the loader's `base`, see
+/// models/chip_config.cpp for base chains). On error `root` is left unchanged.
 template <class Root>
-void apply_yaml(Root& root, const std::string& yaml_text, const std::string& origin);
+void apply_yaml(Root& root, const std::string& yaml_text, const std::string& origin,
+                const std::vector<std::string>& skip_top_keys = {});
 
-/// Apply "a.b.c=value" onto `root`; unknown key or bad value → ConfigError naming `origin`.
+/// Apply "a.b.c=value" onto `root` (value read as a YAML scalar, so it may be quoted); unknown key
+/// or bad value → ConfigError "<origin>: <dotted.key>: <reason>". On error `root` is unchanged.
 template <class Root>
 void apply_override(Root& root, const std::string& assignment, const std::string& origin = "override");
 
@@ -66,6 +72,16 @@ std::string dump_yaml(Root& root);
 /// A reference of every key: "key  type/unit  default  description", one per line.
 template <class Root>
 std::string reference(Root& root);
+
+/// A top-level scalar of a YAML document (e.g. `base: ascend910b`) with its 1-based line.
+struct YamlScalar {
+  std::string value;
+  int line = 0;
+};
+/// Finds top-level `key` in `yaml_text`: nullopt if absent; ConfigError naming `origin` if the
+/// document does not parse or the value is not a scalar.
+std::optional<YamlScalar> find_top_level_scalar(const std::string& yaml_text, const std::string& key,
+                                                const std::string& origin);
 
 }  // namespace npusim::sim
 

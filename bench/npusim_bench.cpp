@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// npusim benchmark (not a test): how fast the simulator runs, in wall time, on this machine.
+//  1. small async copies (64 B H2D, pinned) on 1 stream and on 8 streams: simulated runtime
+//     tasks per wall-second (API call + scheduling + DMA model + completion)
+//  2. latency-bound copies (4 KiB) until one simulated second has passed: wall seconds
+//  3. bulk copies (64 MiB) until one simulated second has passed: wall seconds, which includes
+//     the real memcpy of every payload byte (device memory holds real bytes)
+//  4. peak resident memory of the process
+// Uses the default chip (or NPUSIM_CONFIG / NPUSIM_SET). Wall time here is measured on purpose;
+// nothing the simulator reports uses it.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "acl/acl.h"
+
+#define CHECK(call)                                                                \
+  do {                                                                             \
+    aclError e_ = (call);                                                          \
+    if (e_ != ACL_SUCCESS) {                                                       \
+      std::fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #call, e_);    \
+      std::exit(1);                                                                \
+    }                                                                              \
+  } while (0)
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Simulated time on `s` between two events, in seconds.
+double simulated_seconds(aclrtEvent a, aclrtEvent b) {
+  float ms = 0;
+  CHECK(aclrtEventElapsedTime(&ms, a, b));
+  return ms * 1e-3;
+}
+
+void small_copies(int streams, int tasks) {
+  std::vector<aclrtStream> s(streams);
+  for (auto& x : s) CHECK(aclrtCreateStream(&x));
+  void *host = nullptr, *dev = nullptr;
+  CHECK(aclrtMallocHost(&host, 64 * streams));
+  CHECK(aclrtMalloc(&dev, 64 * streams, ACL_MEM_MALLOC_HUGE_FIRST));
+  auto t0 = Clock::now();
+  for (int i = 0; i < tasks; ++i) {
+    int k = i % streams;
+    CHECK(aclrtMemcpyAsync(static_cast<char*>(dev) + 64 * k, 64, static_cast<char*>(host) + 64 * k,
+                           64, ACL_MEMCPY_HOST_TO_DEVICE, s[k]));
+  }
+  for (auto& x : s) CHECK(aclrtSynchronizeStream(x));
+  double wall = seconds_since(t0);
+  std::printf("small async copies, %d stream(s): %d tasks in %.3f s wall = %.0f tasks/s\n", streams,
+              tasks, wall, tasks / wall);
+  for (auto& x : s) CHECK(aclrtDestroyStream(x));
+  CHECK(aclrtFree(dev));
+  CHECK(aclrtFreeHost(host));
+}
+
+void one_simulated_second(size_t bytes, const char* what) {
+  aclrtStream s = nullptr;
+  CHECK(aclrtCreateStream(&s));
+  void *host = nullptr, *dev = nullptr;
+  CHECK(aclrtMallocHost(&host, bytes));
+  CHECK(aclrtMalloc(&dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtEvent e0, e1;
+  CHECK(aclrtCreateEvent(&e0));
+  CHECK(aclrtCreateEvent(&e1));
+  auto t0 = Clock::now();
+  CHECK(aclrtRecordEvent(e0, s));
+  long copies = 0;
+  double sim = 0;
+  while (sim < 1.0) {  // batches of 64 copies until one simulated second has passed
+    for (int i = 0; i < 64; ++i, ++copies) {
+      CHECK(aclrtMemcpyAsync(dev, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    }
+    CHECK(aclrtRecordEvent(e1, s));
+    CHECK(aclrtSynchronizeEvent(e1));
+    sim = simulated_seconds(e0, e1);
+  }
+  double wall = seconds_since(t0);
+  std::printf("%s: %ld copies, %.3f simulated s in %.3f wall s (%.2f wall s per simulated s)\n",
+              what, copies, sim, wall, wall / sim);
+  CHECK(aclrtDestroyEvent(e0));
+  CHECK(aclrtDestroyEvent(e1));
+  CHECK(aclrtDestroyStream(s));
+  CHECK(aclrtFree(dev));
+  CHECK(aclrtFreeHost(host));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int tasks = argc > 1 ? std::atoi(argv[1]) : 400000;
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  std::printf("npusim bench on %s\n", aclrtGetSocName());
+  small_copies(1, tasks);
+  small_copies(8, tasks);
+  one_simulated_second(4096, "latency-bound 4 KiB H2D copies");
+  one_simulated_second(64u << 20, "bulk 64 MiB H2D copies");
+  struct rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::printf("peak resident memory: %.1f MiB\n", ru.ru_maxrss / 1024.0);
+  CHECK(aclrtResetDevice(0));
+  CHECK(aclFinalize());
+  return 0;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The README's two commands, for a fresh Debian machine and a clean clone:
+#   tools/dev.sh demo   install what is missing, build, install to build/install, run the demo
+#                       program on the default (embedded) chip config and point to its timeline
+#   tools/dev.sh test   install what is missing, build, run the whole test suite (CI: .ci/run)
+# Other verbs: deps (packages only), build (deps + build + install tree), bench.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="${NPUSIM_BUILD_DIR:-${ROOT}/build}"
+PREFIX="${BUILD}/install"
+JOBS="$(nproc)"
+
+PACKAGES=(build-essential cmake make pkg-config ccache
+          libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev
+          python3 python3-numpy)
+
+deps() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "[npusim] installing: ${missing[*]}"
+    local sudo=""
+    [[ $(id -u) -ne 0 ]] && sudo="sudo"
+    ${sudo} apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive ${sudo} apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+build() {
+  deps
+  cmake -S "${ROOT}" -B "${BUILD}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON >/dev/null
+  cmake --build "${BUILD}" -j"${JOBS}"
+  cmake --install "${BUILD}" --prefix "${PREFIX}" >/dev/null
+  echo "[npusim] install tree: ${PREFIX}  (source ${PREFIX}/bin/setenv.bash)"
+}
+
+demo() {
+  build
+  local out="${BUILD}/demo-out"
+  # Built like any CANN host program: plain g++ against the install tree.
+  g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${ROOT}/tools/demo/demo.cpp" \
+      -L"${PREFIX}/lib64" -lacl_rt -Wl,-rpath,"${PREFIX}/lib64" -o "${BUILD}/demo"
+  "${PREFIX}/bin/npusim" run --out "${out}" -- "${BUILD}/demo"
+  echo "[npusim] timeline: ${out}/timeline.json (open in https://ui.perfetto.dev or MindStudio Insight)"
+  echo "[npusim] stats:    ${out}/stats.json    effective config: ${out}/config.yaml"
+}
+
+test_all() {
+  build
+  cd "${BUILD}"
+  ctest --output-on-failure -j"${JOBS}" --timeout 300
+}
+
+case "${1:-}" in
+  deps) deps ;;
+  build) build ;;
+  demo) demo ;;
+  test) test_all ;;
+  bench) build; "${BUILD}/bench/npusim_bench" ;;
+  *) echo "usage: tools/dev.sh demo|test|build|deps|bench" >&2; exit 2 ;;
+esac

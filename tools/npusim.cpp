@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// npusim — the command line.
+//   npusim run [--config X] [--set k=v]... [--out DIR] -- ./program args...
+//       runs any program built against the install tree on the simulated chip
+//   npusim info [--config X] [--set k=v]... [--soc | --reference | --effective]
+//       prints the effective chip configuration and a reference of every key
+// Only this file includes CLI11 (it is the most expensive header to compile).
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "models/chip_config.h"
+#include "models/chip_config_loader.h"
+#include "sim/config.h"
+
+namespace fs = std::filesystem;
+using npusim::models::ChipConfig;
+
+namespace {
+
+struct ConfigOptions {
+  std::string config;
+  std::vector<std::string> sets;
+};
+
+void add_config_options(CLI::App* cmd, ConfigOptions& o) {
+  cmd->add_option("-c,--config", o.config,
+                  "chip preset (ascend910b, ascend310p, tiny) or YAML file; default: $NPUSIM_CONFIG "
+                  "or ascend910b");
+  cmd->add_option("-s,--set", o.sets, "override one key, e.g. pcie.h2d_bandwidth=16GB/s (repeatable)");
+}
+
+std::string join_sets(const std::vector<std::string>& sets) {
+  std::string out;
+  for (const auto& s : sets) out += (out.empty() ? "" : ";") + s;
+  return out;
+}
+
+/// Load and validate the chosen config; on error print it and return false.
+bool load(const ConfigOptions& o, ChipConfig& out) {
+  std::string source = o.config;
+  std::vector<std::string> overrides;
+  if (source.empty()) {
+    if (const char* env = std::getenv("NPUSIM_CONFIG")) source = env;
+  }
+  if (const char* env = std::getenv("NPUSIM_SET")) {
+    overrides = npusim::models::split_overrides(env);
+  }
+  overrides.insert(overrides.end(), o.sets.begin(), o.sets.end());
+  try {
+    out = npusim::models::load_chip_config(source, overrides);
+    return true;
+  } catch (const std::exception& e) {
+    std::cerr << "npusim: bad configuration: " << e.what() << "\n";
+    return false;
+  }
+}
+
+fs::path self_dir() {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return {};
+  buf[n] = '\0';
+  return fs::path(buf).parent_path();
+}
+
+void prepend_env_path(const char* var, const fs::path& dir) {
+  if (!fs::is_directory(dir)) return;
+  std::string value = dir.string();
+  if (const char* old = std::getenv(var); old && *old) value += std::string(":") + old;
+  setenv(var, value.c_str(), 1);
+}
+
+int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<std::string> argv) {
+  ChipConfig cfg;
+  if (!load(o, cfg)) return 2;
+  if (argv.empty()) {
+    std::cerr << "npusim run: no program given (npusim run [options] -- ./program args)\n";
+    return 2;
+  }
+  if (!o.config.empty()) setenv("NPUSIM_CONFIG", o.config.c_str(), 1);
+  if (!o.sets.empty()) {
+    std::string sets = join_sets(o.sets);
+    if (const char* old = std::getenv("NPUSIM_SET"); old && *old) sets = std::string(old) + ";" + sets;
+    setenv("NPUSIM_SET", sets.c_str(), 1);
+  }
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) {
+      std::cerr << "npusim run: cannot create output directory " << out_dir << ": " << ec.message()
+                << "\n";
+      return 2;
+    }
+    setenv("NPUSIM_OUT", fs::absolute(out_dir).c_str(), 1);
+  }
+  prepend_env_path("LD_LIBRARY_PATH", self_dir() / ".." / "lib64");
+
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("npusim run: fork");
+    return 2;
+  }
+  if (pid == 0) {
+    execvp(args[0], args.data());
+    std::cerr << "npusim run: cannot execute " << argv[0] << ": " << std::strerror(errno) << "\n";
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (const char* out = std::getenv("NPUSIM_OUT")) {
+    std::cerr << "npusim: outputs in " << out << " (timeline.json opens in ui.perfetto.dev)\n";
+  }
+  if (WIFSIGNALED(status)) {
+    std::cerr << "npusim run: " << argv[0] << " killed by signal " << WTERMSIG(status) << "\n";
+    return 128 + WTERMSIG(status);
+  }
+  return WEXITSTATUS(status);
+}
+
+int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
+  ChipConfig cfg;
+  if (!load(o, cfg)) return 2;
+  if (soc) {
+    std::cout << cfg.soc.name << "\n";
+    return 0;
+  }
+  if (!ref_only) std::cout << "# Effective configuration\n" << npusim::sim::dump_yaml(cfg) << "\n";
+  if (!effective_only) {
+    ChipConfig defaults;
+    std::cout << "# Reference: every key (type/unit, default, description)\n"
+              << npusim::sim::reference(defaults);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"npusim: a cycle-approximate Ascend-class NPU simulator behind the CANN ACL runtime"};
+  app.require_subcommand(1);
+
+  ConfigOptions run_opts;
+  std::string out_dir;
+  std::vector<std::string> program;
+  CLI::App* run = app.add_subcommand("run", "run a program built against npusim on the simulated chip");
+  add_config_options(run, run_opts);
+  run->add_option("-o,--out", out_dir, "write timeline.json, stats.json and config.yaml here");
+  run->add_option("program", program, "the program and its arguments (after --)")->required();
+
+  ConfigOptions info_opts;
+  bool soc = false, ref_only = false, effective_only = false;
+  CLI::App* inf = app.add_subcommand("info", "print the effective chip config and the key reference");
+  add_config_options(inf, info_opts);
+  inf->add_flag("--soc", soc, "print only the SoC name (what aclrtGetSocName returns)");
+  inf->add_flag("--reference", ref_only, "print only the key reference");
+  inf->add_flag("--effective", effective_only, "print only the effective configuration");
+
+  CLI11_PARSE(app, argc, argv);
+  if (*run) return run_program(run_opts, out_dir, program);
+  return info(info_opts, soc, ref_only, effective_only);
+}
