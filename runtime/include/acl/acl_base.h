@@ -6,5 +6,6 @@
 
 #include "acl_base_rt.h"
 #include "error_codes/rt_error_codes.h"
+#include "error_codes/ge_error_codes.h"
 
 #endif  // NPUSIM_ACL_ACL_BASE_H

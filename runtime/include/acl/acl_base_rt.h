@@ -258,7 +258,8 @@ ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t* refCount);
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char* pkgName, char* versionStr);
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum);
 ACL_DEPRECATED_MESSAGE("use aclsysGetVersionStr / aclsysGetVersionNum")
-ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version);
+ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name,
+                                                  aclCANNPackageVersion* version);
 
 // Returns and clears this thread's latest error text; NULL when there is none.
 ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void);
@@ -290,7 +291,8 @@ ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char* func, const
 
 ACL_FUNC_VISIBILITY aclDataBuffer* aclCreateDataBuffer(void* data, size_t size);
 ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer);
-ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data,
+                                                  size_t size);
 ACL_FUNC_VISIBILITY void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer);
 ACL_DEPRECATED_MESSAGE("use aclGetDataBufferSizeV2")
 ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer);

@@ -1038,6 +1038,13 @@ typedef struct aclmdlRIValueWaitTaskParams {
   uint32_t flag;
 } aclmdlRIValueWaitTaskParams;
 
+// Anonymous members are an extension in C99; mark them so -pedantic builds stay quiet.
+#if defined(__GNUC__)
+#define NPUSIM_ACL_EXTENSION __extension__
+#else
+#define NPUSIM_ACL_EXTENSION
+#endif
+
 // Task parameters read / written by aclmdlRITaskGetParams / aclmdlRITaskSetParams; the union
 // member in use follows `type`.
 typedef struct aclmdlRITaskParams {
@@ -1047,7 +1054,7 @@ typedef struct aclmdlRITaskParams {
   void* opInfoPtr;
   size_t opInfoSize;
   uint8_t rsv1[32];
-  union {
+  NPUSIM_ACL_EXTENSION union {
     uint8_t rsv2[128];
     struct aclmdlRIKernelTaskParams kernelTaskParams;
     struct aclmdlRIEventRecordTaskParams eventRecordTaskParams;
@@ -1121,7 +1128,899 @@ typedef enum aclrtProcessState {
   ACL_RT_PROCESS_STATE_LOCKED,
 } aclrtProcessState;
 
-//@@FUNCTIONS@@
+// =================================================================================================
+// Last error, exception reports, fault details
+// =================================================================================================
+
+// Last runtime error of the calling thread. Get clears it, Peek leaves it.
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+
+// Process-wide hook run when a device task fails. (Superseded by the Register/Unregister pair
+// but still used by existing programs, so it is not flagged deprecated here.)
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(
+    aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(
+    aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
+                                                             aclrtOpExceptionCallback callback,
+                                                             void* userData);
+
+// Accessors of an exception report; the uint32_t ones return 0xFFFFFFFF for a NULL info.
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info);
+// Argument block and function of the failed kernel.
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo* info,
+                                                           void** devArgsPtr,
+                                                           uint32_t* devArgsLen);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info,
+                                                                 aclrtFuncHandle* func);
+
+// Id of the last task this thread issued.
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t* taskId);
+
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo);
+ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
+                                                size_t arraySize, size_t* retSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray,
+                                               size_t arraySize);
+
+// =================================================================================================
+// Devices
+// =================================================================================================
+
+// Binds the calling thread to a device; the first call creates the device's default context.
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+// Drops one SetDevice reference; the last one releases the default context.
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+// Releases the device whatever the reference count.
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t* deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t* count);
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode* runMode);
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+
+// Blocks until every stream of the current context has drained.
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+// timeout in ms; -1 waits forever.
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
+                                                int64_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId,
+                                                      aclrtDevFeatureType devFeatureType,
+                                                      int32_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
+                                                           aclrtUtilizationInfo* utilizationInfo);
+ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId,
+                                                    aclrtDeviceStatus* deviceStatus);
+// Stream priorities run from greatest (0, highest) to least (7).
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority,
+                                                               int32_t* greatestPriority);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId,
+                                                 uint64_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count,
+    int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(
+    uint32_t* capabilities, const aclrtAtomicOperation* operations, const uint32_t count,
+    int32_t srcDeviceId, int32_t dstDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+                                                         aclrtHostMemMapCapability* capabilities);
+// canCompatible receives 1 when binaries built for socVersion run on this device.
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char* socVersion,
+                                                         int32_t* canCompatible);
+// OS process id as seen by the device driver (for IPC allow-lists).
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t* pid);
+
+// Device id translation between user-visible, logical and physical numbering.
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
+                                                           int32_t* const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
+                                                           int32_t* const userDevid);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
+                                                          int32_t* const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId,
+                                                          int32_t* const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId,
+                                                         int32_t* const userDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId,
+                                                         int32_t* const phyDevId);
+
+// Core caps for later launches: process level, stream level, and the value in force for the
+// calling thread (stream level, else process level, else hardware).
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                                    uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type,
+                                                    uint32_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
+                                                    uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type,
+                                                    uint32_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value);
+
+// Float saturation mode of the device, and the per-stream overflow check switch.
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag);
+// Async: writes the overflow status to outputAddr / clears it, in stream order.
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize,
+                                                    aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr);
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize,
+                                                         aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize,
+                                                            uint32_t checkMode, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode,
+                                                              aclrtStream stream);
+
+// Device state hooks (set / reset), task-abort hooks and whole-device task abort.
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(const char* regName,
+                                                         aclrtDeviceStateCallback callback,
+                                                         void* args);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char* regName,
+                                                             aclrtDeviceTaskAbortCallback callback,
+                                                             void* args);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+
+// Core groups.
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t* count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo* aclrtCreateGroupInfo(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo,
+                                                     int32_t groupIndex, aclrtGroupAttr attr,
+                                                     void* attrValue, size_t valueLen,
+                                                     size_t* paramRetSize);
+
+// =================================================================================================
+// Contexts
+// =================================================================================================
+
+// Creates a context (with its own default stream) and makes it current for this thread.
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+// The current context is per thread; switching to another device's context switches device.
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext* context);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags,
+                                                     int32_t* active);
+// System parameters of the current context (Ctx*) or of the process.
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value);
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value);
+
+// =================================================================================================
+// Streams
+// =================================================================================================
+
+// New stream in the current context, priority 0 (highest).
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
+// priority 0..7 (clamped), flag = OR of ACL_STREAM_*.
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority,
+                                                         uint32_t flag);
+// Builder-style creation: handle filled with aclrtSetStreamConfigOpt.
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle,
+                                                     aclrtStreamConfigAttr attr,
+                                                     const void* attrValue, size_t valueSize);
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream* stream,
+                                                 const aclrtStreamConfigHandle* handle);
+
+// Waits for the stream's pending tasks, then destroys it.
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+// Destroys without waiting for pending tasks.
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+
+// Blocks until all tasks already on the stream are done; returns the stream's task error.
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+// timeout in ms; -1 waits forever.
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+// Non-blocking completion check.
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status);
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority);
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t* streamCount);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream,
+                                                     aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue* value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream,
+                                                     aclrtStreamAttr stmAttrType,
+                                                     aclrtStreamAttrValue* value);
+
+// ACL_CONTINUE_ON_FAILURE (default) or ACL_STOP_ON_FAILURE; may be set once per stream.
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+// Stop halts the running task and keeps the queue; Abort also discards queued tasks.
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+// Called after each stream creation and before each destruction; NULL callback unregisters.
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char* regName,
+                                                         aclrtStreamStateCallback callback,
+                                                         void* args);
+// Drops the tasks held by a persistent stream.
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
+
+// =================================================================================================
+// Events
+// =================================================================================================
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag);
+// "Ex" events may be re-recorded and read COMPLETE before their first record.
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+
+// Async: the event completes when all tasks issued so far on the stream complete.
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream,
+                                                      uint32_t flag);
+// Async: returns the event to the not-recorded state in stream order.
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+
+// Async: later tasks on `stream` wait for the event.
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+// timeout in seconds, 0 = no limit.
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event,
+                                                          uint32_t timeout, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
+                                                             int32_t timeout);
+
+ACL_DEPRECATED_MESSAGE("use aclrtQueryEventStatus")
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event,
+                                                   aclrtEventRecordedStatus* status);
+ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event,
+                                                       aclrtEventWaitStatus* status);
+
+// Blocks the host until the event completes; timeout in ms, -1 waits forever.
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+
+// Milliseconds between two completed events.
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent,
+                                                   aclrtEvent endEvent);
+// Completion time in microseconds since the device started.
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp);
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId);
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t* eventCount);
+
+// Cross-process events (created with ACL_EVENT_IPC).
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event);
+
+// =================================================================================================
+// Notifies (light cross-stream signals) and counting notifies
+// =================================================================================================
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+// Async: signal on the producer stream.
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+// Async: the consumer stream waits for the signal, then clears it; timeout in s, 0 = forever.
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream,
+                                                     uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num);
+
+// Sharing a notify with another process.
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len,
+                                                     uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key,
+                                                    uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify,
+                                                                aclrtServerPid* serverPids,
+                                                                size_t num);
+
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
+                                                  aclrtCntNotifyRecordInfo* info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify,
+                                                           aclrtStream stream,
+                                                           aclrtCntNotifyWaitInfo* info);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId);
+
+// =================================================================================================
+// Memory: allocation
+// =================================================================================================
+
+// Device memory; the start is 64-byte aligned and the contents are not initialised.
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void** devPtr, size_t size,
+                                                aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void** devPtr, size_t size,
+                                               aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void** devPtr, size_t size,
+                                                aclrtMemMallocPolicy policy,
+                                                aclrtMallocConfig* cfg);
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size,
+                                                         aclrtMemMallocPolicy policy,
+                                                         aclrtMallocConfig* cfg);
+// Frees at once, without waiting for tasks that still use the memory.
+ACL_FUNC_VISIBILITY aclError aclrtFree(void* devPtr);
+// Waits for the device to go idle, then frees.
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void* devPtr);
+
+// Pinned (page-locked) host memory.
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void** hostPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size,
+                                                    aclrtMallocConfig* cfg);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void* hostPtr);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void* hostPtr);
+
+// Managed (unified) memory usable from host code and kernels; flag ACL_RT_MEM_ATTACH_GLOBAL.
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size,
+                                                   aclrtMemManagedAdviseType advise,
+                                                   aclrtMemManagedLocation location);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute,
+                                                    const void* ptr, size_t size, void* data,
+                                                    size_t dataSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes,
+                                                     size_t numAttributes, const void* ptr,
+                                                     size_t size, void** data, size_t* dataSizes);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size,
+                                                          aclrtMemManagedLocation location,
+                                                          uint32_t flags, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(
+    const void** ptrs, size_t* sizes, size_t count, aclrtMemManagedLocation* prefetchLocs,
+    size_t* prefetchLocIdxs, size_t numPrefetchLocs, uint64_t flags, aclrtStream stream);
+
+// Makes existing host memory visible to the device.
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
+                                               void** devPtr);
+// flag = OR of ACL_HOST_REG_*; the device alias comes from aclrtHostGetDevicePointer.
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void* ptr);
+
+// Queries about memory.
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
+                                                  size_t inputNum, size_t* outputNum);
+ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void* ptr,
+                                                       aclrtPtrAttributes* attributes);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize);
+ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType,
+                                               uint32_t* checkResult, uint32_t reserve);
+
+// Cache maintenance of a device range.
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void* devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void* devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void* rsv);
+
+// =================================================================================================
+// Memory: copies and fills
+// =================================================================================================
+
+// Synchronous copy of `count` bytes (count <= destMax). Does not wait for streams.
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                                         aclrtMemcpyKind kind);
+// Stream-ordered copy; with pageable host memory it returns only when the copy is done.
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src,
+                                              size_t count, aclrtMemcpyKind kind,
+                                              aclrtStream stream);
+ACL_DEPRECATED_MESSAGE("use aclrtMemcpyAsync")
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax,
+                                                           const void* src, size_t count,
+                                                           aclrtMemcpyKind kind,
+                                                           aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax,
+                                                        size_t dstDataOffset, const void** src,
+                                                        size_t count, size_t srcDataOffset,
+                                                        aclrtMemcpyKind kind, aclrtStream stream);
+
+// Pitched 2-D copies: `height` rows of `width` bytes.
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src,
+                                           size_t spitch, size_t width, size_t height,
+                                           aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src,
+                                                size_t spitch, size_t width, size_t height,
+                                                aclrtMemcpyKind kind, aclrtStream stream);
+
+// Batches of independent copies.
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs,
+                                              size_t* sizes, size_t numBatches,
+                                              aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
+                                              size_t numAttrs, size_t* failIndex);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs,
+                                                size_t* sizes, size_t numBatches,
+                                                aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes,
+                                                size_t numAttrs);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs,
+                                                   size_t* sizes, size_t numBatches,
+                                                   aclrtMemcpyBatchAttr* attrs,
+                                                   size_t* attrsIndexes, size_t numAttrs,
+                                                   size_t* failIndex, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs,
+                                                     size_t* sizes, size_t numBatches,
+                                                     aclrtMemcpyBatchAttr* attrs,
+                                                     size_t* attrsIndexes, size_t numAttrs,
+                                                     aclrtStream stream);
+
+// Copies described by a prepared descriptor.
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize);
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr,
+                                                void* dstAddr, size_t count, void* config);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind,
+                                                      aclrtStream stream);
+
+// Device globals of kernels compiled together with the host program.
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtGetSymbolSize(const void* symbol, size_t* size);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol,
+                                                   size_t count, size_t offset,
+                                                   aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax,
+                                                        const void* symbol, size_t count,
+                                                        size_t offset, aclrtMemcpyKind kind,
+                                                        aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count,
+                                                 size_t offset, aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src,
+                                                      size_t count, size_t offset,
+                                                      aclrtMemcpyKind kind, aclrtStream stream);
+
+// Byte fill of device memory or ACL-allocated host memory (count <= maxCount).
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
+                                         size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value,
+                                              size_t count, aclrtStream stream);
+// 32-bit word fill of N words.
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value,
+                                                 size_t N, aclrtStream stream);
+
+// =================================================================================================
+// Memory: virtual address ranges, physical allocations, sharing
+// =================================================================================================
+
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment,
+                                                    void* expectPtr, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size,
+                                                              size_t alignment, void* expectPtr,
+                                                              uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void* virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
+                                                 const aclrtPhysicalMemProp* prop, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
+                                                              aclrtMemGranularityOptions option,
+                                                              size_t* granularity);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
+                                                                       aclrtPhysicalMemProp* prop);
+ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void* virPtr,
+                                                            aclrtDrvMemHandle* handle);
+
+// Mapping a physical allocation into a reserved range, and access rights.
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void* virPtr, size_t size, size_t offset,
+                                         aclrtDrvMemHandle handle, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset,
+                                                 aclrtDrvMemHandle handle, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void* virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc,
+                                               size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location,
+                                               uint64_t* flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId,
+                                            uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc,
+                                                     uint32_t linkIdx);
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle,
+                                                aclrtMemLinkType adviceLink);
+
+// Sharing a physical allocation with other processes.
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+                                                             aclrtMemHandleType handleType,
+                                                             uint64_t flags,
+                                                             uint64_t* shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
+                                                               uint64_t flags,
+                                                               aclrtMemSharedHandleType shareType,
+                                                               void* shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
+                                                               int32_t deviceId,
+                                                               aclrtDrvMemHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(
+    void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags,
+    aclrtDrvMemHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
+                                                             size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle,
+                                                               aclrtMemSharedHandleType shareType,
+                                                               int32_t* pid, size_t pidNum);
+
+// Sharing ordinary device allocations by key.
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key,
+                                                     size_t len, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char* key,
+                                                             aclrtServerPid* serverPids,
+                                                             size_t num);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type,
+                                                uint64_t attr);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char* key);
+
+// Peer (device to device) access.
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId,
+                                                      int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId,
+                                                         int32_t* status);
+
+// =================================================================================================
+// Built-in stream tasks
+// =================================================================================================
+
+// Async 64-bit store to devAddr (8-byte aligned; flag 0).
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag,
+                                             aclrtStream stream);
+// Async: the stream stalls until *devAddr compares true with value (flag: ACL_STREAM_WAIT_VALUE_*).
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag,
+                                            aclrtStream stream);
+// Async element-wise dst = dst (op) src over `count` bytes, done by the copy engine.
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count,
+                                              aclrtReduceKind kind, aclDataType type,
+                                              aclrtStream stream, void* reserve);
+// Async random-number generation task.
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo,
+                                                 const aclrtStream stream, void* reserve);
+// Rewrites parameters of an already issued task (taskId on taskStream), in execStream order.
+ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId,
+                                                  aclrtTaskUpdateInfo* info,
+                                                  aclrtStream execStream);
+
+// Cache maintenance tasks.
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType,
+                                           aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType,
+                                                      uint32_t barrierId, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo,
+                                                 aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t* size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType,
+                                                   aclrtStream stream, const void* reserve);
+
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void** addr);
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream);
+
+// =================================================================================================
+// Host callbacks and host functions
+// =================================================================================================
+
+// Binds an OS thread (pthread id) to a stream; that thread runs the stream's callbacks by
+// calling aclrtProcessReport in a loop.
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+// timeout in ms; -1 waits forever.
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+// Async callback task; BLOCK holds the stream until the callback returns.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void* userData,
+                                                 aclrtCallbackBlockType blockType,
+                                                 aclrtStream stream);
+
+// Async host function task, run by a runtime thread unless a thread subscribed to the stream.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args);
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                    aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId,
+                                                      aclrtStream exeStream);
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+
+// =================================================================================================
+// Operator binaries and functions
+// =================================================================================================
+
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle);
+// options may be NULL.
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char* binPath,
+                                                     aclrtBinaryLoadOptions* options,
+                                                     aclrtBinHandle* binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void* data, size_t length,
+                                                     const aclrtBinaryLoadOptions* options,
+                                                     aclrtBinHandle* binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle,
+                                                      void** binAddr, size_t* binSize);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name,
+                                                  void** dptr, size_t* size);
+
+// Looking up kernels.
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle,
+                                                    const char* kernelName,
+                                                    aclrtFuncHandle* funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle,
+                                                           uint64_t funcEntry,
+                                                           aclrtFuncHandle* funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
+                                                  const char* kernelName,
+                                                  aclrtFuncHandle* funcHandle);
+// `symbol` is the host-side address of a kernel compiled into the program.
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle);
+
+// Facts about a kernel.
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen,
+                                                  char* name);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr,
+                                                  void** aivAddr);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize,
+                                                  size_t* aivSize);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle,
+                                                       aclrtFuncAttribute attrType,
+                                                       int64_t* attrValue);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle,
+                                                    aclrtBinHandle* binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex,
+                                                       size_t* paramOffset, size_t* paramSize);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags,
+                                                                  size_t* dynamicUbufSize);
+
+// =================================================================================================
+// Kernel argument lists
+// =================================================================================================
+
+// Starts a list in runtime-owned memory, or (ByUserMem) in caller memory of the size given by
+// aclrtKernelArgsGetMemSize / aclrtKernelArgsGetHandleMemSize.
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+                                                 aclrtArgsHandle* argsHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle,
+                                                             size_t* memSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle,
+                                                       size_t userArgsSize,
+                                                       size_t* actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle,
+                                                          aclrtArgsHandle argsHandle,
+                                                          void* userHostMem,
+                                                          size_t actualArgsSize);
+// Copies paramSize bytes from `param` as the next parameter.
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param,
+                                                   size_t paramSize,
+                                                   aclrtParamHandle* paramHandle);
+// Reserves a pointer parameter whose data lives in a runtime host buffer; at launch the data
+// goes to the device and the slot receives its device address.
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+                                                              aclrtParamHandle* paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+                                                                 aclrtParamHandle paramHandle,
+                                                                 size_t dataSize,
+                                                                 void** bufferAddr);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle,
+                                                       aclrtParamHandle paramHandle, void* param,
+                                                       size_t paramSize);
+// Seals the list; required before launching (and again after an update).
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+
+// =================================================================================================
+// Kernel launches (all asynchronous)
+// =================================================================================================
+
+// Arguments already packed in device memory.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                               const void* argsData, size_t argsSize,
+                                               aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                 const void* argsData, size_t argsSize,
+                                                 aclrtLaunchKernelCfg* cfg, aclrtStream stream);
+// Arguments from an aclrtArgsHandle list; cfg and reserve may be NULL.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle,
+                                                         uint32_t numBlocks, aclrtStream stream,
+                                                         aclrtLaunchKernelCfg* cfg,
+                                                         aclrtArgsHandle argsHandle,
+                                                         void* reserve);
+// Arguments in one host buffer, with pointer placeholders patched at launch.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle,
+                                                           uint32_t numBlocks, aclrtStream stream,
+                                                           aclrtLaunchKernelCfg* cfg,
+                                                           void* hostArgs, size_t argsSize,
+                                                           aclrtPlaceHolderInfo* placeHolderArray,
+                                                           size_t placeHolderNum);
+// One host pointer per parameter; func may be a kernel symbol of the program itself.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks,
+                                                            aclrtStream stream,
+                                                            aclrtLaunchKernelCfg* cfg,
+                                                            void** args);
+// SIMT kernels with a grid / block shape.
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void* func, dim3 gridDim,
+                                                                dim3 blockDim, size_t dynUbufSize,
+                                                                aclrtStream stream,
+                                                                aclrtLaunchKernelCfg* cfg,
+                                                                void** args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(
+    void* func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize, aclrtStream stream,
+    aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
+    aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum);
+
+// Operator info attached to the last launched task (for profiling / exception dumps).
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void* const infoPtr,
+                                                      const size_t infoSize);
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr,
+                                                          const size_t infoSize);
+
+// =================================================================================================
+// Timeouts
+// =================================================================================================
+
+// Limit (s) for stream-wait-event tasks issued later; 0 = none.
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+// Kernel execution limit: seconds, milliseconds, or microseconds with the value actually used.
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout);
+ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs);
+// Granularity (us) of the execution limit.
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t* interval);
+
+// =================================================================================================
+// Labels and stream control flow (on persistent streams, evaluated when a model runs)
+// =================================================================================================
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel* label);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num,
+                                                  aclrtLabelList* labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+// Jumps to labelList[*ptr] (device value, at most maxValue).
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue,
+                                                     aclrtLabelList labelList, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond,
+                                               void* rightValue, aclrtCompareDataType dataType,
+                                               aclrtStream trueStream, aclrtStream falseStream,
+                                               aclrtStream stream);
+
+// =================================================================================================
+// Model runtime instances
+// =================================================================================================
+
+// Explicit building: bind persistent streams, issue tasks on them, end each stream, finish.
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream,
+                                                uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+
+// Capture: tasks issued to a stream between Begin and End form a new instance.
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream,
+                                                    aclmdlRICaptureStatus* status,
+                                                    aclmdlRI* modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                                           aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream,
+                                                            aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+
+// Running and tearing down.
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+// Synchronous run; timeout in ms, -1 waits forever.
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func,
+                                                             void* userData);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI,
+                                                               aclrtCallback func);
+
+// Introspection.
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char* name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams,
+                                                uint32_t* numStreams);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks,
+                                                      uint32_t* numTasks);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task,
+                                                            aclrtLaunchKernelAttrId attrId,
+                                                            aclrtLaunchKernelAttrValue* attrValue);
+// flags: ACL_MDLRI_DEBUG_JSON_PRINT_*.
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path,
+                                                    uint32_t flags);
+ACL_DEPRECATED_MESSAGE("use aclmdlRIDebugJsonPrint")
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+
+// Conditional sub-graphs.
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+                                                      aclmdlRICondHandleFlag flag,
+                                                      aclmdlRICondHandle* handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle,
+                                                          uint64_t** ptr);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream,
+                                                 uint32_t flags);
+
+// Dump configuration of models.
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char* dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+// =================================================================================================
+// Message buffers (mbuf)
+// =================================================================================================
+
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size,
+                                                 size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size,
+                                                 size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf);
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index,
+                                                  aclrtMbuf* buf);
+
+// =================================================================================================
+// Process-level hooks, snapshots, legacy version query
+// =================================================================================================
+
+ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(aclRegisterCallbackType type,
+                                                     aclInitCallbackFunc cbFunc, void* userData);
+ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(aclRegisterCallbackType type,
+                                                       aclInitCallbackFunc cbFunc);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+                                                         aclFinalizeCallbackFunc cbFunc,
+                                                         void* userData);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
+                                                           aclFinalizeCallbackFunc cbFunc);
+
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void* reserve);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void* reserve);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage,
+                                                           aclrtSnapShotCallBack callback,
+                                                           void* args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage,
+                                                             aclrtSnapShotCallBack callback);
+
+ACL_DEPRECATED_MESSAGE("use aclsysGetVersionStr / aclsysGetVersionNum")
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion,
+                                             int32_t* patchVersion);
 
 #ifdef __cplusplus
 }  // extern "C"
