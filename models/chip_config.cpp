@@ -1,1 +1,258 @@
-// placeholder
+// SPDX-License-Identifier: Apache-2.0
+// ChipConfig loading: presets and files, `base:` chains (relative to the including file, cycles
+// rejected), overrides, range validation (a visitor, so every key is checked by its dotted name).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/chip_config_loader.h"
+#include "models/presets.h"
+
+namespace npusim::models {
+namespace {
+
+namespace fs = std::filesystem;
+using sim::ConfigError;
+
+/// One YAML document of a chain.
+struct Document {
+  std::string text;
+  std::string origin;    // "preset:ascend910b" or the path as resolved
+  std::string identity;  // "preset:ascend910b" or the canonical path, for cycle detection
+  fs::path dir;          // where a relative `base:` is resolved (empty: current directory)
+};
+
+const Preset* find_preset(const std::string& name) {
+  for (const Preset& p : presets()) {
+    if (name == p.name) return &p;
+  }
+  return nullptr;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// Opens a preset or a file. `context` prefixes errors ("a.yaml:3: base: " for a base).
+Document open_document(const std::string& source, const fs::path& relative_to,
+                       const std::string& context) {
+  bool path_like = source.find('/') != std::string::npos || ends_with(source, ".yaml") ||
+                   ends_with(source, ".yml");
+  if (const Preset* p = path_like ? nullptr : find_preset(source)) {
+    std::string id = std::string("preset:") + p->name;
+    return {p->yaml, id, id, {}};
+  }
+  fs::path path(source);
+  if (path.is_relative() && !relative_to.empty()) path = relative_to / path;
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    throw ConfigError(context + path.string() + ": no such file or preset (presets: " +
+                      preset_names() + ")");
+  if (!fs::is_regular_file(path, ec)) throw ConfigError(context + path.string() + ": not a file");
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) throw ConfigError(context + path.string() + ": cannot read the file");
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  return {text.str(), path.string(), (ec ? path : canonical).string(), path.parent_path()};
+}
+
+/// Applies `doc` onto `config` after its base chain. `chain` holds the documents being loaded.
+void load_chain(ChipConfig& config, const Document& doc, std::vector<const Document*>& chain) {
+  chain.push_back(&doc);
+  if (auto base = sim::find_top_level_scalar(doc.text, "base", doc.origin)) {
+    std::string context = doc.origin + ":" + std::to_string(base->line) + ": base: ";
+    if (base->value.empty()) throw ConfigError(context + "expected a preset name or a file path");
+    Document next = open_document(base->value, doc.dir, context);
+    for (const Document* d : chain) {
+      if (d->identity != next.identity) continue;
+      std::string cycle;
+      for (const Document* c : chain) cycle += c->origin + " -> ";
+      throw ConfigError(context + "cycle of bases: " + cycle + next.origin);
+    }
+    load_chain(config, next, chain);
+  }
+  sim::apply_yaml(config, doc.text, doc.origin, {"base"});
+  chain.pop_back();
+}
+
+// --- validation ---------------------------------------------------------------------------------
+
+struct IntRule {
+  const char* key;
+  std::int64_t min, max;
+};
+
+// Integers not listed here must be >= 0.
+constexpr IntRule kIntRules[] = {
+    {"soc.npu_arch", 1, 99999},          {"soc.num_devices", 1, 16},
+    {"sdma.channels", 1, 64},            {"pcie.dma_channels", 1, 64},
+    {"scheduler.max_streams", 1, 65536},
+    {"scheduler.stream_depth", 1, 65536}, {"scheduler.max_events", 1, 1 << 20},
+    {"aicore.cube_cores", 1, 1024},      {"aicore.vector_cores", 0, 2048},
+    {"aicpu.cores", 0, 1024},
+};
+
+/// "8.5.0": three dot-separated non-empty runs of digits.
+bool is_version(const std::string& s) {
+  int parts = 0;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t dot = s.find('.', start);
+    std::string part = s.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return false;
+    ++parts;
+    if (dot == std::string::npos) return parts == 3;
+    start = dot + 1;
+  }
+}
+
+class ValidateVisitor final : public sim::FieldVisitor {
+ public:
+  explicit ValidateVisitor(std::vector<std::string>& problems) : problems_(problems) {}
+
+  void field(const char* key, std::int64_t& v, const char*) override;
+  void field(const char* key, double& v, const char*) override {
+    if (!std::isfinite(v)) fail(key, "must be a finite number");
+  }
+  void field(const char*, bool&, const char*) override {}
+  void field(const char* key, std::string& v, const char*) override;
+  void field(const char* key, Bytes& v, const char*) override {
+    if (v.value == 0) fail(key, "must be greater than 0");
+  }
+  void field(const char* key, Bandwidth& v, const char*) override {
+    if (!(v.bytes_per_sec > 0)) fail(key, "must be greater than 0, got " + sim::to_string(v));
+  }
+  void field(const char*, Duration&, const char*) override {}
+  void field(const char* key, Frequency& v, const char*) override {
+    if (!(v.hz > 0)) fail(key, "must be greater than 0, got " + sim::to_string(v));
+  }
+  void begin_group(const char* key, const char*) override { prefix_ += std::string(key) + "."; }
+  void end_group() override {
+    std::size_t dot = prefix_.find_last_of('.', prefix_.size() - 2);
+    prefix_.resize(dot == std::string::npos ? 0 : dot + 1);
+  }
+
+ private:
+  void fail(const char* key, const std::string& reason) {
+    problems_.push_back(prefix_ + key + ": " + reason);
+  }
+
+  std::vector<std::string>& problems_;
+  std::string prefix_;
+};
+
+void ValidateVisitor::field(const char* key, std::int64_t& v, const char*) {
+  std::string path = prefix_ + key;
+  IntRule rule{key, 0, INT64_MAX};
+  for (const IntRule& r : kIntRules) {
+    if (path == r.key) rule = r;
+  }
+  if (v >= rule.min && v <= rule.max) return;
+  if (rule.max == INT64_MAX) {
+    fail(key, "must be at least " + std::to_string(rule.min) + ", got " + std::to_string(v));
+  } else {
+    fail(key, "must be between " + std::to_string(rule.min) + " and " + std::to_string(rule.max) +
+                  ", got " + std::to_string(v));
+  }
+}
+
+void ValidateVisitor::field(const char* key, std::string& v, const char*) {
+  std::string path = prefix_ + key;
+  if (path == "scheduler.policy" && v != "priority" && v != "fifo") {
+    fail(key, "expected priority or fifo, got \"" + v + "\"");
+  } else if (path == "soc.version" && !is_version(v)) {
+    fail(key, "expected a version x.y.z such as 8.5.0, got \"" + v + "\"");
+  } else if (path == "soc.name" && (v.empty() || v.size() > 63)) {
+    fail(key, "expected a name of 1 to 63 characters, got \"" + v + "\"");
+  }
+}
+
+std::string trim(const std::string& s) {
+  const char* ws = " \t\r\n";
+  auto b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(ws) - b + 1);
+}
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+}  // namespace
+
+std::string preset_names() {
+  std::string names;
+  for (const Preset& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
+void validate_chip_config(const ChipConfig& config, const std::string& origin) {
+  ChipConfig copy = config;  // visit() is not const
+  std::vector<std::string> problems;
+  ValidateVisitor v(problems);
+  copy.visit(v);
+  if (problems.empty()) return;
+  std::string all;
+  for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + origin + ": " + p;
+  throw ConfigError(all);
+}
+
+ChipConfig load_chip_config(const std::string& source, const std::vector<std::string>& overrides,
+                            const std::string& overrides_origin) {
+  Document doc = open_document(source.empty() ? kDefaultPreset : source, {}, "");
+  ChipConfig config;
+  std::vector<const Document*> chain;
+  load_chain(config, doc, chain);
+  for (const std::string& o : overrides) sim::apply_override(config, o, overrides_origin);
+  validate_chip_config(config, overrides.empty() ? doc.origin : doc.origin + " + " + overrides_origin);
+  return config;
+}
+
+std::vector<std::string> split_overrides(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find_first_of(";\n", start);
+    if (end == std::string::npos) end = text.size();
+    std::string item = trim(text.substr(start, end - start));
+    if (!item.empty()) out.push_back(item);
+    start = end + 1;
+  }
+  return out;
+}
+
+ChipConfig config_from_env() {
+  return load_chip_config(env_or_empty("NPUSIM_CONFIG"),
+                          split_overrides(env_or_empty("NPUSIM_SET")), "NPUSIM_SET");
+}
+
+std::string describe_config_source(const std::string& source,
+                                   const std::vector<std::string>& overrides) {
+  std::string s = source.empty() ? std::string("preset ") + kDefaultPreset
+                  : find_preset(source) ? "preset " + source
+                                        : "file " + source;
+  if (!overrides.empty()) {
+    s += " + overrides:";
+    for (const std::string& o : overrides) s += " " + o;
+  }
+  return s;
+}
+
+std::string config_origin_from_env() {
+  return describe_config_source(env_or_empty("NPUSIM_CONFIG"),
+                                split_overrides(env_or_empty("NPUSIM_SET")));
+}
+
+std::string effective_config_yaml(const ChipConfig& config, const std::string& origin) {
+  ChipConfig copy = config;
+  return "# npusim effective chip configuration\n# source: " + origin + "\n\n" +
+         sim::dump_yaml(copy);
+}
+
+}  // namespace npusim::models

@@ -51,13 +51,14 @@ struct HostConfig {
   }
 };
 
-/// PCIe host link: one DMA channel per direction, both directions at once.
+/// PCIe host link: both directions at once, each with its own DMA queues sharing its bandwidth.
 struct PcieConfig {
   Bandwidth h2d_bandwidth{25.6e9};
   Bandwidth d2h_bandwidth{25.6e9};
   Duration latency{1500 * sim::kNs};
   Bytes burst{256 * 1024};
   Bytes pageable_chunk{2 * 1024 * 1024};
+  std::int64_t dma_channels = 4;
 
   template <class V>
   void visit(V& v) {
@@ -67,6 +68,8 @@ struct PcieConfig {
     v.field("burst", burst, "DMA burst size: transfers are split into bursts that share the link fairly");
     v.field("pageable_chunk", pageable_chunk,
             "pageable host memory is staged through a pinned bounce buffer in chunks of this size");
+    v.field("dma_channels", dma_channels,
+            "DMA queues per direction; concurrent copies share the link burst by burst");
   }
 };
 

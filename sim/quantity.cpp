@@ -117,7 +117,7 @@ bool read_number(const std::string& t, std::size_t& pos, Parsed& p) {
     if (q < t.size() && (t[q] == '+' || t[q] == '-')) ++q;
     int e = 0;
     auto r = std::from_chars(t.data() + q, t.data() + t.size(), e);
-    if (r.ec == std::errc() && r.ptr != t.data() + q && e > -400 && e < 400) {
+    if (r.ec == std::errc() && r.ptr != t.data() + q && e < 100000) {
       p.exp10 += (t[pos + 1] == '-') ? -e : e;
       pos = static_cast<std::size_t>(r.ptr - t.data());
     }
@@ -135,7 +135,7 @@ std::string parse_parts(const std::string& raw, const Kind& k, Parsed& p) {
   while (pos < t.size() && (t[pos] == ' ' || t[pos] == '\t')) ++pos;
   std::string unit = t.substr(pos);
   if (unit.empty()) {
-    if (k.bare_allowed) return {};
+    if (k.bare_allowed || p.digits == 0) return {};  // zero needs no unit
     return reject(k, raw, "missing unit; use one of " + unit_list(k));
   }
   for (const Unit& u : k.units) {
@@ -213,9 +213,10 @@ std::string shortest(double v) {
   return std::string(buf, r.ptr);
 }
 
-/// The shortest "<number><unit>" among k's units (listed first wins ties) that parses back to v.
+/// The shortest "<number><unit>" among k's units that parses back to v.
 std::string format_double(double v, const Kind& k) {
   std::string best;
+  double best_scale = 0;
   for (const Unit& u : k.units) {
     if (u.bin < 0) continue;  // bits parse, but the canonical form is in bytes
     double scale = std::ldexp(std::pow(10.0, u.dec), u.bin);
@@ -224,7 +225,11 @@ std::string format_double(double v, const Kind& k) {
     std::string candidate = shortest(q) + u.name;
     double back = 0;
     if (parse_double(candidate, k, back) || back != v) continue;
-    if (best.empty() || candidate.size() < best.size()) best = candidate;
+    bool shorter = best.empty() || candidate.size() < best.size();
+    if (shorter || (candidate.size() == best.size() && scale > best_scale)) {
+      best = candidate;  // ties go to the larger unit: 1.06GHz, not 1060MHz
+      best_scale = scale;
+    }
   }
   if (best.empty()) best = shortest(v) + k.units.front().name;  // scale 1: always exact
   return best;

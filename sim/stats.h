@@ -31,18 +31,31 @@ class StatGroup {
   void formula(const std::string& name, std::function<double()> f, const char* unit, const char* desc);
 
   /// {"<stat>": {"value": v, "unit": u, "desc": d}, "<child>": {...}} in registration order.
+  /// Counters are written as integers, NaN formulas as null. Registering a name again replaces it.
   std::string to_json(int indent = 2) const;
   /// Look up a value by dotted path below this group ("pcie.h2d.bytes"); NaN if absent.
+  /// (Not on a hot path: a linear search.)
   double value(const std::string& path) const;
 
  private:
+  friend struct StatJson;  // stats.cpp: the JSON writer
   struct Entry {
     std::string name, unit, desc;
-    std::function<double()> get;
+    const std::uint64_t* count = nullptr;  // exactly one of count / real / formula is set
+    const double* real = nullptr;
+    std::function<double()> formula;
+    double get() const;
   };
+  struct Item {
+    bool is_child;
+    std::size_t index;  // into children_ or entries_
+  };
+  Entry& entry(const std::string& name);
+
   std::string name_;
   std::vector<Entry> entries_;
   std::vector<std::unique_ptr<StatGroup>> children_;
+  std::vector<Item> order_;  // registration order of entries and children
 };
 
 }  // namespace npusim::sim

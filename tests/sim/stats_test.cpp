@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "sim/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace npusim::sim {
+namespace {
+
+TEST(Stats, JsonTreeInRegistrationOrder) {
+  std::uint64_t bytes = 0, tasks = 0;
+  double busy_us = 0;
+  StatGroup root("chip0");
+  StatGroup& h2d = root.child("pcie").child("h2d");
+  h2d.add("bytes", bytes, "B", "bytes moved host to device");
+  h2d.add("busy", busy_us, "us", "time the link was busy");
+  h2d.formula("bandwidth", [&] { return busy_us > 0 ? bytes / busy_us / 1e3 : 0.0; }, "GB/s",
+              "achieved bandwidth");
+  root.add("tasks", tasks, "", "tasks completed");
+  bytes = 1u << 20;
+  busy_us = 100;
+  tasks = (1ull << 60) + 1;  // integers stay exact
+
+  auto j = nlohmann::ordered_json::parse(root.to_json());
+  EXPECT_EQ(j["pcie"]["h2d"]["bytes"]["value"].get<std::uint64_t>(), 1u << 20);
+  EXPECT_EQ(j["pcie"]["h2d"]["bytes"]["unit"], "B");
+  EXPECT_EQ(j["pcie"]["h2d"]["bytes"]["desc"], "bytes moved host to device");
+  EXPECT_DOUBLE_EQ(j["pcie"]["h2d"]["bandwidth"]["value"].get<double>(), 10.48576);
+  EXPECT_EQ(j["tasks"]["value"].get<std::uint64_t>(), (1ull << 60) + 1);
+  std::vector<std::string> order;
+  for (auto& [k, v] : j["pcie"]["h2d"].items()) order.push_back(k);
+  EXPECT_EQ(order, (std::vector<std::string>{"bytes", "busy", "bandwidth"}));
+  EXPECT_EQ(j.begin().key(), "pcie");
+}
+
+TEST(Stats, ValueLookupByDottedPath) {
+  std::uint64_t n = 7;
+  double d = 2.5;
+  StatGroup root("chip0");
+  root.child("pcie").child("h2d").add("bytes", n, "B", "");
+  root.child("pcie").add("util", d, "", "");
+  EXPECT_EQ(&root.child("pcie"), &root.child("pcie"));  // child() returns the existing group
+  EXPECT_EQ(root.value("pcie.h2d.bytes"), 7);
+  EXPECT_EQ(root.value("pcie.util"), 2.5);
+  EXPECT_EQ(root.child("pcie").value("h2d.bytes"), 7);
+  EXPECT_TRUE(std::isnan(root.value("pcie.h2d.nothing")));
+  EXPECT_TRUE(std::isnan(root.value("pcie")));
+  n = 9;
+  EXPECT_EQ(root.value("pcie.h2d.bytes"), 9);
+}
+
+TEST(Stats, NonFiniteFormulaIsNullAndReRegistrationReplaces) {
+  StatGroup g("g");
+  g.formula("ratio", [] { return std::numeric_limits<double>::quiet_NaN(); }, "", "");
+  g.formula("x", [] { return 1.0; }, "", "first");
+  g.formula("x", [] { return 2.0; }, "", "second");
+  auto j = nlohmann::json::parse(g.to_json(0));
+  EXPECT_TRUE(j["ratio"]["value"].is_null());
+  EXPECT_EQ(j["x"]["value"], 2.0);
+  EXPECT_EQ(j["x"]["desc"], "second");
+  EXPECT_EQ(j.size(), 2u);
+  EXPECT_EQ(StatGroup("empty").to_json(), "{}");
+}
+
+}  // namespace
+}  // namespace npusim::sim
