@@ -151,7 +151,7 @@ struct AiCoreConfig {
   template <class V>
   void visit(V& v) {
     v.field("cube_cores", cube_cores, "AI Cores (AIC, cube) on the chip");
-    v.field("vector_cores", vector_cores, "vector cores (AIV) on the chip; 0 on coupled-core chips");
+    v.field("vector_cores", vector_cores, "vector cores on the chip: AIV cores on split chips (910B), separate Vector Cores on 310P, 0 if none");
     v.field("frequency", frequency, "AI Core clock");
     v.field("l0a", l0a, "L0A buffer per core");
     v.field("l0b", l0b, "L0B buffer per core");

@@ -1,1 +1,37 @@
-// placeholder
+// SPDX-License-Identifier: Apache-2.0
+#include "models/hbm.h"
+
+#include "sim/engine.h"
+
+namespace npusim::models {
+
+Hbm::Hbm(const sc_core::sc_module_name& name, const HbmConfig& cfg, sim::StatGroup& stats)
+    : sc_module(name), socket("socket"), port_(cfg.bandwidth), latency_(cfg.latency.ps) {
+  socket.register_b_transport(this, &Hbm::b_transport);
+  register_stats(stats);
+}
+
+void Hbm::b_transport(int /*port*/, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const sim::SimTime now = sim::sim_now();
+  const std::uint64_t bytes = trans.get_data_length();
+  const sim::SimTime slot_end = port_.reserve(now + delay.value(), bytes);
+  (trans.is_read() ? read_bytes_ : write_bytes_) += bytes;
+  delay = sim::to_sc_time(slot_end + latency_ - now);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Hbm::register_stats(sim::StatGroup& stats) {
+  stats.add("bytes", port_.bytes(), "B", "bytes read and written (D2D copies count twice)");
+  stats.add("read_bytes", read_bytes_, "B", "bytes read");
+  stats.add("write_bytes", write_bytes_, "B", "bytes written");
+  stats.add("transactions", port_.transfers(), "", "memory transactions (bursts)");
+  stats.add("busy_time", port_.busy_time(), "ps", "time the memory was transferring data");
+  stats.formula("bandwidth", [this] { return port_.achieved_bytes_per_sec() / 1e9; }, "GB/s",
+                "achieved bandwidth while busy = bytes / busy_time");
+  stats.formula("utilization", [this] {
+    const sim::SimTime now = sim::sim_now();
+    return now == 0 ? 0.0 : static_cast<double>(port_.busy_time()) / static_cast<double>(now);
+  }, "", "busy_time / simulated time");
+}
+
+}  // namespace npusim::models

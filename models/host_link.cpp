@@ -1,1 +1,128 @@
-// placeholder
+// SPDX-License-Identifier: Apache-2.0
+#include "models/host_link.h"
+
+#include <algorithm>
+
+#include "models/hbm.h"
+#include "sim/engine.h"
+
+namespace npusim::models {
+namespace {
+
+constexpr int kH2dFirstTid = 100;
+constexpr int kD2hFirstTid = 200;
+
+TraceTracks pcie_tracks(sim::TraceWriter& trace, int pid, bool to_device) {
+  return TraceTracks{&trace, pid, to_device ? kH2dFirstTid : kD2hFirstTid,
+                     to_device ? "PCIe H2D" : "PCIe D2H"};
+}
+
+}  // namespace
+
+PcieDma::PcieDma(const sc_core::sc_module_name& name, bool to_device, const ChipConfig& cfg,
+                 TraceTracks tracks, sim::StatGroup& stats)
+    : ChannelEngine(name, cfg.pcie.dma_channels, std::move(tracks), stats),
+      to_device_(to_device),
+      link_(to_device ? cfg.pcie.h2d_bandwidth : cfg.pcie.d2h_bandwidth),
+      latency_(cfg.pcie.latency.ps),
+      burst_(std::max<std::uint64_t>(cfg.pcie.burst.value, 1)),
+      chunk_(std::max<std::uint64_t>(cfg.pcie.pageable_chunk.value, 1)),
+      host_memcpy_(cfg.host.memcpy_bandwidth) {
+  sim::StatGroup& link = stats.child("link");
+  link.add("bytes", link_.bytes(), "B", "bytes moved over the link");
+  link.add("busy_time", link_.busy_time(), "ps", "time the link was transferring data");
+  link.add("bursts", link_.transfers(), "", "DMA bursts");
+  link.formula("bandwidth", [this] { return link_.achieved_bytes_per_sec() / 1e9; }, "GB/s",
+               "achieved link bandwidth while busy = bytes / busy_time");
+  link.formula("utilization", [this] {
+    const sim::SimTime now = sim::sim_now();
+    return now == 0 ? 0.0 : static_cast<double>(link_.busy_time()) / static_cast<double>(now);
+  }, "", "busy_time / simulated time");
+}
+
+void PcieDma::run(EngineJob& job) {
+  const DeviceTask& task = *job.task;
+  if (!task.pageable) {
+    transfer(task.bytes);
+  } else if (to_device_) {
+    staged_to_device(task.bytes);
+  } else {
+    staged_from_device(task.bytes);
+  }
+  bytes_ += task.bytes;
+}
+
+void PcieDma::transfer(std::uint64_t bytes) {
+  const tlm::tlm_command cmd = to_device_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+  sim::SimTime issue = sim::sim_now() + latency_;
+  std::uint64_t left = bytes;
+  do {
+    // Reserve one burst at a time, when it issues, so concurrent transfers interleave on the link
+    // and never hold a resource ahead of time.
+    wait_until(issue);
+    const std::uint64_t n = std::min(left, burst_);
+    left -= n;
+    const sim::SimTime link_end = link_.reserve(issue, n);
+    sim::SimTime mem_slot_end = 0;
+    memory_access(cmd, issue, n, mem_slot_end);  // its latency is part of pcie.latency
+    issue = std::max(link_end, mem_slot_end);
+  } while (left > 0);
+  wait_until(issue);
+}
+
+sim::SimTime PcieDma::host_copy_time(std::uint64_t bytes) const {
+  return host_memcpy_.transfer_time(bytes);
+}
+
+void PcieDma::staged_to_device(std::uint64_t bytes) {
+  // Host copies chunk k+1 into the free bounce buffer while chunk k is DMA'd.
+  std::uint64_t left = bytes;
+  std::uint64_t n = std::min(left, chunk_);
+  sim::SimTime staged = sim::sim_now() + host_copy_time(n);
+  do {
+    wait_until(staged);
+    left -= n;
+    const std::uint64_t next = std::min(left, chunk_);
+    staged = sim::sim_now() + host_copy_time(next);
+    transfer(n);
+    n = next;
+  } while (left > 0);
+}
+
+void PcieDma::staged_from_device(std::uint64_t bytes) {
+  // Chunk k is DMA'd into a bounce buffer, then copied out by the host while chunk k+1 is DMA'd;
+  // with two buffers, chunk k's DMA waits for chunk k-2's copy to have drained its buffer.
+  std::uint64_t left = bytes;
+  sim::SimTime copied_prev = 0;   // chunk k-1 copied out
+  sim::SimTime copied_prev2 = 0;  // chunk k-2 copied out
+  do {
+    const std::uint64_t n = std::min(left, chunk_);
+    left -= n;
+    wait_until(copied_prev2);
+    transfer(n);
+    const sim::SimTime copied = std::max(sim::sim_now(), copied_prev) + host_copy_time(n);
+    copied_prev2 = copied_prev;
+    copied_prev = copied;
+  } while (left > 0);
+  wait_until(copied_prev);
+}
+
+std::vector<sim::TraceArg> PcieDma::span_args(const EngineJob& job) const {
+  std::vector<sim::TraceArg> args = ChannelEngine::span_args(job);
+  args.push_back(sim::TraceArg::str("operation", to_device_ ? "host to device" : "device to host"));
+  args.push_back(sim::TraceArg::str("memory", job.task->pageable ? "pageable" : "pinned"));
+  return args;
+}
+
+HostLink::HostLink(const sc_core::sc_module_name& name, const ChipConfig& cfg,
+                   sim::TraceWriter& trace, int units_pid, sim::StatGroup& stats)
+    : sc_module(name),
+      h2d("h2d", true, cfg, pcie_tracks(trace, units_pid, true), stats.child("h2d")),
+      d2h("d2h", false, cfg, pcie_tracks(trace, units_pid, false), stats.child("d2h")) {}
+
+void HostLink::bind_memory(Hbm& hbm) {
+  h2d.bind_memory(hbm);
+  d2h.bind_memory(hbm);
+}
+
+}  // namespace npusim::models

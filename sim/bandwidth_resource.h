@@ -41,7 +41,8 @@ class BandwidthResource {
 
   /// Achieved bandwidth while busy, in bytes per second (0 when never used).
   double achieved_bytes_per_sec() const {
-    return busy_time_ == 0 ? 0.0 : static_cast<double>(bytes_) * 1e12 / static_cast<double>(busy_time_);
+    if (busy_time_ == 0) return 0.0;
+    return static_cast<double>(bytes_) * 1e12 / static_cast<double>(busy_time_);
   }
 
  private:

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+// Base of the engines made of N identical channels (PCIe DMA queues, SDMA channels).
+//
+// Timing model: each channel is one persistent SC_THREAD that sleeps until the scheduler hands it
+// a job, starts it after the dispatch delay, runs the subclass's run() (which computes its
+// durations and waits only at burst boundaries) and reports back to the scheduler. A channel is
+// busy from dispatch to the end of run(). The channels share one TLM initiator socket towards the
+// Hbm target (LT b_transport with annotated delays; the target never waits).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/task.h"
+#include "sim/stats.h"
+#include "sim/trace.h"
+
+namespace npusim::models {
+
+class Hbm;
+
+/// Where an engine draws its busy spans: one track per channel in a process of the timeline.
+struct TraceTracks {
+  sim::TraceWriter* writer = nullptr;
+  int pid = 0;
+  int first_tid = 0;
+  std::string label;  // "PCIe H2D" -> tracks "PCIe H2D ch 0", ...
+};
+
+class ChannelEngine : public sc_core::sc_module, public TaskEngine {
+ public:
+  tlm_utils::simple_initiator_socket<ChannelEngine> mem;
+
+  ChannelEngine(const sc_core::sc_module_name& name, std::int64_t channels, TraceTracks tracks,
+                sim::StatGroup& stats);
+
+  /// Bind the memory socket to `hbm` (its latency is needed to pipeline bursts).
+  void bind_memory(Hbm& hbm);
+
+  bool has_free_channel() const override { return !free_.empty(); }
+  void start(EngineJob& job, sim::SimTime delay, JobSink& sink) override;
+
+ protected:
+  /// The work of one job, in the channel's thread; returns after waiting until the work is done.
+  virtual void run(EngineJob& job) = 0;
+  /// Trace arguments of a finished job's busy span.
+  virtual std::vector<sim::TraceArg> span_args(const EngineJob& job) const;
+
+  /// Issue an access of `bytes` at time `at` (>= now) to memory. Returns when its data is
+  /// complete; `slot_end` receives when the next pipelined access may issue.
+  sim::SimTime memory_access(tlm::tlm_command cmd, sim::SimTime at, std::uint64_t bytes,
+                             sim::SimTime& slot_end);
+  /// Wait (in the channel thread) until simulated time `t`; no-op if t <= now.
+  static void wait_until(sim::SimTime t);
+
+  std::uint64_t bytes_ = 0;  // bytes moved by finished jobs (subclasses add)
+
+ private:
+  struct Channel {
+    sc_core::sc_event go;
+    EngineJob* job = nullptr;
+    JobSink* sink = nullptr;
+  };
+
+  void channel_loop(int index);
+  void release(int index);
+  void trace_job(const EngineJob& job);
+
+  std::vector<std::unique_ptr<Channel>> channels_;
+  std::vector<int> free_;  // descending, so back() is the lowest free channel
+  tlm::tlm_generic_payload payload_;
+  sim::SimTime memory_latency_ = 0;
+  TraceTracks tracks_;
+  std::uint64_t jobs_ = 0;
+  std::uint64_t busy_time_ = 0;  // summed over channels, ps
+};
+
+}  // namespace npusim::models

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// The system DMA engine (SDMA): device-side copies (D2D) and device memsets.
+//
+// Timing model: sdma.channels channels run tasks concurrently. A task pays sdma.setup, then moves
+// its bytes in sdma.burst bursts through the Hbm target: a D2D burst reads and writes it (2x the
+// bytes of memory traffic), a memset burst only writes. The next burst is issued when memory has
+// taken the previous one (pipelined), so a lone D2D of S bytes takes
+// setup + 2*S / hbm.bandwidth + hbm.latency; concurrent channels and PCIe DMA contend for HBM.
+#pragma once
+
+#include <cstdint>
+
+#include "models/channel_engine.h"
+#include "models/chip_config.h"
+
+namespace npusim::models {
+
+class DmaEngine : public ChannelEngine {
+ public:
+  DmaEngine(const sc_core::sc_module_name& name, const SdmaConfig& cfg, sim::TraceWriter& trace,
+            int units_pid, sim::StatGroup& stats);
+
+ protected:
+  void run(EngineJob& job) override;
+  std::vector<sim::TraceArg> span_args(const EngineJob& job) const override;
+
+ private:
+  sim::SimTime setup_;
+  std::uint64_t burst_;
+};
+
+}  // namespace npusim::models
