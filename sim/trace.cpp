@@ -107,11 +107,13 @@ void append_meta(std::string& out, const char* what, int pid, int tid, const cha
 }  // namespace
 
 int TraceWriter::process(const std::string& name, const std::string& label, int sort_index) {
-  auto it = pids_.find(name);
+  // One process per (name, label): every device has its own "Ascend Hardware" ("NPU <n>").
+  auto key = std::make_pair(name, label);
+  auto it = pids_.find(key);
   if (it != pids_.end()) return it->second;
   processes_.push_back({name, label, sort_index});
   int pid = static_cast<int>(processes_.size());
-  pids_.emplace(name, pid);
+  pids_.emplace(key, pid);
   return pid;
 }
 

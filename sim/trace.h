@@ -37,7 +37,7 @@ class TraceWriter {
   void set_enabled(bool on) { enabled_ = on; }
 
   /// Declare a process (a track group). `label` is msprof's process_labels ("CPU", "NPU 0").
-  /// Returns the pid to use; the same name returns the same pid.
+  /// Returns the pid to use; the same (name, label) returns the same pid.
   int process(const std::string& name, const std::string& label, int sort_index);
   /// Declare a thread (one track) in a process; idempotent.
   void thread(int pid, int tid, const std::string& name, int sort_index);
@@ -86,7 +86,7 @@ class TraceWriter {
 
   bool enabled_;
   std::vector<Event> events_;
-  std::map<std::string, int> pids_;
+  std::map<std::pair<std::string, std::string>, int> pids_;
   std::vector<Process> processes_;  // index = pid - 1
   std::map<std::pair<int, int>, Thread> threads_;
 };

@@ -35,11 +35,19 @@ std::vector<nlohmann::json> events(const nlohmann::json& all, const std::string&
   return out;
 }
 
+TEST(Trace, OneProcessPerNameAndLabel) {
+  TraceWriter w(true);
+  int dev0 = w.process("Ascend Hardware", "NPU 0", 14);
+  int dev1 = w.process("Ascend Hardware", "NPU 1", 14);
+  EXPECT_NE(dev0, dev1);
+  EXPECT_EQ(w.process("Ascend Hardware", "NPU 1", 14), dev1);
+}
+
 TEST(Trace, MetadataCompleteFlowAndCounterEvents) {
   TraceWriter w(true);
   int host = w.process("CANN", "CPU", 7);
   int dev = w.process("Ascend Hardware", "NPU 0", 14);
-  EXPECT_EQ(w.process("CANN", "ignored", 1), host);
+  EXPECT_EQ(w.process("CANN", "CPU", 1), host);
   EXPECT_NE(host, dev);
   w.thread(host, 1234, "Thread 1234", 1234);
   w.thread(dev, 3, "Stream 3", 3);
