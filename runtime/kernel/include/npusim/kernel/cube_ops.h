@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cube path of the Ascend C twin: LoadData (2D, L1/GM -> L0A/L0B, MTE1/MTE2), Mmad (M pipe) and
+// Fixpipe (L0C -> GM, FIXPIPE pipe).
+//
+// Layouts (Ascend C Mmad documentation): A in L0A is "zZ" — 16 x K0 fractals, row-major inside,
+// row-major between; B in L0B is "nZ" — K0 x 16 fractals, column-major inside, row-major
+// between; C in L0C is "zN" — 16 x 16 fractals, row-major inside, column-major between.
+// K0 = 32 bytes / sizeof(input): 16 for half/bfloat16_t, 32 for int8, 8 for float.
+// Mmad accumulates in the L0C type (float for half/bf16/float inputs, int32 for int8) in k order;
+// products of half inputs are exact in float.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "npusim/kernel/block_context.h"
+#include "npusim/kernel/half.h"
+#include "npusim/kernel/tensor.h"
+#include "npusim/kernel/vector_ops.h"
+
+enum QuantMode_t : std::uint8_t {
+  NoQuant = 0,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8
+};
+
+namespace AscendC {
+
+using ::QuantMode_t;
+
+struct LoadData2DParams {
+  LoadData2DParams() = default;
+  LoadData2DParams(std::uint16_t start_index, std::uint8_t repeat_times, std::uint16_t src_stride,
+                   std::uint8_t sid_value, std::uint16_t dst_gap, bool transpose,
+                   std::uint8_t addr_mode)
+      : startIndex(start_index),
+        repeatTimes(repeat_times),
+        srcStride(src_stride),
+        sid(sid_value),
+        dstGap(dst_gap),
+        ifTranspose(transpose),
+        addrMode(addr_mode) {}
+  std::uint16_t startIndex = 0;
+  std::uint8_t repeatTimes = 0;
+  std::uint16_t srcStride = 0;
+  std::uint8_t sid = 0;
+  std::uint16_t dstGap = 0;
+  bool ifTranspose = false;
+  std::uint8_t addrMode = 0;
+};
+using LoadData2dParams = LoadData2DParams;
+
+struct MmadParams {
+  MmadParams() = default;
+  MmadParams(std::uint16_t m_value, std::uint16_t n_value, std::uint16_t k_value, bool is_bias,
+             std::int32_t fm_offset, bool en_ssparse, bool en_winograd_a, bool en_winograd_b)
+      : m(m_value),
+        n(n_value),
+        k(k_value),
+        isBias(is_bias),
+        fmOffset(fm_offset),
+        enSsparse(en_ssparse),
+        enWinogradA(en_winograd_a),
+        enWinogradB(en_winograd_b) {}
+  std::uint16_t m = 0;
+  std::uint16_t n = 0;
+  std::uint16_t k = 0;
+  bool isBias = false;  // deprecated: true = accumulate into C
+  std::int32_t fmOffset = 0;
+  bool enSsparse = false;
+  bool enWinogradA = false;
+  bool enWinogradB = false;
+  std::uint8_t unitFlag = 0;
+  bool kDirectionAlign = false;
+  bool cmatrixSource = false;
+  bool cmatrixInitVal = true;  // true: C = A*B; false: C += A*B
+};
+
+enum class CO2Layout : std::uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+  CO2Layout format;
+  bool isToUB;
+};
+inline constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ, false};
+inline constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR, false};
+inline constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR, false};
+
+/// L0C -> GM parameters (Atlas A2/A3 form). srcStride: rows per fractal column of the NZ source
+/// (mSize rounded up to 16); dstStride: elements per ND row (ROW_MAJOR) or 32-byte blocks
+/// between fractal columns (NZ).
+struct FixpipeParamsV220 {
+  FixpipeParamsV220() = default;
+  FixpipeParamsV220(std::uint16_t n_size, std::uint16_t m_size, std::uint16_t src_stride,
+                    std::uint32_t dst_stride, bool relu)
+      : nSize(n_size), mSize(m_size), srcStride(src_stride), dstStride(dst_stride), reluEn(relu) {}
+  std::uint16_t nSize = 0;
+  std::uint16_t mSize = 0;
+  std::uint16_t srcStride = 0;
+  std::uint32_t dstStride = 0;
+  QuantMode_t quantPre = QuantMode_t::NoQuant;
+  std::uint64_t deqScalar = 0;
+  std::uint16_t ndNum = 1;
+  std::uint16_t srcNdStride = 0;
+  std::uint16_t dstNdStride = 0;
+  bool reluEn = false;
+  std::uint8_t unitFlag = 0;
+  bool isChannelSplit = false;
+};
+
+}  // namespace AscendC
+
+namespace npusim::kernel {
+
+template <class T>
+constexpr std::uint32_t k0_of() {
+  return 32 / sizeof(T);
+}
+
+inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
+
+template <class T, class S>
+void load_2d(const AscendC::LocalTensor<T>& dst, const S* src, std::uint64_t src_size, Mem src_mem,
+             std::int32_t src_slot, const AscendC::LoadData2DParams& p) {
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  if (dst.mem() != Mem::kL0a && dst.mem() != Mem::kL0b)
+    fail("LoadData", "destination must be A2 or B2, got %s", mem_name(dst.mem()));
+  if (p.ifTranspose && sizeof(T) != 2) fail("LoadData", "ifTranspose needs a 16-bit type");
+  constexpr std::uint32_t kFrac = 512 / sizeof(T);
+  for (std::uint32_t r = 0; r < p.repeatTimes; ++r) {
+    const std::int64_t sf = p.addrMode == 0
+                                ? p.startIndex + static_cast<std::int64_t>(r) * p.srcStride
+                                : p.startIndex - static_cast<std::int64_t>(r) * p.srcStride;
+    const std::uint64_t df = static_cast<std::uint64_t>(r) * (1u + p.dstGap);
+    if (sf < 0 || (static_cast<std::uint64_t>(sf) + 1) * kFrac > src_size)
+      fail("LoadData", "source fractal %lld beyond the source tensor", static_cast<long long>(sf));
+    if ((df + 1) * kFrac > dst.GetSize())
+      fail("LoadData", "destination fractal %llu beyond the %u-element tensor",
+           static_cast<unsigned long long>(df), dst.GetSize());
+    const S* s = src + static_cast<std::uint64_t>(sf) * kFrac;
+    T* d = dst.twin_data() + df * kFrac;
+    if (src_mem == Mem::kGm) check_gm(ctx, s, 512, false, "LoadData");
+    if (!p.ifTranspose) {
+      std::memcpy(d, s, 512);
+      continue;
+    }
+    for (std::uint32_t i = 0; i < 16; ++i) {
+      for (std::uint32_t j = 0; j < 16; ++j) d[i * 16 + j] = s[j * 16 + i];
+    }
+  }
+  Instr ins;
+  ins.pipe = src_mem == Mem::kGm ? Pipe::kMte2 : Pipe::kMte1;
+  ins.op = Op::kLoad2d;
+  ins.dtype = dtype_of<T>();
+  ins.src = src_mem;
+  ins.dst = dst.mem();
+  ins.count = p.repeatTimes;
+  ins.bytes = 512ull * p.repeatTimes;
+  ctx.emit(ins, {{src_slot, false}, {dst.twin_slot(), true}});
+}
+
+template <class D, class A, class B>
+void mmad(const AscendC::LocalTensor<D>& c, const AscendC::LocalTensor<A>& a,
+          const AscendC::LocalTensor<B>& b, const AscendC::MmadParams& p) {
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  constexpr std::uint32_t kK0 = k0_of<A>();
+  const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, kK0), n1 = ceil_div(p.n, 16);
+  if (a.GetSize() < m1 * k1 * 16 * kK0)
+    fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.GetSize(), p.m, p.k,
+         m1 * k1 * 16 * kK0);
+  if (b.GetSize() < k1 * n1 * 16 * kK0)
+    fail("Mmad", "B (L0B) holds %u elements, k=%u n=%u needs %u", b.GetSize(), p.k, p.n,
+         k1 * n1 * 16 * kK0);
+  if (c.GetSize() < m1 * n1 * 256)
+    fail("Mmad", "C (L0C) holds %u elements, m=%u n=%u needs %u", c.GetSize(), p.m, p.n,
+         m1 * n1 * 256);
+  const bool accumulate = !p.cmatrixInitVal || p.isBias;
+  const A* ad = a.twin_data();
+  const B* bd = b.twin_data();
+  D* cd = c.twin_data();
+  for (std::uint32_t mi = 0; mi < p.m; ++mi) {
+    for (std::uint32_t ni = 0; ni < p.n; ++ni) {
+      const std::uint32_t ci = ((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
+      D acc = accumulate ? cd[ci] : D(0);
+      for (std::uint32_t ki = 0; ki < p.k; ++ki) {
+        const std::uint32_t ai =
+            ((mi / 16) * k1 + ki / kK0) * (16 * kK0) + (mi % 16) * kK0 + ki % kK0;
+        const std::uint32_t bi =
+            ((ki / kK0) * n1 + ni / 16) * (16 * kK0) + (ni % 16) * kK0 + ki % kK0;
+        acc = static_cast<D>(acc + static_cast<D>(ad[ai]) * static_cast<D>(bd[bi]));
+      }
+      cd[ci] = acc;
+    }
+  }
+  Instr ins;
+  ins.pipe = Pipe::kCube;
+  ins.op = Op::kMmad;
+  ins.dtype = dtype_of<A>();
+  ins.dtype2 = dtype_of<D>();
+  ins.src = Mem::kL0a;
+  ins.dst = Mem::kL0c;
+  ins.m = p.m;
+  ins.n = p.n;
+  ins.k = p.k;
+  ctx.emit(ins, {{a.twin_slot(), false}, {b.twin_slot(), false}, {c.twin_slot(), true}});
+}
+
+template <class T, class U>
+T fixpipe_convert(U v, const AscendC::FixpipeParamsV220& p) {
+  if (p.reluEn && v < U(0)) v = U(0);
+  switch (p.quantPre) {
+    case QuantMode_t::NoQuant:
+      return cast_value<T>(v, Rounding::kNearestEven);
+    case QuantMode_t::F322F16:
+    case QuantMode_t::F322BF16:
+      return cast_value<T>(static_cast<float>(v), Rounding::kNearestEven);
+    case QuantMode_t::DEQF16: {
+      const float scale = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+      return cast_value<T>(static_cast<float>(v) * scale, Rounding::kNearestEven);
+    }
+    default:
+      fail("Fixpipe", "quantPre mode %d is not supported by the simulator",
+           static_cast<int>(p.quantPre));
+  }
+}
+
+template <class T, class U>
+void fixpipe(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+             const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
+  if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
+    fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
+  const bool nd = layout == AscendC::CO2Layout::ROW_MAJOR;
+  const std::uint64_t c0 = 32 / sizeof(T);
+  const std::uint64_t span =
+      nd ? (p.ndNum - 1ull) * p.dstNdStride + (p.mSize - 1ull) * p.dstStride + p.nSize
+         : (p.ndNum - 1ull) * p.dstNdStride + (ceil_div(p.nSize, 16) - 1ull) * p.dstStride * c0 +
+               p.mSize * 16ull;
+  check_gm(ctx, dst.GetPhyAddr(), span * sizeof(T), true, "Fixpipe");
+  for (std::uint32_t t = 0; t < p.ndNum; ++t) {
+    const std::uint64_t sbase = static_cast<std::uint64_t>(t) * p.srcNdStride * 256;
+    const std::uint64_t dbase = static_cast<std::uint64_t>(t) * p.dstNdStride;
+    for (std::uint32_t mi = 0; mi < p.mSize; ++mi) {
+      for (std::uint32_t ni = 0; ni < p.nSize; ++ni) {
+        const std::uint64_t si = sbase + (ni / 16) * p.srcStride * 16ull + mi * 16ull + ni % 16;
+        if (si >= src.GetSize())
+          fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
+               static_cast<unsigned long long>(si), src.GetSize());
+        const std::uint64_t di = nd ? dbase + static_cast<std::uint64_t>(mi) * p.dstStride + ni
+                                    : dbase + (ni / 16) * p.dstStride * c0 + mi * 16ull + ni % 16;
+        dst.GetPhyAddr()[di] = fixpipe_convert<T>(src.twin_data()[si], p);
+      }
+    }
+  }
+  Instr ins;
+  ins.pipe = Pipe::kFixpipe;
+  ins.op = Op::kFixpipe;
+  ins.dtype = dtype_of<T>();
+  ins.dtype2 = dtype_of<U>();
+  ins.src = Mem::kL0c;
+  ins.dst = Mem::kGm;
+  ins.bytes = static_cast<std::uint64_t>(p.ndNum) * p.mSize * p.nSize * sizeof(T);
+  ins.count = nd ? static_cast<std::uint32_t>(p.ndNum) * p.mSize : p.ndNum * ceil_div(p.nSize, 16);
+  ctx.emit(ins, {{src.twin_slot(), false}});
+}
+
+}  // namespace npusim::kernel
+
+namespace AscendC {
+
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                     const LoadData2DParams& p) {
+  npusim::kernel::load_2d(dst, src.twin_data(), src.GetSize(), src.mem(), src.twin_slot(), p);
+}
+
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+                     const LoadData2DParams& p) {
+  npusim::kernel::load_2d(dst, src.GetPhyAddr(), ~0ull, npusim::kernel::Mem::kGm, -1, p);
+}
+
+template <class D, class A, class B>
+inline void Mmad(const LocalTensor<D>& dst, const LocalTensor<A>& fm, const LocalTensor<B>& filter,
+                 const MmadParams& p) {
+  npusim::kernel::mmad(dst, fm, filter, p);
+}
+
+template <class T, class U, const FixpipeConfig& kConfig = CFG_ROW_MAJOR>
+inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                    const FixpipeParamsV220& p) {
+  npusim::kernel::fixpipe(dst, src, p, kConfig.format);
+}
+
+}  // namespace AscendC
