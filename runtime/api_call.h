@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// The C boundary. Every exported acl* function is one api()/api_value() call:
+//
+//   aclError aclrtSynchronizeStream(aclrtStream stream) {
+//     return api("aclrtSynchronizeStream", [&](Call& c) { synchronize_stream(c, stream, -1); });
+//   }
+//
+// run_api() takes the API lock, checks aclInit when the call needs it, runs the body, turns an
+// ApiError (or any other exception) into the returned aclError plus the thread's last error and
+// message, charges the call's modelled host time and records it on the timeline
+// ("AscendCL@<name>", with the flow id of the task it submitted). Nothing is thrown across it.
+//
+// A Call is the body's view of that one API invocation: the runtime, the calling thread (its
+// simulated host clock, current context), task submission and blocking waits.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "runtime/backend.h"
+#include "runtime/function_ref.h"
+#include "runtime/runtime.h"
+
+namespace npusim::rt {
+
+enum class Needs { kNothing, kInit };
+
+/// Simulated time meaning "no deadline".
+constexpr SimTime kForever = ~SimTime{0};
+
+class Call {
+ public:
+  Call(Runtime& runtime, ThreadState& thread, std::unique_lock<std::mutex>& lock, const char* name);
+
+  Runtime& runtime() const { return runtime_; }
+  ThreadState& thread() const { return thread_; }
+  const char* name() const { return name_; }
+  /// Throws ACL_ERROR_UNINITIALIZE when aclInit has not been called.
+  Backend& backend() const;
+  const models::ChipConfig& config() const { return runtime_.config(); }
+  SimTime clock() const { return thread_.clock; }
+
+  // ---- Objects of this call (each throws the documented ApiError) ----
+  /// The thread's current context (107002 when there is none).
+  Context& context() const;
+  void* context_handle() const;
+  /// A live stream; NULL means the current context's default stream.
+  Stream& stream(void* handle) const;
+  void* stream_handle(void* handle) const;
+  Event& event(void* handle) const;
+  /// A device by id (107001 when out of range).
+  Device& device(std::int64_t id) const;
+
+  // ---- Simulation ----
+  /// Submits `task` (fully described: device, stream, ...) at the thread's host clock, after
+  /// charging the launch cost once per call; the task carries this call's flow id.
+  void submit(Task task);
+  /// Blocks until `done` holds or simulated time reaches `deadline`; handles starvation (see
+  /// runtime.h). `what` names the wait in deadlock messages. Advances the host clock.
+  WaitResult wait(const std::function<bool()>& done, SimTime deadline, const std::string& what);
+  /// Advances the simulation to the thread's host clock (non-blocking queries look at "now").
+  void catch_up();
+  /// Deadline for a timeout in milliseconds: -1 = forever, > 0 = now + ms; others → 107000.
+  SimTime deadline_after_ms(std::int32_t ms) const;
+
+  /// Called by run_api: syncs the host clock with the backend at entry.
+  void begin();
+  /// Charges the default cost if nothing was charged and traces the call (once; run_api calls
+  /// it, aclFinalize calls it early so its own span is in the outputs it writes).
+  void finish();
+
+ private:
+  void charge(SimTime d) {
+    thread_.clock += d;
+    charged_ = true;
+  }
+
+  Runtime& runtime_;
+  ThreadState& thread_;
+  std::unique_lock<std::mutex>& lock_;
+  const char* name_;
+  SimTime start_ = 0;
+  bool charged_ = false;
+  bool launched_ = false;
+  bool finished_ = false;
+  std::uint64_t flow_id_ = 0;
+};
+
+/// Runs one API call (see the file comment); returns its aclError.
+int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexcept;
+
+/// An API call that needs aclInit.
+template <class F>
+int api(const char* name, F&& body) noexcept {
+  return run_api(name, Needs::kInit, FunctionRef<void(Call&)>(body));
+}
+
+/// An API call that works before aclInit (queries of the configuration, error state...).
+template <class F>
+int api_any(const char* name, F&& body) noexcept {
+  return run_api(name, Needs::kNothing, FunctionRef<void(Call&)>(body));
+}
+
+/// An API call returning a value instead of an aclError; `fallback` on failure.
+template <class T, class F>
+T api_value(const char* name, Needs needs, T fallback, F&& body) noexcept {
+  T result = fallback;
+  auto wrapped = [&](Call& c) { result = body(c); };
+  if (run_api(name, needs, FunctionRef<void(Call&)>(wrapped)) != 0) return fallback;
+  return result;
+}
+
+/// The body of a function npusim does not implement: logs once, fails with `code`.
+int unsupported(const char* name, int code) noexcept;
+
+}  // namespace npusim::rt

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// How the runtime reports a failed API call. Inside the runtime a failure is an ApiError carrying
+// the aclError to return and the text aclGetRecentErrMsg will show; the C skin (api_call.h)
+// catches it at the boundary, records it as the thread's last error and returns the code. No
+// exception ever leaves an exported function.
+#pragma once
+
+#include <exception>
+#include <string>
+
+#include "acl/acl_base.h"  // the aclError values
+
+namespace npusim::rt {
+
+class ApiError : public std::exception {
+ public:
+  ApiError(int code, std::string message) : code_(code), message_(std::move(message)) {}
+  int code() const { return code_; }
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  int code_;
+  std::string message_;
+};
+
+/// Throws ApiError(code, message).
+[[noreturn]] void fail(int code, std::string message);
+
+/// Fails with `code` and `message` unless `ok`.
+inline void require(bool ok, int code, const char* message) {
+  if (!ok) fail(code, message);
+}
+inline void require(bool ok, int code, const std::string& message) {
+  if (!ok) fail(code, message);
+}
+
+/// ACL_ERROR_INVALID_PARAM (100000) naming the NULL argument.
+inline void require_not_null(const void* p, const char* name) {
+  if (p == nullptr) fail(ACL_ERROR_INVALID_PARAM, std::string(name) + " is NULL");
+}
+
+/// Prints "npusim: <function> is not supported yet" to stderr, once per function per process.
+void report_unsupported(const char* function);
+
+}  // namespace npusim::rt

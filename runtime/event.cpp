@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/event.h"
+
+#include <string>
+
+#include "acl/acl_rt.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/runtime.h"
+
+namespace npusim::rt {
+namespace {
+
+constexpr std::uint32_t kKnownEventFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                           ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY |
+                                           ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+
+void require_same_device(const Event& e, const Stream& s) {
+  require(e.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
+          "the event and the stream belong to different devices");
+}
+
+// A finished record is required by elapsed-time and timestamp queries.
+const EventState& finished_record(const Event& e, const char* which) {
+  const EventState& st = *e.state;
+  if (st.recorded == 0)
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(which) + " was never recorded");
+  if (!st.complete()) {
+    fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE, std::string(which) + " has not completed yet");
+  }
+  return st;
+}
+
+}  // namespace
+
+void* create_event(Call& call, std::uint32_t flags, bool ex) {
+  Context& ctx = call.context();
+  require((flags & ~kKnownEventFlags) == 0, ACL_ERROR_INVALID_PARAM, "unknown event flag bits");
+  if ((flags & ACL_EVENT_IPC) != 0) {
+    call.runtime().report_unsupported("aclrtCreateEventExWithFlag(ACL_EVENT_IPC)");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "IPC events are not supported");
+  }
+  Device& dev = call.device(ctx.device);
+  if (!ex) {
+    require(dev.live_events < call.config().scheduler.max_events, ACL_ERROR_RT_NO_EVENT_RESOURCE,
+            "the device has no free event (scheduler.max_events reached)");
+    ++dev.live_events;
+  }
+  auto e = std::make_shared<Event>();
+  e->device = dev.id;
+  e->id = dev.next_event_id++;
+  e->flags = flags;
+  e->ex = ex;
+  return call.runtime().events().add(std::move(e));
+}
+
+void destroy_event(Call& call, void* handle) {
+  Event& e = call.event(handle);
+  if (!e.ex) {
+    auto& devices = call.runtime().devices();
+    if (e.device < devices.size()) --devices[e.device].live_events;
+  }
+  call.runtime().events().remove(handle);
+}
+
+void record_event(Call& call, void* event, void* stream) {
+  Event& e = call.event(event);
+  Stream& s = call.stream(stream);
+  require_same_device(e, s);
+  std::uint64_t generation = ++e.state->recorded;
+  Task task;
+  task.type = TaskType::kEventRecord;
+  task.name = "EVENT_RECORD";
+  task.done = [st = e.state, generation](const TaskRecord& r) {
+    if (r.discarded || generation <= st->done) return;
+    st->done = generation;
+    st->done_time = r.end;
+  };
+  submit_to_stream(call, s, std::move(task));
+}
+
+void reset_event(Call& call, void* event, void* stream) {
+  Event& e = call.event(event);
+  Stream& s = call.stream(stream);
+  require_same_device(e, s);
+  Task task;
+  task.type = TaskType::kEventReset;
+  task.name = "EVENT_RESET";
+  task.done = [st = e.state](const TaskRecord& r) {
+    if (!r.discarded) st->done = 0;
+  };
+  submit_to_stream(call, s, std::move(task));
+}
+
+void stream_wait_event(Call& call, void* stream, void* event) {
+  Event& e = call.event(event);
+  Stream& s = call.stream(stream);
+  require_same_device(e, s);
+  Task task;
+  task.type = TaskType::kEventWait;
+  task.name = "EVENT_WAIT";
+  // Waits for the record issued last before this call; an event never recorded does not block.
+  task.ready = [st = e.state, generation = e.state->recorded] {
+    return generation == 0 || st->done >= generation;
+  };
+  submit_to_stream(call, s, std::move(task));
+}
+
+EventQuery query_event(Call& call, void* event) {
+  Event& e = call.event(event);
+  call.catch_up();
+  if (e.ex && e.state->recorded == 0) return EventQuery::kComplete;
+  return e.state->complete() ? EventQuery::kComplete : EventQuery::kNotReady;
+}
+
+void synchronize_event(Call& call, void* event, std::int32_t timeout_ms) {
+  SimTime deadline = call.deadline_after_ms(timeout_ms);
+  Event& e = call.event(event);
+  std::shared_ptr<EventState> st = e.state;
+  std::uint64_t generation = st->recorded;
+  if (generation == 0 || st->done >= generation) return;
+  std::string what = std::string(call.name()) + " waits for event " + std::to_string(e.id) +
+                     " (record " + std::to_string(generation) + ")";
+  WaitResult r = call.wait([st, generation] { return st->done >= generation; }, deadline, what);
+  if (r == WaitResult::kTimeout) {
+    fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+         "timed out after " + std::to_string(timeout_ms) + " ms: " + what);
+  }
+  if (r == WaitResult::kStarved) fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "deadlock: " + what);
+}
+
+float event_elapsed_ms(Call& call, void* start, void* end) {
+  const EventState& a = finished_record(call.event(start), "startEvent");
+  const EventState& b = finished_record(call.event(end), "endEvent");
+  double ps = static_cast<double>(b.done_time) - static_cast<double>(a.done_time);
+  return static_cast<float>(ps / static_cast<double>(sim::kMs));
+}
+
+std::uint64_t event_timestamp_us(Call& call, void* event) {
+  return finished_record(call.event(event), "event").done_time / sim::kUs;
+}
+
+}  // namespace npusim::rt

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/fake_backend.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npusim::rt {
+namespace {
+constexpr SimTime kNever = ~SimTime{0};
+}  // namespace
+
+FakeBackend::FakeBackend(models::ChipConfig config, FakeTiming timing)
+    : config_(std::move(config)), timing_(timing) {}
+
+SimTime FakeBackend::duration_of(const Task& task) const {
+  switch (task.type) {
+    case TaskType::kMemcpy:
+    case TaskType::kMemset:
+      return timing_.copy_fixed +
+             static_cast<SimTime>(std::llround(static_cast<double>(task.bytes) /
+                                               timing_.copy_bytes_per_us * sim::kUs));
+    case TaskType::kKernel:
+      return timing_.kernel;
+    case TaskType::kNop:
+    case TaskType::kHostFunc:
+      return 0;
+    default:
+      return timing_.sync_task;
+  }
+}
+
+void FakeBackend::submit(Task task) {
+  queues_[{task.device, task.stream}].pending.push_back(std::move(task));
+}
+
+void FakeBackend::start_ready_tasks() {
+  for (auto& [key, q] : queues_) {
+    if (q.busy || q.pending.empty()) continue;
+    Task& head = q.pending.front();
+    if (head.submit_at > now_ || (head.ready && !head.ready())) continue;
+    q.running = std::move(head);
+    q.pending.pop_front();
+    q.busy = true;
+    q.running_start = now_;
+    q.busy_until = now_ + duration_of(q.running);
+  }
+}
+
+SimTime FakeBackend::next_event_time() const {
+  SimTime next = kNever;
+  for (const auto& [key, q] : queues_) {
+    if (q.busy) {
+      next = std::min(next, q.busy_until);
+    } else if (!q.pending.empty() && q.pending.front().submit_at > now_) {
+      next = std::min(next, q.pending.front().submit_at);
+    }
+  }
+  return next;
+}
+
+void FakeBackend::finish(Queue& q, const StreamKey& key) {
+  Task task = std::move(q.running);
+  q.busy = false;
+  TaskRecord r;
+  r.submit = task.submit_at;
+  r.start = q.running_start;
+  r.end = q.busy_until;
+  r.error = task.effect ? task.effect() : 0;
+  finished_.push_back({task.name, task.type, key.first, key.second, task.task_id, task.flow_id, r});
+  if (task.done) task.done(r);
+}
+
+void FakeBackend::complete_due_tasks() {
+  for (auto& [key, q] : queues_) {
+    if (q.busy && q.busy_until <= now_) finish(q, key);
+  }
+}
+
+WaitResult FakeBackend::run_until(const std::function<bool()>& done, SimTime deadline) {
+  for (;;) {
+    if (done()) return WaitResult::kDone;
+    start_ready_tasks();
+    SimTime next = next_event_time();
+    if (next == kNever) return WaitResult::kStarved;
+    if (next > deadline) {
+      now_ = std::max(now_, deadline);
+      return WaitResult::kTimeout;
+    }
+    now_ = std::max(now_, next);
+    complete_due_tasks();
+  }
+}
+
+void FakeBackend::discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) {
+  run_until([] { return false; }, at);
+  auto it = queues_.find({device, stream});
+  if (it == queues_.end()) return;
+  std::deque<Task> dropped = std::move(it->second.pending);
+  it->second.pending.clear();
+  for (Task& task : dropped) {
+    TaskRecord r;
+    r.submit = task.submit_at;
+    r.start = r.end = std::max(now_, task.submit_at);
+    r.discarded = true;
+    if (task.done) task.done(r);
+  }
+}
+
+void FakeBackend::trace_api(std::uint32_t thread, const std::string& name, SimTime start,
+                            SimTime end, std::uint64_t flow_id) {
+  api_calls_.push_back({thread, name, start, end, flow_id});
+}
+
+}  // namespace npusim::rt

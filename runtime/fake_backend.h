@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// FakeBackend: a small deterministic discrete-event Backend in plain C++ for API-semantics tests.
+//
+// Timing model: every stream is a FIFO that runs one task at a time; streams never share an
+// engine, so tasks of different streams always overlap. A task starts at max(submit_at, end of
+// the previous task of its stream, the moment its ready() holds) and lasts a fixed time by type:
+// copies and fills `copy_fixed + bytes / copy_bytes_per_us`, scheduler tasks `sync_task`,
+// kernels `kernel`, no-ops nothing. Completions at the same instant run in (device, stream) order.
+// It also records every task and API span so tests can check orders, times and flows.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/backend.h"
+
+namespace npusim::rt {
+
+struct FakeTiming {
+  SimTime copy_fixed = 1 * sim::kUs;
+  double copy_bytes_per_us = 10000;  // 10 GB/s
+  SimTime sync_task = 100 * sim::kNs;
+  SimTime kernel = 10 * sim::kUs;
+};
+
+class FakeBackend : public Backend {
+ public:
+  struct TaskTrace {
+    std::string name;
+    TaskType type;
+    std::uint32_t device, stream, task_id;
+    std::uint64_t flow_id;
+    TaskRecord record;
+  };
+  struct ApiTrace {
+    std::uint32_t thread;
+    std::string name;
+    SimTime start, end;
+    std::uint64_t flow_id;
+  };
+
+  explicit FakeBackend(models::ChipConfig config = {}, FakeTiming timing = {});
+
+  const models::ChipConfig& config() const override { return config_; }
+  void submit(Task task) override;
+  WaitResult run_until(const std::function<bool()>& done, SimTime deadline) override;
+  SimTime now() const override { return now_; }
+  void discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) override;
+  void trace_api(std::uint32_t thread, const std::string& name, SimTime start, SimTime end,
+                 std::uint64_t flow_id) override;
+  void write_outputs() override { ++outputs_written_; }
+
+  // Test introspection.
+  const std::vector<TaskTrace>& tasks() const { return finished_; }
+  const std::vector<ApiTrace>& api_calls() const { return api_calls_; }
+  int outputs_written() const { return outputs_written_; }
+  SimTime duration_of(const Task& task) const;
+
+ private:
+  using StreamKey = std::pair<std::uint32_t, std::uint32_t>;  // (device, stream)
+  struct Queue {
+    std::deque<Task> pending;
+    bool busy = false;
+    SimTime busy_until = 0;
+    Task running;
+    SimTime running_start = 0;
+  };
+
+  void start_ready_tasks();
+  SimTime next_event_time() const;
+  void complete_due_tasks();
+  void finish(Queue& q, const StreamKey& key);
+
+  models::ChipConfig config_;
+  FakeTiming timing_;
+  SimTime now_ = 0;
+  std::map<StreamKey, Queue> queues_;
+  std::vector<TaskTrace> finished_;
+  std::vector<ApiTrace> api_calls_;
+  int outputs_written_ = 0;
+};
+
+}  // namespace npusim::rt

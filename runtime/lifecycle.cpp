@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/lifecycle.h"
+
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/runtime.h"
+#include "sim/log.h"
+
+namespace npusim::rt {
+namespace {
+
+// The aclInit file configures dump and profiling, which npusim does not model: it must exist and
+// be JSON (or empty), and its contents are ignored.
+void check_config_file(const char* path) {
+  std::ifstream in(path);
+  require(in.good(), ACL_ERROR_INVALID_FILE, std::string("cannot read config file ") + path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return;
+  if (!nlohmann::json::accept(text)) {
+    fail(ACL_ERROR_PARSE_FILE, std::string("config file ") + path + " is not valid JSON");
+  }
+  sim::log_info(std::string("aclInit: ") + path + " accepted; its settings are ignored");
+}
+
+}  // namespace
+
+void initialize(Call& call, const char* config_path) {
+  if (config_path != nullptr && *config_path != '\0') check_config_file(config_path);
+  call.runtime().init();
+}
+
+void finalize(Call& call) {
+  Runtime& rt = call.runtime();
+  require(rt.initialized(), ACL_ERROR_REPEAT_FINALIZE, "aclFinalize without a matching aclInit");
+  std::vector<void*> contexts;
+  rt.contexts().for_each([&](void* h, const Context&) { contexts.push_back(h); });
+  for (void* h : contexts) teardown_context(call, h);
+  std::shared_ptr<TaskCounter> all = rt.all_tasks();
+  if (!all->idle() &&
+      call.wait([all] { return all->idle(); }, kForever,
+                "aclFinalize waits for the tasks of destroyed streams") != WaitResult::kDone) {
+    sim::log_warn("aclFinalize: some tasks can never finish; they are abandoned");
+  }
+  rt.events().clear();
+  rt.notifies().clear();
+  rt.memory().release_all(MemKind::kDevice);
+  rt.memory().release_all(MemKind::kHostPinned);
+  rt.mark_finalized();
+  call.finish();
+  if (rt.backend() != nullptr) rt.backend()->write_outputs();
+}
+
+}  // namespace npusim::rt

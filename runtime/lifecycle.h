@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: Apache-2.0
+// aclInit / aclFinalize: process-level start and teardown of the runtime.
+#pragma once
+
+namespace npusim::rt {
+
+class Call;
+
+/// aclInit: checks the optional JSON file, starts the backend (first time) and the devices.
+void initialize(Call& call, const char* config_path);
+/// aclFinalize: waits for (or discards) every task, destroys every context, stream and event,
+/// frees all device and pinned host memory, writes the outputs.
+void finalize(Call& call);
+
+}  // namespace npusim::rt

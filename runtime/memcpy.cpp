@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copies and fills: validation (kinds, bounds, which side is device memory), then one task whose
+// effect moves the bytes when the simulated engine finishes.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/memory.h"
+#include "runtime/runtime.h"
+
+namespace npusim::rt {
+namespace {
+
+// One side of a copy as the registry sees it.
+struct Side {
+  const Allocation* alloc = nullptr;  // nullptr: pageable host memory
+  bool device() const { return alloc != nullptr && alloc->kind == MemKind::kDevice; }
+};
+
+struct CopyPlan {
+  CopyPath path = CopyPath::kH2H;
+  bool pageable = false;         // the host side is not pinned memory
+  std::uint32_t device = 0;      // device doing the work
+  std::uint64_t dst_serial = 0;  // registered allocations to re-check at execution
+  std::uint64_t src_serial = 0;
+};
+
+CopyPath path_of(bool src_device, bool dst_device) {
+  if (src_device) return dst_device ? CopyPath::kD2D : CopyPath::kD2H;
+  return dst_device ? CopyPath::kH2D : CopyPath::kH2H;
+}
+
+// Checks that an explicit kind agrees with what the addresses are.
+void check_kind(int kind, bool src_device, bool dst_device) {
+  bool want_src = kind == ACL_MEMCPY_DEVICE_TO_HOST || kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
+  bool want_dst = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+                  kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
+  if (want_src != src_device) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, want_src ? "src is not inside a device allocation"
+                                              : "src is device memory but kind says host");
+  }
+  if (want_dst != dst_device) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, want_dst ? "dst is not inside a device allocation"
+                                              : "dst is device memory but kind says host");
+  }
+}
+
+void check_bounds(const Side& side, const void* p, std::size_t count, const char* name) {
+  if (side.alloc == nullptr) return;
+  require(side.alloc->contains(reinterpret_cast<std::uintptr_t>(p), count),
+          ACL_ERROR_RT_PARAM_INVALID,
+          std::string(name) + " + count runs past the end of its allocation");
+}
+
+CopyPlan plan_copy(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
+                   int kind) {
+  require_not_null(dst, "dst");
+  require_not_null(src, "src");
+  require(kind >= ACL_MEMCPY_HOST_TO_HOST && kind <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
+          ACL_ERROR_INVALID_PARAM, "kind is not a supported aclrtMemcpyKind");
+  require(count <= dest_max, ACL_ERROR_RT_PARAM_INVALID, "count is larger than destMax");
+  const MemoryRegistry& memory = call.runtime().memory();
+  Side s{memory.find(src)};
+  Side d{memory.find(dst)};
+  if (kind != ACL_MEMCPY_DEFAULT) check_kind(kind, s.device(), d.device());
+  check_bounds(s, src, count, "src");
+  check_bounds(d, dst, count, "dst");
+  CopyPlan plan;
+  plan.path = path_of(s.device(), d.device());
+  plan.pageable = (!s.device() && s.alloc == nullptr) || (!d.device() && d.alloc == nullptr);
+  plan.src_serial = s.alloc != nullptr ? s.alloc->serial : 0;
+  plan.dst_serial = d.alloc != nullptr ? d.alloc->serial : 0;
+  if (d.device()) {
+    plan.device = d.alloc->device;
+  } else if (s.device()) {
+    plan.device = s.alloc->device;
+  } else {
+    plan.device = call.context().device;
+  }
+  return plan;
+}
+
+const char* copy_name(CopyPath path) {
+  switch (path) {
+    case CopyPath::kH2D:
+      return "MEMCPY_H2D";
+    case CopyPath::kD2H:
+      return "MEMCPY_D2H";
+    case CopyPath::kD2D:
+      return "MEMCPY_D2D";
+    case CopyPath::kH2H:
+      return "MEMCPY_H2H";
+  }
+  return "MEMCPY";
+}
+
+// The copy task. `staged` holds the source bytes when the caller may reuse its buffer at once.
+Task copy_task(Call& call, const CopyPlan& plan, void* dst, const void* src, std::size_t count,
+               std::shared_ptr<std::vector<unsigned char>> staged) {
+  Task task;
+  task.type = TaskType::kMemcpy;
+  task.name = copy_name(plan.path);
+  task.path = plan.path;
+  task.bytes = count;
+  task.pageable = plan.pageable;
+  const MemoryRegistry* memory = &call.runtime().memory();
+  task.effect = [memory, plan, dst, src, count, staged]() -> int {
+    if ((plan.dst_serial != 0 && !memory->alive(plan.dst_serial)) ||
+        (!staged && plan.src_serial != 0 && !memory->alive(plan.src_serial))) {
+      return ACL_ERROR_RT_DEVICE_MEM_ERROR;  // freed before the copy ran
+    }
+    std::memmove(dst, staged ? staged->data() : src, count);
+    return 0;
+  };
+  return task;
+}
+
+// Memset target: device memory or ACL-allocated (pinned) host memory.
+const Allocation& memset_target(Call& call, void* ptr, std::size_t max_count, std::size_t count) {
+  require_not_null(ptr, "devPtr");
+  require(count <= max_count, ACL_ERROR_RT_PARAM_INVALID, "count is larger than maxCount");
+  const Allocation* a = call.runtime().memory().find(ptr);
+  require(a != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+          "devPtr is neither device memory nor ACL-allocated host memory");
+  require(a->contains(reinterpret_cast<std::uintptr_t>(ptr), count), ACL_ERROR_RT_PARAM_INVALID,
+          "devPtr + count runs past the end of its allocation");
+  return *a;
+}
+
+Task memset_task(Call& call, const Allocation& a, void* ptr, int value, std::size_t count) {
+  Task task;
+  task.type = TaskType::kMemset;
+  task.name = "MEMSET";
+  task.path = a.kind == MemKind::kDevice ? CopyPath::kD2D : CopyPath::kH2H;
+  task.bytes = count;
+  const MemoryRegistry* memory = &call.runtime().memory();
+  task.effect = [memory, serial = a.serial, ptr, value, count]() -> int {
+    if (!memory->alive(serial)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
+    std::memset(ptr, value & 0xFF, count);
+    return 0;
+  };
+  return task;
+}
+
+constexpr std::size_t kMax2dWidth = 5000000;
+constexpr std::size_t kMax2dHeight = 5242880;
+
+// A pitched side spans pitch * (height - 1) + width bytes.
+Side pitched_side(Call& call, const void* p, std::size_t pitch, std::size_t width,
+                  std::size_t height, const char* name) {
+  Side side{call.runtime().memory().find(p)};
+  check_bounds(side, p, pitch * (height - 1) + width, name);
+  return side;
+}
+
+Task copy_2d_task(Call& call, const CopyPlan& plan, void* dst, std::size_t dpitch, const void* src,
+                  std::size_t spitch, std::size_t width, std::size_t height) {
+  Task task = copy_task(call, plan, dst, src, width * height, nullptr);
+  const MemoryRegistry* memory = &call.runtime().memory();
+  task.effect = [memory, plan, dst, dpitch, src, spitch, width, height]() -> int {
+    if ((plan.dst_serial != 0 && !memory->alive(plan.dst_serial)) ||
+        (plan.src_serial != 0 && !memory->alive(plan.src_serial))) {
+      return ACL_ERROR_RT_DEVICE_MEM_ERROR;
+    }
+    for (std::size_t row = 0; row < height; ++row) {
+      std::memmove(static_cast<char*>(dst) + row * dpitch,
+                   static_cast<const char*>(src) + row * spitch, width);
+    }
+    return 0;
+  };
+  return task;
+}
+
+}  // namespace
+
+void memcpy_2d(Call& call, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+               std::size_t width, std::size_t height, int kind, void* stream, bool async) {
+  require_not_null(dst, "dst");
+  require_not_null(src, "src");
+  require(width > 0 && height > 0, ACL_ERROR_INVALID_PARAM, "width and height must be > 0");
+  require(width <= dpitch && width <= spitch && width <= kMax2dWidth && height <= kMax2dHeight,
+          ACL_ERROR_INVALID_PARAM, "width must not exceed the pitches (or 5000000 bytes)");
+  bool allowed = kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_HOST ||
+                 (async && kind == ACL_MEMCPY_DEVICE_TO_DEVICE);
+  require(allowed, ACL_ERROR_INVALID_PARAM, "kind is not supported by the 2-D copy");
+  Side s = pitched_side(call, src, spitch, width, height, "src");
+  Side d = pitched_side(call, dst, dpitch, width, height, "dst");
+  check_kind(kind, s.device(), d.device());
+  CopyPlan plan;
+  plan.path = path_of(s.device(), d.device());
+  plan.pageable = (!s.device() && s.alloc == nullptr) || (!d.device() && d.alloc == nullptr);
+  plan.src_serial = s.alloc != nullptr ? s.alloc->serial : 0;
+  plan.dst_serial = d.alloc != nullptr ? d.alloc->serial : 0;
+  plan.device = d.device() ? d.alloc->device : s.alloc->device;
+  Task task = copy_2d_task(call, plan, dst, dpitch, src, spitch, width, height);
+  if (!async) {
+    int error = run_sync_task(call, plan.device, std::move(task));
+    require(error == 0, error, "the copy failed");
+    return;
+  }
+  Stream& st = call.stream(stream);
+  submit_to_stream(call, st, std::move(task));
+}
+
+void memset_d32(Call& call, void* ptr, std::size_t mem_size, std::uint32_t value, std::size_t n,
+                void* stream, bool async) {
+  require(n <= mem_size / 4, ACL_ERROR_RT_PARAM_INVALID, "memSize is smaller than N * 4");
+  const Allocation& a = memset_target(call, ptr, mem_size, n * 4);
+  Stream* s = async ? &call.stream(stream) : nullptr;
+  if (n == 0) return;
+  Task task = memset_task(call, a, ptr, 0, n * 4);
+  const MemoryRegistry* memory = &call.runtime().memory();
+  task.effect = [memory, serial = a.serial, ptr, value, n]() -> int {
+    if (!memory->alive(serial)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
+    for (std::size_t i = 0; i < n; ++i) std::memcpy(static_cast<char*>(ptr) + 4 * i, &value, 4);
+    return 0;
+  };
+  if (s != nullptr) {
+    submit_to_stream(call, *s, std::move(task));
+    return;
+  }
+  std::uint32_t device = a.kind == MemKind::kDevice ? a.device : call.context().device;
+  int error = run_sync_task(call, device, std::move(task));
+  require(error == 0, error, "the memset failed");
+}
+
+void memcpy_sync(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
+                 int kind) {
+  CopyPlan plan = plan_copy(call, dst, dest_max, src, count, kind);
+  if (count == 0) return;
+  int error = run_sync_task(call, plan.device, copy_task(call, plan, dst, src, count, nullptr));
+  require(error == 0, error, "the copy failed");
+}
+
+void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
+                  int kind, void* stream) {
+  CopyPlan plan = plan_copy(call, dst, dest_max, src, count, kind);
+  Stream& s = call.stream(stream);
+  // Documented for a host with a PCIe card (EP): no asynchronous host-to-host copies.
+  require(plan.path != CopyPath::kH2H, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "asynchronous host-to-host copies are not supported on a PCIe-attached device");
+  if (count == 0) return;
+  std::shared_ptr<std::vector<unsigned char>> staged;
+  if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+    auto bytes = static_cast<const unsigned char*>(src);
+    staged = std::make_shared<std::vector<unsigned char>>(bytes, bytes + count);
+    plan.pageable = false;  // the runtime's staging buffer is pinned
+  }
+  bool wait_here = plan.pageable;
+  submit_to_stream(call, s, copy_task(call, plan, dst, src, count, staged));
+  if (!wait_here) return;
+  // Pageable host memory: the call returns once the copy (and so everything before it) is done.
+  std::shared_ptr<StreamProgress> p = s.progress;
+  std::uint64_t target = p->submitted;
+  WaitResult r =
+      call.wait([p, target] { return p->finished >= target; }, kForever,
+                "aclrtMemcpyAsync (pageable host memory) waits for stream " + std::to_string(s.id));
+  require(r == WaitResult::kDone, ACL_ERROR_RT_INTERNAL_ERROR,
+          "deadlock: the copy on pageable memory can never run");
+}
+
+void memset_sync(Call& call, void* ptr, std::size_t max_count, int value, std::size_t count) {
+  const Allocation& a = memset_target(call, ptr, max_count, count);
+  if (count == 0) return;
+  std::uint32_t device = a.kind == MemKind::kDevice ? a.device : call.context().device;
+  int error = run_sync_task(call, device, memset_task(call, a, ptr, value, count));
+  require(error == 0, error, "the memset failed");
+}
+
+void memset_async(Call& call, void* ptr, std::size_t max_count, int value, std::size_t count,
+                  void* stream) {
+  const Allocation& a = memset_target(call, ptr, max_count, count);
+  Stream& s = call.stream(stream);
+  if (count == 0) return;
+  submit_to_stream(call, s, memset_task(call, a, ptr, value, count));
+}
+
+}  // namespace npusim::rt

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// Memory API: allocation (device and pinned host memory, both real process memory registered in
+// the MemoryRegistry), copies and fills as tasks (synchronous ones on the thread's synchronous
+// stream, asynchronous ones on a user stream), capacity queries, and the 64-bit value write/wait
+// tasks. The functional effect of a task (the bytes moving) happens when the simulated engine
+// finishes it; an effect whose memory was freed meanwhile fails instead of touching it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace npusim::rt {
+
+class Call;
+
+/// aclrtMalloc family. `pad` adds the A2/A3 extra 32 bytes (aclrtMallocAlign32 does not).
+void* malloc_device(Call& call, std::size_t size, int policy, bool pad);
+void free_device(Call& call, void* ptr);
+void* malloc_host(Call& call, std::size_t size);
+void free_host(Call& call, void* ptr);
+
+void memcpy_sync(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
+                 int kind);
+void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
+                  int kind, void* stream);
+void memset_sync(Call& call, void* ptr, std::size_t max_count, int value, std::size_t count);
+void memset_async(Call& call, void* ptr, std::size_t max_count, int value, std::size_t count,
+                  void* stream);
+
+/// aclrtMemcpy2d(Async): `height` rows of `width` bytes between pitched buffers.
+void memcpy_2d(Call& call, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+               std::size_t width, std::size_t height, int kind, void* stream, bool async);
+/// aclrtMemsetD32(Async): fills `n` 32-bit words with `value`.
+void memset_d32(Call& call, void* ptr, std::size_t mem_size, std::uint32_t value, std::size_t n,
+                void* stream, bool async);
+
+/// aclrtGetMemInfo for the current device.
+void get_mem_info(Call& call, int attr, std::size_t* free, std::size_t* total);
+
+void value_write(Call& call, void* address, std::uint64_t value, std::uint32_t flag, void* stream);
+void value_wait(Call& call, void* address, std::uint64_t value, std::uint32_t flag, void* stream);
+
+}  // namespace npusim::rt

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/memory_registry.h"
+
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <vector>
+
+namespace npusim::rt {
+namespace {
+
+// Blocks from this size on are mmap'ed with MAP_NORESERVE: a program may reserve a large part
+// of a 64 GiB device without the host committing memory it never touches.
+constexpr std::size_t kMapThreshold = 1u << 20;
+constexpr std::size_t kAlign = 64;
+
+std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+
+void* obtain(std::size_t size, bool& mapped) {
+  mapped = size >= kMapThreshold;
+  if (mapped) {
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? nullptr : p;
+  }
+  return std::aligned_alloc(kAlign, round_up(size, kAlign));
+}
+
+}  // namespace
+
+MemoryRegistry::~MemoryRegistry() {
+  for (auto& [base, a] : blocks_) unmap(a);
+}
+
+const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, std::size_t size,
+                                           std::size_t charged) {
+  bool mapped = false;
+  void* p = obtain(size == 0 ? 1 : size, mapped);
+  if (p == nullptr) return nullptr;
+  Allocation a;
+  a.base = reinterpret_cast<std::uintptr_t>(p);
+  a.size = size;
+  a.charged = charged;
+  a.kind = kind;
+  a.device = device;
+  a.serial = next_serial_++;
+  a.mapped = mapped;
+  live_serials_.insert(a.serial);
+  if (kind == MemKind::kDevice) charged_[device] += charged;
+  return &blocks_.emplace(a.base, a).first->second;
+}
+
+const Allocation* MemoryRegistry::find(const void* p) const {
+  auto addr = reinterpret_cast<std::uintptr_t>(p);
+  auto it = blocks_.upper_bound(addr);
+  if (it == blocks_.begin()) return nullptr;
+  --it;
+  const Allocation& a = it->second;
+  return addr < a.base + (a.size == 0 ? 1 : a.size) ? &a : nullptr;
+}
+
+const Allocation* MemoryRegistry::find_base(const void* base) const {
+  auto it = blocks_.find(reinterpret_cast<std::uintptr_t>(base));
+  return it == blocks_.end() ? nullptr : &it->second;
+}
+
+bool MemoryRegistry::release(const void* base) {
+  auto it = blocks_.find(reinterpret_cast<std::uintptr_t>(base));
+  if (it == blocks_.end()) return false;
+  const Allocation& a = it->second;
+  live_serials_.erase(a.serial);
+  if (a.kind == MemKind::kDevice) charged_[a.device] -= a.charged;
+  unmap(a);
+  blocks_.erase(it);
+  return true;
+}
+
+void MemoryRegistry::release_all(MemKind kind) {
+  std::vector<std::uintptr_t> bases;
+  for (const auto& [base, a] : blocks_) {
+    if (a.kind == kind) bases.push_back(base);
+  }
+  for (std::uintptr_t b : bases) release(reinterpret_cast<const void*>(b));
+}
+
+std::uint64_t MemoryRegistry::charged(std::uint32_t device) const {
+  auto it = charged_.find(device);
+  return it == charged_.end() ? 0 : it->second;
+}
+
+void MemoryRegistry::unmap(const Allocation& a) {
+  void* p = reinterpret_cast<void*>(a.base);
+  if (a.mapped) {
+    munmap(p, a.size);
+  } else {
+    std::free(p);
+  }
+}
+
+}  // namespace npusim::rt

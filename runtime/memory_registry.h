@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every block of memory the runtime hands out, by address range: device memory (aclrtMalloc) and
+// pinned host memory (aclrtMallocHost). Both are real process memory, so a kernel (or a copy task)
+// can dereference a device pointer directly; the registry is what tells them apart (memcpy kind
+// inference, aclrtMemset's host-versus-device choice, bounds checks, double-free detection).
+// Each allocation has a serial number that is never reused: a task that captured it can check at
+// execution time that the memory has not been freed meanwhile.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+
+namespace npusim::rt {
+
+enum class MemKind : std::uint8_t { kDevice, kHostPinned };
+
+struct Allocation {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;     // usable bytes (requested size with the runtime's padding)
+  std::size_t charged = 0;  // bytes counted against the device's capacity
+  MemKind kind = MemKind::kDevice;
+  std::uint32_t device = 0;
+  std::uint64_t serial = 0;
+  bool mapped = false;  // obtained with mmap (large blocks) rather than aligned_alloc
+
+  bool contains(std::uintptr_t p, std::size_t bytes) const {
+    return p >= base && bytes <= size && p - base <= size - bytes;
+  }
+};
+
+class MemoryRegistry {
+ public:
+  MemoryRegistry() = default;
+  MemoryRegistry(const MemoryRegistry&) = delete;
+  MemoryRegistry& operator=(const MemoryRegistry&) = delete;
+  ~MemoryRegistry();
+
+  /// Allocates `size` usable bytes, 64-byte aligned; nullptr when the host is out of memory.
+  const Allocation* allocate(MemKind kind, std::uint32_t device, std::size_t size,
+                             std::size_t charged);
+  /// The allocation containing address `p`, or nullptr.
+  const Allocation* find(const void* p) const;
+  /// The allocation starting exactly at `base`, or nullptr.
+  const Allocation* find_base(const void* base) const;
+  /// Releases the allocation starting at `base`; false when there is none.
+  bool release(const void* base);
+  /// Releases every allocation of `kind` (aclFinalize).
+  void release_all(MemKind kind);
+  bool alive(std::uint64_t serial) const { return live_serials_.count(serial) != 0; }
+  /// Bytes charged on `device` by live device allocations.
+  std::uint64_t charged(std::uint32_t device) const;
+  std::size_t count() const { return blocks_.size(); }
+
+ private:
+  void unmap(const Allocation& a);
+
+  std::map<std::uintptr_t, Allocation> blocks_;  // by base address
+  std::set<std::uint64_t> live_serials_;
+  std::map<std::uint32_t, std::uint64_t> charged_;  // by device
+  std::uint64_t next_serial_ = 1;
+};
+
+}  // namespace npusim::rt

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/notify.h"
+
+#include <string>
+
+#include "acl/acl_rt.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/runtime.h"
+
+namespace npusim::rt {
+namespace {
+
+constexpr std::int64_t kMaxNotifiesPerDevice = 8192;  // A2/A3 (acl-api.md §2.3)
+
+}  // namespace
+
+void* create_notify(Call& call, std::uint64_t flag) {
+  require(flag == ACL_NOTIFY_DEFAULT || flag == ACL_NOTIFY_DEVICE_USE_ONLY,
+          ACL_ERROR_INVALID_PARAM, "flag is not an ACL_NOTIFY_* value");
+  Device& dev = call.device(call.context().device);
+  require(dev.live_notifies < kMaxNotifiesPerDevice, ACL_ERROR_RT_NO_NOTIFY_RESOURCE,
+          "the device has no free notify (8192 in use)");
+  auto n = std::make_shared<Notify>();
+  n->device = dev.id;
+  n->id = dev.next_notify_id++;
+  ++dev.live_notifies;
+  return call.runtime().notifies().add(std::move(n));
+}
+
+Notify& live_notify(Call& call, void* handle) {
+  require_not_null(handle, "notify");
+  Notify* n = call.runtime().notifies().find(handle);
+  require(n != nullptr, ACL_ERROR_RT_PARAM_INVALID, "notify is not a live notify handle");
+  return *n;
+}
+
+void destroy_notify(Call& call, void* handle) {
+  Notify& n = live_notify(call, handle);
+  auto& devices = call.runtime().devices();
+  if (n.device < devices.size()) --devices[n.device].live_notifies;
+  call.runtime().notifies().remove(handle);
+}
+
+void record_notify(Call& call, void* handle, void* stream) {
+  Notify& n = live_notify(call, handle);
+  Stream& s = call.stream(stream);
+  require(n.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
+          "the notify and the stream belong to different devices");
+  Task task;
+  task.type = TaskType::kEventRecord;
+  task.name = "NOTIFY_RECORD";
+  task.done = [st = n.state](const TaskRecord& r) {
+    if (!r.discarded) st->set = true;
+  };
+  submit_to_stream(call, s, std::move(task));
+}
+
+void wait_and_reset_notify(Call& call, void* handle, void* stream, std::uint32_t timeout_s) {
+  Notify& n = live_notify(call, handle);
+  Stream& s = call.stream(stream);
+  require(n.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
+          "the notify and the stream belong to different devices");
+  require(timeout_s == 0, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          "notify wait timeouts are not supported yet (use 0: wait forever)");
+  Task task;
+  task.type = TaskType::kEventWait;
+  task.name = "NOTIFY_WAIT";
+  task.ready = [st = n.state] { return st->set; };
+  task.done = [st = n.state](const TaskRecord& r) {
+    if (!r.discarded) st->set = false;
+  };
+  submit_to_stream(call, s, std::move(task));
+}
+
+}  // namespace npusim::rt

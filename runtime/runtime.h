@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: Apache-2.0
+// The process-wide runtime: the one global object of npusim. It owns the API mutex (every
+// exported call runs under it, see api_call.h), the backend (the simulated chip), the runtime
+// objects (devices, contexts, streams, events, memory, allocator descriptors, stream config
+// handles) and the registry of live API threads.
+//
+// Thread model (inline): simulated time advances only inside Backend::run_until, called by the
+// host thread that blocks, under the API mutex. When a wait starves (nothing left to simulate)
+// and another live thread may still act, the waiting thread releases the mutex and sleeps until
+// some other thread makes an API call (or exits); if every live thread is waiting, or nothing
+// happens for NPUSIM_HANG_TIMEOUT wall seconds (default 30), the wait is reported as a deadlock.
+//
+// The backend is created by a factory at the first aclInit (make_sim_backend() unless a test
+// installed another) and kept across aclFinalize/aclInit: the simulated device keeps its clock
+// (timestamps are "since device boot") and the timeline covers the whole process.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/chip_config.h"
+#include "runtime/backend.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+#include "runtime/event.h"
+#include "runtime/handle_table.h"
+#include "runtime/memory_registry.h"
+#include "runtime/notify.h"
+#include "runtime/stream.h"
+#include "runtime/thread_state.h"
+
+namespace npusim::rt {
+
+using BackendFactory = std::function<std::unique_ptr<Backend>()>;
+
+class Runtime {
+ public:
+  static Runtime& instance();
+
+  std::mutex& mutex() { return mutex_; }
+
+  // ---- Lifetime (aclInit / aclFinalize); caller holds the API lock ----
+  bool initialized() const { return initialized_; }
+  /// Creates the backend if there is none yet and the devices. Throws ApiError.
+  void init();
+  /// Marks the runtime finalized after the caller tore every object down (see lifecycle.cpp).
+  void mark_finalized();
+  /// aclInit calls not yet matched by aclFinalizeReference.
+  int& init_references() { return init_references_; }
+  /// Tests: the factory of the next backend; drops the current backend (runtime not initialized).
+  void set_backend_factory(BackendFactory factory);
+  Backend* backend() const { return backend_.get(); }
+  std::uint64_t backend_epoch() const { return backend_epoch_; }
+  /// The backend's configuration, or (before the first aclInit) the one the environment selects.
+  /// Throws ApiError when the environment's configuration is bad.
+  const models::ChipConfig& config();
+
+  // ---- Host threads ----
+  void register_thread(ThreadState& thread);
+  void unregister_thread(ThreadState& thread);
+  /// An API call finished: wakes threads parked in wait().
+  void note_activity();
+  /// Backend::run_until with the starvation handling described above. `what` names the wait in
+  /// the deadlock message.
+  WaitResult wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                  const std::function<bool()>& done, SimTime deadline, const std::string& what);
+  void set_hang_timeout_seconds(double seconds) { hang_timeout_s_ = seconds; }
+  std::uint64_t next_flow_id() { return ++last_flow_id_; }
+  /// "npusim: <fn> is not supported yet" on stderr, once per function.
+  void report_unsupported(const char* function);
+
+  // ---- Objects ----
+  std::vector<Device>& devices() { return devices_; }
+  HandleTable<Context>& contexts() { return contexts_; }
+  HandleTable<Stream>& streams() { return streams_; }
+  HandleTable<Event>& events() { return events_; }
+  HandleTable<AllocatorDesc>& allocator_descs() { return allocator_descs_; }
+  HandleTable<Notify>& notifies() { return notifies_; }
+  /// Live aclrtStreamConfigHandle and aclDataBuffer objects (plain structs handed out by pointer).
+  std::set<const void*>& stream_configs() { return stream_configs_; }
+  std::set<const void*>& data_buffers() { return data_buffers_; }
+  MemoryRegistry& memory() { return memory_; }
+  /// Every stream task of the process, destroyed streams included (aclFinalize drains it).
+  const std::shared_ptr<TaskCounter>& all_tasks() const { return all_tasks_; }
+
+ private:
+  Runtime();
+  bool others_all_waiting(const ThreadState& me) const;
+
+  std::mutex mutex_;
+  std::condition_variable activity_cv_;
+  std::uint64_t activity_ = 0;
+  int parked_ = 0;
+  double hang_timeout_s_ = 30;
+  std::vector<ThreadState*> threads_;
+  std::uint32_t next_thread_index_ = 0;
+
+  bool initialized_ = false;
+  int init_references_ = 0;
+  BackendFactory factory_;
+  std::unique_ptr<Backend> backend_;
+  std::uint64_t backend_epoch_ = 0;
+  std::optional<models::ChipConfig> env_config_;
+  std::uint64_t last_flow_id_ = 0;
+  std::set<std::string> unsupported_reported_;
+
+  std::vector<Device> devices_;
+  HandleTable<Context> contexts_{0x1};
+  HandleTable<Stream> streams_{0x2};
+  HandleTable<Event> events_{0x3};
+  HandleTable<AllocatorDesc> allocator_descs_{0x4};
+  HandleTable<Notify> notifies_{0x6};
+  std::set<const void*> stream_configs_;
+  std::set<const void*> data_buffers_;
+  MemoryRegistry memory_;
+  std::shared_ptr<TaskCounter> all_tasks_ = std::make_shared<TaskCounter>();
+};
+
+}  // namespace npusim::rt

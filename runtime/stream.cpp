@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/stream.h"
+
+#include <string>
+
+#include "acl/acl_rt.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/runtime.h"
+
+namespace npusim::rt {
+namespace {
+
+constexpr std::uint32_t kKnownStreamFlags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC |
+                                            ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |
+                                            ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+// Streams whose synchronisation "returns success at once" (acl-api.md,
+// aclrtCreateStreamWithConfig).
+constexpr std::uint32_t kNoHostSyncFlags =
+    ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE;
+
+std::string describe(const Stream& s) {
+  std::uint64_t pending = s.progress->submitted - s.progress->finished;
+  return "stream " + std::to_string(s.id) + " of device " + std::to_string(s.device) + " (" +
+         std::to_string(pending) + " unfinished task" + (pending == 1 ? "" : "s") + ")";
+}
+
+// Waits until every task submitted to `s` so far has finished. Returns the wait's outcome.
+WaitResult drain(Call& call, const Stream& s, SimTime deadline) {
+  std::shared_ptr<StreamProgress> p = s.progress;
+  std::uint64_t target = p->submitted;
+  if (p->finished >= target) return WaitResult::kDone;
+  return call.wait([p, target] { return p->finished >= target; }, deadline,
+                   std::string(call.name()) + " waits for " + describe(s));
+}
+
+// A stream's submission queue holds scheduler.stream_depth tasks: a call that finds it full
+// blocks (in simulated time) until the oldest task finishes, as the real runtime does when the
+// SQ has no free slot.
+void wait_for_queue_space(Call& call, const Stream& s) {
+  std::shared_ptr<StreamProgress> p = s.progress;
+  auto depth = static_cast<std::uint64_t>(call.config().scheduler.stream_depth);
+  if (depth == 0 || p->submitted - p->finished < depth) return;
+  std::uint64_t target = p->submitted - depth + 1;
+  WaitResult r = call.wait([p, target] { return p->finished >= target; }, kForever,
+                           std::string(call.name()) + " waits for a free slot on " + describe(s));
+  require(r == WaitResult::kDone, ACL_ERROR_RT_STREAM_TASK_FULL,
+          "the stream's queue is full and can never drain (deadlock)");
+}
+
+}  // namespace
+
+void* new_stream(Call& call, void* context_handle, std::uint32_t priority, std::uint32_t flags,
+                 bool is_default) {
+  Runtime& rt = call.runtime();
+  Context* ctx = rt.contexts().find(context_handle);
+  require(ctx != nullptr, ACL_ERROR_RT_CONTEXT_NULL, "the context is not live");
+  require((flags & ~kKnownStreamFlags) == 0, ACL_ERROR_INVALID_PARAM, "unknown stream flag bits");
+  if ((flags & ACL_STREAM_PERSISTENT) != 0) {
+    rt.report_unsupported("aclrtCreateStreamWithConfig(ACL_STREAM_PERSISTENT)");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "persistent streams (model building) are not supported");
+  }
+  Device& dev = call.device(ctx->device);
+  require(dev.live_streams < call.config().scheduler.max_streams, ACL_ERROR_RT_NO_STREAM_RESOURCE,
+          "the device has no free stream (scheduler.max_streams reached)");
+  auto s = std::make_shared<Stream>();
+  s->device = dev.id;
+  s->id = dev.next_stream_id++;
+  s->priority = priority > kMaxPriority ? kMaxPriority : priority;
+  s->flags = flags;
+  s->context = context_handle;
+  s->is_default = is_default;
+  s->sat_mode = dev.sat_mode;
+  s->context_tasks = ctx->tasks;
+  ++dev.live_streams;
+  return rt.streams().add(std::move(s));
+}
+
+void* create_stream(Call& call, std::uint32_t priority, std::uint32_t flags) {
+  return new_stream(call, call.context_handle(), priority, flags, false);
+}
+
+void remove_stream(Call& call, void* handle) {
+  std::shared_ptr<Stream> s = call.runtime().streams().remove(handle);
+  if (!s) return;
+  auto& devices = call.runtime().devices();
+  if (s->device < devices.size()) --devices[s->device].live_streams;
+}
+
+void destroy_stream(Call& call, void* handle, bool force) {
+  require_not_null(handle, "stream");
+  Stream& s = call.stream(handle);
+  require(!s.is_default, ACL_ERROR_RT_PARAM_INVALID, "the default stream cannot be destroyed");
+  require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
+          "the stream does not belong to the current context");
+  if (force) {
+    discard_stream_tasks(call, s);
+  } else if (drain(call, s, kForever) != WaitResult::kDone) {
+    fail(ACL_ERROR_RT_INTERNAL_ERROR, "the stream's tasks can never finish (deadlock)");
+  }
+  remove_stream(call, handle);
+}
+
+void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
+  SimTime deadline = call.deadline_after_ms(timeout_ms);
+  Stream& s = call.stream(handle);
+  if ((s.flags & kNoHostSyncFlags) != 0) return;
+  WaitResult r = drain(call, s, deadline);
+  if (r == WaitResult::kTimeout) {
+    fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+         "timed out after " + std::to_string(timeout_ms) + " ms waiting for " + describe(s));
+  }
+  if (r == WaitResult::kStarved) {
+    fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "deadlock: nothing can complete " + describe(s));
+  }
+  if (s.progress->error != 0) {
+    int error = s.progress->error;
+    s.progress->error = 0;
+    fail(error, "a task on stream " + std::to_string(s.id) + " failed");
+  }
+}
+
+bool stream_idle(Call& call, void* handle) {
+  Stream& s = call.stream(handle);
+  call.catch_up();
+  return s.progress->finished == s.progress->submitted;
+}
+
+void submit_to_stream(Call& call, Stream& s, Task task) {
+  wait_for_queue_space(call, s);
+  task.device = s.device;
+  task.stream = s.id;
+  task.task_id = s.next_task_id++ & 0xFFFFu;
+  task.priority = s.priority;
+  std::shared_ptr<TaskCounter> all = call.runtime().all_tasks();
+  task.done = [p = s.progress, ctx = s.context_tasks, all,
+               user_done = std::move(task.done)](const TaskRecord& r) {
+    if (user_done) user_done(r);
+    if (r.error != 0 && !r.discarded) p->error = r.error;
+    ++p->finished;
+    ++ctx->finished;
+    ++all->finished;
+  };
+  ++s.progress->submitted;
+  ++s.context_tasks->submitted;
+  ++all->submitted;
+  ThreadState& thread = call.thread();
+  if (!s.is_default) {
+    thread.last_task_id = task.task_id;
+    thread.has_task = true;
+  }
+  call.submit(std::move(task));
+}
+
+int run_sync_task(Call& call, std::uint32_t device, Task task) {
+  ThreadState& thread = call.thread();
+  task.device = device;
+  task.stream = kSyncStream + thread.index;
+  task.task_id = thread.sync_task_seq++ & 0xFFFFu;
+  task.priority = 0;
+  struct Outcome {
+    bool done = false;
+    int error = 0;
+  };
+  auto outcome = std::make_shared<Outcome>();
+  task.done = [outcome, user_done = std::move(task.done)](const TaskRecord& r) {
+    if (user_done) user_done(r);
+    outcome->done = true;
+    outcome->error = r.discarded ? ACL_ERROR_RT_INTERNAL_ERROR : r.error;
+  };
+  call.submit(std::move(task));
+  WaitResult r = call.wait([outcome] { return outcome->done; }, kForever,
+                           std::string(call.name()) + " waits for its synchronous task");
+  require(r == WaitResult::kDone, ACL_ERROR_RT_INTERNAL_ERROR, "the synchronous task never ran");
+  return outcome->error;
+}
+
+void discard_stream_tasks(Call& call, const Stream& s) {
+  if (s.progress->finished == s.progress->submitted) return;
+  call.backend().discard_stream(s.device, s.id, call.clock());
+}
+
+}  // namespace npusim::rt

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+// Streams: FIFO queues of tasks on a device. The runtime keeps the host-side view (ids, priority,
+// flags, failure mode, registered allocator, tasks submitted and finished); the backend executes
+// the tasks. Task completion updates the stream's StreamProgress, which task callbacks share, so
+// a stream destroyed with tasks still running is safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "runtime/backend.h"
+#include "runtime/context.h"
+#include "runtime/device.h"
+
+namespace npusim::rt {
+
+class Call;
+
+struct StreamProgress {
+  std::uint64_t submitted = 0;
+  std::uint64_t finished = 0;
+  int error = 0;  // device error not yet reported by a synchronising call
+};
+
+/// What aclrtAllocatorRegister attached to a stream (the runtime never calls the callbacks).
+struct AllocatorDesc {
+  void* object = nullptr;
+  void* alloc = nullptr;
+  void* free = nullptr;
+  void* alloc_advise = nullptr;
+  void* get_addr = nullptr;
+};
+
+struct Stream {
+  std::uint32_t device = 0;
+  std::uint32_t id = 0;        // device-unique
+  std::uint32_t priority = 0;  // 0 = highest .. 7
+  std::uint32_t flags = 0;     // creation flags (ACL_STREAM_*)
+  void* context = nullptr;     // owning context handle
+  bool is_default = false;
+  std::uint64_t failure_mode = 0;  // ACL_CONTINUE_ON_FAILURE / ACL_STOP_ON_FAILURE
+  bool failure_mode_set = false;
+  std::uint32_t overflow_switch = 0;
+  std::uint32_t user_tag = 0;       // ACL_STREAM_ATTR_USER_CUSTOM_TAG
+  std::uint32_t cache_op_info = 0;  // ACL_STREAM_ATTR_CACHE_OP_INFO
+  ResLimits limits;                 // aclrtSetStreamResLimit
+  int sat_mode = 1;                 // device saturation mode when the stream was created
+  bool has_allocator = false;
+  void* allocator_handle = nullptr;
+  AllocatorDesc allocator;
+  std::uint32_t next_task_id = 0;
+  std::shared_ptr<StreamProgress> progress = std::make_shared<StreamProgress>();
+  std::shared_ptr<TaskCounter> context_tasks;
+};
+
+constexpr std::uint32_t kMaxPriority = 7;
+
+/// Creates a stream in `context` (default streams too). Checks flags and the device's limit.
+void* new_stream(Call& call, void* context, std::uint32_t priority, std::uint32_t flags,
+                 bool is_default);
+/// Forgets a stream (its queued tasks must have been drained or discarded).
+void remove_stream(Call& call, void* stream);
+
+/// The runtime's stream operations; `stream` NULL means the current context's default stream.
+void* create_stream(Call& call, std::uint32_t priority, std::uint32_t flags);
+void destroy_stream(Call& call, void* stream, bool force);
+/// timeout_ms: -1 forever, > 0 simulated milliseconds (507046 on expiry).
+void synchronize_stream(Call& call, void* stream, std::int32_t timeout_ms);
+bool stream_idle(Call& call, void* stream);
+
+/// Queues `task` on `stream` (fills device, stream id, task id, priority and the bookkeeping).
+void submit_to_stream(Call& call, Stream& stream, Task task);
+
+/// Runs `task` on the calling thread's synchronous stream and waits for it (aclrtMemcpy,
+/// aclrtMemset). Returns the task's error code.
+int run_sync_task(Call& call, std::uint32_t device, Task task);
+
+/// Discards the queued tasks of `stream` (destroy-force, teardown).
+void discard_stream_tasks(Call& call, const Stream& stream);
+
+}  // namespace npusim::rt

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "tests/runtime/test_support.h"
+
+#include <memory>
+#include <mutex>
+
+#include "runtime/runtime.h"
+
+namespace npusim::rt {
+
+// The runtime core calls make_sim_backend() when no factory is installed; in this test binary
+// that is a FakeBackend (the SystemC backend lives in libacl_rt.so only).
+std::unique_ptr<Backend> make_sim_backend() { return std::make_unique<FakeBackend>(); }
+
+namespace testing {
+
+FakeBackend** use_fake_backend(models::ChipConfig config, FakeTiming timing) {
+  static FakeBackend* created = nullptr;
+  created = nullptr;
+  Runtime& rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.mutex());
+  rt.set_backend_factory([config, timing] {
+    auto backend = std::make_unique<FakeBackend>(config, timing);
+    created = backend.get();
+    return backend;
+  });
+  return &created;
+}
+
+SimTime host_clock() {
+  Runtime& rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.mutex());
+  return this_thread_state().clock;
+}
+
+void AclTest::SetUp() {
+  models::ChipConfig config;
+  FakeTiming timing;
+  configure(config, timing);
+  fake_ = use_fake_backend(config, timing);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_NE(*fake_, nullptr);
+  clear_errors();
+}
+
+void AclTest::TearDown() {
+  Runtime& rt = Runtime::instance();
+  bool initialized;
+  {
+    std::lock_guard<std::mutex> lock(rt.mutex());
+    initialized = rt.initialized();
+  }
+  if (initialized) {
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  }
+  clear_errors();
+}
+
+void AclTest::clear_errors() {
+  aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+  aclGetRecentErrMsg();
+}
+
+void DeviceTest::SetUp() {
+  AclTest::SetUp();
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+}
+
+}  // namespace testing
+}  // namespace npusim::rt
