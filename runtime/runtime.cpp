@@ -107,7 +107,10 @@ const models::ChipConfig& Runtime::config() {
     try {
       env_config_ = models::config_from_env();
     } catch (const std::exception& e) {
-      fail(ACL_ERROR_INVALID_FILE, std::string("bad npusim configuration: ") + e.what());
+      // Say it on stderr too: the program may only see a NULL or an error code.
+      std::string message = std::string("bad npusim configuration: ") + e.what();
+      sim::log_error(message);
+      fail(ACL_ERROR_INVALID_FILE, message);
     }
   }
   return *env_config_;
