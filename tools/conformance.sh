@@ -53,7 +53,7 @@ read -r -d '' TABLE <<'EOT'
 1_basic_features/memory/0_h2h_memory_copy|\[SUCCESS\] Memory copy successfully
 1_basic_features/memory/9_multistream_sync_memory|\[SUCCESS\] Memory semantics synchronization across multiple streams is successful
 1_basic_features/stream/3_stream_config_query|\[SUCCESS\] Stream config query sample completed successfully
-3_memory_advanced/allocator/0_custom_allocator|allocCount=2, freeCount=2
+3_memory_advanced/allocator/0_custom_allocator|allocCount=2,? freeCount=2
 4_reliability/overflow_detection/0_overflow_detection|Overflow detection sample finished successfully
 EOT
 
