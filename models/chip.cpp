@@ -23,12 +23,17 @@ Chip::Chip(const sc_core::sc_module_name& name, std::uint32_t device, const Chip
       hbm_("hbm", cfg.hbm, stats.child("hbm")),
       host_link_("pcie", cfg, trace, tracks_.units_pid, stats.child("pcie")),
       sdma_("sdma", cfg.sdma, trace, tracks_.units_pid, stats.child("sdma")),
+      l2_("l2", cfg.l2, stats.child("l2")),
+      aicore_("aicore", device, cfg, tracks_, stats.child("aicore")),
       scheduler_("scheduler", cfg, tracks_, stats.child("scheduler")) {
   host_link_.bind_memory(hbm_);
   sdma_.bind_memory(hbm_);
+  l2_.bind_memory(hbm_);
+  aicore_.bind_memory(l2_);
   scheduler_.set_engine(EngineKind::kPcieH2D, &host_link_.h2d);
   scheduler_.set_engine(EngineKind::kPcieD2H, &host_link_.d2h);
   scheduler_.set_engine(EngineKind::kSdma, &sdma_);
+  scheduler_.set_engine(EngineKind::kAiCore, &aicore_);
 }
 
 }  // namespace npusim::models

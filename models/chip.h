@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // One device: the only place with topology. Composes the task scheduler, the PCIe host link
-// (H2D and D2H DMA), device memory (HBM) and the SDMA engine, binds the DMA initiators to HBM and
-// plugs the engines into the scheduler. No timing of its own.
+// (H2D and D2H DMA), device memory (HBM), the SDMA engine, the L2 cache and the AI Cores; binds
+// the DMA initiators and L2 to HBM and the AI Cores to L2, and plugs the engines into the
+// scheduler. No timing of its own.
 #pragma once
 
 #include <cstdint>
@@ -9,10 +10,12 @@
 
 #include <systemc>
 
+#include "models/aicore/aicore_engine.h"
 #include "models/chip_config.h"
 #include "models/dma_engine.h"
 #include "models/hbm.h"
 #include "models/host_link.h"
+#include "models/l2_cache.h"
 #include "models/task_scheduler.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
@@ -26,6 +29,7 @@ class Chip : public sc_core::sc_module {
        sim::StatGroup& stats, sim::TraceWriter& trace);
 
   TaskScheduler& scheduler() { return scheduler_; }
+  AiCoreEngine& aicore() { return aicore_; }
   std::uint32_t device() const { return device_; }
 
  private:
@@ -36,6 +40,8 @@ class Chip : public sc_core::sc_module {
   Hbm hbm_;
   HostLink host_link_;
   DmaEngine sdma_;
+  L2Cache l2_;
+  AiCoreEngine aicore_;
   TaskScheduler scheduler_;
 };
 

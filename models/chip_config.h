@@ -87,15 +87,20 @@ struct HbmConfig {
   }
 };
 
-/// L2 cache in front of HBM (size reported to the runtime; timing arrives with the AI Core issue).
+/// L2 cache between the AI Cores and HBM (models/l2_cache.h states its timing model).
 struct L2Config {
   Bytes size{192ULL << 20};
   Bandwidth bandwidth{4e12};
+  Duration hit_latency{50 * sim::kNs};
+  double read_hit_rate = 0.0;
 
   template <class V>
   void visit(V& v) {
     v.field("size", size, "L2 cache capacity");
-    v.field("bandwidth", bandwidth, "L2 bandwidth shared by all cores");
+    v.field("bandwidth", bandwidth, "L2 bandwidth shared by all cores (reads and writes)");
+    v.field("hit_latency", hit_latency, "latency added once per core access to GM through L2");
+    v.field("read_hit_rate", read_hit_rate,
+            "fraction (0..1) of every GM read served by L2; the rest also reads HBM (writes always reach HBM)");
   }
 };
 
@@ -137,7 +142,8 @@ struct SchedulerConfig {
   }
 };
 
-/// AI Core resources (counts and sizes; the timing model arrives with the kernel issue).
+/// AI Cores: counts, buffer sizes and the timing model's rates (models/aicore/ states the model).
+/// Rates are per core, in bytes per AI Core cycle.
 struct AiCoreConfig {
   std::int64_t cube_cores = 24;
   std::int64_t vector_cores = 48;
@@ -147,6 +153,26 @@ struct AiCoreConfig {
   Bytes l0c{128 * 1024};
   Bytes l1{512 * 1024};
   Bytes ub{192 * 1024};
+  Duration kernel_launch{4 * sim::kUs};
+  Duration block_launch{2 * sim::kUs};
+  std::int64_t max_concurrent_kernels = 32;
+  double scalar_cycles_per_bb = 4;
+  std::int64_t scalar_access_cycles = 4;
+  std::int64_t pipe_queue_depth = 32;
+  double mte2_bytes_per_cycle = 32;
+  double mte2_l2_bytes_per_cycle = 110;
+  double mte1_l0a_bytes_per_cycle = 512;
+  double mte1_l0b_bytes_per_cycle = 256;
+  double mte3_bytes_per_cycle = 64;
+  double fixpipe_bytes_per_cycle = 128;
+  double vector_bytes_per_cycle = 256;
+  std::int64_t cube_m = 16;
+  std::int64_t cube_n = 16;
+  std::int64_t cube_k = 16;
+  std::int64_t mte_startup_cycles = 16;
+  std::int64_t vector_startup_cycles = 8;
+  std::int64_t cube_startup_cycles = 8;
+  bool trace_pipes = false;
 
   template <class V>
   void visit(V& v) {
@@ -158,6 +184,26 @@ struct AiCoreConfig {
     v.field("l0c", l0c, "L0C buffer per core");
     v.field("l1", l1, "L1 buffer per core");
     v.field("ub", ub, "unified buffer per vector core");
+    v.field("kernel_launch", kernel_launch, "from a kernel's dispatch to its first block being able to start (args, binary, core setup)");
+    v.field("block_launch", block_launch, "from a block's dispatch to a core to its first instruction (per block)");
+    v.field("max_concurrent_kernels", max_concurrent_kernels, "kernels (of different streams) the AI Core engine accepts at once; they share the cores");
+    v.field("scalar_cycles_per_bb", scalar_cycles_per_bb, "scalar-unit cycles charged per basic block of kernel scalar code");
+    v.field("scalar_access_cycles", scalar_access_cycles, "cycles of a scalar GetValue/SetValue (plus L2/HBM time for GM)");
+    v.field("pipe_queue_depth", pipe_queue_depth, "instructions waiting per pipe queue before the scalar unit stalls (0 = unbounded)");
+    v.field("mte2_bytes_per_cycle", mte2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes read from HBM (L2 misses)");
+    v.field("mte2_l2_bytes_per_cycle", mte2_l2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes served by L2 (hits)");
+    v.field("mte1_l0a_bytes_per_cycle", mte1_l0a_bytes_per_cycle, "MTE1 L1->L0A rate");
+    v.field("mte1_l0b_bytes_per_cycle", mte1_l0b_bytes_per_cycle, "MTE1 L1->L0B rate (also other MTE1 moves)");
+    v.field("mte3_bytes_per_cycle", mte3_bytes_per_cycle, "MTE3 UB->GM (and UB->L1) rate");
+    v.field("fixpipe_bytes_per_cycle", fixpipe_bytes_per_cycle, "Fixpipe L0C->GM/L1 rate (output bytes)");
+    v.field("vector_bytes_per_cycle", vector_bytes_per_cycle, "vector unit: bytes per repeat, one repeat per cycle");
+    v.field("cube_m", cube_m, "cube fractal M (rows of A per cycle)");
+    v.field("cube_n", cube_n, "cube fractal N (columns of B per cycle)");
+    v.field("cube_k", cube_k, "cube fractal K for FP16/BF16 per cycle (INT8: 2x, FP32: half)");
+    v.field("mte_startup_cycles", mte_startup_cycles, "startup cycles per MTE1/MTE2/MTE3/Fixpipe instruction");
+    v.field("vector_startup_cycles", vector_startup_cycles, "startup cycles per vector instruction");
+    v.field("cube_startup_cycles", cube_startup_cycles, "startup cycles per Mmad instruction");
+    v.field("trace_pipes", trace_pipes, "timeline: one track per core and pipe with a span per instruction (large)");
   }
 };
 

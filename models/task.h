@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "models/kernel_work.h"
 #include "sim/quantity.h"
 
 namespace npusim::models {
@@ -52,6 +54,7 @@ struct DeviceTask {
   std::uint64_t bytes = 0;
   std::uint64_t flow_id = 0;
   std::string name;
+  std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch (null = fixed sync_task time)
 
   std::function<bool()> ready;                    // wait tasks: may the stream go on?
   std::function<int()> effect;                    // at the end of the work, before done

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "models/chip_config.h"
+#include "models/kernel_work.h"
 #include "sim/quantity.h"
 
 namespace npusim::rt {
@@ -66,6 +67,10 @@ struct Task {
   CopyPath path = CopyPath::kD2D;
   std::uint64_t bytes = 0;
   bool pageable = false;           // host side is pageable memory (staged through a bounce buffer)
+
+  // Kernel tasks (kKernel): the launch as the device runs it (models/kernel_work.h). Null = a
+  // placeholder that takes the scheduler's fixed sync_task time.
+  std::shared_ptr<const models::KernelWork> kernel;
 
   // Wait tasks (kEventWait, kValueWait): the stream holds until ready() is true. The backend
   // re-evaluates it when the task reaches the head of its stream and after every task completion.

@@ -13,7 +13,8 @@
 //    reaches a finite deadline; kStarved when nothing is left to simulate (time does not move),
 //    whatever the deadline.
 //  - Tracing is on only when NPUSIM_OUT is set; write_outputs() (re)writes timeline.json,
-//    stats.json and config.yaml there, creating the directory; failures are logged, not thrown.
+//    stats.json, config.yaml and op_summary.csv (one row per finished kernel, all devices) there,
+//    creating the directory; failures are logged, not thrown.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -85,6 +86,7 @@ models::DeviceTask to_device_task(Task&& task) {
   t.bytes = task.bytes;
   t.flow_id = task.flow_id;
   t.name = std::move(task.name);
+  t.kernel = std::move(task.kernel);
   t.ready = std::move(task.ready);
   t.effect = std::move(task.effect);
   if (task.done) {
@@ -111,6 +113,7 @@ class SimBackend final : public Backend {
  private:
   void reevaluate_waits();
   models::TaskScheduler& scheduler(std::uint32_t device);
+  std::string op_summary() const;
 
   models::ChipConfig cfg_;
   std::string origin_;
@@ -148,6 +151,16 @@ models::TaskScheduler& SimBackend::scheduler(std::uint32_t device) {
                             std::to_string(chips_.size()) + " configured)");
   }
   return chips_[device]->scheduler();
+}
+
+std::string SimBackend::op_summary() const {
+  std::vector<models::KernelRecord> records;
+  for (const auto& chip : chips_) {
+    const auto& r = chip->aicore().records();
+    records.insert(records.end(), r.begin(), r.end());
+  }
+  return models::op_summary_csv(std::move(records),
+                                {cfg_.aicore.frequency.hz, cfg_.aicore.cube_cores});
 }
 
 void SimBackend::submit(Task task) {
@@ -208,6 +221,7 @@ void SimBackend::write_outputs() {
     trace_.write((dir / "timeline.json").string());
     write_text(dir / "stats.json", stats_.to_json() + "\n");
     write_text(dir / "config.yaml", models::effective_config_yaml(cfg_, origin_));
+    write_text(dir / "op_summary.csv", op_summary());
   } catch (const std::exception& e) {
     sim::log_error(e.what());
   }

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/aicore/ai_core.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/engine.h"
+
+namespace npusim::models {
+namespace {
+
+using kernel::Pipe;
+
+/// Stat names of the pipes, in Pipe order.
+const char* const kPipeStatNames[kernel::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
+                                                         "mte2",   "mte3",   "fixpipe"};
+
+}  // namespace
+
+SC_HAS_PROCESS(AiCore);
+
+AiCore::AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, std::string label,
+               const PipeCosts& costs, CoreTracks tracks, sim::StatGroup& stats, CoreSink& sink)
+    : sc_module(name),
+      mem("mem"),
+      index_(index),
+      kind_(kind),
+      label_(std::move(label)),
+      costs_(costs),
+      tracks_(tracks),
+      sink_(sink),
+      replay_(costs) {
+  SC_THREAD(run);
+  payload_.set_data_ptr(nullptr);
+  payload_.set_byte_enable_ptr(nullptr);
+  payload_.set_dmi_allowed(false);
+  register_stats(stats);
+}
+
+void AiCore::declare_tracks() {
+  declared_ = true;
+  tracks_.writer->thread(tracks_.pid, tracks_.tid, label_, tracks_.tid);
+  if (!tracks_.pipes) return;
+  for (int p = 0; p < kernel::kPipeCount; ++p) {
+    const int tid = tracks_.tid + 1 + p;
+    tracks_.writer->thread(tracks_.pid, tid, label_ + " " + kernel::pipe_name(Pipe(p)), tid);
+  }
+}
+
+void AiCore::assign(const BlockJob& job) {
+  job_ = job;
+  assigned_ = true;
+  go_.notify();
+}
+
+void AiCore::run() {
+  for (;;) {
+    while (!assigned_) sc_core::wait(go_);
+    const bool pipes = tracks_.pipes && tracks_.writer != nullptr && tracks_.writer->enabled();
+    result_ = &replay_.run(trace_, job_.start, job_.partner != nullptr, pipes, *this);
+    wait_until(result_->end);
+    assigned_ = false;
+    sink_.block_finished(*this);
+  }
+}
+
+void AiCore::wait_until(SimTime t) {
+  const SimTime now = sim::sim_now();
+  if (t > now) sc_core::wait(sim::to_sc_time(t - now));
+}
+
+SimTime AiCore::gm_access(const kernel::Instr& in, SimTime request) {
+  const SimTime now = sim::sim_now();
+  constexpr std::uint64_t kMaxLength = std::numeric_limits<unsigned int>::max();
+  const auto bytes = static_cast<unsigned int>(std::clamp<std::uint64_t>(in.bytes, 1, kMaxLength));
+  payload_.set_command(in.dst == kernel::Mem::kGm ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  payload_.set_address(0);
+  payload_.set_data_length(bytes);
+  payload_.set_streaming_width(bytes);
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sim::to_sc_time(request > now ? request - now : 0);
+  mem->b_transport(payload_, delay);
+  return now + delay.value();
+}
+
+void AiCore::instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) {
+  const bool vector_side = lane == kMte2AivLane || in.pipe == Pipe::kVector ||
+                           in.pipe == Pipe::kMte3;
+  const AiCore& owner = job_.partner != nullptr && vector_side ? *job_.partner : *this;
+  const int tid = owner.tracks_.tid + 1 + static_cast<int>(lane_pipe(lane));
+  tracks_.writer->complete(tracks_.pid, tid, instr_label(in), start, end);
+}
+
+void AiCore::account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed) {
+  ++blocks_;
+  busy_ps_ += executed;
+  for (int p = 0; p < kernel::kPipeCount; ++p) pipe_busy_ps_[p] += busy[p];
+}
+
+void AiCore::trace_block(const std::string& name, SimTime from, SimTime to,
+                         std::vector<sim::TraceArg> args) {
+  if (tracks_.writer == nullptr || !tracks_.writer->enabled()) return;
+  if (!declared_) declare_tracks();  // only cores that ran something get tracks
+  tracks_.writer->complete(tracks_.pid, tracks_.tid, name, from, to, std::move(args));
+}
+
+void AiCore::register_stats(sim::StatGroup& stats) {
+  stats.add("blocks", blocks_, "", "blocks this core ran or (AIV of a MIX block) took part in");
+  stats.add("busy_time", busy_ps_, "ps", "block execution time (first issue slot to block end)");
+  stats.formula("busy_cycles", [this] { return costs_.to_cycles(busy_ps_); }, "cycles",
+                "busy_time in AI Core cycles");
+  stats.formula("utilization", [this] {
+    const SimTime now = sim::sim_now();
+    return now == 0 ? 0.0 : static_cast<double>(busy_ps_) / static_cast<double>(now);
+  }, "", "busy_time / simulated time");
+  for (int p = 0; p < kernel::kPipeCount; ++p) {
+    const std::string name = kPipeStatNames[p];
+    stats.formula(name + "_busy_cycles", [this, p] { return costs_.to_cycles(pipe_busy_ps_[p]); },
+                  "cycles", "cycles this pipe executed instructions (scalar: issue + scalar code)");
+    stats.formula(name + "_utilization", [this, p] {
+      const SimTime now = sim::sim_now();
+      return now == 0 ? 0.0 : static_cast<double>(pipe_busy_ps_[p]) / static_cast<double>(now);
+    }, "", "pipe busy time / simulated time");
+  }
+}
+
+}  // namespace npusim::models

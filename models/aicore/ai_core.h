@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// One AI Core (an AIC cube core, an AIV vector core, or a coupled AI Core with all pipes): replays
+// the instruction trace of the block the engine hands it.
+//
+// Timing model: BlockReplay (block_replay.h) from the block's first issue slot (dispatch +
+// aicore.block_launch); the core's one persistent SC_THREAD waits only before each GM
+// instruction (so its L2/HBM reservation happens at its simulated start, in time order with
+// every other initiator) and once at the block's end, then reports to the engine. GM traffic goes
+// out of the `mem` socket (LT b_transport, annotated delay) to L2. Busy time per pipe is
+// accounted by the engine (account()), which knows how a MIX block splits over AIC and AIV.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/aicore/block_replay.h"
+#include "models/aicore/pipe_costs.h"
+#include "npusim/kernel/trace.h"
+#include "sim/stats.h"
+#include "sim/trace.h"
+
+namespace npusim::models {
+
+enum class CoreKind : std::uint8_t { kAic, kAiv, kCoupled };
+
+class AiCore;
+
+/// A block on its way through a core.
+struct BlockJob {
+  std::uint32_t block = 0;
+  SimTime dispatched = 0;     // the engine gave it the core
+  SimTime start = 0;          // first issue slot (dispatched + block_launch)
+  AiCore* partner = nullptr;  // MIX on a split chip: the AIV core that runs the vector lanes
+};
+
+/// Where a core reports a finished block (the engine).
+class CoreSink {
+ public:
+  virtual ~CoreSink() = default;
+  /// Contract: called from the core's thread at the block's end; the core is idle again.
+  virtual void block_finished(AiCore& core) = 0;
+};
+
+/// Timeline ids of a core: its track and, when tracing pipes, one track per pipe after it.
+struct CoreTracks {
+  sim::TraceWriter* writer = nullptr;
+  int pid = 0;
+  int tid = 0;
+  bool pipes = false;
+};
+
+class AiCore : public sc_core::sc_module, private ReplayHost {
+ public:
+  tlm_utils::simple_initiator_socket<AiCore> mem;
+
+  AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, std::string label,
+         const PipeCosts& costs, CoreTracks tracks, sim::StatGroup& stats, CoreSink& sink);
+
+  int index() const { return index_; }
+  CoreKind core_kind() const { return kind_; }
+  const std::string& label() const { return label_; }  // "AIV 3"
+
+  /// The buffer the engine fills (run_block) before assign().
+  kernel::BlockTrace& trace_buffer() { return trace_; }
+  /// Contract: the core is idle; starts replaying trace_buffer() as `job`.
+  void assign(const BlockJob& job);
+  const BlockJob& job() const { return job_; }
+  /// The last finished block's replay (valid inside CoreSink::block_finished).
+  const ReplayResult& result() const { return *result_; }
+
+  /// Counts a block this core ran or took part in, with its pipe busy time (ps) and execution
+  /// time.
+  void account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed);
+  /// Counters (ps): block execution time and busy time per pipe.
+  std::uint64_t busy_time() const { return busy_ps_; }
+  const std::array<std::uint64_t, kernel::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
+  /// A span on this core's track.
+  void trace_block(const std::string& name, SimTime from, SimTime to,
+                   std::vector<sim::TraceArg> args);
+
+ private:
+  void run();
+  void wait_until(SimTime t) override;
+  SimTime gm_access(const kernel::Instr& in, SimTime request) override;
+  void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) override;
+  void declare_tracks();
+  void register_stats(sim::StatGroup& stats);
+
+  int index_;
+  CoreKind kind_;
+  std::string label_;
+  const PipeCosts& costs_;
+  CoreTracks tracks_;
+  CoreSink& sink_;
+  BlockReplay replay_;
+  kernel::BlockTrace trace_;
+  BlockJob job_;
+  const ReplayResult* result_ = nullptr;
+  bool assigned_ = false;
+  bool declared_ = false;  // timeline tracks declared
+  sc_core::sc_event go_;
+  tlm::tlm_generic_payload payload_;
+
+  std::uint64_t blocks_ = 0;
+  std::uint64_t busy_ps_ = 0;
+  std::array<std::uint64_t, kernel::kPipeCount> pipe_busy_ps_{};
+};
+
+}  // namespace npusim::models

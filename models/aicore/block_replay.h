@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// Replays one block's instruction trace (npusim/kernel/trace.h) over an AI Core's pipes and
+// computes when each instruction runs. Plain C++: the core (ai_core.h) supplies the waiting and
+// the GM traffic through ReplayHost.
+//
+// Timing model (times in ps, durations from PipeCosts):
+//  - Issue: the scalar unit issues instructions in program order. issue_0 = start +
+//    bbs_0 * scalar_cycles_per_bb; issue_i = max(issue_{i-1}, end_{i-1} if i-1 is a scalar
+//    instruction) + (1 + (bbs_i - bbs_{i-1}) * scalar_cycles_per_bb) cycles. With
+//    pipe_queue_depth D > 0, issue_i also waits until the instruction D places earlier on the
+//    same pipe has started (its queue slot frees).
+//  - Execution: each pipe runs its instructions in order; an instruction starts at
+//    max(issue, release of the previous instruction on its pipe, end of each dep) and takes
+//    PipeCosts::cycles (end = release = start + cycles). A GM instruction (touches_gm) streams:
+//    it releases its pipe when its last request has gone out, release = max(start + cycles,
+//    data complete - latency), and ends (for its deps) when its data is complete,
+//    end = max(start + cycles + latency, data complete), where data complete comes from
+//    ReplayHost::gm_access (L2/HBM, asked at the instruction's start; the request issues after
+//    the pipe's startup cycles) and latency = PipeCosts::gm_latency. So back-to-back copies on a
+//    pipe overlap their memory latency, and only the consumer waits for it.
+//  - The block ends when every instruction has ended and the scalar unit has run the basic blocks
+//    after the last instruction (BlockTrace::scalar_bbs).
+//  - Busy time per pipe = sum of its instructions' (release - start); the scalar unit's =
+//    issue cycles + basic-block cycles + its own GetValue/SetValue durations.
+// Shared bandwidth must be reserved in simulated-time order: the replay computes every instruction
+// whose inputs are known (dataflow, not program order), and only then takes the pending GM
+// instruction with the earliest start, waits until that start and asks for its data. Any
+// instruction still unknown depends on a pending one, so it cannot start earlier. Instructions
+// that touch no shared resource are computed without waiting.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+#include "models/aicore/pipe_costs.h"
+#include "npusim/kernel/trace.h"
+#include "sim/quantity.h"
+
+namespace npusim::models {
+
+using sim::SimTime;
+
+/// Replay lanes: the 7 pipes, plus the AIV's own MTE2 for MIX blocks on split chips (copies into
+/// UB then run on the vector core's MTE2, beside the cube core's MTE2).
+constexpr int kLaneCount = kernel::kPipeCount + 1;
+constexpr int kMte2AivLane = kernel::kPipeCount;
+
+/// The pipe a lane belongs to.
+inline kernel::Pipe lane_pipe(int lane) {
+  return lane == kMte2AivLane ? kernel::Pipe::kMte2 : static_cast<kernel::Pipe>(lane);
+}
+
+struct ReplayResult {
+  SimTime end = 0;                          // the block's end
+  std::array<SimTime, kLaneCount> busy{};   // ps per lane
+  std::uint64_t instrs = 0;
+};
+
+/// What the replay needs from its core.
+class ReplayHost {
+ public:
+  virtual ~ReplayHost() = default;
+  /// Contract: returns at simulated time max(now, t).
+  virtual void wait_until(SimTime t) = 0;
+  /// Contract: called at simulated time >= the instruction's start, in nondecreasing start order;
+  /// its memory request issues at `request` (>= now). Returns when its data is complete.
+  virtual SimTime gm_access(const kernel::Instr& in, SimTime request) = 0;
+  /// Pipe tracing (only when run() is asked to trace): `in` occupied `lane` in [start, end).
+  virtual void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) {}
+};
+
+class BlockReplay {
+ public:
+  explicit BlockReplay(const PipeCosts& costs) : costs_(costs) {}
+
+  /// Replays `trace` with the first issue slot at `start`. `split_mix`: MTE2 copies into UB run
+  /// on kMte2AivLane. The result stays valid until the next run().
+  const ReplayResult& run(const kernel::BlockTrace& trace, SimTime start, bool split_mix,
+                          bool trace_instrs, ReplayHost& host);
+
+ private:
+  static constexpr SimTime kUnknown = ~SimTime{0};
+  using Pending = std::pair<SimTime, std::uint32_t>;  // (start, index), earliest first
+
+  void prepare(bool split_mix);
+  bool issue_next();
+  bool start_head(int lane);
+  void finish(std::uint32_t i, SimTime release, SimTime end);
+  void resolve_earliest();
+  SimTime scalar_tail();
+
+  const PipeCosts& costs_;
+  const kernel::BlockTrace* trace_ = nullptr;
+  ReplayHost* host_ = nullptr;
+  bool trace_instrs_ = false;
+  SimTime start_time_ = 0;
+  double scalar_cycles_ = 0;
+
+  std::vector<SimTime> issue_, start_, release_, end_;
+  std::vector<std::uint8_t> lane_;
+  std::vector<std::uint32_t> pos_;  // position in its lane
+  std::array<std::vector<std::uint32_t>, kLaneCount> lanes_;
+  std::array<std::size_t, kLaneCount> head_{};
+  std::uint32_t next_issue_ = 0;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+  ReplayResult result_;
+};
+
+}  // namespace npusim::models

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/aicore/op_summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+namespace npusim::models {
+namespace {
+
+using kernel::Pipe;
+
+const char* const kFixedColumns[] = {
+    "Device_id", "Model ID", "Task ID", "Stream ID", "Op Name", "OP Type", "OP State",
+    "Task Type", "Task Start Time(us)", "Task Duration(us)", "Task Wait Time(us)", "Block Num",
+    "Mix Block Num", "HF32 Eligible", "Input Shapes", "Input Data Types", "Input Formats",
+    "Output Shapes", "Output Data Types", "Output Formats", "Context ID"};
+
+struct PipeColumn {
+  const char* name;  // "mac" -> aic_mac_time(us), aic_mac_ratio
+  Pipe pipe;
+};
+const PipeColumn kAicPipes[] = {{"mac", Pipe::kCube},    {"scalar", Pipe::kScalar},
+                                {"mte1", Pipe::kMte1},   {"mte2", Pipe::kMte2},
+                                {"fixpipe", Pipe::kFixpipe}};
+const PipeColumn kAivPipes[] = {{"vec", Pipe::kVector},
+                                {"scalar", Pipe::kScalar},
+                                {"mte2", Pipe::kMte2},
+                                {"mte3", Pipe::kMte3}};
+
+constexpr const char* kNa = "N/A";
+
+std::string fmt(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+  return buf;
+}
+std::string us(sim::SimTime ps) { return fmt(static_cast<double>(ps) / 1e6, 3); }
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+template <std::size_t N>
+void side_columns(std::string& line, const PipeColumn (&pipes)[N], const KernelSide* side,
+                  double freq) {
+  const bool na = side == nullptr || !side->used || side->total == 0;
+  const double total_cycles = na ? 0 : static_cast<double>(side->total) * freq / 1e12;
+  const double time_us =
+      na ? 0 : total_cycles / freq * 1e6 / std::max<std::uint32_t>(side->blocks, 1);
+  line += "," + (na ? kNa : fmt(time_us, 3));
+  line += "," + (na ? kNa : fmt(total_cycles, 0));
+  for (const PipeColumn& c : pipes) {
+    const double ratio =
+        na ? 0 : static_cast<double>(side->busy[static_cast<int>(c.pipe)]) / side->total;
+    line += "," + (na ? kNa : fmt(ratio * time_us, 3));
+    line += "," + (na ? kNa : fmt(ratio, 3));
+  }
+}
+
+std::string row(const KernelRecord& r, sim::SimTime wait, const OpSummaryParams& p) {
+  const double freq = p.frequency_hz;
+  std::string line = std::to_string(r.device) + ",4294967295," + std::to_string(r.task_id) + "," +
+                     std::to_string(r.stream) + "," + csv_field(r.name) + "," +
+                     csv_field(r.op_type.empty() ? r.name : r.op_type) + "," + kNa + "," +
+                     r.task_type + "," + us(r.start) + "," + us(r.end - r.start) + "," + us(wait) +
+                     "," + std::to_string(r.block_dim) + "," + std::to_string(r.mix_block_num);
+  for (int i = 0; i < 8; ++i) line += std::string(",") + kNa;  // HF32 .. Context ID
+  side_columns(line, kAicPipes, &r.aic, freq);
+  side_columns(line, kAivPipes, r.coupled ? &r.aic : &r.aiv, freq);
+  const double duration_s = static_cast<double>(r.end - r.start) / 1e12;
+  if (r.aic.used && duration_s > 0) {
+    const double cycles = static_cast<double>(r.aic.total) * freq / 1e12;
+    line += "," + fmt(cycles / (freq * static_cast<double>(p.cube_cores) * duration_s) * 100, 3);
+  } else {
+    line += std::string(",") + kNa;
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
+std::string op_summary_header() {
+  std::string h;
+  for (const char* c : kFixedColumns) h += (h.empty() ? "" : ",") + std::string(c);
+  h += ",aicore_time(us),aic_total_cycles";
+  for (const PipeColumn& c : kAicPipes) {
+    h += ",aic_" + std::string(c.name) + "_time(us),aic_" + c.name + "_ratio";
+  }
+  h += ",aiv_time(us),aiv_total_cycles";
+  for (const PipeColumn& c : kAivPipes) {
+    h += ",aiv_" + std::string(c.name) + "_time(us),aiv_" + c.name + "_ratio";
+  }
+  return h + ",cube_utilization(%)\n";
+}
+
+std::string op_summary_csv(std::vector<KernelRecord> records, const OpSummaryParams& params) {
+  const auto earlier = [](const KernelRecord& a, const KernelRecord& b) {
+    return std::tie(a.device, a.start, a.stream, a.task_id) <
+           std::tie(b.device, b.start, b.stream, b.task_id);
+  };
+  std::stable_sort(records.begin(), records.end(), earlier);
+  std::string csv = op_summary_header();
+  sim::SimTime prev_end = 0;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const KernelRecord& r = records[i];
+    const bool first = i == 0 || records[i - 1].device != r.device;
+    if (first) prev_end = r.start;
+    csv += row(r, r.start > prev_end ? r.start - prev_end : 0, params);
+    prev_end = std::max(prev_end, r.end);
+  }
+  return csv;
+}
+
+}  // namespace npusim::models

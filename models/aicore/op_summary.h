@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// What one finished kernel looked like, and its row in op_summary.csv with msprof's column names
+// (hw-params.md §3.3). Plain C++.
+//
+// Column formulas (per side: "aic" = cube side, "aiv" = vector side; on coupled chips both sides
+// show the one AI Core):
+//   Task Start Time(us)  the engine received the task (scheduler dispatch done)
+//   Task Duration(us)    to the completion report (execution + completion response)
+//   Task Wait Time(us)   start - end of the previous row of the device (0 for the first)
+//   Block Num            block_dim; Mix Block Num = AIV cores used by a MIX kernel's blocks
+//   <side>_total_cycles  sum over the side's blocks of block execution cycles
+//   aicore_time(us), aiv_time(us) = total_cycles / (frequency * blocks of the side)
+//   <side>_<pipe>_ratio  = sum of the pipe's busy cycles / total_cycles; _time(us) = ratio * time
+//   cube_utilization(%)  = aic_total_cycles / (frequency * cube cores * Task Duration) * 100
+// Unknown values (shapes, types, formats; a side the kernel does not use) are "N/A".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npusim/kernel/trace.h"
+#include "sim/quantity.h"
+
+namespace npusim::models {
+
+/// Time one side (cube or vector cores) of a kernel spent, summed over its blocks.
+struct KernelSide {
+  bool used = false;
+  std::uint32_t blocks = 0;
+  sim::SimTime total = 0;                                // ps of block execution
+  std::array<sim::SimTime, kernel::kPipeCount> busy{};   // ps per pipe
+};
+
+struct KernelRecord {
+  std::uint32_t device = 0;
+  std::uint32_t stream = 0;
+  std::uint32_t task_id = 0;
+  std::string name;
+  std::string op_type;
+  std::string task_type;        // AI_CORE, AI_VECTOR_CORE, MIX_AIC
+  std::uint32_t block_dim = 0;
+  std::uint32_t mix_block_num = 0;
+  sim::SimTime start = 0;       // the engine received the task
+  sim::SimTime end = 0;         // completion reported
+  sim::SimTime first_block = 0; // first block dispatched to a core
+  sim::SimTime last_block_end = 0;
+  std::uint32_t blocks_run = 0;
+  std::uint64_t instrs = 0;
+  int error = 0;
+  bool coupled = false;         // ran on coupled AI Cores: `aic` holds every pipe
+  KernelSide aic, aiv;
+};
+
+struct OpSummaryParams {
+  double frequency_hz = 1e9;
+  std::int64_t cube_cores = 1;
+};
+
+/// The CSV header line (with '\n').
+std::string op_summary_header();
+/// Header plus one row per record, sorted by (device, start, stream, task id).
+std::string op_summary_csv(std::vector<KernelRecord> records, const OpSummaryParams& params);
+
+}  // namespace npusim::models

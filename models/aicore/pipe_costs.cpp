@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/aicore/pipe_costs.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npusim::models {
+namespace {
+
+using kernel::DType;
+using kernel::Instr;
+using kernel::Mem;
+using kernel::Op;
+using kernel::Pipe;
+
+constexpr std::uint64_t kFractalBytes = 512;
+
+/// A rate from the config; a non-positive one (not rejected by the loader) counts as 1 B/cycle.
+double rate(double bytes_per_cycle) { return bytes_per_cycle > 0 ? bytes_per_cycle : 1.0; }
+std::uint64_t at_least_one(std::int64_t v) { return v > 0 ? static_cast<std::uint64_t>(v) : 1; }
+std::uint64_t non_negative(std::int64_t v) { return v > 0 ? static_cast<std::uint64_t>(v) : 0; }
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+std::uint64_t ceil_cycles(double cycles) {
+  return static_cast<std::uint64_t>(std::ceil(cycles - 1e-9));
+}
+
+std::uint64_t copy_bytes(const Instr& in) {
+  return in.bytes != 0 ? in.bytes : std::uint64_t{in.count} * kFractalBytes;
+}
+
+}  // namespace
+
+PipeCosts::PipeCosts(const ChipConfig& cfg)
+    : PipeCosts(cfg.aicore, cfg.l2, cfg.hbm) {}
+
+PipeCosts::PipeCosts(const AiCoreConfig& core, const L2Config& l2, const HbmConfig& hbm)
+    : freq_hz_(core.frequency.hz > 0 ? core.frequency.hz : 1e9),
+      period_ps_(1e12 / freq_hz_),
+      scalar_per_bb_(std::max(core.scalar_cycles_per_bb, 0.0)),
+      queue_depth_(non_negative(core.pipe_queue_depth)),
+      scalar_access_(non_negative(core.scalar_access_cycles)),
+      mte_startup_(non_negative(core.mte_startup_cycles)),
+      vector_startup_(non_negative(core.vector_startup_cycles)),
+      cube_startup_(non_negative(core.cube_startup_cycles)),
+      mte2_gm_(rate(core.mte2_bytes_per_cycle)),
+      mte2_l2_(rate(core.mte2_l2_bytes_per_cycle)),
+      mte1_l0a_(rate(core.mte1_l0a_bytes_per_cycle)),
+      mte1_l0b_(rate(core.mte1_l0b_bytes_per_cycle)),
+      mte3_(rate(core.mte3_bytes_per_cycle)),
+      fixpipe_(rate(core.fixpipe_bytes_per_cycle)),
+      vector_(rate(core.vector_bytes_per_cycle)),
+      cube_m_(at_least_one(core.cube_m)),
+      cube_n_(at_least_one(core.cube_n)),
+      cube_k_(at_least_one(core.cube_k)),
+      hit_rate_(std::clamp(l2.read_hit_rate, 0.0, 1.0)),
+      l2_latency_(l2.hit_latency.ps),
+      hbm_latency_(hbm.latency.ps) {}
+
+sim::SimTime PipeCosts::gm_latency(const Instr& in) const {
+  if (in.dst == Mem::kGm) return l2_latency_;
+  const std::uint64_t bytes = std::max<std::uint64_t>(in.bytes, 1);
+  return l2_latency_ + (read_hit_bytes(bytes, hit_rate_) < bytes ? hbm_latency_ : 0);
+}
+
+std::uint64_t PipeCosts::read_hit_bytes(std::uint64_t bytes, double hit_rate) {
+  const double h = std::clamp(hit_rate, 0.0, 1.0);
+  return std::min(bytes, static_cast<std::uint64_t>(std::floor(static_cast<double>(bytes) * h)));
+}
+
+sim::SimTime PipeCosts::to_ps(double cycles) const {
+  return static_cast<sim::SimTime>(std::llround(cycles * period_ps_));
+}
+
+std::uint64_t PipeCosts::startup_cycles(Pipe pipe) const {
+  switch (pipe) {
+    case Pipe::kScalar: return 0;
+    case Pipe::kVector: return vector_startup_;
+    case Pipe::kCube: return cube_startup_;
+    default: return mte_startup_;
+  }
+}
+
+std::uint64_t PipeCosts::cycles(const Instr& in) const {
+  switch (in.pipe) {
+    case Pipe::kScalar: return scalar_access_;
+    case Pipe::kVector: {
+      const std::uint64_t repeats = ceil_cycles(static_cast<double>(in.bytes) / vector_);
+      return vector_startup_ + std::max<std::uint64_t>(repeats, 1);
+    }
+    case Pipe::kCube: return cube_cycles(in);
+    default: return copy_cycles(in);
+  }
+}
+
+std::uint64_t PipeCosts::copy_cycles(const Instr& in) const {
+  const std::uint64_t bytes = copy_bytes(in);
+  const double b = static_cast<double>(bytes);
+  double c = 0;
+  switch (in.pipe) {
+    case Pipe::kMte1: c = b / (in.dst == Mem::kL0a ? mte1_l0a_ : mte1_l0b_); break;
+    case Pipe::kMte2:
+      if (in.src == Mem::kGm) {
+        const std::uint64_t hit = read_hit_bytes(bytes, hit_rate_);
+        c = static_cast<double>(hit) / mte2_l2_ + static_cast<double>(bytes - hit) / mte2_gm_;
+      } else {
+        c = b / mte2_gm_;
+      }
+      break;
+    case Pipe::kMte3: c = b / mte3_; break;
+    default: c = b / fixpipe_; break;  // kFixpipe
+  }
+  return mte_startup_ + ceil_cycles(c);
+}
+
+std::uint64_t PipeCosts::cube_cycles(const Instr& in) const {
+  std::uint64_t k0 = cube_k_;
+  switch (in.dtype) {
+    case DType::kInt8:
+    case DType::kUInt8: k0 = cube_k_ * 2; break;
+    case DType::kFp32: k0 = std::max<std::uint64_t>(cube_k_ / 2, 1); break;
+    default: break;
+  }
+  const std::uint64_t m = std::max<std::uint64_t>(in.m, 1);
+  const std::uint64_t n = std::max<std::uint64_t>(in.n, 1);
+  const std::uint64_t k = std::max<std::uint64_t>(in.k, 1);
+  return cube_startup_ + ceil_div(m, cube_m_) * ceil_div(n, cube_n_) * ceil_div(k, k0);
+}
+
+const char* instr_label(const Instr& in) {
+  static const char* const kOps[] = {
+      "Copy", "CopyNd2Nz", "LoadData", "Fixpipe", "Mmad", "Add", "Sub", "Mul", "Div", "Max",
+      "Min", "Adds", "Muls", "Exp", "Ln", "Abs", "Relu", "Sqrt", "Duplicate", "Cast",
+      "ReduceSum", "ReduceMax", "ReduceMin", "GetValue", "SetValue"};
+  const auto op = static_cast<std::size_t>(in.op);
+  if (in.op == Op::kCopy) {
+    switch (in.pipe) {
+      case Pipe::kMte2: return in.dst == Mem::kL1 ? "MTE2 GM->L1" : "MTE2 GM->UB";
+      case Pipe::kMte3: return in.dst == Mem::kGm ? "MTE3 UB->GM" : "MTE3 UB->L1";
+      case Pipe::kMte1: return "MTE1 L1->L0";
+      default: break;
+    }
+  }
+  return op < sizeof(kOps) / sizeof(kOps[0]) ? kOps[op] : "?";
+}
+
+}  // namespace npusim::models

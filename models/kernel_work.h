@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// The device-side description of one kernel launch (a kKernel task), as the runtime hands it to
+// the AI Core engine (models/aicore/aicore_engine.h). Plain C++.
+//
+// The engine splits the launch into block_dim blocks and, at the simulated moment a block is
+// dispatched to a core, calls run_block(block, trace): the runtime runs that block functionally
+// on the host (the Ascend C twin) and fills `trace` with what the block did; the core then replays
+// the trace in simulated time. Blocks run in dispatch order (0, 1, 2...), never concurrently on
+// the host.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "npusim/kernel/trace.h"
+
+namespace npusim::models {
+
+/// aclError a kernel task ends with when run_block throws instead of returning a code
+/// (ACL_ERROR_RT_AICORE_EXCEPTION).
+constexpr int kAicoreException = 507015;
+
+/// Which cores a kernel's blocks need. On split chips (NPU_ARCH 2201): kAic = one AIC (cube)
+/// core per block, kAiv = one AIV (vector) core, kMix = one AIC plus vector_cores / cube_cores
+/// AIV cores per block. On coupled chips (NPU_ARCH 1001, 2002, 3002) every block runs on one AI
+/// Core that has all pipes, whatever the type.
+enum class CoreType : std::uint8_t { kAic, kAiv, kMix };
+
+struct KernelWork {
+  std::string name;                 // kernel name (timeline span, op_summary "Op Name")
+  std::string op_type;              // op_summary "OP Type" (empty = name)
+  std::uint32_t block_dim = 0;      // number of blocks
+  CoreType core_type = CoreType::kAiv;
+  /// Most blocks of this kernel running at once (aclrtSetDeviceResLimit / stream limit for the
+  /// kernel's core type; for kMix the number of AIC+AIV groups); 0 = every core of that type.
+  std::uint32_t max_cores = 0;
+  /// ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE: false (0) = blocks start as cores free up;
+  /// true (1) = the kernel starts only when min(block_dim, cap) cores are free at once.
+  bool batch_mode = false;
+  /// Runs block `block` functionally and fills `trace` (cleared before the call). Returns 0 or an
+  /// aclError (e.g. 507035 for a trap); after an error no further blocks of the kernel start and
+  /// the task ends with the first error once its running blocks finish. Called on the simulation
+  /// host thread, never concurrently; must not call back into the backend.
+  std::function<int(std::uint32_t block, npusim::kernel::BlockTrace& trace)> run_block;
+};
+
+}  // namespace npusim::models
