@@ -116,9 +116,7 @@ class ValidateVisitor final : public sim::FieldVisitor {
   explicit ValidateVisitor(std::vector<std::string>& problems) : problems_(problems) {}
 
   void field(const char* key, std::int64_t& v, const char*) override;
-  void field(const char* key, double& v, const char*) override {
-    if (!std::isfinite(v)) fail(key, "must be a finite number");
-  }
+  void field(const char* key, double& v, const char*) override;
   void field(const char*, bool&, const char*) override {}
   void field(const char* key, std::string& v, const char*) override;
   void field(const char* key, Bytes& v, const char*) override {
@@ -158,6 +156,22 @@ void ValidateVisitor::field(const char* key, std::int64_t& v, const char*) {
   } else {
     fail(key, "must be between " + std::to_string(rule.min) + " and " + std::to_string(rule.max) +
                   ", got " + std::to_string(v));
+  }
+}
+
+// Real-valued keys: rates must be positive, fractions lie in [0, 1], counts are non-negative.
+void ValidateVisitor::field(const char* key, double& v, const char*) {
+  const std::string path = prefix_ + key;
+  const bool fraction = path.size() >= 5 && path.compare(path.size() - 5, 5, "_rate") == 0;
+  const bool rate = path.find("_per_cycle") != std::string::npos;
+  if (!std::isfinite(v)) {
+    fail(key, "must be a finite number");
+  } else if (fraction && (v < 0 || v > 1)) {
+    fail(key, "must be between 0 and 1, got " + std::to_string(v));
+  } else if (rate && !(v > 0)) {
+    fail(key, "must be greater than 0, got " + std::to_string(v));
+  } else if (v < 0) {
+    fail(key, "must not be negative, got " + std::to_string(v));
   }
 }
 

@@ -25,7 +25,10 @@ const char* sqe_type(const DeviceTask& task) {
     case TaskKind::kEventReset: return "WRITE_VALUE_SQE";  // a reset writes the event's flag
     case TaskKind::kValueWrite: return "WRITE_VALUE_SQE";
     case TaskKind::kValueWait: return "NOTIFY_WAIT_SQE";
-    case TaskKind::kKernel: return "AI_CORE";
+    case TaskKind::kKernel:  // msprof's compute task types (on coupled chips blocks run on AI Cores)
+      if (task.kernel && task.kernel->core_type == CoreType::kAiv) return "AI_VECTOR_CORE";
+      if (task.kernel && task.kernel->core_type == CoreType::kMix) return "MIX_AIC";
+      return "AI_CORE";
     case TaskKind::kHostFunc: return "HOST_CPU_SQE";
     case TaskKind::kNop: return "PLACE_HOLDER_SQE";
   }

@@ -13,12 +13,12 @@
 //    No preemption: a dispatched task always runs to its end.
 //  - Dispatch costs scheduler.dispatch (the engine starts then); the engine's end is reported
 //    scheduler.completion later, when the task's effect() and done() run.
-//  - Engines: PCIe H2D/D2H DMA, SDMA (D2D, device memset) are plugged in (set_engine). Host CPU
-//    copies (H2H, host memset) take bytes / host.memcpy_bandwidth and, never touching the device,
-//    pay no doorbell, dispatch or completion (they keep their place in stream order).
-//    Scheduler-internal tasks take scheduler.sync_task; so do kKernel and kHostFunc (placeholder)
-//    until an AI Core / host-callback engine is plugged in with set_engine(). Engine-less kinds
-//    run unbounded in parallel (they model no shared unit).
+//  - Engines: PCIe H2D/D2H DMA, SDMA (D2D, device memset) and the AI Core engine (kernels with a
+//    KernelWork) are plugged in (set_engine). Host CPU copies (H2H, host memset) take
+//    bytes / host.memcpy_bandwidth and, never touching the device, pay no doorbell, dispatch or
+//    completion (they keep their place in stream order). Scheduler-internal tasks take
+//    scheduler.sync_task; so do kHostFunc and a kKernel without KernelWork (no engine is plugged
+//    for them). Engine-less kinds run unbounded in parallel (they model no shared unit).
 // Everything is driven by one SC_METHOD over a time-ordered agenda (doorbells, completions).
 #pragma once
 

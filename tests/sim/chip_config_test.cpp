@@ -234,6 +234,11 @@ TEST_F(ConfigFiles, RangeValidation) {
   expect("aicore.frequency=0Hz", "aicore.frequency: must be greater than 0, got 0Hz");
   expect("hbm.size=0", "hbm.size: must be greater than 0");
   expect("soc.version=8.5", "soc.version: expected a version x.y.z such as 8.5.0, got \"8.5\"");
+  expect("l2.read_hit_rate=1.5", "l2.read_hit_rate: must be between 0 and 1, got 1.500000");
+  expect("aicore.mte2_bytes_per_cycle=0",
+         "aicore.mte2_bytes_per_cycle: must be greater than 0, got 0.000000");
+  expect("aicore.scalar_cycles_per_bb=-1",
+         "aicore.scalar_cycles_per_bb: must not be negative, got -1.000000");
   EXPECT_EQ(load_error("tiny", {"scheduler.policy=fifo", "soc.num_devices=16"}), "");
 }
 
