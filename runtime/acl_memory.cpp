@@ -95,6 +95,41 @@ aclError aclrtFreeHostWithDevSync(void* hostPtr) {
   });
 }
 
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+  return api("aclrtHostRegister", [&](Call& c) {
+    require_not_null(devPtr, "devPtr");
+    require(type == ACL_HOST_REGISTER_MAPPED || type == ACL_HOST_REGISTER_IOMEMORY ||
+                type == ACL_HOST_REGISTER_READONLY,
+            ACL_ERROR_INVALID_PARAM, "type is not an aclrtHostRegisterType value");
+    std::uint32_t flags = type == ACL_HOST_REGISTER_MAPPED ? ACL_HOST_REG_MAPPED
+                                                           : static_cast<std::uint32_t>(type);
+    host_register(c, ptr, size, flags);
+    *devPtr = ptr;
+  });
+}
+
+aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+  return api("aclrtHostRegisterV2", [&](Call& c) { host_register(c, ptr, size, flag); });
+}
+
+aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+  return api("aclrtHostGetDevicePointer", [&](Call& c) {
+    require_not_null(pDevice, "pDevice");
+    *pDevice = host_device_pointer(c, pHost, flag);
+  });
+}
+
+aclError aclrtHostUnregister(void* ptr) {
+  return api("aclrtHostUnregister", [&](Call& c) { host_unregister(c, ptr); });
+}
+
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+  return api("aclrtMemAllocManaged", [&](Call& c) {
+    require_not_null(ptr, "ptr");
+    *ptr = malloc_managed(c, size, flag);
+  });
+}
+
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
   return api("aclrtGetMemInfo", [&](Call& c) { get_mem_info(c, attr, free, total); });
 }
@@ -159,7 +194,12 @@ aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attribut
     *attributes = {};
     attributes->pageSize = 4096;
     if (a == nullptr) {
-      attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+      bool registered = c.runtime().memory().find_registered(ptr) != nullptr;
+      attributes->location.type =
+          registered ? ACL_MEM_LOCATION_TYPE_HOST : ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    } else if (a->kind == MemKind::kManaged) {
+      attributes->location = {a->device, ACL_MEM_LOCATION_TYPE_MANAGED};
+      attributes->pageSize = 2u << 20;
     } else if (a->kind == MemKind::kDevice) {
       attributes->location = {a->device, ACL_MEM_LOCATION_TYPE_DEVICE};
       // HUGE_FIRST serves blocks above 1 MiB from 2 MiB pages.

@@ -223,13 +223,6 @@ aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr
   return unsupported("aclrtBinaryGetDevAddress", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtBinaryGetFunction(
-    const aclrtBinHandle binHandle,
-    const char* kernelName,
-    aclrtFuncHandle* funcHandle) {
-  return unsupported("aclrtBinaryGetFunction", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtBinaryGetFunctionByEntry(
     aclrtBinHandle binHandle,
     uint64_t funcEntry,
@@ -247,32 +240,6 @@ aclError aclrtBinaryGetGlobal(
 
 aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
   return unsupported("aclrtBinaryLoad", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtBinaryLoadFromData(
-    const void* data,
-    size_t length,
-    const aclrtBinaryLoadOptions* options,
-    aclrtBinHandle* binHandle) {
-  return unsupported("aclrtBinaryLoadFromData", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtBinaryLoadFromFile(
-    const char* binPath,
-    aclrtBinaryLoadOptions* options,
-    aclrtBinHandle* binHandle) {
-  return unsupported("aclrtBinaryLoadFromFile", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtBinarySetExceptionCallback(
-    aclrtBinHandle binHandle,
-    aclrtOpExceptionCallback callback,
-    void* userData) {
-  return unsupported("aclrtBinarySetExceptionCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
-  return unsupported("aclrtBinaryUnLoad", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtCacheLastTaskExtendInfo(const char* const extendInfoPtr, const size_t infoSize) {
@@ -470,14 +437,6 @@ aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
   return unsupported("aclrtDeviceTaskAbort", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
-  return unsupported("aclrtExceptionInfoCallbackRegister", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
-  return unsupported("aclrtExceptionInfoCallbackUnregister", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtFreeBuf(aclrtMbuf buf) {
   return unsupported("aclrtFreeBuf", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -490,31 +449,8 @@ aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t
   return unsupported("aclrtFunctionGetAvailDynUbufPerBlock", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
-  return unsupported("aclrtFunctionGetBinary", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
-  return unsupported("aclrtFunctionGetParamCount", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtFunctionGetParamInfo(
-    const void* func,
-    size_t paramIndex,
-    size_t* paramOffset,
-    size_t* paramSize) {
-  return unsupported("aclrtFunctionGetParamInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
   return unsupported("aclrtGetAllGroupInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtGetArgsFromExceptionInfo(
-    const aclrtExceptionInfo* info,
-    void** devArgsPtr,
-    uint32_t* devArgsLen) {
-  return unsupported("aclrtGetArgsFromExceptionInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
@@ -537,28 +473,12 @@ aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, si
   return unsupported("aclrtGetBufUserData", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  unsupported("aclrtGetDeviceIdFromExceptionInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  return 0xFFFFFFFFu;
-}
-
 aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
   return unsupported("aclrtGetDevicesTopo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo* info) {
-  unsupported("aclrtGetErrorCodeFromExceptionInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  return 0xFFFFFFFFu;
-}
-
 aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
   return unsupported("aclrtGetFuncBySymbol", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtGetFuncHandleFromExceptionInfo(
-    const aclrtExceptionInfo* info,
-    aclrtFuncHandle* func) {
-  return unsupported("aclrtGetFuncHandleFromExceptionInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
@@ -570,10 +490,6 @@ aclError aclrtGetFunctionAttribute(
     aclrtFuncAttribute attrType,
     int64_t* attrValue) {
   return unsupported("aclrtGetFunctionAttribute", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
-  return unsupported("aclrtGetFunctionName", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
@@ -642,11 +558,6 @@ aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phy
   return unsupported("aclrtGetPhyDevIdByUserDevId", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  unsupported("aclrtGetStreamIdFromExceptionInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  return 0xFFFFFFFFu;
-}
-
 aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
   return unsupported("aclrtGetSymbolAddress", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -659,16 +570,6 @@ aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   return unsupported("aclrtGetSysParamOpt", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  unsupported("aclrtGetTaskIdFromExceptionInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  return 0xFFFFFFFFu;
-}
-
-uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo* info) {
-  unsupported("aclrtGetThreadIdFromExceptionInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  return 0xFFFFFFFFu;
-}
-
 aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
   return unsupported("aclrtGetUserDevIdByLogicDevId", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -677,27 +578,11 @@ aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const user
   return unsupported("aclrtGetUserDevIdByPhyDevId", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-  return unsupported("aclrtHostGetDevicePointer", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtHostMemMapCapabilities(
     uint32_t deviceId,
     aclrtHacType hacType,
     aclrtHostMemMapCapability* capabilities) {
   return unsupported("aclrtHostMemMapCapabilities", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
-  return unsupported("aclrtHostRegister", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
-  return unsupported("aclrtHostRegisterV2", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtHostUnregister(void* ptr) {
-  return unsupported("aclrtHostUnregister", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
@@ -732,24 +617,6 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) 
   return unsupported("aclrtIpcOpenEventHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtKernelArgsAppend(
-    aclrtArgsHandle argsHandle,
-    void* param,
-    size_t paramSize,
-    aclrtParamHandle* paramHandle) {
-  return unsupported("aclrtKernelArgsAppend", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtKernelArgsAppendPlaceHolder(
-    aclrtArgsHandle argsHandle,
-    aclrtParamHandle* paramHandle) {
-  return unsupported("aclrtKernelArgsAppendPlaceHolder", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
-  return unsupported("aclrtKernelArgsFinalize", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
   return unsupported("aclrtKernelArgsGetHandleMemSize", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -761,32 +628,12 @@ aclError aclrtKernelArgsGetMemSize(
   return unsupported("aclrtKernelArgsGetMemSize", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtKernelArgsGetPlaceHolderBuffer(
-    aclrtArgsHandle argsHandle,
-    aclrtParamHandle paramHandle,
-    size_t dataSize,
-    void** bufferAddr) {
-  return unsupported("aclrtKernelArgsGetPlaceHolderBuffer", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
-  return unsupported("aclrtKernelArgsInit", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtKernelArgsInitByUserMem(
     aclrtFuncHandle funcHandle,
     aclrtArgsHandle argsHandle,
     void* userHostMem,
     size_t actualArgsSize) {
   return unsupported("aclrtKernelArgsInitByUserMem", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtKernelArgsParaUpdate(
-    aclrtArgsHandle argsHandle,
-    aclrtParamHandle paramHandle,
-    void* param,
-    size_t paramSize) {
-  return unsupported("aclrtKernelArgsParaUpdate", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtLaunchCallback(
@@ -799,56 +646,6 @@ aclError aclrtLaunchCallback(
 
 aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
   return unsupported("aclrtLaunchHostFunc", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtLaunchKernel(
-    aclrtFuncHandle funcHandle,
-    uint32_t numBlocks,
-    const void* argsData,
-    size_t argsSize,
-    aclrtStream stream) {
-  return unsupported("aclrtLaunchKernel", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtLaunchKernelV2(
-    aclrtFuncHandle funcHandle,
-    uint32_t numBlocks,
-    const void* argsData,
-    size_t argsSize,
-    aclrtLaunchKernelCfg* cfg,
-    aclrtStream stream) {
-  return unsupported("aclrtLaunchKernelV2", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtLaunchKernelWithArgsArray(
-    void* func,
-    uint32_t numBlocks,
-    aclrtStream stream,
-    aclrtLaunchKernelCfg* cfg,
-    void** args) {
-  return unsupported("aclrtLaunchKernelWithArgsArray", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtLaunchKernelWithConfig(
-    aclrtFuncHandle funcHandle,
-    uint32_t numBlocks,
-    aclrtStream stream,
-    aclrtLaunchKernelCfg* cfg,
-    aclrtArgsHandle argsHandle,
-    void* reserve) {
-  return unsupported("aclrtLaunchKernelWithConfig", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtLaunchKernelWithHostArgs(
-    aclrtFuncHandle funcHandle,
-    uint32_t numBlocks,
-    aclrtStream stream,
-    aclrtLaunchKernelCfg* cfg,
-    void* hostArgs,
-    size_t argsSize,
-    aclrtPlaceHolderInfo* placeHolderArray,
-    size_t placeHolderNum) {
-  return unsupported("aclrtLaunchKernelWithHostArgs", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtLaunchSIMTKernelWithArgsArray(
@@ -899,10 +696,6 @@ aclError aclrtMapMem(
     aclrtDrvMemHandle handle,
     uint64_t flags) {
   return unsupported("aclrtMapMem", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-  return unsupported("aclrtMemAllocManaged", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtMemExportToShareableHandle(
@@ -1292,10 +1085,6 @@ aclError aclrtSetDeviceTaskAbortCallback(
     aclrtDeviceTaskAbortCallback callback,
     void* args) {
   return unsupported("aclrtSetDeviceTaskAbortCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
-  return unsupported("aclrtSetExceptionInfoCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtSetGroup(int32_t groupId) {

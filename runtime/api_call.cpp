@@ -5,6 +5,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "acl/acl_base.h"
 #include "runtime/errors.h"
@@ -148,6 +149,11 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
     }
     call.finish();
     rt.note_activity();
+    std::vector<PendingException> reports = rt.take_exceptions();
+    if (!reports.empty()) {
+      lock.unlock();  // exception callbacks may call the API
+      deliver_exceptions(reports);
+    }
   } catch (const std::bad_alloc&) {
     code = ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (thread != nullptr) record_failure(*thread, name, code, "out of host memory");

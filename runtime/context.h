@@ -16,6 +16,15 @@ struct TaskCounter {
   bool idle() const { return finished == submitted; }
 };
 
+/// Stop-on-failure state of a context, shared with task callbacks. When a task of a stream in
+/// ACL_STOP_ON_FAILURE mode fails, the context stops: the later tasks of all its streams do not
+/// run (their effects and kernels are skipped; event records still complete so nothing hangs),
+/// new tasks are refused with `error`, and every synchronisation in the context reports `error`.
+struct ContextFault {
+  bool stopped = false;
+  int error = 0;  // the first failure's aclError
+};
+
 struct Context {
   std::uint32_t device = 0;
   bool is_default = false;
@@ -23,6 +32,7 @@ struct Context {
   /// Every task of every stream of this context, destroyed streams included (device reset waits
   /// for it to drain).
   std::shared_ptr<TaskCounter> tasks = std::make_shared<TaskCounter>();
+  std::shared_ptr<ContextFault> fault = std::make_shared<ContextFault>();
 };
 
 class Call;

@@ -60,6 +60,8 @@ void synchronize_device(Call& call, std::int32_t timeout_ms) {
     p->error = 0;
     fail(error, "a task of the context failed");
   }
+  const ContextFault& fault = *call.context().fault;
+  if (fault.stopped) fail(fault.error, "the context stopped after a task failed");
 }
 
 }  // namespace npusim::rt

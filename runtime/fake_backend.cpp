@@ -43,6 +43,22 @@ void FakeBackend::start_ready_tasks() {
     q.busy = true;
     q.running_start = now_;
     q.busy_until = now_ + duration_of(q.running);
+    run_kernel(q);
+  }
+}
+
+void FakeBackend::run_kernel(Queue& q) {
+  q.kernel_error = 0;
+  q.blocks_run = 0;
+  q.instrs = 0;
+  const models::KernelWork* work = q.running.kernel.get();
+  if (q.running.type != TaskType::kKernel || work == nullptr || !work->run_block) return;
+  npusim::kernel::BlockTrace trace;
+  for (std::uint32_t b = 0; b < work->block_dim && q.kernel_error == 0; ++b) {
+    trace.clear();
+    q.kernel_error = work->run_block(b, trace);
+    ++q.blocks_run;
+    q.instrs += trace.instrs.size();
   }
 }
 
@@ -66,7 +82,9 @@ void FakeBackend::finish(Queue& q, const StreamKey& key) {
   r.start = q.running_start;
   r.end = q.busy_until;
   r.error = task.effect ? task.effect() : 0;
-  finished_.push_back({task.name, task.type, key.first, key.second, task.task_id, task.flow_id, r});
+  if (r.error == 0) r.error = q.kernel_error;
+  finished_.push_back({task.name, task.type, key.first, key.second, task.task_id, task.flow_id, r,
+                       task.kernel, q.blocks_run, q.instrs});
   if (task.done) task.done(r);
 }
 

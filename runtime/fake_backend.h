@@ -6,12 +6,15 @@
 // the previous task of its stream, the moment its ready() holds) and lasts a fixed time by type:
 // copies and fills `copy_fixed + bytes / copy_bytes_per_us`, scheduler tasks `sync_task`,
 // kernels `kernel`, no-ops nothing. Completions at the same instant run in (device, stream) order.
+// A kernel task with a KernelWork runs its blocks functionally (run_block 0, 1, 2... in order) when
+// it starts; the first failing block stops it and becomes the task's error.
 // It also records every task and API span so tests can check orders, times and flows.
 #pragma once
 
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +38,9 @@ class FakeBackend : public Backend {
     std::uint32_t device, stream, task_id;
     std::uint64_t flow_id;
     TaskRecord record;
+    std::shared_ptr<const models::KernelWork> kernel;  // kernel tasks
+    std::uint32_t blocks_run = 0;                       // blocks whose run_block was called
+    std::uint64_t instrs = 0;                           // instructions their traces held
   };
   struct ApiTrace {
     std::uint32_t thread;
@@ -68,9 +74,13 @@ class FakeBackend : public Backend {
     SimTime busy_until = 0;
     Task running;
     SimTime running_start = 0;
+    int kernel_error = 0;
+    std::uint32_t blocks_run = 0;
+    std::uint64_t instrs = 0;
   };
 
   void start_ready_tasks();
+  static void run_kernel(Queue& q);
   SimTime next_event_time() const;
   void complete_due_tasks();
   void finish(Queue& q, const StreamKey& key);

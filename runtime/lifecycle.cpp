@@ -49,8 +49,11 @@ void finalize(Call& call) {
   }
   rt.events().clear();
   rt.notifies().clear();
+  rt.kernels().clear();
+  rt.memory().unregister_all();
   rt.memory().release_all(MemKind::kDevice);
   rt.memory().release_all(MemKind::kHostPinned);
+  rt.memory().release_all(MemKind::kManaged);
   rt.mark_finalized();
   call.finish();
   if (rt.backend() != nullptr) rt.backend()->write_outputs();

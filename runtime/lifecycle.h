@@ -9,7 +9,8 @@ class Call;
 /// aclInit: checks the optional JSON file, starts the backend (first time) and the devices.
 void initialize(Call& call, const char* config_path);
 /// aclFinalize: waits for (or discards) every task, destroys every context, stream and event,
-/// frees all device and pinned host memory, writes the outputs.
+/// frees all device, pinned host and managed memory, host registrations and kernel binaries,
+/// writes the outputs.
 void finalize(Call& call);
 
 }  // namespace npusim::rt

@@ -16,11 +16,36 @@
 namespace npusim::rt {
 namespace {
 
-// One side of a copy as the registry sees it.
+// One side of a copy as the registry sees it. Managed memory is both host and device memory: it
+// takes whichever role the copy kind gives it (device for ACL_MEMCPY_DEFAULT). Registered host
+// memory (aclrtHostRegister) is pinned.
 struct Side {
-  const Allocation* alloc = nullptr;  // nullptr: pageable host memory
-  bool device() const { return alloc != nullptr && alloc->kind == MemKind::kDevice; }
+  const Allocation* alloc = nullptr;  // nullptr: pageable (or registered) host memory
+  bool registered = false;            // inside an aclrtHostRegister range
+  bool as_device = false;             // managed memory playing the device role
+
+  bool device() const {
+    return alloc != nullptr && (alloc->kind == MemKind::kDevice || as_device);
+  }
+  bool managed() const { return alloc != nullptr && alloc->kind == MemKind::kManaged; }
+  bool pageable() const { return alloc == nullptr && !registered; }
 };
+
+Side side_of(const MemoryRegistry& memory, const void* p) {
+  Side side{memory.find(p)};
+  side.registered = side.alloc == nullptr && memory.find_registered(p) != nullptr;
+  return side;
+}
+
+// Managed sides take the role the kind asks for (device when the kind is DEFAULT).
+void assign_managed_roles(int kind, Side& s, Side& d) {
+  bool dflt = kind == ACL_MEMCPY_DEFAULT;
+  s.as_device = s.managed() && (dflt || kind == ACL_MEMCPY_DEVICE_TO_HOST ||
+                                kind == ACL_MEMCPY_DEVICE_TO_DEVICE);
+  d.as_device = d.managed() && (dflt || kind == ACL_MEMCPY_HOST_TO_DEVICE ||
+                                kind == ACL_MEMCPY_DEVICE_TO_DEVICE ||
+                                kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE);
+}
 
 struct CopyPlan {
   CopyPath path = CopyPath::kH2H;
@@ -65,14 +90,15 @@ CopyPlan plan_copy(Call& call, void* dst, std::size_t dest_max, const void* src,
           ACL_ERROR_INVALID_PARAM, "kind is not a supported aclrtMemcpyKind");
   require(count <= dest_max, ACL_ERROR_RT_PARAM_INVALID, "count is larger than destMax");
   const MemoryRegistry& memory = call.runtime().memory();
-  Side s{memory.find(src)};
-  Side d{memory.find(dst)};
+  Side s = side_of(memory, src);
+  Side d = side_of(memory, dst);
+  assign_managed_roles(kind, s, d);
   if (kind != ACL_MEMCPY_DEFAULT) check_kind(kind, s.device(), d.device());
   check_bounds(s, src, count, "src");
   check_bounds(d, dst, count, "dst");
   CopyPlan plan;
   plan.path = path_of(s.device(), d.device());
-  plan.pageable = (!s.device() && s.alloc == nullptr) || (!d.device() && d.alloc == nullptr);
+  plan.pageable = s.pageable() || d.pageable();
   plan.src_serial = s.alloc != nullptr ? s.alloc->serial : 0;
   plan.dst_serial = d.alloc != nullptr ? d.alloc->serial : 0;
   if (d.device()) {
@@ -153,7 +179,7 @@ constexpr std::size_t kMax2dHeight = 5242880;
 // A pitched side spans pitch * (height - 1) + width bytes.
 Side pitched_side(Call& call, const void* p, std::size_t pitch, std::size_t width,
                   std::size_t height, const char* name) {
-  Side side{call.runtime().memory().find(p)};
+  Side side = side_of(call.runtime().memory(), p);
   check_bounds(side, p, pitch * (height - 1) + width, name);
   return side;
 }
@@ -190,10 +216,11 @@ void memcpy_2d(Call& call, void* dst, std::size_t dpitch, const void* src, std::
   require(allowed, ACL_ERROR_INVALID_PARAM, "kind is not supported by the 2-D copy");
   Side s = pitched_side(call, src, spitch, width, height, "src");
   Side d = pitched_side(call, dst, dpitch, width, height, "dst");
+  assign_managed_roles(kind, s, d);
   check_kind(kind, s.device(), d.device());
   CopyPlan plan;
   plan.path = path_of(s.device(), d.device());
-  plan.pageable = (!s.device() && s.alloc == nullptr) || (!d.device() && d.alloc == nullptr);
+  plan.pageable = s.pageable() || d.pageable();
   plan.src_serial = s.alloc != nullptr ? s.alloc->serial : 0;
   plan.dst_serial = d.alloc != nullptr ? d.alloc->serial : 0;
   plan.device = d.device() ? d.alloc->device : s.alloc->device;

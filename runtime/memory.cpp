@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Allocation, release and capacity of device and pinned host memory.
+// Allocation, release and capacity of device, pinned host and managed memory; host registration.
 #include "runtime/memory.h"
 
 #include <string>
@@ -13,6 +13,10 @@ namespace npusim::rt {
 namespace {
 
 constexpr std::int64_t kArch950 = 3510;  // Ascend 950: no extra 32 bytes per allocation
+constexpr std::int64_t kArch910 = 1001;  // Ascend 910: no unified memory
+constexpr std::uintptr_t kHostPage = 4096;
+constexpr std::size_t kManagedGranule = 2u << 20;  // managed sizes round up to 2 MiB
+constexpr std::uint64_t kMaxManaged = 3ull << 40;  // 3 TB per process
 
 std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 
@@ -46,8 +50,9 @@ void free_device(Call& call, void* ptr) {
   require_not_null(ptr, "devPtr");
   MemoryRegistry& memory = call.runtime().memory();
   const Allocation* a = memory.find_base(ptr);
-  require(a != nullptr && a->kind == MemKind::kDevice, ACL_ERROR_RT_MEMORY_FREE,
-          "devPtr is not the start of a live aclrtMalloc allocation (double free?)");
+  require(a != nullptr && a->kind != MemKind::kHostPinned, ACL_ERROR_RT_MEMORY_FREE,
+          "devPtr is not the start of a live aclrtMalloc or aclrtMemAllocManaged allocation "
+          "(double free?)");
   memory.release(ptr);
 }
 
@@ -65,6 +70,66 @@ void free_host(Call& call, void* ptr) {
   require(a != nullptr && a->kind == MemKind::kHostPinned, ACL_ERROR_RT_MEMORY_FREE,
           "hostPtr is not the start of a live aclrtMallocHost allocation (double free?)");
   memory.release(ptr);
+}
+
+void host_register(Call& call, void* ptr, std::uint64_t size, std::uint32_t flags) {
+  require_not_null(ptr, "ptr");
+  require(size != 0, ACL_ERROR_INVALID_PARAM, "size is 0");
+  constexpr std::uint64_t kKnown =
+      ACL_HOST_REG_MAPPED | ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY | ACL_HOST_REG_PINNED;
+  require(flags != 0 && (flags & ~kKnown) == 0, ACL_ERROR_INVALID_PARAM,
+          "flag must be an OR of ACL_HOST_REG_MAPPED / _PINNED (/ _IOMEMORY / _READONLY)");
+  if ((flags & (ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY)) != 0) {
+    call.runtime().report_unsupported("aclrtHostRegisterV2(ACL_HOST_REG_IOMEMORY/READONLY)");
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+         "ACL_HOST_REG_IOMEMORY and ACL_HOST_REG_READONLY are reserved and not supported");
+  }
+  call.context();
+  auto addr = reinterpret_cast<std::uintptr_t>(ptr);
+  require(addr % kHostPage == 0, ACL_ERROR_RT_PARAM_INVALID,
+          "ptr must be aligned to a 4 KiB page");
+  MemoryRegistry& memory = call.runtime().memory();
+  const Allocation* a = memory.find(ptr);
+  require(a == nullptr || a->kind == MemKind::kHostPinned, ACL_ERROR_RT_PARAM_INVALID,
+          "ptr is device or managed memory, not host memory");
+  require(a == nullptr || a->contains(addr, size), ACL_ERROR_RT_PARAM_INVALID,
+          "ptr + size runs past the end of its aclrtMallocHost allocation");
+  require(a == nullptr || (flags & ACL_HOST_REG_PINNED) == 0, ACL_ERROR_RT_PARAM_INVALID,
+          "ACL_HOST_REG_PINNED applies to pageable memory only; ptr is already pinned");
+  require(memory.register_host(ptr, size, flags), ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+          "the range overlaps host memory that is already registered");
+}
+
+void* host_device_pointer(Call& call, void* host, std::uint32_t flag) {
+  require_not_null(host, "pHost");
+  require(flag == 0, ACL_ERROR_INVALID_PARAM, "flag is reserved and must be 0");
+  const HostRegistration* r = call.runtime().memory().find_registered(host);
+  require(r != nullptr && (r->flags & ACL_HOST_REG_MAPPED) != 0, ACL_ERROR_RT_PARAM_INVALID,
+          "pHost is not inside host memory registered with ACL_HOST_REG_MAPPED");
+  return host;
+}
+
+void host_unregister(Call& call, void* ptr) {
+  require_not_null(ptr, "ptr");
+  require(call.runtime().memory().unregister_host(ptr), ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+          "ptr is not the start of a registered host range");
+}
+
+void* malloc_managed(Call& call, std::uint64_t size, std::uint32_t flag) {
+  require(size != 0, ACL_ERROR_INVALID_PARAM, "size is 0");
+  require(flag == ACL_RT_MEM_ATTACH_GLOBAL, ACL_ERROR_INVALID_PARAM,
+          "flag must be ACL_RT_MEM_ATTACH_GLOBAL");
+  const Context& ctx = call.context();
+  if (call.config().soc.npu_arch == kArch910) {
+    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "this chip has no unified (managed) memory");
+  }
+  require(size <= kMaxManaged, ACL_ERROR_RT_MEMORY_ALLOCATION,
+          "a process may reserve at most 3 TB of managed memory");
+  std::size_t rounded = round_up(static_cast<std::size_t>(size), kManagedGranule);
+  const Allocation* a =
+      call.runtime().memory().allocate(MemKind::kManaged, ctx.device, rounded, 0);
+  require(a != nullptr, ACL_ERROR_RT_MEMORY_ALLOCATION, "the host cannot back the allocation");
+  return reinterpret_cast<void*>(a->base);
 }
 
 void get_mem_info(Call& call, int attr, std::size_t* free, std::size_t* total) {

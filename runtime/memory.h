@@ -19,6 +19,17 @@ void free_device(Call& call, void* ptr);
 void* malloc_host(Call& call, std::size_t size);
 void free_host(Call& call, void* ptr);
 
+/// aclrtHostRegisterV2: makes [ptr, ptr + size) (4 KiB-aligned start) visible to kernels;
+/// `flags` = ACL_HOST_REG_* bits (MAPPED, PINNED; IOMEMORY and READONLY are not supported).
+void host_register(Call& call, void* ptr, std::uint64_t size, std::uint32_t flags);
+/// aclrtHostGetDevicePointer: the device alias of a MAPPED registered host address (the address
+/// itself: host and simulated device share the process's address space).
+void* host_device_pointer(Call& call, void* host, std::uint32_t flag);
+void host_unregister(Call& call, void* ptr);
+/// aclrtMemAllocManaged: unified memory (size rounded up to 2 MiB) usable by host code and
+/// kernels; freed with aclrtFree.
+void* malloc_managed(Call& call, std::uint64_t size, std::uint32_t flag);
+
 void memcpy_sync(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
                  int kind);
 void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <vector>
 
 namespace npusim::rt {
@@ -13,17 +14,20 @@ namespace {
 // of a 64 GiB device without the host committing memory it never touches.
 constexpr std::size_t kMapThreshold = 1u << 20;
 constexpr std::size_t kAlign = 64;
+// Pinned host memory starts on a 4 KiB page, as the driver's pages do: aclrtHostRegister(V2)
+// requires page-aligned host addresses and the samples register aclrtMallocHost memory.
+constexpr std::size_t kPageAlign = 4096;
 
 std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
 
-void* obtain(std::size_t size, bool& mapped) {
+void* obtain(std::size_t size, std::size_t align, bool& mapped) {
   mapped = size >= kMapThreshold;
   if (mapped) {
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? nullptr : p;
   }
-  return std::aligned_alloc(kAlign, round_up(size, kAlign));
+  return std::aligned_alloc(align, round_up(size, align));
 }
 
 }  // namespace
@@ -35,7 +39,8 @@ MemoryRegistry::~MemoryRegistry() {
 const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, std::size_t size,
                                            std::size_t charged) {
   bool mapped = false;
-  void* p = obtain(size == 0 ? 1 : size, mapped);
+  std::size_t align = kind == MemKind::kHostPinned ? kPageAlign : kAlign;
+  void* p = obtain(size == 0 ? 1 : size, align, mapped);
   if (p == nullptr) return nullptr;
   Allocation a;
   a.base = reinterpret_cast<std::uintptr_t>(p);
@@ -70,9 +75,51 @@ bool MemoryRegistry::release(const void* base) {
   const Allocation& a = it->second;
   live_serials_.erase(a.serial);
   if (a.kind == MemKind::kDevice) charged_[a.device] -= a.charged;
+  if (a.kind == MemKind::kHostPinned) {
+    registered_.erase(registered_.lower_bound(a.base), registered_.lower_bound(a.base + a.size));
+  }
   unmap(a);
   blocks_.erase(it);
   return true;
+}
+
+bool MemoryRegistry::release_if(const void* base, std::uint64_t serial) {
+  const Allocation* a = find_base(base);
+  return a != nullptr && a->serial == serial && release(base);
+}
+
+bool MemoryRegistry::register_host(const void* base, std::size_t size, std::uint32_t flags) {
+  auto b = reinterpret_cast<std::uintptr_t>(base);
+  auto next = registered_.lower_bound(b);
+  if (next != registered_.end() && next->first < b + size) return false;
+  if (next != registered_.begin()) {
+    const HostRegistration& before = std::prev(next)->second;
+    if (before.base + before.size > b) return false;
+  }
+  registered_.emplace(b, HostRegistration{b, size, flags});
+  return true;
+}
+
+const HostRegistration* MemoryRegistry::find_registered(const void* p) const {
+  auto addr = reinterpret_cast<std::uintptr_t>(p);
+  auto it = registered_.upper_bound(addr);
+  if (it == registered_.begin()) return nullptr;
+  --it;
+  return addr < it->second.base + it->second.size ? &it->second : nullptr;
+}
+
+bool MemoryRegistry::unregister_host(const void* base) {
+  return registered_.erase(reinterpret_cast<std::uintptr_t>(base)) != 0;
+}
+
+bool MemoryRegistry::device_accessible(const void* p, std::uint64_t bytes, bool write) const {
+  auto addr = reinterpret_cast<std::uintptr_t>(p);
+  const Allocation* a = find(p);
+  if (a != nullptr && a->kind != MemKind::kHostPinned && a->contains(addr, bytes)) return true;
+  const HostRegistration* r = find_registered(p);
+  if (r == nullptr || !r->contains(addr, bytes)) return false;
+  constexpr std::uint32_t kReadOnly = 0x8;  // ACL_HOST_REG_READONLY
+  return !write || (r->flags & kReadOnly) == 0;
 }
 
 void MemoryRegistry::release_all(MemKind kind) {

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Every block of memory the runtime hands out, by address range: device memory (aclrtMalloc) and
-// pinned host memory (aclrtMallocHost). Both are real process memory, so a kernel (or a copy task)
-// can dereference a device pointer directly; the registry is what tells them apart (memcpy kind
-// inference, aclrtMemset's host-versus-device choice, bounds checks, double-free detection).
-// Each allocation has a serial number that is never reused: a task that captured it can check at
-// execution time that the memory has not been freed meanwhile.
+// Every block of memory the runtime hands out, by address range: device memory (aclrtMalloc, and
+// the runtime's own kernel argument blocks), pinned host memory (aclrtMallocHost) and managed
+// memory (aclrtMemAllocManaged). All are real process memory, so a kernel (or a copy task) can
+// dereference a device pointer directly; the registry is what tells them apart (memcpy kind
+// inference, aclrtMemset's host-versus-device choice, bounds checks, double-free detection, the
+// kernels' global-memory check). Each allocation has a serial number that is never reused: a task
+// that captured it can check at execution time that the memory has not been freed meanwhile.
+// Host ranges registered with aclrtHostRegister(V2) are kept apart (they may lie inside a pinned
+// allocation); their device alias is the host address itself.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +17,7 @@
 
 namespace npusim::rt {
 
-enum class MemKind : std::uint8_t { kDevice, kHostPinned };
+enum class MemKind : std::uint8_t { kDevice, kHostPinned, kManaged };
 
 struct Allocation {
   std::uintptr_t base = 0;
@@ -25,6 +28,16 @@ struct Allocation {
   std::uint64_t serial = 0;
   bool mapped = false;  // obtained with mmap (large blocks) rather than aligned_alloc
 
+  bool contains(std::uintptr_t p, std::size_t bytes) const {
+    return p >= base && bytes <= size && p - base <= size - bytes;
+  }
+};
+
+/// A host range made visible to the device (aclrtHostRegister / aclrtHostRegisterV2).
+struct HostRegistration {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;
+  std::uint32_t flags = 0;  // ACL_HOST_REG_* bits
   bool contains(std::uintptr_t p, std::size_t bytes) const {
     return p >= base && bytes <= size && p - base <= size - bytes;
   }
@@ -44,8 +57,11 @@ class MemoryRegistry {
   const Allocation* find(const void* p) const;
   /// The allocation starting exactly at `base`, or nullptr.
   const Allocation* find_base(const void* base) const;
-  /// Releases the allocation starting at `base`; false when there is none.
+  /// Releases the allocation starting at `base`; false when there is none. Registrations inside a
+  /// released pinned block are dropped with it.
   bool release(const void* base);
+  /// Releases the allocation starting at `base` only if it is still the one with `serial`.
+  bool release_if(const void* base, std::uint64_t serial);
   /// Releases every allocation of `kind` (aclFinalize).
   void release_all(MemKind kind);
   bool alive(std::uint64_t serial) const { return live_serials_.count(serial) != 0; }
@@ -53,10 +69,24 @@ class MemoryRegistry {
   std::uint64_t charged(std::uint32_t device) const;
   std::size_t count() const { return blocks_.size(); }
 
+  // ---- Registered host ranges ----
+  /// Registers [base, base + size); false when it overlaps a registered range.
+  bool register_host(const void* base, std::size_t size, std::uint32_t flags);
+  /// The registered range containing `p`, or nullptr.
+  const HostRegistration* find_registered(const void* p) const;
+  /// Drops the registration starting exactly at `base`; false when there is none.
+  bool unregister_host(const void* base);
+  void unregister_all() { registered_.clear(); }
+
+  /// Whether a kernel may access [p, p + bytes): device or managed memory, or a registered host
+  /// range (writes not into a read-only one).
+  bool device_accessible(const void* p, std::uint64_t bytes, bool write) const;
+
  private:
   void unmap(const Allocation& a);
 
   std::map<std::uintptr_t, Allocation> blocks_;  // by base address
+  std::map<std::uintptr_t, HostRegistration> registered_;  // by base address
   std::set<std::uint64_t> live_serials_;
   std::map<std::uint32_t, std::uint64_t> charged_;  // by device
   std::uint64_t next_serial_ = 1;

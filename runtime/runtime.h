@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,11 +27,14 @@
 #include <vector>
 
 #include "models/chip_config.h"
+#include "npusim/kernel/block_context.h"
 #include "runtime/backend.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
+#include "runtime/exception_info.h"
 #include "runtime/handle_table.h"
+#include "runtime/kernel_binary.h"
 #include "runtime/memory_registry.h"
 #include "runtime/notify.h"
 #include "runtime/stream.h"
@@ -90,6 +94,23 @@ class Runtime {
   /// Every stream task of the process, destroyed streams included (aclFinalize drains it).
   const std::shared_ptr<TaskCounter>& all_tasks() const { return all_tasks_; }
 
+  // ---- Kernels ----
+  /// Loaded binaries, their functions, argument lists and parameter handles.
+  KernelObjects& kernels() { return kernels_; }
+  /// Core type each kernel (by identity) showed when it last ran (kernel_launch.h).
+  std::map<const void*, models::CoreType>& learned_core_types() { return learned_core_types_; }
+  /// The one BlockContext every kernel block runs in (blocks never run concurrently); created by
+  /// the launch path (kernel_launch.cpp) for the chip's local memory sizes.
+  std::unique_ptr<kernel::BlockContext>& block_context() { return block_context_; }
+  ExceptionCallback& exception_callback() { return exception_callback_; }
+  void queue_exception(PendingException report) { pending_exceptions_.push_back(report); }
+  /// Reports queued so far (run_api delivers them once it released the lock).
+  std::vector<PendingException> take_exceptions() {
+    std::vector<PendingException> out;
+    out.swap(pending_exceptions_);
+    return out;
+  }
+
  private:
   Runtime();
   bool others_all_waiting(const ThreadState& me) const;
@@ -121,6 +142,11 @@ class Runtime {
   std::set<const void*> data_buffers_;
   MemoryRegistry memory_;
   std::shared_ptr<TaskCounter> all_tasks_ = std::make_shared<TaskCounter>();
+  KernelObjects kernels_;
+  std::map<const void*, models::CoreType> learned_core_types_;
+  std::unique_ptr<kernel::BlockContext> block_context_;
+  ExceptionCallback exception_callback_ = nullptr;
+  std::vector<PendingException> pending_exceptions_;
 };
 
 }  // namespace npusim::rt

@@ -48,6 +48,16 @@ void wait_for_queue_space(Call& call, const Stream& s) {
           "the stream's queue is full and can never drain (deadlock)");
 }
 
+// Destroy-force: advances the simulation until every task submitted to `s` so far has finished
+// or nothing more can finish, without parking for other host threads and without advancing the
+// calling thread's host clock.
+void run_what_can_finish(Call& call, const Stream& s) {
+  std::shared_ptr<StreamProgress> p = s.progress;
+  std::uint64_t target = p->submitted;
+  if (p->finished >= target) return;
+  call.backend().run_until([p, target] { return p->finished >= target; }, kForever);
+}
+
 }  // namespace
 
 void* new_stream(Call& call, void* context_handle, std::uint32_t priority, std::uint32_t flags,
@@ -72,6 +82,7 @@ void* new_stream(Call& call, void* context_handle, std::uint32_t priority, std::
   s->is_default = is_default;
   s->sat_mode = dev.sat_mode;
   s->context_tasks = ctx->tasks;
+  s->context_fault = ctx->fault;
   ++dev.live_streams;
   return rt.streams().add(std::move(s));
 }
@@ -94,6 +105,7 @@ void destroy_stream(Call& call, void* handle, bool force) {
   require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
           "the stream does not belong to the current context");
   if (force) {
+    run_what_can_finish(call, s);
     discard_stream_tasks(call, s);
   } else if (drain(call, s, kForever) != WaitResult::kDone) {
     fail(ACL_ERROR_RT_INTERNAL_ERROR, "the stream's tasks can never finish (deadlock)");
@@ -113,11 +125,18 @@ void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   if (r == WaitResult::kStarved) {
     fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "deadlock: nothing can complete " + describe(s));
   }
+  if (int error = take_stream_error(s); error != 0) {
+    fail(error, "a task on stream " + std::to_string(s.id) + " failed");
+  }
+}
+
+int take_stream_error(Stream& s) {
   if (s.progress->error != 0) {
     int error = s.progress->error;
     s.progress->error = 0;
-    fail(error, "a task on stream " + std::to_string(s.id) + " failed");
+    return error;
   }
+  return s.context_fault && s.context_fault->stopped ? s.context_fault->error : 0;
 }
 
 bool stream_idle(Call& call, void* handle) {
@@ -127,16 +146,33 @@ bool stream_idle(Call& call, void* handle) {
 }
 
 void submit_to_stream(Call& call, Stream& s, Task task) {
+  std::shared_ptr<ContextFault> fault = s.context_fault;
+  if (fault->stopped) {
+    fail(fault->error, "a task of this context failed with ACL_STOP_ON_FAILURE set: the context "
+                       "accepts no new tasks");
+  }
   wait_for_queue_space(call, s);
   task.device = s.device;
   task.stream = s.id;
   task.task_id = s.next_task_id++ & 0xFFFFu;
   task.priority = s.priority;
+  if (task.effect) {
+    task.effect = [fault, effect = std::move(task.effect)] {
+      return fault->stopped ? 0 : effect();  // the context stopped: the task does nothing
+    };
+  }
   std::shared_ptr<TaskCounter> all = call.runtime().all_tasks();
-  task.done = [p = s.progress, ctx = s.context_tasks, all,
+  bool stop_on_failure = s.failure_mode == ACL_STOP_ON_FAILURE;
+  task.done = [p = s.progress, ctx = s.context_tasks, all, fault, stop_on_failure,
                user_done = std::move(task.done)](const TaskRecord& r) {
     if (user_done) user_done(r);
-    if (r.error != 0 && !r.discarded) p->error = r.error;
+    if (r.error != 0 && !r.discarded) {
+      p->error = r.error;
+      if (stop_on_failure && !fault->stopped) {
+        fault->stopped = true;
+        fault->error = r.error;
+      }
+    }
     ++p->finished;
     ++ctx->finished;
     ++all->finished;

@@ -53,6 +53,7 @@ struct Stream {
   std::uint32_t next_task_id = 0;
   std::shared_ptr<StreamProgress> progress = std::make_shared<StreamProgress>();
   std::shared_ptr<TaskCounter> context_tasks;
+  std::shared_ptr<ContextFault> context_fault;
 };
 
 constexpr std::uint32_t kMaxPriority = 7;
@@ -65,13 +66,23 @@ void remove_stream(Call& call, void* stream);
 
 /// The runtime's stream operations; `stream` NULL means the current context's default stream.
 void* create_stream(Call& call, std::uint32_t priority, std::uint32_t flags);
+/// Non-force: waits for the stream's tasks, then destroys it. Force: never waits for what cannot
+/// finish: every task already submitted that can run still runs to completion in simulated time
+/// (the device already holds it: a kernel launched just before still runs and prints, as the
+/// samples expect), tasks that can never run (waits nobody will satisfy) are discarded; the
+/// calling thread's host clock is not advanced.
 void destroy_stream(Call& call, void* stream, bool force);
 /// timeout_ms: -1 forever, > 0 simulated milliseconds (507046 on expiry).
 void synchronize_stream(Call& call, void* stream, std::int32_t timeout_ms);
 bool stream_idle(Call& call, void* stream);
 
 /// Queues `task` on `stream` (fills device, stream id, task id, priority and the bookkeeping).
+/// Refused with the context's error when the context stopped on a failure (ContextFault); a task
+/// queued before the stop has its effect skipped.
 void submit_to_stream(Call& call, Stream& stream, Task task);
+/// The error a synchronisation on `stream` reports (and clears, except a context stop): the
+/// stream's own device error, else the context's stop-on-failure error, else 0.
+int take_stream_error(Stream& stream);
 
 /// Runs `task` on the calling thread's synchronous stream and waits for it (aclrtMemcpy,
 /// aclrtMemset). Returns the task's error code.

@@ -132,7 +132,7 @@ TEST_F(StreamTest, WaitThatCanNeverFinishIsAnErrorNotAHang) {
   EXPECT_EQ(aclrtDestroyStreamForce(stream_), ACL_SUCCESS);
 }
 
-TEST_F(StreamTest, DestroyWaitsAndForceDiscards) {
+TEST_F(StreamTest, DestroyWaitsAndForceRunsWhatCanRun) {
   std::memset(host_, 0xAB, kMiB);
   std::memset(dev_, 0, kMiB);
   ASSERT_EQ(copy(stream_), ACL_SUCCESS);
@@ -142,11 +142,23 @@ TEST_F(StreamTest, DestroyWaitsAndForceDiscards) {
   ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
   std::memset(dev_, 0, kMiB);
   ASSERT_EQ(aclrtMemsetAsync(dev_, kMiB, 1, kMiB, s), ACL_SUCCESS);  // starts at once
-  ASSERT_EQ(aclrtMemsetAsync(dev_, kMiB, 2, kMiB, s), ACL_SUCCESS);  // still queued: discarded
+  ASSERT_EQ(aclrtMemsetAsync(dev_, kMiB, 2, kMiB, s), ACL_SUCCESS);  // queued: still runs
+  SimTime before = host_clock();
   ASSERT_EQ(aclrtDestroyStreamForce(s), ACL_SUCCESS);
+  EXPECT_EQ(static_cast<unsigned char*>(dev_)[0], 2);  // both ran before the destroy returned
+  EXPECT_LT(host_clock() - before, 10 * sim::kUs);  // the host does not wait for them
   EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_PARAM_INVALID);
-  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);  // waits for the started memset
-  EXPECT_EQ(static_cast<unsigned char*>(dev_)[0], 1);
+}
+
+TEST_F(StreamTest, ForceDestroyDiscardsTasksThatCanNeverRun) {
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  std::memset(dev_, 0, kMiB);
+  ASSERT_EQ(aclrtValueWait(dev_, 7, ACL_STREAM_WAIT_VALUE_EQ, s), ACL_SUCCESS);  // never holds
+  ASSERT_EQ(aclrtMemsetAsync(dev_, kMiB, 3, 16, s), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStreamForce(s), ACL_SUCCESS);
+  EXPECT_EQ(static_cast<unsigned char*>(dev_)[8], 0);  // the memset behind the wait: discarded
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
 }
 
 TEST_F(StreamTest, DefaultStreamIsNullAndCannotBeDestroyed) {

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/kernel_launch.h"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "acl/acl_rt.h"
+#include "npusim/kernel/block_context.h"
+#include "npusim/kernel/launch.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/runtime.h"
+#include "sim/log.h"
+
+namespace npusim::rt {
+namespace {
+
+using kernel::Mem;
+using kernel::Pipe;
+using models::CoreType;
+
+// Split chips (NPU_ARCH 2201, 3510...) have separate AIC and AIV cores; 910, 310P and 310B-class
+// chips have coupled AI Cores with every pipe.
+bool split_chip(const models::ChipConfig& cfg) {
+  std::int64_t arch = cfg.soc.npu_arch;
+  bool coupled = arch == 1001 || arch == 2002 || arch == 3002;
+  return !coupled && cfg.aicore.vector_cores > 0;
+}
+
+kernel::CoreBuffers core_buffers(const models::ChipConfig& cfg) {
+  kernel::CoreBuffers caps;
+  caps.ub = static_cast<std::uint32_t>(cfg.aicore.ub.value);
+  caps.l1 = static_cast<std::uint32_t>(cfg.aicore.l1.value);
+  caps.l0a = static_cast<std::uint32_t>(cfg.aicore.l0a.value);
+  caps.l0b = static_cast<std::uint32_t>(cfg.aicore.l0b.value);
+  caps.l0c = static_cast<std::uint32_t>(cfg.aicore.l0c.value);
+  return caps;
+}
+
+// Which side of the core a block's instructions used.
+struct PipeUse {
+  bool cube = false;
+  bool vector = false;
+};
+
+bool cube_memory(Mem m) {
+  return m == Mem::kL1 || m == Mem::kL0a || m == Mem::kL0b || m == Mem::kL0c ||
+         m == Mem::kBiasTable || m == Mem::kFixpipeBuf;
+}
+
+void note_pipes(const kernel::BlockTrace& trace, PipeUse& use) {
+  for (const kernel::Instr& i : trace.instrs) {
+    if (i.pipe == Pipe::kCube || i.pipe == Pipe::kMte1 || i.pipe == Pipe::kFixpipe ||
+        cube_memory(i.src) || cube_memory(i.dst)) {
+      use.cube = true;
+    }
+    if (i.pipe == Pipe::kVector || i.src == Mem::kUb || i.dst == Mem::kUb) use.vector = true;
+  }
+}
+
+CoreType type_of(const PipeUse& use) {
+  if (!use.cube) return CoreType::kAiv;
+  return use.vector ? CoreType::kMix : CoreType::kAic;
+}
+
+// What the blocks of one launch share, and what its retirement needs.
+struct LaunchState {
+  std::string name;
+  std::uint32_t block_dim = 0;
+  std::function<void()> body;
+  kernel::CoreBuffers caps;
+  Runtime* runtime = nullptr;
+  std::shared_ptr<ContextFault> fault;
+  int exception_code = ACL_ERROR_RT_AICORE_EXCEPTION;
+  std::string printf_text;
+  PipeUse pipes;
+  bool ran = false;
+};
+
+int block_failed(const LaunchState& st, std::uint32_t block, const char* what) {
+  sim::log_error("kernel " + st.name + " block " + std::to_string(block) + " of " +
+                 std::to_string(st.block_dim) + " failed: " + what);
+  return st.exception_code;
+}
+
+// Runs the body for the installed block; the error code of the block (0 = fine).
+int run_body(const LaunchState& st, std::uint32_t block) {
+  try {
+    st.body();
+    return 0;
+  } catch (const kernel::DeviceTrap& e) {
+    return block_failed(st, block, e.what());
+  } catch (const kernel::KernelError& e) {
+    return block_failed(st, block, e.what());
+  } catch (const std::exception& e) {
+    return block_failed(st, block, (std::string("exception: ") + e.what()).c_str());
+  } catch (...) {
+    return block_failed(st, block, "unknown exception");
+  }
+}
+
+bool same_caps(const kernel::CoreBuffers& a, const kernel::CoreBuffers& b) {
+  return a.ub == b.ub && a.l1 == b.l1 && a.l0a == b.l0a && a.l0b == b.l0b && a.l0c == b.l0c;
+}
+
+// The runtime's one BlockContext, prepared for `block` (its memories are allocated once and reused
+// by every block of every kernel: blocks never run concurrently).
+kernel::BlockContext& block_context(const LaunchState& st, std::uint32_t block) {
+  std::unique_ptr<kernel::BlockContext>& ctx = st.runtime->block_context();
+  if (!ctx || !same_caps(ctx->caps(), st.caps)) {
+    ctx = std::make_unique<kernel::BlockContext>(block, st.block_dim, st.caps);
+    const MemoryRegistry* memory = &st.runtime->memory();
+    ctx->gm_check = [memory](const void* p, std::uint64_t bytes, bool write) {
+      return memory->device_accessible(p, bytes, write);
+    };
+  } else {
+    ctx->reset(block, st.block_dim);
+  }
+  return *ctx;
+}
+
+// KernelWork::run_block.
+int run_block(LaunchState& st, std::uint32_t block, kernel::BlockTrace& trace) {
+  if (st.fault->stopped) return 0;  // the context stopped (stop-on-failure): nothing runs
+  kernel::BlockContext& ctx = block_context(st, block);
+  int code;
+  {
+    kernel::ScopedBlock scope(ctx);
+    code = run_body(st, block);
+  }
+  ctx.finish();
+  std::swap(trace, ctx.trace);  // the block's trace out, the (cleared) buffer back for reuse
+  st.printf_text.append(ctx.printf_out.begin(), ctx.printf_out.end());
+  note_pipes(trace, st.pipes);
+  st.ran = true;
+  return code;
+}
+
+// The core cap of `type` for a launch on `s` by this thread: the stream's limit, the thread's
+// stream limit (aclrtUseStreamResInCurrentThread), the process's, else 0 (every core).
+std::uint32_t core_cap(Call& call, const Stream& s, int type) {
+  if (s.limits.set[type]) return s.limits.value[type];
+  const Stream* thread_stream = call.runtime().streams().find(call.thread().res_stream);
+  if (thread_stream != nullptr && thread_stream->limits.set[type]) {
+    return thread_stream->limits.value[type];
+  }
+  const Device& dev = call.device(s.device);
+  return dev.limits.set[type] ? dev.limits.value[type] : 0;
+}
+
+CoreType choose_core_type(Call& call, const KernelSpec& spec) {
+  if (spec.engine == ACL_RT_ENGINE_TYPE_AIC) return CoreType::kAic;
+  if (spec.engine == ACL_RT_ENGINE_TYPE_AIV) return CoreType::kAiv;
+  auto& learned = call.runtime().learned_core_types();
+  auto it = spec.identity != nullptr ? learned.find(spec.identity) : learned.end();
+  return it != learned.end() ? it->second : CoreType::kAiv;
+}
+
+// The exception report of a failed launch, if anyone listens.
+void report_failure(Runtime& rt, const TaskRecord& r, rtExceptionInfo info,
+                    const KernelOrigin& origin) {
+  if (r.error == 0 || r.discarded) return;
+  if (rt.exception_callback() == nullptr && origin.binary_callback == nullptr) return;
+  info.error_code = static_cast<std::uint32_t>(r.error);
+  rt.queue_exception(PendingException{info, rt.exception_callback(), origin.binary_callback,
+                                      origin.binary_user_data});
+}
+
+// What the exception callbacks will see if the launch (the next task of `s`) fails.
+rtExceptionInfo exception_info(Call& call, const Stream& s, const KernelOrigin& origin) {
+  rtExceptionInfo info;
+  info.task_id = s.next_task_id & 0xFFFFu;  // the id submit_to_stream gives the task
+  info.stream_id = s.id;
+  info.device_id = s.device;
+  info.thread_id = call.thread().index;
+  info.args = origin.args;
+  info.args_size = origin.args_size;
+  info.func_handle = origin.func_handle;
+  return info;
+}
+
+Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<LaunchState> st) {
+  const models::ChipConfig& cfg = call.config();
+  bool split = split_chip(cfg);
+  auto work = std::make_shared<models::KernelWork>();
+  work->name = spec.name;
+  work->block_dim = spec.block_dim;
+  work->core_type = choose_core_type(call, spec);
+  bool vector = split && work->core_type == CoreType::kAiv;
+  work->max_cores =
+      core_cap(call, s, vector ? ACL_RT_DEV_RES_VECTOR_CORE : ACL_RT_DEV_RES_CUBE_CORE);
+  work->batch_mode = spec.batch_mode;
+  st->exception_code = vector ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+  work->run_block = [st](std::uint32_t block, kernel::BlockTrace& trace) {
+    return run_block(*st, block, trace);
+  };
+  Task task;
+  task.type = TaskType::kKernel;
+  task.name = spec.name;
+  task.kernel = std::move(work);
+  return task;
+}
+
+}  // namespace
+
+void submit_kernel(Call& call, void* stream, KernelSpec spec) {
+  Stream& s = call.stream(stream);
+  require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
+          "the stream does not belong to the current context");
+  require(spec.block_dim >= 1 && spec.block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID,
+          "blockDim " + std::to_string(spec.block_dim) + " of kernel " + spec.name +
+              " is outside [1, " + std::to_string(kMaxBlockDim) + "]");
+  require(static_cast<bool>(spec.body), ACL_ERROR_INVALID_PARAM, "the kernel has no body");
+  Runtime& rt = call.runtime();
+  auto st = std::make_shared<LaunchState>();
+  st->name = spec.name;
+  st->block_dim = spec.block_dim;
+  st->body = std::move(spec.body);
+  st->caps = core_buffers(call.config());
+  st->runtime = &rt;
+  st->fault = s.context_fault;
+  Task task = kernel_task(call, s, spec, st);
+  task.done = [st, &rt, info = exception_info(call, s, spec.origin), origin = spec.origin,
+               identity = spec.identity,
+               on_retire = std::move(spec.on_retire),
+               keep = std::move(spec.keep_alive)](const TaskRecord& r) {
+    if (!st->printf_text.empty()) {
+      std::fwrite(st->printf_text.data(), 1, st->printf_text.size(), stdout);
+      std::fflush(stdout);
+    }
+    if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = type_of(st->pipes);
+    report_failure(rt, r, info, origin);
+    if (on_retire) on_retire();
+  };
+  submit_to_stream(call, s, std::move(task));
+}
+
+}  // namespace npusim::rt
+
+// The `<<<>>>` seam (npusim/kernel/launch.h): the rewritten launch expression's value.
+std::int32_t npusim::kernel::launch_kernel(KernelLaunch&& launch) {
+  return rt::api("KernelLaunch", [&](rt::Call& c) {
+    rt::KernelSpec spec;
+    spec.name = launch.name != nullptr ? launch.name : "kernel";
+    spec.identity = launch.kernel;
+    spec.block_dim = launch.block_dim;
+    spec.body = std::move(launch.run_block);
+    rt::submit_kernel(c, launch.stream, std::move(spec));
+  });
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// Ascend C kernels of the runtime tests, compiled into the test program like an
+// ascendc_library(STATIC) kernel source; the *Do wrappers launch them through the `<<<>>>` seam
+// (npusim::kernel::launch is what rewrite_launch.py turns `K<<<b, l2, s>>>(...)` into).
+#include "tests/runtime/kernel_sources.h"
+
+#include "kernel_operator.h"
+
+namespace {
+
+__global__ __aicore__ void fill(GM_ADDR out, int32_t value) {
+  reinterpret_cast<__gm__ int32_t*>(out)[block_idx] = value + static_cast<int32_t>(block_idx);
+}
+
+__global__ __aicore__ void hello(int32_t tag) {
+  AscendC::printf("hello %d from block %d of %d\n", tag,
+                  static_cast<int32_t>(AscendC::GetBlockIdx()),
+                  static_cast<int32_t>(AscendC::GetBlockNum()));
+}
+
+__global__ __aicore__ void add_one(GM_ADDR x) { reinterpret_cast<__gm__ int32_t*>(x)[0] += 1; }
+
+__global__ __aicore__ void trap_kernel() {
+  AscendC::printf("before the trap %d\n", static_cast<int32_t>(block_idx));
+  asm("trap");
+}
+
+// Stores through GlobalTensor::SetValue, which checks the address against the runtime's memory.
+__global__ __aicore__ void store_checked(GM_ADDR out, int32_t value) {
+  AscendC::GlobalTensor<int32_t> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(out), 1);
+  g.SetValue(0, value);
+}
+
+// Copies 256 halves from GM into L1 (a cube-side memory): the kernel shows up as AIC.
+__global__ __aicore__ void to_l1(GM_ADDR src) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::A1> buf;
+  pipe.InitBuffer(buf, 512);
+  AscendC::LocalTensor<half> l1 = buf.Get<half>();
+  AscendC::GlobalTensor<half> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(src), 256);
+  AscendC::DataCopy(l1, g, 256);
+}
+
+// Takes `bytes` of UB through TPipe::InitBuffer.
+__global__ __aicore__ void ub_hog(uint32_t bytes) {
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, bytes);
+}
+
+}  // namespace
+
+int32_t UbHogDo(uint32_t block_dim, void* stream, uint32_t bytes) {
+  return npusim::kernel::launch(ub_hog, "ub_hog", block_dim, nullptr, stream, bytes);
+}
+
+int32_t FillDo(uint32_t block_dim, void* stream, int32_t* out, int32_t value) {
+  return npusim::kernel::launch(fill, "fill", block_dim, nullptr, stream,
+                                reinterpret_cast<GM_ADDR>(out), value);
+}
+
+int32_t HelloDo(uint32_t block_dim, void* stream, int32_t tag) {
+  return npusim::kernel::launch(hello, "hello", block_dim, nullptr, stream, tag);
+}
+
+int32_t AddOneDo(uint32_t block_dim, void* stream, int32_t* x) {
+  return npusim::kernel::launch(add_one, "add_one", block_dim, nullptr, stream,
+                                reinterpret_cast<GM_ADDR>(x));
+}
+
+int32_t TrapDo(uint32_t block_dim, void* stream) {
+  return npusim::kernel::launch(trap_kernel, "trap_kernel", block_dim, nullptr, stream);
+}
+
+int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value) {
+  return npusim::kernel::launch(store_checked, "store_checked", block_dim, nullptr, stream,
+                                static_cast<GM_ADDR>(out), value);
+}
+
+int32_t ToL1Do(uint32_t block_dim, void* stream, void* src) {
+  return npusim::kernel::launch(to_l1, "to_l1", block_dim, nullptr, stream,
+                                static_cast<GM_ADDR>(src));
+}

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// Launch wrappers of the test kernels (kernel_sources.cpp), like the samples' kernel_ops.h.
+#pragma once
+
+#include <cstdint>
+
+/// out[b] = value + b for every block b.
+int32_t FillDo(uint32_t block_dim, void* stream, int32_t* out, int32_t value);
+/// Each block prints "hello <tag> from block <b> of <n>".
+int32_t HelloDo(uint32_t block_dim, void* stream, int32_t tag);
+/// x[0] += 1 per block.
+int32_t AddOneDo(uint32_t block_dim, void* stream, int32_t* x);
+/// Each block prints "before the trap <b>", then traps.
+int32_t TrapDo(uint32_t block_dim, void* stream);
+/// *out = value through GlobalTensor::SetValue (the runtime checks the address).
+int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value);
+/// Takes `bytes` of UB with TPipe::InitBuffer.
+int32_t UbHogDo(uint32_t block_dim, void* stream, uint32_t bytes);
+/// Copies 256 halves from src into L1 (a cube-side kernel).
+int32_t ToL1Do(uint32_t block_dim, void* stream, void* src);
