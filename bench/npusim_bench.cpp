@@ -5,7 +5,9 @@
 //  2. latency-bound copies (4 KiB) until one simulated second has passed: wall seconds
 //  3. bulk copies (64 MiB) until one simulated second has passed: wall seconds, which includes
 //     the real memcpy of every payload byte (device memory holds real bytes)
-//  4. peak resident memory of the process
+//  4. 10,000 launches of a 48-block vector-add kernel (bench/vadd_kernel.cpp): wall time,
+//     simulated time and replayed pipe instructions per wall-second
+//  5. peak resident memory of the process
 // Uses the default chip (or NPUSIM_CONFIG / NPUSIM_SET). Wall time here is measured on purpose;
 // nothing the simulator reports uses it.
 #include <sys/resource.h>
@@ -13,9 +15,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
+
+// bench/vadd_kernel.cpp (built with the Ascend C toolchain)
+int32_t bench_vadd_do(uint32_t block_dim, void* stream, void* x, void* y, void* z, uint32_t len,
+                      uint32_t tiles);
 
 #define CHECK(call)                                                                \
   do {                                                                             \
@@ -93,17 +100,79 @@ void one_simulated_second(size_t bytes, const char* what) {
   CHECK(aclrtFreeHost(host));
 }
 
+/// Pipe instructions one block of bench_vadd replays: per tile MTE2 x2, V x1, MTE3 x1.
+constexpr long kInstrPerTile = 4;
+
+void kernel_launches(int launches) {
+  constexpr uint32_t kBlocks = 48, kLen = 2048, kTiles = 8;
+  constexpr size_t kBytes = sizeof(float) * kBlocks * kLen;
+  aclrtStream s = nullptr;
+  CHECK(aclrtCreateStream(&s));
+  std::vector<float> hx(kBlocks * kLen), hy(kBlocks * kLen), hz(kBlocks * kLen);
+  for (size_t i = 0; i < hx.size(); ++i) {
+    hx[i] = static_cast<float>(i);
+    hy[i] = 0.5f * static_cast<float>(i);
+  }
+  void *x = nullptr, *y = nullptr, *z = nullptr;
+  CHECK(aclrtMalloc(&x, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&y, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&z, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemcpy(x, kBytes, hx.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(aclrtMemcpy(y, kBytes, hy.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  aclrtEvent e0, e1;
+  CHECK(aclrtCreateEvent(&e0));
+  CHECK(aclrtCreateEvent(&e1));
+  auto t0 = Clock::now();
+  CHECK(aclrtRecordEvent(e0, s));
+  for (int i = 0; i < launches; ++i) CHECK(bench_vadd_do(kBlocks, s, x, y, z, kLen, kTiles));
+  CHECK(aclrtRecordEvent(e1, s));
+  CHECK(aclrtSynchronizeStream(s));
+  double wall = seconds_since(t0);
+  double sim = simulated_seconds(e0, e1);
+  CHECK(aclrtMemcpy(hz.data(), kBytes, z, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  for (size_t i = 0; i < hz.size(); ++i) {
+    if (hz[i] != hx[i] + hy[i]) {
+      std::fprintf(stderr, "bench_vadd: wrong result at %zu\n", i);
+      std::exit(1);
+    }
+  }
+  long instrs = static_cast<long>(launches) * kBlocks * kTiles * kInstrPerTile;
+  std::printf("%d launches of a %u-block vector add: %.3f wall s, %.3f simulated ms, %ld pipe "
+              "instructions = %.0f instructions/s\n",
+              launches, kBlocks, wall, sim * 1e3, instrs, instrs / wall);
+  CHECK(aclrtDestroyEvent(e0));
+  CHECK(aclrtDestroyEvent(e1));
+  CHECK(aclrtDestroyStream(s));
+  CHECK(aclrtFree(x));
+  CHECK(aclrtFree(y));
+  CHECK(aclrtFree(z));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // npusim_bench [tasks] [launches] [section...]   sections: copies, second, kernels (default all)
   int tasks = argc > 1 ? std::atoi(argv[1]) : 400000;
+  int launches = argc > 2 ? std::atoi(argv[2]) : 10000;
+  auto wanted = [&](const char* section) {
+    if (argc <= 3) return true;
+    for (int i = 3; i < argc; ++i) {
+      if (std::strcmp(argv[i], section) == 0) return true;
+    }
+    return false;
+  };
   CHECK(aclInit(nullptr));
   CHECK(aclrtSetDevice(0));
   std::printf("npusim bench on %s\n", aclrtGetSocName());
-  small_copies(1, tasks);
-  small_copies(8, tasks);
-  one_simulated_second(4096, "latency-bound 4 KiB H2D copies");
-  one_simulated_second(64u << 20, "bulk 64 MiB H2D copies");
+  if (wanted("copies")) {
+    small_copies(1, tasks);
+    small_copies(8, tasks);
+  }
+  if (wanted("second")) {
+    one_simulated_second(4096, "latency-bound 4 KiB H2D copies");
+    one_simulated_second(64u << 20, "bulk 64 MiB H2D copies");
+  }
+  if (wanted("kernels")) kernel_launches(launches);
   struct rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   std::printf("peak resident memory: %.1f MiB\n", ru.ru_maxrss / 1024.0);
