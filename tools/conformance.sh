@@ -7,8 +7,9 @@
 #                        [--work DIR] [--only PATTERN] [sample ...]
 #
 # The samples are copied to a scratch directory first (run.sh scripts write build/ and output
-# files beside themselves). Each sample passes when its run.sh exits 0 and its documented success
-# marker (if any) is in the output. Prints one line per sample and "N passed, M failed".
+# files beside themselves). Each sample passes when its run.sh exits 0, it does not skip itself
+# ("[SKIP]") and its documented success markers (see TABLE) are in the output. Prints one line per
+# sample run and "N passed, M failed".
 set -uo pipefail
 
 samples_dir=""
@@ -44,36 +45,90 @@ prefix="$(cd "${prefix}" && pwd)"
 work="${work:-$(mktemp -d /tmp/npusim-conformance.XXXXXX)}"
 mkdir -p "${work}"
 
-# sample path | success marker in its output (empty: exit code only; run.sh checks the rest)
+# One line per run:  <sample path>[ <run.sh arguments>]|<marker>|<marker>...
+# The run passes when run.sh exits 0, no "[SKIP]" is printed and every marker matches its output:
+# a marker is an extended regex (grep -E, no "|" alternation) that must match some line, or
+# "=N:<regex>" that must match exactly N lines. No marker: the exit code (and run.sh) decide.
 read -r -d '' TABLE <<'EOT'
 0_quickstart/1_error_handling|After diagnostics are consumed once: peekErr=0, lastErr=0, recentErrMsg=<null>
 0_quickstart/2_system_info|Float conversion: 1\.625000 -> 0x3e80 -> 1\.625000
 0_quickstart/3_cross_version/0_runtime_compatibility|\[SUCCESS\] Runtime compatibility sample completed successfully
+0_quickstart/4_custom_kernel_launch|Sample run successfully with <<<>>> kernel call!
 1_basic_features/context/0_context_query|\[SUCCESS\] Context query sample completed successfully
+1_basic_features/device/1_device_multi_thread|=10:Result: hostDst\[[0-9]+\]: ([0-9.]+) Expected value: \1$|hostDst\[9\]: 18\.000000|Run the device_multi_thread sample successfully
+1_basic_features/event/0_event_status|After create event, current event status is 0\.|After record but before synchronize, current event status is 0\.|After synchronize, current event status is 1\.|The answer is 1\.|Resource cleanup completed
+1_basic_features/event/1_event_timestamp|After completing the short task, the answer is 0\.|After completing the long task, the answer is 1\.|=2:The short task consume time [0-9.]+ ms|Resource cleanup completed
 1_basic_features/memory/0_h2h_memory_copy|\[SUCCESS\] Memory copy successfully
+1_basic_features/memory/1_h2d_sync_memory_copy|\[SUCCESS\] Memory copy successfully
+1_basic_features/memory/2_h2d_async_memory_copy|\[SUCCESS\] Memory copy successfully
+1_basic_features/memory/3_d2h_sync_memory_copy|\[SUCCESS\] Memory copy successfully
+1_basic_features/memory/4_d2h_async_memory_copy|\[SUCCESS\] Memory copy successfully
+1_basic_features/memory/5_d2d_sync_memory_copy|\[SUCCESS\] Memory copy successfully
+1_basic_features/memory/6_d2d_async_memory_copy|\[SUCCESS\] Memory copy successfully
 1_basic_features/memory/9_multistream_sync_memory|\[SUCCESS\] Memory semantics synchronization across multiple streams is successful
+1_basic_features/stream/0_simple_stream|through the default stream, the current result is: 1\.|through the created stream, the current result is: 2\.|stream status is: 0\.|After loop, the current result is: 3002\.|Resource cleanup completed
 1_basic_features/stream/3_stream_config_query|\[SUCCESS\] Stream config query sample completed successfully
+2_advanced_features/kernel/0_launch_kernel --run-mode simple|runs in simple mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
+2_advanced_features/kernel/0_launch_kernel --run-mode placeholder|runs in placeholder mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
+2_advanced_features/kernel/1_launch_kernel_with_reslimit|=8:^Hello World$|Launch kernels under resource limits successfully
 3_memory_advanced/allocator/0_custom_allocator|allocCount=2,? freeCount=2
+3_memory_advanced/host_register/0_simple_zero_copy|Verified [0-9]+ FP16 additions through mapped Host memory|Run the simple_zero_copy sample successfully
+3_memory_advanced/managed_memory/0_uvm_allocate|Run the uvm_allocate sample successfully|\[SUCCESS\] result correct
 4_reliability/overflow_detection/0_overflow_detection|Overflow detection sample finished successfully
 EOT
 
 rm -rf "${work}/example"
 cp -r "${samples_dir}" "${work}/example"
 
+# Samples' scripts (kernel/0, managed_memory/0) run `python3` with numpy. When the python3 on PATH
+# lacks numpy (e.g. a pyenv shim) but Debian's python3 (python3-numpy) has it, put Debian's first.
+if ! python3 -c "import numpy" >/dev/null 2>&1 && /usr/bin/python3 -c "import numpy" >/dev/null 2>&1
+then
+  mkdir -p "${work}/bin"
+  ln -sf /usr/bin/python3 "${work}/bin/python3"
+  export PATH="${work}/bin:${PATH}"
+fi
+
+# check_markers <log> <marker>... : prints the first marker that does not hold; 1 if any.
+check_markers() {
+  local log="$1" m n want got
+  shift
+  for m in "$@"; do
+    if [[ "${m}" =~ ^=([0-9]+):(.*)$ ]]; then
+      want="${BASH_REMATCH[1]}"
+      got="$(grep -Ec -- "${BASH_REMATCH[2]}" "${log}")"
+      if [[ "${got}" -ne "${want}" ]]; then
+        echo "expected ${want} lines matching '${BASH_REMATCH[2]}', found ${got}"
+        return 1
+      fi
+    elif ! grep -Eq -- "${m}" "${log}"; then
+      echo "missing marker '${m}'"
+      return 1
+    fi
+  done
+  return 0
+}
+
 pass=0
 fail=0
-while IFS='|' read -r sample marker; do
-  [[ -z "${sample}" ]] && continue
+while IFS= read -r line; do
+  [[ -z "${line}" ]] && continue
+  IFS='|' read -r -a fields <<<"${line}"
+  entry="${fields[0]}"
+  markers=("${fields[@]:1}")
+  sample="${entry%% *}"
+  args=""
+  [[ "${entry}" == *" "* ]] && args="${entry#* }"
   if [[ ${#chosen[@]} -gt 0 ]]; then
     keep=0
-    for c in "${chosen[@]}"; do [[ "${sample}" == *"${c}"* ]] && keep=1; done
+    for c in "${chosen[@]}"; do [[ "${entry}" == *"${c}"* ]] && keep=1; done
     [[ ${keep} -eq 1 ]] || continue
   fi
-  [[ -n "${only}" && "${sample}" != *"${only}"* ]] && continue
+  [[ -n "${only}" && "${entry}" != *"${only}"* ]] && continue
   dir="${work}/example/${sample}"
-  log="${work}/$(echo "${sample}" | tr '/' '_').log"
+  log="${work}/$(echo "${entry}" | tr '/ ' '__').log"
   if [[ ! -f "${dir}/run.sh" ]]; then
-    echo "FAIL ${sample} (not in this checkout)"
+    echo "FAIL ${entry} (not in this checkout)"
     fail=$((fail + 1))
     continue
   fi
@@ -83,20 +138,23 @@ while IFS='|' read -r sample marker; do
     unset ASCEND_HOME_PATH ASCEND_INSTALL_PATH SOC_VERSION ASCENDC_CMAKE_DIR
     # shellcheck source=/dev/null
     source "${prefix}/set_env.sh"
-    timeout 600 bash run.sh
+    # shellcheck disable=SC2086
+    timeout 600 bash run.sh ${args}
   ) >"${log}" 2>&1
   rc=$?
-  if [[ ${rc} -eq 0 && -n "${marker}" ]] && ! grep -Eq "${marker}" "${log}"; then
+  why="exit ${rc}"
+  if [[ ${rc} -eq 0 ]] && ! why="$(check_markers "${log}" "${markers[@]}")"; then
     rc=98
   fi
   if grep -q "\[SKIP\]" "${log}"; then
     rc=97
+    why="the sample skipped itself ([SKIP])"
   fi
   if [[ ${rc} -eq 0 ]]; then
-    echo "PASS ${sample}"
+    echo "PASS ${entry}"
     pass=$((pass + 1))
   else
-    echo "FAIL ${sample} (exit ${rc}; log: ${log})"
+    echo "FAIL ${entry} (${why}; log: ${log})"
     tail -n 15 "${log}" | sed 's/^/    | /'
     fail=$((fail + 1))
   fi

@@ -9,6 +9,7 @@ rm -rf "${WORK}"; mkdir -p "${WORK}"; cd "${WORK}"
 # shellcheck source=/dev/null
 source "${PREFIX}/bin/setenv.bash"
 export NPUSIM_HANG_TIMEOUT=5
+KERNEL_PROJECT="$(dirname "${WORK}")/kernel_build"  # built by the kernel_build case
 
 build() {  # build <name> [lib]
   g++ -std=c++17 -O2 -Wall -Werror -D_GLIBCXX_USE_CXX11_ABI=0 -I"${PREFIX}/include" \
@@ -64,13 +65,62 @@ case "${CASE}" in
     if npusim info --set pcie.h2d_bandwidth=fast > set.txt 2>&1; then exit 1; fi
     grep -q "pcie.h2d_bandwidth" set.txt ;;
   cli_info)
-    npusim info --reference | grep -q "pcie.h2d_bandwidth"
+    npusim info --reference > ref.txt  # not piped into grep -q: SIGPIPE + pipefail = flaky
+    grep -q "pcie.h2d_bandwidth" ref.txt
     [[ "$(npusim info --config ascend310p --soc)" == Ascend310P* ]] ;;
   demo)
     g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${SRC}/../../tools/demo/demo.cpp" \
         -L"${PREFIX}/lib64" -lacl_rt -o demo
     npusim run --out out -- ./demo | tee demo.txt
     grep -q "data check: OK" demo.txt ;;
+  kernel_build)  # the CANN-style kernel project (kernel_project/), built as the samples build
+    cmake -S "${SRC}/kernel_project" -B build -DCMAKE_INSTALL_PREFIX="${WORK}/out" > build.txt
+    cmake --build build -j2 >> build.txt 2>&1 || { cat build.txt; exit 1; }
+    cmake --install build >> build.txt
+    grep -q "__NPU_ARCH__=2201" build/CMakeFiles/e2e_kernels.dir/flags.make
+    [[ -f out/fatbin/e2e_fatbin/e2e_fatbin.o ]]
+    # Every kernel is exported for the binary path.
+    nm -D out/fatbin/e2e_fatbin/e2e_fatbin.o > fatbin_symbols.txt
+    for k in vadd_float vadd_float_single vadd_half softmax_half; do
+      grep -q " npusim_kernel_${k}$" fatbin_symbols.txt
+    done
+    # The host program never saw the kernel twin's flags.
+    if grep -q "trace-pc" build/CMakeFiles/kernel_e2e.dir/flags.make; then exit 1; fi ;;
+  kernel_vector_add|kernel_softmax|kernel_timing|kernel_trap)
+    "${KERNEL_PROJECT}/build/kernel_e2e" "${CASE#kernel_}" ;;
+  kernel_printf)  # block lines in block order, flushed at sync and at stream destroy
+    "${KERNEL_PROJECT}/build/kernel_e2e" printf > out.txt
+    python3 - out.txt <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+def block_lines(tag, n):
+    out = []
+    for b in range(n):
+        out += ["tag %d block %d of %d" % (tag, b, n),
+                "tag %d block %d says half %.2f" % (tag, b, 0.5 * b)]
+    return out
+want = ["host: launch 1"] + block_lines(101, 8) + ["host: synchronized 1"] + block_lines(102, 3)
+if "host: stream destroyed" not in lines:
+    sys.exit("missing 'host: stream destroyed'")
+got = [l for l in lines if l != "host: stream destroyed"]
+if got != want:
+    sys.exit("printf output differs:\n" + "\n".join(lines))
+PY
+    ;;
+  kernel_fatbin)  # ascendc_fatbin_library + aclrtBinaryLoadFromFile, run from the project dir
+    cd "${KERNEL_PROJECT}" && ./build/binary_e2e ;;
+  kernel_build_error)  # a kernel compile error names the original file and line
+    mkdir -p proj/src
+    printf '%s\n' '#include "kernel_operator.h"' \
+      'extern "C" __global__ __aicore__ void k(GM_ADDR x) {' '  undeclared_name(x);' '}' \
+      'void KDo(void* s) { k<<<1, nullptr, s>>>(nullptr); }' > proj/src/bad_kernel.cpp
+    # Included through the CANN 8 layout path (compiler/tikcpp/...).
+    printf '%s\n' 'cmake_minimum_required(VERSION 3.16)' 'project(bad_kernel)' \
+      'include(${ASCEND_CANN_PACKAGE_PATH}/compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake)' \
+      'ascendc_library(kernels STATIC src/bad_kernel.cpp)' > proj/CMakeLists.txt
+    cmake -S proj -B proj/build -DASCEND_CANN_PACKAGE_PATH="${ASCEND_HOME_PATH}" > out.txt 2>&1
+    if cmake --build proj/build >> out.txt 2>&1; then echo "bad kernel built"; exit 1; fi
+    grep -E "${WORK}/proj/src/bad_kernel.cpp:3:[0-9]+: error: .undeclared_name" out.txt ;;
   conformance)  # CANN samples, when a checkout is given in NPUSIM_SAMPLES
     if [[ -z "${NPUSIM_SAMPLES:-}" ]]; then echo "NPUSIM_SAMPLES not set: skipped"; exit 77; fi
     bash "${SRC}/../../tools/conformance.sh" --samples "${NPUSIM_SAMPLES}" --prefix "${PREFIX}" --work "${WORK}/samples" ;;
