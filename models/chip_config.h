@@ -40,6 +40,7 @@ struct HostConfig {
   Duration api_call{200 * sim::kNs};
   Duration launch_call{2 * sim::kUs}; // async task submission (build SQE, ring doorbell)
   Duration sync_call{1 * sim::kUs};   // blocking call overhead on return
+  Duration sync_copy_setup{10 * sim::kUs};  // driver path of a synchronous copy/memset
   Bandwidth memcpy_bandwidth{20e9};   // host memcpy (H2H, pageable staging)
 
   template <class V>
@@ -47,6 +48,9 @@ struct HostConfig {
     v.field("api_call", api_call, "host time charged for a non-submitting runtime API call");
     v.field("launch_call", launch_call, "host time charged for an API call that submits a task to a stream");
     v.field("sync_call", sync_call, "host time charged when a blocking call returns");
+    v.field("sync_copy_setup", sync_copy_setup,
+            "host time a synchronous device copy or memset (aclrtMemcpy, aclrtMemset) spends in the "
+            "driver building its DMA descriptors before the task reaches the device");
     v.field("memcpy_bandwidth", memcpy_bandwidth, "host memory copy bandwidth (H2H copies, staging of pageable memory)");
   }
 };

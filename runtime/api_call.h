@@ -65,6 +65,9 @@ class Call {
   /// Deadline for a timeout in milliseconds: -1 = forever, > 0 = now + ms; others → 107000.
   SimTime deadline_after_ms(std::int32_t ms) const;
 
+  /// Charges extra modelled host time to this call (e.g. a synchronous copy's driver path).
+  void spend(SimTime d) { charge(d); }
+
   /// Called by run_api: syncs the host clock with the backend at entry.
   void begin();
   /// Charges the default cost if nothing was charged and traces the call (once; run_api calls

@@ -204,6 +204,10 @@ int run_sync_task(Call& call, std::uint32_t device, Task task) {
     outcome->done = true;
     outcome->error = r.discarded ? ACL_ERROR_RT_INTERNAL_ERROR : r.error;
   };
+  // A synchronous device copy/memset first goes through the driver (DMA descriptors), so it
+  // reaches the device only after that host time; host-to-host work never leaves the host.
+  const bool device_side = task.path != CopyPath::kH2H;
+  if (device_side) call.spend(call.config().host.sync_copy_setup.ps);
   call.submit(std::move(task));
   WaitResult r = call.wait([outcome] { return outcome->done; }, kForever,
                            std::string(call.name()) + " waits for its synchronous task");
