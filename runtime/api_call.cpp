@@ -97,7 +97,7 @@ WaitResult Call::wait(const std::function<bool()>& done, SimTime deadline,
 }
 
 void Call::catch_up() {
-  static const std::function<bool()> never = [] { return false; };
+  static const auto& never = *new std::function<bool()>([] { return false; });  // never destroyed
   Backend& b = backend();
   if (b.now() < thread_.clock) b.run_until(never, thread_.clock);
 }

@@ -117,6 +117,9 @@ class SimBackend final : public Backend {
 
   models::ChipConfig cfg_;
   std::string origin_;
+  // The effective config as written to config.yaml, rendered once up front: outputs may be
+  // written from an atexit hook, after yaml-cpp's own static tables are gone.
+  std::string config_yaml_;
   std::string out_dir_;
   sim::Engine engine_;  // before every SystemC object
   sim::StatGroup stats_{"npusim"};
@@ -128,7 +131,8 @@ class SimBackend final : public Backend {
 };
 
 SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir)
-    : cfg_(std::move(cfg)), origin_(std::move(origin)), out_dir_(std::move(out_dir)),
+    : cfg_(std::move(cfg)), origin_(std::move(origin)),
+      config_yaml_(models::effective_config_yaml(cfg_, origin_)), out_dir_(std::move(out_dir)),
       trace_(!out_dir_.empty()) {
   stats_.add("sim_time", sim_time_, "ps", "simulated time at the last output");
   host_pid_ = trace_.process("CANN", "CPU", kHostSortIndex);
@@ -220,7 +224,7 @@ void SimBackend::write_outputs() {
   try {
     trace_.write((dir / "timeline.json").string());
     write_text(dir / "stats.json", stats_.to_json() + "\n");
-    write_text(dir / "config.yaml", models::effective_config_yaml(cfg_, origin_));
+    write_text(dir / "config.yaml", config_yaml_);
     write_text(dir / "op_summary.csv", op_summary());
   } catch (const std::exception& e) {
     sim::log_error(e.what());

@@ -29,8 +29,11 @@ struct Kind {
   bool bare_allowed;    // a plain number is accepted (bytes)
 };
 
+// The tables below are created on first use and never destroyed (leaked on purpose): the runtime
+// writes its outputs from an atexit hook, which runs after function-local statics created later
+// than the hook's registration have been destroyed.
 const Kind& bytes_kind() {
-  static const Kind k{"a size such as 64KiB",
+  static const Kind& k = *new Kind{"a size such as 64KiB",
                       {{"B", 0, 0}, {"KB", 3, 0}, {"kB", 3, 0}, {"MB", 6, 0}, {"GB", 9, 0},
                        {"TB", 12, 0}, {"KiB", 0, 10}, {"MiB", 0, 20}, {"GiB", 0, 30},
                        {"TiB", 0, 40}},
@@ -39,7 +42,7 @@ const Kind& bytes_kind() {
 }
 
 const Kind& bandwidth_kind() {
-  static const Kind k{"a bandwidth such as 25GB/s",
+  static const Kind& k = *new Kind{"a bandwidth such as 25GB/s",
                       {{"B/s", 0, 0}, {"KB/s", 3, 0}, {"kB/s", 3, 0}, {"MB/s", 6, 0},
                        {"GB/s", 9, 0}, {"TB/s", 12, 0}, {"KiB/s", 0, 10}, {"MiB/s", 0, 20},
                        {"GiB/s", 0, 30}, {"TiB/s", 0, 40}, {"bit/s", 0, -3}, {"kbit/s", 3, -3},
@@ -51,7 +54,7 @@ const Kind& bandwidth_kind() {
 }
 
 const Kind& duration_kind() {
-  static const Kind k{"a duration such as 1us",
+  static const Kind& k = *new Kind{"a duration such as 1us",
                       {{"ps", 0, 0}, {"ns", 3, 0}, {"us", 6, 0}, {"\xC2\xB5s", 6, 0},
                        {"ms", 9, 0}, {"s", 12, 0}},
                       false};
@@ -59,7 +62,7 @@ const Kind& duration_kind() {
 }
 
 const Kind& frequency_kind() {
-  static const Kind k{"a frequency such as 1.8GHz",
+  static const Kind& k = *new Kind{"a frequency such as 1.8GHz",
                       {{"Hz", 0, 0}, {"kHz", 3, 0}, {"KHz", 3, 0}, {"MHz", 6, 0}, {"GHz", 9, 0}},
                       false};
   return k;
@@ -316,9 +319,9 @@ std::optional<std::string> parse_quantity(const std::string& text, Frequency& ou
 std::string to_string(const Bytes& v) {
   if (v.value == 0) return "0B";
   // Binary units first: 64GiB rather than 68719476736B; decimal when exact and shorter (24GB).
-  static const std::vector<Unit> kOrder = {{"TiB", 0, 40}, {"GiB", 0, 30}, {"MiB", 0, 20},
-                                           {"KiB", 0, 10}, {"TB", 12, 0},  {"GB", 9, 0},
-                                           {"MB", 6, 0},   {"KB", 3, 0},   {"B", 0, 0}};
+  static const std::vector<Unit>& kOrder = *new std::vector<Unit>{
+      {"TiB", 0, 40}, {"GiB", 0, 30}, {"MiB", 0, 20}, {"KiB", 0, 10}, {"TB", 12, 0},
+      {"GB", 9, 0},   {"MB", 6, 0},   {"KB", 3, 0},   {"B", 0, 0}};
   return format_integer(v.value, kOrder);
 }
 
@@ -326,7 +329,7 @@ std::string to_string(const Bandwidth& v) { return format_double(v.bytes_per_sec
 
 std::string to_string(const Duration& v) {
   if (v.ps == 0) return "0ns";
-  static const std::vector<Unit> kOrder = {
+  static const std::vector<Unit>& kOrder = *new std::vector<Unit>{
       {"s", 12, 0}, {"ms", 9, 0}, {"us", 6, 0}, {"ns", 3, 0}, {"ps", 0, 0}};
   return format_integer(v.ps, kOrder);
 }

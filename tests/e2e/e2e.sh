@@ -121,6 +121,22 @@ PY
     cmake -S proj -B proj/build -DASCEND_CANN_PACKAGE_PATH="${ASCEND_HOME_PATH}" > out.txt 2>&1
     if cmake --build proj/build >> out.txt 2>&1; then echo "bad kernel built"; exit 1; fi
     grep -E "${WORK}/proj/src/bad_kernel.cpp:3:[0-9]+: error: .undeclared_name" out.txt ;;
+  exit_outputs)  # a program that exits without aclFinalize still gets all its outputs
+    cat > exit1.cpp <<'CPP'
+#include <cstdlib>
+#include "acl/acl.h"
+int main() {
+  void* d = nullptr;
+  if (aclInit(nullptr) || aclrtSetDevice(0) || aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST)) return 2;
+  if (aclrtMemset(d, 4096, 0, 4096)) return 2;
+  std::exit(1);
+}
+CPP
+    g++ -std=c++17 -Wall -Werror -I"${PREFIX}/include" exit1.cpp -L"${PREFIX}/lib64" -lacl_rt -o exit1
+    rc=0; NPUSIM_OUT=out ./exit1 2> err.txt || rc=$?
+    [[ ${rc} -eq 1 ]] && ! grep -q "npusim E" err.txt
+    for f in timeline.json stats.json config.yaml op_summary.csv; do [[ -s out/${f} ]]; done
+    json_check out/timeline.json "any(e.get('name') == 'AscendCL@aclrtMemset' for e in d)" ;;
   conformance)  # CANN samples, when a checkout is given in NPUSIM_SAMPLES
     if [[ -z "${NPUSIM_SAMPLES:-}" ]]; then echo "NPUSIM_SAMPLES not set: skipped"; exit 77; fi
     bash "${SRC}/../../tools/conformance.sh" --samples "${NPUSIM_SAMPLES}" --prefix "${PREFIX}" --work "${WORK}/samples" ;;
