@@ -117,6 +117,7 @@ class TQueBind {
   template <class T>
   LocalTensor<T> AllocTensor() {
     auto& ctx = npusim::kernel::block();
+    npusim::kernel::ScalarPause pause(ctx);  // queue bookkeeping is twin code, not kernel scalar work
     if (free_.empty()) {
       npusim::kernel::fail("TQue::AllocTensor",
                            "all %u buffers of the %s queue are in use "
@@ -142,6 +143,7 @@ class TQueBind {
   template <class T>
   void FreeTensor(const LocalTensor<T>& t) {
     auto& ctx = npusim::kernel::block();
+    npusim::kernel::ScalarPause pause(ctx);  // queue bookkeeping is twin code, not kernel scalar work
     const std::int32_t slot = t.twin_slot();
     if (!owns(slot))
       npusim::kernel::fail("TQue::FreeTensor", "tensor does not belong to this queue");
@@ -157,6 +159,7 @@ class TQueBind {
   template <class T>
   bool EnQue(const LocalTensor<T>& t) {
     auto& ctx = npusim::kernel::block();
+    npusim::kernel::ScalarPause pause(ctx);  // queue bookkeeping is twin code, not kernel scalar work
     if (!owns(t.twin_slot()))
       npusim::kernel::fail("TQue::EnQue", "tensor does not belong to this queue");
     if (kDepth > 0 && queued_.size() >= static_cast<std::size_t>(kDepth)) return false;
@@ -172,6 +175,7 @@ class TQueBind {
   template <class T>
   LocalTensor<T> DeQue() {
     auto& ctx = npusim::kernel::block();
+    npusim::kernel::ScalarPause pause(ctx);  // queue bookkeeping is twin code, not kernel scalar work
     if (queued_.empty()) {
       npusim::kernel::fail("TQue::DeQue",
                            "the %s queue is empty (missing EnQue?); the device would hang",
