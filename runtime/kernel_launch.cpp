@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/kernel_launch.h"
 
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -11,6 +14,7 @@
 #include "npusim/kernel/launch.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
+#include "runtime/memory_registry.h"
 #include "runtime/runtime.h"
 #include "sim/log.h"
 
@@ -65,6 +69,44 @@ CoreType type_of(const PipeUse& use) {
   return use.vector ? CoreType::kMix : CoreType::kAic;
 }
 
+// The GM check of a launch's blocks: MemoryRegistry::device_accessible, remembering the last few
+// device allocations that passed (a block's copies keep hitting the same few buffers). Forgotten
+// before every block: allocations change only between blocks (no API call runs while a block
+// does), so within one it answers exactly as the registry would.
+class GmCheck {
+ public:
+  void reset(const MemoryRegistry& memory) {
+    memory_ = &memory;
+    known_ = {};
+    next_ = 0;
+  }
+
+  bool operator()(const void* p, std::uint64_t bytes, bool write) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    for (const Range& r : known_) {
+      if (bytes != 0 && addr >= r.base && bytes <= r.size && addr - r.base <= r.size - bytes) {
+        return true;
+      }
+    }
+    if (!memory_->device_accessible(p, bytes, write)) return false;
+    const Allocation* a = memory_->find(p);
+    if (a != nullptr && a->kind != MemKind::kHostPinned && a->contains(addr, bytes)) {
+      known_[next_] = Range{a->base, a->size};
+      next_ = (next_ + 1) % known_.size();
+    }
+    return true;
+  }
+
+ private:
+  struct Range {
+    std::uintptr_t base = 0;
+    std::uint64_t size = 0;
+  };
+  const MemoryRegistry* memory_ = nullptr;
+  std::array<Range, 4> known_{};
+  std::size_t next_ = 0;
+};
+
 // What the blocks of one launch share, and what its retirement needs.
 struct LaunchState {
   std::string name;
@@ -76,6 +118,7 @@ struct LaunchState {
   int exception_code = ACL_ERROR_RT_AICORE_EXCEPTION;
   std::string printf_text;
   PipeUse pipes;
+  GmCheck gm_check;
   bool ran = false;
 };
 
@@ -107,17 +150,15 @@ bool same_caps(const kernel::CoreBuffers& a, const kernel::CoreBuffers& b) {
 
 // The runtime's one BlockContext, prepared for `block` (its memories are allocated once and reused
 // by every block of every kernel: blocks never run concurrently).
-kernel::BlockContext& block_context(const LaunchState& st, std::uint32_t block) {
+kernel::BlockContext& block_context(LaunchState& st, std::uint32_t block) {
   std::unique_ptr<kernel::BlockContext>& ctx = st.runtime->block_context();
   if (!ctx || !same_caps(ctx->caps(), st.caps)) {
     ctx = std::make_unique<kernel::BlockContext>(block, st.block_dim, st.caps);
-    const MemoryRegistry* memory = &st.runtime->memory();
-    ctx->gm_check = [memory](const void* p, std::uint64_t bytes, bool write) {
-      return memory->device_accessible(p, bytes, write);
-    };
   } else {
     ctx->reset(block, st.block_dim);
   }
+  st.gm_check.reset(st.runtime->memory());
+  ctx->gm_check = std::ref(st.gm_check);  // stored in place: no allocation
   return *ctx;
 }
 

@@ -80,6 +80,8 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   /// Counters (ps): block execution time and busy time per pipe.
   std::uint64_t busy_time() const { return busy_ps_; }
   const std::array<std::uint64_t, kernel::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
+  /// Whether trace_block records anything (the timeline is on).
+  bool tracing() const { return tracks_.writer != nullptr && tracks_.writer->enabled(); }
   /// A span on this core's track.
   void trace_block(const std::string& name, SimTime from, SimTime to,
                    std::vector<sim::TraceArg> args);

@@ -268,6 +268,7 @@ void AiCoreEngine::account(Kernel& k, AiCore& core, const Slot& slot) {
   k.rec.last_block_end = now;
   ++k.rec.blocks_run;
   instrs_ += r.instrs;
+  if (!core.tracing()) return;  // (the args below cost an allocation per block)
   const std::vector<sim::TraceArg> args = {sim::TraceArg::num("block", job.block),
                                            sim::TraceArg::num("Stream Id", k.rec.stream),
                                            sim::TraceArg::num("Task Id", k.rec.task_id)};

@@ -9,6 +9,55 @@ using kernel::Instr;
 using kernel::Mem;
 using kernel::Pipe;
 
+namespace {
+
+bool same_shape(const Instr& a, const Instr& b) {
+  return a.pipe == b.pipe && a.op == b.op && a.dtype == b.dtype && a.dtype2 == b.dtype2 &&
+         a.src == b.src && a.dst == b.dst && a.m == b.m && a.n == b.n && a.k == b.k &&
+         a.count == b.count && a.bytes == b.bytes;
+}
+
+std::size_t shape_hash(const Instr& in) {
+  std::uint64_t h = static_cast<std::uint64_t>(in.pipe) | (static_cast<std::uint64_t>(in.op) << 8) |
+                    (static_cast<std::uint64_t>(in.dtype) << 16) |
+                    (static_cast<std::uint64_t>(in.dst) << 24) |
+                    (static_cast<std::uint64_t>(in.src) << 32);
+  h ^= in.bytes * 0x9e3779b97f4a7c15ull;
+  h ^= ((static_cast<std::uint64_t>(in.count) << 32) | (static_cast<std::uint64_t>(in.m) << 16) |
+        (static_cast<std::uint64_t>(in.n) ^ (static_cast<std::uint64_t>(in.k) << 8))) *
+       0xc2b2ae3d27d4eb4full;
+  return static_cast<std::size_t>(h ^ h >> 29);
+}
+
+}  // namespace
+
+BlockReplay::BlockReplay(const PipeCosts& costs) : costs_(costs) {
+  for (int p = 0; p < kernel::kPipeCount; ++p) {
+    startup_ps_[p] = costs_.to_ps(static_cast<double>(costs_.startup_cycles(Pipe(p))));
+  }
+}
+
+const BlockReplay::ShapeCost& BlockReplay::shape_cost(const Instr& in) {
+  ShapeCost& c = shapes_[shape_hash(in) % shapes_.size()];
+  if (!c.valid || !same_shape(c.shape, in)) {
+    c.shape = in;
+    c.valid = true;
+    c.duration = costs_.to_ps(static_cast<double>(costs_.cycles(in)));
+    c.latency = in.touches_gm() ? costs_.gm_latency(in) : 0;
+  }
+  return c;
+}
+
+SimTime BlockReplay::issue_ps(std::uint64_t bbs, double bb_cycles) {
+  IssueCost& c = issue_costs_[bbs % issue_costs_.size()];
+  if (!c.valid || c.bbs != bbs) {
+    c.bbs = bbs;
+    c.valid = true;
+    c.ps = costs_.to_ps(1.0 + bb_cycles);
+  }
+  return c.ps;
+}
+
 const ReplayResult& BlockReplay::run(const kernel::BlockTrace& trace, SimTime start,
                                      bool split_mix, bool trace_instrs, ReplayHost& host) {
   trace_ = &trace;
@@ -17,14 +66,30 @@ const ReplayResult& BlockReplay::run(const kernel::BlockTrace& trace, SimTime st
   start_time_ = start;
   prepare(split_mix);
   const std::uint32_t n = static_cast<std::uint32_t>(trace.instrs.size());
+  // Rounds of passes: issue what can be issued, then start lane heads, lanes in increasing order,
+  // until nothing moves; then resolve the earliest pending GM instruction. A lane is only tried
+  // when what stopped it last time (its blocker) has become known: the same instructions start in
+  // the same order as trying every lane in every pass, since a failed try changes nothing.
   for (;;) {
     bool progress = true;
     while (progress) {
       progress = false;
-      while (next_issue_ < n && issue_next()) progress = true;
-      for (int lane = 0; lane < kLaneCount; ++lane) {
-        while (start_head(lane)) progress = true;
+      bool issued = false;
+      while (next_issue_ < n && issue_next()) issued = true;
+      if (issued) {
+        progress = true;
+        wake(kBlockedOnIssue);
       }
+      std::size_t kept = 0;
+      for (std::size_t k = 0; k < active_count_; ++k) {
+        const int lane = active_[k];
+        if (dirty_[lane]) {
+          dirty_[lane] = false;
+          while (start_head(lane)) progress = true;
+        }
+        if (head_[lane] < lanes_[lane].size()) active_[kept++] = static_cast<std::uint8_t>(lane);
+      }
+      active_count_ = kept;
     }
     if (pending_.empty()) break;
     resolve_earliest();
@@ -47,6 +112,8 @@ void BlockReplay::prepare(bool split_mix) {
   end_.assign(n, kUnknown);
   lane_.resize(n);
   pos_.resize(n);
+  duration_.resize(n);
+  latency_.resize(n);
   for (auto& l : lanes_) l.clear();
   head_.fill(0);
   next_issue_ = 0;
@@ -59,6 +126,22 @@ void BlockReplay::prepare(bool split_mix) {
     lane_[i] = static_cast<std::uint8_t>(lane);
     pos_[i] = static_cast<std::uint32_t>(lanes_[lane].size());
     lanes_[lane].push_back(static_cast<std::uint32_t>(i));
+    const ShapeCost& c = shape_cost(in);
+    duration_[i] = c.duration;
+    latency_[i] = c.latency;
+  }
+  active_count_ = 0;
+  for (int lane = 0; lane < kLaneCount; ++lane) {
+    if (!lanes_[lane].empty()) active_[active_count_++] = static_cast<std::uint8_t>(lane);
+  }
+  dirty_.fill(true);
+  blocker_.fill(kNoBlocker);
+}
+
+void BlockReplay::wake(std::uint32_t known) {
+  for (std::size_t k = 0; k < active_count_; ++k) {
+    const int lane = active_[k];
+    if (blocker_[lane] == known) dirty_[lane] = true;
   }
 }
 
@@ -66,17 +149,18 @@ bool BlockReplay::issue_next() {
   const std::vector<Instr>& instrs = trace_->instrs;
   const std::uint32_t i = next_issue_;
   const std::uint64_t prev_bbs = i == 0 ? 0 : instrs[i - 1].scalar_bbs;
-  const double bb_cycles =
-      static_cast<double>(instrs[i].scalar_bbs > prev_bbs ? instrs[i].scalar_bbs - prev_bbs : 0) *
-      costs_.scalar_cycles_per_bb();
-  SimTime t = start_time_ + costs_.to_ps(bb_cycles);
-  if (i > 0) {
+  const std::uint64_t bbs = instrs[i].scalar_bbs > prev_bbs ? instrs[i].scalar_bbs - prev_bbs : 0;
+  const double bb_cycles = static_cast<double>(bbs) * costs_.scalar_cycles_per_bb();
+  SimTime t;
+  if (i == 0) {
+    t = start_time_ + costs_.to_ps(bb_cycles);
+  } else {
     SimTime prev = issue_[i - 1];
     if (lane_[i - 1] == static_cast<int>(Pipe::kScalar)) {
       if (end_[i - 1] == kUnknown) return false;  // the scalar unit waits for its own access
       prev = std::max(prev, end_[i - 1]);
     }
-    t = prev + costs_.to_ps(1.0 + bb_cycles);
+    t = prev + issue_ps(bbs, bb_cycles);
   }
   const std::uint64_t depth = costs_.queue_depth();
   if (depth > 0 && pos_[i] >= depth) {
@@ -95,11 +179,11 @@ bool BlockReplay::start_head(int lane) {
   const std::size_t h = head_[lane];
   if (h >= list.size()) return false;
   const std::uint32_t i = list[h];
-  if (i >= next_issue_) return false;
+  if (i >= next_issue_) return blocked(lane, kBlockedOnIssue);
   SimTime t = issue_[i];
   if (h > 0) {
     const SimTime prev = release_[list[h - 1]];
-    if (prev == kUnknown) return false;
+    if (prev == kUnknown) return blocked(lane, list[h - 1]);
     t = std::max(t, prev);
   }
   const Instr& in = trace_->instrs[i];
@@ -107,7 +191,7 @@ bool BlockReplay::start_head(int lane) {
   for (std::uint32_t d = 0; d < in.dep_count; ++d) {
     const std::uint32_t dep = deps[d];
     if (dep >= i) continue;  // not an earlier instruction: ignored (trace contract)
-    if (end_[dep] == kUnknown) return false;
+    if (end_[dep] == kUnknown) return blocked(lane, dep);
     t = std::max(t, end_[dep]);
   }
   start_[i] = t;
@@ -115,7 +199,7 @@ bool BlockReplay::start_head(int lane) {
   if (in.touches_gm()) {
     pending_.emplace(t, i);
   } else {
-    const SimTime end = t + costs_.to_ps(static_cast<double>(costs_.cycles(in)));
+    const SimTime end = t + duration_[i];
     finish(i, end, end);
   }
   return true;
@@ -126,9 +210,9 @@ void BlockReplay::resolve_earliest() {
   pending_.pop();
   host_->wait_until(start);
   const Instr& in = trace_->instrs[i];
-  const SimTime core_end = start + costs_.to_ps(static_cast<double>(costs_.cycles(in)));
-  const SimTime request = start + costs_.to_ps(static_cast<double>(costs_.startup_cycles(in.pipe)));
-  const SimTime latency = costs_.gm_latency(in);
+  const SimTime core_end = start + duration_[i];
+  const SimTime request = start + startup_ps_[static_cast<int>(in.pipe)];
+  const SimTime latency = latency_[i];
   const SimTime data = std::max(host_->gm_access(in, request), request + latency);
   finish(i, std::max(core_end, data - latency), std::max(core_end + latency, data));
 }
@@ -136,6 +220,7 @@ void BlockReplay::resolve_earliest() {
 void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {
   release_[i] = release;
   end_[i] = end;
+  wake(i);
   result_.busy[lane_[i]] += release - start_[i];
   ++result_.instrs;
   if (trace_instrs_) host_->instr_done(trace_->instrs[i], lane_[i], start_[i], release);

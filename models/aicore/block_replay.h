@@ -75,7 +75,7 @@ class ReplayHost {
 
 class BlockReplay {
  public:
-  explicit BlockReplay(const PipeCosts& costs) : costs_(costs) {}
+  explicit BlockReplay(const PipeCosts& costs);
 
   /// Replays `trace` with the first issue slot at `start`. `split_mix`: MTE2 copies into UB run
   /// on kMte2AivLane. The result stays valid until the next run().
@@ -86,9 +86,32 @@ class BlockReplay {
   static constexpr SimTime kUnknown = ~SimTime{0};
   using Pending = std::pair<SimTime, std::uint32_t>;  // (start, index), earliest first
 
+  // Durations of one instruction shape (all fields but scalar_bbs and deps), memoised: a
+  // kernel's blocks replay the same few shapes over and over. Pure functions of the shape.
+  struct ShapeCost {
+    kernel::Instr shape;
+    bool valid = false;
+    SimTime duration = 0;  // PipeCosts::cycles, in ps
+    SimTime latency = 0;   // PipeCosts::gm_latency
+  };
+  struct IssueCost {
+    std::uint64_t bbs = 0;  // basic blocks since the previous instruction
+    bool valid = false;
+    SimTime ps = 0;  // to_ps(1 + bbs * scalar_cycles_per_bb)
+  };
+
   void prepare(bool split_mix);
+  const ShapeCost& shape_cost(const kernel::Instr& in);
+  SimTime issue_ps(std::uint64_t bbs, double bb_cycles);
   bool issue_next();
   bool start_head(int lane);
+  /// start_head's failure: `lane` waits for `what` (an instruction's end/release, or issue).
+  bool blocked(int lane, std::uint32_t what) {
+    blocker_[lane] = what;
+    return false;
+  }
+  /// `what` became known: lanes blocked on it are tried again.
+  void wake(std::uint32_t what);
   void finish(std::uint32_t i, SimTime release, SimTime end);
   void resolve_earliest();
   SimTime scalar_tail();
@@ -101,10 +124,20 @@ class BlockReplay {
   double scalar_cycles_ = 0;
 
   std::vector<SimTime> issue_, start_, release_, end_;
+  std::vector<SimTime> duration_, latency_;  // per instruction, from shape_cost()
+  std::array<SimTime, kernel::kPipeCount> startup_ps_{};
+  std::array<ShapeCost, 32> shapes_{};
+  std::array<IssueCost, 64> issue_costs_{};
   std::vector<std::uint8_t> lane_;
   std::vector<std::uint32_t> pos_;  // position in its lane
   std::array<std::vector<std::uint32_t>, kLaneCount> lanes_;
   std::array<std::size_t, kLaneCount> head_{};
+  std::array<std::uint8_t, kLaneCount> active_{};  // lanes with instructions left, ascending
+  std::size_t active_count_ = 0;
+  static constexpr std::uint32_t kNoBlocker = ~std::uint32_t{0};
+  static constexpr std::uint32_t kBlockedOnIssue = kNoBlocker - 1;
+  std::array<std::uint32_t, kLaneCount> blocker_{};  // what each lane's head waits for
+  std::array<bool, kLaneCount> dirty_{};              // its blocker may be known now
   std::uint32_t next_issue_ = 0;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   ReplayResult result_;

@@ -21,8 +21,16 @@ std::uint64_t at_least_one(std::int64_t v) { return v > 0 ? static_cast<std::uin
 std::uint64_t non_negative(std::int64_t v) { return v > 0 ? static_cast<std::uint64_t>(v) : 0; }
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+// floor/ceil/llround without libm calls (x86-64 without SSE4.1 has no rounding instruction and
+// these run for every replayed instruction); exact for the non-negative finite values costs are.
+constexpr double kTwoTo63 = 9223372036854775808.0;
+
 std::uint64_t ceil_cycles(double cycles) {
-  return static_cast<std::uint64_t>(std::ceil(cycles - 1e-9));
+  const double c = cycles - 1e-9;
+  if (!(c > -1.0 && c < kTwoTo63)) return static_cast<std::uint64_t>(std::ceil(c));
+  const auto t = static_cast<std::int64_t>(c);  // toward zero
+  return static_cast<std::uint64_t>(static_cast<double>(t) < c ? t + 1 : t);
 }
 
 std::uint64_t copy_bytes(const Instr& in) {
@@ -65,11 +73,17 @@ sim::SimTime PipeCosts::gm_latency(const Instr& in) const {
 
 std::uint64_t PipeCosts::read_hit_bytes(std::uint64_t bytes, double hit_rate) {
   const double h = std::clamp(hit_rate, 0.0, 1.0);
-  return std::min(bytes, static_cast<std::uint64_t>(std::floor(static_cast<double>(bytes) * h)));
+  const double hits = static_cast<double>(bytes) * h;
+  // hits >= 0: converting truncates, which is floor
+  if (!(hits < kTwoTo63)) return std::min(bytes, static_cast<std::uint64_t>(std::floor(hits)));
+  return std::min(bytes, static_cast<std::uint64_t>(static_cast<std::int64_t>(hits)));
 }
 
 sim::SimTime PipeCosts::to_ps(double cycles) const {
-  return static_cast<sim::SimTime>(std::llround(cycles * period_ps_));
+  const double ps = cycles * period_ps_;
+  if (!(ps >= 0.0 && ps < kTwoTo63)) return static_cast<sim::SimTime>(std::llround(ps));
+  const auto t = static_cast<std::int64_t>(ps);  // floor; ps - t is exact
+  return static_cast<sim::SimTime>(t + (ps - static_cast<double>(t) >= 0.5 ? 1 : 0));
 }
 
 std::uint64_t PipeCosts::startup_cycles(Pipe pipe) const {

@@ -18,6 +18,14 @@ namespace detail {
 NPUSIM_KERNEL_API thread_local BlockContext* tls_block = nullptr;
 }  // namespace detail
 
+namespace {
+
+// The same pointer for this library's own reads: block() runs at every twin call, and the
+// exported tls_block is general-dynamic TLS here (a __tls_get_addr call per read).
+__attribute__((tls_model("initial-exec"))) thread_local BlockContext* tls_running = nullptr;
+
+}  // namespace
+
 KernelError::KernelError(const char* what) : std::runtime_error(what) {}
 KernelError::~KernelError() = default;
 DeviceTrap::DeviceTrap() : KernelError("device trap: the kernel executed asm(\"trap\")") {}
@@ -39,9 +47,45 @@ std::uint32_t BlockContext::alignment(Mem mem) {
 
 namespace {
 
+std::uint32_t capacity_of(const CoreBuffers& caps, Mem mem) {
+  switch (mem) {
+    case Mem::kUb:
+      return caps.ub;
+    case Mem::kL1:
+      return caps.l1;
+    case Mem::kL0a:
+      return caps.l0a;
+    case Mem::kL0b:
+      return caps.l0b;
+    case Mem::kL0c:
+      return caps.l0c;
+    case Mem::kBiasTable:
+      return caps.bias_table;
+    case Mem::kFixpipeBuf:
+      return caps.fixpipe_buf;
+    default:
+      return 0;
+  }
+}
+
 std::uint32_t flag_key(Pipe src, Pipe dst, int event_id) {
   return (static_cast<std::uint32_t>(src) << 24) | (static_cast<std::uint32_t>(dst) << 16) |
          (static_cast<std::uint32_t>(event_id) & 0xffffu);
+}
+
+// Sorts and removes duplicates; the lists are a handful of signals (insertion sort).
+void sort_unique(std::vector<std::uint32_t>& v) {
+  if (v.size() > 32) {
+    std::sort(v.begin(), v.end());
+  } else {
+    for (std::size_t i = 1; i < v.size(); ++i) {
+      const std::uint32_t x = v[i];
+      std::size_t j = i;
+      for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
+      v[j] = x;
+    }
+  }
+  v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
 }  // namespace
@@ -50,6 +94,9 @@ BlockContext::BlockContext(std::uint32_t block_idx, std::uint32_t block_num,
                            const CoreBuffers& caps)
     : block_idx_(block_idx), block_num_(block_num), caps_(caps) {
   last_on_pipe_.fill(kNoInstr);
+  for (std::size_t m = 0; m < capacity_.size(); ++m) {
+    capacity_[m] = capacity_of(caps_, static_cast<Mem>(m));
+  }
 }
 
 void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
@@ -61,7 +108,7 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   issue_bbs = 0;
   pause_depth = 0;
   for (Arena& a : arenas_) a.used = 0;
-  slots_.clear();
+  live_slots_ = 0;  // the slots (and their wait lists' storage) are reused by add_slot
   in_use_.fill(0);
   last_on_pipe_.fill(kNoInstr);
   for (auto& w : pipe_waits_) w.clear();
@@ -69,30 +116,16 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   current_tpipe = nullptr;
 }
 
-std::uint32_t BlockContext::capacity(Mem mem) const {
-  switch (mem) {
-    case Mem::kUb:
-      return caps_.ub;
-    case Mem::kL1:
-      return caps_.l1;
-    case Mem::kL0a:
-      return caps_.l0a;
-    case Mem::kL0b:
-      return caps_.l0b;
-    case Mem::kL0c:
-      return caps_.l0c;
-    case Mem::kBiasTable:
-      return caps_.bias_table;
-    case Mem::kFixpipeBuf:
-      return caps_.fixpipe_buf;
-    default:
-      return 0;
-  }
+bool BlockContext::gm_accessible(const void* addr, std::uint64_t bytes, bool write) const {
+  return !gm_check || gm_check(addr, bytes, write);
 }
+
+std::uint32_t BlockContext::capacity(Mem mem) const { return capacity_[index(mem)]; }
 
 std::uint8_t* BlockContext::base(Mem mem) {
   Arena& a = arenas_[index(mem)];
-  if (a.data.size() < capacity(mem)) a.data.assign(capacity(mem), 0);
+  const std::uint32_t cap = capacity_[index(mem)];
+  if (a.data.size() < cap) a.data.assign(cap, 0);
   return a.data.data();
 }
 
@@ -124,30 +157,33 @@ void BlockContext::release_to(Mem mem, std::uint32_t used) {
 }
 
 std::int32_t BlockContext::add_slot(Mem mem, std::uint32_t offset, std::uint32_t bytes) {
-  BufferSlot s;
+  if (live_slots_ == slots_.size()) slots_.emplace_back();
+  BufferSlot& s = slots_[live_slots_];
+  std::vector<std::uint32_t> waits = std::move(s.waits);
+  waits.clear();
+  s = BufferSlot{};
   s.mem = mem;
   s.offset = offset;
   s.bytes = bytes;
-  slots_.push_back(std::move(s));
-  return static_cast<std::int32_t>(slots_.size() - 1);
+  s.waits = std::move(waits);
+  return static_cast<std::int32_t>(live_slots_++);
 }
 
 std::uint32_t BlockContext::emit(Instr ins, std::initializer_list<Access> accesses) {
   scratch_.clear();
   auto& pipe_waits = pipe_waits_[static_cast<std::size_t>(ins.pipe)];
-  scratch_.insert(scratch_.end(), pipe_waits.begin(), pipe_waits.end());
+  for (std::uint32_t w : pipe_waits) scratch_.push_back(w);
   pipe_waits.clear();
   for (const Access& a : accesses) {
     if (a.slot < 0) continue;
     BufferSlot& s = slot(a.slot);
-    scratch_.insert(scratch_.end(), s.waits.begin(), s.waits.end());
+    for (std::uint32_t w : s.waits) scratch_.push_back(w);
     s.waits.clear();
     if (ins.pipe == Pipe::kScalar && !a.write && s.last_writer != kNoInstr) {
       scratch_.push_back(s.last_writer);  // a scalar read stalls for its data
     }
   }
-  std::sort(scratch_.begin(), scratch_.end());
-  scratch_.erase(std::unique(scratch_.begin(), scratch_.end()), scratch_.end());
+  sort_unique(scratch_);
   ins.dep_begin = static_cast<std::uint32_t>(trace.deps.size());
   for (std::uint32_t d : scratch_) {
     if (d != kNoInstr && trace.instrs[d].pipe != ins.pipe) trace.deps.push_back(d);
@@ -221,21 +257,25 @@ void BlockContext::barrier_all() {
 }
 
 BlockContext& block() {
-  if (detail::tls_block == nullptr) {
+  if (tls_running == nullptr) {
     throw KernelError("Ascend C device API called outside a kernel launch (no current block)");
   }
-  return *detail::tls_block;
+  return *tls_running;
 }
 
 ScopedBlock::ScopedBlock(BlockContext& ctx)
     : saved_(detail::tls_block), saved_idx_(::block_idx), saved_num_(::block_num) {
   detail::tls_block = &ctx;
+  tls_running = &ctx;
+  detail::set_scalar_counter(&ctx.scalar_bbs);
   ::block_idx = ctx.block_idx();
   ::block_num = ctx.block_num();
 }
 
 ScopedBlock::~ScopedBlock() {
   detail::tls_block = saved_;
+  tls_running = saved_;
+  detail::set_scalar_counter(saved_ != nullptr ? &saved_->scalar_bbs : nullptr);
   ::block_idx = saved_idx_;
   ::block_num = saved_num_;
 }

@@ -11,12 +11,13 @@
 
 extern "C" void scalar_loop(GM_ADDR out, uint32_t n);
 extern "C" void vector_only(GM_ADDR out, uint32_t n);
+extern "C" void twin_bodies_only(GM_ADDR out, uint32_t n);
 extern "C" void __sanitizer_cov_trace_pc();
 
 namespace {
 
 std::uint64_t bbs_of(void (*kernel)(GM_ADDR, uint32_t), uint32_t n) {
-  std::vector<float> out(4);
+  std::vector<float> out(4096);
   auto r = npusim::kernel::run_blocks(kernel, 1, reinterpret_cast<GM_ADDR>(out.data()), n);
   EXPECT_TRUE(r.ok()) << r.first_error();
   return r.blocks[0].trace.scalar_bbs;
@@ -35,6 +36,10 @@ TEST(ScalarCounter, CountsBasicBlocksDeterministically) {
 
 TEST(ScalarCounter, TwinInternalsAreNotScalarWork) {
   EXPECT_EQ(bbs_of(&vector_only, 16), bbs_of(&vector_only, 4096));
+}
+
+TEST(ScalarCounter, TwinBodiesCountNothingEvenWithoutScalarPause) {
+  EXPECT_EQ(bbs_of(&twin_bodies_only, 16), bbs_of(&twin_bodies_only, 4096));
 }
 
 TEST(ScalarCounter, InstructionsCarryTheCounterAtIssue) {

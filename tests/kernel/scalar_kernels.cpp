@@ -24,3 +24,29 @@ extern "C" __global__ __aicore__ void vector_only(GM_ADDR, uint32_t n) {
   AscendC::Add(t, t, t, static_cast<int32_t>(n));
   AscendC::Exp(t, t, static_cast<int32_t>(n));
 }
+
+// The twin's bodies called directly, without the ScalarPause of the API functions around them:
+// they are not instrumented (NPUSIM_TWIN_FN), so n does not change the count.
+extern "C" __global__ __aicore__ void twin_bodies_only(GM_ADDR out, uint32_t n) {
+  namespace nk = npusim::kernel;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<> buf;
+  pipe.InitBuffer(buf, 2 * 4096 * sizeof(float));
+  AscendC::LocalTensor<float> t = buf.Get<float>();
+  AscendC::LocalTensor<float> u = t[4096];
+  const auto count = static_cast<int32_t>(n);
+  nk::BlockContext& ctx = nk::block();
+  nk::duplicate_body(ctx, nk::operand(t), 0.5f, count);
+  nk::binary_body(ctx, nk::Op::kAdd, "Add", nk::operand(u), nk::operand(t), nk::operand(t), count,
+                  [](float a, float b) NPUSIM_TWIN_FN { return a + b; });
+  nk::unary_body(ctx, nk::Op::kExp, "Exp", nk::operand(t), nk::operand(u), count,
+                 [](float x) NPUSIM_TWIN_FN { return nk::through_float(x, nk::ExpF()); });
+  nk::reduce_sum_body(ctx, nk::operand(u), nk::operand(t), u.twin_slot(), count);
+  nk::reduce_extreme_body<float, true>(ctx, nk::Op::kReduceMax, "ReduceMax", nk::operand(u),
+                                       nk::operand(t), u.twin_slot(), count, true);
+  nk::cast_body(ctx, nk::operand(u), nk::operand(t), AscendC::RoundMode::CAST_NONE, count);
+  // n bursts of 32 bytes, UB -> GM (out has room for 4096 floats)
+  nk::CopyEnds e{out, reinterpret_cast<const uint8_t*>(t.twin_data()), nk::Mem::kGm, nk::Mem::kUb,
+                 -1, t.twin_slot(), false, true};
+  nk::copy_body(ctx, e, nk::DType::kFp32, n / 8, 32, 32, 32);
+}

@@ -21,6 +21,23 @@
 
 #define NPUSIM_KERNEL_API __attribute__((visibility("default")))
 
+// NPUSIM_TWIN_FN marks twin code that kernel sources compile (these headers are inline code in
+// the kernel's translation unit) but that is not the kernel's scalar work: with
+// -fsanitize-coverage=trace-pc it gets no __sanitizer_cov_trace_pc call, so the element loops of
+// vector ops and copies cost no callback per element. The compilers do not inline across the
+// attribute (an instrumented inline function called from a marked one stays an out-of-line,
+// instrumented call), so marked code calls only marked code, builtins or out-of-line functions of
+// libacl_rt.so. Kernel-facing API functions (AscendC::Add, TQue::EnQue...) stay unmarked: the
+// basic blocks they execute before and after their ScalarPause are part of what a kernel's
+// scalar_bbs has always counted, and the marked bodies they call run inside the pause.
+#if defined(__clang__)
+#define NPUSIM_TWIN_FN __attribute__((no_sanitize("coverage")))
+#elif defined(__GNUC__) && __GNUC__ >= 12
+#define NPUSIM_TWIN_FN __attribute__((no_sanitize_coverage))
+#else
+#define NPUSIM_TWIN_FN
+#endif
+
 namespace npusim::kernel {
 
 /// A kernel misused the Ascend C API or the device (buffer overflow, empty queue, bad access).
@@ -86,6 +103,8 @@ class NPUSIM_KERNEL_API BlockContext {
   // ---- set by the launcher ----
   /// Optional GM range check (the runtime's allocation registry); false = bad access.
   std::function<bool(const void* addr, std::uint64_t bytes, bool write)> gm_check;
+  /// gm_check(addr, bytes, write), true without a check (out of line: twin bodies call it).
+  bool gm_accessible(const void* addr, std::uint64_t bytes, bool write) const;
 
   // ---- outputs ----
   std::vector<char> printf_out;  // AscendC::printf text in call order
@@ -107,7 +126,7 @@ class NPUSIM_KERNEL_API BlockContext {
 
   std::int32_t add_slot(Mem mem, std::uint32_t offset, std::uint32_t bytes);
   BufferSlot& slot(std::int32_t id) { return slots_[static_cast<std::size_t>(id)]; }
-  std::uint32_t slot_count() const { return static_cast<std::uint32_t>(slots_.size()); }
+  std::uint32_t slot_count() const { return live_slots_; }
   /// Queue buffers currently allocated (AllocTensor..FreeTensor) per TPosition value.
   std::uint32_t& queue_buffers_in_use(std::uint8_t position) { return in_use_[position & 31u]; }
 
@@ -139,16 +158,22 @@ class NPUSIM_KERNEL_API BlockContext {
   std::uint32_t block_num_;
   CoreBuffers caps_;
   std::array<Arena, 9> arenas_;
-  std::vector<BufferSlot> slots_;
+  std::vector<BufferSlot> slots_;  // [0, live_slots_) in use; the rest kept for reuse
   std::array<std::uint32_t, 32> in_use_{};
   std::array<std::uint32_t, kPipeCount> last_on_pipe_{};
   std::array<std::vector<std::uint32_t>, kPipeCount> pipe_waits_;
   std::vector<Flag> flags_;
   std::vector<std::uint32_t> scratch_;
+  // (Added last: kernels inline accessors of the members above, and the layout they see shapes
+  // their code, so their basic-block counts.)
+  std::array<std::uint32_t, 9> capacity_{};  // per memory, from caps_ (0: no arena)
+  std::uint32_t live_slots_ = 0;
 };
 
 namespace detail {
 extern NPUSIM_KERNEL_API thread_local BlockContext* tls_block;
+/// Points __sanitizer_cov_trace_pc at this thread's counter (nullptr: count nothing); ScopedBlock.
+void set_scalar_counter(std::uint64_t* counter);
 }  // namespace detail
 
 /// The block being run on this thread, or nullptr.
@@ -173,7 +198,10 @@ class NPUSIM_KERNEL_API ScopedBlock {
 
 /// Keeps the basic-block counter unchanged across a twin call: the twin's own code is not the
 /// kernel's scalar work, even when the kernel TU is built with -fsanitize-coverage=trace-pc.
-/// Instructions recorded meanwhile carry the counter value at the call's entry.
+/// Instructions recorded meanwhile carry the counter value at the call's entry. The bodies inside
+/// are NPUSIM_TWIN_FN (not instrumented at all); the pause still discards the few basic blocks
+/// of the API shell around them, and anything a body reaches that is instrumented (half
+/// arithmetic, standard-library inline functions).
 class ScalarPause {
  public:
   explicit ScalarPause(BlockContext& ctx) : ctx_(ctx) {

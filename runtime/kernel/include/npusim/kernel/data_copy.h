@@ -93,7 +93,10 @@ struct Nd2NzParams {
 
 namespace npusim::kernel {
 
-inline Pipe copy_pipe(Mem src, Mem dst) {
+// As in vector_ops.h: each copy is a kernel-facing shell (block(), ScalarPause) around a twin body
+// marked NPUSIM_TWIN_FN; bodies see the two ends as raw pointers and memories (CopyEnds).
+
+NPUSIM_TWIN_FN inline Pipe copy_pipe(Mem src, Mem dst) {
   if (src == Mem::kGm) return Pipe::kMte2;
   if (src == Mem::kL0c) return Pipe::kFixpipe;
   if (src == Mem::kL1) return Pipe::kMte1;
@@ -101,23 +104,23 @@ inline Pipe copy_pipe(Mem src, Mem dst) {
   return Pipe::kMte3;
 }
 
-/// Byte offset of a local tensor in its memory; KernelError if it breaks the 32-byte rule.
-template <class T>
-std::uint64_t local_offset(BlockContext& ctx, const AscendC::LocalTensor<T>& t, const char* op) {
-  if (t.twin_data() == nullptr) fail(op, "local tensor has no buffer");
-  const auto offset = static_cast<std::uint64_t>(
-      reinterpret_cast<const std::uint8_t*>(t.twin_data()) - ctx.base(t.mem()));
+/// Byte offset of local data `p` in its memory; KernelError if it breaks the 32-byte rule.
+NPUSIM_TWIN_FN inline std::uint64_t local_offset(BlockContext& ctx, const void* p, Mem mem,
+                                                 const char* op) {
+  if (p == nullptr) fail(op, "local tensor has no buffer");
+  const auto offset =
+      static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(p) - ctx.base(mem));
   if (offset % 32 != 0) {
-    fail(op, "%s address %llu is not 32-byte aligned", mem_name(t.mem()),
+    fail(op, "%s address %llu is not 32-byte aligned", mem_name(mem),
          static_cast<unsigned long long>(offset));
   }
   return offset;
 }
 
 /// Records one copy instruction.
-inline void record_copy(BlockContext& ctx, Op op, DType dtype, Mem src, Mem dst,
-                        std::uint64_t bytes, std::uint32_t bursts, std::int32_t src_slot,
-                        std::int32_t dst_slot) {
+NPUSIM_TWIN_FN inline void record_copy(BlockContext& ctx, Op op, DType dtype, Mem src, Mem dst,
+                                       std::uint64_t bytes, std::uint32_t bursts,
+                                       std::int32_t src_slot, std::int32_t dst_slot) {
   Instr ins;
   ins.pipe = copy_pipe(src, dst);
   ins.op = op;
@@ -130,15 +133,16 @@ inline void record_copy(BlockContext& ctx, Op op, DType dtype, Mem src, Mem dst,
 }
 
 /// Copies `count` bursts of `len` bytes; burst i starts at src + i*src_pitch, dst + i*dst_pitch.
-inline void copy_bursts(std::uint8_t* dst, const std::uint8_t* src, std::uint32_t count,
-                        std::uint64_t len, std::uint64_t src_pitch, std::uint64_t dst_pitch) {
+NPUSIM_TWIN_FN inline void copy_bursts(std::uint8_t* dst, const std::uint8_t* src,
+                                       std::uint32_t count, std::uint64_t len,
+                                       std::uint64_t src_pitch, std::uint64_t dst_pitch) {
   for (std::uint32_t i = 0; i < count; ++i)
-    std::memmove(dst + i * dst_pitch, src + i * src_pitch, len);
+    __builtin_memmove(dst + i * dst_pitch, src + i * src_pitch, len);
 }
 
 /// Bounds of a local destination/source: KernelError when `bytes` from `offset` leave memory.
-inline void check_local(BlockContext& ctx, Mem mem, std::uint64_t offset, std::uint64_t bytes,
-                        const char* op) {
+NPUSIM_TWIN_FN inline void check_local(BlockContext& ctx, Mem mem, std::uint64_t offset,
+                                       std::uint64_t bytes, const char* op) {
   if (offset + bytes > ctx.capacity(mem)) {
     fail(op, "%llu bytes at %s offset %llu run past the end of %s (%u bytes)",
          static_cast<unsigned long long>(bytes), mem_name(mem),
@@ -154,21 +158,24 @@ struct CopyEnds {
   Mem src_mem;
   std::int32_t dst_slot;
   std::int32_t src_slot;
+  bool dst_local;  // a LocalTensor (32-byte aligned); else a GlobalTensor
+  bool src_local;
 };
 
-inline void strided_copy(BlockContext& ctx, const CopyEnds& e, DType dtype, std::uint32_t count,
-                         std::uint64_t len, std::uint64_t src_pitch, std::uint64_t dst_pitch,
-                         const char* op) {
+NPUSIM_TWIN_FN inline void strided_copy(BlockContext& ctx, const CopyEnds& e, DType dtype,
+                                        std::uint32_t count, std::uint64_t len,
+                                        std::uint64_t src_pitch, std::uint64_t dst_pitch,
+                                        const char* op) {
   if (count == 0 || len == 0) return;
   const std::uint64_t src_span = (count - 1) * src_pitch + len;
   const std::uint64_t dst_span = (count - 1) * dst_pitch + len;
   if (e.src_mem == Mem::kGm)
-    check_gm(ctx, e.src, src_span, false, op);
+    check_gm_range(ctx, e.src, src_span, false, op);
   else
     check_local(ctx, e.src_mem, static_cast<std::uint64_t>(e.src - ctx.base(e.src_mem)), src_span,
                 op);
   if (e.dst_mem == Mem::kGm)
-    check_gm(ctx, e.dst, dst_span, true, op);
+    check_gm_range(ctx, e.dst, dst_span, true, op);
   else
     check_local(ctx, e.dst_mem, static_cast<std::uint64_t>(e.dst - ctx.base(e.dst_mem)), dst_span,
                 op);
@@ -178,6 +185,15 @@ inline void strided_copy(BlockContext& ctx, const CopyEnds& e, DType dtype, std:
               e.src_slot, e.dst_slot);
 }
 
+/// DataCopy's body: the 32-byte rule for local ends (dst first), then the strided copy.
+NPUSIM_TWIN_FN inline void copy_body(BlockContext& ctx, const CopyEnds& e, DType dtype,
+                                     std::uint32_t count, std::uint64_t len,
+                                     std::uint64_t src_pitch, std::uint64_t dst_pitch) {
+  if (e.dst_local) local_offset(ctx, e.dst, e.dst_mem, "DataCopy");
+  if (e.src_local) local_offset(ctx, e.src, e.src_mem, "DataCopy");
+  strided_copy(ctx, e, dtype, count, len, src_pitch, dst_pitch, "DataCopy");
+}
+
 template <class T>
 CopyEnds ends(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src) {
   return {reinterpret_cast<std::uint8_t*>(dst.twin_data()),
@@ -185,7 +201,9 @@ CopyEnds ends(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>
           dst.mem(),
           Mem::kGm,
           dst.twin_slot(),
-          -1};
+          -1,
+          true,
+          false};
 }
 template <class T>
 CopyEnds ends(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>& src) {
@@ -194,7 +212,9 @@ CopyEnds ends(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<T>
           Mem::kGm,
           src.mem(),
           -1,
-          src.twin_slot()};
+          src.twin_slot(),
+          false,
+          true};
 }
 template <class T>
 CopyEnds ends(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src) {
@@ -203,25 +223,18 @@ CopyEnds ends(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>&
           dst.mem(),
           src.mem(),
           dst.twin_slot(),
-          src.twin_slot()};
+          src.twin_slot(),
+          true,
+          true};
 }
-
-template <class T>
-void check_aligned(BlockContext& ctx, const AscendC::LocalTensor<T>& t, const char* op) {
-  local_offset(ctx, t, op);
-}
-template <class T>
-void check_aligned(BlockContext&, const AscendC::GlobalTensor<T>&, const char*) {}
 
 template <class D, class S>
 void copy_contiguous(const D& dst, const S& src, std::uint32_t count) {
   using T = typename D::PrimType;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  check_aligned(ctx, dst, "DataCopy");
-  check_aligned(ctx, src, "DataCopy");
   const std::uint64_t bytes = static_cast<std::uint64_t>(count) * sizeof(T) / 32 * 32;
-  strided_copy(ctx, ends(dst, src), dtype_of<T>(), 1, bytes, bytes, bytes, "DataCopy");
+  copy_body(ctx, ends(dst, src), dtype_of<T>(), 1, bytes, bytes, bytes);
 }
 
 template <class D, class S>
@@ -229,11 +242,83 @@ void copy_params(const D& dst, const S& src, const AscendC::DataCopyParams& p) {
   using T = typename D::PrimType;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  check_aligned(ctx, dst, "DataCopy");
-  check_aligned(ctx, src, "DataCopy");
   const std::uint64_t len = p.blockLen * 32ull;
-  strided_copy(ctx, ends(dst, src), dtype_of<T>(), p.blockCount, len, len + p.srcGap * 32ull,
-               len + p.dstGap * 32ull, "DataCopy");
+  copy_body(ctx, ends(dst, src), dtype_of<T>(), p.blockCount, len, len + p.srcGap * 32ull,
+            len + p.dstGap * 32ull);
+}
+
+/// DataCopy GM (ND) -> L1 (NZ), see AscendC::DataCopy(..., Nd2NzParams).
+template <class T>
+NPUSIM_TWIN_FN void nd2nz_body(BlockContext& ctx, T* dst, std::uint32_t dst_size, Mem dst_mem,
+                               std::int32_t dst_slot, const T* src,
+                               const AscendC::Nd2NzParams& p) {
+  local_offset(ctx, dst, dst_mem, "DataCopy(Nd2Nz)");
+  if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+  constexpr std::uint32_t kC0 = 32 / sizeof(T);
+  const std::uint32_t blocks = (p.dValue + kC0 - 1) / kC0;
+  for (std::uint32_t i = 0; i < p.ndNum; ++i) {
+    const T* s = src + static_cast<std::uint64_t>(i) * p.srcNdMatrixStride;
+    check_gm_range(ctx, s, ((p.nValue - 1ull) * p.srcDValue + p.dValue) * sizeof(T), false,
+                   "DataCopy(Nd2Nz)");
+    const std::uint64_t base = static_cast<std::uint64_t>(i) * p.dstNzMatrixStride;
+    for (std::uint32_t c = 0; c < blocks; ++c) {
+      for (std::uint32_t r = 0; r < p.nValue; ++r) {
+        const std::uint64_t d =
+            base + (static_cast<std::uint64_t>(c) * p.dstNzC0Stride + r * p.dstNzNStride) * kC0;
+        if (d + kC0 > dst_size)
+          fail("DataCopy(Nd2Nz)", "destination element %llu beyond the tensor (%u elements)",
+               static_cast<unsigned long long>(d + kC0), dst_size);
+        for (std::uint32_t e = 0; e < kC0; ++e) {
+          const std::uint32_t col = c * kC0 + e;
+          if (col < p.dValue) {
+            dst[d + e] = s[static_cast<std::uint64_t>(r) * p.srcDValue + col];
+          } else {
+            __builtin_memset(static_cast<void*>(dst + d + e), 0, sizeof(T));  // T()
+          }
+        }
+      }
+    }
+  }
+  record_copy(ctx, Op::kCopyNd2Nz, dtype_of<T>(), Mem::kGm, dst_mem,
+              static_cast<std::uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T),
+              static_cast<std::uint32_t>(p.ndNum) * p.nValue, -1, dst_slot);
+}
+
+/// DataCopyPad GM -> UB, see AscendC::DataCopyPad.
+template <class T>
+NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, T* dst, Mem dst_mem, std::int32_t dst_slot,
+                                const T* src, const AscendC::DataCopyExtParams& p,
+                                const AscendC::DataCopyPadExtParams<T>& pad) {
+  const std::uint64_t off = local_offset(ctx, dst, dst_mem, "DataCopyPad");
+  if (p.blockCount == 0 || p.blockLen == 0) return;
+  const std::uint64_t left = pad.leftPadding * sizeof(T);
+  const std::uint64_t row = (left + p.blockLen + pad.rightPadding * sizeof(T) + 31) / 32 * 32;
+  const std::uint64_t dst_pitch = row + p.dstStride * 32ull;
+  const std::uint64_t src_pitch = p.blockLen + static_cast<std::uint64_t>(p.srcStride);
+  check_gm_range(ctx, src, (p.blockCount - 1) * src_pitch + p.blockLen, false, "DataCopyPad");
+  check_local(ctx, dst_mem, off, (p.blockCount - 1) * dst_pitch + row, "DataCopyPad");
+  auto* d = reinterpret_cast<std::uint8_t*>(dst);
+  const auto* s = reinterpret_cast<const std::uint8_t*>(src);
+  for (std::uint32_t i = 0; i < p.blockCount; ++i) {
+    std::uint8_t* r = d + i * dst_pitch;
+    if (pad.isPad) {
+      for (std::uint64_t e = 0; e < row / sizeof(T); ++e)
+        __builtin_memcpy(r + e * sizeof(T), &pad.paddingValue, sizeof(T));
+    }
+    __builtin_memmove(r + left, s + i * src_pitch, p.blockLen);
+  }
+  record_copy(ctx, Op::kCopy, dtype_of<T>(), Mem::kGm, dst_mem,
+              static_cast<std::uint64_t>(p.blockCount) * p.blockLen,
+              p.srcStride == 0 ? 1u : p.blockCount, -1, dst_slot);
+}
+
+/// DataCopyPad UB -> GM, see AscendC::DataCopyPad.
+NPUSIM_TWIN_FN inline void pad_out_body(BlockContext& ctx, const CopyEnds& e, DType dtype,
+                                        const AscendC::DataCopyExtParams& p) {
+  local_offset(ctx, e.src, e.src_mem, "DataCopyPad");
+  const std::uint64_t row = (p.blockLen + 31ull) / 32 * 32;
+  strided_copy(ctx, e, dtype, p.blockCount, p.blockLen, row + p.srcStride * 32ull,
+               p.blockLen + static_cast<std::uint64_t>(p.dstStride), "DataCopyPad");
 }
 
 }  // namespace npusim::kernel
@@ -276,33 +361,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
   using namespace npusim::kernel;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  local_offset(ctx, dst, "DataCopy(Nd2Nz)");
-  if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
-  constexpr std::uint32_t kC0 = 32 / sizeof(T);
-  const std::uint32_t blocks = (p.dValue + kC0 - 1) / kC0;
-  for (std::uint32_t i = 0; i < p.ndNum; ++i) {
-    const T* s = src.GetPhyAddr() + static_cast<std::uint64_t>(i) * p.srcNdMatrixStride;
-    check_gm(ctx, s, ((p.nValue - 1ull) * p.srcDValue + p.dValue) * sizeof(T), false,
-             "DataCopy(Nd2Nz)");
-    const std::uint64_t base = static_cast<std::uint64_t>(i) * p.dstNzMatrixStride;
-    for (std::uint32_t c = 0; c < blocks; ++c) {
-      for (std::uint32_t r = 0; r < p.nValue; ++r) {
-        const std::uint64_t d =
-            base + (static_cast<std::uint64_t>(c) * p.dstNzC0Stride + r * p.dstNzNStride) * kC0;
-        if (d + kC0 > dst.GetSize())
-          fail("DataCopy(Nd2Nz)", "destination element %llu beyond the tensor (%u elements)",
-               static_cast<unsigned long long>(d + kC0), dst.GetSize());
-        for (std::uint32_t e = 0; e < kC0; ++e) {
-          const std::uint32_t col = c * kC0 + e;
-          dst.twin_data()[d + e] =
-              col < p.dValue ? s[static_cast<std::uint64_t>(r) * p.srcDValue + col] : T();
-        }
-      }
-    }
-  }
-  record_copy(ctx, Op::kCopyNd2Nz, dtype_of<T>(), Mem::kGm, dst.mem(),
-              static_cast<std::uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T),
-              static_cast<std::uint32_t>(p.ndNum) * p.nValue, -1, dst.twin_slot());
+  nd2nz_body(ctx, dst.twin_data(), dst.GetSize(), dst.mem(), dst.twin_slot(), src.GetPhyAddr(), p);
 }
 
 /// GM -> UB with byte-granular bursts (blockLen bytes each, GM bursts srcStride bytes apart).
@@ -314,28 +373,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   using namespace npusim::kernel;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  const std::uint64_t off = local_offset(ctx, dst, "DataCopyPad");
-  if (p.blockCount == 0 || p.blockLen == 0) return;
-  const std::uint64_t left = pad.leftPadding * sizeof(T);
-  const std::uint64_t row = (left + p.blockLen + pad.rightPadding * sizeof(T) + 31) / 32 * 32;
-  const std::uint64_t dst_pitch = row + p.dstStride * 32ull;
-  const std::uint64_t src_pitch = p.blockLen + static_cast<std::uint64_t>(p.srcStride);
-  check_gm(ctx, src.GetPhyAddr(), (p.blockCount - 1) * src_pitch + p.blockLen, false,
-           "DataCopyPad");
-  check_local(ctx, dst.mem(), off, (p.blockCount - 1) * dst_pitch + row, "DataCopyPad");
-  auto* d = reinterpret_cast<std::uint8_t*>(dst.twin_data());
-  const auto* s = reinterpret_cast<const std::uint8_t*>(src.GetPhyAddr());
-  for (std::uint32_t i = 0; i < p.blockCount; ++i) {
-    std::uint8_t* r = d + i * dst_pitch;
-    if (pad.isPad) {
-      for (std::uint64_t e = 0; e < row / sizeof(T); ++e)
-        std::memcpy(r + e * sizeof(T), &pad.paddingValue, sizeof(T));
-    }
-    std::memmove(r + left, s + i * src_pitch, p.blockLen);
-  }
-  record_copy(ctx, Op::kCopy, dtype_of<T>(), Mem::kGm, dst.mem(),
-              static_cast<std::uint64_t>(p.blockCount) * p.blockLen,
-              p.srcStride == 0 ? 1u : p.blockCount, -1, dst.twin_slot());
+  pad_in_body(ctx, dst.twin_data(), dst.mem(), dst.twin_slot(), src.GetPhyAddr(), p, pad);
 }
 
 /// UB -> GM with byte-granular bursts: UB rows start 32-byte aligned (srcStride extra 32-byte
@@ -346,11 +384,7 @@ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   using namespace npusim::kernel;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  local_offset(ctx, src, "DataCopyPad");
-  const std::uint64_t row = (p.blockLen + 31ull) / 32 * 32;
-  CopyEnds e = ends(dst, src);
-  strided_copy(ctx, e, dtype_of<T>(), p.blockCount, p.blockLen, row + p.srcStride * 32ull,
-               p.blockLen + static_cast<std::uint64_t>(p.dstStride), "DataCopyPad");
+  pad_out_body(ctx, ends(dst, src), dtype_of<T>(), p);
 }
 
 }  // namespace AscendC

@@ -134,6 +134,16 @@ inline void check_gm(BlockContext& ctx, const void* addr, std::uint64_t bytes, b
   }
 }
 
+/// check_gm for twin bodies (NPUSIM_TWIN_FN code calls only marked or out-of-line functions).
+NPUSIM_TWIN_FN inline void check_gm_range(BlockContext& ctx, const void* addr, std::uint64_t bytes,
+                                          bool write, const char* op) {
+  if (addr == nullptr && bytes != 0) fail(op, "null global memory address");
+  if (bytes != 0 && !ctx.gm_accessible(addr, bytes, write)) {
+    fail(op, "%s %llu bytes at %p: outside any device allocation", write ? "writes" : "reads",
+         static_cast<unsigned long long>(bytes), addr);
+  }
+}
+
 }  // namespace npusim::kernel
 
 namespace AscendC {
