@@ -25,13 +25,7 @@ void Hbm::register_stats(sim::StatGroup& stats) {
   stats.add("read_bytes", read_bytes_, "B", "bytes read");
   stats.add("write_bytes", write_bytes_, "B", "bytes written");
   stats.add("transactions", port_.transfers(), "", "memory transactions (bursts)");
-  stats.add("busy_time", port_.busy_time(), "ps", "time the memory was transferring data");
-  stats.formula("bandwidth", [this] { return port_.achieved_bytes_per_sec() / 1e9; }, "GB/s",
-                "achieved bandwidth while busy = bytes / busy_time");
-  stats.formula("utilization", [this] {
-    const sim::SimTime now = sim::sim_now();
-    return now == 0 ? 0.0 : static_cast<double>(port_.busy_time()) / static_cast<double>(now);
-  }, "", "busy_time / simulated time");
+  sim::add_resource_stats(stats, port_, "the memory", &sim::sim_now);
 }
 
 }  // namespace npusim::models

@@ -30,14 +30,8 @@ PcieDma::PcieDma(const sc_core::sc_module_name& name, bool to_device, const Chip
       host_memcpy_(cfg.host.memcpy_bandwidth) {
   sim::StatGroup& link = stats.child("link");
   link.add("bytes", link_.bytes(), "B", "bytes moved over the link");
-  link.add("busy_time", link_.busy_time(), "ps", "time the link was transferring data");
   link.add("bursts", link_.transfers(), "", "DMA bursts");
-  link.formula("bandwidth", [this] { return link_.achieved_bytes_per_sec() / 1e9; }, "GB/s",
-               "achieved link bandwidth while busy = bytes / busy_time");
-  link.formula("utilization", [this] {
-    const sim::SimTime now = sim::sim_now();
-    return now == 0 ? 0.0 : static_cast<double>(link_.busy_time()) / static_cast<double>(now);
-  }, "", "busy_time / simulated time");
+  sim::add_resource_stats(link, link_, "the link", &sim::sim_now);
 }
 
 void PcieDma::run(EngineJob& job) {

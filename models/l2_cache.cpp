@@ -59,13 +59,7 @@ void L2Cache::register_stats(sim::StatGroup& stats) {
   stats.add("hit_bytes", hit_bytes_, "B", "read bytes served by L2 (read_hit_rate)");
   stats.add("hbm_bytes", hbm_bytes_, "B", "bytes passed on to HBM (read misses and all writes)");
   stats.add("transactions", port_.transfers(), "", "core accesses");
-  stats.add("busy_time", port_.busy_time(), "ps", "time L2 was transferring data");
-  stats.formula("bandwidth", [this] { return port_.achieved_bytes_per_sec() / 1e9; }, "GB/s",
-                "achieved bandwidth while busy = bytes / busy_time");
-  stats.formula("utilization", [this] {
-    const sim::SimTime now = sim::sim_now();
-    return now == 0 ? 0.0 : static_cast<double>(port_.busy_time()) / static_cast<double>(now);
-  }, "", "busy_time / simulated time");
+  sim::add_resource_stats(stats, port_, "L2", &sim::sim_now);
 }
 
 }  // namespace npusim::models

@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "sim/quantity.h"
+#include "sim/stats.h"
 
 namespace npusim::sim {
 
@@ -52,5 +54,19 @@ class BandwidthResource {
   std::uint64_t bytes_ = 0;
   std::uint64_t transfers_ = 0;
 };
+
+/// Registers what every shared resource reports: busy_time, and the derived bandwidth (GB/s while
+/// busy) and utilization (busy_time / simulated time, read through `now`). `what` names the
+/// resource in the descriptions ("the link", "L2").
+inline void add_resource_stats(StatGroup& stats, const BandwidthResource& r, const std::string& what,
+                               SimTime (*now)()) {
+  stats.add("busy_time", r.busy_time(), "ps", ("time " + what + " was transferring data").c_str());
+  stats.formula("bandwidth", [&r] { return r.achieved_bytes_per_sec() / 1e9; }, "GB/s",
+                "achieved bandwidth while busy = bytes / busy_time");
+  stats.formula("utilization", [&r, now] {
+    const SimTime t = now();
+    return t == 0 ? 0.0 : static_cast<double>(r.busy_time()) / static_cast<double>(t);
+  }, "", "busy_time / simulated time");
+}
 
 }  // namespace npusim::sim
