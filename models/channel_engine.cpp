@@ -10,20 +10,18 @@
 namespace npusim::models {
 
 ChannelEngine::ChannelEngine(const sc_core::sc_module_name& name, std::int64_t channels,
-                             TraceTracks tracks, sim::StatGroup& stats)
-    : sc_module(name), mem("mem"), tracks_(std::move(tracks)) {
+                             sim::TrackGroup& tracks, const std::string& label,
+                             sim::StatGroup& stats)
+    : sc_module(name), mem("mem") {
   const int count = static_cast<int>(std::max<std::int64_t>(channels, 1));
   for (int i = 0; i < count; ++i) {
     channels_.push_back(std::make_unique<Channel>());
+    channels_.back()->track = tracks.add(label + " ch " + std::to_string(i));
     free_.push_back(count - 1 - i);
     sc_core::sc_spawn_options opts;
     opts.set_stack_size(64 * 1024);
     sc_core::sc_spawn(std::bind(&ChannelEngine::channel_loop, this, i),
                       ("ch" + std::to_string(i)).c_str(), &opts);
-    if (tracks_.writer != nullptr && tracks_.writer->enabled()) {
-      tracks_.writer->thread(tracks_.pid, tracks_.first_tid + i,
-                             tracks_.label + " ch " + std::to_string(i), tracks_.first_tid + i);
-    }
   }
   payload_.set_data_ptr(nullptr);
   payload_.set_byte_enable_ptr(nullptr);
@@ -77,9 +75,8 @@ void ChannelEngine::release(int index) {
 }
 
 void ChannelEngine::trace_job(const EngineJob& job) {
-  if (tracks_.writer == nullptr || !tracks_.writer->enabled()) return;
-  tracks_.writer->complete(tracks_.pid, tracks_.first_tid + job.channel, job.task->name,
-                           job.start, job.engine_end, span_args(job));
+  const sim::Track& track = channels_[job.channel]->track;
+  if (track.on()) track.span(job.task->name, job.start, job.engine_end, span_args(job));
 }
 
 std::vector<sim::TraceArg> ChannelEngine::span_args(const EngineJob& job) const {

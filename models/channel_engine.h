@@ -17,28 +17,21 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "models/task.h"
+#include "models/engine.h"
 #include "sim/stats.h"
-#include "sim/trace.h"
+#include "sim/tracks.h"
 
 namespace npusim::models {
 
 class Hbm;
 
-/// Where an engine draws its busy spans: one track per channel in a process of the timeline.
-struct TraceTracks {
-  sim::TraceWriter* writer = nullptr;
-  int pid = 0;
-  int first_tid = 0;
-  std::string label;  // "PCIe H2D" -> tracks "PCIe H2D ch 0", ...
-};
-
 class ChannelEngine : public sc_core::sc_module, public TaskEngine {
  public:
   tlm_utils::simple_initiator_socket<ChannelEngine> mem;
 
-  ChannelEngine(const sc_core::sc_module_name& name, std::int64_t channels, TraceTracks tracks,
-                sim::StatGroup& stats);
+  /// One track per channel in `tracks`: "<label> ch 0", "<label> ch 1"...
+  ChannelEngine(const sc_core::sc_module_name& name, std::int64_t channels,
+                sim::TrackGroup& tracks, const std::string& label, sim::StatGroup& stats);
 
   /// Bind the memory socket to `hbm` (its latency is needed to pipeline bursts).
   void bind_memory(Hbm& hbm);
@@ -66,6 +59,7 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
     sc_core::sc_event go;
     EngineJob* job = nullptr;
     JobSink* sink = nullptr;
+    sim::Track track;
   };
 
   void channel_loop(int index);
@@ -76,7 +70,6 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
   std::vector<int> free_;  // descending, so back() is the lowest free channel
   tlm::tlm_generic_payload payload_;
   sim::SimTime memory_latency_ = 0;
-  TraceTracks tracks_;
   std::uint64_t jobs_ = 0;
   std::uint64_t busy_time_ = 0;  // summed over channels, ps
 };

@@ -11,6 +11,7 @@
 
 #include "models/chip_config_loader.h"
 #include "models/presets.h"
+#include "models/topology.h"
 
 namespace npusim::models {
 namespace {
@@ -80,112 +81,6 @@ void load_chain(ChipConfig& config, const Document& doc, std::vector<const Docum
   chain.pop_back();
 }
 
-// --- validation ---------------------------------------------------------------------------------
-
-struct IntRule {
-  const char* key;
-  std::int64_t min, max;
-};
-
-// Integers not listed here must be >= 0.
-constexpr IntRule kIntRules[] = {
-    {"soc.npu_arch", 1, 99999},          {"soc.num_devices", 1, 16},
-    {"sdma.channels", 1, 64},            {"pcie.dma_channels", 1, 64},
-    {"scheduler.max_streams", 1, 65536},
-    {"scheduler.stream_depth", 1, 65536}, {"scheduler.max_events", 1, 1 << 20},
-    {"aicore.cube_cores", 1, 1024},      {"aicore.vector_cores", 0, 2048},
-    {"aicpu.cores", 0, 1024},
-};
-
-/// "8.5.0": three dot-separated non-empty runs of digits.
-bool is_version(const std::string& s) {
-  int parts = 0;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t dot = s.find('.', start);
-    std::string part = s.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return false;
-    ++parts;
-    if (dot == std::string::npos) return parts == 3;
-    start = dot + 1;
-  }
-}
-
-class ValidateVisitor final : public sim::FieldVisitor {
- public:
-  explicit ValidateVisitor(std::vector<std::string>& problems) : problems_(problems) {}
-
-  void field(const char* key, std::int64_t& v, const char*) override;
-  void field(const char* key, double& v, const char*) override;
-  void field(const char*, bool&, const char*) override {}
-  void field(const char* key, std::string& v, const char*) override;
-  void field(const char* key, Bytes& v, const char*) override {
-    if (v.value == 0) fail(key, "must be greater than 0");
-  }
-  void field(const char* key, Bandwidth& v, const char*) override {
-    if (!(v.bytes_per_sec > 0)) fail(key, "must be greater than 0, got " + sim::to_string(v));
-  }
-  void field(const char*, Duration&, const char*) override {}
-  void field(const char* key, Frequency& v, const char*) override {
-    if (!(v.hz > 0)) fail(key, "must be greater than 0, got " + sim::to_string(v));
-  }
-  void begin_group(const char* key, const char*) override { prefix_ += std::string(key) + "."; }
-  void end_group() override {
-    std::size_t dot = prefix_.find_last_of('.', prefix_.size() - 2);
-    prefix_.resize(dot == std::string::npos ? 0 : dot + 1);
-  }
-
- private:
-  void fail(const char* key, const std::string& reason) {
-    problems_.push_back(prefix_ + key + ": " + reason);
-  }
-
-  std::vector<std::string>& problems_;
-  std::string prefix_;
-};
-
-void ValidateVisitor::field(const char* key, std::int64_t& v, const char*) {
-  std::string path = prefix_ + key;
-  IntRule rule{key, 0, INT64_MAX};
-  for (const IntRule& r : kIntRules) {
-    if (path == r.key) rule = r;
-  }
-  if (v >= rule.min && v <= rule.max) return;
-  if (rule.max == INT64_MAX) {
-    fail(key, "must be at least " + std::to_string(rule.min) + ", got " + std::to_string(v));
-  } else {
-    fail(key, "must be between " + std::to_string(rule.min) + " and " + std::to_string(rule.max) +
-                  ", got " + std::to_string(v));
-  }
-}
-
-// Real-valued keys: rates must be positive, fractions lie in [0, 1], counts are non-negative.
-void ValidateVisitor::field(const char* key, double& v, const char*) {
-  const std::string path = prefix_ + key;
-  const bool fraction = path.size() >= 5 && path.compare(path.size() - 5, 5, "_rate") == 0;
-  const bool rate = path.find("_per_cycle") != std::string::npos;
-  if (!std::isfinite(v)) {
-    fail(key, "must be a finite number");
-  } else if (fraction && (v < 0 || v > 1)) {
-    fail(key, "must be between 0 and 1, got " + std::to_string(v));
-  } else if (rate && !(v > 0)) {
-    fail(key, "must be greater than 0, got " + std::to_string(v));
-  } else if (v < 0) {
-    fail(key, "must not be negative, got " + std::to_string(v));
-  }
-}
-
-void ValidateVisitor::field(const char* key, std::string& v, const char*) {
-  std::string path = prefix_ + key;
-  if (path == "scheduler.policy" && v != "priority" && v != "fifo") {
-    fail(key, "expected priority or fifo, got \"" + v + "\"");
-  } else if (path == "soc.version" && !is_version(v)) {
-    fail(key, "expected a version x.y.z such as 8.5.0, got \"" + v + "\"");
-  } else if (path == "soc.name" && (v.empty() || v.size() > 63)) {
-    fail(key, "expected a name of 1 to 63 characters, got \"" + v + "\"");
-  }
-}
-
 std::string trim(const std::string& s) {
   const char* ws = " \t\r\n";
   auto b = s.find_first_not_of(ws);
@@ -206,15 +101,54 @@ std::string preset_names() {
   return names;
 }
 
+std::string check_soc_name(const std::string& v) {
+  if (!v.empty() && v.size() <= 63) return "";
+  return "expected a name of 1 to 63 characters, got \"" + v + "\"";
+}
+
+std::string check_npu_arch(const std::string& v) {
+  std::string known;
+  for (const arch::Generation& g : arch::kGenerations) {
+    if (std::to_string(g.npu_arch) == v) return "";
+    known += (known.empty() ? "" : ", ") + std::to_string(g.npu_arch) + " (" + g.family + ")";
+  }
+  return "unknown NPU architecture " + v + "; known: " + known;
+}
+
+std::string check_version(const std::string& v) {
+  int parts = 0;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t dot = v.find('.', start);
+    std::string part = v.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) break;
+    ++parts;
+    if (dot == std::string::npos) {
+      if (parts == 3) return "";
+      break;
+    }
+    start = dot + 1;
+  }
+  return "expected a version x.y.z such as 8.5.0, got \"" + v + "\"";
+}
+
+std::string check_link_list(const std::string& v) {
+  std::string why;
+  parse_link_list(v, why);
+  return why;
+}
+
 void validate_chip_config(const ChipConfig& config, const std::string& origin) {
   ChipConfig copy = config;  // visit() is not const
-  std::vector<std::string> problems;
-  ValidateVisitor v(problems);
-  copy.visit(v);
-  if (problems.empty()) return;
-  std::string all;
-  for (const std::string& p : problems) all += (all.empty() ? "" : "\n") + origin + ": " + p;
-  throw ConfigError(all);
+  sim::validate(copy, origin);
+  std::string why;
+  for (const LinkPair& p : parse_link_list(config.topology.links, why)) {
+    if (p.b >= config.soc.num_devices) {
+      throw ConfigError(origin + ": topology.links: device " + std::to_string(p.b) +
+                        " does not exist (soc.num_devices is " +
+                        std::to_string(config.soc.num_devices) + ")");
+    }
+  }
 }
 
 ChipConfig load_chip_config(const std::string& source, const std::vector<std::string>& overrides,

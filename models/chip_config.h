@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string>
 
+#include "npusim/chip_arch.h"
+#include "sim/config.h"
 #include "sim/quantity.h"
 
 namespace npusim::models {
@@ -18,6 +20,15 @@ using sim::Bandwidth;
 using sim::Bytes;
 using sim::Duration;
 using sim::Frequency;
+
+/// Rules of keys whose checks need more than a range (chip_config.cpp).
+std::string check_soc_name(const std::string& value);     // 1..63 characters
+std::string check_npu_arch(const std::string& value);     // a number of npusim/chip_arch.h
+std::string check_version(const std::string& value);      // x.y.z
+std::string check_link_list(const std::string& value);    // full_mesh | none | "0-1,0-2,..."
+
+/// Local buffer sizes are 32-bit quantities on the core.
+constexpr double kMaxLocalBuffer = 4294967295.0;
 
 /// Identity of the chip as the runtime reports it.
 struct SocConfig {
@@ -28,10 +39,16 @@ struct SocConfig {
 
   template <class V>
   void visit(V& v) {
-    v.field("name", name, "SoC name returned by aclrtGetSocName (e.g. Ascend910B2, Ascend310P3)");
-    v.field("npu_arch", npu_arch, "NPU architecture number (2201 = 910B split AIC/AIV, 2002 = 310P coupled)");
-    v.field("num_devices", num_devices, "number of devices (chips) visible to the host program");
-    v.field("version", version, "CANN version string reported by aclsysGetVersionStr (x.y.z)");
+    v.field("name", name, "SoC name returned by aclrtGetSocName (e.g. Ascend910B2, Ascend310P3)",
+            sim::checked(check_soc_name));
+    v.field("npu_arch", npu_arch,
+            "NPU architecture number: the chip generation (npusim/chip_arch.h: 1001 = 910, "
+            "2002 = 310P, 2201 = 910B, 3002 = 310B, 3510 = 950)",
+            sim::checked(check_npu_arch));
+    v.field("num_devices", num_devices, "number of devices (chips) visible to the host program",
+            sim::range(1, 16));
+    v.field("version", version, "CANN version string reported by aclsysGetVersionStr (x.y.z)",
+            sim::checked(check_version));
   }
 };
 
@@ -73,7 +90,8 @@ struct PcieConfig {
     v.field("pageable_chunk", pageable_chunk,
             "pageable host memory is staged through a pinned bounce buffer in chunks of this size");
     v.field("dma_channels", dma_channels,
-            "DMA queues per direction; concurrent copies share the link burst by burst");
+            "DMA queues per direction; concurrent copies share the link burst by burst",
+            sim::range(1, 64));
   }
 };
 
@@ -104,7 +122,8 @@ struct L2Config {
     v.field("bandwidth", bandwidth, "L2 bandwidth shared by all cores (reads and writes)");
     v.field("hit_latency", hit_latency, "latency added once per core access to GM through L2");
     v.field("read_hit_rate", read_hit_rate,
-            "fraction (0..1) of every GM read served by L2; the rest also reads HBM (writes always reach HBM)");
+            "fraction of every GM read served by L2; the rest also reads HBM (writes always reach HBM)",
+            sim::range(0, 1));
   }
 };
 
@@ -116,7 +135,8 @@ struct SdmaConfig {
 
   template <class V>
   void visit(V& v) {
-    v.field("channels", channels, "number of SDMA channels that run copies/memsets concurrently");
+    v.field("channels", channels, "number of SDMA channels that run copies/memsets concurrently",
+            sim::range(1, 64));
     v.field("setup", setup, "per-task setup latency of an SDMA channel");
     v.field("burst", burst, "burst size of SDMA transfers");
   }
@@ -139,10 +159,13 @@ struct SchedulerConfig {
     v.field("dispatch", dispatch, "time to parse a task and hand it to its engine");
     v.field("completion", completion, "time from an engine finishing to the task being reported complete");
     v.field("sync_task", sync_task, "execution time of scheduler-internal tasks (event record/wait/reset, value write/wait)");
-    v.field("max_streams", max_streams, "streams per device, default streams included");
-    v.field("stream_depth", stream_depth, "submission queue depth per stream");
-    v.field("max_events", max_events, "events per device");
-    v.field("policy", policy, "dispatch policy between streams: priority (0 = highest first, then FIFO) or fifo");
+    v.field("max_streams", max_streams, "streams per device, default streams included",
+            sim::range(1, 65536));
+    v.field("stream_depth", stream_depth, "submission queue depth per stream", sim::range(1, 65536));
+    v.field("max_events", max_events, "events per device", sim::range(1, 1 << 20));
+    v.field("policy", policy,
+            "dispatch policy between streams: priority (0 = highest first, then FIFO) or fifo",
+            sim::one_of("priority|fifo"));
   }
 };
 
@@ -180,30 +203,39 @@ struct AiCoreConfig {
 
   template <class V>
   void visit(V& v) {
-    v.field("cube_cores", cube_cores, "AI Cores (AIC, cube) on the chip");
-    v.field("vector_cores", vector_cores, "vector cores on the chip: AIV cores on split chips (910B), separate Vector Cores on 310P, 0 if none");
+    v.field("cube_cores", cube_cores, "AI Cores (AIC, cube) on the chip", sim::range(1, 1024));
+    v.field("vector_cores", vector_cores, "vector cores on the chip: AIV cores on split chips (910B), separate Vector Cores on 310P, 0 if none",
+            sim::range(0, 2048));
     v.field("frequency", frequency, "AI Core clock");
-    v.field("l0a", l0a, "L0A buffer per core");
-    v.field("l0b", l0b, "L0B buffer per core");
-    v.field("l0c", l0c, "L0C buffer per core");
-    v.field("l1", l1, "L1 buffer per core");
-    v.field("ub", ub, "unified buffer per vector core");
+    v.field("l0a", l0a, "L0A buffer per core", sim::range(1, kMaxLocalBuffer));
+    v.field("l0b", l0b, "L0B buffer per core", sim::range(1, kMaxLocalBuffer));
+    v.field("l0c", l0c, "L0C buffer per core", sim::range(1, kMaxLocalBuffer));
+    v.field("l1", l1, "L1 buffer per core", sim::range(1, kMaxLocalBuffer));
+    v.field("ub", ub, "unified buffer per vector core", sim::range(1, kMaxLocalBuffer));
     v.field("kernel_launch", kernel_launch, "from a kernel's dispatch to its first block being able to start (args, binary, core setup)");
     v.field("block_launch", block_launch, "from a block's dispatch to a core to its first instruction (per block)");
-    v.field("max_concurrent_kernels", max_concurrent_kernels, "kernels (of different streams) the AI Core engine accepts at once; they share the cores");
+    v.field("max_concurrent_kernels", max_concurrent_kernels, "kernels (of different streams) the AI Core engine accepts at once; they share the cores",
+            sim::range(1, 65536));
     v.field("scalar_cycles_per_bb", scalar_cycles_per_bb, "scalar-unit cycles charged per basic block of kernel scalar code");
     v.field("scalar_access_cycles", scalar_access_cycles, "cycles of a scalar GetValue/SetValue (plus L2/HBM time for GM)");
     v.field("pipe_queue_depth", pipe_queue_depth, "instructions waiting per pipe queue before the scalar unit stalls (0 = unbounded)");
-    v.field("mte2_bytes_per_cycle", mte2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes read from HBM (L2 misses)");
-    v.field("mte2_l2_bytes_per_cycle", mte2_l2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes served by L2 (hits)");
-    v.field("mte1_l0a_bytes_per_cycle", mte1_l0a_bytes_per_cycle, "MTE1 L1->L0A rate");
-    v.field("mte1_l0b_bytes_per_cycle", mte1_l0b_bytes_per_cycle, "MTE1 L1->L0B rate (also other MTE1 moves)");
-    v.field("mte3_bytes_per_cycle", mte3_bytes_per_cycle, "MTE3 UB->GM (and UB->L1) rate");
-    v.field("fixpipe_bytes_per_cycle", fixpipe_bytes_per_cycle, "Fixpipe L0C->GM/L1 rate (output bytes)");
-    v.field("vector_bytes_per_cycle", vector_bytes_per_cycle, "vector unit: bytes per repeat, one repeat per cycle");
-    v.field("cube_m", cube_m, "cube fractal M (rows of A per cycle)");
-    v.field("cube_n", cube_n, "cube fractal N (columns of B per cycle)");
-    v.field("cube_k", cube_k, "cube fractal K for FP16/BF16 per cycle (INT8: 2x, FP32: half)");
+    v.field("mte2_bytes_per_cycle", mte2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes read from HBM (L2 misses)",
+            sim::above(0));
+    v.field("mte2_l2_bytes_per_cycle", mte2_l2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes served by L2 (hits)",
+            sim::above(0));
+    v.field("mte1_l0a_bytes_per_cycle", mte1_l0a_bytes_per_cycle, "MTE1 L1->L0A rate",
+            sim::above(0));
+    v.field("mte1_l0b_bytes_per_cycle", mte1_l0b_bytes_per_cycle, "MTE1 L1->L0B rate (also other MTE1 moves)",
+            sim::above(0));
+    v.field("mte3_bytes_per_cycle", mte3_bytes_per_cycle, "MTE3 UB->GM (and UB->L1) rate",
+            sim::above(0));
+    v.field("fixpipe_bytes_per_cycle", fixpipe_bytes_per_cycle, "Fixpipe L0C->GM/L1 rate (output bytes)",
+            sim::above(0));
+    v.field("vector_bytes_per_cycle", vector_bytes_per_cycle, "vector unit: bytes per repeat, one repeat per cycle",
+            sim::above(0));
+    v.field("cube_m", cube_m, "cube fractal M (rows of A per cycle)", sim::range(1, 4096));
+    v.field("cube_n", cube_n, "cube fractal N (columns of B per cycle)", sim::range(1, 4096));
+    v.field("cube_k", cube_k, "cube fractal K for FP16/BF16 per cycle (INT8: 2x, FP32: half)", sim::range(1, 4096));
     v.field("mte_startup_cycles", mte_startup_cycles, "startup cycles per MTE1/MTE2/MTE3/Fixpipe instruction");
     v.field("vector_startup_cycles", vector_startup_cycles, "startup cycles per vector instruction");
     v.field("cube_startup_cycles", cube_startup_cycles, "startup cycles per Mmad instruction");
@@ -215,7 +247,28 @@ struct AiCpuConfig {
   std::int64_t cores = 6;
 
   template <class V>
-  void visit(V& v) { v.field("cores", cores, "AI CPU cores available to AI CPU tasks"); }
+  void visit(V& v) {
+    v.field("cores", cores, "AI CPU cores available to AI CPU tasks", sim::range(0, 1024));
+  }
+};
+
+/// Which devices are linked to which, and by what (models/topology.h builds the link list).
+struct TopologyConfig {
+  std::string links = "full_mesh";
+  std::string link = "hccs";
+  std::int64_t links_per_pair = 1;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("links", links,
+            "device pairs with a direct chip-to-chip link: full_mesh, none, or a list such as "
+            "\"0-1,2-3\"",
+            sim::checked(check_link_list));
+    v.field("link", link, "kind of those links: hccs (chip-to-chip) or pcie (peer-to-peer through "
+            "the PCIe switch)", sim::one_of("hccs|pcie"));
+    v.field("links_per_pair", links_per_pair, "parallel links between each linked pair",
+            sim::range(1, 16));
+  }
 };
 
 /// The root: one section per unit, mirroring the model tree.
@@ -229,6 +282,7 @@ struct ChipConfig {
   SchedulerConfig scheduler;
   AiCoreConfig aicore;
   AiCpuConfig aicpu;
+  TopologyConfig topology;
 
   template <class V>
   void visit(V& v) {
@@ -241,7 +295,11 @@ struct ChipConfig {
     v.group("scheduler", scheduler, "task scheduler");
     v.group("aicore", aicore, "AI Cores");
     v.group("aicpu", aicpu, "AI CPU");
+    v.group("topology", topology, "links between the devices");
   }
+
+  /// The chip generation of soc.npu_arch (validation accepts only numbers in the table).
+  const arch::Generation& generation() const { return arch::of(soc.npu_arch); }
 };
 
 }  // namespace npusim::models

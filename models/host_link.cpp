@@ -7,21 +7,10 @@
 #include "sim/engine.h"
 
 namespace npusim::models {
-namespace {
-
-constexpr int kH2dFirstTid = 100;
-constexpr int kD2hFirstTid = 200;
-
-TraceTracks pcie_tracks(sim::TraceWriter& trace, int pid, bool to_device) {
-  return TraceTracks{&trace, pid, to_device ? kH2dFirstTid : kD2hFirstTid,
-                     to_device ? "PCIe H2D" : "PCIe D2H"};
-}
-
-}  // namespace
-
 PcieDma::PcieDma(const sc_core::sc_module_name& name, bool to_device, const ChipConfig& cfg,
-                 TraceTracks tracks, sim::StatGroup& stats)
-    : ChannelEngine(name, cfg.pcie.dma_channels, std::move(tracks), stats),
+                 sim::TrackGroup& tracks, sim::StatGroup& stats)
+    : ChannelEngine(name, cfg.pcie.dma_channels, tracks, to_device ? "PCIe H2D" : "PCIe D2H",
+                    stats),
       to_device_(to_device),
       link_(to_device ? cfg.pcie.h2d_bandwidth : cfg.pcie.d2h_bandwidth),
       latency_(cfg.pcie.latency.ps),
@@ -35,7 +24,7 @@ PcieDma::PcieDma(const sc_core::sc_module_name& name, bool to_device, const Chip
 }
 
 void PcieDma::run(EngineJob& job) {
-  const DeviceTask& task = *job.task;
+  const Task& task = *job.task;
   if (!task.pageable) {
     transfer(task.bytes);
   } else if (to_device_) {
@@ -108,15 +97,14 @@ std::vector<sim::TraceArg> PcieDma::span_args(const EngineJob& job) const {
   return args;
 }
 
-HostLink::HostLink(const sc_core::sc_module_name& name, const ChipConfig& cfg,
-                   sim::TraceWriter& trace, int units_pid, sim::StatGroup& stats)
+HostLink::HostLink(const sc_core::sc_module_name& name, UnitContext& ctx)
     : sc_module(name),
-      h2d("h2d", true, cfg, pcie_tracks(trace, units_pid, true), stats.child("h2d")),
-      d2h("d2h", false, cfg, pcie_tracks(trace, units_pid, false), stats.child("d2h")) {}
-
-void HostLink::bind_memory(Hbm& hbm) {
-  h2d.bind_memory(hbm);
-  d2h.bind_memory(hbm);
+      h2d("h2d", true, ctx.cfg, ctx.tracks, ctx.stats.child("h2d")),
+      d2h("d2h", false, ctx.cfg, ctx.tracks, ctx.stats.child("d2h")) {
+  h2d.bind_memory(ctx.hbm);
+  d2h.bind_memory(ctx.hbm);
+  ctx.routes.claim(TaskKind::kCopy, Direction::kH2D, h2d, "pcie_h2d");
+  ctx.routes.claim(TaskKind::kCopy, Direction::kD2H, d2h, "pcie_d2h");
 }
 
 }  // namespace npusim::models

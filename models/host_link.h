@@ -17,7 +17,7 @@
 #include <cstdint>
 
 #include "models/channel_engine.h"
-#include "models/chip_config.h"
+#include "models/unit.h"
 #include "sim/bandwidth_resource.h"
 
 namespace npusim::models {
@@ -25,7 +25,9 @@ namespace npusim::models {
 class PcieDma : public ChannelEngine {
  public:
   PcieDma(const sc_core::sc_module_name& name, bool to_device, const ChipConfig& cfg,
-          TraceTracks tracks, sim::StatGroup& stats);
+          sim::TrackGroup& tracks, sim::StatGroup& stats);
+
+  const char* task_type(const Task&) const override { return "PCIE_DMA_SQE"; }
 
  protected:
   void run(EngineJob& job) override;
@@ -46,15 +48,13 @@ class PcieDma : public ChannelEngine {
   sim::Bandwidth host_memcpy_;
 };
 
-class HostLink : public sc_core::sc_module {
+/// Claims host copies: kCopy H2D ("pcie_h2d") and D2H ("pcie_d2h").
+class HostLink : public sc_core::sc_module, public Unit {
  public:
   PcieDma h2d;
   PcieDma d2h;
 
-  HostLink(const sc_core::sc_module_name& name, const ChipConfig& cfg, sim::TraceWriter& trace,
-           int units_pid, sim::StatGroup& stats);
-
-  void bind_memory(Hbm& hbm);
+  HostLink(const sc_core::sc_module_name& name, UnitContext& ctx);
 };
 
 }  // namespace npusim::models

@@ -21,10 +21,10 @@ namespace npusim::models {
 /// (ACL_ERROR_RT_AICORE_EXCEPTION).
 constexpr int kAicoreException = 507015;
 
-/// Which cores a kernel's blocks need. On split chips (NPU_ARCH 2201): kAic = one AIC (cube)
+/// Which cores a kernel's blocks need. On split chips (npusim/chip_arch.h): kAic = one AIC (cube)
 /// core per block, kAiv = one AIV (vector) core, kMix = one AIC plus vector_cores / cube_cores
-/// AIV cores per block. On coupled chips (NPU_ARCH 1001, 2002, 3002) every block runs on one AI
-/// Core that has all pipes, whatever the type.
+/// AIV cores per block. On coupled chips every block runs on one AI Core that has all pipes,
+/// whatever the type.
 enum class CoreType : std::uint8_t { kAic, kAiv, kMix };
 
 struct KernelWork {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the host puts in a stream's submission queue, as the device models see it (one SQE), and
-// what an engine is handed when the task scheduler dispatches it. Plain C++.
+// The task vocabulary shared by the runtime and the device models: what the host puts in a
+// stream's submission queue (one SQE), how it ended, and what an engine is handed when the task
+// scheduler dispatches it. Plain C++: runtime/backend.h uses these types as they are.
 #pragma once
 
 #include <cstdint>
@@ -10,86 +11,75 @@
 
 #include "models/kernel_work.h"
 #include "sim/quantity.h"
+#include "sim/wait.h"
 
 namespace npusim::models {
 
 using sim::SimTime;
+using sim::WaitResult;
 
 /// Stream ids from this value on are the runtime's per-host-thread synchronous-copy streams
-/// (rt::kSyncStream + thread index); they only get different timeline names.
+/// (kSyncStreamBase + thread index). Tasks on one of them still run in order; they never wait for
+/// other streams; they only get different timeline names.
 constexpr std::uint32_t kSyncStreamBase = 0xFFFF0000u;
 
+/// What a task asks the device to do. The unit that executes a kind is not named here: units
+/// claim (kind, direction) routes when they are built (models/unit.h). A unit with a task kind of
+/// its own adds it here (the vocabulary both sides of the seam speak); values below
+/// kFirstUnitKind are taken by this list, the rest are free for units and tests.
 enum class TaskKind : std::uint8_t {
-  kCopy,         // engine by direction: PCIe DMA (H2D, D2H), SDMA (D2D), host CPU (H2H)
+  kCopy,         // by direction: PCIe DMA (H2D, D2H), SDMA (D2D), host CPU (H2H)
   kMemset,       // SDMA (device memory) or host CPU (kH2H: host memory)
   kEventRecord,  // scheduler-internal
   kEventWait,    // scheduler-internal, holds its stream until ready()
-  kEventReset,   // scheduler-internal
-  kValueWrite,   // scheduler-internal
+  kEventReset,   // scheduler-internal (writes the event's flag)
+  kValueWrite,   // scheduler-internal write of 8 bytes to device memory
   kValueWait,    // scheduler-internal, holds its stream until ready()
-  kKernel,       // AI Core
+  kKernel,       // AI Core (a KernelWork; without one: a fixed scheduler.sync_task)
   kHostFunc,     // host callback
-  kNop,          // scheduler-internal
+  kNop,          // scheduler-internal, does nothing (barriers, placeholders)
 };
+constexpr int kFirstUnitKind = 32;
+constexpr int kTaskKinds = 256;  // every value of the underlying type
 
 enum class Direction : std::uint8_t { kH2H, kH2D, kD2H, kD2D };
+constexpr int kDirections = 4;
 
 /// How a task ended; times in simulated ps.
 struct TaskOutcome {
-  SimTime submit = 0;
-  SimTime start = 0;  // engine started (after dispatch)
-  SimTime end = 0;    // completion reported
-  int error = 0;      // effect()'s result
-  bool discarded = false;
+  SimTime submit = 0;     // host clock when the API call submitted it
+  SimTime start = 0;      // engine started (after dispatch)
+  SimTime end = 0;        // reported complete
+  int error = 0;          // aclError of the task (effect()'s result; 0 = success)
+  bool discarded = false; // dropped unexecuted (stream destroyed/aborted, stop-on-failure)
 };
 
-struct DeviceTask {
+struct Task {
   TaskKind kind = TaskKind::kNop;
-  Direction direction = Direction::kD2D;
-  bool pageable = false;  // host side is pageable (staged through a bounce buffer)
-  std::uint32_t stream = 0;
-  std::uint32_t task_id = 0;
-  std::uint32_t priority = 0;  // 0 = highest
-  SimTime submit_at = 0;
+  Direction direction = Direction::kD2D;  // copies and memsets: which side(s) of the link
+  bool pageable = false;      // host side is pageable (staged through a bounce buffer)
+  std::uint32_t device = 0;
+  std::uint32_t stream = 0;   // device-unique stream id, or kSyncStreamBase + host thread index
+  std::uint32_t task_id = 0;  // per-stream sequence number (16-bit wrap is the runtime's concern)
+  std::uint32_t priority = 0; // 0 = highest .. 7 = lowest
+  SimTime submit_at = 0;      // host clock at submission; the device never runs it earlier
   std::uint64_t bytes = 0;
-  std::uint64_t flow_id = 0;
-  std::string name;
-  std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch (null = fixed sync_task time)
+  std::uint64_t flow_id = 0;  // links the host API span to the device task on the timeline
+  std::string name;           // timeline label; empty = the unit's task type ("SDMA_SQE"...)
+  std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch
 
-  std::function<bool()> ready;                    // wait tasks: may the stream go on?
-  std::function<int()> effect;                    // at the end of the work, before done
-  std::function<void(const TaskOutcome&)> done;  // exactly once
+  /// Wait tasks (kEventWait, kValueWait): the stream holds until ready() is true. Re-tested when
+  /// the task reaches the head of its stream and after every task completion.
+  std::function<bool()> ready;
+  /// The functional effect (copy the bytes, write the value, stamp the event...), run once at the
+  /// simulated time the engine finishes the work, before done(). Returns an aclError. May be empty.
+  std::function<int()> effect;
+  /// Called exactly once: after effect() with the outcome, or with discarded = true.
+  std::function<void(const TaskOutcome&)> done;
 };
 
 inline bool is_wait(TaskKind kind) {
   return kind == TaskKind::kEventWait || kind == TaskKind::kValueWait;
 }
-
-/// A dispatched task on its way through an engine. Owned by the scheduler; stable address.
-struct EngineJob {
-  DeviceTask* task = nullptr;
-  SimTime start = 0;       // engine started the work
-  SimTime engine_end = 0;  // engine finished the work
-  int channel = -1;        // which channel of the engine ran it
-};
-
-/// Where an engine reports that it finished a job (the task scheduler).
-class JobSink {
- public:
-  virtual ~JobSink() = default;
-  /// Contract: called once per job, at the simulated time the engine finished it.
-  virtual void job_finished(EngineJob& job) = 0;
-};
-
-/// A unit that executes tasks the scheduler hands it, on a fixed number of channels.
-/// Engines of new task types (AI Core...) implement this and plug into TaskScheduler::set_engine.
-class TaskEngine {
- public:
-  virtual ~TaskEngine() = default;
-  virtual bool has_free_channel() const = 0;
-  /// Contract: only when has_free_channel(); the engine starts `job` after `delay` on its lowest
-  /// free channel, sets job.start/channel/engine_end and calls sink.job_finished(job) when done.
-  virtual void start(EngineJob& job, SimTime delay, JobSink& sink) = 0;
-};
 
 }  // namespace npusim::models

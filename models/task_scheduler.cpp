@@ -3,40 +3,20 @@
 
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 
 #include "sim/engine.h"
+#include "sim/log.h"
 
 namespace npusim::models {
 namespace {
 
-constexpr int kSchedulerTid = 1;
-constexpr int kHostCpuTid = 2;
 constexpr int kSyncStreamFirstTid = 60000;
 
-const char* sqe_type(const DeviceTask& task) {
-  switch (task.kind) {
-    case TaskKind::kCopy:
-      if (task.direction == Direction::kH2H) return "HOST_CPU_SQE";
-      return task.direction == Direction::kD2D ? "SDMA_SQE" : "PCIE_DMA_SQE";
-    case TaskKind::kMemset: return task.direction == Direction::kH2H ? "HOST_CPU_SQE" : "SDMA_SQE";
-    case TaskKind::kEventRecord: return "EVENT_RECORD_SQE";
-    case TaskKind::kEventWait: return "EVENT_WAIT_SQE";
-    case TaskKind::kEventReset: return "WRITE_VALUE_SQE";  // a reset writes the event's flag
-    case TaskKind::kValueWrite: return "WRITE_VALUE_SQE";
-    case TaskKind::kValueWait: return "NOTIFY_WAIT_SQE";
-    case TaskKind::kKernel:  // msprof's compute task types (on coupled chips blocks run on AI Cores)
-      if (task.kernel && task.kernel->core_type == CoreType::kAiv) return "AI_VECTOR_CORE";
-      if (task.kernel && task.kernel->core_type == CoreType::kMix) return "MIX_AIC";
-      return "AI_CORE";
-    case TaskKind::kHostFunc: return "HOST_CPU_SQE";
-    case TaskKind::kNop: return "PLACE_HOLDER_SQE";
-  }
-  return "PLACE_HOLDER_SQE";
-}
-
-const char* operation(Direction d) {
-  switch (d) {
+const char* operation(const Task& task) {
+  if (task.kind == TaskKind::kMemset) return "memset";
+  switch (task.direction) {
     case Direction::kH2H: return "host to host";
     case Direction::kH2D: return "host to device";
     case Direction::kD2H: return "device to host";
@@ -45,57 +25,58 @@ const char* operation(Direction d) {
   return "";
 }
 
-}  // namespace
-
-const char* engine_name(EngineKind kind) {
-  static const char* const kNames[kEngineKinds] = {"pcie_h2d",  "pcie_d2h", "sdma",     "host_cpu",
-                                                   "scheduler", "aicore",   "host_func"};
-  return kNames[static_cast<int>(kind)];
+std::size_t route_index(TaskKind kind, Direction direction) {
+  return static_cast<std::size_t>(kind) * kDirections + static_cast<std::size_t>(direction);
 }
+
+}  // namespace
 
 SC_HAS_PROCESS(TaskScheduler);
 
 TaskScheduler::TaskScheduler(const sc_core::sc_module_name& name, const ChipConfig& cfg,
-                             DeviceTracks tracks, sim::StatGroup& stats)
+                             sim::TrackGroup& streams, sim::StatGroup& stats)
     : sc_module(name),
       doorbell_(cfg.scheduler.doorbell.ps),
       dispatch_(cfg.scheduler.dispatch.ps),
       completion_(cfg.scheduler.completion.ps),
-      sync_task_(cfg.scheduler.sync_task.ps),
-      host_memcpy_(cfg.host.memcpy_bandwidth),
       by_priority_(cfg.scheduler.policy != "fifo"),
-      tracks_(tracks),
-      stream_stats_(stats.child("streams")) {
+      tracks_(streams),
+      stream_stats_(stats.child("streams")),
+      engine_stats_(stats.child("engine_tasks")) {
   SC_METHOD(on_agenda);
   sensitive << agenda_event_;
   dont_initialize();
-  if (tracks_.writer != nullptr && tracks_.writer->enabled()) {
-    tracks_.writer->thread(tracks_.units_pid, kSchedulerTid, "Scheduler", kSchedulerTid);
-    tracks_.writer->thread(tracks_.units_pid, kHostCpuTid, "Host CPU", kHostCpuTid);
-  }
+  pools_.emplace_back();  // [0]: tasks no unit claimed
   register_stats(stats);
 }
 
-EngineKind TaskScheduler::route(const DeviceTask& task) {
-  switch (task.kind) {
-    case TaskKind::kCopy:
-      switch (task.direction) {
-        case Direction::kH2D: return EngineKind::kPcieH2D;
-        case Direction::kD2H: return EngineKind::kPcieD2H;
-        case Direction::kD2D: return EngineKind::kSdma;
-        case Direction::kH2H: return EngineKind::kHostCpu;
-      }
-      return EngineKind::kSdma;
-    case TaskKind::kMemset:
-      return task.direction == Direction::kH2H ? EngineKind::kHostCpu : EngineKind::kSdma;
-    case TaskKind::kKernel: return EngineKind::kAiCore;
-    case TaskKind::kHostFunc: return EngineKind::kHostFunc;
-    default: return EngineKind::kScheduler;
+void TaskScheduler::claim(TaskKind kind, Direction direction, TaskEngine& engine,
+                          const std::string& name) {
+  std::uint8_t& slot = route_[route_index(kind, direction)];
+  if (slot != 0) {
+    throw std::logic_error("npusim: " + name + " claims task kind " +
+                           std::to_string(static_cast<int>(kind)) + " already claimed by " +
+                           pools_[slot].name);
   }
+  auto it = std::find_if(pools_.begin() + 1, pools_.end(),
+                         [&engine](const Pool& p) { return p.engine == &engine; });
+  if (it == pools_.end()) {
+    if (pools_.size() > 255) throw std::logic_error("npusim: more than 255 task engines");
+    Pool& p = pools_.emplace_back();
+    p.engine = &engine;
+    p.name = name;
+    engine_stats_.add(name, p.tasks, "", "tasks dispatched to this engine");
+    it = std::prev(pools_.end());
+  }
+  slot = static_cast<std::uint8_t>(std::distance(pools_.begin(), it));
 }
 
-void TaskScheduler::set_engine(EngineKind kind, TaskEngine* engine) {
-  pools_[static_cast<int>(kind)].engine = engine;
+TaskEngine* TaskScheduler::engine_for(const Task& task) const {
+  return pools_[route_[route_index(task.kind, task.direction)]].engine;
+}
+
+TaskScheduler::Pool& TaskScheduler::pool_for(const Task& task) {
+  return pools_[route_[route_index(task.kind, task.direction)]];
 }
 
 TaskScheduler::Stream& TaskScheduler::stream(std::uint32_t id) {
@@ -106,11 +87,9 @@ TaskScheduler::Stream& TaskScheduler::stream(std::uint32_t id) {
   const bool sync = id >= kSyncStreamBase;
   const std::string name = sync ? "Sync copies " + std::to_string(id - kSyncStreamBase)
                                 : "Stream " + std::to_string(id);
-  s.tid = sync ? kSyncStreamFirstTid + static_cast<int>(id - kSyncStreamBase)
-               : static_cast<int>(id);
-  if (tracks_.writer != nullptr && tracks_.writer->enabled()) {
-    tracks_.writer->thread(tracks_.device_pid, s.tid, name, s.tid);
-  }
+  s.track = tracks_.at(sync ? kSyncStreamFirstTid + static_cast<int>(id - kSyncStreamBase)
+                            : static_cast<int>(id),
+                       name);
   sim::StatGroup& group = stream_stats_.child(
       sync ? "sync_" + std::to_string(id - kSyncStreamBase) : "stream_" + std::to_string(id));
   group.add("tasks", s.tasks, "", "tasks completed on this stream");
@@ -118,10 +97,11 @@ TaskScheduler::Stream& TaskScheduler::stream(std::uint32_t id) {
   return s;
 }
 
-void TaskScheduler::submit(DeviceTask task) {
+void TaskScheduler::submit(Task task) {
   Stream& s = stream(task.stream);
-  if (task.name.empty() && tracks_.writer != nullptr && tracks_.writer->enabled()) {
-    task.name = sqe_type(task);
+  if (task.name.empty() && tracks_.on()) {
+    const TaskEngine* engine = engine_for(task);
+    task.name = engine != nullptr ? engine->task_type(task) : "PLACE_HOLDER_SQE";
   }
   ++submitted_;
   ++outstanding_;
@@ -154,7 +134,7 @@ void TaskScheduler::on_agenda() {
 
 void TaskScheduler::try_advance(Stream& s) {
   if (s.in_flight || s.blocked || s.queued || s.queue.empty()) return;
-  const DeviceTask& head = s.queue.front();
+  const Task& head = s.queue.front();
   const sim::SimTime visible = visible_at(head);
   const sim::SimTime now = sim::sim_now();
   if (visible > now) {
@@ -174,11 +154,11 @@ void TaskScheduler::try_advance(Stream& s) {
 }
 
 void TaskScheduler::make_ready(Stream& s) {
-  const DeviceTask& head = s.queue.front();
+  const Task& head = s.queue.front();
   s.queued = true;
   s.ready_seq = ++seq_;
-  pools_[static_cast<int>(route(head))].ready.push(
-      ReadyEntry{by_priority_ ? head.priority : 0, sim::sim_now(), s.ready_seq, &s});
+  s.pool = &pool_for(head);
+  s.pool->ready.push(ReadyEntry{by_priority_ ? head.priority : 0, sim::sim_now(), s.ready_seq, &s});
   if (!in_agenda_ && !dispatch_pending_) {
     dispatch_pending_ = true;
     agenda_event_.notify(sc_core::SC_ZERO_TIME);
@@ -186,65 +166,69 @@ void TaskScheduler::make_ready(Stream& s) {
 }
 
 void TaskScheduler::dispatch_all() {
-  for (int k = 0; k < kEngineKinds; ++k) {
-    Pool& pool = pools_[k];
+  for (Pool& pool : pools_) {
     while (!pool.ready.empty()) {
       if (pool.engine != nullptr && !pool.engine->has_free_channel()) break;
       const ReadyEntry entry = pool.ready.top();
       pool.ready.pop();
       Stream& s = *entry.stream;
       if (!s.queued || s.ready_seq != entry.seq) continue;  // discarded meanwhile
-      dispatch(s, static_cast<EngineKind>(k));
+      dispatch(s, pool);
     }
   }
 }
 
-void TaskScheduler::dispatch(Stream& s, EngineKind kind) {
-  Pool& pool = pools_[static_cast<int>(kind)];
+void TaskScheduler::dispatch(Stream& s, Pool& pool) {
   s.queued = false;
   s.in_flight = true;
-  DeviceTask& task = s.queue.front();
+  Task& task = s.queue.front();
   s.job = EngineJob{};
   s.job.task = &task;
   ++pool.tasks;
-  if (pool.engine != nullptr) {
-    pool.engine->start(s.job, dispatch_, *this);
+  TaskEngine* engine = pool.engine;
+  if (engine == nullptr) {  // nobody executes it: it ends at once (complete() sets the error)
+    s.job.start = s.job.engine_end = sim::sim_now();
+    schedule(s.job.engine_end, s, true);
     return;
   }
-  const bool host = kind == EngineKind::kHostCpu;  // the host does it: no device scheduling costs
-  s.job.start = sim::sim_now() + (host ? 0 : dispatch_);
-  s.job.engine_end = s.job.start + fixed_duration(kind, task);
-  if (tracks_.writer != nullptr && tracks_.writer->enabled()) {
-    const int tid = kind == EngineKind::kHostCpu ? kHostCpuTid : kSchedulerTid;
-    tracks_.writer->complete(tracks_.units_pid, tid, task.name, s.job.start, s.job.engine_end,
-                             {sim::TraceArg::num("Stream Id", s.id),
-                              sim::TraceArg::num("Task Id", task.task_id)});
+  const std::optional<sim::SimTime> fixed = engine->fixed_time(task);
+  if (!fixed) {
+    engine->start(s.job, dispatch_, *this);
+    return;
   }
+  const bool host = engine->host_side();
+  s.job.start = sim::sim_now() + (host ? 0 : dispatch_);
+  s.job.engine_end = s.job.start + *fixed;
+  engine->record(s.job);
   schedule(s.job.engine_end + (host ? 0 : completion_), s, true);
 }
 
-sim::SimTime TaskScheduler::visible_at(const DeviceTask& task) const {
-  return task.submit_at + (route(task) == EngineKind::kHostCpu ? 0 : doorbell_);
-}
-
-sim::SimTime TaskScheduler::fixed_duration(EngineKind kind, const DeviceTask& task) const {
-  return kind == EngineKind::kHostCpu ? host_memcpy_.transfer_time(task.bytes) : sync_task_;
+sim::SimTime TaskScheduler::visible_at(const Task& task) const {
+  const TaskEngine* engine = engine_for(task);
+  return task.submit_at + (engine != nullptr && engine->host_side() ? 0 : doorbell_);
 }
 
 void TaskScheduler::job_finished(EngineJob& job) {
   Stream& s = streams_.find(job.task->stream)->second;
   schedule(sim::sim_now() + completion_, s, true);
-  // The engine has a free channel again: arbitrate among waiting heads after this delta.
-  if (!pools_[static_cast<int>(route(*job.task))].ready.empty() && !dispatch_pending_) {
+  // The engine has room again: arbitrate among waiting heads after this delta.
+  if (!s.pool->ready.empty() && !dispatch_pending_) {
     dispatch_pending_ = true;
     agenda_event_.notify(sc_core::SC_ZERO_TIME);
   }
 }
 
 void TaskScheduler::complete(Stream& s) {
-  DeviceTask& task = s.queue.front();
+  Task& task = s.queue.front();
   TaskOutcome out{task.submit_at, s.job.start, sim::sim_now(), 0, false};
-  if (task.effect) out.error = task.effect();
+  if (s.pool->engine == nullptr) {
+    sim::log_error("npusim: no unit executes task kind " +
+                   std::to_string(static_cast<int>(task.kind)) + " (stream " +
+                   std::to_string(s.id) + ")");
+    out.error = kUnclaimedTask;
+  } else if (task.effect) {
+    out.error = task.effect();
+  }
   ++s.tasks;
   s.bytes += task.bytes;
   ++completed_;
@@ -266,7 +250,7 @@ void TaskScheduler::reevaluate_waits() {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < blocked_.size(); ++i) {
     Stream* s = blocked_[i];
-    const DeviceTask& head = s->queue.front();
+    const Task& head = s->queue.front();
     if (!head.ready || head.ready()) {
       s->blocked = false;
       make_ready(*s);
@@ -288,44 +272,40 @@ void TaskScheduler::discard(std::uint32_t id) {
     s.blocked = false;
   }
   s.queued = false;  // its ready-queue entry goes stale
-  std::vector<DeviceTask> dropped(std::make_move_iterator(s.queue.begin() + keep),
-                                  std::make_move_iterator(s.queue.end()));
+  std::vector<Task> dropped(std::make_move_iterator(s.queue.begin() + keep),
+                            std::make_move_iterator(s.queue.end()));
   s.queue.erase(s.queue.begin() + keep, s.queue.end());
   const sim::SimTime now = sim::sim_now();
   discarded_ += dropped.size();
   outstanding_ -= dropped.size();
-  for (DeviceTask& task : dropped) {
+  for (Task& task : dropped) {
     if (task.done) task.done(TaskOutcome{task.submit_at, now, now, 0, true});
   }
 }
 
-void TaskScheduler::trace_task(const Stream& s, const DeviceTask& task, const TaskOutcome& out) {
-  if (tracks_.writer == nullptr || !tracks_.writer->enabled()) return;
+void TaskScheduler::trace_task(const Stream& s, const Task& task, const TaskOutcome& out) {
+  if (!s.track.on()) return;
   const sim::SimTime start = is_wait(task.kind) ? s.head_since : out.start;
-  std::vector<sim::TraceArg> args = {sim::TraceArg::str("Task Type", sqe_type(task)),
-                                     sim::TraceArg::num("Stream Id", s.id),
-                                     sim::TraceArg::num("Task Id", task.task_id)};
+  const TaskEngine* engine = s.pool->engine;
+  std::vector<sim::TraceArg> args = {
+      sim::TraceArg::str("Task Type", engine != nullptr ? engine->task_type(task)
+                                                        : "PLACE_HOLDER_SQE"),
+      sim::TraceArg::num("Stream Id", s.id), sim::TraceArg::num("Task Id", task.task_id)};
   if (task.kind == TaskKind::kCopy || task.kind == TaskKind::kMemset) {
     const double ps = static_cast<double>(out.end - start);
     args.push_back(sim::TraceArg::num("size(B)", static_cast<double>(task.bytes)));
     args.push_back(sim::TraceArg::num(
         "bandwidth(GB/s)", ps == 0 ? 0.0 : static_cast<double>(task.bytes) * 1e3 / ps));
-    args.push_back(sim::TraceArg::str(
-        "operation", task.kind == TaskKind::kMemset ? "memset" : operation(task.direction)));
+    args.push_back(sim::TraceArg::str("operation", operation(task)));
   }
-  tracks_.writer->complete(tracks_.device_pid, s.tid, task.name, start, out.end, std::move(args));
-  if (task.flow_id != 0) tracks_.writer->flow_end(tracks_.device_pid, s.tid, task.flow_id, start);
+  s.track.span(task.name, start, out.end, std::move(args));
+  if (task.flow_id != 0) s.track.flow_end(task.flow_id, start);
 }
 
 void TaskScheduler::register_stats(sim::StatGroup& stats) {
   stats.add("submitted", submitted_, "", "tasks submitted");
   stats.add("completed", completed_, "", "tasks completed");
   stats.add("discarded", discarded_, "", "tasks dropped unexecuted");
-  sim::StatGroup& engines = stats.child("engine_tasks");
-  for (int k = 0; k < kEngineKinds; ++k) {
-    engines.add(engine_name(static_cast<EngineKind>(k)), pools_[k].tasks, "",
-                "tasks dispatched to this engine");
-  }
 }
 
 }  // namespace npusim::models

@@ -44,13 +44,14 @@ void check_package(const char* pkg_name) {
           std::string("no version information for package '") + pkg_name + "'");
 }
 
-// CANN features of the simulated chip: INF/NaN mode and bf16 exist from arch 2201 (910B); npusim
-// has no operator compiler, so JIT compilation is never available.
+// CANN features of the simulated chip (npusim/chip_arch.h); npusim has no operator compiler, so JIT
+// compilation is never available.
 bool cann_attribute(const npusim::models::ChipConfig& cfg, aclCannAttr attr) {
   switch (attr) {
     case ACL_CANN_ATTR_INF_NAN:
+      return cfg.generation().inf_nan_mode;
     case ACL_CANN_ATTR_BF16:
-      return cfg.soc.npu_arch >= 2201;
+      return cfg.generation().bf16;
     default:
       return false;
   }

@@ -125,7 +125,7 @@ void set_sat_mode(Call& call, int mode) {
   require(mode == ACL_RT_OVERFLOW_MODE_SATURATION || mode == ACL_RT_OVERFLOW_MODE_INFNAN,
           ACL_ERROR_INVALID_PARAM, "mode must be SATURATION or INFNAN");
   Device& dev = call.device(call.context().device);
-  require(mode == ACL_RT_OVERFLOW_MODE_SATURATION || call.config().soc.npu_arch >= 2201,
+  require(mode == ACL_RT_OVERFLOW_MODE_SATURATION || call.config().generation().inf_nan_mode,
           ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "this chip supports saturation mode only");
   dev.sat_mode = mode;
 }
@@ -139,7 +139,7 @@ void get_overflow_status(Call& call, void* output, std::uint64_t size, void* str
           ACL_ERROR_RT_PARAM_INVALID, "outputAddr is not 64 bytes of device memory");
   Stream& s = call.stream(stream);
   Task task;
-  task.type = TaskType::kValueWrite;
+  task.kind = TaskKind::kValueWrite;
   task.name = "OVERFLOW_STATUS";
   task.bytes = kOverflowStatusSize;
   const MemoryRegistry* memory = &call.runtime().memory();
@@ -155,7 +155,7 @@ void get_overflow_status(Call& call, void* output, std::uint64_t size, void* str
 void reset_overflow_status(Call& call, void* stream) {
   Stream& s = call.stream(stream);
   Task task;
-  task.type = TaskType::kValueWrite;
+  task.kind = TaskKind::kValueWrite;
   task.name = "OVERFLOW_RESET";
   task.effect = [flag = call.device(s.device).overflow]() {
     *flag = 0;

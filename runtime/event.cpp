@@ -69,9 +69,9 @@ void record_event(Call& call, void* event, void* stream) {
   require_same_device(e, s);
   std::uint64_t generation = ++e.state->recorded;
   Task task;
-  task.type = TaskType::kEventRecord;
+  task.kind = TaskKind::kEventRecord;
   task.name = "EVENT_RECORD";
-  task.done = [st = e.state, generation](const TaskRecord& r) {
+  task.done = [st = e.state, generation](const TaskOutcome& r) {
     if (r.discarded || generation <= st->done) return;
     st->done = generation;
     st->done_time = r.end;
@@ -84,9 +84,9 @@ void reset_event(Call& call, void* event, void* stream) {
   Stream& s = call.stream(stream);
   require_same_device(e, s);
   Task task;
-  task.type = TaskType::kEventReset;
+  task.kind = TaskKind::kEventReset;
   task.name = "EVENT_RESET";
-  task.done = [st = e.state](const TaskRecord& r) {
+  task.done = [st = e.state](const TaskOutcome& r) {
     if (!r.discarded) st->done = 0;
   };
   submit_to_stream(call, s, std::move(task));
@@ -97,7 +97,7 @@ void stream_wait_event(Call& call, void* stream, void* event) {
   Stream& s = call.stream(stream);
   require_same_device(e, s);
   Task task;
-  task.type = TaskType::kEventWait;
+  task.kind = TaskKind::kEventWait;
   task.name = "EVENT_WAIT";
   // Waits for the record issued last before this call; an event never recorded does not block.
   task.ready = [st = e.state, generation = e.state->recorded] {

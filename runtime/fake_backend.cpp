@@ -13,16 +13,16 @@ FakeBackend::FakeBackend(models::ChipConfig config, FakeTiming timing)
     : config_(std::move(config)), timing_(timing) {}
 
 SimTime FakeBackend::duration_of(const Task& task) const {
-  switch (task.type) {
-    case TaskType::kMemcpy:
-    case TaskType::kMemset:
+  switch (task.kind) {
+    case TaskKind::kCopy:
+    case TaskKind::kMemset:
       return timing_.copy_fixed +
              static_cast<SimTime>(std::llround(static_cast<double>(task.bytes) /
                                                timing_.copy_bytes_per_us * sim::kUs));
-    case TaskType::kKernel:
+    case TaskKind::kKernel:
       return timing_.kernel;
-    case TaskType::kNop:
-    case TaskType::kHostFunc:
+    case TaskKind::kNop:
+    case TaskKind::kHostFunc:
       return 0;
     default:
       return timing_.sync_task;
@@ -52,7 +52,7 @@ void FakeBackend::run_kernel(Queue& q) {
   q.blocks_run = 0;
   q.instrs = 0;
   const models::KernelWork* work = q.running.kernel.get();
-  if (q.running.type != TaskType::kKernel || work == nullptr || !work->run_block) return;
+  if (q.running.kind != TaskKind::kKernel || work == nullptr || !work->run_block) return;
   npusim::kernel::BlockTrace trace;
   for (std::uint32_t b = 0; b < work->block_dim && q.kernel_error == 0; ++b) {
     trace.clear();
@@ -77,13 +77,13 @@ SimTime FakeBackend::next_event_time() const {
 void FakeBackend::finish(Queue& q, const StreamKey& key) {
   Task task = std::move(q.running);
   q.busy = false;
-  TaskRecord r;
+  TaskOutcome r;
   r.submit = task.submit_at;
   r.start = q.running_start;
   r.end = q.busy_until;
   r.error = task.effect ? task.effect() : 0;
   if (r.error == 0) r.error = q.kernel_error;
-  finished_.push_back({task.name, task.type, key.first, key.second, task.task_id, task.flow_id, r,
+  finished_.push_back({task.name, task.kind, key.first, key.second, task.task_id, task.flow_id, r,
                        task.kernel, q.blocks_run, q.instrs});
   if (task.done) task.done(r);
 }
@@ -116,7 +116,7 @@ void FakeBackend::discard_stream(std::uint32_t device, std::uint32_t stream, Sim
   std::deque<Task> dropped = std::move(it->second.pending);
   it->second.pending.clear();
   for (Task& task : dropped) {
-    TaskRecord r;
+    TaskOutcome r;
     r.submit = task.submit_at;
     r.start = r.end = std::max(now_, task.submit_at);
     r.discarded = true;

@@ -34,10 +34,10 @@ class FakeBackend : public Backend {
  public:
   struct TaskTrace {
     std::string name;
-    TaskType type;
+    TaskKind kind;
     std::uint32_t device, stream, task_id;
     std::uint64_t flow_id;
-    TaskRecord record;
+    TaskOutcome record;
     std::shared_ptr<const models::KernelWork> kernel;  // kernel tasks
     std::uint32_t blocks_run = 0;                       // blocks whose run_block was called
     std::uint64_t instrs = 0;                           // instructions their traces held

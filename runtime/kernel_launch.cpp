@@ -25,12 +25,9 @@ using kernel::Mem;
 using kernel::Pipe;
 using models::CoreType;
 
-// Split chips (NPU_ARCH 2201, 3510...) have separate AIC and AIV cores; 910, 310P and 310B-class
-// chips have coupled AI Cores with every pipe.
+// Split chips have separate AIC and AIV cores; the others have coupled AI Cores with every pipe.
 bool split_chip(const models::ChipConfig& cfg) {
-  std::int64_t arch = cfg.soc.npu_arch;
-  bool coupled = arch == 1001 || arch == 2002 || arch == 3002;
-  return !coupled && cfg.aicore.vector_cores > 0;
+  return cfg.generation().split_cores && cfg.aicore.vector_cores > 0;
 }
 
 kernel::CoreBuffers core_buffers(const models::ChipConfig& cfg) {
@@ -200,7 +197,7 @@ CoreType choose_core_type(Call& call, const KernelSpec& spec) {
 }
 
 // The exception report of a failed launch, if anyone listens.
-void report_failure(Runtime& rt, const TaskRecord& r, rtExceptionInfo info,
+void report_failure(Runtime& rt, const TaskOutcome& r, rtExceptionInfo info,
                     const KernelOrigin& origin) {
   if (r.error == 0 || r.discarded) return;
   if (rt.exception_callback() == nullptr && origin.binary_callback == nullptr) return;
@@ -238,7 +235,7 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
     return run_block(*st, block, trace);
   };
   Task task;
-  task.type = TaskType::kKernel;
+  task.kind = TaskKind::kKernel;
   task.name = spec.name;
   task.kernel = std::move(work);
   return task;
@@ -266,7 +263,7 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
   task.done = [st, &rt, info = exception_info(call, s, spec.origin), origin = spec.origin,
                identity = spec.identity,
                on_retire = std::move(spec.on_retire),
-               keep = std::move(spec.keep_alive)](const TaskRecord& r) {
+               keep = std::move(spec.keep_alive)](const TaskOutcome& r) {
     if (!st->printf_text.empty()) {
       std::fwrite(st->printf_text.data(), 1, st->printf_text.size(), stdout);
       std::fflush(stdout);

@@ -48,16 +48,16 @@ void assign_managed_roles(int kind, Side& s, Side& d) {
 }
 
 struct CopyPlan {
-  CopyPath path = CopyPath::kH2H;
+  Direction path = Direction::kH2H;
   bool pageable = false;         // the host side is not pinned memory
   std::uint32_t device = 0;      // device doing the work
   std::uint64_t dst_serial = 0;  // registered allocations to re-check at execution
   std::uint64_t src_serial = 0;
 };
 
-CopyPath path_of(bool src_device, bool dst_device) {
-  if (src_device) return dst_device ? CopyPath::kD2D : CopyPath::kD2H;
-  return dst_device ? CopyPath::kH2D : CopyPath::kH2H;
+Direction path_of(bool src_device, bool dst_device) {
+  if (src_device) return dst_device ? Direction::kD2D : Direction::kD2H;
+  return dst_device ? Direction::kH2D : Direction::kH2H;
 }
 
 // Checks that an explicit kind agrees with what the addresses are.
@@ -111,15 +111,15 @@ CopyPlan plan_copy(Call& call, void* dst, std::size_t dest_max, const void* src,
   return plan;
 }
 
-const char* copy_name(CopyPath path) {
+const char* copy_name(Direction path) {
   switch (path) {
-    case CopyPath::kH2D:
+    case Direction::kH2D:
       return "MEMCPY_H2D";
-    case CopyPath::kD2H:
+    case Direction::kD2H:
       return "MEMCPY_D2H";
-    case CopyPath::kD2D:
+    case Direction::kD2D:
       return "MEMCPY_D2D";
-    case CopyPath::kH2H:
+    case Direction::kH2H:
       return "MEMCPY_H2H";
   }
   return "MEMCPY";
@@ -129,9 +129,9 @@ const char* copy_name(CopyPath path) {
 Task copy_task(Call& call, const CopyPlan& plan, void* dst, const void* src, std::size_t count,
                std::shared_ptr<std::vector<unsigned char>> staged) {
   Task task;
-  task.type = TaskType::kMemcpy;
+  task.kind = TaskKind::kCopy;
   task.name = copy_name(plan.path);
-  task.path = plan.path;
+  task.direction = plan.path;
   task.bytes = count;
   task.pageable = plan.pageable;
   const MemoryRegistry* memory = &call.runtime().memory();
@@ -160,9 +160,9 @@ const Allocation& memset_target(Call& call, void* ptr, std::size_t max_count, st
 
 Task memset_task(Call& call, const Allocation& a, void* ptr, int value, std::size_t count) {
   Task task;
-  task.type = TaskType::kMemset;
+  task.kind = TaskKind::kMemset;
   task.name = "MEMSET";
-  task.path = a.kind == MemKind::kDevice ? CopyPath::kD2D : CopyPath::kH2H;
+  task.direction = a.kind == MemKind::kDevice ? Direction::kD2D : Direction::kH2H;
   task.bytes = count;
   const MemoryRegistry* memory = &call.runtime().memory();
   task.effect = [memory, serial = a.serial, ptr, value, count]() -> int {
@@ -269,7 +269,7 @@ void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, 
   CopyPlan plan = plan_copy(call, dst, dest_max, src, count, kind);
   Stream& s = call.stream(stream);
   // Documented for a host with a PCIe card (EP): no asynchronous host-to-host copies.
-  require(plan.path != CopyPath::kH2H, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+  require(plan.path != Direction::kH2H, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
           "asynchronous host-to-host copies are not supported on a PCIe-attached device");
   if (count == 0) return;
   std::shared_ptr<std::vector<unsigned char>> staged;

@@ -12,8 +12,6 @@
 namespace npusim::rt {
 namespace {
 
-constexpr std::int64_t kArch950 = 3510;  // Ascend 950: no extra 32 bytes per allocation
-constexpr std::int64_t kArch910 = 1001;  // Ascend 910: no unified memory
 constexpr std::uintptr_t kHostPage = 4096;
 constexpr std::size_t kManagedGranule = 2u << 20;  // managed sizes round up to 2 MiB
 constexpr std::uint64_t kMaxManaged = 3ull << 40;  // 3 TB per process
@@ -32,7 +30,7 @@ void* malloc_device(Call& call, std::size_t size, int policy, bool pad) {
   const models::ChipConfig& cfg = call.config();
   // A policy outside aclrtMemMallocPolicy is documented to fall back to huge pages from 2 MiB
   // and normal pages below: the page kind does not change anything simulated, so it is accepted.
-  bool extra = pad && !is_huge1g(policy) && cfg.soc.npu_arch != kArch950;
+  bool extra = pad && !is_huge1g(policy) && cfg.generation().malloc_pad;
   require(size <= cfg.hbm.size.value, ACL_ERROR_RT_MEMORY_ALLOCATION,
           "size exceeds the device memory capacity");
   std::size_t padded = round_up(size, 32) + (extra ? 32 : 0);
@@ -120,7 +118,7 @@ void* malloc_managed(Call& call, std::uint64_t size, std::uint32_t flag) {
   require(flag == ACL_RT_MEM_ATTACH_GLOBAL, ACL_ERROR_INVALID_PARAM,
           "flag must be ACL_RT_MEM_ATTACH_GLOBAL");
   const Context& ctx = call.context();
-  if (call.config().soc.npu_arch == kArch910) {
+  if (!call.config().generation().unified_memory) {
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "this chip has no unified (managed) memory");
   }
   require(size <= kMaxManaged, ACL_ERROR_RT_MEMORY_ALLOCATION,

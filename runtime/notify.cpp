@@ -48,9 +48,9 @@ void record_notify(Call& call, void* handle, void* stream) {
   require(n.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
           "the notify and the stream belong to different devices");
   Task task;
-  task.type = TaskType::kEventRecord;
+  task.kind = TaskKind::kEventRecord;
   task.name = "NOTIFY_RECORD";
-  task.done = [st = n.state](const TaskRecord& r) {
+  task.done = [st = n.state](const TaskOutcome& r) {
     if (!r.discarded) st->set = true;
   };
   submit_to_stream(call, s, std::move(task));
@@ -64,10 +64,10 @@ void wait_and_reset_notify(Call& call, void* handle, void* stream, std::uint32_t
   require(timeout_s == 0, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
           "notify wait timeouts are not supported yet (use 0: wait forever)");
   Task task;
-  task.type = TaskType::kEventWait;
+  task.kind = TaskKind::kEventWait;
   task.name = "NOTIFY_WAIT";
   task.ready = [st = n.state] { return st->set; };
-  task.done = [st = n.state](const TaskRecord& r) {
+  task.done = [st = n.state](const TaskOutcome& r) {
     if (!r.discarded) st->set = false;
   };
   submit_to_stream(call, s, std::move(task));

@@ -78,7 +78,7 @@ void Runtime::init() {
   devices_.assign(static_cast<std::size_t>(std::max<std::int64_t>(1, cfg.soc.num_devices)), {});
   for (std::size_t i = 0; i < devices_.size(); ++i) {
     devices_[i].id = static_cast<std::uint32_t>(i);
-    devices_[i].sat_mode = cfg.soc.npu_arch == 2002 ? 0 : 1;  // 310P: saturation only
+    devices_[i].sat_mode = cfg.generation().inf_nan_mode ? 1 : 0;  // else saturation only
   }
   initialized_ = true;
   init_references_ = 1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The SystemC backend: one models::Chip per device (soc.num_devices) on one sim::Engine.
-// The only runtime file that includes SystemC or model headers.
+// The SystemC backend: the simulated machine (models::System: soc.num_devices chips and their
+// links) on one sim::Engine. The only runtime file that includes SystemC or model headers.
 //
 // Behaviour the runtime relies on:
 //  - The simulated system is built and elaborated in the constructor. SystemC allows that once
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "models/chip.h"
+#include "models/system.h"
 #include "models/chip_config_loader.h"
 #include "runtime/backend.h"
 #include "sim/engine.h"
@@ -38,63 +38,12 @@ extern "C" __attribute__((weak, visibility("default"))) int sc_main(int, char**)
 namespace npusim::rt {
 namespace {
 
-static_assert(kSyncStream == models::kSyncStreamBase, "sync stream ids must agree");
-
 constexpr int kHostSortIndex = 7;
-
-models::TaskKind to_kind(TaskType type) {
-  switch (type) {
-    case TaskType::kMemcpy: return models::TaskKind::kCopy;
-    case TaskType::kMemset: return models::TaskKind::kMemset;
-    case TaskType::kEventRecord: return models::TaskKind::kEventRecord;
-    case TaskType::kEventWait: return models::TaskKind::kEventWait;
-    case TaskType::kEventReset: return models::TaskKind::kEventReset;
-    case TaskType::kValueWrite: return models::TaskKind::kValueWrite;
-    case TaskType::kValueWait: return models::TaskKind::kValueWait;
-    case TaskType::kKernel: return models::TaskKind::kKernel;
-    case TaskType::kHostFunc: return models::TaskKind::kHostFunc;
-    case TaskType::kNop: return models::TaskKind::kNop;
-  }
-  return models::TaskKind::kNop;
-}
-
-models::Direction to_direction(CopyPath path) {
-  switch (path) {
-    case CopyPath::kH2H: return models::Direction::kH2H;
-    case CopyPath::kH2D: return models::Direction::kH2D;
-    case CopyPath::kD2H: return models::Direction::kD2H;
-    case CopyPath::kD2D: return models::Direction::kD2D;
-  }
-  return models::Direction::kD2D;
-}
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   if (!out) throw std::runtime_error("npusim: cannot write " + path.string());
-}
-
-models::DeviceTask to_device_task(Task&& task) {
-  models::DeviceTask t;
-  t.kind = to_kind(task.type);
-  t.direction = to_direction(task.path);
-  t.pageable = task.pageable;
-  t.stream = task.stream;
-  t.task_id = task.task_id;
-  t.priority = task.priority;
-  t.submit_at = task.submit_at;
-  t.bytes = task.bytes;
-  t.flow_id = task.flow_id;
-  t.name = std::move(task.name);
-  t.kernel = std::move(task.kernel);
-  t.ready = std::move(task.ready);
-  t.effect = std::move(task.effect);
-  if (task.done) {
-    t.done = [done = std::move(task.done)](const models::TaskOutcome& o) {
-      done(TaskRecord{o.submit, o.start, o.end, o.error, o.discarded});
-    };
-  }
-  return t;
 }
 
 class SimBackend final : public Backend {
@@ -111,8 +60,6 @@ class SimBackend final : public Backend {
   void write_outputs() override;
 
  private:
-  void reevaluate_waits();
-  models::TaskScheduler& scheduler(std::uint32_t device);
   std::string op_summary() const;
 
   models::ChipConfig cfg_;
@@ -124,7 +71,7 @@ class SimBackend final : public Backend {
   sim::Engine engine_;  // before every SystemC object
   sim::StatGroup stats_{"npusim"};
   sim::TraceWriter trace_;
-  std::vector<std::unique_ptr<models::Chip>> chips_;
+  models::System system_;
   std::vector<bool> host_threads_;  // timeline thread declared
   int host_pid_ = 0;
   std::uint64_t sim_time_ = 0;  // refreshed for stats.json
@@ -133,63 +80,34 @@ class SimBackend final : public Backend {
 SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir)
     : cfg_(std::move(cfg)), origin_(std::move(origin)),
       config_yaml_(models::effective_config_yaml(cfg_, origin_)), out_dir_(std::move(out_dir)),
-      trace_(!out_dir_.empty()) {
+      trace_(!out_dir_.empty()),
+      system_(cfg_, stats_, trace_) {
   stats_.add("sim_time", sim_time_, "ps", "simulated time at the last output");
   host_pid_ = trace_.process("CANN", "CPU", kHostSortIndex);
-  const std::int64_t devices = std::max<std::int64_t>(cfg_.soc.num_devices, 1);
-  for (std::int64_t d = 0; d < devices; ++d) {
-    const std::string name = "chip" + std::to_string(d);
-    chips_.push_back(std::make_unique<models::Chip>(
-        name.c_str(), static_cast<std::uint32_t>(d), cfg_, stats_.child(name), trace_));
-    chips_.back()->scheduler().set_completion_hook([this] {
-      reevaluate_waits();
-      engine_.wake();
-    });
-  }
+  system_.set_completion_hook([this] {
+    system_.reevaluate_waits();
+    engine_.wake();
+  });
   engine_.elaborate();
 }
 
-models::TaskScheduler& SimBackend::scheduler(std::uint32_t device) {
-  if (device >= chips_.size()) {
-    throw std::out_of_range("npusim: device " + std::to_string(device) + " does not exist (" +
-                            std::to_string(chips_.size()) + " configured)");
-  }
-  return chips_[device]->scheduler();
-}
-
 std::string SimBackend::op_summary() const {
-  std::vector<models::KernelRecord> records;
-  for (const auto& chip : chips_) {
-    const auto& r = chip->aicore().records();
-    records.insert(records.end(), r.begin(), r.end());
-  }
-  return models::op_summary_csv(std::move(records),
+  return models::op_summary_csv(system_.kernel_records(),
                                 {cfg_.aicore.frequency.hz, cfg_.aicore.cube_cores});
 }
 
-void SimBackend::submit(Task task) {
-  scheduler(task.device).submit(to_device_task(std::move(task)));
-}
-
-void SimBackend::reevaluate_waits() {
-  for (auto& chip : chips_) chip->scheduler().reevaluate_waits();
-}
+void SimBackend::submit(Task task) { system_.device(task.device).scheduler().submit(std::move(task)); }
 
 WaitResult SimBackend::run_until(const std::function<bool()>& done, SimTime deadline) {
-  reevaluate_waits();  // host-side state may have released a wait since the last run
-  switch (engine_.run_until(done, deadline)) {
-    case sim::WaitResult::kDone: return WaitResult::kDone;
-    case sim::WaitResult::kTimeout: return WaitResult::kTimeout;
-    case sim::WaitResult::kStarved: return WaitResult::kStarved;
-  }
-  return WaitResult::kStarved;
+  system_.reevaluate_waits();  // host-side state may have released a wait since the last run
+  return engine_.run_until(done, deadline);
 }
 
 void SimBackend::discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) {
-  models::TaskScheduler& sched = scheduler(device);
+  models::TaskScheduler& sched = system_.device(device).scheduler();
   engine_.advance_to(at);
   sched.discard(stream);
-  reevaluate_waits();
+  system_.reevaluate_waits();
 }
 
 void SimBackend::trace_api(std::uint32_t thread, const std::string& name, SimTime start,

@@ -164,7 +164,7 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
   std::shared_ptr<TaskCounter> all = call.runtime().all_tasks();
   bool stop_on_failure = s.failure_mode == ACL_STOP_ON_FAILURE;
   task.done = [p = s.progress, ctx = s.context_tasks, all, fault, stop_on_failure,
-               user_done = std::move(task.done)](const TaskRecord& r) {
+               user_done = std::move(task.done)](const TaskOutcome& r) {
     if (user_done) user_done(r);
     if (r.error != 0 && !r.discarded) {
       p->error = r.error;
@@ -199,14 +199,14 @@ int run_sync_task(Call& call, std::uint32_t device, Task task) {
     int error = 0;
   };
   auto outcome = std::make_shared<Outcome>();
-  task.done = [outcome, user_done = std::move(task.done)](const TaskRecord& r) {
+  task.done = [outcome, user_done = std::move(task.done)](const TaskOutcome& r) {
     if (user_done) user_done(r);
     outcome->done = true;
     outcome->error = r.discarded ? ACL_ERROR_RT_INTERNAL_ERROR : r.error;
   };
   // A synchronous device copy/memset first goes through the driver (DMA descriptors), so it
   // reaches the device only after that host time; host-to-host work never leaves the host.
-  const bool device_side = task.path != CopyPath::kH2H;
+  const bool device_side = task.direction != Direction::kH2H;
   if (device_side) call.spend(call.config().host.sync_copy_setup.ps);
   call.submit(std::move(task));
   WaitResult r = call.wait([outcome] { return outcome->done; }, kForever,

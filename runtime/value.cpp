@@ -45,7 +45,7 @@ void value_write(Call& call, void* address, std::uint64_t value, std::uint32_t f
   require(flag == 0, ACL_ERROR_INVALID_PARAM, "flag must be 0");
   Stream& s = call.stream(stream);
   Task task;
-  task.type = TaskType::kValueWrite;
+  task.kind = TaskKind::kValueWrite;
   task.name = "WRITE_VALUE";
   task.bytes = 8;
   const MemoryRegistry* memory = &call.runtime().memory();
@@ -63,7 +63,7 @@ void value_wait(Call& call, void* address, std::uint64_t value, std::uint32_t fl
           "flag is not an ACL_STREAM_WAIT_VALUE_* comparison");
   Stream& s = call.stream(stream);
   Task task;
-  task.type = TaskType::kValueWait;
+  task.kind = TaskKind::kValueWait;
   task.name = "WAIT_VALUE";
   task.bytes = 8;
   const MemoryRegistry* memory = &call.runtime().memory();

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <type_traits>
 
 namespace npusim::sim {
 namespace {
@@ -119,6 +120,106 @@ std::string describe_node(const YAML::Node& n) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Rules: what a key accepts (sim::Rule), checked in the value's base unit.
+
+/// The rule a key gets when it declares none.
+Rule default_rule(const std::int64_t&) { return at_least(0); }
+Rule default_rule(const double&) { return at_least(0); }
+Rule default_rule(const bool&) { return Rule{true}; }
+Rule default_rule(const std::string&) { return Rule{true}; }
+Rule default_rule(const Bytes&) { return above(0); }
+Rule default_rule(const Bandwidth&) { return above(0); }
+Rule default_rule(const Duration&) { return at_least(0); }
+Rule default_rule(const Frequency&) { return above(0); }
+
+template <class T>
+Rule effective_rule(const Rule& declared, const T& v) {
+  return declared.declared ? declared : default_rule(v);
+}
+
+double base_value(std::int64_t v) { return static_cast<double>(v); }
+double base_value(double v) { return v; }
+double base_value(const Bytes& v) { return static_cast<double>(v.value); }
+double base_value(const Bandwidth& v) { return v.bytes_per_sec; }
+double base_value(const Duration& v) { return static_cast<double>(v.ps); }
+double base_value(const Frequency& v) { return v.hz; }
+
+/// A bound written in the key's own unit ("4GiB", "1us", "16").
+std::string bound_text(double b, const std::int64_t&) { return std::to_string(static_cast<long long>(b)); }
+std::string bound_text(double b, const double&) { return format_value(b); }
+std::string bound_text(double b, const Bytes&) { return to_string(Bytes{static_cast<std::uint64_t>(b)}); }
+std::string bound_text(double b, const Bandwidth&) { return to_string(Bandwidth{b}); }
+std::string bound_text(double b, const Duration&) { return to_string(Duration{static_cast<SimTime>(b)}); }
+std::string bound_text(double b, const Frequency&) { return to_string(Frequency{b}); }
+
+/// "1..16", ">= 0", "> 0", "priority|fifo", "" (no limit worth printing).
+template <class T>
+std::string rule_text(const Rule& r, const T& v) {
+  if (r.choices != nullptr) return r.choices;
+  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
+    return "";
+  } else {
+    if (r.has_max) return bound_text(r.min, v) + ".." + bound_text(r.max, v);
+    return (r.above ? "> " : ">= ") + bound_text(r.min, v);
+  }
+}
+
+bool is_choice(const char* choices, const std::string& v) {
+  std::string all(choices);
+  std::size_t start = 0;
+  while (true) {
+    std::size_t bar = all.find('|', start);
+    if (all.compare(start, bar == std::string::npos ? std::string::npos : bar - start, v) == 0 &&
+        (bar == std::string::npos ? all.size() - start : bar - start) == v.size())
+      return true;
+    if (bar == std::string::npos) return false;
+    start = bar + 1;
+  }
+}
+
+/// "a|b|c" -> "a, b or c".
+std::string choice_list(const char* choices) {
+  std::string out(choices);
+  const std::size_t last = out.rfind('|');
+  if (last != std::string::npos) out.replace(last, 1, " or ");
+  for (std::size_t bar = out.find('|'); bar != std::string::npos; bar = out.find('|', bar))
+    out.replace(bar, 1, ", ");
+  return out;
+}
+
+/// Why `v` breaks `declared` (or its type's default rule); "" when it does not.
+template <class T>
+std::string problem(const Rule& declared, const T& v) {
+  const Rule r = effective_rule(declared, v);
+  if (r.check != nullptr) {
+    std::string why;
+    if constexpr (std::is_same_v<T, std::string>) {
+      why = r.check(v);
+    } else {
+      why = r.check(format_value(v));
+    }
+    if (!why.empty()) return why;
+  }
+  if constexpr (std::is_same_v<T, bool>) {
+    return "";
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (r.choices != nullptr && !is_choice(r.choices, v))
+      return "expected " + choice_list(r.choices) + ", got " + quoted(v);
+    return "";
+  } else {
+    const double x = base_value(v);
+    if (!std::isfinite(x)) return "must be a finite number";
+    const bool low = r.above ? !(x > r.min) : !(x >= r.min);
+    const bool high = r.has_max && x > r.max;
+    if (!low && !high) return "";
+    std::string got = ", got " + format_value(v);
+    if (r.has_max) return "must be between " + bound_text(r.min, v) + " and " + bound_text(r.max, v) + got;
+    if (r.above) return "must be greater than " + (r.min == 0 ? "0" : bound_text(r.min, v)) + got;
+    return (r.min == 0 ? std::string("must not be negative") : "must be at least " + bound_text(r.min, v)) + got;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Problems: every error found in one document, reported together.
 
 int line_of(const YAML::Node& n) {
@@ -200,14 +301,14 @@ class ApplyVisitor final : public FieldVisitor {
     stack_.push_back({root, "", {}});
   }
 
-  void field(const char* key, std::int64_t& v, const char*) override { apply(key, v); }
-  void field(const char* key, double& v, const char*) override { apply(key, v); }
-  void field(const char* key, bool& v, const char*) override { apply(key, v); }
-  void field(const char* key, std::string& v, const char*) override { apply(key, v); }
-  void field(const char* key, Bytes& v, const char*) override { apply(key, v); }
-  void field(const char* key, Bandwidth& v, const char*) override { apply(key, v); }
-  void field(const char* key, Duration& v, const char*) override { apply(key, v); }
-  void field(const char* key, Frequency& v, const char*) override { apply(key, v); }
+  void on(const char* key, std::int64_t& v, const char*, const Rule&) override { apply(key, v); }
+  void on(const char* key, double& v, const char*, const Rule&) override { apply(key, v); }
+  void on(const char* key, bool& v, const char*, const Rule&) override { apply(key, v); }
+  void on(const char* key, std::string& v, const char*, const Rule&) override { apply(key, v); }
+  void on(const char* key, Bytes& v, const char*, const Rule&) override { apply(key, v); }
+  void on(const char* key, Bandwidth& v, const char*, const Rule&) override { apply(key, v); }
+  void on(const char* key, Duration& v, const char*, const Rule&) override { apply(key, v); }
+  void on(const char* key, Frequency& v, const char*, const Rule&) override { apply(key, v); }
 
   void begin_group(const char* key, const char*) override;
   void end_group() override {
@@ -310,14 +411,14 @@ YAML::Node load_yaml(const std::string& text, const std::string& origin) {
 
 class DumpVisitor final : public FieldVisitor {
  public:
-  void field(const char* key, std::int64_t& v, const char* d) override { emit(key, v, d); }
-  void field(const char* key, double& v, const char* d) override { emit(key, v, d); }
-  void field(const char* key, bool& v, const char* d) override { emit(key, v, d); }
-  void field(const char* key, std::string& v, const char* d) override { emit(key, v, d); }
-  void field(const char* key, Bytes& v, const char* d) override { emit(key, v, d); }
-  void field(const char* key, Bandwidth& v, const char* d) override { emit(key, v, d); }
-  void field(const char* key, Duration& v, const char* d) override { emit(key, v, d); }
-  void field(const char* key, Frequency& v, const char* d) override { emit(key, v, d); }
+  void on(const char* key, std::int64_t& v, const char* d, const Rule&) override { emit(key, v, d); }
+  void on(const char* key, double& v, const char* d, const Rule&) override { emit(key, v, d); }
+  void on(const char* key, bool& v, const char* d, const Rule&) override { emit(key, v, d); }
+  void on(const char* key, std::string& v, const char* d, const Rule&) override { emit(key, v, d); }
+  void on(const char* key, Bytes& v, const char* d, const Rule&) override { emit(key, v, d); }
+  void on(const char* key, Bandwidth& v, const char* d, const Rule&) override { emit(key, v, d); }
+  void on(const char* key, Duration& v, const char* d, const Rule&) override { emit(key, v, d); }
+  void on(const char* key, Frequency& v, const char* d, const Rule&) override { emit(key, v, d); }
 
   void begin_group(const char* key, const char* desc) override {
     if (depth_ == 0 && !out_.empty()) out_ += "\n";
@@ -349,17 +450,17 @@ class DumpVisitor final : public FieldVisitor {
 
 class ReferenceVisitor final : public FieldVisitor {
  public:
-  void field(const char* key, std::int64_t& v, const char* d) override { row(key, v, d); }
-  void field(const char* key, double& v, const char* d) override { row(key, v, d); }
-  void field(const char* key, bool& v, const char* d) override { row(key, v, d); }
-  void field(const char* key, std::string& v, const char* d) override { row(key, v, d); }
-  void field(const char* key, Bytes& v, const char* d) override { row(key, v, d); }
-  void field(const char* key, Bandwidth& v, const char* d) override { row(key, v, d); }
-  void field(const char* key, Duration& v, const char* d) override { row(key, v, d); }
-  void field(const char* key, Frequency& v, const char* d) override { row(key, v, d); }
+  void on(const char* key, std::int64_t& v, const char* d, const Rule& r) override { row(key, v, d, r); }
+  void on(const char* key, double& v, const char* d, const Rule& r) override { row(key, v, d, r); }
+  void on(const char* key, bool& v, const char* d, const Rule& r) override { row(key, v, d, r); }
+  void on(const char* key, std::string& v, const char* d, const Rule& r) override { row(key, v, d, r); }
+  void on(const char* key, Bytes& v, const char* d, const Rule& r) override { row(key, v, d, r); }
+  void on(const char* key, Bandwidth& v, const char* d, const Rule& r) override { row(key, v, d, r); }
+  void on(const char* key, Duration& v, const char* d, const Rule& r) override { row(key, v, d, r); }
+  void on(const char* key, Frequency& v, const char* d, const Rule& r) override { row(key, v, d, r); }
 
   void begin_group(const char* key, const char* desc) override {
-    rows_.push_back({prefix_ + key, "group", "", desc ? desc : ""});
+    rows_.push_back({prefix_ + key, "group", "", "", desc ? desc : ""});
     prefix_ += std::string(key) + ".";
   }
   void end_group() override {
@@ -371,11 +472,12 @@ class ReferenceVisitor final : public FieldVisitor {
 
  private:
   struct Row {
-    std::string key, type, value, desc;
+    std::string key, type, value, range, desc;
   };
   template <class T>
-  void row(const char* key, const T& v, const char* desc) {
-    rows_.push_back({prefix_ + key, type_name(v), format_value(v), desc ? desc : ""});
+  void row(const char* key, const T& v, const char* desc, const Rule& rule) {
+    rows_.push_back({prefix_ + key, type_name(v), format_value(v),
+                     rule_text(effective_rule(rule, v), v), desc ? desc : ""});
   }
 
   std::string prefix_;
@@ -383,17 +485,52 @@ class ReferenceVisitor final : public FieldVisitor {
 };
 
 std::string ReferenceVisitor::text() const {
-  std::size_t wk = 3, wt = 4, wv = 7;
+  std::size_t wk = 3, wt = 4, wv = 7, wr = 5;
   for (const Row& r : rows_) {
     wk = std::max(wk, r.key.size());
     wt = std::max(wt, r.type.size());
     wv = std::max(wv, r.value.size());
+    wr = std::max(wr, r.range.size());
   }
   auto pad = [](const std::string& s, std::size_t w) { return s + std::string(w - s.size() + 2, ' '); };
-  std::string out = pad("KEY", wk) + pad("TYPE", wt) + pad("DEFAULT", wv) + "DESCRIPTION\n";
-  for (const Row& r : rows_) out += pad(r.key, wk) + pad(r.type, wt) + pad(r.value, wv) + r.desc + "\n";
+  std::string out =
+      pad("KEY", wk) + pad("TYPE", wt) + pad("DEFAULT", wv) + pad("RANGE", wr) + "DESCRIPTION\n";
+  for (const Row& r : rows_) {
+    out += pad(r.key, wk) + pad(r.type, wt) + pad(r.value, wv) + pad(r.range, wr) + r.desc + "\n";
+  }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// ValidateVisitor: every value against its key's rule.
+
+class ValidateVisitor final : public FieldVisitor {
+ public:
+  void on(const char* key, std::int64_t& v, const char*, const Rule& r) override { check(key, v, r); }
+  void on(const char* key, double& v, const char*, const Rule& r) override { check(key, v, r); }
+  void on(const char* key, bool& v, const char*, const Rule& r) override { check(key, v, r); }
+  void on(const char* key, std::string& v, const char*, const Rule& r) override { check(key, v, r); }
+  void on(const char* key, Bytes& v, const char*, const Rule& r) override { check(key, v, r); }
+  void on(const char* key, Bandwidth& v, const char*, const Rule& r) override { check(key, v, r); }
+  void on(const char* key, Duration& v, const char*, const Rule& r) override { check(key, v, r); }
+  void on(const char* key, Frequency& v, const char*, const Rule& r) override { check(key, v, r); }
+  void begin_group(const char* key, const char*) override { prefix_ += std::string(key) + "."; }
+  void end_group() override {
+    std::size_t dot = prefix_.find_last_of('.', prefix_.size() - 2);
+    prefix_.resize(dot == std::string::npos ? 0 : dot + 1);
+  }
+
+  std::vector<std::string> problems;
+
+ private:
+  template <class T>
+  void check(const char* key, const T& v, const Rule& r) {
+    std::string why = problem(r, v);
+    if (!why.empty()) problems.push_back(prefix_ + key + ": " + why);
+  }
+
+  std::string prefix_;
+};
 
 std::string trim(const std::string& s) {
   const char* ws = " \t\r\n";
@@ -470,6 +607,15 @@ std::string reference(const Walk& walk) {
   ReferenceVisitor v;
   walk(v);
   return v.text();
+}
+
+void validate(const Walk& walk, const std::string& origin) {
+  ValidateVisitor v;
+  walk(v);
+  if (v.problems.empty()) return;
+  std::string all;
+  for (const std::string& p : v.problems) all += (all.empty() ? "" : "\n") + origin + ": " + p;
+  throw ConfigError(all);
 }
 
 }  // namespace detail

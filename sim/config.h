@@ -27,28 +27,62 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// What values a key accepts, declared with the key in visit(). Integers, numbers and quantities
+/// are compared in their base unit (B, B/s, ps, Hz) against [min, max] (min exclusive when
+/// `above`); strings must be one of `choices` ("priority|fifo"); `check`, when set, gets the value
+/// as written in YAML and returns why it is wrong ("" = fine). A key declared without a rule gets
+/// its type's rule: integers, numbers and durations >= 0, sizes, bandwidths and frequencies > 0,
+/// numbers finite; strings anything.
+struct Rule {
+  bool declared = false;
+  double min = 0;
+  double max = 0;
+  bool above = false;
+  bool has_max = false;
+  const char* choices = nullptr;
+  std::string (*check)(const std::string& value) = nullptr;
+};
+/// [lo, hi]
+constexpr Rule range(double lo, double hi) { return Rule{true, lo, hi, false, true, nullptr, nullptr}; }
+/// >= lo
+constexpr Rule at_least(double lo) { return Rule{true, lo, 0, false, false, nullptr, nullptr}; }
+/// > lo
+constexpr Rule above(double lo) { return Rule{true, lo, 0, true, false, nullptr, nullptr}; }
+/// one of "a|b|c"
+constexpr Rule one_of(const char* choices) { return Rule{true, 0, 0, false, false, choices, nullptr}; }
+/// anything `check` accepts
+constexpr Rule checked(std::string (*check)(const std::string&)) {
+  return Rule{true, 0, 0, false, false, nullptr, check};
+}
+
 /// The one visitor interface all config operations implement. Field types are closed: integers,
-/// floating point, bool, string and the quantities of quantity.h.
+/// floating point, bool, string and the quantities of quantity.h. Config structs call field() and
+/// group(); visitors implement on().
 class FieldVisitor {
  public:
   virtual ~FieldVisitor() = default;
-  virtual void field(const char* key, std::int64_t& value, const char* desc) = 0;
-  virtual void field(const char* key, double& value, const char* desc) = 0;
-  virtual void field(const char* key, bool& value, const char* desc) = 0;
-  virtual void field(const char* key, std::string& value, const char* desc) = 0;
-  virtual void field(const char* key, Bytes& value, const char* desc) = 0;
-  virtual void field(const char* key, Bandwidth& value, const char* desc) = 0;
-  virtual void field(const char* key, Duration& value, const char* desc) = 0;
-  virtual void field(const char* key, Frequency& value, const char* desc) = 0;
-  virtual void begin_group(const char* key, const char* desc) = 0;
-  virtual void end_group() = 0;
 
+  template <class T>
+  void field(const char* key, T& value, const char* desc, const Rule& rule = Rule{}) {
+    on(key, value, desc, rule);
+  }
   template <class T>
   void group(const char* key, T& section, const char* desc) {
     begin_group(key, desc);
     section.visit(*this);
     end_group();
   }
+
+  virtual void on(const char* key, std::int64_t& value, const char* desc, const Rule& rule) = 0;
+  virtual void on(const char* key, double& value, const char* desc, const Rule& rule) = 0;
+  virtual void on(const char* key, bool& value, const char* desc, const Rule& rule) = 0;
+  virtual void on(const char* key, std::string& value, const char* desc, const Rule& rule) = 0;
+  virtual void on(const char* key, Bytes& value, const char* desc, const Rule& rule) = 0;
+  virtual void on(const char* key, Bandwidth& value, const char* desc, const Rule& rule) = 0;
+  virtual void on(const char* key, Duration& value, const char* desc, const Rule& rule) = 0;
+  virtual void on(const char* key, Frequency& value, const char* desc, const Rule& rule) = 0;
+  virtual void begin_group(const char* key, const char* desc) = 0;
+  virtual void end_group() = 0;
 };
 
 /// Apply a YAML document (text) onto `root`. Keys not declared by `root` are errors; so are values
@@ -69,9 +103,14 @@ void apply_override(Root& root, const std::string& assignment, const std::string
 template <class Root>
 std::string dump_yaml(Root& root);
 
-/// A reference of every key: "key  type/unit  default  description", one per line.
+/// A reference of every key: "key  type/unit  default  range  description", one per line.
 template <class Root>
 std::string reference(Root& root);
+
+/// Checks every value of `root` against its key's Rule. Throws ConfigError listing every problem,
+/// one per line: "<origin>: <dotted.key>: <reason>".
+template <class Root>
+void validate(Root& root, const std::string& origin);
 
 /// A top-level scalar of a YAML document (e.g. `base: ascend910b`) with its 1-based line.
 struct YamlScalar {

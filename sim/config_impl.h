@@ -18,6 +18,7 @@ void apply_yaml(const Walk& walk, const std::string& yaml_text, const std::strin
 void apply_override(const Walk& walk, const std::string& assignment, const std::string& origin);
 std::string dump_yaml(const Walk& walk);
 std::string reference(const Walk& walk);
+void validate(const Walk& walk, const std::string& origin);
 
 }  // namespace detail
 
@@ -45,6 +46,11 @@ std::string dump_yaml(Root& root) {
 template <class Root>
 std::string reference(Root& root) {
   return detail::reference([&root](FieldVisitor& v) { root.visit(v); });
+}
+
+template <class Root>
+void validate(Root& root, const std::string& origin) {
+  detail::validate([&root](FieldVisitor& v) { root.visit(v); }, origin);
 }
 
 }  // namespace npusim::sim

@@ -16,13 +16,9 @@
 #include <systemc>
 
 #include "sim/quantity.h"
+#include "sim/wait.h"
 
 namespace npusim::sim {
-
-/// "No deadline" for run_until().
-constexpr SimTime kForever = std::numeric_limits<SimTime>::max();
-
-enum class WaitResult { kDone, kTimeout, kStarved };
 
 /// SimTime (ps) <-> sc_time (resolution is 1 ps, so the value is the picosecond count).
 inline sc_core::sc_time to_sc_time(SimTime t) { return sc_core::sc_time::from_value(t); }

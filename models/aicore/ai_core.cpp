@@ -39,11 +39,10 @@ AiCore::AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, st
 
 void AiCore::declare_tracks() {
   declared_ = true;
-  tracks_.writer->thread(tracks_.pid, tracks_.tid, label_, tracks_.tid);
+  tracks_.core.declare(label_);
   if (!tracks_.pipes) return;
   for (int p = 0; p < kernel::kPipeCount; ++p) {
-    const int tid = tracks_.tid + 1 + p;
-    tracks_.writer->thread(tracks_.pid, tid, label_ + " " + kernel::pipe_name(Pipe(p)), tid);
+    tracks_.pipe[p].declare(label_ + " " + kernel::pipe_name(Pipe(p)));
   }
 }
 
@@ -56,7 +55,7 @@ void AiCore::assign(const BlockJob& job) {
 void AiCore::run() {
   for (;;) {
     while (!assigned_) sc_core::wait(go_);
-    const bool pipes = tracks_.pipes && tracks_.writer != nullptr && tracks_.writer->enabled();
+    const bool pipes = tracks_.pipes && tracks_.core.on();
     result_ = &replay_.run(trace_, job_.start, job_.partner != nullptr, pipes, *this);
     wait_until(result_->end);
     assigned_ = false;
@@ -87,8 +86,7 @@ void AiCore::instr_done(const kernel::Instr& in, int lane, SimTime start, SimTim
   const bool vector_side = lane == kMte2AivLane || in.pipe == Pipe::kVector ||
                            in.pipe == Pipe::kMte3;
   const AiCore& owner = job_.partner != nullptr && vector_side ? *job_.partner : *this;
-  const int tid = owner.tracks_.tid + 1 + static_cast<int>(lane_pipe(lane));
-  tracks_.writer->complete(tracks_.pid, tid, instr_label(in), start, end);
+  owner.tracks_.pipe[static_cast<int>(lane_pipe(lane))].span(instr_label(in), start, end);
 }
 
 void AiCore::account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed) {
@@ -99,9 +97,9 @@ void AiCore::account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTim
 
 void AiCore::trace_block(const std::string& name, SimTime from, SimTime to,
                          std::vector<sim::TraceArg> args) {
-  if (tracks_.writer == nullptr || !tracks_.writer->enabled()) return;
+  if (!tracks_.core.on()) return;
   if (!declared_) declare_tracks();  // only cores that ran something get tracks
-  tracks_.writer->complete(tracks_.pid, tracks_.tid, name, from, to, std::move(args));
+  tracks_.core.span(name, from, to, std::move(args));
 }
 
 void AiCore::register_stats(sim::StatGroup& stats) {

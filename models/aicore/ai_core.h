@@ -23,7 +23,7 @@
 #include "models/aicore/pipe_costs.h"
 #include "npusim/kernel/trace.h"
 #include "sim/stats.h"
-#include "sim/trace.h"
+#include "sim/tracks.h"
 
 namespace npusim::models {
 
@@ -47,11 +47,11 @@ class CoreSink {
   virtual void block_finished(AiCore& core) = 0;
 };
 
-/// Timeline ids of a core: its track and, when tracing pipes, one track per pipe after it.
+/// Timeline tracks of a core (reserved, named when the core first runs a block): its own and,
+/// when tracing pipes, one per pipe.
 struct CoreTracks {
-  sim::TraceWriter* writer = nullptr;
-  int pid = 0;
-  int tid = 0;
+  sim::Track core;
+  std::array<sim::Track, kernel::kPipeCount> pipe;
   bool pipes = false;
 };
 
@@ -81,7 +81,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   std::uint64_t busy_time() const { return busy_ps_; }
   const std::array<std::uint64_t, kernel::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
   /// Whether trace_block records anything (the timeline is on).
-  bool tracing() const { return tracks_.writer != nullptr && tracks_.writer->enabled(); }
+  bool tracing() const { return tracks_.core.on(); }
   /// A span on this core's track.
   void trace_block(const std::string& name, SimTime from, SimTime to,
                    std::vector<sim::TraceArg> args);

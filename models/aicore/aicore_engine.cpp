@@ -14,15 +14,8 @@ namespace {
 
 using kernel::Pipe;
 
-constexpr int kCoreFirstTid = 1000;  // core i: tid 1000 + 8 i; its pipes follow (+1 .. +7)
-constexpr int kTidsPerCore = 8;
-
 const char* const kPipeStatNames[kernel::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
                                                          "mte2",   "mte3",   "fixpipe"};
-
-bool is_coupled(std::int64_t npu_arch) {
-  return npu_arch == 1001 || npu_arch == 2002 || npu_arch == 3002;
-}
 
 bool vector_lane(int lane) {
   return lane == kMte2AivLane || lane == static_cast<int>(Pipe::kVector) ||
@@ -41,26 +34,27 @@ void add_to_side(KernelSide& side, const std::array<SimTime, kernel::kPipeCount>
 
 SC_HAS_PROCESS(AiCoreEngine);
 
-AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, std::uint32_t device,
-                           const ChipConfig& cfg, DeviceTracks tracks, sim::StatGroup& stats)
+AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx)
     : sc_module(name),
-      device_(device),
-      coupled_(is_coupled(cfg.soc.npu_arch)),
-      costs_(cfg),
-      kernel_launch_(cfg.aicore.kernel_launch.ps),
-      block_launch_(cfg.aicore.block_launch.ps),
-      sync_task_(cfg.scheduler.sync_task.ps),
-      completion_(cfg.scheduler.completion.ps),
+      device_(ctx.device),
+      coupled_(!ctx.cfg.generation().split_cores),
+      costs_(ctx.cfg),
+      kernel_launch_(ctx.cfg.aicore.kernel_launch.ps),
+      block_launch_(ctx.cfg.aicore.block_launch.ps),
+      sync_task_(ctx.cfg.scheduler.sync_task.ps),
+      completion_(ctx.cfg.scheduler.completion.ps),
       max_kernels_(static_cast<std::size_t>(std::max<std::int64_t>(
-          cfg.aicore.max_concurrent_kernels, 1))) {
+          ctx.cfg.aicore.max_concurrent_kernels, 1))) {
   SC_METHOD(on_wake);
   sensitive << wake_;
   dont_initialize();
-  build_cores(cfg, tracks, stats);
-  register_stats(stats);
+  build_cores(ctx.cfg, ctx.tracks, ctx.stats);
+  register_stats(ctx.stats);
+  for (auto& core : cores_) core->mem.bind(ctx.l2.socket);
+  ctx.routes.claim(TaskKind::kKernel, *this, "aicore");
 }
 
-void AiCoreEngine::build_cores(const ChipConfig& cfg, DeviceTracks tracks,
+void AiCoreEngine::build_cores(const ChipConfig& cfg, sim::TrackGroup& tracks,
                                sim::StatGroup& stats) {
   const int aic = static_cast<int>(std::max<std::int64_t>(cfg.aicore.cube_cores, 1));
   const int aiv =
@@ -76,8 +70,10 @@ void AiCoreEngine::build_cores(const ChipConfig& cfg, DeviceTracks tracks,
     const std::string id = (coupled_ ? "core" : vector ? "aiv" : "aic") + std::to_string(n);
     const std::string label =
         (coupled_ ? "AI Core " : vector ? "AIV " : "AIC ") + std::to_string(n);
-    CoreTracks ct{tracks.writer, tracks.units_pid, kCoreFirstTid + kTidsPerCore * i,
-                  cfg.aicore.trace_pipes};
+    CoreTracks ct;
+    ct.core = tracks.reserve();
+    for (sim::Track& t : ct.pipe) t = tracks.reserve();
+    ct.pipes = cfg.aicore.trace_pipes;
     cores_.push_back(std::make_unique<AiCore>(id.c_str(), i, kind, label, costs_, ct,
                                               group.child(id), *this));
   }
@@ -85,8 +81,11 @@ void AiCoreEngine::build_cores(const ChipConfig& cfg, DeviceTracks tracks,
   slots_.resize(cores_.size());
 }
 
-void AiCoreEngine::bind_memory(L2Cache& l2) {
-  for (auto& core : cores_) core->mem.bind(l2.socket);
+const char* AiCoreEngine::task_type(const Task& task) const {
+  if (coupled_ || !task.kernel) return "AI_CORE";
+  if (task.kernel->core_type == CoreType::kAiv) return "AI_VECTOR_CORE";
+  if (task.kernel->core_type == CoreType::kMix) return "MIX_AIC";
+  return "AI_CORE";
 }
 
 bool AiCoreEngine::has_free_channel() const { return kernels_.size() < max_kernels_; }
@@ -107,7 +106,7 @@ void AiCoreEngine::start(EngineJob& job, SimTime delay, JobSink& sink) {
 }
 
 void AiCoreEngine::plan(Kernel& k) const {
-  const DeviceTask& task = *k.job->task;
+  const Task& task = *k.job->task;
   KernelRecord& r = k.rec;
   r.device = device_;
   r.stream = task.stream;
@@ -289,7 +288,7 @@ void AiCoreEngine::finish(Kernel& k) {
   }
   if (k.error != 0) {
     ++failed_;
-    DeviceTask& task = *job.task;
+    Task& task = *job.task;
     task.effect = [effect = std::move(task.effect), error = k.error]() {
       const int e = effect ? effect() : 0;
       return error != 0 ? error : e;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The AI Core engine: the TaskEngine for kKernel tasks. Owns the chip's AI Cores, splits each
+// The AI Core engine: the unit that claims kKernel tasks ("aicore"). Owns the chip's AI Cores, splits each
 // kernel into blocks and dispatches them to free cores; records each kernel for op_summary.csv.
 //
 // Timing model:
-//  - Cores: split chips (NPU_ARCH 2201...) have aicore.cube_cores AIC and aicore.vector_cores AIV
-//    cores; coupled chips (1001, 2002, 3002) have aicore.cube_cores AI Cores with every pipe
+//  - Cores: split chips (npusim/chip_arch.h) have aicore.cube_cores AIC and aicore.vector_cores
+//    AIV cores; coupled chips have aicore.cube_cores AI Cores with every pipe
 //    (310P's separate Vector Cores are not used). A block needs one AIC (kAic), one AIV (kAiv;
 //    an AIC when the chip has no AIV), one AI Core (coupled), or for kMix one AIC plus
 //    vector_cores / cube_cores AIVs.
@@ -41,21 +41,21 @@
 #include "models/aicore/pipe_costs.h"
 #include "models/chip_config.h"
 #include "models/kernel_work.h"
-#include "models/task.h"
-#include "models/task_scheduler.h"
+#include "models/unit.h"
 #include "sim/stats.h"
 
 namespace npusim::models {
 
 class L2Cache;
 
-class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSink {
+class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSink, public Unit {
  public:
-  AiCoreEngine(const sc_core::sc_module_name& name, std::uint32_t device, const ChipConfig& cfg,
-               DeviceTracks tracks, sim::StatGroup& stats);
+  /// Binds every core's GM socket to ctx.l2.
+  AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx);
 
-  /// Bind every core's GM socket to `l2`.
-  void bind_memory(L2Cache& l2);
+  /// msprof's compute task types: AI_VECTOR_CORE (AIV blocks), MIX_AIC, AI_CORE (AIC blocks, or
+  /// any block on coupled chips).
+  const char* task_type(const Task& task) const override;
 
   bool has_free_channel() const override;
   void start(EngineJob& job, SimTime delay, JobSink& sink) override;
@@ -91,7 +91,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     bool operator>(const Arrival& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
 
-  void build_cores(const ChipConfig& cfg, DeviceTracks tracks, sim::StatGroup& stats);
+  void build_cores(const ChipConfig& cfg, sim::TrackGroup& tracks, sim::StatGroup& stats);
   void plan(Kernel& k) const;
   void on_wake();
   void dispatch();

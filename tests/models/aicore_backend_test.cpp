@@ -38,14 +38,14 @@ TEST(AiCoreBackend, KernelTaskRunsAndIsReportedInOpSummary) {
   auto backend = rt::make_sim_backend();
 
   rt::Task t;
-  t.type = rt::TaskType::kKernel;
+  t.kind = rt::TaskKind::kKernel;
   t.stream = 1;
   t.name = "vadd";
   t.kernel = std::make_shared<const KernelWork>(
       work_of("vadd", 4, CoreType::kAiv, vector_add_trace(2, 1024, 2)));
-  rt::TaskRecord record;
+  rt::TaskOutcome record;
   bool finished = false;
-  t.done = [&](const rt::TaskRecord& r) {
+  t.done = [&](const rt::TaskOutcome& r) {
     record = r;
     finished = true;
   };

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aicore/aicore_engine.h"
 #include "models/chip.h"
 #include "models/kernel_work.h"
 #include "npusim/kernel/trace.h"
@@ -187,7 +188,7 @@ class KernelBench {
 
   /// Launch `work` on `stream` at host time `at`; the record is filled when it completes.
   Seen& launch(std::uint32_t stream, KernelWork work, SimTime at = 0, std::uint32_t priority = 0) {
-    DeviceTask t;
+    Task t;
     t.kind = TaskKind::kKernel;
     t.stream = stream;
     t.task_id = next_task_++;
@@ -200,14 +201,14 @@ class KernelBench {
 
   /// A kKernel task without KernelWork (a placeholder).
   Seen& placeholder(std::uint32_t stream) {
-    DeviceTask t;
+    Task t;
     t.kind = TaskKind::kKernel;
     t.stream = stream;
     t.task_id = next_task_++;
     return submit(std::move(t));
   }
 
-  Seen& submit(DeviceTask t) {
+  Seen& submit(Task t) {
     Seen& seen = seen_.emplace_back();
     t.done = [this, &seen](const TaskOutcome& o) {
       seen.out = o;
@@ -224,13 +225,13 @@ class KernelBench {
 
   /// The record of the kernel with task id `task` (launch order from 0).
   const KernelRecord& record(std::uint32_t task) {
-    for (const KernelRecord& r : chip_.aicore().records()) {
+    for (const KernelRecord& r : chip_.unit<AiCoreEngine>()->records()) {
       if (r.task_id == task) return r;
     }
     static const KernelRecord kNone;
     return kNone;
   }
-  AiCoreEngine& aicore() { return chip_.aicore(); }
+  AiCoreEngine& aicore() { return *chip_.unit<AiCoreEngine>(); }
   double stat(const std::string& path) const { return stats_.value(path); }
   sim::TraceWriter& trace() { return trace_; }
 

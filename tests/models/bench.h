@@ -68,7 +68,7 @@ class Bench {
   }
 
   /// Submit a task; the returned record is filled when it completes (stable address).
-  Seen& submit(DeviceTask task) {
+  Seen& submit(Task task) {
     Seen& seen = seen_.emplace_back();
     task.done = [this, &seen](const TaskOutcome& o) {
       seen.out = o;
@@ -81,7 +81,7 @@ class Bench {
 
   Seen& copy(std::uint32_t stream, Direction dir, std::uint64_t bytes, SimTime at = 0,
              std::uint32_t priority = 0, bool pageable = false) {
-    DeviceTask t;
+    Task t;
     t.kind = TaskKind::kCopy;
     t.direction = dir;
     t.bytes = bytes;
@@ -94,7 +94,7 @@ class Bench {
 
   Seen& sync_task(std::uint32_t stream, TaskKind kind, SimTime at = 0,
                   std::function<bool()> ready = {}, std::function<int()> effect = {}) {
-    DeviceTask t;
+    Task t;
     t.kind = kind;
     t.stream = stream;
     t.submit_at = at;

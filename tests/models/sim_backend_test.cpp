@@ -23,8 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 using rt::Backend;
 using rt::Task;
-using rt::TaskRecord;
-using rt::TaskType;
+using rt::TaskOutcome;
+using rt::TaskKind;
 using rt::WaitResult;
 
 constexpr SimTime kBurst = 8192 * kNs;
@@ -58,20 +58,20 @@ std::unique_ptr<Backend> make_backend(ChipConfig cfg, const std::string& out_dir
 }
 
 struct Result {
-  TaskRecord record;
+  TaskOutcome record;
   bool finished = false;
 };
 
-Task copy_task(std::uint32_t stream, rt::CopyPath path, std::uint64_t bytes, Result& result,
+Task copy_task(std::uint32_t stream, rt::Direction path, std::uint64_t bytes, Result& result,
                SimTime at = 0) {
   Task t;
-  t.type = TaskType::kMemcpy;
+  t.kind = TaskKind::kCopy;
   t.stream = stream;
-  t.path = path;
+  t.direction = path;
   t.bytes = bytes;
   t.submit_at = at;
   t.name = "MEMCPY_ASYNC";
-  t.done = [&result](const TaskRecord& r) {
+  t.done = [&result](const TaskOutcome& r) {
     result.record = r;
     result.finished = true;
   };
@@ -83,7 +83,7 @@ TEST(SimBackend, CopyThroughTheSeamTakesModelTime) {
   EXPECT_EQ(backend->config().pcie.dma_channels, 2);
   Result r;
   int effects = 0;
-  Task t = copy_task(1, rt::CopyPath::kH2D, 64 * kMiB, r);
+  Task t = copy_task(1, rt::Direction::kH2D, 64 * kMiB, r);
   t.effect = [&] { return ++effects, 0; };
   backend->submit(std::move(t));
   EXPECT_EQ(backend->run_until([&] { return r.finished; }, sim::kForever), WaitResult::kDone);
@@ -96,13 +96,13 @@ TEST(SimBackend, CopyThroughTheSeamTakesModelTime) {
 TEST(SimBackend, StarvedAndTimeout) {
   auto backend = make_backend(test_config());
   Task wait;
-  wait.type = TaskType::kEventWait;
+  wait.kind = TaskKind::kEventWait;
   wait.stream = 1;
   wait.ready = [] { return false; };
   backend->submit(std::move(wait));
   EXPECT_EQ(backend->run_until([] { return false; }, sim::kForever), WaitResult::kStarved);
   Result r;
-  backend->submit(copy_task(2, rt::CopyPath::kD2H, 64 * kMiB, r));
+  backend->submit(copy_task(2, rt::Direction::kD2H, 64 * kMiB, r));
   EXPECT_EQ(backend->run_until([&] { return r.finished; }, 1 * kMs), WaitResult::kTimeout);
   EXPECT_EQ(backend->now(), 1 * kMs);
   EXPECT_EQ(backend->run_until([&] { return r.finished; }, sim::kForever), WaitResult::kDone);
@@ -111,8 +111,8 @@ TEST(SimBackend, StarvedAndTimeout) {
 TEST(SimBackend, DiscardStreamAdvancesThenDropsWhatHasNotStarted) {
   auto backend = make_backend(test_config());
   Result running, queued;
-  backend->submit(copy_task(1, rt::CopyPath::kH2D, 64 * kMiB, running));
-  backend->submit(copy_task(1, rt::CopyPath::kH2D, 1 * kMiB, queued));
+  backend->submit(copy_task(1, rt::Direction::kH2D, 64 * kMiB, running));
+  backend->submit(copy_task(1, rt::Direction::kH2D, 1 * kMiB, queued));
   backend->discard_stream(0, 1, 1 * kMs);
   EXPECT_EQ(backend->now(), 1 * kMs);
   EXPECT_TRUE(queued.finished);
@@ -130,14 +130,14 @@ TEST(SimBackend, WaitOnOneDeviceReleasedByRecordOnAnother) {
   bool recorded = false;
   Result waited;
   Task wait;
-  wait.type = TaskType::kEventWait;
+  wait.kind = TaskKind::kEventWait;
   wait.device = 1;
   wait.stream = 5;
   wait.ready = [&] { return recorded; };
-  wait.done = [&](const TaskRecord& r) { waited.record = r, waited.finished = true; };
+  wait.done = [&](const TaskOutcome& r) { waited.record = r, waited.finished = true; };
   backend->submit(std::move(wait));
   Task record;
-  record.type = TaskType::kEventRecord;
+  record.kind = TaskKind::kEventRecord;
   record.device = 0;
   record.stream = 5;
   record.submit_at = 10 * kUs;
@@ -153,10 +153,10 @@ TEST(SimBackend, WaitReleasedByHostSideStateAtTheNextRun) {
   bool flag = false;
   Result waited;
   Task wait;
-  wait.type = TaskType::kValueWait;
+  wait.kind = TaskKind::kValueWait;
   wait.stream = 1;
   wait.ready = [&] { return flag; };
-  wait.done = [&](const TaskRecord& r) { waited.record = r, waited.finished = true; };
+  wait.done = [&](const TaskOutcome& r) { waited.record = r, waited.finished = true; };
   backend->submit(std::move(wait));
   EXPECT_EQ(backend->run_until([&] { return waited.finished; }, sim::kForever),
             WaitResult::kStarved);
@@ -172,7 +172,7 @@ TEST(SimBackend, WritesTimelineStatsAndConfig) {
   fs::remove_all(out.parent_path());
   auto backend = make_backend(test_config(), out.string());
   Result r;
-  Task t = copy_task(1, rt::CopyPath::kH2D, 1 * kMiB, r, 2 * kUs);
+  Task t = copy_task(1, rt::Direction::kH2D, 1 * kMiB, r, 2 * kUs);
   t.flow_id = 42;
   backend->submit(std::move(t));
   backend->trace_api(0, "aclrtMemcpyAsync", 0, 2 * kUs, 42);
@@ -209,13 +209,13 @@ TEST(SimBackend, TinyCopyThroughput) {
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < kTasks; ++i) {
     Task t;
-    t.type = TaskType::kMemcpy;
-    t.path = i % 2 ? rt::CopyPath::kH2D : rt::CopyPath::kD2H;
+    t.kind = TaskKind::kCopy;
+    t.direction = i % 2 ? rt::Direction::kH2D : rt::Direction::kD2H;
     t.stream = static_cast<std::uint32_t>(i % 4);
     t.task_id = static_cast<std::uint32_t>(i);
     t.bytes = 64;
     t.name = "MEMCPY_ASYNC";
-    t.done = [&finished](const TaskRecord&) { ++finished; };
+    t.done = [&finished](const TaskOutcome&) { ++finished; };
     backend->submit(std::move(t));
   }
   ASSERT_EQ(backend->run_until([&] { return finished == kTasks; }, sim::kForever),

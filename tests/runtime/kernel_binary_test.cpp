@@ -50,7 +50,7 @@ class BinaryTest : public DeviceTest {
   }
   const FakeBackend::TaskTrace* last_kernel() {
     for (auto it = fake().tasks().rbegin(); it != fake().tasks().rend(); ++it) {
-      if (it->type == TaskType::kKernel) return &*it;
+      if (it->kind == TaskKind::kKernel) return &*it;
     }
     return nullptr;
   }

@@ -31,7 +31,7 @@ class KernelTest : public DeviceTest {
   void zero() { ASSERT_EQ(aclrtMemset(dev_, 4096, 0, 4096), ACL_SUCCESS); }
   const FakeBackend::TaskTrace& last_kernel() {
     for (auto it = fake().tasks().rbegin(); it != fake().tasks().rend(); ++it) {
-      if (it->type == TaskType::kKernel) return *it;
+      if (it->kind == TaskKind::kKernel) return *it;
     }
     ADD_FAILURE() << "no kernel task ran";
     return fake().tasks().front();

@@ -93,7 +93,7 @@ TEST_F(MemcpyTest, AsyncPinnedReturnsAtOncePageableAfterTheCopy) {
       ACL_SUCCESS);
   ASSERT_EQ(fake().tasks().size(), 2u);  // returned after its copy (and the one before) ran
   EXPECT_GE(host_clock(), last_task().record.end);
-  EXPECT_TRUE(last_task().type == TaskType::kMemcpy);
+  EXPECT_TRUE(last_task().kind == TaskKind::kCopy);
 }
 
 TEST_F(MemcpyTest, AsyncHostToHostIsNotSupportedOnAPcieCard) {
@@ -188,7 +188,7 @@ TEST_F(MemcpyTest, TwoDimensionalCopies) {
   }
   EXPECT_EQ(last_task().record.end - last_task().record.start, fake().duration_of([] {
     Task t;
-    t.type = TaskType::kMemcpy;
+    t.kind = TaskKind::kCopy;
     t.bytes = 80;
     return t;
   }()));

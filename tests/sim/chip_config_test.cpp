@@ -52,14 +52,14 @@ class ConfigFiles : public ::testing::Test {
 /// Sets every field to an odd value; Unset then finds fields a document did not set.
 class Poison final : public sim::FieldVisitor {
  public:
-  void field(const char*, std::int64_t& v, const char*) override { v = -777; }
-  void field(const char*, double& v, const char*) override { v = -777; }
-  void field(const char*, bool&, const char*) override {}
-  void field(const char*, std::string& v, const char*) override { v = "poison"; }
-  void field(const char*, sim::Bytes& v, const char*) override { v.value = 777; }
-  void field(const char*, sim::Bandwidth& v, const char*) override { v.bytes_per_sec = 777; }
-  void field(const char*, sim::Duration& v, const char*) override { v.ps = 777; }
-  void field(const char*, sim::Frequency& v, const char*) override { v.hz = 777; }
+  void on(const char*, std::int64_t& v, const char*, const sim::Rule&) override { v = -777; }
+  void on(const char*, double& v, const char*, const sim::Rule&) override { v = -777; }
+  void on(const char*, bool&, const char*, const sim::Rule&) override {}
+  void on(const char*, std::string& v, const char*, const sim::Rule&) override { v = "poison"; }
+  void on(const char*, sim::Bytes& v, const char*, const sim::Rule&) override { v.value = 777; }
+  void on(const char*, sim::Bandwidth& v, const char*, const sim::Rule&) override { v.bytes_per_sec = 777; }
+  void on(const char*, sim::Duration& v, const char*, const sim::Rule&) override { v.ps = 777; }
+  void on(const char*, sim::Frequency& v, const char*, const sim::Rule&) override { v.hz = 777; }
   void begin_group(const char*, const char*) override {}
   void end_group() override {}
 };
@@ -67,14 +67,14 @@ class Poison final : public sim::FieldVisitor {
 class Unset final : public sim::FieldVisitor {
  public:
   std::vector<std::string> keys;
-  void field(const char* k, std::int64_t& v, const char*) override { check(k, v == -777); }
-  void field(const char* k, double& v, const char*) override { check(k, v == -777); }
-  void field(const char*, bool&, const char*) override {}
-  void field(const char* k, std::string& v, const char*) override { check(k, v == "poison"); }
-  void field(const char* k, sim::Bytes& v, const char*) override { check(k, v.value == 777); }
-  void field(const char* k, sim::Bandwidth& v, const char*) override { check(k, v.bytes_per_sec == 777); }
-  void field(const char* k, sim::Duration& v, const char*) override { check(k, v.ps == 777); }
-  void field(const char* k, sim::Frequency& v, const char*) override { check(k, v.hz == 777); }
+  void on(const char* k, std::int64_t& v, const char*, const sim::Rule&) override { check(k, v == -777); }
+  void on(const char* k, double& v, const char*, const sim::Rule&) override { check(k, v == -777); }
+  void on(const char*, bool&, const char*, const sim::Rule&) override {}
+  void on(const char* k, std::string& v, const char*, const sim::Rule&) override { check(k, v == "poison"); }
+  void on(const char* k, sim::Bytes& v, const char*, const sim::Rule&) override { check(k, v.value == 777); }
+  void on(const char* k, sim::Bandwidth& v, const char*, const sim::Rule&) override { check(k, v.bytes_per_sec == 777); }
+  void on(const char* k, sim::Duration& v, const char*, const sim::Rule&) override { check(k, v.ps == 777); }
+  void on(const char* k, sim::Frequency& v, const char*, const sim::Rule&) override { check(k, v.hz == 777); }
   void begin_group(const char*, const char*) override {}
   void end_group() override {}
 
@@ -232,14 +232,40 @@ TEST_F(ConfigFiles, RangeValidation) {
          "scheduler.policy: expected priority or fifo, got \"round_robin\"");
   expect("pcie.h2d_bandwidth=0GB/s", "pcie.h2d_bandwidth: must be greater than 0, got 0B/s");
   expect("aicore.frequency=0Hz", "aicore.frequency: must be greater than 0, got 0Hz");
-  expect("hbm.size=0", "hbm.size: must be greater than 0");
+  expect("hbm.size=0", "hbm.size: must be greater than 0, got 0B");
   expect("soc.version=8.5", "soc.version: expected a version x.y.z such as 8.5.0, got \"8.5\"");
-  expect("l2.read_hit_rate=1.5", "l2.read_hit_rate: must be between 0 and 1, got 1.500000");
+  expect("l2.read_hit_rate=1.5", "l2.read_hit_rate: must be between 0 and 1, got 1.5");
   expect("aicore.mte2_bytes_per_cycle=0",
-         "aicore.mte2_bytes_per_cycle: must be greater than 0, got 0.000000");
+         "aicore.mte2_bytes_per_cycle: must be greater than 0, got 0");
   expect("aicore.scalar_cycles_per_bb=-1",
-         "aicore.scalar_cycles_per_bb: must not be negative, got -1.000000");
+         "aicore.scalar_cycles_per_bb: must not be negative, got -1");
+  // Each key's range is declared with it (chip_config.h), in the key's unit.
+  expect("aicore.ub=5GiB", "aicore.ub: must be between 1B and 4294967295B, got 5GiB");
+  expect("soc.npu_arch=1234",
+         "soc.npu_arch: unknown NPU architecture 1234; known: 1001 (Ascend910), 2002 (Ascend310P), "
+         "2201 (Ascend910B), 3002 (Ascend310B), 3510 (Ascend950)");
+  expect("topology.links=0-0", "topology.links: expected full_mesh, none or pairs of different "
+                               "device indices such as \"0-1,2-3\", got \"0-0\"");
+  expect("topology.link=nvlink", "topology.link: expected hccs or pcie, got \"nvlink\"");
+  EXPECT_EQ(load_error("tiny", {"topology.links=0-3"}),
+            "preset:tiny + override: topology.links: device 3 does not exist (soc.num_devices is 1)");
   EXPECT_EQ(load_error("tiny", {"scheduler.policy=fifo", "soc.num_devices=16"}), "");
+  EXPECT_EQ(load_error("tiny", {"soc.num_devices=4", "topology.links=0-1,1-3"}), "");
+}
+
+TEST(ChipConfig, ReferenceShowsEachKeysRange) {
+  ChipConfig c;
+  const std::string ref = sim::reference(c);
+  auto row = [&ref](const std::string& key) {
+    const std::size_t at = ref.find("\n" + key + " ");
+    return at == std::string::npos ? std::string() : ref.substr(at + 1, ref.find('\n', at + 1) - at - 1);
+  };
+  EXPECT_NE(row("soc.num_devices").find(" 1..16 "), std::string::npos) << row("soc.num_devices");
+  EXPECT_NE(row("scheduler.policy").find(" priority|fifo "), std::string::npos);
+  EXPECT_NE(row("aicore.ub").find(" 1B..4294967295B "), std::string::npos) << row("aicore.ub");
+  EXPECT_NE(row("pcie.h2d_bandwidth").find(" > 0B/s "), std::string::npos)
+      << row("pcie.h2d_bandwidth");
+  EXPECT_NE(ref.find("RANGE"), std::string::npos);
 }
 
 TEST(ChipConfig, SplitOverrides) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "npusim/chip_arch.h"
 #include "npusim/kernel/block_context.h"
 #include "npusim/kernel/device.h"
 #include "npusim/kernel/half.h"
@@ -48,8 +49,8 @@ namespace npusim::kernel {
 /// The physical memory behind a logical position on the configured __NPU_ARCH__.
 constexpr Mem mem_of(AscendC::TPosition pos) {
   using P = AscendC::TPosition;
-  constexpr bool kSplitCore = __NPU_ARCH__ == 2201 || __NPU_ARCH__ == 3510;
-  constexpr bool kOldCore = __NPU_ARCH__ == 1001 || __NPU_ARCH__ == 2002;
+  constexpr bool kSplitCore = npusim::arch::of(__NPU_ARCH__).split_cores;
+  constexpr bool kOldCore = npusim::arch::of(__NPU_ARCH__).old_core;
   switch (pos) {
     case P::VECIN:
     case P::VECOUT:

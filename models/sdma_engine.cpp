@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "models/dma_engine.h"
+#include "models/sdma_engine.h"
 
 #include <algorithm>
 
 #include "sim/engine.h"
 
 namespace npusim::models {
-namespace {
-constexpr int kSdmaFirstTid = 300;
-}  // namespace
+SdmaEngine::SdmaEngine(const sc_core::sc_module_name& name, UnitContext& ctx)
+    : ChannelEngine(name, ctx.cfg.sdma.channels, ctx.tracks, "SDMA", ctx.stats),
+      setup_(ctx.cfg.sdma.setup.ps),
+      burst_(std::max<std::uint64_t>(ctx.cfg.sdma.burst.value, 1)) {
+  bind_memory(ctx.hbm);
+  ctx.routes.claim(TaskKind::kCopy, Direction::kD2D, *this, "sdma");
+  for (Direction d : {Direction::kH2D, Direction::kD2H, Direction::kD2D}) {
+    ctx.routes.claim(TaskKind::kMemset, d, *this, "sdma");
+  }
+}
 
-DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const SdmaConfig& cfg,
-                     sim::TraceWriter& trace, int units_pid, sim::StatGroup& stats)
-    : ChannelEngine(name, cfg.channels, TraceTracks{&trace, units_pid, kSdmaFirstTid, "SDMA"},
-                    stats),
-      setup_(cfg.setup.ps),
-      burst_(std::max<std::uint64_t>(cfg.burst.value, 1)) {}
-
-void DmaEngine::run(EngineJob& job) {
-  const DeviceTask& task = *job.task;
+void SdmaEngine::run(EngineJob& job) {
+  const Task& task = *job.task;
   const bool copy = task.kind == TaskKind::kCopy;
   sim::SimTime issue = sim::sim_now() + setup_;
   sim::SimTime complete = issue;
@@ -38,7 +38,7 @@ void DmaEngine::run(EngineJob& job) {
   bytes_ += task.bytes;
 }
 
-std::vector<sim::TraceArg> DmaEngine::span_args(const EngineJob& job) const {
+std::vector<sim::TraceArg> SdmaEngine::span_args(const EngineJob& job) const {
   std::vector<sim::TraceArg> args = ChannelEngine::span_args(job);
   args.push_back(sim::TraceArg::str(
       "operation", job.task->kind == TaskKind::kCopy ? "device to device" : "memset"));

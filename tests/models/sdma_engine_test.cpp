@@ -25,7 +25,7 @@ TEST(Sdma, D2DCostsHbmBandwidthTwice) {
 
 TEST(Sdma, DeviceMemsetWritesOnce) {
   Bench bench;
-  DeviceTask t;
+  Task t;
   t.kind = TaskKind::kMemset;
   t.direction = Direction::kD2D;
   t.bytes = 64 * kMiB;

@@ -11,14 +11,16 @@
 #include <cstdint>
 
 #include "models/channel_engine.h"
-#include "models/chip_config.h"
+#include "models/unit.h"
 
 namespace npusim::models {
 
-class DmaEngine : public ChannelEngine {
+/// Claims device copies (kCopy D2D) and device memsets (kMemset, any direction but H2H).
+class SdmaEngine : public ChannelEngine, public Unit {
  public:
-  DmaEngine(const sc_core::sc_module_name& name, const SdmaConfig& cfg, sim::TraceWriter& trace,
-            int units_pid, sim::StatGroup& stats);
+  SdmaEngine(const sc_core::sc_module_name& name, UnitContext& ctx);
+
+  const char* task_type(const Task&) const override { return "SDMA_SQE"; }
 
  protected:
   void run(EngineJob& job) override;

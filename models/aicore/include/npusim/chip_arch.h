@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Chip generations: what an NPU architecture number (CANN's __NPU_ARCH__, `soc.npu_arch`) means.
+// The one table of chip-generation facts, read by the models, the runtime, the Ascend C twin
+// (compile time, from __NPU_ARCH__) and `npusim info`; nothing else compares npu_arch values.
+// Plain constexpr C++17, installed beside the twin's headers (include/ascendc/npusim/).
+#pragma once
+
+#include <cstdint>
+
+namespace npusim::arch {
+
+struct Generation {
+  std::int64_t npu_arch;     // __NPU_ARCH__
+  const char* family;        // SoC family (names start with it): "Ascend910B"
+  /// Separate AIC (cube) and AIV (vector) cores; false: coupled AI Cores with every pipe.
+  bool split_cores;
+  /// L1 is reachable from the vector side of a core (positions A1/B1 map to L1 on coupled
+  /// cores of the older generations; split cores keep L1 on the cube side only).
+  bool old_core;
+  bool bf16;                 // bfloat16 arithmetic
+  bool inf_nan_mode;         // ACL_RT_OVERFLOW_MODE_INFNAN (else saturation only)
+  bool unified_memory;       // aclrtMemAllocManaged
+  bool malloc_pad;           // aclrtMalloc adds 32 bytes beyond the 32-byte-rounded size
+  bool aicpu;                // has AI CPU cores
+  bool dvpp;                 // has DVPP media units
+  bool hccs;                 // chip-to-chip HCCS links
+};
+
+// Sources: shared/reference/hw-params.md (architecture numbers and unit lists) and the CANN
+// runtime documentation (overflow modes, managed memory, aclrtMalloc padding).
+inline constexpr Generation kGenerations[] = {
+    // arch  family        split  old    bf16   infnan unified pad   aicpu  dvpp   hccs
+    {1001, "Ascend910",    false, true,  false, false, false,  true,  true,  true,  true},
+    {2002, "Ascend310P",   false, true,  false, false, true,   true,  true,  true,  false},
+    {2201, "Ascend910B",   true,  false, true,  true,  true,   true,  true,  true,  true},
+    {3002, "Ascend310B",   false, false, true,  true,  true,   true,  true,  true,  false},
+    {3510, "Ascend950",    true,  false, true,  true,  true,   false, true,  true,  true},
+};
+
+/// The generation of `npu_arch`, or nullptr when it is not in the table.
+constexpr const Generation* find(std::int64_t npu_arch) {
+  for (const Generation& g : kGenerations) {
+    if (g.npu_arch == npu_arch) return &g;
+  }
+  return nullptr;
+}
+
+/// The generation of `npu_arch`; the 910B's when unknown (config validation rejects unknown
+/// numbers, so this fallback is only reached by code that bypassed it).
+constexpr const Generation& of(std::int64_t npu_arch) {
+  const Generation* g = find(npu_arch);
+  return g != nullptr ? *g : kGenerations[2];
+}
+
+}  // namespace npusim::arch

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: Apache-2.0
+// Units: how a chip is assembled from parts that say what they serve.
+//
+// A unit is a class with a constructor (const sc_module_name&, UnitContext&). In it the unit
+// binds to the chip's memory (ctx.hbm / ctx.l2), declares its timeline tracks (ctx.tracks), its
+// statistics (ctx.stats, the group "chip<N>.<unit name>"), and claims the tasks its engines
+// execute (ctx.routes.claim). Nothing else in the models or the runtime names it. The built-in
+// units are listed once, in models/units.cpp; add_unit() adds more (tests, plug-ins) before a
+// chip is built. Adding a unit = its .h/.cpp, its test, one line in units.cpp (plus its TaskKind
+// in models/task.h when it executes a new kind of task).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/chip_config.h"
+#include "models/engine.h"
+#include "sim/stats.h"
+#include "sim/tracks.h"
+
+namespace npusim::models {
+
+class Hbm;
+class L2Cache;
+
+/// Where a unit claims the tasks it executes (the task scheduler).
+class Routes {
+ public:
+  virtual ~Routes() = default;
+  /// `engine` executes tasks of `kind` going `direction`. `name` is the engine's name in the
+  /// scheduler's statistics ("sdma"); one engine may claim several routes under one name.
+  /// Contract: each (kind, direction) is claimed once (std::logic_error otherwise).
+  virtual void claim(TaskKind kind, Direction direction, TaskEngine& engine,
+                     const std::string& name) = 0;
+  /// The same for every direction.
+  void claim(TaskKind kind, TaskEngine& engine, const std::string& name) {
+    for (int d = 0; d < kDirections; ++d) claim(kind, static_cast<Direction>(d), engine, name);
+  }
+};
+
+/// What a unit gets from the chip that builds it.
+struct UnitContext {
+  std::uint32_t device;
+  const ChipConfig& cfg;
+  sim::StatGroup& stats;    // the unit's own group: chip<N>.<unit name>
+  sim::TrackGroup& tracks;  // the chip's unit tracks ("NPU <N> Units")
+  Hbm& hbm;                 // device memory (TLM target)
+  L2Cache& l2;              // the L2 in front of it (TLM target of the AI Cores)
+  Routes& routes;           // claim the tasks the unit executes
+};
+
+/// Base of every unit (ownership only; units are usually SystemC modules too).
+class Unit {
+ public:
+  virtual ~Unit() = default;
+};
+
+using UnitFactory = std::unique_ptr<Unit> (*)(const char* name, UnitContext& ctx);
+
+struct UnitSpec {
+  const char* name;  // SystemC name and stats group ("sdma")
+  UnitFactory make;
+};
+
+/// The factory of a unit class T with a constructor (const sc_module_name&, UnitContext&).
+template <class T>
+std::unique_ptr<Unit> make_unit(const char* name, UnitContext& ctx) {
+  return std::make_unique<T>(name, ctx);
+}
+
+/// The units a chip builds, in this order: the built-in list (units.cpp), then add_unit()'s.
+std::vector<UnitSpec> unit_specs();
+/// Adds a unit to every chip built afterwards in this process.
+void add_unit(UnitSpec spec);
+
+}  // namespace npusim::models

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one place units are registered: every chip builds these, in this order (models/unit.h).
+#include <mutex>
+
+#include "models/aicore/aicore_engine.h"
+#include "models/host_cpu.h"
+#include "models/host_link.h"
+#include "models/sdma_engine.h"
+#include "models/sync_tasks.h"
+#include "models/unit.h"
+
+namespace npusim::models {
+namespace {
+
+const UnitSpec kBuiltinUnits[] = {
+    {"pcie", make_unit<HostLink>},
+    {"sdma", make_unit<SdmaEngine>},
+    {"host_cpu", make_unit<HostCpu>},
+    {"sync_tasks", make_unit<SyncTasks>},
+    {"aicore", make_unit<AiCoreEngine>},
+};
+
+std::mutex& added_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<UnitSpec>& added() {
+  static std::vector<UnitSpec> units;
+  return units;
+}
+
+}  // namespace
+
+std::vector<UnitSpec> unit_specs() {
+  std::vector<UnitSpec> all(std::begin(kBuiltinUnits), std::end(kBuiltinUnits));
+  std::lock_guard<std::mutex> lock(added_mutex());
+  all.insert(all.end(), added().begin(), added().end());
+  return all;
+}
+
+void add_unit(UnitSpec spec) {
+  std::lock_guard<std::mutex> lock(added_mutex());
+  added().push_back(spec);
+}
+
+}  // namespace npusim::models
