@@ -6,7 +6,11 @@
 
 #include <cstdint>
 #include <deque>
+#include <fstream>
+#include <iterator>
 #include <string>
+
+#include <gtest/gtest.h>
 
 #include "models/chip.h"
 #include "models/chip_config.h"
@@ -58,8 +62,8 @@ struct Seen {
 
 class Bench {
  public:
-  explicit Bench(const ChipConfig& cfg = test_config())
-      : chip_("chip0", 0, cfg, stats_.child("chip0"), trace_) {
+  explicit Bench(const ChipConfig& cfg = test_config(), bool trace = false)
+      : trace_(trace), chip_("chip0", 0, cfg, stats_.child("chip0"), trace_) {
     chip_.scheduler().set_completion_hook([this] {
       chip_.scheduler().reevaluate_waits();
       engine_.wake();
@@ -112,6 +116,13 @@ class Bench {
   sim::Engine& engine() { return engine_; }
   TaskScheduler& scheduler() { return chip_.scheduler(); }
   double stat(const std::string& path) const { return stats_.value(path); }
+  /// The timeline so far (Bench(cfg, /*trace=*/true)), as written to timeline.json.
+  std::string timeline_json() const {
+    const std::string path = ::testing::TempDir() + "bench_timeline.json";
+    trace_.write(path);
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
 
  private:
   sim::Engine engine_;  // before every SystemC object
