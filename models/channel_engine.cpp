@@ -47,7 +47,8 @@ void ChannelEngine::start(EngineJob& job, sim::SimTime delay, JobSink& sink) {
   ch.job = &job;
   ch.sink = &sink;
   job.channel = index;
-  ch.go.notify(sim::to_sc_time(delay));
+  ch.lead = lead_time(*job.task);
+  ch.go.notify(sim::to_sc_time(delay + ch.lead));
 }
 
 void ChannelEngine::channel_loop(int index) {
@@ -55,7 +56,7 @@ void ChannelEngine::channel_loop(int index) {
   for (;;) {
     sc_core::wait(ch.go);
     EngineJob& job = *ch.job;
-    job.start = sim::sim_now();
+    job.start = sim::sim_now() - ch.lead;
     run(job);
     job.engine_end = sim::sim_now();
     ++jobs_;

@@ -41,7 +41,11 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
 
  protected:
   /// The work of one job, in the channel's thread; returns after waiting until the work is done.
+  /// The channel has already slept through lead_time(job) of it.
   virtual void run(EngineJob& job) = 0;
+  /// A fixed delay at the start of `task`'s work that touches no shared resource (a link
+  /// latency): the channel sleeps through it in the same wait as the dispatch delay.
+  virtual sim::SimTime lead_time(const Task& task) const { return 0; }
   /// Trace arguments of a finished job's busy span.
   virtual std::vector<sim::TraceArg> span_args(const EngineJob& job) const;
 
@@ -59,6 +63,7 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
     sc_core::sc_event go;
     EngineJob* job = nullptr;
     JobSink* sink = nullptr;
+    sim::SimTime lead = 0;
     sim::Track track;
   };
 

@@ -26,7 +26,7 @@ PcieDma::PcieDma(const sc_core::sc_module_name& name, bool to_device, const Chip
 void PcieDma::run(EngineJob& job) {
   const Task& task = *job.task;
   if (!task.pageable) {
-    transfer(task.bytes);
+    transfer(task.bytes, latency_);  // the channel slept through the latency (lead_time)
   } else if (to_device_) {
     staged_to_device(task.bytes);
   } else {
@@ -35,9 +35,9 @@ void PcieDma::run(EngineJob& job) {
   bytes_ += task.bytes;
 }
 
-void PcieDma::transfer(std::uint64_t bytes) {
+void PcieDma::transfer(std::uint64_t bytes, sim::SimTime waited) {
   const tlm::tlm_command cmd = to_device_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
-  sim::SimTime issue = sim::sim_now() + latency_;
+  sim::SimTime issue = sim::sim_now() + latency_ - waited;
   std::uint64_t left = bytes;
   do {
     // Reserve one burst at a time, when it issues, so concurrent transfers interleave on the link

@@ -31,11 +31,13 @@ class PcieDma : public ChannelEngine {
 
  protected:
   void run(EngineJob& job) override;
+  sim::SimTime lead_time(const Task& task) const override { return task.pageable ? 0 : latency_; }
   std::vector<sim::TraceArg> span_args(const EngineJob& job) const override;
 
  private:
-  /// One DMA of `bytes` starting now: latency, then bursts; returns when it is complete.
-  void transfer(std::uint64_t bytes);
+  /// One DMA of `bytes` that started `waited` ago: latency, then bursts; returns when it is
+  /// complete.
+  void transfer(std::uint64_t bytes, sim::SimTime waited = 0);
   void staged_to_device(std::uint64_t bytes);
   void staged_from_device(std::uint64_t bytes);
   sim::SimTime host_copy_time(std::uint64_t bytes) const;

@@ -86,8 +86,7 @@ void Call::submit(Task task) {
   b.submit(std::move(task));
 }
 
-WaitResult Call::wait(const std::function<bool()>& done, SimTime deadline,
-                      const std::string& what) {
+WaitResult Call::wait(const std::function<bool()>& done, SimTime deadline, Describe what) {
   Backend& b = backend();
   if (!charged_) charge(config().host.api_call.ps);
   WaitResult r = runtime_.wait(lock_, thread_, done, deadline, what);
@@ -126,7 +125,7 @@ void Call::finish() {
   finished_ = true;
   if (thread_.backend_epoch != runtime_.backend_epoch()) begin();  // aclInit made the backend
   if (!charged_) charge(b->config().host.api_call.ps);
-  b->trace_api(thread_.index, std::string("AscendCL@") + name_, start_, thread_.clock, flow_id_);
+  b->trace_api(thread_.index, name_, start_, thread_.clock, flow_id_);
 }
 
 int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexcept {

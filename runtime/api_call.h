@@ -58,8 +58,9 @@ class Call {
   /// charging the launch cost once per call; the task carries this call's flow id.
   void submit(Task task);
   /// Blocks until `done` holds or simulated time reaches `deadline`; handles starvation (see
-  /// runtime.h). `what` names the wait in deadlock messages. Advances the host clock.
-  WaitResult wait(const std::function<bool()>& done, SimTime deadline, const std::string& what);
+  /// runtime.h). `what` names the wait in deadlock messages (built only for one). Advances the
+  /// host clock.
+  WaitResult wait(const std::function<bool()>& done, SimTime deadline, Describe what);
   /// Advances the simulation to the thread's host clock (non-blocking queries look at "now").
   void catch_up();
   /// Deadline for a timeout in milliseconds: -1 = forever, > 0 = now + ms; others → 107000.

@@ -57,8 +57,9 @@ class Backend {
   /// advances to `at`); their done() is called with discarded = true. Started tasks finish.
   virtual void discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) = 0;
 
-  /// Record a host API call on the host track of the timeline (thread = host thread index).
-  virtual void trace_api(std::uint32_t thread, const std::string& name, SimTime start, SimTime end,
+  /// Record a host API call (`function`, e.g. "aclrtMemcpyAsync"; shown as
+  /// "AscendCL@aclrtMemcpyAsync") on the host track of the timeline (thread = host thread index).
+  virtual void trace_api(std::uint32_t thread, const char* function, SimTime start, SimTime end,
                          std::uint64_t flow_id) = 0;
 
   /// Write the timeline, stats and effective config to the output directory (if one is set).

@@ -53,8 +53,10 @@ void teardown_context(Call& call, void* handle) {
   });
   std::shared_ptr<TaskCounter> tasks = ctx->tasks;
   if (!tasks->idle()) {
-    std::string what = std::string(call.name()) + " waits for the tasks of a context of device " +
-                       std::to_string(ctx->device);
+    auto what = [&] {
+      return std::string(call.name()) + " waits for the tasks of a context of device " +
+             std::to_string(ctx->device);
+    };
     if (call.wait([tasks] { return tasks->idle(); }, kForever, what) != WaitResult::kDone) {
       sim::log_warn(std::string(call.name()) + ": discarding tasks that can never finish");
       for (void* h : streams) discard_stream_tasks(call, *rt.streams().find(h));

@@ -47,8 +47,9 @@ void synchronize_device(Call& call, std::int32_t timeout_ms) {
     return true;
   };
   if (!drained()) {
-    WaitResult r = call.wait(drained, deadline,
-                             std::string(call.name()) + " waits for the streams of the context");
+    WaitResult r = call.wait(drained, deadline, [&] {
+      return std::string(call.name()) + " waits for the streams of the context";
+    });
     require(r != WaitResult::kTimeout, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
             "timed out waiting for the device");
     require(r != WaitResult::kStarved, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,

@@ -119,14 +119,16 @@ void synchronize_event(Call& call, void* event, std::int32_t timeout_ms) {
   std::shared_ptr<EventState> st = e.state;
   std::uint64_t generation = st->recorded;
   if (generation == 0 || st->done >= generation) return;
-  std::string what = std::string(call.name()) + " waits for event " + std::to_string(e.id) +
-                     " (record " + std::to_string(generation) + ")";
+  auto what = [&] {
+    return std::string(call.name()) + " waits for event " + std::to_string(e.id) + " (record " +
+           std::to_string(generation) + ")";
+  };
   WaitResult r = call.wait([st, generation] { return st->done >= generation; }, deadline, what);
   if (r == WaitResult::kTimeout) {
     fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
-         "timed out after " + std::to_string(timeout_ms) + " ms: " + what);
+         "timed out after " + std::to_string(timeout_ms) + " ms: " + what());
   }
-  if (r == WaitResult::kStarved) fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "deadlock: " + what);
+  if (r == WaitResult::kStarved) fail(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "deadlock: " + what());
 }
 
 float event_elapsed_ms(Call& call, void* start, void* end) {

@@ -124,9 +124,9 @@ void FakeBackend::discard_stream(std::uint32_t device, std::uint32_t stream, Sim
   }
 }
 
-void FakeBackend::trace_api(std::uint32_t thread, const std::string& name, SimTime start,
+void FakeBackend::trace_api(std::uint32_t thread, const char* function, SimTime start,
                             SimTime end, std::uint64_t flow_id) {
-  api_calls_.push_back({thread, name, start, end, flow_id});
+  api_calls_.push_back({thread, std::string("AscendCL@") + function, start, end, flow_id});
 }
 
 }  // namespace npusim::rt

@@ -56,7 +56,7 @@ class FakeBackend : public Backend {
   WaitResult run_until(const std::function<bool()>& done, SimTime deadline) override;
   SimTime now() const override { return now_; }
   void discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) override;
-  void trace_api(std::uint32_t thread, const std::string& name, SimTime start, SimTime end,
+  void trace_api(std::uint32_t thread, const char* function, SimTime start, SimTime end,
                  std::uint64_t flow_id) override;
   void write_outputs() override { ++outputs_written_; }
 

@@ -44,7 +44,8 @@ void finalize(Call& call) {
   std::shared_ptr<TaskCounter> all = rt.all_tasks();
   if (!all->idle() &&
       call.wait([all] { return all->idle(); }, kForever,
-                "aclFinalize waits for the tasks of destroyed streams") != WaitResult::kDone) {
+                [] { return std::string("aclFinalize waits for the tasks of destroyed streams"); }) !=
+          WaitResult::kDone) {
     sim::log_warn("aclFinalize: some tasks can never finish; they are abandoned");
   }
   rt.events().clear();

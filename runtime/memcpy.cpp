@@ -77,9 +77,9 @@ void check_kind(int kind, bool src_device, bool dst_device) {
 
 void check_bounds(const Side& side, const void* p, std::size_t count, const char* name) {
   if (side.alloc == nullptr) return;
-  require(side.alloc->contains(reinterpret_cast<std::uintptr_t>(p), count),
-          ACL_ERROR_RT_PARAM_INVALID,
-          std::string(name) + " + count runs past the end of its allocation");
+  if (!side.alloc->contains(reinterpret_cast<std::uintptr_t>(p), count)) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, std::string(name) + " + count runs past the end of its allocation");
+  }
 }
 
 CopyPlan plan_copy(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
@@ -285,8 +285,9 @@ void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, 
   std::shared_ptr<StreamProgress> p = s.progress;
   std::uint64_t target = p->submitted;
   WaitResult r =
-      call.wait([p, target] { return p->finished >= target; }, kForever,
-                "aclrtMemcpyAsync (pageable host memory) waits for stream " + std::to_string(s.id));
+      call.wait([p, target] { return p->finished >= target; }, kForever, [&] {
+        return "aclrtMemcpyAsync (pageable host memory) waits for stream " + std::to_string(s.id);
+      });
   require(r == WaitResult::kDone, ACL_ERROR_RT_INTERNAL_ERROR,
           "deadlock: the copy on pageable memory can never run");
 }

@@ -140,13 +140,13 @@ bool Runtime::others_all_waiting(const ThreadState& me) const {
 
 WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                          const std::function<bool()>& done, SimTime deadline,
-                         const std::string& what) {
+                         Describe what) {
   if (!backend_) fail(ACL_ERROR_UNINITIALIZE, "the runtime is not initialized");
   for (;;) {
     WaitResult r = backend_->run_until(done, deadline);
     if (r != WaitResult::kStarved) return r;
     if (others_all_waiting(thread)) {
-      sim::log_error("deadlock: " + what +
+      sim::log_error("deadlock: " + what() +
                      ", but no task can make progress and no other host thread can act");
       return r;
     }
@@ -158,7 +158,7 @@ WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread
     --parked_;
     thread.waiting = false;
     if (!woke) {
-      sim::log_error("hang: " + what + ", and no host thread made an API call for " +
+      sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
                      std::to_string(hang_timeout_s_) + " s (NPUSIM_HANG_TIMEOUT)");
       return r;
     }

@@ -33,6 +33,7 @@
 #include "runtime/device.h"
 #include "runtime/event.h"
 #include "runtime/exception_info.h"
+#include "runtime/function_ref.h"
 #include "runtime/handle_table.h"
 #include "runtime/kernel_binary.h"
 #include "runtime/memory_registry.h"
@@ -41,6 +42,9 @@
 #include "runtime/thread_state.h"
 
 namespace npusim::rt {
+
+/// Names a wait for a deadlock or hang report; called only when one is reported.
+using Describe = FunctionRef<std::string()>;
 
 using BackendFactory = std::function<std::unique_ptr<Backend>()>;
 
@@ -74,7 +78,7 @@ class Runtime {
   /// Backend::run_until with the starvation handling described above. `what` names the wait in
   /// the deadlock message.
   WaitResult wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
-                  const std::function<bool()>& done, SimTime deadline, const std::string& what);
+                  const std::function<bool()>& done, SimTime deadline, Describe what);
   void set_hang_timeout_seconds(double seconds) { hang_timeout_s_ = seconds; }
   std::uint64_t next_flow_id() { return ++last_flow_id_; }
   /// "npusim: <fn> is not supported yet" on stderr, once per function.

@@ -55,7 +55,7 @@ class SimBackend final : public Backend {
   WaitResult run_until(const std::function<bool()>& done, SimTime deadline) override;
   SimTime now() const override { return engine_.now(); }
   void discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) override;
-  void trace_api(std::uint32_t thread, const std::string& name, SimTime start, SimTime end,
+  void trace_api(std::uint32_t thread, const char* function, SimTime start, SimTime end,
                  std::uint64_t flow_id) override;
   void write_outputs() override;
 
@@ -110,7 +110,7 @@ void SimBackend::discard_stream(std::uint32_t device, std::uint32_t stream, SimT
   system_.reevaluate_waits();
 }
 
-void SimBackend::trace_api(std::uint32_t thread, const std::string& name, SimTime start,
+void SimBackend::trace_api(std::uint32_t thread, const char* function, SimTime start,
                            SimTime end, std::uint64_t flow_id) {
   if (!trace_.enabled()) return;
   const int tid = static_cast<int>(thread);
@@ -119,8 +119,7 @@ void SimBackend::trace_api(std::uint32_t thread, const std::string& name, SimTim
     host_threads_[thread] = true;
     trace_.thread(host_pid_, tid, "Thread " + std::to_string(thread), tid);
   }
-  const bool has_level = name.find('@') != std::string::npos;
-  trace_.complete(host_pid_, tid, has_level ? name : "AscendCL@" + name, start, end,
+  trace_.complete(host_pid_, tid, std::string("AscendCL@") + function, start, end,
                   {sim::TraceArg::num("Thread Id", thread), sim::TraceArg::str("level", "acl"),
                    sim::TraceArg::num("connection_id", static_cast<double>(flow_id))});
   // Bind the arrow's tail inside the span (its ends may touch the neighbouring spans).

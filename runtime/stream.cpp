@@ -31,7 +31,7 @@ WaitResult drain(Call& call, const Stream& s, SimTime deadline) {
   std::uint64_t target = p->submitted;
   if (p->finished >= target) return WaitResult::kDone;
   return call.wait([p, target] { return p->finished >= target; }, deadline,
-                   std::string(call.name()) + " waits for " + describe(s));
+                   [&] { return std::string(call.name()) + " waits for " + describe(s); });
 }
 
 // A stream's submission queue holds scheduler.stream_depth tasks: a call that finds it full
@@ -42,8 +42,9 @@ void wait_for_queue_space(Call& call, const Stream& s) {
   auto depth = static_cast<std::uint64_t>(call.config().scheduler.stream_depth);
   if (depth == 0 || p->submitted - p->finished < depth) return;
   std::uint64_t target = p->submitted - depth + 1;
-  WaitResult r = call.wait([p, target] { return p->finished >= target; }, kForever,
-                           std::string(call.name()) + " waits for a free slot on " + describe(s));
+  WaitResult r = call.wait([p, target] { return p->finished >= target; }, kForever, [&] {
+    return std::string(call.name()) + " waits for a free slot on " + describe(s);
+  });
   require(r == WaitResult::kDone, ACL_ERROR_RT_STREAM_TASK_FULL,
           "the stream's queue is full and can never drain (deadlock)");
 }
@@ -209,8 +210,9 @@ int run_sync_task(Call& call, std::uint32_t device, Task task) {
   const bool device_side = task.direction != Direction::kH2H;
   if (device_side) call.spend(call.config().host.sync_copy_setup.ps);
   call.submit(std::move(task));
-  WaitResult r = call.wait([outcome] { return outcome->done; }, kForever,
-                           std::string(call.name()) + " waits for its synchronous task");
+  WaitResult r = call.wait([outcome] { return outcome->done; }, kForever, [&] {
+    return std::string(call.name()) + " waits for its synchronous task";
+  });
   require(r == WaitResult::kDone, ACL_ERROR_RT_INTERNAL_ERROR, "the synchronous task never ran");
   return outcome->error;
 }

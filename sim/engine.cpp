@@ -31,15 +31,25 @@ void configure_kernel() {
 }
 
 // Marks the engine as inside sc_start() (so wake() may call sc_pause()), exception-safe.
+/// Marks a SystemC run in progress (and the predicate wake() tests) for its duration.
 class RunningScope {
  public:
-  explicit RunningScope(bool& flag) : flag_(flag) { flag_ = true; }
-  ~RunningScope() { flag_ = false; }
+  RunningScope(bool& flag, const std::function<bool()>*& until,
+               const std::function<bool()>* value)
+      : flag_(flag), until_(until) {
+    flag_ = true;
+    until_ = value;
+  }
+  ~RunningScope() {
+    flag_ = false;
+    until_ = nullptr;
+  }
   RunningScope(const RunningScope&) = delete;
   RunningScope& operator=(const RunningScope&) = delete;
 
  private:
   bool& flag_;
+  const std::function<bool()>*& until_;
 };
 
 }  // namespace
@@ -65,12 +75,12 @@ Engine::~Engine() { kernel_state().engine_alive = false; }
 void Engine::elaborate() {
   if (elaborated_) return;
   elaborated_ = true;
-  RunningScope running(running_);
+  RunningScope running(running_, until_, nullptr);
   sc_core::sc_start(sc_core::SC_ZERO_TIME);  // initialisation: every process reaches its first wait
 }
 
-void Engine::start(SimTime duration) {
-  RunningScope running(running_);
+void Engine::start(SimTime duration, const std::function<bool()>* until) {
+  RunningScope running(running_, until_, until);
   if (duration == kForever) {
     sc_core::sc_start();  // until starvation or sc_pause()
   } else {
@@ -86,14 +96,14 @@ WaitResult Engine::run_until(const std::function<bool()>& done, SimTime deadline
     if (deadline != kForever && now >= deadline) return WaitResult::kTimeout;
     // sc_start() with nothing pending costs ~0.5 us and does nothing: test first.
     if (!sc_core::sc_pending_activity()) return WaitResult::kStarved;
-    start(deadline == kForever ? kForever : deadline - now);
+    start(deadline == kForever ? kForever : deadline - now, &done);
   }
 }
 
 void Engine::advance_to(SimTime t) {
   elaborate();
   // With nothing pending, a timed sc_start() still moves time to its end (SC_RUN_TO_TIME).
-  while (sim_now() < t) start(t - sim_now());
+  while (sim_now() < t) start(t - sim_now(), nullptr);
 }
 
 }  // namespace npusim::sim

@@ -46,19 +46,22 @@ class Engine {
   /// Contract: run the simulation up to time `t` (no-op when t <= now), ignoring wake()s.
   void advance_to(SimTime t);
 
-  /// Contract: called by models at host-visible completions; makes the current run_until() test
-  /// its predicate after the current delta cycle. No effect outside a run.
+  /// Contract: called by models at host-visible completions. When the current run_until()'s
+  /// predicate now holds, the run stops after the current delta cycle (so a wait for many
+  /// completions is one SystemC run, not one per completion). No effect outside run_until().
   void wake() {
-    if (running_) sc_core::sc_pause();
+    if (until_ != nullptr && (*until_)()) sc_core::sc_pause();
   }
 
   SimTime now() const { return sim_now(); }
 
  private:
-  void start(SimTime duration);  // one sc_start slice (kForever = until starvation or wake)
+  /// One sc_start slice (kForever = until starvation or a wake() whose `until` holds).
+  void start(SimTime duration, const std::function<bool()>* until);
 
   bool elaborated_ = false;
   bool running_ = false;
+  const std::function<bool()>* until_ = nullptr;  // the predicate of the run in progress
 };
 
 }  // namespace npusim::sim
