@@ -4,7 +4,7 @@
 // YAML, apply --set overrides, reject unknown keys, dump the effective config and print the key
 // reference. Plain C++: the runtime reads it too (aclrtGetDeviceInfo, aclrtGetSocName...).
 //
-// Defaults describe a 910B2-class chip (../shared/reference/hw-params.md §1.2-1.5).
+// Defaults describe a 910B2-class chip (docs/sources.md §1).
 #pragma once
 
 #include <cstdint>

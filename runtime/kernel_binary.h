@@ -15,7 +15,7 @@
 // data) is copied to runtime-owned device memory and each placeholder slot is patched with the
 // device address of its data; the block is freed when the kernel retires.
 //
-// Errors (as the CANN runtime reports them, acl-api.md §2.3): NULL arguments → 100000; a missing
+// Errors (as the CANN runtime reports them, docs/sources.md §4): NULL arguments → 100000; a missing
 // or unloadable binary, an unknown kernel name, a bad handle, too few or too many arguments or an
 // argument block shorter than the kernel's parameters → ACL_ERROR_RT_PARAM_INVALID (107000).
 #pragma once

@@ -11,7 +11,7 @@
 namespace npusim::rt {
 namespace {
 
-constexpr std::int64_t kMaxNotifiesPerDevice = 8192;  // A2/A3 (acl-api.md §2.3)
+constexpr std::int64_t kMaxNotifiesPerDevice = 8192;  // A2/A3 (docs/sources.md §4)
 
 }  // namespace
 

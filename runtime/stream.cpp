@@ -14,7 +14,7 @@ namespace {
 constexpr std::uint32_t kKnownStreamFlags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC |
                                             ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE |
                                             ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
-// Streams whose synchronisation "returns success at once" (acl-api.md,
+// Streams whose synchronisation "returns success at once" (docs/sources.md §4,
 // aclrtCreateStreamWithConfig).
 constexpr std::uint32_t kNoHostSyncFlags =
     ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE;

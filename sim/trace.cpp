@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // TraceWriter: events are recorded as compact structs (one branch when disabled) and serialised
-// by hand at write() time, metadata first, in the msprof layout of hw-params.md §3.2.
+// by hand at write() time, metadata first, in the msprof layout of docs/sources.md §3.
 #include "sim/trace.h"
 
 #include <charconv>

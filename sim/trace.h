@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Timeline output in Chrome Trace Event format (JSON array form), following msprof's conventions
-// (hw-params.md §3.2) so it opens in Perfetto, chrome://tracing and MindStudio Insight:
+// (docs/sources.md §3) so it opens in Perfetto, chrome://tracing and MindStudio Insight:
 // process_name / process_labels / process_sort_index and thread_name / thread_sort_index metadata,
 // "X" complete events with ts/dur in microseconds, "s"/"f" flow events (cat "HostToDevice",
 // bp "e") linking a host API span to its device task, "C" counter events.

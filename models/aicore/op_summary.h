@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // What one finished kernel looked like, and its row in op_summary.csv with msprof's column names
-// (hw-params.md §3.3). Plain C++.
+// (docs/sources.md §3). Plain C++.
 //
 // Column formulas (per side: "aic" = cube side, "aiv" = vector side; on coupled chips both sides
 // show the one AI Core):

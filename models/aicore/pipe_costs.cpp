@@ -15,7 +15,8 @@ using kernel::Pipe;
 
 constexpr std::uint64_t kFractalBytes = 512;
 
-/// A rate from the config; a non-positive one (not rejected by the loader) counts as 1 B/cycle.
+/// A rate from the config. The loader rejects non-positive rates (their keys declare > 0); a
+/// config built in code that skipped validation gets 1 B/cycle instead of a division by zero.
 double rate(double bytes_per_cycle) { return bytes_per_cycle > 0 ? bytes_per_cycle : 1.0; }
 std::uint64_t at_least_one(std::int64_t v) { return v > 0 ? static_cast<std::uint64_t>(v) : 1; }
 std::uint64_t non_negative(std::int64_t v) { return v > 0 ? static_cast<std::uint64_t>(v) : 0; }

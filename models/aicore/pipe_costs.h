@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Closed-form costs of AI Core instructions (one recorded twin call each, npusim/kernel/trace.h),
-// in cycles of the AI Core clock, from per-core rates in AiCoreConfig (hw-params.md §1.3):
+// in cycles of the AI Core clock, from per-core rates in AiCoreConfig (docs/sources.md §1):
 //   scalar GetValue/SetValue   scalar_access_cycles
 //   vector (V)                 vector_startup + ceil(bytes / vector_bytes_per_cycle)   (1 repeat
 //                              of 256 B per cycle; Cast counts the wider side, as recorded)

@@ -71,7 +71,7 @@ if(DEFINED RUN_MODE AND NOT "${RUN_MODE}" STREQUAL ""
                   "kernels are built for the npusim simulator either way.")
 endif()
 
-# __NPU_ARCH__ of a SoC name (hw-params: 1001 = 910, 2002 = 310P, 2201 = 910B/910_93,
+# __NPU_ARCH__ of a SoC name (docs/sources.md §1: 1001 = 910, 2002 = 310P, 2201 = 910B/910_93,
 # 3002 = 310B, 3510 = 950); "" when unknown.
 function(_npusim_arch_of_soc soc out_var)
   set(arch "")

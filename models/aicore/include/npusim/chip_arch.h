@@ -26,8 +26,8 @@ struct Generation {
   bool hccs;                 // chip-to-chip HCCS links
 };
 
-// Sources: shared/reference/hw-params.md (architecture numbers and unit lists) and the CANN
-// runtime documentation (overflow modes, managed memory, aclrtMalloc padding).
+// Sources: docs/sources.md §1 (architecture numbers and unit lists) and §4 (overflow modes,
+// managed memory, aclrtMalloc padding).
 inline constexpr Generation kGenerations[] = {
     // arch  family        split  old    bf16   infnan unified pad   aicpu  dvpp   hccs
     {1001, "Ascend910",    false, true,  false, false, false,  true,  true,  true,  true},
