@@ -59,7 +59,9 @@ void teardown_context(Call& call, void* handle) {
     };
     if (call.wait([tasks] { return tasks->idle(); }, kForever, what) != WaitResult::kDone) {
       sim::log_warn(std::string(call.name()) + ": discarding tasks that can never finish");
-      for (void* h : streams) discard_stream_tasks(call, *rt.streams().find(h));
+      for (void* h : streams) {
+        if (const Stream* s = rt.streams().find(h)) discard_stream_tasks(call, *s);
+      }
     }
   }
   for (void* h : streams) remove_stream(call, h);

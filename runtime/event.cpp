@@ -119,8 +119,8 @@ void synchronize_event(Call& call, void* event, std::int32_t timeout_ms) {
   std::shared_ptr<EventState> st = e.state;
   std::uint64_t generation = st->recorded;
   if (generation == 0 || st->done >= generation) return;
-  auto what = [&] {
-    return std::string(call.name()) + " waits for event " + std::to_string(e.id) + " (record " +
+  auto what = [&call, id = e.id, generation] {  // `e` may be destroyed while this call waits
+    return std::string(call.name()) + " waits for event " + std::to_string(id) + " (record " +
            std::to_string(generation) + ")";
   };
   WaitResult r = call.wait([st, generation] { return st->done >= generation; }, deadline, what);

@@ -285,8 +285,8 @@ void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, 
   std::shared_ptr<StreamProgress> p = s.progress;
   std::uint64_t target = p->submitted;
   WaitResult r =
-      call.wait([p, target] { return p->finished >= target; }, kForever, [&] {
-        return "aclrtMemcpyAsync (pageable host memory) waits for stream " + std::to_string(s.id);
+      call.wait([p, target] { return p->finished >= target; }, kForever, [id = s.id] {
+        return "aclrtMemcpyAsync (pageable host memory) waits for stream " + std::to_string(id);
       });
   require(r == WaitResult::kDone, ACL_ERROR_RT_INTERNAL_ERROR,
           "deadlock: the copy on pageable memory can never run");

@@ -26,12 +26,19 @@ std::string describe(const Stream& s) {
 }
 
 // Waits until every task submitted to `s` so far has finished. Returns the wait's outcome.
+// The caller keeps `s` alive across the wait (other host threads may run meanwhile).
 WaitResult drain(Call& call, const Stream& s, SimTime deadline) {
   std::shared_ptr<StreamProgress> p = s.progress;
   std::uint64_t target = p->submitted;
   if (p->finished >= target) return WaitResult::kDone;
   return call.wait([p, target] { return p->finished >= target; }, deadline,
                    [&] { return std::string(call.name()) + " waits for " + describe(s); });
+}
+
+// After a wait that let other host threads run: the stream must still exist.
+void require_alive(const Stream& s) {
+  require(!s.destroyed, ACL_ERROR_RT_PARAM_INVALID,
+          "the stream was destroyed by another host thread while this call waited");
 }
 
 // A stream's submission queue holds scheduler.stream_depth tasks: a call that finds it full
@@ -95,13 +102,15 @@ void* create_stream(Call& call, std::uint32_t priority, std::uint32_t flags) {
 void remove_stream(Call& call, void* handle) {
   std::shared_ptr<Stream> s = call.runtime().streams().remove(handle);
   if (!s) return;
+  s->destroyed = true;
   auto& devices = call.runtime().devices();
   if (s->device < devices.size()) --devices[s->device].live_streams;
 }
 
 void destroy_stream(Call& call, void* handle, bool force) {
   require_not_null(handle, "stream");
-  Stream& s = call.stream(handle);
+  const std::shared_ptr<Stream> keep = call.stream(handle).shared_from_this();
+  Stream& s = *keep;
   require(!s.is_default, ACL_ERROR_RT_PARAM_INVALID, "the default stream cannot be destroyed");
   require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
           "the stream does not belong to the current context");
@@ -111,12 +120,14 @@ void destroy_stream(Call& call, void* handle, bool force) {
   } else if (drain(call, s, kForever) != WaitResult::kDone) {
     fail(ACL_ERROR_RT_INTERNAL_ERROR, "the stream's tasks can never finish (deadlock)");
   }
+  require_alive(s);  // another thread destroyed it meanwhile: this destroy fails, as a second one
   remove_stream(call, handle);
 }
 
 void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   SimTime deadline = call.deadline_after_ms(timeout_ms);
-  Stream& s = call.stream(handle);
+  const std::shared_ptr<Stream> keep = call.stream(handle).shared_from_this();
+  Stream& s = *keep;
   if ((s.flags & kNoHostSyncFlags) != 0) return;
   WaitResult r = drain(call, s, deadline);
   if (r == WaitResult::kTimeout) {
@@ -126,6 +137,7 @@ void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   if (r == WaitResult::kStarved) {
     fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "deadlock: nothing can complete " + describe(s));
   }
+  require_alive(s);
   if (int error = take_stream_error(s); error != 0) {
     fail(error, "a task on stream " + std::to_string(s.id) + " failed");
   }
@@ -152,7 +164,9 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
     fail(fault->error, "a task of this context failed with ACL_STOP_ON_FAILURE set: the context "
                        "accepts no new tasks");
   }
+  const std::shared_ptr<Stream> keep = s.shared_from_this();
   wait_for_queue_space(call, s);
+  require_alive(s);
   task.device = s.device;
   task.stream = s.id;
   task.task_id = s.next_task_id++ & 0xFFFFu;

@@ -33,7 +33,10 @@ struct AllocatorDesc {
   void* get_addr = nullptr;
 };
 
-struct Stream {
+/// Owned by the runtime's stream table through a shared_ptr: a call that may block (and so let
+/// other host threads run) keeps its stream alive with shared_from_this() and checks `destroyed`
+/// after the wait.
+struct Stream : std::enable_shared_from_this<Stream> {
   std::uint32_t device = 0;
   std::uint32_t id = 0;        // device-unique
   std::uint32_t priority = 0;  // 0 = highest .. 7
@@ -54,6 +57,7 @@ struct Stream {
   std::shared_ptr<StreamProgress> progress = std::make_shared<StreamProgress>();
   std::shared_ptr<TaskCounter> context_tasks;
   std::shared_ptr<ContextFault> context_fault;
+  bool destroyed = false;  // removed from the table (by this or another host thread)
 };
 
 constexpr std::uint32_t kMaxPriority = 7;
