@@ -59,6 +59,7 @@ struct HostConfig {
   Duration sync_call{1 * sim::kUs};   // blocking call overhead on return
   Duration sync_copy_setup{10 * sim::kUs};  // driver path of a synchronous copy/memset
   Bandwidth memcpy_bandwidth{20e9};   // host memcpy (H2H, pageable staging)
+  Bytes pinned_memory{512ULL << 30};  // what aclrtMallocHost may pin in total
 
   template <class V>
   void visit(V& v) {
@@ -69,6 +70,9 @@ struct HostConfig {
             "host time a synchronous device copy or memset (aclrtMemcpy, aclrtMemset) spends in the "
             "driver building its DMA descriptors before the task reaches the device");
     v.field("memcpy_bandwidth", memcpy_bandwidth, "host memory copy bandwidth (H2H copies, staging of pageable memory)");
+    v.field("pinned_memory", pinned_memory,
+            "host memory that aclrtMallocHost may pin in total (page-locked; the rest of host RAM "
+            "stays pageable)");
   }
 };
 

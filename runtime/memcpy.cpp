@@ -176,11 +176,25 @@ Task memset_task(Call& call, const Allocation& a, void* ptr, int value, std::siz
 constexpr std::size_t kMax2dWidth = 5000000;
 constexpr std::size_t kMax2dHeight = 5242880;
 
-// A pitched side spans pitch * (height - 1) + width bytes.
+// User-space addresses end below 2^47 on x86-64 and AArch64 (48-bit virtual addresses): no
+// buffer reaches past it, whatever memory it is.
+constexpr std::uintptr_t kAddressSpaceEnd = std::uintptr_t{1} << 47;
+
+// A pitched side spans pitch * (height - 1) + width bytes; the span must fit the address space
+// (host memory the runtime does not know cannot be bounds-checked otherwise).
 Side pitched_side(Call& call, const void* p, std::size_t pitch, std::size_t width,
                   std::size_t height, const char* name) {
+  std::size_t span = 0;
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  if (__builtin_mul_overflow(pitch, height - 1, &span) ||
+      __builtin_add_overflow(span, width, &span) || at >= kAddressSpaceEnd ||
+      span > kAddressSpaceEnd - at) {
+    fail(ACL_ERROR_INVALID_PARAM, std::string(name) + " pitch x height (" + std::to_string(pitch) +
+                                      " x " + std::to_string(height) +
+                                      ") runs past the end of the address space");
+  }
   Side side = side_of(call.runtime().memory(), p);
-  check_bounds(side, p, pitch * (height - 1) + width, name);
+  check_bounds(side, p, span, name);
   return side;
 }
 

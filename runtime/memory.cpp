@@ -36,9 +36,12 @@ void* malloc_device(Call& call, std::size_t size, int policy, bool pad) {
   std::size_t padded = round_up(size, 32) + (extra ? 32 : 0);
   MemoryRegistry& memory = call.runtime().memory();
   std::uint64_t used = memory.charged(ctx.device);
-  require(used + padded <= cfg.hbm.size.value, ACL_ERROR_RT_MEMORY_ALLOCATION,
-          "out of device memory: " + std::to_string(size) + " bytes requested, " +
-              std::to_string(cfg.hbm.size.value - used) + " free");
+  if (used + padded > cfg.hbm.size.value) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+         "out of device memory: " + std::to_string(size) + " bytes requested (" +
+             std::to_string(padded) + " with the runtime's alignment and padding), " +
+             std::to_string(cfg.hbm.size.value - used) + " free");
+  }
   const Allocation* a = memory.allocate(MemKind::kDevice, ctx.device, padded, padded);
   require(a != nullptr, ACL_ERROR_RT_MEMORY_ALLOCATION, "the host cannot back the allocation");
   return reinterpret_cast<void*>(a->base);
@@ -56,7 +59,15 @@ void free_device(Call& call, void* ptr) {
 
 void* malloc_host(Call& call, std::size_t size) {
   require(size != 0, ACL_ERROR_INVALID_PARAM, "size is 0");
-  const Allocation* a = call.runtime().memory().allocate(MemKind::kHostPinned, 0, size, 0);
+  MemoryRegistry& memory = call.runtime().memory();
+  const std::uint64_t limit = call.config().host.pinned_memory.value;
+  if (size > limit || memory.pinned_bytes() > limit - size) {
+    fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+         "out of pinned host memory: " + std::to_string(size) + " bytes requested, " +
+             std::to_string(limit - std::min<std::uint64_t>(limit, memory.pinned_bytes())) +
+             " of host.pinned_memory free");
+  }
+  const Allocation* a = memory.allocate(MemKind::kHostPinned, 0, size, 0);
   require(a != nullptr, ACL_ERROR_RT_MEMORY_ALLOCATION, "out of host memory");
   return reinterpret_cast<void*>(a->base);
 }

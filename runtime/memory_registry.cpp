@@ -52,6 +52,7 @@ const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, s
   a.mapped = mapped;
   live_serials_.insert(a.serial);
   if (kind == MemKind::kDevice) charged_[device] += charged;
+  if (kind == MemKind::kHostPinned) pinned_bytes_ += size;
   return &blocks_.emplace(a.base, a).first->second;
 }
 
@@ -76,6 +77,7 @@ bool MemoryRegistry::release(const void* base) {
   live_serials_.erase(a.serial);
   if (a.kind == MemKind::kDevice) charged_[a.device] -= a.charged;
   if (a.kind == MemKind::kHostPinned) {
+    pinned_bytes_ -= a.size;
     registered_.erase(registered_.lower_bound(a.base), registered_.lower_bound(a.base + a.size));
   }
   unmap(a);

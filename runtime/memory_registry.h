@@ -67,6 +67,8 @@ class MemoryRegistry {
   bool alive(std::uint64_t serial) const { return live_serials_.count(serial) != 0; }
   /// Bytes charged on `device` by live device allocations.
   std::uint64_t charged(std::uint32_t device) const;
+  /// Bytes held by live pinned host allocations.
+  std::uint64_t pinned_bytes() const { return pinned_bytes_; }
   std::size_t count() const { return blocks_.size(); }
 
   // ---- Registered host ranges ----
@@ -90,6 +92,7 @@ class MemoryRegistry {
   std::set<std::uint64_t> live_serials_;
   std::map<std::uint32_t, std::uint64_t> charged_;  // by device
   std::uint64_t next_serial_ = 1;
+  std::uint64_t pinned_bytes_ = 0;
 };
 
 }  // namespace npusim::rt

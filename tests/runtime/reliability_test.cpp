@@ -3,7 +3,9 @@
 // bad pointers and sizes that must be reported, never followed.
 #include <chrono>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "runtime/runtime.h"
 #include "tests/runtime/test_support.h"
@@ -50,6 +52,53 @@ TEST_F(DestroyWhileWaiting, ASubmitWaitingForAFreeSlotReportsTheStreamGone) {
   ASSERT_EQ(aclrtMemsetAsync(dev, 64, 0, 64, s_), ACL_SUCCESS);  // the queue (depth 2) is full
   EXPECT_EQ(destroy_while([&] { return aclrtMemsetAsync(dev, 64, 0, 64, s_); }),
             ACL_ERROR_RT_PARAM_INVALID);
+}
+
+}  // namespace
+}  // namespace npusim::rt::testing
+
+namespace npusim::rt::testing {
+namespace {
+
+class MemoryLimits : public AclTest {
+ protected:
+  void SetUp() override {
+    AclTest::SetUp();
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  }
+};
+
+TEST_F(MemoryLimits, A2dCopyWhosePitchRunsPastTheAddressSpaceIsRefused) {
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::vector<char> host(4096);
+  const std::size_t huge = std::size_t{1} << 63;
+  EXPECT_EQ(aclrtMemcpy2d(host.data(), huge, dev, 64, 16, 2, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy2d(dev, 64, host.data(), huge, 16, 2, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_INVALID_PARAM);
+  // pitch * (height - 1) wraps around 2^64
+  EXPECT_EQ(aclrtMemcpy2d(host.data(), huge, dev, 64, 16, 3, ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(MemoryLimits, PinnedHostMemoryIsLimitedByHostPinnedMemory) {
+  void* p = nullptr;
+  EXPECT_EQ(aclrtMallocHost(&p, std::size_t{1} << 40), ACL_ERROR_RT_MEMORY_ALLOCATION);  // 1 TB
+  EXPECT_EQ(p, nullptr);
+  ASSERT_EQ(aclrtMallocHost(&p, 4096), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(p), ACL_SUCCESS);
+}
+
+TEST_F(MemoryLimits, TheWholeDeviceMemoryCannotBeAllocatedAndTheMessageSaysWhy) {
+  size_t free = 0, total = 0;
+  ASSERT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &free, &total), ACL_SUCCESS);
+  void* p = nullptr;
+  EXPECT_EQ(aclrtMalloc(&p, total, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  const std::string msg = aclGetRecentErrMsg();
+  EXPECT_NE(msg.find(std::to_string(total + 32) + " with the runtime's alignment and padding"),
+            std::string::npos)
+      << msg;
 }
 
 }  // namespace
