@@ -80,10 +80,17 @@ void Call::submit(Task task) {
     charge(config().host.launch_call.ps);
     launched_ = true;
   }
+  if (thread_.clock > kSimTimeLimit) time_overflow();
   if (flow_id_ == 0) flow_id_ = runtime_.next_flow_id();
   task.flow_id = flow_id_;
   task.submit_at = thread_.clock;
   b.submit(std::move(task));
+}
+
+void Call::time_overflow() {
+  fail(ACL_ERROR_RT_INTERNAL_ERROR,
+       "simulated time passed " + std::to_string(kSimTimeLimit / sim::kSec / 86400) +
+           " days, the end of npusim's picosecond clock: the run cannot go on");
 }
 
 WaitResult Call::wait(const std::function<bool()>& done, SimTime deadline, Describe what) {
@@ -91,6 +98,7 @@ WaitResult Call::wait(const std::function<bool()>& done, SimTime deadline, Descr
   if (!charged_) charge(config().host.api_call.ps);
   WaitResult r = runtime_.wait(lock_, thread_, done, deadline, what);
   thread_.clock = std::max(thread_.clock, b.now());
+  if (thread_.clock > kSimTimeLimit) time_overflow();
   charge(config().host.sync_call.ps);
   return r;
 }
@@ -105,7 +113,7 @@ SimTime Call::deadline_after_ms(std::int32_t ms) const {
   if (ms == -1) return kForever;
   if (ms <= 0)
     fail(ACL_ERROR_RT_PARAM_INVALID, "timeout must be -1 (forever) or a positive number of ms");
-  return thread_.clock + static_cast<SimTime>(ms) * sim::kMs;
+  return thread_.clock + static_cast<SimTime>(ms) * sim::kMs;  // < 2^63 + 2^41: no wrap
 }
 
 void Call::begin() {

@@ -25,6 +25,12 @@
 
 namespace npusim::rt {
 
+/// Simulated time is a 64-bit picosecond count (about 213 days); half of it (about 106 days) is
+/// the most a run may reach, leaving room for every deadline and latency added to a time. Past it
+/// every call that submits work or waits for the device fails (ACL_ERROR_RT_INTERNAL_ERROR)
+/// instead of time silently wrapping.
+constexpr SimTime kSimTimeLimit = SimTime{1} << 63;
+
 enum class Needs { kNothing, kInit };
 
 /// Simulated time meaning "no deadline".
@@ -80,6 +86,7 @@ class Call {
     thread_.clock += d;
     charged_ = true;
   }
+  [[noreturn]] static void time_overflow();
 
   Runtime& runtime_;
   ThreadState& thread_;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 
 namespace npusim::rt {
 
@@ -19,7 +20,8 @@ struct Device {
   std::uint32_t id = 0;
   int refcount = 0;                  // aclrtSetDevice calls not yet reset
   void* default_context = nullptr;   // handle; null when the device is not set
-  std::uint32_t next_stream_id = 0;  // device-unique stream ids, never reused
+  std::uint32_t next_stream_id = 0;          // device-unique stream ids...
+  std::set<std::uint32_t> free_stream_ids;    // ...of destroyed streams, reused lowest first
   std::uint32_t next_event_id = 0;
   std::uint32_t next_notify_id = 0;
   std::int64_t live_streams = 0;  // default streams included

@@ -117,7 +117,18 @@ const models::ChipConfig& Runtime::config() {
 }
 
 void Runtime::register_thread(ThreadState& thread) {
-  thread.index = next_thread_index_++;
+  // Indices of exited threads are reused, so they (and each thread's synchronous-copy stream id,
+  // kSyncStream + index) stay below the number of threads alive at once.
+  if (!free_thread_indices_.empty()) {
+    thread.index = *free_thread_indices_.begin();
+    free_thread_indices_.erase(free_thread_indices_.begin());
+  } else {
+    if (next_thread_index_ >= kMaxHostThreads) {
+      fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
+           "more than " + std::to_string(kMaxHostThreads) + " host threads call the runtime at once");
+    }
+    thread.index = next_thread_index_++;
+  }
   thread.registered = true;
   threads_.push_back(&thread);
 }
@@ -125,6 +136,7 @@ void Runtime::register_thread(ThreadState& thread) {
 void Runtime::unregister_thread(ThreadState& thread) {
   threads_.erase(std::remove(threads_.begin(), threads_.end(), &thread), threads_.end());
   thread.registered = false;
+  free_thread_indices_.insert(thread.index);
   note_activity();
 }
 

@@ -43,6 +43,10 @@
 
 namespace npusim::rt {
 
+/// Host threads that may use the runtime at once: each owns a synchronous-copy stream id,
+/// kSyncStream + index, below 2^32.
+constexpr std::uint32_t kMaxHostThreads = 0xFFFFu;
+
 /// Names a wait for a deadlock or hang report; called only when one is reported.
 using Describe = FunctionRef<std::string()>;
 
@@ -126,6 +130,7 @@ class Runtime {
   double hang_timeout_s_ = 30;
   std::vector<ThreadState*> threads_;
   std::uint32_t next_thread_index_ = 0;
+  std::set<std::uint32_t> free_thread_indices_;  // of threads that exited: reused lowest first
 
   bool initialized_ = false;
   int init_references_ = 0;

@@ -83,7 +83,12 @@ void* new_stream(Call& call, void* context_handle, std::uint32_t priority, std::
           "the device has no free stream (scheduler.max_streams reached)");
   auto s = std::make_shared<Stream>();
   s->device = dev.id;
-  s->id = dev.next_stream_id++;
+  if (!dev.free_stream_ids.empty()) {
+    s->id = *dev.free_stream_ids.begin();
+    dev.free_stream_ids.erase(dev.free_stream_ids.begin());
+  } else {
+    s->id = dev.next_stream_id++;
+  }
   s->priority = priority > kMaxPriority ? kMaxPriority : priority;
   s->flags = flags;
   s->context = context_handle;
@@ -104,7 +109,10 @@ void remove_stream(Call& call, void* handle) {
   if (!s) return;
   s->destroyed = true;
   auto& devices = call.runtime().devices();
-  if (s->device < devices.size()) --devices[s->device].live_streams;
+  if (s->device < devices.size()) {
+    --devices[s->device].live_streams;
+    devices[s->device].free_stream_ids.insert(s->id);
+  }
 }
 
 void destroy_stream(Call& call, void* handle, bool force) {

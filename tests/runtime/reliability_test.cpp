@@ -3,6 +3,7 @@
 // bad pointers and sizes that must be reported, never followed.
 #include <chrono>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -99,6 +100,79 @@ TEST_F(MemoryLimits, TheWholeDeviceMemoryCannotBeAllocatedAndTheMessageSaysWhy) 
   EXPECT_NE(msg.find(std::to_string(total + 32) + " with the runtime's alignment and padding"),
             std::string::npos)
       << msg;
+}
+
+}  // namespace
+}  // namespace npusim::rt::testing
+
+namespace npusim::rt::testing {
+namespace {
+
+class BoundedState : public AclTest {
+ protected:
+  void SetUp() override {
+    AclTest::SetUp();
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  }
+};
+
+TEST_F(BoundedState, StreamIdsOfDestroyedStreamsAreReused) {
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  int32_t first = -1;
+  ASSERT_EQ(aclrtStreamGetId(s, &first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  for (int i = 0; i < 5000; ++i) {
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    int32_t id = -1;
+    ASSERT_EQ(aclrtStreamGetId(s, &id), ACL_SUCCESS);
+    ASSERT_EQ(id, first) << "iteration " << i;
+    ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  }
+}
+
+TEST_F(BoundedState, ThreadsThatExitedGiveTheirIndexToNewThreads) {
+  std::vector<char> host(64);
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  for (int i = 0; i < 200; ++i) {
+    std::thread t([&] {
+      aclrtSetDevice(0);
+      EXPECT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    });
+    t.join();
+  }
+  std::set<std::uint32_t> threads;
+  for (const auto& a : fake().api_calls()) threads.insert(a.thread);
+  EXPECT_EQ(threads, (std::set<std::uint32_t>{0, 1}));  // this thread and one reused index
+}
+
+}  // namespace
+}  // namespace npusim::rt::testing
+
+namespace npusim::rt::testing {
+namespace {
+
+class LongRun : public AclTest {
+ protected:
+  void configure(models::ChipConfig&, FakeTiming& timing) override {
+    timing.copy_fixed = 40ULL * 86400 * sim::kSec;  // 40 simulated days per copy
+  }
+};
+
+TEST_F(LongRun, SimulatedTimePastTheClocksRangeIsAnErrorNotSilence) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::vector<char> host(64);
+  EXPECT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  // 120 days > 106: the call that reaches it, and every later one, fails.
+  EXPECT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_RT_INTERNAL_ERROR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("days"), std::string::npos);
+  EXPECT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
 }  // namespace
