@@ -59,7 +59,7 @@ void synchronize_device(Call& call, std::int32_t timeout_ms) {
     if (p->error == 0) continue;
     int error = p->error;
     p->error = 0;
-    fail(error, "a task of the context failed");
+    fail(error, "a task of the context failed: " + call.runtime().device_error());
   }
   const ContextFault& fault = *call.context().fault;
   if (fault.stopped) fail(fault.error, "the context stopped after a task failed");

@@ -2,6 +2,7 @@
 #include "runtime/kernel_launch.h"
 
 #include <array>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -14,6 +15,7 @@
 #include "npusim/kernel/launch.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
+#include "runtime/fault_guard.h"
 #include "runtime/memory_registry.h"
 #include "runtime/runtime.h"
 #include "sim/log.h"
@@ -120,15 +122,27 @@ struct LaunchState {
 };
 
 int block_failed(const LaunchState& st, std::uint32_t block, const char* what) {
-  sim::log_error("kernel " + st.name + " block " + std::to_string(block) + " of " +
-                 std::to_string(st.block_dim) + " failed: " + what);
+  std::string text = "kernel " + st.name + " block " + std::to_string(block) + " of " +
+                     std::to_string(st.block_dim) + " failed: " + what;
+  sim::log_error(text);
+  st.runtime->set_device_error(std::move(text));
   return st.exception_code;
 }
 
-// Runs the body for the installed block; the error code of the block (0 = fine).
+// Runs the body for the installed block; the error code of the block (0 = fine). A memory fault
+// in it (a raw __gm__ load or store outside device memory) ends the block like a trap.
 int run_body(const LaunchState& st, std::uint32_t block) {
   try {
-    st.body();
+    const MemoryFault fault = run_guarded([&st] { st.body(); });
+    if (fault.hit) {
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "illegal global memory access at address 0x%llx (%s): outside every live "
+                    "device allocation",
+                    static_cast<unsigned long long>(fault.address),
+                    fault.signal == SIGBUS ? "bus error" : "segmentation fault");
+      return block_failed(st, block, text);
+    }
     return 0;
   } catch (const kernel::DeviceTrap& e) {
     return block_failed(st, block, e.what());

@@ -31,8 +31,15 @@ struct Side {
   bool pageable() const { return alloc == nullptr && !registered; }
 };
 
-Side side_of(const MemoryRegistry& memory, const void* p) {
+// `name` names the pointer in the error when it is a device address no live allocation holds
+// (freed, or past the end of one): such a pointer is never taken for host memory.
+Side side_of(const MemoryRegistry& memory, const void* p, const char* name) {
   Side side{memory.find(p)};
+  if (side.alloc == nullptr && memory.device_address(p)) {
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         std::string(name) + " is a device address outside every live allocation (freed, or past "
+                             "the end of one)");
+  }
   side.registered = side.alloc == nullptr && memory.find_registered(p) != nullptr;
   return side;
 }
@@ -90,8 +97,8 @@ CopyPlan plan_copy(Call& call, void* dst, std::size_t dest_max, const void* src,
           ACL_ERROR_INVALID_PARAM, "kind is not a supported aclrtMemcpyKind");
   require(count <= dest_max, ACL_ERROR_RT_PARAM_INVALID, "count is larger than destMax");
   const MemoryRegistry& memory = call.runtime().memory();
-  Side s = side_of(memory, src);
-  Side d = side_of(memory, dst);
+  Side s = side_of(memory, src, "src");
+  Side d = side_of(memory, dst, "dst");
   assign_managed_roles(kind, s, d);
   if (kind != ACL_MEMCPY_DEFAULT) check_kind(kind, s.device(), d.device());
   check_bounds(s, src, count, "src");
@@ -193,7 +200,7 @@ Side pitched_side(Call& call, const void* p, std::size_t pitch, std::size_t widt
                                       " x " + std::to_string(height) +
                                       ") runs past the end of the address space");
   }
-  Side side = side_of(call.runtime().memory(), p);
+  Side side = side_of(call.runtime().memory(), p, name);
   check_bounds(side, p, span, name);
   return side;
 }

@@ -13,7 +13,6 @@ namespace {
 // Blocks from this size on are mmap'ed with MAP_NORESERVE: a program may reserve a large part
 // of a 64 GiB device without the host committing memory it never touches.
 constexpr std::size_t kMapThreshold = 1u << 20;
-constexpr std::size_t kAlign = 64;
 // Pinned host memory starts on a 4 KiB page, as the driver's pages do: aclrtHostRegister(V2)
 // requires page-aligned host addresses and the samples register aclrtMallocHost memory.
 constexpr std::size_t kPageAlign = 4096;
@@ -39,8 +38,8 @@ MemoryRegistry::~MemoryRegistry() {
 const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, std::size_t size,
                                            std::size_t charged) {
   bool mapped = false;
-  std::size_t align = kind == MemKind::kHostPinned ? kPageAlign : kAlign;
-  void* p = obtain(size == 0 ? 1 : size, align, mapped);
+  const bool arena = kind != MemKind::kHostPinned;
+  void* p = arena ? arena_.allocate(size) : obtain(size == 0 ? 1 : size, kPageAlign, mapped);
   if (p == nullptr) return nullptr;
   Allocation a;
   a.base = reinterpret_cast<std::uintptr_t>(p);
@@ -50,6 +49,7 @@ const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, s
   a.device = device;
   a.serial = next_serial_++;
   a.mapped = mapped;
+  a.arena = arena;
   live_serials_.insert(a.serial);
   if (kind == MemKind::kDevice) charged_[device] += charged;
   if (kind == MemKind::kHostPinned) pinned_bytes_ += size;
@@ -139,7 +139,9 @@ std::uint64_t MemoryRegistry::charged(std::uint32_t device) const {
 
 void MemoryRegistry::unmap(const Allocation& a) {
   void* p = reinterpret_cast<void*>(a.base);
-  if (a.mapped) {
+  if (a.arena) {
+    arena_.release(p, a.size);
+  } else if (a.mapped) {
     munmap(p, a.size);
   } else {
     std::free(p);

@@ -2,7 +2,8 @@
 // Every block of memory the runtime hands out, by address range: device memory (aclrtMalloc, and
 // the runtime's own kernel argument blocks), pinned host memory (aclrtMallocHost) and managed
 // memory (aclrtMemAllocManaged). All are real process memory, so a kernel (or a copy task) can
-// dereference a device pointer directly; the registry is what tells them apart (memcpy kind
+// dereference a device pointer directly; device and managed memory come from the DeviceArena, a
+// range of addresses of their own (so a device address is recognisable even after it is freed); the registry is what tells them apart (memcpy kind
 // inference, aclrtMemset's host-versus-device choice, bounds checks, double-free detection, the
 // kernels' global-memory check). Each allocation has a serial number that is never reused: a task
 // that captured it can check at execution time that the memory has not been freed meanwhile.
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <map>
 #include <set>
+
+#include "runtime/device_arena.h"
 
 namespace npusim::rt {
 
@@ -27,6 +30,7 @@ struct Allocation {
   std::uint32_t device = 0;
   std::uint64_t serial = 0;
   bool mapped = false;  // obtained with mmap (large blocks) rather than aligned_alloc
+  bool arena = false;   // device or managed memory: a range of the DeviceArena
 
   bool contains(std::uintptr_t p, std::size_t bytes) const {
     return p >= base && bytes <= size && p - base <= size - bytes;
@@ -50,7 +54,8 @@ class MemoryRegistry {
   MemoryRegistry& operator=(const MemoryRegistry&) = delete;
   ~MemoryRegistry();
 
-  /// Allocates `size` usable bytes, 64-byte aligned; nullptr when the host is out of memory.
+  /// Allocates `size` usable bytes, page aligned; nullptr when the host (or the device arena) is
+  /// out of memory.
   const Allocation* allocate(MemKind kind, std::uint32_t device, std::size_t size,
                              std::size_t charged);
   /// The allocation containing address `p`, or nullptr.
@@ -70,6 +75,8 @@ class MemoryRegistry {
   /// Bytes held by live pinned host allocations.
   std::uint64_t pinned_bytes() const { return pinned_bytes_; }
   std::size_t count() const { return blocks_.size(); }
+  /// Whether `p` is a device address: in the device arena, live or not.
+  bool device_address(const void* p) const { return arena_.contains(p); }
 
   // ---- Registered host ranges ----
   /// Registers [base, base + size); false when it overlaps a registered range.
@@ -87,6 +94,7 @@ class MemoryRegistry {
  private:
   void unmap(const Allocation& a);
 
+  DeviceArena arena_;  // before blocks_: released after them
   std::map<std::uintptr_t, Allocation> blocks_;  // by base address
   std::map<std::uintptr_t, HostRegistration> registered_;  // by base address
   std::set<std::uint64_t> live_serials_;

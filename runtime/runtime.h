@@ -110,6 +110,10 @@ class Runtime {
   /// The one BlockContext every kernel block runs in (blocks never run concurrently); created by
   /// the launch path (kernel_launch.cpp) for the chip's local memory sizes.
   std::unique_ptr<kernel::BlockContext>& block_context() { return block_context_; }
+  /// What the last failed device task reported (kernel, block, address...), for the message of
+  /// the call that reports its error code.
+  const std::string& device_error() const { return device_error_; }
+  void set_device_error(std::string text) { device_error_ = std::move(text); }
   ExceptionCallback& exception_callback() { return exception_callback_; }
   void queue_exception(PendingException report) { pending_exceptions_.push_back(report); }
   /// Reports queued so far (run_api delivers them once it released the lock).
@@ -153,6 +157,7 @@ class Runtime {
   std::shared_ptr<TaskCounter> all_tasks_ = std::make_shared<TaskCounter>();
   KernelObjects kernels_;
   std::map<const void*, models::CoreType> learned_core_types_;
+  std::string device_error_;
   std::unique_ptr<kernel::BlockContext> block_context_;
   ExceptionCallback exception_callback_ = nullptr;
   std::vector<PendingException> pending_exceptions_;

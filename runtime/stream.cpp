@@ -147,7 +147,8 @@ void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   }
   require_alive(s);
   if (int error = take_stream_error(s); error != 0) {
-    fail(error, "a task on stream " + std::to_string(s.id) + " failed");
+    fail(error, "a task on stream " + std::to_string(s.id) + " failed: " +
+                    call.runtime().device_error());
   }
 }
 

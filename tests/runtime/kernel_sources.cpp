@@ -32,6 +32,11 @@ __global__ __aicore__ void store_checked(GM_ADDR out, int32_t value) {
   g.SetValue(0, value);
 }
 
+// A raw __gm__ store, unchecked by the twin (as sample kernels write their outputs).
+__global__ __aicore__ void store_raw(GM_ADDR out, uint64_t offset, int32_t value) {
+  *reinterpret_cast<__gm__ int32_t*>(out + offset) = value;
+}
+
 // Copies 256 halves from GM into L1 (a cube-side memory): the kernel shows up as AIC.
 __global__ __aicore__ void to_l1(GM_ADDR src) {
   AscendC::TPipe pipe;
@@ -77,6 +82,11 @@ int32_t TrapDo(uint32_t block_dim, void* stream) {
 int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value) {
   return npusim::kernel::launch(store_checked, "store_checked", block_dim, nullptr, stream,
                                 static_cast<GM_ADDR>(out), value);
+}
+
+int32_t StoreRawDo(uint32_t block_dim, void* stream, void* out, uint64_t offset, int32_t value) {
+  return npusim::kernel::launch(store_raw, "store_raw", block_dim, nullptr, stream,
+                                static_cast<GM_ADDR>(out), offset, value);
 }
 
 int32_t ToL1Do(uint32_t block_dim, void* stream, void* src) {

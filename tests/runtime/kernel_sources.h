@@ -14,6 +14,8 @@ int32_t AddOneDo(uint32_t block_dim, void* stream, int32_t* x);
 int32_t TrapDo(uint32_t block_dim, void* stream);
 /// *out = value through GlobalTensor::SetValue (the runtime checks the address).
 int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value);
+/// Raw store `value` at `out + offset` (no twin check: a fault is caught by the launcher).
+int32_t StoreRawDo(uint32_t block_dim, void* stream, void* out, uint64_t offset, int32_t value);
 /// Takes `bytes` of UB with TPipe::InitBuffer.
 int32_t UbHogDo(uint32_t block_dim, void* stream, uint32_t bytes);
 /// Copies 256 halves from src into L1 (a cube-side kernel).

@@ -173,6 +173,30 @@ TEST_F(KernelTest, AccessOutsideAnyAllocationFailsNamingKernelAndBlock) {
   EXPECT_EQ(read(1)[0], 5);
 }
 
+// Raw __gm__ stores are not checked by the twin: device memory lives in its own address range,
+// with inaccessible pages between and after allocations, so a stray store faults and the launcher
+// turns the fault into the kernel's exception (the process, and its host memory, are unharmed).
+TEST_F(KernelTest, AStrayRawStoreFailsTheKernelNotTheProcess) {
+  ASSERT_EQ(StoreRawDo(1, stream_, dev_, 0, 7), ACL_SUCCESS);  // in bounds: works
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read(1)[0], 7);
+  ASSERT_EQ(StoreRawDo(1, stream_, dev_, 1 << 20, 7), ACL_SUCCESS);  // 1 MiB past the buffer
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  const std::string msg = aclGetRecentErrMsg();
+  EXPECT_NE(msg.find("store_raw block 0"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("illegal global memory access at address 0x"), std::string::npos) << msg;
+  ASSERT_EQ(StoreRawDo(1, stream_, nullptr, 8, 7), ACL_SUCCESS);  // near address 0
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  void* freed = nullptr;
+  ASSERT_EQ(aclrtMalloc(&freed, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(freed), ACL_SUCCESS);
+  ASSERT_EQ(StoreRawDo(1, stream_, freed, 0, 7), ACL_SUCCESS);  // use after free
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  ASSERT_EQ(FillDo(1, stream_, static_cast<int32_t*>(dev_), 3), ACL_SUCCESS);  // still usable
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read(1)[0], 3);
+}
+
 TEST_F(KernelTest, ResourceLimitsCapTheCoresOfLaterLaunches) {
   ASSERT_EQ(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 8), ACL_SUCCESS);
   ASSERT_EQ(FillDo(48, stream_, dev_, 0), ACL_SUCCESS);

@@ -83,6 +83,26 @@ TEST_F(MemoryLimits, A2dCopyWhosePitchRunsPastTheAddressSpaceIsRefused) {
             ACL_ERROR_INVALID_PARAM);
 }
 
+// Device memory lives in its own address range, so a freed or past-the-end device pointer is
+// recognised as one and never taken for host memory by ACL_MEMCPY_DEFAULT.
+TEST_F(MemoryLimits, DefaultCopiesRefuseFreedAndPastTheEndDevicePointers) {
+  void* dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::vector<char> host(4096, 1);
+  auto* end = static_cast<char*>(dev) + (1 << 20);
+  EXPECT_EQ(aclrtMemcpy(end, 64, host.data(), 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemcpy(host.data(), 64, end, 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_DEFAULT), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(dev, 64, host.data(), 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemcpy(host.data(), 64, dev, 64, ACL_MEMCPY_DEFAULT), ACL_ERROR_RT_PARAM_INVALID);
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpyAsync(dev, 64, host.data(), 64, ACL_MEMCPY_DEFAULT, s),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
 TEST_F(MemoryLimits, PinnedHostMemoryIsLimitedByHostPinnedMemory) {
   void* p = nullptr;
   EXPECT_EQ(aclrtMallocHost(&p, std::size_t{1} << 40), ACL_ERROR_RT_MEMORY_ALLOCATION);  // 1 TB

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/device_arena.h"
+
+#include <sys/mman.h>
+
+#include <iterator>
+
+namespace npusim::rt {
+namespace {
+
+constexpr std::size_t kPage = 4096;
+// Largest first: 16 TiB holds 16 devices' 64 GiB plus 3 TB of managed memory many times over;
+// smaller ones serve hosts (or sanitizers) that will not reserve that much address space.
+constexpr std::size_t kReserveTries[] = {std::size_t{16} << 40, std::size_t{4} << 40,
+                                         std::size_t{1} << 40, std::size_t{256} << 30};
+
+std::size_t page_round(std::size_t v) { return (v + kPage - 1) / kPage * kPage; }
+
+}  // namespace
+
+DeviceArena::~DeviceArena() {
+  if (base_ != 0) munmap(reinterpret_cast<void*>(base_), size_);
+}
+
+bool DeviceArena::reserve() {
+  for (std::size_t size : kReserveTries) {
+    void* p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) continue;
+    base_ = reinterpret_cast<std::uintptr_t>(p);
+    size_ = size;
+    bump_ = kPage;  // the first page stays inaccessible too
+    return true;
+  }
+  return false;
+}
+
+std::uintptr_t DeviceArena::take(std::size_t span) {
+  if (bump_ <= size_ && size_ - bump_ >= span) {
+    const std::uintptr_t at = base_ + bump_;
+    bump_ += span;
+    return at;
+  }
+  for (auto it = free_.begin(); it != free_.end(); ++it) {  // first fit among freed spans
+    if (it->second < span) continue;
+    const std::uintptr_t at = it->first;
+    const std::size_t rest = it->second - span;
+    free_.erase(it);
+    if (rest != 0) free_.emplace(at + span, rest);
+    return at;
+  }
+  return 0;
+}
+
+void* DeviceArena::allocate(std::size_t size) {
+  if (base_ == 0 && !reserve()) return nullptr;
+  const std::size_t usable = page_round(size == 0 ? 1 : size);
+  if (usable > size_) return nullptr;
+  const std::uintptr_t at = take(usable + kPage);  // + the guard page after it
+  if (at == 0) return nullptr;
+  void* p = reinterpret_cast<void*>(at);
+  if (mprotect(p, usable, PROT_READ | PROT_WRITE) != 0) {
+    release(p, size);
+    return nullptr;
+  }
+  return p;
+}
+
+void DeviceArena::release(void* p, std::size_t size) {
+  const std::size_t usable = page_round(size == 0 ? 1 : size);
+  madvise(p, usable, MADV_DONTNEED);  // the host gets the memory back; contents are gone
+  mprotect(p, usable, PROT_NONE);
+  std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  std::size_t span = usable + kPage;
+  auto next = free_.lower_bound(at);
+  if (next != free_.end() && at + span == next->first) {  // merge with the span after
+    span += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == at) {  // merge with the span before
+      prev->second += span;
+      return;
+    }
+  }
+  free_.emplace(at, span);
+}
+
+}  // namespace npusim::rt

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where device memory lives: one large reserved range of the process's address space, apart from
+// the host heap. Device (and managed) allocations are carved out of it page by page, each
+// followed by an inaccessible guard page; freed ranges become inaccessible again and are reused
+// only after the rest of the range has been handed out once. So a device address is recognisable
+// (the runtime can tell a freed or past-the-end device pointer from host memory), and a kernel's
+// stray access near a buffer, into freed memory or to address 0 faults instead of silently
+// corrupting host memory (the kernel launcher turns that fault into an AI Core exception).
+// Plain C++ over mmap/mprotect/madvise.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+
+namespace npusim::rt {
+
+class DeviceArena {
+ public:
+  DeviceArena() = default;
+  DeviceArena(const DeviceArena&) = delete;
+  DeviceArena& operator=(const DeviceArena&) = delete;
+  ~DeviceArena();
+
+  /// `size` usable bytes (page-aligned start), or nullptr when the range is exhausted or the host
+  /// cannot reserve it. Pages are committed by the host only when touched.
+  void* allocate(std::size_t size);
+  /// Returns an allocation of `size` bytes at `p` (from allocate()); its pages become
+  /// inaccessible and their memory goes back to the host.
+  void release(void* p, std::size_t size);
+  /// Whether `p` lies in the reserved range (live, freed or never allocated).
+  bool contains(const void* p) const {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    return a >= base_ && a < base_ + size_;
+  }
+  std::size_t reserved() const { return size_; }
+
+ private:
+  bool reserve();
+  std::uintptr_t take(std::size_t span);
+
+  std::uintptr_t base_ = 0;
+  std::size_t size_ = 0;
+  std::size_t bump_ = 0;                        // offset of the never-used rest
+  std::map<std::uintptr_t, std::size_t> free_;  // released spans by address (coalesced)
+};
+
+}  // namespace npusim::rt
