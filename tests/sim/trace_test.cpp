@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -33,6 +34,125 @@ std::vector<nlohmann::json> events(const nlohmann::json& all, const std::string&
     if (e["ph"] == ph && (name.empty() || e["name"] == name)) out.push_back(e);
   }
   return out;
+}
+
+/// Reads back what write() produced, byte for byte.
+std::string write_text(const TraceWriter& w) {
+  std::string path = (std::filesystem::temp_directory_path() /
+                      ("npusim_trace_text_" + std::to_string(::getpid()) + ".json"))
+                         .string();
+  w.write(path);
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove(path);
+  return text.str();
+}
+
+/// A fixed sequence of every kind of event, with the argument shapes the models write.
+void record_fixed_sequence(TraceWriter& w) {
+  const int host = w.process("CANN", "CPU", 7);
+  const int dev = w.process("Ascend Hardware", "NPU 0", 14);
+  const int units = w.process("NPU 0 Units", "NPU 0", 15);
+  w.thread(host, 0, "Thread 0", 0);
+  w.thread(dev, 60000, "Sync copies 0", 60000);
+  w.thread(dev, 3, "Stream 3", 3);
+  w.thread(units, 100, "PCIe H2D ch 0", 100);
+  for (std::uint64_t i = 1; i <= 3; ++i) {
+    const SimTime t = i * 1234567;
+    w.complete(host, 0, "AscendCL@aclrtMemcpyAsync", t, t + 2 * kUs + 1,
+               {TraceArg::num("Thread Id", 0), TraceArg::str("level", "acl"),
+                TraceArg::num("connection_id", static_cast<double>(i))});
+    w.flow_begin(host, 0, i, t + kUs);
+    w.complete(units, 100, "PCIE_DMA_SQE", t + 3 * kUs, t + 4 * kUs,
+               {TraceArg::num("Stream Id", 3), TraceArg::num("Task Id", static_cast<double>(i)),
+                TraceArg::num("size(B)", 64), TraceArg::str("operation", "host to device"),
+                TraceArg::str("memory", "pinned")});
+    w.complete(dev, 3, "PCIE_DMA_SQE", t + 3 * kUs, t + 5 * kUs,
+               {TraceArg::str("Task Type", "PCIE_DMA_SQE"), TraceArg::num("Stream Id", 3),
+                TraceArg::num("Task Id", static_cast<double>(i)), TraceArg::num("size(B)", 64),
+                TraceArg::num("bandwidth(GB/s)", 64 * 1e3 / (2 * kUs)),
+                TraceArg::str("operation", "host to device")});
+    w.flow_end(dev, 3, i, t + 3 * kUs);
+  }
+  // Number formatting: integers, exponents, fractions, negatives, signed zero, non-finite.
+  w.complete(dev, 3, "numbers", 0, 0,
+             {TraceArg::num("zero", 0), TraceArg::num("minus zero", -0.0),
+              TraceArg::num("million", 1e6), TraceArg::num("big", 12345678901234567.0),
+              TraceArg::num("2^53+2", 9007199254740994.0), TraceArg::num("huge", 1e300),
+              TraceArg::num("tiny", 1e-300), TraceArg::num("third", 1.0 / 3),
+              TraceArg::num("negative", -42), TraceArg::num("negative frac", -2.5),
+              TraceArg::num("nan", std::nan("")), TraceArg::num("inf", HUGE_VAL),
+              TraceArg::num("u32 max", 4294967295.0), TraceArg::num("same key", 1),
+              TraceArg::num("same key", 2)});
+  // Escapes in names, keys and values; an empty name; a span that ends before it starts.
+  w.complete(dev, 3, "tab\there \"quoted\" back\\slash \x01 ctl \xc3\xa9", 10 * kUs, 5 * kUs,
+             {TraceArg::str("key \"q\"\n", "line1\nline2\r\t\x1f"), TraceArg::str("", "")});
+  w.complete(dev, 3, "", kMs, kMs + 1);
+  w.instant(dev, 3, "WaitExecute", 7 * kUs);
+  w.instant(dev, 3, "marker", 7 * kUs + 1, {TraceArg::num("value", 0.1)});
+  w.counter(units, "PCIe H2D (GB/s)", 5 * kUs, 25.6);
+  w.counter(units, "PCIe H2D (GB/s)", 6 * kUs, 0);
+  w.flow_begin(host, 0, 18446744073709551615ull, 123456789012345678ull);
+  w.flow_end(dev, 3, 18446744073709551615ull, 123456789012345679ull);
+  w.complete(-1, -2, "negative ids", 1, 2);
+  w.complete(host, 2147483647, "max tid", 18446744073709551615ull, 18446744073709551615ull);
+}
+
+/// What write() produced for record_fixed_sequence() before the writer stored events compactly
+/// (recorded from the std::string/std::vector implementation): every byte stays the same.
+const char* const kPinnedJson = R"golden([
+{"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"CANN"}},
+{"name":"process_labels","ph":"M","pid":1,"tid":0,"args":{"labels":"CPU"}},
+{"name":"process_sort_index","ph":"M","pid":1,"tid":0,"args":{"sort_index":7}},
+{"name":"process_name","ph":"M","pid":2,"tid":0,"args":{"name":"Ascend Hardware"}},
+{"name":"process_labels","ph":"M","pid":2,"tid":0,"args":{"labels":"NPU 0"}},
+{"name":"process_sort_index","ph":"M","pid":2,"tid":0,"args":{"sort_index":14}},
+{"name":"process_name","ph":"M","pid":3,"tid":0,"args":{"name":"NPU 0 Units"}},
+{"name":"process_labels","ph":"M","pid":3,"tid":0,"args":{"labels":"NPU 0"}},
+{"name":"process_sort_index","ph":"M","pid":3,"tid":0,"args":{"sort_index":15}},
+{"name":"thread_name","ph":"M","pid":1,"tid":0,"args":{"name":"Thread 0"}},
+{"name":"thread_sort_index","ph":"M","pid":1,"tid":0,"args":{"sort_index":0}},
+{"name":"thread_name","ph":"M","pid":2,"tid":3,"args":{"name":"Stream 3"}},
+{"name":"thread_sort_index","ph":"M","pid":2,"tid":3,"args":{"sort_index":3}},
+{"name":"thread_name","ph":"M","pid":2,"tid":60000,"args":{"name":"Sync copies 0"}},
+{"name":"thread_sort_index","ph":"M","pid":2,"tid":60000,"args":{"sort_index":60000}},
+{"name":"thread_name","ph":"M","pid":3,"tid":100,"args":{"name":"PCIe H2D ch 0"}},
+{"name":"thread_sort_index","ph":"M","pid":3,"tid":100,"args":{"sort_index":100}},
+{"name":"AscendCL@aclrtMemcpyAsync","ph":"X","pid":1,"tid":0,"ts":1.234567,"dur":2.000001,"args":{"Thread Id":0,"level":"acl","connection_id":1}},
+{"name":"HostToDevice1","ph":"s","pid":1,"tid":0,"cat":"HostToDevice","id":"1","ts":2.234567},
+{"name":"PCIE_DMA_SQE","ph":"X","pid":3,"tid":100,"ts":4.234567,"dur":1,"args":{"Stream Id":3,"Task Id":1,"size(B)":64,"operation":"host to device","memory":"pinned"}},
+{"name":"PCIE_DMA_SQE","ph":"X","pid":2,"tid":3,"ts":4.234567,"dur":2,"args":{"Task Type":"PCIE_DMA_SQE","Stream Id":3,"Task Id":1,"size(B)":64,"bandwidth(GB/s)":0.032,"operation":"host to device"}},
+{"name":"HostToDevice1","ph":"f","pid":2,"tid":3,"cat":"HostToDevice","id":"1","bp":"e","ts":4.234567},
+{"name":"AscendCL@aclrtMemcpyAsync","ph":"X","pid":1,"tid":0,"ts":2.469134,"dur":2.000001,"args":{"Thread Id":0,"level":"acl","connection_id":2}},
+{"name":"HostToDevice2","ph":"s","pid":1,"tid":0,"cat":"HostToDevice","id":"2","ts":3.469134},
+{"name":"PCIE_DMA_SQE","ph":"X","pid":3,"tid":100,"ts":5.469134,"dur":1,"args":{"Stream Id":3,"Task Id":2,"size(B)":64,"operation":"host to device","memory":"pinned"}},
+{"name":"PCIE_DMA_SQE","ph":"X","pid":2,"tid":3,"ts":5.469134,"dur":2,"args":{"Task Type":"PCIE_DMA_SQE","Stream Id":3,"Task Id":2,"size(B)":64,"bandwidth(GB/s)":0.032,"operation":"host to device"}},
+{"name":"HostToDevice2","ph":"f","pid":2,"tid":3,"cat":"HostToDevice","id":"2","bp":"e","ts":5.469134},
+{"name":"AscendCL@aclrtMemcpyAsync","ph":"X","pid":1,"tid":0,"ts":3.703701,"dur":2.000001,"args":{"Thread Id":0,"level":"acl","connection_id":3}},
+{"name":"HostToDevice3","ph":"s","pid":1,"tid":0,"cat":"HostToDevice","id":"3","ts":4.703701},
+{"name":"PCIE_DMA_SQE","ph":"X","pid":3,"tid":100,"ts":6.703701,"dur":1,"args":{"Stream Id":3,"Task Id":3,"size(B)":64,"operation":"host to device","memory":"pinned"}},
+{"name":"PCIE_DMA_SQE","ph":"X","pid":2,"tid":3,"ts":6.703701,"dur":2,"args":{"Task Type":"PCIE_DMA_SQE","Stream Id":3,"Task Id":3,"size(B)":64,"bandwidth(GB/s)":0.032,"operation":"host to device"}},
+{"name":"HostToDevice3","ph":"f","pid":2,"tid":3,"cat":"HostToDevice","id":"3","bp":"e","ts":6.703701},
+{"name":"numbers","ph":"X","pid":2,"tid":3,"ts":0,"dur":0,"args":{"zero":0,"minus zero":-0,"million":1e+06,"big":12345678901234568,"2^53+2":9007199254740994,"huge":1e+300,"tiny":1e-300,"third":0.3333333333333333,"negative":-42,"negative frac":-2.5,"nan":null,"inf":null,"u32 max":4294967295,"same key":1,"same key":2}},
+{"name":"tab\there \"quoted\" back\\slash \u0001 ctl é","ph":"X","pid":2,"tid":3,"ts":10,"dur":0,"args":{"key \"q\"\n":"line1\nline2\r\t\u001f","":""}},
+{"name":"","ph":"X","pid":2,"tid":3,"ts":1000,"dur":0.000001,"args":{}},
+{"name":"WaitExecute","ph":"i","pid":2,"tid":3,"s":"t","ts":7,"args":{}},
+{"name":"marker","ph":"i","pid":2,"tid":3,"s":"t","ts":7.000001,"args":{"value":0.1}},
+{"name":"PCIe H2D (GB/s)","ph":"C","pid":3,"tid":0,"ts":5,"args":{"PCIe H2D (GB/s)":25.6}},
+{"name":"PCIe H2D (GB/s)","ph":"C","pid":3,"tid":0,"ts":6,"args":{"PCIe H2D (GB/s)":0}},
+{"name":"HostToDevice18446744073709551615","ph":"s","pid":1,"tid":0,"cat":"HostToDevice","id":"18446744073709551615","ts":123456789012.345678},
+{"name":"HostToDevice18446744073709551615","ph":"f","pid":2,"tid":3,"cat":"HostToDevice","id":"18446744073709551615","bp":"e","ts":123456789012.345679},
+{"name":"negative ids","ph":"X","pid":-1,"tid":-2,"ts":0.000001,"dur":0.000001,"args":{}},
+{"name":"max tid","ph":"X","pid":1,"tid":2147483647,"ts":18446744073709.551615,"dur":0,"args":{}}
+]
+)golden";
+
+TEST(Trace, WrittenJsonIsPinned) {
+  TraceWriter w(true);
+  record_fixed_sequence(w);
+  EXPECT_EQ(w.event_count(), 26u);
+  EXPECT_EQ(write_text(w), kPinnedJson);
 }
 
 TEST(Trace, OneProcessPerNameAndLabel) {
