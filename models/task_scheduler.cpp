@@ -217,8 +217,8 @@ void TaskScheduler::dispatch(Stream& s, EngineKind kind) {
   if (tracks_.writer != nullptr && tracks_.writer->enabled()) {
     const int tid = kind == EngineKind::kHostCpu ? kHostCpuTid : kSchedulerTid;
     tracks_.writer->complete(tracks_.units_pid, tid, task.name, s.job.start, s.job.engine_end,
-                             {sim::TraceArg::num("Stream Id", s.id),
-                              sim::TraceArg::num("Task Id", task.task_id)});
+                             {sim::TraceField::num("Stream Id", s.id),
+                              sim::TraceField::num("Task Id", task.task_id)});
   }
   schedule(s.job.engine_end + (host ? 0 : completion_), s, true);
 }
@@ -302,18 +302,19 @@ void TaskScheduler::discard(std::uint32_t id) {
 void TaskScheduler::trace_task(const Stream& s, const DeviceTask& task, const TaskOutcome& out) {
   if (tracks_.writer == nullptr || !tracks_.writer->enabled()) return;
   const sim::SimTime start = is_wait(task.kind) ? s.head_since : out.start;
-  std::vector<sim::TraceArg> args = {sim::TraceArg::str("Task Type", sqe_type(task)),
-                                     sim::TraceArg::num("Stream Id", s.id),
-                                     sim::TraceArg::num("Task Id", task.task_id)};
+  sim::TraceField args[6] = {sim::TraceField::str("Task Type", sqe_type(task)),
+                             sim::TraceField::num("Stream Id", s.id),
+                             sim::TraceField::num("Task Id", task.task_id)};
+  std::size_t count = 3;
   if (task.kind == TaskKind::kCopy || task.kind == TaskKind::kMemset) {
     const double ps = static_cast<double>(out.end - start);
-    args.push_back(sim::TraceArg::num("size(B)", static_cast<double>(task.bytes)));
-    args.push_back(sim::TraceArg::num(
-        "bandwidth(GB/s)", ps == 0 ? 0.0 : static_cast<double>(task.bytes) * 1e3 / ps));
-    args.push_back(sim::TraceArg::str(
-        "operation", task.kind == TaskKind::kMemset ? "memset" : operation(task.direction)));
+    args[count++] = sim::TraceField::num("size(B)", static_cast<double>(task.bytes));
+    args[count++] = sim::TraceField::num(
+        "bandwidth(GB/s)", ps == 0 ? 0.0 : static_cast<double>(task.bytes) * 1e3 / ps);
+    args[count++] = sim::TraceField::str(
+        "operation", task.kind == TaskKind::kMemset ? "memset" : operation(task.direction));
   }
-  tracks_.writer->complete(tracks_.device_pid, s.tid, task.name, start, out.end, std::move(args));
+  tracks_.writer->complete(tracks_.device_pid, s.tid, task.name, start, out.end, args, count);
   if (task.flow_id != 0) tracks_.writer->flow_end(tracks_.device_pid, s.tid, task.flow_id, start);
 }
 

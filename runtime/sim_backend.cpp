@@ -21,6 +21,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/chip.h"
@@ -126,6 +127,7 @@ class SimBackend final : public Backend {
   sim::TraceWriter trace_;
   std::vector<std::unique_ptr<models::Chip>> chips_;
   std::vector<bool> host_threads_;  // timeline thread declared
+  std::string api_name_;            // trace_api's "AscendCL@<name>"
   int host_pid_ = 0;
   std::uint64_t sim_time_ = 0;  // refreshed for stats.json
 };
@@ -201,10 +203,14 @@ void SimBackend::trace_api(std::uint32_t thread, const std::string& name, SimTim
     host_threads_[thread] = true;
     trace_.thread(host_pid_, tid, "Thread " + std::to_string(thread), tid);
   }
-  const bool has_level = name.find('@') != std::string::npos;
-  trace_.complete(host_pid_, tid, has_level ? name : "AscendCL@" + name, start, end,
-                  {sim::TraceArg::num("Thread Id", thread), sim::TraceArg::str("level", "acl"),
-                   sim::TraceArg::num("connection_id", static_cast<double>(flow_id))});
+  std::string_view shown = name;
+  if (name.find('@') == std::string::npos) {  // (a reused buffer: no allocation per call)
+    api_name_.assign("AscendCL@").append(name);
+    shown = api_name_;
+  }
+  trace_.complete(host_pid_, tid, shown, start, end,
+                  {sim::TraceField::num("Thread Id", thread), sim::TraceField::str("level", "acl"),
+                   sim::TraceField::num("connection_id", static_cast<double>(flow_id))});
   // Bind the arrow's tail inside the span (its ends may touch the neighbouring spans).
   if (flow_id != 0) trace_.flow_begin(host_pid_, tid, flow_id, start + (end - start) / 2);
 }
