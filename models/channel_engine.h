@@ -49,8 +49,11 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
  protected:
   /// The work of one job, in the channel's thread; returns after waiting until the work is done.
   virtual void run(EngineJob& job) = 0;
-  /// Trace arguments of a finished job's busy span.
-  virtual std::vector<sim::TraceArg> span_args(const EngineJob& job) const;
+  /// Most trace arguments a busy span has.
+  static constexpr std::size_t kMaxSpanArgs = 8;
+  /// Trace arguments of a finished job's busy span: fills `args` (room for kMaxSpanArgs),
+  /// returns how many. Texts must outlive the call (literals).
+  virtual std::size_t span_args(const EngineJob& job, sim::TraceField* args) const;
 
   /// Issue an access of `bytes` at time `at` (>= now) to memory. Returns when its data is
   /// complete; `slot_end` receives when the next pipelined access may issue.

@@ -22,7 +22,7 @@ class DmaEngine : public ChannelEngine {
 
  protected:
   void run(EngineJob& job) override;
-  std::vector<sim::TraceArg> span_args(const EngineJob& job) const override;
+  std::size_t span_args(const EngineJob& job, sim::TraceField* args) const override;
 
  private:
   sim::SimTime setup_;

@@ -29,7 +29,7 @@ class PcieDma : public ChannelEngine {
 
  protected:
   void run(EngineJob& job) override;
-  std::vector<sim::TraceArg> span_args(const EngineJob& job) const override;
+  std::size_t span_args(const EngineJob& job, sim::TraceField* args) const override;
 
  private:
   /// One DMA of `bytes` starting now: latency, then bursts; returns when it is complete.
