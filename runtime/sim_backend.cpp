@@ -143,6 +143,7 @@ SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string o
     const std::string name = "chip" + std::to_string(d);
     chips_.push_back(std::make_unique<models::Chip>(
         name.c_str(), static_cast<std::uint32_t>(d), cfg_, stats_.child(name), trace_));
+    chips_.back()->aicore().keep_records(!out_dir_.empty());  // for op_summary.csv only
     chips_.back()->scheduler().set_completion_hook([this] {
       reevaluate_waits();
       engine_.wake();
