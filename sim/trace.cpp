@@ -55,42 +55,6 @@ void append_int(std::string& out, Int v) {
   out.append(buf, r.ptr);
 }
 
-void append_double(std::string& out, double v) {
-  if (!std::isfinite(v)) {
-    out += "null";
-    return;
-  }
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-/// Picoseconds as microseconds, exactly: 1234567 ps → 1.234567, 2000000 ps → 2.
-void append_us(std::string& out, SimTime ps) {
-  append_int(out, ps / kUs);
-  SimTime frac = ps % kUs;
-  if (frac == 0) return;
-  char digits[7] = "000000";
-  for (int i = 5; i >= 0; --i, frac /= 10) digits[i] = static_cast<char>('0' + frac % 10);
-  int len = 6;
-  while (digits[len - 1] == '0') --len;
-  out += '.';
-  out.append(digits, static_cast<std::size_t>(len));
-}
-
-/// `{"name":<quoted>,"ph":"<ph>","pid":<pid>,"tid":<tid>` with the name already quoted.
-void append_head_quoted(std::string& out, const char* ph, std::string_view quoted_name, int pid,
-                        int tid) {
-  out += "{\"name\":";
-  out += quoted_name;
-  out += ",\"ph\":\"";
-  out += ph;
-  out += "\",\"pid\":";
-  append_int(out, pid);
-  out += ",\"tid\":";
-  append_int(out, tid);
-}
-
 void append_head(std::string& out, const char* ph, const std::string& name, int pid, int tid) {
   out += "{\"name\":";
   append_escaped(out, name);
@@ -168,6 +132,96 @@ inline double get_number(std::uint64_t word, const std::uint8_t*& p) {
   return v;
 }
 
+/// What std::to_chars(double) writes for the integer n (below 2^53) at p: its digits, or the
+/// scientific form when that is strictly shorter (1000000 -> "1e+06"), as to_chars chooses.
+char* integer_number_chars(char* p, char* end, std::uint64_t n) {
+  const auto r = std::to_chars(p, end, n);
+  const auto len = r.ptr - p;
+  if (len <= 5) return r.ptr;  // the scientific form takes at least 5 ("1e+05"): a tie or longer
+  std::ptrdiff_t zeros = 0;
+  while (p[len - 1 - zeros] == '0') ++zeros;
+  const std::ptrdiff_t digits = len - zeros;
+  const std::ptrdiff_t scientific = digits + (digits > 1 ? 1 : 0) + 4;  // d[.ddd]e+XX
+  if (scientific < len) return std::to_chars(p, end, static_cast<double>(n)).ptr;
+  return r.ptr;
+}
+
+/// write()'s output: raw appends into a 1 MiB block that goes to the file whenever it fills.
+class JsonOut {
+ public:
+  explicit JsonOut(std::ofstream& f) : f_(f), buf_(new char[kSize]), p_(buf_.get()) {}
+  void put(const char* s, std::size_t n) {
+    if (n > room()) {
+      flush();
+      if (n > kSize) {
+        f_.write(s, static_cast<std::streamsize>(n));
+        return;
+      }
+    }
+    std::memcpy(p_, s, n);
+    p_ += n;
+  }
+  void put(std::string_view s) { put(s.data(), s.size()); }
+  template <std::size_t N>
+  void lit(const char (&s)[N]) {
+    put(s, N - 1);
+  }
+  void ch(char c) {
+    if (room() == 0) flush();
+    *p_++ = c;
+  }
+  void integer(std::int64_t v) {
+    char* p = reserve(kPiece);
+    p_ = std::to_chars(p, p + kPiece, v).ptr;
+  }
+  void number(double v) {
+    char* p = reserve(kPiece);
+    if (!std::isfinite(v)) {
+      std::memcpy(p, "null", 4);
+      p_ = p + 4;
+    } else {
+      p_ = std::to_chars(p, p + kPiece, v).ptr;
+    }
+  }
+  void integer_number(std::uint64_t n) {
+    char* p = reserve(kPiece);
+    p_ = integer_number_chars(p, p + kPiece, n);
+  }
+  /// Picoseconds as microseconds, exactly: 1234567 ps -> 1.234567, 2000000 ps -> 2.
+  void us(SimTime ps) {
+    char* p = reserve(kPiece);
+    p = std::to_chars(p, p + kPiece, ps / kUs).ptr;
+    SimTime frac = ps % kUs;
+    if (frac != 0) {
+      *p = '.';
+      int len = 6;
+      while (frac % 10 == 0) {
+        frac /= 10;
+        --len;
+      }
+      for (int i = len; i >= 1; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
+      p += len + 1;
+    }
+    p_ = p;
+  }
+  void flush() {
+    f_.write(buf_.get(), p_ - buf_.get());
+    p_ = buf_.get();
+  }
+
+ private:
+  static constexpr std::size_t kSize = std::size_t{1} << 20;
+  static constexpr std::size_t kPiece = 48;  // room for any number written in one go
+  std::size_t room() const { return kSize - static_cast<std::size_t>(p_ - buf_.get()); }
+  char* reserve(std::size_t n) {
+    if (room() < n) flush();
+    return p_;
+  }
+  std::ofstream& f_;
+  std::unique_ptr<char[]> buf_;
+  char* p_;
+};
+
 std::string quoted(const std::string& s) {
   std::string out;
   out.reserve(s.size() + 2);
@@ -197,21 +251,18 @@ std::uint32_t TraceWriter::intern(std::string_view s) {
   const auto address = reinterpret_cast<std::uintptr_t>(s.data());
   CacheSlot& slot = cache_[((address >> 3) ^ (address >> 11) ^ s.size()) % kCacheSlots];
   if (slot.data == s.data() && slot.data != nullptr && slot.size == s.size() &&
-      (s.empty() || std::memcmp(strings_[slot.id].data(), s.data(), s.size()) == 0)) {
+      std::memcmp(slot.kept, s.data(), s.size()) == 0) {
     return slot.id;
   }
   auto it = string_ids_.find(s);
-  std::uint32_t id;
-  if (it != string_ids_.end()) {
-    id = it->second;
-  } else {
-    id = static_cast<std::uint32_t>(strings_.size());
+  if (it == string_ids_.end()) {
+    const auto id = static_cast<std::uint32_t>(strings_.size());
     const std::string& kept = strings_.emplace_back(s);
-    string_ids_.emplace(std::string_view(kept), id);
+    it = string_ids_.emplace(std::string_view(kept), id).first;
     string_bytes_ += kept.capacity() > 15 ? kept.capacity() + 1 : 0;  // beyond the inline buffer
   }
-  slot = CacheSlot{s.data(), s.size(), id};
-  return id;
+  slot = CacheSlot{s.data(), it->first.data(), s.size(), it->second};
+  return it->second;
 }
 
 std::uint8_t* TraceWriter::reserve(std::size_t bytes) {
@@ -345,19 +396,21 @@ void TraceWriter::write_metadata(std::string& out) const {
 void TraceWriter::write(const std::string& path) const {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) throw std::runtime_error("cannot write trace file " + path);
-  std::string buf = "[\n";
-  write_metadata(buf);
+  std::string meta = "[\n";
+  write_metadata(meta);
+  if (events_ == 0 && meta.size() >= 3 && meta.compare(meta.size() - 2, 2, ",\n") == 0)
+    meta.erase(meta.size() - 2, 1);  // no trailing comma after the last metadata event
+  JsonOut out(f);
+  out.put(meta);
   std::vector<std::string> text(strings_.size());  // every interned string, quoted and escaped
   for (std::size_t i = 0; i < strings_.size(); ++i) text[i] = quoted(strings_[i]);
   std::size_t written = 0;
   SimTime ts = 0;
-  char ph_text[2] = {0, 0};
   for (const Chunk& c : chunks_) {
     const std::uint8_t* p = c.data.get();
     const std::uint8_t* const end = p + c.used;
     while (p < end) {
       const char ph = static_cast<char>(*p++);
-      ph_text[0] = ph;
       const auto pid = static_cast<int>(unzigzag(get_varint(p)));
       const auto tid = static_cast<int>(unzigzag(get_varint(p)));
       ts += static_cast<SimTime>(unzigzag(get_varint(p)));
@@ -365,65 +418,81 @@ void TraceWriter::write(const std::string& path) const {
         char id_buf[24];
         const auto r = std::to_chars(id_buf, id_buf + sizeof id_buf, get_varint(p));
         const std::string_view id(id_buf, static_cast<std::size_t>(r.ptr - id_buf));
-        buf += "{\"name\":\"HostToDevice";
-        buf += id;
-        buf += "\",\"ph\":\"";
-        buf += ph_text;
-        buf += "\",\"pid\":";
-        append_int(buf, pid);
-        buf += ",\"tid\":";
-        append_int(buf, tid);
-        buf += ",\"cat\":\"HostToDevice\",\"id\":\"";
-        buf += id;
-        buf += '"';
-        if (ph == 'f') buf += ",\"bp\":\"e\"";
-        buf += ",\"ts\":";
-        append_us(buf, ts);
+        out.lit("{\"name\":\"HostToDevice");
+        out.put(id);
+        if (ph == 's') {
+          out.lit("\",\"ph\":\"s\",\"pid\":");
+        } else {
+          out.lit("\",\"ph\":\"f\",\"pid\":");
+        }
+        out.integer(pid);
+        out.lit(",\"tid\":");
+        out.integer(tid);
+        out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
+        out.put(id);
+        out.ch('"');
+        if (ph == 'f') out.lit(",\"bp\":\"e\"");
+        out.lit(",\"ts\":");
+        out.us(ts);
       } else {
         const SimTime dur = ph == 'X' ? get_varint(p) : 0;
         const std::string& name = text[get_varint(p)];
-        append_head_quoted(buf, ph_text, name, pid, tid);
-        if (ph == 'i') buf += ",\"s\":\"t\"";
-        buf += ",\"ts\":";
-        append_us(buf, ts);
+        out.lit("{\"name\":");
+        out.put(name);
         if (ph == 'X') {
-          buf += ",\"dur\":";
-          append_us(buf, dur);
+          out.lit(",\"ph\":\"X\",\"pid\":");
+        } else if (ph == 'i') {
+          out.lit(",\"ph\":\"i\",\"pid\":");
+        } else {
+          out.lit(",\"ph\":\"C\",\"pid\":");
         }
-        buf += ",\"args\":{";
+        out.integer(pid);
+        out.lit(",\"tid\":");
+        out.integer(tid);
+        if (ph == 'i') out.lit(",\"s\":\"t\"");
+        out.lit(",\"ts\":");
+        out.us(ts);
+        if (ph == 'X') {
+          out.lit(",\"dur\":");
+          out.us(dur);
+        }
+        out.lit(",\"args\":{");
         if (ph == 'C') {
-          buf += name;
-          buf += ':';
+          out.put(name);
+          out.ch(':');
           const std::uint64_t word = get_varint(p);
-          append_double(buf, get_number(word, p));
+          if ((word & 3) == kInteger) {
+            out.integer_number(word >> 2);
+          } else {
+            out.number(get_number(word, p));
+          }
         } else {
           const std::uint64_t count = get_varint(p);
           for (std::uint64_t i = 0; i < count; ++i) {
-            if (i) buf += ',';
-            buf += text[get_varint(p)];
-            buf += ':';
+            if (i) out.ch(',');
+            out.put(text[get_varint(p)]);
+            out.ch(':');
             const std::uint64_t word = get_varint(p);
             if ((word & 3) == kString) {
-              buf += text[word >> 2];
+              out.put(text[word >> 2]);
+            } else if ((word & 3) == kInteger) {
+              out.integer_number(word >> 2);
             } else {
-              append_double(buf, get_number(word, p));
+              out.number(get_number(word, p));
             }
           }
         }
-        buf += '}';
+        out.ch('}');
       }
-      buf += '}';
-      buf += ++written < events_ ? ",\n" : "\n";
-      if (buf.size() > (1u << 20)) {
-        f.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-        buf.clear();
+      if (++written < events_) {
+        out.lit("},\n");
+      } else {
+        out.lit("}\n");
       }
     }
   }
-  if (events_ == 0 && buf.size() >= 3 && buf.compare(buf.size() - 2, 2, ",\n") == 0)
-    buf.erase(buf.size() - 2, 1);  // no trailing comma after the last metadata event
-  buf += "]\n";
-  f.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  out.lit("]\n");
+  out.flush();
   f.close();
   if (!f) throw std::runtime_error("cannot write trace file " + path);
 }

@@ -117,7 +117,8 @@ class TraceWriter {
   };
   /// Recently interned strings by address, checked against the stored text: a hit costs no hash.
   struct CacheSlot {
-    const char* data = nullptr;
+    const char* data = nullptr;  // the caller's
+    const char* kept = nullptr;  // the interned copy's
     std::size_t size = 0;
     std::uint32_t id = 0;
   };

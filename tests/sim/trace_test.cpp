@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -192,6 +193,59 @@ TEST(Trace, ReusedBuffersKeepTheirOwnText) {
     ASSERT_EQ(j[i]["args"]["v"], v) << i;
     ASSERT_EQ(j[i]["args"][v], n) << i;
   }
+}
+
+TEST(Trace, NumbersAreWrittenAsToCharsWritesTheirDouble) {
+  // Integer-valued numbers are stored as integers and printed without a double conversion; the
+  // text must still be what std::to_chars(double) gives (1000000 -> "1e+06").
+  std::vector<double> values = {0, 1, 9, 10, 99999, 100000, 999999, 1000000, 1100000, 12000000,
+                                123000000, 4503599627370496.0, 9007199254740991.0, 0.5, 1e300};
+  for (double base : {1.0, 2.0, 5.0, 7.0, 10.0, 12.0, 99.0, 123.0, 1001.0, 4096.0, 65535.0}) {
+    for (double v = base; v < 9007199254740992.0; v *= 10) values.push_back(v);
+  }
+  std::uint64_t x = 88172645463325252ull;  // xorshift: integers of every length, some with zeros
+  for (int i = 0; i < 3000; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    std::uint64_t n = (x >> 11) >> (x % 53);
+    for (int z = 0; z < static_cast<int>(x % 7) && n < 900719925474099ull; ++z) n *= 10;
+    values.push_back(static_cast<double>(n));
+  }
+  TraceWriter w(true);
+  for (double v : values) {
+    w.counter(1, "n", 0, v);
+    w.complete(1, 1, "x", 0, 0, {TraceField::num("n", v)});
+  }
+  const std::string text = write_text(w);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < 2 * values.size(); ++i) {
+    at = text.find("{\"n\":", at);
+    ASSERT_NE(at, std::string::npos);
+    at += 5;
+    const std::size_t end = text.find('}', at);
+    char expect[32];
+    const auto r = std::to_chars(expect, expect + sizeof expect, values[i / 2]);
+    ASSERT_EQ(text.substr(at, end - at), std::string(expect, r.ptr)) << values[i / 2];
+  }
+}
+
+TEST(Trace, LongNamesAndManyEventsCrossTheOutputBuffer) {
+  TraceWriter w(true);
+  const std::string long_name(3 << 20, 'n');  // larger than write()'s 1 MiB block
+  w.complete(1, 1, long_name, 0, 1, {TraceField::str("text", long_name)});
+  for (int i = 0; i < 40000; ++i) {
+    w.complete(1, 1, "span", static_cast<SimTime>(i) * 7, static_cast<SimTime>(i) * 7 + 3,
+               {TraceField::num("i", i), TraceField::str("s", "value")});
+  }
+  w.complete(1, 1, long_name, 5, 6);
+  nlohmann::json j = write_and_parse(w);
+  ASSERT_EQ(j.size(), 40002u);
+  EXPECT_EQ(j[0]["name"], long_name);
+  EXPECT_EQ(j[0]["args"]["text"], long_name);
+  for (int i = 0; i < 40000; ++i) ASSERT_EQ(j[i + 1]["args"]["i"], i);
+  EXPECT_EQ(j[40001]["name"], long_name);
+  EXPECT_EQ(j[40000]["ts"].get<double>(), 39999 * 7 / 1e6);
 }
 
 /// Records what one traced async copy records, the way the runtime and models do.
