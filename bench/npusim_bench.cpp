@@ -7,15 +7,25 @@
 //     the real memcpy of every payload byte (device memory holds real bytes)
 //  4. 10,000 launches of a 48-block vector-add kernel (bench/vadd_kernel.cpp): wall time,
 //     simulated time and replayed pipe instructions per wall-second
-//  5. peak resident memory of the process
+//  5. launch memory: RSS growth over 100 x [launches] launches of a 1-block kernel, untraced (nothing a
+//     launch leaves behind may accumulate when no outputs are written)
+//  6. traced small copies, in a child process run with NPUSIM_OUT set (tracing is on when outputs
+//     are): tasks per wall-second, RSS growth per traced task, and the time and size of writing
+//     the timeline (written to a temporary directory, then removed)
+//  7. peak resident memory of the process
 // Uses the default chip (or NPUSIM_CONFIG / NPUSIM_SET). Wall time here is measured on purpose;
 // nothing the simulator reports uses it.
+#include <spawn.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
@@ -41,6 +51,16 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+/// Resident set size of this process now, in bytes (/proc/self/statm).
+long rss_bytes() {
+  long pages = 0, resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
 /// Simulated time on `s` between two events, in seconds.
 double simulated_seconds(aclrtEvent a, aclrtEvent b) {
   float ms = 0;
@@ -54,6 +74,7 @@ void small_copies(int streams, int tasks) {
   void *host = nullptr, *dev = nullptr;
   CHECK(aclrtMallocHost(&host, 64 * streams));
   CHECK(aclrtMalloc(&dev, 64 * streams, ACL_MEM_MALLOC_HUGE_FIRST));
+  const long rss0 = rss_bytes();
   auto t0 = Clock::now();
   for (int i = 0; i < tasks; ++i) {
     int k = i % streams;
@@ -62,8 +83,11 @@ void small_copies(int streams, int tasks) {
   }
   for (auto& x : s) CHECK(aclrtSynchronizeStream(x));
   double wall = seconds_since(t0);
-  std::printf("small async copies, %d stream(s): %d tasks in %.3f s wall = %.0f tasks/s\n", streams,
-              tasks, wall, tasks / wall);
+  const long grown = rss_bytes() - rss0;
+  std::printf("small async copies, %d stream(s)%s: %d tasks in %.3f s wall = %.0f tasks/s, RSS "
+              "+%.1f MiB = %.0f B/task\n",
+              streams, std::getenv("NPUSIM_OUT") != nullptr ? ", traced" : "", tasks, wall,
+              tasks / wall, grown / 1048576.0, static_cast<double>(grown) / tasks);
   for (auto& x : s) CHECK(aclrtDestroyStream(x));
   CHECK(aclrtFree(dev));
   CHECK(aclrtFreeHost(host));
@@ -148,11 +172,101 @@ void kernel_launches(int launches) {
   CHECK(aclrtFree(z));
 }
 
+/// Untraced launches of a 1-block, 1-tile vector add (64 floats): RSS after `launches / 10` and
+/// after `launches`; the growth in between, per launch, is memory a launch leaves behind.
+void launch_memory(int launches) {
+  constexpr uint32_t kLen = 64;
+  constexpr size_t kBytes = sizeof(float) * kLen;
+  aclrtStream s = nullptr;
+  CHECK(aclrtCreateStream(&s));
+  void *x = nullptr, *y = nullptr, *z = nullptr;
+  CHECK(aclrtMalloc(&x, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&y, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&z, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  const int first = launches / 10;
+  long rss_first = 0;
+  auto t0 = Clock::now();
+  for (int i = 0; i < launches; ++i) {
+    CHECK(bench_vadd_do(1, s, x, y, z, kLen, 1));
+    if (i + 1 == first) {
+      CHECK(aclrtSynchronizeStream(s));
+      rss_first = rss_bytes();
+    }
+  }
+  CHECK(aclrtSynchronizeStream(s));
+  const double wall = seconds_since(t0);
+  const long grown = rss_bytes() - rss_first;
+  std::printf("%d launches of a 1-block kernel%s: %.3f wall s = %.0f launches/s; RSS %.1f MiB "
+              "after %d, %+.1f MiB after %d = %.1f B/launch\n",
+              launches, std::getenv("NPUSIM_OUT") != nullptr ? ", traced" : "", wall,
+              launches / wall, rss_first / 1048576.0, first, grown / 1048576.0, launches,
+              static_cast<double>(grown) / (launches - first));
+  CHECK(aclrtDestroyStream(s));
+  CHECK(aclrtFree(x));
+  CHECK(aclrtFree(y));
+  CHECK(aclrtFree(z));
+}
+
+/// The traced section: this program again, with NPUSIM_OUT set to a temporary directory.
+void traced_child(char* self, int tasks) {
+  char dir_template[] = "/tmp/npusim_bench_trace_XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (dir == nullptr) {
+    std::perror("mkdtemp");
+    std::exit(1);
+  }
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "NPUSIM_OUT=", 11) != 0) env_text.emplace_back(*e);
+  }
+  env_text.push_back(std::string("NPUSIM_OUT=") + dir);
+  std::vector<char*> env;
+  for (auto& e : env_text) env.push_back(e.data());
+  env.push_back(nullptr);
+  std::string count = std::to_string(tasks);
+  char traced_arg[] = "--traced-child";
+  char* argv[] = {self, count.data(), traced_arg, nullptr};
+  std::fflush(stdout);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, env.data()) != 0) {
+    std::perror("posix_spawn");
+    std::exit(1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "traced section failed (status %d)\n", status);
+    std::exit(1);
+  }
+}
+
+/// In the child: traced small copies (half the tasks on 1 stream, half on 8), then the outputs.
+int traced_copies(int tasks) {
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  small_copies(1, tasks / 2);
+  small_copies(8, tasks / 2);
+  CHECK(aclrtResetDevice(0));
+  auto t0 = Clock::now();
+  CHECK(aclFinalize());  // writes timeline.json
+  const double wall = seconds_since(t0);
+  const char* dir = std::getenv("NPUSIM_OUT");
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(std::string(dir) + "/timeline.json", ec);
+  std::printf("traced: outputs written in %.3f s wall (timeline.json %.1f MiB)\n", wall,
+              ec ? 0.0 : static_cast<double>(size) / 1048576.0);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  // npusim_bench [tasks] [launches] [section...]   sections: copies, second, kernels (default all)
+  // npusim_bench [tasks] [launches] [section...]
+  //   sections: copies, second, kernels, launches, traced (default all)
   int tasks = argc > 1 ? std::atoi(argv[1]) : 400000;
+  if (argc > 2 && std::strcmp(argv[2], "--traced-child") == 0) return traced_copies(tasks);
   int launches = argc > 2 ? std::atoi(argv[2]) : 10000;
   auto wanted = [&](const char* section) {
     if (argc <= 3) return true;
@@ -173,6 +287,8 @@ int main(int argc, char** argv) {
     one_simulated_second(64u << 20, "bulk 64 MiB H2D copies");
   }
   if (wanted("kernels")) kernel_launches(launches);
+  if (wanted("launches")) launch_memory(100 * launches);
+  if (wanted("traced")) traced_child(argv[0], tasks);
   struct rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   std::printf("peak resident memory: %.1f MiB\n", ru.ru_maxrss / 1024.0);

@@ -77,13 +77,17 @@ void ChannelEngine::release(int index) {
 
 void ChannelEngine::trace_job(const EngineJob& job) {
   const sim::Track& track = channels_[job.channel]->track;
-  if (track.on()) track.span(job.task->name, job.start, job.engine_end, span_args(job));
+  if (!track.on()) return;
+  sim::TraceField args[kMaxSpanArgs];
+  const std::size_t count = span_args(job, args);
+  track.span(job.task->name, job.start, job.engine_end, args, count);
 }
 
-std::vector<sim::TraceArg> ChannelEngine::span_args(const EngineJob& job) const {
-  return {sim::TraceArg::num("Stream Id", job.task->stream),
-          sim::TraceArg::num("Task Id", job.task->task_id),
-          sim::TraceArg::num("size(B)", static_cast<double>(job.task->bytes))};
+std::size_t ChannelEngine::span_args(const EngineJob& job, sim::TraceField* args) const {
+  args[0] = sim::TraceField::num("Stream Id", job.task->stream);
+  args[1] = sim::TraceField::num("Task Id", job.task->task_id);
+  args[2] = sim::TraceField::num("size(B)", static_cast<double>(job.task->bytes));
+  return 3;
 }
 
 sim::SimTime ChannelEngine::memory_access(tlm::tlm_command cmd, sim::SimTime at,

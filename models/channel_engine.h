@@ -46,8 +46,11 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
   /// A fixed delay at the start of `task`'s work that touches no shared resource (a link
   /// latency): the channel sleeps through it in the same wait as the dispatch delay.
   virtual sim::SimTime lead_time(const Task& task) const { return 0; }
-  /// Trace arguments of a finished job's busy span.
-  virtual std::vector<sim::TraceArg> span_args(const EngineJob& job) const;
+  /// Most trace arguments a busy span has.
+  static constexpr std::size_t kMaxSpanArgs = 8;
+  /// Trace arguments of a finished job's busy span: fills `args` (room for kMaxSpanArgs),
+  /// returns how many. Texts must outlive the call (literals).
+  virtual std::size_t span_args(const EngineJob& job, sim::TraceField* args) const;
 
   /// Issue an access of `bytes` at time `at` (>= now) to memory. Returns when its data is
   /// complete; `slot_end` receives when the next pipelined access may issue.

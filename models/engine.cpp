@@ -12,8 +12,8 @@ void FixedTimeEngine::start(EngineJob&, SimTime, JobSink&) {
 void FixedTimeEngine::draw(const sim::Track& track, const EngineJob& job) {
   if (!track.on()) return;
   track.span(job.task->name, job.start, job.engine_end,
-             {sim::TraceArg::num("Stream Id", job.task->stream),
-              sim::TraceArg::num("Task Id", job.task->task_id)});
+             {sim::TraceField::num("Stream Id", job.task->stream),
+              sim::TraceField::num("Task Id", job.task->task_id)});
 }
 
 }  // namespace npusim::models

@@ -90,11 +90,11 @@ void PcieDma::staged_from_device(std::uint64_t bytes) {
   wait_until(copied_prev);
 }
 
-std::vector<sim::TraceArg> PcieDma::span_args(const EngineJob& job) const {
-  std::vector<sim::TraceArg> args = ChannelEngine::span_args(job);
-  args.push_back(sim::TraceArg::str("operation", to_device_ ? "host to device" : "device to host"));
-  args.push_back(sim::TraceArg::str("memory", job.task->pageable ? "pageable" : "pinned"));
-  return args;
+std::size_t PcieDma::span_args(const EngineJob& job, sim::TraceField* args) const {
+  std::size_t n = ChannelEngine::span_args(job, args);
+  args[n++] = sim::TraceField::str("operation", to_device_ ? "host to device" : "device to host");
+  args[n++] = sim::TraceField::str("memory", job.task->pageable ? "pageable" : "pinned");
+  return n;
 }
 
 HostLink::HostLink(const sc_core::sc_module_name& name, UnitContext& ctx)

@@ -32,7 +32,7 @@ class PcieDma : public ChannelEngine {
  protected:
   void run(EngineJob& job) override;
   sim::SimTime lead_time(const Task& task) const override { return task.pageable ? 0 : latency_; }
-  std::vector<sim::TraceArg> span_args(const EngineJob& job) const override;
+  std::size_t span_args(const EngineJob& job, sim::TraceField* args) const override;
 
  private:
   /// One DMA of `bytes` that started `waited` ago: latency, then bursts; returns when it is

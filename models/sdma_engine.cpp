@@ -38,11 +38,11 @@ void SdmaEngine::run(EngineJob& job) {
   bytes_ += task.bytes;
 }
 
-std::vector<sim::TraceArg> SdmaEngine::span_args(const EngineJob& job) const {
-  std::vector<sim::TraceArg> args = ChannelEngine::span_args(job);
-  args.push_back(sim::TraceArg::str(
-      "operation", job.task->kind == TaskKind::kCopy ? "device to device" : "memset"));
-  return args;
+std::size_t SdmaEngine::span_args(const EngineJob& job, sim::TraceField* args) const {
+  std::size_t n = ChannelEngine::span_args(job, args);
+  args[n++] = sim::TraceField::str(
+      "operation", job.task->kind == TaskKind::kCopy ? "device to device" : "memset");
+  return n;
 }
 
 }  // namespace npusim::models

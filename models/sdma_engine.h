@@ -24,7 +24,7 @@ class SdmaEngine : public ChannelEngine, public Unit {
 
  protected:
   void run(EngineJob& job) override;
-  std::vector<sim::TraceArg> span_args(const EngineJob& job) const override;
+  std::size_t span_args(const EngineJob& job, sim::TraceField* args) const override;
 
  private:
   sim::SimTime setup_;

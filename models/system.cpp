@@ -32,6 +32,12 @@ void System::reevaluate_waits() {
   for (auto& chip : chips_) chip->scheduler().reevaluate_waits();
 }
 
+void System::keep_kernel_records(bool on) {
+  for (auto& chip : chips_) {
+    if (AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) aicore->keep_records(on);
+  }
+}
+
 std::vector<KernelRecord> System::kernel_records() const {
   std::vector<KernelRecord> records;
   for (const auto& chip : chips_) {

@@ -33,6 +33,8 @@ class System {
   void set_completion_hook(std::function<void()> hook);
   /// Re-tests every blocked wait on every device (waits may depend on other devices).
   void reevaluate_waits();
+  /// Keep the records op_summary.csv needs (AiCoreEngine::keep_records) on every device.
+  void keep_kernel_records(bool on);
   /// Every kernel finished so far on every device, device by device in completion order.
   std::vector<KernelRecord> kernel_records() const;
 

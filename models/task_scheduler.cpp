@@ -287,18 +287,19 @@ void TaskScheduler::trace_task(const Stream& s, const Task& task, const TaskOutc
   if (!s.track.on()) return;
   const sim::SimTime start = is_wait(task.kind) ? s.head_since : out.start;
   const TaskEngine* engine = s.pool->engine;
-  std::vector<sim::TraceArg> args = {
-      sim::TraceArg::str("Task Type", engine != nullptr ? engine->task_type(task)
-                                                        : "PLACE_HOLDER_SQE"),
-      sim::TraceArg::num("Stream Id", s.id), sim::TraceArg::num("Task Id", task.task_id)};
+  sim::TraceField args[6] = {
+      sim::TraceField::str("Task Type", engine != nullptr ? engine->task_type(task)
+                                                          : "PLACE_HOLDER_SQE"),
+      sim::TraceField::num("Stream Id", s.id), sim::TraceField::num("Task Id", task.task_id)};
+  std::size_t count = 3;
   if (task.kind == TaskKind::kCopy || task.kind == TaskKind::kMemset) {
     const double ps = static_cast<double>(out.end - start);
-    args.push_back(sim::TraceArg::num("size(B)", static_cast<double>(task.bytes)));
-    args.push_back(sim::TraceArg::num(
-        "bandwidth(GB/s)", ps == 0 ? 0.0 : static_cast<double>(task.bytes) * 1e3 / ps));
-    args.push_back(sim::TraceArg::str("operation", operation(task)));
+    args[count++] = sim::TraceField::num("size(B)", static_cast<double>(task.bytes));
+    args[count++] = sim::TraceField::num(
+        "bandwidth(GB/s)", ps == 0 ? 0.0 : static_cast<double>(task.bytes) * 1e3 / ps);
+    args[count++] = sim::TraceField::str("operation", operation(task));
   }
-  s.track.span(task.name, start, out.end, std::move(args));
+  s.track.span(task.name, start, out.end, args, count);
   if (task.flow_id != 0) s.track.flow_end(task.flow_id, start);
 }
 

@@ -21,6 +21,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/system.h"
@@ -73,6 +74,7 @@ class SimBackend final : public Backend {
   sim::TraceWriter trace_;
   models::System system_;
   std::vector<bool> host_threads_;  // timeline thread declared
+  std::string api_name_;            // trace_api's "AscendCL@<name>"
   int host_pid_ = 0;
   std::uint64_t sim_time_ = 0;  // refreshed for stats.json
 };
@@ -88,6 +90,7 @@ SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string o
     system_.reevaluate_waits();
     engine_.wake();
   });
+  system_.keep_kernel_records(!out_dir_.empty());  // for op_summary.csv only
   engine_.elaborate();
 }
 
@@ -119,9 +122,10 @@ void SimBackend::trace_api(std::uint32_t thread, const char* function, SimTime s
     host_threads_[thread] = true;
     trace_.thread(host_pid_, tid, "Thread " + std::to_string(thread), tid);
   }
-  trace_.complete(host_pid_, tid, std::string("AscendCL@") + function, start, end,
-                  {sim::TraceArg::num("Thread Id", thread), sim::TraceArg::str("level", "acl"),
-                   sim::TraceArg::num("connection_id", static_cast<double>(flow_id))});
+  api_name_.assign("AscendCL@").append(function);  // a reused buffer: no allocation per call
+  trace_.complete(host_pid_, tid, api_name_, start, end,
+                  {sim::TraceField::num("Thread Id", thread), sim::TraceField::str("level", "acl"),
+                   sim::TraceField::num("connection_id", static_cast<double>(flow_id))});
   // Bind the arrow's tail inside the span (its ends may touch the neighbouring spans).
   if (flow_id != 0) trace_.flow_begin(host_pid_, tid, flow_id, start + (end - start) / 2);
 }

@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// TraceWriter: events are recorded as compact structs (one branch when disabled) and serialised
-// by hand at write() time, metadata first, in the msprof layout of docs/sources.md §3.
+// TraceWriter: events are recorded as compact byte records (one branch when disabled) and
+// serialised by hand at write() time, metadata first, in the msprof layout of docs/sources.md §3.
+//
+// Record layout (varint = LEB128, zigzag for signed values):
+//   ph (1 byte: 'X', 'i', 's', 'f', 'C')
+//   pid, tid            zigzag varints
+//   ts                  zigzag varint of ts - (the previous record's ts), wrapping
+//   'X': dur            varint
+//   's'/'f': flow id    varint
+//   'X'/'i'/'C': name   varint (interned string id)
+//   'C': value          number (below)
+//   'X'/'i': arg count  varint, then per arg: key id varint, value
+// A value is a varint whose low 2 bits say what it is: 0 = string (id << 2), 1 = number that is a
+// non-negative integer below 2^53 (n << 2 | 1), 2 = any other number, its 8 bytes follow.
 #include "sim/trace.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -41,29 +55,6 @@ void append_int(std::string& out, Int v) {
   out.append(buf, r.ptr);
 }
 
-void append_double(std::string& out, double v) {
-  if (!std::isfinite(v)) {
-    out += "null";
-    return;
-  }
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, r.ptr);
-}
-
-/// Picoseconds as microseconds, exactly: 1234567 ps → 1.234567, 2000000 ps → 2.
-void append_us(std::string& out, SimTime ps) {
-  append_int(out, ps / kUs);
-  SimTime frac = ps % kUs;
-  if (frac == 0) return;
-  char digits[7] = "000000";
-  for (int i = 5; i >= 0; --i, frac /= 10) digits[i] = static_cast<char>('0' + frac % 10);
-  int len = 6;
-  while (digits[len - 1] == '0') --len;
-  out += '.';
-  out.append(digits, static_cast<std::size_t>(len));
-}
-
 void append_head(std::string& out, const char* ph, const std::string& name, int pid, int tid) {
   out += "{\"name\":";
   append_escaped(out, name);
@@ -73,21 +64,6 @@ void append_head(std::string& out, const char* ph, const std::string& name, int 
   append_int(out, pid);
   out += ",\"tid\":";
   append_int(out, tid);
-}
-
-void append_args(std::string& out, const std::vector<TraceArg>& args) {
-  out += ",\"args\":{";
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (i) out += ',';
-    append_escaped(out, args[i].key);
-    out += ':';
-    if (args[i].is_number) {
-      append_double(out, args[i].number);
-    } else {
-      append_escaped(out, args[i].text);
-    }
-  }
-  out += '}';
 }
 
 void append_meta(std::string& out, const char* what, int pid, int tid, const char* key,
@@ -102,6 +78,155 @@ void append_meta(std::string& out, const char* what, int pid, int tid, const cha
     append_int(out, number);
   }
   out += "}},\n";
+}
+
+
+// --- record encoding ---
+
+constexpr std::size_t kMaxVarint = 10;
+constexpr std::uint64_t kExactIntegers = std::uint64_t{1} << 53;  // doubles hold every integer below
+enum ValueTag : std::uint64_t { kString = 0, kInteger = 1, kDouble = 2 };
+
+inline std::uint8_t* put_varint(std::uint8_t* p, std::uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<std::uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<std::uint8_t>(v);
+  return p;
+}
+
+inline std::uint64_t get_varint(const std::uint8_t*& p) {
+  std::uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const std::uint8_t b = *p++;
+    v |= static_cast<std::uint64_t>(b & 0x7F) << shift;
+    if (b < 0x80) return v;
+  }
+}
+
+inline std::uint64_t zigzag(std::int64_t v) {
+  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+
+inline std::int64_t unzigzag(std::uint64_t z) {
+  return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1);
+}
+
+inline std::uint8_t* put_number(std::uint8_t* p, double v) {
+  if (v >= 0 && v < static_cast<double>(kExactIntegers) && !std::signbit(v)) {
+    const auto n = static_cast<std::uint64_t>(v);
+    if (static_cast<double>(n) == v) return put_varint(p, n << 2 | kInteger);
+  }
+  *p++ = static_cast<std::uint8_t>(kDouble);
+  std::memcpy(p, &v, sizeof v);
+  return p + sizeof v;
+}
+
+/// A value's varint already read: the number it holds (tag kInteger or kDouble).
+inline double get_number(std::uint64_t word, const std::uint8_t*& p) {
+  if ((word & 3) == kInteger) return static_cast<double>(word >> 2);
+  double v;
+  std::memcpy(&v, p, sizeof v);
+  p += sizeof v;
+  return v;
+}
+
+/// What std::to_chars(double) writes for the integer n (below 2^53) at p: its digits, or the
+/// scientific form when that is strictly shorter (1000000 -> "1e+06"), as to_chars chooses.
+char* integer_number_chars(char* p, char* end, std::uint64_t n) {
+  const auto r = std::to_chars(p, end, n);
+  const auto len = r.ptr - p;
+  if (len <= 5) return r.ptr;  // the scientific form takes at least 5 ("1e+05"): a tie or longer
+  std::ptrdiff_t zeros = 0;
+  while (p[len - 1 - zeros] == '0') ++zeros;
+  const std::ptrdiff_t digits = len - zeros;
+  const std::ptrdiff_t scientific = digits + (digits > 1 ? 1 : 0) + 4;  // d[.ddd]e+XX
+  if (scientific < len) return std::to_chars(p, end, static_cast<double>(n)).ptr;
+  return r.ptr;
+}
+
+/// write()'s output: raw appends into a 1 MiB block that goes to the file whenever it fills.
+class JsonOut {
+ public:
+  explicit JsonOut(std::ofstream& f) : f_(f), buf_(new char[kSize]), p_(buf_.get()) {}
+  void put(const char* s, std::size_t n) {
+    if (n > room()) {
+      flush();
+      if (n > kSize) {
+        f_.write(s, static_cast<std::streamsize>(n));
+        return;
+      }
+    }
+    std::memcpy(p_, s, n);
+    p_ += n;
+  }
+  void put(std::string_view s) { put(s.data(), s.size()); }
+  template <std::size_t N>
+  void lit(const char (&s)[N]) {
+    put(s, N - 1);
+  }
+  void ch(char c) {
+    if (room() == 0) flush();
+    *p_++ = c;
+  }
+  void integer(std::int64_t v) {
+    char* p = reserve(kPiece);
+    p_ = std::to_chars(p, p + kPiece, v).ptr;
+  }
+  void number(double v) {
+    char* p = reserve(kPiece);
+    if (!std::isfinite(v)) {
+      std::memcpy(p, "null", 4);
+      p_ = p + 4;
+    } else {
+      p_ = std::to_chars(p, p + kPiece, v).ptr;
+    }
+  }
+  void integer_number(std::uint64_t n) {
+    char* p = reserve(kPiece);
+    p_ = integer_number_chars(p, p + kPiece, n);
+  }
+  /// Picoseconds as microseconds, exactly: 1234567 ps -> 1.234567, 2000000 ps -> 2.
+  void us(SimTime ps) {
+    char* p = reserve(kPiece);
+    p = std::to_chars(p, p + kPiece, ps / kUs).ptr;
+    SimTime frac = ps % kUs;
+    if (frac != 0) {
+      *p = '.';
+      int len = 6;
+      while (frac % 10 == 0) {
+        frac /= 10;
+        --len;
+      }
+      for (int i = len; i >= 1; --i, frac /= 10) p[i] = static_cast<char>('0' + frac % 10);
+      p += len + 1;
+    }
+    p_ = p;
+  }
+  void flush() {
+    f_.write(buf_.get(), p_ - buf_.get());
+    p_ = buf_.get();
+  }
+
+ private:
+  static constexpr std::size_t kSize = std::size_t{1} << 20;
+  static constexpr std::size_t kPiece = 48;  // room for any number written in one go
+  std::size_t room() const { return kSize - static_cast<std::size_t>(p_ - buf_.get()); }
+  char* reserve(std::size_t n) {
+    if (room() < n) flush();
+    return p_;
+  }
+  std::ofstream& f_;
+  std::unique_ptr<char[]> buf_;
+  char* p_;
+};
+
+std::string quoted(const std::string& s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  append_escaped(out, s);
+  return out;
 }
 
 }  // namespace
@@ -121,37 +246,137 @@ void TraceWriter::thread(int pid, int tid, const std::string& name, int sort_ind
   threads_.emplace(std::make_pair(pid, tid), Thread{name, sort_index});
 }
 
-void TraceWriter::complete(int pid, int tid, const std::string& name, SimTime start, SimTime end,
-                           std::vector<TraceArg> args) {
-  if (!enabled_) return;
-  SimTime dur = end > start ? end - start : 0;
-  events_.push_back(Event{'X', pid, tid, start, dur, 0, 0, name, std::move(args)});
+std::uint32_t TraceWriter::intern(std::string_view s) {
+  if (!cache_) cache_ = std::make_unique<CacheSlot[]>(kCacheSlots);
+  const auto address = reinterpret_cast<std::uintptr_t>(s.data());
+  CacheSlot& slot = cache_[((address >> 3) ^ (address >> 11) ^ s.size()) % kCacheSlots];
+  if (slot.data == s.data() && slot.data != nullptr && slot.size == s.size() &&
+      std::memcmp(slot.kept, s.data(), s.size()) == 0) {
+    return slot.id;
+  }
+  auto it = string_ids_.find(s);
+  if (it == string_ids_.end()) {
+    const auto id = static_cast<std::uint32_t>(strings_.size());
+    const std::string& kept = strings_.emplace_back(s);
+    it = string_ids_.emplace(std::string_view(kept), id).first;
+    string_bytes_ += kept.capacity() > 15 ? kept.capacity() + 1 : 0;  // beyond the inline buffer
+  }
+  slot = CacheSlot{s.data(), it->first.data(), s.size(), it->second};
+  return it->second;
 }
 
-void TraceWriter::instant(int pid, int tid, const std::string& name, SimTime at,
-                          std::vector<TraceArg> args) {
+std::uint8_t* TraceWriter::reserve(std::size_t bytes) {
+  if (chunks_.empty() || chunks_.back().size - chunks_.back().used < bytes) {
+    Chunk c;
+    c.size = std::max(kChunkBytes, bytes);
+    c.data.reset(new std::uint8_t[c.size]);
+    chunks_.push_back(std::move(c));
+  }
+  return chunks_.back().data.get() + chunks_.back().used;
+}
+
+void TraceWriter::commit(std::uint8_t* end) {
+  Chunk& c = chunks_.back();
+  c.used = static_cast<std::size_t>(end - c.data.get());
+  ++events_;
+}
+
+std::uint8_t* TraceWriter::begin_record(std::uint8_t* p, char ph, int pid, int tid, SimTime ts) {
+  *p++ = static_cast<std::uint8_t>(ph);
+  p = put_varint(p, zigzag(pid));
+  p = put_varint(p, zigzag(tid));
+  p = put_varint(p, zigzag(static_cast<std::int64_t>(ts - last_ts_)));
+  last_ts_ = ts;
+  return p;
+}
+
+template <class Arg>
+void TraceWriter::record(char ph, int pid, int tid, std::string_view name, SimTime ts, SimTime dur,
+                         const Arg* args, std::size_t count) {
+  const std::uint32_t name_id = intern(name);
+  std::uint8_t* p = reserve(1 + 5 * kMaxVarint + count * (2 * kMaxVarint));
+  p = begin_record(p, ph, pid, tid, ts);
+  if (ph == 'X') p = put_varint(p, dur);
+  p = put_varint(p, name_id);
+  p = put_varint(p, count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Arg& a = args[i];
+    p = put_varint(p, intern(a.key));
+    if (a.is_number) {
+      p = put_number(p, a.number);
+    } else {
+      p = put_varint(p, std::uint64_t{intern(a.text)} << 2 | kString);
+    }
+  }
+  commit(p);
+}
+
+void TraceWriter::complete(int pid, int tid, std::string_view name, SimTime start, SimTime end,
+                           const std::vector<TraceArg>& args) {
   if (!enabled_) return;
-  events_.push_back(Event{'i', pid, tid, at, 0, 0, 0, name, std::move(args)});
+  record('X', pid, tid, name, start, end > start ? end - start : 0, args.data(), args.size());
+}
+
+void TraceWriter::complete(int pid, int tid, std::string_view name, SimTime start, SimTime end,
+                           std::initializer_list<TraceField> args) {
+  if (!enabled_) return;
+  record('X', pid, tid, name, start, end > start ? end - start : 0, args.begin(), args.size());
+}
+
+void TraceWriter::complete(int pid, int tid, std::string_view name, SimTime start, SimTime end,
+                           const TraceField* args, std::size_t count) {
+  if (!enabled_) return;
+  record('X', pid, tid, name, start, end > start ? end - start : 0, args, count);
+}
+
+void TraceWriter::instant(int pid, int tid, std::string_view name, SimTime at,
+                          const std::vector<TraceArg>& args) {
+  if (!enabled_) return;
+  record('i', pid, tid, name, at, 0, args.data(), args.size());
+}
+
+void TraceWriter::instant(int pid, int tid, std::string_view name, SimTime at,
+                          std::initializer_list<TraceField> args) {
+  if (!enabled_) return;
+  record('i', pid, tid, name, at, 0, args.begin(), args.size());
 }
 
 void TraceWriter::flow_begin(int pid, int tid, std::uint64_t id, SimTime at) {
   if (!enabled_) return;
-  events_.push_back(Event{'s', pid, tid, at, 0, id, 0, {}, {}});
+  std::uint8_t* p = begin_record(reserve(1 + 4 * kMaxVarint), 's', pid, tid, at);
+  commit(put_varint(p, id));
 }
 
 void TraceWriter::flow_end(int pid, int tid, std::uint64_t id, SimTime at) {
   if (!enabled_) return;
-  events_.push_back(Event{'f', pid, tid, at, 0, id, 0, {}, {}});
+  std::uint8_t* p = begin_record(reserve(1 + 4 * kMaxVarint), 'f', pid, tid, at);
+  commit(put_varint(p, id));
 }
 
-void TraceWriter::counter(int pid, const std::string& name, SimTime at, double value) {
+void TraceWriter::counter(int pid, std::string_view name, SimTime at, double value) {
   if (!enabled_) return;
-  events_.push_back(Event{'C', pid, 0, at, 0, 0, value, name, {}});
+  const std::uint32_t name_id = intern(name);
+  std::uint8_t* p = begin_record(reserve(1 + 5 * kMaxVarint), 'C', pid, 0, at);
+  p = put_varint(p, name_id);
+  commit(put_number(p, value));
 }
 
-std::size_t TraceWriter::event_count() const { return events_.size(); }
+std::size_t TraceWriter::memory_bytes() const {
+  std::size_t bytes = chunks_.capacity() * sizeof(Chunk);
+  for (const Chunk& c : chunks_) bytes += c.size;
+  // The deque's blocks hold the std::string objects; a node per entry in the map, plus buckets.
+  bytes += strings_.size() * sizeof(std::string) + string_bytes_;
+  bytes += string_ids_.size() * (sizeof(std::string_view) + sizeof(std::uint32_t) + 2 * sizeof(void*));
+  if (!string_ids_.empty()) bytes += string_ids_.bucket_count() * sizeof(void*);
+  if (cache_) bytes += kCacheSlots * sizeof(CacheSlot);
+  return bytes;
+}
 
-void TraceWriter::clear() { events_.clear(); }
+void TraceWriter::clear() {
+  chunks_.clear();
+  events_ = 0;
+  last_ts_ = 0;
+}
 
 void TraceWriter::write_metadata(std::string& out) const {
   for (std::size_t i = 0; i < processes_.size(); ++i) {
@@ -168,48 +393,106 @@ void TraceWriter::write_metadata(std::string& out) const {
   }
 }
 
-void TraceWriter::write_event(std::string& out, const Event& e) const {
-  if (e.ph == 's' || e.ph == 'f') {
-    std::string id = std::to_string(e.id);
-    append_head(out, e.ph == 's' ? "s" : "f", "HostToDevice" + id, e.pid, e.tid);
-    out += ",\"cat\":\"HostToDevice\",\"id\":\"" + id + "\"";
-    if (e.ph == 'f') out += ",\"bp\":\"e\"";
-  } else {
-    const char ph[2] = {e.ph, '\0'};
-    append_head(out, ph, e.name, e.pid, e.tid);
-    if (e.ph == 'i') out += ",\"s\":\"t\"";
-  }
-  out += ",\"ts\":";
-  append_us(out, e.ts);
-  if (e.ph == 'X') {
-    out += ",\"dur\":";
-    append_us(out, e.dur);
-  }
-  if (e.ph == 'C') {
-    append_args(out, {TraceArg::num(e.name, e.value)});
-  } else if (e.ph == 'X' || e.ph == 'i') {
-    append_args(out, e.args);
-  }
-  out += '}';
-}
-
 void TraceWriter::write(const std::string& path) const {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) throw std::runtime_error("cannot write trace file " + path);
-  std::string buf = "[\n";
-  write_metadata(buf);
-  for (std::size_t i = 0; i < events_.size(); ++i) {
-    write_event(buf, events_[i]);
-    buf += i + 1 < events_.size() ? ",\n" : "\n";
-    if (buf.size() > (1u << 20)) {
-      f.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      buf.clear();
+  std::string meta = "[\n";
+  write_metadata(meta);
+  if (events_ == 0 && meta.size() >= 3 && meta.compare(meta.size() - 2, 2, ",\n") == 0)
+    meta.erase(meta.size() - 2, 1);  // no trailing comma after the last metadata event
+  JsonOut out(f);
+  out.put(meta);
+  std::vector<std::string> text(strings_.size());  // every interned string, quoted and escaped
+  for (std::size_t i = 0; i < strings_.size(); ++i) text[i] = quoted(strings_[i]);
+  std::size_t written = 0;
+  SimTime ts = 0;
+  for (const Chunk& c : chunks_) {
+    const std::uint8_t* p = c.data.get();
+    const std::uint8_t* const end = p + c.used;
+    while (p < end) {
+      const char ph = static_cast<char>(*p++);
+      const auto pid = static_cast<int>(unzigzag(get_varint(p)));
+      const auto tid = static_cast<int>(unzigzag(get_varint(p)));
+      ts += static_cast<SimTime>(unzigzag(get_varint(p)));
+      if (ph == 's' || ph == 'f') {
+        char id_buf[24];
+        const auto r = std::to_chars(id_buf, id_buf + sizeof id_buf, get_varint(p));
+        const std::string_view id(id_buf, static_cast<std::size_t>(r.ptr - id_buf));
+        out.lit("{\"name\":\"HostToDevice");
+        out.put(id);
+        if (ph == 's') {
+          out.lit("\",\"ph\":\"s\",\"pid\":");
+        } else {
+          out.lit("\",\"ph\":\"f\",\"pid\":");
+        }
+        out.integer(pid);
+        out.lit(",\"tid\":");
+        out.integer(tid);
+        out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
+        out.put(id);
+        out.ch('"');
+        if (ph == 'f') out.lit(",\"bp\":\"e\"");
+        out.lit(",\"ts\":");
+        out.us(ts);
+      } else {
+        const SimTime dur = ph == 'X' ? get_varint(p) : 0;
+        const std::string& name = text[get_varint(p)];
+        out.lit("{\"name\":");
+        out.put(name);
+        if (ph == 'X') {
+          out.lit(",\"ph\":\"X\",\"pid\":");
+        } else if (ph == 'i') {
+          out.lit(",\"ph\":\"i\",\"pid\":");
+        } else {
+          out.lit(",\"ph\":\"C\",\"pid\":");
+        }
+        out.integer(pid);
+        out.lit(",\"tid\":");
+        out.integer(tid);
+        if (ph == 'i') out.lit(",\"s\":\"t\"");
+        out.lit(",\"ts\":");
+        out.us(ts);
+        if (ph == 'X') {
+          out.lit(",\"dur\":");
+          out.us(dur);
+        }
+        out.lit(",\"args\":{");
+        if (ph == 'C') {
+          out.put(name);
+          out.ch(':');
+          const std::uint64_t word = get_varint(p);
+          if ((word & 3) == kInteger) {
+            out.integer_number(word >> 2);
+          } else {
+            out.number(get_number(word, p));
+          }
+        } else {
+          const std::uint64_t count = get_varint(p);
+          for (std::uint64_t i = 0; i < count; ++i) {
+            if (i) out.ch(',');
+            out.put(text[get_varint(p)]);
+            out.ch(':');
+            const std::uint64_t word = get_varint(p);
+            if ((word & 3) == kString) {
+              out.put(text[word >> 2]);
+            } else if ((word & 3) == kInteger) {
+              out.integer_number(word >> 2);
+            } else {
+              out.number(get_number(word, p));
+            }
+          }
+        }
+        out.ch('}');
+      }
+      if (++written < events_) {
+        out.lit("},\n");
+      } else {
+        out.lit("}\n");
+      }
     }
   }
-  if (events_.empty() && buf.size() >= 3 && buf.compare(buf.size() - 2, 2, ",\n") == 0)
-    buf.erase(buf.size() - 2, 1);  // no trailing comma after the last metadata event
-  buf += "]\n";
-  f.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+  out.lit("]\n");
+  out.flush();
   f.close();
   if (!f) throw std::runtime_error("cannot write trace file " + path);
 }

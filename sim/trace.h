@@ -4,16 +4,30 @@
 // process_name / process_labels / process_sort_index and thread_name / thread_sort_index metadata,
 // "X" complete events with ts/dur in microseconds, "s"/"f" flow events (cat "HostToDevice",
 // bp "e") linking a host API span to its device task, "C" counter events.
-// Plain C++. Events are buffered in memory as compact structs; write() serialises them. A disabled
-// writer records nothing (each call is one branch; callers that build args should test enabled()
-// first). Processes and threads are remembered even while disabled, so pids stay stable and
-// their metadata is written whenever the writer is enabled later. pids are 1, 2, ... in order of
-// declaration. Times are written in microseconds with picosecond precision (ps / 1e6).
+// Plain C++. A disabled writer records nothing (each call is one branch; callers that build args
+// should test enabled() first). Processes and threads are remembered even while disabled, so pids
+// stay stable and their metadata is written whenever the writer is enabled later. pids are 1, 2,
+// ... in order of declaration. Times are written in microseconds with picosecond precision
+// (ps / 1e6).
+//
+// Memory: an event is recorded as a compact byte record in an append-only arena of fixed-size
+// chunks, and write() serialises the records in order. Names, argument keys and string argument
+// values are interned (each distinct string is stored once; a record holds its id). Integers are
+// varints, a timestamp is the zigzag difference from the previous event's, a number argument that
+// is a non-negative integer (below 2^53) is a varint and any other number its 8 raw bytes, so
+// write() prints exactly the double that was recorded. A traced async copy (host API span, flow
+// begin and end, stream span with 6 args, engine channel span) takes about 100 bytes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <initializer_list>
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/quantity.h"
@@ -30,6 +44,19 @@ struct TraceArg {
   static TraceArg num(std::string k, double v) { return {std::move(k), {}, v, true}; }
 };
 
+/// An argument that refers to its key and text without owning them: they need only live through
+/// the recording call, so building one costs no allocation (the writer interns what it keeps).
+struct TraceField {
+  std::string_view key;
+  std::string_view text;  // used when is_number is false
+  double number = 0;
+  bool is_number = false;
+  static constexpr TraceField str(std::string_view k, std::string_view v) {
+    return {k, v, 0, false};
+  }
+  static constexpr TraceField num(std::string_view k, double v) { return {k, {}, v, true}; }
+};
+
 class TraceWriter {
  public:
   explicit TraceWriter(bool enabled = false) : enabled_(enabled) {}
@@ -43,35 +70,42 @@ class TraceWriter {
   void thread(int pid, int tid, const std::string& name, int sort_index);
 
   /// A span [start, end) on track (pid, tid).
-  void complete(int pid, int tid, const std::string& name, SimTime start, SimTime end,
-                std::vector<TraceArg> args = {});
+  void complete(int pid, int tid, std::string_view name, SimTime start, SimTime end,
+                const std::vector<TraceArg>& args = {});
+  /// The same, with non-owning args: `complete(pid, tid, name, a, b, {TraceField::num(...), ...})`.
+  void complete(int pid, int tid, std::string_view name, SimTime start, SimTime end,
+                std::initializer_list<TraceField> args);
+  void complete(int pid, int tid, std::string_view name, SimTime start, SimTime end,
+                const TraceField* args, std::size_t count);
   /// A zero-length marker.
-  void instant(int pid, int tid, const std::string& name, SimTime at, std::vector<TraceArg> args = {});
+  void instant(int pid, int tid, std::string_view name, SimTime at,
+               const std::vector<TraceArg>& args = {});
+  void instant(int pid, int tid, std::string_view name, SimTime at,
+               std::initializer_list<TraceField> args);
   /// Flow arrow: begin on the host span's track, end on the device task's track (binds to the
   /// enclosing slice). `id` must be unique per flow; written as name "HostToDevice<id>",
   /// cat "HostToDevice", id "<id>" (a string, as msprof writes it).
   void flow_begin(int pid, int tid, std::uint64_t id, SimTime at);
   void flow_end(int pid, int tid, std::uint64_t id, SimTime at);
   /// A counter sample (e.g. link bandwidth in GB/s) on process pid.
-  void counter(int pid, const std::string& name, SimTime at, double value);
+  void counter(int pid, std::string_view name, SimTime at, double value);
 
   /// Recorded events, metadata not included.
-  std::size_t event_count() const;
+  std::size_t event_count() const { return events_; }
+  /// Heap bytes the writer holds for recorded events: the record arena (allocated chunks) and the
+  /// interned strings with their lookup tables. Declarations (processes, threads) not included.
+  std::size_t memory_bytes() const;
   /// Write the JSON array to `path`; throws std::runtime_error naming the path on I/O failure.
   void write(const std::string& path) const;
   /// Drops recorded events; declared processes and threads stay.
   void clear();
 
  private:
-  /// One recorded event: a compact struct, serialised only by write().
-  struct Event {
-    char ph;            // 'X' complete, 'i' instant, 's'/'f' flow, 'C' counter
-    int pid, tid;
-    SimTime ts, dur;
-    std::uint64_t id;   // flow id
-    double value;       // counter sample
-    std::string name;
-    std::vector<TraceArg> args;
+  /// Bytes of one arena chunk (records never straddle chunks; a larger record gets its own).
+  static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+  struct Chunk {
+    std::unique_ptr<std::uint8_t[]> data;
+    std::size_t size = 0, used = 0;
   };
   struct Process {
     std::string name, label;
@@ -81,11 +115,33 @@ class TraceWriter {
     std::string name;
     int sort_index;
   };
-  void write_event(std::string& out, const Event& e) const;
+  /// Recently interned strings by address, checked against the stored text: a hit costs no hash.
+  struct CacheSlot {
+    const char* data = nullptr;  // the caller's
+    const char* kept = nullptr;  // the interned copy's
+    std::size_t size = 0;
+    std::uint32_t id = 0;
+  };
+  static constexpr std::size_t kCacheSlots = 256;
+
+  std::uint32_t intern(std::string_view s);
+  /// Room for a record of at most `bytes`; returns where to write it.
+  std::uint8_t* reserve(std::size_t bytes);
+  void commit(std::uint8_t* end);
+  std::uint8_t* begin_record(std::uint8_t* p, char ph, int pid, int tid, SimTime ts);
+  template <class Arg>
+  void record(char ph, int pid, int tid, std::string_view name, SimTime ts, SimTime dur,
+              const Arg* args, std::size_t count);
   void write_metadata(std::string& out) const;
 
   bool enabled_;
-  std::vector<Event> events_;
+  std::vector<Chunk> chunks_;
+  std::size_t events_ = 0;
+  SimTime last_ts_ = 0;  // of the last record, for the timestamp differences
+  std::deque<std::string> strings_;  // interned, by id (a deque: the views below stay valid)
+  std::unordered_map<std::string_view, std::uint32_t> string_ids_;
+  std::size_t string_bytes_ = 0;
+  std::unique_ptr<CacheSlot[]> cache_;
   std::map<std::pair<std::string, std::string>, int> pids_;
   std::vector<Process> processes_;  // index = pid - 1
   std::map<std::pair<int, int>, Thread> threads_;

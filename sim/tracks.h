@@ -6,7 +6,9 @@
 // arguments (test on() first). Plain C++.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/trace.h"
@@ -28,9 +30,17 @@ class Track {
   }
 
   /// A span [start, end).
-  void span(const std::string& name, SimTime start, SimTime end,
-            std::vector<TraceArg> args = {}) const {
-    if (on()) w_->complete(pid_, tid_, name, start, end, std::move(args));
+  void span(std::string_view name, SimTime start, SimTime end,
+            const std::vector<TraceArg>& args = {}) const {
+    if (on()) w_->complete(pid_, tid_, name, start, end, args);
+  }
+  void span(std::string_view name, SimTime start, SimTime end,
+            std::initializer_list<TraceField> args) const {
+    if (on()) w_->complete(pid_, tid_, name, start, end, args);
+  }
+  void span(std::string_view name, SimTime start, SimTime end, const TraceField* args,
+            std::size_t count) const {
+    if (on()) w_->complete(pid_, tid_, name, start, end, args, count);
   }
   /// The head / tail of a flow arrow (host API call -> device task).
   void flow_begin(std::uint64_t id, SimTime at) const {

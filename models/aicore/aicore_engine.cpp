@@ -283,7 +283,7 @@ void AiCoreEngine::finish(Kernel& k) {
   if (k.work) {
     k.rec.end = now + completion_;
     k.rec.error = k.error;
-    records_.push_back(k.rec);
+    if (keep_records_) records_.push_back(k.rec);
     ++kernels_done_;
   }
   if (k.error != 0) {

@@ -25,6 +25,8 @@
 //    scheduler.completion later.
 // Run_block is called from this module's SC_METHOD (the simulation's main stack, not a core's
 // coroutine stack), so kernel code may use deep stacks.
+// Records for op_summary.csv are kept only after keep_records(true) (the runtime asks for them
+// when it writes outputs): with outputs off a launch leaves nothing behind in the engine.
 #pragma once
 
 #include <array>
@@ -60,7 +62,10 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   bool has_free_channel() const override;
   void start(EngineJob& job, SimTime delay, JobSink& sink) override;
 
-  /// Every kernel finished so far, in completion order.
+  /// Keep a KernelRecord of every kernel that finishes from now on (off by default: the records
+  /// grow with every launch and only op_summary.csv reads them).
+  void keep_records(bool on) { keep_records_ = on; }
+  /// Every kernel finished while records were kept, in completion order.
   const std::vector<KernelRecord>& records() const { return records_; }
   bool coupled() const { return coupled_; }
   std::size_t core_count() const { return cores_.size(); }
@@ -117,6 +122,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
   sc_core::sc_event wake_;
   std::uint64_t seq_ = 0;
+  bool keep_records_ = false;
   std::vector<KernelRecord> records_;
 
   std::uint64_t kernels_done_ = 0, failed_ = 0, blocks_ = 0, instrs_ = 0;

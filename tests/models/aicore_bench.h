@@ -179,6 +179,7 @@ class KernelBench {
  public:
   explicit KernelBench(const ChipConfig& cfg = aicore_config(), bool trace = true)
       : trace_(trace), chip_("chip0", 0, cfg, stats_.child("chip0"), trace_) {
+    chip_.unit<AiCoreEngine>()->keep_records(true);  // the tests read the kernels' records
     chip_.scheduler().set_completion_hook([this] {
       chip_.scheduler().reevaluate_waits();
       engine_.wake();

@@ -315,5 +315,24 @@ TEST(AiCore, PlaceholderAndEmptyKernelsTakeFixedTimes) {
   EXPECT_EQ(empty.out.error, 0);
 }
 
+TEST(AiCore, NoRecordsKeptUnlessAsked) {
+  // With outputs off (the runtime keeps records only when it writes op_summary.csv) a launch
+  // leaves nothing behind in the engine, however many kernels run.
+  KernelBench bench(aicore_config(), /*trace=*/false);
+  bench.aicore().keep_records(false);
+  for (int i = 0; i < 500; ++i) {
+    bench.launch(1 + i % 4, work_of("add", 2, CoreType::kAiv, vector_add_trace(1, 256, 2)));
+  }
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(bench.stat("chip0.aicore.kernels"), 500.0);
+  EXPECT_TRUE(bench.aicore().records().empty());
+  EXPECT_EQ(bench.aicore().records().capacity(), 0u);
+  bench.aicore().keep_records(true);
+  bench.launch(1, work_of("add", 2, CoreType::kAiv, vector_add_trace(1, 256, 2)));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  ASSERT_EQ(bench.aicore().records().size(), 1u);
+  EXPECT_EQ(bench.aicore().records()[0].task_id, 500u);
+}
+
 }  // namespace
 }  // namespace npusim::models::testing
