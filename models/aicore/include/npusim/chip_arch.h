@@ -37,19 +37,22 @@ inline constexpr Generation kGenerations[] = {
     {3510, "Ascend950",    true,  false, true,  true,  true,   false, true,  true,  true},
 };
 
-/// The generation of `npu_arch`, or nullptr when it is not in the table.
-constexpr const Generation* find(std::int64_t npu_arch) {
-  for (const Generation& g : kGenerations) {
-    if (g.npu_arch == npu_arch) return &g;
+inline constexpr int kGenerationCount = sizeof(kGenerations) / sizeof(kGenerations[0]);
+
+/// The index of `npu_arch` in kGenerations, or -1 when it is not in the table. (Indices, not
+/// pointers: pointer comparisons are not constant expressions under sanitizers.)
+constexpr int index_of(std::int64_t npu_arch) {
+  for (int i = 0; i < kGenerationCount; ++i) {
+    if (kGenerations[i].npu_arch == npu_arch) return i;
   }
-  return nullptr;
+  return -1;
 }
 
 /// The generation of `npu_arch`; the 910B's when unknown (config validation rejects unknown
 /// numbers, so this fallback is only reached by code that bypassed it).
 constexpr const Generation& of(std::int64_t npu_arch) {
-  const Generation* g = find(npu_arch);
-  return g != nullptr ? *g : kGenerations[2];
+  const int i = index_of(npu_arch);
+  return kGenerations[i >= 0 ? i : 2];
 }
 
 }  // namespace npusim::arch
