@@ -35,10 +35,10 @@ struct Side {
 // (freed, or past the end of one): such a pointer is never taken for host memory.
 Side side_of(const MemoryRegistry& memory, const void* p, const char* name) {
   Side side{memory.find(p)};
-  if (side.alloc == nullptr && memory.device_address(p)) {
+  if (side.alloc == nullptr && memory.runtime_address(p)) {
     fail(ACL_ERROR_RT_PARAM_INVALID,
-         std::string(name) + " is a device address outside every live allocation (freed, or past "
-                             "the end of one)");
+         std::string(name) + " is a device or pinned-host address outside every live allocation "
+                             "(freed, or past the end of one)");
   }
   side.registered = side.alloc == nullptr && memory.find_registered(p) != nullptr;
   return side;

@@ -1,35 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/memory_registry.h"
 
-#include <sys/mman.h>
-
-#include <cstdlib>
 #include <iterator>
 #include <vector>
 
 namespace npusim::rt {
-namespace {
-
-// Blocks from this size on are mmap'ed with MAP_NORESERVE: a program may reserve a large part
-// of a 64 GiB device without the host committing memory it never touches.
-constexpr std::size_t kMapThreshold = 1u << 20;
-// Pinned host memory starts on a 4 KiB page, as the driver's pages do: aclrtHostRegister(V2)
-// requires page-aligned host addresses and the samples register aclrtMallocHost memory.
-constexpr std::size_t kPageAlign = 4096;
-
-std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
-
-void* obtain(std::size_t size, std::size_t align, bool& mapped) {
-  mapped = size >= kMapThreshold;
-  if (mapped) {
-    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return p == MAP_FAILED ? nullptr : p;
-  }
-  return std::aligned_alloc(align, round_up(size, align));
-}
-
-}  // namespace
 
 MemoryRegistry::~MemoryRegistry() {
   for (auto& [base, a] : blocks_) unmap(a);
@@ -37,9 +12,7 @@ MemoryRegistry::~MemoryRegistry() {
 
 const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, std::size_t size,
                                            std::size_t charged) {
-  bool mapped = false;
-  const bool arena = kind != MemKind::kHostPinned;
-  void* p = arena ? arena_.allocate(size) : obtain(size == 0 ? 1 : size, kPageAlign, mapped);
+  void* p = (kind == MemKind::kHostPinned ? pinned_arena_ : arena_).allocate(size);
   if (p == nullptr) return nullptr;
   Allocation a;
   a.base = reinterpret_cast<std::uintptr_t>(p);
@@ -48,8 +21,6 @@ const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, s
   a.kind = kind;
   a.device = device;
   a.serial = next_serial_++;
-  a.mapped = mapped;
-  a.arena = arena;
   live_serials_.insert(a.serial);
   if (kind == MemKind::kDevice) charged_[device] += charged;
   if (kind == MemKind::kHostPinned) pinned_bytes_ += size;
@@ -138,14 +109,8 @@ std::uint64_t MemoryRegistry::charged(std::uint32_t device) const {
 }
 
 void MemoryRegistry::unmap(const Allocation& a) {
-  void* p = reinterpret_cast<void*>(a.base);
-  if (a.arena) {
-    arena_.release(p, a.size);
-  } else if (a.mapped) {
-    munmap(p, a.size);
-  } else {
-    std::free(p);
-  }
+  (a.kind == MemKind::kHostPinned ? pinned_arena_ : arena_)
+      .release(reinterpret_cast<void*>(a.base), a.size);
 }
 
 }  // namespace npusim::rt

@@ -2,8 +2,9 @@
 // Every block of memory the runtime hands out, by address range: device memory (aclrtMalloc, and
 // the runtime's own kernel argument blocks), pinned host memory (aclrtMallocHost) and managed
 // memory (aclrtMemAllocManaged). All are real process memory, so a kernel (or a copy task) can
-// dereference a device pointer directly; device and managed memory come from the DeviceArena, a
-// range of addresses of their own (so a device address is recognisable even after it is freed); the registry is what tells them apart (memcpy kind
+// dereference a device pointer directly; device and managed memory come from one DeviceArena and
+// pinned host memory from another, ranges of addresses of their own (so such an address is
+// recognisable even after it is freed, and a stale one faults instead of corrupting the heap); the registry is what tells them apart (memcpy kind
 // inference, aclrtMemset's host-versus-device choice, bounds checks, double-free detection, the
 // kernels' global-memory check). Each allocation has a serial number that is never reused: a task
 // that captured it can check at execution time that the memory has not been freed meanwhile.
@@ -29,8 +30,6 @@ struct Allocation {
   MemKind kind = MemKind::kDevice;
   std::uint32_t device = 0;
   std::uint64_t serial = 0;
-  bool mapped = false;  // obtained with mmap (large blocks) rather than aligned_alloc
-  bool arena = false;   // device or managed memory: a range of the DeviceArena
 
   bool contains(std::uintptr_t p, std::size_t bytes) const {
     return p >= base && bytes <= size && p - base <= size - bytes;
@@ -75,8 +74,11 @@ class MemoryRegistry {
   /// Bytes held by live pinned host allocations.
   std::uint64_t pinned_bytes() const { return pinned_bytes_; }
   std::size_t count() const { return blocks_.size(); }
-  /// Whether `p` is a device address: in the device arena, live or not.
-  bool device_address(const void* p) const { return arena_.contains(p); }
+  /// Whether `p` is an address the runtime hands out (device, managed or pinned memory), live or
+  /// not: such a pointer outside every live allocation is freed or past the end of one.
+  bool runtime_address(const void* p) const {
+    return arena_.contains(p) || pinned_arena_.contains(p);
+  }
 
   // ---- Registered host ranges ----
   /// Registers [base, base + size); false when it overlaps a registered range.
@@ -94,7 +96,8 @@ class MemoryRegistry {
  private:
   void unmap(const Allocation& a);
 
-  DeviceArena arena_;  // before blocks_: released after them
+  DeviceArena arena_;         // device and managed memory (before blocks_: released after them)
+  DeviceArena pinned_arena_;  // pinned host memory
   std::map<std::uintptr_t, Allocation> blocks_;  // by base address
   std::map<std::uintptr_t, HostRegistration> registered_;  // by base address
   std::set<std::uint64_t> live_serials_;

@@ -17,7 +17,7 @@ std::atomic<int>& threshold() {
     const char* env = std::getenv("NPUSIM_LOG");
     if (env && *env && !parse_log_level(env, l)) {
       std::string msg = std::string("[npusim W] NPUSIM_LOG=\"") + env +
-                        "\" is not one of error, warn, info, debug; using warn\n";
+                        "\" is not one of off, error, warn, info, debug; using warn\n";
       std::fputs(msg.c_str(), stderr);
     }
     return static_cast<int>(l);
@@ -51,7 +51,7 @@ bool parse_log_level(const std::string& name, LogLevel& out) {
   static const struct {
     const char* name;
     LogLevel level;
-  } kNames[] = {{"error", LogLevel::kError}, {"warn", LogLevel::kWarn}, {"warning", LogLevel::kWarn},
+  } kNames[] = {{"off", LogLevel::kOff},     {"error", LogLevel::kError}, {"warn", LogLevel::kWarn}, {"warning", LogLevel::kWarn},
                 {"info", LogLevel::kInfo},   {"debug", LogLevel::kDebug}};
   for (const auto& n : kNames) {
     if (name == n.name) {

@@ -11,7 +11,7 @@
 
 namespace npusim::sim {
 
-enum class LogLevel { kError = 0, kWarn = 1, kInfo = 2, kDebug = 3 };
+enum class LogLevel { kOff = -1, kError = 0, kWarn = 1, kInfo = 2, kDebug = 3 };
 
 /// The current threshold: messages at this level or more severe are printed.
 LogLevel log_level();
@@ -19,7 +19,7 @@ LogLevel log_level();
 void set_log_level(LogLevel level);
 /// True when a message at `level` would be printed; test it before building costly messages.
 bool log_enabled(LogLevel level);
-/// "error" → kError ...; false (and `out` untouched) for an unknown name.
+/// "off" → kOff (nothing printed), "error" → kError ...; false (and `out` untouched) for an unknown name.
 bool parse_log_level(const std::string& name, LogLevel& out);
 
 void log(LogLevel level, const std::string& message);

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// A seeded random API-sequence fuzzer: several host threads call the ACL runtime in random order
+// with valid, destroyed and null handles and pointers (streams, events, contexts, device, pinned
+// and managed memory), random sizes, kinds, flags and timeouts. It checks that nothing crashes,
+// hangs or corrupts (run it under ASan/UBSan too), that every call returns an aclError the API
+// documents, and that memory does not grow from the first half of the run to the second.
+//
+//   npusim_api_fuzz [--seed N] [--calls N] [--threads N]     (calls: total over all threads)
+//
+// Prints "api fuzz: <calls> calls, <n> distinct error codes, RSS ..." and, last,
+// "N passed, N failed" (failed = calls that returned an unknown code, or memory growth).
+// Host memory is only ever passed as buffers the fuzzer owns: a wild host pointer would crash
+// a real CANN program too, so it is not a finding.
+#include <sys/resource.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace {
+
+// Codes a call may return here (the ones the API documents for these functions).
+const std::set<int> kKnownCodes = {
+    ACL_SUCCESS, ACL_ERROR_INVALID_PARAM, ACL_ERROR_UNINITIALIZE, ACL_ERROR_REPEAT_INITIALIZE,
+    ACL_ERROR_RT_PARAM_INVALID, ACL_ERROR_RT_INVALID_DEVICEID, ACL_ERROR_RT_CONTEXT_NULL,
+    ACL_ERROR_RT_STREAM_CONTEXT, ACL_ERROR_RT_MEMORY_ALLOCATION, ACL_ERROR_RT_MEMORY_FREE,
+    ACL_ERROR_RT_FEATURE_NOT_SUPPORT, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+    ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, ACL_ERROR_RT_EVENT_NOT_COMPLETE, ACL_ERROR_RT_INTERNAL_ERROR,
+    ACL_ERROR_RT_DEVICE_MEM_ERROR, ACL_ERROR_RT_NO_STREAM_RESOURCE, ACL_ERROR_RT_NO_EVENT_RESOURCE,
+    ACL_ERROR_RT_STREAM_TASK_FULL, ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+    ACL_ERROR_RT_RESOURCE_ALLOC_FAIL};
+
+long rss_kib() {
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  long pages = 0, resident = 0;
+  if (f != nullptr) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  return resident * 4;
+}
+
+/// Handles shared by every thread; destroyed ones stay in the pool (stale handles).
+struct Pool {
+  std::mutex m;
+  std::vector<aclrtStream> streams{nullptr};
+  std::vector<aclrtEvent> events{nullptr};
+  std::vector<aclrtContext> contexts{nullptr};
+  std::vector<void*> device{nullptr};
+  std::vector<void*> pinned{nullptr};
+  std::vector<void*> managed{nullptr};
+
+  template <class T>
+  T pick(std::vector<T>& v, std::mt19937_64& rng) {
+    std::lock_guard<std::mutex> lock(m);
+    return v[rng() % v.size()];
+  }
+  template <class T>
+  void add(std::vector<T>& v, T h) {
+    std::lock_guard<std::mutex> lock(m);
+    if (v.size() < 512) v.push_back(h);
+    else v[v.size() / 2 + v.size() % 7] = h;  // bounded: overwrite one
+  }
+};
+
+struct Stats {
+  std::mutex m;
+  std::set<int> codes;
+  std::atomic<long> unknown{0};
+};
+
+constexpr std::size_t kBuf = 1 << 16;
+
+void note(Stats& st, int code, const char* what) {
+  if (kKnownCodes.count(code) == 0) {
+    ++st.unknown;
+    std::fprintf(stderr, "api fuzz: %s returned unknown code %d\n", what, code);
+  }
+  std::lock_guard<std::mutex> lock(st.m);
+  st.codes.insert(code);
+}
+
+void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_calls) {
+  std::mt19937_64 rng(seed);
+  std::vector<char> host(kBuf, 1);
+  aclrtSetDevice(0);
+  auto size = [&rng] { return static_cast<std::size_t>(rng() % 5 == 0 ? rng() % kBuf : rng() % 256); };
+  auto timeout = [&rng] { return static_cast<int32_t>(rng() % 4 == 0 ? -1 : rng() % 3); };
+  for (long i = 0; i < calls; ++i) {
+    const int op = static_cast<int>(rng() % 26);
+    int rc = ACL_SUCCESS;
+    switch (op) {
+      case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) pool.add(pool.streams, s); break; }
+      case 1: rc = aclrtDestroyStream(pool.pick(pool.streams, rng)); break;
+      case 2: rc = aclrtDestroyStreamForce(pool.pick(pool.streams, rng)); break;
+      case 3: rc = aclrtSynchronizeStreamWithTimeout(pool.pick(pool.streams, rng), timeout()); break;
+      case 4: { aclrtEvent e = nullptr; rc = aclrtCreateEvent(&e); if (rc == 0) pool.add(pool.events, e); break; }
+      case 5: rc = aclrtRecordEvent(pool.pick(pool.events, rng), pool.pick(pool.streams, rng)); break;
+      case 6: rc = aclrtStreamWaitEvent(pool.pick(pool.streams, rng), pool.pick(pool.events, rng)); break;
+      case 7: rc = aclrtSynchronizeEventWithTimeout(pool.pick(pool.events, rng), timeout()); break;
+      case 8: { aclrtEventRecordedStatus s; rc = aclrtQueryEventStatus(pool.pick(pool.events, rng), &s); break; }
+      case 9: rc = aclrtDestroyEvent(pool.pick(pool.events, rng)); break;
+      case 10: { float ms; rc = aclrtEventElapsedTime(&ms, pool.pick(pool.events, rng), pool.pick(pool.events, rng)); break; }
+      case 11: { void* p = nullptr; rc = aclrtMalloc(&p, size() + 1, ACL_MEM_MALLOC_HUGE_FIRST); if (rc == 0) pool.add(pool.device, p); break; }
+      case 12: rc = aclrtFree(pool.pick(pool.device, rng)); break;
+      case 13: { void* p = nullptr; rc = aclrtMallocHost(&p, size() + 1); if (rc == 0) pool.add(pool.pinned, p); break; }
+      case 14: rc = aclrtFreeHost(pool.pick(pool.pinned, rng)); break;
+      case 15: { void* p = nullptr; rc = aclrtMemAllocManaged(&p, size() + 1, ACL_RT_MEM_ATTACH_GLOBAL); if (rc == 0) pool.add(pool.managed, p); break; }
+      case 16: case 17: {  // synchronous copies between any two of: device, pinned, managed, own host buffer
+        void* sides[4] = {pool.pick(pool.device, rng), pool.pick(pool.pinned, rng),
+                          pool.pick(pool.managed, rng), host.data()};
+        const auto kind = static_cast<aclrtMemcpyKind>(rng() % 6);
+        const std::size_t n = size();
+        rc = aclrtMemcpy(sides[rng() % 4], n, sides[rng() % 4], n, kind);
+        break;
+      }
+      case 18: {
+        void* sides[4] = {pool.pick(pool.device, rng), pool.pick(pool.pinned, rng),
+                          pool.pick(pool.managed, rng), host.data()};
+        const auto kind = static_cast<aclrtMemcpyKind>(rng() % 6);
+        const std::size_t n = size();
+        // Asynchronous copies from the thread's own host buffer would need it to outlive the
+        // task: they use pinned or device sides only.
+        rc = aclrtMemcpyAsync(sides[rng() % 3], n, sides[rng() % 3], n, kind, pool.pick(pool.streams, rng));
+        break;
+      }
+      case 19: { const std::size_t n = size(); rc = aclrtMemset(pool.pick(pool.device, rng), n, 0x5a, n); break; }
+      case 20: { const std::size_t n = size(); rc = aclrtMemsetAsync(pool.pick(pool.device, rng), n, 0x5a, n, pool.pick(pool.streams, rng)); break; }
+      case 21: { aclrtContext c = nullptr; rc = aclrtCreateContext(&c, 0); if (rc == 0) pool.add(pool.contexts, c); break; }
+      case 22: rc = aclrtDestroyContext(pool.pick(pool.contexts, rng)); aclrtSetDevice(0); break;
+      case 23: rc = aclrtSetCurrentContext(pool.pick(pool.contexts, rng)); if (rc != 0) aclrtSetDevice(0); break;
+      case 24: { size_t f, t; rc = aclrtGetMemInfo(static_cast<aclrtMemAttr>(rng() % 8), &f, &t); break; }
+      case 25: rc = aclrtSynchronizeDeviceWithTimeout(timeout()); break;
+    }
+    note(st, rc, "call");
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    ++done_calls;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t seed = 1;
+  long calls = 20000;
+  int threads = 3;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--seed") == 0) seed = std::strtoull(argv[i + 1], nullptr, 10);
+    if (std::strcmp(argv[i], "--calls") == 0) calls = std::strtol(argv[i + 1], nullptr, 10);
+    if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
+  }
+  setenv("NPUSIM_HANG_TIMEOUT", "0.05", 0);  // parked waits give up quickly
+  setenv("NPUSIM_LOG", "off", 0);
+  if (aclInit(nullptr) != ACL_SUCCESS) {
+    std::printf("api fuzz: aclInit failed\n0 passed, 1 failed\n");
+    return 1;
+  }
+  Pool pool;
+  Stats st;
+  long rss_half = 0;
+  for (int half = 0; half < 2; ++half) {
+    std::vector<std::thread> ts;
+    std::vector<long> done(threads, 0);
+    for (int t = 0; t < threads; ++t) {
+      ts.emplace_back(worker, std::ref(pool), std::ref(st), seed * 1000 + half * 100 + t,
+                      calls / 2 / threads, std::ref(done[t]));
+    }
+    for (auto& t : ts) t.join();
+    if (half == 0) rss_half = rss_kib();
+  }
+  const long rss_end = rss_kib();
+  aclrtSynchronizeDeviceWithTimeout(-1);
+  const int fin = aclFinalize();
+  // The pools are bounded (512 live handles of each kind): memory must not keep growing.
+  const bool grew = rss_end > rss_half + 64 * 1024;
+  std::printf("api fuzz: seed %llu, %ld calls on %d threads, %zu distinct codes, RSS %ld KiB "
+              "after half, %ld KiB at the end, aclFinalize %d\n",
+              static_cast<unsigned long long>(seed), calls, threads, st.codes.size(), rss_half,
+              rss_end, fin);
+  const long failed = st.unknown.load() + (grew ? 1 : 0) + (fin != 0 ? 1 : 0);
+  std::printf("%ld passed, %ld failed\n", calls - st.unknown.load(), failed);
+  return failed == 0 ? 0 : 1;
+}
