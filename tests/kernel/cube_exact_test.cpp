@@ -110,7 +110,7 @@ std::uint32_t expected_bits(Acc v, QuantMode_t quant, bool relu, float deq_scale
   } else if constexpr (std::is_same_v<Out, bfloat16_t>) {
     return round_to_format(x, 7, 8, Rounding::kNearestEven);
   } else if constexpr (std::is_same_v<Out, float>) {
-    return bits_of(static_cast<float>(x));
+    return round_to_format(x, 23, 8, Rounding::kNearestEven);  // NaN: the quiet NaN of its sign
   } else {
     return static_cast<std::uint32_t>(v);
   }
@@ -120,17 +120,14 @@ struct Shape {
   std::uint32_t m, n, k, calls;
 };
 
+// Runs mmad_chain on the logical operands a (calls x m x k) and b (calls x k x n) and compares
+// every output element's bits with the reference.
 template <class In, class Acc, class Out>
-void check_chain(Shape s, QuantMode_t quant, bool relu, float deq_scale = 1.0f,
-                 std::uint64_t seed = 1) {
+void check_chain_on(Shape s, const std::vector<In>& a, const std::vector<In>& b, QuantMode_t quant,
+                    bool relu, float deq_scale) {
   constexpr std::uint32_t kK0 = 32 / sizeof(In);
   const std::uint32_t m1 = (s.m + 15) / 16, n1 = (s.n + 15) / 16, k1 = (s.k + kK0 - 1) / kK0;
-  Lcg g{seed};
-  // Logical operands per call, and their L0 images (zZ for A, nZ for B) padded with junk.
-  std::vector<In> a(static_cast<std::size_t>(s.calls) * s.m * s.k);
-  std::vector<In> b(static_cast<std::size_t>(s.calls) * s.k * s.n);
-  for (auto& v : a) v = random_input<In>(g);
-  for (auto& v : b) v = random_input<In>(g);
+  // The L0 images of the operands (zZ for A, nZ for B), padded with junk.
   const std::size_t a_chunk = static_cast<std::size_t>(m1) * k1 * 16 * kK0;
   const std::size_t b_chunk = static_cast<std::size_t>(k1) * n1 * 16 * kK0;
   std::vector<In> a_l0(a_chunk * s.calls, junk<In>()), b_l0(b_chunk * s.calls, junk<In>());
@@ -180,6 +177,17 @@ void check_chain(Shape s, QuantMode_t quant, bool relu, float deq_scale = 1.0f,
   }
 }
 
+template <class In, class Acc, class Out>
+void check_chain(Shape s, QuantMode_t quant, bool relu, float deq_scale = 1.0f,
+                 std::uint64_t seed = 1) {
+  Lcg g{seed};
+  std::vector<In> a(static_cast<std::size_t>(s.calls) * s.m * s.k);
+  std::vector<In> b(static_cast<std::size_t>(s.calls) * s.k * s.n);
+  for (auto& v : a) v = random_input<In>(g);
+  for (auto& v : b) v = random_input<In>(g);
+  check_chain_on<In, Acc, Out>(s, a, b, quant, relu, deq_scale);
+}
+
 constexpr Shape kPartial{20, 24, 40, 3};  // k0 = 16: 2 x 3 fractals of A, 3 x 2 of B
 constexpr Shape kWhole{32, 48, 64, 2};
 
@@ -213,6 +221,58 @@ TEST(CubeExact, Int8ToInt32AndDequantToHalf) {
                                                        23);
   check_chain<std::int8_t, std::int32_t, half>(kWhole, QuantMode_t::DEQF16, false, 0.0078125f, 29);
   check_chain<std::int8_t, std::int32_t, half>(kWhole, QuantMode_t::DEQF16, true, 3.3f, 31);
+}
+
+// Fixpipe's conversions on the values where rounding is delicate: C = A (m x 1 floats) * 1, so
+// L0C holds A's values (NaNs quieted, -0 as +0), then Fixpipe to half / bf16 / float.
+std::vector<float> delicate_floats() {
+  const std::uint32_t bits[] = {
+      0x7fa00000u, 0xffc00001u, 0x7f800000u, 0xff800000u,  // NaNs with payloads, infinities
+      0x477fe000u, 0x477fefffu, 0x477ff000u, 0xc77ff000u,  // 65504, just below / at 65520
+      0x45001000u, 0x45003000u, 0x3f801000u, 0x3f801008u,  // half ties and near-ties
+      0x33800000u, 0x33000000u, 0x33400000u, 0x387fc000u,  // half subnormals / their ties
+      0x38800000u, 0x387ff000u, 0x00000001u, 0x807fffffu,  // 2^-14 and below, float denormals
+      0x7f7fffffu, 0x7f7f8000u, 0x7f7f7fffu, 0x3f808000u,  // float max, bf16 ties / overflow
+      0x3f818000u, 0x3f817fffu, 0x80000000u, 0xbf800000u,  // bf16 ties, -0, -1
+  };
+  std::vector<float> v;
+  for (std::uint32_t b : bits) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    v.push_back(f);
+  }
+  Lcg g{99};
+  while (v.size() < 128) {  // and any bits at all
+    const std::uint32_t b = g.next();
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    v.push_back(f);
+  }
+  return v;
+}
+
+TEST(CubeExact, FixpipeConversionsOfDelicateValues) {
+  const std::vector<float> a = delicate_floats();
+  const std::vector<float> one(1, 1.0f);
+  const Shape s{static_cast<std::uint32_t>(a.size()), 1, 1, 1};
+  for (bool relu : {false, true}) {
+    check_chain_on<float, float, half>(s, a, one, QuantMode_t::NoQuant, relu, 1.0f);
+    check_chain_on<float, float, half>(s, a, one, QuantMode_t::F322F16, relu, 1.0f);
+    check_chain_on<float, float, half>(s, a, one, QuantMode_t::DEQF16, relu, 0.375f);
+    check_chain_on<float, float, bfloat16_t>(s, a, one, QuantMode_t::F322BF16, relu, 1.0f);
+    check_chain_on<float, float, float>(s, a, one, QuantMode_t::NoQuant, relu, 1.0f);
+  }
+}
+
+// The Mmad body's vectorised fp16 -> float conversion, for every bit pattern.
+TEST(CubeExact, Fp16ToFloatIsFp16FormatToFloat) {
+  std::vector<std::uint16_t> h(65536 + 3);  // and a tail that is not a multiple of 4 lanes
+  for (std::uint32_t i = 0; i < h.size(); ++i) h[i] = static_cast<std::uint16_t>(i * 40503u);
+  std::vector<float> f(h.size());
+  npusim::kernel::detail::fp16_to_float(h.data(), f.data(), h.size());
+  for (std::uint32_t i = 0; i < h.size(); ++i) {
+    ASSERT_EQ(bits_of(f[i]), bits_of(npusim::kernel::Fp16Format::to_float(h[i]))) << h[i];
+  }
 }
 
 // FNV-1a over the output bits of matmul_test.cpp's tiled fp16 matmul (ND2NZ, LoadData with and

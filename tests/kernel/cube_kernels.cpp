@@ -73,6 +73,9 @@ template void mmad_chain<float, float, float>(GM_ADDR, GM_ADDR, GM_ADDR, std::ui
 template void mmad_chain<float, float, half>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
                                              std::uint32_t, std::uint32_t, std::uint32_t,
                                              std::uint32_t, std::uint64_t);
+template void mmad_chain<float, float, bfloat16_t>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
+                                                   std::uint32_t, std::uint32_t, std::uint32_t,
+                                                   std::uint32_t, std::uint64_t);
 template void mmad_chain<std::int8_t, std::int32_t, std::int32_t>(GM_ADDR, GM_ADDR, GM_ADDR,
                                                                   std::uint32_t, std::uint32_t,
                                                                   std::uint32_t, std::uint32_t,
