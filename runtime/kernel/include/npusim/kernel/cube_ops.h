@@ -319,9 +319,14 @@ NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand
   record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd);
 }
 
+// The LoadData and Mmad shells are noinline: the whole op used to be inline code too large for
+// the compiler to inline into kernels, so each call cost the kernel the basic blocks of a call;
+// kept that way, kernels count the same scalar_bbs as before the bodies moved out of line
+// (Fixpipe, usually called once per kernel, was inlined and still is).
 template <class T, class S>
-void load_2d(const AscendC::LocalTensor<T>& dst, const S* src, std::uint64_t src_size, Mem src_mem,
-             std::int32_t src_slot, const AscendC::LoadData2DParams& p) {
+__attribute__((noinline)) void load_2d(const AscendC::LocalTensor<T>& dst, const S* src,
+                                       std::uint64_t src_size, Mem src_mem, std::int32_t src_slot,
+                                       const AscendC::LoadData2DParams& p) {
   static_assert(sizeof(S) == sizeof(T), "LoadData: source and destination element types differ");
   auto& ctx = block();
   ScalarPause pause(ctx);
@@ -330,8 +335,10 @@ void load_2d(const AscendC::LocalTensor<T>& dst, const S* src, std::uint64_t src
 }
 
 template <class D, class A, class B>
-void mmad(const AscendC::LocalTensor<D>& c, const AscendC::LocalTensor<A>& a,
-          const AscendC::LocalTensor<B>& b, const AscendC::MmadParams& p) {
+__attribute__((noinline)) void mmad(const AscendC::LocalTensor<D>& c,
+                                    const AscendC::LocalTensor<A>& a,
+                                    const AscendC::LocalTensor<B>& b,
+                                    const AscendC::MmadParams& p) {
   auto& ctx = block();
   ScalarPause pause(ctx);
   if constexpr (mmad_out_of_line<D, A, B>()) {
