@@ -12,7 +12,10 @@
 //  6. traced small copies, in a child process run with NPUSIM_OUT set (tracing is on when outputs
 //     are): tasks per wall-second, RSS growth per traced task, and the time and size of writing
 //     the timeline (written to a temporary directory, then removed)
-//  7. peak resident memory of the process
+//  7. launches of a 16-block fp16 matmul kernel, 256 x 256 x 256 (bench/matmul_kernel.cpp), for
+//     at least 3 wall seconds: replayed pipe instructions per wall-second (the cube twin's
+//     LoadData / Mmad / Fixpipe element loops dominate), and a hash of the output bits
+//  8. peak resident memory of the process
 // Uses the default chip (or NPUSIM_CONFIG / NPUSIM_SET). Wall time here is measured on purpose;
 // nothing the simulator reports uses it.
 #include <spawn.h>
@@ -21,6 +24,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,18 +34,24 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "npusim/kernel/half.h"
 
 // bench/vadd_kernel.cpp (built with the Ascend C toolchain)
 int32_t bench_vadd_do(uint32_t block_dim, void* stream, void* x, void* y, void* z, uint32_t len,
                       uint32_t tiles);
+// bench/matmul_kernel.cpp
+int32_t bench_matmul_do(void* stream, void* a, void* b, void* c, uint32_t m, uint32_t n,
+                        uint32_t k);
+uint32_t bench_matmul_blocks(uint32_t m, uint32_t n);
+long bench_matmul_instrs_per_block(uint32_t k);
 
-#define CHECK(call)                                                                \
-  do {                                                                             \
-    aclError e_ = (call);                                                          \
-    if (e_ != ACL_SUCCESS) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #call, e_);    \
-      std::exit(1);                                                                \
-    }                                                                              \
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    aclError e_ = (call);                                                      \
+    if (e_ != ACL_SUCCESS) {                                                   \
+      std::fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #call, e_); \
+      std::exit(1);                                                            \
+    }                                                                          \
   } while (0)
 
 namespace {
@@ -161,9 +172,10 @@ void kernel_launches(int launches) {
     }
   }
   long instrs = static_cast<long>(launches) * kBlocks * kTiles * kInstrPerTile;
-  std::printf("%d launches of a %u-block vector add: %.3f wall s, %.3f simulated ms, %ld pipe "
-              "instructions = %.0f instructions/s\n",
-              launches, kBlocks, wall, sim * 1e3, instrs, instrs / wall);
+  std::printf(
+      "%d launches of a %u-block vector add: %.3f wall s, %.3f simulated ms, %ld pipe "
+      "instructions = %.0f instructions/s\n",
+      launches, kBlocks, wall, sim * 1e3, instrs, instrs / wall);
   CHECK(aclrtDestroyEvent(e0));
   CHECK(aclrtDestroyEvent(e1));
   CHECK(aclrtDestroyStream(s));
@@ -260,11 +272,81 @@ int traced_copies(int tasks) {
   return 0;
 }
 
+using Half = npusim::kernel::Half;
+
+void matmul_launches() {
+  constexpr uint32_t kM = 256, kN = 256, kK = 256;
+  constexpr double kMinWall = 3.0;
+  const uint32_t blocks = bench_matmul_blocks(kM, kN);
+  aclrtStream s = nullptr;
+  CHECK(aclrtCreateStream(&s));
+  std::vector<Half> ha(kM * kK), hb(kK * kN), hc(kM * kN);
+  for (size_t i = 0; i < ha.size(); ++i) ha[i] = Half(std::sin(0.1f * static_cast<float>(i)));
+  for (size_t i = 0; i < hb.size(); ++i)
+    hb[i] = Half(std::cos(0.07f * static_cast<float>(i)) * 0.5f);
+  void *a = nullptr, *b = nullptr, *c = nullptr;
+  CHECK(aclrtMalloc(&a, ha.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&b, hb.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMalloc(&c, hc.size() * 2, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemcpy(a, ha.size() * 2, ha.data(), ha.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+  CHECK(aclrtMemcpy(b, hb.size() * 2, hb.data(), hb.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE));
+  aclrtEvent e0, e1;
+  CHECK(aclrtCreateEvent(&e0));
+  CHECK(aclrtCreateEvent(&e1));
+  // One launch outside the measurement: the runtime learns from it that the kernel is a cube
+  // (AIC) kernel; until then it would place launches on vector cores.
+  CHECK(bench_matmul_do(s, a, b, c, kM, kN, kK));
+  CHECK(aclrtSynchronizeStream(s));
+  auto t0 = Clock::now();
+  CHECK(aclrtRecordEvent(e0, s));
+  long launches = 0;
+  double wall = 0;
+  while (wall < kMinWall) {  // batches of 2 launches until kMinWall wall seconds have passed
+    for (int i = 0; i < 2; ++i, ++launches) CHECK(bench_matmul_do(s, a, b, c, kM, kN, kK));
+    CHECK(aclrtSynchronizeStream(s));
+    wall = seconds_since(t0);
+  }
+  CHECK(aclrtRecordEvent(e1, s));
+  CHECK(aclrtSynchronizeStream(s));
+  wall = seconds_since(t0);
+  double sim = simulated_seconds(e0, e1);
+  CHECK(aclrtMemcpy(hc.data(), hc.size() * 2, c, hc.size() * 2, ACL_MEMCPY_DEVICE_TO_HOST));
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a over the output bits
+  for (size_t i = 0; i < hc.size(); ++i) {
+    hash = (hash ^ hc[i].bits()) * 1099511628211ull;
+    double ref = 0, scale = 0;
+    for (uint32_t k = 0; k < kK; ++k) {
+      const double p = static_cast<double>(static_cast<float>(ha[i / kN * kK + k])) *
+                       static_cast<float>(hb[k * kN + i % kN]);
+      ref += p;
+      scale += std::fabs(p);
+    }
+    // rounding to half, plus fp32 accumulation of exact products
+    if (std::fabs(static_cast<float>(hc[i]) - ref) >
+        std::ldexp(std::fabs(ref), -11) + std::ldexp(kK * scale, -24)) {
+      std::fprintf(stderr, "bench_matmul: wrong result at %zu\n", i);
+      std::exit(1);
+    }
+  }
+  long instrs = launches * blocks * bench_matmul_instrs_per_block(kK);
+  std::printf(
+      "%ld launches of a %u-block fp16 matmul %ux%ux%u: %.3f wall s, %.3f simulated ms, "
+      "%ld pipe instructions = %.0f instructions/s (output hash %016llx)\n",
+      launches, blocks, kM, kN, kK, wall, sim * 1e3, instrs, instrs / wall,
+      static_cast<unsigned long long>(hash));
+  CHECK(aclrtDestroyEvent(e0));
+  CHECK(aclrtDestroyEvent(e1));
+  CHECK(aclrtDestroyStream(s));
+  CHECK(aclrtFree(a));
+  CHECK(aclrtFree(b));
+  CHECK(aclrtFree(c));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // npusim_bench [tasks] [launches] [section...]
-  //   sections: copies, second, kernels, launches, traced (default all)
+  //   sections: copies, second, kernels, launches, traced, matmul (default all)
   int tasks = argc > 1 ? std::atoi(argv[1]) : 400000;
   if (argc > 2 && std::strcmp(argv[2], "--traced-child") == 0) return traced_copies(tasks);
   int launches = argc > 2 ? std::atoi(argv[2]) : 10000;
@@ -289,6 +371,7 @@ int main(int argc, char** argv) {
   if (wanted("kernels")) kernel_launches(launches);
   if (wanted("launches")) launch_memory(100 * launches);
   if (wanted("traced")) traced_child(argv[0], tasks);
+  if (wanted("matmul")) matmul_launches();
   struct rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   std::printf("peak resident memory: %.1f MiB\n", ru.ru_maxrss / 1024.0);

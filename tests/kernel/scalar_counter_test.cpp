@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "cube_kernels.h"
 #include "kernel_operator.h"
 #include "npusim/kernel/block_runner.h"
 
@@ -40,6 +42,36 @@ TEST(ScalarCounter, TwinInternalsAreNotScalarWork) {
 
 TEST(ScalarCounter, TwinBodiesCountNothingEvenWithoutScalarPause) {
   EXPECT_EQ(bbs_of(&twin_bodies_only, 16), bbs_of(&twin_bodies_only, 4096));
+}
+
+// One LoadData x2 + Mmad + Fixpipe of a t x t x t bf16 tile: {scalar_bbs, callbacks made while
+// the cube calls ran (one_mmad_callbacks: not undone by ScalarPause)}.
+std::pair<std::uint64_t, std::uint64_t> cube_counts(std::uint32_t t) {
+  std::vector<bfloat16_t> a(t * t, bfloat16_t(1.0f)), b(t * t, bfloat16_t(0.5f)), out(t * t);
+  auto r = npusim::kernel::run_blocks(
+      &cube_kernels::one_mmad, 1, reinterpret_cast<GM_ADDR>(a.data()),
+      reinterpret_cast<GM_ADDR>(b.data()), reinterpret_cast<GM_ADDR>(out.data()), t);
+  EXPECT_TRUE(r.ok()) << r.first_error();
+  EXPECT_EQ(static_cast<float>(out[t * t - 1]), 0.5f * static_cast<float>(t));
+  std::uint64_t callbacks = 0;
+  auto rc = npusim::kernel::run_blocks(
+      &cube_kernels::one_mmad_callbacks, 1, reinterpret_cast<GM_ADDR>(a.data()),
+      reinterpret_cast<GM_ADDR>(b.data()), reinterpret_cast<GM_ADDR>(out.data()), t, &callbacks);
+  EXPECT_TRUE(rc.ok()) << rc.first_error();
+  return {r.blocks[0].trace.scalar_bbs, callbacks};
+}
+
+TEST(ScalarCounter, CubeOpsCountTheSameForAnyTileSize) {
+  EXPECT_EQ(cube_counts(16).first, cube_counts(128).first);
+}
+
+// The element loops of LoadData / Mmad / Fixpipe (and the half conversions they do) are not
+// instrumented at all: a 128^3 tile (2 M MACs) makes as many callbacks as a 16^3 one, a few
+// hundred at most (the API shells around the twin bodies).
+TEST(ScalarCounter, CubeElementLoopsMakeNoCallbacks) {
+  const std::uint64_t small = cube_counts(16).second;
+  EXPECT_EQ(cube_counts(128).second, small);
+  EXPECT_LT(small, 500u);
 }
 
 TEST(ScalarCounter, InstructionsCarryTheCounterAtIssue) {

@@ -268,10 +268,14 @@ NPUSIM_TWIN_FN void nd2nz_body(BlockContext& ctx, T* dst, std::uint32_t dst_size
         if (d + kC0 > dst_size)
           fail("DataCopy(Nd2Nz)", "destination element %llu beyond the tensor (%u elements)",
                static_cast<unsigned long long>(d + kC0), dst_size);
+        const T* row = s + static_cast<std::uint64_t>(r) * p.srcDValue + c * kC0;
+        if ((c + 1) * kC0 <= p.dValue) {  // a whole block of the row
+          __builtin_memcpy(static_cast<void*>(dst + d), row, kC0 * sizeof(T));
+          continue;
+        }
         for (std::uint32_t e = 0; e < kC0; ++e) {
-          const std::uint32_t col = c * kC0 + e;
-          if (col < p.dValue) {
-            dst[d + e] = s[static_cast<std::uint64_t>(r) * p.srcDValue + col];
+          if (c * kC0 + e < p.dValue) {
+            dst[d + e] = row[e];
           } else {
             __builtin_memset(static_cast<void*>(dst + d + e), 0, sizeof(T));  // T()
           }

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cube path results, bit for bit: LoadData + Mmad + Fixpipe against a reference computed here
+// from the documented layouts and rounding (Mmad: products of the inputs in the L0C type, added
+// in k order, each sum rounded to the L0C type; calls after the first accumulate; Fixpipe: ReLU,
+// then the quantPre conversion rounded to nearest even), for every input type the twin
+// supports, with shapes that are not whole fractals (the padding holds NaNs / junk that must not
+// leak in). Plus output hashes of the tiled fp16 matmul of matmul_test.cpp recorded before the
+// cube twin's element loops moved out of line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "cube_kernels.h"
+#include "npusim/kernel/block_runner.h"
+#include "test_kernels.h"
+
+namespace {
+
+using npusim::kernel::round_to_format;
+using npusim::kernel::Rounding;
+
+// Deterministic pseudo-random bits (64-bit LCG, high half).
+struct Lcg {
+  std::uint64_t s;
+  std::uint32_t next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(s >> 32);
+  }
+};
+
+template <class T>
+T from_u16(std::uint16_t b) {
+  return T::from_bits(b);
+}
+
+// Inputs with a wide spread of magnitudes, signs and some subnormals.
+template <class In>
+In random_input(Lcg& g) {
+  const std::uint32_t r = g.next();
+  const std::uint32_t sign = r >> 31;
+  if constexpr (std::is_same_v<In, half>) {
+    const std::uint32_t e = (r >> 10) % 21;  // 0 (subnormal) .. 20 (2^5)
+    return from_u16<half>(static_cast<std::uint16_t>((sign << 15) | (e << 10) | (r & 0x3ffu)));
+  } else if constexpr (std::is_same_v<In, bfloat16_t>) {
+    const std::uint32_t sel = (r >> 7) % 52;  // 0 (subnormal) or 90 .. 140
+    const std::uint32_t e = sel == 0 ? 0 : 89 + sel;
+    return from_u16<bfloat16_t>(static_cast<std::uint16_t>((sign << 15) | (e << 7) | (r & 0x7fu)));
+  } else if constexpr (std::is_same_v<In, float>) {
+    const std::uint32_t e = 110 + g.next() % 31;
+    const std::uint32_t bits = (sign << 31) | (e << 23) | (r & 0x7fffffu);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  } else {
+    return static_cast<In>(static_cast<std::uint8_t>(r >> 24));
+  }
+}
+
+// What must never reach a result: the padding of partial fractals.
+template <class In>
+In junk() {
+  if constexpr (std::is_same_v<In, half>) {
+    return from_u16<half>(0x7e00);
+  } else if constexpr (std::is_same_v<In, bfloat16_t>) {
+    return from_u16<bfloat16_t>(0x7fc0);
+  } else if constexpr (std::is_same_v<In, float>) {
+    return NAN;
+  } else {
+    return static_cast<In>(0x55);
+  }
+}
+
+template <class In, class Acc>
+Acc widen(In v) {
+  if constexpr (std::is_same_v<Acc, float>) {
+    return static_cast<float>(v);
+  } else {
+    return static_cast<Acc>(v);
+  }
+}
+
+template <class Out>
+std::uint32_t bits_of(Out v) {
+  if constexpr (std::is_same_v<Out, half> || std::is_same_v<Out, bfloat16_t>) {
+    return v.bits();
+  } else {
+    std::uint32_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  }
+}
+
+// The expected output bits of one L0C value.
+template <class Acc, class Out>
+std::uint32_t expected_bits(Acc v, QuantMode_t quant, bool relu, float deq_scale) {
+  if (relu && v < Acc(0)) v = Acc(0);
+  double x;
+  if (quant == QuantMode_t::DEQF16) {
+    volatile float scaled = static_cast<float>(v) * deq_scale;  // rounded to float first
+    x = scaled;
+  } else {
+    x = static_cast<double>(v);
+  }
+  if constexpr (std::is_same_v<Out, half>) {
+    return round_to_format(x, 10, 5, Rounding::kNearestEven);
+  } else if constexpr (std::is_same_v<Out, bfloat16_t>) {
+    return round_to_format(x, 7, 8, Rounding::kNearestEven);
+  } else if constexpr (std::is_same_v<Out, float>) {
+    return round_to_format(x, 23, 8, Rounding::kNearestEven);  // NaN: the quiet NaN of its sign
+  } else {
+    return static_cast<std::uint32_t>(v);
+  }
+}
+
+struct Shape {
+  std::uint32_t m, n, k, calls;
+};
+
+// Runs mmad_chain on the logical operands a (calls x m x k) and b (calls x k x n) and compares
+// every output element's bits with the reference.
+template <class In, class Acc, class Out>
+void check_chain_on(Shape s, const std::vector<In>& a, const std::vector<In>& b, QuantMode_t quant,
+                    bool relu, float deq_scale) {
+  constexpr std::uint32_t kK0 = 32 / sizeof(In);
+  const std::uint32_t m1 = (s.m + 15) / 16, n1 = (s.n + 15) / 16, k1 = (s.k + kK0 - 1) / kK0;
+  // The L0 images of the operands (zZ for A, nZ for B), padded with junk.
+  const std::size_t a_chunk = static_cast<std::size_t>(m1) * k1 * 16 * kK0;
+  const std::size_t b_chunk = static_cast<std::size_t>(k1) * n1 * 16 * kK0;
+  std::vector<In> a_l0(a_chunk * s.calls, junk<In>()), b_l0(b_chunk * s.calls, junk<In>());
+  for (std::uint32_t c = 0; c < s.calls; ++c) {
+    for (std::uint32_t mi = 0; mi < s.m; ++mi) {
+      for (std::uint32_t ki = 0; ki < s.k; ++ki) {
+        a_l0[c * a_chunk + ((mi / 16) * k1 + ki / kK0) * 16 * kK0 + (mi % 16) * kK0 + ki % kK0] =
+            a[(static_cast<std::size_t>(c) * s.m + mi) * s.k + ki];
+      }
+    }
+    for (std::uint32_t ki = 0; ki < s.k; ++ki) {
+      for (std::uint32_t ni = 0; ni < s.n; ++ni) {
+        b_l0[c * b_chunk + ((ki / kK0) * n1 + ni / 16) * 16 * kK0 + (ni % 16) * kK0 + ki % kK0] =
+            b[(static_cast<std::size_t>(c) * s.k + ki) * s.n + ni];
+      }
+    }
+  }
+  std::uint32_t deq_bits;
+  std::memcpy(&deq_bits, &deq_scale, sizeof deq_bits);
+  std::vector<Out> out(static_cast<std::size_t>(s.m) * s.n);
+  auto r = npusim::kernel::run_blocks(
+      &cube_kernels::mmad_chain<In, Acc, Out>, 1, reinterpret_cast<GM_ADDR>(a_l0.data()),
+      reinterpret_cast<GM_ADDR>(b_l0.data()), reinterpret_cast<GM_ADDR>(out.data()), s.m, s.n, s.k,
+      s.calls, static_cast<std::uint32_t>(quant) | (relu ? 0x100u : 0u),
+      static_cast<std::uint64_t>(deq_bits));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (std::uint32_t mi = 0; mi < s.m; ++mi) {
+    for (std::uint32_t ni = 0; ni < s.n; ++ni) {
+      Acc acc = Acc(0);
+      for (std::uint32_t c = 0; c < s.calls; ++c) {
+        for (std::uint32_t ki = 0; ki < s.k; ++ki) {
+          const In x = a[(static_cast<std::size_t>(c) * s.m + mi) * s.k + ki];
+          const In y = b[(static_cast<std::size_t>(c) * s.k + ki) * s.n + ni];
+          if constexpr (std::is_same_v<Acc, float>) {
+            volatile float prod = widen<In, Acc>(x) * widen<In, Acc>(y);  // rounded to float
+            acc = acc + prod;
+          } else {  // int32: exact products, wrapping sums
+            acc =
+                static_cast<Acc>(static_cast<std::uint32_t>(acc) +
+                                 static_cast<std::uint32_t>(widen<In, Acc>(x) * widen<In, Acc>(y)));
+          }
+        }
+      }
+      ASSERT_EQ(bits_of(out[mi * s.n + ni]), (expected_bits<Acc, Out>(acc, quant, relu, deq_scale)))
+          << "m " << mi << " n " << ni;
+    }
+  }
+}
+
+template <class In, class Acc, class Out>
+void check_chain(Shape s, QuantMode_t quant, bool relu, float deq_scale = 1.0f,
+                 std::uint64_t seed = 1) {
+  Lcg g{seed};
+  std::vector<In> a(static_cast<std::size_t>(s.calls) * s.m * s.k);
+  std::vector<In> b(static_cast<std::size_t>(s.calls) * s.k * s.n);
+  for (auto& v : a) v = random_input<In>(g);
+  for (auto& v : b) v = random_input<In>(g);
+  check_chain_on<In, Acc, Out>(s, a, b, quant, relu, deq_scale);
+}
+
+constexpr Shape kPartial{20, 24, 40, 3};  // k0 = 16: 2 x 3 fractals of A, 3 x 2 of B
+constexpr Shape kWhole{32, 48, 64, 2};
+
+TEST(CubeExact, Fp16ToFloat) {
+  check_chain<half, float, float>(kPartial, QuantMode_t::NoQuant, false);
+  check_chain<half, float, float>(kWhole, QuantMode_t::NoQuant, false, 1.0f, 7);
+}
+
+TEST(CubeExact, Fp16ToHalfWithReluAndOverflow) {
+  check_chain<half, float, half>(kPartial, QuantMode_t::F322F16, false);
+  check_chain<half, float, half>(kWhole, QuantMode_t::F322F16, true, 1.0f, 3);
+  check_chain<half, float, half>(kWhole, QuantMode_t::NoQuant, false, 1.0f, 5);
+}
+
+TEST(CubeExact, Bf16IncludingSubnormalProducts) {
+  check_chain<bfloat16_t, float, bfloat16_t>(kPartial, QuantMode_t::F322BF16, false);
+  check_chain<bfloat16_t, float, bfloat16_t>(kWhole, QuantMode_t::F322BF16, true, 1.0f, 11);
+  check_chain<bfloat16_t, float, float>(kWhole, QuantMode_t::NoQuant, false, 1.0f, 13);
+}
+
+TEST(CubeExact, Fp32RoundsEveryProductAndSum) {
+  check_chain<float, float, float>({20, 24, 20, 3}, QuantMode_t::NoQuant, false);  // k0 = 8
+  check_chain<float, float, float>(kWhole, QuantMode_t::NoQuant, true, 1.0f, 17);
+  check_chain<float, float, half>(kWhole, QuantMode_t::F322F16, false, 1.0f, 19);
+}
+
+TEST(CubeExact, Int8ToInt32AndDequantToHalf) {
+  check_chain<std::int8_t, std::int32_t, std::int32_t>({20, 24, 70, 3}, QuantMode_t::NoQuant,
+                                                       false);  // k0 = 32
+  check_chain<std::int8_t, std::int32_t, std::int32_t>(kWhole, QuantMode_t::NoQuant, true, 1.0f,
+                                                       23);
+  check_chain<std::int8_t, std::int32_t, half>(kWhole, QuantMode_t::DEQF16, false, 0.0078125f, 29);
+  check_chain<std::int8_t, std::int32_t, half>(kWhole, QuantMode_t::DEQF16, true, 3.3f, 31);
+}
+
+// Fixpipe's conversions on the values where rounding is delicate: C = A (m x 1 floats) * 1, so
+// L0C holds A's values (NaNs quieted, -0 as +0), then Fixpipe to half / bf16 / float.
+std::vector<float> delicate_floats() {
+  const std::uint32_t bits[] = {
+      0x7fa00000u, 0xffc00001u, 0x7f800000u, 0xff800000u,  // NaNs with payloads, infinities
+      0x477fe000u, 0x477fefffu, 0x477ff000u, 0xc77ff000u,  // 65504, just below / at 65520
+      0x45001000u, 0x45003000u, 0x3f801000u, 0x3f801008u,  // half ties and near-ties
+      0x33800000u, 0x33000000u, 0x33400000u, 0x387fc000u,  // half subnormals / their ties
+      0x38800000u, 0x387ff000u, 0x00000001u, 0x807fffffu,  // 2^-14 and below, float denormals
+      0x7f7fffffu, 0x7f7f8000u, 0x7f7f7fffu, 0x3f808000u,  // float max, bf16 ties / overflow
+      0x3f818000u, 0x3f817fffu, 0x80000000u, 0xbf800000u,  // bf16 ties, -0, -1
+  };
+  std::vector<float> v;
+  for (std::uint32_t b : bits) {
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    v.push_back(f);
+  }
+  Lcg g{99};
+  while (v.size() < 128) {  // and any bits at all
+    const std::uint32_t b = g.next();
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    v.push_back(f);
+  }
+  return v;
+}
+
+TEST(CubeExact, FixpipeConversionsOfDelicateValues) {
+  const std::vector<float> a = delicate_floats();
+  const std::vector<float> one(1, 1.0f);
+  const Shape s{static_cast<std::uint32_t>(a.size()), 1, 1, 1};
+  for (bool relu : {false, true}) {
+    check_chain_on<float, float, half>(s, a, one, QuantMode_t::NoQuant, relu, 1.0f);
+    check_chain_on<float, float, half>(s, a, one, QuantMode_t::F322F16, relu, 1.0f);
+    check_chain_on<float, float, half>(s, a, one, QuantMode_t::DEQF16, relu, 0.375f);
+    check_chain_on<float, float, bfloat16_t>(s, a, one, QuantMode_t::F322BF16, relu, 1.0f);
+    check_chain_on<float, float, float>(s, a, one, QuantMode_t::NoQuant, relu, 1.0f);
+  }
+}
+
+// The Mmad body's vectorised fp16 -> float conversion, for every bit pattern.
+TEST(CubeExact, Fp16ToFloatIsFp16FormatToFloat) {
+  std::vector<std::uint16_t> h(65536 + 3);  // and a tail that is not a multiple of 4 lanes
+  for (std::uint32_t i = 0; i < h.size(); ++i) h[i] = static_cast<std::uint16_t>(i * 40503u);
+  std::vector<float> f(h.size());
+  npusim::kernel::detail::fp16_to_float(h.data(), f.data(), h.size());
+  for (std::uint32_t i = 0; i < h.size(); ++i) {
+    ASSERT_EQ(bits_of(f[i]), bits_of(npusim::kernel::Fp16Format::to_float(h[i]))) << h[i];
+  }
+}
+
+// FNV-1a over the output bits of matmul_test.cpp's tiled fp16 matmul (ND2NZ, LoadData with and
+// without transpose, Mmad over 4 K steps, Fixpipe to float / half), as the twin computed them
+// before its cube element loops moved out of line.
+template <class Out>
+std::uint64_t tiled_matmul_hash() {
+  constexpr std::uint32_t kM = 64, kN = 96, kK = 256;
+  std::vector<half> a(kM * kK), b(kK * kN);
+  for (std::uint32_t i = 0; i < a.size(); ++i) a[i] = half(std::sin(0.1f * static_cast<float>(i)));
+  for (std::uint32_t i = 0; i < b.size(); ++i)
+    b[i] = half(std::cos(0.07f * static_cast<float>(i)) * 0.5f);
+  std::vector<Out> c(kM * kN);
+  auto r = npusim::kernel::run_blocks(
+      &test_kernels::tiled_matmul<Out>, (kM / 32) * (kN / 32), reinterpret_cast<GM_ADDR>(a.data()),
+      reinterpret_cast<GM_ADDR>(b.data()), reinterpret_cast<GM_ADDR>(c.data()), kM, kN, kK);
+  EXPECT_TRUE(r.ok()) << r.first_error();
+  std::uint64_t h = 14695981039346656037ull;
+  for (const Out& v : c) h = (h ^ bits_of(v)) * 1099511628211ull;
+  return h;
+}
+
+TEST(CubeExact, TiledMatmulOutputsAreUnchanged) {
+  EXPECT_EQ(tiled_matmul_hash<float>(), 0x7f76ce1a7aaf5739ull);
+  EXPECT_EQ(tiled_matmul_hash<half>(), 0x0d098adf74ec6163ull);
+}
+
+}  // namespace
