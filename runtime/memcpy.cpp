@@ -115,6 +115,12 @@ CopyPlan plan_copy(Call& call, void* dst, std::size_t dest_max, const void* src,
   } else {
     plan.device = call.context().device;
   }
+  if (s.device() && d.device() && s.alloc->device != d.alloc->device) {
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "src is on device " + std::to_string(s.alloc->device) + " and dst on device " +
+             std::to_string(d.alloc->device) +
+             ": a copy between devices needs peer access (aclrtDeviceEnablePeerAccess)");
+  }
   return plan;
 }
 
@@ -289,6 +295,11 @@ void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, 
                   int kind, void* stream) {
   CopyPlan plan = plan_copy(call, dst, dest_max, src, count, kind);
   Stream& s = call.stream(stream);
+  if (plan.path != Direction::kH2H && s.device != plan.device) {
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         "the stream belongs to device " + std::to_string(s.device) +
+             " but the copy's device memory is on device " + std::to_string(plan.device));
+  }
   // Documented for a host with a PCIe card (EP): no asynchronous host-to-host copies.
   require(plan.path != Direction::kH2H, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
           "asynchronous host-to-host copies are not supported on a PCIe-attached device");

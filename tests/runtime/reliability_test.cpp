@@ -197,3 +197,41 @@ TEST_F(LongRun, SimulatedTimePastTheClocksRangeIsAnErrorNotSilence) {
 
 }  // namespace
 }  // namespace npusim::rt::testing
+
+namespace npusim::rt::testing {
+namespace {
+
+class TwoDevices : public AclTest {
+ protected:
+  void configure(models::ChipConfig& config, FakeTiming&) override { config.soc.num_devices = 2; }
+};
+
+TEST_F(TwoDevices, CopiesAcrossDevicesAndStreamsOfAnotherDeviceAreRefused) {
+  void *d0 = nullptr, *d1 = nullptr;
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&d1, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtStream s1 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&d0, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  aclrtStream s0 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(d1, 4096, d0, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemcpyAsync(d1, 4096, d0, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  std::vector<char> host(4096);
+  // Device 1's memory on device 0's stream:
+  EXPECT_EQ(aclrtMemcpyAsync(d1, 4096, d0, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 4096), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpyAsync(d1, 4096, pinned, 4096, ACL_MEMCPY_HOST_TO_DEVICE, s0),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtMemcpyAsync(d0, 4096, pinned, 4096, ACL_MEMCPY_HOST_TO_DEVICE, s0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(s0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(d1, 4096, host.data(), 4096, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+}
+
+}  // namespace
+}  // namespace npusim::rt::testing
