@@ -19,8 +19,10 @@ ChannelEngine::ChannelEngine(const sc_core::sc_module_name& name, std::int64_t c
     channels_.back()->track = tracks.add(label + " ch " + std::to_string(i));
     free_.push_back(count - 1 - i);
     sc_core::sc_spawn_options opts;
-    opts.set_stack_size(64 * 1024);
-    sc_core::sc_spawn(std::bind(&ChannelEngine::channel_loop, this, i),
+    opts.spawn_method();
+    opts.set_sensitivity(&channels_.back()->go);
+    opts.dont_initialize();
+    sc_core::sc_spawn(std::bind(&ChannelEngine::on_channel, this, i),
                       ("ch" + std::to_string(i)).c_str(), &opts);
   }
   payload_.set_data_ptr(nullptr);
@@ -51,21 +53,26 @@ void ChannelEngine::start(EngineJob& job, sim::SimTime delay, JobSink& sink) {
   ch.go.notify(sim::to_sc_time(delay + ch.lead));
 }
 
-void ChannelEngine::channel_loop(int index) {
+void ChannelEngine::on_channel(int index) {
   Channel& ch = *channels_[index];
-  for (;;) {
-    sc_core::wait(ch.go);
-    EngineJob& job = *ch.job;
-    job.start = sim::sim_now() - ch.lead;
-    run(job);
-    job.engine_end = sim::sim_now();
-    ++jobs_;
-    busy_time_ += job.engine_end - job.start;
-    trace_job(job);
-    JobSink& sink = *ch.sink;
-    release(index);
-    sink.job_finished(job);
+  EngineJob& job = *ch.job;
+  const sim::SimTime now = sim::sim_now();
+  if (!ch.started) {
+    ch.started = true;
+    job.start = now - ch.lead;
   }
+  if (const std::optional<sim::SimTime> next = resume(job, now)) {
+    sc_core::next_trigger(sim::to_sc_time(*next - now));
+    return;
+  }
+  ch.started = false;
+  job.engine_end = now;
+  ++jobs_;
+  busy_time_ += job.engine_end - job.start;
+  trace_job(job);
+  JobSink& sink = *ch.sink;
+  release(index);
+  sink.job_finished(job);
 }
 
 void ChannelEngine::release(int index) {
@@ -103,11 +110,6 @@ sim::SimTime ChannelEngine::memory_access(tlm::tlm_command cmd, sim::SimTime at,
   const sim::SimTime complete = now + delay.value();
   slot_end = complete - memory_latency_;
   return complete;
-}
-
-void ChannelEngine::wait_until(sim::SimTime t) {
-  const sim::SimTime now = sim::sim_now();
-  if (t > now) sc_core::wait(sim::to_sc_time(t - now));
 }
 
 }  // namespace npusim::models

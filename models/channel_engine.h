@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // Base of the engines made of N identical channels (PCIe DMA queues, SDMA channels).
 //
-// Timing model: each channel is one persistent SC_THREAD that sleeps until the scheduler hands it
-// a job, starts it after the dispatch delay, runs the subclass's run() (which computes its
-// durations and waits only at burst boundaries) and reports back to the scheduler. A channel is
-// busy from dispatch to the end of run(). The channels share one TLM initiator socket towards the
-// Hbm target (LT b_transport with annotated delays; the target never waits).
+// Timing model: each channel is one SC_METHOD (no thread, no coroutine: it runs on the
+// simulation's own stack) that the scheduler starts with a job after the dispatch delay. It calls
+// the subclass's resume(), which computes its durations and returns the next simulated time it
+// must be called again (a burst boundary) or that the work is done; the method sleeps until then
+// with next_trigger. A channel is busy from dispatch to the end of its work, then reports back to
+// the scheduler. The channels share one TLM initiator socket towards the Hbm target (LT
+// b_transport with annotated delays; the target never waits).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,9 +43,11 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
   void start(EngineJob& job, sim::SimTime delay, JobSink& sink) override;
 
  protected:
-  /// The work of one job, in the channel's thread; returns after waiting until the work is done.
-  /// The channel has already slept through lead_time(job) of it.
-  virtual void run(EngineJob& job) = 0;
+  /// Starts (the first call of a job) or continues the work of `job` at simulated time `now`:
+  /// returns when it must be called again (> now), or nullopt when the work ended at `now`. The
+  /// channel has already slept through lead_time(job) of it. Per-job state lives in the
+  /// subclass, indexed by job.channel.
+  virtual std::optional<sim::SimTime> resume(EngineJob& job, sim::SimTime now) = 0;
   /// A fixed delay at the start of `task`'s work that touches no shared resource (a link
   /// latency): the channel sleeps through it in the same wait as the dispatch delay.
   virtual sim::SimTime lead_time(const Task& task) const { return 0; }
@@ -56,8 +61,6 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
   /// complete; `slot_end` receives when the next pipelined access may issue.
   sim::SimTime memory_access(tlm::tlm_command cmd, sim::SimTime at, std::uint64_t bytes,
                              sim::SimTime& slot_end);
-  /// Wait (in the channel thread) until simulated time `t`; no-op if t <= now.
-  static void wait_until(sim::SimTime t);
 
   std::uint64_t bytes_ = 0;  // bytes moved by finished jobs (subclasses add)
 
@@ -67,10 +70,11 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
     EngineJob* job = nullptr;
     JobSink* sink = nullptr;
     sim::SimTime lead = 0;
+    bool started = false;  // the job's first resume() has run
     sim::Track track;
   };
 
-  void channel_loop(int index);
+  void on_channel(int index);
   void release(int index);
   void trace_job(const EngineJob& job);
 

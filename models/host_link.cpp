@@ -16,78 +16,126 @@ PcieDma::PcieDma(const sc_core::sc_module_name& name, bool to_device, const Chip
       latency_(cfg.pcie.latency.ps),
       burst_(std::max<std::uint64_t>(cfg.pcie.burst.value, 1)),
       chunk_(std::max<std::uint64_t>(cfg.pcie.pageable_chunk.value, 1)),
-      host_memcpy_(cfg.host.memcpy_bandwidth) {
+      host_memcpy_(cfg.host.memcpy_bandwidth),
+      work_(static_cast<std::size_t>(std::max<std::int64_t>(cfg.pcie.dma_channels, 1))) {
   sim::StatGroup& link = stats.child("link");
   link.add("bytes", link_.bytes(), "B", "bytes moved over the link");
   link.add("bursts", link_.transfers(), "", "DMA bursts");
   sim::add_resource_stats(link, link_, "the link", &sim::sim_now);
 }
 
-void PcieDma::run(EngineJob& job) {
+std::optional<sim::SimTime> PcieDma::resume(EngineJob& job, sim::SimTime now) {
+  Work& w = work_[static_cast<std::size_t>(job.channel)];
   const Task& task = *job.task;
+  std::optional<sim::SimTime> next;
   if (!task.pageable) {
-    transfer(task.bytes, latency_);  // the channel slept through the latency (lead_time)
-  } else if (to_device_) {
-    staged_to_device(task.bytes);
+    if (w.step == 0) {
+      start_dma(w.dma, task.bytes, latency_, now);  // the channel slept through the latency
+      w.step = 1;
+    }
+    next = step_dma(w.dma, now);
   } else {
-    staged_from_device(task.bytes);
+    next = to_device_ ? staged_to_device(w, task.bytes, now)
+                      : staged_from_device(w, task.bytes, now);
   }
+  if (next) return next;
+  w = Work{};
   bytes_ += task.bytes;
+  return std::nullopt;
 }
 
-void PcieDma::transfer(std::uint64_t bytes, sim::SimTime waited) {
+void PcieDma::start_dma(Dma& d, std::uint64_t bytes, sim::SimTime waited,
+                        sim::SimTime now) const {
+  d.issue = now + latency_ - waited;
+  d.left = bytes;
+  d.bursts_done = false;
+}
+
+std::optional<sim::SimTime> PcieDma::step_dma(Dma& d, sim::SimTime now) {
   const tlm::tlm_command cmd = to_device_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
-  sim::SimTime issue = sim::sim_now() + latency_ - waited;
-  std::uint64_t left = bytes;
-  do {
+  while (!d.bursts_done) {
     // Reserve one burst at a time, when it issues, so concurrent transfers interleave on the link
     // and never hold a resource ahead of time.
-    wait_until(issue);
-    const std::uint64_t n = std::min(left, burst_);
-    left -= n;
-    const sim::SimTime link_end = link_.reserve(issue, n);
+    if (d.issue > now) return d.issue;
+    const std::uint64_t n = std::min(d.left, burst_);
+    d.left -= n;
+    const sim::SimTime link_end = link_.reserve(d.issue, n);
     sim::SimTime mem_slot_end = 0;
-    memory_access(cmd, issue, n, mem_slot_end);  // its latency is part of pcie.latency
-    issue = std::max(link_end, mem_slot_end);
-  } while (left > 0);
-  wait_until(issue);
+    memory_access(cmd, d.issue, n, mem_slot_end);  // its latency is part of pcie.latency
+    d.issue = std::max(link_end, mem_slot_end);
+    d.bursts_done = d.left == 0;
+  }
+  if (d.issue > now) return d.issue;
+  return std::nullopt;
 }
 
 sim::SimTime PcieDma::host_copy_time(std::uint64_t bytes) const {
   return host_memcpy_.transfer_time(bytes);
 }
 
-void PcieDma::staged_to_device(std::uint64_t bytes) {
-  // Host copies chunk k+1 into the free bounce buffer while chunk k is DMA'd.
-  std::uint64_t left = bytes;
-  std::uint64_t n = std::min(left, chunk_);
-  sim::SimTime staged = sim::sim_now() + host_copy_time(n);
-  do {
-    wait_until(staged);
-    left -= n;
-    const std::uint64_t next = std::min(left, chunk_);
-    staged = sim::sim_now() + host_copy_time(next);
-    transfer(n);
-    n = next;
-  } while (left > 0);
+// The host copies chunk k+1 into the free bounce buffer while chunk k is DMA'd.
+std::optional<sim::SimTime> PcieDma::staged_to_device(Work& w, std::uint64_t bytes,
+                                                      sim::SimTime now) {
+  for (;;) {
+    switch (w.step) {
+      case 0:  // the first chunk is copied into a buffer
+        w.left = bytes;
+        w.chunk = std::min(w.left, chunk_);
+        w.staged = now + host_copy_time(w.chunk);
+        w.step = 1;
+        break;
+      case 1:  // a chunk is staged: its DMA starts, the host stages the next one meanwhile
+        if (w.staged > now) return w.staged;
+        w.left -= w.chunk;
+        w.next = std::min(w.left, chunk_);
+        w.staged = now + host_copy_time(w.next);
+        start_dma(w.dma, w.chunk, 0, now);
+        w.step = 2;
+        break;
+      case 2:  // the chunk's DMA
+        if (auto t = step_dma(w.dma, now)) return t;
+        if (w.left == 0) return std::nullopt;
+        w.chunk = w.next;
+        w.step = 1;
+        break;
+    }
+  }
 }
 
-void PcieDma::staged_from_device(std::uint64_t bytes) {
-  // Chunk k is DMA'd into a bounce buffer, then copied out by the host while chunk k+1 is DMA'd;
-  // with two buffers, chunk k's DMA waits for chunk k-2's copy to have drained its buffer.
-  std::uint64_t left = bytes;
-  sim::SimTime copied_prev = 0;   // chunk k-1 copied out
-  sim::SimTime copied_prev2 = 0;  // chunk k-2 copied out
-  do {
-    const std::uint64_t n = std::min(left, chunk_);
-    left -= n;
-    wait_until(copied_prev2);
-    transfer(n);
-    const sim::SimTime copied = std::max(sim::sim_now(), copied_prev) + host_copy_time(n);
-    copied_prev2 = copied_prev;
-    copied_prev = copied;
-  } while (left > 0);
-  wait_until(copied_prev);
+// Chunk k is DMA'd into a bounce buffer, then copied out by the host while chunk k+1 is DMA'd;
+// with two buffers, chunk k's DMA waits for chunk k-2's copy to have drained its buffer.
+std::optional<sim::SimTime> PcieDma::staged_from_device(Work& w, std::uint64_t bytes,
+                                                        sim::SimTime now) {
+  for (;;) {
+    switch (w.step) {
+      case 0:
+        w.left = bytes;
+        w.copied_prev = w.copied_prev2 = 0;
+        w.step = 1;
+        break;
+      case 1:  // the next chunk, once its buffer is free
+        w.chunk = std::min(w.left, chunk_);
+        w.left -= w.chunk;
+        w.step = 2;
+        break;
+      case 2:
+        if (w.copied_prev2 > now) return w.copied_prev2;
+        start_dma(w.dma, w.chunk, 0, now);
+        w.step = 3;
+        break;
+      case 3: {
+        if (auto t = step_dma(w.dma, now)) return t;
+        const sim::SimTime copied = std::max(now, w.copied_prev) + host_copy_time(w.chunk);
+        w.copied_prev2 = w.copied_prev;
+        w.copied_prev = copied;
+        w.step = w.left > 0 ? 1 : 4;
+        break;
+      }
+      case 4:  // the last chunk copied out
+        if (w.copied_prev > now) return w.copied_prev;
+        return std::nullopt;
+    }
+  }
 }
 
 std::size_t PcieDma::span_args(const EngineJob& job, sim::TraceField* args) const {

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "models/channel_engine.h"
 #include "models/unit.h"
@@ -30,16 +32,34 @@ class PcieDma : public ChannelEngine {
   const char* task_type(const Task&) const override { return "PCIE_DMA_SQE"; }
 
  protected:
-  void run(EngineJob& job) override;
+  std::optional<sim::SimTime> resume(EngineJob& job, sim::SimTime now) override;
   sim::SimTime lead_time(const Task& task) const override { return task.pageable ? 0 : latency_; }
   std::size_t span_args(const EngineJob& job, sim::TraceField* args) const override;
 
  private:
-  /// One DMA of `bytes` that started `waited` ago: latency, then bursts; returns when it is
-  /// complete.
-  void transfer(std::uint64_t bytes, sim::SimTime waited = 0);
-  void staged_to_device(std::uint64_t bytes);
-  void staged_from_device(std::uint64_t bytes);
+  /// One DMA in progress: its next burst issues at `issue`.
+  struct Dma {
+    sim::SimTime issue = 0;
+    std::uint64_t left = 0;
+    bool bursts_done = false;
+  };
+  /// A channel's job: one DMA (pinned memory), or a chain of staged chunks (pageable memory).
+  struct Work {
+    int step = 0;  // 0 = not started; then the step of the job's kind (resume())
+    Dma dma;
+    std::uint64_t left = 0;              // bytes not yet handed to a chunk's DMA
+    std::uint64_t chunk = 0, next = 0;   // this chunk's and the next chunk's bytes
+    sim::SimTime staged = 0;             // H2D: the host has copied the chunk into a buffer
+    sim::SimTime copied_prev = 0;        // D2H: chunk k-1 copied out by the host
+    sim::SimTime copied_prev2 = 0;       // D2H: chunk k-2 copied out by the host
+  };
+
+  /// Starts a DMA of `bytes` that began `waited` ago (latency, then bursts).
+  void start_dma(Dma& d, std::uint64_t bytes, sim::SimTime waited, sim::SimTime now) const;
+  /// Advances `d`; the time to be called again, or nullopt when its data is complete (now).
+  std::optional<sim::SimTime> step_dma(Dma& d, sim::SimTime now);
+  std::optional<sim::SimTime> staged_to_device(Work& w, std::uint64_t bytes, sim::SimTime now);
+  std::optional<sim::SimTime> staged_from_device(Work& w, std::uint64_t bytes, sim::SimTime now);
   sim::SimTime host_copy_time(std::uint64_t bytes) const;
 
   bool to_device_;
@@ -48,6 +68,7 @@ class PcieDma : public ChannelEngine {
   std::uint64_t burst_;
   std::uint64_t chunk_;
   sim::Bandwidth host_memcpy_;
+  std::vector<Work> work_;  // per channel
 };
 
 /// Claims host copies: kCopy H2D ("pcie_h2d") and D2H ("pcie_d2h").

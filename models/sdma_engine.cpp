@@ -9,7 +9,8 @@ namespace npusim::models {
 SdmaEngine::SdmaEngine(const sc_core::sc_module_name& name, UnitContext& ctx)
     : ChannelEngine(name, ctx.cfg.sdma.channels, ctx.tracks, "SDMA", ctx.stats),
       setup_(ctx.cfg.sdma.setup.ps),
-      burst_(std::max<std::uint64_t>(ctx.cfg.sdma.burst.value, 1)) {
+      burst_(std::max<std::uint64_t>(ctx.cfg.sdma.burst.value, 1)),
+      work_(static_cast<std::size_t>(std::max<std::int64_t>(ctx.cfg.sdma.channels, 1))) {
   bind_memory(ctx.hbm);
   ctx.routes.claim(TaskKind::kCopy, Direction::kD2D, *this, "sdma");
   for (Direction d : {Direction::kH2D, Direction::kD2H, Direction::kD2D}) {
@@ -17,25 +18,36 @@ SdmaEngine::SdmaEngine(const sc_core::sc_module_name& name, UnitContext& ctx)
   }
 }
 
-void SdmaEngine::run(EngineJob& job) {
+std::optional<sim::SimTime> SdmaEngine::resume(EngineJob& job, sim::SimTime now) {
+  Work& w = work_[static_cast<std::size_t>(job.channel)];
   const Task& task = *job.task;
-  const bool copy = task.kind == TaskKind::kCopy;
-  sim::SimTime issue = sim::sim_now() + setup_;
-  sim::SimTime complete = issue;
-  std::uint64_t left = task.bytes;
-  do {
-    wait_until(issue);  // one burst at a time, reserved when it issues: channels interleave
-    const std::uint64_t n = std::min(left, burst_);
-    left -= n;
-    sim::SimTime slot_end = issue;
-    if (copy) {
-      complete = std::max(complete, memory_access(tlm::TLM_READ_COMMAND, issue, n, slot_end));
-    }
-    complete = std::max(complete, memory_access(tlm::TLM_WRITE_COMMAND, issue, n, slot_end));
-    issue = slot_end;
-  } while (left > 0);
-  wait_until(complete);
+  if (w.step == 0) {
+    w.issue = now + setup_;
+    w.complete = w.issue;
+    w.left = task.bytes;
+    w.step = 1;
+  }
+  if (w.step == 1) {
+    // One burst at a time, reserved when it issues: channels interleave.
+    do {
+      if (w.issue > now) return w.issue;
+      const std::uint64_t n = std::min(w.left, burst_);
+      w.left -= n;
+      sim::SimTime slot_end = w.issue;
+      if (task.kind == TaskKind::kCopy) {
+        w.complete =
+            std::max(w.complete, memory_access(tlm::TLM_READ_COMMAND, w.issue, n, slot_end));
+      }
+      w.complete =
+          std::max(w.complete, memory_access(tlm::TLM_WRITE_COMMAND, w.issue, n, slot_end));
+      w.issue = slot_end;
+    } while (w.left > 0);
+    w.step = 2;
+  }
+  if (w.complete > now) return w.complete;
+  w.step = 0;
   bytes_ += task.bytes;
+  return std::nullopt;
 }
 
 std::size_t SdmaEngine::span_args(const EngineJob& job, sim::TraceField* args) const {

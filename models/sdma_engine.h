@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "models/channel_engine.h"
 #include "models/unit.h"
@@ -23,12 +25,22 @@ class SdmaEngine : public ChannelEngine, public Unit {
   const char* task_type(const Task&) const override { return "SDMA_SQE"; }
 
  protected:
-  void run(EngineJob& job) override;
+  std::optional<sim::SimTime> resume(EngineJob& job, sim::SimTime now) override;
   std::size_t span_args(const EngineJob& job, sim::TraceField* args) const override;
 
  private:
+  /// Where a channel's job is: its next burst issues at `issue`; memory has taken everything by
+  /// `complete`.
+  struct Work {
+    int step = 0;  // 0 = not started, 1 = bursts, 2 = waiting for the last data
+    sim::SimTime issue = 0;
+    sim::SimTime complete = 0;
+    std::uint64_t left = 0;
+  };
+
   sim::SimTime setup_;
   std::uint64_t burst_;
+  std::vector<Work> work_;  // per channel
 };
 
 }  // namespace npusim::models

@@ -10,9 +10,11 @@ namespace {
 
 constexpr std::size_t kPage = 4096;
 // Largest first: 16 TiB holds 16 devices' 64 GiB plus 3 TB of managed memory many times over;
-// smaller ones serve hosts (or sanitizers) that will not reserve that much address space.
-constexpr std::size_t kReserveTries[] = {std::size_t{16} << 40, std::size_t{4} << 40,
-                                         std::size_t{1} << 40, std::size_t{256} << 30};
+// smaller ones serve hosts and tools (sanitizers, valgrind) that will not reserve that much
+// address space.
+constexpr std::size_t kReserveTries[] = {
+    std::size_t{16} << 40, std::size_t{4} << 40, std::size_t{1} << 40, std::size_t{256} << 30,
+    std::size_t{64} << 30, std::size_t{16} << 30, std::size_t{4} << 30, std::size_t{1} << 30};
 
 std::size_t page_round(std::size_t v) { return (v + kPage - 1) / kPage * kPage; }
 

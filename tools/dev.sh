@@ -3,8 +3,11 @@
 # The README's two commands, for a fresh Debian machine and a clean clone:
 #   tools/dev.sh demo   install what is missing, build, install to build/install, run the demo
 #                       program on the default (embedded) chip config and point to its timeline
-#   tools/dev.sh test   install what is missing, build, run the whole test suite (CI: .ci/run)
-# Other verbs: deps (packages only), build (deps + build + install tree), bench.
+#   tools/dev.sh test   install what is missing, build, run the whole test suite, then build it
+#                       with ASan + UBSan and run it again (CI: .ci/run)
+# Other verbs: deps (packages only), build (deps + build + install tree), bench, fuzz (the API and
+# config fuzzers for 10^6 calls / 10^5 cases), sanitize (everything built with AddressSanitizer +
+# UndefinedBehaviorSanitizer in build-asan/, then the whole test suite; .ci/run runs it too).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,15 +54,38 @@ demo() {
 
 test_all() {
   build
-  cd "${BUILD}"
-  ctest --output-on-failure -j"${JOBS}" --timeout 300
+  (cd "${BUILD}" && ctest --output-on-failure -j"${JOBS}" --timeout 300)
+}
+
+# ASan + UBSan build of everything (a build directory of its own) and the whole suite under it.
+# Programs the e2e tests build with plain g++ get the ASan runtime preloaded (tests/e2e/e2e.sh).
+SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer"
+sanitize() {
+  deps
+  local b="${NPUSIM_ASAN_BUILD_DIR:-${ROOT}/build-asan}"
+  cmake -S "${ROOT}" -B "${b}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
+        -DCMAKE_CXX_FLAGS="${SAN_FLAGS}" -DCMAKE_C_FLAGS="${SAN_FLAGS}" \
+        -DCMAKE_EXE_LINKER_FLAGS="${SAN_FLAGS}" -DCMAKE_SHARED_LINKER_FLAGS="${SAN_FLAGS}" >/dev/null
+  cmake --build "${b}" -j"${JOBS}"
+  (cd "${b}" && NPUSIM_SANITIZER=asan \
+     ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=0" \
+     UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+     ctest --output-on-failure -j"${JOBS}" --timeout 600)
+}
+
+fuzz() {
+  build
+  "${BUILD}/tests/fuzz/npusim_api_fuzz" --seed "${NPUSIM_FUZZ_SEED:-1}" --calls 1000000 --threads 3
+  "${BUILD}/tests/fuzz/npusim_config_fuzz" --seed "${NPUSIM_FUZZ_SEED:-1}" --cases 100000
 }
 
 case "${1:-}" in
   deps) deps ;;
   build) build ;;
   demo) demo ;;
-  test) test_all ;;
+  test) test_all; sanitize ;;
+  sanitize) sanitize ;;
+  fuzz) fuzz ;;
   bench) build; "${BUILD}/bench/npusim_bench" ;;
-  *) echo "usage: tools/dev.sh demo|test|build|deps|bench" >&2; exit 2 ;;
+  *) echo "usage: tools/dev.sh demo|test|build|deps|bench|fuzz|sanitize" >&2; exit 2 ;;
 esac

@@ -30,7 +30,9 @@ AiCore::AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, st
       tracks_(tracks),
       sink_(sink),
       replay_(costs) {
-  SC_THREAD(run);
+  SC_METHOD(step);
+  sensitive << go_;
+  dont_initialize();
   payload_.set_data_ptr(nullptr);
   payload_.set_byte_enable_ptr(nullptr);
   payload_.set_dmi_allowed(false);
@@ -48,24 +50,32 @@ void AiCore::declare_tracks() {
 
 void AiCore::assign(const BlockJob& job) {
   job_ = job;
-  assigned_ = true;
-  go_.notify();
+  phase_ = Phase::kStart;
+  go_.notify();  // step() runs in this evaluation phase
 }
 
-void AiCore::run() {
-  for (;;) {
-    while (!assigned_) sc_core::wait(go_);
-    const bool pipes = tracks_.pipes && tracks_.core.on();
-    result_ = &replay_.run(trace_, job_.start, job_.partner != nullptr, pipes, *this);
-    wait_until(result_->end);
-    assigned_ = false;
-    sink_.block_finished(*this);
-  }
-}
-
-void AiCore::wait_until(SimTime t) {
+void AiCore::step() {
   const SimTime now = sim::sim_now();
-  if (t > now) sc_core::wait(sim::to_sc_time(t - now));
+  if (phase_ == Phase::kStart) {
+    const bool pipes = tracks_.pipes && tracks_.core.on();
+    replay_.begin(trace_, job_.start, job_.partner != nullptr, pipes, *this);
+    phase_ = Phase::kReplay;
+  }
+  if (phase_ == Phase::kReplay) {
+    SimTime wake_at = 0;
+    if (!replay_.advance(now, wake_at)) {  // the next GM instruction starts later
+      sc_core::next_trigger(sim::to_sc_time(wake_at - now));
+      return;
+    }
+    result_ = &replay_.result();
+    phase_ = Phase::kTail;
+  }
+  if (result_->end > now) {
+    sc_core::next_trigger(sim::to_sc_time(result_->end - now));
+    return;
+  }
+  phase_ = Phase::kIdle;
+  sink_.block_finished(*this);
 }
 
 SimTime AiCore::gm_access(const kernel::Instr& in, SimTime request) {

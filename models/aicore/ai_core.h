@@ -3,9 +3,10 @@
 // the instruction trace of the block the engine hands it.
 //
 // Timing model: BlockReplay (block_replay.h) from the block's first issue slot (dispatch +
-// aicore.block_launch); the core's one persistent SC_THREAD waits only before each GM
-// instruction (so its L2/HBM reservation happens at its simulated start, in time order with
-// every other initiator) and once at the block's end, then reports to the engine. GM traffic goes
+// aicore.block_launch); the core's SC_METHOD (no thread: it runs on the simulation's stack)
+// sleeps only until each GM instruction's start (so its L2/HBM reservation happens at its
+// simulated start, in time order with every other initiator) and once until the block's end,
+// then reports to the engine. GM traffic goes
 // out of the `mem` socket (LT b_transport, annotated delay) to L2. Busy time per pipe is
 // accounted by the engine (account()), which knows how a MIX block splits over AIC and AIV.
 #pragma once
@@ -87,8 +88,9 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
                    std::vector<sim::TraceArg> args);
 
  private:
-  void run();
-  void wait_until(SimTime t) override;
+  /// The core's SC_METHOD: replays the assigned block in steps (begin, advance at each GM
+  /// instruction's start, the block's end), sleeping in between with next_trigger.
+  void step();
   SimTime gm_access(const kernel::Instr& in, SimTime request) override;
   void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) override;
   void declare_tracks();
@@ -104,7 +106,8 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   kernel::BlockTrace trace_;
   BlockJob job_;
   const ReplayResult* result_ = nullptr;
-  bool assigned_ = false;
+  enum class Phase : std::uint8_t { kIdle, kStart, kReplay, kTail };
+  Phase phase_ = Phase::kIdle;
   bool declared_ = false;  // timeline tracks declared
   sc_core::sc_event go_;
   tlm::tlm_generic_payload payload_;

@@ -60,16 +60,31 @@ SimTime BlockReplay::issue_ps(std::uint64_t bbs, double bb_cycles) {
 
 const ReplayResult& BlockReplay::run(const kernel::BlockTrace& trace, SimTime start,
                                      bool split_mix, bool trace_instrs, ReplayHost& host) {
+  begin(trace, start, split_mix, trace_instrs, host);
+  SimTime now = 0, wake_at = 0;  // every GM instruction goes through host.wait_until()
+  while (!advance(now, wake_at)) {
+    host.wait_until(wake_at);
+    now = wake_at;
+  }
+  return result_;
+}
+
+void BlockReplay::begin(const kernel::BlockTrace& trace, SimTime start, bool split_mix,
+                        bool trace_instrs, ReplayHost& host) {
   trace_ = &trace;
   host_ = &host;
   trace_instrs_ = trace_instrs;
   start_time_ = start;
   prepare(split_mix);
-  const std::uint32_t n = static_cast<std::uint32_t>(trace.instrs.size());
+}
+
+bool BlockReplay::advance(SimTime now, SimTime& wake_at) {
+  const std::uint32_t n = static_cast<std::uint32_t>(trace_->instrs.size());
   // Rounds of passes: issue what can be issued, then start lane heads, lanes in increasing order,
-  // until nothing moves; then resolve the earliest pending GM instruction. A lane is only tried
-  // when what stopped it last time (its blocker) has become known: the same instructions start in
-  // the same order as trying every lane in every pass, since a failed try changes nothing.
+  // until nothing moves; then resolve the earliest pending GM instruction (at its start time: a
+  // later one returns to the caller). A lane is only tried when what stopped it last time (its
+  // blocker) has become known: the same instructions start in the same order as trying every
+  // lane in every pass, since a failed try changes nothing.
   for (;;) {
     bool progress = true;
     while (progress) {
@@ -92,6 +107,10 @@ const ReplayResult& BlockReplay::run(const kernel::BlockTrace& trace, SimTime st
       active_count_ = kept;
     }
     if (pending_.empty()) break;
+    if (pending_.top().first > now) {
+      wake_at = pending_.top().first;
+      return false;
+    }
     resolve_earliest();
   }
   SimTime end = scalar_tail();
@@ -100,7 +119,7 @@ const ReplayResult& BlockReplay::run(const kernel::BlockTrace& trace, SimTime st
   }
   result_.end = end;
   result_.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(scalar_cycles_);
-  return result_;
+  return true;
 }
 
 void BlockReplay::prepare(bool split_mix) {
@@ -205,10 +224,10 @@ bool BlockReplay::start_head(int lane) {
   return true;
 }
 
+// Called at the simulated time the earliest pending instruction starts.
 void BlockReplay::resolve_earliest() {
   const auto [start, i] = pending_.top();
   pending_.pop();
-  host_->wait_until(start);
   const Instr& in = trace_->instrs[i];
   const SimTime core_end = start + duration_[i];
   const SimTime request = start + startup_ps_[static_cast<int>(in.pipe)];

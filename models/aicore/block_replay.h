@@ -64,8 +64,8 @@ struct ReplayResult {
 class ReplayHost {
  public:
   virtual ~ReplayHost() = default;
-  /// Contract: returns at simulated time max(now, t).
-  virtual void wait_until(SimTime t) = 0;
+  /// run() only. Contract: returns at simulated time max(now, t).
+  virtual void wait_until(SimTime t) {}
   /// Contract: called at simulated time >= the instruction's start, in nondecreasing start order;
   /// its memory request issues at `request` (>= now). Returns when its data is complete.
   virtual SimTime gm_access(const kernel::Instr& in, SimTime request) = 0;
@@ -78,9 +78,19 @@ class BlockReplay {
   explicit BlockReplay(const PipeCosts& costs);
 
   /// Replays `trace` with the first issue slot at `start`. `split_mix`: MTE2 copies into UB run
-  /// on kMte2AivLane. The result stays valid until the next run().
+  /// on kMte2AivLane. The result stays valid until the next run(). (begin() + advance(), waiting
+  /// with host.wait_until().)
   const ReplayResult& run(const kernel::BlockTrace& trace, SimTime start, bool split_mix,
                           bool trace_instrs, ReplayHost& host);
+
+  /// The same in steps, for a caller that cannot block: begin(), then advance(now) until it
+  /// returns true; each false gives in `wake` the simulated time to call it again (the start of
+  /// the next GM instruction: its memory access must happen at that time, in time order with
+  /// every other initiator). `trace` and `host` must outlive the replay.
+  void begin(const kernel::BlockTrace& trace, SimTime start, bool split_mix, bool trace_instrs,
+             ReplayHost& host);
+  bool advance(SimTime now, SimTime& wake_at);
+  const ReplayResult& result() const { return result_; }
 
  private:
   static constexpr SimTime kUnknown = ~SimTime{0};
