@@ -52,14 +52,16 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   return api("aclrtSynchronizeDeviceWithTimeout", [&](Call& c) { synchronize_device(c, timeout); });
 }
 
-aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr_arg, int64_t* value) {
+  const int attr = as_int(attr_arg);  // any value the caller passed
   return api_any("aclrtGetDeviceInfo", [&](Call& c) {
     require_not_null(value, "value");
     *value = device_info(c, deviceId, attr);
   });
 }
 
-aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
+aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo_arg, int64_t* value) {
+  const int deviceInfo = as_int(deviceInfo_arg);  // any value the caller passed
   return api_any("aclGetDeviceCapability", [&](Call& c) {
     require_not_null(value, "value");
     switch (deviceInfo) {
@@ -78,8 +80,9 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
   });
 }
 
-aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType_arg,
                                   int32_t* value) {
+  const int devFeatureType = as_int(devFeatureType_arg);  // any value the caller passed
   return api_any("aclrtGetDeviceCapability", [&](Call& c) {
     check_device_id(c, deviceId);
     require_not_null(value, "value");
@@ -140,12 +143,14 @@ aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
   });
 }
 
-aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type_arg, uint32_t value) {
+  const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtSetDeviceResLimit",
              [&](Call& c) { set_resource_limit(c, deviceId, type, value); });
 }
 
-aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type_arg, uint32_t* value) {
+  const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtGetDeviceResLimit", [&](Call& c) {
     require_not_null(value, "value");
     *value = resource_limit(c, deviceId, type);
@@ -156,12 +161,14 @@ aclError aclrtResetDeviceResLimit(int32_t deviceId) {
   return api("aclrtResetDeviceResLimit", [&](Call& c) { c.device(deviceId).limits = {}; });
 }
 
-aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
+aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type_arg, uint32_t value) {
+  const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtSetStreamResLimit",
              [&](Call& c) { set_stream_resource_limit(c, stream, type, value); });
 }
 
-aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
+aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type_arg, uint32_t* value) {
+  const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtGetStreamResLimit", [&](Call& c) {
     require_not_null(value, "value");
     *value = stream_resource_limit(c, stream, type);
@@ -184,14 +191,16 @@ aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
   });
 }
 
-aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type_arg, uint32_t* value) {
+  const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtGetResInCurrentThread", [&](Call& c) {
     require_not_null(value, "value");
     *value = resource_limit_in_thread(c, type);
   });
 }
 
-aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode_arg) {
+  const int mode = as_int(mode_arg);  // any value the caller passed
   return api("aclrtSetDeviceSatMode", [&](Call& c) { set_sat_mode(c, mode); });
 }
 

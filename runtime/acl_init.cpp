@@ -46,7 +46,7 @@ void check_package(const char* pkg_name) {
 
 // CANN features of the simulated chip (npusim/chip_arch.h); npusim has no operator compiler, so JIT
 // compilation is never available.
-bool cann_attribute(const npusim::models::ChipConfig& cfg, aclCannAttr attr) {
+bool cann_attribute(const npusim::models::ChipConfig& cfg, int attr) {
   switch (attr) {
     case ACL_CANN_ATTR_INF_NAN:
       return cfg.generation().inf_nan_mode;
@@ -95,7 +95,8 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
   });
 }
 
-aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
+aclError aclsysGetCANNVersion(aclCANNPackageName name_arg, aclCANNPackageVersion* version) {
+  const int name = as_int(name_arg);  // any value the caller passed
   return api_any("aclsysGetCANNVersion", [&](Call& c) {
     require(name >= ACL_PKG_NAME_CANN && name <= ACL_PKG_NAME_DRIVER, ACL_ERROR_INVALID_PARAM,
             "name is not an aclCANNPackageName");
@@ -139,7 +140,8 @@ aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) 
   });
 }
 
-aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+aclError aclGetCannAttribute(aclCannAttr cannAttr_arg, int32_t* value) {
+  const int cannAttr = as_int(cannAttr_arg);  // any value the caller passed
   return api_any("aclGetCannAttribute", [&](Call& c) {
     require_not_null(value, "value");
     require(cannAttr >= ACL_CANN_ATTR_INF_NAN && cannAttr <= ACL_CANN_ATTR_JIT_COMPILE,

@@ -9,7 +9,7 @@ using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin
 
 namespace {
 
-aclError malloc_api(const char* name, void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+aclError malloc_api(const char* name, void** devPtr, size_t size, int policy,
                     bool pad) {
   return api(name, [&](Call& c) {
     require_not_null(devPtr, "devPtr");
@@ -35,20 +35,24 @@ void check_malloc_config(Call& c, const aclrtMallocConfig* cfg) {
 
 extern "C" {
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg) {
+  const int policy = as_int(policy_arg);  // any value the caller passed
   return malloc_api("aclrtMalloc", devPtr, size, policy, true);
 }
 
-aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg) {
+  const int policy = as_int(policy_arg);  // any value the caller passed
   return malloc_api("aclrtMallocAlign32", devPtr, size, policy, false);
 }
 
-aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg) {
+  const int policy = as_int(policy_arg);  // any value the caller passed
   return malloc_api("aclrtMallocCached", devPtr, size, policy, true);
 }
 
-aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy,
+aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg,
                             aclrtMallocConfig* cfg) {
+  const int policy = as_int(policy_arg);  // any value the caller passed
   return api("aclrtMallocWithCfg", [&](Call& c) {
     require_not_null(devPtr, "devPtr");
     check_malloc_config(c, cfg);
@@ -95,7 +99,8 @@ aclError aclrtFreeHostWithDevSync(void* hostPtr) {
   });
 }
 
-aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type_arg, void** devPtr) {
+  const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtHostRegister", [&](Call& c) {
     require_not_null(devPtr, "devPtr");
     require(type == ACL_HOST_REGISTER_MAPPED || type == ACL_HOST_REGISTER_IOMEMORY ||
@@ -130,23 +135,27 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
   });
 }
 
-aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+aclError aclrtGetMemInfo(aclrtMemAttr attr_arg, size_t* free, size_t* total) {
+  const int attr = as_int(attr_arg);  // any value the caller passed
   return api("aclrtGetMemInfo", [&](Call& c) { get_mem_info(c, attr, free, total); });
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
-                     aclrtMemcpyKind kind) {
+                     aclrtMemcpyKind kind_arg) {
+  const int kind = as_int(kind_arg);  // any value the caller passed
   return api("aclrtMemcpy", [&](Call& c) { memcpy_sync(c, dst, destMax, src, count, kind); });
 }
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
-                          aclrtMemcpyKind kind, aclrtStream stream) {
+                          aclrtMemcpyKind kind_arg, aclrtStream stream) {
+  const int kind = as_int(kind_arg);  // any value the caller passed
   return api("aclrtMemcpyAsync",
              [&](Call& c) { memcpy_async(c, dst, destMax, src, count, kind, stream); });
 }
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count,
-                                       aclrtMemcpyKind kind, aclrtStream stream) {
+                                       aclrtMemcpyKind kind_arg, aclrtStream stream) {
+  const int kind = as_int(kind_arg);  // any value the caller passed
   return api("aclrtMemcpyAsyncWithCondition",
              [&](Call& c) { memcpy_async(c, dst, destMax, src, count, kind, stream); });
 }
@@ -162,14 +171,16 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 }
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                       size_t height, aclrtMemcpyKind kind) {
+                       size_t height, aclrtMemcpyKind kind_arg) {
+  const int kind = as_int(kind_arg);  // any value the caller passed
   return api("aclrtMemcpy2d", [&](Call& c) {
     memcpy_2d(c, dst, dpitch, src, spitch, width, height, kind, nullptr, false);
   });
 }
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+                            size_t height, aclrtMemcpyKind kind_arg, aclrtStream stream) {
+  const int kind = as_int(kind_arg);  // any value the caller passed
   return api("aclrtMemcpy2dAsync", [&](Call& c) {
     memcpy_2d(c, dst, dpitch, src, spitch, width, height, kind, stream, true);
   });

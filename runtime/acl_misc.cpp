@@ -33,7 +33,8 @@ aclDataBuffer* live_buffer(Call& c, const aclDataBuffer* buffer) {
 extern "C" {
 
 // The last-error calls report, they do not record: they never overwrite the thread's error.
-aclError aclrtGetLastError(aclrtLastErrLevel level) {
+aclError aclrtGetLastError(aclrtLastErrLevel level_arg) {
+  const int level = as_int(level_arg);  // any value the caller passed
   if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
   ThreadState* t = nullptr;
   int error = 0;
@@ -42,7 +43,8 @@ aclError aclrtGetLastError(aclrtLastErrLevel level) {
   return error;
 }
 
-aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level_arg) {
+  const int level = as_int(level_arg);  // any value the caller passed
   if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
   int error = 0;
   run_api("aclrtPeekAtLastError", Needs::kNothing, [&](Call& c) { error = c.thread().last_error; });
@@ -70,7 +72,8 @@ aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
   });
 }
 
-size_t aclDataTypeSize(aclDataType dataType) {
+size_t aclDataTypeSize(aclDataType dataType_arg) {
+  const int dataType = as_int(dataType_arg);  // any value the caller passed
   switch (dataType) {
     case ACL_INT8:
     case ACL_UINT8:
@@ -106,8 +109,9 @@ aclFloat16 aclFloatToFloat16(float value) { return float_to_half(value); }
 
 float aclFloat16ToFloat(aclFloat16 value) { return half_to_float(value); }
 
-void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line,
+void aclAppLog(aclLogLevel logLevel_arg, const char* func, const char* file, uint32_t line,
                const char* fmt, ...) {
+  const int logLevel = as_int(logLevel_arg);  // any value the caller passed
   if (fmt == nullptr) return;
   char text[1024];
   va_list args;

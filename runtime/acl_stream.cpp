@@ -63,8 +63,9 @@ aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
   });
 }
 
-aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr,
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr_arg,
                                  const void* attrValue, size_t valueSize) {
+  const int attr = as_int(attr_arg);  // any value the caller passed
   return api_any("aclrtSetStreamConfigOpt", [&](Call& c) {
     aclrtStreamConfigHandle* h = live_config(c, handle);
     switch (attr) {
@@ -152,8 +153,9 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
   });
 }
 
-aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType_arg,
                                  aclrtStreamAttrValue* value) {
+  const int stmAttrType = as_int(stmAttrType_arg);  // any value the caller passed
   return api("aclrtSetStreamAttribute", [&](Call& c) {
     require_not_null(value, "value");
     Stream& s = c.stream(stream);
@@ -185,8 +187,9 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
   });
 }
 
-aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType_arg,
                                  aclrtStreamAttrValue* value) {
+  const int stmAttrType = as_int(stmAttrType_arg);  // any value the caller passed
   return api("aclrtGetStreamAttribute", [&](Call& c) {
     require_not_null(value, "value");
     const Stream& s = c.stream(stream);

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -24,6 +26,17 @@
 #include "runtime/runtime.h"
 
 namespace npusim::rt {
+
+/// An enum argument as the integer the caller passed. Callers may pass any value (an unknown one
+/// is reported as ACL_ERROR_INVALID_PARAM), and reading an out-of-range value through the enum
+/// type is undefined behaviour, so the API entry points read their enum arguments only with this.
+template <class E>
+int as_int(const E& e) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int), "a 32-bit C enum");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
 
 /// Simulated time is a 64-bit picosecond count (about 213 days); half of it (about 106 days) is
 /// the most a run may reach, leaving room for every deadline and latency added to a time. Past it
