@@ -12,9 +12,17 @@ constexpr std::size_t kPage = 4096;
 // Largest first: 16 TiB holds 16 devices' 64 GiB plus 3 TB of managed memory many times over;
 // smaller ones serve hosts and tools (sanitizers, valgrind) that will not reserve that much
 // address space.
+// AddressSanitizer keeps a large part of the address space for its shadow and allocator: under
+// it the arena starts smaller, so the sanitizer keeps room to map its own memory.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kReserveTries[] = {std::size_t{256} << 30, std::size_t{64} << 30,
+                                         std::size_t{16} << 30, std::size_t{4} << 30,
+                                         std::size_t{1} << 30};
+#else
 constexpr std::size_t kReserveTries[] = {
     std::size_t{16} << 40, std::size_t{4} << 40, std::size_t{1} << 40, std::size_t{256} << 30,
     std::size_t{64} << 30, std::size_t{16} << 30, std::size_t{4} << 30, std::size_t{1} << 30};
+#endif
 
 std::size_t page_round(std::size_t v) { return (v + kPage - 1) / kPage * kPage; }
 
@@ -53,24 +61,60 @@ std::uintptr_t DeviceArena::take(std::size_t span) {
   return 0;
 }
 
+int DeviceArena::size_class(std::size_t size) const {
+  int c = 0;
+  for (std::size_t chunk = min_chunk_; chunk < size; chunk *= 2) ++c;
+  return c;
+}
+
 void* DeviceArena::allocate(std::size_t size) {
+  if (size > small_max_) return allocate_pages(size);
+  const int c = size_class(size);
+  std::deque<std::uintptr_t>& list = small_free_[c];
+  if (list.empty()) {  // a new slab, cut into chunks of this class
+    void* slab = allocate_pages(kSlab);
+    if (slab == nullptr) return nullptr;
+    const std::size_t chunk = min_chunk_ << c;
+    for (std::size_t off = 0; off + chunk <= kSlab; off += chunk) {
+      list.push_back(reinterpret_cast<std::uintptr_t>(slab) + off);
+    }
+  }
+  const std::uintptr_t at = list.front();  // the chunk freed longest ago: reuse is late
+  list.pop_front();
+  return reinterpret_cast<void*>(at);
+}
+
+void DeviceArena::release(void* p, std::size_t size) {
+  if (size > small_max_) {
+    release_pages(p, size);
+    return;
+  }
+  small_free_[size_class(size)].push_back(reinterpret_cast<std::uintptr_t>(p));
+}
+
+void* DeviceArena::allocate_pages(std::size_t size) {
+  if (page_allocations_ >= kMaxPageAllocations) return nullptr;
   if (base_ == 0 && !reserve()) return nullptr;
   const std::size_t usable = page_round(size == 0 ? 1 : size);
   if (usable > size_) return nullptr;
   const std::uintptr_t at = take(usable + kPage);  // + the guard page after it
   if (at == 0) return nullptr;
   void* p = reinterpret_cast<void*>(at);
+  ++page_allocations_;
   if (mprotect(p, usable, PROT_READ | PROT_WRITE) != 0) {
-    release(p, size);
+    release_pages(p, size);
     return nullptr;
   }
   return p;
 }
 
-void DeviceArena::release(void* p, std::size_t size) {
+void DeviceArena::release_pages(void* p, std::size_t size) {
+  --page_allocations_;
   const std::size_t usable = page_round(size == 0 ? 1 : size);
-  madvise(p, usable, MADV_DONTNEED);  // the host gets the memory back; contents are gone
-  mprotect(p, usable, PROT_NONE);
+  // A fresh inaccessible mapping over the range: the host gets the memory back, and the range
+  // merges with the inaccessible ones around it (an mprotect'ed range would stay a mapping of its
+  // own, and a long run would reach the kernel's limit on mappings per process).
+  mmap(p, usable, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
   std::size_t span = usable + kPage;
   auto next = free_.lower_bound(at);

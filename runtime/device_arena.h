@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where device memory lives: one large reserved range of the process's address space, apart from
-// the host heap. Device (and managed) allocations are carved out of it page by page, each
-// followed by an inaccessible guard page; freed ranges become inaccessible again and are reused
-// only after the rest of the range has been handed out once. So a device address is recognisable
+// the host heap. Allocations are carved out of it page by page, each followed by an inaccessible
+// guard page; freed ranges become inaccessible again and are reused only after the rest of the
+// range has been handed out once. Small allocations (up to `small_max` bytes) share 1 MiB slabs
+// by power-of-two size class instead (aligned to their class, at least `min_chunk`), without a
+// guard page each: every page-and-guard allocation costs the process two kernel memory mappings,
+// and tens of thousands of them would exhaust the kernel's limit (vm.max_map_count, 65530 by
+// default), which the host's own allocator also needs. So at most kMaxPageAllocations live at
+// once; past that allocate() says no. So a device address is recognisable
 // (the runtime can tell a freed or past-the-end device pointer from host memory), and a kernel's
 // stray access near a buffer, into freed memory or to address 0 faults instead of silently
 // corrupting host memory (the kernel launcher turns that fault into an AI Core exception).
@@ -11,13 +16,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 
 namespace npusim::rt {
 
 class DeviceArena {
  public:
-  DeviceArena() = default;
+  static constexpr std::size_t kMaxPageAllocations = 8192;
+
+  DeviceArena(std::size_t small_max, std::size_t min_chunk)
+      : small_max_(small_max), min_chunk_(min_chunk) {}
   DeviceArena(const DeviceArena&) = delete;
   DeviceArena& operator=(const DeviceArena&) = delete;
   ~DeviceArena();
@@ -38,11 +47,21 @@ class DeviceArena {
  private:
   bool reserve();
   std::uintptr_t take(std::size_t span);
+  void* allocate_pages(std::size_t size);
+  void release_pages(void* p, std::size_t size);
+  int size_class(std::size_t size) const;  // 0 = min_chunk, 1 = 2 x min_chunk, ...
 
+  static constexpr int kClasses = 16;
+  static constexpr std::size_t kSlab = 1 << 20;
+
+  std::size_t small_max_;
+  std::size_t min_chunk_;
+  std::size_t page_allocations_ = 0;  // live page-granular allocations (slabs included)
   std::uintptr_t base_ = 0;
   std::size_t size_ = 0;
   std::size_t bump_ = 0;                        // offset of the never-used rest
   std::map<std::uintptr_t, std::size_t> free_;  // released spans by address (coalesced)
+  std::deque<std::uintptr_t> small_free_[kClasses];  // free chunks per class, oldest first
 };
 
 }  // namespace npusim::rt

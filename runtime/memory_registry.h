@@ -96,8 +96,10 @@ class MemoryRegistry {
  private:
   void unmap(const Allocation& a);
 
-  DeviceArena arena_;         // device and managed memory (before blocks_: released after them)
-  DeviceArena pinned_arena_;  // pinned host memory
+  // Before blocks_: released after them. Pinned host memory starts on a page (it may be
+  // registered with aclrtHostRegister, which takes page-aligned ranges).
+  DeviceArena arena_{2048, 64};           // device and managed memory
+  DeviceArena pinned_arena_{4096, 4096};  // pinned host memory
   std::map<std::uintptr_t, Allocation> blocks_;  // by base address
   std::map<std::uintptr_t, HostRegistration> registered_;  // by base address
   std::set<std::uint64_t> live_serials_;

@@ -65,11 +65,19 @@ struct Pool {
     std::lock_guard<std::mutex> lock(m);
     return v[rng() % v.size()];
   }
+  /// Adds `h`; in a full pool it replaces one, which is returned to be released (a program that
+  /// keeps dropping handles would leak; the fuzzer measures the runtime's memory, not that).
   template <class T>
-  void add(std::vector<T>& v, T h) {
+  T add(std::vector<T>& v, T h) {
     std::lock_guard<std::mutex> lock(m);
-    if (v.size() < 512) v.push_back(h);
-    else v[v.size() / 2 + v.size() % 7] = h;  // bounded: overwrite one
+    if (v.size() < 512) {
+      v.push_back(h);
+      return nullptr;
+    }
+    T& slot = v[1 + (reinterpret_cast<std::uintptr_t>(h) >> 6) % (v.size() - 1)];
+    T old = slot;
+    slot = h;
+    return old;
   }
 };
 
@@ -100,22 +108,22 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
     const int op = static_cast<int>(rng() % 26);
     int rc = ACL_SUCCESS;
     switch (op) {
-      case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) pool.add(pool.streams, s); break; }
+      case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) aclrtDestroyStreamForce(pool.add(pool.streams, s)); break; }
       case 1: rc = aclrtDestroyStream(pool.pick(pool.streams, rng)); break;
       case 2: rc = aclrtDestroyStreamForce(pool.pick(pool.streams, rng)); break;
       case 3: rc = aclrtSynchronizeStreamWithTimeout(pool.pick(pool.streams, rng), timeout()); break;
-      case 4: { aclrtEvent e = nullptr; rc = aclrtCreateEvent(&e); if (rc == 0) pool.add(pool.events, e); break; }
+      case 4: { aclrtEvent e = nullptr; rc = aclrtCreateEvent(&e); if (rc == 0) aclrtDestroyEvent(pool.add(pool.events, e)); break; }
       case 5: rc = aclrtRecordEvent(pool.pick(pool.events, rng), pool.pick(pool.streams, rng)); break;
       case 6: rc = aclrtStreamWaitEvent(pool.pick(pool.streams, rng), pool.pick(pool.events, rng)); break;
       case 7: rc = aclrtSynchronizeEventWithTimeout(pool.pick(pool.events, rng), timeout()); break;
       case 8: { aclrtEventRecordedStatus s; rc = aclrtQueryEventStatus(pool.pick(pool.events, rng), &s); break; }
       case 9: rc = aclrtDestroyEvent(pool.pick(pool.events, rng)); break;
       case 10: { float ms; rc = aclrtEventElapsedTime(&ms, pool.pick(pool.events, rng), pool.pick(pool.events, rng)); break; }
-      case 11: { void* p = nullptr; rc = aclrtMalloc(&p, size() + 1, ACL_MEM_MALLOC_HUGE_FIRST); if (rc == 0) pool.add(pool.device, p); break; }
+      case 11: { void* p = nullptr; rc = aclrtMalloc(&p, size() + 1, ACL_MEM_MALLOC_HUGE_FIRST); if (rc == 0) aclrtFree(pool.add(pool.device, p)); break; }
       case 12: rc = aclrtFree(pool.pick(pool.device, rng)); break;
-      case 13: { void* p = nullptr; rc = aclrtMallocHost(&p, size() + 1); if (rc == 0) pool.add(pool.pinned, p); break; }
+      case 13: { void* p = nullptr; rc = aclrtMallocHost(&p, size() + 1); if (rc == 0) aclrtFreeHost(pool.add(pool.pinned, p)); break; }
       case 14: rc = aclrtFreeHost(pool.pick(pool.pinned, rng)); break;
-      case 15: { void* p = nullptr; rc = aclrtMemAllocManaged(&p, size() + 1, ACL_RT_MEM_ATTACH_GLOBAL); if (rc == 0) pool.add(pool.managed, p); break; }
+      case 15: { void* p = nullptr; rc = aclrtMemAllocManaged(&p, size() + 1, ACL_RT_MEM_ATTACH_GLOBAL); if (rc == 0) aclrtFree(pool.add(pool.managed, p)); break; }
       case 16: case 17: {  // synchronous copies between any two of: device, pinned, managed, own host buffer
         void* sides[4] = {pool.pick(pool.device, rng), pool.pick(pool.pinned, rng),
                           pool.pick(pool.managed, rng), host.data()};
@@ -136,7 +144,7 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
       }
       case 19: { const std::size_t n = size(); rc = aclrtMemset(pool.pick(pool.device, rng), n, 0x5a, n); break; }
       case 20: { const std::size_t n = size(); rc = aclrtMemsetAsync(pool.pick(pool.device, rng), n, 0x5a, n, pool.pick(pool.streams, rng)); break; }
-      case 21: { aclrtContext c = nullptr; rc = aclrtCreateContext(&c, 0); if (rc == 0) pool.add(pool.contexts, c); break; }
+      case 21: { aclrtContext c = nullptr; rc = aclrtCreateContext(&c, 0); if (rc == 0) aclrtDestroyContext(pool.add(pool.contexts, c)); aclrtSetDevice(0); break; }
       case 22: rc = aclrtDestroyContext(pool.pick(pool.contexts, rng)); aclrtSetDevice(0); break;
       case 23: rc = aclrtSetCurrentContext(pool.pick(pool.contexts, rng)); if (rc != 0) aclrtSetDevice(0); break;
       case 24: { size_t f, t; rc = aclrtGetMemInfo(static_cast<aclrtMemAttr>(rng() % 8), &f, &t); break; }

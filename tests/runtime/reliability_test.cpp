@@ -103,6 +103,27 @@ TEST_F(MemoryLimits, DefaultCopiesRefuseFreedAndPastTheEndDevicePointers) {
   EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
+// Each page-granular allocation costs two kernel memory mappings: their number is capped well
+// below the kernel's limit per process, so the host's own allocator always keeps room; small
+// allocations share slabs and do not count.
+TEST_F(MemoryLimits, LiveAllocationsAreCappedBeforeTheKernelsMappingLimit) {
+  std::vector<void*> big;
+  aclError rc = ACL_SUCCESS;
+  for (int i = 0; i < 9000 && rc == ACL_SUCCESS; ++i) {
+    void* p = nullptr;
+    rc = aclrtMalloc(&p, 8192, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (rc == ACL_SUCCESS) big.push_back(p);
+  }
+  EXPECT_EQ(rc, ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_EQ(big.size(), 8192u);
+  std::vector<void*> small(20000);
+  for (void*& p : small) ASSERT_EQ(aclrtMalloc(&p, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  for (void* p : small) ASSERT_EQ(aclrtFree(p), ACL_SUCCESS);
+  for (void* p : big) ASSERT_EQ(aclrtFree(p), ACL_SUCCESS);
+  void* p = nullptr;
+  EXPECT_EQ(aclrtMalloc(&p, 8192, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+}
+
 TEST_F(MemoryLimits, PinnedHostMemoryIsLimitedByHostPinnedMemory) {
   void* p = nullptr;
   EXPECT_EQ(aclrtMallocHost(&p, std::size_t{1} << 40), ACL_ERROR_RT_MEMORY_ALLOCATION);  // 1 TB
