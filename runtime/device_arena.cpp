@@ -68,7 +68,12 @@ int DeviceArena::size_class(std::size_t size) const {
 }
 
 void* DeviceArena::allocate(std::size_t size) {
-  if (size > small_max_) return allocate_pages(size);
+  if (size > small_max_) {
+    if (page_allocations_ >= kMaxPageAllocations) return nullptr;
+    void* p = allocate_pages(size);
+    if (p != nullptr) ++page_allocations_;
+    return p;
+  }
   const int c = size_class(size);
   std::deque<std::uintptr_t>& list = small_free_[c];
   if (list.empty()) {  // a new slab, cut into chunks of this class
@@ -86,6 +91,7 @@ void* DeviceArena::allocate(std::size_t size) {
 
 void DeviceArena::release(void* p, std::size_t size) {
   if (size > small_max_) {
+    --page_allocations_;
     release_pages(p, size);
     return;
   }
@@ -93,14 +99,12 @@ void DeviceArena::release(void* p, std::size_t size) {
 }
 
 void* DeviceArena::allocate_pages(std::size_t size) {
-  if (page_allocations_ >= kMaxPageAllocations) return nullptr;
   if (base_ == 0 && !reserve()) return nullptr;
   const std::size_t usable = page_round(size == 0 ? 1 : size);
   if (usable > size_) return nullptr;
   const std::uintptr_t at = take(usable + kPage);  // + the guard page after it
   if (at == 0) return nullptr;
   void* p = reinterpret_cast<void*>(at);
-  ++page_allocations_;
   if (mprotect(p, usable, PROT_READ | PROT_WRITE) != 0) {
     release_pages(p, size);
     return nullptr;
@@ -109,7 +113,6 @@ void* DeviceArena::allocate_pages(std::size_t size) {
 }
 
 void DeviceArena::release_pages(void* p, std::size_t size) {
-  --page_allocations_;
   const std::size_t usable = page_round(size == 0 ? 1 : size);
   // A fresh inaccessible mapping over the range: the host gets the memory back, and the range
   // merges with the inaccessible ones around it (an mprotect'ed range would stay a mapping of its

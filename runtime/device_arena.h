@@ -56,7 +56,7 @@ class DeviceArena {
 
   std::size_t small_max_;
   std::size_t min_chunk_;
-  std::size_t page_allocations_ = 0;  // live page-granular allocations (slabs included)
+  std::size_t page_allocations_ = 0;  // live page-granular allocations (slabs not counted)
   std::uintptr_t base_ = 0;
   std::size_t size_ = 0;
   std::size_t bump_ = 0;                        // offset of the never-used rest
