@@ -186,6 +186,7 @@ struct AiCoreConfig {
   Bytes ub{192 * 1024};
   Duration kernel_launch{4 * sim::kUs};
   Duration block_launch{2 * sim::kUs};
+  Duration timeout{1091 * sim::kSec};
   std::int64_t max_concurrent_kernels = 32;
   double scalar_cycles_per_bb = 4;
   std::int64_t scalar_access_cycles = 4;
@@ -218,6 +219,10 @@ struct AiCoreConfig {
     v.field("ub", ub, "unified buffer per vector core", sim::range(1, kMaxLocalBuffer));
     v.field("kernel_launch", kernel_launch, "from a kernel's dispatch to its first block being able to start (args, binary, core setup)");
     v.field("block_launch", block_launch, "from a block's dispatch to a core to its first instruction (per block)");
+    v.field("timeout", timeout,
+            "AI Core watchdog: a block that runs longer is stopped and its kernel fails with the "
+            "AI Core (or vector core) timeout, 507014 / 507034 (CANN's default: 1091 s)",
+            sim::above(0));
     v.field("max_concurrent_kernels", max_concurrent_kernels, "kernels (of different streams) the AI Core engine accepts at once; they share the cores",
             sim::range(1, 65536));
     v.field("scalar_cycles_per_bb", scalar_cycles_per_bb, "scalar-unit cycles charged per basic block of kernel scalar code");

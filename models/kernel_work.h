@@ -20,6 +20,10 @@ namespace npusim::models {
 /// aclError a kernel task ends with when run_block throws instead of returning a code
 /// (ACL_ERROR_RT_AICORE_EXCEPTION).
 constexpr int kAicoreException = 507015;
+/// aclErrors of a block the watchdog (aicore.timeout) stopped: ACL_ERROR_RT_AICORE_TIMEOUT (cube
+/// or coupled cores) and ACL_ERROR_RT_VECTOR_CORE_TIMEOUT (AIV cores).
+constexpr int kAicoreTimeout = 507014;
+constexpr int kVectorCoreTimeout = 507034;
 
 /// Which cores a kernel's blocks need. On split chips (npusim/chip_arch.h): kAic = one AIC (cube)
 /// core per block, kAiv = one AIV (vector) core, kMix = one AIC plus vector_cores / cube_cores

@@ -115,6 +115,8 @@ struct LaunchState {
   Runtime* runtime = nullptr;
   std::shared_ptr<ContextFault> fault;
   int exception_code = ACL_ERROR_RT_AICORE_EXCEPTION;
+  int timeout_code = ACL_ERROR_RT_AICORE_TIMEOUT;
+  std::uint64_t bb_limit = ~std::uint64_t{0};  // the watchdog, in basic blocks of scalar work
   std::string printf_text;
   PipeUse pipes;
   GmCheck gm_check;
@@ -144,6 +146,9 @@ int run_body(const LaunchState& st, std::uint32_t block) {
       return block_failed(st, block, text);
     }
     return 0;
+  } catch (const kernel::KernelTimeout& e) {
+    block_failed(st, block, e.what());
+    return st.timeout_code;
   } catch (const kernel::DeviceTrap& e) {
     return block_failed(st, block, e.what());
   } catch (const kernel::KernelError& e) {
@@ -168,6 +173,7 @@ kernel::BlockContext& block_context(LaunchState& st, std::uint32_t block) {
   } else {
     ctx->reset(block, st.block_dim);
   }
+  ctx->scalar_bb_limit = st.bb_limit;
   st.gm_check.reset(st.runtime->memory());
   ctx->gm_check = std::ref(st.gm_check);  // stored in place: no allocation
   return *ctx;
@@ -245,6 +251,14 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
       core_cap(call, s, vector ? ACL_RT_DEV_RES_VECTOR_CORE : ACL_RT_DEV_RES_CUBE_CORE);
   work->batch_mode = spec.batch_mode;
   st->exception_code = vector ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+  st->timeout_code = vector ? ACL_ERROR_RT_VECTOR_CORE_TIMEOUT : ACL_ERROR_RT_AICORE_TIMEOUT;
+  // The watchdog on the functional run: aicore.timeout of scalar work alone (pipe time comes on
+  // top in the replay, which the AI Core engine holds to the same timeout).
+  const double cycles = static_cast<double>(cfg.aicore.timeout.ps) * cfg.aicore.frequency.hz * 1e-12;
+  if (cfg.aicore.scalar_cycles_per_bb > 0) {
+    const double bbs = cycles / cfg.aicore.scalar_cycles_per_bb;
+    if (bbs < 1.8e19) st->bb_limit = static_cast<std::uint64_t>(bbs);
+  }
   work->run_block = [st](std::uint32_t block, kernel::BlockTrace& trace) {
     return run_block(*st, block, trace);
   };

@@ -20,7 +20,8 @@ const char* const kPipeStatNames[kernel::kPipeCount] = {"scalar", "vector", "cub
 SC_HAS_PROCESS(AiCore);
 
 AiCore::AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, std::string label,
-               const PipeCosts& costs, CoreTracks tracks, sim::StatGroup& stats, CoreSink& sink)
+               const PipeCosts& costs, SimTime timeout, CoreTracks tracks, sim::StatGroup& stats,
+               CoreSink& sink)
     : sc_module(name),
       mem("mem"),
       index_(index),
@@ -30,6 +31,7 @@ AiCore::AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, st
       tracks_(tracks),
       sink_(sink),
       replay_(costs) {
+  timeout_ = timeout;
   SC_METHOD(step);
   sensitive << go_;
   dont_initialize();
@@ -62,16 +64,23 @@ void AiCore::step() {
     phase_ = Phase::kReplay;
   }
   if (phase_ == Phase::kReplay) {
+    const SimTime limit = job_.start + timeout_;  // the watchdog
     SimTime wake_at = 0;
-    if (!replay_.advance(now, wake_at)) {  // the next GM instruction starts later
+    if (replay_.advance(now, wake_at)) {
+      timed_out_ = replay_.result().end > limit;
+      end_ = timed_out_ ? limit : replay_.result().end;
+    } else if (wake_at <= limit) {  // the next GM instruction starts later
       sc_core::next_trigger(sim::to_sc_time(wake_at - now));
       return;
+    } else {  // the watchdog fires first: the block stops there (its counts so far stand)
+      timed_out_ = true;
+      end_ = limit;
     }
     result_ = &replay_.result();
     phase_ = Phase::kTail;
   }
-  if (result_->end > now) {
-    sc_core::next_trigger(sim::to_sc_time(result_->end - now));
+  if (end_ > now) {
+    sc_core::next_trigger(sim::to_sc_time(end_ - now));
     return;
   }
   phase_ = Phase::kIdle;

@@ -60,8 +60,10 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
  public:
   tlm_utils::simple_initiator_socket<AiCore> mem;
 
+  /// A block that runs longer than `timeout` (from its first issue slot) is stopped there.
   AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, std::string label,
-         const PipeCosts& costs, CoreTracks tracks, sim::StatGroup& stats, CoreSink& sink);
+         const PipeCosts& costs, SimTime timeout, CoreTracks tracks, sim::StatGroup& stats,
+         CoreSink& sink);
 
   int index() const { return index_; }
   CoreKind core_kind() const { return kind_; }
@@ -74,6 +76,10 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   const BlockJob& job() const { return job_; }
   /// The last finished block's replay (valid inside CoreSink::block_finished).
   const ReplayResult& result() const { return *result_; }
+  /// The last finished block's end (its replay's end, or start + timeout when the watchdog
+  /// stopped it) and whether the watchdog did (valid inside CoreSink::block_finished).
+  SimTime end() const { return end_; }
+  bool timed_out() const { return timed_out_; }
 
   /// Counts a block this core ran or took part in, with its pipe busy time (ps) and execution
   /// time.
@@ -108,6 +114,9 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   const ReplayResult* result_ = nullptr;
   enum class Phase : std::uint8_t { kIdle, kStart, kReplay, kTail };
   Phase phase_ = Phase::kIdle;
+  SimTime timeout_ = 0;
+  SimTime end_ = 0;
+  bool timed_out_ = false;
   bool declared_ = false;  // timeline tracks declared
   sc_core::sc_event go_;
   tlm::tlm_generic_payload payload_;

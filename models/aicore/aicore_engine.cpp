@@ -74,8 +74,8 @@ void AiCoreEngine::build_cores(const ChipConfig& cfg, sim::TrackGroup& tracks,
     ct.core = tracks.reserve();
     for (sim::Track& t : ct.pipe) t = tracks.reserve();
     ct.pipes = cfg.aicore.trace_pipes;
-    cores_.push_back(std::make_unique<AiCore>(id.c_str(), i, kind, label, costs_, ct,
-                                              group.child(id), *this));
+    cores_.push_back(std::make_unique<AiCore>(id.c_str(), i, kind, label, costs_,
+                                              cfg.aicore.timeout.ps, ct, group.child(id), *this));
   }
   busy_.assign(cores_.size(), false);
   slots_.resize(cores_.size());
@@ -234,6 +234,12 @@ void AiCoreEngine::block_finished(AiCore& core) {
   Slot& slot = slots_[core.index()];
   Kernel& k = *slot.kernel;
   account(k, core, slot);
+  if (core.timed_out()) {  // the watchdog stopped the block: the kernel fails, no more blocks
+    sim::log_error("npusim: kernel " + k.rec.name + " block " + std::to_string(core.job().block) +
+                   " ran longer than aicore.timeout: stopped by the watchdog");
+    if (k.error == 0) k.error = core.core_kind() == CoreKind::kAiv ? kVectorCoreTimeout : kAicoreTimeout;
+    k.failed = true;
+  }
   busy_[core.index()] = false;
   ++free_[k.pool];
   for (int p : slot.partners) {
@@ -251,7 +257,7 @@ void AiCoreEngine::account(Kernel& k, AiCore& core, const Slot& slot) {
   const ReplayResult& r = core.result();
   const BlockJob& job = core.job();
   const SimTime now = sim::sim_now();
-  const SimTime executed = r.end - job.start;
+  const SimTime executed = core.end() - job.start;
   std::array<SimTime, kernel::kPipeCount> own{}, vec{};
   for (int lane = 0; lane < kLaneCount; ++lane) {
     const bool to_partner = !slot.partners.empty() && vector_lane(lane);

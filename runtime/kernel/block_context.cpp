@@ -30,6 +30,9 @@ KernelError::KernelError(const char* what) : std::runtime_error(what) {}
 KernelError::~KernelError() = default;
 DeviceTrap::DeviceTrap() : KernelError("device trap: the kernel executed asm(\"trap\")") {}
 DeviceTrap::~DeviceTrap() = default;
+KernelTimeout::KernelTimeout()
+    : KernelError("timeout: the block ran longer than the AI Core watchdog (aicore.timeout)") {}
+KernelTimeout::~KernelTimeout() = default;
 
 std::uint32_t BlockContext::alignment(Mem mem) {
   switch (mem) {
@@ -267,7 +270,7 @@ ScopedBlock::ScopedBlock(BlockContext& ctx)
     : saved_(detail::tls_block), saved_idx_(::block_idx), saved_num_(::block_num) {
   detail::tls_block = &ctx;
   tls_running = &ctx;
-  detail::set_scalar_counter(&ctx.scalar_bbs);
+  detail::set_scalar_counter(&ctx.scalar_bbs, ctx.scalar_bb_limit);
   ::block_idx = ctx.block_idx();
   ::block_num = ctx.block_num();
 }
@@ -275,7 +278,8 @@ ScopedBlock::ScopedBlock(BlockContext& ctx)
 ScopedBlock::~ScopedBlock() {
   detail::tls_block = saved_;
   tls_running = saved_;
-  detail::set_scalar_counter(saved_ != nullptr ? &saved_->scalar_bbs : nullptr);
+  detail::set_scalar_counter(saved_ != nullptr ? &saved_->scalar_bbs : nullptr,
+                             saved_ != nullptr ? saved_->scalar_bb_limit : ~std::uint64_t{0});
   ::block_idx = saved_idx_;
   ::block_num = saved_num_;
 }

@@ -20,14 +20,29 @@ namespace npusim::kernel::detail {
 namespace {
 
 __attribute__((tls_model("initial-exec"))) thread_local std::uint64_t* tls_scalar_bbs = nullptr;
+__attribute__((tls_model("initial-exec"))) thread_local std::uint64_t tls_bb_limit = ~0ull;
+
+// Out of the hot path: the watchdog fires once per block (the limit is lifted, so the unwinding
+// code, instrumented too, runs freely), raising KernelTimeout through the kernel's frames.
+[[noreturn]] __attribute__((noinline, cold)) void watchdog_expired() {
+  tls_bb_limit = ~0ull;
+  throw KernelTimeout();
+}
 
 }  // namespace
 
-void set_scalar_counter(std::uint64_t* counter) { tls_scalar_bbs = counter; }
+void set_scalar_counter(std::uint64_t* counter, std::uint64_t limit) {
+  tls_scalar_bbs = counter;
+  tls_bb_limit = limit;
+}
 
 }  // namespace npusim::kernel::detail
 
+// The watchdog (aicore.timeout, as a number of basic blocks: BlockContext::scalar_bb_limit): a
+// block whose scalar work passes it is stopped, so a kernel that never ends cannot hang the host.
 extern "C" NPUSIM_KERNEL_API void __sanitizer_cov_trace_pc() {
   std::uint64_t* counter = npusim::kernel::detail::tls_scalar_bbs;
-  if (counter != nullptr) ++*counter;
+  if (counter != nullptr && ++*counter > npusim::kernel::detail::tls_bb_limit) {
+    npusim::kernel::detail::watchdog_expired();
+  }
 }

@@ -192,6 +192,25 @@ TEST(AiCore, ABlockErrorFailsTheTaskAndStartsNoMoreBlocks) {
   EXPECT_EQ(bench.stat("chip0.aicore.failed_kernels"), 2.0);
 }
 
+// The watchdog: a block whose replay runs longer than aicore.timeout is stopped at the limit and
+// its kernel fails with the vector core timeout (AIV) / AI Core timeout (AIC); no more blocks.
+TEST(AiCore, TheWatchdogStopsABlockAtAicoreTimeout) {
+  ChipConfig cfg = aicore_config();
+  cfg.aicore.timeout = sim::Duration{200 * kNs};  // the vector add's block needs 328 ns
+  KernelBench bench(cfg);
+  KernelWork w = work_of("slow", 4, CoreType::kAiv, vector_add_trace(2, 1024, 2));
+  w.max_cores = 1;
+  Seen& k = bench.launch(1, std::move(w));
+  Seen& cube = bench.launch(2, work_of("slow_aic", 1, CoreType::kAic, vector_add_trace(2, 1024, 2)));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(k.out.error, kVectorCoreTimeout);
+  EXPECT_EQ(cube.out.error, kAicoreTimeout);
+  const KernelRecord& r = bench.record(0).name == "slow" ? bench.record(0) : bench.record(1);
+  EXPECT_EQ(r.blocks_run, 1u);  // the first block times out; no more start
+  // Stopped at its first issue slot (dispatch + block_launch 1 us) + the timeout.
+  EXPECT_EQ(r.last_block_end, r.first_block + 1 * kUs + 200 * kNs);
+}
+
 TEST(AiCore, ConcurrentKernelsShareCoresAndHbm) {
   KernelBench bench;
   const BlockTrace trace = vector_add_trace(16, 8192, 2);

@@ -256,3 +256,36 @@ TEST_F(TwoDevices, CopiesAcrossDevicesAndStreamsOfAnotherDeviceAreRefused) {
 
 }  // namespace
 }  // namespace npusim::rt::testing
+
+int32_t EndlessDo(uint32_t block_dim, void* stream, void* x);  // watchdog_kernels.cpp
+
+namespace npusim::rt::testing {
+namespace {
+
+class Watchdog : public AclTest {
+ protected:
+  void configure(models::ChipConfig& config, FakeTiming&) override {
+    config.aicore.timeout = sim::Duration{1 * sim::kMs};  // 450,000 basic blocks at 1.8 GHz
+  }
+};
+
+// A kernel that never ends is stopped by the watchdog (aicore.timeout) and reported at the next
+// synchronize as the vector core timeout; the stream and the process go on.
+TEST_F(Watchdog, AKernelThatNeverEndsIsStoppedAndReported) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  void* x = nullptr;
+  ASSERT_EQ(aclrtMalloc(&x, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(EndlessDo(1, s, x), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);
+  const std::string msg = aclGetRecentErrMsg();
+  EXPECT_NE(msg.find("kernel endless block 0 of 1 failed: timeout"), std::string::npos) << msg;
+  int32_t count = 0;
+  ASSERT_EQ(aclrtMemcpy(&count, 4, x, 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_GT(count, 1000);  // it did run, up to the limit
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);  // the error was reported once
+}
+
+}  // namespace
+}  // namespace npusim::rt::testing

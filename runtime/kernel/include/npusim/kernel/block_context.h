@@ -54,6 +54,13 @@ class NPUSIM_KERNEL_API DeviceTrap : public KernelError {
   ~DeviceTrap() override;
 };
 
+/// The block's scalar work passed the watchdog (aicore.timeout): the core stops it.
+class NPUSIM_KERNEL_API KernelTimeout : public KernelError {
+ public:
+  KernelTimeout();
+  ~KernelTimeout() override;
+};
+
 /// Per-core local memory capacities in bytes (defaults: Ascend 910B, NPU_ARCH 2201).
 struct CoreBuffers {
   std::uint32_t ub = 192 * 1024;
@@ -168,12 +175,17 @@ class NPUSIM_KERNEL_API BlockContext {
   // their code, so their basic-block counts.)
   std::array<std::uint32_t, 9> capacity_{};  // per memory, from caps_ (0: no arena)
   std::uint32_t live_slots_ = 0;
+
+ public:
+  /// The watchdog (set by the launcher): KernelTimeout is raised when scalar_bbs passes it.
+  std::uint64_t scalar_bb_limit = ~std::uint64_t{0};
 };
 
 namespace detail {
 extern NPUSIM_KERNEL_API thread_local BlockContext* tls_block;
-/// Points __sanitizer_cov_trace_pc at this thread's counter (nullptr: count nothing); ScopedBlock.
-void set_scalar_counter(std::uint64_t* counter);
+/// Points __sanitizer_cov_trace_pc at this thread's counter (nullptr: count nothing) and its
+/// watchdog limit; ScopedBlock.
+void set_scalar_counter(std::uint64_t* counter, std::uint64_t limit = ~std::uint64_t{0});
 }  // namespace detail
 
 /// The block being run on this thread, or nullptr.
