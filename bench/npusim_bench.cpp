@@ -7,15 +7,16 @@
 //     the real memcpy of every payload byte (device memory holds real bytes)
 //  4. 10,000 launches of a 48-block vector-add kernel (bench/vadd_kernel.cpp): wall time,
 //     simulated time and replayed pipe instructions per wall-second
-//  5. launch memory: RSS growth over 100 x [launches] launches of a 1-block kernel, untraced (nothing a
+//  5. stream churn: 20,000 create / copy / synchronize / destroy loops (wall time, RSS growth)
+//  6. launch memory: RSS growth over 100 x [launches] launches of a 1-block kernel, untraced (nothing a
 //     launch leaves behind may accumulate when no outputs are written)
-//  6. traced small copies, in a child process run with NPUSIM_OUT set (tracing is on when outputs
+//  7. traced small copies, in a child process run with NPUSIM_OUT set (tracing is on when outputs
 //     are): tasks per wall-second, RSS growth per traced task, and the time and size of writing
 //     the timeline (written to a temporary directory, then removed)
-//  7. launches of a 16-block fp16 matmul kernel, 256 x 256 x 256 (bench/matmul_kernel.cpp), for
+//  8. launches of a 16-block fp16 matmul kernel, 256 x 256 x 256 (bench/matmul_kernel.cpp), for
 //     at least 3 wall seconds: replayed pipe instructions per wall-second (the cube twin's
 //     LoadData / Mmad / Fixpipe element loops dominate), and a hash of the output bits
-//  8. peak resident memory of the process
+//  9. peak resident memory of the process
 // Uses the default chip (or NPUSIM_CONFIG / NPUSIM_SET). Wall time here is measured on purpose;
 // nothing the simulator reports uses it.
 #include <spawn.h>
@@ -184,6 +185,28 @@ void kernel_launches(int launches) {
   CHECK(aclrtFree(z));
 }
 
+/// `loops` times: create a stream, copy 64 B on it, synchronize, destroy it (state that every
+/// stream ever used left behind made this slow down and grow). Wall time and RSS growth.
+void stream_churn(int loops) {
+  void *host = nullptr, *dev = nullptr;
+  CHECK(aclrtMallocHost(&host, 64));
+  CHECK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+  const long rss0 = rss_bytes();
+  auto t0 = Clock::now();
+  for (int i = 0; i < loops; ++i) {
+    aclrtStream s = nullptr;
+    CHECK(aclrtCreateStream(&s));
+    CHECK(aclrtMemcpyAsync(dev, 64, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s));
+    CHECK(aclrtSynchronizeStream(s));
+    CHECK(aclrtDestroyStream(s));
+  }
+  const double wall = seconds_since(t0);
+  std::printf("%d stream create/copy/sync/destroy loops: %.3f wall s, RSS %+.1f MiB\n", loops, wall,
+              (rss_bytes() - rss0) / 1048576.0);
+  CHECK(aclrtFree(dev));
+  CHECK(aclrtFreeHost(host));
+}
+
 /// Untraced launches of a 1-block, 1-tile vector add (64 floats): RSS after `launches / 10` and
 /// after `launches`; the growth in between, per launch, is memory a launch leaves behind.
 void launch_memory(int launches) {
@@ -346,7 +369,7 @@ void matmul_launches() {
 
 int main(int argc, char** argv) {
   // npusim_bench [tasks] [launches] [section...]
-  //   sections: copies, second, kernels, launches, traced, matmul (default all)
+  //   sections: copies, second, kernels, streams, launches, traced, matmul (default all)
   int tasks = argc > 1 ? std::atoi(argv[1]) : 400000;
   if (argc > 2 && std::strcmp(argv[2], "--traced-child") == 0) return traced_copies(tasks);
   int launches = argc > 2 ? std::atoi(argv[2]) : 10000;
@@ -369,6 +392,7 @@ int main(int argc, char** argv) {
     one_simulated_second(64u << 20, "bulk 64 MiB H2D copies");
   }
   if (wanted("kernels")) kernel_launches(launches);
+  if (wanted("streams")) stream_churn(20000);
   if (wanted("launches")) launch_memory(100 * launches);
   if (wanted("traced")) traced_child(argv[0], tasks);
   if (wanted("matmul")) matmul_launches();
