@@ -86,6 +86,7 @@ case "${1:-}" in
   test) test_all; sanitize ;;
   sanitize) sanitize ;;
   fuzz) fuzz ;;
-  bench) build; "${BUILD}/bench/npusim_bench" ;;
+  bench) build; "${BUILD}/bench/npusim_bench"
+         "${BUILD}/tests/fuzz/npusim_api_fuzz" --seed 1 --calls 1000000 --threads 3 ;;
   *) echo "usage: tools/dev.sh demo|test|build|deps|bench|fuzz|sanitize" >&2; exit 2 ;;
 esac
