@@ -75,7 +75,8 @@ sanitize() {
 
 fuzz() {
   build
-  "${BUILD}/tests/fuzz/npusim_api_fuzz" --seed "${NPUSIM_FUZZ_SEED:-1}" --calls 1000000 --threads 3
+  NPUSIM_LOG=off "${BUILD}/tests/fuzz/npusim_api_fuzz" --seed "${NPUSIM_FUZZ_SEED:-1}" \
+    --calls 1000000 --threads 3
   "${BUILD}/tests/fuzz/npusim_config_fuzz" --seed "${NPUSIM_FUZZ_SEED:-1}" --cases 100000
 }
 
@@ -87,6 +88,6 @@ case "${1:-}" in
   sanitize) sanitize ;;
   fuzz) fuzz ;;
   bench) build; "${BUILD}/bench/npusim_bench"
-         "${BUILD}/tests/fuzz/npusim_api_fuzz" --seed 1 --calls 1000000 --threads 3 ;;
+         NPUSIM_LOG=off "${BUILD}/tests/fuzz/npusim_api_fuzz" --seed 1 --calls 1000000 --threads 3 ;;
   *) echo "usage: tools/dev.sh demo|test|build|deps|bench|fuzz|sanitize" >&2; exit 2 ;;
 esac
