@@ -220,9 +220,12 @@ class KernelBench {
     return seen;
   }
 
-  sim::WaitResult run_all() {
-    return engine_.run_until([this] { return finished_ == static_cast<int>(seen_.size()); });
+  /// Runs until every launched kernel finished, or simulated time reaches `deadline`.
+  sim::WaitResult run_all(SimTime deadline = sim::kForever) {
+    return engine_.run_until([this] { return finished_ == static_cast<int>(seen_.size()); },
+                             deadline);
   }
+  SimTime now() const { return engine_.now(); }
 
   /// The record of the kernel with task id `task` (launch order from 0).
   const KernelRecord& record(std::uint32_t task) {

@@ -211,6 +211,22 @@ TEST(AiCore, TheWatchdogStopsABlockAtAicoreTimeout) {
   EXPECT_EQ(r.last_block_end, r.first_block + 1 * kUs + 200 * kNs);
 }
 
+// A wait with a deadline (what ...WithTimeout calls do) ends at the deadline in simulated time
+// while a long block still runs; the watchdog stops the block later, at aicore.timeout.
+TEST(AiCore, AWaitEndsAtItsDeadlineAndTheWatchdogStopsTheBlockLater) {
+  ChipConfig cfg = aicore_config();
+  cfg.aicore.timeout = sim::Duration{10 * kMs};
+  KernelBench bench(cfg);
+  // 64 MiB tiles: each copy alone takes 2 ms at 32 B/cycle and 1 GHz; 4 tiles need > 10 ms.
+  Seen& k = bench.launch(1, work_of("long", 1, CoreType::kAiv, vector_add_trace(4, 64 << 20, 2)));
+  EXPECT_EQ(bench.run_all(1 * kMs), sim::WaitResult::kTimeout);
+  EXPECT_EQ(bench.now(), 1 * kMs);
+  EXPECT_FALSE(k.finished);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(k.out.error, kVectorCoreTimeout);
+  EXPECT_EQ(bench.record(0).last_block_end, bench.record(0).first_block + 1 * kUs + 10 * kMs);
+}
+
 TEST(AiCore, ConcurrentKernelsShareCoresAndHbm) {
   KernelBench bench;
   const BlockTrace trace = vector_add_trace(16, 8192, 2);
