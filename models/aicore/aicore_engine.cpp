@@ -45,6 +45,7 @@ AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx
       completion_(ctx.cfg.scheduler.completion.ps),
       max_kernels_(static_cast<std::size_t>(std::max<std::int64_t>(
           ctx.cfg.aicore.max_concurrent_kernels, 1))) {
+  by_priority_ = ctx.cfg.scheduler.policy != "fifo";
   SC_METHOD(on_wake);
   sensitive << wake_;
   dont_initialize();
@@ -91,8 +92,13 @@ const char* AiCoreEngine::task_type(const Task& task) const {
 bool AiCoreEngine::has_free_channel() const { return kernels_.size() < max_kernels_; }
 
 void AiCoreEngine::start(EngineJob& job, SimTime delay, JobSink& sink) {
-  Kernel& k = kernels_.emplace_back();
-  k.self = std::prev(kernels_.end());
+  const std::uint32_t priority = by_priority_ ? job.task->priority : 0;
+  auto at_pos = std::find_if(kernels_.begin(), kernels_.end(),
+                             [priority](const Kernel& o) { return o.priority > priority; });
+  const auto it = kernels_.emplace(at_pos);
+  Kernel& k = *it;
+  k.self = it;
+  k.priority = priority;
   k.job = &job;
   k.sink = &sink;
   k.work = job.task->kernel;

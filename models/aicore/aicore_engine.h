@@ -12,12 +12,15 @@
 //    the engine; kernels of different streams share the cores. Its blocks may start
 //    aicore.kernel_launch after it is received (tasks without KernelWork just take
 //    scheduler.sync_task).
-//  - Dispatch (at every kernel arrival and block end, same simulated time): kernels in arrival
-//    order; each takes the lowest-numbered free cores of its kind, block 0, 1, 2... while it has
-//    fewer than min(max_cores, cores of its kind) blocks running; blocks beyond the free cores run
-//    in waves. A kernel still waiting for cores of a kind keeps later kernels off that kind
-//    (FIFO, no overtaking). batch_mode: the kernel starts only when min(block_dim, cap) blocks can
-//    start at once. No preemption.
+//  - Dispatch (at every kernel arrival and block end, same simulated time): kernels by stream
+//    priority (0 first; with scheduler.policy=fifo all equal), then in arrival order, as CANN
+//    dispatches pending tasks of higher-priority streams first; each takes the lowest-numbered
+//    free cores of its kind, block 0, 1, 2... while it has fewer than min(max_cores, cores of its
+//    kind) blocks running; blocks beyond the free cores run in waves. A kernel still waiting for
+//    cores of a kind keeps the kernels after it in that order off that kind (no overtaking: a
+//    high-priority kernel gets the next free cores, a pending low-priority one never delays it).
+//    batch_mode: the kernel starts only when min(block_dim, cap) blocks can start at once. No
+//    preemption: running blocks always finish.
 //  - A dispatched block runs functionally (KernelWork::run_block) at once, then the core replays
 //    its trace from dispatch + aicore.block_launch (ai_core.h). An error stops further blocks;
 //    the task ends with the first error once its running blocks end.
@@ -77,6 +80,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     std::shared_ptr<const KernelWork> work;
     std::array<std::uint32_t, 2> need{};  // cores per block from pool 0 (AIC / AI Core), 1 (AIV)
     int pool = 0;                         // the pool of the core that replays the block
+    std::uint32_t priority = 0;           // the stream's (0 = highest; 0 for all under fifo)
     std::uint32_t cap = 1;                // blocks running at once
     std::uint32_t next_block = 0;
     std::uint32_t running = 0;
@@ -118,7 +122,8 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::vector<std::unique_ptr<AiCore>> cores_;
   std::vector<bool> busy_;
   std::vector<Slot> slots_;
-  std::list<Kernel> kernels_;  // arrival order
+  std::list<Kernel> kernels_;  // dispatch order: by priority, then arrival
+  bool by_priority_ = true;
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
   sc_core::sc_event wake_;
   std::uint64_t seq_ = 0;

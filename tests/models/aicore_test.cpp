@@ -227,6 +227,46 @@ TEST(AiCore, AWaitEndsAtItsDeadlineAndTheWatchdogStopsTheBlockLater) {
   EXPECT_EQ(bench.record(0).last_block_end, bench.record(0).first_block + 1 * kUs + 10 * kMs);
 }
 
+// CANN dispatches pending tasks of higher-priority streams first, at every unit: a high-priority
+// kernel that arrives while a low-priority one still has blocks waiting for cores gets the next
+// free core (not the end of the low-priority kernel's queue). Blocks of pure scalar work, 40 us.
+BlockTrace scalar_block(std::uint64_t bbs) {
+  BlockTrace t;
+  t.scalar_bbs = bbs;  // 1 cycle each at 1 GHz
+  return t;
+}
+
+struct PriorityCase {
+  SimTime low_first = 0, high_first = 0;
+};
+
+PriorityCase run_priority_case(const std::string& policy) {
+  ChipConfig cfg = aicore_config();
+  cfg.scheduler.policy = policy;
+  KernelBench bench(cfg);
+  // 96 blocks on 48 AIV cores: two waves. The high-priority kernel is ready at 6.7 us, during
+  // the first wave (which ends at 1.7 + 1 + 40 us).
+  bench.launch(1, work_of("low", 96, CoreType::kAiv, scalar_block(40000)), 0, 7);
+  bench.launch(2, work_of("high", 1, CoreType::kAiv, scalar_block(40000)), 5 * kUs, 0);
+  EXPECT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  PriorityCase r;
+  for (const KernelRecord& k : bench.aicore().records()) {
+    (k.name == "low" ? r.low_first : r.high_first) = k.first_block;
+  }
+  return r;
+}
+
+TEST(AiCore, AHighPriorityKernelGetsTheNextFreeCoreBeforePendingLowPriorityBlocks) {
+  const PriorityCase r = run_priority_case("priority");
+  EXPECT_EQ(r.low_first, kFirstBlock);
+  EXPECT_EQ(r.high_first, kFirstBlock + 1 * kUs + 40 * kUs);  // the end of the first wave
+}
+
+TEST(AiCore, UnderFifoTheHighPriorityKernelWaitsForTheEarlierKernelsBlocks) {
+  const PriorityCase r = run_priority_case("fifo");
+  EXPECT_EQ(r.high_first, kFirstBlock + 2 * (1 * kUs + 40 * kUs));  // after the second wave
+}
+
 TEST(AiCore, ConcurrentKernelsShareCoresAndHbm) {
   KernelBench bench;
   const BlockTrace trace = vector_add_trace(16, 8192, 2);
