@@ -446,6 +446,22 @@ class DumpVisitor final : public FieldVisitor {
 };
 
 // ---------------------------------------------------------------------------------------------
+// KeyPath: the dotted prefix of the group a visitor is in ("pcie.").
+
+class KeyPath {
+ public:
+  void enter(const char* group) { prefix_ += std::string(group) + "."; }
+  void leave() {
+    const std::size_t dot = prefix_.find_last_of('.', prefix_.size() - 2);
+    prefix_.resize(dot == std::string::npos ? 0 : dot + 1);
+  }
+  std::string of(const char* key) const { return prefix_ + key; }
+
+ private:
+  std::string prefix_;
+};
+
+// ---------------------------------------------------------------------------------------------
 // ReferenceVisitor: one row per key (and per group), aligned in columns.
 
 class ReferenceVisitor final : public FieldVisitor {
@@ -460,13 +476,10 @@ class ReferenceVisitor final : public FieldVisitor {
   void on(const char* key, Frequency& v, const char* d, const Rule& r) override { row(key, v, d, r); }
 
   void begin_group(const char* key, const char* desc) override {
-    rows_.push_back({prefix_ + key, "group", "", "", desc ? desc : ""});
-    prefix_ += std::string(key) + ".";
+    rows_.push_back({path_.of(key), "group", "", "", desc ? desc : ""});
+    path_.enter(key);
   }
-  void end_group() override {
-    std::size_t dot = prefix_.find_last_of('.', prefix_.size() - 2);
-    prefix_.resize(dot == std::string::npos ? 0 : dot + 1);
-  }
+  void end_group() override { path_.leave(); }
 
   std::string text() const;
 
@@ -476,11 +489,11 @@ class ReferenceVisitor final : public FieldVisitor {
   };
   template <class T>
   void row(const char* key, const T& v, const char* desc, const Rule& rule) {
-    rows_.push_back({prefix_ + key, type_name(v), format_value(v),
+    rows_.push_back({path_.of(key), type_name(v), format_value(v),
                      rule_text(effective_rule(rule, v), v), desc ? desc : ""});
   }
 
-  std::string prefix_;
+  KeyPath path_;
   std::vector<Row> rows_;
 };
 
@@ -514,11 +527,8 @@ class ValidateVisitor final : public FieldVisitor {
   void on(const char* key, Bandwidth& v, const char*, const Rule& r) override { check(key, v, r); }
   void on(const char* key, Duration& v, const char*, const Rule& r) override { check(key, v, r); }
   void on(const char* key, Frequency& v, const char*, const Rule& r) override { check(key, v, r); }
-  void begin_group(const char* key, const char*) override { prefix_ += std::string(key) + "."; }
-  void end_group() override {
-    std::size_t dot = prefix_.find_last_of('.', prefix_.size() - 2);
-    prefix_.resize(dot == std::string::npos ? 0 : dot + 1);
-  }
+  void begin_group(const char* key, const char*) override { path_.enter(key); }
+  void end_group() override { path_.leave(); }
 
   std::vector<std::string> problems;
 
@@ -526,10 +536,10 @@ class ValidateVisitor final : public FieldVisitor {
   template <class T>
   void check(const char* key, const T& v, const Rule& r) {
     std::string why = problem(r, v);
-    if (!why.empty()) problems.push_back(prefix_ + key + ": " + why);
+    if (!why.empty()) problems.push_back(path_.of(key) + ": " + why);
   }
 
-  std::string prefix_;
+  KeyPath path_;
 };
 
 std::string trim(const std::string& s) {
