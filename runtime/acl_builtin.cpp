@@ -38,6 +38,8 @@ namespace {
 using builtin::ElemType;
 
 constexpr std::uint64_t kMaxReduceSumBytes = 4ULL << 30;  // CANN: SUM count in (0, 4 GiB]
+// More numbers than this cannot fit any allocation (and count * 8 bytes must not wrap).
+constexpr std::uint64_t kMaxRandomNumbers = 1ULL << 56;
 
 // aclrtReduceAsync's data types (the ones CANN's ACL layer maps; INT4 has no whole bytes).
 bool reduce_type(int type, ElemType& out, bool& int4) {
@@ -257,6 +259,8 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
   const auto rfunc = static_cast<builtin::RandomFunc>(func);
   std::uint64_t count = 0;
   num.read(memory, count);  // the count now (for the timing; an address is read again later)
+  require(count <= kMaxRandomNumbers, ACL_ERROR_RT_PARAM_INVALID,
+          "randomNum " + std::to_string(count) + " is larger than any device buffer can hold");
   const std::uint64_t out_bytes = builtin::random_output_bytes(rfunc, elem, count);
   const std::uint64_t result_serial =
       device_range(call, result, std::max<std::uint64_t>(out_bytes, 1), dev, "randomResultAddr");
@@ -289,6 +293,7 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
         !mem->alive(counter_serial) || !mem->alive(result_serial)) {
       return ACL_ERROR_RT_DEVICE_MEM_ERROR;  // freed before the task ran
     }
+    if (spec.count > kMaxRandomNumbers) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
     const std::uint64_t bytes = builtin::random_output_bytes(spec.func, spec.type, spec.count);
     const Allocation* a = mem->find(result);
     if (a == nullptr || !a->contains(reinterpret_cast<std::uintptr_t>(result), bytes) ||

@@ -315,6 +315,11 @@ TEST_F(RandomTest, ErrorCodes) {
               set_param(i.randomNum, &big, 8);
             }),
             ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(with([&](auto& i) {
+              const uint64_t huge = 1ULL << 62;  // count * 4 bytes would wrap to 0
+              set_param(i.randomNum, &huge, 8);
+            }),
+            ACL_ERROR_RT_PARAM_INVALID);
   std::vector<float> host(16);
   EXPECT_EQ(with([&](auto& i) { i.randomResultAddr = host.data(); }), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(with([&](auto& i) { i.randomCounterAddr = host.data(); }), ACL_ERROR_RT_PARAM_INVALID);
@@ -325,6 +330,22 @@ TEST_F(RandomTest, ErrorCodes) {
             ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(with([](auto&) {}), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+}
+
+TEST_F(RandomTest, CountByAddressIsReadWhenTheTaskRuns) {
+  put<uint64_t>(b_, {16});
+  void* pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 8), ACL_SUCCESS);
+  const uint64_t big = 1 << 20;  // 4 MiB of floats: more than the 4 KiB result buffer
+  std::memcpy(pinned, &big, 8);
+  // Stream order: the copy rewrites the count after submission checked it, before the task runs.
+  ASSERT_EQ(aclrtMemcpyAsync(b_, 8, pinned, 8, ACL_MEMCPY_HOST_TO_DEVICE, stream_), ACL_SUCCESS);
+  aclrtRandomNumTaskInfo info = normal_fp32(0, 1, 0, 0);
+  set_param(info.randomNum, b_, 8, true);
+  ASSERT_EQ(aclrtRandomNumAsync(&info, stream_, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_DEVICE_MEM_ERROR);
+  EXPECT_EQ(last(TaskKind::kRandom).record.error, ACL_ERROR_RT_DEVICE_MEM_ERROR);
+  aclrtFreeHost(pinned);
 }
 
 TEST_F(RandomTest, FreedResultFailsTheTask) {
