@@ -33,7 +33,8 @@ std::optional<sim::SimTime> DsaEngine::resume(EngineJob& job, sim::SimTime now) 
       // The burst exists once the generator has produced its last byte.
       const double share = static_cast<double>(written_ + n) / static_cast<double>(task.bytes);
       const sim::SimTime ready =
-          gen_start_ + static_cast<sim::SimTime>(std::llround(share * static_cast<double>(gen_time_)));
+          gen_start_ +
+          static_cast<sim::SimTime>(std::llround(share * static_cast<double>(gen_time_)));
       const sim::SimTime at = std::max(ready, slot_);
       if (at > now) return at;
       complete_ = std::max(complete_, memory_access(tlm::TLM_WRITE_COMMAND, at, n, slot_));

@@ -45,31 +45,67 @@ constexpr std::uint64_t kMaxRandomNumbers = 1ULL << 56;
 bool reduce_type(int type, ElemType& out, bool& int4) {
   int4 = false;
   switch (type) {
-    case ACL_FLOAT: out = ElemType::kFp32; return true;
-    case ACL_FLOAT16: out = ElemType::kFp16; return true;
-    case ACL_BF16: out = ElemType::kBf16; return true;
-    case ACL_INT8: out = ElemType::kInt8; return true;
-    case ACL_INT16: out = ElemType::kInt16; return true;
-    case ACL_INT32: out = ElemType::kInt32; return true;
-    case ACL_UINT8: out = ElemType::kUint8; return true;
-    case ACL_UINT16: out = ElemType::kUint16; return true;
-    case ACL_UINT32: out = ElemType::kUint32; return true;
-    case ACL_INT4: int4 = true; return true;
-    default: return false;
+    case ACL_FLOAT:
+      out = ElemType::kFp32;
+      return true;
+    case ACL_FLOAT16:
+      out = ElemType::kFp16;
+      return true;
+    case ACL_BF16:
+      out = ElemType::kBf16;
+      return true;
+    case ACL_INT8:
+      out = ElemType::kInt8;
+      return true;
+    case ACL_INT16:
+      out = ElemType::kInt16;
+      return true;
+    case ACL_INT32:
+      out = ElemType::kInt32;
+      return true;
+    case ACL_UINT8:
+      out = ElemType::kUint8;
+      return true;
+    case ACL_UINT16:
+      out = ElemType::kUint16;
+      return true;
+    case ACL_UINT32:
+      out = ElemType::kUint32;
+      return true;
+    case ACL_INT4:
+      int4 = true;
+      return true;
+    default:
+      return false;
   }
 }
 
 // aclrtRandomNumAsync's data types.
 bool random_type(int type, ElemType& out) {
   switch (type) {
-    case ACL_FLOAT: out = ElemType::kFp32; return true;
-    case ACL_FLOAT16: out = ElemType::kFp16; return true;
-    case ACL_BF16: out = ElemType::kBf16; return true;
-    case ACL_INT32: out = ElemType::kInt32; return true;
-    case ACL_INT64: out = ElemType::kInt64; return true;
-    case ACL_UINT32: out = ElemType::kUint32; return true;
-    case ACL_UINT64: out = ElemType::kUint64; return true;
-    default: return false;
+    case ACL_FLOAT:
+      out = ElemType::kFp32;
+      return true;
+    case ACL_FLOAT16:
+      out = ElemType::kFp16;
+      return true;
+    case ACL_BF16:
+      out = ElemType::kBf16;
+      return true;
+    case ACL_INT32:
+      out = ElemType::kInt32;
+      return true;
+    case ACL_INT64:
+      out = ElemType::kInt64;
+      return true;
+    case ACL_UINT32:
+      out = ElemType::kUint32;
+      return true;
+    case ACL_UINT64:
+      out = ElemType::kUint64;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -101,9 +137,12 @@ bool overlap(const void* a, std::uint64_t an, const void* b, std::uint64_t bn) {
 
 const char* reduce_name(builtin::ReduceOp op) {
   switch (op) {
-    case builtin::ReduceOp::kSum: return "REDUCE_SUM";
-    case builtin::ReduceOp::kMax: return "REDUCE_MAX";
-    case builtin::ReduceOp::kMin: return "REDUCE_MIN";
+    case builtin::ReduceOp::kSum:
+      return "REDUCE_SUM";
+    case builtin::ReduceOp::kMax:
+      return "REDUCE_MAX";
+    case builtin::ReduceOp::kMin:
+      return "REDUCE_MIN";
   }
   return "REDUCE";
 }
@@ -132,8 +171,8 @@ void reduce_async(Call& call, void* dst, const void* src, std::uint64_t count, i
           std::string("the SDMA of ") + gen.family + " reduces with SUM only");
   const char* tname = int4 ? "int4" : builtin::type_name(elem);
   require(!int4 && listed(gen.reduce_types, tname), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-          std::string("the SDMA of ") + gen.family + " does not reduce " + tname +
-              " (it takes " + gen.reduce_types + ")");
+          std::string("the SDMA of ") + gen.family + " does not reduce " + tname + " (it takes " +
+              gen.reduce_types + ")");
   const std::size_t width = builtin::element_size(elem);
   if (width == 2 || width == 4) {
     require(reinterpret_cast<std::uintptr_t>(dst) % width == 0 &&
@@ -173,8 +212,8 @@ void reduce_async(Call& call, void* dst, const void* src, std::uint64_t count, i
 // One aclrtRandomParaInfo: an immediate (its first `size` bytes) or a device address.
 struct Param {
   bool by_address = false;
-  std::uint64_t raw = 0;  // the value, or the address
-  std::uint8_t width = 0; // bytes the value has (read from the address)
+  std::uint64_t raw = 0;   // the value, or the address
+  std::uint8_t width = 0;  // bytes the value has (read from the address)
   std::uint64_t serial = 0;
 
   void* address() const { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(raw)); }
@@ -210,8 +249,7 @@ Param random_param(Call& call, const aclrtRandomParaInfo& info, std::uint8_t wid
   return p;
 }
 
-void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stream,
-                      void* reserve) {
+void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stream, void* reserve) {
   require_not_null(info, "taskInfo");
   ElemType elem = ElemType::kFp32;
   const int type = as_int(info->dataType);
@@ -243,8 +281,8 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
   const auto& params = info->randomNumFuncParaInfo.paramInfo;
   Param first, second;
   if (func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK) {
-    first = random_param(call, params.dropoutBitmaskInfo.dropoutRation, width, dev,
-                         "dropoutRation");
+    first =
+        random_param(call, params.dropoutBitmaskInfo.dropoutRation, width, dev, "dropoutRation");
   } else if (func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS) {
     first = random_param(call, params.uniformDisInfo.min, width, dev, "min");
     second = random_param(call, params.uniformDisInfo.max, width, dev, "max");
@@ -279,7 +317,7 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
   task.name = func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ? "RANDOM_DROPOUT_BITMASK"
               : func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS   ? "RANDOM_UNIFORM"
               : func == ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS    ? "RANDOM_NORMAL"
-                                                                   : "RANDOM_TRUNCATED_NORMAL";
+                                                                  : "RANDOM_TRUNCATED_NORMAL";
   task.bytes = out_bytes;
   task.elements = count;
   const MemoryRegistry* mem = &memory;
@@ -327,9 +365,8 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
 
 aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream,
                              void* reserve) {
-  return api("aclrtRandomNumAsync", [&](Call& c) {
-    npusim::rt::random_num_async(c, taskInfo, stream, reserve);
-  });
+  return api("aclrtRandomNumAsync",
+             [&](Call& c) { npusim::rt::random_num_async(c, taskInfo, stream, reserve); });
 }
 
 }  // extern "C"

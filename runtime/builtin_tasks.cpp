@@ -247,7 +247,9 @@ void dropout(const RandomSpec& spec, WordStream& words, void* out) {
   auto* bytes = static_cast<unsigned char*>(out);
   std::memset(bytes, 0, random_output_bytes(spec.func, spec.type, spec.count));
   for (std::uint64_t i = 0; i < spec.count; ++i) {
-    if (unit_float(words.next()) >= ratio) bytes[i / 8] |= static_cast<unsigned char>(1u << (i % 8));
+    if (unit_float(words.next()) >= ratio) {
+      bytes[i / 8] |= static_cast<unsigned char>(1u << (i % 8));
+    }
   }
 }
 
@@ -276,17 +278,28 @@ std::size_t element_size(ElemType type) {
 
 const char* type_name(ElemType type) {
   switch (type) {
-    case ElemType::kInt8: return "int8";
-    case ElemType::kInt16: return "int16";
-    case ElemType::kInt32: return "int32";
-    case ElemType::kInt64: return "int64";
-    case ElemType::kUint8: return "uint8";
-    case ElemType::kUint16: return "uint16";
-    case ElemType::kUint32: return "uint32";
-    case ElemType::kUint64: return "uint64";
-    case ElemType::kFp16: return "fp16";
-    case ElemType::kBf16: return "bf16";
-    case ElemType::kFp32: return "fp32";
+    case ElemType::kInt8:
+      return "int8";
+    case ElemType::kInt16:
+      return "int16";
+    case ElemType::kInt32:
+      return "int32";
+    case ElemType::kInt64:
+      return "int64";
+    case ElemType::kUint8:
+      return "uint8";
+    case ElemType::kUint16:
+      return "uint16";
+    case ElemType::kUint32:
+      return "uint32";
+    case ElemType::kUint64:
+      return "uint64";
+    case ElemType::kFp16:
+      return "fp16";
+    case ElemType::kBf16:
+      return "bf16";
+    case ElemType::kFp32:
+      return "fp32";
   }
   return "?";
 }
@@ -297,17 +310,28 @@ bool is_float(ElemType type) {
 
 void reduce(ReduceOp op, ElemType type, void* dst, const void* src, std::size_t count) {
   switch (type) {
-    case ElemType::kInt8: return reduce_int<std::int8_t>(op, dst, src, count);
-    case ElemType::kInt16: return reduce_int<std::int16_t>(op, dst, src, count);
-    case ElemType::kInt32: return reduce_int<std::int32_t>(op, dst, src, count);
-    case ElemType::kInt64: return reduce_int<std::int64_t>(op, dst, src, count);
-    case ElemType::kUint8: return reduce_int<std::uint8_t>(op, dst, src, count);
-    case ElemType::kUint16: return reduce_int<std::uint16_t>(op, dst, src, count);
-    case ElemType::kUint32: return reduce_int<std::uint32_t>(op, dst, src, count);
-    case ElemType::kUint64: return reduce_int<std::uint64_t>(op, dst, src, count);
-    case ElemType::kFp16: return reduce_small_float<Fp16Format>(op, dst, src, count);
-    case ElemType::kBf16: return reduce_small_float<Bf16Format>(op, dst, src, count);
-    case ElemType::kFp32: return reduce_fp32(op, dst, src, count);
+    case ElemType::kInt8:
+      return reduce_int<std::int8_t>(op, dst, src, count);
+    case ElemType::kInt16:
+      return reduce_int<std::int16_t>(op, dst, src, count);
+    case ElemType::kInt32:
+      return reduce_int<std::int32_t>(op, dst, src, count);
+    case ElemType::kInt64:
+      return reduce_int<std::int64_t>(op, dst, src, count);
+    case ElemType::kUint8:
+      return reduce_int<std::uint8_t>(op, dst, src, count);
+    case ElemType::kUint16:
+      return reduce_int<std::uint16_t>(op, dst, src, count);
+    case ElemType::kUint32:
+      return reduce_int<std::uint32_t>(op, dst, src, count);
+    case ElemType::kUint64:
+      return reduce_int<std::uint64_t>(op, dst, src, count);
+    case ElemType::kFp16:
+      return reduce_small_float<Fp16Format>(op, dst, src, count);
+    case ElemType::kBf16:
+      return reduce_small_float<Bf16Format>(op, dst, src, count);
+    case ElemType::kFp32:
+      return reduce_fp32(op, dst, src, count);
   }
 }
 
@@ -341,11 +365,21 @@ void generate(const RandomSpec& spec, unsigned char* counter, void* out) {
       break;
     case RandomFunc::kUniform:
       switch (spec.type) {
-        case ElemType::kInt32: uniform_int<std::int32_t>(spec, words, out); break;
-        case ElemType::kUint32: uniform_int<std::uint32_t>(spec, words, out); break;
-        case ElemType::kInt64: uniform_int<std::int64_t>(spec, words, out); break;
-        case ElemType::kUint64: uniform_int<std::uint64_t>(spec, words, out); break;
-        default: uniform_float(spec, words, out); break;
+        case ElemType::kInt32:
+          uniform_int<std::int32_t>(spec, words, out);
+          break;
+        case ElemType::kUint32:
+          uniform_int<std::uint32_t>(spec, words, out);
+          break;
+        case ElemType::kInt64:
+          uniform_int<std::int64_t>(spec, words, out);
+          break;
+        case ElemType::kUint64:
+          uniform_int<std::uint64_t>(spec, words, out);
+          break;
+        default:
+          uniform_float(spec, words, out);
+          break;
       }
       break;
     case RandomFunc::kNormal:

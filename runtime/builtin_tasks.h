@@ -41,7 +41,17 @@
 namespace npusim::rt::builtin {
 
 enum class ElemType : std::uint8_t {
-  kInt8, kInt16, kInt32, kInt64, kUint8, kUint16, kUint32, kUint64, kFp16, kBf16, kFp32
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kUint8,
+  kUint16,
+  kUint32,
+  kUint64,
+  kFp16,
+  kBf16,
+  kFp32
 };
 std::size_t element_size(ElemType type);
 /// "int8", "fp16"... (the names npusim/chip_arch.h lists).
@@ -64,7 +74,7 @@ struct RandomSpec {
   std::uint64_t first = 0;   // ratio, min or mean: the type's bits, little-endian
   std::uint64_t second = 0;  // max or stddev
   std::uint64_t seed = 0;
-  std::uint64_t count = 0;   // numbers (mask bits for the bitmask)
+  std::uint64_t count = 0;  // numbers (mask bits for the bitmask)
 };
 
 /// Bytes a task writes: count elements, or ceil(count / 8) for the bitmask.
