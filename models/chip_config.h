@@ -146,6 +146,24 @@ struct SdmaConfig {
   }
 };
 
+/// DSA: the scheduler's random-number accelerator (aclrtRandomNumAsync; models/dsa_engine.h).
+struct DsaConfig {
+  Duration setup{1 * sim::kUs};
+  Frequency clock{1e9};
+  double numbers_per_cycle = 4;
+  Bytes burst{64 * 1024};
+
+  template <class V>
+  void visit(V& v) {
+    v.field("setup", setup, "per-task setup of the DSA (read the task's parameters and counter)");
+    v.field("clock", clock, "DSA clock");
+    v.field("numbers_per_cycle", numbers_per_cycle,
+            "random numbers (or dropout mask bits) the DSA generates per cycle",
+            sim::above(0));
+    v.field("burst", burst, "size of the DSA's writes of its results to device memory");
+  }
+};
+
 /// Task scheduler (STARS/HWTS): stream queues, dispatch and completion.
 struct SchedulerConfig {
   Duration doorbell{500 * sim::kNs};
@@ -288,6 +306,7 @@ struct ChipConfig {
   HbmConfig hbm;
   L2Config l2;
   SdmaConfig sdma;
+  DsaConfig dsa;
   SchedulerConfig scheduler;
   AiCoreConfig aicore;
   AiCpuConfig aicpu;
@@ -301,6 +320,7 @@ struct ChipConfig {
     v.group("hbm", hbm, "device memory");
     v.group("l2", l2, "L2 cache");
     v.group("sdma", sdma, "system DMA engine");
+    v.group("dsa", dsa, "random-number accelerator (DSA)");
     v.group("scheduler", scheduler, "task scheduler");
     v.group("aicore", aicore, "AI Cores");
     v.group("aicpu", aicpu, "AI CPU");

@@ -13,6 +13,7 @@ SdmaEngine::SdmaEngine(const sc_core::sc_module_name& name, UnitContext& ctx)
       work_(static_cast<std::size_t>(std::max<std::int64_t>(ctx.cfg.sdma.channels, 1))) {
   bind_memory(ctx.hbm);
   ctx.routes.claim(TaskKind::kCopy, Direction::kD2D, *this, "sdma");
+  ctx.routes.claim(TaskKind::kReduce, Direction::kD2D, *this, "sdma");
   for (Direction d : {Direction::kH2D, Direction::kD2H, Direction::kD2D}) {
     ctx.routes.claim(TaskKind::kMemset, d, *this, "sdma");
   }
@@ -34,7 +35,9 @@ std::optional<sim::SimTime> SdmaEngine::resume(EngineJob& job, sim::SimTime now)
       const std::uint64_t n = std::min(w.left, burst_);
       w.left -= n;
       sim::SimTime slot_end = w.issue;
-      if (task.kind == TaskKind::kCopy) {
+      // Reads: a copy reads its source, a reduce its source and its destination.
+      const int reads = task.kind == TaskKind::kCopy ? 1 : task.kind == TaskKind::kReduce ? 2 : 0;
+      for (int r = 0; r < reads; ++r) {
         w.complete =
             std::max(w.complete, memory_access(tlm::TLM_READ_COMMAND, w.issue, n, slot_end));
       }
@@ -52,8 +55,10 @@ std::optional<sim::SimTime> SdmaEngine::resume(EngineJob& job, sim::SimTime now)
 
 std::size_t SdmaEngine::span_args(const EngineJob& job, sim::TraceField* args) const {
   std::size_t n = ChannelEngine::span_args(job, args);
-  args[n++] = sim::TraceField::str(
-      "operation", job.task->kind == TaskKind::kCopy ? "device to device" : "memset");
+  const TaskKind kind = job.task->kind;
+  args[n++] = sim::TraceField::str("operation", kind == TaskKind::kCopy     ? "device to device"
+                                                : kind == TaskKind::kReduce ? "reduce"
+                                                                            : "memset");
   return n;
 }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// The system DMA engine (SDMA): device-side copies (D2D) and device memsets.
+// The system DMA engine (SDMA): device-side copies (D2D), device memsets and reductions
+// (aclrtReduceAsync: the copy engine combines src into dst element by element on the way).
 //
 // Timing model: sdma.channels channels run tasks concurrently. A task pays sdma.setup, then moves
 // its bytes in sdma.burst bursts through the Hbm target: a D2D burst reads and writes it (2x the
-// bytes of memory traffic), a memset burst only writes. The next burst is issued when memory has
-// taken the previous one (pipelined), so a lone D2D of S bytes takes
-// setup + 2*S / hbm.bandwidth + hbm.latency; concurrent channels and PCIe DMA contend for HBM.
+// bytes of memory traffic), a memset burst only writes, a reduce burst reads src, reads dst and
+// writes dst (3x). The next burst is issued when memory has taken the previous one (pipelined),
+// so a lone D2D of S bytes takes setup + 2*S / hbm.bandwidth + hbm.latency and a lone reduce
+// setup + 3*S / hbm.bandwidth + hbm.latency (the arithmetic keeps pace with memory: it adds no
+// time of its own); concurrent channels and PCIe DMA contend for HBM.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +20,8 @@
 
 namespace npusim::models {
 
-/// Claims device copies (kCopy D2D) and device memsets (kMemset, any direction but H2H).
+/// Claims device copies (kCopy D2D), device memsets (kMemset, any direction but H2H) and
+/// reductions (kReduce D2D).
 class SdmaEngine : public ChannelEngine, public Unit {
  public:
   SdmaEngine(const sc_core::sc_module_name& name, UnitContext& ctx);

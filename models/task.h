@@ -38,6 +38,8 @@ enum class TaskKind : std::uint8_t {
   kKernel,       // AI Core (a KernelWork; without one: a fixed scheduler.sync_task)
   kHostFunc,     // host callback
   kNop,          // scheduler-internal, does nothing (barriers, placeholders)
+  kReduce,       // SDMA (kD2D): dst = dst (op) src element-wise (aclrtReduceAsync)
+  kRandom,       // DSA: random numbers into device memory (aclrtRandomNumAsync)
 };
 constexpr int kFirstUnitKind = 32;
 constexpr int kTaskKinds = 256;  // every value of the underlying type
@@ -64,6 +66,7 @@ struct Task {
   std::uint32_t priority = 0; // 0 = highest .. 7 = lowest
   SimTime submit_at = 0;      // host clock at submission; the device never runs it earlier
   std::uint64_t bytes = 0;
+  std::uint64_t elements = 0; // kRandom: numbers the task generates (bytes = what it writes)
   std::uint64_t flow_id = 0;  // links the host API span to the device task on the timeline
   std::string name;           // timeline label; empty = the unit's task type ("SDMA_SQE"...)
   std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "models/aicore/aicore_engine.h"
+#include "models/dsa_engine.h"
 #include "models/host_cpu.h"
 #include "models/host_link.h"
 #include "models/sdma_engine.h"
@@ -18,6 +19,7 @@ const UnitSpec kBuiltinUnits[] = {
     {"host_cpu", make_unit<HostCpu>},
     {"sync_tasks", make_unit<SyncTasks>},
     {"aicore", make_unit<AiCoreEngine>},
+    {"dsa", make_unit<DsaEngine>},
 };
 
 std::mutex& added_mutex() {

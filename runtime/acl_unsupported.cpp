@@ -1006,24 +1006,6 @@ aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
   return unsupported("aclrtProfTrace", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtRandomNumAsync(
-    const aclrtRandomNumTaskInfo* taskInfo,
-    const aclrtStream stream,
-    void* reserve) {
-  return unsupported("aclrtRandomNumAsync", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtReduceAsync(
-    void* dst,
-    const void* src,
-    uint64_t count,
-    aclrtReduceKind kind,
-    aclDataType type,
-    aclrtStream stream,
-    void* reserve) {
-  return unsupported("aclrtReduceAsync", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtRegDeviceStateCallback(
     const char* regName,
     aclrtDeviceStateCallback callback,

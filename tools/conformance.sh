@@ -68,6 +68,8 @@ read -r -d '' TABLE <<'EOT'
 1_basic_features/memory/9_multistream_sync_memory|\[SUCCESS\] Memory semantics synchronization across multiple streams is successful
 1_basic_features/stream/0_simple_stream|through the default stream, the current result is: 1\.|through the created stream, the current result is: 2\.|stream status is: 0\.|After loop, the current result is: 3002\.|Resource cleanup completed
 1_basic_features/stream/3_stream_config_query|\[SUCCESS\] Stream config query sample completed successfully
+2_advanced_features/built_in_task/0_reduce_task|^Reduce SUM result\[0\] = 2\.000000$|^Reduce SUM result\[1\] = 4\.000000$|^Reduce SUM result\[2\] = 6\.000000$|^Reduce SUM result\[3\] = 8\.000000$|Sample Run Successfully\.
+2_advanced_features/built_in_task/1_random_num_task|Gen normal distribution random num, data type: float|Gen truncated normal distribution random num, data type: BF16|Gen uniform distribution random num, data type: FP16|Gen uniform distribution random num, data type: INT32|Gen dropout bitmask, output data type: UINT8|=25:^Random result\[[0-4]\] = |Sample Run Successfully\.
 2_advanced_features/kernel/0_launch_kernel --run-mode simple|runs in simple mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
 2_advanced_features/kernel/0_launch_kernel --run-mode placeholder|runs in placeholder mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
 2_advanced_features/kernel/1_launch_kernel_with_reslimit|=8:^Hello World$|Launch kernels under resource limits successfully

@@ -38,7 +38,7 @@ const std::set<int> kKnownCodes = {
     ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, ACL_ERROR_RT_EVENT_NOT_COMPLETE, ACL_ERROR_RT_INTERNAL_ERROR,
     ACL_ERROR_RT_DEVICE_MEM_ERROR, ACL_ERROR_RT_NO_STREAM_RESOURCE, ACL_ERROR_RT_NO_EVENT_RESOURCE,
     ACL_ERROR_RT_STREAM_TASK_FULL, ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
-    ACL_ERROR_RT_RESOURCE_ALLOC_FAIL};
+    ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, ACL_ERROR_RT_ADDR_UNALIGNED};
 
 long rss_kib() {
   FILE* f = std::fopen("/proc/self/statm", "r");
@@ -105,7 +105,7 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
   auto size = [&rng] { return static_cast<std::size_t>(rng() % 5 == 0 ? rng() % kBuf : rng() % 256); };
   auto timeout = [&rng] { return static_cast<int32_t>(rng() % 4 == 0 ? -1 : rng() % 3); };
   for (long i = 0; i < calls; ++i) {
-    const int op = static_cast<int>(rng() % 26);
+    const int op = static_cast<int>(rng() % 28);
     int rc = ACL_SUCCESS;
     switch (op) {
       case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) aclrtDestroyStreamForce(pool.add(pool.streams, s)); break; }
@@ -149,6 +149,41 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
       case 23: rc = aclrtSetCurrentContext(pool.pick(pool.contexts, rng)); if (rc != 0) aclrtSetDevice(0); break;
       case 24: { size_t f, t; rc = aclrtGetMemInfo(static_cast<aclrtMemAttr>(rng() % 8), &f, &t); break; }
       case 25: rc = aclrtSynchronizeDeviceWithTimeout(timeout()); break;
+      case 26: {  // reductions over device buffers (or anything else) with any kind and type
+        const int kinds[] = {9, 10, 11, 12, 13, 14};
+        const int types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT16, ACL_INT32, ACL_UINT32, ACL_INT4, ACL_DOUBLE};
+        aclrtReduceKind kind;
+        aclDataType type;
+        std::memcpy(&kind, &kinds[rng() % 6], sizeof kind);
+        std::memcpy(&type, &types[rng() % 9], sizeof type);
+        char* dst = static_cast<char*>(pool.pick(pool.device, rng));
+        const char* src = rng() % 8 == 0 ? host.data() : static_cast<const char*>(pool.pick(pool.device, rng));
+        if (dst != nullptr && rng() % 4 == 0) dst += rng() % 4;
+        rc = aclrtReduceAsync(dst, src, size(), kind, type, pool.pick(pool.streams, rng), nullptr);
+        break;
+      }
+      case 27: {  // random numbers with any function, type and parameter encoding
+        const int types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT64, ACL_UINT32, ACL_UINT64, ACL_INT8};
+        aclrtRandomNumTaskInfo info;
+        std::memset(&info, static_cast<int>(rng() & 0xFF), sizeof info);
+        std::memcpy(&info.dataType, &types[rng() % 8], sizeof info.dataType);
+        const int func = static_cast<int>(rng() % 5);
+        std::memcpy(&info.randomNumFuncParaInfo.funcType, &func, sizeof func);
+        aclrtRandomParaInfo* params[] = {&info.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min,
+                                         &info.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max,
+                                         &info.randomSeed, &info.randomNum};
+        for (aclrtRandomParaInfo* p : params) {
+          p->isAddr = static_cast<uint8_t>(rng() % 8 == 0 ? 1 : rng() % 8 == 0 ? 2 : 0);
+          p->size = static_cast<uint8_t>(rng() % 10);
+          const std::uint64_t v = p->isAddr == 1 ? reinterpret_cast<std::uintptr_t>(pool.pick(pool.device, rng)) : rng() % 300;
+          std::memcpy(p->valueOrAddr, &v, 8);
+        }
+        info.randomParaAddr = rng() % 4 == 0 ? pool.pick(pool.device, rng) : nullptr;
+        info.randomResultAddr = pool.pick(pool.device, rng);
+        info.randomCounterAddr = pool.pick(pool.device, rng);
+        rc = aclrtRandomNumAsync(&info, pool.pick(pool.streams, rng), nullptr);
+        break;
+      }
     }
     note(st, rc, "call");
     (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);

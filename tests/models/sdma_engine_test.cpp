@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// SDMA: D2D copies read and write HBM, memsets only write; channels contend for HBM.
+// SDMA: D2D copies read and write HBM, memsets only write, reductions read twice and write once;
+// channels contend for HBM.
 #include <gtest/gtest.h>
 
 #include "tests/models/bench.h"
@@ -35,6 +36,31 @@ TEST(Sdma, DeviceMemsetWritesOnce) {
   const SimTime engine = 500 * kNs + 1024 * kHbmBurst + 100 * kNs;
   EXPECT_EQ(set.out.end, 700 * kNs + engine + 300 * kNs);
   EXPECT_EQ(bench.stat("chip0.hbm.bytes"), 64.0 * kMiB);
+}
+
+TEST(Sdma, ReduceReadsSrcAndDstAndWritesDst) {
+  Bench bench(test_config(), /*trace=*/true);
+  Task t;
+  t.kind = TaskKind::kReduce;
+  t.direction = Direction::kD2D;
+  t.bytes = 64 * kMiB;
+  t.stream = 1;
+  t.name = "REDUCE_SUM";
+  Seen& red = bench.submit(std::move(t));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  // engine = setup 500 ns + 1024 bursts x (read src + read dst + write dst, 65.536 ns each)
+  //        + HBM latency 100 ns.
+  const SimTime engine = 500 * kNs + 1024 * 3 * kHbmBurst + 100 * kNs;
+  EXPECT_EQ(red.out.start, 700 * kNs);
+  EXPECT_EQ(red.out.end, 700 * kNs + engine + 300 * kNs);
+  EXPECT_EQ(red.out.error, 0);
+  EXPECT_EQ(bench.stat("chip0.hbm.bytes"), 3.0 * 64 * kMiB);
+  EXPECT_EQ(bench.stat("chip0.hbm.read_bytes"), 2.0 * 64 * kMiB);
+  EXPECT_EQ(bench.stat("chip0.sdma.bytes"), 64.0 * kMiB);
+  EXPECT_EQ(bench.stat("chip0.sdma.tasks"), 1.0);
+  const std::string timeline = bench.timeline_json();
+  EXPECT_NE(timeline.find("\"operation\":\"reduce\""), std::string::npos);
+  EXPECT_NE(timeline.find("\"Task Type\":\"SDMA_SQE\""), std::string::npos);
 }
 
 TEST(Sdma, H2DTrafficSlowsAD2DCopy) {

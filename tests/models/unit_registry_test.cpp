@@ -112,7 +112,8 @@ TEST(UnitRegistry, ATaskNoUnitClaimedEndsWithAnError) {
 TEST(UnitRegistry, BuiltinUnitsAreListedOnce) {
   std::vector<std::string> names;
   for (const UnitSpec& u : unit_specs()) names.emplace_back(u.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"pcie", "sdma", "host_cpu", "sync_tasks", "aicore"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"pcie", "sdma", "host_cpu", "sync_tasks", "aicore",
+                                                 "dsa"}));
 }
 
 }  // namespace
