@@ -153,6 +153,14 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
   });
 }
 
+aclError aclrtStreamStop(aclrtStream stream) {
+  return api("aclrtStreamStop", [&](Call& c) { stop_stream(c, stream); });
+}
+
+aclError aclrtStreamAbort(aclrtStream stream) {
+  return api("aclrtStreamAbort", [&](Call& c) { abort_stream(c, stream); });
+}
+
 aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType_arg,
                                  aclrtStreamAttrValue* value) {
   const int stmAttrType = as_int(stmAttrType_arg);  // any value the caller passed

@@ -73,6 +73,7 @@ void Runtime::init() {
       fail(ACL_ERROR_INVALID_FILE, std::string("cannot start the simulated chip: ") + e.what());
     }
     ++backend_epoch_;
+    runtime_thread_clock_ = 0;
   }
   const models::ChipConfig& cfg = backend_->config();
   devices_.assign(static_cast<std::size_t>(std::max<std::int64_t>(1, cfg.soc.num_devices)), {});
@@ -85,6 +86,7 @@ void Runtime::init() {
 }
 
 void Runtime::mark_finalized() {
+  callbacks_.clear_reports();  // a report nobody processed before aclFinalize is dropped
   initialized_ = false;
   init_references_ = 0;
   devices_.clear();
@@ -150,30 +152,138 @@ bool Runtime::others_all_waiting(const ThreadState& me) const {
                      [&](const ThreadState* t) { return t == &me || t->waiting; });
 }
 
+bool Runtime::park(std::unique_lock<std::mutex>& lock, ThreadState& thread) {
+  std::uint64_t seen = activity_;
+  thread.waiting = true;
+  ++parked_;
+  bool woke = activity_cv_.wait_for(lock, std::chrono::duration<double>(hang_timeout_s_),
+                                    [&] { return activity_ != seen; });
+  --parked_;
+  thread.waiting = false;
+  return woke;
+}
+
+bool Runtime::park_idle(std::unique_lock<std::mutex>& lock,
+                        std::chrono::steady_clock::time_point until) {
+  std::uint64_t seen = activity_;
+  ++parked_;
+  bool woke = activity_cv_.wait_until(lock, until, [&] { return activity_ != seen; });
+  --parked_;
+  return woke;
+}
+
+void Runtime::run_report(std::unique_lock<std::mutex>& lock, const Report& report) {
+  lock.unlock();
+  run_host_callback(report.fn, report.arg);
+  lock.lock();
+}
+
+bool Runtime::run_runtime_reports(std::unique_lock<std::mutex>& lock) {
+  bool ran = false;
+  while (std::shared_ptr<Report> r = callbacks_.next_for(ReportKind::kHostFunc, kRuntimeThread)) {
+    const SimTime start = std::max(runtime_thread_clock_, r->due);
+    callbacks_.take(*r, start, backend_->config().host.callback.ps);
+    run_report(lock, *r);
+    callbacks_.returned(*r);
+    runtime_thread_clock_ = r->release;
+    if (backend_) backend_->trace_host(kRuntimeCallbackThread, "HostFunc", r->start, r->release);
+    ran = true;
+  }
+  return ran;
+}
+
+// The simulation loop of every blocking call: runs the backend up to the deadline, stopping where
+// callback reports hold simulated time (callback.h), releasing processed reports at their release
+// time, running the runtime thread's own host functions, and parking while a report waits for its
+// thread or nothing is left to simulate (see the class comment).
 WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                          const std::function<bool()>& done, SimTime deadline,
                          Describe what) {
   if (!backend_) fail(ACL_ERROR_UNINITIALIZE, "the runtime is not initialized");
+  const std::uint64_t me = os_thread_id();
   for (;;) {
-    WaitResult r = backend_->run_until(done, deadline);
-    if (r != WaitResult::kStarved) return r;
+    if (run_runtime_reports(lock)) continue;
+    callbacks_.release_due(backend_->now());
+    const SimTime stop = std::min({deadline, callbacks_.hold_limit(), callbacks_.next_release()});
+    const std::uint64_t seen = callbacks_.deliveries();
+    WaitResult r = backend_->run_until(
+        [&] { return done() || callbacks_.deliveries() != seen; }, stop);
+    if (callbacks_.deliveries() != seen) {
+      note_activity();  // wake the threads the reports are for
+      if (done()) return WaitResult::kDone;
+      continue;
+    }
+    if (r == WaitResult::kDone) return r;
+    const SimTime now = backend_->now();
+    if (r == WaitResult::kTimeout && now >= deadline) return r;
+    if (callbacks_.next_release() <= now) continue;
+    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+      if (callbacks_.next_for(ReportKind::kCallback, me) ||
+          callbacks_.next_for(ReportKind::kHostFunc, me)) {
+        sim::log_error("deadlock: " + what() +
+                       ", but a host callback this thread must process itself is waiting");
+        return WaitResult::kStarved;
+      }
+      if (!park(lock, thread)) {
+        sim::log_error("hang: " + what() + ", and a host callback report waited " +
+                       std::to_string(hang_timeout_s_) +
+                       " s for its thread (is a thread calling aclrtProcessReport?)");
+        return WaitResult::kStarved;
+      }
+      continue;
+    }
+    if (callbacks_.next_release() != CallbackHub::kForeverTime) {  // nothing else to simulate
+      backend_->advance_to(std::min(deadline, callbacks_.next_release()));
+      continue;
+    }
+    if (r != WaitResult::kStarved) continue;
     if (others_all_waiting(thread)) {
       sim::log_error("deadlock: " + what() +
                      ", but no task can make progress and no other host thread can act");
       return r;
     }
-    std::uint64_t seen = activity_;
-    thread.waiting = true;
-    ++parked_;
-    bool woke = activity_cv_.wait_for(lock, std::chrono::duration<double>(hang_timeout_s_),
-                                      [&] { return activity_ != seen; });
-    --parked_;
-    thread.waiting = false;
-    if (!woke) {
+    if (!park(lock, thread)) {
       sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
                      std::to_string(hang_timeout_s_) + " s (NPUSIM_HANG_TIMEOUT)");
       return r;
     }
+  }
+}
+
+void Runtime::catch_up(std::unique_lock<std::mutex>& lock, ThreadState& thread, SimTime t) {
+  if (!backend_) return;
+  const std::uint64_t me = os_thread_id();
+  for (;;) {
+    if (run_runtime_reports(lock)) continue;
+    callbacks_.release_due(backend_->now());
+    if (backend_->now() >= t) return;
+    const SimTime stop = std::min({t, callbacks_.hold_limit(), callbacks_.next_release()});
+    const std::uint64_t seen = callbacks_.deliveries();
+    WaitResult r = backend_->run_until([&] { return callbacks_.deliveries() != seen; }, stop);
+    if (callbacks_.deliveries() != seen) {
+      note_activity();
+      continue;
+    }
+    const SimTime now = backend_->now();
+    if (callbacks_.next_release() <= now) continue;
+    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+      if (callbacks_.next_for(ReportKind::kCallback, me) ||
+          callbacks_.next_for(ReportKind::kHostFunc, me) || !park(lock, thread)) {
+        return;  // this thread must process it itself, or its thread never comes
+      }
+      continue;
+    }
+    if (callbacks_.next_release() != CallbackHub::kForeverTime) {
+      backend_->advance_to(std::min(t, callbacks_.next_release()));
+      continue;
+    }
+    return;  // reached t, or nothing left to simulate
+  }
+}
+
+void Runtime::queue_stream_state(void* stream, int state) {
+  for (const auto& [name, callback] : stream_state_callbacks_) {
+    stream_state_calls_.push_back({callback, stream, state});
   }
 }
 
