@@ -130,6 +130,7 @@ void Call::begin() {
   if (thread_.backend_epoch != runtime_.backend_epoch()) {
     thread_.backend_epoch = runtime_.backend_epoch();
     thread_.clock = 0;
+    thread_.callbacks_until = 0;
   }
   thread_.clock = std::max(thread_.clock, b->now());
   start_ = thread_.clock;

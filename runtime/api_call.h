@@ -92,11 +92,11 @@ class Call {
   /// (an idle aclrtProcessReport poll, whose number depends on wall time).
   void set_silent(bool silent) { silent_ = silent; }
   bool silent() const { return silent_; }
-  /// The call's span starts at `start` (>= its entry) instead: the host thread was idle until
-  /// then (a report thread that waited for a callback report).
-  void start_at(SimTime start) {
+  /// The call's span is [start, end] (a report thread that ran a callback: callback.h).
+  void set_span(SimTime start, SimTime end) {
     start_ = start;
-    thread_.clock = std::max(thread_.clock, start);
+    thread_.clock = std::max(thread_.clock, end);
+    charged_ = true;
   }
   std::unique_lock<std::mutex>& lock() const { return lock_; }
 

@@ -8,9 +8,10 @@
 // A blocking callback is followed on its stream by a wait task whose ready() is "the report was
 // processed", so the stream holds until then.
 //
-// Processing: the thread takes the report when it is free, at S = max(its host clock, T); the
-// callback occupies it for host.callback, so the report is *released* at R = S + host.callback,
-// when the stream's wait ends.
+// Processing: the thread takes the report at S = max(T, the end of the previous callback it ran);
+// the callback occupies it for host.callback, so the report is *released* at R = S +
+// host.callback, when the stream's wait ends. (The thread's other API calls do not delay S: their
+// place in simulated time depends on wall-time interleaving, the callback's must not.)
 //
 // Hold (determinism): no host thread may advance simulated time past T while a delivered report is
 // not taken, nor past R while its callback has not returned (in wall time), so a report thread

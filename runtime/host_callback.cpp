@@ -26,18 +26,21 @@ std::uint64_t& subscriber_slot(Stream& s, ReportKind kind) {
   return kind == ReportKind::kCallback ? s.report_thread : s.hostfunc_thread;
 }
 
-// Runs the queued report `r` on the calling thread: from S = max(its clock, the report's arrival)
-// for host.callback, with the API lock released while the user's function runs.
+// Runs the queued report `r` on the calling thread: from S = max(the report's arrival, the end of
+// the last callback this thread ran) for host.callback, with the API lock released while the
+// user's function runs. The thread's other API calls do not delay S: where they fall in simulated
+// time depends on when the thread made them in wall time, the callback's time must not.
 void run_taken(Call& call, Report& r) {
   Runtime& rt = call.runtime();
-  const SimTime start = std::max(call.clock(), r.due);
+  ThreadState& thread = call.thread();
+  const SimTime start = std::max(thread.callbacks_until, r.due);
   rt.callbacks().take(r, start, call.config().host.callback.ps);
+  thread.callbacks_until = r.release;
   call.set_silent(false);
-  call.start_at(start);
+  call.set_span(start, r.release);
   rt.run_report(call.lock(), r);
   rt.callbacks().returned(r);
-  call.spend(r.release - start);
-  call.backend().trace_host(call.thread().index,
+  call.backend().trace_host(thread.index,
                             r.kind == ReportKind::kCallback ? "Callback" : "HostFunc", r.start,
                             r.release);
 }
