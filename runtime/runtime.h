@@ -9,6 +9,8 @@
 // and another live thread may still act, the waiting thread releases the mutex and sleeps until
 // some other thread makes an API call (or exits); if every live thread is waiting, or nothing
 // happens for NPUSIM_HANG_TIMEOUT wall seconds (default 30), the wait is reported as a deadlock.
+// Host callbacks add one rule (callback.h): simulated time stops at a callback report until its
+// thread has run it, so a waiting thread also parks while a report waits for its thread.
 //
 // The backend is created by a factory at the first aclInit (make_sim_backend() unless a test
 // installed another) and kept across aclFinalize/aclInit: the simulated device keeps its clock

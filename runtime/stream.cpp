@@ -207,13 +207,12 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
     };
   }
   std::shared_ptr<TaskCounter> all = call.runtime().all_tasks();
-  bool stop_on_failure = s.failure_mode == ACL_STOP_ON_FAILURE;
-  task.done = [p = s.progress, ctx = s.context_tasks, all, fault, stop_on_failure,
+  task.done = [p = s.progress, ctx = s.context_tasks, all, fault,
                user_done = std::move(task.done)](const TaskOutcome& r) {
     if (user_done) user_done(r);
     if (r.error != 0 && !r.discarded) {
       p->error = r.error;
-      if (stop_on_failure && !fault->stopped) {
+      if (fault->stop_on_failure && !fault->stopped) {
         fault->stopped = true;
         fault->error = r.error;
       }

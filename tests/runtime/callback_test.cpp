@@ -287,6 +287,60 @@ TEST_F(CallbackTest, StopOnFailureSkipsALaterCallback) {
             ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);  // the context takes no new tasks
 }
 
+// Two streams, each with its own report thread: their callbacks run at the same simulated time
+// in parallel. One thread serving both: the second callback waits until the first one ended.
+TEST_F(CallbackTest, CallbacksOfTwoStreamsRunInParallelOnTwoThreadsAndInTurnOnOne) {
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  for (bool shared : {false, true}) {
+    Poller a;
+    Poller b;
+    ASSERT_EQ(aclrtSubscribeReport(a.tid(), stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSubscribeReport(shared ? a.tid() : b.tid(), other), ACL_SUCCESS);
+    Counter c;
+    for (int round = 0; round < 20; ++round) {
+      const std::size_t first = fake().tasks().size();
+      const SimTime t0 = host_clock();
+      ASSERT_EQ(aclrtLaunchCallback(count, &c, ACL_CALLBACK_BLOCK, stream_), ACL_SUCCESS);
+      ASSERT_EQ(aclrtLaunchCallback(count, &c, ACL_CALLBACK_BLOCK, other), ACL_SUCCESS);
+      ASSERT_EQ(aclrtMemsetAsync(dev_, 1024, 1, 1024, stream_), ACL_SUCCESS);
+      ASSERT_EQ(aclrtMemsetAsync(dev_, 1024, 1, 1024, other), ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+      const SimTime due_a = t0 + kLaunch;
+      const SimTime due_b = t0 + 2 * kLaunch;
+      // Thread a is busy with stream_'s callback until due_a + 5 us when it serves both.
+      const SimTime start_b = shared ? due_a + kCallback : due_b;
+      auto ta = tasks_of(stream_, first);
+      auto tb = tasks_of(other, first);
+      ASSERT_EQ(ta.size(), 3u);
+      ASSERT_EQ(tb.size(), 3u);
+      EXPECT_EQ(ta[2].record.start, due_a + kCallback + kWaitTask) << shared << round;
+      EXPECT_EQ(tb[2].record.start, start_b + kCallback + kWaitTask) << shared << round;
+    }
+    a.stop();
+    b.stop();
+    EXPECT_EQ(c.calls, 40);
+    EXPECT_EQ(b.processed(), shared ? 0 : 20);
+    ASSERT_EQ(aclrtUnSubscribeReport(a.tid(), stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtUnSubscribeReport(shared ? a.tid() : b.tid(), other), ACL_SUCCESS);
+  }
+}
+
+// Stop-on-failure set on one stream applies to every stream of its context (CANN docs): a trap on
+// another stream of the context stops it too.
+TEST_F(CallbackTest, StopOnFailureOfOneStreamCoversItsContext) {
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetStreamFailureMode(stream_, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSetStreamFailureMode(stream_, ACL_CONTINUE_ON_FAILURE),
+            ACL_ERROR_RT_PARAM_INVALID);  // once per stream
+  ASSERT_EQ(TrapDo(1, other), ACL_SUCCESS);  // `other` is in continue mode itself
+  EXPECT_EQ(aclrtSynchronizeStream(other), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_EQ(aclrtMemsetAsync(dev_, 16, 0, 16, stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+}
+
 // ---- Stream control ----
 
 TEST_F(CallbackTest, StopKeepsTheStreamStoppedUntilAbort) {
