@@ -4,6 +4,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <string>
 
 #include "sim/log.h"
 
@@ -24,6 +25,7 @@ class CallbackScope {
 }  // namespace
 
 bool CallbackHub::subscribe(ReportKind kind, std::uint64_t thread, std::uint32_t device) {
+  exited_.erase(thread);
   auto [it, inserted] = subscribers_.try_emplace({kind, thread});
   if (inserted) {
     it->second.device = device;
@@ -48,6 +50,9 @@ void CallbackHub::deliver(const std::shared_ptr<Report>& report, SimTime now) {
   report->due = now;
   live_.push_back(report);
   ++deliveries_;
+  if (exited_.count(report->thread) != 0) {
+    drop_if([&](const Report& r) { return &r == report.get(); });
+  }
 }
 
 std::shared_ptr<Report> CallbackHub::next_for(ReportKind kind, std::uint64_t thread) const {
@@ -65,17 +70,34 @@ void CallbackHub::take(Report& report, SimTime start, SimTime cost) {
 
 void CallbackHub::returned(Report& report) { report.state = Report::State::kReturned; }
 
-void CallbackHub::drop_queued(ReportKind kind, std::uint64_t thread, std::uint32_t stream) {
+void CallbackHub::drop_if(const std::function<bool(const Report&)>& which) {
   for (const auto& r : live_) {
-    if (r->state == Report::State::kQueued && r->kind == kind && r->thread == thread &&
-        r->stream == stream) {
+    if (r->state == Report::State::kQueued && which(*r)) {
       r->state = Report::State::kProcessed;
       r->dropped = true;
+      sim::log_warn("a host callback of stream " + std::to_string(r->stream) +
+                    " was dropped without running: its thread unsubscribed or exited, or the "
+                    "stream was destroyed");
     }
   }
   live_.erase(std::remove_if(live_.begin(), live_.end(),
                              [](const auto& r) { return r->state == Report::State::kProcessed; }),
               live_.end());
+}
+
+void CallbackHub::drop_queued(ReportKind kind, std::uint64_t thread, std::uint32_t stream) {
+  drop_if([&](const Report& r) {
+    return r.kind == kind && r.thread == thread && r.stream == stream;
+  });
+}
+
+void CallbackHub::drop_stream(std::uint32_t stream) {
+  drop_if([&](const Report& r) { return r.thread != kRuntimeThread && r.stream == stream; });
+}
+
+void CallbackHub::thread_exited(std::uint64_t thread) {
+  exited_.insert(thread);
+  drop_if([&](const Report& r) { return r.thread == thread; });
 }
 
 void CallbackHub::clear_reports() {

@@ -22,8 +22,10 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "sim/quantity.h"
@@ -72,6 +74,13 @@ class CallbackHub {
   void returned(Report& report);
   /// Drops the queued reports of `thread` for `stream` (unsubscribed): they never run.
   void drop_queued(ReportKind kind, std::uint64_t thread, std::uint32_t stream);
+  /// Drops the queued reports of stream id `stream` (destroyed): they never run.
+  void drop_stream(std::uint32_t stream);
+  /// A host thread that used the runtime exited: its queued reports, and any delivered to it
+  /// later, are dropped instead of holding simulated time forever, until a thread with its id
+  /// (ids are reused) makes its first API call or is subscribed again.
+  void thread_exited(std::uint64_t thread);
+  void thread_started(std::uint64_t thread) { exited_.erase(thread); }
 
   /// Forgets every delivered report (aclFinalize); they count as processed and never run.
   void clear_reports();
@@ -94,7 +103,10 @@ class CallbackHub {
     int streams = 0;
   };
   std::map<std::pair<ReportKind, std::uint64_t>, Subscriber> subscribers_;
+  void drop_if(const std::function<bool(const Report&)>& which);
+
   std::deque<std::shared_ptr<Report>> live_;  // delivered and not yet processed, by delivery
+  std::set<std::uint64_t> exited_;             // threads that exited (their reports are dropped)
   std::uint64_t deliveries_ = 0;
 };
 

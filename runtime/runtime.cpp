@@ -132,6 +132,8 @@ void Runtime::register_thread(ThreadState& thread) {
     thread.index = next_thread_index_++;
   }
   thread.registered = true;
+  thread.os_id = os_thread_id();
+  callbacks_.thread_started(thread.os_id);
   threads_.push_back(&thread);
 }
 
@@ -139,6 +141,7 @@ void Runtime::unregister_thread(ThreadState& thread) {
   threads_.erase(std::remove(threads_.begin(), threads_.end(), &thread), threads_.end());
   thread.registered = false;
   free_thread_indices_.insert(thread.index);
+  callbacks_.thread_exited(thread.os_id);
   note_activity();
 }
 

@@ -115,6 +115,7 @@ void remove_stream(Call& call, void* handle) {
   rt.queue_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
   std::shared_ptr<Stream> s = rt.streams().remove(handle);
   s->destroyed = true;
+  rt.callbacks().drop_stream(s->id);
   if (s->report_thread != 0) rt.callbacks().unsubscribe(ReportKind::kCallback, s->report_thread);
   if (s->hostfunc_thread != 0) {
     rt.callbacks().unsubscribe(ReportKind::kHostFunc, s->hostfunc_thread);

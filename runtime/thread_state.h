@@ -19,6 +19,7 @@ using sim::SimTime;
 
 struct ThreadState {
   std::uint32_t index = 0;  // host thread index (timeline "Thread <n>", sync stream id)
+  std::uint64_t os_id = 0;  // pthread_self (the id aclrtSubscribeReport names)
   bool registered = false;
   std::uint64_t backend_epoch = 0;  // the backend the clock refers to
   SimTime clock = 0;                // simulated host clock (ps)

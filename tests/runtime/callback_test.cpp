@@ -271,6 +271,28 @@ TEST_F(CallbackTest, UnsubscribingEndsAWaitingPollWithTheSubscribeError) {
   EXPECT_EQ(rc, ACL_ERROR_RT_THREAD_SUBSCRIBE);
 }
 
+// A report thread that exits without processing its callbacks: they are dropped (with a warning)
+// instead of holding simulated time until the hang timeout; the stream goes on.
+TEST_F(CallbackTest, CallbacksOfAnExitedThreadAreDropped) {
+  std::atomic<std::uint64_t> tid{0};
+  std::atomic<bool> subscribed{false};
+  std::thread t([&] {
+    aclrtSetDevice(0);  // registers with the runtime
+    tid = this_tid();
+    while (!subscribed) std::this_thread::yield();
+  });
+  while (tid == 0) std::this_thread::yield();
+  ASSERT_EQ(aclrtSubscribeReport(tid, stream_), ACL_SUCCESS);
+  subscribed = true;
+  t.join();  // exits without ever calling aclrtProcessReport
+  Counter c;
+  ASSERT_EQ(aclrtLaunchCallback(count, &c, ACL_CALLBACK_BLOCK, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(dev_, 1024, 1, 1024, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(c.calls, 0);
+  EXPECT_EQ(aclrtUnSubscribeReport(tid, stream_), ACL_SUCCESS);
+}
+
 // callback/2: with stop-on-failure, a blocking callback behind a failing kernel never runs and the
 // synchronize reports the kernel's error instead of hanging.
 TEST_F(CallbackTest, StopOnFailureSkipsALaterCallback) {
