@@ -293,6 +293,25 @@ TEST_F(CallbackTest, CallbacksOfAnExitedThreadAreDropped) {
   EXPECT_EQ(aclrtUnSubscribeReport(tid, stream_), ACL_SUCCESS);
 }
 
+// A thread that must run a blocking callback itself cannot also wait for the stream behind it:
+// the wait reports the deadlock at once; processing the report first works.
+TEST_F(CallbackTest, WaitingForOwnCallbackIsADeadlockReportedAtOnce) {
+  ASSERT_EQ(aclrtSubscribeReport(this_tid(), stream_), ACL_SUCCESS);
+  Counter c;
+  const SimTime t0 = host_clock();
+  ASSERT_EQ(aclrtLaunchCallback(count, &c, ACL_CALLBACK_BLOCK, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  aclrtStreamStatus status = ACL_STREAM_STATUS_COMPLETE;
+  ASSERT_EQ(aclrtStreamQuery(stream_, &status), ACL_SUCCESS);  // a query does not wait for it
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+  ASSERT_EQ(aclrtProcessReport(100), ACL_SUCCESS);
+  EXPECT_EQ(c.calls, 1);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  ASSERT_EQ(fake().host_spans().size(), 1u);
+  EXPECT_EQ(fake().host_spans()[0].start, t0 + kLaunch);
+  EXPECT_EQ(aclrtUnSubscribeReport(this_tid(), stream_), ACL_SUCCESS);
+}
+
 // callback/2: with stop-on-failure, a blocking callback behind a failing kernel never runs and the
 // synchronize reports the kernel's error instead of hanging.
 TEST_F(CallbackTest, StopOnFailureSkipsALaterCallback) {
