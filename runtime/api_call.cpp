@@ -114,7 +114,7 @@ WaitResult Call::wait(const std::function<bool()>& done, SimTime deadline, Descr
 
 void Call::catch_up() {
   Backend& b = backend();
-  if (b.now() < thread_.clock) runtime_.catch_up(lock_, thread_, thread_.clock);
+  if (b.now() < thread_.clock) runtime_.catch_up(lock_, thread_.clock);
 }
 
 SimTime Call::deadline_after_ms(std::int32_t ms) const {

@@ -138,7 +138,7 @@ void process_reports(Call& call, ReportKind kind, std::int32_t timeout_ms) {
       // deadline in simulated time.
       if (rt.activity() == seen) {
         const SimTime before = call.backend().now();
-        rt.catch_up(call.lock(), call.thread(), sim_deadline);
+        rt.catch_up(call.lock(), sim_deadline);
         if (call.backend().now() != before) rt.note_activity();
         if (hub.next_for(kind, me)) continue;
       }

@@ -181,12 +181,16 @@ void Runtime::run_report(std::unique_lock<std::mutex>& lock, const Report& repor
   lock.lock();
 }
 
-bool Runtime::run_runtime_reports(std::unique_lock<std::mutex>& lock) {
+bool Runtime::run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unlock) {
   bool ran = false;
   while (std::shared_ptr<Report> r = callbacks_.next_for(ReportKind::kHostFunc, kRuntimeThread)) {
     const SimTime start = std::max(runtime_thread_clock_, r->due);
     callbacks_.take(*r, start, backend_->config().host.callback.ps);
-    run_report(lock, *r);
+    if (unlock) {
+      run_report(lock, *r);
+    } else {
+      run_host_callback(r->fn, r->arg);
+    }
     callbacks_.returned(*r);
     runtime_thread_clock_ = r->release;
     if (backend_) backend_->trace_host(kRuntimeCallbackThread, "HostFunc", r->start, r->release);
@@ -205,7 +209,7 @@ WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread
   if (!backend_) fail(ACL_ERROR_UNINITIALIZE, "the runtime is not initialized");
   const std::uint64_t me = os_thread_id();
   for (;;) {
-    if (run_runtime_reports(lock)) continue;
+    if (run_runtime_reports(lock, true)) continue;
     callbacks_.release_due(backend_->now());
     const SimTime stop = std::min({deadline, callbacks_.hold_limit(), callbacks_.next_release()});
     const std::uint64_t seen = callbacks_.deliveries();
@@ -253,28 +257,23 @@ WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread
   }
 }
 
-void Runtime::catch_up(std::unique_lock<std::mutex>& lock, ThreadState& thread, SimTime t) {
+void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
   if (!backend_) return;
-  const std::uint64_t me = os_thread_id();
   for (;;) {
-    if (run_runtime_reports(lock)) continue;
+    if (run_runtime_reports(lock, false)) continue;
     callbacks_.release_due(backend_->now());
     if (backend_->now() >= t) return;
     const SimTime stop = std::min({t, callbacks_.hold_limit(), callbacks_.next_release()});
     const std::uint64_t seen = callbacks_.deliveries();
     WaitResult r = backend_->run_until([&] { return callbacks_.deliveries() != seen; }, stop);
     if (callbacks_.deliveries() != seen) {
-      note_activity();
+      note_activity();  // wake the threads the reports are for
       continue;
     }
     const SimTime now = backend_->now();
     if (callbacks_.next_release() <= now) continue;
     if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
-      if (callbacks_.next_for(ReportKind::kCallback, me) ||
-          callbacks_.next_for(ReportKind::kHostFunc, me) || !park(lock, thread)) {
-        return;  // this thread must process it itself, or its thread never comes
-      }
-      continue;
+      return;  // a report waits for its thread: the device is seen as it is now
     }
     if (callbacks_.next_release() != CallbackHub::kForeverTime) {
       backend_->advance_to(std::min(t, callbacks_.next_release()));

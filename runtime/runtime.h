@@ -100,9 +100,10 @@ class Runtime {
   WaitResult wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                   const std::function<bool()>& done, SimTime deadline, Describe what);
   /// Advances the simulation to `t` for a non-blocking query: like wait() with no predicate, but
-  /// returns when nothing is left to simulate. Stops early (without parking) only at a callback
-  /// report the calling thread itself must process.
-  void catch_up(std::unique_lock<std::mutex>& lock, ThreadState& thread, SimTime t);
+  /// never parks and never releases the lock (the caller holds plain references): it returns when
+  /// nothing is left to simulate or where a callback report holds simulated time. Host functions
+  /// of the runtime's own thread run inline, the lock held (they cannot call the runtime).
+  void catch_up(std::unique_lock<std::mutex>& lock, SimTime t);
   /// ProcessReport/ProcessHostFunc with nothing to do: parks (API lock released) until some other
   /// thread acts or the wall-clock time `until` passes. False when it returned at `until`.
   bool park_idle(std::unique_lock<std::mutex>& lock,
@@ -170,8 +171,9 @@ class Runtime {
  private:
   Runtime();
   bool others_all_waiting(const ThreadState& me) const;
-  /// Runs the queued reports of the runtime's own callback thread (lock released meanwhile).
-  bool run_runtime_reports(std::unique_lock<std::mutex>& lock);
+  /// Runs the queued reports of the runtime's own callback thread (with the lock released
+  /// meanwhile when `unlock`).
+  bool run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unlock);
   /// Parks until another thread acts; false after NPUSIM_HANG_TIMEOUT without any.
   bool park(std::unique_lock<std::mutex>& lock, ThreadState& thread);
 
