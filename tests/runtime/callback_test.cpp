@@ -171,6 +171,23 @@ TEST_F(CallbackTest, BlockingCallbackHoldsItsStreamForExactlyTheCallbackTime) {
   EXPECT_EQ(aclrtUnSubscribeReport(poller.tid(), stream_), ACL_SUCCESS);
 }
 
+// The program waits for its callback without any runtime call (a spin on a flag the callback
+// sets): after a whole poll timeout without another thread's call, the report thread drives the
+// simulation itself, and the callback still runs at the callback task's end.
+TEST_F(CallbackTest, AReportThreadDrivesTheSimulationWhenNobodyElseCalls) {
+  Poller poller;
+  ASSERT_EQ(aclrtSubscribeReport(poller.tid(), stream_), ACL_SUCCESS);
+  Counter c;
+  const SimTime t0 = host_clock();
+  ASSERT_EQ(aclrtLaunchCallback(count, &c, ACL_CALLBACK_NO_BLOCK, stream_), ACL_SUCCESS);
+  while (c.calls == 0) std::this_thread::yield();  // no runtime call meanwhile
+  poller.stop();
+  Runtime& rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.mutex());
+  ASSERT_EQ(fake().host_spans().size(), 1u);
+  EXPECT_EQ(fake().host_spans()[0].start, t0 + kLaunch);
+}
+
 TEST_F(CallbackTest, NonBlockingCallbackDoesNotHoldItsStream) {
   Poller poller;
   ASSERT_EQ(aclrtSubscribeReport(poller.tid(), stream_), ACL_SUCCESS);
