@@ -64,6 +64,11 @@ class CallbackHub {
   std::size_t subscribers() const { return subscribers_.size(); }
 
   // ---- Reports ----
+  /// A callback task was submitted / ended (delivered or discarded): while none is in flight and
+  /// no report is live, nothing can hold simulated time (the waits' fast path).
+  void task_submitted() { ++tasks_in_flight_; }
+  void task_ended() { --tasks_in_flight_; }
+  bool idle() const { return tasks_in_flight_ == 0 && live_.empty(); }
   /// The host task of `report` completed at `now`: queue it for its thread.
   void deliver(const std::shared_ptr<Report>& report, SimTime now);
   /// The oldest queued report for (kind, thread), or nullptr.
@@ -108,6 +113,7 @@ class CallbackHub {
   std::deque<std::shared_ptr<Report>> live_;  // delivered and not yet processed, by delivery
   std::set<std::uint64_t> exited_;             // threads that exited (their reports are dropped)
   std::uint64_t deliveries_ = 0;
+  std::uint64_t tasks_in_flight_ = 0;
 };
 
 /// The calling OS thread's id as the samples pass it (pthread_self, what std::thread::id prints).

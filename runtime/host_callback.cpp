@@ -52,9 +52,11 @@ void launch_report(Call& call, void* handle, ReportKind kind, void (*fn)(void*),
   require(fn != nullptr, ACL_ERROR_INVALID_PARAM, "fn is NULL");
   Stream& s = call.stream(handle);
   const std::uint64_t thread = subscriber_slot(s, kind);
-  require(kind != ReportKind::kCallback || thread != 0, ACL_ERROR_RT_STREAM_NO_CB_REG,
-          "stream " + std::to_string(s.id) +
-              " has no thread to run callbacks: call aclrtSubscribeReport first");
+  if (kind == ReportKind::kCallback && thread == 0) {
+    fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "stream " + std::to_string(s.id) +
+                                            " has no thread to run callbacks: call "
+                                            "aclrtSubscribeReport first");
+  }
   auto report = std::make_shared<Report>();
   report->kind = kind;
   report->fn = fn;
@@ -68,8 +70,10 @@ void launch_report(Call& call, void* handle, ReportKind kind, void (*fn)(void*),
     rt->callbacks().deliver(report, rt->backend()->now());
     return 0;
   };
+  task.done = [rt](const TaskOutcome&) { rt->callbacks().task_ended(); };  // also if discarded
   const std::shared_ptr<Stream> keep = s.shared_from_this();
   submit_to_stream(call, s, std::move(task));
+  rt->callbacks().task_submitted();
   if (!block) return;
   Task hold;
   hold.kind = TaskKind::kValueWait;
@@ -125,9 +129,11 @@ void process_reports(Call& call, ReportKind kind, std::int32_t timeout_ms) {
   const SimTime sim_deadline = call.deadline_after_ms(timeout_ms);
   const std::uint64_t seen = rt.activity();
   for (;;) {
-    require(hub.subscribed(kind, me), ACL_ERROR_RT_THREAD_SUBSCRIBE,
-            std::string("the calling thread is not subscribed to any stream (") +
-                subscribe_api(kind) + ")");
+    if (!hub.subscribed(kind, me)) {
+      fail(ACL_ERROR_RT_THREAD_SUBSCRIBE,
+           std::string("the calling thread is not subscribed to any stream (") +
+               subscribe_api(kind) + ")");
+    }
     if (std::shared_ptr<Report> r = hub.next_for(kind, me)) {
       run_taken(call, *r);
       return;

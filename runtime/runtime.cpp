@@ -199,51 +199,73 @@ bool Runtime::run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unloc
   return ran;
 }
 
-// The simulation loop of every blocking call: runs the backend up to the deadline, stopping where
-// callback reports hold simulated time (callback.h), releasing processed reports at their release
-// time, running the runtime thread's own host functions, and parking while a report waits for its
-// thread or nothing is left to simulate (see the class comment).
+// One slice of a wait while callbacks are about (callback.h): runs the runtime thread's host
+// functions, releases processed reports at their release time, runs the backend up to the
+// deadline or where a report holds simulated time, and parks while a report waits for its thread.
+// kContinue: go on; kReturn: `r` is the wait's result; kStarved: nothing left to simulate.
+Runtime::Step Runtime::callback_step(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                                     const std::function<bool()>& done, SimTime deadline,
+                                     Describe what, WaitResult& r) {
+  if (run_runtime_reports(lock, true)) return Step::kContinue;
+  callbacks_.release_due(backend_->now());
+  const SimTime stop = std::min({deadline, callbacks_.hold_limit(), callbacks_.next_release()});
+  // One pointer captured: the predicate fits std::function's inline buffer (no allocation).
+  const struct {
+    const std::function<bool()>& done;
+    const CallbackHub& hub;
+    std::uint64_t seen;
+  } until{done, callbacks_, callbacks_.deliveries()};
+  r = backend_->run_until([u = &until] { return u->done() || u->hub.deliveries() != u->seen; },
+                          stop);
+  if (callbacks_.deliveries() != until.seen) {
+    note_activity();  // wake the threads the reports are for
+    r = WaitResult::kDone;
+    return done() ? Step::kReturn : Step::kContinue;
+  }
+  if (r == WaitResult::kDone) return Step::kReturn;
+  const SimTime now = backend_->now();
+  if (r == WaitResult::kTimeout && now >= deadline) return Step::kReturn;
+  if (callbacks_.next_release() <= now) return Step::kContinue;
+  if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+    r = WaitResult::kStarved;
+    const std::uint64_t me = os_thread_id();
+    if (callbacks_.next_for(ReportKind::kCallback, me) ||
+        callbacks_.next_for(ReportKind::kHostFunc, me)) {
+      sim::log_error("deadlock: " + what() +
+                     ", but a host callback this thread must process itself is waiting");
+      return Step::kReturn;
+    }
+    if (!park(lock, thread)) {
+      sim::log_error("hang: " + what() + ", and a host callback report waited " +
+                     std::to_string(hang_timeout_s_) +
+                     " s for its thread (is a thread calling aclrtProcessReport?)");
+      return Step::kReturn;
+    }
+    return Step::kContinue;
+  }
+  if (callbacks_.next_release() != CallbackHub::kForeverTime) {  // nothing else to simulate
+    backend_->advance_to(std::min(deadline, callbacks_.next_release()));
+    return Step::kContinue;
+  }
+  return r == WaitResult::kStarved ? Step::kStarved : Step::kContinue;
+}
+
+// The simulation loop of every blocking call (see the class comment). Without callbacks in
+// flight it is one backend run; callback_step() handles the rest.
 WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                          const std::function<bool()>& done, SimTime deadline,
                          Describe what) {
   if (!backend_) fail(ACL_ERROR_UNINITIALIZE, "the runtime is not initialized");
-  const std::uint64_t me = os_thread_id();
   for (;;) {
-    if (run_runtime_reports(lock, true)) continue;
-    callbacks_.release_due(backend_->now());
-    const SimTime stop = std::min({deadline, callbacks_.hold_limit(), callbacks_.next_release()});
-    const std::uint64_t seen = callbacks_.deliveries();
-    WaitResult r = backend_->run_until(
-        [&] { return done() || callbacks_.deliveries() != seen; }, stop);
-    if (callbacks_.deliveries() != seen) {
-      note_activity();  // wake the threads the reports are for
-      if (done()) return WaitResult::kDone;
-      continue;
+    WaitResult r = WaitResult::kStarved;
+    if (callbacks_.idle()) {  // no callback can hold simulated time during this run
+      r = backend_->run_until(done, deadline);
+      if (r != WaitResult::kStarved) return r;
+    } else {
+      const Step step = callback_step(lock, thread, done, deadline, what, r);
+      if (step == Step::kReturn) return r;
+      if (step == Step::kContinue) continue;
     }
-    if (r == WaitResult::kDone) return r;
-    const SimTime now = backend_->now();
-    if (r == WaitResult::kTimeout && now >= deadline) return r;
-    if (callbacks_.next_release() <= now) continue;
-    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
-      if (callbacks_.next_for(ReportKind::kCallback, me) ||
-          callbacks_.next_for(ReportKind::kHostFunc, me)) {
-        sim::log_error("deadlock: " + what() +
-                       ", but a host callback this thread must process itself is waiting");
-        return WaitResult::kStarved;
-      }
-      if (!park(lock, thread)) {
-        sim::log_error("hang: " + what() + ", and a host callback report waited " +
-                       std::to_string(hang_timeout_s_) +
-                       " s for its thread (is a thread calling aclrtProcessReport?)");
-        return WaitResult::kStarved;
-      }
-      continue;
-    }
-    if (callbacks_.next_release() != CallbackHub::kForeverTime) {  // nothing else to simulate
-      backend_->advance_to(std::min(deadline, callbacks_.next_release()));
-      continue;
-    }
-    if (r != WaitResult::kStarved) continue;
     if (others_all_waiting(thread)) {
       sim::log_error("deadlock: " + what() +
                      ", but no task can make progress and no other host thread can act");
@@ -259,13 +281,19 @@ WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread
 
 void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
   if (!backend_) return;
+  if (callbacks_.idle()) {
+    static const auto& never = *new std::function<bool()>([] { return false; });  // never freed
+    backend_->run_until(never, t);
+    return;
+  }
   for (;;) {
     if (run_runtime_reports(lock, false)) continue;
     callbacks_.release_due(backend_->now());
     if (backend_->now() >= t) return;
     const SimTime stop = std::min({t, callbacks_.hold_limit(), callbacks_.next_release()});
     const std::uint64_t seen = callbacks_.deliveries();
-    WaitResult r = backend_->run_until([&] { return callbacks_.deliveries() != seen; }, stop);
+    WaitResult r = backend_->run_until(
+        [hub = &callbacks_, seen] { return hub->deliveries() != seen; }, stop);
     if (callbacks_.deliveries() != seen) {
       note_activity();  // wake the threads the reports are for
       continue;

@@ -171,6 +171,10 @@ class Runtime {
  private:
   Runtime();
   bool others_all_waiting(const ThreadState& me) const;
+  enum class Step { kContinue, kReturn, kStarved };
+  Step callback_step(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                     const std::function<bool()>& done, SimTime deadline, Describe what,
+                     WaitResult& r);
   /// Runs the queued reports of the runtime's own callback thread (with the lock released
   /// meanwhile when `unlock`).
   bool run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unlock);

@@ -148,8 +148,10 @@ void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   SimTime deadline = call.deadline_after_ms(timeout_ms);
   const std::shared_ptr<Stream> keep = call.stream(handle).shared_from_this();
   Stream& s = *keep;
-  require(!s.stopped, ACL_ERROR_RT_INTERNAL_ERROR,
-          "stream " + std::to_string(s.id) + " was stopped by aclrtStreamStop");
+  if (s.stopped) {
+    fail(ACL_ERROR_RT_INTERNAL_ERROR,
+         "stream " + std::to_string(s.id) + " was stopped by aclrtStreamStop");
+  }
   if ((s.flags & kNoHostSyncFlags) != 0) return;
   const std::uint64_t aborts = s.progress->aborts;
   WaitResult r = drain(call, s, deadline);
@@ -192,9 +194,11 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
     fail(fault->error, "a task of this context failed with ACL_STOP_ON_FAILURE set: the context "
                        "accepts no new tasks");
   }
-  require(!s.stopped, ACL_ERROR_RT_INTERNAL_ERROR,
-          "stream " + std::to_string(s.id) +
-              " was stopped by aclrtStreamStop: it takes no tasks until aclrtStreamAbort");
+  if (s.stopped) {
+    fail(ACL_ERROR_RT_INTERNAL_ERROR,
+         "stream " + std::to_string(s.id) +
+             " was stopped by aclrtStreamStop: it takes no tasks until aclrtStreamAbort");
+  }
   const std::shared_ptr<Stream> keep = s.shared_from_this();
   wait_for_queue_space(call, s);
   require_alive(s);
