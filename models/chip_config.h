@@ -58,6 +58,7 @@ struct HostConfig {
   Duration launch_call{2 * sim::kUs}; // async task submission (build SQE, ring doorbell)
   Duration sync_call{1 * sim::kUs};   // blocking call overhead on return
   Duration sync_copy_setup{10 * sim::kUs};  // driver path of a synchronous copy/memset
+  Duration callback{5 * sim::kUs};   // a host callback / host function on the thread running it
   Bandwidth memcpy_bandwidth{20e9};   // host memcpy (H2H, pageable staging)
   Bytes pinned_memory{512ULL << 30};  // what aclrtMallocHost may pin in total
 
@@ -69,6 +70,10 @@ struct HostConfig {
     v.field("sync_copy_setup", sync_copy_setup,
             "host time a synchronous device copy or memset (aclrtMemcpy, aclrtMemset) spends in the "
             "driver building its DMA descriptors before the task reaches the device");
+    v.field("callback", callback,
+            "host time a host callback (aclrtLaunchCallback) or host function (aclrtLaunchHostFunc) "
+            "takes on the thread that runs it, from the report's arrival (or when that thread is "
+            "free); a blocking callback holds its stream until then");
     v.field("memcpy_bandwidth", memcpy_bandwidth, "host memory copy bandwidth (H2H copies, staging of pageable memory)");
     v.field("pinned_memory", pinned_memory,
             "host memory that aclrtMallocHost may pin in total (page-locked; the rest of host RAM "

@@ -150,7 +150,16 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
             "the failure mode of a stream can be set only once");
     s.failure_mode = mode;
     s.failure_mode_set = true;
+    if (mode == ACL_STOP_ON_FAILURE) s.context_fault->stop_on_failure = true;
   });
+}
+
+aclError aclrtStreamStop(aclrtStream stream) {
+  return api("aclrtStreamStop", [&](Call& c) { stop_stream(c, stream); });
+}
+
+aclError aclrtStreamAbort(aclrtStream stream) {
+  return api("aclrtStreamAbort", [&](Call& c) { abort_stream(c, stream); });
 }
 
 aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType_arg,
@@ -167,6 +176,7 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
                 "the failure mode of a stream can be set only once");
         s.failure_mode = value->failureMode;
         s.failure_mode_set = true;
+        if (s.failure_mode == ACL_STOP_ON_FAILURE) s.context_fault->stop_on_failure = true;
         break;
       case ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK:
         require(value->overflowSwitch <= 1, ACL_ERROR_INVALID_PARAM, "overflowSwitch must be 0/1");

@@ -636,18 +636,6 @@ aclError aclrtKernelArgsInitByUserMem(
   return unsupported("aclrtKernelArgsInitByUserMem", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtLaunchCallback(
-    aclrtCallback fn,
-    void* userData,
-    aclrtCallbackBlockType blockType,
-    aclrtStream stream) {
-  return unsupported("aclrtLaunchCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
-  return unsupported("aclrtLaunchHostFunc", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtLaunchSIMTKernelWithArgsArray(
     void* func,
     dim3 gridDim,
@@ -994,14 +982,6 @@ aclError aclrtPersistentTaskClean(aclrtStream stream) {
   return unsupported("aclrtPersistentTaskClean", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtProcessHostFunc(int32_t timeout) {
-  return unsupported("aclrtProcessHostFunc", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtProcessReport(int32_t timeout) {
-  return unsupported("aclrtProcessReport", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
   return unsupported("aclrtProfTrace", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -1011,13 +991,6 @@ aclError aclrtRegDeviceStateCallback(
     aclrtDeviceStateCallback callback,
     void* args) {
   return unsupported("aclrtRegDeviceStateCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtRegStreamStateCallback(
-    const char* regName,
-    aclrtStreamStateCallback callback,
-    void* args) {
-  return unsupported("aclrtRegStreamStateCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtRegisterCpuFunc(
@@ -1138,22 +1111,6 @@ aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
   return unsupported("aclrtSnapShotProcessUnlock", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtStreamAbort(aclrtStream stream) {
-  return unsupported("aclrtStreamAbort", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtStreamStop(aclrtStream stream) {
-  return unsupported("aclrtStreamStop", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
-  return unsupported("aclrtSubscribeHostFunc", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
-  return unsupported("aclrtSubscribeReport", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtSwitchLabelByIndex(
     void* ptr,
     uint32_t maxValue,
@@ -1179,14 +1136,6 @@ aclError aclrtTaskUpdateAsync(
     aclrtTaskUpdateInfo* info,
     aclrtStream execStream) {
   return unsupported("aclrtTaskUpdateAsync", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
-  return unsupported("aclrtUnSubscribeHostFunc", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
-  return unsupported("aclrtUnSubscribeReport", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtUnmapMem(void* virPtr) {

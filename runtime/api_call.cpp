@@ -20,6 +20,15 @@ void record_failure(ThreadState& thread, const char* name, int code, const std::
   thread.record_error(code, std::move(message));
 }
 
+// A host callback called the runtime. The CANN docs forbid it (resource, synchronisation and
+// task calls may deadlock): npusim refuses every call at once, without taking the API lock.
+int refuse_in_callback(const char* name) {
+  sim::log_warn(std::string(name) + " called from inside a host callback: refused (" +
+                std::to_string(ACL_ERROR_RT_FEATURE_NOT_SUPPORT) +
+                "); callbacks must not call the runtime");
+  return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+}
+
 }  // namespace
 
 Call::Call(Runtime& runtime, ThreadState& thread, std::unique_lock<std::mutex>& lock,
@@ -104,9 +113,8 @@ WaitResult Call::wait(const std::function<bool()>& done, SimTime deadline, Descr
 }
 
 void Call::catch_up() {
-  static const auto& never = *new std::function<bool()>([] { return false; });  // never destroyed
   Backend& b = backend();
-  if (b.now() < thread_.clock) b.run_until(never, thread_.clock);
+  if (b.now() < thread_.clock) runtime_.catch_up(lock_, thread_.clock);
 }
 
 SimTime Call::deadline_after_ms(std::int32_t ms) const {
@@ -122,6 +130,7 @@ void Call::begin() {
   if (thread_.backend_epoch != runtime_.backend_epoch()) {
     thread_.backend_epoch = runtime_.backend_epoch();
     thread_.clock = 0;
+    thread_.callbacks_until = 0;
   }
   thread_.clock = std::max(thread_.clock, b->now());
   start_ = thread_.clock;
@@ -131,6 +140,7 @@ void Call::finish() {
   Backend* b = runtime_.backend();
   if (b == nullptr || finished_) return;
   finished_ = true;
+  if (silent_) return;
   if (thread_.backend_epoch != runtime_.backend_epoch()) begin();  // aclInit made the backend
   if (!charged_) charge(b->config().host.api_call.ps);
   b->trace_api(thread_.index, name_, start_, thread_.clock, flow_id_);
@@ -139,6 +149,7 @@ void Call::finish() {
 int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexcept {
   int code = 0;
   ThreadState* thread = nullptr;
+  if (in_host_callback()) return refuse_in_callback(name);
   try {
     Runtime& rt = Runtime::instance();
     std::unique_lock<std::mutex> lock(rt.mutex());
@@ -155,11 +166,13 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
       record_failure(*thread, name, code, e.what());
     }
     call.finish();
-    rt.note_activity();
+    if (!call.silent()) rt.note_activity();
     std::vector<PendingException> reports = rt.take_exceptions();
-    if (!reports.empty()) {
-      lock.unlock();  // exception callbacks may call the API
+    std::vector<StreamStateCall> states = rt.take_stream_state_calls();
+    if (!reports.empty() || !states.empty()) {
+      lock.unlock();  // these callbacks may call the API
       deliver_exceptions(reports);
+      for (const StreamStateCall& s : states) s.callback(s.stream, s.state);
     }
   } catch (const std::bad_alloc&) {
     code = ACL_ERROR_RT_MEMORY_ALLOCATION;

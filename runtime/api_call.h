@@ -14,6 +14,7 @@
 // simulated host clock, current context), task submission and blocking waits.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -87,6 +88,17 @@ class Call {
 
   /// Charges extra modelled host time to this call (e.g. a synchronous copy's driver path).
   void spend(SimTime d) { charge(d); }
+  /// This call leaves no trace: no host time, no timeline span, no wake-up of parked threads
+  /// (an idle aclrtProcessReport poll, whose number depends on wall time).
+  void set_silent(bool silent) { silent_ = silent; }
+  bool silent() const { return silent_; }
+  /// The call's span is [start, end] (a report thread that ran a callback: callback.h).
+  void set_span(SimTime start, SimTime end) {
+    start_ = start;
+    thread_.clock = std::max(thread_.clock, end);
+    charged_ = true;
+  }
+  std::unique_lock<std::mutex>& lock() const { return lock_; }
 
   /// Called by run_api: syncs the host clock with the backend at entry.
   void begin();
@@ -109,6 +121,7 @@ class Call {
   bool charged_ = false;
   bool launched_ = false;
   bool finished_ = false;
+  bool silent_ = false;
   std::uint64_t flow_id_ = 0;
 };
 

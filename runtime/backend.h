@@ -62,6 +62,13 @@ class Backend {
   virtual void trace_api(std::uint32_t thread, const char* function, SimTime start, SimTime end,
                          std::uint64_t flow_id) = 0;
 
+  /// Record host work that is not an API call (a host callback) as a span `name` on the host
+  /// track of `thread`.
+  virtual void trace_host(std::uint32_t thread, const char* name, SimTime start, SimTime end) = 0;
+
+  /// Advance simulated time to `t` (no-op when t <= now), running whatever happens until then.
+  virtual void advance_to(SimTime t) = 0;
+
   /// Write the timeline, stats and effective config to the output directory (if one is set).
   /// May be called more than once; each call rewrites the files with everything so far.
   virtual void write_outputs() = 0;

@@ -16,11 +16,13 @@ struct TaskCounter {
   bool idle() const { return finished == submitted; }
 };
 
-/// Stop-on-failure state of a context, shared with task callbacks. When a task of a stream in
-/// ACL_STOP_ON_FAILURE mode fails, the context stops: the later tasks of all its streams do not
+/// Stop-on-failure state of a context, shared with task callbacks. Once one stream of a context is
+/// in ACL_STOP_ON_FAILURE mode, all its streams are (the CANN docs); when a task of one fails,
+/// the context stops: the later tasks of all its streams do not
 /// run (their effects and kernels are skipped; event records still complete so nothing hangs),
 /// new tasks are refused with `error`, and every synchronisation in the context reports `error`.
 struct ContextFault {
+  bool stop_on_failure = false;  // some stream of the context is in ACL_STOP_ON_FAILURE mode
   bool stopped = false;
   int error = 0;  // the first failure's aclError
 };

@@ -129,4 +129,13 @@ void FakeBackend::trace_api(std::uint32_t thread, const char* function, SimTime 
   api_calls_.push_back({thread, std::string("AscendCL@") + function, start, end, flow_id});
 }
 
+void FakeBackend::trace_host(std::uint32_t thread, const char* name, SimTime start, SimTime end) {
+  host_spans_.push_back({thread, name, start, end, 0});
+}
+
+void FakeBackend::advance_to(SimTime t) {
+  run_until([] { return false; }, t);
+  now_ = std::max(now_, t);
+}
+
 }  // namespace npusim::rt

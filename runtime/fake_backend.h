@@ -58,11 +58,15 @@ class FakeBackend : public Backend {
   void discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) override;
   void trace_api(std::uint32_t thread, const char* function, SimTime start, SimTime end,
                  std::uint64_t flow_id) override;
+  void trace_host(std::uint32_t thread, const char* name, SimTime start, SimTime end) override;
+  void advance_to(SimTime t) override;
   void write_outputs() override { ++outputs_written_; }
 
   // Test introspection.
   const std::vector<TaskTrace>& tasks() const { return finished_; }
   const std::vector<ApiTrace>& api_calls() const { return api_calls_; }
+  /// Host spans that are not API calls (host callbacks), flow id 0.
+  const std::vector<ApiTrace>& host_spans() const { return host_spans_; }
   int outputs_written() const { return outputs_written_; }
   SimTime duration_of(const Task& task) const;
 
@@ -91,6 +95,7 @@ class FakeBackend : public Backend {
   std::map<StreamKey, Queue> queues_;
   std::vector<TaskTrace> finished_;
   std::vector<ApiTrace> api_calls_;
+  std::vector<ApiTrace> host_spans_;
   int outputs_written_ = 0;
 };
 

@@ -73,6 +73,7 @@ void Runtime::init() {
       fail(ACL_ERROR_INVALID_FILE, std::string("cannot start the simulated chip: ") + e.what());
     }
     ++backend_epoch_;
+    runtime_thread_clock_ = 0;
   }
   const models::ChipConfig& cfg = backend_->config();
   devices_.assign(static_cast<std::size_t>(std::max<std::int64_t>(1, cfg.soc.num_devices)), {});
@@ -85,6 +86,7 @@ void Runtime::init() {
 }
 
 void Runtime::mark_finalized() {
+  callbacks_.clear_reports();  // a report nobody processed before aclFinalize is dropped
   initialized_ = false;
   init_references_ = 0;
   devices_.clear();
@@ -130,6 +132,8 @@ void Runtime::register_thread(ThreadState& thread) {
     thread.index = next_thread_index_++;
   }
   thread.registered = true;
+  thread.os_id = os_thread_id();
+  callbacks_.thread_started(thread.os_id);
   threads_.push_back(&thread);
 }
 
@@ -137,6 +141,7 @@ void Runtime::unregister_thread(ThreadState& thread) {
   threads_.erase(std::remove(threads_.begin(), threads_.end(), &thread), threads_.end());
   thread.registered = false;
   free_thread_indices_.insert(thread.index);
+  callbacks_.thread_exited(thread.os_id);
   note_activity();
 }
 
@@ -150,30 +155,165 @@ bool Runtime::others_all_waiting(const ThreadState& me) const {
                      [&](const ThreadState* t) { return t == &me || t->waiting; });
 }
 
+bool Runtime::park(std::unique_lock<std::mutex>& lock, ThreadState& thread) {
+  std::uint64_t seen = activity_;
+  thread.waiting = true;
+  ++parked_;
+  bool woke = activity_cv_.wait_for(lock, std::chrono::duration<double>(hang_timeout_s_),
+                                    [&] { return activity_ != seen; });
+  --parked_;
+  thread.waiting = false;
+  return woke;
+}
+
+bool Runtime::park_idle(std::unique_lock<std::mutex>& lock,
+                        std::chrono::steady_clock::time_point until) {
+  std::uint64_t seen = activity_;
+  ++parked_;
+  bool woke = activity_cv_.wait_until(lock, until, [&] { return activity_ != seen; });
+  --parked_;
+  return woke;
+}
+
+void Runtime::run_report(std::unique_lock<std::mutex>& lock, const Report& report) {
+  lock.unlock();
+  run_host_callback(report.fn, report.arg);
+  lock.lock();
+}
+
+bool Runtime::run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unlock) {
+  bool ran = false;
+  while (std::shared_ptr<Report> r = callbacks_.next_for(ReportKind::kHostFunc, kRuntimeThread)) {
+    const SimTime start = std::max(runtime_thread_clock_, r->due);
+    callbacks_.take(*r, start, backend_->config().host.callback.ps);
+    if (unlock) {
+      run_report(lock, *r);
+    } else {
+      run_host_callback(r->fn, r->arg);
+    }
+    callbacks_.returned(*r);
+    runtime_thread_clock_ = r->release;
+    if (backend_) backend_->trace_host(kRuntimeCallbackThread, "HostFunc", r->start, r->release);
+    ran = true;
+  }
+  return ran;
+}
+
+// One slice of a wait while callbacks are about (callback.h): runs the runtime thread's host
+// functions, releases processed reports at their release time, runs the backend up to the
+// deadline or where a report holds simulated time, and parks while a report waits for its thread.
+// kContinue: go on; kReturn: `r` is the wait's result; kStarved: nothing left to simulate.
+Runtime::Step Runtime::callback_step(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                                     const std::function<bool()>& done, SimTime deadline,
+                                     Describe what, WaitResult& r) {
+  if (run_runtime_reports(lock, true)) return Step::kContinue;
+  callbacks_.release_due(backend_->now());
+  const SimTime stop = std::min({deadline, callbacks_.hold_limit(), callbacks_.next_release()});
+  // One pointer captured: the predicate fits std::function's inline buffer (no allocation).
+  const struct {
+    const std::function<bool()>& done;
+    const CallbackHub& hub;
+    std::uint64_t seen;
+  } until{done, callbacks_, callbacks_.deliveries()};
+  r = backend_->run_until([u = &until] { return u->done() || u->hub.deliveries() != u->seen; },
+                          stop);
+  if (callbacks_.deliveries() != until.seen) {
+    note_activity();  // wake the threads the reports are for
+    r = WaitResult::kDone;
+    return done() ? Step::kReturn : Step::kContinue;
+  }
+  if (r == WaitResult::kDone) return Step::kReturn;
+  const SimTime now = backend_->now();
+  if (r == WaitResult::kTimeout && now >= deadline) return Step::kReturn;
+  if (callbacks_.next_release() <= now) return Step::kContinue;
+  if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+    r = WaitResult::kStarved;
+    const std::uint64_t me = os_thread_id();
+    if (callbacks_.next_for(ReportKind::kCallback, me) ||
+        callbacks_.next_for(ReportKind::kHostFunc, me)) {
+      sim::log_error("deadlock: " + what() +
+                     ", but a host callback this thread must process itself is waiting");
+      return Step::kReturn;
+    }
+    if (!park(lock, thread)) {
+      sim::log_error("hang: " + what() + ", and a host callback report waited " +
+                     std::to_string(hang_timeout_s_) +
+                     " s for its thread (is a thread calling aclrtProcessReport?)");
+      return Step::kReturn;
+    }
+    return Step::kContinue;
+  }
+  if (callbacks_.next_release() != CallbackHub::kForeverTime) {  // nothing else to simulate
+    backend_->advance_to(std::min(deadline, callbacks_.next_release()));
+    return Step::kContinue;
+  }
+  return r == WaitResult::kStarved ? Step::kStarved : Step::kContinue;
+}
+
+// The simulation loop of every blocking call (see the class comment). Without callbacks in
+// flight it is one backend run; callback_step() handles the rest.
 WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                          const std::function<bool()>& done, SimTime deadline,
                          Describe what) {
   if (!backend_) fail(ACL_ERROR_UNINITIALIZE, "the runtime is not initialized");
   for (;;) {
-    WaitResult r = backend_->run_until(done, deadline);
-    if (r != WaitResult::kStarved) return r;
+    WaitResult r = WaitResult::kStarved;
+    if (callbacks_.idle()) {  // no callback can hold simulated time during this run
+      r = backend_->run_until(done, deadline);
+      if (r != WaitResult::kStarved) return r;
+    } else {
+      const Step step = callback_step(lock, thread, done, deadline, what, r);
+      if (step == Step::kReturn) return r;
+      if (step == Step::kContinue) continue;
+    }
     if (others_all_waiting(thread)) {
       sim::log_error("deadlock: " + what() +
                      ", but no task can make progress and no other host thread can act");
       return r;
     }
-    std::uint64_t seen = activity_;
-    thread.waiting = true;
-    ++parked_;
-    bool woke = activity_cv_.wait_for(lock, std::chrono::duration<double>(hang_timeout_s_),
-                                      [&] { return activity_ != seen; });
-    --parked_;
-    thread.waiting = false;
-    if (!woke) {
+    if (!park(lock, thread)) {
       sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
                      std::to_string(hang_timeout_s_) + " s (NPUSIM_HANG_TIMEOUT)");
       return r;
     }
+  }
+}
+
+void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
+  if (!backend_) return;
+  if (callbacks_.idle()) {
+    static const auto& never = *new std::function<bool()>([] { return false; });  // never freed
+    backend_->run_until(never, t);
+    return;
+  }
+  for (;;) {
+    if (run_runtime_reports(lock, false)) continue;
+    callbacks_.release_due(backend_->now());
+    if (backend_->now() >= t) return;
+    const SimTime stop = std::min({t, callbacks_.hold_limit(), callbacks_.next_release()});
+    const std::uint64_t seen = callbacks_.deliveries();
+    WaitResult r = backend_->run_until(
+        [hub = &callbacks_, seen] { return hub->deliveries() != seen; }, stop);
+    if (callbacks_.deliveries() != seen) {
+      note_activity();  // wake the threads the reports are for
+      continue;
+    }
+    const SimTime now = backend_->now();
+    if (callbacks_.next_release() <= now) continue;
+    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+      return;  // a report waits for its thread: the device is seen as it is now
+    }
+    if (callbacks_.next_release() != CallbackHub::kForeverTime) {
+      backend_->advance_to(std::min(t, callbacks_.next_release()));
+      continue;
+    }
+    return;  // reached t, or nothing left to simulate
+  }
+}
+
+void Runtime::queue_stream_state(void* stream, int state) {
+  for (const auto& [name, callback] : stream_state_callbacks_) {
+    stream_state_calls_.push_back({callback, stream, state});
   }
 }
 

@@ -9,12 +9,15 @@
 // and another live thread may still act, the waiting thread releases the mutex and sleeps until
 // some other thread makes an API call (or exits); if every live thread is waiting, or nothing
 // happens for NPUSIM_HANG_TIMEOUT wall seconds (default 30), the wait is reported as a deadlock.
+// Host callbacks add one rule (callback.h): simulated time stops at a callback report until its
+// thread has run it, so a waiting thread also parks while a report waits for its thread.
 //
 // The backend is created by a factory at the first aclInit (make_sim_backend() unless a test
 // installed another) and kept across aclFinalize/aclInit: the simulated device keeps its clock
 // (timestamps are "since device boot") and the timeline covers the whole process.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -29,6 +32,7 @@
 #include "models/chip_config.h"
 #include "npusim/kernel/block_context.h"
 #include "runtime/backend.h"
+#include "runtime/callback.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
 #include "runtime/event.h"
@@ -46,6 +50,18 @@ namespace npusim::rt {
 /// Host threads that may use the runtime at once: each owns a synchronous-copy stream id,
 /// kSyncStream + index, below 2^32.
 constexpr std::uint32_t kMaxHostThreads = 0xFFFFu;
+
+/// The host track of the runtime's own callback thread (runs unsubscribed host functions).
+constexpr std::uint32_t kRuntimeCallbackThread = kMaxHostThreads;
+
+/// A registered stream state callback (aclrtRegStreamStateCallback) with its user argument bound.
+using StreamStateCallback = std::function<void(void* stream, int state)>;
+/// One call of a stream state callback, made by run_api once the API call released the lock.
+struct StreamStateCall {
+  StreamStateCallback callback;
+  void* stream = nullptr;
+  int state = 0;  // ACL_RT_STREAM_STATE_*
+};
 
 /// Names a wait for a deadlock or hang report; called only when one is reported.
 using Describe = FunctionRef<std::string()>;
@@ -83,10 +99,39 @@ class Runtime {
   /// the deadlock message.
   WaitResult wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                   const std::function<bool()>& done, SimTime deadline, Describe what);
+  /// Advances the simulation to `t` for a non-blocking query: like wait() with no predicate, but
+  /// never parks and never releases the lock (the caller holds plain references): it returns when
+  /// nothing is left to simulate or where a callback report holds simulated time. Host functions
+  /// of the runtime's own thread run inline, the lock held (they cannot call the runtime).
+  void catch_up(std::unique_lock<std::mutex>& lock, SimTime t);
+  /// ProcessReport/ProcessHostFunc with nothing to do: parks (API lock released) until some other
+  /// thread acts or the wall-clock time `until` passes. False when it returned at `until`.
+  bool park_idle(std::unique_lock<std::mutex>& lock,
+                 std::chrono::steady_clock::time_point until);
+  /// Activity counter (API calls finished, reports delivered).
+  std::uint64_t activity() const { return activity_; }
+  double hang_timeout_seconds() const { return hang_timeout_s_; }
   void set_hang_timeout_seconds(double seconds) { hang_timeout_s_ = seconds; }
   std::uint64_t next_flow_id() { return ++last_flow_id_; }
   /// "npusim: <fn> is not supported yet" on stderr, once per function.
   void report_unsupported(const char* function);
+
+  // ---- Host callbacks (callback.h) ----
+  CallbackHub& callbacks() { return callbacks_; }
+  /// Runs fn(arg) of a taken report on this thread with the API lock released.
+  void run_report(std::unique_lock<std::mutex>& lock, const Report& report);
+  /// aclrtRegStreamStateCallback: name -> callback.
+  std::map<std::string, StreamStateCallback>& stream_state_callbacks() {
+    return stream_state_callbacks_;
+  }
+  /// A stream was created (after) or is about to be destroyed: queues a call of every registered
+  /// stream state callback.
+  void queue_stream_state(void* stream, int state);
+  std::vector<StreamStateCall> take_stream_state_calls() {
+    std::vector<StreamStateCall> out;
+    out.swap(stream_state_calls_);
+    return out;
+  }
 
   // ---- Objects ----
   std::vector<Device>& devices() { return devices_; }
@@ -126,6 +171,15 @@ class Runtime {
  private:
   Runtime();
   bool others_all_waiting(const ThreadState& me) const;
+  enum class Step { kContinue, kReturn, kStarved };
+  Step callback_step(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                     const std::function<bool()>& done, SimTime deadline, Describe what,
+                     WaitResult& r);
+  /// Runs the queued reports of the runtime's own callback thread (with the lock released
+  /// meanwhile when `unlock`).
+  bool run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unlock);
+  /// Parks until another thread acts; false after NPUSIM_HANG_TIMEOUT without any.
+  bool park(std::unique_lock<std::mutex>& lock, ThreadState& thread);
 
   std::mutex mutex_;
   std::condition_variable activity_cv_;
@@ -161,6 +215,10 @@ class Runtime {
   std::unique_ptr<kernel::BlockContext> block_context_;
   ExceptionCallback exception_callback_ = nullptr;
   std::vector<PendingException> pending_exceptions_;
+  CallbackHub callbacks_;
+  SimTime runtime_thread_clock_ = 0;  // the runtime's own callback thread
+  std::map<std::string, StreamStateCallback> stream_state_callbacks_;
+  std::vector<StreamStateCall> stream_state_calls_;
 };
 
 }  // namespace npusim::rt

@@ -58,10 +58,13 @@ class SimBackend final : public Backend {
   void discard_stream(std::uint32_t device, std::uint32_t stream, SimTime at) override;
   void trace_api(std::uint32_t thread, const char* function, SimTime start, SimTime end,
                  std::uint64_t flow_id) override;
+  void trace_host(std::uint32_t thread, const char* name, SimTime start, SimTime end) override;
+  void advance_to(SimTime t) override { engine_.advance_to(t); }
   void write_outputs() override;
 
  private:
   std::string op_summary() const;
+  int host_track(std::uint32_t thread);
 
   models::ChipConfig cfg_;
   std::string origin_;
@@ -116,18 +119,29 @@ void SimBackend::discard_stream(std::uint32_t device, std::uint32_t stream, SimT
 void SimBackend::trace_api(std::uint32_t thread, const char* function, SimTime start,
                            SimTime end, std::uint64_t flow_id) {
   if (!trace_.enabled()) return;
-  const int tid = static_cast<int>(thread);
-  if (thread >= host_threads_.size()) host_threads_.resize(thread + 1, false);
-  if (!host_threads_[thread]) {
-    host_threads_[thread] = true;
-    trace_.thread(host_pid_, tid, "Thread " + std::to_string(thread), tid);
-  }
+  const int tid = host_track(thread);
   api_name_.assign("AscendCL@").append(function);  // a reused buffer: no allocation per call
   trace_.complete(host_pid_, tid, api_name_, start, end,
                   {sim::TraceField::num("Thread Id", thread), sim::TraceField::str("level", "acl"),
                    sim::TraceField::num("connection_id", static_cast<double>(flow_id))});
   // Bind the arrow's tail inside the span (its ends may touch the neighbouring spans).
   if (flow_id != 0) trace_.flow_begin(host_pid_, tid, flow_id, start + (end - start) / 2);
+}
+
+int SimBackend::host_track(std::uint32_t thread) {
+  const int tid = static_cast<int>(thread);
+  if (thread >= host_threads_.size()) host_threads_.resize(thread + 1, false);
+  if (!host_threads_[thread]) {
+    host_threads_[thread] = true;
+    trace_.thread(host_pid_, tid, "Thread " + std::to_string(thread), tid);
+  }
+  return tid;
+}
+
+void SimBackend::trace_host(std::uint32_t thread, const char* name, SimTime start, SimTime end) {
+  if (!trace_.enabled()) return;
+  const int tid = host_track(thread);
+  trace_.complete(host_pid_, tid, name, start, end, {sim::TraceField::num("Thread Id", thread)});
 }
 
 // Output problems are reported on stderr, never thrown: this also runs from an atexit hook.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/stream.h"
 
+#include <algorithm>
 #include <string>
 
 #include "acl/acl_rt.h"
@@ -30,8 +31,10 @@ std::string describe(const Stream& s) {
 WaitResult drain(Call& call, const Stream& s, SimTime deadline) {
   std::shared_ptr<StreamProgress> p = s.progress;
   std::uint64_t target = p->submitted;
+  std::uint64_t aborts = p->aborts;
   if (p->finished >= target) return WaitResult::kDone;
-  return call.wait([p, target] { return p->finished >= target; }, deadline,
+  return call.wait([p, target, aborts] { return p->finished >= target || p->aborts != aborts; },
+                   deadline,
                    [&] { return std::string(call.name()) + " waits for " + describe(s); });
 }
 
@@ -97,7 +100,9 @@ void* new_stream(Call& call, void* context_handle, std::uint32_t priority, std::
   s->context_tasks = ctx->tasks;
   s->context_fault = ctx->fault;
   ++dev.live_streams;
-  return rt.streams().add(std::move(s));
+  void* handle = rt.streams().add(std::move(s));
+  rt.queue_stream_state(handle, ACL_RT_STREAM_STATE_CREATE_POST);
+  return handle;
 }
 
 void* create_stream(Call& call, std::uint32_t priority, std::uint32_t flags) {
@@ -105,9 +110,16 @@ void* create_stream(Call& call, std::uint32_t priority, std::uint32_t flags) {
 }
 
 void remove_stream(Call& call, void* handle) {
-  std::shared_ptr<Stream> s = call.runtime().streams().remove(handle);
-  if (!s) return;
+  Runtime& rt = call.runtime();
+  if (rt.streams().find(handle) == nullptr) return;
+  rt.queue_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+  std::shared_ptr<Stream> s = rt.streams().remove(handle);
   s->destroyed = true;
+  rt.callbacks().drop_stream(s->id);
+  if (s->report_thread != 0) rt.callbacks().unsubscribe(ReportKind::kCallback, s->report_thread);
+  if (s->hostfunc_thread != 0) {
+    rt.callbacks().unsubscribe(ReportKind::kHostFunc, s->hostfunc_thread);
+  }
   auto& devices = call.runtime().devices();
   if (s->device < devices.size()) {
     --devices[s->device].live_streams;
@@ -136,7 +148,12 @@ void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   SimTime deadline = call.deadline_after_ms(timeout_ms);
   const std::shared_ptr<Stream> keep = call.stream(handle).shared_from_this();
   Stream& s = *keep;
+  if (s.stopped) {
+    fail(ACL_ERROR_RT_INTERNAL_ERROR,
+         "stream " + std::to_string(s.id) + " was stopped by aclrtStreamStop");
+  }
   if ((s.flags & kNoHostSyncFlags) != 0) return;
+  const std::uint64_t aborts = s.progress->aborts;
   WaitResult r = drain(call, s, deadline);
   if (r == WaitResult::kTimeout) {
     fail(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
@@ -149,6 +166,10 @@ void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   if (int error = take_stream_error(s); error != 0) {
     fail(error, "a task on stream " + std::to_string(s.id) + " failed: " +
                     call.runtime().device_error());
+  }
+  if (s.abort_unreported || s.progress->aborts != aborts) {
+    s.abort_unreported = false;
+    fail(ACL_ERROR_RT_STREAM_ABORT, "stream " + std::to_string(s.id) + " was aborted");
   }
 }
 
@@ -173,6 +194,11 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
     fail(fault->error, "a task of this context failed with ACL_STOP_ON_FAILURE set: the context "
                        "accepts no new tasks");
   }
+  if (s.stopped) {
+    fail(ACL_ERROR_RT_INTERNAL_ERROR,
+         "stream " + std::to_string(s.id) +
+             " was stopped by aclrtStreamStop: it takes no tasks until aclrtStreamAbort");
+  }
   const std::shared_ptr<Stream> keep = s.shared_from_this();
   wait_for_queue_space(call, s);
   require_alive(s);
@@ -186,13 +212,12 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
     };
   }
   std::shared_ptr<TaskCounter> all = call.runtime().all_tasks();
-  bool stop_on_failure = s.failure_mode == ACL_STOP_ON_FAILURE;
-  task.done = [p = s.progress, ctx = s.context_tasks, all, fault, stop_on_failure,
+  task.done = [p = s.progress, ctx = s.context_tasks, all, fault,
                user_done = std::move(task.done)](const TaskOutcome& r) {
     if (user_done) user_done(r);
     if (r.error != 0 && !r.discarded) {
       p->error = r.error;
-      if (stop_on_failure && !fault->stopped) {
+      if (fault->stop_on_failure && !fault->stopped) {
         fault->stopped = true;
         fault->error = r.error;
       }
@@ -242,7 +267,25 @@ int run_sync_task(Call& call, std::uint32_t device, Task task) {
 
 void discard_stream_tasks(Call& call, const Stream& s) {
   if (s.progress->finished == s.progress->submitted) return;
-  call.backend().discard_stream(s.device, s.id, call.clock());
+  call.catch_up();  // stops early where a host callback holds simulated time (callback.h)
+  Backend& b = call.backend();
+  b.discard_stream(s.device, s.id, std::min(call.clock(), b.now()));
+}
+
+void stop_stream(Call& call, void* handle) {
+  require_not_null(handle, "stream");  // the default stream cannot be stopped
+  const std::shared_ptr<Stream> keep = call.stream(handle).shared_from_this();
+  require(!keep->is_default, ACL_ERROR_RT_PARAM_INVALID, "the default stream cannot be stopped");
+  discard_stream_tasks(call, *keep);
+  keep->stopped = true;
+}
+
+void abort_stream(Call& call, void* handle) {
+  const std::shared_ptr<Stream> keep = call.stream(handle).shared_from_this();
+  discard_stream_tasks(call, *keep);
+  keep->stopped = false;
+  keep->abort_unreported = true;
+  ++keep->progress->aborts;
 }
 
 }  // namespace npusim::rt

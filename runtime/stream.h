@@ -22,6 +22,7 @@ struct StreamProgress {
   std::uint64_t submitted = 0;
   std::uint64_t finished = 0;
   int error = 0;  // device error not yet reported by a synchronising call
+  std::uint64_t aborts = 0;  // aclrtStreamAbort calls (a sync waiting meanwhile returns 107023)
 };
 
 /// What aclrtAllocatorRegister attached to a stream (the runtime never calls the callbacks).
@@ -58,6 +59,11 @@ struct Stream : std::enable_shared_from_this<Stream> {
   std::shared_ptr<TaskCounter> context_tasks;
   std::shared_ptr<ContextFault> context_fault;
   bool destroyed = false;  // removed from the table (by this or another host thread)
+  // Host callbacks: the threads subscribed to process this stream's reports (0 = none).
+  std::uint64_t report_thread = 0;    // aclrtSubscribeReport
+  std::uint64_t hostfunc_thread = 0;  // aclrtSubscribeHostFunc
+  bool stopped = false;               // aclrtStreamStop until aclrtStreamAbort
+  bool abort_unreported = false;      // aborted; the next sync reports 107023
 };
 
 constexpr std::uint32_t kMaxPriority = 7;
@@ -94,5 +100,13 @@ int run_sync_task(Call& call, std::uint32_t device, Task task);
 
 /// Discards the queued tasks of `stream` (destroy-force, teardown).
 void discard_stream_tasks(Call& call, const Stream& stream);
+
+/// aclrtStreamStop: the running task finishes (npusim does not cut a task short), the queued ones
+/// never run; until aclrtStreamAbort the stream refuses new tasks and syncs return 507000.
+void stop_stream(Call& call, void* stream);
+/// aclrtStreamAbort: discards the queued tasks (the running one finishes) and clears a stop; a
+/// sync waiting on the stream meanwhile, or the next one, returns 107023 unless the stream or its
+/// context has an earlier device error to report.
+void abort_stream(Call& call, void* stream);
 
 }  // namespace npusim::rt

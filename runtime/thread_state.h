@@ -19,9 +19,11 @@ using sim::SimTime;
 
 struct ThreadState {
   std::uint32_t index = 0;  // host thread index (timeline "Thread <n>", sync stream id)
+  std::uint64_t os_id = 0;  // pthread_self (the id aclrtSubscribeReport names)
   bool registered = false;
   std::uint64_t backend_epoch = 0;  // the backend the clock refers to
   SimTime clock = 0;                // simulated host clock (ps)
+  SimTime callbacks_until = 0;      // end of the last host callback this thread ran (callback.h)
   void* context = nullptr;          // current context handle (may be stale: always look it up)
   bool waiting = false;             // parked in a wait, API lock released
   std::uint32_t sync_task_seq = 0;  // task ids on this thread's synchronous-copy stream

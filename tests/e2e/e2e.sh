@@ -49,6 +49,15 @@ case "${CASE}" in
        any(e.get('ph')=='s' for e in d) and any(e.get('ph')=='f' for e in d)"
     json_check out/stats.json "len(d) > 0"
     grep -q "h2d_bandwidth: 10GB/s" out/config.yaml ;;
+  callbacks)  # host callbacks with a report thread polling in wall time: identical timelines
+    build callbacks
+    for run in 1 2 3; do NPUSIM_CONFIG=tiny NPUSIM_OUT=run${run} ./callbacks; done
+    cmp run1/timeline.json run2/timeline.json
+    cmp run1/timeline.json run3/timeline.json
+    json_check run1/timeline.json \
+      "sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='Callback')==3 and \
+       sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='HostFunc')==1 and \
+       sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='AscendCL@aclrtProcessReport')==3" ;;
   determinism)  # same program, same config → identical timeline
     build overlap
     NPUSIM_CONFIG=tiny NPUSIM_OUT=run1 ./overlap >/dev/null
