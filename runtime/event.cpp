@@ -63,47 +63,58 @@ void destroy_event(Call& call, void* handle) {
   call.runtime().events().remove(handle);
 }
 
+// Each task is made by a closure: a stream that records (a model) makes it again at each launch,
+// so a replayed record takes a new generation and a replayed wait the latest record's.
 void record_event(Call& call, void* event, void* stream) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
   require_same_device(e, s);
-  std::uint64_t generation = ++e.state->recorded;
-  Task task;
-  task.kind = TaskKind::kEventRecord;
-  task.name = "EVENT_RECORD";
-  task.done = [st = e.state, generation](const TaskOutcome& r) {
-    if (r.discarded || generation <= st->done) return;
-    st->done = generation;
-    st->done_time = r.end;
+  auto make = [st = e.state] {
+    std::uint64_t generation = ++st->recorded;
+    Task task;
+    task.kind = TaskKind::kEventRecord;
+    task.name = "EVENT_RECORD";
+    task.done = [st, generation](const TaskOutcome& r) {
+      if (r.discarded || generation <= st->done) return;
+      st->done = generation;
+      st->done_time = r.end;
+    };
+    return task;
   };
-  submit_to_stream(call, s, std::move(task));
+  submit_to_stream(call, s, make, "EVENT_RECORD");
 }
 
 void reset_event(Call& call, void* event, void* stream) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
   require_same_device(e, s);
-  Task task;
-  task.kind = TaskKind::kEventReset;
-  task.name = "EVENT_RESET";
-  task.done = [st = e.state](const TaskOutcome& r) {
-    if (!r.discarded) st->done = 0;
+  auto make = [st = e.state] {
+    Task task;
+    task.kind = TaskKind::kEventReset;
+    task.name = "EVENT_RESET";
+    task.done = [st](const TaskOutcome& r) {
+      if (!r.discarded) st->done = 0;
+    };
+    return task;
   };
-  submit_to_stream(call, s, std::move(task));
+  submit_to_stream(call, s, make, "EVENT_RESET");
 }
 
 void stream_wait_event(Call& call, void* stream, void* event) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
   require_same_device(e, s);
-  Task task;
-  task.kind = TaskKind::kEventWait;
-  task.name = "EVENT_WAIT";
-  // Waits for the record issued last before this call; an event never recorded does not block.
-  task.ready = [st = e.state, generation = e.state->recorded] {
-    return generation == 0 || st->done >= generation;
+  auto make = [st = e.state] {
+    Task task;
+    task.kind = TaskKind::kEventWait;
+    task.name = "EVENT_WAIT";
+    // Waits for the record issued last before this call; an event never recorded does not block.
+    task.ready = [st, generation = st->recorded] {
+      return generation == 0 || st->done >= generation;
+    };
+    return task;
   };
-  submit_to_stream(call, s, std::move(task));
+  submit_to_stream(call, s, make, "EVENT_WAIT");
 }
 
 EventQuery query_event(Call& call, void* event) {

@@ -71,6 +71,8 @@ read -r -d '' TABLE <<'EOT'
 2_advanced_features/kernel/0_launch_kernel --run-mode simple|runs in simple mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
 2_advanced_features/kernel/0_launch_kernel --run-mode placeholder|runs in placeholder mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
 2_advanced_features/kernel/1_launch_kernel_with_reslimit|=8:^Hello World$|Launch kernels under resource limits successfully
+2_advanced_features/label/0_simple_label|Persistent label stream created\.|Persistent label stream bound to the model runtime instance\.|Submitted switch-label task with branch index 1\.|Set label 1 on the persistent stream\.|Model runtime instance build finished\.|Switch label executed successfully with branch index 1\.|Run the simple_label sample successfully\.
+2_advanced_features/model_ri/4_model_sync_external|Scenario 1: Stream Record \+ Graph Wait External|Scenario 2: Graph Record External \+ Stream Wait|Scenario 3: Graph1 Record External \+ Graph2 Wait External|=3:Check result success\.
 3_memory_advanced/allocator/0_custom_allocator|allocCount=2,? freeCount=2
 3_memory_advanced/host_register/0_simple_zero_copy|Verified [0-9]+ FP16 additions through mapped Host memory|Run the simple_zero_copy sample successfully
 3_memory_advanced/managed_memory/0_uvm_allocate|Run the uvm_allocate sample successfully|\[SUCCESS\] result correct

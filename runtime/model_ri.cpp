@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/model_ri.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+
+#include "acl/acl_rt.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/handle_table.h"
+#include "runtime/memory.h"
+#include "runtime/runtime.h"
+#include "runtime/stream.h"
+#include "sim/log.h"
+
+namespace npusim::rt {
+namespace {
+
+constexpr std::uint32_t kHeadFlag = 0x00000000U;     // ACL_MODEL_STREAM_FLAG_HEAD
+constexpr std::uint32_t kDefaultFlag = 0x7FFFFFFFU;  // ACL_MODEL_STREAM_FLAG_DEFAULT
+
+class Execution;
+
+struct ModelStream {
+  std::shared_ptr<Recording> recording;
+  bool head = false;
+  std::uint32_t id = 0;    // the scheduler stream its tasks run on
+  void* bound = nullptr;   // the persistent stream (built models)
+};
+
+struct Model {
+  std::uint32_t device = 0;
+  void* context = nullptr;
+  std::uint32_t id = 0;
+  bool captured = false;
+  bool built = false;             // BuildEnd called, or the capture ended: executable
+  void* capture_stream = nullptr; // while capturing
+  int capture_mode = 0;
+  std::vector<ModelStream> streams;
+  std::vector<std::uint32_t> owned_ids;  // stream ids taken for captured recordings
+  std::shared_ptr<Execution> last;       // the latest execution
+  std::uint64_t executions = 0;
+};
+
+struct Registry {
+  std::uint64_t epoch = ~std::uint64_t{0};
+  HandleTable<Model> models{0x9};
+  HandleTable<Label> labels{0xA};
+  HandleTable<LabelList> lists{0xB};
+  std::map<std::uint32_t, int> thread_modes;  // host thread index -> capture mode
+  std::uint64_t seq = 0;
+  std::uint32_t next_model_id = 0;
+};
+
+// The registry of the current backend (a new aclInit starts empty).
+Registry& registry(Call& call) {
+  static Registry* r = new Registry;  // never destroyed: task callbacks may outlive main
+  if (r->epoch != call.runtime().backend_epoch()) {
+    *r = Registry{};
+    r->epoch = call.runtime().backend_epoch();
+  }
+  return *r;
+}
+
+Model& model_of(Call& call, void* handle) {
+  require_not_null(handle, "modelRI");
+  Model* m = registry(call).models.find(handle);
+  if (m == nullptr) fail(ACL_ERROR_RT_PARAM_INVALID, "modelRI is not a live model run instance");
+  return *m;
+}
+
+// A live stream given explicitly (NULL is refused: model streams are never the default one).
+Stream& explicit_stream(Call& call, void* handle, const char* what) {
+  require_not_null(handle, what);
+  return call.stream(handle);
+}
+
+// `bytes` of device memory at `p`; returns the allocation's serial.
+std::uint64_t device_operand(Call& call, void* p, std::size_t bytes, const char* what) {
+  require_not_null(p, what);
+  const Allocation* a = call.runtime().memory().find(p);
+  require(a != nullptr && a->kind == MemKind::kDevice &&
+              a->contains(reinterpret_cast<std::uintptr_t>(p), bytes),
+          ACL_ERROR_RT_PARAM_INVALID,
+          std::string(what) + " is not " + std::to_string(bytes) +
+              " bytes inside a device allocation");
+  return a->serial;
+}
+
+Entry& append(Call& call, Stream& s, Control control) {
+  require(static_cast<bool>(s.recording), ACL_ERROR_RT_PARAM_INVALID,
+          "the stream neither is a persistent stream nor is being captured: control-flow tasks "
+          "only exist in a model run instance");
+  Entry& e = s.recording->entries.emplace_back();
+  e.seq = ++registry(call).seq;
+  e.control = control;
+  return e;
+}
+
+const char* control_name(Control c) {
+  switch (c) {
+    case Control::kNone: return "TASK";
+    case Control::kLabelSet: return "LABEL_SET";
+    case Control::kLabelSwitch: return "LABEL_SWITCH";
+    case Control::kStreamSwitch: return "STREAM_SWITCH";
+    case Control::kStreamActive: return "STREAM_ACTIVE";
+    case Control::kModelEnd: return "MODEL_END";
+  }
+  return "";
+}
+
+std::uint32_t take_stream_id(Device& dev) {
+  if (!dev.free_stream_ids.empty()) {
+    std::uint32_t id = *dev.free_stream_ids.begin();
+    dev.free_stream_ids.erase(dev.free_stream_ids.begin());
+    return id;
+  }
+  return dev.next_stream_id++;
+}
+
+// ---- Execution: the device-side interpreter of one model run ----
+
+struct Step {
+  Control control = Control::kNone;
+  Task task;  // the prototype (no follow; control effects are attached when emitted)
+  std::vector<std::pair<std::size_t, std::size_t>> jumps;  // label switch: (stream, position)
+  std::size_t target = 0;                                  // switch/active: model stream
+  void* left = nullptr;
+  void* right = nullptr;
+  std::uint64_t left_serial = 0, right_serial = 0;
+  int cond = 0;
+  bool wide = false;
+};
+
+struct RunStream {
+  std::uint32_t id = 0;
+  std::vector<Step> steps;
+  std::size_t pc = 0;
+  bool active = false;
+  std::int64_t decision = 0;  // the last control task's decision (effect -> follow)
+  bool failed = false;        // the last control task could not decide
+};
+
+class Execution : public std::enable_shared_from_this<Execution> {
+ public:
+  std::vector<RunStream> streams;
+  std::vector<std::size_t> heads;
+  const MemoryRegistry* memory = nullptr;
+  bool started = false;
+  bool finished = false;
+  int error = 0;
+
+  void start(std::vector<Task>& out) {
+    started = true;
+    for (std::size_t h : heads) activate(h, 0, out);
+    if (running_ == 0) finished = true;
+  }
+
+ private:
+  void activate(std::size_t i, std::size_t pc, std::vector<Task>& out) {
+    RunStream& rs = streams[i];
+    if (rs.active) return;  // already running: the activation has nothing to start
+    rs.active = true;
+    ++running_;
+    rs.pc = pc;
+    emit(i, out);
+  }
+
+  void stop(std::size_t i) {
+    streams[i].active = false;
+    if (--running_ == 0) finished = true;
+  }
+
+  void emit(std::size_t i, std::vector<Task>& out) {
+    RunStream& rs = streams[i];
+    if (rs.pc >= rs.steps.size()) {
+      stop(i);
+      return;
+    }
+    const Step& step = rs.steps[rs.pc];
+    Task t = step.task;
+    auto self = shared_from_this();
+    if (step.control == Control::kLabelSwitch || step.control == Control::kStreamSwitch) {
+      t.effect = [self, i] { return self->decide(i); };
+    }
+    t.follow = [self, i](std::vector<Task>& next) { self->advance(i, next); };
+    t.done = [self, i, user_done = std::move(t.done)](const TaskOutcome& r) {
+      if (user_done) user_done(r);
+      if (r.discarded) {
+        self->stop(i);
+      } else if (r.error != 0 && self->error == 0) {
+        self->error = r.error;
+      }
+    };
+    out.push_back(std::move(t));
+  }
+
+  // A control task's effect, at its simulated completion: reads device memory as it is now.
+  int decide(std::size_t i) {
+    RunStream& rs = streams[i];
+    const Step& step = rs.steps[rs.pc];
+    rs.failed = true;
+    if (!memory->alive(step.left_serial) ||
+        (step.control == Control::kStreamSwitch && !memory->alive(step.right_serial))) {
+      return ACL_ERROR_RT_DEVICE_MEM_ERROR;  // the operand was freed
+    }
+    if (step.control == Control::kLabelSwitch) {
+      std::uint32_t index;
+      std::memcpy(&index, step.left, sizeof index);
+      rs.decision = std::min<std::size_t>(index, step.jumps.size() - 1);
+    } else {
+      std::int64_t a, b;
+      if (step.wide) {
+        std::memcpy(&a, step.left, sizeof a);
+        std::memcpy(&b, step.right, sizeof b);
+      } else {
+        std::int32_t a32, b32;
+        std::memcpy(&a32, step.left, sizeof a32);
+        std::memcpy(&b32, step.right, sizeof b32);
+        a = a32;
+        b = b32;
+      }
+      bool holds = false;
+      switch (step.cond) {
+        case ACL_RT_EQUAL: holds = a == b; break;
+        case ACL_RT_NOT_EQUAL: holds = a != b; break;
+        case ACL_RT_GREATER: holds = a > b; break;
+        case ACL_RT_GREATER_OR_EQUAL: holds = a >= b; break;
+        case ACL_RT_LESS: holds = a < b; break;
+        default: holds = a <= b; break;
+      }
+      rs.decision = holds ? 1 : 0;
+    }
+    rs.failed = false;
+    return 0;
+  }
+
+  // A task of stream i completed: hand over what runs next.
+  void advance(std::size_t i, std::vector<Task>& out) {
+    RunStream& rs = streams[i];
+    const Step& step = rs.steps[rs.pc];
+    switch (step.control) {
+      case Control::kLabelSwitch: {
+        if (rs.failed) return stop(i);
+        auto [s, p] = step.jumps[static_cast<std::size_t>(rs.decision)];
+        if (s == i) {
+          rs.pc = p;
+          return emit(i, out);
+        }
+        activate(s, p, out);
+        return stop(i);
+      }
+      case Control::kStreamSwitch:
+        if (rs.failed) return stop(i);
+        if (rs.decision != 0) {
+          activate(step.target, 0, out);
+          return stop(i);
+        }
+        break;
+      case Control::kStreamActive:
+        activate(step.target, 0, out);
+        break;
+      default:
+        break;
+    }
+    ++rs.pc;
+    emit(i, out);
+  }
+
+  int running_ = 0;
+};
+
+// Builds the execution of `m`: every recorded task instantiated now (host side), in recording
+// order across the model's streams.
+std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t priority) {
+  auto ex = std::make_shared<Execution>();
+  ex->memory = &call.runtime().memory();
+  std::map<const Recording*, std::size_t> index;
+  for (std::size_t i = 0; i < m.streams.size(); ++i) index[m.streams[i].recording.get()] = i;
+  auto stream_index = [&](const std::weak_ptr<Recording>& w, const char* what) {
+    std::shared_ptr<Recording> r = w.lock();
+    auto it = r ? index.find(r.get()) : index.end();
+    require(it != index.end(), ACL_ERROR_RT_PARAM_INVALID,
+            std::string(what) + " is not a stream of this model run instance");
+    return it->second;
+  };
+  struct Ref {
+    std::uint64_t seq;
+    std::size_t stream, pos;
+  };
+  std::vector<Ref> order;
+  ex->streams.resize(m.streams.size());
+  for (std::size_t i = 0; i < m.streams.size(); ++i) {
+    const ModelStream& ms = m.streams[i];
+    if (ms.bound != nullptr) {
+      require(call.runtime().streams().find(ms.bound) != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+              "a stream bound to the model run instance was destroyed");
+    }
+    ex->streams[i].id = ms.id;
+    ex->streams[i].steps.resize(ms.recording->entries.size());
+    if (ms.head) ex->heads.push_back(i);
+    for (std::size_t j = 0; j < ms.recording->entries.size(); ++j) {
+      order.push_back({ms.recording->entries[j].seq, i, j});
+    }
+  }
+  std::sort(order.begin(), order.end(), [](const Ref& a, const Ref& b) { return a.seq < b.seq; });
+  // First the checks (they may fail), then the tasks (making one may have effects on the host:
+  // an event record takes its generation).
+  for (const Ref& ref : order) {
+    const Entry& e = m.streams[ref.stream].recording->entries[ref.pos];
+    Step& step = ex->streams[ref.stream].steps[ref.pos];
+    step.control = e.control;
+    switch (e.control) {
+      case Control::kLabelSwitch:
+        for (const auto& label : e.labels) {
+          require(label->set, ACL_ERROR_RT_PARAM_INVALID,
+                  "a label of the switch's label list was never set on a stream");
+          step.jumps.emplace_back(stream_index(label->recording, "a label's stream"),
+                                  label->position);
+        }
+        break;
+      case Control::kStreamSwitch:
+      case Control::kStreamActive:
+        step.target = stream_index(e.target, "the activated stream");
+        break;
+      default:
+        break;
+    }
+  }
+  for (const Ref& ref : order) {
+    const Entry& e = m.streams[ref.stream].recording->entries[ref.pos];
+    Step& step = ex->streams[ref.stream].steps[ref.pos];
+    if (e.control == Control::kNone) {
+      step.task = e.make();
+    } else {
+      step.task.kind = TaskKind::kNop;
+      step.task.name = control_name(e.control);
+    }
+    step.left = e.left;
+    step.right = e.right;
+    step.left_serial = e.left_serial;
+    step.right_serial = e.right_serial;
+    step.cond = e.cond;
+    step.wide = e.wide;
+    step.task.device = m.device;
+    step.task.stream = ex->streams[ref.stream].id;
+    step.task.task_id = static_cast<std::uint32_t>(ref.pos & 0xFFFFu);
+    step.task.priority = priority;
+  }
+  return ex;
+}
+
+void require_not_running(const Model& m) {
+  require(!m.last || m.last->finished, ACL_ERROR_RT_MODEL_RUNNING,
+          "the model run instance is executing");
+}
+
+ModelStream* bound_entry(Model& m, void* stream) {
+  for (ModelStream& ms : m.streams) {
+    if (ms.bound == stream) return &ms;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool record_if_recording(Call& call, Stream& s, const TaskMaker& make, const std::string& name) {
+  if (!s.recording) return false;
+  Entry& e = append(call, s, Control::kNone);
+  e.make = make;
+  e.name = name;
+  return true;
+}
+
+void make_persistent(Stream& s) { s.recording = std::make_shared<Recording>(); }
+
+// ---- Labels and control flow ----
+
+void* create_label(Call& call) {
+  call.context();
+  return registry(call).labels.add(std::make_shared<Label>());
+}
+
+void destroy_label(Call& call, void* label) {
+  require_not_null(label, "label");
+  require(registry(call).labels.remove(label) != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+          "label is not a live label");
+}
+
+void set_label(Call& call, void* label, void* stream) {
+  require_not_null(label, "label");
+  std::shared_ptr<Label> l = registry(call).labels.get(label);
+  require(l != nullptr, ACL_ERROR_RT_PARAM_INVALID, "label is not a live label");
+  Stream& s = explicit_stream(call, stream, "stream");
+  require(!l->set, ACL_ERROR_RT_PARAM_INVALID, "the label is already set on a stream");
+  append(call, s, Control::kLabelSet);
+  l->recording = s.recording;
+  l->position = s.recording->entries.size() - 1;
+  l->set = true;
+}
+
+void* create_label_list(Call& call, void** labels, std::size_t num) {
+  require_not_null(labels, "labels");
+  require(num > 0, ACL_ERROR_INVALID_PARAM, "num must be at least 1");
+  auto list = std::make_shared<LabelList>();
+  for (std::size_t i = 0; i < num; ++i) {
+    std::shared_ptr<Label> l = registry(call).labels.get(labels[i]);
+    require(l != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+            "labels[" + std::to_string(i) + "] is not a live label");
+    list->labels.push_back(std::move(l));
+  }
+  return registry(call).lists.add(std::move(list));
+}
+
+void destroy_label_list(Call& call, void* list) {
+  require_not_null(list, "labelList");
+  require(registry(call).lists.remove(list) != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+          "labelList is not a live label list");
+}
+
+void switch_label_by_index(Call& call, void* ptr, std::uint32_t max, void* list, void* stream) {
+  std::uint64_t serial = device_operand(call, ptr, sizeof(std::uint32_t), "ptr");
+  require_not_null(list, "labelList");
+  LabelList* l = registry(call).lists.find(list);
+  require(l != nullptr, ACL_ERROR_RT_PARAM_INVALID, "labelList is not a live label list");
+  require(max >= 1 && max <= l->labels.size(), ACL_ERROR_INVALID_PARAM,
+          "maxValue must be between 1 and the number of labels in the list");
+  Stream& s = explicit_stream(call, stream, "stream");
+  Entry& e = append(call, s, Control::kLabelSwitch);
+  e.left = ptr;
+  e.left_serial = serial;
+  e.labels.assign(l->labels.begin(), l->labels.begin() + max);
+}
+
+void active_stream(Call& call, void* target, void* stream) {
+  Stream& t = explicit_stream(call, target, "activeStream");
+  Stream& s = explicit_stream(call, stream, "stream");
+  require(static_cast<bool>(t.recording) && (t.flags & ACL_STREAM_PERSISTENT) != 0,
+          ACL_ERROR_RT_PARAM_INVALID, "activeStream is not a persistent stream");
+  Entry& e = append(call, s, Control::kStreamActive);
+  e.target = t.recording;
+}
+
+void switch_stream(Call& call, void* left, int cond, void* right, int dtype, void* true_stream,
+                   void* false_stream, void* stream) {
+  require(cond >= ACL_RT_EQUAL && cond <= ACL_RT_LESS_OR_EQUAL, ACL_ERROR_INVALID_PARAM,
+          "cond is not an aclrtCondition");
+  require(dtype == ACL_RT_SWITCH_INT32 || dtype == ACL_RT_SWITCH_INT64, ACL_ERROR_INVALID_PARAM,
+          "dataType is not an aclrtCompareDataType");
+  require(false_stream == nullptr, ACL_ERROR_INVALID_PARAM,
+          "falseStream is reserved and must be NULL");
+  const std::size_t bytes = dtype == ACL_RT_SWITCH_INT64 ? 8 : 4;
+  std::uint64_t ls = device_operand(call, left, bytes, "leftValue");
+  std::uint64_t rs = device_operand(call, right, bytes, "rightValue");
+  Stream& t = explicit_stream(call, true_stream, "trueStream");
+  Stream& s = explicit_stream(call, stream, "stream");
+  require(static_cast<bool>(t.recording) && (t.flags & ACL_STREAM_PERSISTENT) != 0,
+          ACL_ERROR_RT_PARAM_INVALID, "trueStream is not a persistent stream");
+  Entry& e = append(call, s, Control::kStreamSwitch);
+  e.left = left;
+  e.right = right;
+  e.left_serial = ls;
+  e.right_serial = rs;
+  e.cond = cond;
+  e.wide = bytes == 8;
+  e.target = t.recording;
+}
+
+void persistent_task_clean(Call& call, void* stream) {
+  Stream& s = explicit_stream(call, stream, "stream");
+  require((s.flags & ACL_STREAM_PERSISTENT) != 0, ACL_ERROR_RT_PARAM_INVALID,
+          "the stream is not a persistent stream");
+  if (s.model != nullptr) {
+    if (Model* m = registry(call).models.find(s.model)) require_not_running(*m);
+  }
+  s.recording->entries.clear();
+  s.recording->ended = false;
+}
+
+// ---- Model run instances ----
+
+void* build_begin(Call& call, std::uint32_t flag) {
+  require(flag == 0, ACL_ERROR_INVALID_PARAM, "flag is reserved and must be 0");
+  Context& ctx = call.context();
+  auto m = std::make_shared<Model>();
+  m->device = ctx.device;
+  m->context = call.context_handle();
+  m->id = registry(call).next_model_id++;
+  return registry(call).models.add(std::move(m));
+}
+
+void bind_stream(Call& call, void* model, void* stream, std::uint32_t flag) {
+  Model& m = model_of(call, model);
+  require(!m.captured, ACL_ERROR_RT_PARAM_INVALID, "a captured model run instance binds no stream");
+  require(flag == kHeadFlag || flag == kDefaultFlag, ACL_ERROR_INVALID_PARAM,
+          "flag is neither ACL_MODEL_STREAM_FLAG_HEAD nor ACL_MODEL_STREAM_FLAG_DEFAULT");
+  Stream& s = explicit_stream(call, stream, "stream");
+  require((s.flags & ACL_STREAM_PERSISTENT) != 0, ACL_ERROR_RT_PARAM_INVALID,
+          "only a persistent stream (ACL_STREAM_PERSISTENT) can be bound to a model run instance");
+  require(s.model == nullptr, ACL_ERROR_RT_STREAM_MODEL,
+          "the stream is already bound to a model run instance");
+  require(s.device == m.device, ACL_ERROR_RT_PARAM_INVALID,
+          "the stream and the model run instance belong to different devices");
+  require_not_running(m);
+  m.streams.push_back(ModelStream{s.recording, flag == kHeadFlag, s.id, stream});
+  s.model = model;
+}
+
+void unbind_stream(Call& call, void* model, void* stream) {
+  Model& m = model_of(call, model);
+  Stream& s = explicit_stream(call, stream, "stream");
+  ModelStream* ms = bound_entry(m, stream);
+  require(ms != nullptr, ACL_ERROR_RT_STREAM_MODEL,
+          "the stream is not bound to this model run instance");
+  require_not_running(m);
+  m.streams.erase(m.streams.begin() + (ms - m.streams.data()));
+  s.model = nullptr;
+}
+
+void end_task(Call& call, void* model, void* stream) {
+  Model& m = model_of(call, model);
+  Stream& s = explicit_stream(call, stream, "stream");
+  require(bound_entry(m, stream) != nullptr, ACL_ERROR_RT_STREAM_MODEL,
+          "the stream is not bound to this model run instance");
+  append(call, s, Control::kModelEnd);
+  s.recording->ended = true;
+}
+
+void build_end(Call& call, void* model) {
+  Model& m = model_of(call, model);
+  require(!m.captured, ACL_ERROR_RT_PARAM_INVALID,
+          "a captured model run instance is finished by aclmdlRICaptureEnd");
+  require(!m.streams.empty(), ACL_ERROR_RT_PARAM_INVALID,
+          "no stream is bound to the model run instance");
+  m.built = true;
+}
+
+void capture_begin(Call& call, void* stream, int mode) {
+  require(mode >= ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && mode <= ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+          ACL_ERROR_INVALID_PARAM, "mode is not an aclmdlRICaptureMode");
+  Stream& s = call.stream(stream);
+  require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
+          "the stream does not belong to the current context");
+  require((s.flags & ACL_STREAM_PERSISTENT) == 0, ACL_ERROR_RT_PARAM_INVALID,
+          "a persistent stream cannot be captured");
+  require(!s.recording, ACL_ERROR_RT_STREAM_CAPTURED, "the stream is already being captured");
+  auto m = std::make_shared<Model>();
+  m->device = s.device;
+  m->context = s.context;
+  m->id = registry(call).next_model_id++;
+  m->captured = true;
+  m->capture_stream = call.stream_handle(stream);
+  m->capture_mode = mode;
+  s.recording = std::make_shared<Recording>();
+  s.model = registry(call).models.add(std::move(m));
+}
+
+void* capture_end(Call& call, void* stream) {
+  Stream& s = call.stream(stream);
+  Model* m = s.model != nullptr ? registry(call).models.find(s.model) : nullptr;
+  require(m != nullptr && m->captured && !m->built && s.recording, ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+          "the stream is not being captured");
+  Device& dev = call.device(s.device);
+  std::uint32_t id = take_stream_id(dev);
+  m->owned_ids.push_back(id);
+  m->streams.push_back(ModelStream{std::move(s.recording), true, id, nullptr});
+  m->built = true;
+  m->capture_stream = nullptr;
+  void* handle = s.model;
+  s.recording = nullptr;
+  s.model = nullptr;
+  return handle;
+}
+
+int capture_info(Call& call, void* stream, void** model) {
+  Stream& s = call.stream(stream);
+  Model* m = s.model != nullptr ? registry(call).models.find(s.model) : nullptr;
+  if (m != nullptr && m->captured && !m->built) {
+    *model = s.model;
+    return ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+  }
+  *model = nullptr;
+  return ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+}
+
+void exchange_capture_mode(Call& call, int* mode) {
+  require_not_null(mode, "mode");
+  require(*mode >= ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && *mode <= ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+          ACL_ERROR_INVALID_PARAM, "mode is not an aclmdlRICaptureMode");
+  auto& modes = registry(call).thread_modes;
+  auto [it, fresh] = modes.try_emplace(call.thread().index, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+  std::swap(it->second, *mode);
+}
+
+void execute_async(Call& call, void* model, void* stream) {
+  Model& m = model_of(call, model);
+  require(m.built, ACL_ERROR_RT_PARAM_INVALID,
+          "the model run instance is not built yet (aclmdlRIBuildEnd / aclmdlRICaptureEnd)");
+  Stream& s = call.stream(stream);
+  require(s.device == m.device, ACL_ERROR_RT_PARAM_INVALID,
+          "the stream and the model run instance belong to different devices");
+  require(!s.recording, ACL_ERROR_RT_PARAM_INVALID,
+          "a model run instance cannot be executed on a persistent or capturing stream");
+  std::shared_ptr<Execution> ex = instantiate(call, m, s.priority);
+  std::shared_ptr<Execution> prev = m.last;
+  m.last = ex;
+  ++m.executions;
+
+  Task launch;  // holds the stream until the previous execution is over, then starts this one
+  launch.kind = TaskKind::kEventWait;
+  launch.name = "MODEL_EXECUTE";
+  launch.ready = [prev] { return !prev || prev->finished; };
+  launch.follow = [ex](std::vector<Task>& out) { ex->start(out); };
+  launch.done = [ex](const TaskOutcome& r) {
+    if (r.discarded && !ex->started) ex->finished = true;  // never ran
+  };
+  submit_to_stream(call, s, std::move(launch));
+
+  Task wait;  // holds the stream until the model's streams have all stopped
+  wait.kind = TaskKind::kEventWait;
+  wait.name = "MODEL_WAIT";
+  wait.ready = [ex] { return ex->finished; };
+  wait.effect = [ex] { return ex->error; };
+  submit_to_stream(call, s, std::move(wait));
+}
+
+void execute_sync(Call& call, void* model, std::int32_t timeout_ms) {
+  require(timeout_ms == -1 || timeout_ms > 0, ACL_ERROR_INVALID_PARAM,
+          "timeout must be -1 (forever) or a positive number of ms");
+  execute_async(call, model, nullptr);
+  synchronize_stream(call, nullptr, timeout_ms);
+}
+
+void destroy_model(Call& call, void* model) {
+  Model& m = model_of(call, model);
+  require(m.capture_stream == nullptr, ACL_ERROR_RT_MODEL_CAPTURED,
+          "the model run instance is still being captured (call aclmdlRICaptureEnd first)");
+  require_not_running(m);
+  for (ModelStream& ms : m.streams) {
+    if (ms.bound == nullptr) continue;
+    if (Stream* s = call.runtime().streams().find(ms.bound); s != nullptr && s->model == model) {
+      s->model = nullptr;
+    }
+  }
+  auto& devices = call.runtime().devices();
+  if (m.device < devices.size()) {
+    for (std::uint32_t id : m.owned_ids) devices[m.device].free_stream_ids.insert(id);
+  }
+  registry(call).models.remove(model);
+}
+
+std::string describe_model(Call& call, void* model, bool json) {
+  Model& m = model_of(call, model);
+  std::ostringstream o;
+  if (json) {
+    o << "{\n  \"model_id\": " << m.id << ",\n  \"captured\": " << (m.captured ? "true" : "false")
+      << ",\n  \"executions\": " << m.executions << ",\n  \"streams\": [";
+  } else {
+    o << "model run instance " << m.id << (m.captured ? " (captured)" : " (built)") << ", "
+      << m.streams.size() << " stream(s), executed " << m.executions << " time(s)";
+  }
+  for (std::size_t i = 0; i < m.streams.size(); ++i) {
+    const ModelStream& ms = m.streams[i];
+    if (json) {
+      o << (i == 0 ? "\n" : ",\n") << "    {\"stream_id\": " << ms.id
+        << ", \"head\": " << (ms.head ? "true" : "false") << ", \"tasks\": [";
+    } else {
+      o << "\n  stream " << ms.id << (ms.head ? " (head)" : "") << ":";
+    }
+    for (std::size_t j = 0; j < ms.recording->entries.size(); ++j) {
+      const Entry& e = ms.recording->entries[j];
+      std::string name = e.control == Control::kNone ? e.name : control_name(e.control);
+      if (json) {
+        o << (j == 0 ? "" : ", ") << "\"" << name << "\"";
+      } else {
+        o << "\n    " << j << ": " << name;
+      }
+    }
+    if (json) o << "]}";
+  }
+  if (json) o << "\n  ]\n}\n";
+  return o.str();
+}
+
+}  // namespace npusim::rt

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// Model run instances (aclmdlRI*), labels and device-side stream control flow.
+//
+// Recording. A stream that records — a persistent stream (ACL_STREAM_PERSISTENT) or a stream
+// between aclmdlRICaptureBegin and aclmdlRICaptureEnd — keeps the tasks submitted to it in a
+// Recording instead of running them (submit_to_stream's hook). Each entry is a TaskMaker: a
+// closure that builds the task afresh, so a model can run any number of times (kernel launches
+// share their KernelWork; event records and waits take their generation when the model is
+// launched, as an eager record/wait does when it is issued). Control entries (label set/switch,
+// stream switch/active, model end) are recorded by the functions below.
+//
+// A model (Model) is a list of model streams, each a Recording, some of them heads. A captured
+// model has one head: the captured stream's recording (run on a stream id of its own, so the
+// captured stream stays usable). A built model's streams are the bound persistent streams (run on
+// their own ids); ACL_MODEL_STREAM_FLAG_HEAD streams start when the model starts, the others
+// when a control task activates them.
+//
+// Execution. aclmdlRIExecuteAsync(model, stream) puts two scheduler tasks on `stream`:
+// MODEL_EXECUTE (a wait: holds the stream until the model's previous execution has finished, so
+// executions of one model never interleave) and MODEL_WAIT (holds the stream until this
+// execution has finished; its error is the first error of a model task). At the launch call the
+// runtime instantiates every recorded task (host side, in recording order). On the device the
+// execution is a small interpreter driven by models::Task::follow: MODEL_EXECUTE's follow hands
+// the scheduler the first task of each head stream; each model task's follow hands over the next
+// task of its stream, or, for control tasks, whatever the control decided. The decision is made
+// by the control task's effect at its simulated completion, from device memory as it is then
+// (labels: the uint32 index at ptr; stream switch: the int32/int64 comparison) — never evaluated
+// on the host. The execution finishes when no model stream runs any more.
+//
+// Timing (see README "How a model replays"): the host pays one launch_call for ExecuteAsync and
+// MODEL_EXECUTE pays one doorbell; the model's tasks are resident on the device (no doorbell, no
+// host call each) and pay scheduler.dispatch and scheduler.completion like any task, so a stream
+// of a model runs back to back as an eagerly issued stream would with an infinitely fast host.
+// Control tasks are scheduler tasks (scheduler.sync_task each).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/backend.h"
+
+namespace npusim::rt {
+
+class Call;
+struct Stream;
+
+/// Builds one task as the API call that recorded it would have submitted it.
+using TaskMaker = std::function<Task()>;
+
+struct Recording;
+
+/// aclrtLabel: where aclrtSetLabel put it (a recording and an entry index).
+struct Label {
+  std::weak_ptr<Recording> recording;
+  std::size_t position = 0;
+  bool set = false;
+};
+
+/// aclrtLabelList.
+struct LabelList {
+  std::vector<std::shared_ptr<Label>> labels;
+};
+
+enum class Control : std::uint8_t {
+  kNone,          // an ordinary task
+  kLabelSet,      // LABEL_SET: a jump target
+  kLabelSwitch,   // LABEL_SWITCH: jump to labels[min(*(uint32*)ptr, n - 1)]
+  kStreamSwitch,  // STREAM_SWITCH: if (*left cond *right) run `target`, this stream stops
+  kStreamActive,  // STREAM_ACTIVE: start `target`, this stream goes on
+  kModelEnd,      // MODEL_END (aclmdlRIEndTask)
+};
+
+struct Entry {
+  std::uint64_t seq = 0;  // recording order across all recordings (instantiation order)
+  Control control = Control::kNone;
+  TaskMaker make;    // kNone
+  std::string name;  // kNone: the task's name (descriptions)
+  // Control operands.
+  void* left = nullptr;   // label index / left value (device memory)
+  void* right = nullptr;  // right value (device memory)
+  std::uint64_t left_serial = 0, right_serial = 0;  // their allocations
+  int cond = 0;           // aclrtCondition
+  bool wide = false;      // ACL_RT_SWITCH_INT64
+  std::vector<std::shared_ptr<Label>> labels;
+  std::weak_ptr<Recording> target;
+};
+
+/// The tasks a recording stream kept.
+struct Recording {
+  std::vector<Entry> entries;
+  bool ended = false;  // aclmdlRIEndTask was called on it
+};
+
+/// Records `make` (a task called `name`) instead of running it when `s` records; false when it
+/// does not.
+bool record_if_recording(Call& call, Stream& s, const TaskMaker& make, const std::string& name);
+
+/// The persistent-stream set-up new_stream needs (a fresh recording).
+void make_persistent(Stream& s);
+
+// ---- Labels and control flow (aclrt*) ----
+void* create_label(Call& call);
+void destroy_label(Call& call, void* label);
+void set_label(Call& call, void* label, void* stream);
+void* create_label_list(Call& call, void** labels, std::size_t num);
+void destroy_label_list(Call& call, void* list);
+void switch_label_by_index(Call& call, void* ptr, std::uint32_t max, void* list, void* stream);
+void active_stream(Call& call, void* target, void* stream);
+void switch_stream(Call& call, void* left, int cond, void* right, int dtype, void* true_stream,
+                   void* false_stream, void* stream);
+void persistent_task_clean(Call& call, void* stream);
+
+// ---- Model run instances (aclmdlRI*) ----
+void* build_begin(Call& call, std::uint32_t flag);
+void bind_stream(Call& call, void* model, void* stream, std::uint32_t flag);
+void unbind_stream(Call& call, void* model, void* stream);
+void end_task(Call& call, void* model, void* stream);
+void build_end(Call& call, void* model);
+void capture_begin(Call& call, void* stream, int mode);
+void* capture_end(Call& call, void* stream);
+/// status: ACL_MODEL_RI_CAPTURE_STATUS_*; the model under capture (or NULL).
+int capture_info(Call& call, void* stream, void** model);
+/// Swaps the calling thread's capture mode with *mode.
+void exchange_capture_mode(Call& call, int* mode);
+void execute_async(Call& call, void* model, void* stream);
+void execute_sync(Call& call, void* model, std::int32_t timeout_ms);
+void destroy_model(Call& call, void* model);
+/// A readable description of the model (aclmdlRIDebugPrint / DebugJsonPrint).
+std::string describe_model(Call& call, void* model, bool json);
+
+}  // namespace npusim::rt
