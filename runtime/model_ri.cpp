@@ -21,8 +21,8 @@
 namespace npusim::rt {
 namespace {
 
-constexpr std::uint32_t kHeadFlag = 0x00000000U;     // ACL_MODEL_STREAM_FLAG_HEAD
-constexpr std::uint32_t kDefaultFlag = 0x7FFFFFFFU;  // ACL_MODEL_STREAM_FLAG_DEFAULT
+constexpr std::uint32_t kHeadFlag = ACL_MODEL_STREAM_FLAG_HEAD;
+constexpr std::uint32_t kDefaultFlag = ACL_MODEL_STREAM_FLAG_DEFAULT;
 
 class Execution;
 

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: Apache-2.0
+// Model run instances (aclmdlRI*), persistent streams, labels, stream switch/active.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "tests/runtime/test_support.h"
+
+namespace npusim::rt::testing {
+namespace {
+
+class ModelRiTest : public DeviceTest {
+ protected:
+  void SetUp() override {
+    DeviceTest::SetUp();
+    ASSERT_EQ(aclrtMalloc(&dev_, 4096, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemset(dev_, 4096, 0, 4096), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMallocHost(&host_, 4096), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    aclrtFreeHost(host_);
+    aclrtFree(dev_);
+    DeviceTest::TearDown();
+  }
+  unsigned char* at(std::size_t off) { return static_cast<unsigned char*>(dev_) + off; }
+  void put32(std::size_t off, std::int32_t v) {
+    ASSERT_EQ(aclrtMemcpy(at(off), 4, &v, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  }
+  aclrtStream persistent() {
+    aclrtStream s = nullptr;
+    EXPECT_EQ(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    return s;
+  }
+  int count(const std::string& name) const {
+    int n = 0;
+    for (const auto& t : (*fake_)->tasks()) n += t.name == name;
+    return n;
+  }
+  const FakeBackend::TaskTrace* last(const std::string& name) const {
+    const FakeBackend::TaskTrace* found = nullptr;
+    for (const auto& t : (*fake_)->tasks()) {
+      if (t.name == name) found = &t;
+    }
+    return found;
+  }
+  void* dev_ = nullptr;
+  void* host_ = nullptr;
+};
+
+TEST_F(ModelRiTest, CaptureRecordsTheTasksAndEachExecutionRunsThemAgain) {
+  std::memset(host_, 7, 64);
+  ASSERT_EQ(aclrtMemcpy(at(0), 64, host_, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+  aclmdlRI capturing = nullptr;
+  ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, &capturing), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+  EXPECT_NE(capturing, nullptr);
+  ASSERT_EQ(aclrtMemcpyAsync(at(1024), 64, at(0), 64, ACL_MEMCPY_DEVICE_TO_DEVICE, stream_),
+            ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  EXPECT_EQ(model, capturing);
+  ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, &capturing), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+  EXPECT_EQ(capturing, nullptr);
+
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(count("MEMCPY_D2D"), 0);  // captured, not run
+  EXPECT_EQ(*at(1024), 0);
+
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(*at(1024 + 63), 7);
+  std::memset(host_, 9, 64);
+  ASSERT_EQ(aclrtMemcpy(at(0), 64, host_, 64, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(*at(1024 + 63), 9);  // the replay copies the bytes as they are now
+
+  EXPECT_EQ(count("MEMCPY_D2D"), 2);
+  EXPECT_EQ(count("MODEL_EXECUTE"), 2);
+  EXPECT_EQ(count("MODEL_WAIT"), 2);
+  // The model's tasks run on a stream of their own; the execute stream holds MODEL_WAIT until
+  // the copy is over.
+  const auto* copy = last("MEMCPY_D2D");
+  const auto* wait = last("MODEL_WAIT");
+  const auto* launch = last("MODEL_EXECUTE");
+  EXPECT_NE(copy->stream, wait->stream);
+  EXPECT_EQ(copy->record.submit, launch->record.end);  // handed over at MODEL_EXECUTE's end
+  EXPECT_EQ(copy->record.start, launch->record.end);
+  EXPECT_EQ(wait->record.start, copy->record.end);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+TEST_F(ModelRiTest, ExecutionsOfOneModelNeverOverlap) {
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(0), 4096, 1, 4096, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(0), 4096, 2, 4096, stream_), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, other), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(model), ACL_ERROR_RT_MODEL_RUNNING);
+  ASSERT_EQ(aclrtSynchronizeDevice(), ACL_SUCCESS);
+  std::vector<const FakeBackend::TaskTrace*> sets;
+  for (const auto& t : fake().tasks()) {
+    if (t.name == "MEMSET" && t.stream < kSyncStream) sets.push_back(&t);  // not SetUp's
+  }
+  ASSERT_EQ(sets.size(), 4u);
+  for (std::size_t i = 1; i < sets.size(); ++i) {
+    EXPECT_GE(sets[i]->record.start, sets[i - 1]->record.end);
+  }
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+}
+
+// labels: switch(index) -> L0: X = 0x11; L1: Y = 0x22; L2: end.
+class LabelTest : public ModelRiTest {
+ protected:
+  void SetUp() override {
+    ModelRiTest::SetUp();
+    ps_ = persistent();
+    ASSERT_EQ(aclmdlRIBuildBegin(&model_, 0), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIBindStream(model_, ps_, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+    for (auto& l : labels_) ASSERT_EQ(aclrtCreateLabel(&l), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateLabelList(labels_, 3, &list_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSwitchLabelByIndex(at(0), 3, list_, ps_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetLabel(labels_[0], ps_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(at(64), 1, 0x11, 1, ps_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetLabel(labels_[1], ps_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(at(128), 1, 0x22, 1, ps_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetLabel(labels_[2], ps_), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIEndTask(model_, ps_), ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIBuildEnd(model_, nullptr), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    EXPECT_EQ(aclmdlRIUnbindStream(model_, ps_), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRIDestroy(model_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyLabelList(list_), ACL_SUCCESS);
+    for (auto& l : labels_) EXPECT_EQ(aclrtDestroyLabel(l), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(ps_), ACL_SUCCESS);
+    ModelRiTest::TearDown();
+  }
+  void run(std::uint32_t index) {
+    *at(64) = *at(128) = 0;
+    std::memcpy(host_, &index, 4);
+    // The index reaches device memory by a copy queued just before the model: the switch reads
+    // it when it runs on the device, not when the host launches the model.
+    ASSERT_EQ(aclrtMemcpyAsync(at(0), 4, host_, 4, ACL_MEMCPY_HOST_TO_DEVICE, stream_),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclmdlRIExecuteAsync(model_, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  }
+  aclrtStream ps_ = nullptr;
+  aclmdlRI model_ = nullptr;
+  aclrtLabel labels_[3] = {};
+  aclrtLabelList list_ = nullptr;
+};
+
+TEST_F(LabelTest, PersistentStreamKeepsItsTasksUntilTheModelRuns) {
+  ASSERT_EQ(aclrtSynchronizeStream(ps_), ACL_SUCCESS);  // returns at once
+  EXPECT_EQ(count("MEMSET"), 1);                        // SetUp's aclrtMemset only
+  EXPECT_EQ(count("LABEL_SWITCH"), 0);
+}
+
+TEST_F(LabelTest, SwitchJumpsToTheLabelTheDeviceIndexNames) {
+  run(1);
+  EXPECT_EQ(*at(64), 0);
+  EXPECT_EQ(*at(128), 0x22);
+  EXPECT_EQ(count("LABEL_SET"), 2);  // L1, L2: L0 was jumped over
+  run(0);
+  EXPECT_EQ(*at(64), 0x11);
+  EXPECT_EQ(*at(128), 0x22);
+  run(2);
+  EXPECT_EQ(*at(64), 0);
+  EXPECT_EQ(*at(128), 0);
+  run(9);  // past the list: the last label
+  EXPECT_EQ(*at(64), 0);
+  EXPECT_EQ(*at(128), 0);
+  EXPECT_EQ(count("LABEL_SWITCH"), 4);
+  EXPECT_EQ(count("MODEL_END"), 4);
+}
+
+TEST_F(LabelTest, DescribesTheModelAsJson) {
+  const std::string path = ::testing::TempDir() + "model_ri.json";
+  ASSERT_EQ(aclmdlRIDebugJsonPrint(model_, path.c_str(), 0), ACL_SUCCESS);
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"LABEL_SWITCH\", \"LABEL_SET\", \"MEMSET\", \"LABEL_SET\", \"MEMSET\", "
+                      "\"LABEL_SET\", \"MODEL_END\""),
+            std::string::npos)
+      << text;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  EXPECT_EQ(aclmdlRIDebugPrint(model_), ACL_SUCCESS);  // to the log
+#pragma GCC diagnostic pop
+  std::remove(path.c_str());
+}
+
+// The 2_model_switch shape: s1 (head) switches on *num to s3 (== 1) or s4 (== 2); s4 activates
+// s2; s2 and s3 each write their byte and activate `end`, which writes its byte.
+TEST_F(ModelRiTest, StreamSwitchAndActivateFollowTheDeviceValues) {
+  aclrtStream s1 = persistent(), s2 = persistent(), s3 = persistent(), s4 = persistent(),
+              end = persistent();
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBindStream(model, s1, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+  for (aclrtStream s : {s2, s3, s4, end}) {
+    ASSERT_EQ(aclmdlRIBindStream(model, s, ACL_MODEL_STREAM_FLAG_DEFAULT), ACL_SUCCESS);
+  }
+  put32(16, 1);
+  put32(32, 2);
+  ASSERT_EQ(aclrtSwitchStream(at(0), ACL_RT_EQUAL, at(16), ACL_RT_SWITCH_INT32, s3, nullptr, s1),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSwitchStream(at(0), ACL_RT_EQUAL, at(32), ACL_RT_SWITCH_INT32, s4, nullptr, s1),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(200), 1, 0xB2, 1, s2), ACL_SUCCESS);
+  ASSERT_EQ(aclrtActiveStream(end, s2), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(300), 1, 0xB3, 1, s3), ACL_SUCCESS);
+  ASSERT_EQ(aclrtActiveStream(end, s3), ACL_SUCCESS);
+  ASSERT_EQ(aclrtActiveStream(s2, s4), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(500), 1, 0xBE, 1, end), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIEndTask(model, end), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBuildEnd(model, nullptr), ACL_SUCCESS);
+
+  auto run = [&](std::int32_t num) {
+    *at(200) = *at(300) = *at(500) = 0;
+    put32(0, num);
+    ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  };
+  run(1);
+  EXPECT_EQ(*at(200), 0);
+  EXPECT_EQ(*at(300), 0xB3);
+  EXPECT_EQ(*at(500), 0xBE);
+  run(2);
+  EXPECT_EQ(*at(200), 0xB2);
+  EXPECT_EQ(*at(300), 0);
+  EXPECT_EQ(*at(500), 0xBE);
+  run(3);  // neither branch: s1 runs to its end, nothing else starts
+  EXPECT_EQ(*at(200), 0);
+  EXPECT_EQ(*at(300), 0);
+  EXPECT_EQ(*at(500), 0);
+  EXPECT_EQ(count("STREAM_SWITCH"), 1 + 2 + 2);  // a taken switch stops s1
+
+  for (aclrtStream s : {s1, s2, s3, s4, end}) {
+    ASSERT_EQ(aclmdlRIUnbindStream(model, s), ACL_SUCCESS);
+    ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+TEST_F(ModelRiTest, SwitchOnInt64AndOrderings) {
+  aclrtStream head = persistent(), yes = persistent();
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBindStream(model, head, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBindStream(model, yes, ACL_MODEL_STREAM_FLAG_DEFAULT), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSwitchStream(at(0), ACL_RT_GREATER, at(8), ACL_RT_SWITCH_INT64, yes, nullptr,
+                              head),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(100), 1, 1, 1, yes), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBuildEnd(model, nullptr), ACL_SUCCESS);
+  auto run = [&](std::int64_t a, std::int64_t b) {
+    *at(100) = 0;
+    EXPECT_EQ(aclrtMemcpy(at(0), 8, &a, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(at(8), 8, &b, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    return static_cast<int>(*at(100));
+  };
+  EXPECT_EQ(run(std::int64_t{1} << 40, 5), 1);
+  EXPECT_EQ(run(-3, 5), 0);  // signed
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(head), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(yes), ACL_SUCCESS);
+}
+
+// 4_model_sync_external's shapes: a record made inside a model is visible outside, and a wait
+// inside a model waits for a record made outside.
+TEST_F(ModelRiTest, EventsCrossTheModelBoundary) {
+  aclrtStream ext = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&ext), ACL_SUCCESS);
+  aclrtEvent ev = nullptr;
+  ASSERT_EQ(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(0), 4096, 5, 4096, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEventWithFlag(ev, stream_, ACL_EVENT_RECORD_EXTERNAL), ACL_SUCCESS);
+  aclmdlRI producer = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &producer), ACL_SUCCESS);
+  // Capturing the record did not record the event.
+  EXPECT_EQ(aclrtQueryEventStatus(ev, nullptr), ACL_ERROR_INVALID_PARAM);
+  aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  ASSERT_EQ(aclrtQueryEventStatus(ev, &st), ACL_SUCCESS);
+  EXPECT_EQ(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);  // an Ex event never recorded
+
+  ASSERT_EQ(aclmdlRIExecuteAsync(producer, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEvent(ext, ev), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(host_, 64, at(4000), 64, ACL_MEMCPY_DEVICE_TO_HOST, ext),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(ext), ACL_SUCCESS);
+  EXPECT_EQ(static_cast<unsigned char*>(host_)[63], 5);  // waited for the model's record
+  EXPECT_GE(last("MEMCPY_D2H")->record.start, last("EVENT_RECORD")->record.end);
+
+  // A wait captured into a model waits for the event's latest record when the model is launched.
+  aclrtStream cap = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&cap), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEventWithFlag(cap, ev, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(0), 64, 6, 64, cap), ACL_SUCCESS);
+  aclmdlRI consumer = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(cap, &consumer), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(1000), 1024, 1, 1024, ext), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(ev, ext), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(consumer, cap), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(cap), ACL_SUCCESS);
+  EXPECT_GE(last("MEMSET")->record.start, last("EVENT_RECORD")->record.end);
+  EXPECT_EQ(*at(0), 6);
+
+  ASSERT_EQ(aclmdlRIDestroy(producer), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(consumer), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(ext), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(cap), ACL_SUCCESS);
+}
+
+TEST_F(ModelRiTest, ExecuteSyncRunsOnTheDefaultStream) {
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(0), 64, 3, 64, stream_), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecute(model, -1), ACL_SUCCESS);
+  EXPECT_EQ(*at(0), 3);
+  EXPECT_EQ(aclmdlRIExecute(model, 0), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+TEST_F(ModelRiTest, CaptureModeIsExchangedPerThread) {
+  aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+  ASSERT_EQ(aclmdlRICaptureThreadExchangeMode(&mode), ACL_SUCCESS);
+  EXPECT_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);  // the default
+  ASSERT_EQ(aclmdlRICaptureThreadExchangeMode(&mode), ACL_SUCCESS);
+  EXPECT_EQ(mode, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+  EXPECT_EQ(aclmdlRICaptureThreadExchangeMode(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(ModelRiTest, PersistentTaskCleanForgetsTheRecordedTasks) {
+  aclrtStream ps = persistent();
+  ASSERT_EQ(aclrtMemsetAsync(at(0), 64, 4, 64, ps), ACL_SUCCESS);
+  ASSERT_EQ(aclrtPersistentTaskClean(ps), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBindStream(model, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBuildEnd(model, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(*at(0), 0);
+  EXPECT_EQ(aclrtPersistentTaskClean(stream_), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);  // unbinds
+  ASSERT_EQ(aclrtDestroyStream(ps), ACL_SUCCESS);
+}
+
+TEST_F(ModelRiTest, MisuseIsRefused) {
+  aclrtStream ps = persistent(), ps2 = persistent();
+  aclmdlRI model = nullptr, other = nullptr;
+  ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBuildBegin(&other, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIBuildBegin(nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIBuildBegin(&other, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIBindStream(model, stream_, ACL_MODEL_STREAM_FLAG_HEAD),
+            ACL_ERROR_RT_PARAM_INVALID);  // not persistent
+  EXPECT_EQ(aclmdlRIBindStream(model, ps, 5), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlRIBindStream(model, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIBindStream(other, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_ERROR_RT_STREAM_MODEL);
+  EXPECT_EQ(aclmdlRIEndTask(other, ps), ACL_ERROR_RT_STREAM_MODEL);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_ERROR_RT_PARAM_INVALID);  // not built
+  EXPECT_EQ(aclmdlRIBuildEnd(other, nullptr), ACL_ERROR_RT_PARAM_INVALID);      // no stream
+  EXPECT_EQ(aclmdlRIBuildEnd(model, &ps), ACL_ERROR_INVALID_PARAM);
+  // Control flow exists only in a model; its operands are device memory.
+  EXPECT_EQ(aclrtActiveStream(ps, stream_), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtSwitchStream(at(0), ACL_RT_EQUAL, at(4), ACL_RT_SWITCH_INT32, ps, ps2, ps),
+            ACL_ERROR_INVALID_PARAM);  // falseStream is reserved
+  EXPECT_EQ(aclrtSwitchStream(host_, ACL_RT_EQUAL, at(4), ACL_RT_SWITCH_INT32, ps2, nullptr, ps),
+            ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclrtSwitchStream(at(0), ACL_RT_EQUAL, at(4), ACL_RT_SWITCH_INT32, stream_, nullptr,
+                              ps),
+            ACL_ERROR_RT_PARAM_INVALID);  // trueStream not persistent
+  aclrtLabel label = nullptr;
+  ASSERT_EQ(aclrtCreateLabel(&label), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSetLabel(label, stream_), ACL_ERROR_RT_PARAM_INVALID);
+  aclrtLabelList list = nullptr;
+  EXPECT_EQ(aclrtCreateLabelList(&label, 0, &list), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclrtCreateLabelList(&label, 1, &list), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSwitchLabelByIndex(at(0), 2, list, ps), ACL_ERROR_INVALID_PARAM);
+  // A label never set makes the model fail to launch; a stream not in the model too.
+  ASSERT_EQ(aclrtSwitchLabelByIndex(at(0), 1, list, ps), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBuildEnd(model, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtSetLabel(label, ps), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSetLabel(label, ps), ACL_ERROR_RT_PARAM_INVALID);  // set twice
+  ASSERT_EQ(aclrtActiveStream(ps2, ps), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_ERROR_RT_PARAM_INVALID);  // ps2 unbound
+  ASSERT_EQ(aclmdlRIBindStream(model, ps2, ACL_MODEL_STREAM_FLAG_DEFAULT), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, ps), ACL_ERROR_RT_PARAM_INVALID);  // persistent
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  // Capture misuse.
+  aclmdlRI captured = nullptr;
+  EXPECT_EQ(aclmdlRICaptureEnd(stream_, &captured), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+  EXPECT_EQ(aclmdlRICaptureBegin(ps, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclmdlRICaptureBegin(stream_, static_cast<aclmdlRICaptureMode>(7)),
+            ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL),
+            ACL_ERROR_RT_STREAM_CAPTURED);
+  aclmdlRICaptureStatus status;
+  ASSERT_EQ(aclmdlRICaptureGetInfo(stream_, &status, &captured), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(captured), ACL_ERROR_RT_MODEL_CAPTURED);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_ERROR_RT_PARAM_INVALID);  // capturing
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &captured), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIBindStream(captured, ps2, ACL_MODEL_STREAM_FLAG_HEAD),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclmdlRIDestroy(captured), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIDestroy(captured), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclmdlRIDestroy(nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlRIUnbindStream(model, ps), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIUnbindStream(model, ps), ACL_ERROR_RT_STREAM_MODEL);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyLabelList(list), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyLabelList(list), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtDestroyLabel(label), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyLabel(label), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtDestroyStream(ps), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(ps2), ACL_SUCCESS);
+}
+
+}  // namespace
+}  // namespace npusim::rt::testing
