@@ -118,6 +118,54 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
   });
 }
 
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+                                       aclmdlRICaptureMode mode) {
+  return api("aclmdlRICaptureToModelRIBegin",
+             [&](Call& c) { capture_to_model_begin(c, stream, modelRI, as_int(mode)); });
+}
+
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+                                  aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
+  return api("aclmdlRICondHandleCreate", [&](Call& c) {
+    require_not_null(handle, "handle");
+    *handle = cond_handle_create(c, modelRI, defaultLaunchValue, as_int(flag));
+  });
+}
+
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
+  return api("aclmdlRICondHandleGetCondPtr", [&](Call& c) {
+    require_not_null(ptr, "ptr");
+    *ptr = cond_handle_ptr(c, handle);
+  });
+}
+
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
+  return api("aclmdlRIAddCondTask", [&](Call& c) {
+    add_cond_task(c, params.handle, as_int(params.type), params.size, params.modelRIArray,
+                  stream, flags);
+  });
+}
+
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+  return api("aclmdlRICaptureTaskGrpBegin", [&](Call& c) { task_group_begin(c, stream); });
+}
+
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+  return api("aclmdlRICaptureTaskGrpEnd", [&](Call& c) {
+    require_not_null(handle, "handle");
+    *handle = task_group_end(c, stream);
+  });
+}
+
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+  return api("aclmdlRICaptureTaskUpdateBegin",
+             [&](Call& c) { task_update_begin(c, stream, handle); });
+}
+
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+  return api("aclmdlRICaptureTaskUpdateEnd", [&](Call& c) { task_update_end(c, stream); });
+}
+
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
   return api("aclmdlRIExecuteAsync", [&](Call& c) { execute_async(c, modelRI, stream); });
 }

@@ -46,45 +46,6 @@ aclError aclmdlRIAbort(aclmdlRI modelRI) {
   return unsupported("aclmdlRIAbort", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
-  return unsupported("aclmdlRIAddCondTask", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-  return unsupported("aclmdlRICaptureTaskGrpBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-  return unsupported("aclmdlRICaptureTaskGrpEnd", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
-  return unsupported("aclmdlRICaptureTaskUpdateBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-  return unsupported("aclmdlRICaptureTaskUpdateEnd", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureToModelRIBegin(
-    aclrtStream stream,
-    aclmdlRI modelRI,
-    aclmdlRICaptureMode mode) {
-  return unsupported("aclmdlRICaptureToModelRIBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICondHandleCreate(
-    aclmdlRI modelRI,
-    uint32_t defaultLaunchValue,
-    aclmdlRICondHandleFlag flag,
-    aclmdlRICondHandle* handle) {
-  return unsupported("aclmdlRICondHandleCreate", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
-  return unsupported("aclmdlRICondHandleGetCondPtr", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
   return unsupported("aclmdlRIDestroyRegisterCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }

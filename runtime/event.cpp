@@ -104,13 +104,18 @@ void stream_wait_event(Call& call, void* stream, void* event) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
   require_same_device(e, s);
-  auto make = [st = e.state] {
+  // Waits for the record issued last before this call (a model: before the model's launch).
+  // An event never recorded does not block an eager wait; a wait inside a model waits for the
+  // event's next record (the device's event flag), which is how a model waits for work issued
+  // after its launch (2_advanced_features/model_ri/1_model_update).
+  const bool in_model = static_cast<bool>(s.recording);
+  auto make = [st = e.state, in_model] {
     Task task;
     task.kind = TaskKind::kEventWait;
     task.name = "EVENT_WAIT";
-    // Waits for the record issued last before this call; an event never recorded does not block.
-    task.ready = [st, generation = st->recorded] {
-      return generation == 0 || st->done >= generation;
+    task.ready = [st, in_model, generation = st->recorded] {
+      if (generation == 0) return !in_model || st->done != 0;
+      return st->done >= generation;
     };
     return task;
   };

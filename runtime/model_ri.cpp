@@ -33,6 +33,18 @@ struct ModelStream {
   void* bound = nullptr;   // the persistent stream (built models)
 };
 
+struct CondHandle {
+  void* ptr = nullptr;  // the uint64 condition value (device memory)
+  std::uint64_t serial = 0;
+  std::uint64_t default_value = 0;
+  bool assign_default = false;
+};
+
+struct TaskGroup {
+  std::weak_ptr<Recording> recording;
+  std::size_t begin = 0, end = 0;  // entries [begin, end)
+};
+
 struct Model {
   std::uint32_t device = 0;
   void* context = nullptr;
@@ -45,13 +57,20 @@ struct Model {
   std::vector<std::uint32_t> owned_ids;  // stream ids taken for captured recordings
   std::shared_ptr<Execution> last;       // the latest execution
   std::uint64_t executions = 0;
+  bool child = false;                    // a sub-model of a COND task (owned by its parent)
+  std::vector<void*> children;           // sub-models, destroyed with this model
+  std::vector<void*> conds;              // condition handles, destroyed with this model
 };
 
 struct Registry {
   std::uint64_t epoch = ~std::uint64_t{0};
-  HandleTable<Model> models{0x9};
-  HandleTable<Label> labels{0xA};
-  HandleTable<LabelList> lists{0xB};
+  HandleTable<Model> models{0x10};
+  HandleTable<Label> labels{0x11};
+  HandleTable<LabelList> lists{0x12};
+  HandleTable<CondHandle> conds{0x13};
+  HandleTable<TaskGroup> groups{0x14};
+  std::map<void*, std::size_t> group_begin;                 // capturing stream -> group start
+  std::map<void*, std::shared_ptr<TaskGroup>> updating;     // stream -> group being updated
   std::map<std::uint32_t, int> thread_modes;  // host thread index -> capture mode
   std::uint64_t seq = 0;
   std::uint32_t next_model_id = 0;
@@ -110,6 +129,7 @@ const char* control_name(Control c) {
     case Control::kStreamSwitch: return "STREAM_SWITCH";
     case Control::kStreamActive: return "STREAM_ACTIVE";
     case Control::kModelEnd: return "MODEL_END";
+    case Control::kCond: return "COND";
   }
   return "";
 }
@@ -135,6 +155,10 @@ struct Step {
   std::uint64_t left_serial = 0, right_serial = 0;
   int cond = 0;
   bool wide = false;
+  int cond_type = 0;
+  std::vector<std::shared_ptr<Execution>> children;  // kCond
+  std::shared_ptr<Recording> lazy;  // a task group member: made when the device reaches it
+  std::size_t pos = 0;
 };
 
 struct RunStream {
@@ -151,17 +175,51 @@ class Execution : public std::enable_shared_from_this<Execution> {
   std::vector<RunStream> streams;
   std::vector<std::size_t> heads;
   const MemoryRegistry* memory = nullptr;
+  std::uint32_t device = 0, priority = 0;
   bool started = false;
   bool finished = false;
   int error = 0;
+  // Condition values set when the model starts (ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT).
+  std::vector<std::shared_ptr<CondHandle>> defaults;
+  // A sub-model's execution: the COND task of parent's stream parent_stream waits for it.
+  std::weak_ptr<Execution> parent;
+  std::size_t parent_stream = 0;
 
   void start(std::vector<Task>& out) {
-    started = true;
-    for (std::size_t h : heads) activate(h, 0, out);
-    if (running_ == 0) finished = true;
+    for (const auto& c : defaults) {
+      if (memory->alive(c->serial)) std::memcpy(c->ptr, &c->default_value, sizeof(std::uint64_t));
+    }
+    restart(out);
   }
 
  private:
+  Execution& root() {
+    Execution* e = this;
+    while (auto p = e->parent.lock()) e = p.get();
+    return *e;
+  }
+
+  void restart(std::vector<Task>& out) {
+    started = true;
+    finished = false;
+    running_ = 0;
+    for (RunStream& rs : streams) rs.active = false;
+    for (std::size_t h : heads) activate(h, 0, out);
+    if (running_ == 0) finish(out);
+  }
+
+  void finish(std::vector<Task>& out) {
+    finished = true;
+    if (auto p = parent.lock()) p->resume(parent_stream, out);
+  }
+
+  // The sub-model run by the COND task of stream i has finished.
+  void resume(std::size_t i, std::vector<Task>& out) {
+    RunStream& rs = streams[i];
+    if (rs.steps[rs.pc].cond_type != ACL_MODEL_RI_COND_TYPE_WHILE) ++rs.pc;
+    emit(i, out);  // WHILE: the COND task again
+  }
+
   void activate(std::size_t i, std::size_t pc, std::vector<Task>& out) {
     RunStream& rs = streams[i];
     if (rs.active) return;  // already running: the activation has nothing to start
@@ -171,30 +229,42 @@ class Execution : public std::enable_shared_from_this<Execution> {
     emit(i, out);
   }
 
-  void stop(std::size_t i) {
+  void stop(std::size_t i, std::vector<Task>& out) {
     streams[i].active = false;
-    if (--running_ == 0) finished = true;
+    if (--running_ == 0) finish(out);
   }
 
   void emit(std::size_t i, std::vector<Task>& out) {
     RunStream& rs = streams[i];
     if (rs.pc >= rs.steps.size()) {
-      stop(i);
+      stop(i, out);
       return;
     }
     const Step& step = rs.steps[rs.pc];
-    Task t = step.task;
+    Task t;
+    if (step.lazy) {  // a task group member: as the group holds it now
+      t = step.lazy->entries[step.pos].make();
+      t.device = device;
+      t.stream = rs.id;
+      t.task_id = static_cast<std::uint32_t>(step.pos & 0xFFFFu);
+      t.priority = priority;
+    } else {
+      t = step.task;
+    }
     auto self = shared_from_this();
-    if (step.control == Control::kLabelSwitch || step.control == Control::kStreamSwitch) {
+    if (step.control == Control::kLabelSwitch || step.control == Control::kStreamSwitch ||
+        step.control == Control::kCond) {
       t.effect = [self, i] { return self->decide(i); };
     }
     t.follow = [self, i](std::vector<Task>& next) { self->advance(i, next); };
     t.done = [self, i, user_done = std::move(t.done)](const TaskOutcome& r) {
       if (user_done) user_done(r);
+      Execution& root = self->root();
       if (r.discarded) {
-        self->stop(i);
-      } else if (r.error != 0 && self->error == 0) {
-        self->error = r.error;
+        std::vector<Task> lost;  // nothing can run on a discarded model stream
+        self->stop(i, lost);
+      } else if (r.error != 0 && root.error == 0) {
+        root.error = r.error;
       }
     };
     out.push_back(std::move(t));
@@ -213,6 +283,15 @@ class Execution : public std::enable_shared_from_this<Execution> {
       std::uint32_t index;
       std::memcpy(&index, step.left, sizeof index);
       rs.decision = std::min<std::size_t>(index, step.jumps.size() - 1);
+    } else if (step.control == Control::kCond) {
+      std::uint64_t v;
+      std::memcpy(&v, step.left, sizeof v);
+      const std::uint64_t n = step.children.size();
+      switch (step.cond_type) {
+        case ACL_MODEL_RI_COND_TYPE_IF: rs.decision = v != 0 ? 0 : (n > 1 ? 1 : -1); break;
+        case ACL_MODEL_RI_COND_TYPE_WHILE: rs.decision = v != 0 ? 0 : -1; break;
+        default: rs.decision = v < n ? static_cast<std::int64_t>(v) : -1; break;
+      }
     } else {
       std::int64_t a, b;
       if (step.wide) {
@@ -246,20 +325,26 @@ class Execution : public std::enable_shared_from_this<Execution> {
     const Step& step = rs.steps[rs.pc];
     switch (step.control) {
       case Control::kLabelSwitch: {
-        if (rs.failed) return stop(i);
+        if (rs.failed) return stop(i, out);
         auto [s, p] = step.jumps[static_cast<std::size_t>(rs.decision)];
         if (s == i) {
           rs.pc = p;
           return emit(i, out);
         }
         activate(s, p, out);
-        return stop(i);
+        return stop(i, out);
       }
       case Control::kStreamSwitch:
-        if (rs.failed) return stop(i);
+        if (rs.failed) return stop(i, out);
         if (rs.decision != 0) {
           activate(step.target, 0, out);
-          return stop(i);
+          return stop(i, out);
+        }
+        break;
+      case Control::kCond:
+        if (rs.failed) return stop(i, out);
+        if (rs.decision >= 0) {  // this stream waits for the sub-model (resume())
+          return step.children[static_cast<std::size_t>(rs.decision)]->restart(out);
         }
         break;
       case Control::kStreamActive:
@@ -280,6 +365,11 @@ class Execution : public std::enable_shared_from_this<Execution> {
 std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t priority) {
   auto ex = std::make_shared<Execution>();
   ex->memory = &call.runtime().memory();
+  ex->device = m.device;
+  ex->priority = priority;
+  for (void* h : m.conds) {
+    if (auto c = registry(call).conds.get(h); c && c->assign_default) ex->defaults.push_back(c);
+  }
   std::map<const Recording*, std::size_t> index;
   for (std::size_t i = 0; i < m.streams.size(); ++i) index[m.streams[i].recording.get()] = i;
   auto stream_index = [&](const std::weak_ptr<Recording>& w, const char* what) {
@@ -328,6 +418,13 @@ std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t prior
       case Control::kStreamActive:
         step.target = stream_index(e.target, "the activated stream");
         break;
+      case Control::kCond:
+        for (void* h : e.children) {
+          Model* c = registry(call).models.find(h);
+          require(c != nullptr && c->built, ACL_ERROR_RT_PARAM_INVALID,
+                  "a sub-model of a condition task was destroyed or never captured");
+        }
+        break;
       default:
         break;
     }
@@ -335,11 +432,23 @@ std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t prior
   for (const Ref& ref : order) {
     const Entry& e = m.streams[ref.stream].recording->entries[ref.pos];
     Step& step = ex->streams[ref.stream].steps[ref.pos];
-    if (e.control == Control::kNone) {
+    if (e.grouped) {
+      step.lazy = m.streams[ref.stream].recording;
+      step.pos = ref.pos;
+    } else if (e.control == Control::kNone) {
       step.task = e.make();
     } else {
       step.task.kind = TaskKind::kNop;
       step.task.name = control_name(e.control);
+    }
+    if (e.control == Control::kCond) {
+      step.cond_type = e.cond_type;
+      for (void* h : e.children) {
+        auto child = instantiate(call, *registry(call).models.find(h), priority);
+        child->parent = ex;
+        child->parent_stream = ref.stream;
+        step.children.push_back(std::move(child));
+      }
     }
     step.left = e.left;
     step.right = e.right;
@@ -540,7 +649,10 @@ void build_end(Call& call, void* model) {
   m.built = true;
 }
 
-void capture_begin(Call& call, void* stream, int mode) {
+namespace {
+
+// Starts capturing `stream` into `handle` (a captured model not built yet).
+void start_capture(Call& call, void* stream, void* handle, int mode) {
   require(mode >= ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && mode <= ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
           ACL_ERROR_INVALID_PARAM, "mode is not an aclmdlRICaptureMode");
   Stream& s = call.stream(stream);
@@ -548,16 +660,177 @@ void capture_begin(Call& call, void* stream, int mode) {
           "the stream does not belong to the current context");
   require((s.flags & ACL_STREAM_PERSISTENT) == 0, ACL_ERROR_RT_PARAM_INVALID,
           "a persistent stream cannot be captured");
-  require(!s.recording, ACL_ERROR_RT_STREAM_CAPTURED, "the stream is already being captured");
+  require(!s.recording, ACL_ERROR_RT_STREAM_CAPTURED,
+          "the stream is already being captured (or its tasks are being updated)");
+  Model& m = *registry(call).models.find(handle);
+  m.capture_stream = call.stream_handle(stream);
+  m.capture_mode = mode;
+  s.recording = std::make_shared<Recording>();
+  s.model = handle;
+}
+
+}  // namespace
+
+void capture_begin(Call& call, void* stream, int mode) {
+  Stream& s = call.stream(stream);
   auto m = std::make_shared<Model>();
   m->device = s.device;
   m->context = s.context;
   m->id = registry(call).next_model_id++;
   m->captured = true;
-  m->capture_stream = call.stream_handle(stream);
-  m->capture_mode = mode;
+  void* handle = registry(call).models.add(std::move(m));
+  try {
+    start_capture(call, stream, handle, mode);
+  } catch (...) {
+    registry(call).models.remove(handle);
+    throw;
+  }
+}
+
+void capture_to_model_begin(Call& call, void* stream, void* model, int mode) {
+  Model& m = model_of(call, model);
+  require(m.captured && !m.built && m.capture_stream == nullptr, ACL_ERROR_RT_PARAM_INVALID,
+          "modelRI is not a sub-model waiting to be captured (aclmdlRIAddCondTask makes them)");
+  Stream& s = call.stream(stream);
+  require(s.device == m.device, ACL_ERROR_RT_PARAM_INVALID,
+          "the stream and the model run instance belong to different devices");
+  start_capture(call, stream, model, mode);
+}
+
+void* cond_handle_create(Call& call, void* model, std::uint32_t value, int flag) {
+  Model& m = model_of(call, model);
+  require(flag == 0 || flag == ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, ACL_ERROR_INVALID_PARAM,
+          "flag is neither 0 nor ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT");
+  auto c = std::make_shared<CondHandle>();
+  c->ptr = malloc_device(call, sizeof(std::uint64_t), ACL_MEM_MALLOC_HUGE_FIRST, true);
+  c->serial = call.runtime().memory().find(c->ptr)->serial;
+  c->default_value = value;
+  c->assign_default = flag == ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT;
+  std::memcpy(c->ptr, &c->default_value, sizeof(std::uint64_t));
+  void* handle = registry(call).conds.add(std::move(c));
+  m.conds.push_back(handle);
+  return handle;
+}
+
+std::uint64_t* cond_handle_ptr(Call& call, void* handle) {
+  require_not_null(handle, "handle");
+  CondHandle* c = registry(call).conds.find(handle);
+  require(c != nullptr, ACL_ERROR_RT_PARAM_INVALID, "handle is not a live condition handle");
+  return static_cast<std::uint64_t*>(c->ptr);
+}
+
+void add_cond_task(Call& call, void* handle, int type, std::uint32_t size, void** models,
+                   void* stream, std::uint32_t flags) {
+  require(flags == 0, ACL_ERROR_INVALID_PARAM, "flags is reserved and must be 0");
+  require_not_null(handle, "params.handle");
+  CondHandle* c = registry(call).conds.find(handle);
+  require(c != nullptr, ACL_ERROR_RT_PARAM_INVALID, "params.handle is not a live condition handle");
+  require_not_null(models, "params.modelRIArray");
+  bool size_ok = false;
+  switch (type) {
+    case ACL_MODEL_RI_COND_TYPE_IF: size_ok = size == 1 || size == 2; break;
+    case ACL_MODEL_RI_COND_TYPE_WHILE: size_ok = size == 1; break;
+    case ACL_MODEL_RI_COND_TYPE_SWITCH: size_ok = size > 0 && size <= 65536; break;
+    default:
+      fail(ACL_ERROR_INVALID_PARAM, "params.type is not an aclmdlRICondTaskType");
+  }
+  require(size_ok, ACL_ERROR_INVALID_PARAM,
+          "params.size does not fit the condition type (IF: 1 or 2, WHILE: 1, SWITCH: > 0)");
+  Stream& s = call.stream(stream);
+  Model* parent = s.model != nullptr ? registry(call).models.find(s.model) : nullptr;
+  require(parent != nullptr && parent->captured && !parent->built && s.recording,
+          ACL_ERROR_RT_STREAM_NOT_CAPTURED, "the stream is not being captured");
+  Entry& e = append(call, s, Control::kCond);
+  e.left = c->ptr;
+  e.left_serial = c->serial;
+  e.cond_type = type;
+  for (std::uint32_t i = 0; i < size; ++i) {
+    auto m = std::make_shared<Model>();
+    m->device = parent->device;
+    m->context = parent->context;
+    m->id = registry(call).next_model_id++;
+    m->captured = true;
+    m->child = true;
+    void* h = registry(call).models.add(std::move(m));
+    parent->children.push_back(h);
+    e.children.push_back(h);
+    models[i] = h;
+  }
+}
+
+void task_group_begin(Call& call, void* stream) {
+  Stream& s = call.stream(stream);
+  Model* m = s.model != nullptr ? registry(call).models.find(s.model) : nullptr;
+  require(m != nullptr && m->captured && !m->built && s.recording,
+          ACL_ERROR_RT_STREAM_NOT_CAPTURED, "the stream is not being captured");
+  auto [it, fresh] = registry(call).group_begin.try_emplace(call.stream_handle(stream),
+                                                            s.recording->entries.size());
+  require(fresh, ACL_ERROR_STREAM_TASK_GROUP_STATUS, "a task group is already open on the stream");
+}
+
+void* task_group_end(Call& call, void* stream) {
+  Stream& s = call.stream(stream);
+  auto& open = registry(call).group_begin;
+  auto it = open.find(call.stream_handle(stream));
+  require(it != open.end() && s.recording, ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+          "no task group is open on the stream");
+  auto g = std::make_shared<TaskGroup>();
+  g->recording = s.recording;
+  g->begin = it->second;
+  g->end = s.recording->entries.size();
+  open.erase(it);
+  for (std::size_t k = g->begin; k < g->end; ++k) {
+    Entry& e = s.recording->entries[k];
+    require(e.control == Control::kNone, ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+            "a task group holds a control-flow task");
+    e.grouped = true;
+  }
+  return registry(call).groups.add(std::move(g));
+}
+
+void task_update_begin(Call& call, void* stream, void* group) {
+  require_not_null(group, "handle");
+  std::shared_ptr<TaskGroup> g = registry(call).groups.get(group);
+  require(g != nullptr, ACL_ERROR_RT_PARAM_INVALID, "handle is not a live task group");
+  require(!g->recording.expired(), ACL_ERROR_RT_PARAM_INVALID,
+          "the task group's model run instance was destroyed");
+  Stream& s = call.stream(stream);
+  require(!s.recording, ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+          "the stream is being captured or updated already");
+  registry(call).updating[call.stream_handle(stream)] = g;
   s.recording = std::make_shared<Recording>();
-  s.model = registry(call).models.add(std::move(m));
+}
+
+void task_update_end(Call& call, void* stream) {
+  Stream& s = call.stream(stream);
+  auto& updating = registry(call).updating;
+  auto it = updating.find(call.stream_handle(stream));
+  require(it != updating.end(), ACL_ERROR_STREAM_TASK_GROUP_STATUS,
+          "no task update is open on the stream");
+  std::shared_ptr<TaskGroup> g = it->second;
+  updating.erase(it);
+  std::shared_ptr<Recording> fresh = std::move(s.recording);
+  s.recording = nullptr;
+  require(fresh->entries.size() == g->end - g->begin, ACL_ERROR_RT_MODEL_UPDATE_FAILED,
+          "the update issued " + std::to_string(fresh->entries.size()) +
+              " task(s); the task group holds " + std::to_string(g->end - g->begin));
+  for (const Entry& e : fresh->entries) {
+    require(e.control == Control::kNone, ACL_ERROR_RT_MODEL_UPDATE_FAILED,
+            "a task update holds a control-flow task");
+  }
+  Task update;  // when the device reaches it, the group's tasks become the new ones
+  update.kind = TaskKind::kNop;
+  update.name = "MODEL_UPDATE";
+  update.effect = [g, fresh] {
+    std::shared_ptr<Recording> r = g->recording.lock();
+    if (!r) return 0;  // the model is gone: nothing to update
+    for (std::size_t k = 0; k < fresh->entries.size(); ++k) {
+      r->entries[g->begin + k].make = fresh->entries[k].make;
+      r->entries[g->begin + k].name = fresh->entries[k].name;
+    }
+    return 0;
+  };
+  submit_to_stream(call, s, std::move(update));
 }
 
 void* capture_end(Call& call, void* stream) {
@@ -636,22 +909,45 @@ void execute_sync(Call& call, void* model, std::int32_t timeout_ms) {
   synchronize_stream(call, nullptr, timeout_ms);
 }
 
-void destroy_model(Call& call, void* model) {
-  Model& m = model_of(call, model);
-  require(m.capture_stream == nullptr, ACL_ERROR_RT_MODEL_CAPTURED,
-          "the model run instance is still being captured (call aclmdlRICaptureEnd first)");
-  require_not_running(m);
-  for (ModelStream& ms : m.streams) {
+namespace {
+
+void forget_model(Call& call, void* model) {
+  Model* m = registry(call).models.find(model);
+  if (m == nullptr) return;
+  for (ModelStream& ms : m->streams) {
     if (ms.bound == nullptr) continue;
     if (Stream* s = call.runtime().streams().find(ms.bound); s != nullptr && s->model == model) {
       s->model = nullptr;
     }
   }
   auto& devices = call.runtime().devices();
-  if (m.device < devices.size()) {
-    for (std::uint32_t id : m.owned_ids) devices[m.device].free_stream_ids.insert(id);
+  if (m->device < devices.size()) {
+    for (std::uint32_t id : m->owned_ids) devices[m->device].free_stream_ids.insert(id);
   }
+  for (void* h : m->conds) {
+    if (std::shared_ptr<CondHandle> c = registry(call).conds.remove(h)) {
+      if (call.runtime().memory().alive(c->serial)) free_device(call, c->ptr);
+    }
+  }
+  std::vector<void*> children = m->children;
   registry(call).models.remove(model);
+  for (void* h : children) forget_model(call, h);
+}
+
+}  // namespace
+
+void destroy_model(Call& call, void* model) {
+  Model& m = model_of(call, model);
+  require(m.capture_stream == nullptr, ACL_ERROR_RT_MODEL_CAPTURED,
+          "the model run instance is still being captured (call aclmdlRICaptureEnd first)");
+  require_not_running(m);
+  for (void* h : m.children) {
+    if (Model* c = registry(call).models.find(h)) {
+      require(c->capture_stream == nullptr, ACL_ERROR_RT_MODEL_CAPTURED,
+              "a sub-model is still being captured");
+    }
+  }
+  forget_model(call, model);
 }
 
 std::string describe_model(Call& call, void* model, bool json) {

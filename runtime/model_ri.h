@@ -71,6 +71,7 @@ enum class Control : std::uint8_t {
   kStreamSwitch,  // STREAM_SWITCH: if (*left cond *right) run `target`, this stream stops
   kStreamActive,  // STREAM_ACTIVE: start `target`, this stream goes on
   kModelEnd,      // MODEL_END (aclmdlRIEndTask)
+  kCond,          // COND: runs a sub-model chosen by the uint64 at `left` (IF / WHILE / SWITCH)
 };
 
 struct Entry {
@@ -86,6 +87,9 @@ struct Entry {
   bool wide = false;      // ACL_RT_SWITCH_INT64
   std::vector<std::shared_ptr<Label>> labels;
   std::weak_ptr<Recording> target;
+  bool grouped = false;               // in a task group: made when the device reaches it
+  int cond_type = 0;                  // kCond: ACL_MODEL_RI_COND_TYPE_*
+  std::vector<void*> children;        // kCond: the sub-models (handles)
 };
 
 /// The tasks a recording stream kept.
@@ -128,6 +132,30 @@ void exchange_capture_mode(Call& call, int* mode);
 void execute_async(Call& call, void* model, void* stream);
 void execute_sync(Call& call, void* model, std::int32_t timeout_ms);
 void destroy_model(Call& call, void* model);
+// Conditional sub-models (experimental in CANN): a condition handle is a uint64 of device
+// memory (ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT: set to the default value when the model
+// starts); a COND task captured on a stream runs one of its sub-models, each captured with
+// aclmdlRICaptureToModelRIBegin: IF runs [0] when the value is non-zero, else [1] (if any);
+// WHILE runs [0] again and again while the value is non-zero; SWITCH runs [value] (none when
+// value >= size). The stream goes on when the sub-model has finished.
+void* cond_handle_create(Call& call, void* model, std::uint32_t value, int flag);
+std::uint64_t* cond_handle_ptr(Call& call, void* handle);
+/// Records the COND task; fills `models` with `size` new sub-models.
+void add_cond_task(Call& call, void* handle, int type, std::uint32_t size, void** models,
+                   void* stream, std::uint32_t flags);
+void capture_to_model_begin(Call& call, void* stream, void* model, int mode);
+
+// Task groups: tasks captured between TaskGrpBegin and TaskGrpEnd can be replaced later. Tasks
+// issued to a stream between TaskUpdateBegin(stream, group) and TaskUpdateEnd(stream) are not
+// run; TaskUpdateEnd queues an update task (MODEL_UPDATE) on that stream which, when the device
+// reaches it, makes them the group's tasks: every model task of a group is taken from the group
+// when the device reaches it, so an execution already launched sees the update if it reaches the
+// group after the update task ran.
+void task_group_begin(Call& call, void* stream);
+void* task_group_end(Call& call, void* stream);
+void task_update_begin(Call& call, void* stream, void* group);
+void task_update_end(Call& call, void* stream);
+
 /// A readable description of the model (aclmdlRIDebugPrint / DebugJsonPrint).
 std::string describe_model(Call& call, void* model, bool json);
 

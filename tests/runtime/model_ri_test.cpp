@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -440,6 +441,205 @@ TEST_F(ModelRiTest, MisuseIsRefused) {
   EXPECT_EQ(aclrtDestroyLabel(label), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_EQ(aclrtDestroyStream(ps), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyStream(ps2), ACL_SUCCESS);
+}
+
+
+// Conditional sub-models (3_cond_model's shapes, with memsets instead of aclnn operators).
+class CondTest : public ModelRiTest {
+ protected:
+  void SetUp() override {
+    ModelRiTest::SetUp();
+    ASSERT_EQ(aclrtCreateStream(&sub_), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    EXPECT_EQ(aclrtDestroyStream(sub_), ACL_SUCCESS);
+    ModelRiTest::TearDown();
+  }
+  // Captures `type` with one sub-model per element of `bodies` (each fills its byte range).
+  aclmdlRI capture(aclmdlRICondTaskType type, int size, std::uint32_t flag, std::uint32_t dflt,
+                   const std::function<void(int, aclrtStream)>& body) {
+    aclmdlRI parent = nullptr;
+    EXPECT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), ACL_SUCCESS);
+    aclmdlRICaptureStatus status;
+    EXPECT_EQ(aclmdlRICaptureGetInfo(stream_, &status, &parent), ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRICondHandleCreate(parent, dflt, static_cast<aclmdlRICondHandleFlag>(flag),
+                                       &cond_),
+              ACL_SUCCESS);
+    EXPECT_EQ(aclmdlRICondHandleGetCondPtr(cond_, &cond_ptr_), ACL_SUCCESS);
+    std::vector<aclmdlRI> subs(size);
+    aclmdlRICondTaskParams params;
+    params.handle = cond_;
+    params.type = type;
+    params.size = static_cast<uint32_t>(size);
+    params.modelRIArray = subs.data();
+    EXPECT_EQ(aclmdlRIAddCondTask(params, stream_, 0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemsetAsync(at(900), 1, 0xEE, 1, stream_), ACL_SUCCESS);  // after the COND
+    for (int i = 0; i < size; ++i) {
+      EXPECT_NE(subs[i], nullptr);
+      EXPECT_EQ(aclmdlRICaptureToModelRIBegin(sub_, subs[i], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL),
+                ACL_SUCCESS);
+      body(i, sub_);
+      aclmdlRI done = nullptr;
+      EXPECT_EQ(aclmdlRICaptureEnd(sub_, &done), ACL_SUCCESS);
+      EXPECT_EQ(done, subs[i]);
+    }
+    EXPECT_EQ(aclmdlRICaptureEnd(stream_, &parent), ACL_SUCCESS);
+    return parent;
+  }
+  void run(aclmdlRI model, const std::uint64_t* cond) {
+    std::memset(at(0), 0, 1024);
+    if (cond != nullptr) {
+      ASSERT_EQ(aclrtMemcpy(cond_ptr_, 8, cond, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+    }
+    ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  }
+  aclrtStream sub_ = nullptr;
+  aclmdlRICondHandle cond_ = nullptr;
+  uint64_t* cond_ptr_ = nullptr;
+};
+
+TEST_F(CondTest, IfRunsTheFirstSubModelWhenTheValueIsNonZeroElseTheSecond) {
+  aclmdlRI model = capture(ACL_MODEL_RI_COND_TYPE_IF, 2, 0, 0, [&](int i, aclrtStream s) {
+    ASSERT_EQ(aclrtMemsetAsync(at(0), 1, 0xA0 + i, 1, s), ACL_SUCCESS);
+  });
+  const std::uint64_t yes = 5, no = 0;
+  run(model, &yes);
+  EXPECT_EQ(*at(0), 0xA0);
+  EXPECT_EQ(*at(900), 0xEE);
+  // The parent's stream goes on when the sub-model has finished.
+  const FakeBackend::TaskTrace* branch = nullptr;
+  const FakeBackend::TaskTrace* after = nullptr;
+  for (const auto& t : fake().tasks()) {
+    if (t.name == "MEMSET" && t.stream < kSyncStream) (branch == nullptr ? branch : after) = &t;
+  }
+  ASSERT_NE(after, nullptr);
+  EXPECT_GE(after->record.start, branch->record.end);
+  EXPECT_NE(after->stream, branch->stream);
+  run(model, &no);
+  EXPECT_EQ(*at(0), 0xA1);
+  EXPECT_EQ(count("COND"), 2);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);  // with its sub-models and condition
+  EXPECT_EQ(aclmdlRICondHandleGetCondPtr(cond_, &cond_ptr_), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+TEST_F(CondTest, WhileRunsTheBodyWhileTheValueStaysNonZero) {
+  // Body: mark the iteration, then cond <- next, next <- 0: with next = 1 it runs twice.
+  aclmdlRI model = capture(ACL_MODEL_RI_COND_TYPE_WHILE, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT,
+                           1, [&](int, aclrtStream s) {
+    ASSERT_EQ(aclrtMemsetAsync(at(16), 1, 1, 1, s), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpyAsync(cond_ptr_, 8, at(100), 8, ACL_MEMCPY_DEVICE_TO_DEVICE, s),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpyAsync(at(100), 8, at(108), 8, ACL_MEMCPY_DEVICE_TO_DEVICE, s),
+              ACL_SUCCESS);
+  });
+  const std::uint64_t zero = 0;
+  ASSERT_EQ(aclrtMemcpy(cond_ptr_, 8, &zero, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  const std::uint64_t one = 1;
+  std::memset(at(0), 0, 1024);
+  std::memcpy(at(100), &one, 8);
+  // ASSIGN_DEFAULT: the condition is 1 when the model starts, whatever it held.
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(*at(16), 1);
+  EXPECT_EQ(*at(900), 0xEE);
+  EXPECT_EQ(count("COND"), 3);  // true, true, false
+  int marks = 0;
+  for (const auto& t : fake().tasks()) marks += t.name == "MEMSET" && t.stream < kSyncStream;
+  EXPECT_EQ(marks, 2 + 1);  // two iterations, then the parent's own memset
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+TEST_F(CondTest, SwitchRunsTheSubModelTheValueNames) {
+  aclmdlRI model = capture(ACL_MODEL_RI_COND_TYPE_SWITCH, 3, 0, 0, [&](int i, aclrtStream s) {
+    ASSERT_EQ(aclrtMemsetAsync(at(0), 1, 0xC0 + i, 1, s), ACL_SUCCESS);
+  });
+  for (std::uint64_t v : {0, 1, 2}) {
+    run(model, &v);
+    EXPECT_EQ(*at(0), 0xC0 + v);
+  }
+  const std::uint64_t past = 3;
+  run(model, &past);
+  EXPECT_EQ(*at(0), 0);  // no such case: nothing runs, the stream goes on
+  EXPECT_EQ(*at(900), 0xEE);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
+TEST_F(CondTest, MisuseIsRefused) {
+  aclmdlRICondTaskParams params{};
+  EXPECT_EQ(aclmdlRIAddCondTask(params, stream_, 0), ACL_ERROR_INVALID_PARAM);  // no handle
+  aclmdlRI parent = nullptr;
+  ASSERT_EQ(aclmdlRIBuildBegin(&parent, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICondHandleCreate(parent, 0, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &cond_),
+            ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRICondHandleCreate(parent, 0, static_cast<aclmdlRICondHandleFlag>(3), &cond_),
+            ACL_ERROR_INVALID_PARAM);
+  aclmdlRI subs[2] = {};
+  params.handle = cond_;
+  params.type = ACL_MODEL_RI_COND_TYPE_WHILE;
+  params.size = 2;
+  params.modelRIArray = subs;
+  EXPECT_EQ(aclmdlRIAddCondTask(params, stream_, 0), ACL_ERROR_INVALID_PARAM);  // WHILE: 1
+  params.size = 1;
+  EXPECT_EQ(aclmdlRIAddCondTask(params, stream_, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIAddCondTask(params, stream_, 0), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+  // A sub-model must be captured before its parent runs.
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIAddCondTask(params, stream_, 0), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_ERROR_RT_PARAM_INVALID);
+  EXPECT_EQ(aclmdlRICaptureToModelRIBegin(sub_, model, ACL_MODEL_RI_CAPTURE_MODE_RELAXED),
+            ACL_ERROR_RT_PARAM_INVALID);  // built already
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(parent), ACL_SUCCESS);
+}
+
+// Task groups (1_model_update's shape): the model waits on an event the update stream records
+// after the update, so the execution launched before the update runs the updated group.
+TEST_F(ModelRiTest, TaskUpdateReplacesTheGroupWhenTheDeviceReachesIt) {
+  aclrtEvent ev = nullptr;
+  ASSERT_EQ(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL), ACL_SUCCESS);
+  aclrtStream upd = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&upd), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(at(0), 1, 1, 1, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEvent(stream_, ev), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetEvent(ev, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRICaptureTaskGrpEnd(stream_, nullptr), ACL_ERROR_INVALID_PARAM);
+  aclrtTaskGrp group = nullptr;
+  EXPECT_EQ(aclmdlRICaptureTaskGrpEnd(stream_, &group), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+  ASSERT_EQ(aclmdlRICaptureTaskGrpBegin(stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRICaptureTaskGrpBegin(stream_), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+  ASSERT_EQ(aclrtMemsetAsync(at(1), 1, 2, 1, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureTaskGrpEnd(stream_, &group), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+
+  for (int i = 0; i < 3; ++i) {
+    std::memset(at(0), 0, 2);
+    ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+    if (i == 1) {
+      ASSERT_EQ(aclmdlRICaptureTaskUpdateBegin(upd, group), ACL_SUCCESS);
+      ASSERT_EQ(aclrtMemsetAsync(at(1), 1, 7, 1, upd), ACL_SUCCESS);
+      ASSERT_EQ(aclmdlRICaptureTaskUpdateEnd(upd), ACL_SUCCESS);
+    }
+    ASSERT_EQ(aclrtRecordEvent(ev, upd), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(upd), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(*at(0), 1);
+    EXPECT_EQ(*at(1), i == 0 ? 2 : 7) << "execution " << i;
+  }
+  EXPECT_EQ(count("MODEL_UPDATE"), 1);
+  // An update must issue as many tasks as the group holds.
+  ASSERT_EQ(aclmdlRICaptureTaskUpdateBegin(upd, group), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRICaptureTaskUpdateBegin(upd, group), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+  EXPECT_EQ(aclmdlRICaptureTaskUpdateEnd(upd), ACL_ERROR_RT_MODEL_UPDATE_FAILED);
+  EXPECT_EQ(aclmdlRICaptureTaskUpdateEnd(upd), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRICaptureTaskUpdateBegin(upd, group), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(upd), ACL_SUCCESS);
 }
 
 }  // namespace
