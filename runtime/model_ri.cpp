@@ -53,6 +53,7 @@ struct Model {
   bool built = false;             // BuildEnd called, or the capture ended: executable
   void* capture_stream = nullptr; // while capturing
   int capture_mode = 0;
+  std::uint32_t capture_thread = 0;  // the host thread that began the capture
   std::vector<ModelStream> streams;
   std::vector<std::uint32_t> owned_ids;  // stream ids taken for captured recordings
   std::shared_ptr<Execution> last;       // the latest execution
@@ -74,6 +75,7 @@ struct Registry {
   std::map<std::uint32_t, int> thread_modes;  // host thread index -> capture mode
   std::uint64_t seq = 0;
   std::uint32_t next_model_id = 0;
+  int capturing = 0;  // captures in progress
 };
 
 // The registry of the current backend (a new aclInit starts empty).
@@ -665,6 +667,8 @@ void start_capture(Call& call, void* stream, void* handle, int mode) {
   Model& m = *registry(call).models.find(handle);
   m.capture_stream = call.stream_handle(stream);
   m.capture_mode = mode;
+  m.capture_thread = call.thread().index;
+  ++registry(call).capturing;
   s.recording = std::make_shared<Recording>();
   s.model = handle;
 }
@@ -844,6 +848,7 @@ void* capture_end(Call& call, void* stream) {
   m->streams.push_back(ModelStream{std::move(s.recording), true, id, nullptr});
   m->built = true;
   m->capture_stream = nullptr;
+  --registry(call).capturing;
   void* handle = s.model;
   s.recording = nullptr;
   s.model = nullptr;
@@ -859,6 +864,26 @@ int capture_info(Call& call, void* stream, void** model) {
   }
   *model = nullptr;
   return ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+}
+
+void require_capture_safe(Call& call) {
+  Registry& r = registry(call);
+  if (r.capturing == 0) return;
+  const std::uint32_t self = call.thread().index;
+  auto it = r.thread_modes.find(self);
+  const int mode = it == r.thread_modes.end() ? ACL_MODEL_RI_CAPTURE_MODE_GLOBAL : it->second;
+  if (mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
+  r.models.for_each([&](void*, const Model& m) {
+    if (m.capture_stream == nullptr || m.capture_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
+    const bool own = m.capture_thread == self;
+    if (own || (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+                m.capture_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)) {
+      fail(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+           std::string(call.name()) + " is not allowed while " +
+               (own ? "this thread captures a stream" : "a stream is captured in GLOBAL mode") +
+               " (switch this thread to RELAXED with aclmdlRICaptureThreadExchangeMode)");
+    }
+  });
 }
 
 void exchange_capture_mode(Call& call, int* mode) {

@@ -127,8 +127,13 @@ void capture_begin(Call& call, void* stream, int mode);
 void* capture_end(Call& call, void* stream);
 /// status: ACL_MODEL_RI_CAPTURE_STATUS_*; the model under capture (or NULL).
 int capture_info(Call& call, void* stream, void** model);
-/// Swaps the calling thread's capture mode with *mode.
+/// Swaps the calling thread's capture mode with *mode (GLOBAL until changed).
 void exchange_capture_mode(Call& call, int* mode);
+/// Unsafe calls (synchronous copies and memsets, asynchronous copies of pageable memory) fail
+/// with ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT while a capture forbids them: a capture begun by
+/// this thread in GLOBAL or THREAD_LOCAL mode, or by another thread in GLOBAL mode when this
+/// thread's mode is GLOBAL; a thread in RELAXED mode may always call them.
+void require_capture_safe(Call& call);
 void execute_async(Call& call, void* model, void* stream);
 void execute_sync(Call& call, void* model, std::int32_t timeout_ms);
 void destroy_model(Call& call, void* model);

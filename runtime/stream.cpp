@@ -221,6 +221,7 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
 }
 
 int run_sync_task(Call& call, std::uint32_t device, Task task) {
+  require_capture_safe(call);
   ThreadState& thread = call.thread();
   task.device = device;
   task.stream = kSyncStream + thread.index;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/runtime/test_support.h"
@@ -443,6 +444,45 @@ TEST_F(ModelRiTest, MisuseIsRefused) {
   ASSERT_EQ(aclrtDestroyStream(ps2), ACL_SUCCESS);
 }
 
+
+TEST_F(ModelRiTest, CaptureModesForbidUnsafeCalls) {
+  std::memset(host_, 1, 64);
+  auto sync_copy = [&] { return aclrtMemcpy(at(0), 64, host_, 64, ACL_MEMCPY_HOST_TO_DEVICE); };
+  auto from_other_thread = [&] {
+    aclError r = ACL_SUCCESS;
+    std::thread t([&] {
+      aclrtSetDevice(0);
+      r = sync_copy();
+    });
+    t.join();
+    return r;
+  };
+  aclmdlRI model = nullptr;
+  // GLOBAL: no thread in GLOBAL mode may make an unsafe call; RELAXED threads may.
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL), ACL_SUCCESS);
+  EXPECT_EQ(sync_copy(), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  EXPECT_EQ(aclrtMemset(at(0), 64, 0, 64), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  EXPECT_EQ(from_other_thread(), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+  ASSERT_EQ(aclmdlRICaptureThreadExchangeMode(&mode), ACL_SUCCESS);
+  EXPECT_EQ(sync_copy(), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureThreadExchangeMode(&mode), ACL_SUCCESS);
+  EXPECT_EQ(sync_copy(), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  EXPECT_EQ(sync_copy(), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  // THREAD_LOCAL: only the capturing thread is restricted.
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL), ACL_SUCCESS);
+  EXPECT_EQ(sync_copy(), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+  EXPECT_EQ(from_other_thread(), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  // RELAXED: nobody is.
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  EXPECT_EQ(sync_copy(), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
 
 // Conditional sub-models (3_cond_model's shapes, with memsets instead of aclnn operators).
 class CondTest : public ModelRiTest {
