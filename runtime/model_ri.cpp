@@ -875,6 +875,7 @@ void require_capture_safe(Call& call) {
   if (mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
   r.models.for_each([&](void*, const Model& m) {
     if (m.capture_stream == nullptr || m.capture_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
+    if (call.runtime().streams().find(m.capture_stream) == nullptr) return;  // stream destroyed
     const bool own = m.capture_thread == self;
     if (own || (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
                 m.capture_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)) {
