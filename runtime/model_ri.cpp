@@ -95,6 +95,16 @@ Model& model_of(Call& call, void* handle) {
   return *m;
 }
 
+// Whether `m` is being captured; a capture whose stream was destroyed is over (the model keeps
+// what it recorded but can never be finished).
+bool capturing(Call& call, Model& m) {
+  if (m.capture_stream == nullptr) return false;
+  if (call.runtime().streams().find(m.capture_stream) != nullptr) return true;
+  m.capture_stream = nullptr;
+  --registry(call).capturing;
+  return false;
+}
+
 // A live stream given explicitly (NULL is refused: model streams are never the default one).
 Stream& explicit_stream(Call& call, void* handle, const char* what) {
   require_not_null(handle, what);
@@ -693,7 +703,7 @@ void capture_begin(Call& call, void* stream, int mode) {
 
 void capture_to_model_begin(Call& call, void* stream, void* model, int mode) {
   Model& m = model_of(call, model);
-  require(m.captured && !m.built && m.capture_stream == nullptr, ACL_ERROR_RT_PARAM_INVALID,
+  require(m.captured && !m.built && !capturing(call, m), ACL_ERROR_RT_PARAM_INVALID,
           "modelRI is not a sub-model waiting to be captured (aclmdlRIAddCondTask makes them)");
   Stream& s = call.stream(stream);
   require(s.device == m.device, ACL_ERROR_RT_PARAM_INVALID,
@@ -873,9 +883,8 @@ void require_capture_safe(Call& call) {
   auto it = r.thread_modes.find(self);
   const int mode = it == r.thread_modes.end() ? ACL_MODEL_RI_CAPTURE_MODE_GLOBAL : it->second;
   if (mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
-  r.models.for_each([&](void*, const Model& m) {
-    if (m.capture_stream == nullptr || m.capture_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
-    if (call.runtime().streams().find(m.capture_stream) == nullptr) return;  // stream destroyed
+  r.models.for_each([&](void*, Model& m) {
+    if (m.capture_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED || !capturing(call, m)) return;
     const bool own = m.capture_thread == self;
     if (own || (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
                 m.capture_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL)) {
@@ -964,12 +973,12 @@ void forget_model(Call& call, void* model) {
 
 void destroy_model(Call& call, void* model) {
   Model& m = model_of(call, model);
-  require(m.capture_stream == nullptr, ACL_ERROR_RT_MODEL_CAPTURED,
+  require(!capturing(call, m), ACL_ERROR_RT_MODEL_CAPTURED,
           "the model run instance is still being captured (call aclmdlRICaptureEnd first)");
   require_not_running(m);
   for (void* h : m.children) {
     if (Model* c = registry(call).models.find(h)) {
-      require(c->capture_stream == nullptr, ACL_ERROR_RT_MODEL_CAPTURED,
+      require(!capturing(call, *c), ACL_ERROR_RT_MODEL_CAPTURED,
               "a sub-model is still being captured");
     }
   }
