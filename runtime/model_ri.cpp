@@ -927,7 +927,12 @@ void execute_async(Call& call, void* model, void* stream) {
   launch.done = [ex](const TaskOutcome& r) {
     if (r.discarded && !ex->started) ex->finished = true;  // never ran
   };
-  submit_to_stream(call, s, std::move(launch));
+  try {
+    submit_to_stream(call, s, std::move(launch));
+  } catch (...) {
+    ex->finished = true;  // refused: the next execution must not wait for this one
+    throw;
+  }
 
   Task wait;  // holds the stream until the model's streams have all stopped
   wait.kind = TaskKind::kEventWait;
