@@ -186,7 +186,8 @@ aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
 aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
   return api("aclmdlRIDebugJsonPrint", [&](Call& c) {
     require_not_null(path, "path");
-    require(flags == ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY || flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE,
+    require(flags == ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY ||
+                flags == ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE,
             ACL_ERROR_INVALID_PARAM, "flags is not an ACL_MDLRI_DEBUG_JSON_PRINT_* value");
     std::string text = describe_model(c, modelRI, true);
     std::ofstream out(path);

@@ -516,8 +516,9 @@ class CondTest : public ModelRiTest {
     EXPECT_EQ(aclrtMemsetAsync(at(900), 1, 0xEE, 1, stream_), ACL_SUCCESS);  // after the COND
     for (int i = 0; i < size; ++i) {
       EXPECT_NE(subs[i], nullptr);
-      EXPECT_EQ(aclmdlRICaptureToModelRIBegin(sub_, subs[i], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL),
-                ACL_SUCCESS);
+      EXPECT_EQ(
+          aclmdlRICaptureToModelRIBegin(sub_, subs[i], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL),
+          ACL_SUCCESS);
       body(i, sub_);
       aclmdlRI done = nullptr;
       EXPECT_EQ(aclmdlRICaptureEnd(sub_, &done), ACL_SUCCESS);
