@@ -50,11 +50,13 @@ mkdir -p "${work}"
 # a marker is an extended regex (grep -E, no "|" alternation) that must match some line, or
 # "=N:<regex>" that must match exactly N lines. No marker: the exit code (and run.sh) decide.
 read -r -d '' TABLE <<'EOT'
+0_quickstart/0_hello_cann|Launch aclnnAdd successfully|result\[0\] = 1\.5 \(expected: 1\.5\)|result\[7\] = 12\.0 \(expected: 12\.0\)|Sample run successfully!
 0_quickstart/1_error_handling|After diagnostics are consumed once: peekErr=0, lastErr=0, recentErrMsg=<null>
 0_quickstart/2_system_info|Float conversion: 1\.625000 -> 0x3e80 -> 1\.625000
 0_quickstart/3_cross_version/0_runtime_compatibility|\[SUCCESS\] Runtime compatibility sample completed successfully
 0_quickstart/4_custom_kernel_launch|Sample run successfully with <<<>>> kernel call!
 1_basic_features/context/0_context_query|\[SUCCESS\] Context query sample completed successfully
+1_basic_features/device/0_device_normal|result\[0\] is: 1\.200000|result\[3\] is: 5\.400000|result\[7\] is: 10\.600000|Run the device_normal sample successfully\.
 1_basic_features/device/1_device_multi_thread|=10:Result: hostDst\[[0-9]+\]: ([0-9.]+) Expected value: \1$|hostDst\[9\]: 18\.000000|Run the device_multi_thread sample successfully
 1_basic_features/event/0_event_status|After create event, current event status is 0\.|After record but before synchronize, current event status is 0\.|After synchronize, current event status is 1\.|The answer is 1\.|Resource cleanup completed
 1_basic_features/event/1_event_timestamp|After completing the short task, the answer is 0\.|After completing the long task, the answer is 1\.|=2:The short task consume time [0-9.]+ ms|Resource cleanup completed
