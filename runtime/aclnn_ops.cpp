@@ -17,6 +17,7 @@
 // ACLNN_ERR_PARAM_INVALID; launch failures return the runtime's aclError.
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <set>
 #include <string>
@@ -93,9 +94,17 @@ long double load(int dtype, const void* base, std::int64_t index) {
   }
 }
 
+// An integer result out of its type's range saturates (NaN gives 0): never an undefined cast.
 template <class T>
 T saturate(long double v) {
-  return static_cast<T>(v);  // inputs of the same type do not overflow on a cast back
+  if (!(v == v)) return 0;
+  if (v <= static_cast<long double>(std::numeric_limits<T>::min())) {
+    return std::numeric_limits<T>::min();
+  }
+  if (v >= static_cast<long double>(std::numeric_limits<T>::max())) {
+    return std::numeric_limits<T>::max();
+  }
+  return static_cast<T>(v);
 }
 
 void store(int dtype, void* base, std::int64_t index, long double v) {
