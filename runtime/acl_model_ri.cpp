@@ -178,6 +178,21 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
   return api("aclmdlRIDestroy", [&](Call& c) { destroy_model(c, modelRI); });
 }
 
+aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+  return api("aclmdlRISetName", [&](Call& c) { set_model_name(c, modelRI, name); });
+}
+
+aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+  return api("aclmdlRIGetName", [&](Call& c) { get_model_name(c, modelRI, maxLen, name); });
+}
+
+aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+  return api("aclmdlRIGetId", [&](Call& c) {
+    require_not_null(modelRIId, "modelRIId");
+    *modelRIId = model_id(c, modelRI);
+  });
+}
+
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
   return api("aclmdlRIDebugPrint",
              [&](Call& c) { npusim::sim::log_info(describe_model(c, modelRI, false)); });

@@ -54,14 +54,6 @@ aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func)
   return unsupported("aclmdlRIDestroyUnregisterCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-  return unsupported("aclmdlRIGetId", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-  return unsupported("aclmdlRIGetName", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
   return unsupported("aclmdlRIGetStreams", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -75,10 +67,6 @@ aclError aclmdlRIKernelTaskGetAttribute(
     aclrtLaunchKernelAttrId attrId,
     aclrtLaunchKernelAttrValue* attrValue) {
   return unsupported("aclmdlRIKernelTaskGetAttribute", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-  return unsupported("aclmdlRISetName", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclmdlRITaskDisable(aclmdlRITask task) {

@@ -58,6 +58,7 @@ struct Model {
   std::vector<std::uint32_t> owned_ids;  // stream ids taken for captured recordings
   std::shared_ptr<Execution> last;       // the latest execution
   std::uint64_t executions = 0;
+  std::string name;                      // aclmdlRISetName (at most 512 bytes)
   bool child = false;                    // a sub-model of a COND task (owned by its parent)
   std::vector<void*> children;           // sub-models, destroyed with this model
   std::vector<void*> conds;              // condition handles, destroyed with this model
@@ -989,6 +990,23 @@ void destroy_model(Call& call, void* model) {
   }
   forget_model(call, model);
 }
+
+void set_model_name(Call& call, void* model, const char* name) {
+  Model& m = model_of(call, model);
+  require_not_null(name, "name");
+  m.name.assign(name, strnlen(name, 512));
+}
+
+void get_model_name(Call& call, void* model, std::uint32_t max_len, char* name) {
+  Model& m = model_of(call, model);
+  require_not_null(name, "name");
+  require(max_len > 0, ACL_ERROR_INVALID_PARAM, "maxLen must hold at least the terminating NUL");
+  const std::size_t n = std::min<std::size_t>(m.name.size(), max_len - 1);
+  std::memcpy(name, m.name.data(), n);
+  name[n] = '\0';
+}
+
+std::uint32_t model_id(Call& call, void* model) { return model_of(call, model).id; }
 
 std::string describe_model(Call& call, void* model, bool json) {
   Model& m = model_of(call, model);

@@ -161,6 +161,12 @@ void* task_group_end(Call& call, void* stream);
 void task_update_begin(Call& call, void* stream, void* group);
 void task_update_end(Call& call, void* stream);
 
+/// aclmdlRISetName (the last name given, at most 512 bytes) / aclmdlRIGetName (truncated to
+/// maxLen - 1 bytes and a NUL; empty when never named) / aclmdlRIGetId (process-unique).
+void set_model_name(Call& call, void* model, const char* name);
+void get_model_name(Call& call, void* model, std::uint32_t max_len, char* name);
+std::uint32_t model_id(Call& call, void* model);
+
 /// A readable description of the model (aclmdlRIDebugPrint / DebugJsonPrint).
 std::string describe_model(Call& call, void* model, bool json);
 

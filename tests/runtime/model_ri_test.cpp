@@ -353,6 +353,29 @@ TEST_F(ModelRiTest, CaptureModeIsExchangedPerThread) {
   EXPECT_EQ(aclmdlRICaptureThreadExchangeMode(nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
+TEST_F(ModelRiTest, NamesAndIds) {
+  aclmdlRI a = nullptr, b = nullptr;
+  ASSERT_EQ(aclmdlRIBuildBegin(&a, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBuildBegin(&b, 0), ACL_SUCCESS);
+  uint32_t ida = 0, idb = 0;
+  ASSERT_EQ(aclmdlRIGetId(a, &ida), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIGetId(b, &idb), ACL_SUCCESS);
+  EXPECT_NE(ida, idb);
+  char name[8] = "x";
+  ASSERT_EQ(aclmdlRIGetName(a, sizeof name, name), ACL_SUCCESS);
+  EXPECT_STREQ(name, "");  // never named
+  ASSERT_EQ(aclmdlRISetName(a, "first"), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRISetName(a, "resnet50-graph"), ACL_SUCCESS);  // the last one counts
+  ASSERT_EQ(aclmdlRIGetName(a, sizeof name, name), ACL_SUCCESS);
+  EXPECT_STREQ(name, "resnet5");  // truncated to maxLen - 1
+  EXPECT_EQ(aclmdlRIGetName(a, 0, name), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRISetName(a, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclmdlRIGetId(a, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclmdlRIDestroy(a), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlRIGetId(a, &ida), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclmdlRIDestroy(b), ACL_SUCCESS);
+}
+
 TEST_F(ModelRiTest, PersistentTaskCleanForgetsTheRecordedTasks) {
   aclrtStream ps = persistent();
   ASSERT_EQ(aclrtMemsetAsync(at(0), 64, 4, 64, ps), ACL_SUCCESS);
