@@ -26,6 +26,11 @@ constexpr std::uint32_t kDefaultFlag = ACL_MODEL_STREAM_FLAG_DEFAULT;
 
 class Execution;
 
+// Control-flow decisions one execution may take (label switches, stream switches and
+// activations, condition tests, sub-model runs included); past it the execution stops with
+// ACL_ERROR_RT_MODEL_EXECUTE, so a device-side loop that never ends cannot hang the process.
+constexpr std::uint64_t kMaxControlSteps = std::uint64_t{1} << 20;
+
 struct ModelStream {
   std::shared_ptr<Recording> recording;
   bool head = false;
@@ -191,7 +196,9 @@ class Execution : public std::enable_shared_from_this<Execution> {
   std::uint32_t device = 0, priority = 0;
   bool started = false;
   bool finished = false;
+  bool aborted = false;  // its MODEL_WAIT was discarded: nothing more is handed over
   int error = 0;
+  std::uint64_t control_steps = 0;
   // Condition values set when the model starts (ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT).
   std::vector<std::shared_ptr<CondHandle>> defaults;
   // A sub-model's execution: the COND task of parent's stream parent_stream waits for it.
@@ -336,6 +343,20 @@ class Execution : public std::enable_shared_from_this<Execution> {
   void advance(std::size_t i, std::vector<Task>& out) {
     RunStream& rs = streams[i];
     const Step& step = rs.steps[rs.pc];
+    Execution& top = root();
+    if (top.aborted) return stop(i, out);
+    const bool decision = step.control == Control::kLabelSwitch ||
+                          step.control == Control::kStreamSwitch ||
+                          step.control == Control::kStreamActive || step.control == Control::kCond;
+    if (decision && ++top.control_steps > kMaxControlSteps) {
+      if (top.error == 0) top.error = ACL_ERROR_RT_MODEL_EXECUTE;
+      if (top.control_steps == kMaxControlSteps + 1) {
+        sim::log_error("npusim: a model execution took more than " +
+                       std::to_string(kMaxControlSteps) +
+                       " control-flow steps (a device-side loop that never ends?): stopped");
+      }
+      return stop(i, out);
+    }
     switch (step.control) {
       case Control::kLabelSwitch: {
         if (rs.failed) return stop(i, out);
@@ -940,6 +961,9 @@ void execute_async(Call& call, void* model, void* stream) {
   wait.name = "MODEL_WAIT";
   wait.ready = [ex] { return ex->finished; };
   wait.effect = [ex] { return ex->error; };
+  wait.done = [ex](const TaskOutcome& r) {
+    if (r.discarded) ex->aborted = true;  // the stream was destroyed or its device reset
+  };
   submit_to_stream(call, s, std::move(wait));
 }
 

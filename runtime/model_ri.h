@@ -25,7 +25,10 @@
 // task of its stream, or, for control tasks, whatever the control decided. The decision is made
 // by the control task's effect at its simulated completion, from device memory as it is then
 // (labels: the uint32 index at ptr; stream switch: the int32/int64 comparison) — never evaluated
-// on the host. The execution finishes when no model stream runs any more.
+// on the host. The execution finishes when no model stream runs any more. An execution that
+// takes more than 2^20 control-flow decisions stops with ACL_ERROR_RT_MODEL_EXECUTE (a loop that
+// never ends must not hang the process); one whose MODEL_WAIT is discarded (the execute stream
+// force-destroyed, the device reset) hands nothing more over.
 //
 // Timing (see README "How a model replays"): the host pays one launch_call for ExecuteAsync and
 // MODEL_EXECUTE pays one doorbell; the model's tasks are resident on the device (no doorbell, no

@@ -353,6 +353,27 @@ TEST_F(ModelRiTest, CaptureModeIsExchangedPerThread) {
   EXPECT_EQ(aclmdlRICaptureThreadExchangeMode(nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
+TEST_F(ModelRiTest, ALoopThatNeverEndsIsStopped) {
+  aclrtStream ps = persistent();
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRIBuildBegin(&model, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIBindStream(model, ps, ACL_MODEL_STREAM_FLAG_HEAD), ACL_SUCCESS);
+  aclrtLabel top = nullptr;
+  aclrtLabelList list = nullptr;
+  ASSERT_EQ(aclrtCreateLabel(&top), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateLabelList(&top, 1, &list), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetLabel(top, ps), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSwitchLabelByIndex(at(0), 1, list, ps), ACL_SUCCESS);  // back to `top`, always
+  ASSERT_EQ(aclmdlRIBuildEnd(model, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_MODEL_EXECUTE);
+  EXPECT_EQ(count("LABEL_SWITCH"), (1 << 20) + 1);  // the one past the limit stops it
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyLabelList(list), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyLabel(top), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(ps), ACL_SUCCESS);
+}
+
 TEST_F(ModelRiTest, NamesAndIds) {
   aclmdlRI a = nullptr, b = nullptr;
   ASSERT_EQ(aclmdlRIBuildBegin(&a, 0), ACL_SUCCESS);
