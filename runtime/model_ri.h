@@ -6,8 +6,17 @@
 // Recording instead of running them (submit_to_stream's hook). Each entry is a TaskMaker: a
 // closure that builds the task afresh, so a model can run any number of times (kernel launches
 // share their KernelWork; event records and waits take their generation when the model is
-// launched, as an eager record/wait does when it is issued). Control entries (label set/switch,
-// stream switch/active, model end) are recorded by the functions below.
+// launched, as an eager record/wait does when it is issued; a wait in a model on an event never
+// recorded waits for its next record). Control entries (label set/switch, stream switch/active,
+// model end, condition) are recorded by the functions below. Known limit: a binary-path launch
+// whose argument block the runtime allocated (placeholder arguments) releases it when the first
+// run retires, so it does not replay correctly.
+//
+// Control flow (CANN's semantics): LABEL_SWITCH reads a uint32 index (past the list: the last
+// label) and continues at that label's position on the label's stream, this stream stopping;
+// STREAM_SWITCH compares two int32/int64 device values and, when the condition holds, starts
+// trueStream from its first task, this stream stopping (else it goes on); STREAM_ACTIVE starts
+// a stream and goes on. Starting a stream that is running does nothing.
 //
 // A model (Model) is a list of model streams, each a Recording, some of them heads. A captured
 // model has one head: the captured stream's recording (run on a stream id of its own, so the
