@@ -109,7 +109,7 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
   auto size = [&rng] { return static_cast<std::size_t>(rng() % 5 == 0 ? rng() % kBuf : rng() % 256); };
   auto timeout = [&rng] { return static_cast<int32_t>(rng() % 4 == 0 ? -1 : rng() % 3); };
   for (long i = 0; i < calls; ++i) {
-    const int op = static_cast<int>(rng() % 31);
+    const int op = static_cast<int>(rng() % 33);  // 26, 27: built-in tasks (other branch)
     int rc = ACL_SUCCESS;
     switch (op) {
       case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) aclrtDestroyStreamForce(pool.add(pool.streams, s)); break; }
@@ -155,15 +155,15 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
       case 25: rc = aclrtSynchronizeDeviceWithTimeout(timeout()); break;
       // Model run instances: captures begun and ended on any stream by any thread, executions
       // of live, destroyed and null models.
-      case 26: {
+      case 28: {
         const int mode = rng() % 8 == 0 ? 0 : 1 + static_cast<int>(rng() % 2);  // GLOBAL rarely
         rc = aclmdlRICaptureBegin(pool.pick(pool.streams, rng), static_cast<aclmdlRICaptureMode>(mode));
         break;
       }
-      case 27: { aclmdlRI m = nullptr; rc = aclmdlRICaptureEnd(pool.pick(pool.streams, rng), &m); if (rc == 0) aclmdlRIDestroy(pool.add(pool.models, m)); break; }
-      case 28: rc = aclmdlRIExecuteAsync(pool.pick(pool.models, rng), pool.pick(pool.streams, rng)); break;
-      case 29: rc = aclmdlRIDestroy(pool.pick(pool.models, rng)); break;
-      case 30: {
+      case 29: { aclmdlRI m = nullptr; rc = aclmdlRICaptureEnd(pool.pick(pool.streams, rng), &m); if (rc == 0) aclmdlRIDestroy(pool.add(pool.models, m)); break; }
+      case 30: rc = aclmdlRIExecuteAsync(pool.pick(pool.models, rng), pool.pick(pool.streams, rng)); break;
+      case 31: rc = aclmdlRIDestroy(pool.pick(pool.models, rng)); break;
+      case 32: {
         aclmdlRICaptureStatus status;
         aclmdlRI m = nullptr;
         rc = aclmdlRICaptureGetInfo(pool.pick(pool.streams, rng), &status, &m);
