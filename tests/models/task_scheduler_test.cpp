@@ -249,5 +249,32 @@ TEST(Scheduler, FollowUpQueuesBehindTasksAlreadyOnItsStream) {
   EXPECT_EQ(late.out.start, busy.out.end + 200 * kNs);
 }
 
+TEST(Scheduler, AFollowUpWaitHoldsItsStreamUntilReleased) {
+  Bench bench;
+  Followed wait;
+  bool flag = false;
+  Task a;
+  a.kind = TaskKind::kNop;
+  a.stream = 1;
+  a.follow = [&](std::vector<Task>& next) {
+    Task w = followed_task(1, TaskKind::kValueWait, wait);
+    w.ready = [&flag] { return flag; };
+    next.push_back(std::move(w));
+  };
+  Seen& first = bench.submit(std::move(a));
+  // Stream 2 releases the wait with a scheduler task after a long copy.
+  Seen& copy = bench.copy(2, Direction::kD2D, 1 * kMiB);
+  Seen& release = bench.sync_task(2, TaskKind::kValueWrite, 0, {}, [&flag] {
+    flag = true;
+    return 0;
+  });
+  ASSERT_EQ(bench.engine().run_until([&] { return wait.done && release.finished; },
+                                     sim::kForever),
+            sim::WaitResult::kDone);
+  EXPECT_EQ(first.out.end, 700 * kNs + 100 * kNs + 300 * kNs);
+  EXPECT_LT(first.out.end, copy.out.end);               // the wait was queued long before...
+  EXPECT_EQ(wait.out.start, release.out.end + 200 * kNs);  // ...and dispatched once released
+}
+
 }  // namespace
 }  // namespace npusim::models::testing
