@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/kernel_work.h"
 #include "sim/quantity.h"
@@ -79,6 +80,16 @@ struct Task {
   std::function<int()> effect;
   /// Called exactly once: after effect() with the outcome, or with discarded = true.
   std::function<void(const TaskOutcome&)> done;
+
+  /// Device-side control flow (model run instances, runtime/model_ri.h). Called once when the
+  /// task completes, after effect() and before done() (never for a discarded task); it appends
+  /// the tasks that become runnable at that simulated time, each naming its own device and
+  /// stream. The backend queues them at once, behind what their streams already hold, as
+  /// resident tasks with submit_at = now. It must not call into the Backend.
+  std::function<void(std::vector<Task>&)> follow;
+  /// Already in the device's task memory (a model's tasks): visible to the scheduler at
+  /// submit_at, without a doorbell. Set by the backend for the tasks follow() hands over.
+  bool resident = false;
 };
 
 inline bool is_wait(TaskKind kind) {

@@ -204,6 +204,7 @@ void TaskScheduler::dispatch(Stream& s, Pool& pool) {
 }
 
 sim::SimTime TaskScheduler::visible_at(const Task& task) const {
+  if (task.resident) return task.submit_at;
   const TaskEngine* engine = engine_for(task);
   return task.submit_at + (engine != nullptr && engine->host_side() ? 0 : doorbell_);
 }
@@ -228,6 +229,15 @@ void TaskScheduler::complete(Stream& s) {
     out.error = kUnclaimedTask;
   } else if (task.effect) {
     out.error = task.effect();
+  }
+  if (task.follow) {  // queued before this stream advances: a follow-up on `s` runs next
+    std::vector<Task> next;
+    task.follow(next);
+    for (Task& t : next) {
+      t.submit_at = out.end;
+      t.resident = true;
+      submit(std::move(t));
+    }
   }
   ++s.tasks;
   s.bytes += task.bytes;

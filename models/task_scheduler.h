@@ -13,6 +13,10 @@
 //    No preemption: a dispatched task always runs to its end.
 //  - Dispatch costs scheduler.dispatch (the engine starts then); the engine's end is reported
 //    scheduler.completion later, when the task's effect() and done() run.
+//  - Device-side control flow: when a task with a follow() completes, the tasks it returns are
+//    queued at that simulated time (in the completion's agenda step, before its stream advances),
+//    as resident tasks: visible at once, no doorbell; they then pay dispatch and completion like
+//    any task. So a follow-up on the same stream runs exactly as if it had been queued behind.
 //  - Which engine runs a task is whatever unit claimed its (kind, direction) (models/unit.h).
 //    Closed-form engines (TaskEngine::fixed_time) are timed here without a process and run
 //    unbounded in parallel; host-side engines pay no doorbell, dispatch or completion. A task

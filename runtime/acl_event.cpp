@@ -41,9 +41,8 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
   return api("aclrtRecordEventWithFlag", [&](Call& c) {
     require(flag == ACL_EVENT_RECORD_DEFAULT || flag == ACL_EVENT_RECORD_EXTERNAL,
             ACL_ERROR_INVALID_PARAM, "flag is not an ACL_EVENT_RECORD_* value");
-    // EXTERNAL only has a meaning inside a graph capture, which npusim does not support.
-    require(flag == ACL_EVENT_RECORD_DEFAULT, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-            "ACL_EVENT_RECORD_EXTERNAL needs stream capture, which is not supported");
+    // EXTERNAL makes a record inside a model visible outside it; npusim's replayed records
+    // always are (runtime/model_ri.h), so it records as DEFAULT does.
     record_event(c, event, stream);
   });
 }
@@ -62,8 +61,9 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
   return api("aclrtStreamWaitEventWithFlag", [&](Call& c) {
     require(flag == ACL_EVENT_WAIT_DEFAULT || flag == ACL_EVENT_WAIT_EXTERNAL,
             ACL_ERROR_INVALID_PARAM, "flag is not an ACL_EVENT_WAIT_* value");
-    require(flag == ACL_EVENT_WAIT_DEFAULT && timeout == 0, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-            "wait timeouts and ACL_EVENT_WAIT_EXTERNAL are not supported yet");
+    // EXTERNAL waits inside a model for a record made outside it: a replayed wait takes the
+    // event's latest record when the model is launched (runtime/model_ri.h), as DEFAULT does.
+    require(timeout == 0, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "wait timeouts are not supported yet");
     stream_wait_event(c, stream, event);
   });
 }

@@ -46,114 +46,12 @@ aclError aclmdlRIAbort(aclmdlRI modelRI) {
   return unsupported("aclmdlRIAbort", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
-  return unsupported("aclmdlRIAddCondTask", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
-  return unsupported("aclmdlRIBindStream", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-  return unsupported("aclmdlRIBuildBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
-  return unsupported("aclmdlRIBuildEnd", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-  return unsupported("aclmdlRICaptureBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-  return unsupported("aclmdlRICaptureEnd", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureGetInfo(
-    aclrtStream stream,
-    aclmdlRICaptureStatus* status,
-    aclmdlRI* modelRI) {
-  return unsupported("aclmdlRICaptureGetInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
-  return unsupported("aclmdlRICaptureTaskGrpBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-  return unsupported("aclmdlRICaptureTaskGrpEnd", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
-  return unsupported("aclmdlRICaptureTaskUpdateBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
-  return unsupported("aclmdlRICaptureTaskUpdateEnd", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
-  return unsupported("aclmdlRICaptureThreadExchangeMode", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICaptureToModelRIBegin(
-    aclrtStream stream,
-    aclmdlRI modelRI,
-    aclmdlRICaptureMode mode) {
-  return unsupported("aclmdlRICaptureToModelRIBegin", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICondHandleCreate(
-    aclmdlRI modelRI,
-    uint32_t defaultLaunchValue,
-    aclmdlRICondHandleFlag flag,
-    aclmdlRICondHandle* handle) {
-  return unsupported("aclmdlRICondHandleCreate", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
-  return unsupported("aclmdlRICondHandleGetCondPtr", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
-  return unsupported("aclmdlRIDebugJsonPrint", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
-  return unsupported("aclmdlRIDebugPrint", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIDestroy(aclmdlRI modelRI) {
-  return unsupported("aclmdlRIDestroy", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
   return unsupported("aclmdlRIDestroyRegisterCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
   return unsupported("aclmdlRIDestroyUnregisterCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-  return unsupported("aclmdlRIEndTask", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
-  return unsupported("aclmdlRIExecute", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
-  return unsupported("aclmdlRIExecuteAsync", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-  return unsupported("aclmdlRIGetId", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
-  return unsupported("aclmdlRIGetName", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
@@ -169,10 +67,6 @@ aclError aclmdlRIKernelTaskGetAttribute(
     aclrtLaunchKernelAttrId attrId,
     aclrtLaunchKernelAttrValue* attrValue) {
   return unsupported("aclmdlRIKernelTaskGetAttribute", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
-  return unsupported("aclmdlRISetName", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
@@ -195,20 +89,12 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
   return unsupported("aclmdlRITaskSetParams", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-  return unsupported("aclmdlRIUnbindStream", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
   return unsupported("aclmdlRIUpdate", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclmdlSetDump(const char* dumpCfgPath) {
   return unsupported("aclmdlSetDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-  return unsupported("aclrtActiveStream", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
@@ -336,14 +222,6 @@ aclrtGroupInfo* aclrtCreateGroupInfo(void) {
   return nullptr;
 }
 
-aclError aclrtCreateLabel(aclrtLabel* label) {
-  return unsupported("aclrtCreateLabel", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
-  return unsupported("aclrtCreateLabelList", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
   return unsupported("aclrtCtxGetFloatOverflowAddr", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -362,14 +240,6 @@ aclError aclrtDestroyBinary(aclrtBinary binary) {
 
 aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
   return unsupported("aclrtDestroyGroupInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtDestroyLabel(aclrtLabel label) {
-  return unsupported("aclrtDestroyLabel", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
-  return unsupported("aclrtDestroyLabelList", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
@@ -978,10 +848,6 @@ aclError aclrtNpuGetFloatOverFlowStatus(
   return unsupported("aclrtNpuGetFloatOverFlowStatus", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtPersistentTaskClean(aclrtStream stream) {
-  return unsupported("aclrtPersistentTaskClean", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
   return unsupported("aclrtProfTrace", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -1046,10 +912,6 @@ aclError aclrtSetGroup(int32_t groupId) {
   return unsupported("aclrtSetGroup", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
-  return unsupported("aclrtSetLabel", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtSetMemcpyDesc(
     void* desc,
     aclrtMemcpyKind kind,
@@ -1109,25 +971,6 @@ aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
 
 aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
   return unsupported("aclrtSnapShotProcessUnlock", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtSwitchLabelByIndex(
-    void* ptr,
-    uint32_t maxValue,
-    aclrtLabelList labelList,
-    aclrtStream stream) {
-  return unsupported("aclrtSwitchLabelByIndex", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtSwitchStream(
-    void* leftValue,
-    aclrtCondition cond,
-    void* rightValue,
-    aclrtCompareDataType dataType,
-    aclrtStream trueStream,
-    aclrtStream falseStream,
-    aclrtStream stream) {
-  return unsupported("aclrtSwitchStream", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtTaskUpdateAsync(

@@ -63,47 +63,63 @@ void destroy_event(Call& call, void* handle) {
   call.runtime().events().remove(handle);
 }
 
+// Each task is made by a closure: a stream that records (a model) makes it again at each launch,
+// so a replayed record takes a new generation and a replayed wait the latest record's.
 void record_event(Call& call, void* event, void* stream) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
   require_same_device(e, s);
-  std::uint64_t generation = ++e.state->recorded;
-  Task task;
-  task.kind = TaskKind::kEventRecord;
-  task.name = "EVENT_RECORD";
-  task.done = [st = e.state, generation](const TaskOutcome& r) {
-    if (r.discarded || generation <= st->done) return;
-    st->done = generation;
-    st->done_time = r.end;
+  auto make = [st = e.state] {
+    std::uint64_t generation = ++st->recorded;
+    Task task;
+    task.kind = TaskKind::kEventRecord;
+    task.name = "EVENT_RECORD";
+    task.done = [st, generation](const TaskOutcome& r) {
+      if (r.discarded || generation <= st->done) return;
+      st->done = generation;
+      st->done_time = r.end;
+    };
+    return task;
   };
-  submit_to_stream(call, s, std::move(task));
+  submit_to_stream(call, s, make, "EVENT_RECORD");
 }
 
 void reset_event(Call& call, void* event, void* stream) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
   require_same_device(e, s);
-  Task task;
-  task.kind = TaskKind::kEventReset;
-  task.name = "EVENT_RESET";
-  task.done = [st = e.state](const TaskOutcome& r) {
-    if (!r.discarded) st->done = 0;
+  auto make = [st = e.state] {
+    Task task;
+    task.kind = TaskKind::kEventReset;
+    task.name = "EVENT_RESET";
+    task.done = [st](const TaskOutcome& r) {
+      if (!r.discarded) st->done = 0;
+    };
+    return task;
   };
-  submit_to_stream(call, s, std::move(task));
+  submit_to_stream(call, s, make, "EVENT_RESET");
 }
 
 void stream_wait_event(Call& call, void* stream, void* event) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
   require_same_device(e, s);
-  Task task;
-  task.kind = TaskKind::kEventWait;
-  task.name = "EVENT_WAIT";
-  // Waits for the record issued last before this call; an event never recorded does not block.
-  task.ready = [st = e.state, generation = e.state->recorded] {
-    return generation == 0 || st->done >= generation;
+  // Waits for the record issued last before this call (a model: before the model's launch).
+  // An event never recorded does not block an eager wait; a wait inside a model waits for the
+  // event's next record (the device's event flag), which is how a model waits for work issued
+  // after its launch (2_advanced_features/model_ri/1_model_update).
+  const bool in_model = static_cast<bool>(s.recording);
+  auto make = [st = e.state, in_model] {
+    Task task;
+    task.kind = TaskKind::kEventWait;
+    task.name = "EVENT_WAIT";
+    task.ready = [st, in_model, generation = st->recorded] {
+      if (generation == 0) return !in_model || st->done != 0;
+      return st->done >= generation;
+    };
+    return task;
   };
-  submit_to_stream(call, s, std::move(task));
+  submit_to_stream(call, s, make, "EVENT_WAIT");
 }
 
 EventQuery query_event(Call& call, void* event) {

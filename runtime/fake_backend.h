@@ -8,6 +8,7 @@
 // kernels `kernel`, no-ops nothing. Completions at the same instant run in (device, stream) order.
 // A kernel task with a KernelWork runs its blocks functionally (run_block 0, 1, 2... in order) when
 // it starts; the first failing block stops it and becomes the task's error.
+// A completing task's follow() tasks are queued at its end time (models::Task::follow).
 // It also records every task and API span so tests can check orders, times and flows.
 #pragma once
 

@@ -295,6 +295,7 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
     if (!st->printf_text.empty()) {
       std::fwrite(st->printf_text.data(), 1, st->printf_text.size(), stdout);
       std::fflush(stdout);
+      st->printf_text.clear();  // a model replays the launch: each run prints its own output
     }
     if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = type_of(st->pipes);
     report_failure(rt, r, info, origin);

@@ -11,6 +11,7 @@
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
 #include "runtime/memory.h"
+#include "runtime/model_ri.h"
 #include "runtime/runtime.h"
 
 namespace npusim::rt {
@@ -311,6 +312,7 @@ void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, 
     plan.pageable = false;  // the runtime's staging buffer is pinned
   }
   bool wait_here = plan.pageable;
+  if (wait_here) require_capture_safe(call);  // an unsafe call while a stream is captured
   submit_to_stream(call, s, copy_task(call, plan, dst, src, count, staged));
   if (!wait_here) return;
   // Pageable host memory: the call returns once the copy (and so everything before it) is done.

@@ -7,6 +7,7 @@
 #include "acl/acl_rt.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
+#include "runtime/model_ri.h"
 #include "runtime/runtime.h"
 
 namespace npusim::rt {
@@ -77,10 +78,6 @@ void* new_stream(Call& call, void* context_handle, std::uint32_t priority, std::
   Context* ctx = rt.contexts().find(context_handle);
   require(ctx != nullptr, ACL_ERROR_RT_CONTEXT_NULL, "the context is not live");
   require((flags & ~kKnownStreamFlags) == 0, ACL_ERROR_INVALID_PARAM, "unknown stream flag bits");
-  if ((flags & ACL_STREAM_PERSISTENT) != 0) {
-    rt.report_unsupported("aclrtCreateStreamWithConfig(ACL_STREAM_PERSISTENT)");
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "persistent streams (model building) are not supported");
-  }
   Device& dev = call.device(ctx->device);
   require(dev.live_streams < call.config().scheduler.max_streams, ACL_ERROR_RT_NO_STREAM_RESOURCE,
           "the device has no free stream (scheduler.max_streams reached)");
@@ -99,6 +96,7 @@ void* new_stream(Call& call, void* context_handle, std::uint32_t priority, std::
   s->sat_mode = dev.sat_mode;
   s->context_tasks = ctx->tasks;
   s->context_fault = ctx->fault;
+  if ((flags & ACL_STREAM_PERSISTENT) != 0) make_persistent(*s);
   ++dev.live_streams;
   void* handle = rt.streams().add(std::move(s));
   rt.queue_stream_state(handle, ACL_RT_STREAM_STATE_CREATE_POST);
@@ -188,7 +186,17 @@ bool stream_idle(Call& call, void* handle) {
   return s.progress->finished == s.progress->submitted;
 }
 
+void submit_to_stream(Call& call, Stream& s, const std::function<Task()>& make,
+                      const std::string& name) {
+  if (!record_if_recording(call, s, make, name)) submit_to_stream(call, s, make());
+}
+
 void submit_to_stream(Call& call, Stream& s, Task task) {
+  if (s.recording) {
+    std::string name = task.name;
+    record_if_recording(call, s, [t = std::move(task)] { return t; }, name);
+    return;
+  }
   std::shared_ptr<ContextFault> fault = s.context_fault;
   if (fault->stopped) {
     fail(fault->error, "a task of this context failed with ACL_STOP_ON_FAILURE set: the context "
@@ -238,6 +246,7 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
 }
 
 int run_sync_task(Call& call, std::uint32_t device, Task task) {
+  require_capture_safe(call);
   ThreadState& thread = call.thread();
   task.device = device;
   task.stream = kSyncStream + thread.index;

@@ -17,6 +17,7 @@
 namespace npusim::rt {
 
 class Call;
+struct Recording;
 
 struct StreamProgress {
   std::uint64_t submitted = 0;
@@ -64,6 +65,10 @@ struct Stream : std::enable_shared_from_this<Stream> {
   std::uint64_t hostfunc_thread = 0;  // aclrtSubscribeHostFunc
   bool stopped = false;               // aclrtStreamStop until aclrtStreamAbort
   bool abort_unreported = false;      // aborted; the next sync reports 107023
+  // Model run instances (runtime/model_ri.h): a persistent stream, or a stream being captured,
+  // records the tasks submitted to it here instead of running them.
+  std::shared_ptr<Recording> recording;
+  void* model = nullptr;  // the model run instance it is bound to or captured into
 };
 
 constexpr std::uint32_t kMaxPriority = 7;
@@ -89,7 +94,13 @@ bool stream_idle(Call& call, void* stream);
 /// Queues `task` on `stream` (fills device, stream id, task id, priority and the bookkeeping).
 /// Refused with the context's error when the context stopped on a failure (ContextFault); a task
 /// queued before the stop has its effect skipped.
+/// A stream that records (runtime/model_ri.h) keeps the task for its model instead.
 void submit_to_stream(Call& call, Stream& stream, Task task);
+/// The same for a task whose making has host-side effects that must happen again each time a
+/// recorded task runs (an event record takes a new generation): `make` is called once now, or,
+/// when `stream` records, each time the model is launched. `name` names it in descriptions.
+void submit_to_stream(Call& call, Stream& stream, const std::function<Task()>& make,
+                      const std::string& name);
 /// The error a synchronisation on `stream` reports (and clears, except a context stop): the
 /// stream's own device error, else the context's stop-on-failure error, else 0.
 int take_stream_error(Stream& stream);

@@ -50,11 +50,13 @@ mkdir -p "${work}"
 # a marker is an extended regex (grep -E, no "|" alternation) that must match some line, or
 # "=N:<regex>" that must match exactly N lines. No marker: the exit code (and run.sh) decide.
 read -r -d '' TABLE <<'EOT'
+0_quickstart/0_hello_cann|Launch aclnnAdd successfully|result\[0\] = 1\.5 \(expected: 1\.5\)|result\[7\] = 12\.0 \(expected: 12\.0\)|Sample run successfully!
 0_quickstart/1_error_handling|After diagnostics are consumed once: peekErr=0, lastErr=0, recentErrMsg=<null>
 0_quickstart/2_system_info|Float conversion: 1\.625000 -> 0x3e80 -> 1\.625000
 0_quickstart/3_cross_version/0_runtime_compatibility|\[SUCCESS\] Runtime compatibility sample completed successfully
 0_quickstart/4_custom_kernel_launch|Sample run successfully with <<<>>> kernel call!
 1_basic_features/context/0_context_query|\[SUCCESS\] Context query sample completed successfully
+1_basic_features/device/0_device_normal|result\[0\] is: 1\.200000|result\[3\] is: 5\.400000|result\[7\] is: 10\.600000|Run the device_normal sample successfully\.
 1_basic_features/device/1_device_multi_thread|=10:Result: hostDst\[[0-9]+\]: ([0-9.]+) Expected value: \1$|hostDst\[9\]: 18\.000000|Run the device_multi_thread sample successfully
 1_basic_features/event/0_event_status|After create event, current event status is 0\.|After record but before synchronize, current event status is 0\.|After synchronize, current event status is 1\.|The answer is 1\.|Resource cleanup completed
 1_basic_features/event/1_event_timestamp|After completing the short task, the answer is 0\.|After completing the long task, the answer is 1\.|=2:The short task consume time [0-9.]+ ms|Resource cleanup completed
@@ -77,6 +79,12 @@ read -r -d '' TABLE <<'EOT'
 2_advanced_features/kernel/0_launch_kernel --run-mode simple|runs in simple mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
 2_advanced_features/kernel/0_launch_kernel --run-mode placeholder|runs in placeholder mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
 2_advanced_features/kernel/1_launch_kernel_with_reslimit|=8:^Hello World$|Launch kernels under resource limits successfully
+2_advanced_features/label/0_simple_label|Persistent label stream created\.|Persistent label stream bound to the model runtime instance\.|Submitted switch-label task with branch index 1\.|Set label 1 on the persistent stream\.|Model runtime instance build finished\.|Switch label executed successfully with branch index 1\.|Run the simple_label sample successfully\.
+2_advanced_features/model_ri/0_simple_model|execute model, loop count: 4\.|=4:The vector data is: 6\.4000  8\.4000  10\.4000  12\.4000  14\.4000  16\.4000  18\.4000  20\.4000
+2_advanced_features/model_ri/1_model_update|Execute model, loop count: 1\.|The vector data is: 5\.4000  6\.4000  7\.4000  8\.4000  9\.4000  10\.4000  11\.4000  12\.4000|Execute model, loop count: 2\.|Update alpha value of aclnnAdd|The vector data is: 7\.6000  8\.6000  9\.6000  10\.6000  11\.6000  12\.6000  13\.6000  14\.6000
+2_advanced_features/model_ri/2_model_switch|After executing, print data1\.|=2:The vector data is: 3\.4000  3\.4000  3\.4000  3\.4000  3\.4000  3\.4000  3\.4000  3\.4000|The vector data is: 0\.0000  0\.0000  0\.0000  0\.0000  0\.0000  0\.0000  0\.0000  0\.0000|The vector data is: 5\.4000  5\.4000  5\.4000  5\.4000  5\.4000  5\.4000  5\.4000  5\.4000|After second execution, print data2\.|The vector data is: 4\.4000  4\.4000  4\.4000  4\.4000  4\.4000  4\.4000  4\.4000  4\.4000
+2_advanced_features/model_ri/3_cond_model|IF true branch result:|IF false branch result:|The vector data is: 1\.2500  2\.5000  3\.7500  5\.0000  6\.2500  7\.5000  8\.7500  10\.0000|IF condition PASSED|WHILE single iteration result:|WHILE condition PASSED|SWITCH case 0 result:|=3:The vector data is: 1\.5000  3\.0000  4\.5000  6\.0000  7\.5000  9\.0000  10\.5000  12\.0000|SWITCH condition PASSED|All tests PASSED
+2_advanced_features/model_ri/4_model_sync_external|Scenario 1: Stream Record \+ Graph Wait External|Scenario 2: Graph Record External \+ Stream Wait|Scenario 3: Graph1 Record External \+ Graph2 Wait External|=3:Check result success\.
 3_memory_advanced/allocator/0_custom_allocator|allocCount=2,? freeCount=2
 3_memory_advanced/host_register/0_simple_zero_copy|Verified [0-9]+ FP16 additions through mapped Host memory|Run the simple_zero_copy sample successfully
 3_memory_advanced/managed_memory/0_uvm_allocate|Run the uvm_allocate sample successfully|\[SUCCESS\] result correct

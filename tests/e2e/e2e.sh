@@ -34,6 +34,10 @@ PY
 case "${CASE}" in
   copy_timing) build copy_timing; NPUSIM_CONFIG=tiny ./copy_timing ;;
   overlap) build overlap; NPUSIM_CONFIG=tiny ./overlap ;;
+  model_replay)
+    build model_replay
+    NPUSIM_CONFIG=tiny NPUSIM_SET="scheduler.doorbell=500ns;scheduler.dispatch=200ns;scheduler.completion=300ns;scheduler.sync_task=100ns;host.launch_call=2us" \
+      ./model_replay ;;
   api_misc) build api_misc; ./api_misc ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;

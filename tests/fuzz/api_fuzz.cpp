@@ -38,7 +38,10 @@ const std::set<int> kKnownCodes = {
     ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, ACL_ERROR_RT_EVENT_NOT_COMPLETE, ACL_ERROR_RT_INTERNAL_ERROR,
     ACL_ERROR_RT_DEVICE_MEM_ERROR, ACL_ERROR_RT_NO_STREAM_RESOURCE, ACL_ERROR_RT_NO_EVENT_RESOURCE,
     ACL_ERROR_RT_STREAM_TASK_FULL, ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
-    ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, ACL_ERROR_RT_ADDR_UNALIGNED};
+    ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, ACL_ERROR_RT_ADDR_UNALIGNED,
+    // model run instances
+    ACL_ERROR_RT_STREAM_CAPTURED, ACL_ERROR_RT_STREAM_NOT_CAPTURED, ACL_ERROR_RT_MODEL_RUNNING,
+    ACL_ERROR_RT_MODEL_CAPTURED, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT};
 
 long rss_kib() {
   FILE* f = std::fopen("/proc/self/statm", "r");
@@ -59,6 +62,7 @@ struct Pool {
   std::vector<void*> device{nullptr};
   std::vector<void*> pinned{nullptr};
   std::vector<void*> managed{nullptr};
+  std::vector<aclmdlRI> models{nullptr};
 
   template <class T>
   T pick(std::vector<T>& v, std::mt19937_64& rng) {
@@ -105,7 +109,7 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
   auto size = [&rng] { return static_cast<std::size_t>(rng() % 5 == 0 ? rng() % kBuf : rng() % 256); };
   auto timeout = [&rng] { return static_cast<int32_t>(rng() % 4 == 0 ? -1 : rng() % 3); };
   for (long i = 0; i < calls; ++i) {
-    const int op = static_cast<int>(rng() % 28);
+    const int op = static_cast<int>(rng() % 33);
     int rc = ACL_SUCCESS;
     switch (op) {
       case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) aclrtDestroyStreamForce(pool.add(pool.streams, s)); break; }
@@ -182,6 +186,24 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
         info.randomResultAddr = pool.pick(pool.device, rng);
         info.randomCounterAddr = pool.pick(pool.device, rng);
         rc = aclrtRandomNumAsync(&info, pool.pick(pool.streams, rng), nullptr);
+        break;
+      }
+      // Model run instances: captures begun and ended on any stream by any thread, executions
+      // of live, destroyed and null models.
+      case 28: {
+        const int mode = rng() % 8 == 0 ? 0 : 1 + static_cast<int>(rng() % 2);  // GLOBAL rarely
+        rc = aclmdlRICaptureBegin(pool.pick(pool.streams, rng), static_cast<aclmdlRICaptureMode>(mode));
+        break;
+      }
+      case 29: { aclmdlRI m = nullptr; rc = aclmdlRICaptureEnd(pool.pick(pool.streams, rng), &m); if (rc == 0) aclmdlRIDestroy(pool.add(pool.models, m)); break; }
+      case 30: rc = aclmdlRIExecuteAsync(pool.pick(pool.models, rng), pool.pick(pool.streams, rng)); break;
+      case 31: rc = aclmdlRIDestroy(pool.pick(pool.models, rng)); break;
+      case 32: {
+        aclmdlRICaptureStatus status;
+        aclmdlRI m = nullptr;
+        rc = aclmdlRICaptureGetInfo(pool.pick(pool.streams, rng), &status, &m);
+        aclmdlRICaptureMode mode = static_cast<aclmdlRICaptureMode>(1 + rng() % 2);
+        (void)aclmdlRICaptureThreadExchangeMode(&mode);
         break;
       }
     }

@@ -172,5 +172,109 @@ TEST(Scheduler, HostCopyAndPlaceholderKinds) {
   EXPECT_EQ(kernel.out.end, 700 * kNs + 100 * kNs + 300 * kNs);  // placeholder: sync_task
 }
 
+
+// Device-side control flow (Task::follow): tasks handed over at a completion are resident — no
+// doorbell — and a follow-up on the same stream runs exactly as if it had been queued behind.
+struct Followed {
+  TaskOutcome out;
+  bool done = false;
+};
+
+Task followed_task(std::uint32_t stream, TaskKind kind, Followed& f, std::uint64_t bytes = 0) {
+  Task t;
+  t.kind = kind;
+  t.direction = Direction::kD2D;
+  t.bytes = bytes;
+  t.stream = stream;
+  t.done = [&f](const TaskOutcome& o) {
+    f.out = o;
+    f.done = true;
+  };
+  return t;
+}
+
+TEST(Scheduler, FollowUpTasksAreResidentAndRunAtTheCompletion) {
+  Bench bench;
+  Followed same, other, chained;
+  Task a;
+  a.kind = TaskKind::kCopy;
+  a.direction = Direction::kD2D;
+  a.bytes = 1 * kMiB;
+  a.stream = 1;
+  int effect_runs = 0;
+  a.effect = [&effect_runs] { return ++effect_runs == 1 ? 0 : 1; };
+  a.follow = [&](std::vector<Task>& next) {
+    EXPECT_EQ(effect_runs, 1);  // after effect(), before done()
+    next.push_back(followed_task(1, TaskKind::kCopy, same, 1 * kMiB));
+    Task c = followed_task(2, TaskKind::kNop, other);
+    // A follow-up's own follow-up: handed over when it completes.
+    c.follow = [&](std::vector<Task>& more) {
+      more.push_back(followed_task(2, TaskKind::kNop, chained));
+    };
+    next.push_back(std::move(c));
+  };
+  Seen& first = bench.submit(std::move(a));
+  ASSERT_EQ(bench.engine().run_until([&] { return chained.done && same.done; }, sim::kForever),
+            sim::WaitResult::kDone);
+  const SimTime a_end = 700 * kNs + kD2D1MiB + 300 * kNs;
+  EXPECT_EQ(first.out.end, a_end);
+  EXPECT_EQ(first.out.error, 0);
+  // Same stream: dispatched when the first is reported complete, as a queued task would be.
+  EXPECT_EQ(same.out.submit, a_end);
+  EXPECT_EQ(same.out.start, a_end + 200 * kNs);
+  EXPECT_EQ(same.out.end, a_end + 200 * kNs + kD2D1MiB + 300 * kNs);
+  // Another stream: no doorbell (a fresh submit at a_end would start at a_end + 700 ns).
+  EXPECT_EQ(other.out.start, a_end + 200 * kNs);
+  EXPECT_EQ(other.out.end, a_end + 200 * kNs + 100 * kNs + 300 * kNs);
+  EXPECT_EQ(chained.out.start, other.out.end + 200 * kNs);
+  EXPECT_EQ(bench.scheduler().outstanding(), 0u);
+  EXPECT_EQ(bench.stat("chip0.scheduler.submitted"), 4.0);
+  EXPECT_EQ(bench.stat("chip0.scheduler.completed"), 4.0);
+}
+
+TEST(Scheduler, FollowUpQueuesBehindTasksAlreadyOnItsStream) {
+  Bench bench;
+  Followed late;
+  Task a;
+  a.kind = TaskKind::kNop;
+  a.stream = 1;
+  a.follow = [&](std::vector<Task>& next) {
+    next.push_back(followed_task(2, TaskKind::kNop, late));
+  };
+  bench.submit(std::move(a));
+  Seen& busy = bench.copy(2, Direction::kD2D, 1 * kMiB);  // stream 2 holds SDMA meanwhile
+  ASSERT_EQ(bench.engine().run_until([&] { return late.done; }, sim::kForever),
+            sim::WaitResult::kDone);
+  // FIFO on stream 2: the follow-up waits for the copy queued before it.
+  EXPECT_EQ(late.out.start, busy.out.end + 200 * kNs);
+}
+
+TEST(Scheduler, AFollowUpWaitHoldsItsStreamUntilReleased) {
+  Bench bench;
+  Followed wait;
+  bool flag = false;
+  Task a;
+  a.kind = TaskKind::kNop;
+  a.stream = 1;
+  a.follow = [&](std::vector<Task>& next) {
+    Task w = followed_task(1, TaskKind::kValueWait, wait);
+    w.ready = [&flag] { return flag; };
+    next.push_back(std::move(w));
+  };
+  Seen& first = bench.submit(std::move(a));
+  // Stream 2 releases the wait with a scheduler task after a long copy.
+  Seen& copy = bench.copy(2, Direction::kD2D, 1 * kMiB);
+  Seen& release = bench.sync_task(2, TaskKind::kValueWrite, 0, {}, [&flag] {
+    flag = true;
+    return 0;
+  });
+  ASSERT_EQ(bench.engine().run_until([&] { return wait.done && release.finished; },
+                                     sim::kForever),
+            sim::WaitResult::kDone);
+  EXPECT_EQ(first.out.end, 700 * kNs + 100 * kNs + 300 * kNs);
+  EXPECT_LT(first.out.end, copy.out.end);               // the wait was queued long before...
+  EXPECT_EQ(wait.out.start, release.out.end + 200 * kNs);  // ...and dispatched once released
+}
+
 }  // namespace
 }  // namespace npusim::models::testing

@@ -50,12 +50,11 @@ TEST_F(ErrorsTest, ErrorsArePerThread) {
 }
 
 TEST_F(ErrorsTest, UnsupportedFunctionsSayWhat) {
-  aclrtLabel label = nullptr;
-  EXPECT_EQ(aclrtCreateLabel(&label), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_EQ(aclmdlRITaskDisable(nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   const char* msg = aclGetRecentErrMsg();
   ASSERT_NE(msg, nullptr);
-  EXPECT_NE(std::strstr(msg, "aclrtCreateLabel is not supported"), nullptr) << msg;
+  EXPECT_NE(std::strstr(msg, "aclmdlRITaskDisable is not supported"), nullptr) << msg;
   EXPECT_EQ(aclrtGetTaskIdFromExceptionInfo(nullptr), 0xFFFFFFFFu);
 }
 

@@ -282,5 +282,34 @@ TEST_F(KernelTest, ExceptionCallbackReceivesTheFailedTask) {
   EXPECT_EQ(g_reports.size(), 1u);
 }
 
+// A kernel captured into a model run instance runs again, blocks and printf, at every execution;
+// a failing kernel fails the execution (reported by the execute stream's synchronize).
+TEST_F(KernelTest, CapturedLaunchesRunAtEveryExecution) {
+  zero();
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(AddOneDo(4, stream_, dev_), ACL_SUCCESS);
+  ASSERT_EQ(HelloDo(2, stream_, 5), ACL_SUCCESS);
+  aclmdlRI model = nullptr;
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  CaptureStdout();
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  }
+  EXPECT_EQ(GetCapturedStdout(), hello_lines(5, 2) + hello_lines(5, 2) + hello_lines(5, 2));
+  EXPECT_EQ(read(1)[0], 12);
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+
+  ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
+  ASSERT_EQ(TrapDo(1, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlRICaptureEnd(stream_, &model), ACL_SUCCESS);
+  CaptureStdout();
+  ASSERT_EQ(aclmdlRIExecuteAsync(model, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_EQ(GetCapturedStdout(), "before the trap 0\n");
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);  // reported once
+  ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
+}
+
 }  // namespace
 }  // namespace npusim::rt::testing

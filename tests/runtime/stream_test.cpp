@@ -186,8 +186,11 @@ TEST_F(StreamTest, ConfigurationIsReported) {
   ASSERT_EQ(aclrtStreamGetFlags(s, &flags), ACL_SUCCESS);
   EXPECT_EQ(flags, ACL_STREAM_FAST_LAUNCH);
   EXPECT_EQ(aclrtCreateStreamWithConfig(&s, 0, 0x40000000u), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT),
-            ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  aclrtStream persistent = nullptr;  // keeps its tasks for a model run instance (model_ri_test)
+  ASSERT_EQ(aclrtCreateStreamWithConfig(&persistent, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamGetFlags(persistent, &flags), ACL_SUCCESS);
+  EXPECT_EQ(flags, ACL_STREAM_PERSISTENT);
+  ASSERT_EQ(aclrtDestroyStream(persistent), ACL_SUCCESS);
   int32_t least = -1, greatest = -1;
   ASSERT_EQ(aclrtDeviceGetStreamPriorityRange(&least, &greatest), ACL_SUCCESS);
   EXPECT_EQ(least, 7);

@@ -139,6 +139,9 @@ extern "C" {
 // aclmdlRIDebugJsonPrint detail level.
 #define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
 #define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+// aclmdlRIBindStream: a stream that runs from the model's start, or one a control task activates.
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
 
 #define ACL_RT_MAX_RECORD_PA_NUM_PER_DEV 20U
 #define ACL_RT_CMO_MAX_BARRIER_NUM 6U
