@@ -3,12 +3,21 @@
 // so keys keep their registration order).
 #include "sim/stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <nlohmann/json.hpp>
 
 namespace npusim::sim {
+
+double percentile(std::vector<std::uint64_t> samples, double p) {
+  if (samples.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(samples.begin(), samples.end());
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(samples.size()));
+  const std::size_t i = rank < 1 ? 0 : static_cast<std::size_t>(rank) - 1;
+  return static_cast<double>(samples[std::min(i, samples.size() - 1)]);
+}
 
 double StatGroup::Entry::get() const {
   if (count) return static_cast<double>(*count);

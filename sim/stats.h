@@ -13,6 +13,10 @@
 
 namespace npusim::sim {
 
+/// The p-th percentile (0 < p <= 100, nearest rank: the smallest sample with at least p% of the
+/// samples at or below it) of `samples`; NaN when there are none.
+double percentile(std::vector<std::uint64_t> samples, double p);
+
 class StatGroup {
  public:
   explicit StatGroup(std::string name) : name_(std::move(name)) {}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// Preemption on the AI Cores (scheduler.preemption, preempt_threshold, policy=prema) with exact
+// simulated times. Configuration: aicore_config() (tests/models/aicore_bench.h): 1 GHz, a kernel
+// task pays doorbell 500 + dispatch 200 ns + kernel_launch 1 us before its first block can be
+// dispatched, each block block_launch 1 us before its first issue slot; L2 4 TB/s + 10 ns, no
+// hits; HBM 1 TB/s + 100 ns.
+// The case: a low-priority kernel (stream 1, priority 7) of 48 blocks of 40 us of scalar work
+// fills the 48 AIV cores: dispatched at 1.7 us, first issue slot 2.7 us, end 42.7 us. A
+// high-priority kernel (stream 2, priority 0), one block of 10 us, is submitted at 5 us and ready
+// at 6.7 us. The victim is the block on the highest-numbered core (AIV 47).
+#include <gtest/gtest.h>
+
+#include "tests/models/aicore_bench.h"
+
+namespace npusim::models::testing {
+namespace {
+
+using sim::kPs;
+constexpr SimTime kReady = 6700 * kNs;
+
+BlockTrace scalar_block(std::uint64_t bbs) {
+  BlockTrace t;
+  t.scalar_bbs = bbs;  // 1 cycle each at 1 GHz
+  return t;
+}
+
+struct Case {
+  KernelRecord low, high;
+  double preemptions = 0, latency_p50 = 0, saved = 0, restored = 0, killed = 0, save_time = 0,
+         restore_time = 0;
+};
+
+Case run_case(const std::string& mechanism, std::int64_t threshold = 1,
+              std::uint64_t context = 64 * 1024) {
+  ChipConfig cfg = aicore_config();
+  cfg.scheduler.preemption = mechanism;
+  cfg.scheduler.preempt_threshold = threshold;
+  cfg.aicore.context_bytes = sim::Bytes{context};
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("low", 48, CoreType::kAiv, scalar_block(40000)), 0, 7);
+  bench.launch(2, work_of("high", 1, CoreType::kAiv, scalar_block(10000)), 5 * kUs, 0);
+  EXPECT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  Case c;
+  c.low = bench.record(0);
+  c.high = bench.record(1);
+  c.preemptions = bench.stat("chip0.aicore.preemptions");
+  c.latency_p50 = bench.stat("chip0.aicore.streams.s2.preempt_latency_p50");
+  c.saved = bench.stat("chip0.aicore.streams.s1.saved_bytes");
+  c.restored = bench.stat("chip0.aicore.streams.s1.restored_bytes");
+  c.killed = bench.stat("chip0.aicore.streams.s1.killed_time");
+  c.save_time = bench.stat("chip0.aicore.streams.s1.save_time");
+  c.restore_time = bench.stat("chip0.aicore.streams.s1.restore_time");
+  EXPECT_EQ(c.low.blocks_run, 48u);
+  EXPECT_EQ(c.low.error, 0);
+  EXPECT_EQ(c.high.error, 0);
+  return c;
+}
+
+TEST(AiCorePreempt, NoneLetsTheRunningBlocksFinish) {
+  const Case c = run_case("none");
+  EXPECT_EQ(c.high.first_block, 42700 * kNs);  // the first wave's end
+  EXPECT_EQ(c.high.last_block_end, (42700 + 1000 + 10000) * kNs);
+  EXPECT_EQ(c.low.last_block_end, 42700 * kNs);
+  EXPECT_EQ(c.preemptions, 0.0);
+}
+
+TEST(AiCorePreempt, DrainHasNoneTimingAndRecordsThePreemption) {
+  const Case c = run_case("drain");
+  EXPECT_EQ(c.high.first_block, 42700 * kNs);
+  EXPECT_EQ(c.low.last_block_end, 42700 * kNs);
+  EXPECT_EQ(c.preemptions, 1.0);
+  // Ready 6.7 us to the first issue slot 42.7 + 1 us.
+  EXPECT_EQ(c.latency_p50, static_cast<double>(43700 * kNs - kReady));
+}
+
+TEST(AiCorePreempt, KillFreesTheCoreAtOnceAndTheBlockRunsAgainFromItsStart) {
+  const Case c = run_case("kill");
+  // AIV 47 is free at 6.7 us: the high block is dispatched then, starts at 7.7, ends at 17.7.
+  EXPECT_EQ(c.high.first_block, kReady);
+  EXPECT_EQ(c.high.last_block_end, 17700 * kNs);
+  EXPECT_EQ(c.latency_p50, 1000.0 * kNs);
+  // The killed block had run 2.7 .. 6.7 us; it is dispatched again when AIV 47 frees at 17.7 us
+  // and runs its whole 40 us: 18.7 .. 58.7 us.
+  EXPECT_EQ(c.killed, 4000.0 * kNs);
+  EXPECT_EQ(c.low.last_block_end, 58700 * kNs);
+  EXPECT_EQ(c.preemptions, 1.0);
+  EXPECT_EQ(c.saved, 0.0);
+}
+
+TEST(AiCorePreempt, CheckpointSavesTheContextYieldsAndResumesWhereItStopped) {
+  const Case c = run_case("checkpoint");
+  // At 6.7 us the block has run 4000 of its 40000 basic blocks. Save of 64 KiB: L2 16.384 ns,
+  // HBM 65.536 ns (writes are acknowledged without HBM's latency) + L2's 10 ns = 75.536 ns, so
+  // AIV 47 is free at 6775.536 ns; the high block starts at 7775.536 and ends at 17775.536 ns.
+  EXPECT_EQ(c.high.first_block, 6775536 * kPs);
+  EXPECT_EQ(c.high.last_block_end, 17775536 * kPs);
+  EXPECT_EQ(c.latency_p50, static_cast<double>(7775536 * kPs - kReady));
+  // Resumed at 17775.536 ns: block_launch, restore (read 64 KiB: HBM 65.536 + 100 ns latency +
+  // L2 10 ns = 175.536 ns), then the remaining 36000 basic blocks: ends at
+  // 17775.536 + 1000 + 175.536 + 36000 = 54951.072 ns.
+  EXPECT_EQ(c.low.last_block_end, 54951072 * kPs);
+  EXPECT_EQ(c.saved, 65536.0);
+  EXPECT_EQ(c.restored, 65536.0);
+  EXPECT_EQ(c.save_time, 75536.0);
+  EXPECT_EQ(c.restore_time, 175536.0);
+  EXPECT_EQ(c.killed, 0.0);
+}
+
+TEST(AiCorePreempt, BelowThePreemptThresholdNothingIsPreempted) {
+  const Case c = run_case("kill", 8);  // priorities 0 and 7 are only 7 levels apart
+  EXPECT_EQ(c.high.first_block, 42700 * kNs);
+  EXPECT_EQ(c.preemptions, 0.0);
+}
+
+// A checkpoint cut in the middle of a block with instructions: the started instructions drain
+// first. One AIV block: MTE2 copy of 8 KiB GM->UB (10 + 256 = 266 cycles, data 110 ns later),
+// then a vector op on it (10 + 32 = 42 cycles), then 20 us of scalar code.
+TEST(AiCorePreempt, CheckpointDrainsTheStartedInstructionsBeforeSaving) {
+  ChipConfig cfg = aicore_config();
+  cfg.aicore.vector_cores = 1;
+  cfg.scheduler.preemption = "checkpoint";
+  cfg.aicore.context_bytes = sim::Bytes{64 * 1024};
+  KernelBench bench(cfg);
+  TraceBuilder b;
+  const std::uint32_t x = b.add(copy(Pipe::kMte2, Mem::kGm, Mem::kUb, 8192));
+  b.add(vec(Op::kAdd, 8192), {x});
+  b.trace().instrs[0].scalar_bbs = 0;
+  b.trace().instrs[1].scalar_bbs = 0;
+  b.trace().scalar_bbs = 20000;
+  // Low first issue slot S = 2.7 us: copy [S, S+266) issues at S, data at S+266+110 = S+376;
+  // the add issues at S+1, starts at S+376, ends S+418. The scalar tail: issue of the add
+  // S+1 +1 cycle = S+2, then 20000 bbs: block end S+20002 ns.
+  bench.launch(1, work_of("low", 1, CoreType::kAiv, b.trace()), 0, 7);
+  // High ready at 2.7 + 0.1 = 2.8 us (submitted at 1.1 us): the copy has started (S), the add
+  // has not (S+376 > 2.8 us = S+100): the copy drains to S+376 = 3076 ns, then the 64 KiB save
+  // takes 75.536 ns: the core is free at 3151.536 ns.
+  bench.launch(2, work_of("high", 1, CoreType::kAiv, scalar_block(1000)), 1100 * kNs, 0);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const KernelRecord& low = bench.record(0);
+  const KernelRecord& high = bench.record(1);
+  EXPECT_EQ(high.first_block, 3151536 * kPs);
+  EXPECT_EQ(high.last_block_end, (3151536 + 1000000 + 1000000) * kPs);
+  // Resume at 5151.536 ns: +1 us block_launch +175.536 ns restore = replay at R = 6327.072 ns:
+  // the add is now the first instruction, so it issues at R, starts at once (its dep ran) and
+  // ends at R + 42; the scalar tail starts 1 cycle after its issue: end = R + 1 + 20000 =
+  // 26328.072 ns.
+  EXPECT_EQ(low.last_block_end, 26328072 * kPs);
+  EXPECT_EQ(low.instrs, 2u);
+  EXPECT_EQ(low.blocks_run, 1u);
+}
+
+// PREMA: two kernels wait behind a 40 us filler (priority 0) that holds all 48 AIVs. A: priority
+// 0 (weight 8), 48 blocks of 40 us, predicted 1 + (1 + 40) = 42 us; B: priority 2 (weight 6), 48
+// blocks of 1 us, predicted 1 + (1 + 1) = 3 us. Both ready at 6.7 us; at 42.7 us the filler ends:
+// tokens A = 8 + 8 x 36/42 = 14.9, B = 6 + 6 x 36/3 = 78; threshold = the largest waiting weight
+// <= 78 = 8: both are candidates and the shorter predicted job, B, goes first. Under priority,
+// A goes first.
+struct PremaCase {
+  SimTime a_first = 0, b_first = 0;
+};
+
+PremaCase run_prema(const std::string& policy) {
+  ChipConfig cfg = aicore_config();
+  cfg.scheduler.policy = policy;
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("filler", 48, CoreType::kAiv, scalar_block(40000)), 0, 0);
+  bench.launch(2, work_of("A", 48, CoreType::kAiv, scalar_block(40000)), 5 * kUs, 0);
+  bench.launch(3, work_of("B", 48, CoreType::kAiv, scalar_block(1000)), 5 * kUs, 2);
+  EXPECT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  return {bench.record(1).first_block, bench.record(2).first_block};
+}
+
+TEST(AiCorePreempt, PremaRunsTheShortCandidateFirst) {
+  const PremaCase c = run_prema("prema");
+  EXPECT_EQ(c.b_first, 42700 * kNs);
+  EXPECT_EQ(c.a_first, (42700 + 1000 + 1000) * kNs);
+}
+
+TEST(AiCorePreempt, PriorityRunsTheHighPriorityKernelFirst) {
+  const PremaCase c = run_prema("priority");
+  EXPECT_EQ(c.a_first, 42700 * kNs);
+  EXPECT_EQ(c.b_first, (42700 + 1000 + 40000) * kNs);
+}
+
+// ANTT / STP: the none case. The low kernel is predicted at kernel_launch + 1 wave x
+// (block_launch + 40) = 42 us; its engine time runs from its receipt (0.7 us) to its last block
+// end (42.7 us): 42 us, NTT 1. The high kernel: predicted 1 + (1 + 10) = 12 us; received at
+// 5.7 us, it ends at 42.7 + 1 + 10 = 53.7 us: 48 us, NTT 4. ANTT = (1 + 4) / 2 = 2.5,
+// STP = 1 + 1/4 = 1.25.
+TEST(AiCorePreempt, AnttAndStpUseThePredictedIsolatedTimes) {
+  ChipConfig cfg = aicore_config();
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("low", 48, CoreType::kAiv, scalar_block(40000)), 0, 7);
+  bench.launch(2, work_of("high", 1, CoreType::kAiv, scalar_block(10000)), 5 * kUs, 0);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_DOUBLE_EQ(bench.stat("chip0.aicore.streams.s1.normalized_turnaround"), 1.0);
+  EXPECT_DOUBLE_EQ(bench.stat("chip0.aicore.streams.s2.normalized_turnaround"), 4.0);
+  EXPECT_DOUBLE_EQ(bench.stat("chip0.aicore.antt"), 2.5);
+  EXPECT_DOUBLE_EQ(bench.stat("chip0.aicore.stp"), 1.25);
+}
+
+}  // namespace
+}  // namespace npusim::models::testing
