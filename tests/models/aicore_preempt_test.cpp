@@ -8,7 +8,10 @@
 // fills the 48 AIV cores: dispatched at 1.7 us, first issue slot 2.7 us, end 42.7 us. A
 // high-priority kernel (stream 2, priority 0), one block of 10 us, is submitted at 5 us and ready
 // at 6.7 us. The victim is the block on the highest-numbered core (AIV 47).
+#include <fstream>
+
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/models/aicore_bench.h"
 
@@ -197,6 +200,70 @@ TEST(AiCorePreempt, AnttAndStpUseThePredictedIsolatedTimes) {
   EXPECT_DOUBLE_EQ(bench.stat("chip0.aicore.streams.s2.normalized_turnaround"), 4.0);
   EXPECT_DOUBLE_EQ(bench.stat("chip0.aicore.antt"), 2.5);
   EXPECT_DOUBLE_EQ(bench.stat("chip0.aicore.stp"), 1.25);
+}
+
+}  // namespace
+}  // namespace npusim::models::testing
+
+namespace npusim::models::testing {
+namespace {
+
+// The timeline marks the preemption on the victim's core: the block's span ends at the
+// preemption (arg "preempted"), then "save context" (6.7 us, 75.536 ns) and, when it resumes,
+// "restore context" (at its first issue slot 18.775536 us, 175.536 ns). Times in us.
+TEST(AiCorePreempt, TheTimelineMarksPreemptSaveAndRestore) {
+  ChipConfig cfg = aicore_config();
+  cfg.scheduler.preemption = "checkpoint";
+  cfg.aicore.context_bytes = sim::Bytes{64 * 1024};
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("low", 48, CoreType::kAiv, scalar_block(40000)), 0, 7);
+  bench.launch(2, work_of("high", 1, CoreType::kAiv, scalar_block(10000)), 5 * kUs, 0);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const std::string path = ::testing::TempDir() + "preempt_timeline.json";
+  bench.trace().write(path);
+  std::ifstream in(path);
+  const nlohmann::json t = nlohmann::json::parse(in);
+  const nlohmann::json& events = t.is_object() ? t["traceEvents"] : t;
+  int saves = 0, restores = 0, preempted = 0;
+  for (const nlohmann::json& e : events) {
+    const std::string name = e.value("name", "");
+    if (name == "save context") {
+      ++saves;
+      EXPECT_NEAR(e["ts"].get<double>(), 6.7, 1e-9);
+      EXPECT_NEAR(e["dur"].get<double>(), 0.075536, 1e-9);
+      EXPECT_EQ(e["args"]["bytes"].get<double>(), 65536.0);
+    } else if (name == "restore context") {
+      ++restores;
+      EXPECT_NEAR(e["ts"].get<double>(), 18.775536, 1e-9);
+      EXPECT_NEAR(e["dur"].get<double>(), 0.175536, 1e-9);
+    } else if (name == "low" && e.contains("args") && e["args"].contains("preempted")) {
+      ++preempted;
+      EXPECT_NEAR(e["ts"].get<double>(), 1.7, 1e-9);
+      EXPECT_NEAR(e["dur"].get<double>(), 5.0, 1e-9);  // dispatched 1.7 us, preempted 6.7 us
+    }
+  }
+  EXPECT_EQ(saves, 1);
+  EXPECT_EQ(restores, 1);
+  EXPECT_EQ(preempted, 1);
+}
+
+// B.1 where kernels wait for admission to the AI Core engine (aicore.max_concurrent_kernels = 1):
+// the scheduler's ready pool hands the engine the high-priority kernel first, although a
+// low-priority one was ready earlier.
+TEST(AiCorePreempt, AdmissionToAFullEngineGoesByPriority) {
+  ChipConfig cfg = aicore_config();
+  cfg.aicore.max_concurrent_kernels = 1;
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("first", 1, CoreType::kAiv, scalar_block(40000)), 0, 7);
+  bench.launch(2, work_of("low", 1, CoreType::kAiv, scalar_block(1000)), 1 * kUs, 7);
+  bench.launch(3, work_of("high", 1, CoreType::kAiv, scalar_block(1000)), 2 * kUs, 0);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  // "first" ends at 42.7 us and leaves the engine; the scheduler dispatches "high" then
+  // (+200 ns dispatch, +1 us kernel_launch): its block at 43.9 us, ending 43.9 + 1 + 1 = 45.9 us;
+  // then "low": 45.9 + 0.2 + 1 = 47.1 us.
+  EXPECT_EQ(bench.record(0).last_block_end, 42700 * kNs);
+  EXPECT_EQ(bench.record(2).first_block, 43900 * kNs);
+  EXPECT_EQ(bench.record(1).first_block, 47100 * kNs);
 }
 
 }  // namespace
