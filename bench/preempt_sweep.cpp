@@ -4,23 +4,27 @@
 // preset (default ascend910b). Everything reported is simulated time from the run's stats.json.
 //
 // Workload (real Ascend C kernels, bench/vadd_kernel.cpp, float z = x + y):
-//  - stream "low" (priority 7): vadd kernels of 48 blocks (every AIV core of a 910B), each block
-//    `len` elements in tiles of 4096 (double-buffered queues: 96 KiB of UB in use); 2^20 / len
-//    kernels, so the low stream's work is the same for every block length;
-//  - stream "high" (priority 0): `arrivals` vadd kernels of 8 blocks x 4096 elements, each
-//    submitted after a synchronous 256 KiB host-to-device copy on the host (the gap between
-//    arrivals), while the low stream still runs.
+//  - two "low" streams (priority 7, so that one's next kernel is in the engine while the other's
+//    runs and the cores never idle): vadd kernels of 48 blocks (every AIV core of a 910B), each
+//    block `len` elements in tiles of 4096 (double-buffered queues: 96 KiB of UB in use);
+//    2^20 / len kernels in all, alternating streams, so the low work is the same for every block
+//    length;
+//  - stream "high" (priority 0, created last: the highest stream id): `arrivals` vadd kernels of
+//    8 blocks x 4096 elements, each submitted after a synchronous host-to-device copy of
+//    64 KiB x (1 + 5i mod 11) (gaps that vary, so arrivals fall at varied points of the low
+//    blocks), while the low streams still run.
 // Swept: scheduler.preemption (none, drain, checkpoint, kill) x low block length x
 // aicore.context_bytes (checkpoint only: 0 = the used UB bytes, 96 KiB, else as given). Each
 // configuration runs in a child process (one SystemC elaboration per process) with NPUSIM_OUT
 // set to a temporary directory, read back and removed.
 // Columns: the high stream's start latency (readiness to the first block's first issue slot)
-// p50/p99/max in us, the makespan (simulated time at the end), the low stream's normalized
-// turnaround, ANTT and STP (aicore_engine.h defines them), preemptions, saved MiB, killed work,
+// p50/p99/max in us, the low span (the low streams' first kernel received by the AI Core engine to
+// their last block's end: the time the low work took, its throughput cost), the low streams'
+// mean normalized turnaround, ANTT and STP (aicore_engine.h defines them), preemptions, saved MiB, killed work,
 // and whether every output byte equals the none run's (an FNV-1a hash of both streams' z).
 //
 //   npusim_preempt_sweep [--csv FILE] [--preset NAME] [--lens 16384,65536,262144]
-//                        [--contexts 0,1048576] [--arrivals 8]
+//                        [--contexts 0,1048576] [--arrivals 8] [--policies priority,prema]
 //   npusim_preempt_sweep --check   (a small sweep that fails unless the outputs are identical
 //                                   under every mechanism and checkpoint/kill beat none)
 #include <spawn.h>
@@ -63,6 +67,8 @@ constexpr std::uint32_t kLowBlocks = 48;
 constexpr std::uint32_t kHighBlocks = 8;
 constexpr std::uint32_t kHighLen = 4096;
 constexpr std::uint64_t kLowWork = 1u << 20;  // elements per block, summed over the low kernels
+constexpr std::size_t kGapUnit = 64 * 1024;   // arrival gaps: 1..11 x 64 KiB host copies
+constexpr std::size_t kGapMax = 11 * kGapUnit;
 
 std::uint64_t fnv(const void* data, std::size_t n, std::uint64_t h = 1469598103934665603ull) {
   const auto* p = static_cast<const unsigned char*>(data);
@@ -99,24 +105,27 @@ std::uint64_t hash_of(const Buffers& b, std::uint64_t h) {
 int child(std::uint32_t len, int arrivals) {
   CHECK(aclInit(nullptr));
   CHECK(aclrtSetDevice(0));
-  aclrtStream low = nullptr, high = nullptr;
-  CHECK(aclrtCreateStreamWithConfig(&low, 7, 0));
+  aclrtStream low[2] = {nullptr, nullptr}, high = nullptr;
+  CHECK(aclrtCreateStreamWithConfig(&low[0], 7, 0));
+  CHECK(aclrtCreateStreamWithConfig(&low[1], 7, 0));
   CHECK(aclrtCreateStreamWithConfig(&high, 0, 0));
   const Buffers lb = make_buffers(static_cast<std::size_t>(kLowBlocks) * len, 1.0f);
   const Buffers hb = make_buffers(static_cast<std::size_t>(kHighBlocks) * kHighLen, 3.0f);
-  std::vector<char> gap(256 * 1024, 1);
+  std::vector<char> gap(kGapMax, 1);
   void* gap_dev = nullptr;
   CHECK(aclrtMalloc(&gap_dev, gap.size(), ACL_MEM_MALLOC_HUGE_FIRST));
-  const std::uint64_t low_kernels = std::max<std::uint64_t>(kLowWork / len, 1);
+  const std::uint64_t low_kernels = std::max<std::uint64_t>(kLowWork / len, 2);
   for (std::uint64_t i = 0; i < low_kernels; ++i) {
-    CHECK(bench_vadd_do(kLowBlocks, low, lb.x, lb.y, lb.z, len, len / kTile));
+    CHECK(bench_vadd_do(kLowBlocks, low[i % 2], lb.x, lb.y, lb.z, len, len / kTile));
   }
   for (int i = 0; i < arrivals; ++i) {
-    CHECK(aclrtMemcpy(gap_dev, gap.size(), gap.data(), gap.size(), ACL_MEMCPY_HOST_TO_DEVICE));
+    const std::size_t bytes = kGapUnit * (1 + (static_cast<std::size_t>(i) * 5) % 11);
+    CHECK(aclrtMemcpy(gap_dev, bytes, gap.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
     CHECK(bench_vadd_do(kHighBlocks, high, hb.x, hb.y, hb.z, kHighLen, kHighLen / kTile));
   }
   CHECK(aclrtSynchronizeStream(high));
-  CHECK(aclrtSynchronizeStream(low));
+  CHECK(aclrtSynchronizeStream(low[0]));
+  CHECK(aclrtSynchronizeStream(low[1]));
   const std::uint64_t h = hash_of(hb, hash_of(lb, 1469598103934665603ull));
   CHECK(aclrtResetDevice(0));
   CHECK(aclFinalize());
@@ -126,10 +135,11 @@ int child(std::uint32_t len, int arrivals) {
 }
 
 struct Row {
+  std::string policy = "priority";
   std::string mechanism;
   std::uint32_t len = 0;
   std::uint64_t context = 0;
-  double block_us = 0, p50 = NAN, p99 = NAN, max = NAN, makespan = NAN, low_ntt = NAN,
+  double block_us = 0, p50 = NAN, p99 = NAN, max = NAN, low_span = NAN, low_ntt = NAN,
          antt = NAN, stp = NAN, preemptions = 0, saved_mib = 0, killed_us = 0;
   std::string hash;
 };
@@ -150,7 +160,8 @@ bool run(const char* self, const std::string& preset, Row& row, int arrivals) {
   }
   env_text.push_back(std::string("NPUSIM_OUT=") + dir);
   env_text.push_back("NPUSIM_CONFIG=" + preset);
-  env_text.push_back("NPUSIM_SET=scheduler.preemption=" + row.mechanism +
+  env_text.push_back("NPUSIM_SET=scheduler.policy=" + row.policy +
+                     ";scheduler.preemption=" + row.mechanism +
                      ";aicore.context_bytes=" + std::to_string(row.context) + "B");
   std::vector<char*> env;
   for (auto& e : env_text) env.push_back(e.data());
@@ -177,25 +188,42 @@ bool run(const char* self, const std::string& preset, Row& row, int arrivals) {
       row.antt = num(a["antt"]["value"]);
       row.stp = num(a["stp"]["value"]);
       row.preemptions = num(a["preemptions"]["value"]);
+      std::string high;  // the stream with the highest id: "s<id>"
       for (const auto& [id, s] : a["streams"].items()) {
-        const double kernels = num(s["kernels"]["value"]);
+        if (high.empty() || std::stoi(id.substr(1)) > std::stoi(high.substr(1))) high = id;
+      }
+      double ntt_sum = 0, low_from = INFINITY, low_to = 0;
+      int lows = 0;
+      for (const auto& [id, s] : a["streams"].items()) {
         row.saved_mib += num(s["saved_bytes"]["value"]) / 1048576.0;
         row.killed_us += num(s["killed_time"]["value"]) / 1e6;
-        if (kernels == arrivals) {  // the high stream
+        if (id == high) {
           row.p50 = num(s["start_latency_p50"]["value"]) / 1e6;
           row.p99 = num(s["start_latency_p99"]["value"]) / 1e6;
           row.max = num(s["start_latency_max"]["value"]) / 1e6;
         } else {
-          row.low_ntt = num(s["normalized_turnaround"]["value"]);
+          ntt_sum += num(s["normalized_turnaround"]["value"]);
+          low_from = std::min(low_from, num(s["first_received"]["value"]));
+          low_to = std::max(low_to, num(s["last_end"]["value"]));
+          ++lows;
         }
       }
-      if (stats.contains("sim_time")) row.makespan = num(stats["sim_time"]["value"]) / 1e6;
+      row.low_ntt = lows > 0 ? ntt_sum / lows : NAN;
+      row.low_span = lows > 0 ? (low_to - low_from) / 1e6 : NAN;
     }
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
   if (!ok) std::fprintf(stderr, "configuration %s len %u failed\n", row.mechanism.c_str(), row.len);
   return ok;
+}
+
+std::vector<std::string> words(const char* text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) out.push_back(item);
+  return out;
 }
 
 std::vector<std::uint64_t> list(const char* text) {
@@ -214,6 +242,7 @@ int main(int argc, char** argv) {
   }
   std::string csv, preset = "ascend910b";
   std::vector<std::uint64_t> lens = {16384, 65536, 262144}, contexts = {0, 1048576};
+  std::vector<std::string> policies = {"priority"};
   int arrivals = 8;
   bool check = false;
   for (int i = 1; i < argc; ++i) {
@@ -227,6 +256,8 @@ int main(int argc, char** argv) {
       lens = list(argv[++i]);
     } else if (a == "--contexts" && more) {
       contexts = list(argv[++i]);
+    } else if (a == "--policies" && more) {
+      policies = words(argv[++i]);
     } else if (a == "--arrivals" && more) {
       arrivals = std::atoi(argv[++i]);
     } else if (a == "--check") {
@@ -241,6 +272,7 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<Row> rows;
+  for (const std::string& policy : policies) {
   for (std::uint64_t len : lens) {
     if (len < kTile || len % kTile != 0) {
       std::fprintf(stderr, "--lens: %llu is not a multiple of %u\n",
@@ -251,6 +283,7 @@ int main(int argc, char** argv) {
       const bool sweep_context = std::strcmp(mech, "checkpoint") == 0;
       for (std::uint64_t ctx : sweep_context ? contexts : std::vector<std::uint64_t>{0}) {
         Row r;
+        r.policy = policy;
         r.mechanism = mech;
         r.len = static_cast<std::uint32_t>(len);
         r.context = ctx;
@@ -259,9 +292,10 @@ int main(int argc, char** argv) {
       }
     }
   }
+  }
   std::string text =
-      "mechanism,low_block_elements,context_bytes,high_start_p50_us,high_start_p99_us,"
-      "high_start_max_us,makespan_us,low_ntt,antt,stp,preemptions,saved_mib,killed_us,"
+      "policy,mechanism,low_block_elements,context_bytes,high_start_p50_us,high_start_p99_us,"
+      "high_start_max_us,low_span_us,low_ntt,antt,stp,preemptions,saved_mib,killed_us,"
       "same_output\n";
   std::string ref;
   bool same_all = true;
@@ -271,9 +305,9 @@ int main(int argc, char** argv) {
     same_all = same_all && same;
     char line[512];
     std::snprintf(line, sizeof line,
-                  "%s,%u,%llu,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f,%.0f,%.2f,%.1f,%s\n",
-                  r.mechanism.c_str(), r.len, static_cast<unsigned long long>(r.context), r.p50,
-                  r.p99, r.max, r.makespan, r.low_ntt, r.antt, r.stp, r.preemptions, r.saved_mib,
+                  "%s,%s,%u,%llu,%.3f,%.3f,%.3f,%.1f,%.3f,%.3f,%.3f,%.0f,%.2f,%.1f,%s\n",
+                  r.policy.c_str(), r.mechanism.c_str(), r.len, static_cast<unsigned long long>(r.context), r.p50,
+                  r.p99, r.max, r.low_span, r.low_ntt, r.antt, r.stp, r.preemptions, r.saved_mib,
                   r.killed_us, same ? "yes" : "NO");
     text += line;
   }

@@ -348,6 +348,8 @@ AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
   if (!fresh || streams_group_ == nullptr) return st;
   sim::StatGroup& g = streams_group_->child("s" + std::to_string(stream));
   g.add("kernels", st.kernels, "", "kernels of this stream finished");
+  g.add("first_received", st.first_received, "ps", "when the engine received its first kernel");
+  g.add("last_end", st.last_end, "ps", "when its last kernel's last block ended");
   g.add("preemptions_caused", st.caused, "", "running blocks preempted for this stream's kernels");
   g.add("preemptions_suffered", st.suffered, "", "this stream's running blocks preempted");
   g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.size()); },
@@ -585,6 +587,8 @@ void AiCoreEngine::finish(Kernel& k) {
     if (keep_records_) records_.push_back(k.rec);
     ++kernels_done_;
     StreamStats& st = stream_stats(k.rec.stream);
+    if (st.kernels == 0 || job.start < st.first_received) st.first_received = job.start;
+    st.last_end = std::max<std::uint64_t>(st.last_end, now);
     ++st.kernels;
     if (k.predicted > 0 && k.error == 0) {
       st.iso += static_cast<double>(k.predicted);

@@ -128,6 +128,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     std::vector<std::uint64_t> latency;  // ps, per preempting kernel
     std::vector<std::uint64_t> start;    // ps, per kernel: readiness to first issue slot
     double iso = 0, turnaround = 0;      // ps, summed over its kernels with a prediction
+    std::uint64_t first_received = 0, last_end = 0;  // ps: its first kernel's receipt, last end
   };
   struct Kernel {
     EngineJob* job = nullptr;
