@@ -200,9 +200,9 @@ class IsolatedHost : public ReplayHost {
 
 }  // namespace
 
-std::vector<AiCoreEngine::Kernel*> AiCoreEngine::order() {
-  std::vector<Kernel*> out;
-  out.reserve(kernels_.size());
+const std::vector<AiCoreEngine::Kernel*>& AiCoreEngine::order() {
+  std::vector<Kernel*>& out = order_;
+  out.clear();
   for (Kernel& k : kernels_) out.push_back(&k);
   if (!prema_) return out;
   const SimTime now = sim::sim_now();
@@ -244,7 +244,7 @@ std::vector<AiCoreEngine::Kernel*> AiCoreEngine::order() {
 }
 
 void AiCoreEngine::dispatch() {
-  const std::vector<Kernel*> ord = order();
+  const std::vector<Kernel*>& ord = order();
   std::array<bool, 2> blocked{false, false};
   const auto hold = [&blocked](const Kernel& k) {
     for (int p = 0; p < 2; ++p) blocked[p] = blocked[p] || k.need[p] > 0;
@@ -352,21 +352,21 @@ AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
   g.add("last_end", st.last_end, "ps", "when its last kernel's last block ended");
   g.add("preemptions_caused", st.caused, "", "running blocks preempted for this stream's kernels");
   g.add("preemptions_suffered", st.suffered, "", "this stream's running blocks preempted");
-  g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.size()); },
+  g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.count()); },
             "", "kernels of this stream that preempted (latency samples)");
-  g.formula("preempt_latency_p50", [&st] { return sim::percentile(st.latency, 50); }, "ps",
+  g.formula("preempt_latency_p50", [&st] { return st.latency.percentile(50); }, "ps",
             "median preemption latency: a preempting kernel's readiness to the first issue slot "
             "of the first block it dispatched after asking");
-  g.formula("preempt_latency_p99", [&st] { return sim::percentile(st.latency, 99); }, "ps",
+  g.formula("preempt_latency_p99", [&st] { return st.latency.percentile(99); }, "ps",
             "99th percentile preemption latency");
-  g.formula("preempt_latency_max", [&st] { return sim::percentile(st.latency, 100); }, "ps",
+  g.formula("preempt_latency_max", [&st] { return st.latency.percentile(100); }, "ps",
             "largest preemption latency");
-  g.formula("start_latency_p50", [&st] { return sim::percentile(st.start, 50); }, "ps",
+  g.formula("start_latency_p50", [&st] { return st.start.percentile(50); }, "ps",
             "median over its kernels of readiness (aicore.kernel_launch after receipt) to the "
             "first block's first issue slot, preempting or not");
-  g.formula("start_latency_p99", [&st] { return sim::percentile(st.start, 99); }, "ps",
+  g.formula("start_latency_p99", [&st] { return st.start.percentile(99); }, "ps",
             "99th percentile of start_latency");
-  g.formula("start_latency_max", [&st] { return sim::percentile(st.start, 100); }, "ps",
+  g.formula("start_latency_max", [&st] { return st.start.percentile(100); }, "ps",
             "largest start_latency");
   g.add("saved_bytes", st.saved_bytes, "B", "context bytes its preempted blocks wrote (checkpoint)");
   g.add("restored_bytes", st.restored_bytes, "B", "context bytes its resumed blocks read back");
@@ -427,10 +427,10 @@ void AiCoreEngine::assign(Kernel& k) {
   job.dispatched = now;
   job.start = now + block_launch_;
   job.partner = slot.partners.empty() ? nullptr : cores_[slot.partners[0]].get();
-  if (first) stream_stats(k.rec.stream).start.push_back(job.start - k.ready_at);
+  if (first) stream_stats(k.rec.stream).start.add(job.start - k.ready_at);
   if (k.latency_pending) {
     k.latency_pending = false;
-    stream_stats(k.rec.stream).latency.push_back(job.start - k.ready_at);
+    stream_stats(k.rec.stream).latency.add(job.start - k.ready_at);
   }
   core.assign(job);
 }
@@ -615,15 +615,15 @@ void AiCoreEngine::register_stats(sim::StatGroup& stats) {
   stats.add("preemptions", preemptions_, "",
             "running blocks preempted (scheduler.preemption; drain counts the blocks waited for)");
   const auto all_latency = [this] {
-    std::vector<std::uint64_t> all;
-    for (const auto& [id, st] : streams_) all.insert(all.end(), st.latency.begin(), st.latency.end());
+    sim::Distribution all;
+    for (const auto& [id, st] : streams_) all.merge(st.latency);
     return all;
   };
-  stats.formula("preempt_latency_p50", [all_latency] { return sim::percentile(all_latency(), 50); },
+  stats.formula("preempt_latency_p50", [all_latency] { return all_latency().percentile(50); },
                 "ps", "median preemption latency over all streams (streams.s<id> has the definition)");
-  stats.formula("preempt_latency_p99", [all_latency] { return sim::percentile(all_latency(), 99); },
+  stats.formula("preempt_latency_p99", [all_latency] { return all_latency().percentile(99); },
                 "ps", "99th percentile preemption latency over all streams");
-  stats.formula("preempt_latency_max", [all_latency] { return sim::percentile(all_latency(), 100); },
+  stats.formula("preempt_latency_max", [all_latency] { return all_latency().percentile(100); },
                 "ps", "largest preemption latency");
   stats.formula("antt", [this] {
     double sum = 0;

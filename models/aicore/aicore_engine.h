@@ -125,8 +125,8 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   struct StreamStats {
     std::uint64_t kernels = 0, caused = 0, suffered = 0, saved_bytes = 0, restored_bytes = 0;
     std::uint64_t save_time = 0, restore_time = 0, killed_time = 0;
-    std::vector<std::uint64_t> latency;  // ps, per preempting kernel
-    std::vector<std::uint64_t> start;    // ps, per kernel: readiness to first issue slot
+    sim::Distribution latency;  // ps, per preempting kernel
+    sim::Distribution start;    // ps, per kernel: readiness to first issue slot
     double iso = 0, turnaround = 0;      // ps, summed over its kernels with a prediction
     std::uint64_t first_received = 0, last_end = 0;  // ps: its first kernel's receipt, last end
   };
@@ -172,7 +172,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
            (k.work && k.next_block < k.work->block_dim ? k.work->block_dim - k.next_block : 0);
   }
   /// The dispatch order: kernels_ (priority, arrival), or PREMA's.
-  std::vector<Kernel*> order();
+  const std::vector<Kernel*>& order();
   void preempt_for(Kernel& h, const std::vector<Kernel*>& order);
   void predict(Kernel& k, const kernel::BlockTrace& block0);
   StreamStats& stream_stats(std::uint32_t stream);
@@ -216,6 +216,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::vector<bool> busy_;
   std::vector<Slot> slots_;
   std::list<Kernel> kernels_;  // dispatch order: by priority, then arrival
+  std::vector<Kernel*> order_;  // order()'s result (kept: no allocation per dispatch)
   bool by_priority_ = true;
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
   sc_core::sc_event wake_;
