@@ -52,17 +52,18 @@
 //    first dispatch; a resumed or re-run block replays the trace that run recorded (the same
 //    bytes, only later).
 //  - Measured (stats, per stream under aicore.streams.s<id>): preemptions a stream's kernels
-//    caused and suffered, preemption latency (a preempting kernel's readiness to its first block's
-//    first issue slot) count/p50/p99/max, saved and restored bytes, save and restore time, killed
-//    work (execution discarded by kill), and ANTT / STP over streams (PREMA's metrics: per stream,
-//    normalized turnaround = sum of its kernels' engine times / sum of their predicted isolated
-//    times; ANTT = their mean, STP = sum of the inverses). The timeline marks preempt, save and
-//    restore spans on the core tracks.
-//  - A dispatched block runs functionally (KernelWork::run_block) at once, then the core replays
-//    its trace from dispatch + aicore.block_launch (ai_core.h). An error stops further blocks;
-//    the task ends with the first error once its running blocks end.
-//  - The kernel's engine work ends when its last block ends; the scheduler reports completion
-//    scheduler.completion later.
+//    caused and suffered; preemption latency (a preempting kernel's readiness, kernel_launch after
+//    its receipt, to the first issue slot of the first block it dispatched after asking) and
+//    start latency (the same for every kernel: readiness to its first block's first issue slot)
+//    as count/p50/p99/max (sim::Distribution: exact up to 4096 samples, then within 1/64);
+//    saved and restored bytes, save and restore time, killed work (execution discarded by kill);
+//    its first kernel's receipt and last block end; ANTT / STP over streams (PREMA's metrics: per
+//    stream, normalized turnaround = sum of its kernels' engine times, receipt to last block end,
+//    / sum of their predicted isolated times; ANTT = the mean over streams, STP = the sum of the
+//    inverses). The timeline marks "preempt (drain pipes)", "save context", "restore context",
+//    "preempt (kill)" and, under drain, "preempt (drain)" spans on the core tracks; a preempted
+//    block's span ends at the preemption and carries the arg "preempted".
+//    Under policy=fifo every kernel has the same priority, so nothing is ever preempted.
 // Run_block is called from this module's SC_METHOD (the simulation's main stack, not a core's
 // coroutine stack), so kernel code may use deep stacks.
 // Records for op_summary.csv are kept only after keep_records(true) (the runtime asks for them

@@ -34,8 +34,9 @@ struct Case {
 };
 
 Case run_case(const std::string& mechanism, std::int64_t threshold = 1,
-              std::uint64_t context = 64 * 1024) {
+              std::uint64_t context = 64 * 1024, const std::string& policy = "priority") {
   ChipConfig cfg = aicore_config();
+  cfg.scheduler.policy = policy;
   cfg.scheduler.preemption = mechanism;
   cfg.scheduler.preempt_threshold = threshold;
   cfg.aicore.context_bytes = sim::Bytes{context};
@@ -107,6 +108,15 @@ TEST(AiCorePreempt, CheckpointSavesTheContextYieldsAndResumesWhereItStopped) {
   EXPECT_EQ(c.save_time, 75536.0);
   EXPECT_EQ(c.restore_time, 175536.0);
   EXPECT_EQ(c.killed, 0.0);
+}
+
+TEST(AiCorePreempt, UnderPremaTheCandidatePreemptsToo) {
+  // At 6.7 us the low kernel has no block waiting (it accrues no tokens); the high one (weight 8,
+  // 8 tokens) is the only candidate and ahead of it: the same kill as under priority.
+  const Case c = run_case("kill", 1, 64 * 1024, "prema");
+  EXPECT_EQ(c.high.first_block, kReady);
+  EXPECT_EQ(c.low.last_block_end, 58700 * kNs);
+  EXPECT_EQ(c.preemptions, 1.0);
 }
 
 TEST(AiCorePreempt, BelowThePreemptThresholdNothingIsPreempted) {
@@ -245,6 +255,27 @@ TEST(AiCorePreempt, TheTimelineMarksPreemptSaveAndRestore) {
   EXPECT_EQ(saves, 1);
   EXPECT_EQ(restores, 1);
   EXPECT_EQ(preempted, 1);
+}
+
+// A MIX block holds one AIC and two AIVs: killing it for an AIV kernel frees all three. 24 MIX
+// blocks of 40 us fill the 24 AIC and 48 AIV cores (dispatched 1.7 us, first issue 2.7 us); the
+// victim is the block on AIC 23 (with AIV 46 and 47); the high AIV block is dispatched at once on
+// AIV 46 (6.7 us) and ends at 17.7 us; the MIX block runs again when AIC 23 and two AIVs are
+// free, at 17.7 us: 18.7 .. 58.7 us.
+TEST(AiCorePreempt, KillingAMixBlockFreesItsAicAndBothAivs) {
+  ChipConfig cfg = aicore_config();
+  cfg.scheduler.preemption = "kill";
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("mix", 24, CoreType::kMix, scalar_block(40000)), 0, 7);
+  bench.launch(2, work_of("high", 1, CoreType::kAiv, scalar_block(10000)), 5 * kUs, 0);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(bench.record(1).first_block, kReady);
+  EXPECT_EQ(bench.record(1).last_block_end, 17700 * kNs);
+  EXPECT_EQ(bench.record(0).last_block_end, 58700 * kNs);
+  EXPECT_EQ(bench.record(0).blocks_run, 24u);
+  EXPECT_EQ(bench.stat("chip0.aicore.cores.aiv46.blocks"), 2.0);  // high, then the re-run mix block
+  EXPECT_EQ(bench.stat("chip0.aicore.cores.aic23.blocks"), 1.0);  // the killed run counts no block
+  EXPECT_EQ(bench.stat("chip0.aicore.streams.s1.killed_time"), 4000.0 * kNs);
 }
 
 // B.1 where kernels wait for admission to the AI Core engine (aicore.max_concurrent_kernels = 1):
