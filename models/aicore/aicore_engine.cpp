@@ -373,6 +373,8 @@ AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
   g.add("save_time", st.save_time, "ps", "core time its preempted blocks spent saving context");
   g.add("restore_time", st.restore_time, "ps", "core time its resumed blocks spent restoring context");
   g.add("killed_time", st.killed_time, "ps", "execution time of its blocks discarded by kill");
+  g.add("redispatched_blocks", st.redispatched, "",
+        "preempted blocks dispatched again (each pays aicore.block_launch again)");
   g.formula("normalized_turnaround", [&st] {
     return st.iso > 0 ? st.turnaround / st.iso : std::numeric_limits<double>::quiet_NaN();
   }, "", "sum of its kernels' engine times / sum of their predicted isolated times");
@@ -410,6 +412,7 @@ void AiCoreEngine::assign(Kernel& k) {
   int error = 0;
   if (!k.parked.empty()) {  // a preempted block (or prema's block 0) goes first
     Parked& p = k.parked.front();
+    if (p.preempted) ++stream_stats(k.rec.stream).redispatched;
     job.block = p.block;
     job.restore_bytes = p.restore_bytes;
     error = p.error;
@@ -494,6 +497,7 @@ void AiCoreEngine::block_preempted(AiCore& core) {
   const SimTime from = core.replay_start();
   Parked back;
   back.block = job.block;
+  back.preempted = true;
   std::swap(back.trace, core.trace_buffer());  // kill: the whole trace; checkpoint: the rest
   if (pr.mode == PreemptMode::kKill) {
     const SimTime lost = pr.cut.progress && pr.at > from ? pr.at - from : 0;

@@ -56,7 +56,8 @@
 //    its receipt, to the first issue slot of the first block it dispatched after asking) and
 //    start latency (the same for every kernel: readiness to its first block's first issue slot)
 //    as count/p50/p99/max (sim::Distribution: exact up to 4096 samples, then within 1/64);
-//    saved and restored bytes, save and restore time, killed work (execution discarded by kill);
+//    saved and restored bytes, save and restore time, killed work (execution discarded by kill),
+//    preempted blocks dispatched again (each pays block_launch again);
 //    its first kernel's receipt and last block end; ANTT / STP over streams (PREMA's metrics: per
 //    stream, normalized turnaround = sum of its kernels' engine times, receipt to last block end,
 //    / sum of their predicted isolated times; ANTT = the mean over streams, STP = the sum of the
@@ -121,11 +122,12 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     kernel::BlockTrace trace;
     std::uint64_t restore_bytes = 0;
     int error = 0;  // run_block's result (prema's block 0 run ahead)
+    bool preempted = false;  // false: prema's block 0, never dispatched yet
   };
   /// Per-stream preemption measurements (aicore.streams.s<id>).
   struct StreamStats {
     std::uint64_t kernels = 0, caused = 0, suffered = 0, saved_bytes = 0, restored_bytes = 0;
-    std::uint64_t save_time = 0, restore_time = 0, killed_time = 0;
+    std::uint64_t save_time = 0, restore_time = 0, killed_time = 0, redispatched = 0;
     sim::Distribution latency;  // ps, per preempting kernel
     sim::Distribution start;    // ps, per kernel: readiness to first issue slot
     double iso = 0, turnaround = 0;      // ps, summed over its kernels with a prediction

@@ -30,7 +30,7 @@ BlockTrace scalar_block(std::uint64_t bbs) {
 struct Case {
   KernelRecord low, high;
   double preemptions = 0, latency_p50 = 0, saved = 0, restored = 0, killed = 0, save_time = 0,
-         restore_time = 0;
+         restore_time = 0, redispatched = 0;
 };
 
 Case run_case(const std::string& mechanism, std::int64_t threshold = 1,
@@ -54,6 +54,7 @@ Case run_case(const std::string& mechanism, std::int64_t threshold = 1,
   c.killed = bench.stat("chip0.aicore.streams.s1.killed_time");
   c.save_time = bench.stat("chip0.aicore.streams.s1.save_time");
   c.restore_time = bench.stat("chip0.aicore.streams.s1.restore_time");
+  c.redispatched = bench.stat("chip0.aicore.streams.s1.redispatched_blocks");
   EXPECT_EQ(c.low.blocks_run, 48u);
   EXPECT_EQ(c.low.error, 0);
   EXPECT_EQ(c.high.error, 0);
@@ -89,6 +90,7 @@ TEST(AiCorePreempt, KillFreesTheCoreAtOnceAndTheBlockRunsAgainFromItsStart) {
   EXPECT_EQ(c.low.last_block_end, 58700 * kNs);
   EXPECT_EQ(c.preemptions, 1.0);
   EXPECT_EQ(c.saved, 0.0);
+  EXPECT_EQ(c.redispatched, 1.0);
 }
 
 TEST(AiCorePreempt, CheckpointSavesTheContextYieldsAndResumesWhereItStopped) {
@@ -107,6 +109,7 @@ TEST(AiCorePreempt, CheckpointSavesTheContextYieldsAndResumesWhereItStopped) {
   EXPECT_EQ(c.restored, 65536.0);
   EXPECT_EQ(c.save_time, 75536.0);
   EXPECT_EQ(c.restore_time, 175536.0);
+  EXPECT_EQ(c.redispatched, 1.0);
   EXPECT_EQ(c.killed, 0.0);
 }
 
