@@ -495,6 +495,10 @@ void AiCoreEngine::block_preempted(AiCore& core) {
   const BlockJob& job = core.job();
   StreamStats& st = stream_stats(k.rec.stream);
   const SimTime from = core.replay_start();
+  if (job.restore_bytes > 0 && core.restored() > 0) {  // its context read was issued
+    st.restored_bytes += job.restore_bytes;
+    st.restore_time += std::min(core.restored(), pr.at) - job.start;
+  }
   Parked back;
   back.block = job.block;
   back.preempted = true;
