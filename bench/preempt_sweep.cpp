@@ -13,8 +13,9 @@
 //    8 blocks x 4096 elements, each submitted after a synchronous host-to-device copy of
 //    64 KiB x (1 + 5i mod 11) (gaps that vary, so arrivals fall at varied points of the low
 //    blocks), while the low streams still run.
-// Swept: scheduler.preemption (none, drain, checkpoint, kill) x low block length x
-// aicore.context_bytes (checkpoint only: 0 = the used UB bytes, 96 KiB, else as given). Each
+// Swept: scheduler.preemption (none, drain, checkpoint, kill, dynamic) x low block length x
+// aicore.context_bytes (checkpoint and dynamic only: 0 = the used UB bytes, 96 KiB, else as
+// given). Each
 // configuration runs in a child process (one SystemC elaboration per process) with NPUSIM_OUT
 // set to a temporary directory, read back and removed.
 // Columns: the high stream's start latency (readiness to the first block's first issue slot)
@@ -281,8 +282,9 @@ int main(int argc, char** argv) {
                    static_cast<unsigned long long>(len), kTile);
       return 2;
     }
-    for (const char* mech : {"none", "drain", "checkpoint", "kill"}) {
-      const bool sweep_context = std::strcmp(mech, "checkpoint") == 0;
+    for (const char* mech : {"none", "drain", "checkpoint", "kill", "dynamic"}) {
+      const bool sweep_context =
+          std::strcmp(mech, "checkpoint") == 0 || std::strcmp(mech, "dynamic") == 0;
       for (std::uint64_t ctx : sweep_context ? contexts : std::vector<std::uint64_t>{0}) {
         Row r;
         r.policy = policy;

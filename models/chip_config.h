@@ -178,8 +178,10 @@ struct SchedulerConfig {
             "AI Core preemption of a running lower-priority kernel by a waiting higher-priority "
             "one: none (running blocks finish; CANN's documented behaviour), drain (same timing, "
             "recorded as preemptions), checkpoint (running blocks save their core state to HBM, "
-            "yield, later restore and resume), kill (running blocks are discarded and re-run)",
-            sim::one_of("none|drain|checkpoint|kill"));
+            "yield, later restore and resume), kill (running blocks are discarded and re-run), "
+            "dynamic (PREMA: drain a block predicted to end before a checkpoint would pay off, "
+            "else checkpoint)",
+            sim::one_of("none|drain|checkpoint|kill|dynamic"));
     v.field("preempt_threshold", preempt_threshold,
             "priority levels a waiting kernel must be above a running one to preempt it "
             "(1 = any higher priority)",

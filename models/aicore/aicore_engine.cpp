@@ -52,6 +52,7 @@ AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx
   preemption_ = mode == "drain"        ? Preemption::kDrain
                 : mode == "checkpoint" ? Preemption::kCheckpoint
                 : mode == "kill"       ? Preemption::kKill
+                : mode == "dynamic"    ? Preemption::kDynamic
                                        : Preemption::kNone;
   threshold_ = static_cast<std::uint32_t>(std::max<std::int64_t>(ctx.cfg.scheduler.preempt_threshold, 1));
   context_bytes_ = ctx.cfg.aicore.context_bytes.value;
@@ -316,12 +317,22 @@ void AiCoreEngine::preempt_for(Kernel& h, const std::vector<Kernel*>& ord) {
     h.preempted_others = true;
     h.latency_pending = true;
     AiCore& core = *cores_[best];
-    if (preemption_ == Preemption::kCheckpoint) {
-      const std::uint64_t bytes = context_bytes_ > 0 ? context_bytes_ : core.trace_buffer().local_bytes;
-      core.preempt(PreemptMode::kCheckpoint, bytes);
+    const std::uint64_t bytes = context_bytes_ > 0 ? context_bytes_ : core.trace_buffer().local_bytes;
+    s.drain = preemption_ == Preemption::kDrain;
+    if (preemption_ == Preemption::kDynamic) {  // PREMA's choice: drain a block about to end
+      const SimTime start = core.job().start;
+      const SimTime elapsed = now > start ? now - start : 0;
+      const SimTime remaining = v.block_time > elapsed ? v.block_time - elapsed : 0;
+      const auto move = static_cast<SimTime>(static_cast<double>(bytes) / hbm_bandwidth_ * 1e12);
+      s.drain = remaining <= block_launch_ + 2 * move;
+    }
+    if (s.drain) {
+      // the block runs to its end; its kernel's further blocks wait behind h
     } else if (preemption_ == Preemption::kKill) {
       core.preempt(PreemptMode::kKill, 0);
-    }  // drain: the block runs to its end; its kernel's further blocks wait behind h
+    } else {
+      core.preempt(PreemptMode::kCheckpoint, bytes);
+    }
     bool still = false;
     for (int p = 0; p < 2; ++p) still = still || (h.need[p] > 0 && deficit[p] > 0);
     if (!still) return;
@@ -340,6 +351,7 @@ void AiCoreEngine::predict(Kernel& k, const kernel::BlockTrace& block0) {
   }
   const auto memory = static_cast<SimTime>(gm_bytes * dim / hbm_bandwidth_ * 1e12);
   k.predicted = kernel_launch_ + std::max(waves * (block_launch_ + block), block_launch_ + memory);
+  k.block_time = std::max(block, memory / waves);  // one block, its wave sharing HBM
 }
 
 AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
@@ -398,6 +410,7 @@ void AiCoreEngine::assign(Kernel& k) {
   slot.kernel = &k;
   slot.partners.clear();
   slot.yielding = false;
+  slot.drain = false;
   if (k.pool == 0) {
     for (std::uint32_t i = 0; i < k.need[1]; ++i) slot.partners.push_back(take_core(1));
   }
@@ -479,7 +492,7 @@ void AiCoreEngine::block_finished(AiCore& core) {
     if (k.error == 0) k.error = core.core_kind() == CoreKind::kAiv ? kVectorCoreTimeout : kAicoreTimeout;
     k.failed = true;
   }
-  if (slot.yielding && core.tracing() && preemption_ == Preemption::kDrain) {
+  if (slot.yielding && slot.drain && core.tracing()) {
     core.trace_block("preempt (drain)", slot.asked, sim::sim_now(), {});
   }
   release_slot(k, core, slot);

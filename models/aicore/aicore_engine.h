@@ -34,8 +34,8 @@
 //    bytes / hbm.bandwidth), waves = ceil(block_dim / cap): the pipe model of one block and the
 //    memory roofline of all of them, which ignores only L2 hits and HBM latency. Under prema
 //    block 0 runs functionally when the kernel becomes ready (to have its trace to predict from);
-//    otherwise when it is dispatched. Not implemented: PREMA's dynamic choice of the preemption
-//    mechanism (scheduler.preemption fixes it) and SLA targets.
+//    otherwise when it is dispatched. PREMA's dynamic choice of the preemption mechanism is
+//    scheduler.preemption=dynamic (below; it works under any policy). Not implemented: SLA targets.
 //  - Preemption (scheduler.preemption != none): at every dispatch, a kernel H with blocks
 //    waiting for cores of a kind takes cores from running blocks of kernels V at least
 //    scheduler.preempt_threshold priority levels below it (lowest priority first, then the
@@ -47,7 +47,12 @@
 //    used local buffer bytes, BlockTrace::local_bytes) to GM through L2/HBM and frees its cores;
 //    it is later re-dispatched (block_launch), reads its context back and replays the rest of
 //    its trace. kill: the block's cores are free at once; it is re-dispatched later and replays
-//    its whole trace again. Preempted blocks of a kernel are dispatched before its new blocks.
+//    its whole trace again. dynamic (PREMA's choice of mechanism, per victim block): drain when
+//    the block's predicted remaining time (its predicted time — block 0's isolated replay, or
+//    when longer its wave's share of the kernel's memory roofline — minus the time since its
+//    first issue slot) is at most the checkpoint's predicted cost (block_launch + saving and
+//    restoring the context at hbm.bandwidth), else checkpoint. Preempted blocks of a kernel are
+//    dispatched before its new blocks.
 //  - Functional results do not depend on any of this: a block runs functionally once, at its
 //    first dispatch; a resumed or re-run block replays the trace that run recorded (the same
 //    bytes, only later).
@@ -148,6 +153,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     std::deque<Parked> parked;  // dispatched before next_block
     SimTime ready_at = 0;
     SimTime predicted = 0;      // isolated time (0: not known yet)
+    SimTime block_time = 0;     // a block's predicted time (dynamic preemption)
     bool preempted_others = false;
     bool latency_pending = false;  // preempted for; its next dispatched block is the sample
     double tokens = 0;          // prema
@@ -161,6 +167,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     std::vector<int> partners;
     bool yielding = false;  // asked to give its cores up (or, drain, counted on to)
     SimTime asked = 0;      // when it was asked
+    bool drain = false;     // asked to drain (runs to its end) rather than to stop
   };
   struct Arrival {
     SimTime at;
@@ -198,7 +205,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   void finish(Kernel& k);
   void register_stats(sim::StatGroup& stats);
 
-  enum class Preemption : std::uint8_t { kNone, kDrain, kCheckpoint, kKill };
+  enum class Preemption : std::uint8_t { kNone, kDrain, kCheckpoint, kKill, kDynamic };
   std::uint32_t device_;
   Preemption preemption_ = Preemption::kNone;
   std::uint32_t threshold_ = 1;

@@ -122,6 +122,39 @@ TEST(AiCorePreempt, UnderPremaTheCandidatePreemptsToo) {
   EXPECT_EQ(c.preemptions, 1.0);
 }
 
+// dynamic (PREMA's choice): at 6.7 us the victim has 40 - 4 = 36 us left (block 0's isolated
+// replay: 40 us), far more than a checkpoint's cost (block_launch 1 us + 2 x 64 KiB at
+// 1 TB/s = 1.131 us): it is checkpointed, with the checkpoint case's exact times.
+TEST(AiCorePreempt, DynamicCheckpointsABlockFarFromItsEnd) {
+  const Case c = run_case("dynamic");
+  EXPECT_EQ(c.high.first_block, 6775536 * kPs);
+  EXPECT_EQ(c.low.last_block_end, 54951072 * kPs);
+  EXPECT_EQ(c.saved, 65536.0);
+}
+
+// ... and a block 0.7 us from its end (the high kernel submitted at 40.3 us is ready at 42.0 us;
+// the low blocks end at 42.7 us) is left to drain: the high block is dispatched at 42.7 us. Under
+// checkpoint it would start after the 75.536 ns save, at 42.075536 us.
+SimTime high_first_late(const std::string& mechanism) {
+  ChipConfig cfg = aicore_config();
+  cfg.scheduler.preemption = mechanism;
+  cfg.aicore.context_bytes = sim::Bytes{64 * 1024};
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("low", 48, CoreType::kAiv, scalar_block(40000)), 0, 7);
+  bench.launch(2, work_of("high", 1, CoreType::kAiv, scalar_block(10000)), 40300 * kNs, 0);
+  EXPECT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(bench.stat("chip0.aicore.preemptions"), 1.0);
+  return bench.record(1).first_block;
+}
+
+TEST(AiCorePreempt, DynamicDrainsABlockNearItsEnd) {
+  EXPECT_EQ(high_first_late("dynamic"), 42700 * kNs);
+}
+
+TEST(AiCorePreempt, CheckpointStopsEvenABlockNearItsEnd) {
+  EXPECT_EQ(high_first_late("checkpoint"), 42075536 * kPs);
+}
+
 TEST(AiCorePreempt, BelowThePreemptThresholdNothingIsPreempted) {
   const Case c = run_case("kill", 8);  // priorities 0 and 7 are only 7 levels apart
   EXPECT_EQ(c.high.first_block, 42700 * kNs);

@@ -231,7 +231,7 @@ TEST_F(ConfigFiles, RangeValidation) {
   expect("scheduler.policy=round_robin",
          "scheduler.policy: expected priority, fifo or prema, got \"round_robin\"");
   expect("scheduler.preemption=pause",
-         "scheduler.preemption: expected none, drain, checkpoint or kill, got \"pause\"");
+         "scheduler.preemption: expected none, drain, checkpoint, kill or dynamic, got \"pause\"");
   expect("pcie.h2d_bandwidth=0GB/s", "pcie.h2d_bandwidth: must be greater than 0, got 0B/s");
   expect("aicore.frequency=0Hz", "aicore.frequency: must be greater than 0, got 0Hz");
   expect("hbm.size=0", "hbm.size: must be greater than 0, got 0B");
