@@ -179,6 +179,8 @@ struct SchedulerConfig {
   std::int64_t stream_depth = 2048;
   std::int64_t max_events = 65536;
   std::string policy = "priority";
+  std::string preemption = "none";
+  std::int64_t preempt_threshold = 1;
 
   template <class V>
   void visit(V& v) {
@@ -191,8 +193,22 @@ struct SchedulerConfig {
     v.field("stream_depth", stream_depth, "submission queue depth per stream", sim::range(1, 65536));
     v.field("max_events", max_events, "events per device", sim::range(1, 1 << 20));
     v.field("policy", policy,
-            "dispatch policy between streams: priority (0 = highest first, then FIFO) or fifo",
-            sim::one_of("priority|fifo"));
+            "dispatch policy between streams: priority (0 = highest first, then FIFO), fifo, or "
+            "prema (AI Cores: PREMA token-based, predicted-time-aware selection between kernels, "
+            "models/aicore/aicore_engine.h; elsewhere as priority)",
+            sim::one_of("priority|fifo|prema"));
+    v.field("preemption", preemption,
+            "AI Core preemption of a running lower-priority kernel by a waiting higher-priority "
+            "one: none (running blocks finish; CANN's documented behaviour), drain (same timing, "
+            "recorded as preemptions), checkpoint (running blocks save their core state to HBM, "
+            "yield, later restore and resume), kill (running blocks are discarded and re-run), "
+            "dynamic (PREMA: drain a block predicted to end before a checkpoint would pay off, "
+            "else checkpoint)",
+            sim::one_of("none|drain|checkpoint|kill|dynamic"));
+    v.field("preempt_threshold", preempt_threshold,
+            "priority levels a waiting kernel must be above a running one to preempt it "
+            "(1 = any higher priority)",
+            sim::range(1, 65536));
   }
 };
 
@@ -228,6 +244,7 @@ struct AiCoreConfig {
   std::int64_t vector_startup_cycles = 8;
   std::int64_t cube_startup_cycles = 8;
   bool trace_pipes = false;
+  Bytes context_bytes{0};
 
   template <class V>
   void visit(V& v) {
@@ -272,6 +289,10 @@ struct AiCoreConfig {
     v.field("vector_startup_cycles", vector_startup_cycles, "startup cycles per vector instruction");
     v.field("cube_startup_cycles", cube_startup_cycles, "startup cycles per Mmad instruction");
     v.field("trace_pipes", trace_pipes, "timeline: one track per core and pipe with a span per instruction (large)");
+    v.field("context_bytes", context_bytes,
+            "core state a checkpoint-preempted block saves to and restores from HBM; 0 = the "
+            "block's used UB/L1/L0A/L0B/L0C bytes (its TPipe buffers)",
+            sim::range(0, kMaxLocalBuffer));
   }
 };
 

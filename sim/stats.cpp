@@ -3,12 +3,77 @@
 // so keys keep their registration order).
 #include "sim/stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include <nlohmann/json.hpp>
 
 namespace npusim::sim {
+
+double percentile(std::vector<std::uint64_t> samples, double p) {
+  if (samples.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(samples.begin(), samples.end());
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(samples.size()));
+  const std::size_t i = rank < 1 ? 0 : static_cast<std::size_t>(rank) - 1;
+  return static_cast<double>(samples[std::min(i, samples.size() - 1)]);
+}
+
+std::size_t Distribution::bucket(std::uint64_t v) {
+  if (v < 64) return static_cast<std::size_t>(v);
+  int e = 63;
+  while ((v >> e) == 0) --e;  // e >= 6
+  const std::uint64_t m = (v >> (e - 6)) - 64;  // 0..63
+  return 64 + static_cast<std::size_t>(e - 6) * 64 + static_cast<std::size_t>(m);
+}
+
+std::uint64_t Distribution::bucket_floor(std::size_t b) {
+  if (b < 64) return b;
+  const std::size_t e = (b - 64) / 64 + 6, m = (b - 64) % 64;
+  return (64 + static_cast<std::uint64_t>(m)) << (e - 6);
+}
+
+void Distribution::to_histogram() {
+  buckets_.assign(bucket(~std::uint64_t{0}) + 1, 0);
+  for (std::uint64_t v : exact_) ++buckets_[bucket(v)];
+  exact_.clear();
+  exact_.shrink_to_fit();
+}
+
+void Distribution::add(std::uint64_t v) {
+  ++count_;
+  max_ = std::max(max_, v);
+  if (buckets_.empty()) {
+    exact_.push_back(v);
+    if (exact_.size() > kExact) to_histogram();
+    return;
+  }
+  ++buckets_[bucket(v)];
+}
+
+void Distribution::merge(const Distribution& other) {
+  if (other.buckets_.empty()) {
+    for (std::uint64_t v : other.exact_) add(v);
+    return;
+  }
+  if (buckets_.empty()) to_histogram();
+  for (std::size_t b = 0; b < buckets_.size(); ++b) buckets_[b] += other.buckets_[b];
+  count_ += other.count_;
+  max_ = std::max(max_, other.max_);
+}
+
+double Distribution::percentile(double p) const {
+  if (count_ == 0) return std::numeric_limits<double>::quiet_NaN();
+  if (buckets_.empty()) return sim::percentile(exact_, p);
+  if (p >= 100) return static_cast<double>(max_);
+  const double rank = std::max(1.0, std::ceil(p / 100.0 * static_cast<double>(count_)));
+  std::uint64_t seen = 0;
+  for (std::size_t b = 0; b < buckets_.size(); ++b) {
+    seen += buckets_[b];
+    if (static_cast<double>(seen) >= rank) return static_cast<double>(bucket_floor(b));
+  }
+  return static_cast<double>(max_);
+}
 
 double StatGroup::Entry::get() const {
   if (count) return static_cast<double>(*count);

@@ -13,6 +13,33 @@
 
 namespace npusim::sim {
 
+/// The p-th percentile (0 < p <= 100, nearest rank: the smallest sample with at least p% of the
+/// samples at or below it) of `samples`; NaN when there are none.
+double percentile(std::vector<std::uint64_t> samples, double p);
+
+/// Samples of a quantity for percentiles, in bounded memory: exact (every sample kept) up to
+/// kExact samples; past that a log-linear histogram (64 sub-buckets per power of two, so a
+/// percentile is the lower bound of a bucket less than 1/64 wide, relative) takes over, built
+/// from the samples so far. The largest sample stays exact.
+class Distribution {
+ public:
+  static constexpr std::size_t kExact = 4096;
+  void add(std::uint64_t v);
+  std::uint64_t count() const { return count_; }
+  /// As percentile() above; NaN when empty.
+  double percentile(double p) const;
+  /// Merges `other` into this one (the engine-wide figure from per-stream ones).
+  void merge(const Distribution& other);
+
+ private:
+  static std::size_t bucket(std::uint64_t v);
+  static std::uint64_t bucket_floor(std::size_t b);
+  void to_histogram();
+  std::vector<std::uint64_t> exact_;
+  std::vector<std::uint64_t> buckets_;  // empty while exact
+  std::uint64_t count_ = 0, max_ = 0;
+};
+
 class StatGroup {
  public:
   explicit StatGroup(std::string name) : name_(std::move(name)) {}

@@ -53,24 +53,127 @@ void AiCore::declare_tracks() {
 void AiCore::assign(const BlockJob& job) {
   job_ = job;
   phase_ = Phase::kStart;
+  restored_ = 0;
+  timed_out_ = false;
+  want_ = false;
   go_.notify();  // step() runs in this evaluation phase
+}
+
+void AiCore::preempt(PreemptMode mode, std::uint64_t save_bytes) {
+  if (phase_ == Phase::kIdle || phase_ == Phase::kSave || phase_ == Phase::kSaving || want_) return;
+  want_ = true;
+  want_mode_ = mode;
+  want_bytes_ = save_bytes;
+  preempt_ev_.notify();  // step() runs in this evaluation phase
+}
+
+void AiCore::sleep_until(SimTime until, SimTime now) {
+  sc_core::next_trigger(sim::to_sc_time(until - now), preempt_ev_);
+}
+
+bool AiCore::begin_preempt(SimTime now) {
+  if (phase_ == Phase::kIdle || timed_out_) return false;
+  preempt_ = PreemptResult{};
+  preempt_.mode = want_mode_;
+  preempt_.at = now;
+  preempt_.drained = now;
+  preempt_.free = now;
+  preempt_.restored = restored_;
+  if (phase_ == Phase::kStart || phase_ == Phase::kRestore) return true;  // nothing ran yet
+  SimTime wake_at = 0;  // every GM instruction that started by now gets its data time
+  if (phase_ == Phase::kReplay && replay_.advance(now, wake_at)) {
+    timed_out_ = replay_.result().end > replay_start_ + timeout_;
+    end_ = timed_out_ ? replay_start_ + timeout_ : replay_.result().end;
+    result_ = &replay_.result();
+    phase_ = Phase::kTail;
+  }
+  if (!replay_.cut(now, rest_, preempt_.cut)) return false;
+  if (want_mode_ == PreemptMode::kKill) return true;  // trace_ stays whole: the block re-runs
+  std::swap(trace_, rest_);  // the remaining work, for the engine to resume
+  preempt_.drained = preempt_.cut.drained;
+  preempt_.saved_bytes = want_bytes_;
+  return true;
+}
+
+SimTime AiCore::transfer(bool write, std::uint64_t bytes) {
+  constexpr std::uint64_t kMaxLength = std::numeric_limits<unsigned int>::max();
+  const auto n = static_cast<unsigned int>(std::clamp<std::uint64_t>(bytes, 1, kMaxLength));
+  payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  payload_.set_address(0);
+  payload_.set_data_length(n);
+  payload_.set_streaming_width(n);
+  payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  mem->b_transport(payload_, delay);
+  return sim::sim_now() + delay.value();
 }
 
 void AiCore::step() {
   const SimTime now = sim::sim_now();
+  if (want_) {
+    want_ = false;
+    if (begin_preempt(now)) {
+      if (preempt_.mode == PreemptMode::kKill || !preempt_.cut.progress) {
+        preempt_.saved_bytes = 0;  // nothing to save: the core is free now
+        preempt_.drained = now;
+        phase_ = Phase::kIdle;
+        sink_.block_preempted(*this);
+        return;
+      }
+      phase_ = Phase::kSave;
+    }
+  }
+  if (phase_ == Phase::kSave) {  // the started instructions drain, then the context is written
+    if (preempt_.drained > now) {
+      sc_core::next_trigger(sim::to_sc_time(preempt_.drained - now));
+      return;
+    }
+    preempt_.free = preempt_.saved_bytes > 0 ? transfer(true, preempt_.saved_bytes) : now;
+    phase_ = Phase::kSaving;
+  }
+  if (phase_ == Phase::kSaving) {
+    if (preempt_.free > now) {
+      sc_core::next_trigger(sim::to_sc_time(preempt_.free - now));
+      return;
+    }
+    phase_ = Phase::kIdle;
+    sink_.block_preempted(*this);
+    return;
+  }
+  if (phase_ == Phase::kStart) {
+    timed_out_ = false;
+    if (job_.restore_bytes > 0) {  // a checkpointed block: its context comes back first
+      if (job_.start > now) {
+        sleep_until(job_.start, now);
+        return;
+      }
+      restored_ = transfer(false, job_.restore_bytes);
+      phase_ = Phase::kRestore;
+    } else {
+      replay_start_ = job_.start;
+    }
+  }
+  if (phase_ == Phase::kRestore) {
+    if (restored_ > now) {
+      sleep_until(restored_, now);
+      return;
+    }
+    replay_start_ = restored_;
+    phase_ = Phase::kStart;
+  }
   if (phase_ == Phase::kStart) {
     const bool pipes = tracks_.pipes && tracks_.core.on();
-    replay_.begin(trace_, job_.start, job_.partner != nullptr, pipes, *this);
+    replay_.begin(trace_, replay_start_, job_.partner != nullptr, pipes, *this);
     phase_ = Phase::kReplay;
   }
   if (phase_ == Phase::kReplay) {
-    const SimTime limit = job_.start + timeout_;  // the watchdog
+    const SimTime limit = replay_start_ + timeout_;  // the watchdog
     SimTime wake_at = 0;
     if (replay_.advance(now, wake_at)) {
       timed_out_ = replay_.result().end > limit;
       end_ = timed_out_ ? limit : replay_.result().end;
     } else if (wake_at <= limit) {  // the next GM instruction starts later
-      sc_core::next_trigger(sim::to_sc_time(wake_at - now));
+      sleep_until(wake_at, now);
       return;
     } else {  // the watchdog fires first: the block stops there (its counts so far stand)
       timed_out_ = true;
@@ -80,7 +183,7 @@ void AiCore::step() {
     phase_ = Phase::kTail;
   }
   if (end_ > now) {
-    sc_core::next_trigger(sim::to_sc_time(end_ - now));
+    sleep_until(end_, now);
     return;
   }
   phase_ = Phase::kIdle;
@@ -108,8 +211,9 @@ void AiCore::instr_done(const kernel::Instr& in, int lane, SimTime start, SimTim
   owner.tracks_.pipe[static_cast<int>(lane_pipe(lane))].span(instr_label(in), start, end);
 }
 
-void AiCore::account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed) {
-  ++blocks_;
+void AiCore::account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed,
+                     bool block) {
+  if (block) ++blocks_;
   busy_ps_ += executed;
   for (int p = 0; p < kernel::kPipeCount; ++p) pipe_busy_ps_[p] += busy[p];
 }

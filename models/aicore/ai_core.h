@@ -9,6 +9,15 @@
 // then reports to the engine. GM traffic goes
 // out of the `mem` socket (LT b_transport, annotated delay) to L2. Busy time per pipe is
 // accounted by the engine (account()), which knows how a MIX block splits over AIC and AIV.
+// Preemption (preempt(), asked by the engine at simulated time P): the core wakes at P (its
+// waits are "until t or a preemption"), brings the replay up to P and cuts it there
+// (BlockReplay::cut: instructions that started by P run to their end D, the rest becomes the
+// block's remaining trace). checkpoint: from D the core writes its context (BlockJob-independent
+// byte count given by the engine) to GM through `mem` (L2/HBM at their modelled bandwidth) and
+// is free when the write completes; kill: the core is free at P and the block's work is lost.
+// A resumed block (BlockJob::restore_bytes > 0) first reads its context back at its first issue
+// slot, and replays its remaining trace from the read's completion. No per-cycle loop: every
+// phase is one timed wait.
 #pragma once
 
 #include <array>
@@ -38,6 +47,21 @@ struct BlockJob {
   SimTime dispatched = 0;     // the engine gave it the core
   SimTime start = 0;          // first issue slot (dispatched + block_launch)
   AiCore* partner = nullptr;  // MIX on a split chip: the AIV core that runs the vector lanes
+  std::uint64_t restore_bytes = 0;  // a checkpointed block: context read back before its replay
+};
+
+/// How a running block gives up its core (scheduler.preemption).
+enum class PreemptMode : std::uint8_t { kCheckpoint, kKill };
+
+/// What a preempted block left behind (valid inside CoreSink::block_preempted).
+struct PreemptResult {
+  PreemptMode mode = PreemptMode::kKill;
+  SimTime at = 0;                 // the preemption
+  SimTime drained = 0;            // checkpoint: the started instructions' end (save starts)
+  SimTime free = 0;               // the core is free (kill: at; checkpoint: save complete)
+  SimTime restored = 0;           // a resumed block: when its context read completed (0: none)
+  std::uint64_t saved_bytes = 0;  // checkpoint: context written
+  BlockReplay::Cut cut;           // checkpoint: the instructions that ran; kill: none count
 };
 
 /// Where a core reports a finished block (the engine).
@@ -46,6 +70,9 @@ class CoreSink {
   virtual ~CoreSink() = default;
   /// Contract: called from the core's thread at the block's end; the core is idle again.
   virtual void block_finished(AiCore& core) = 0;
+  /// Contract: called when a block preempt() stopped has given the core up (core.preempted());
+  /// its remaining work is in core.trace_buffer() (checkpoint) or lost (kill).
+  virtual void block_preempted(AiCore& core) = 0;
 };
 
 /// Timeline tracks of a core (reserved, named when the core first runs a block): its own and,
@@ -80,10 +107,23 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   /// stopped it) and whether the watchdog did (valid inside CoreSink::block_finished).
   SimTime end() const { return end_; }
   bool timed_out() const { return timed_out_; }
+  /// When the running block's context read completed (a resumed block; 0 otherwise).
+  SimTime restored() const { return restored_; }
+  /// The running block's first issue slot: job().start, or restored() for a resumed block.
+  SimTime replay_start() const { return replay_start_; }
+
+  /// Asks the running block to give up the core now (a no-op when idle or already yielding).
+  /// checkpoint: it saves `save_bytes` of context first. A block with nothing left but work
+  /// that ends anyway (BlockReplay::cut returns false) is not stopped: it finishes as usual.
+  void preempt(PreemptMode mode, std::uint64_t save_bytes);
+  /// Whether a preemption is pending or in progress.
+  bool yielding() const { return want_ || phase_ == Phase::kSave; }
+  const PreemptResult& preempted() const { return preempt_; }
 
   /// Counts a block this core ran or took part in, with its pipe busy time (ps) and execution
   /// time.
-  void account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed);
+  void account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed,
+               bool block = true);
   /// Counters (ps): block execution time and busy time per pipe.
   std::uint64_t busy_time() const { return busy_ps_; }
   const std::array<std::uint64_t, kernel::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
@@ -97,6 +137,13 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   /// The core's SC_METHOD: replays the assigned block in steps (begin, advance at each GM
   /// instruction's start, the block's end), sleeping in between with next_trigger.
   void step();
+  /// Cuts the replay at `now` (step() at the preemption); false when the block just ends.
+  bool begin_preempt(SimTime now);
+  /// Reads or writes `bytes` of GM at simulated time now (a context save or restore); returns
+  /// when it completes.
+  SimTime transfer(bool write, std::uint64_t bytes);
+  /// Sleeps `until` (absolute) or until a preemption is asked.
+  void sleep_until(SimTime until, SimTime now);
   SimTime gm_access(const kernel::Instr& in, SimTime request) override;
   void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) override;
   void declare_tracks();
@@ -112,13 +159,20 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   kernel::BlockTrace trace_;
   BlockJob job_;
   const ReplayResult* result_ = nullptr;
-  enum class Phase : std::uint8_t { kIdle, kStart, kReplay, kTail };
+  enum class Phase : std::uint8_t { kIdle, kStart, kRestore, kReplay, kTail, kSave, kSaving };
   Phase phase_ = Phase::kIdle;
   SimTime timeout_ = 0;
   SimTime end_ = 0;
   bool timed_out_ = false;
   bool declared_ = false;  // timeline tracks declared
-  sc_core::sc_event go_;
+  SimTime restored_ = 0;
+  SimTime replay_start_ = 0;  // the replay's first issue slot (job start, or restore end)
+  bool want_ = false;  // preemption asked, not handled yet
+  PreemptMode want_mode_ = PreemptMode::kKill;
+  std::uint64_t want_bytes_ = 0;
+  PreemptResult preempt_;
+  kernel::BlockTrace rest_;
+  sc_core::sc_event go_, preempt_ev_;
   tlm::tlm_generic_payload payload_;
 
   std::uint64_t blocks_ = 0;

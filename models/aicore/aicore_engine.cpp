@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <string>
 
 #include "models/l2_cache.h"
@@ -23,9 +24,9 @@ bool vector_lane(int lane) {
 }
 
 void add_to_side(KernelSide& side, const std::array<SimTime, kernel::kPipeCount>& busy,
-                 SimTime executed) {
+                 SimTime executed, bool block) {
   side.used = true;
-  ++side.blocks;
+  if (block) ++side.blocks;
   side.total += executed;
   for (int p = 0; p < kernel::kPipeCount; ++p) side.busy[p] += busy[p];
 }
@@ -46,6 +47,17 @@ AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx
       max_kernels_(static_cast<std::size_t>(std::max<std::int64_t>(
           ctx.cfg.aicore.max_concurrent_kernels, 1))) {
   by_priority_ = ctx.cfg.scheduler.policy != "fifo";
+  prema_ = ctx.cfg.scheduler.policy == "prema";
+  const std::string& mode = ctx.cfg.scheduler.preemption;
+  preemption_ = mode == "drain"        ? Preemption::kDrain
+                : mode == "checkpoint" ? Preemption::kCheckpoint
+                : mode == "kill"       ? Preemption::kKill
+                : mode == "dynamic"    ? Preemption::kDynamic
+                                       : Preemption::kNone;
+  threshold_ = static_cast<std::uint32_t>(std::max<std::int64_t>(ctx.cfg.scheduler.preempt_threshold, 1));
+  context_bytes_ = ctx.cfg.aicore.context_bytes.value;
+  predictor_ = std::make_unique<BlockReplay>(costs_);
+  hbm_bandwidth_ = ctx.cfg.hbm.bandwidth.bytes_per_sec;
   SC_METHOD(on_wake);
   sensitive << wake_;
   dont_initialize();
@@ -102,6 +114,7 @@ void AiCoreEngine::start(EngineJob& job, SimTime delay, JobSink& sink) {
   k.job = &job;
   k.sink = &sink;
   k.work = job.task->kernel;
+  k.seq = seq_ + 1;
   const SimTime now = sim::sim_now();
   job.channel = 0;
   job.start = now + delay;
@@ -150,7 +163,18 @@ void AiCoreEngine::on_wake() {
     Kernel& k = *arrivals_.top().kernel;
     arrivals_.pop();
     k.ready = true;
-    if (!k.work || k.work->block_dim == 0) finish(k);
+    k.ready_at = now;
+    k.tokens = 8.0 - std::min<std::uint32_t>(k.priority, 7);  // prema: starts with its weight
+    k.token_at = now;
+    if (!k.work || k.work->block_dim == 0) {
+      finish(k);
+    } else if (prema_ && k.next_block == 0) {  // block 0 runs now: its trace is the prediction
+      Parked first;
+      first.block = k.next_block++;
+      first.error = run_block(k, first.block, first.trace);
+      predict(k, first.trace);
+      k.parked.push_back(std::move(first));
+    }
   }
   dispatch();
   if (!arrivals_.empty()) wake_.notify(sim::to_sc_time(arrivals_.top().at - now));
@@ -164,22 +188,209 @@ std::uint32_t AiCoreEngine::free_blocks(const Kernel& k) const {
   return n;
 }
 
+namespace {
+
+/// PREMA's weight of a stream priority (0 = highest .. 7): 8 .. 1.
+double prema_weight(std::uint32_t priority) { return 8.0 - std::min<std::uint32_t>(priority, 7); }
+
+/// An isolated replay: no other initiator, so a GM access costs its latency only.
+class IsolatedHost : public ReplayHost {
+ public:
+  SimTime gm_access(const kernel::Instr&, SimTime request) override { return request; }
+};
+
+}  // namespace
+
+const std::vector<AiCoreEngine::Kernel*>& AiCoreEngine::order() {
+  std::vector<Kernel*>& out = order_;
+  out.clear();
+  for (Kernel& k : kernels_) out.push_back(&k);
+  if (!prema_) return out;
+  const SimTime now = sim::sim_now();
+  const auto waiting = [this](const Kernel* k) {
+    return k->ready && !k->failed && waiting_blocks(*k) > 0;
+  };
+  double most = 0;
+  for (Kernel* k : out) {
+    if (!waiting(k)) continue;
+    if (k->predicted > 0) {
+      k->tokens += prema_weight(k->priority) * static_cast<double>(now - k->token_at) /
+                   static_cast<double>(k->predicted);
+    }
+    k->token_at = now;
+    most = std::max(most, k->tokens);
+  }
+  double threshold = 0;
+  for (Kernel* k : out) {
+    const double w = prema_weight(k->priority);
+    if (waiting(k) && w <= most) threshold = std::max(threshold, w);
+  }
+  const auto remaining = [this](const Kernel* k) {
+    const std::uint32_t dim = std::max<std::uint32_t>(k->work ? k->work->block_dim : 1, 1);
+    return static_cast<double>(k->predicted) * waiting_blocks(*k) / dim;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const Kernel* a, const Kernel* b) {
+    const bool ca = waiting(a) && a->tokens >= threshold;
+    const bool cb = waiting(b) && b->tokens >= threshold;
+    if (ca != cb) return ca;
+    if (ca) {
+      const double ra = remaining(a), rb = remaining(b);
+      if (ra != rb) return ra < rb;
+    } else if (a->tokens != b->tokens) {
+      return a->tokens > b->tokens;
+    }
+    return a->seq < b->seq;
+  });
+  return out;
+}
+
 void AiCoreEngine::dispatch() {
+  const std::vector<Kernel*>& ord = order();
   std::array<bool, 2> blocked{false, false};
   const auto hold = [&blocked](const Kernel& k) {
     for (int p = 0; p < 2; ++p) blocked[p] = blocked[p] || k.need[p] > 0;
   };
-  for (Kernel& k : kernels_) {
+  for (Kernel* kp : ord) {
+    Kernel& k = *kp;
     const std::uint32_t dim = k.work ? k.work->block_dim : 0;
-    if (!k.ready || k.failed || k.next_block >= dim) continue;
+    if (!k.ready || k.failed || waiting_blocks(k) == 0) continue;
     if ((k.need[0] > 0 && blocked[0]) || (k.need[1] > 0 && blocked[1]) ||
         (k.work->batch_mode && !k.started && free_blocks(k) < std::min(dim, k.cap))) {
       hold(k);
       continue;
     }
-    while (!k.failed && k.next_block < dim && k.running < k.cap && free_blocks(k) > 0) assign(k);
-    if (!k.failed && k.next_block < dim && k.running < k.cap) hold(k);
+    while (!k.failed && waiting_blocks(k) > 0 && k.running < k.cap && free_blocks(k) > 0) {
+      assign(k);
+    }
+    if (!k.failed && waiting_blocks(k) > 0 && k.running < k.cap) hold(k);
   }
+  if (preemption_ == Preemption::kNone) return;
+  for (Kernel* kp : ord) {
+    Kernel& k = *kp;
+    if (k.ready && !k.failed && waiting_blocks(k) > 0 && k.running < k.cap) preempt_for(k, ord);
+  }
+}
+
+void AiCoreEngine::preempt_for(Kernel& h, const std::vector<Kernel*>& ord) {
+  const std::uint32_t wanted = std::min(waiting_blocks(h), h.cap - h.running);
+  std::array<std::int64_t, 2> deficit{};
+  bool short_of = false;
+  for (int p = 0; p < 2; ++p) {
+    deficit[p] = static_cast<std::int64_t>(wanted) * h.need[p] - free_[p] - incoming_[p];
+    short_of = short_of || (h.need[p] > 0 && deficit[p] > 0);
+  }
+  if (!short_of) return;
+  const auto rank = [&ord](const Kernel* k) {
+    return static_cast<std::size_t>(std::find(ord.begin(), ord.end(), k) - ord.begin());
+  };
+  const std::size_t h_rank = rank(&h);
+  const SimTime now = sim::sim_now();
+  for (;;) {
+    int best = -1;
+    for (int i = static_cast<int>(slots_.size()) - 1; i >= 0; --i) {
+      const Slot& s = slots_[i];
+      if (s.kernel == nullptr || s.yielding || s.kernel == &h) continue;
+      const Kernel& v = *s.kernel;
+      if (v.priority < h.priority + threshold_) continue;
+      if (prema_ && rank(&v) < h_rank) continue;
+      const bool useful = (h.need[v.pool] > 0 && deficit[v.pool] > 0) ||
+                          (!s.partners.empty() && h.need[1] > 0 && deficit[1] > 0);
+      if (!useful) continue;
+      if (best >= 0) {
+        const Kernel& b = *slots_[best].kernel;
+        if (b.priority > v.priority || (b.priority == v.priority && b.seq >= v.seq)) continue;
+      }
+      best = i;
+    }
+    if (best < 0) return;
+    Slot& s = slots_[best];
+    Kernel& v = *s.kernel;
+    s.yielding = true;
+    s.asked = now;
+    ++incoming_[v.pool];
+    --deficit[v.pool];
+    incoming_[1] += static_cast<int>(s.partners.size());
+    deficit[1] -= static_cast<std::int64_t>(s.partners.size());
+    ++preemptions_;
+    ++stream_stats(h.rec.stream).caused;
+    ++stream_stats(v.rec.stream).suffered;
+    h.preempted_others = true;
+    h.latency_pending = true;
+    AiCore& core = *cores_[best];
+    const std::uint64_t bytes = context_bytes_ > 0 ? context_bytes_ : core.trace_buffer().local_bytes;
+    s.drain = preemption_ == Preemption::kDrain;
+    if (preemption_ == Preemption::kDynamic) {  // PREMA's choice: drain a block about to end
+      const SimTime start = core.job().start;
+      const SimTime elapsed = now > start ? now - start : 0;
+      const SimTime remaining = v.block_time > elapsed ? v.block_time - elapsed : 0;
+      const auto move = static_cast<SimTime>(static_cast<double>(bytes) / hbm_bandwidth_ * 1e12);
+      s.drain = remaining <= block_launch_ + 2 * move;
+    }
+    if (s.drain) {
+      // the block runs to its end; its kernel's further blocks wait behind h
+    } else if (preemption_ == Preemption::kKill) {
+      core.preempt(PreemptMode::kKill, 0);
+    } else {
+      core.preempt(PreemptMode::kCheckpoint, bytes);
+    }
+    bool still = false;
+    for (int p = 0; p < 2; ++p) still = still || (h.need[p] > 0 && deficit[p] > 0);
+    if (!still) return;
+  }
+}
+
+void AiCoreEngine::predict(Kernel& k, const kernel::BlockTrace& block0) {
+  IsolatedHost host;
+  const bool split_mix = k.pool == 0 && k.need[1] > 0;
+  const SimTime block = predictor_->run(block0, 0, split_mix, false, host).end;
+  const std::uint32_t dim = k.work->block_dim;
+  const SimTime waves = (dim + k.cap - 1) / k.cap;
+  double gm_bytes = 0;  // the memory roofline: every block moves block 0's GM bytes through HBM
+  for (const kernel::Instr& in : block0.instrs) {
+    if (in.touches_gm()) gm_bytes += static_cast<double>(in.bytes);
+  }
+  const auto memory = static_cast<SimTime>(gm_bytes * dim / hbm_bandwidth_ * 1e12);
+  k.predicted = kernel_launch_ + std::max(waves * (block_launch_ + block), block_launch_ + memory);
+  k.block_time = std::max(block, memory / waves);  // one block, its wave sharing HBM
+}
+
+AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
+  auto [it, fresh] = streams_.try_emplace(stream);
+  StreamStats& st = it->second;
+  if (!fresh || streams_group_ == nullptr) return st;
+  sim::StatGroup& g = streams_group_->child("s" + std::to_string(stream));
+  g.add("kernels", st.kernels, "", "kernels of this stream finished");
+  g.add("first_received", st.first_received, "ps", "when the engine received its first kernel");
+  g.add("last_end", st.last_end, "ps", "when its last kernel's last block ended");
+  g.add("preemptions_caused", st.caused, "", "running blocks preempted for this stream's kernels");
+  g.add("preemptions_suffered", st.suffered, "", "this stream's running blocks preempted");
+  g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.count()); },
+            "", "kernels of this stream that preempted (latency samples)");
+  g.formula("preempt_latency_p50", [&st] { return st.latency.percentile(50); }, "ps",
+            "median preemption latency: a preempting kernel's readiness to the first issue slot "
+            "of the first block it dispatched after asking");
+  g.formula("preempt_latency_p99", [&st] { return st.latency.percentile(99); }, "ps",
+            "99th percentile preemption latency");
+  g.formula("preempt_latency_max", [&st] { return st.latency.percentile(100); }, "ps",
+            "largest preemption latency");
+  g.formula("start_latency_p50", [&st] { return st.start.percentile(50); }, "ps",
+            "median over its kernels of readiness (aicore.kernel_launch after receipt) to the "
+            "first block's first issue slot, preempting or not");
+  g.formula("start_latency_p99", [&st] { return st.start.percentile(99); }, "ps",
+            "99th percentile of start_latency");
+  g.formula("start_latency_max", [&st] { return st.start.percentile(100); }, "ps",
+            "largest start_latency");
+  g.add("saved_bytes", st.saved_bytes, "B", "context bytes its preempted blocks wrote (checkpoint)");
+  g.add("restored_bytes", st.restored_bytes, "B", "context bytes its resumed blocks read back");
+  g.add("save_time", st.save_time, "ps", "core time its preempted blocks spent saving context");
+  g.add("restore_time", st.restore_time, "ps", "core time its resumed blocks spent restoring context");
+  g.add("killed_time", st.killed_time, "ps", "execution time of its blocks discarded by kill");
+  g.add("redispatched_blocks", st.redispatched, "",
+        "preempted blocks dispatched again (each pays aicore.block_launch again)");
+  g.formula("normalized_turnaround", [&st] {
+    return st.iso > 0 ? st.turnaround / st.iso : std::numeric_limits<double>::quiet_NaN();
+  }, "", "sum of its kernels' engine times / sum of their predicted isolated times");
+  return st;
 }
 
 int AiCoreEngine::take_core(int pool) {
@@ -198,26 +409,45 @@ void AiCoreEngine::assign(Kernel& k) {
   Slot& slot = slots_[main];
   slot.kernel = &k;
   slot.partners.clear();
+  slot.yielding = false;
+  slot.drain = false;
   if (k.pool == 0) {
     for (std::uint32_t i = 0; i < k.need[1]; ++i) slot.partners.push_back(take_core(1));
   }
-  const std::uint32_t block = k.next_block++;
   ++k.running;
-  if (!k.started) {
+  const bool first = !k.started;
+  if (first) {
     k.started = true;
     k.rec.first_block = now;
   }
   AiCore& core = *cores_[main];
-  const int error = run_block(k, block, core.trace_buffer());
+  BlockJob job;
+  int error = 0;
+  if (!k.parked.empty()) {  // a preempted block (or prema's block 0) goes first
+    Parked& p = k.parked.front();
+    if (p.preempted) ++stream_stats(k.rec.stream).redispatched;
+    job.block = p.block;
+    job.restore_bytes = p.restore_bytes;
+    error = p.error;
+    std::swap(core.trace_buffer(), p.trace);
+    k.parked.pop_front();
+  } else {
+    job.block = k.next_block++;
+    error = run_block(k, job.block, core.trace_buffer());
+    if (job.block == 0 && k.predicted == 0) predict(k, core.trace_buffer());
+  }
   if (error != 0) {
     if (k.error == 0) k.error = error;
     k.failed = true;
   }
-  BlockJob job;
-  job.block = block;
   job.dispatched = now;
   job.start = now + block_launch_;
   job.partner = slot.partners.empty() ? nullptr : cores_[slot.partners[0]].get();
+  if (first) stream_stats(k.rec.stream).start.add(job.start - k.ready_at);
+  if (k.latency_pending) {
+    k.latency_pending = false;
+    stream_stats(k.rec.stream).latency.add(job.start - k.ready_at);
+  }
   core.assign(job);
 }
 
@@ -236,6 +466,22 @@ int AiCoreEngine::run_block(Kernel& k, std::uint32_t block, kernel::BlockTrace& 
   return kAicoreException;
 }
 
+void AiCoreEngine::release_slot(Kernel& k, AiCore& core, Slot& slot) {
+  busy_[core.index()] = false;
+  ++free_[k.pool];
+  for (int p : slot.partners) {
+    busy_[p] = false;
+    ++free_[1];
+  }
+  if (slot.yielding) {
+    slot.yielding = false;
+    --incoming_[k.pool];
+    incoming_[1] -= static_cast<int>(slot.partners.size());
+  }
+  slot.kernel = nullptr;
+  --k.running;
+}
+
 void AiCoreEngine::block_finished(AiCore& core) {
   Slot& slot = slots_[core.index()];
   Kernel& k = *slot.kernel;
@@ -246,44 +492,108 @@ void AiCoreEngine::block_finished(AiCore& core) {
     if (k.error == 0) k.error = core.core_kind() == CoreKind::kAiv ? kVectorCoreTimeout : kAicoreTimeout;
     k.failed = true;
   }
-  busy_[core.index()] = false;
-  ++free_[k.pool];
-  for (int p : slot.partners) {
-    busy_[p] = false;
-    ++free_[1];
+  if (slot.yielding && slot.drain && core.tracing()) {
+    core.trace_block("preempt (drain)", slot.asked, sim::sim_now(), {});
   }
-  slot.kernel = nullptr;
-  --k.running;
+  release_slot(k, core, slot);
   ++blocks_;
-  if (k.running == 0 && (k.failed || k.next_block >= k.work->block_dim)) finish(k);
+  if (k.running == 0 && (k.failed || waiting_blocks(k) == 0)) finish(k);
   wake_.notify(sc_core::SC_ZERO_TIME);  // dispatch on the main stack, after this delta
+}
+
+void AiCoreEngine::block_preempted(AiCore& core) {
+  Slot& slot = slots_[core.index()];
+  Kernel& k = *slot.kernel;
+  const PreemptResult& pr = core.preempted();
+  const BlockJob& job = core.job();
+  StreamStats& st = stream_stats(k.rec.stream);
+  const SimTime from = core.replay_start();
+  if (job.restore_bytes > 0 && core.restored() > 0) {  // its context read was issued
+    st.restored_bytes += job.restore_bytes;
+    st.restore_time += std::min(core.restored(), pr.at) - job.start;
+  }
+  Parked back;
+  back.block = job.block;
+  back.preempted = true;
+  std::swap(back.trace, core.trace_buffer());  // kill: the whole trace; checkpoint: the rest
+  if (pr.mode == PreemptMode::kKill) {
+    const SimTime lost = pr.cut.progress && pr.at > from ? pr.at - from : 0;
+    st.killed_time += lost;
+    charge(k, core, slot, pr.cut.busy, lost, false, false);  // the core was busy; nothing stands
+  } else {
+    const SimTime executed = pr.cut.progress ? pr.drained - from : 0;
+    charge(k, core, slot, pr.cut.busy, executed, true, false);
+    k.rec.instrs += pr.cut.done;
+    instrs_ += pr.cut.done;
+    st.saved_bytes += pr.saved_bytes;
+    st.save_time += pr.free - pr.drained;
+    back.restore_bytes = pr.cut.progress ? pr.saved_bytes : job.restore_bytes;
+  }
+  if (core.tracing()) {
+    const std::vector<sim::TraceArg> args = {sim::TraceArg::num("block", job.block),
+                                             sim::TraceArg::num("Stream Id", k.rec.stream),
+                                             sim::TraceArg::num("Task Id", k.rec.task_id),
+                                             sim::TraceArg::num("preempted", 1)};
+    AiCore* cores[1] = {&core};
+    for (AiCore* c : cores) {
+      c->trace_block(k.rec.name, job.dispatched, pr.at, args);
+      if (pr.mode == PreemptMode::kKill) {
+        c->trace_block("preempt (kill)", pr.at, pr.at, {});
+      } else {
+        if (pr.drained > pr.at) c->trace_block("preempt (drain pipes)", pr.at, pr.drained, {});
+        c->trace_block("save context", pr.drained, pr.free,
+                       {sim::TraceArg::num("bytes", pr.saved_bytes)});
+      }
+    }
+    for (int p : slot.partners) cores_[p]->trace_block(k.rec.name, job.dispatched, pr.free, args);
+  }
+  k.parked.push_back(std::move(back));
+  release_slot(k, core, slot);
+  if (k.running == 0 && (k.failed || waiting_blocks(k) == 0)) finish(k);
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AiCoreEngine::charge(Kernel& k, AiCore& core, const Slot& slot,
+                          const std::array<SimTime, kLaneCount>& lanes, SimTime executed,
+                          bool record, bool block) {
+  std::array<SimTime, kernel::kPipeCount> own{}, vec{};
+  for (int lane = 0; lane < kLaneCount; ++lane) {
+    const bool to_partner = !slot.partners.empty() && vector_lane(lane);
+    (to_partner ? vec : own)[static_cast<int>(lane_pipe(lane))] += lanes[lane];
+  }
+  core.account(own, executed, block);
+  for (std::size_t i = 0; i < slot.partners.size(); ++i) {
+    cores_[slot.partners[i]]->account(i == 0 ? vec : decltype(vec){}, executed, block);
+  }
+  if (!record) return;
+  add_to_side(core.core_kind() == CoreKind::kAiv ? k.rec.aiv : k.rec.aic, own, executed, block);
+  if (!slot.partners.empty()) add_to_side(k.rec.aiv, vec, executed, block);
 }
 
 void AiCoreEngine::account(Kernel& k, AiCore& core, const Slot& slot) {
   const ReplayResult& r = core.result();
   const BlockJob& job = core.job();
   const SimTime now = sim::sim_now();
-  const SimTime executed = core.end() - job.start;
-  std::array<SimTime, kernel::kPipeCount> own{}, vec{};
-  for (int lane = 0; lane < kLaneCount; ++lane) {
-    const bool to_partner = !slot.partners.empty() && vector_lane(lane);
-    (to_partner ? vec : own)[static_cast<int>(lane_pipe(lane))] += r.busy[lane];
-  }
-  core.account(own, executed);
-  add_to_side(core.core_kind() == CoreKind::kAiv ? k.rec.aiv : k.rec.aic, own, executed);
-  if (!slot.partners.empty()) add_to_side(k.rec.aiv, vec, executed);
-  for (std::size_t i = 0; i < slot.partners.size(); ++i) {
-    cores_[slot.partners[i]]->account(i == 0 ? vec : decltype(vec){}, executed);
-  }
+  const SimTime executed = core.end() - core.replay_start();
+  charge(k, core, slot, r.busy, executed, true, true);
   k.rec.instrs += r.instrs;
   k.rec.last_block_end = now;
   ++k.rec.blocks_run;
   instrs_ += r.instrs;
+  if (job.restore_bytes > 0) {
+    StreamStats& st = stream_stats(k.rec.stream);
+    st.restored_bytes += job.restore_bytes;
+    st.restore_time += core.restored() - job.start;
+  }
   if (!core.tracing()) return;  // (the args below cost an allocation per block)
   const std::vector<sim::TraceArg> args = {sim::TraceArg::num("block", job.block),
                                            sim::TraceArg::num("Stream Id", k.rec.stream),
                                            sim::TraceArg::num("Task Id", k.rec.task_id)};
   core.trace_block(k.rec.name, job.dispatched, now, args);
+  if (job.restore_bytes > 0) {
+    core.trace_block("restore context", job.start, core.restored(),
+                     {sim::TraceArg::num("bytes", job.restore_bytes)});
+  }
   for (int p : slot.partners) cores_[p]->trace_block(k.rec.name, job.dispatched, now, args);
 }
 
@@ -297,6 +607,14 @@ void AiCoreEngine::finish(Kernel& k) {
     k.rec.error = k.error;
     if (keep_records_) records_.push_back(k.rec);
     ++kernels_done_;
+    StreamStats& st = stream_stats(k.rec.stream);
+    if (st.kernels == 0 || job.start < st.first_received) st.first_received = job.start;
+    st.last_end = std::max<std::uint64_t>(st.last_end, now);
+    ++st.kernels;
+    if (k.predicted > 0 && k.error == 0) {
+      st.iso += static_cast<double>(k.predicted);
+      st.turnaround += static_cast<double>(now - job.start);
+    }
   }
   if (k.error != 0) {
     ++failed_;
@@ -315,6 +633,39 @@ void AiCoreEngine::register_stats(sim::StatGroup& stats) {
   stats.add("failed_kernels", failed_, "", "kernels that ended with an error");
   stats.add("blocks", blocks_, "", "blocks run");
   stats.add("instructions", instrs_, "", "pipe instructions replayed");
+  stats.add("preemptions", preemptions_, "",
+            "running blocks preempted (scheduler.preemption; drain counts the blocks waited for)");
+  const auto all_latency = [this] {
+    sim::Distribution all;
+    for (const auto& [id, st] : streams_) all.merge(st.latency);
+    return all;
+  };
+  stats.formula("preempt_latency_p50", [all_latency] { return all_latency().percentile(50); },
+                "ps", "median preemption latency over all streams (streams.s<id> has the definition)");
+  stats.formula("preempt_latency_p99", [all_latency] { return all_latency().percentile(99); },
+                "ps", "99th percentile preemption latency over all streams");
+  stats.formula("preempt_latency_max", [all_latency] { return all_latency().percentile(100); },
+                "ps", "largest preemption latency");
+  stats.formula("antt", [this] {
+    double sum = 0;
+    int n = 0;
+    for (const auto& [id, st] : streams_) {
+      if (st.iso <= 0) continue;
+      sum += st.turnaround / st.iso;
+      ++n;
+    }
+    return n == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / n;
+  }, "", "average normalized turnaround time over streams (PREMA's ANTT; lower is better): mean "
+         "of streams.s<id>.normalized_turnaround");
+  stats.formula("stp", [this] {
+    double sum = 0;
+    for (const auto& [id, st] : streams_) {
+      if (st.iso > 0 && st.turnaround > 0) sum += st.iso / st.turnaround;
+    }
+    return sum;
+  }, "", "system throughput over streams (PREMA's STP; higher is better): sum of 1 / "
+         "normalized turnaround");
+  streams_group_ = &stats.child("streams");
   sim::StatGroup& pipes = stats.child("pipes");
   for (int p = 0; p < kernel::kPipeCount; ++p) {
     const auto total = [this, p] {

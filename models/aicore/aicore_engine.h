@@ -19,13 +19,57 @@
 //    kind) blocks running; blocks beyond the free cores run in waves. A kernel still waiting for
 //    cores of a kind keeps the kernels after it in that order off that kind (no overtaking: a
 //    high-priority kernel gets the next free cores, a pending low-priority one never delays it).
-//    batch_mode: the kernel starts only when min(block_dim, cap) blocks can start at once. No
-//    preemption: running blocks always finish.
-//  - A dispatched block runs functionally (KernelWork::run_block) at once, then the core replays
-//    its trace from dispatch + aicore.block_launch (ai_core.h). An error stops further blocks;
-//    the task ends with the first error once its running blocks end.
-//  - The kernel's engine work ends when its last block ends; the scheduler reports completion
-//    scheduler.completion later.
+//    batch_mode: the kernel starts only when min(block_dim, cap) blocks can start at once.
+//  - scheduler.policy=prema (PREMA, Choi & Rhu, HPCA 2020) replaces the priority order by PREMA's
+//    selection. What is implemented: each kernel has a weight w = 8 - priority (priority 0..7, so
+//    8 = highest; PREMA's priority levels) and starts with w tokens. At every dispatch, each
+//    kernel with blocks still waiting for cores gains w x (time since its last update) /
+//    (its predicted isolated time) tokens (PREMA's slowdown-weighted accrual). The threshold is
+//    the largest weight among the waiting kernels that is <= the largest token count; kernels
+//    with tokens >= threshold are candidates and go first, shortest predicted remaining time
+//    first (PREMA's shortest-estimated-job among candidates); the others follow by tokens, then
+//    arrival. Predicted isolated time (also the isolated time of ANTT/STP): kernel_launch +
+//    max(waves x (block_launch + block 0's replay without contention: every GM access costs only
+//    its latency, the core's own MTE rates still apply), block_launch + block_dim x block 0's GM
+//    bytes / hbm.bandwidth), waves = ceil(block_dim / cap): the pipe model of one block and the
+//    memory roofline of all of them, which ignores only L2 hits and HBM latency. Under prema
+//    block 0 runs functionally when the kernel becomes ready (to have its trace to predict from);
+//    otherwise when it is dispatched. PREMA's dynamic choice of the preemption mechanism is
+//    scheduler.preemption=dynamic (below; it works under any policy). Not implemented: SLA targets.
+//  - Preemption (scheduler.preemption != none): at every dispatch, a kernel H with blocks
+//    waiting for cores of a kind takes cores from running blocks of kernels V at least
+//    scheduler.preempt_threshold priority levels below it (lowest priority first, then the
+//    latest arrival, then the highest-numbered core), as many as H's waiting blocks (up to its
+//    cap) need beyond the free and already-yielding cores. Under prema H must also be ahead of V
+//    in PREMA's order. drain: V's running blocks finish (its further blocks already wait behind H,
+//    as with none); the preemption is only recorded. checkpoint: the block stops at once (its
+//    started instructions drain), writes its context (aicore.context_bytes, or when 0 the block's
+//    used local buffer bytes, BlockTrace::local_bytes) to GM through L2/HBM and frees its cores;
+//    it is later re-dispatched (block_launch), reads its context back and replays the rest of
+//    its trace. kill: the block's cores are free at once; it is re-dispatched later and replays
+//    its whole trace again. dynamic (PREMA's choice of mechanism, per victim block): drain when
+//    the block's predicted remaining time (its predicted time — block 0's isolated replay, or
+//    when longer its wave's share of the kernel's memory roofline — minus the time since its
+//    first issue slot) is at most the checkpoint's predicted cost (block_launch + saving and
+//    restoring the context at hbm.bandwidth), else checkpoint. Preempted blocks of a kernel are
+//    dispatched before its new blocks.
+//  - Functional results do not depend on any of this: a block runs functionally once, at its
+//    first dispatch; a resumed or re-run block replays the trace that run recorded (the same
+//    bytes, only later).
+//  - Measured (stats, per stream under aicore.streams.s<id>): preemptions a stream's kernels
+//    caused and suffered; preemption latency (a preempting kernel's readiness, kernel_launch after
+//    its receipt, to the first issue slot of the first block it dispatched after asking) and
+//    start latency (the same for every kernel: readiness to its first block's first issue slot)
+//    as count/p50/p99/max (sim::Distribution: exact up to 4096 samples, then within 1/64);
+//    saved and restored bytes, save and restore time, killed work (execution discarded by kill),
+//    preempted blocks dispatched again (each pays block_launch again);
+//    its first kernel's receipt and last block end; ANTT / STP over streams (PREMA's metrics: per
+//    stream, normalized turnaround = sum of its kernels' engine times, receipt to last block end,
+//    / sum of their predicted isolated times; ANTT = the mean over streams, STP = the sum of the
+//    inverses). The timeline marks "preempt (drain pipes)", "save context", "restore context",
+//    "preempt (kill)" and, under drain, "preempt (drain)" spans on the core tracks; a preempted
+//    block's span ends at the preemption and carries the arg "preempted".
+//    Under policy=fifo every kernel has the same priority, so nothing is ever preempted.
 // Run_block is called from this module's SC_METHOD (the simulation's main stack, not a core's
 // coroutine stack), so kernel code may use deep stacks.
 // Records for op_summary.csv are kept only after keep_records(true) (the runtime asks for them
@@ -34,7 +78,9 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <list>
+#include <map>
 #include <memory>
 #include <queue>
 #include <vector>
@@ -74,6 +120,24 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::size_t core_count() const { return cores_.size(); }
 
  private:
+  /// A preempted block waiting to run again (checkpoint: its remaining trace and context; kill:
+  /// its whole trace), or under prema block 0 run ahead for the prediction.
+  struct Parked {
+    std::uint32_t block = 0;
+    kernel::BlockTrace trace;
+    std::uint64_t restore_bytes = 0;
+    int error = 0;  // run_block's result (prema's block 0 run ahead)
+    bool preempted = false;  // false: prema's block 0, never dispatched yet
+  };
+  /// Per-stream preemption measurements (aicore.streams.s<id>).
+  struct StreamStats {
+    std::uint64_t kernels = 0, caused = 0, suffered = 0, saved_bytes = 0, restored_bytes = 0;
+    std::uint64_t save_time = 0, restore_time = 0, killed_time = 0, redispatched = 0;
+    sim::Distribution latency;  // ps, per preempting kernel
+    sim::Distribution start;    // ps, per kernel: readiness to first issue slot
+    double iso = 0, turnaround = 0;      // ps, summed over its kernels with a prediction
+    std::uint64_t first_received = 0, last_end = 0;  // ps: its first kernel's receipt, last end
+  };
   struct Kernel {
     EngineJob* job = nullptr;
     JobSink* sink = nullptr;
@@ -86,12 +150,24 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     std::uint32_t running = 0;
     bool ready = false, started = false, failed = false;
     int error = 0;
+    std::deque<Parked> parked;  // dispatched before next_block
+    SimTime ready_at = 0;
+    SimTime predicted = 0;      // isolated time (0: not known yet)
+    SimTime block_time = 0;     // a block's predicted time (dynamic preemption)
+    bool preempted_others = false;
+    bool latency_pending = false;  // preempted for; its next dispatched block is the sample
+    double tokens = 0;          // prema
+    SimTime token_at = 0;
+    std::uint64_t seq = 0;      // arrival order
     KernelRecord rec;
     std::list<Kernel>::iterator self;
   };
   struct Slot {
     Kernel* kernel = nullptr;
     std::vector<int> partners;
+    bool yielding = false;  // asked to give its cores up (or, drain, counted on to)
+    SimTime asked = 0;      // when it was asked
+    bool drain = false;     // asked to drain (runs to its end) rather than to stop
   };
   struct Arrival {
     SimTime at;
@@ -101,6 +177,16 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   };
 
   void build_cores(const ChipConfig& cfg, sim::TrackGroup& tracks, sim::StatGroup& stats);
+  std::uint32_t waiting_blocks(const Kernel& k) const {
+    return static_cast<std::uint32_t>(k.parked.size()) +
+           (k.work && k.next_block < k.work->block_dim ? k.work->block_dim - k.next_block : 0);
+  }
+  /// The dispatch order: kernels_ (priority, arrival), or PREMA's.
+  const std::vector<Kernel*>& order();
+  void preempt_for(Kernel& h, const std::vector<Kernel*>& order);
+  void predict(Kernel& k, const kernel::BlockTrace& block0);
+  StreamStats& stream_stats(std::uint32_t stream);
+  void release_slot(Kernel& k, AiCore& core, Slot& slot);
   void plan(Kernel& k) const;
   void on_wake();
   void dispatch();
@@ -109,11 +195,28 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   void assign(Kernel& k);
   int run_block(Kernel& k, std::uint32_t block, kernel::BlockTrace& trace);
   void block_finished(AiCore& core) override;
+  void block_preempted(AiCore& core) override;
   void account(Kernel& k, AiCore& core, const Slot& slot);
+  /// Pipe busy time of one block segment to the core (and a MIX block's AIV partner) and, when
+  /// `record`, to the kernel's op_summary record (`block`: count it as a block there).
+  void charge(Kernel& k, AiCore& core, const Slot& slot,
+              const std::array<SimTime, kLaneCount>& lanes, SimTime executed, bool record,
+              bool block);
   void finish(Kernel& k);
   void register_stats(sim::StatGroup& stats);
 
+  enum class Preemption : std::uint8_t { kNone, kDrain, kCheckpoint, kKill, kDynamic };
   std::uint32_t device_;
+  Preemption preemption_ = Preemption::kNone;
+  std::uint32_t threshold_ = 1;
+  bool prema_ = false;
+  std::uint64_t context_bytes_ = 0;
+  std::array<int, 2> incoming_{};  // cores of yielding slots, per pool
+  std::unique_ptr<BlockReplay> predictor_;
+  double hbm_bandwidth_ = 1;  // B/s
+  sim::StatGroup* streams_group_ = nullptr;
+  std::map<std::uint32_t, StreamStats> streams_;
+  std::uint64_t preemptions_ = 0;
   bool coupled_;
   PipeCosts costs_;
   SimTime kernel_launch_, block_launch_, sync_task_, completion_;
@@ -123,6 +226,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::vector<bool> busy_;
   std::vector<Slot> slots_;
   std::list<Kernel> kernels_;  // dispatch order: by priority, then arrival
+  std::vector<Kernel*> order_;  // order()'s result (kept: no allocation per dispatch)
   bool by_priority_ = true;
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
   sc_core::sc_event wake_;

@@ -138,6 +138,7 @@ void BlockReplay::prepare(bool split_mix) {
   next_issue_ = 0;
   scalar_cycles_ = 0;
   result_ = ReplayResult{};
+  while (!pending_.empty()) pending_.pop();  // left over by a replay cut short (preemption)
   for (std::size_t i = 0; i < n; ++i) {
     const Instr& in = instrs[i];
     int lane = static_cast<int>(in.pipe);
@@ -243,6 +244,66 @@ void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {
   result_.busy[lane_[i]] += release - start_[i];
   ++result_.instrs;
   if (trace_instrs_) host_->instr_done(trace_->instrs[i], lane_[i], start_[i], release);
+}
+
+bool BlockReplay::cut(SimTime now, kernel::BlockTrace& rest, Cut& out) const {
+  const std::vector<Instr>& instrs = trace_->instrs;
+  const std::size_t n = instrs.size();
+  out = Cut{};
+  out.drained = now;
+  std::uint64_t base_bbs = 0;
+  std::vector<bool> done(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (start_[i] == kUnknown || start_[i] > now || end_[i] == kUnknown) continue;
+    done[i] = true;
+    ++out.done;
+    out.drained = std::max(out.drained, end_[i]);
+    out.busy[lane_[i]] += release_[i] - start_[i];
+    base_bbs = std::max(base_bbs, instrs[i].scalar_bbs);
+  }
+  rest.clear();
+  rest.local_bytes = trace_->local_bytes;
+  out.progress = out.done > 0;
+  if (out.done == n) {  // only the scalar code after the last instruction is left: cut it there
+    SimTime t = start_time_;
+    std::uint64_t done_bbs = 0;
+    if (n > 0) {
+      t = issue_[n - 1] + costs_.to_ps(1.0);
+      if (lane_[n - 1] == static_cast<int>(Pipe::kScalar)) t = std::max(t, end_[n - 1]);
+      done_bbs = instrs[n - 1].scalar_bbs;
+    }
+    const std::uint64_t tail = trace_->scalar_bbs > done_bbs ? trace_->scalar_bbs - done_bbs : 0;
+    const SimTime bb_ps = costs_.to_ps(costs_.scalar_cycles_per_bb());
+    if (tail == 0 || bb_ps == 0) return false;
+    const std::uint64_t ran = now <= t ? 0 : std::min<std::uint64_t>(tail, (now - t) / bb_ps);
+    if (ran >= tail) return false;
+    rest.scalar_bbs = tail - ran;  // a basic block in progress runs again
+    out.progress = n > 0 || ran > 0;
+    out.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(
+        static_cast<double>(n) +
+        static_cast<double>(done_bbs + ran) * costs_.scalar_cycles_per_bb());
+    return true;
+  }
+  out.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(
+      static_cast<double>(out.done) +
+      static_cast<double>(base_bbs) * costs_.scalar_cycles_per_bb());
+  constexpr std::uint32_t kGone = ~std::uint32_t{0};
+  std::vector<std::uint32_t> index(n, kGone);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (done[i]) continue;
+    Instr c = instrs[i];
+    c.scalar_bbs = c.scalar_bbs > base_bbs ? c.scalar_bbs - base_bbs : 0;
+    c.dep_begin = static_cast<std::uint32_t>(rest.deps.size());
+    const std::uint32_t* deps = trace_->deps.data() + instrs[i].dep_begin;
+    for (std::uint32_t d = 0; d < instrs[i].dep_count; ++d) {
+      if (deps[d] < i && index[deps[d]] != kGone) rest.deps.push_back(index[deps[d]]);
+    }
+    c.dep_count = static_cast<std::uint32_t>(rest.deps.size()) - c.dep_begin;
+    index[i] = static_cast<std::uint32_t>(rest.instrs.size());
+    rest.instrs.push_back(c);
+  }
+  rest.scalar_bbs = trace_->scalar_bbs > base_bbs ? trace_->scalar_bbs - base_bbs : 0;
+  return true;
 }
 
 SimTime BlockReplay::scalar_tail() {

@@ -92,6 +92,22 @@ class BlockReplay {
   bool advance(SimTime now, SimTime& wake_at);
   const ReplayResult& result() const { return result_; }
 
+  /// What a preemption at `now` leaves (cut()).
+  struct Cut {
+    SimTime drained = 0;                    // the last started instruction's end (>= now)
+    std::uint64_t done = 0;                 // instructions that started at or before now
+    bool progress = false;                  // anything ran (instructions or basic blocks)
+    std::array<SimTime, kLaneCount> busy{}; // their busy time per lane (scalar: their issue and
+                                            // basic-block cycles)
+  };
+  /// Preemption at `now`, after advance(now) (so every GM instruction that started by now has its
+  /// data time): the instructions that started at or before `now` run to their end (the pipes
+  /// drain, `drained`); the others become `rest`, a trace of their own in program order whose
+  /// deps on finished instructions are dropped and whose basic-block counts restart after the
+  /// last finished instruction, replayed later from its own start. Returns false when nothing is
+  /// left but the scalar tail (the block is not worth preempting: it just ends).
+  bool cut(SimTime now, kernel::BlockTrace& rest, Cut& out) const;
+
  private:
   static constexpr SimTime kUnknown = ~SimTime{0};
   using Pending = std::pair<SimTime, std::uint32_t>;  // (start, index), earliest first

@@ -151,6 +151,9 @@ std::uint32_t BlockContext::allocate(Mem mem, std::uint64_t bytes, const char* w
   std::uint8_t* p = base(mem);
   std::memset(p + offset, 0, rounded);  // deterministic contents for every fresh buffer
   a.used = static_cast<std::uint32_t>(a.used + rounded);
+  std::uint64_t held = 0;  // the core state a checkpoint would save (trace.h local_bytes)
+  for (Mem m : {Mem::kUb, Mem::kL1, Mem::kL0a, Mem::kL0b, Mem::kL0c}) held += arenas_[index(m)].used;
+  trace.local_bytes = std::max(trace.local_bytes, held);
   return offset;
 }
 

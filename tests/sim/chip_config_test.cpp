@@ -229,7 +229,9 @@ TEST_F(ConfigFiles, RangeValidation) {
   expect("aicore.cube_cores=0", "aicore.cube_cores: must be between 1 and 1024, got 0");
   expect("aicore.vector_cores=-1", "aicore.vector_cores: must be between 0 and 2048, got -1");
   expect("scheduler.policy=round_robin",
-         "scheduler.policy: expected priority or fifo, got \"round_robin\"");
+         "scheduler.policy: expected priority, fifo or prema, got \"round_robin\"");
+  expect("scheduler.preemption=pause",
+         "scheduler.preemption: expected none, drain, checkpoint, kill or dynamic, got \"pause\"");
   expect("pcie.h2d_bandwidth=0GB/s", "pcie.h2d_bandwidth: must be greater than 0, got 0B/s");
   expect("aicore.frequency=0Hz", "aicore.frequency: must be greater than 0, got 0Hz");
   expect("hbm.size=0", "hbm.size: must be greater than 0, got 0B");
@@ -261,7 +263,7 @@ TEST(ChipConfig, ReferenceShowsEachKeysRange) {
     return at == std::string::npos ? std::string() : ref.substr(at + 1, ref.find('\n', at + 1) - at - 1);
   };
   EXPECT_NE(row("soc.num_devices").find(" 1..16 "), std::string::npos) << row("soc.num_devices");
-  EXPECT_NE(row("scheduler.policy").find(" priority|fifo "), std::string::npos);
+  EXPECT_NE(row("scheduler.policy").find(" priority|fifo|prema "), std::string::npos);
   EXPECT_NE(row("aicore.ub").find(" 1B..4294967295B "), std::string::npos) << row("aicore.ub");
   EXPECT_NE(row("pcie.h2d_bandwidth").find(" > 0B/s "), std::string::npos)
       << row("pcie.h2d_bandwidth");

@@ -65,5 +65,25 @@ TEST(Stats, NonFiniteFormulaIsNullAndReRegistrationReplaces) {
   EXPECT_EQ(StatGroup("empty").to_json(), "{}");
 }
 
+TEST(Stats, DistributionIsExactThenBoundedWithin1Part64) {
+  Distribution d;
+  EXPECT_TRUE(std::isnan(d.percentile(50)));
+  for (std::uint64_t v : {30u, 10u, 20u, 40u}) d.add(v);
+  EXPECT_EQ(d.percentile(50), 20.0);  // nearest rank: 2 of 4
+  EXPECT_EQ(d.percentile(99), 40.0);
+  EXPECT_EQ(d.percentile(100), 40.0);
+  Distribution big;
+  for (std::uint64_t v = 1; v <= 100000; ++v) big.add(v * 1000);  // past kExact: a histogram
+  EXPECT_EQ(big.count(), 100000u);
+  EXPECT_LE(big.percentile(50), 50000000.0);
+  EXPECT_GT(big.percentile(50), 50000000.0 * (1 - 1.0 / 64));
+  EXPECT_LE(big.percentile(99), 99000000.0);
+  EXPECT_GT(big.percentile(99), 99000000.0 * (1 - 1.0 / 64));
+  EXPECT_EQ(big.percentile(100), 100000000.0);  // the largest stays exact
+  d.merge(big);
+  EXPECT_EQ(d.count(), 100004u);
+  EXPECT_EQ(d.percentile(100), 100000000.0);
+}
+
 }  // namespace
 }  // namespace npusim::sim

@@ -112,11 +112,15 @@ struct BlockTrace {
   std::vector<Instr> instrs;
   std::vector<std::uint32_t> deps;  // indices into instrs, each < the dependent's index
   std::uint64_t scalar_bbs = 0;     // basic blocks executed by the whole block
+  /// Peak bytes of the core's local buffers (UB, L1, L0A, L0B, L0C) the block held at once
+  /// (TPipe::InitBuffer): the core state a checkpoint preemption saves.
+  std::uint64_t local_bytes = 0;
 
   void clear() {
     instrs.clear();
     deps.clear();
     scalar_bbs = 0;
+    local_bytes = 0;
   }
 };
 
