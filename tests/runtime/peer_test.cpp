@@ -130,6 +130,72 @@ TEST_F(PeerTest, AStreamRefusesMemsetsOfAnotherDevicesMemory) {
   EXPECT_EQ(aclrtMemsetAsync(d1, 4096, 0, 4096, s0), ACL_ERROR_RT_PARAM_INVALID);
 }
 
+// The task of `device` named `name` (the last one).
+const FakeBackend::TaskTrace* find_task(FakeBackend& fake, std::uint32_t device, const char* name) {
+  const FakeBackend::TaskTrace* found = nullptr;
+  for (const auto& t : fake.tasks()) {
+    if (t.device == device && t.name == name) found = &t;
+  }
+  return found;
+}
+
+TEST_F(PeerTest, AStreamWaitsForAnotherDevicesEventOnceItEnabledThatDevice) {
+  void* d0 = malloc_on(0, 1 << 20);
+  void* d1 = malloc_on(1, 4096);
+  aclrtStream s1 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);  // device 1
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream s0 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s0), ACL_SUCCESS);
+  aclrtEvent ev = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&ev), ACL_SUCCESS);  // device 0's
+  ASSERT_EQ(aclrtMemsetAsync(d0, 1 << 20, 1, 1 << 20, s0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(ev, s0), ACL_SUCCESS);
+  // Recording on another device's stream stays refused.
+  EXPECT_EQ(aclrtRecordEvent(ev, s1), ACL_ERROR_RT_PARAM_INVALID);
+  // Device 1 has not enabled device 0 (device 0 enabling device 1 is the other way).
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtStreamWaitEvent(s1, ev), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(0, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEvent(s1, ev), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(d1, 4096, 2, 4096, s1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+  const FakeBackend::TaskTrace* record = find_task(fake(), 0, "EVENT_RECORD");
+  const FakeBackend::TaskTrace* memset1 = find_task(fake(), 1, "MEMSET");
+  ASSERT_NE(record, nullptr);
+  ASSERT_NE(memset1, nullptr);
+  // The record follows 1 MiB of memset (1 us + 104.8576 us); device 1's memset waits for it.
+  EXPECT_GE(record->record.end, 1 * sim::kUs + 104857600 * sim::kPs);
+  EXPECT_GE(memset1->record.start, record->record.end);
+}
+
+TEST_F(PeerTest, AStreamRecordsAnotherDevicesNotifyOnceItEnabledThatDevice) {
+  void* d0 = malloc_on(0, 1 << 20);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  aclrtStream s1 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);
+  aclrtNotify n1 = nullptr;
+  ASSERT_EQ(aclrtCreateNotify(&n1, 0), ACL_SUCCESS);  // device 1's
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtStream s0 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtRecordNotify(n1, s0), ACL_ERROR_RT_PARAM_INVALID);  // not enabled
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
+  // Waiting stays on the notify's own device.
+  EXPECT_EQ(aclrtWaitAndResetNotify(n1, s0, 0), ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtMemsetAsync(d0, 1 << 20, 1, 1 << 20, s0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordNotify(n1, s0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtWaitAndResetNotify(n1, s1, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+  const FakeBackend::TaskTrace* record = find_task(fake(), 0, "NOTIFY_RECORD");
+  const FakeBackend::TaskTrace* wait = find_task(fake(), 1, "NOTIFY_WAIT");
+  ASSERT_NE(record, nullptr);
+  ASSERT_NE(wait, nullptr);
+  EXPECT_GE(wait->record.end, record->record.end);
+  EXPECT_GE(record->record.start, 1 * sim::kUs + 104857600 * sim::kPs);
+}
+
 class NoPeerChip : public AclTest {
  protected:
   void configure(models::ChipConfig& config, FakeTiming&) override {
