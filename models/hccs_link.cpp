@@ -56,7 +56,13 @@ std::optional<sim::SimTime> HccsLink::resume(EngineJob& job, sim::SimTime now) {
     w.started = now;
     w.left = task.bytes;
     w.link = fabric_->hccs(source(task), destination(task));
-    if (w.link != nullptr && w.link->active++ == 0) fabric_->update_counter(*w.link, now);
+    if (w.link != nullptr) {
+      if (!w.link->declared) {
+        w.link->track.declare(w.link->name);
+        w.link->declared = true;
+      }
+      if (w.link->active++ == 0) fabric_->update_counter(*w.link, now);
+    }
     w.step = 1;
   }
   const std::uint32_t src = source(task);

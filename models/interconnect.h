@@ -33,7 +33,8 @@ struct LinkDirection {
   std::uint32_t from = 0, to = 0;
   std::string name;  // "HCCS 0->1"
   sim::BandwidthResource bandwidth;
-  sim::Track track;
+  sim::Track track;     // reserved; named when the link first carries a transfer
+  bool declared = false;
   int active = 0;  // transfers in progress (the counter shows the bandwidth while > 0)
 
   LinkDirection(std::uint32_t f, std::uint32_t t, std::string n, sim::Bandwidth bw)

@@ -9,6 +9,9 @@
 // 64 KiB bursts (sdma.burst): a burst takes 2.048 us on the link; HBM (1 TB/s) hides behind it.
 #include <algorithm>
 #include <deque>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -39,7 +42,8 @@ ChipConfig system_config(int devices, const std::string& links) {
 
 class SystemBench {
  public:
-  explicit SystemBench(const ChipConfig& cfg) : system_(cfg, stats_, trace_) {
+  explicit SystemBench(const ChipConfig& cfg, bool trace = false)
+      : trace_(trace), system_(cfg, stats_, trace_) {
     system_.set_completion_hook([this] {
       system_.reevaluate_waits();
       engine_.wake();
@@ -85,6 +89,12 @@ class SystemBench {
                              sim::kForever);
   }
   double stat(const std::string& path) const { return stats_.value(path); }
+  std::string timeline_json() const {
+    const std::string path = ::testing::TempDir() + "hccs_timeline.json";
+    trace_.write(path);
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
 
  private:
   sim::Engine engine_;
@@ -185,6 +195,18 @@ TEST(HccsLink, PeerReduceReadsBothEnds) {
   EXPECT_EQ(bench.stat("chip1.hbm.read_bytes"), 1.0 * kMiB);   // src
   EXPECT_EQ(bench.stat("chip0.hbm.read_bytes"), 1.0 * kMiB);   // dst read...
   EXPECT_EQ(bench.stat("chip0.hbm.write_bytes"), 1.0 * kMiB);  // ...and written
+}
+
+TEST(HccsLink, TimelineShowsUsedLinkDirectionsWithTheirBandwidth) {
+  SystemBench bench(system_config(3, "full_mesh"), /*trace=*/true);
+  bench.peer_copy(0, 1, 1, false, 1 * kMiB);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const std::string json = bench.timeline_json();
+  EXPECT_NE(json.find("\"HCCS\""), std::string::npos);           // the process
+  EXPECT_NE(json.find("\"HCCS 0->1\""), std::string::npos);      // the used direction's track
+  EXPECT_EQ(json.find("\"HCCS 1->0\""), std::string::npos);      // unused: not shown
+  EXPECT_NE(json.find("bandwidth(GB/s)"), std::string::npos);     // the span's argument
+  EXPECT_NE(json.find("HCCS 0->1 (GB/s)"), std::string::npos);    // the counter
 }
 
 TEST(RootComplex, HostCopiesOfTwoChipsShareIt) {
