@@ -5,8 +5,8 @@
 
 namespace npusim::models {
 
-Interconnect::Interconnect(const ChipConfig& cfg, const Topology& topology,
-                           sim::StatGroup& stats, sim::TraceWriter& trace)
+Interconnect::Interconnect(const ChipConfig& cfg, const Topology& topology, sim::StatGroup& stats,
+                           sim::TraceWriter& trace)
     : devices_(topology.devices()),
       root_h2d_(cfg.pcie.root_complex_bandwidth),
       root_d2h_(cfg.pcie.root_complex_bandwidth),

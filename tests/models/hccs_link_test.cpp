@@ -7,13 +7,13 @@
 // Every task pays doorbell 500 ns + dispatch 200 ns before its engine starts and completion
 // 300 ns after it ends (tests/models/bench.h). HCCS here: 32 GB/s per direction, latency 1 us,
 // 64 KiB bursts (sdma.burst): a burst takes 2.048 us on the link; HBM (1 TB/s) hides behind it.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <deque>
 #include <fstream>
 #include <iterator>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "models/system.h"
 #include "sim/engine.h"
@@ -22,10 +22,10 @@
 namespace npusim::models::testing {
 namespace {
 
-constexpr SimTime kHccsBurst = 2048 * kNs;   // 64 KiB at 32 GB/s
-constexpr SimTime kPcieBurst = 8192 * kNs;   // 256 KiB at 32 GB/s
-constexpr SimTime kBefore = 700 * kNs;       // doorbell + dispatch
-constexpr SimTime kAfter = 300 * kNs;        // completion
+constexpr SimTime kHccsBurst = 2048 * kNs;  // 64 KiB at 32 GB/s
+constexpr SimTime kPcieBurst = 8192 * kNs;  // 256 KiB at 32 GB/s
+constexpr SimTime kBefore = 700 * kNs;      // doorbell + dispatch
+constexpr SimTime kAfter = 300 * kNs;       // completion
 
 ChipConfig system_config(int devices, const std::string& links) {
   ChipConfig c = test_config();
@@ -157,7 +157,7 @@ TEST(HccsLink, TwoLinksPerPairDoubleTheBandwidth) {
 }
 
 TEST(HccsLink, WithoutALinkTheCopyGoesThroughTheHost) {
-  SystemBench bench(system_config(3, "0-2"));  // 0 and 1 are not linked
+  SystemBench bench(system_config(3, "0-2"));             // 0 and 1 are not linked
   Seen& copy = bench.peer_copy(1, 1, 0, true, 1 * kMiB);  // chip 1 pulls from chip 0
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   // Latency 2 x pcie.latency (1 us); each 64 KiB burst holds chip 0's D2H link and chip 1's H2D
@@ -202,11 +202,11 @@ TEST(HccsLink, TimelineShowsUsedLinkDirectionsWithTheirBandwidth) {
   bench.peer_copy(0, 1, 1, false, 1 * kMiB);
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   const std::string json = bench.timeline_json();
-  EXPECT_NE(json.find("\"HCCS\""), std::string::npos);           // the process
-  EXPECT_NE(json.find("\"HCCS 0->1\""), std::string::npos);      // the used direction's track
-  EXPECT_EQ(json.find("\"HCCS 1->0\""), std::string::npos);      // unused: not shown
-  EXPECT_NE(json.find("bandwidth(GB/s)"), std::string::npos);     // the span's argument
-  EXPECT_NE(json.find("HCCS 0->1 (GB/s)"), std::string::npos);    // the counter
+  EXPECT_NE(json.find("\"HCCS\""), std::string::npos);          // the process
+  EXPECT_NE(json.find("\"HCCS 0->1\""), std::string::npos);     // the used direction's track
+  EXPECT_EQ(json.find("\"HCCS 1->0\""), std::string::npos);     // unused: not shown
+  EXPECT_NE(json.find("bandwidth(GB/s)"), std::string::npos);   // the span's argument
+  EXPECT_NE(json.find("HCCS 0->1 (GB/s)"), std::string::npos);  // the counter
 }
 
 TEST(RootComplex, HostCopiesOfTwoChipsShareIt) {

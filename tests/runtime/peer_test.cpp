@@ -2,10 +2,10 @@
 // Peer access between devices: aclrtDeviceCanAccessPeer, aclrtDeviceEnablePeerAccess,
 // aclrtDeviceDisablePeerAccess, aclrtDevicePeerAccessStatus, and copies between two devices'
 // memories (which device runs them, when they are refused). FakeBackend, three devices.
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "acl/acl.h"
 #include "tests/runtime/test_support.h"
@@ -40,7 +40,7 @@ TEST_F(PeerTest, CanAccessPeerChecksItsArguments) {
 TEST_F(PeerTest, EnableIsOneWayAndDisableNeedsAnEnable) {
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   int32_t status = -1;
-  EXPECT_EQ(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_INVALID_PARAM);  // flags must be 0
+  EXPECT_EQ(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_INVALID_PARAM);     // flags must be 0
   EXPECT_EQ(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_RT_PARAM_INVALID);  // itself
   EXPECT_EQ(aclrtDeviceEnablePeerAccess(3, 0), ACL_ERROR_RT_INVALID_DEVICEID);
   EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);  // not enabled
