@@ -38,6 +38,13 @@ case "${CASE}" in
     build model_replay
     NPUSIM_CONFIG=tiny NPUSIM_SET="scheduler.doorbell=500ns;scheduler.dispatch=200ns;scheduler.completion=300ns;scheduler.sync_task=100ns;host.launch_call=2us" \
       ./model_replay ;;
+  p2p_timing)  # a copy between two devices over HCCS: time, data, the HCCS timeline and stats
+    build p2p_timing
+    npusim run --config tiny --set soc.num_devices=2 --out out -- ./p2p_timing
+    json_check out/timeline.json \
+      "any(e.get('ph')=='M' and e.get('name')=='process_name' and e['args']['name']=='HCCS' for e in d) and \
+       any(e.get('ph')=='X' and e.get('name')=='MEMCPY_P2P' for e in d)"
+    json_check out/stats.json "d['system']['hccs']['0_to_1']['bytes']['value'] == 64 * 2**20" ;;
   api_misc) build api_misc; ./api_misc ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;
