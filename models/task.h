@@ -28,7 +28,7 @@ constexpr std::uint32_t kSyncStreamBase = 0xFFFF0000u;
 /// its own adds it here (the vocabulary both sides of the seam speak); values below
 /// kFirstUnitKind are taken by this list, the rest are free for units and tests.
 enum class TaskKind : std::uint8_t {
-  kCopy,         // by direction: PCIe DMA (H2D, D2H), SDMA (D2D), host CPU (H2H)
+  kCopy,         // by direction: PCIe DMA (H2D, D2H), SDMA (D2D), host CPU (H2H), HCCS (kPeer)
   kMemset,       // SDMA (device memory) or host CPU (kH2H: host memory)
   kEventRecord,  // scheduler-internal
   kEventWait,    // scheduler-internal, holds its stream until ready()
@@ -38,14 +38,18 @@ enum class TaskKind : std::uint8_t {
   kKernel,       // AI Core (a KernelWork; without one: a fixed scheduler.sync_task)
   kHostFunc,     // host callback
   kNop,          // scheduler-internal, does nothing (barriers, placeholders)
-  kReduce,       // SDMA (kD2D): dst = dst (op) src element-wise (aclrtReduceAsync)
+  kReduce,       // SDMA (kD2D) / HCCS (kPeer): dst = dst (op) src element-wise
   kRandom,       // DSA: random numbers into device memory (aclrtRandomNumAsync)
 };
 constexpr int kFirstUnitKind = 32;
 constexpr int kTaskKinds = 256;  // every value of the underlying type
 
-enum class Direction : std::uint8_t { kH2H, kH2D, kD2H, kD2D };
-constexpr int kDirections = 4;
+/// Which memories a copy (memset, reduce) touches. kPeer: between the memories of two chips —
+/// Task::device (the chip whose stream queued the task and runs it) and Task::peer; Task::from_peer
+/// says which way the bytes go. It runs on the HCCS link between the two chips, or over PCIe
+/// through the host when the topology has no direct link (models/hccs_link.h).
+enum class Direction : std::uint8_t { kH2H, kH2D, kD2H, kD2D, kPeer };
+constexpr int kDirections = 5;
 
 /// How a task ended; times in simulated ps.
 struct TaskOutcome {
@@ -60,7 +64,12 @@ struct Task {
   TaskKind kind = TaskKind::kNop;
   Direction direction = Direction::kD2D;  // copies and memsets: which side(s) of the link
   bool pageable = false;      // host side is pageable (staged through a bounce buffer)
-  std::uint32_t device = 0;
+  std::uint32_t device = 0;   // the chip whose stream queued the task (and whose scheduler runs it)
+  /// Direction::kPeer only: the other chip, and which way the bytes go. from_peer = false: source
+  /// on `device`, destination on `peer` (a write/push); true: source on `peer`, destination on
+  /// `device` (a read/pull). For kReduce the destination is the one that is read and written.
+  std::uint32_t peer = 0;
+  bool from_peer = false;
   std::uint32_t stream = 0;   // device-unique stream id, or kSyncStreamBase + host thread index
   std::uint32_t task_id = 0;  // per-stream sequence number (16-bit wrap is the runtime's concern)
   std::uint32_t priority = 0; // 0 = highest .. 7 = lowest

@@ -21,6 +21,7 @@ const char* operation(const Task& task) {
     case Direction::kH2D: return "host to device";
     case Direction::kD2H: return "device to host";
     case Direction::kD2D: return "device to device";
+    case Direction::kPeer: return "device to peer device";
   }
   return "";
 }

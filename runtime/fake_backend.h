@@ -4,8 +4,9 @@
 // Timing model: every stream is a FIFO that runs one task at a time; streams never share an
 // engine, so tasks of different streams always overlap. A task starts at max(submit_at, end of
 // the previous task of its stream, the moment its ready() holds) and lasts a fixed time by type:
-// copies and fills `copy_fixed + bytes / copy_bytes_per_us`, scheduler tasks `sync_task`,
-// kernels `kernel`, no-ops nothing. Completions at the same instant run in (device, stream) order.
+// copies (every direction, Direction::kPeer included) and fills `copy_fixed + bytes /
+// copy_bytes_per_us`, scheduler tasks `sync_task`, kernels `kernel`, no-ops nothing. Completions
+// at the same instant run in (device, stream) order.
 // A kernel task with a KernelWork runs its blocks functionally (run_block 0, 1, 2... in order) when
 // it starts; the first failing block stops it and becomes the task's error.
 // It also records every task and API span so tests can check orders, times and flows.

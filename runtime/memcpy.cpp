@@ -134,6 +134,8 @@ const char* copy_name(Direction path) {
       return "MEMCPY_D2D";
     case Direction::kH2H:
       return "MEMCPY_H2H";
+    case Direction::kPeer:
+      return "MEMCPY_P2P";
   }
   return "MEMCPY";
 }
