@@ -159,7 +159,7 @@ class Queue {
     t.name = prefix_ + " Notify Wait";
     t.bytes = 8;
     t.ready = [d = d_, rank, channel, value] { return d->flag(rank, channel) >= value; };
-    t.effect = [] { return 0; };
+    t.effect = [error = error_] { return *error; };  // a failed data task of this call
     add(s, std::move(t));
   }
 
@@ -191,13 +191,20 @@ class Queue {
       }
       return 0;
     };
+    t.done = [error = error_](const TaskOutcome& r) {
+      if (r.error != 0 && !r.discarded && *error == 0) *error = r.error;
+    };
     add(s, std::move(t));
   }
 
   void submit(Stream& main, std::function<void()> on_done) {
     if (on_done) {
       if (tasks_.empty() || tasks_.back().first != &main) wait_nothing(main);
-      tasks_.back().second.done = [on_done](const TaskOutcome&) { on_done(); };
+      auto& last = tasks_.back().second.done;
+      last = [on_done, before = std::move(last)](const TaskOutcome& r) {
+        if (before) before(r);
+        on_done();
+      };
     }
     for (auto& [stream, task] : tasks_) submit_to_stream(c_, *stream, std::move(task));
     tasks_.clear();
@@ -216,6 +223,9 @@ class Queue {
   std::shared_ptr<Domain> d_;
   std::string prefix_;
   std::vector<std::pair<Stream*, Task>> tasks_;
+  // The first error of a data task of this call (helper streams included): the main stream's
+  // waits report it, so synchronising the caller's stream sees it.
+  std::shared_ptr<int> error_ = std::make_shared<int>(0);
 };
 
 // First element of chunk `c` of `count` elements split in `n` balanced chunks.
@@ -583,6 +593,12 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
   RankArgs args;
   if (send_end > 0) args.send = device_buffer(c, send, send_end, device_, "sendBuf");
   if (recv_end > 0) args.recv = device_buffer(c, recv, recv_end, device_, "recvBuf");
+  if (send_end > 0 && recv_end > 0) {
+    const auto* s0 = static_cast<const unsigned char*>(send);
+    const auto* r0 = static_cast<const unsigned char*>(recv);
+    require(s0 + send_end <= r0 || r0 + recv_end <= s0, kPara,
+            std::string(name) + ": sendBuf and recvBuf overlap");
+  }
   args.sdispls = sdispls;
   args.scounts = scounts;
   const std::uint64_t seq = publish(std::move(args));
