@@ -33,6 +33,8 @@ PY
 
 case "${CASE}" in
   copy_timing) build copy_timing; NPUSIM_CONFIG=tiny ./copy_timing ;;
+  hccl_timing)  # HCCL on 8 simulated 910B chips (libhccl.so: the same runtime)
+    build hccl_timing hccl; NPUSIM_SET="soc.num_devices=8" ./hccl_timing ;;
   overlap) build overlap; NPUSIM_CONFIG=tiny ./overlap ;;
   api_misc) build api_misc; ./api_misc ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
