@@ -132,7 +132,8 @@ void rank_main(Shared& sh, std::uint32_t rank) {
                             ACL_MEMCPY_HOST_TO_DEVICE));
     }
     for (int i = 0; i < o.warmup; ++i) CHECK_ACL(run_once(o, comm, s, buf, out, elems));
-    CHECK_ACL(HcclBarrier(comm, s));
+    CHECK_ACL(HcclBarrier(comm, s));  // every rank starts from the same simulated moment
+    CHECK_ACL(aclrtSynchronizeStream(s));
     CHECK_ACL(aclrtRecordEvent(start, s));
     for (int i = 0; i < o.iters; ++i) CHECK_ACL(run_once(o, comm, s, buf, out, elems));
     CHECK_ACL(aclrtRecordEvent(stop, s));
