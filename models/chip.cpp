@@ -11,7 +11,7 @@ std::string npu_label(std::uint32_t device) { return "NPU " + std::to_string(dev
 }  // namespace
 
 Chip::Chip(const sc_core::sc_module_name& name, std::uint32_t device, const ChipConfig& cfg,
-           sim::StatGroup& stats, sim::TraceWriter& trace)
+           sim::StatGroup& stats, sim::TraceWriter& trace, Interconnect* fabric)
     : sc_module(name),
       device_(device),
       stream_tracks_(trace, "Ascend Hardware", npu_label(device), 14),
@@ -21,7 +21,8 @@ Chip::Chip(const sc_core::sc_module_name& name, std::uint32_t device, const Chip
       scheduler_("scheduler", cfg, stream_tracks_, stats.child("scheduler")) {
   l2_.bind_memory(hbm_);
   for (const UnitSpec& spec : unit_specs()) {
-    UnitContext ctx{device, cfg, stats.child(spec.name), unit_tracks_, hbm_, l2_, scheduler_};
+    UnitContext ctx{device, cfg, stats.child(spec.name), unit_tracks_, hbm_, l2_, scheduler_,
+                    fabric};
     units_.push_back(spec.make(spec.name, ctx));
   }
 }

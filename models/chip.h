@@ -26,8 +26,9 @@ class Chip : public sc_core::sc_module {
  public:
   /// `stats` is this chip's group ("chip0"); its timeline processes are "Ascend Hardware" (a
   /// track per stream) and "NPU <device> Units" (the units' tracks), labelled "NPU <device>".
+  /// `fabric`: what the chips of a system share (System passes it; nullptr for a lone chip).
   Chip(const sc_core::sc_module_name& name, std::uint32_t device, const ChipConfig& cfg,
-       sim::StatGroup& stats, sim::TraceWriter& trace);
+       sim::StatGroup& stats, sim::TraceWriter& trace, Interconnect* fabric = nullptr);
 
   TaskScheduler& scheduler() { return scheduler_; }
   std::uint32_t device() const { return device_; }

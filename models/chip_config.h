@@ -34,7 +34,7 @@ constexpr double kMaxLocalBuffer = 4294967295.0;
 struct SocConfig {
   std::string name = "Ascend910B2";
   std::int64_t npu_arch = 2201;
-  std::int64_t num_devices = 1;
+  std::int64_t num_devices = 8;
   std::string version = "8.5.0";
 
   template <class V>
@@ -84,6 +84,7 @@ struct PcieConfig {
   Bytes burst{256 * 1024};
   Bytes pageable_chunk{2 * 1024 * 1024};
   std::int64_t dma_channels = 4;
+  Bandwidth root_complex_bandwidth{102.4e9};
 
   template <class V>
   void visit(V& v) {
@@ -96,6 +97,10 @@ struct PcieConfig {
     v.field("dma_channels", dma_channels,
             "DMA queues per direction; concurrent copies share the link burst by burst",
             sim::range(1, 64));
+    v.field("root_complex_bandwidth", root_complex_bandwidth,
+            "host side of every device's PCIe link, per direction: the H2D bursts of all devices "
+            "share one such resource, their D2H bursts another (peer copies through the host use "
+            "both)");
   }
 };
 
@@ -299,6 +304,8 @@ struct TopologyConfig {
   std::string links = "full_mesh";
   std::string link = "hccs";
   std::int64_t links_per_pair = 1;
+  Bandwidth hccs_bandwidth{56e9};
+  Duration hccs_latency{1500 * sim::kNs};
 
   template <class V>
   void visit(V& v) {
@@ -310,6 +317,12 @@ struct TopologyConfig {
             "the PCIe switch)", sim::one_of("hccs|pcie"));
     v.field("links_per_pair", links_per_pair, "parallel links between each linked pair",
             sim::range(1, 16));
+    v.field("hccs_bandwidth", hccs_bandwidth,
+            "bandwidth of one HCCS link in each direction (a pair's links add up; the two "
+            "directions are independent)");
+    v.field("hccs_latency", hccs_latency,
+            "latency added once per cross-chip copy over HCCS (descriptor fetch, first flit to the "
+            "peer's memory)");
   }
 };
 

@@ -20,6 +20,13 @@ void Hbm::b_transport(int /*port*/, tlm::tlm_generic_payload& trans, sc_core::sc
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+sim::SimTime Hbm::remote_access(bool write, sim::SimTime at, std::uint64_t bytes,
+                                sim::SimTime& slot_end) {
+  slot_end = port_.reserve(at, bytes);
+  (write ? write_bytes_ : read_bytes_) += bytes;
+  return slot_end + latency_;
+}
+
 void Hbm::register_stats(sim::StatGroup& stats) {
   stats.add("bytes", port_.bytes(), "B", "bytes read and written (D2D copies count twice)");
   stats.add("read_bytes", read_bytes_, "B", "bytes read");

@@ -31,6 +31,12 @@ class Hbm : public sc_core::sc_module {
   /// Fixed access latency added after each transaction's slot.
   sim::SimTime latency() const { return latency_; }
 
+  /// An access of `bytes` issued at `at` by another chip's engine over a chip-to-chip link (no
+  /// TLM socket crosses chips): the same timing as b_transport. Returns when its data is
+  /// complete; `slot_end` receives when the next pipelined access may issue.
+  sim::SimTime remote_access(bool write, sim::SimTime at, std::uint64_t bytes,
+                             sim::SimTime& slot_end);
+
  private:
   void b_transport(int port, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void register_stats(sim::StatGroup& stats);

@@ -4,15 +4,18 @@
 #include <algorithm>
 
 #include "models/hbm.h"
+#include "models/interconnect.h"
 #include "sim/engine.h"
 
 namespace npusim::models {
 PcieDma::PcieDma(const sc_core::sc_module_name& name, bool to_device, const ChipConfig& cfg,
-                 sim::TrackGroup& tracks, sim::StatGroup& stats)
+                 sim::TrackGroup& tracks, sim::StatGroup& stats,
+                 sim::BandwidthResource* root)
     : ChannelEngine(name, cfg.pcie.dma_channels, tracks, to_device ? "PCIe H2D" : "PCIe D2H",
                     stats),
       to_device_(to_device),
       link_(to_device ? cfg.pcie.h2d_bandwidth : cfg.pcie.d2h_bandwidth),
+      root_(root),
       latency_(cfg.pcie.latency.ps),
       burst_(std::max<std::uint64_t>(cfg.pcie.burst.value, 1)),
       chunk_(std::max<std::uint64_t>(cfg.pcie.pageable_chunk.value, 1)),
@@ -59,7 +62,8 @@ std::optional<sim::SimTime> PcieDma::step_dma(Dma& d, sim::SimTime now) {
     if (d.issue > now) return d.issue;
     const std::uint64_t n = std::min(d.left, burst_);
     d.left -= n;
-    const sim::SimTime link_end = link_.reserve(d.issue, n);
+    sim::SimTime link_end = link_.reserve(d.issue, n);
+    if (root_ != nullptr) link_end = std::max(link_end, root_->reserve(d.issue, n));
     sim::SimTime mem_slot_end = 0;
     memory_access(cmd, d.issue, n, mem_slot_end);  // its latency is part of pcie.latency
     d.issue = std::max(link_end, mem_slot_end);
@@ -147,8 +151,11 @@ std::size_t PcieDma::span_args(const EngineJob& job, sim::TraceField* args) cons
 
 HostLink::HostLink(const sc_core::sc_module_name& name, UnitContext& ctx)
     : sc_module(name),
-      h2d("h2d", true, ctx.cfg, ctx.tracks, ctx.stats.child("h2d")),
-      d2h("d2h", false, ctx.cfg, ctx.tracks, ctx.stats.child("d2h")) {
+      h2d("h2d", true, ctx.cfg, ctx.tracks, ctx.stats.child("h2d"),
+          ctx.fabric != nullptr ? &ctx.fabric->root_complex(true) : nullptr),
+      d2h("d2h", false, ctx.cfg, ctx.tracks, ctx.stats.child("d2h"),
+          ctx.fabric != nullptr ? &ctx.fabric->root_complex(false) : nullptr) {
+  if (ctx.fabric != nullptr) ctx.fabric->attach_pcie(ctx.device, h2d.link(), d2h.link());
   h2d.bind_memory(ctx.hbm);
   d2h.bind_memory(ctx.hbm);
   ctx.routes.claim(TaskKind::kCopy, Direction::kH2D, h2d, "pcie_h2d");

@@ -9,6 +9,9 @@
 // Concurrent transfers of one direction therefore interleave burst by burst (fair sharing).
 // pcie.latency covers the whole path, device memory access included: HBM only adds contention,
 // so a lone transfer takes exactly latency + S / bandwidth while HBM is the faster side.
+// Every burst also reserves the host's root complex in its direction (pcie.root_complex_bandwidth,
+// shared by all chips of the system; models/interconnect.h), so several chips' copies of one
+// direction slow down once their links together exceed it.
 // Pageable host memory is staged through two pinned bounce buffers in pcie.pageable_chunk chunks:
 // the host memcpy of a chunk (host.memcpy_bandwidth) overlaps the DMA of the previous chunk (H2D)
 // or the DMA of the next chunk (D2H); each chunk is its own DMA (pays the latency).
@@ -26,8 +29,12 @@ namespace npusim::models {
 
 class PcieDma : public ChannelEngine {
  public:
+  /// `root`: the root complex port of this direction (nullptr: none, the link alone limits).
   PcieDma(const sc_core::sc_module_name& name, bool to_device, const ChipConfig& cfg,
-          sim::TrackGroup& tracks, sim::StatGroup& stats);
+          sim::TrackGroup& tracks, sim::StatGroup& stats, sim::BandwidthResource* root);
+
+  /// The link direction (peer copies through the host reserve it too).
+  sim::BandwidthResource& link() { return link_; }
 
   const char* task_type(const Task&) const override { return "PCIE_DMA_SQE"; }
 
@@ -64,6 +71,7 @@ class PcieDma : public ChannelEngine {
 
   bool to_device_;
   sim::BandwidthResource link_;
+  sim::BandwidthResource* root_;
   sim::SimTime latency_;
   std::uint64_t burst_;
   std::uint64_t chunk_;

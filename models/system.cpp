@@ -9,10 +9,10 @@
 namespace npusim::models {
 
 System::System(const ChipConfig& cfg, sim::StatGroup& stats, sim::TraceWriter& trace)
-    : topology_(cfg) {
+    : topology_(cfg), fabric_(cfg, topology_, stats.child("system"), trace) {
   for (std::uint32_t d = 0; d < topology_.devices(); ++d) {
     const std::string name = "chip" + std::to_string(d);
-    chips_.push_back(std::make_unique<Chip>(name.c_str(), d, cfg, stats.child(name), trace));
+    chips_.push_back(std::make_unique<Chip>(name.c_str(), d, cfg, stats.child(name), trace, &fabric_));
   }
 }
 

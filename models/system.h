@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The simulated machine: soc.num_devices chips (each with its own PCIe link to the host) and the
-// links between them (`topology`, models/topology.h). The runtime asks it for device N; it never
-// wires hardware itself. No timing of its own.
+// links between them (`topology`, models/topology.h), which with the host's root complex make its
+// Interconnect (models/interconnect.h, statistics under "system"). The runtime asks it for device
+// N; it never wires hardware itself. No timing of its own.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "models/aicore/op_summary.h"
 #include "models/chip.h"
 #include "models/chip_config.h"
+#include "models/interconnect.h"
 #include "models/topology.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
@@ -28,6 +30,7 @@ class System {
   /// Device `d`; throws std::out_of_range naming the device count.
   Chip& device(std::uint32_t d);
   const Topology& topology() const { return topology_; }
+  Interconnect& interconnect() { return fabric_; }
 
   /// Called after every task completion on any device (after the task's done()).
   void set_completion_hook(std::function<void()> hook);
@@ -40,6 +43,7 @@ class System {
 
  private:
   Topology topology_;
+  Interconnect fabric_;
   std::vector<std::unique_ptr<Chip>> chips_;
 };
 

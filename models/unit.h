@@ -23,6 +23,7 @@
 namespace npusim::models {
 
 class Hbm;
+class Interconnect;
 class L2Cache;
 
 /// Where a unit claims the tasks it executes (the task scheduler).
@@ -49,6 +50,9 @@ struct UnitContext {
   Hbm& hbm;                 // device memory (TLM target)
   L2Cache& l2;              // the L2 in front of it (TLM target of the AI Cores)
   Routes& routes;           // claim the tasks the unit executes
+  /// What the chips of the system share (root complex, chip-to-chip links, the other chips'
+  /// memory; models/interconnect.h); nullptr for a chip built on its own.
+  Interconnect* fabric;
 };
 
 /// Base of every unit (ownership only; units are usually SystemC modules too).

@@ -4,6 +4,7 @@
 
 #include "models/aicore/aicore_engine.h"
 #include "models/dsa_engine.h"
+#include "models/hccs_link.h"
 #include "models/host_cpu.h"
 #include "models/host_link.h"
 #include "models/sdma_engine.h"
@@ -20,6 +21,7 @@ const UnitSpec kBuiltinUnits[] = {
     {"sync_tasks", make_unit<SyncTasks>},
     {"aicore", make_unit<AiCoreEngine>},
     {"dsa", make_unit<DsaEngine>},
+    {"hccs", make_unit<HccsLink>},
 };
 
 std::mutex& added_mutex() {

@@ -6,6 +6,7 @@
 #include "runtime/api_call.h"
 #include "runtime/device_query.h"
 #include "runtime/errors.h"
+#include "runtime/peer.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
 
@@ -34,6 +35,30 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
   return api_any("aclrtGetDeviceCount", [&](Call& c) {
     require_not_null(count, "count");
     *count = static_cast<uint32_t>(c.config().soc.num_devices);
+  });
+}
+
+aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+  return api_any("aclrtDeviceCanAccessPeer", [&](Call& c) {
+    require_not_null(canAccessPeer, "canAccessPeer");
+    *canAccessPeer = can_access_peer(c, deviceId, peerDeviceId);
+  });
+}
+
+aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  return api("aclrtDeviceEnablePeerAccess",
+             [&](Call& c) { enable_peer_access(c, peerDeviceId, flags); });
+}
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  return api("aclrtDeviceDisablePeerAccess",
+             [&](Call& c) { disable_peer_access(c, peerDeviceId); });
+}
+
+aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
+  return api("aclrtDevicePeerAccessStatus", [&](Call& c) {
+    require_not_null(status, "status");
+    *status = peer_access_status(c, deviceId, peerDeviceId);
   });
 }
 

@@ -372,18 +372,6 @@ aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
   return unsupported("aclrtDestroyLabelList", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
-  return unsupported("aclrtDeviceCanAccessPeer", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
-  return unsupported("aclrtDeviceDisablePeerAccess", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
-  return unsupported("aclrtDeviceEnablePeerAccess", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtDeviceGetBareTgid(int32_t* pid) {
   return unsupported("aclrtDeviceGetBareTgid", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -423,10 +411,6 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
 
 aclError aclrtDeviceL2CacheFlush(void* rsv) {
   return unsupported("aclrtDeviceL2CacheFlush", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
-  return unsupported("aclrtDevicePeerAccessStatus", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {

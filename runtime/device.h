@@ -29,6 +29,7 @@ struct Device {
   std::int64_t live_notifies = 0;
   int sat_mode = 1;               // aclrtFloatOverflowMode for new streams
   ResLimits limits;               // process-level limits (aclrtSetDeviceResLimit)
+  std::set<std::uint32_t> peers;  // devices this one enabled peer access to (runtime/peer.h)
   /// Process-level float overflow flag (shared with the status tasks that read or clear it).
   std::shared_ptr<std::uint32_t> overflow = std::make_shared<std::uint32_t>(0);
 };

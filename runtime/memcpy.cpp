@@ -11,6 +11,7 @@
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
 #include "runtime/memory.h"
+#include "runtime/peer.h"
 #include "runtime/runtime.h"
 
 namespace npusim::rt {
@@ -58,6 +59,11 @@ struct CopyPlan {
   Direction path = Direction::kH2H;
   bool pageable = false;         // the host side is not pinned memory
   std::uint32_t device = 0;      // device doing the work
+  // A copy between two devices' memories (path kPeer once resolve_peer() ran).
+  bool cross_device = false;
+  std::uint32_t src_device = 0, dst_device = 0;
+  std::uint32_t peer = 0;        // kPeer: the other end
+  bool from_peer = false;        // kPeer: the bytes come from `peer` (else they go to it)
   std::uint64_t dst_serial = 0;  // registered allocations to re-check at execution
   std::uint64_t src_serial = 0;
 };
@@ -116,12 +122,29 @@ CopyPlan plan_copy(Call& call, void* dst, std::size_t dest_max, const void* src,
     plan.device = call.context().device;
   }
   if (s.device() && d.device() && s.alloc->device != d.alloc->device) {
-    fail(ACL_ERROR_RT_PARAM_INVALID,
-         "src is on device " + std::to_string(s.alloc->device) + " and dst on device " +
-             std::to_string(d.alloc->device) +
-             ": a copy between devices needs peer access (aclrtDeviceEnablePeerAccess)");
+    plan.cross_device = true;
+    plan.src_device = s.alloc->device;
+    plan.dst_device = d.alloc->device;
   }
   return plan;
+}
+
+// A copy between two devices runs on `device` (the current device for a synchronous copy, the
+// stream's for an asynchronous one), which must be one of its ends and have enabled peer access
+// to the other (runtime/peer.h).
+void resolve_peer(Call& call, CopyPlan& plan, std::uint32_t device, const char* what) {
+  if (!plan.cross_device) return;
+  if (device != plan.src_device && device != plan.dst_device) {
+    fail(ACL_ERROR_RT_PARAM_INVALID,
+         std::string(what) + " runs on device " + std::to_string(device) + " but src is on device " +
+             std::to_string(plan.src_device) + " and dst on device " +
+             std::to_string(plan.dst_device) + ": one of them must be the device that copies");
+  }
+  plan.device = device;
+  plan.from_peer = device == plan.dst_device;
+  plan.peer = plan.from_peer ? plan.src_device : plan.dst_device;
+  require_peer_access(call, device, plan.peer, what);
+  plan.path = Direction::kPeer;
 }
 
 const char* copy_name(Direction path) {
@@ -147,6 +170,8 @@ Task copy_task(Call& call, const CopyPlan& plan, void* dst, const void* src, std
   task.kind = TaskKind::kCopy;
   task.name = copy_name(plan.path);
   task.direction = plan.path;
+  task.peer = plan.peer;
+  task.from_peer = plan.from_peer;
   task.bytes = count;
   task.pageable = plan.pageable;
   const MemoryRegistry* memory = &call.runtime().memory();
@@ -253,6 +278,8 @@ void memcpy_2d(Call& call, void* dst, std::size_t dpitch, const void* src, std::
   plan.src_serial = s.alloc != nullptr ? s.alloc->serial : 0;
   plan.dst_serial = d.alloc != nullptr ? d.alloc->serial : 0;
   plan.device = d.device() ? d.alloc->device : s.alloc->device;
+  require(!(s.device() && d.device() && s.alloc->device != d.alloc->device),
+          ACL_ERROR_RT_PARAM_INVALID, "a 2-D copy cannot copy between two devices' memories");
   Task task = copy_2d_task(call, plan, dst, dpitch, src, spitch, width, height);
   if (!async) {
     int error = run_sync_task(call, plan.device, std::move(task));
@@ -288,6 +315,7 @@ void memset_d32(Call& call, void* ptr, std::size_t mem_size, std::uint32_t value
 void memcpy_sync(Call& call, void* dst, std::size_t dest_max, const void* src, std::size_t count,
                  int kind) {
   CopyPlan plan = plan_copy(call, dst, dest_max, src, count, kind);
+  if (plan.cross_device) resolve_peer(call, plan, call.context().device, "aclrtMemcpy");
   if (count == 0) return;
   int error = run_sync_task(call, plan.device, copy_task(call, plan, dst, src, count, nullptr));
   require(error == 0, error, "the copy failed");
@@ -297,6 +325,7 @@ void memcpy_async(Call& call, void* dst, std::size_t dest_max, const void* src, 
                   int kind, void* stream) {
   CopyPlan plan = plan_copy(call, dst, dest_max, src, count, kind);
   Stream& s = call.stream(stream);
+  resolve_peer(call, plan, s.device, "aclrtMemcpyAsync");
   if (plan.path != Direction::kH2H && s.device != plan.device) {
     fail(ACL_ERROR_RT_PARAM_INVALID,
          "the stream belongs to device " + std::to_string(s.device) +
@@ -338,6 +367,9 @@ void memset_async(Call& call, void* ptr, std::size_t max_count, int value, std::
                   void* stream) {
   const Allocation& a = memset_target(call, ptr, max_count, count);
   Stream& s = call.stream(stream);
+  require(a.kind != MemKind::kDevice || a.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
+          "the stream belongs to device " + std::to_string(s.device) + " but devPtr is memory of "
+          "device " + std::to_string(a.device));
   if (count == 0) return;
   submit_to_stream(call, s, memset_task(call, a, ptr, value, count));
 }
