@@ -31,9 +31,8 @@ bool HccsLink::reachable(const Task& task) const {
 
 sim::SimTime HccsLink::lead_time(const Task& task) const {
   if (!reachable(task)) return 0;
-  return fabric_->hccs(source(task), destination(task)) != nullptr
-             ? fabric_->hccs_latency()
-             : 2 * fabric_->pcie_latency();
+  return fabric_->hccs(source(task), destination(task)) != nullptr ? fabric_->hccs_latency()
+                                                                   : 2 * fabric_->pcie_latency();
 }
 
 sim::SimTime HccsLink::memory(std::uint32_t device, bool write, sim::SimTime at,
@@ -52,11 +51,17 @@ std::optional<sim::SimTime> HccsLink::resume(EngineJob& job, sim::SimTime now) {
   const Task& task = *job.task;
   if (w.step == 0) {
     if (!reachable(task)) return std::nullopt;  // the runtime never sends these
-    w.issue = now;  // the channel slept through the latency
+    w.issue = now;                              // the channel slept through the latency
     w.started = now;
     w.left = task.bytes;
     w.link = fabric_->hccs(source(task), destination(task));
-    if (w.link != nullptr && w.link->active++ == 0) fabric_->update_counter(*w.link, now);
+    if (w.link != nullptr) {
+      if (!w.link->declared) {
+        w.link->track.declare(w.link->name);
+        w.link->declared = true;
+      }
+      if (w.link->active++ == 0) fabric_->update_counter(*w.link, now);
+    }
     w.step = 1;
   }
   const std::uint32_t src = source(task);
@@ -85,12 +90,12 @@ std::optional<sim::SimTime> HccsLink::resume(EngineJob& job, sim::SimTime now) {
     hccs_bytes_ += task.bytes;
     const double secs = static_cast<double>(now - w.started) / 1e12;
     const double gbps = secs > 0 ? static_cast<double>(task.bytes) / secs / 1e9 : 0.0;
-    w.link->track.span(task.name.empty() ? "SDMA_SQE" : task.name, w.started, now,
-                       {sim::TraceField::num("device", device_),
-                        sim::TraceField::num("Stream Id", task.stream),
-                        sim::TraceField::num("Task Id", task.task_id),
-                        sim::TraceField::num("size(B)", static_cast<double>(task.bytes)),
-                        sim::TraceField::num("bandwidth(GB/s)", gbps)});
+    w.link->track.span(
+        task.name.empty() ? "SDMA_SQE" : task.name, w.started, now,
+        {sim::TraceField::num("device", device_), sim::TraceField::num("Stream Id", task.stream),
+         sim::TraceField::num("Task Id", task.task_id),
+         sim::TraceField::num("size(B)", static_cast<double>(task.bytes)),
+         sim::TraceField::num("bandwidth(GB/s)", gbps)});
     if (--w.link->active == 0) fabric_->update_counter(*w.link, now);
   } else {
     host_bytes_ += task.bytes;
@@ -103,8 +108,8 @@ std::optional<sim::SimTime> HccsLink::resume(EngineJob& job, sim::SimTime now) {
 std::size_t HccsLink::span_args(const EngineJob& job, sim::TraceField* args) const {
   std::size_t n = ChannelEngine::span_args(job, args);
   const Task& task = *job.task;
-  args[n++] = sim::TraceField::str("operation", task.kind == TaskKind::kReduce ? "peer reduce"
-                                                                               : "peer copy");
+  args[n++] = sim::TraceField::str("operation",
+                                   task.kind == TaskKind::kReduce ? "peer reduce" : "peer copy");
   args[n++] = sim::TraceField::num("src device", source(task));
   args[n++] = sim::TraceField::num("dst device", destination(task));
   const bool hccs = fabric_ != nullptr && fabric_->hccs(source(task), destination(task));

@@ -56,9 +56,7 @@ class HccsLink : public ChannelEngine, public Unit {
 
   /// Which chip sends and which receives `task`'s bytes.
   std::uint32_t source(const Task& task) const { return task.from_peer ? task.peer : device_; }
-  std::uint32_t destination(const Task& task) const {
-    return task.from_peer ? device_ : task.peer;
-  }
+  std::uint32_t destination(const Task& task) const { return task.from_peer ? device_ : task.peer; }
   /// Whether `task` names a peer this system has (else it completes at once, moving nothing).
   bool reachable(const Task& task) const;
   /// One access of `bytes` to `device`'s memory at `at`: returns its slot end.

@@ -5,8 +5,8 @@
 
 namespace npusim::models {
 
-Interconnect::Interconnect(const ChipConfig& cfg, const Topology& topology,
-                           sim::StatGroup& stats, sim::TraceWriter& trace)
+Interconnect::Interconnect(const ChipConfig& cfg, const Topology& topology, sim::StatGroup& stats,
+                           sim::TraceWriter& trace)
     : devices_(topology.devices()),
       root_h2d_(cfg.pcie.root_complex_bandwidth),
       root_d2h_(cfg.pcie.root_complex_bandwidth),
@@ -36,7 +36,7 @@ Interconnect::Interconnect(const ChipConfig& cfg, const Topology& topology,
       const std::uint32_t to = dir == 0 ? link.ends.b : link.ends.a;
       const std::string label = std::to_string(from) + "->" + std::to_string(to);
       auto l = std::make_unique<LinkDirection>(from, to, "HCCS " + label, bw);
-      l->track = tracks_.add(l->name);
+      l->track = tracks_.reserve();  // shown once used: a full mesh of 8 has 56 directions
       sim::StatGroup& g = hccs.child(std::to_string(from) + "_to_" + std::to_string(to));
       g.add("bytes", l->bandwidth.bytes(), "B", ("bytes moved from device " + label).c_str());
       g.add("bursts", l->bandwidth.transfers(), "", "bursts over the link");

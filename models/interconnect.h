@@ -33,7 +33,8 @@ struct LinkDirection {
   std::uint32_t from = 0, to = 0;
   std::string name;  // "HCCS 0->1"
   sim::BandwidthResource bandwidth;
-  sim::Track track;
+  sim::Track track;  // reserved; named when the link first carries a transfer
+  bool declared = false;
   int active = 0;  // transfers in progress (the counter shows the bandwidth while > 0)
 
   LinkDirection(std::uint32_t f, std::uint32_t t, std::string n, sim::Bandwidth bw)
@@ -58,8 +59,7 @@ class Interconnect {
 
   /// Each chip's units attach what other chips' transfers must reach (while being built).
   void attach_memory(std::uint32_t device, Hbm& hbm);
-  void attach_pcie(std::uint32_t device, sim::BandwidthResource& h2d,
-                   sim::BandwidthResource& d2h);
+  void attach_pcie(std::uint32_t device, sim::BandwidthResource& h2d, sim::BandwidthResource& d2h);
   /// Device `device`'s memory / PCIe link (to_device: its H2D direction); nullptr if not attached.
   Hbm* memory(std::uint32_t device) const;
   sim::BandwidthResource* pcie(std::uint32_t device, bool to_device) const;

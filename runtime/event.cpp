@@ -6,6 +6,7 @@
 #include "acl/acl_rt.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
+#include "runtime/peer.h"
 #include "runtime/runtime.h"
 
 namespace npusim::rt {
@@ -95,7 +96,10 @@ void reset_event(Call& call, void* event, void* stream) {
 void stream_wait_event(Call& call, void* stream, void* event) {
   Event& e = call.event(event);
   Stream& s = call.stream(stream);
-  require_same_device(e, s);
+  // A stream may wait for another device's event once its device enabled peer access to it (the
+  // cross-chip synchronisation collectives need); recording and resetting stay on the event's
+  // device.
+  if (e.device != s.device) require_peer_access(call, s.device, e.device, "waiting for an event");
   Task task;
   task.kind = TaskKind::kEventWait;
   task.name = "EVENT_WAIT";

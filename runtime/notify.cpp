@@ -6,6 +6,7 @@
 #include "acl/acl_rt.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
+#include "runtime/peer.h"
 #include "runtime/runtime.h"
 
 namespace npusim::rt {
@@ -45,8 +46,12 @@ void destroy_notify(Call& call, void* handle) {
 void record_notify(Call& call, void* handle, void* stream) {
   Notify& n = live_notify(call, handle);
   Stream& s = call.stream(stream);
-  require(n.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
-          "the notify and the stream belong to different devices");
+  // Recording another device's notify is a write over the chip-to-chip link: allowed once the
+  // stream's device enabled peer access to the notify's (how collectives signal their peers). The
+  // wait stays on the notify's own device.
+  if (n.device != s.device) {
+    require_peer_access(call, s.device, n.device, "recording a notify");
+  }
   Task task;
   task.kind = TaskKind::kEventRecord;
   task.name = "NOTIFY_RECORD";

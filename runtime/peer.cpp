@@ -57,8 +57,7 @@ void disable_peer_access(Call& call, std::int64_t peer) {
 
 std::int32_t peer_access_status(Call& call, std::int64_t device, std::int64_t peer) {
   const std::int64_t count = call.config().soc.num_devices;
-  require(device >= 0 && device < count && peer >= 0 && peer < count,
-          ACL_ERROR_RT_PARAM_INVALID,
+  require(device >= 0 && device < count && peer >= 0 && peer < count, ACL_ERROR_RT_PARAM_INVALID,
           "device ids must be in [0, " + std::to_string(count) + "), got " +
               std::to_string(device) + " and " + std::to_string(peer));
   const auto& peers = call.device(device).peers;

@@ -60,6 +60,7 @@ read -r -d '' TABLE <<'EOT'
 0_quickstart/4_custom_kernel_launch|Sample run successfully with <<<>>> kernel call!
 1_basic_features/context/0_context_query|\[SUCCESS\] Context query sample completed successfully
 1_basic_features/device/1_device_multi_thread|=10:Result: hostDst\[[0-9]+\]: ([0-9.]+) Expected value: \1$|hostDst\[9\]: 18\.000000|Run the device_multi_thread sample successfully
+1_basic_features/device/2_device_P2P|Device 0 to device 1 memcpy success\.|Device 1 to host memcpy success\.|The data read from the memory is -?[0-9]+, verify success!|Run the device_P2P sample successfully\.
 1_basic_features/event/0_event_status|After create event, current event status is 0\.|After record but before synchronize, current event status is 0\.|After synchronize, current event status is 1\.|The answer is 1\.|Resource cleanup completed
 1_basic_features/event/1_event_timestamp|After completing the short task, the answer is 0\.|After completing the long task, the answer is 1\.|=2:The short task consume time [0-9.]+ ms|Resource cleanup completed
 1_basic_features/memory/0_h2h_memory_copy|\[SUCCESS\] Memory copy successfully

@@ -40,6 +40,13 @@ case "${CASE}" in
       "any(e.get('ph')=='X' and e.get('name')=='HcclBroadcast Memcpy' and \
            abs(e['dur'] - (1.5 + 67108864 / 56e9 * 1e6)) < 0.002 for e in d)" ;;
   overlap) build overlap; NPUSIM_CONFIG=tiny ./overlap ;;
+  p2p_timing)  # a copy between two devices over HCCS: time, data, the HCCS timeline and stats
+    build p2p_timing
+    npusim run --config tiny --set soc.num_devices=2 --out out -- ./p2p_timing
+    json_check out/timeline.json \
+      "any(e.get('ph')=='M' and e.get('name')=='process_name' and e['args']['name']=='HCCS' for e in d) and \
+       any(e.get('ph')=='X' and e.get('name')=='MEMCPY_P2P' for e in d)"
+    json_check out/stats.json "d['system']['hccs']['0_to_1']['bytes']['value'] == 64 * 2**20" ;;
   api_misc) build api_misc; ./api_misc ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;

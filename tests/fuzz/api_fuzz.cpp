@@ -105,7 +105,7 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
   auto size = [&rng] { return static_cast<std::size_t>(rng() % 5 == 0 ? rng() % kBuf : rng() % 256); };
   auto timeout = [&rng] { return static_cast<int32_t>(rng() % 4 == 0 ? -1 : rng() % 3); };
   for (long i = 0; i < calls; ++i) {
-    const int op = static_cast<int>(rng() % 28);
+    const int op = static_cast<int>(rng() % 29);
     int rc = ACL_SUCCESS;
     switch (op) {
       case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) aclrtDestroyStreamForce(pool.add(pool.streams, s)); break; }
@@ -160,6 +160,19 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
         const char* src = rng() % 8 == 0 ? host.data() : static_cast<const char*>(pool.pick(pool.device, rng));
         if (dst != nullptr && rng() % 4 == 0) dst += rng() % 4;
         rc = aclrtReduceAsync(dst, src, size(), kind, type, pool.pick(pool.streams, rng), nullptr);
+        break;
+      }
+      case 28: {  // a second device: its memory joins the pool; peer access toggled either way
+        const auto dev = static_cast<int32_t>(rng() % 2);
+        aclrtSetDevice(dev);
+        if (dev == 1 && rng() % 2 == 0) {
+          void* p = nullptr;
+          if (aclrtMalloc(&p, size() + 1, ACL_MEM_MALLOC_HUGE_FIRST) == 0) aclrtFree(pool.add(pool.device, p));
+        }
+        const auto peer = static_cast<int32_t>(rng() % 3);
+        rc = rng() % 2 == 0 ? aclrtDeviceEnablePeerAccess(peer, static_cast<uint32_t>(rng() % 2))
+                            : aclrtDeviceDisablePeerAccess(peer);
+        aclrtSetDevice(0);
         break;
       }
       case 27: {  // random numbers with any function, type and parameter encoding

@@ -83,7 +83,9 @@ std::string random_override(std::mt19937_64& rng) {
   static const char* const kKeys[] = {"soc.num_devices", "soc.npu_arch", "pcie.h2d_bandwidth",
                                       "hbm.size", "aicore.ub", "aicore.frequency",
                                       "scheduler.policy", "topology.links", "l2.read_hit_rate",
-                                      "host.pinned_memory", "sdma.burst", "nope", "pcie", "a..b"};
+                                      "host.pinned_memory", "sdma.burst", "topology.hccs_bandwidth",
+                                      "topology.hccs_latency", "pcie.root_complex_bandwidth",
+                                      "topology.links_per_pair", "nope", "pcie", "a..b"};
   static const char* const kValues[] = {"0", "-1", "17", "2201", "9999", "1.5", "25GB/s", "0GB/s",
                                         "5GiB", "1.8GHz", "fifo", "rr", "0-1,1-2", "0-0", "",
                                         "[1, 2]", "{a: 1}", "\"x", "1e300", "nan", "full_mesh"};

@@ -7,10 +7,13 @@
 // Every task pays doorbell 500 ns + dispatch 200 ns before its engine starts and completion
 // 300 ns after it ends (tests/models/bench.h). HCCS here: 32 GB/s per direction, latency 1 us,
 // 64 KiB bursts (sdma.burst): a burst takes 2.048 us on the link; HBM (1 TB/s) hides behind it.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <deque>
-
-#include <gtest/gtest.h>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 #include "models/system.h"
 #include "sim/engine.h"
@@ -19,10 +22,10 @@
 namespace npusim::models::testing {
 namespace {
 
-constexpr SimTime kHccsBurst = 2048 * kNs;   // 64 KiB at 32 GB/s
-constexpr SimTime kPcieBurst = 8192 * kNs;   // 256 KiB at 32 GB/s
-constexpr SimTime kBefore = 700 * kNs;       // doorbell + dispatch
-constexpr SimTime kAfter = 300 * kNs;        // completion
+constexpr SimTime kHccsBurst = 2048 * kNs;  // 64 KiB at 32 GB/s
+constexpr SimTime kPcieBurst = 8192 * kNs;  // 256 KiB at 32 GB/s
+constexpr SimTime kBefore = 700 * kNs;      // doorbell + dispatch
+constexpr SimTime kAfter = 300 * kNs;       // completion
 
 ChipConfig system_config(int devices, const std::string& links) {
   ChipConfig c = test_config();
@@ -39,7 +42,8 @@ ChipConfig system_config(int devices, const std::string& links) {
 
 class SystemBench {
  public:
-  explicit SystemBench(const ChipConfig& cfg) : system_(cfg, stats_, trace_) {
+  explicit SystemBench(const ChipConfig& cfg, bool trace = false)
+      : trace_(trace), system_(cfg, stats_, trace_) {
     system_.set_completion_hook([this] {
       system_.reevaluate_waits();
       engine_.wake();
@@ -85,6 +89,12 @@ class SystemBench {
                              sim::kForever);
   }
   double stat(const std::string& path) const { return stats_.value(path); }
+  std::string timeline_json() const {
+    const std::string path = ::testing::TempDir() + "hccs_timeline.json";
+    trace_.write(path);
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
 
  private:
   sim::Engine engine_;
@@ -147,7 +157,7 @@ TEST(HccsLink, TwoLinksPerPairDoubleTheBandwidth) {
 }
 
 TEST(HccsLink, WithoutALinkTheCopyGoesThroughTheHost) {
-  SystemBench bench(system_config(3, "0-2"));  // 0 and 1 are not linked
+  SystemBench bench(system_config(3, "0-2"));             // 0 and 1 are not linked
   Seen& copy = bench.peer_copy(1, 1, 0, true, 1 * kMiB);  // chip 1 pulls from chip 0
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   // Latency 2 x pcie.latency (1 us); each 64 KiB burst holds chip 0's D2H link and chip 1's H2D
@@ -185,6 +195,18 @@ TEST(HccsLink, PeerReduceReadsBothEnds) {
   EXPECT_EQ(bench.stat("chip1.hbm.read_bytes"), 1.0 * kMiB);   // src
   EXPECT_EQ(bench.stat("chip0.hbm.read_bytes"), 1.0 * kMiB);   // dst read...
   EXPECT_EQ(bench.stat("chip0.hbm.write_bytes"), 1.0 * kMiB);  // ...and written
+}
+
+TEST(HccsLink, TimelineShowsUsedLinkDirectionsWithTheirBandwidth) {
+  SystemBench bench(system_config(3, "full_mesh"), /*trace=*/true);
+  bench.peer_copy(0, 1, 1, false, 1 * kMiB);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const std::string json = bench.timeline_json();
+  EXPECT_NE(json.find("\"HCCS\""), std::string::npos);          // the process
+  EXPECT_NE(json.find("\"HCCS 0->1\""), std::string::npos);     // the used direction's track
+  EXPECT_EQ(json.find("\"HCCS 1->0\""), std::string::npos);     // unused: not shown
+  EXPECT_NE(json.find("bandwidth(GB/s)"), std::string::npos);   // the span's argument
+  EXPECT_NE(json.find("HCCS 0->1 (GB/s)"), std::string::npos);  // the counter
 }
 
 TEST(RootComplex, HostCopiesOfTwoChipsShareIt) {

@@ -46,10 +46,10 @@ TEST_F(DeviceContextTest, ResetDeviceIsReferenceCounted) {
 }
 
 TEST_F(DeviceContextTest, BadDeviceIds) {
-  EXPECT_EQ(aclrtSetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtSetDevice(8), ACL_ERROR_RT_INVALID_DEVICEID);
   EXPECT_EQ(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
   aclrtContext ctx = nullptr;
-  EXPECT_EQ(aclrtCreateContext(&ctx, 3), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtCreateContext(&ctx, 9), ACL_ERROR_RT_INVALID_DEVICEID);
 }
 
 TEST_F(DeviceContextTest, ResetWaitsForTheDefaultContextsTasks) {
@@ -133,7 +133,7 @@ TEST_F(DeviceContextTest, DeviceQueriesComeFromTheConfig) {
   EXPECT_EQ(v, 2201);
   EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_WARP_SIZE, &v), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   EXPECT_EQ(aclrtGetDeviceInfo(0, static_cast<aclrtDevAttr>(7777), &v), ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_NPU_ARCH, &v), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtGetDeviceInfo(8, ACL_DEV_ATTR_NPU_ARCH, &v), ACL_ERROR_RT_INVALID_DEVICEID);
   ASSERT_EQ(aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, &v), ACL_SUCCESS);
   EXPECT_EQ(v, cfg.aicore.cube_cores);
   int32_t ok = -1;
@@ -153,7 +153,7 @@ TEST_F(DeviceContextTest, StatusAndUtilization) {
   aclrtDeviceStatus st = ACL_RT_DEVICE_STATUS_ABNORMAL;
   ASSERT_EQ(aclrtQueryDeviceStatus(0, &st), ACL_SUCCESS);
   EXPECT_EQ(st, ACL_RT_DEVICE_STATUS_NORMAL);
-  EXPECT_EQ(aclrtQueryDeviceStatus(4, &st), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtQueryDeviceStatus(12, &st), ACL_ERROR_RT_INVALID_DEVICEID);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   void* p = nullptr;
   ASSERT_EQ(aclrtMalloc(&p, models::ChipConfig{}.hbm.size.value / 4, ACL_MEM_MALLOC_HUGE_FIRST),

@@ -28,7 +28,7 @@ TEST_F(ErrorsTest, PeekKeepsGetClears) {
 }
 
 TEST_F(ErrorsTest, SuccessDoesNotClearTheLastError) {
-  ASSERT_EQ(aclrtSetDevice(7), ACL_ERROR_RT_INVALID_DEVICEID);
+  ASSERT_EQ(aclrtSetDevice(8), ACL_ERROR_RT_INVALID_DEVICEID);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_DEVICEID);
   ASSERT_EQ(aclrtGetDevice(nullptr), ACL_ERROR_INVALID_PARAM);  // the latest failure wins
