@@ -15,11 +15,13 @@
 //                    [-b 8K] [-e 64M] [-f 2] [-n 5] [-w 1] [-c 1]
 // Use NPUSIM_CONFIG / NPUSIM_SET to pick the server (soc.num_devices >= -p).
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -60,8 +62,34 @@ struct Options {
   bool check = true;
 };
 
+// A host-side barrier of the rank threads (C++17 has no std::barrier).
+class HostBarrier {
+ public:
+  explicit HostBarrier(std::uint32_t n) : n_(n) {}
+  void arrive_and_wait() {
+    std::unique_lock<std::mutex> lock(m_);
+    const std::uint64_t gen = generation_;
+    if (++arrived_ == n_) {
+      arrived_ = 0;
+      ++generation_;
+      cv_.notify_all();
+      return;
+    }
+    cv_.wait(lock, [&] { return generation_ != gen; });
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::uint32_t n_;
+  std::uint32_t arrived_ = 0;
+  std::uint64_t generation_ = 0;
+};
+
 struct Shared {
+  explicit Shared(std::uint32_t ranks) : host_barrier(ranks) {}
   Options opt;
+  HostBarrier host_barrier;
   HcclRootInfo root{};
   std::vector<float> time_us;  // by rank, of the current size
   std::vector<int> ok;         // by rank
@@ -132,11 +160,16 @@ void rank_main(Shared& sh, std::uint32_t rank) {
                             ACL_MEMCPY_HOST_TO_DEVICE));
     }
     for (int i = 0; i < o.warmup; ++i) CHECK_ACL(run_once(o, comm, s, buf, out, elems));
-    CHECK_ACL(HcclBarrier(comm, s));  // every rank starts from the same simulated moment
+    // Every rank starts from the same simulated moment, and every rank queues all its timed runs
+    // before any thread lets the simulation run (host barriers): the figure is the device's, not
+    // the host threads' interleaving.
+    CHECK_ACL(HcclBarrier(comm, s));
     CHECK_ACL(aclrtSynchronizeStream(s));
+    sh.host_barrier.arrive_and_wait();
     CHECK_ACL(aclrtRecordEvent(start, s));
     for (int i = 0; i < o.iters; ++i) CHECK_ACL(run_once(o, comm, s, buf, out, elems));
     CHECK_ACL(aclrtRecordEvent(stop, s));
+    sh.host_barrier.arrive_and_wait();
     CHECK_ACL(aclrtSynchronizeStream(s));
     float ms = 0;
     CHECK_ACL(aclrtEventElapsedTime(&ms, start, stop));
@@ -210,8 +243,7 @@ void rank_main(Shared& sh, std::uint32_t rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Shared sh;
-  Options& o = sh.opt;
+  Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const char* v = argv[i + 1];
@@ -245,6 +277,8 @@ int main(int argc, char** argv) {
                  o.ranks, devices);
     return 2;
   }
+  Shared sh(o.ranks);
+  sh.opt = o;
   CHECK_ACL(aclrtSetDevice(0));
   CHECK_ACL(HcclGetRootInfo(&sh.root));
   sh.time_us.assign(o.ranks, 0);
