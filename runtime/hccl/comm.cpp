@@ -2,12 +2,15 @@
 #include "runtime/hccl/comm.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <functional>
 #include <set>
 #include <string>
 
 #include "acl/acl_base.h"
+#include "npusim/kernel/half.h"
 #include "runtime/api_call.h"
 #include "runtime/builtin_tasks.h"
 #include "runtime/errors.h"
@@ -59,7 +62,7 @@ TypeInfo type_info(int type) {
     case 7: return {1, true, ElemType::kUint8, "uint8"};
     case 8: return {2, true, ElemType::kUint16, "uint16"};
     case 9: return {4, true, ElemType::kUint32, "uint32"};
-    case 10: return {8, false, ElemType::kFp32, "fp64"};
+    case 10: return {8, true, ElemType::kFp32, "fp64"};  // reduced here, not by builtin
     case 11: return {2, true, ElemType::kBf16, "bfp16"};
     case 12: return {16, false, ElemType::kFp32, "int128"};
     default:
@@ -67,19 +70,88 @@ TypeInfo type_info(int type) {
   }
 }
 
-// The reduce op of an HcclReduceOp on `t` (fails with the documented codes).
-ReduceOp reduce_op(Call& c, int op, const TypeInfo& t, const char* api) {
-  if (op == 1) {
-    c.runtime().report_unsupported((std::string(api) + "(HCCL_REDUCE_PROD)").c_str());
-    fail(kNotSupport, "HCCL_REDUCE_PROD is not supported by npusim's HCCL");
-  }
-  require(op == 0 || op == 2 || op == 3, kPara,
-          "op " + std::to_string(op) + " is not an HcclReduceOp");
+// The HcclReduceOp `op` (0 SUM, 1 PROD, 2 MAX, 3 MIN) validated for type `t`.
+int reduce_op(Call& c, int op, const TypeInfo& t, const char* api) {
+  require(op >= 0 && op <= 3, kPara, "op " + std::to_string(op) + " is not an HcclReduceOp");
   if (!t.reducible) {
     c.runtime().report_unsupported((std::string(api) + " on " + t.name).c_str());
     fail(kNotSupport, std::string("reductions of ") + t.name + " are not supported");
   }
-  return op == 0 ? ReduceOp::kSum : op == 2 ? ReduceOp::kMax : ReduceOp::kMin;
+  return op;
+}
+
+template <class T>
+void combine_int(int op, void* dst, const void* src, std::size_t count) {
+  using U = std::make_unsigned_t<T>;
+  for (std::size_t i = 0; i < count; ++i) {
+    T d, s;
+    std::memcpy(&d, static_cast<unsigned char*>(dst) + i * sizeof(T), sizeof(T));
+    std::memcpy(&s, static_cast<const unsigned char*>(src) + i * sizeof(T), sizeof(T));
+    const T r = static_cast<T>(static_cast<U>(static_cast<U>(d) * static_cast<U>(s)));  // wraps
+    std::memcpy(static_cast<unsigned char*>(dst) + i * sizeof(T), &r, sizeof(T));
+  }
+  (void)op;
+}
+
+template <class F>
+void prod_small_float(void* dst, const void* src, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint16_t d, s;
+    std::memcpy(&d, static_cast<unsigned char*>(dst) + 2 * i, 2);
+    std::memcpy(&s, static_cast<const unsigned char*>(src) + 2 * i, 2);
+    const std::uint16_t r = F::from_float(F::to_float(d) * F::to_float(s));
+    std::memcpy(static_cast<unsigned char*>(dst) + 2 * i, &r, 2);
+  }
+}
+
+void combine_fp64(int op, void* dst, const void* src, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    double d, s;
+    std::memcpy(&d, static_cast<unsigned char*>(dst) + 8 * i, 8);
+    std::memcpy(&s, static_cast<const unsigned char*>(src) + 8 * i, 8);
+    double r = d;
+    if (op == 0) {
+      r = d + s;
+    } else if (op == 1) {
+      r = d * s;
+    } else if (!std::isnan(d) && (std::isnan(s) || (op == 2 ? s > d : s < d))) {
+      r = s;  // MAX/MIN: a NaN propagates; equal values keep dst (as the SDMA's reduce)
+    }
+    std::memcpy(static_cast<unsigned char*>(dst) + 8 * i, &r, 8);
+  }
+}
+
+// dst[i] = dst[i] (op) src[i]: SUM/MAX/MIN as the SDMA's reduce (runtime/builtin_tasks.h), PROD
+// (integers wrap, fp16/bf16 multiplied in float and rounded to nearest even, fp32 IEEE) and fp64
+// here.
+void combine(int op, int type, void* dst, const void* src, std::size_t count) {
+  const TypeInfo t = type_info(type);
+  if (type == 10) return combine_fp64(op, dst, src, count);
+  if (op != 1) {
+    const ReduceOp r = op == 0 ? ReduceOp::kSum : op == 2 ? ReduceOp::kMax : ReduceOp::kMin;
+    return builtin::reduce(r, t.elem, dst, src, count);
+  }
+  switch (t.elem) {
+    case ElemType::kInt8: return combine_int<std::int8_t>(op, dst, src, count);
+    case ElemType::kInt16: return combine_int<std::int16_t>(op, dst, src, count);
+    case ElemType::kInt32: return combine_int<std::int32_t>(op, dst, src, count);
+    case ElemType::kInt64: return combine_int<std::int64_t>(op, dst, src, count);
+    case ElemType::kUint8: return combine_int<std::uint8_t>(op, dst, src, count);
+    case ElemType::kUint16: return combine_int<std::uint16_t>(op, dst, src, count);
+    case ElemType::kUint32: return combine_int<std::uint32_t>(op, dst, src, count);
+    case ElemType::kUint64: return combine_int<std::uint64_t>(op, dst, src, count);
+    case ElemType::kFp16: return prod_small_float<kernel::Fp16Format>(dst, src, count);
+    case ElemType::kBf16: return prod_small_float<kernel::Bf16Format>(dst, src, count);
+    case ElemType::kFp32:
+      for (std::size_t i = 0; i < count; ++i) {
+        float d, s;
+        std::memcpy(&d, static_cast<unsigned char*>(dst) + 4 * i, 4);
+        std::memcpy(&s, static_cast<const unsigned char*>(src) + 4 * i, 4);
+        d *= s;
+        std::memcpy(static_cast<unsigned char*>(dst) + 4 * i, &d, 4);
+      }
+      return;
+  }
 }
 
 std::uint64_t checked_bytes(std::uint64_t count, std::size_t width) {
@@ -166,7 +238,7 @@ class Queue {
   /// A copy (reduce == false) or `dst = dst (op) src` of `bytes`; `peer` != own device: the
   /// source is on that chip (a pull over the chip-to-chip link).
   void data(Stream& s, std::uint32_t peer_device, Locate dst, Locate src, std::uint64_t bytes,
-            bool reduce, ReduceOp op, ElemType elem, std::size_t width, const char* what) {
+            bool reduce, int op, int type, std::size_t width, const char* what) {
     if (bytes == 0) return;
     Task t;
     t.kind = reduce ? TaskKind::kReduce : TaskKind::kCopy;
@@ -179,13 +251,13 @@ class Queue {
     }
     t.name = prefix_ + " " + what;
     t.bytes = bytes;
-    t.effect = [dst = std::move(dst), src = std::move(src), bytes, reduce, op, elem,
+    t.effect = [dst = std::move(dst), src = std::move(src), bytes, reduce, op, type,
                 width]() -> int {
       unsigned char* to = dst();
       unsigned char* from = src();
       if (to == nullptr || from == nullptr) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
       if (reduce) {
-        builtin::reduce(op, elem, to, from, bytes / width);
+        combine(op, type, to, from, bytes / width);
       } else {
         std::memmove(to, from, bytes);
       }
@@ -269,8 +341,8 @@ struct Comm::Plan {
   };
   std::vector<Move> pulls;   // after the first handshake, one helper stream per peer
   std::vector<Move> finish;  // local, after the second handshake, in order
-  ReduceOp op = ReduceOp::kSum;
-  ElemType elem = ElemType::kFp32;
+  int op = 0;    // HcclReduceOp
+  int type = 4;  // HcclDataType
   std::size_t width = 1;
 };
 
@@ -324,7 +396,7 @@ void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const cha
   };
   auto issue = [&](Stream& on, const Plan::Move& m) {
     q.data(on, device_of(m.peer), locate(domain_, memory, seq, m.dst),
-           locate(domain_, memory, seq, m.src), m.bytes, m.reduce, plan.op, plan.elem, plan.width,
+           locate(domain_, memory, seq, m.src), m.bytes, m.reduce, plan.op, plan.type, plan.width,
            m.what);
   };
   // Handshake 1: every rank's inputs are ready (and it finished its previous collective).
@@ -361,11 +433,9 @@ void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const cha
 }
 
 void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint64_t count,
-                               std::size_t width, int elem_int, int op_int) {
+                               std::size_t width, int type, int op) {
   const std::uint32_t n = size();
   const std::uint64_t base = op_base(seq);
-  const auto elem = static_cast<ElemType>(elem_int);
-  const auto op = static_cast<ReduceOp>(op_int);
   const MemoryRegistry* memory = &c.runtime().memory();
   const std::uint32_t pred = (rank_ + n - 1) % n;
   const std::uint32_t succ = (rank_ + 1) % n;
@@ -386,7 +456,7 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
     Ref to{rank_, Ref::kRecv, 0, -1, 0};
     Ref from{rank_, Ref::kSend, 0, -1, 0};
     q.data(s, device_, locate(domain_, memory, seq, to), locate(domain_, memory, seq, from),
-           count * width, false, op, elem, width, "Memcpy");
+           count * width, false, op, type, width, "Memcpy");
   }
   q.post(s, rank_, kProgress, base + 1);
   // Reduce-scatter: step k reduces chunk rank-k-1 with the previous rank's partial sum.
@@ -394,7 +464,7 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
     const std::uint32_t chunk = (rank_ + 2 * n - k - 1) % n;
     q.wait(s, pred, kProgress, base + 1 + k);
     q.data(s, pred_device, recv_chunk(rank_, chunk), recv_chunk(pred, chunk), chunk_bytes(chunk),
-           true, op, elem, width, "Reduce");
+           true, op, type, width, "Reduce");
     q.post(s, rank_, kProgress, base + 2 + k);
   }
   if (n > 1) q.wait(s, succ, kProgress, base + n);  // the next rank read our partial sums
@@ -403,7 +473,7 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
     const std::uint32_t chunk = (rank_ + n - k) % n;
     q.wait(s, pred, kProgress, base + n + k);
     q.data(s, pred_device, recv_chunk(rank_, chunk), recv_chunk(pred, chunk), chunk_bytes(chunk),
-           false, op, elem, width, "Memcpy");
+           false, op, type, width, "Memcpy");
     q.post(s, rank_, kProgress, base + n + 1 + k);
   }
   if (n > 1) q.wait(s, succ, kProgress, base + 2 * n - 1);  // the next rank read our result
@@ -416,7 +486,7 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
 void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count,
                       int type, int op_int) {
   const TypeInfo t = type_info(type);
-  const ReduceOp op = reduce_op(c, op_int, t, "HcclAllReduce");
+  const int op = reduce_op(c, op_int, t, "HcclAllReduce");
   Stream& s = user_stream(c, stream);
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
@@ -427,15 +497,14 @@ void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64
   const bool ring = n > 1 && bytes >= c.config().hccl.ring_threshold.value;
   if (ring) {
     const std::uint64_t seq = publish(std::move(args));
-    run_ring_all_reduce(c, s, seq, count, t.width, static_cast<int>(t.elem),
-                        static_cast<int>(op));
+    run_ring_all_reduce(c, s, seq, count, t.width, type, op);
     return;
   }
   args.scratch = scratch(c, bytes * n);
   const std::uint64_t seq = publish(std::move(args));
   Plan plan;
   plan.op = op;
-  plan.elem = t.elem;
+  plan.type = type;
   plan.width = t.width;
   for (std::uint32_t k = 0; k < n; ++k) {
     plan.pulls.push_back({k, {rank_, Ref::kScratch, k * bytes, -1, 0}, {k, Ref::kSend, 0, -1, 0},
@@ -453,7 +522,7 @@ void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64
 void Comm::reduce_scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t count,
                           int type, int op_int) {
   const TypeInfo t = type_info(type);
-  const ReduceOp op = reduce_op(c, op_int, t, "HcclReduceScatter");
+  const int op = reduce_op(c, op_int, t, "HcclReduceScatter");
   Stream& s = user_stream(c, stream);
   if (count == 0) return;
   const std::uint32_t n = size();
@@ -465,7 +534,7 @@ void Comm::reduce_scatter(Call& c, void* stream, void* send, void* recv, std::ui
   const std::uint64_t seq = publish(std::move(args));
   Plan plan;
   plan.op = op;
-  plan.elem = t.elem;
+  plan.type = type;
   plan.width = t.width;
   for (std::uint32_t k = 0; k < n; ++k) {
     plan.pulls.push_back({k, {rank_, Ref::kScratch, k * bytes, -1, 0},
@@ -483,7 +552,7 @@ void Comm::reduce_scatter(Call& c, void* stream, void* send, void* recv, std::ui
 void Comm::reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
                   int op_int, std::uint32_t root) {
   const TypeInfo t = type_info(type);
-  const ReduceOp op = reduce_op(c, op_int, t, "HcclReduce");
+  const int op = reduce_op(c, op_int, t, "HcclReduce");
   const std::uint32_t n = size();
   require(root < n, kPara, "root " + std::to_string(root) + " is not a rank of the communicator");
   Stream& s = user_stream(c, stream);
@@ -493,7 +562,7 @@ void Comm::reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t c
   args.send = device_buffer(c, send, bytes, device_, "sendBuf");
   Plan plan;
   plan.op = op;
-  plan.elem = t.elem;
+  plan.type = type;
   plan.width = t.width;
   if (rank_ == root) {
     args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
@@ -671,7 +740,7 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
              d->messages.erase(it);
              return p;
            },
-           bytes, false, ReduceOp::kSum, ElemType::kFp32, 1, "Memcpy");
+           bytes, false, 0, 7, 1, "Memcpy");
     if (bytes == 0) {
       domain_->messages.erase(key);  // nothing to pull (the sender's entry is dropped at once)
     }

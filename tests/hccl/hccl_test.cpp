@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hccl/hccl.h"
+#include "npusim/kernel/half.h"
 #include "runtime/runtime.h"
 #include "tests/runtime/test_support.h"
 
@@ -221,6 +222,47 @@ TEST_F(HcclTest, AllReduceIntegersAreExactForEveryOp) {
     aclrtFree(sum);
     aclrtFree(max);
     aclrtFree(min);
+  });
+}
+
+// PROD (integers wrap, fp16 rounded to nearest even per step, in rank order) and fp64.
+TEST_F(HcclTest, AllReduceProdAndFp64) {
+  run_ranks(3, [](Rank& r) {
+    std::vector<int8_t> i8 = {static_cast<int8_t>(r.id + 2), -3, 100};
+    std::vector<uint16_t> h(2);
+    const float hv[3] = {1.5f, -2.25f, 0.333f};
+    h[0] = kernel::Fp16Format::from_float(hv[r.id]);
+    h[1] = kernel::Fp16Format::from_float(1000.0f);  // 1e9 overflows fp16: inf
+    std::vector<double> f64 = {0.1 * (r.id + 1), -1e300, static_cast<double>(r.id)};
+    void* a = to_device(i8);
+    void* b = to_device(h);
+    void* c = to_device(f64);
+    void* d = to_device(f64);
+    ASSERT_EQ(HcclAllReduce(a, a, 3, HCCL_DATA_TYPE_INT8, HCCL_REDUCE_PROD, r.comm, r.stream),
+              HCCL_SUCCESS);
+    ASSERT_EQ(HcclAllReduce(b, b, 2, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_PROD, r.comm, r.stream),
+              HCCL_SUCCESS);
+    ASSERT_EQ(HcclAllReduce(c, c, 3, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_SUM, r.comm, r.stream),
+              HCCL_SUCCESS);
+    ASSERT_EQ(HcclAllReduce(d, d, 3, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_MIN, r.comm, r.stream),
+              HCCL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);
+    EXPECT_EQ(to_host<int8_t>(a, 3), (std::vector<int8_t>{24, -27, static_cast<int8_t>(64)}));
+    auto hp = to_host<uint16_t>(b, 2);
+    using F = kernel::Fp16Format;
+    const uint16_t want0 = F::from_float(F::to_float(F::from_float(F::to_float(F::from_float(1.5f)) *
+                                                                   F::to_float(F::from_float(-2.25f)))) *
+                                         F::to_float(F::from_float(0.333f)));
+    EXPECT_EQ(hp[0], want0);
+    EXPECT_EQ(hp[1], 0x7C00);  // +inf
+    auto sum = to_host<double>(c, 3);
+    EXPECT_EQ(sum[0], (0.1 * 1 + 0.1 * 2) + 0.1 * 3);
+    EXPECT_EQ(sum[1], -3e300);
+    EXPECT_EQ(sum[2], 3.0);
+    auto mn = to_host<double>(d, 3);
+    EXPECT_EQ(mn[0], 0.1);
+    EXPECT_EQ(mn[2], 0.0);
+    for (void* x : {a, b, c, d}) aclrtFree(x);
   });
 }
 
@@ -500,10 +542,11 @@ TEST_F(HcclTest, ErrorCodes) {
   int junk = 0;
   EXPECT_EQ(HcclAllReduce(buf, buf, 16, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, &junk, stream),
             HCCL_E_PARA);
-  EXPECT_EQ(HcclAllReduce(buf, buf, 16, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_PROD, comms[0], stream),
+  EXPECT_EQ(HcclAllReduce(buf, buf, 4, HCCL_DATA_TYPE_INT128, HCCL_REDUCE_SUM, comms[0], stream),
             HCCL_E_NOT_SUPPORT);
-  EXPECT_EQ(HcclAllReduce(buf, buf, 16, HCCL_DATA_TYPE_FP64, HCCL_REDUCE_SUM, comms[0], stream),
-            HCCL_E_NOT_SUPPORT);
+  EXPECT_EQ(HcclAllReduce(buf, buf, 16, HCCL_DATA_TYPE_FP32, static_cast<HcclReduceOp>(4),
+                          comms[0], stream),
+            HCCL_E_PARA);
   EXPECT_EQ(HcclAllReduce(buf, buf, 16, static_cast<HcclDataType>(99), HCCL_REDUCE_SUM, comms[0],
                           stream),
             HCCL_E_PARA);
