@@ -156,9 +156,13 @@ CPP
     [[ ${rc} -eq 1 ]] && ! grep -q "npusim E" err.txt
     for f in timeline.json stats.json config.yaml op_summary.csv; do [[ -s out/${f} ]]; done
     json_check out/timeline.json "any(e.get('name') == 'AscendCL@aclrtMemset' for e in d)" ;;
-  conformance)  # CANN samples, when a checkout is given in NPUSIM_SAMPLES
-    if [[ -z "${NPUSIM_SAMPLES:-}" ]]; then echo "NPUSIM_SAMPLES not set: skipped"; exit 77; fi
-    bash "${SRC}/../../tools/conformance.sh" --samples "${NPUSIM_SAMPLES}" --prefix "${PREFIX}" --work "${WORK}/samples" ;;
+  conformance)  # CANN samples (NPUSIM_SAMPLES) and HCCL examples (NPUSIM_HCCL_SAMPLES), when given
+    if [[ -z "${NPUSIM_SAMPLES:-}" && -z "${NPUSIM_HCCL_SAMPLES:-}" ]]; then
+      echo "NPUSIM_SAMPLES and NPUSIM_HCCL_SAMPLES not set: skipped"; exit 77
+    fi
+    bash "${SRC}/../../tools/conformance.sh" ${NPUSIM_SAMPLES:+--samples "${NPUSIM_SAMPLES}"} \
+      ${NPUSIM_HCCL_SAMPLES:+--hccl-samples "${NPUSIM_HCCL_SAMPLES}"} --prefix "${PREFIX}" \
+      --work "${WORK}/samples" ;;
   *) echo "unknown case ${CASE}"; exit 2 ;;
 esac
 echo "e2e ${CASE}: OK"
