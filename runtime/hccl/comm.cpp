@@ -714,7 +714,7 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
   for (const Checked& x : checked) {
     if (!x.item->send) continue;
     const std::uint64_t k = ++sent_[x.item->peer];
-    domain_->messages[{rank_, x.item->peer, k}] = x.buf;
+    domain_->messages[{rank_, x.item->peer, k}] = {x.buf, x.bytes};
     q.post(s, rank_, kSendReady + x.item->peer, k);
     sends.emplace_back(x.item->peer, k);
   }
@@ -733,17 +733,16 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
            [memory, mine]() -> unsigned char* {
              return memory->alive(mine.serial) ? mine.ptr : nullptr;
            },
-           [d = domain_, memory, key]() -> unsigned char* {
+           [d = domain_, memory, key, bytes]() -> unsigned char* {
              auto it = d->messages.find(key);
-             if (it == d->messages.end() || !memory->alive(it->second.serial)) return nullptr;
-             unsigned char* p = it->second.ptr;
+             if (it == d->messages.end()) return nullptr;
+             const Domain::Message m = it->second;
              d->messages.erase(it);
-             return p;
+             // A send of another size than the receive fails the receive (nothing is copied).
+             if (m.bytes != bytes || !memory->alive(m.buf.serial)) return nullptr;
+             return m.buf.ptr;
            },
            bytes, false, 0, 7, 1, "Memcpy");
-    if (bytes == 0) {
-      domain_->messages.erase(key);  // nothing to pull (the sender's entry is dropped at once)
-    }
     q.post(s, rank_, kRecvDone + peer, k);
   }
   // The sender's stream goes on once every receiver has its data.

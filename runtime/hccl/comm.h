@@ -90,8 +90,12 @@ struct Domain {
     std::uint32_t finished = 0;
   };
   std::map<std::uint64_t, Op> ops;
-  /// Point-to-point messages: (from, to, message number) -> the sender's buffer.
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, Buffer> messages;
+  /// Point-to-point messages: (from, to, message number) -> the sender's buffer and size.
+  struct Message {
+    Buffer buf;
+    std::uint64_t bytes = 0;
+  };
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, Message> messages;
 
   std::uint64_t flag(std::uint32_t rank, std::uint64_t channel) const {
     auto it = flags.find({rank, channel});

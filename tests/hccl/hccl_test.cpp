@@ -419,6 +419,41 @@ TEST_F(HcclTest, SendRecvPairsAndBatchRing) {
   });
 }
 
+// A receive of another size than the send fails on the receiver's stream (nothing copied); the
+// sender's stream goes on.
+TEST_F(HcclTest, SendRecvSizeMismatchFailsTheReceive) {
+  std::vector<aclError> sync(2, ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  HcclRootInfo root;
+  ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
+  std::vector<std::thread> threads;
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+      HcclComm comm = nullptr;
+      ASSERT_EQ(HcclCommInitRootInfo(2, &root, r, &comm), HCCL_SUCCESS);
+      aclrtStream s = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+      void* buf = to_device(std::vector<int32_t>(16, r == 0 ? 7 : 9));
+      if (r == 0) {
+        ASSERT_EQ(HcclSend(buf, 16, HCCL_DATA_TYPE_INT32, 1, comm, s), HCCL_SUCCESS);
+      } else {
+        ASSERT_EQ(HcclRecv(buf, 8, HCCL_DATA_TYPE_INT32, 0, comm, s), HCCL_SUCCESS);
+      }
+      sync[r] = aclrtSynchronizeStream(s);
+      if (r == 1) {
+        EXPECT_EQ(to_host<int32_t>(buf, 16), std::vector<int32_t>(16, 9));  // untouched
+      }
+      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+      aclrtFree(buf);
+      aclrtDestroyStream(s);
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(sync[0], ACL_SUCCESS);
+  EXPECT_EQ(sync[1], ACL_ERROR_RT_DEVICE_MEM_ERROR);
+}
+
 // A rank that is late (a long copy queued before the collective) holds every rank's AllReduce:
 // the ranks wait for each other on the device, in simulated time.
 TEST_F(HcclTest, RanksWaitOnTheDeviceForAStraggler) {
