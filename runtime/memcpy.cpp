@@ -367,9 +367,11 @@ void memset_async(Call& call, void* ptr, std::size_t max_count, int value, std::
                   void* stream) {
   const Allocation& a = memset_target(call, ptr, max_count, count);
   Stream& s = call.stream(stream);
-  require(a.kind != MemKind::kDevice || a.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
-          "the stream belongs to device " + std::to_string(s.device) + " but devPtr is memory of "
-          "device " + std::to_string(a.device));
+  if (a.kind == MemKind::kDevice && a.device != s.device) {
+    fail(ACL_ERROR_RT_PARAM_INVALID, "the stream belongs to device " + std::to_string(s.device) +
+                                         " but devPtr is memory of device " +
+                                         std::to_string(a.device));
+  }
   if (count == 0) return;
   submit_to_stream(call, s, memset_task(call, a, ptr, value, count));
 }

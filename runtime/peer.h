@@ -10,7 +10,8 @@
 // over HCCS where the topology links them, else over PCIe through the host (models/topology.h).
 // A copy between two devices' memories runs on a device that is one of its ends (the current
 // device for aclrtMemcpy, the stream's for aclrtMemcpyAsync) and needs that device to have
-// enabled access to the other end.
+// enabled access to the other end. Resetting a device (its last aclrtResetDevice) drops the access
+// it enabled; what other devices enabled to it stays until they disable it.
 #pragma once
 
 #include <cstdint>

@@ -171,6 +171,17 @@ TEST(HccsLink, WithoutALinkTheCopyGoesThroughTheHost) {
   EXPECT_EQ(bench.stat("system.hccs.0_to_2.bytes"), 0.0);
 }
 
+TEST(HccsLink, PcieLinksAlsoGoThroughTheHost) {
+  ChipConfig c = system_config(2, "full_mesh");
+  c.topology.link = "pcie";
+  SystemBench bench(c);
+  Seen& copy = bench.peer_copy(0, 1, 1, false, 1 * kMiB);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(copy.out.end, kBefore + 2 * kUs + 16 * kHccsBurst + kAfter);
+  EXPECT_EQ(bench.stat("chip0.hccs.host_bytes"), 1.0 * kMiB);
+  EXPECT_EQ(bench.stat("chip0.hccs.hccs_bytes"), 0.0);
+}
+
 TEST(HccsLink, PeerCopyThroughTheHostContendsWithHostCopies) {
   SystemBench bench(system_config(2, "none"));
   // Chip 0 sends 1 MiB to the host and 1 MiB to chip 1: both need chip 0's D2H link.

@@ -58,6 +58,21 @@ TEST_F(PeerTest, EnableIsOneWayAndDisableNeedsAnEnable) {
   EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_RT_PARAM_INVALID);
 }
 
+TEST_F(PeerTest, ResettingADeviceDropsTheAccessItEnabled) {
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(0, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+  int32_t status = -1;
+  EXPECT_EQ(aclrtDevicePeerAccessStatus(1, 0, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, 0);
+  // What device 0 enabled stays (it disables it itself, as the CANN P2P sample does).
+  EXPECT_EQ(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_SUCCESS);
+}
+
 TEST_F(PeerTest, SyncCopyRunsOnTheCurrentDeviceOnceItEnabledTheOther) {
   void* d0 = malloc_on(0, 4096);
   void* d1 = malloc_on(1, 4096);
