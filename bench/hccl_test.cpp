@@ -14,39 +14,50 @@
 //   npusim_hccl_test [-t all_reduce|all_gather|reduce_scatter|broadcast|alltoall] [-p ranks]
 //                    [-b 8K] [-e 64M] [-f 2] [-n 5] [-w 1] [-c 1]
 // Use NPUSIM_CONFIG / NPUSIM_SET to pick the server (soc.num_devices >= -p).
+#include "hccl/hccl.h"
+
 #include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "acl/acl.h"
-#include "hccl/hccl.h"
 
 namespace {
 
-#define CHECK_ACL(call)                                                                  \
-  do {                                                                                   \
-    int rc_ = static_cast<int>(call);                                                    \
-    if (rc_ != 0) {                                                                      \
-      std::fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, rc_);   \
-      std::exit(1);                                                                      \
-    }                                                                                    \
+#define CHECK_ACL(call)                                                                \
+  do {                                                                                 \
+    int rc_ = static_cast<int>(call);                                                  \
+    if (rc_ != 0) {                                                                    \
+      std::fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, rc_); \
+      std::exit(1);                                                                    \
+    }                                                                                  \
   } while (0)
 
 std::uint64_t parse_size(const char* text) {
   char* end = nullptr;
   double v = std::strtod(text, &end);
   switch (end != nullptr ? *end : '\0') {
-    case 'K': case 'k': v *= 1024; break;
-    case 'M': case 'm': v *= 1024.0 * 1024; break;
-    case 'G': case 'g': v *= 1024.0 * 1024 * 1024; break;
-    default: break;
+    case 'K':
+    case 'k':
+      v *= 1024;
+      break;
+    case 'M':
+    case 'm':
+      v *= 1024.0 * 1024;
+      break;
+    case 'G':
+    case 'g':
+      v *= 1024.0 * 1024 * 1024;
+      break;
+    default:
+      break;
   }
   return static_cast<std::uint64_t>(v);
 }
@@ -116,8 +127,8 @@ HcclResult run_once(const Options& o, HcclComm comm, aclrtStream s, void* buf, v
   if (o.op == "reduce_scatter") {
     std::uint32_t r = 0;
     HcclGetRankId(comm, &r);
-    return HcclReduceScatter(buf, base + r * elems * 4, elems, HCCL_DATA_TYPE_FP32,
-                             HCCL_REDUCE_MAX, comm, s);
+    return HcclReduceScatter(buf, base + r * elems * 4, elems, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX,
+                             comm, s);
   }
   if (o.op == "broadcast") return HcclBroadcast(buf, elems, HCCL_DATA_TYPE_FP32, 0, comm, s);
   if (o.op == "alltoall") {
@@ -156,8 +167,8 @@ void rank_main(Shared& sh, std::uint32_t rank) {
     std::memcpy(host, fill.data(), kChunk);
     for (std::uint64_t off = 0; off < total * 4; off += kChunk) {
       const std::uint64_t len = std::min<std::uint64_t>(kChunk, total * 4 - off);
-      CHECK_ACL(aclrtMemcpy(static_cast<char*>(buf) + off, len, host, len,
-                            ACL_MEMCPY_HOST_TO_DEVICE));
+      CHECK_ACL(
+          aclrtMemcpy(static_cast<char*>(buf) + off, len, host, len, ACL_MEMCPY_HOST_TO_DEVICE));
     }
     for (int i = 0; i < o.warmup; ++i) CHECK_ACL(run_once(o, comm, s, buf, out, elems));
     // Every rank starts from the same simulated moment, and every rank queues all its timed runs
@@ -187,8 +198,7 @@ void rank_main(Shared& sh, std::uint32_t rank) {
       for (std::uint64_t off = 0; off < check_elems * 4 && ok; off += kChunk) {
         const std::uint64_t len = std::min<std::uint64_t>(kChunk, check_elems * 4 - off);
         const char* result = static_cast<const char*>(o.op == "alltoall" ? out : buf);
-        CHECK_ACL(aclrtMemcpy(host, len, result + first * 4 + off, len,
-                              ACL_MEMCPY_DEVICE_TO_HOST));
+        CHECK_ACL(aclrtMemcpy(host, len, result + first * 4 + off, len, ACL_MEMCPY_DEVICE_TO_HOST));
         const float* v = static_cast<const float*>(host);
         for (std::uint64_t i = 0; i < len / 4; ++i) {
           const std::uint64_t e = off / 4 + i;  // element of the checked range
@@ -247,14 +257,22 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const char* v = argv[i + 1];
-    if (key == "-t") o.op = v;
-    else if (key == "-p") o.ranks = static_cast<std::uint32_t>(std::atoi(v));
-    else if (key == "-b") o.begin = parse_size(v);
-    else if (key == "-e") o.end = parse_size(v);
-    else if (key == "-f") o.factor = std::atof(v);
-    else if (key == "-n") o.iters = std::atoi(v);
-    else if (key == "-w") o.warmup = std::atoi(v);
-    else if (key == "-c") o.check = std::atoi(v) != 0;
+    if (key == "-t")
+      o.op = v;
+    else if (key == "-p")
+      o.ranks = static_cast<std::uint32_t>(std::atoi(v));
+    else if (key == "-b")
+      o.begin = parse_size(v);
+    else if (key == "-e")
+      o.end = parse_size(v);
+    else if (key == "-f")
+      o.factor = std::atof(v);
+    else if (key == "-n")
+      o.iters = std::atoi(v);
+    else if (key == "-w")
+      o.warmup = std::atoi(v);
+    else if (key == "-c")
+      o.check = std::atoi(v) != 0;
     else {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
       return 2;
@@ -262,7 +280,8 @@ int main(int argc, char** argv) {
   }
   if (o.op != "all_reduce" && o.op != "all_gather" && o.op != "reduce_scatter" &&
       o.op != "broadcast" && o.op != "alltoall") {
-    std::fprintf(stderr, "-t must be all_reduce, all_gather, reduce_scatter, broadcast or alltoall\n");
+    std::fprintf(stderr,
+                 "-t must be all_reduce, all_gather, reduce_scatter, broadcast or alltoall\n");
     return 2;
   }
   if (o.iters < 1 || o.warmup < 0 || o.factor <= 1 || o.begin == 0 || o.end < o.begin) {
@@ -283,11 +302,12 @@ int main(int argc, char** argv) {
   CHECK_ACL(HcclGetRootInfo(&sh.root));
   sh.time_us.assign(o.ranks, 0);
   sh.ok.assign(o.ranks, 0);
-  std::printf("the minimum data size: %llu Bytes, the maximum data size: %llu Bytes, %u ranks, %s\n",
-              static_cast<unsigned long long>(o.begin), static_cast<unsigned long long>(o.end),
-              o.ranks, o.op.c_str());
-  std::printf("%20s %18s %22s %16s\n", "data_size(Bytes):", "aveg_time(us):",
-              "alg_bandwidth(GB/s):", "check_result:");
+  std::printf(
+      "the minimum data size: %llu Bytes, the maximum data size: %llu Bytes, %u ranks, %s\n",
+      static_cast<unsigned long long>(o.begin), static_cast<unsigned long long>(o.end), o.ranks,
+      o.op.c_str());
+  std::printf("%20s %18s %22s %16s\n",
+              "data_size(Bytes):", "aveg_time(us):", "alg_bandwidth(GB/s):", "check_result:");
   std::vector<std::thread> threads;
   for (std::uint32_t r = 0; r < o.ranks; ++r) threads.emplace_back(rank_main, std::ref(sh), r);
   for (auto& t : threads) t.join();

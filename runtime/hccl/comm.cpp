@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <type_traits>
 #include <functional>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "acl/acl_base.h"
 #include "npusim/kernel/half.h"
@@ -25,12 +25,12 @@ using builtin::ElemType;
 using builtin::ReduceOp;
 
 // Notify channels of a rank (the flag value encodes the collective and its step).
-constexpr std::uint64_t kProgress = 0;                // collective progress of the rank
-constexpr std::uint64_t kFork = 1;                    // local: the helper streams may start
-constexpr std::uint64_t kJoinBase = 1ull << 8;        // + helper index: that helper finished
-constexpr std::uint64_t kSendReady = 2ull << 32;      // + peer: message n to peer is ready
-constexpr std::uint64_t kRecvDone = 3ull << 32;       // + peer: message n from peer consumed
-constexpr std::uint64_t kStepsPerOp = 1ull << 12;     // > every step count (2n + 2, n <= 16)
+constexpr std::uint64_t kProgress = 0;             // collective progress of the rank
+constexpr std::uint64_t kFork = 1;                 // local: the helper streams may start
+constexpr std::uint64_t kJoinBase = 1ull << 8;     // + helper index: that helper finished
+constexpr std::uint64_t kSendReady = 2ull << 32;   // + peer: message n to peer is ready
+constexpr std::uint64_t kRecvDone = 3ull << 32;    // + peer: message n from peer consumed
+constexpr std::uint64_t kStepsPerOp = 1ull << 12;  // > every step count (2n + 2, n <= 16)
 
 std::uint64_t op_base(std::uint64_t seq) { return (seq + 1) * kStepsPerOp; }
 
@@ -52,19 +52,32 @@ struct TypeInfo {
 
 TypeInfo type_info(int type) {
   switch (type) {
-    case 0: return {1, true, ElemType::kInt8, "int8"};
-    case 1: return {2, true, ElemType::kInt16, "int16"};
-    case 2: return {4, true, ElemType::kInt32, "int32"};
-    case 3: return {2, true, ElemType::kFp16, "fp16"};
-    case 4: return {4, true, ElemType::kFp32, "fp32"};
-    case 5: return {8, true, ElemType::kInt64, "int64"};
-    case 6: return {8, true, ElemType::kUint64, "uint64"};
-    case 7: return {1, true, ElemType::kUint8, "uint8"};
-    case 8: return {2, true, ElemType::kUint16, "uint16"};
-    case 9: return {4, true, ElemType::kUint32, "uint32"};
-    case 10: return {8, true, ElemType::kFp32, "fp64"};  // reduced here, not by builtin
-    case 11: return {2, true, ElemType::kBf16, "bfp16"};
-    case 12: return {16, false, ElemType::kFp32, "int128"};
+    case 0:
+      return {1, true, ElemType::kInt8, "int8"};
+    case 1:
+      return {2, true, ElemType::kInt16, "int16"};
+    case 2:
+      return {4, true, ElemType::kInt32, "int32"};
+    case 3:
+      return {2, true, ElemType::kFp16, "fp16"};
+    case 4:
+      return {4, true, ElemType::kFp32, "fp32"};
+    case 5:
+      return {8, true, ElemType::kInt64, "int64"};
+    case 6:
+      return {8, true, ElemType::kUint64, "uint64"};
+    case 7:
+      return {1, true, ElemType::kUint8, "uint8"};
+    case 8:
+      return {2, true, ElemType::kUint16, "uint16"};
+    case 9:
+      return {4, true, ElemType::kUint32, "uint32"};
+    case 10:
+      return {8, true, ElemType::kFp32, "fp64"};  // reduced here, not by builtin
+    case 11:
+      return {2, true, ElemType::kBf16, "bfp16"};
+    case 12:
+      return {16, false, ElemType::kFp32, "int128"};
     default:
       fail(kPara, "dataType " + std::to_string(type) + " is not an HcclDataType");
   }
@@ -132,16 +145,26 @@ void combine(int op, int type, void* dst, const void* src, std::size_t count) {
     return builtin::reduce(r, t.elem, dst, src, count);
   }
   switch (t.elem) {
-    case ElemType::kInt8: return combine_int<std::int8_t>(op, dst, src, count);
-    case ElemType::kInt16: return combine_int<std::int16_t>(op, dst, src, count);
-    case ElemType::kInt32: return combine_int<std::int32_t>(op, dst, src, count);
-    case ElemType::kInt64: return combine_int<std::int64_t>(op, dst, src, count);
-    case ElemType::kUint8: return combine_int<std::uint8_t>(op, dst, src, count);
-    case ElemType::kUint16: return combine_int<std::uint16_t>(op, dst, src, count);
-    case ElemType::kUint32: return combine_int<std::uint32_t>(op, dst, src, count);
-    case ElemType::kUint64: return combine_int<std::uint64_t>(op, dst, src, count);
-    case ElemType::kFp16: return prod_small_float<kernel::Fp16Format>(dst, src, count);
-    case ElemType::kBf16: return prod_small_float<kernel::Bf16Format>(dst, src, count);
+    case ElemType::kInt8:
+      return combine_int<std::int8_t>(op, dst, src, count);
+    case ElemType::kInt16:
+      return combine_int<std::int16_t>(op, dst, src, count);
+    case ElemType::kInt32:
+      return combine_int<std::int32_t>(op, dst, src, count);
+    case ElemType::kInt64:
+      return combine_int<std::int64_t>(op, dst, src, count);
+    case ElemType::kUint8:
+      return combine_int<std::uint8_t>(op, dst, src, count);
+    case ElemType::kUint16:
+      return combine_int<std::uint16_t>(op, dst, src, count);
+    case ElemType::kUint32:
+      return combine_int<std::uint32_t>(op, dst, src, count);
+    case ElemType::kUint64:
+      return combine_int<std::uint64_t>(op, dst, src, count);
+    case ElemType::kFp16:
+      return prod_small_float<kernel::Fp16Format>(dst, src, count);
+    case ElemType::kBf16:
+      return prod_small_float<kernel::Bf16Format>(dst, src, count);
     case ElemType::kFp32:
       for (std::size_t i = 0; i < count; ++i) {
         float d, s;
@@ -181,8 +204,8 @@ struct Ref {
   enum Which : std::uint8_t { kSend, kRecv, kScratch };
   std::uint32_t rank = 0;
   Which which = kSend;
-  std::uint64_t offset = 0;   // bytes
-  std::int64_t sdispl = -1;   // >= 0: offset = that rank's sdispls[sdispl] * width
+  std::uint64_t offset = 0;  // bytes
+  std::int64_t sdispl = -1;  // >= 0: offset = that rank's sdispls[sdispl] * width
   std::size_t width = 0;
 };
 
@@ -194,8 +217,9 @@ Locate locate(const std::shared_ptr<Domain>& d, const MemoryRegistry* memory, st
     auto it = d->ops.find(seq);
     if (it == d->ops.end() || ref.rank >= it->second.args.size()) return nullptr;
     const RankArgs& a = it->second.args[ref.rank];
-    const Buffer& b = ref.which == Ref::kSend ? a.send : ref.which == Ref::kRecv ? a.recv
-                                                                                 : a.scratch;
+    const Buffer& b = ref.which == Ref::kSend   ? a.send
+                      : ref.which == Ref::kRecv ? a.recv
+                                                : a.scratch;
     if (b.ptr == nullptr || !memory->alive(b.serial)) return nullptr;
     std::uint64_t offset = ref.offset;
     if (ref.sdispl >= 0) {
@@ -341,8 +365,8 @@ struct Comm::Plan {
   };
   std::vector<Move> pulls;   // after the first handshake, one helper stream per peer
   std::vector<Move> finish;  // local, after the second handshake, in order
-  int op = 0;    // HcclReduceOp
-  int type = 4;  // HcclDataType
+  int op = 0;                // HcclReduceOp
+  int type = 4;              // HcclDataType
   std::size_t width = 1;
 };
 
@@ -367,9 +391,9 @@ Stream& Comm::helper(Call& c, Stream& user, std::uint32_t index) {
 
 Buffer Comm::scratch(Call& c, std::uint64_t bytes) {
   if (bytes > scratch_size_ || scratch_.empty()) {
-    const Allocation* a = c.runtime().memory().allocate(MemKind::kDevice, device_,
-                                                        std::max<std::uint64_t>(bytes, 64),
-                                                        std::max<std::uint64_t>(bytes, 64));
+    const Allocation* a =
+        c.runtime().memory().allocate(MemKind::kDevice, device_, std::max<std::uint64_t>(bytes, 64),
+                                      std::max<std::uint64_t>(bytes, 64));
     require(a != nullptr, kMemory, "no device memory for the communicator's scratch buffer");
     scratch_.push_back({reinterpret_cast<unsigned char*>(a->base), a->serial});
     scratch_size_ = std::max<std::uint64_t>(bytes, 64);
@@ -419,7 +443,8 @@ void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const cha
   for (const Plan::Move& m : plan.pulls) {
     if (m.peer == rank_) issue(s, m);
   }
-  for (auto& [peer, moves] : by_peer) q.wait(s, rank_, kJoinBase + (peer + n - rank_) % n - 1, base + 1);
+  for (auto& [peer, moves] : by_peer)
+    q.wait(s, rank_, kJoinBase + (peer + n - rank_) % n - 1, base + 1);
   // Handshake 2: every rank finished reading the others' buffers.
   q.post(s, rank_, kProgress, base + 2);
   for (std::uint32_t p = 0; p < n; ++p) {
@@ -483,8 +508,8 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
   });
 }
 
-void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count,
-                      int type, int op_int) {
+void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
+                      int op_int) {
   const TypeInfo t = type_info(type);
   const int op = reduce_op(c, op_int, t, "HcclAllReduce");
   Stream& s = user_stream(c, stream);
@@ -507,14 +532,26 @@ void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64
   plan.type = type;
   plan.width = t.width;
   for (std::uint32_t k = 0; k < n; ++k) {
-    plan.pulls.push_back({k, {rank_, Ref::kScratch, k * bytes, -1, 0}, {k, Ref::kSend, 0, -1, 0},
-                          bytes, false, "Memcpy"});
+    plan.pulls.push_back({k,
+                          {rank_, Ref::kScratch, k * bytes, -1, 0},
+                          {k, Ref::kSend, 0, -1, 0},
+                          bytes,
+                          false,
+                          "Memcpy"});
   }
-  plan.finish.push_back({rank_, {rank_, Ref::kRecv, 0, -1, 0},
-                         {rank_, Ref::kScratch, 0, -1, 0}, bytes, false, "Memcpy"});
+  plan.finish.push_back({rank_,
+                         {rank_, Ref::kRecv, 0, -1, 0},
+                         {rank_, Ref::kScratch, 0, -1, 0},
+                         bytes,
+                         false,
+                         "Memcpy"});
   for (std::uint32_t k = 1; k < n; ++k) {
-    plan.finish.push_back({rank_, {rank_, Ref::kRecv, 0, -1, 0},
-                           {rank_, Ref::kScratch, k * bytes, -1, 0}, bytes, true, "Reduce"});
+    plan.finish.push_back({rank_,
+                           {rank_, Ref::kRecv, 0, -1, 0},
+                           {rank_, Ref::kScratch, k * bytes, -1, 0},
+                           bytes,
+                           true,
+                           "Reduce"});
   }
   run_mesh(c, s, seq, plan, "HcclAllReduce mesh");
 }
@@ -537,14 +574,26 @@ void Comm::reduce_scatter(Call& c, void* stream, void* send, void* recv, std::ui
   plan.type = type;
   plan.width = t.width;
   for (std::uint32_t k = 0; k < n; ++k) {
-    plan.pulls.push_back({k, {rank_, Ref::kScratch, k * bytes, -1, 0},
-                          {k, Ref::kSend, rank_ * bytes, -1, 0}, bytes, false, "Memcpy"});
+    plan.pulls.push_back({k,
+                          {rank_, Ref::kScratch, k * bytes, -1, 0},
+                          {k, Ref::kSend, rank_ * bytes, -1, 0},
+                          bytes,
+                          false,
+                          "Memcpy"});
   }
-  plan.finish.push_back({rank_, {rank_, Ref::kRecv, 0, -1, 0},
-                         {rank_, Ref::kScratch, 0, -1, 0}, bytes, false, "Memcpy"});
+  plan.finish.push_back({rank_,
+                         {rank_, Ref::kRecv, 0, -1, 0},
+                         {rank_, Ref::kScratch, 0, -1, 0},
+                         bytes,
+                         false,
+                         "Memcpy"});
   for (std::uint32_t k = 1; k < n; ++k) {
-    plan.finish.push_back({rank_, {rank_, Ref::kRecv, 0, -1, 0},
-                           {rank_, Ref::kScratch, k * bytes, -1, 0}, bytes, true, "Reduce"});
+    plan.finish.push_back({rank_,
+                           {rank_, Ref::kRecv, 0, -1, 0},
+                           {rank_, Ref::kScratch, k * bytes, -1, 0},
+                           bytes,
+                           true,
+                           "Reduce"});
   }
   run_mesh(c, s, seq, plan, "HcclReduceScatter");
 }
@@ -568,14 +617,26 @@ void Comm::reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t c
     args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
     args.scratch = scratch(c, bytes * n);
     for (std::uint32_t k = 0; k < n; ++k) {
-      plan.pulls.push_back({k, {rank_, Ref::kScratch, k * bytes, -1, 0},
-                            {k, Ref::kSend, 0, -1, 0}, bytes, false, "Memcpy"});
+      plan.pulls.push_back({k,
+                            {rank_, Ref::kScratch, k * bytes, -1, 0},
+                            {k, Ref::kSend, 0, -1, 0},
+                            bytes,
+                            false,
+                            "Memcpy"});
     }
-    plan.finish.push_back({rank_, {rank_, Ref::kRecv, 0, -1, 0},
-                           {rank_, Ref::kScratch, 0, -1, 0}, bytes, false, "Memcpy"});
+    plan.finish.push_back({rank_,
+                           {rank_, Ref::kRecv, 0, -1, 0},
+                           {rank_, Ref::kScratch, 0, -1, 0},
+                           bytes,
+                           false,
+                           "Memcpy"});
     for (std::uint32_t k = 1; k < n; ++k) {
-      plan.finish.push_back({rank_, {rank_, Ref::kRecv, 0, -1, 0},
-                             {rank_, Ref::kScratch, k * bytes, -1, 0}, bytes, true, "Reduce"});
+      plan.finish.push_back({rank_,
+                             {rank_, Ref::kRecv, 0, -1, 0},
+                             {rank_, Ref::kScratch, k * bytes, -1, 0},
+                             bytes,
+                             true,
+                             "Reduce"});
     }
   }
   const std::uint64_t seq = publish(std::move(args));
@@ -597,8 +658,12 @@ void Comm::broadcast(Call& c, void* stream, void* buf, std::uint64_t count, int 
   Plan plan;
   plan.width = t.width;
   if (rank_ != root) {
-    plan.pulls.push_back({root, {rank_, Ref::kRecv, 0, -1, 0}, {root, Ref::kSend, 0, -1, 0},
-                          bytes, false, "Memcpy"});
+    plan.pulls.push_back({root,
+                          {rank_, Ref::kRecv, 0, -1, 0},
+                          {root, Ref::kSend, 0, -1, 0},
+                          bytes,
+                          false,
+                          "Memcpy"});
   }
   run_mesh(c, s, seq, plan, "HcclBroadcast");
 }
@@ -617,8 +682,12 @@ void Comm::all_gather(Call& c, void* stream, void* send, void* recv, std::uint64
   Plan plan;
   plan.width = t.width;
   for (std::uint32_t k = 0; k < n; ++k) {
-    plan.pulls.push_back({k, {rank_, Ref::kRecv, k * bytes, -1, 0}, {k, Ref::kSend, 0, -1, 0},
-                          bytes, false, "Memcpy"});
+    plan.pulls.push_back({k,
+                          {rank_, Ref::kRecv, k * bytes, -1, 0},
+                          {k, Ref::kSend, 0, -1, 0},
+                          bytes,
+                          false,
+                          "Memcpy"});
   }
   run_mesh(c, s, seq, plan, "HcclAllGather");
 }
@@ -637,8 +706,12 @@ void Comm::scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t 
   const std::uint64_t seq = publish(std::move(args));
   Plan plan;
   plan.width = t.width;
-  plan.pulls.push_back({root, {rank_, Ref::kRecv, 0, -1, 0},
-                        {root, Ref::kSend, rank_ * bytes, -1, 0}, bytes, false, "Memcpy"});
+  plan.pulls.push_back({root,
+                        {rank_, Ref::kRecv, 0, -1, 0},
+                        {root, Ref::kSend, rank_ * bytes, -1, 0},
+                        bytes,
+                        false,
+                        "Memcpy"});
   run_mesh(c, s, seq, plan, "HcclScatter");
 }
 
@@ -654,10 +727,10 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
   const std::uint32_t n = size();
   std::uint64_t send_end = 0, recv_end = 0;
   for (std::uint32_t k = 0; k < n; ++k) {
-    send_end = std::max(send_end, checked_bytes(sdispls[k], st.width) +
-                                      checked_bytes(scounts[k], st.width));
-    recv_end = std::max(recv_end, checked_bytes(rdispls[k], rt.width) +
-                                      checked_bytes(rcounts[k], rt.width));
+    send_end = std::max(send_end,
+                        checked_bytes(sdispls[k], st.width) + checked_bytes(scounts[k], st.width));
+    recv_end = std::max(recv_end,
+                        checked_bytes(rdispls[k], rt.width) + checked_bytes(rcounts[k], rt.width));
   }
   RankArgs args;
   if (send_end > 0) args.send = device_buffer(c, send, send_end, device_, "sendBuf");
@@ -675,8 +748,12 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
   plan.width = rt.width;
   for (std::uint32_t k = 0; k < n; ++k) {
     Ref src{k, Ref::kSend, 0, static_cast<std::int64_t>(rank_), rt.width};
-    plan.pulls.push_back({k, {rank_, Ref::kRecv, rdispls[k] * rt.width, -1, 0}, src,
-                          rcounts[k] * rt.width, false, "Memcpy"});
+    plan.pulls.push_back({k,
+                          {rank_, Ref::kRecv, rdispls[k] * rt.width, -1, 0},
+                          src,
+                          rcounts[k] * rt.width,
+                          false,
+                          "Memcpy"});
   }
   run_mesh(c, s, seq, plan, name);
 }
@@ -704,7 +781,8 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
     require(item.peer != rank_, kPara, "a rank cannot send to or receive from itself");
     const std::uint64_t bytes = checked_bytes(item.count, t.width);
     Buffer b;
-    if (bytes > 0) b = device_buffer(c, item.buf, bytes, device_, item.send ? "sendBuf" : "recvBuf");
+    if (bytes > 0)
+      b = device_buffer(c, item.buf, bytes, device_, item.send ? "sendBuf" : "recvBuf");
     checked.push_back({&item, b, bytes});
   }
   const MemoryRegistry* memory = &c.runtime().memory();
@@ -729,20 +807,21 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
     const std::uint32_t peer_device = sender != nullptr ? sender->device() : device_;
     const Buffer mine = x.buf;
     const std::uint64_t bytes = x.bytes;
-    q.data(s, peer_device,
-           [memory, mine]() -> unsigned char* {
-             return memory->alive(mine.serial) ? mine.ptr : nullptr;
-           },
-           [d = domain_, memory, key, bytes]() -> unsigned char* {
-             auto it = d->messages.find(key);
-             if (it == d->messages.end()) return nullptr;
-             const Domain::Message m = it->second;
-             d->messages.erase(it);
-             // A send of another size than the receive fails the receive (nothing is copied).
-             if (m.bytes != bytes || !memory->alive(m.buf.serial)) return nullptr;
-             return m.buf.ptr;
-           },
-           bytes, false, 0, 7, 1, "Memcpy");
+    q.data(
+        s, peer_device,
+        [memory, mine]() -> unsigned char* {
+          return memory->alive(mine.serial) ? mine.ptr : nullptr;
+        },
+        [d = domain_, memory, key, bytes]() -> unsigned char* {
+          auto it = d->messages.find(key);
+          if (it == d->messages.end()) return nullptr;
+          const Domain::Message m = it->second;
+          d->messages.erase(it);
+          // A send of another size than the receive fails the receive (nothing is copied).
+          if (m.bytes != bytes || !memory->alive(m.buf.serial)) return nullptr;
+          return m.buf.ptr;
+        },
+        bytes, false, 0, 7, 1, "Memcpy");
     q.post(s, rank_, kRecvDone + peer, k);
   }
   // The sender's stream goes on once every receiver has its data.

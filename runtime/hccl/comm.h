@@ -121,14 +121,15 @@ class Comm {
   void broadcast(Call& c, void* stream, void* buf, std::uint64_t count, int type,
                  std::uint32_t root);
   void all_gather(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type);
-  void reduce_scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t count,
-                      int type, int op);
+  void reduce_scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
+                      int op);
   void reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type, int op,
               std::uint32_t root);
   void scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
                std::uint32_t root);
   /// AlltoAllV in general form: element counts and offsets by peer (send side and receive side).
-  void all_to_all_v(Call& c, void* stream, const void* send, const std::vector<std::uint64_t>& scounts,
+  void all_to_all_v(Call& c, void* stream, const void* send,
+                    const std::vector<std::uint64_t>& scounts,
                     const std::vector<std::uint64_t>& sdispls, int stype, const void* recv,
                     const std::vector<std::uint64_t>& rcounts,
                     const std::vector<std::uint64_t>& rdispls, int rtype, const char* name);

@@ -101,8 +101,8 @@ HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo*
     require(rank < nRanks, HCCL_E_PARA,
             "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nRanks));
     require(d->nranks == 0 || d->nranks == nRanks, HCCL_E_PARA,
-            "nRanks " + std::to_string(nRanks) + " differs from the " +
-                std::to_string(d->nranks) + " another rank of the domain gave");
+            "nRanks " + std::to_string(nRanks) + " differs from the " + std::to_string(d->nranks) +
+                " another rank of the domain gave");
     const std::uint32_t device = c.context().device;
     if (d->nranks == 0) {
       d->nranks = nRanks;
@@ -121,14 +121,16 @@ HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo*
     ++d->joined;
     hccl::add_comm(owned.release());
     // Rendezvous: every rank blocks until all nRanks joined (other host threads act meanwhile).
-    WaitResult r = c.wait([d] { return d->joined >= d->nranks; }, kForever, [&] {
-      std::string missing;
-      for (std::uint32_t i = 0; i < d->nranks; ++i) {
-        if (d->ranks[i] == nullptr) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
-      }
-      return "HcclCommInitRootInfo (rank " + std::to_string(rank) + ") waits for rank(s) " +
-             missing + " to join";
-    });
+    WaitResult r = c.wait([d] { return d->joined >= d->nranks; }, kForever,
+                          [&] {
+                            std::string missing;
+                            for (std::uint32_t i = 0; i < d->nranks; ++i) {
+                              if (d->ranks[i] == nullptr)
+                                missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+                            }
+                            return "HcclCommInitRootInfo (rank " + std::to_string(rank) +
+                                   ") waits for rank(s) " + missing + " to join";
+                          });
     if (r != WaitResult::kDone) {
       d->ranks[rank] = nullptr;
       --d->joined;
@@ -219,30 +221,54 @@ HCCL_EXPORT HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncErr
 
 HCCL_EXPORT const char* HcclGetErrorString(HcclResult code) {
   switch (enum_value(code)) {
-    case HCCL_SUCCESS: return "success";
-    case HCCL_E_PARA: return "parameter error";
-    case HCCL_E_PTR: return "empty pointer";
-    case HCCL_E_MEMORY: return "memory error";
-    case HCCL_E_INTERNAL: return "internal error";
-    case HCCL_E_NOT_SUPPORT: return "not support feature";
-    case HCCL_E_NOT_FOUND: return "not found specific resource";
-    case HCCL_E_UNAVAIL: return "resource unavailable";
-    case HCCL_E_SYSCALL: return "call system interface error";
-    case HCCL_E_TIMEOUT: return "timeout";
-    case HCCL_E_OPEN_FILE_FAILURE: return "open file fail";
-    case HCCL_E_TCP_CONNECT: return "tcp connect fail";
-    case HCCL_E_ROCE_CONNECT: return "roce connect fail";
-    case HCCL_E_TCP_TRANSFER: return "tcp transfer fail";
-    case HCCL_E_ROCE_TRANSFER: return "roce transfer fail";
-    case HCCL_E_RUNTIME: return "call runtime api fail";
-    case HCCL_E_DRV: return "call driver api fail";
-    case HCCL_E_PROFILING: return "call profiling api fail";
-    case HCCL_E_CCE: return "call cce api fail";
-    case HCCL_E_NETWORK: return "call network api fail";
-    case HCCL_E_AGAIN: return "try again";
-    case HCCL_E_REMOTE: return "error cqe";
-    case HCCL_E_SUSPENDING: return "error communicator suspending";
-    default: return "unknown error";
+    case HCCL_SUCCESS:
+      return "success";
+    case HCCL_E_PARA:
+      return "parameter error";
+    case HCCL_E_PTR:
+      return "empty pointer";
+    case HCCL_E_MEMORY:
+      return "memory error";
+    case HCCL_E_INTERNAL:
+      return "internal error";
+    case HCCL_E_NOT_SUPPORT:
+      return "not support feature";
+    case HCCL_E_NOT_FOUND:
+      return "not found specific resource";
+    case HCCL_E_UNAVAIL:
+      return "resource unavailable";
+    case HCCL_E_SYSCALL:
+      return "call system interface error";
+    case HCCL_E_TIMEOUT:
+      return "timeout";
+    case HCCL_E_OPEN_FILE_FAILURE:
+      return "open file fail";
+    case HCCL_E_TCP_CONNECT:
+      return "tcp connect fail";
+    case HCCL_E_ROCE_CONNECT:
+      return "roce connect fail";
+    case HCCL_E_TCP_TRANSFER:
+      return "tcp transfer fail";
+    case HCCL_E_ROCE_TRANSFER:
+      return "roce transfer fail";
+    case HCCL_E_RUNTIME:
+      return "call runtime api fail";
+    case HCCL_E_DRV:
+      return "call driver api fail";
+    case HCCL_E_PROFILING:
+      return "call profiling api fail";
+    case HCCL_E_CCE:
+      return "call cce api fail";
+    case HCCL_E_NETWORK:
+      return "call network api fail";
+    case HCCL_E_AGAIN:
+      return "try again";
+    case HCCL_E_REMOTE:
+      return "error cqe";
+    case HCCL_E_SUSPENDING:
+      return "error communicator suspending";
+    default:
+      return "unknown error";
   }
 }
 
@@ -282,8 +308,8 @@ HCCL_EXPORT HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count,
                                   HcclDataType dataType, HcclReduceOp op, uint32_t root,
                                   HcclComm comm, aclrtStream stream) {
   return hccl_api("HcclReduce", [&](Call& c) {
-    comm_of(comm).reduce(c, stream, sendBuf, recvBuf, count, enum_value(dataType),
-                         enum_value(op), root);
+    comm_of(comm).reduce(c, stream, sendBuf, recvBuf, count, enum_value(dataType), enum_value(op),
+                         root);
   });
 }
 
@@ -295,10 +321,9 @@ HCCL_EXPORT HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCo
   });
 }
 
-HCCL_EXPORT HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount,
-                                    HcclDataType sendType, const void* recvBuf,
-                                    uint64_t recvCount, HcclDataType recvType, HcclComm comm,
-                                    aclrtStream stream) {
+HCCL_EXPORT HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType,
+                                    const void* recvBuf, uint64_t recvCount, HcclDataType recvType,
+                                    HcclComm comm, aclrtStream stream) {
   return hccl_api("HcclAlltoAll", [&](Call& c) {
     Comm& mine = comm_of(comm);
     require(sendCount == recvCount, HCCL_E_PARA,
@@ -381,8 +406,8 @@ HCCL_EXPORT HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_
       const int kind = enum_value(it.sendRecvType);
       require(kind == HCCL_SEND || kind == HCCL_RECV, HCCL_E_PARA,
               "sendRecvInfo[" + std::to_string(i) + "].sendRecvType is not HCCL_SEND/HCCL_RECV");
-      items.push_back({kind == HCCL_SEND, it.buf, it.count, enum_value(it.dataType),
-                       it.remoteRank});
+      items.push_back(
+          {kind == HCCL_SEND, it.buf, it.count, enum_value(it.dataType), it.remoteRank});
     }
     mine.send_recv(c, stream, items, "HcclBatchSendRecv");
   });

@@ -20,13 +20,13 @@
 #include "e2e_common.h"
 #include "hccl/hccl.h"
 
-#define HCCL_CHECK(call)                                                                     \
-  do {                                                                                       \
-    HcclResult rc_ = (call);                                                                 \
-    if (rc_ != HCCL_SUCCESS) {                                                               \
+#define HCCL_CHECK(call)                                                                    \
+  do {                                                                                      \
+    HcclResult rc_ = (call);                                                                \
+    if (rc_ != HCCL_SUCCESS) {                                                              \
       std::fprintf(stderr, "FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, rc_); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
+      std::exit(1);                                                                         \
+    }                                                                                       \
   } while (0)
 
 namespace {
@@ -156,9 +156,10 @@ int main() {
   for (uint32_t r = 0; r < 8; ++r) ranks.emplace_back(allreduce_rank, r);
   for (auto& t : ranks) t.join();
   for (uint32_t r = 0; r < 8; ++r) {
-    std::printf("rank %u: AllReduce 64 MiB ends at %llu us, rank 5's %.4f ms of copies at %llu us\n",
-                r, static_cast<unsigned long long>(g_end_ts[r]), g_straggler_copy_ms,
-                static_cast<unsigned long long>(g_straggler_copy_end_ts));
+    std::printf(
+        "rank %u: AllReduce 64 MiB ends at %llu us, rank 5's %.4f ms of copies at %llu us\n", r,
+        static_cast<unsigned long long>(g_end_ts[r]), g_straggler_copy_ms,
+        static_cast<unsigned long long>(g_straggler_copy_end_ts));
     E2E_EXPECT(g_end_ts[r] > g_straggler_copy_end_ts);  // everyone waited for rank 5
   }
 
@@ -197,8 +198,9 @@ int main() {
     const float ta = e2e_elapsed_ms(start[1], end_a[1]);
     const float tb = e2e_elapsed_ms(start[1], end_b[1]);
     const double shared_ms = 1.5e-3 + 2 * (64u << 20) / 56e9 * 1e3;
-    std::printf("two concurrent 64 MiB broadcasts over one link: %.4f ms and %.4f ms (model %.4f)\n",
-                ta, tb, shared_ms);
+    std::printf(
+        "two concurrent 64 MiB broadcasts over one link: %.4f ms and %.4f ms (model %.4f)\n", ta,
+        tb, shared_ms);
     E2E_EXPECT(e2e_near(ta, shared_ms, 0.02));
     E2E_EXPECT(e2e_near(tb, shared_ms, 0.02));
     for (int d = 0; d < 2; ++d) {

@@ -3,6 +3,8 @@
 // as the CANN examples run them), results bit for bit (fp32 sums in the documented order,
 // integers exact), both AllReduce algorithms, point to point, the rendezvous (and a rank that
 // never comes), ranks waiting for each other on the device, and the error codes.
+#include "hccl/hccl.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 #include <thread>
 #include <vector>
 
-#include "hccl/hccl.h"
 #include "npusim/kernel/half.h"
 #include "runtime/runtime.h"
 #include "tests/runtime/test_support.h"
@@ -135,9 +136,9 @@ void all_reduce_fp32(HcclTest& t, std::uint32_t n, std::size_t count, bool in_pl
     for (std::size_t i = 0; i < count; ++i) in[i] = value(r.id, i);
     void* send = to_device(in);
     void* recv = in_place ? send : to_device(std::vector<float>(count, -1.0f));
-    ASSERT_EQ(HcclAllReduce(send, recv, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm,
-                            r.stream),
-              HCCL_SUCCESS);
+    ASSERT_EQ(
+        HcclAllReduce(send, recv, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm, r.stream),
+        HCCL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);
     std::vector<float> out = to_host<float>(recv, count);
     for (std::size_t i = 0; i < count; ++i) {
@@ -168,19 +169,21 @@ class HcclRingTest : public HcclTest {
 TEST_F(HcclRingTest, AllReduceRingSumsEachChunkAlongTheRing) {
   for (std::uint32_t n : {2u, 3u, 5u, 8u}) {
     const std::size_t count = 1003;  // chunks of different sizes
-    all_reduce_fp32(*this, n, count, false,
-                    [&](std::uint32_t ranks, std::size_t i) { return ring_sum(ranks, count, i); },
-                    [&](const std::function<void(Rank&)>& body) { run_ranks(n, body); });
+    all_reduce_fp32(
+        *this, n, count, false,
+        [&](std::uint32_t ranks, std::size_t i) { return ring_sum(ranks, count, i); },
+        [&](const std::function<void(Rank&)>& body) { run_ranks(n, body); });
   }
 }
 
 TEST_F(HcclRingTest, AllReduceRingInPlaceAndFewerElementsThanRanks) {
-  all_reduce_fp32(*this, 8, 5, true,
-                  [&](std::uint32_t ranks, std::size_t i) { return ring_sum(ranks, 5, i); },
-                  [&](const std::function<void(Rank&)>& body) { run_ranks(8, body); });
-  all_reduce_fp32(*this, 6, 4096, true,
-                  [&](std::uint32_t ranks, std::size_t i) { return ring_sum(ranks, 4096, i); },
-                  [&](const std::function<void(Rank&)>& body) { run_ranks(6, body); });
+  all_reduce_fp32(
+      *this, 8, 5, true, [&](std::uint32_t ranks, std::size_t i) { return ring_sum(ranks, 5, i); },
+      [&](const std::function<void(Rank&)>& body) { run_ranks(8, body); });
+  all_reduce_fp32(
+      *this, 6, 4096, true,
+      [&](std::uint32_t ranks, std::size_t i) { return ring_sum(ranks, 4096, i); },
+      [&](const std::function<void(Rank&)>& body) { run_ranks(6, body); });
 }
 
 TEST_F(HcclTest, AllReduceIntegersAreExactForEveryOp) {
@@ -195,12 +198,15 @@ TEST_F(HcclTest, AllReduceIntegersAreExactForEveryOp) {
     void* sum = to_device(std::vector<int32_t>(count));
     void* max = to_device(std::vector<int32_t>(count));
     void* min = to_device(std::vector<int32_t>(count));
-    ASSERT_EQ(HcclAllReduce(send, sum, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm,
-                            r.stream), HCCL_SUCCESS);
-    ASSERT_EQ(HcclAllReduce(send, max, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_MAX, r.comm,
-                            r.stream), HCCL_SUCCESS);
-    ASSERT_EQ(HcclAllReduce(send, min, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_MIN, r.comm,
-                            r.stream), HCCL_SUCCESS);
+    ASSERT_EQ(
+        HcclAllReduce(send, sum, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, r.comm, r.stream),
+        HCCL_SUCCESS);
+    ASSERT_EQ(
+        HcclAllReduce(send, max, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_MAX, r.comm, r.stream),
+        HCCL_SUCCESS);
+    ASSERT_EQ(
+        HcclAllReduce(send, min, count, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_MIN, r.comm, r.stream),
+        HCCL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);
     auto s = to_host<int32_t>(sum, count), mx = to_host<int32_t>(max, count),
          mn = to_host<int32_t>(min, count);
@@ -250,9 +256,10 @@ TEST_F(HcclTest, AllReduceProdAndFp64) {
     EXPECT_EQ(to_host<int8_t>(a, 3), (std::vector<int8_t>{24, -27, static_cast<int8_t>(64)}));
     auto hp = to_host<uint16_t>(b, 2);
     using F = kernel::Fp16Format;
-    const uint16_t want0 = F::from_float(F::to_float(F::from_float(F::to_float(F::from_float(1.5f)) *
-                                                                   F::to_float(F::from_float(-2.25f)))) *
-                                         F::to_float(F::from_float(0.333f)));
+    const uint16_t want0 =
+        F::from_float(F::to_float(F::from_float(F::to_float(F::from_float(1.5f)) *
+                                                F::to_float(F::from_float(-2.25f)))) *
+                      F::to_float(F::from_float(0.333f)));
     EXPECT_EQ(hp[0], want0);
     EXPECT_EQ(hp[1], 0x7C00);  // +inf
     auto sum = to_host<double>(c, 3);
@@ -280,19 +287,22 @@ TEST_F(HcclTest, AllGatherReduceScatterBroadcastReduceScatter) {
     // ReduceScatter: rank r gets the sum of slice r of everyone's count*n elements.
     void* scattered = to_device(std::vector<float>(count));
     ASSERT_EQ(HcclReduceScatter(send, scattered, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM,
-                                r.comm, r.stream), HCCL_SUCCESS);
+                                r.comm, r.stream),
+              HCCL_SUCCESS);
     // Broadcast from rank 2.
     void* bcast = to_device(r.id == 2 ? mine : std::vector<float>(count * n));
     ASSERT_EQ(HcclBroadcast(bcast, count * n, HCCL_DATA_TYPE_FP32, 2, r.comm, r.stream),
               HCCL_SUCCESS);
     // Reduce (max) to rank 1.
     void* reduced = to_device(std::vector<float>(count, -7.0f));
-    ASSERT_EQ(HcclReduce(send, reduced, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 1, r.comm,
-                         r.stream), HCCL_SUCCESS);
+    ASSERT_EQ(
+        HcclReduce(send, reduced, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, 1, r.comm, r.stream),
+        HCCL_SUCCESS);
     // Scatter from rank 3.
     void* part = to_device(std::vector<float>(count));
-    ASSERT_EQ(HcclScatter(r.id == 3 ? send : nullptr, part, count, HCCL_DATA_TYPE_FP32, 3,
-                          r.comm, r.stream), HCCL_SUCCESS);
+    ASSERT_EQ(HcclScatter(r.id == 3 ? send : nullptr, part, count, HCCL_DATA_TYPE_FP32, 3, r.comm,
+                          r.stream),
+              HCCL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);
 
     auto g = to_host<float>(gathered, count * n);
@@ -333,7 +343,8 @@ TEST_F(HcclTest, AlltoAllFamilies) {
     void* send = to_device(in);
     void* recv = to_device(std::vector<int32_t>(2 * n));
     ASSERT_EQ(HcclAlltoAll(send, 2, HCCL_DATA_TYPE_INT32, recv, 2, HCCL_DATA_TYPE_INT32, r.comm,
-                           r.stream), HCCL_SUCCESS);
+                           r.stream),
+              HCCL_SUCCESS);
     // AlltoAllV: rank i sends i+1+j elements to rank j, packed; receives packed by source.
     std::vector<uint64_t> sc(n), sd(n), rc(n), rd(n);
     std::vector<int32_t> vin;
@@ -341,7 +352,8 @@ TEST_F(HcclTest, AlltoAllFamilies) {
     for (std::uint32_t j = 0; j < n; ++j) {
       sc[j] = r.id + 1 + j;
       sd[j] = off;
-      for (uint64_t e = 0; e < sc[j]; ++e) vin.push_back(static_cast<int32_t>(1000 * r.id + 100 * j + e));
+      for (uint64_t e = 0; e < sc[j]; ++e)
+        vin.push_back(static_cast<int32_t>(1000 * r.id + 100 * j + e));
       off += sc[j];
     }
     uint64_t roff = 0;
@@ -353,7 +365,8 @@ TEST_F(HcclTest, AlltoAllFamilies) {
     void* vsend = to_device(vin);
     void* vrecv = to_device(std::vector<int32_t>(roff));
     ASSERT_EQ(HcclAlltoAllV(vsend, sc.data(), sd.data(), HCCL_DATA_TYPE_INT32, vrecv, rc.data(),
-                            rd.data(), HCCL_DATA_TYPE_INT32, r.comm, r.stream), HCCL_SUCCESS);
+                            rd.data(), HCCL_DATA_TYPE_INT32, r.comm, r.stream),
+              HCCL_SUCCESS);
     // AlltoAllVC with the same counts as a matrix.
     std::vector<uint64_t> matrix(n * n);
     for (std::uint32_t i = 0; i < n; ++i) {
@@ -361,7 +374,8 @@ TEST_F(HcclTest, AlltoAllFamilies) {
     }
     void* crecv = to_device(std::vector<int32_t>(roff));
     ASSERT_EQ(HcclAlltoAllVC(vsend, matrix.data(), HCCL_DATA_TYPE_INT32, crecv,
-                             HCCL_DATA_TYPE_INT32, r.comm, r.stream), HCCL_SUCCESS);
+                             HCCL_DATA_TYPE_INT32, r.comm, r.stream),
+              HCCL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);
     auto out = to_host<int32_t>(recv, 2 * n);
     for (std::uint32_t from = 0; from < n; ++from) {
@@ -406,9 +420,8 @@ TEST_F(HcclTest, SendRecvPairsAndBatchRing) {
     }
     // Ring: everyone sends to next and receives from previous in one batch.
     void* ring = to_device(std::vector<double>(count));
-    HcclSendRecvItem items[2] = {
-        {HCCL_SEND, buf, count, HCCL_DATA_TYPE_FP64, (r.id + 1) % n},
-        {HCCL_RECV, ring, count, HCCL_DATA_TYPE_FP64, (r.id + n - 1) % n}};
+    HcclSendRecvItem items[2] = {{HCCL_SEND, buf, count, HCCL_DATA_TYPE_FP64, (r.id + 1) % n},
+                                 {HCCL_RECV, ring, count, HCCL_DATA_TYPE_FP64, (r.id + n - 1) % n}};
     ASSERT_EQ(HcclBatchSendRecv(items, 2, r.comm, r.stream), HCCL_SUCCESS);
     ASSERT_EQ(HcclBarrier(r.comm, r.stream), HCCL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);
@@ -467,11 +480,13 @@ TEST_F(HcclTest, RanksWaitOnTheDeviceForAStraggler) {
     if (r.id == 2) {  // 64 MiB D2D copy first: 1 us + 64 MiB / 10 GB/s on the fake chip
       ASSERT_EQ(aclrtMalloc(&big, 128u << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
       ASSERT_EQ(aclrtMemcpyAsync(big, 64u << 20, static_cast<char*>(big) + (64u << 20), 64u << 20,
-                                 ACL_MEMCPY_DEVICE_TO_DEVICE, r.stream), ACL_SUCCESS);
+                                 ACL_MEMCPY_DEVICE_TO_DEVICE, r.stream),
+                ACL_SUCCESS);
     }
     submitted[r.id] = host_clock();
-    ASSERT_EQ(HcclAllReduce(send, recv, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm,
-                            r.stream), HCCL_SUCCESS);
+    ASSERT_EQ(
+        HcclAllReduce(send, recv, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, r.comm, r.stream),
+        HCCL_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);
     done[r.id] = host_clock();
     auto out = to_host<float>(recv, count);
@@ -525,7 +540,8 @@ TEST_F(HcclTest, InitAllCreatesEveryRankFromOneThread) {
   for (int i = 0; i < 4; ++i) {
     ASSERT_EQ(aclrtSetDevice(i), ACL_SUCCESS);
     ASSERT_EQ(HcclAllReduce(bufs[i], bufs[i], 3, HCCL_DATA_TYPE_INT64, HCCL_REDUCE_SUM, comms[i],
-                            streams[i]), HCCL_SUCCESS);
+                            streams[i]),
+              HCCL_SUCCESS);
   }
   for (int i = 0; i < 4; ++i) {
     ASSERT_EQ(aclrtSetDevice(i), ACL_SUCCESS);
@@ -579,12 +595,12 @@ TEST_F(HcclTest, ErrorCodes) {
             HCCL_E_PARA);
   EXPECT_EQ(HcclAllReduce(buf, buf, 4, HCCL_DATA_TYPE_INT128, HCCL_REDUCE_SUM, comms[0], stream),
             HCCL_E_NOT_SUPPORT);
-  EXPECT_EQ(HcclAllReduce(buf, buf, 16, HCCL_DATA_TYPE_FP32, static_cast<HcclReduceOp>(4),
-                          comms[0], stream),
-            HCCL_E_PARA);
-  EXPECT_EQ(HcclAllReduce(buf, buf, 16, static_cast<HcclDataType>(99), HCCL_REDUCE_SUM, comms[0],
+  EXPECT_EQ(HcclAllReduce(buf, buf, 16, HCCL_DATA_TYPE_FP32, static_cast<HcclReduceOp>(4), comms[0],
                           stream),
             HCCL_E_PARA);
+  EXPECT_EQ(
+      HcclAllReduce(buf, buf, 16, static_cast<HcclDataType>(99), HCCL_REDUCE_SUM, comms[0], stream),
+      HCCL_E_PARA);
   EXPECT_EQ(HcclAllReduce(buf, buf, 100, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[0], stream),
             HCCL_E_PARA);  // larger than the allocation
   EXPECT_EQ(HcclAllReduce(nullptr, buf, 16, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comms[0], stream),
