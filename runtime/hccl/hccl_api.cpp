@@ -103,6 +103,9 @@ HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo*
     require(d->nranks == 0 || d->nranks == nRanks, HCCL_E_PARA,
             "nRanks " + std::to_string(nRanks) + " differs from the " + std::to_string(d->nranks) +
                 " another rank of the domain gave");
+    require(d->nranks == 0 || d->joined < d->nranks, HCCL_E_PARA,
+            "every rank of this rootInfo's domain has joined already (a new communicator needs a "
+            "new HcclGetRootInfo)");
     const std::uint32_t device = c.context().device;
     if (d->nranks == 0) {
       d->nranks = nRanks;

@@ -557,6 +557,26 @@ TEST_F(HcclTest, InitAllCreatesEveryRankFromOneThread) {
   EXPECT_EQ(HcclCommInitAll(1, out_of_range, comms), HCCL_E_PARA);
 }
 
+TEST_F(HcclTest, RootInfoOfAFormedDomainIsNotReused) {
+  HcclRootInfo root;
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
+  HcclComm comm = nullptr;
+  ASSERT_EQ(HcclCommInitRootInfo(1, &root, 0, &comm), HCCL_SUCCESS);  // a 1-rank domain
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  void* in = to_device(std::vector<float>{1.5f, -2.0f, 3.25f});
+  void* out = to_device(std::vector<float>(3));
+  ASSERT_EQ(HcclAllReduce(in, out, 3, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s), HCCL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  EXPECT_EQ(to_host<float>(out, 3), (std::vector<float>{1.5f, -2.0f, 3.25f}));
+  ASSERT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+  aclrtFree(in);
+  aclrtFree(out);
+  aclrtDestroyStream(s);
+  EXPECT_EQ(HcclCommInitRootInfo(1, &root, 0, &comm), HCCL_E_PARA);
+}
+
 TEST_F(HcclTest, RankThatNeverJoinsIsReportedNotAHang) {
   {
     Runtime& rt = Runtime::instance();
