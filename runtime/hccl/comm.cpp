@@ -207,6 +207,7 @@ struct Ref {
   std::uint64_t offset = 0;  // bytes
   std::int64_t sdispl = -1;  // >= 0: offset = that rank's sdispls[sdispl] * width
   std::size_t width = 0;
+  std::uint64_t bytes = 0;  // sdispl >= 0: what the reader takes; the sender must send as much
 };
 
 using Locate = std::function<unsigned char*()>;  // nullptr: the memory is gone
@@ -223,8 +224,10 @@ Locate locate(const std::shared_ptr<Domain>& d, const MemoryRegistry* memory, st
     if (b.ptr == nullptr || !memory->alive(b.serial)) return nullptr;
     std::uint64_t offset = ref.offset;
     if (ref.sdispl >= 0) {
-      if (static_cast<std::size_t>(ref.sdispl) >= a.sdispls.size()) return nullptr;
-      offset = a.sdispls[static_cast<std::size_t>(ref.sdispl)] * ref.width;
+      const auto i = static_cast<std::size_t>(ref.sdispl);
+      // A receive count that differs from the peer's send count fails the pull.
+      if (i >= a.sdispls.size() || a.scounts[i] * ref.width != ref.bytes) return nullptr;
+      offset = a.sdispls[i] * ref.width;
     }
     return b.ptr + offset;
   };
@@ -747,7 +750,7 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
   Plan plan;
   plan.width = rt.width;
   for (std::uint32_t k = 0; k < n; ++k) {
-    Ref src{k, Ref::kSend, 0, static_cast<std::int64_t>(rank_), rt.width};
+    Ref src{k, Ref::kSend, 0, static_cast<std::int64_t>(rank_), rt.width, rcounts[k] * rt.width};
     plan.pulls.push_back({k,
                           {rank_, Ref::kRecv, rdispls[k] * rt.width, -1, 0},
                           src,

@@ -467,6 +467,39 @@ TEST_F(HcclTest, SendRecvSizeMismatchFailsTheReceive) {
   EXPECT_EQ(sync[1], ACL_ERROR_RT_DEVICE_MEM_ERROR);
 }
 
+// AlltoAllV whose receive count differs from the peer's send count fails the receiving rank.
+TEST_F(HcclTest, AlltoAllVCountMismatchFailsTheReceiver) {
+  std::vector<aclError> sync(2, ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  HcclRootInfo root;
+  ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
+  std::vector<std::thread> threads;
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    threads.emplace_back([&, r] {
+      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
+      HcclComm comm = nullptr;
+      ASSERT_EQ(HcclCommInitRootInfo(2, &root, r, &comm), HCCL_SUCCESS);
+      aclrtStream s = nullptr;
+      ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+      void* in = to_device(std::vector<int32_t>(4, static_cast<int32_t>(r)));
+      void* out = to_device(std::vector<int32_t>(4, -1));
+      std::vector<uint64_t> sc = {1, 1}, sd = {0, 1}, rc = {1, 1}, rd = {0, 1};
+      if (r == 1) rc[0] = 2;  // rank 0 sends 1 element to rank 1, which expects 2
+      ASSERT_EQ(HcclAlltoAllV(in, sc.data(), sd.data(), HCCL_DATA_TYPE_INT32, out, rc.data(),
+                              rd.data(), HCCL_DATA_TYPE_INT32, comm, s),
+                HCCL_SUCCESS);
+      sync[r] = aclrtSynchronizeStream(s);
+      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+      aclrtFree(in);
+      aclrtFree(out);
+      aclrtDestroyStream(s);
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(sync[0], ACL_SUCCESS);
+  EXPECT_EQ(sync[1], ACL_ERROR_RT_DEVICE_MEM_ERROR);
+}
+
 // A rank that is late (a long copy queued before the collective) holds every rank's AllReduce:
 // the ranks wait for each other on the device, in simulated time.
 TEST_F(HcclTest, RanksWaitOnTheDeviceForAStraggler) {
