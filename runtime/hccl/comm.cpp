@@ -426,6 +426,17 @@ void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const cha
            locate(domain_, memory, seq, m.src), m.bytes, m.reduce, plan.op, plan.type, plan.width,
            m.what);
   };
+  // The helper streams first: a rank that cannot get them (no free stream) fails the call before
+  // anything is queued, and gives its collective number back so the ranks stay in step.
+  try {
+    for (const Plan::Move& m : plan.pulls) {
+      if (m.peer != rank_) helper(c, s, (m.peer + n - rank_) % n - 1);
+    }
+  } catch (...) {
+    --next_seq_;
+    domain_->ops[seq].args[rank_] = RankArgs{};
+    throw;
+  }
   // Handshake 1: every rank's inputs are ready (and it finished its previous collective).
   q.post(s, rank_, kProgress, base + 1);
   for (std::uint32_t p = 0; p < n; ++p) {

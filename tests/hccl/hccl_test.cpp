@@ -231,6 +231,28 @@ TEST_F(HcclTest, AllReduceIntegersAreExactForEveryOp) {
   });
 }
 
+// A rank that cannot create its helper streams fails the collective before queuing anything;
+// the ranks stay in step (later barriers match up).
+class HcclFewStreamsTest : public HcclTest {
+ protected:
+  void configure(models::ChipConfig& config, FakeTiming& timing) override {
+    HcclTest::configure(config, timing);
+    config.scheduler.max_streams = 3;  // default stream, the rank's stream, one helper
+  }
+};
+
+TEST_F(HcclFewStreamsTest, NoHelperStreamFailsTheCallCleanly) {
+  run_ranks(3, [](Rank& r) {
+    void* buf = to_device(std::vector<float>(4, static_cast<float>(r.id)));
+    EXPECT_EQ(HcclAllGather(buf, buf, 1, HCCL_DATA_TYPE_FP32, r.comm, r.stream), HCCL_E_RUNTIME);
+    EXPECT_EQ(HcclBarrier(r.comm, r.stream), HCCL_SUCCESS);  // no helper needed
+    EXPECT_EQ(HcclBarrier(r.comm, r.stream), HCCL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(r.stream), ACL_SUCCESS);  // in step: the barriers match
+    EXPECT_EQ(to_host<float>(buf, 4), std::vector<float>(4, static_cast<float>(r.id)));
+    aclrtFree(buf);
+  });
+}
+
 // PROD (integers wrap, fp16 rounded to nearest even per step, in rank order) and fp64.
 TEST_F(HcclTest, AllReduceProdAndFp64) {
   run_ranks(3, [](Rank& r) {
@@ -677,6 +699,80 @@ TEST_F(HcclTest, ErrorCodes) {
   EXPECT_EQ(HcclCommDestroy(comms[1]), HCCL_SUCCESS);
   aclrtFree(buf);
   aclrtDestroyStream(stream);
+}
+
+// Every entry point with NULL, stale and out-of-range arguments: a documented HcclResult, never a
+// crash, and nothing queued.
+TEST_F(HcclTest, InvalidArgumentsOfEveryEntryPoint) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  int32_t devices[1] = {0};
+  HcclComm comm = nullptr;
+  ASSERT_EQ(HcclCommInitAll(1, devices, &comm), HCCL_SUCCESS);
+  HcclComm stale = nullptr;
+  ASSERT_EQ(HcclCommInitAll(1, devices, &stale), HCCL_SUCCESS);
+  ASSERT_EQ(HcclCommDestroy(stale), HCCL_SUCCESS);
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  void* buf = to_device(std::vector<float>(64));
+  std::vector<char> host(256);
+  const std::size_t tasks_before = fake().tasks().size();
+  const auto type = HCCL_DATA_TYPE_FP32;
+  const auto bad_type = static_cast<HcclDataType>(-1);
+  const auto sum = HCCL_REDUCE_SUM;
+  uint64_t counts[1] = {4}, displs[1] = {0};
+  for (HcclComm c : {static_cast<HcclComm>(nullptr), stale}) {
+    const HcclResult want = c == nullptr ? HCCL_E_PTR : HCCL_E_PARA;
+    uint32_t v = 0;
+    EXPECT_EQ(HcclGetRankSize(c, &v), want);
+    EXPECT_EQ(HcclGetRankId(c, &v), want);
+    EXPECT_EQ(HcclAllReduce(buf, buf, 4, type, sum, c, s), want);
+    EXPECT_EQ(HcclBroadcast(buf, 4, type, 0, c, s), want);
+    EXPECT_EQ(HcclAllGather(buf, buf, 4, type, c, s), want);
+    EXPECT_EQ(HcclReduceScatter(buf, buf, 4, type, sum, c, s), want);
+    EXPECT_EQ(HcclReduce(buf, buf, 4, type, sum, 0, c, s), want);
+    EXPECT_EQ(HcclScatter(buf, buf, 4, type, 0, c, s), want);
+    EXPECT_EQ(HcclAlltoAll(buf, 4, type, buf, 4, type, c, s), want);
+    EXPECT_EQ(HcclAlltoAllV(buf, counts, displs, type, buf, counts, displs, type, c, s), want);
+    EXPECT_EQ(HcclAlltoAllVC(buf, counts, type, buf, type, c, s), want);
+    EXPECT_EQ(HcclBarrier(c, s), want);
+    EXPECT_EQ(HcclSend(buf, 4, type, 0, c, s), want);
+    EXPECT_EQ(HcclRecv(buf, 4, type, 0, c, s), want);
+    EXPECT_EQ(HcclBatchSendRecv(nullptr, 0, c, s), want);
+    EXPECT_EQ(HcclCommDestroy(c), want);
+  }
+  uint32_t v = 0;
+  EXPECT_EQ(HcclGetRankSize(comm, nullptr), HCCL_E_PTR);
+  EXPECT_EQ(HcclGetRankId(comm, nullptr), HCCL_E_PTR);
+  EXPECT_EQ(HcclGetCommName(comm, nullptr), HCCL_E_PTR);
+  HcclResult async = HCCL_E_INTERNAL;
+  EXPECT_EQ(HcclGetCommAsyncError(comm, &async), HCCL_SUCCESS);
+  EXPECT_EQ(async, HCCL_SUCCESS);
+  EXPECT_EQ(HcclAllReduce(buf, buf, 4, bad_type, sum, comm, s), HCCL_E_PARA);
+  EXPECT_EQ(HcclAllGather(buf, host.data(), 4, type, comm, s), HCCL_E_PARA);  // host memory
+  EXPECT_EQ(HcclBroadcast(nullptr, 4, type, 0, comm, s), HCCL_E_PTR);
+  EXPECT_EQ(HcclScatter(buf, buf, 4, type, 1, comm, s), HCCL_E_PARA);      // root out of range
+  EXPECT_EQ(HcclReduce(buf, buf, 4, type, sum, 7, comm, s), HCCL_E_PARA);  // root out of range
+  EXPECT_EQ(HcclAlltoAllV(buf, nullptr, displs, type, buf, counts, displs, type, comm, s),
+            HCCL_E_PTR);
+  EXPECT_EQ(HcclAlltoAll(buf, 4, type, buf, 4, type, comm, s), HCCL_E_PARA);  // overlapping
+  EXPECT_EQ(HcclAlltoAll(buf, 4, type, static_cast<char*>(buf) + 64, 2, type, comm, s),
+            HCCL_E_PARA);                                      // counts differ
+  EXPECT_EQ(HcclRecv(buf, 4, type, 3, comm, s), HCCL_E_PARA);  // no such rank
+  HcclSendRecvItem item{static_cast<HcclSendRecvType>(9), buf, 4, type, 0};
+  EXPECT_EQ(HcclBatchSendRecv(&item, 1, comm, s), HCCL_E_PARA);
+  EXPECT_EQ(HcclBatchSendRecv(nullptr, 1, comm, s), HCCL_E_PTR);
+  int bogus_stream = 0;
+  EXPECT_EQ(HcclBarrier(comm, &bogus_stream), HCCL_E_PARA);
+  EXPECT_EQ(HcclCommInitRootInfo(1, nullptr, 0, &comm), HCCL_E_PTR);
+  EXPECT_EQ(HcclCommInitAll(0, devices, &comm), HCCL_E_PARA);
+  EXPECT_EQ(HcclCommInitAll(1, nullptr, &comm), HCCL_E_PTR);
+  EXPECT_STREQ(HcclGetErrorString(static_cast<HcclResult>(1000)), "unknown error");
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  EXPECT_EQ(fake().tasks().size(), tasks_before);  // no failed call queued a task
+  (void)v;
+  EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
+  aclrtFree(buf);
+  aclrtDestroyStream(s);
 }
 
 }  // namespace
