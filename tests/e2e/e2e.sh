@@ -52,7 +52,9 @@ case "${CASE}" in
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;
   c_header)  # the headers are C too
     printf '#include "acl/acl.h"\nint main(void){ return aclrtGetSocName() ? 0 : 1; }\n' > c.c
-    gcc -std=c99 -Wall -Werror -I"${PREFIX}/include" c.c -L"${PREFIX}/lib64" -lacl_rt -o c && ./c ;;
+    gcc -std=c99 -Wall -Werror -I"${PREFIX}/include" c.c -L"${PREFIX}/lib64" -lacl_rt -o c && ./c
+    printf '#include "hccl/hccl.h"\nint main(void){ return HcclGetErrorString(HCCL_E_PARA) ? 0 : 1; }\n' > h.c
+    gcc -std=c99 -Wall -Werror -I"${PREFIX}/include" h.c -L"${PREFIX}/lib64" -lhccl -o h && ./h ;;
   outputs)  # timeline, stats and effective config written beside the run
     build copy_timing
     npusim run --config tiny --set pcie.h2d_bandwidth=10GB/s --out out -- ./copy_timing
