@@ -310,6 +310,21 @@ struct AiCpuConfig {
   }
 };
 
+/// The collective library (runtime/hccl): which algorithm an AllReduce uses inside a server.
+struct HcclConfig {
+  Bytes ring_threshold{1024 * 1024};
+
+  template <class V>
+  void visit(V& v) {
+    v.field("ring_threshold", ring_threshold,
+            "HcclAllReduce of at least this many bytes per rank runs the ring algorithm "
+            "(reduce-scatter then all-gather around the ranks, pulling from the previous rank), "
+            "smaller ones the full-mesh one-shot algorithm (every rank reads every peer over its "
+            "own link); 0 = always ring",
+            sim::at_least(0));
+  }
+};
+
 /// Which devices are linked to which, and by what (models/topology.h builds the link list).
 struct TopologyConfig {
   std::string links = "full_mesh";
@@ -349,6 +364,7 @@ struct ChipConfig {
   SchedulerConfig scheduler;
   AiCoreConfig aicore;
   AiCpuConfig aicpu;
+  HcclConfig hccl;
   TopologyConfig topology;
 
   template <class V>
@@ -363,6 +379,7 @@ struct ChipConfig {
     v.group("scheduler", scheduler, "task scheduler");
     v.group("aicore", aicore, "AI Cores");
     v.group("aicpu", aicpu, "AI CPU");
+    v.group("hccl", hccl, "collective communication library (HCCL)");
     v.group("topology", topology, "links between the devices");
   }
 

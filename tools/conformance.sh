@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Conformance: build and run CANN runtime samples (hicann/runtime, folder example/) unmodified,
-# with their own CMakeLists and run.sh, against an npusim install tree.
+# with their own CMakeLists and run.sh, against an npusim install tree; and, with --hccl-samples,
+# the HCCL examples (hicann/hccl, folder examples/: 01_point_to_point/*, 02_collectives/*) with
+# their own Makefiles (make, then make test) on an 8-device server (NPUSIM_SET soc.num_devices=8).
 #
-#   tools/conformance.sh --samples <checkout-or-example-dir> --prefix <npusim install prefix> \
-#                        [--work DIR] [--only PATTERN] [sample ...]
+#   tools/conformance.sh [--samples <checkout-or-example-dir>] [--hccl-samples <examples-dir>] \
+#                        --prefix <npusim install prefix> [--work DIR] [--only PATTERN] [sample ...]
 #
 # The samples are copied to a scratch directory first (run.sh scripts write build/ and output
 # files beside themselves). Each sample passes when its run.sh exits 0, it does not skip itself
@@ -13,6 +15,7 @@
 set -uo pipefail
 
 samples_dir=""
+hccl_dir=""
 prefix=""
 work=""
 only=""
@@ -20,6 +23,7 @@ declare -a chosen=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --samples) samples_dir="$2"; shift 2 ;;
+    --hccl-samples) hccl_dir="$2"; shift 2 ;;
     --prefix) prefix="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
@@ -28,12 +32,12 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-if [[ -z "${samples_dir}" ]]; then
-  echo "conformance: no samples checkout given (--samples DIR); skipping"
+if [[ -z "${samples_dir}" && -z "${hccl_dir}" ]]; then
+  echo "conformance: no samples checkout given (--samples DIR, --hccl-samples DIR); skipping"
   exit 0
 fi
-[[ -d "${samples_dir}/example" ]] && samples_dir="${samples_dir}/example"
-if [[ ! -f "${samples_dir}/set_sample_env.sh" ]]; then
+[[ -n "${samples_dir}" && -d "${samples_dir}/example" ]] && samples_dir="${samples_dir}/example"
+if [[ -n "${samples_dir}" && ! -f "${samples_dir}/set_sample_env.sh" ]]; then
   echo "conformance: ${samples_dir} does not look like hicann/runtime's example/ folder" >&2
   exit 2
 fi
@@ -92,8 +96,26 @@ read -r -d '' TABLE <<'EOT'
 4_reliability/overflow_detection/0_overflow_detection|Overflow detection sample finished successfully
 EOT
 
-rm -rf "${work}/example"
-cp -r "${samples_dir}" "${work}/example"
+# The HCCL examples: <path under examples/>|<marker>... (markers as in TABLE), taken from each
+# example's README output: the device count line and every rank's output line, exactly once.
+read -r -d '' HCCL_TABLE <<'EOT'
+01_point_to_point/01_send_recv|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 1, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 3, output: \[ 2 2 2 2 2 2 2 2 \]$|=1:^rankId: 5, output: \[ 4 4 4 4 4 4 4 4 \]$|=1:^rankId: 7, output: \[ 6 6 6 6 6 6 6 6 \]$|=4:^rankId: 
+01_point_to_point/02_batch_send_recv_ring|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 7 7 7 7 7 7 7 7 \]$|=1:^rankId: 1, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 2, output: \[ 1 1 1 1 1 1 1 1 \]$|=1:^rankId: 3, output: \[ 2 2 2 2 2 2 2 2 \]$|=1:^rankId: 4, output: \[ 3 3 3 3 3 3 3 3 \]$|=1:^rankId: 5, output: \[ 4 4 4 4 4 4 4 4 \]$|=1:^rankId: 6, output: \[ 5 5 5 5 5 5 5 5 \]$|=1:^rankId: 7, output: \[ 6 6 6 6 6 6 6 6 \]$|=8:^rankId: 
+02_collectives/01_allreduce|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 1, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 2, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 3, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 4, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 5, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 6, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 7, output: \[ 0 8 16 24 32 40 48 56 \]$|=8:^rankId: 
+02_collectives/02_broadcast|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 1, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 2, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 3, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 4, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 5, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 6, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 7, output: \[ 0 1 2 3 4 5 6 7 \]$|=8:^rankId: 
+02_collectives/03_allgather|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 1, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 2, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 3, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 4, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 5, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 6, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 7, output: \[ 0 1 2 3 4 5 6 7 \]$|=8:^rankId: 
+02_collectives/04_reduce_scatter|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 \]$|=1:^rankId: 1, output: \[ 8 \]$|=1:^rankId: 2, output: \[ 16 \]$|=1:^rankId: 3, output: \[ 24 \]$|=1:^rankId: 4, output: \[ 32 \]$|=1:^rankId: 5, output: \[ 40 \]$|=1:^rankId: 6, output: \[ 48 \]$|=1:^rankId: 7, output: \[ 56 \]$|=8:^rankId: 
+02_collectives/05_reduce|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 8 16 24 32 40 48 56 \]$|=1:^rankId: 1, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 2, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 3, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 4, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 5, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 6, output: \[ 0 0 0 0 0 0 0 0 \]$|=1:^rankId: 7, output: \[ 0 0 0 0 0 0 0 0 \]$|=8:^rankId: 
+02_collectives/06_alltoall|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 1, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 2, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 3, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 4, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 5, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 6, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 7, output: \[ 0 1 2 3 4 5 6 7 \]$|=8:^rankId: 
+02_collectives/07_alltoallv|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 1, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 2, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 3, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 4, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 5, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 6, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 7, output: \[ 0 1 2 3 4 5 6 7 \]$|=8:^rankId: 
+02_collectives/08_alltoallvc|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 1, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 2, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 3, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 4, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 5, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 6, output: \[ 0 1 2 3 4 5 6 7 \]$|=1:^rankId: 7, output: \[ 0 1 2 3 4 5 6 7 \]$|=8:^rankId: 
+02_collectives/09_scatter|=1:^Found 8 NPU device\(s\) available$|=1:^rankId: 0, output: \[ 0 \]$|=1:^rankId: 1, output: \[ 1 \]$|=1:^rankId: 2, output: \[ 2 \]$|=1:^rankId: 3, output: \[ 3 \]$|=1:^rankId: 4, output: \[ 4 \]$|=1:^rankId: 5, output: \[ 5 \]$|=1:^rankId: 6, output: \[ 6 \]$|=1:^rankId: 7, output: \[ 7 \]$|=8:^rankId: 
+EOT
+
+if [[ -n "${samples_dir}" ]]; then
+  rm -rf "${work}/example"
+  cp -r "${samples_dir}" "${work}/example"
+fi
 
 # Samples' scripts (kernel/0, managed_memory/0) run `python3` with numpy. When the python3 on PATH
 # lacks numpy (e.g. a pyenv shim) but Debian's python3 (python3-numpy) has it, put Debian's first.
@@ -126,6 +148,58 @@ check_markers() {
 
 pass=0
 fail=0
+
+# HCCL examples: built with their Makefile (g++ ... -lhccl -lascendcl) and run by `make test`.
+if [[ -n "${hccl_dir}" ]]; then
+  [[ -d "${hccl_dir}/examples" ]] && hccl_dir="${hccl_dir}/examples"
+  if [[ ! -d "${hccl_dir}/02_collectives" ]]; then
+    echo "conformance: ${hccl_dir} does not look like hicann/hccl's examples/ folder" >&2
+    exit 2
+  fi
+  rm -rf "${work}/hccl-examples"
+  cp -r "${hccl_dir}" "${work}/hccl-examples"
+  while IFS= read -r line; do
+    [[ -z "${line}" ]] && continue
+    IFS='|' read -r -a fields <<<"${line}"
+    entry="${fields[0]}"
+    markers=("${fields[@]:1}")
+    if [[ ${#chosen[@]} -gt 0 ]]; then
+      keep=0
+      for c in "${chosen[@]}"; do [[ "${entry}" == *"${c}"* ]] && keep=1; done
+      [[ ${keep} -eq 1 ]] || continue
+    fi
+    [[ -n "${only}" && "${entry}" != *"${only}"* ]] && continue
+    dir="${work}/hccl-examples/${entry}"
+    log="${work}/hccl_$(echo "${entry}" | tr '/ ' '__').log"
+    if [[ ! -f "${dir}/Makefile" ]]; then
+      echo "FAIL hccl/${entry} (not in this checkout)"
+      fail=$((fail + 1))
+      continue
+    fi
+    (
+      cd "${dir}" || exit 99
+      unset ASCEND_HOME_PATH ASCEND_INSTALL_PATH SOC_VERSION ASCENDC_CMAKE_DIR
+      # shellcheck source=/dev/null
+      source "${prefix}/set_env.sh"
+      export NPUSIM_SET="soc.num_devices=8${NPUSIM_SET:+;${NPUSIM_SET}}"
+      make && timeout 600 make test
+    ) >"${log}" 2>&1
+    rc=$?
+    why="exit ${rc}"
+    if [[ ${rc} -eq 0 ]] && ! why="$(check_markers "${log}" "${markers[@]}")"; then
+      rc=98
+    fi
+    if [[ ${rc} -eq 0 ]]; then
+      echo "PASS hccl/${entry}"
+      pass=$((pass + 1))
+    else
+      echo "FAIL hccl/${entry} (${why}; log: ${log})"
+      tail -n 15 "${log}" | sed 's/^/    | /'
+      fail=$((fail + 1))
+    fi
+  done <<<"${HCCL_TABLE}"
+fi
+
 while IFS= read -r line; do
   [[ -z "${line}" ]] && continue
   IFS='|' read -r -a fields <<<"${line}"
@@ -173,7 +247,7 @@ while IFS= read -r line; do
     tail -n 15 "${log}" | sed 's/^/    | /'
     fail=$((fail + 1))
   fi
-done <<<"${TABLE}"
+done <<<"${samples_dir:+${TABLE}}"
 
 echo "conformance: ${pass} passed, ${fail} failed"
 [[ ${fail} -eq 0 ]]

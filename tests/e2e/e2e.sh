@@ -33,6 +33,12 @@ PY
 
 case "${CASE}" in
   copy_timing) build copy_timing; NPUSIM_CONFIG=tiny ./copy_timing ;;
+  hccl_timing)  # HCCL on 8 simulated 910B chips (libhccl.so: the same runtime)
+    build hccl_timing hccl; NPUSIM_SET="soc.num_devices=8" NPUSIM_OUT=out ./hccl_timing
+    # The broadcast's pull: one HCCS copy of 1.5 us + 64 MiB / 56 GB/s, on rank 1's HCCS channel.
+    json_check out/timeline.json \
+      "any(e.get('ph')=='X' and e.get('name')=='HcclBroadcast Memcpy' and \
+           abs(e['dur'] - (1.5 + 67108864 / 56e9 * 1e6)) < 0.002 for e in d)" ;;
   overlap) build overlap; NPUSIM_CONFIG=tiny ./overlap ;;
   model_replay)
     build model_replay
@@ -50,7 +56,9 @@ case "${CASE}" in
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;
   c_header)  # the headers are C too
     printf '#include "acl/acl.h"\nint main(void){ return aclrtGetSocName() ? 0 : 1; }\n' > c.c
-    gcc -std=c99 -Wall -Werror -I"${PREFIX}/include" c.c -L"${PREFIX}/lib64" -lacl_rt -o c && ./c ;;
+    gcc -std=c99 -Wall -Werror -I"${PREFIX}/include" c.c -L"${PREFIX}/lib64" -lacl_rt -o c && ./c
+    printf '#include "hccl/hccl.h"\nint main(void){ return HcclGetErrorString(HCCL_E_PARA) ? 0 : 1; }\n' > h.c
+    gcc -std=c99 -Wall -Werror -I"${PREFIX}/include" h.c -L"${PREFIX}/lib64" -lhccl -o h && ./h ;;
   outputs)  # timeline, stats and effective config written beside the run
     build copy_timing
     npusim run --config tiny --set pcie.h2d_bandwidth=10GB/s --out out -- ./copy_timing
@@ -163,9 +171,13 @@ CPP
     [[ ${rc} -eq 1 ]] && ! grep -q "npusim E" err.txt
     for f in timeline.json stats.json config.yaml op_summary.csv; do [[ -s out/${f} ]]; done
     json_check out/timeline.json "any(e.get('name') == 'AscendCL@aclrtMemset' for e in d)" ;;
-  conformance)  # CANN samples, when a checkout is given in NPUSIM_SAMPLES
-    if [[ -z "${NPUSIM_SAMPLES:-}" ]]; then echo "NPUSIM_SAMPLES not set: skipped"; exit 77; fi
-    bash "${SRC}/../../tools/conformance.sh" --samples "${NPUSIM_SAMPLES}" --prefix "${PREFIX}" --work "${WORK}/samples" ;;
+  conformance)  # CANN samples (NPUSIM_SAMPLES) and HCCL examples (NPUSIM_HCCL_SAMPLES), when given
+    if [[ -z "${NPUSIM_SAMPLES:-}" && -z "${NPUSIM_HCCL_SAMPLES:-}" ]]; then
+      echo "NPUSIM_SAMPLES and NPUSIM_HCCL_SAMPLES not set: skipped"; exit 77
+    fi
+    bash "${SRC}/../../tools/conformance.sh" ${NPUSIM_SAMPLES:+--samples "${NPUSIM_SAMPLES}"} \
+      ${NPUSIM_HCCL_SAMPLES:+--hccl-samples "${NPUSIM_HCCL_SAMPLES}"} --prefix "${PREFIX}" \
+      --work "${WORK}/samples" ;;
   *) echo "unknown case ${CASE}"; exit 2 ;;
 esac
 echo "e2e ${CASE}: OK"

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+// npusim's HCCL: communicators and the collectives as device tasks (plain C++ over the runtime's
+// internal API; the C skin is runtime/hccl/hccl_api.cpp).
+//
+// A communication domain (Domain) is what HcclGetRootInfo names and every rank joins; each rank is
+// one Comm, bound to one device. A collective becomes, on each rank, tasks on the caller's stream
+// and on the rank's helper streams (one per peer, created in the caller stream's context, as
+// CANN's HCCL uses slave streams):
+//  - cross-rank synchronisation: the domain's notify flags, one 64-bit word per (rank, channel),
+//    written by kValueWrite tasks ("Notify Record") and waited for by kValueWait tasks
+//    ("Notify Wait", holding the stream until flag >= value), so ranks wait for each other in
+//    simulated time, on the device, never on the host;
+//  - data: pulls, copies from a peer's memory into the rank's own (TaskKind::kCopy,
+//    Direction::kPeer, from_peer: over the chip-to-chip link), local copies (kD2D on the SDMA);
+//  - reductions: TaskKind::kReduce on the unit that does them: local (kD2D, the SDMA) or reading
+//    the peer's memory directly (kPeer, from_peer: the ring's reduce steps).
+// Buffer addresses of the other ranks are taken at execution time from the domain's table of
+// operations (each rank's call publishes its buffers before it queues its tasks; a task that reads
+// a peer runs only after that peer's "ready" flag, which its stream writes after the publishing
+// call), so ranks may call in any host order.
+//
+// Algorithms (README "HCCL"):
+//  - mesh (full-mesh one-shot, every collective below hccl.ring_threshold and all the others):
+//    handshake (each rank posts "inputs ready" and waits for every peer's), every rank pulls what
+//    it needs from every peer in parallel (one helper stream per peer, so one link per peer), a
+//    second handshake ("done reading"), then the local finish (reductions into the output);
+//  - ring (HcclAllReduce of at least hccl.ring_threshold bytes): reduce-scatter then all-gather
+//    around the ranks 0 -> 1 -> ... -> n-1 -> 0 in 2(n-1) steps of count/n elements, each step
+//    pulling (or pull-reducing) one chunk from the previous rank into the output buffer.
+// Summation order (fp32 results are bit-identical on every rank and every run):
+//  - mesh: ((x0 + x1) + x2) + ... + x(n-1), in rank order;
+//  - ring: chunk c (elements [c*count/n, (c+1)*count/n)) is reduced along the ring starting at
+//    rank c: ((x_c + x_(c+1)) + x_(c+2)) + ... + x_(c-1), indices mod n.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npusim::rt {
+class Call;
+struct Stream;
+}  // namespace npusim::rt
+
+namespace npusim::rt::hccl {
+
+/// HCCL result codes used inside (hccl_types.h values).
+enum Code : int {
+  kSuccess = 0,
+  kPara = 1,
+  kPtr = 2,
+  kMemory = 3,
+  kInternal = 4,
+  kNotSupport = 5,
+  kTimeout = 9,
+  kRuntime = 15,
+};
+
+/// One device buffer as a task will use it: address and the allocation's serial (a task whose
+/// memory was freed meanwhile fails instead of touching it).
+struct Buffer {
+  unsigned char* ptr = nullptr;
+  std::uint64_t serial = 0;
+};
+
+/// What one rank published for one collective.
+struct RankArgs {
+  Buffer send;
+  Buffer recv;
+  Buffer scratch;
+  std::vector<std::uint64_t> sdispls;  // AlltoAllV: element offsets in send, by destination rank
+  std::vector<std::uint64_t> scounts;  // AlltoAllV: elements sent, by destination rank
+};
+
+class Comm;
+
+struct Domain {
+  std::uint64_t id = 0;
+  std::uint32_t nranks = 0;  // 0 until the first rank joins
+  std::uint32_t joined = 0;
+  std::vector<Comm*> ranks;  // by rank (nullptr: not joined or destroyed)
+  /// Notify flags: (rank, channel) -> value; only ever increased.
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t> flags;
+  /// Collective `seq` -> what each rank published; dropped when every rank finished it.
+  struct Op {
+    std::vector<RankArgs> args;
+    std::uint32_t finished = 0;
+  };
+  std::map<std::uint64_t, Op> ops;
+  /// Point-to-point messages: (from, to, message number) -> the sender's buffer and size.
+  struct Message {
+    Buffer buf;
+    std::uint64_t bytes = 0;
+  };
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, Message> messages;
+
+  std::uint64_t flag(std::uint32_t rank, std::uint64_t channel) const {
+    auto it = flags.find({rank, channel});
+    return it == flags.end() ? 0 : it->second;
+  }
+};
+
+/// One rank of a domain.
+class Comm {
+ public:
+  Comm(std::shared_ptr<Domain> domain, std::uint32_t rank, std::uint32_t device)
+      : domain_(std::move(domain)), rank_(rank), device_(device) {}
+
+  const std::shared_ptr<Domain>& domain() const { return domain_; }
+  std::uint32_t rank() const { return rank_; }
+  std::uint32_t size() const { return domain_->nranks; }
+  std::uint32_t device() const { return device_; }
+  std::string name() const;
+
+  // ---- Collectives: validate, then queue the tasks on `stream` (and the helper streams). ----
+  void all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
+                  int op);
+  void broadcast(Call& c, void* stream, void* buf, std::uint64_t count, int type,
+                 std::uint32_t root);
+  void all_gather(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type);
+  void reduce_scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
+                      int op);
+  void reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type, int op,
+              std::uint32_t root);
+  void scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
+               std::uint32_t root);
+  /// AlltoAllV in general form: element counts and offsets by peer (send side and receive side).
+  void all_to_all_v(Call& c, void* stream, const void* send,
+                    const std::vector<std::uint64_t>& scounts,
+                    const std::vector<std::uint64_t>& sdispls, int stype, const void* recv,
+                    const std::vector<std::uint64_t>& rcounts,
+                    const std::vector<std::uint64_t>& rdispls, int rtype, const char* name);
+  void barrier(Call& c, void* stream);
+  struct P2p {
+    bool send = false;
+    void* buf = nullptr;
+    std::uint64_t count = 0;
+    int type = 0;
+    std::uint32_t peer = 0;
+  };
+  void send_recv(Call& c, void* stream, const std::vector<P2p>& items, const char* name);
+
+  /// HcclCommDestroy: waits for the helper streams, frees them and the scratch memory.
+  void destroy(Call& c);
+
+ private:
+  struct Plan;
+  Stream& user_stream(Call& c, void* handle) const;
+  Stream& helper(Call& c, Stream& user, std::uint32_t index);
+  Buffer scratch(Call& c, std::uint64_t bytes);
+  std::uint64_t publish(RankArgs args);
+  void run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const char* name);
+  void run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint64_t count,
+                           std::size_t width, int elem, int op);
+
+  std::shared_ptr<Domain> domain_;
+  std::uint32_t rank_;
+  std::uint32_t device_;
+  std::uint64_t next_seq_ = 0;
+  std::map<std::uint32_t, std::uint64_t> sent_;      // messages sent, by peer
+  std::map<std::uint32_t, std::uint64_t> received_;  // messages received, by peer
+  std::map<void*, std::vector<void*>> helpers_;      // helper stream handles, by context
+  std::vector<Buffer> scratch_;                      // every scratch block (last = current)
+  std::uint64_t scratch_size_ = 0;
+};
+
+/// The domain registry (under the API lock).
+std::shared_ptr<Domain> new_domain();
+std::shared_ptr<Domain> find_domain(std::uint64_t id);
+/// Live communicators (handle validation).
+bool live_comm(const void* comm);
+void add_comm(Comm* comm);
+void remove_comm(Comm* comm);
+
+}  // namespace npusim::rt::hccl

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: Apache-2.0
+// C skin of npusim's HCCL (include/hccl/hccl.h). Every function is one run_api() call, like the
+// aclrt* functions: under the API lock, timed on the host track ("AscendCL@Hccl..."), its
+// failure recorded as the thread's last error. Codes: HCCL's own (hccl_types.h); a runtime error
+// underneath (a bad stream, no current context...) is reported as HCCL_E_PARA (bad argument) or
+// HCCL_E_RUNTIME.
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl_base.h"
+#include "hccl/hccl.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/hccl/comm.h"
+#include "runtime/runtime.h"
+
+#define HCCL_EXPORT extern "C" __attribute__((visibility("default")))
+
+using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
+using npusim::rt::hccl::Comm;
+using npusim::rt::hccl::Domain;
+
+namespace {
+
+constexpr char kMagic[8] = {'N', 'P', 'U', 'S', 'I', 'M', 'H', 'C'};
+
+HcclResult to_hccl(int code) {
+  if (code >= 0 && code < HCCL_E_RESERVED) return static_cast<HcclResult>(code);
+  switch (code) {
+    case ACL_ERROR_INVALID_PARAM:
+    case ACL_ERROR_RT_PARAM_INVALID:
+    case ACL_ERROR_RT_INVALID_DEVICEID:
+    case ACL_ERROR_RT_STREAM_CONTEXT:
+      return HCCL_E_PARA;
+    case ACL_ERROR_RT_MEMORY_ALLOCATION:
+    case ACL_ERROR_BAD_ALLOC:
+      return HCCL_E_MEMORY;
+    default:
+      return HCCL_E_RUNTIME;
+  }
+}
+
+template <class F>
+HcclResult hccl_api(const char* name, F&& body) {
+  return to_hccl(api(name, std::forward<F>(body)));
+}
+
+// A live communicator (HCCL_E_PTR for NULL, HCCL_E_PARA for anything else).
+Comm& comm_of(HcclComm comm) {
+  if (comm == nullptr) fail(HCCL_E_PTR, "comm is NULL");
+  require(hccl::live_comm(comm), HCCL_E_PARA, "comm is not a live communicator");
+  return *static_cast<Comm*>(comm);
+}
+
+template <class E>
+int enum_value(const E& e) {
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+std::vector<std::uint64_t> u64_array(const void* p, std::uint32_t n, const char* name) {
+  if (p == nullptr) fail(HCCL_E_PTR, std::string(name) + " is NULL");
+  std::vector<std::uint64_t> v(n);
+  std::memcpy(v.data(), p, n * sizeof(std::uint64_t));
+  return v;
+}
+
+}  // namespace
+
+HCCL_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo* rootInfo) {
+  return hccl_api("HcclGetRootInfo", [&](Call&) {
+    if (rootInfo == nullptr) fail(HCCL_E_PTR, "rootInfo is NULL");
+    std::shared_ptr<Domain> d = hccl::new_domain();
+    std::memset(rootInfo->internal, 0, sizeof rootInfo->internal);
+    std::memcpy(rootInfo->internal, kMagic, sizeof kMagic);
+    std::memcpy(rootInfo->internal + sizeof kMagic, &d->id, sizeof d->id);
+    // The domain lives as long as a rank or the root info's holder may use it: keep it.
+    static auto* keep = new std::vector<std::shared_ptr<Domain>>();  // never destroyed
+    keep->push_back(std::move(d));
+  });
+}
+
+HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo,
+                                            uint32_t rank, HcclComm* comm) {
+  return hccl_api("HcclCommInitRootInfo", [&](Call& c) {
+    if (rootInfo == nullptr) fail(HCCL_E_PTR, "rootInfo is NULL");
+    if (comm == nullptr) fail(HCCL_E_PTR, "comm is NULL");
+    std::uint64_t id = 0;
+    require(std::memcmp(rootInfo->internal, kMagic, sizeof kMagic) == 0, HCCL_E_PARA,
+            "rootInfo was not filled by HcclGetRootInfo");
+    std::memcpy(&id, rootInfo->internal + sizeof kMagic, sizeof id);
+    std::shared_ptr<Domain> d = hccl::find_domain(id);
+    require(d != nullptr, HCCL_E_PARA, "rootInfo names no communication domain of this process");
+    const auto devices = static_cast<std::uint32_t>(c.runtime().devices().size());
+    require(nRanks >= 1 && nRanks <= devices, HCCL_E_PARA,
+            "nRanks " + std::to_string(nRanks) + " must be in [1, " + std::to_string(devices) +
+                "] (one rank per device)");
+    require(rank < nRanks, HCCL_E_PARA,
+            "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nRanks));
+    require(d->nranks == 0 || d->nranks == nRanks, HCCL_E_PARA,
+            "nRanks " + std::to_string(nRanks) + " differs from the " + std::to_string(d->nranks) +
+                " another rank of the domain gave");
+    require(d->nranks == 0 || d->joined < d->nranks, HCCL_E_PARA,
+            "every rank of this rootInfo's domain has joined already (a new communicator needs a "
+            "new HcclGetRootInfo)");
+    const std::uint32_t device = c.context().device;
+    if (d->nranks == 0) {
+      d->nranks = nRanks;
+      d->ranks.assign(nRanks, nullptr);
+    }
+    require(d->ranks[rank] == nullptr, HCCL_E_PARA,
+            "rank " + std::to_string(rank) + " of the domain has already joined");
+    for (Comm* other : d->ranks) {
+      require(other == nullptr || other->device() != device, HCCL_E_PARA,
+              "device " + std::to_string(device) + " already holds rank " +
+                  std::to_string(other != nullptr ? other->rank() : 0) + " of the domain");
+    }
+    auto owned = std::make_unique<Comm>(d, rank, device);
+    Comm* mine = owned.get();
+    d->ranks[rank] = mine;
+    ++d->joined;
+    hccl::add_comm(owned.release());
+    // Rendezvous: every rank blocks until all nRanks joined (other host threads act meanwhile).
+    WaitResult r = c.wait([d] { return d->joined >= d->nranks; }, kForever,
+                          [&] {
+                            std::string missing;
+                            for (std::uint32_t i = 0; i < d->nranks; ++i) {
+                              if (d->ranks[i] == nullptr)
+                                missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+                            }
+                            return "HcclCommInitRootInfo (rank " + std::to_string(rank) +
+                                   ") waits for rank(s) " + missing + " to join";
+                          });
+    if (r != WaitResult::kDone) {
+      d->ranks[rank] = nullptr;
+      --d->joined;
+      hccl::remove_comm(mine);
+      delete mine;
+      fail(HCCL_E_TIMEOUT, "deadlock: not every rank of the domain called HcclCommInitRootInfo");
+    }
+    *comm = mine;
+  });
+}
+
+HCCL_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {
+  return hccl_api("HcclCommInitAll", [&](Call& c) {
+    if (devices == nullptr) fail(HCCL_E_PTR, "devices is NULL");
+    if (comms == nullptr) fail(HCCL_E_PTR, "comms is NULL");
+    const auto count = static_cast<std::uint32_t>(c.runtime().devices().size());
+    require(ndev >= 1 && ndev <= count, HCCL_E_PARA,
+            "ndev " + std::to_string(ndev) + " must be in [1, " + std::to_string(count) + "]");
+    for (std::uint32_t i = 0; i < ndev; ++i) {
+      require(devices[i] >= 0 && static_cast<std::uint32_t>(devices[i]) < count, HCCL_E_PARA,
+              "devices[" + std::to_string(i) + "] = " + std::to_string(devices[i]) +
+                  " is not a device");
+      for (std::uint32_t j = 0; j < i; ++j) {
+        require(devices[j] != devices[i], HCCL_E_PARA,
+                "device " + std::to_string(devices[i]) + " is listed twice");
+      }
+    }
+    std::shared_ptr<Domain> d = hccl::new_domain();
+    d->nranks = ndev;
+    d->ranks.assign(ndev, nullptr);
+    for (std::uint32_t i = 0; i < ndev; ++i) {
+      auto* comm = new Comm(d, i, static_cast<std::uint32_t>(devices[i]));
+      d->ranks[i] = comm;
+      hccl::add_comm(comm);
+      comms[i] = comm;
+    }
+    d->joined = ndev;
+    static auto* keep = new std::vector<std::shared_ptr<Domain>>();  // never destroyed
+    keep->push_back(std::move(d));
+  });
+}
+
+HCCL_EXPORT HcclResult HcclCommInitClusterInfo(const char*, uint32_t, HcclComm*) {
+  return to_hccl(unsupported("HcclCommInitClusterInfo", HCCL_E_NOT_SUPPORT));
+}
+
+HCCL_EXPORT HcclResult HcclCommDestroy(HcclComm comm) {
+  return hccl_api("HcclCommDestroy", [&](Call& c) {
+    Comm& mine = comm_of(comm);
+    mine.destroy(c);
+    hccl::remove_comm(&mine);
+    delete &mine;
+  });
+}
+
+HCCL_EXPORT HcclResult HcclGetRankSize(HcclComm comm, uint32_t* rankSize) {
+  return hccl_api("HcclGetRankSize", [&](Call&) {
+    Comm& mine = comm_of(comm);
+    if (rankSize == nullptr) fail(HCCL_E_PTR, "rankSize is NULL");
+    *rankSize = mine.size();
+  });
+}
+
+HCCL_EXPORT HcclResult HcclGetRankId(HcclComm comm, uint32_t* rank) {
+  return hccl_api("HcclGetRankId", [&](Call&) {
+    Comm& mine = comm_of(comm);
+    if (rank == nullptr) fail(HCCL_E_PTR, "rank is NULL");
+    *rank = mine.rank();
+  });
+}
+
+HCCL_EXPORT HcclResult HcclGetCommName(HcclComm comm, char* commName) {
+  return hccl_api("HcclGetCommName", [&](Call&) {
+    Comm& mine = comm_of(comm);
+    if (commName == nullptr) fail(HCCL_E_PTR, "commName is NULL");
+    const std::string name = mine.name();  // < 128 bytes (the documented buffer size)
+    std::memcpy(commName, name.c_str(), name.size() + 1);
+  });
+}
+
+HCCL_EXPORT HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncError) {
+  return hccl_api("HcclGetCommAsyncError", [&](Call&) {
+    comm_of(comm);
+    if (asyncError == nullptr) fail(HCCL_E_PTR, "asyncError is NULL");
+    *asyncError = HCCL_SUCCESS;  // task failures are reported on the streams (aclrtSynchronize*)
+  });
+}
+
+HCCL_EXPORT const char* HcclGetErrorString(HcclResult code) {
+  switch (enum_value(code)) {
+    case HCCL_SUCCESS:
+      return "success";
+    case HCCL_E_PARA:
+      return "parameter error";
+    case HCCL_E_PTR:
+      return "empty pointer";
+    case HCCL_E_MEMORY:
+      return "memory error";
+    case HCCL_E_INTERNAL:
+      return "internal error";
+    case HCCL_E_NOT_SUPPORT:
+      return "not support feature";
+    case HCCL_E_NOT_FOUND:
+      return "not found specific resource";
+    case HCCL_E_UNAVAIL:
+      return "resource unavailable";
+    case HCCL_E_SYSCALL:
+      return "call system interface error";
+    case HCCL_E_TIMEOUT:
+      return "timeout";
+    case HCCL_E_OPEN_FILE_FAILURE:
+      return "open file fail";
+    case HCCL_E_TCP_CONNECT:
+      return "tcp connect fail";
+    case HCCL_E_ROCE_CONNECT:
+      return "roce connect fail";
+    case HCCL_E_TCP_TRANSFER:
+      return "tcp transfer fail";
+    case HCCL_E_ROCE_TRANSFER:
+      return "roce transfer fail";
+    case HCCL_E_RUNTIME:
+      return "call runtime api fail";
+    case HCCL_E_DRV:
+      return "call driver api fail";
+    case HCCL_E_PROFILING:
+      return "call profiling api fail";
+    case HCCL_E_CCE:
+      return "call cce api fail";
+    case HCCL_E_NETWORK:
+      return "call network api fail";
+    case HCCL_E_AGAIN:
+      return "try again";
+    case HCCL_E_REMOTE:
+      return "error cqe";
+    case HCCL_E_SUSPENDING:
+      return "error communicator suspending";
+    default:
+      return "unknown error";
+  }
+}
+
+HCCL_EXPORT HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count,
+                                     HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                                     aclrtStream stream) {
+  return hccl_api("HcclAllReduce", [&](Call& c) {
+    comm_of(comm).all_reduce(c, stream, sendBuf, recvBuf, count, enum_value(dataType),
+                             enum_value(op));
+  });
+}
+
+HCCL_EXPORT HcclResult HcclBroadcast(void* buf, uint64_t count, HcclDataType dataType,
+                                     uint32_t root, HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclBroadcast", [&](Call& c) {
+    comm_of(comm).broadcast(c, stream, buf, count, enum_value(dataType), root);
+  });
+}
+
+HCCL_EXPORT HcclResult HcclReduceScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
+                                         HcclDataType dataType, HcclReduceOp op, HcclComm comm,
+                                         aclrtStream stream) {
+  return hccl_api("HcclReduceScatter", [&](Call& c) {
+    comm_of(comm).reduce_scatter(c, stream, sendBuf, recvBuf, recvCount, enum_value(dataType),
+                                 enum_value(op));
+  });
+}
+
+HCCL_EXPORT HcclResult HcclAllGather(void* sendBuf, void* recvBuf, uint64_t sendCount,
+                                     HcclDataType dataType, HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclAllGather", [&](Call& c) {
+    comm_of(comm).all_gather(c, stream, sendBuf, recvBuf, sendCount, enum_value(dataType));
+  });
+}
+
+HCCL_EXPORT HcclResult HcclReduce(void* sendBuf, void* recvBuf, uint64_t count,
+                                  HcclDataType dataType, HcclReduceOp op, uint32_t root,
+                                  HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclReduce", [&](Call& c) {
+    comm_of(comm).reduce(c, stream, sendBuf, recvBuf, count, enum_value(dataType), enum_value(op),
+                         root);
+  });
+}
+
+HCCL_EXPORT HcclResult HcclScatter(void* sendBuf, void* recvBuf, uint64_t recvCount,
+                                   HcclDataType dataType, uint32_t root, HcclComm comm,
+                                   aclrtStream stream) {
+  return hccl_api("HcclScatter", [&](Call& c) {
+    comm_of(comm).scatter(c, stream, sendBuf, recvBuf, recvCount, enum_value(dataType), root);
+  });
+}
+
+HCCL_EXPORT HcclResult HcclAlltoAll(const void* sendBuf, uint64_t sendCount, HcclDataType sendType,
+                                    const void* recvBuf, uint64_t recvCount, HcclDataType recvType,
+                                    HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclAlltoAll", [&](Call& c) {
+    Comm& mine = comm_of(comm);
+    require(sendCount == recvCount, HCCL_E_PARA,
+            "sendCount and recvCount differ (every rank sends and receives the same count)");
+    const std::uint32_t n = mine.size();
+    std::vector<std::uint64_t> counts(n, sendCount), sd(n), rd(n);
+    for (std::uint32_t k = 0; k < n; ++k) sd[k] = rd[k] = k * sendCount;
+    mine.all_to_all_v(c, stream, sendBuf, counts, sd, enum_value(sendType), recvBuf, counts, rd,
+                      enum_value(recvType), "HcclAlltoAll");
+  });
+}
+
+HCCL_EXPORT HcclResult HcclAlltoAllV(const void* sendBuf, const void* sendCounts,
+                                     const void* sdispls, HcclDataType sendType,
+                                     const void* recvBuf, const void* recvCounts,
+                                     const void* rdispls, HcclDataType recvType, HcclComm comm,
+                                     aclrtStream stream) {
+  return hccl_api("HcclAlltoAllV", [&](Call& c) {
+    Comm& mine = comm_of(comm);
+    const std::uint32_t n = mine.size();
+    mine.all_to_all_v(c, stream, sendBuf, u64_array(sendCounts, n, "sendCounts"),
+                      u64_array(sdispls, n, "sdispls"), enum_value(sendType), recvBuf,
+                      u64_array(recvCounts, n, "recvCounts"), u64_array(rdispls, n, "rdispls"),
+                      enum_value(recvType), "HcclAlltoAllV");
+  });
+}
+
+HCCL_EXPORT HcclResult HcclAlltoAllVC(const void* sendBuf, const void* sendCountMatrix,
+                                      HcclDataType sendType, const void* recvBuf,
+                                      HcclDataType recvType, HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclAlltoAllVC", [&](Call& c) {
+    Comm& mine = comm_of(comm);
+    const std::uint32_t n = mine.size();
+    const std::uint32_t r = mine.rank();
+    // matrix[i * n + j]: elements rank i sends to rank j; data is packed in rank order.
+    const std::vector<std::uint64_t> m = u64_array(sendCountMatrix, n * n, "sendCountMatrix");
+    std::vector<std::uint64_t> sc(n), sd(n), rc(n), rd(n);
+    std::uint64_t soff = 0, roff = 0;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      sc[k] = m[r * n + k];
+      sd[k] = soff;
+      soff += sc[k];
+      rc[k] = m[k * n + r];
+      rd[k] = roff;
+      roff += rc[k];
+    }
+    mine.all_to_all_v(c, stream, sendBuf, sc, sd, enum_value(sendType), recvBuf, rc, rd,
+                      enum_value(recvType), "HcclAlltoAllVC");
+  });
+}
+
+HCCL_EXPORT HcclResult HcclBarrier(HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclBarrier", [&](Call& c) { comm_of(comm).barrier(c, stream); });
+}
+
+HCCL_EXPORT HcclResult HcclSend(void* sendBuf, uint64_t count, HcclDataType dataType,
+                                uint32_t destRank, HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclSend", [&](Call& c) {
+    Comm::P2p item{true, sendBuf, count, enum_value(dataType), destRank};
+    comm_of(comm).send_recv(c, stream, {item}, "HcclSend");
+  });
+}
+
+HCCL_EXPORT HcclResult HcclRecv(void* recvBuf, uint64_t count, HcclDataType dataType,
+                                uint32_t srcRank, HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclRecv", [&](Call& c) {
+    Comm::P2p item{false, recvBuf, count, enum_value(dataType), srcRank};
+    comm_of(comm).send_recv(c, stream, {item}, "HcclRecv");
+  });
+}
+
+HCCL_EXPORT HcclResult HcclBatchSendRecv(HcclSendRecvItem* sendRecvInfo, uint32_t itemNum,
+                                         HcclComm comm, aclrtStream stream) {
+  return hccl_api("HcclBatchSendRecv", [&](Call& c) {
+    Comm& mine = comm_of(comm);
+    if (sendRecvInfo == nullptr) fail(HCCL_E_PTR, "sendRecvInfo is NULL");
+    std::vector<Comm::P2p> items;
+    for (std::uint32_t i = 0; i < itemNum; ++i) {
+      const HcclSendRecvItem& it = sendRecvInfo[i];
+      const int kind = enum_value(it.sendRecvType);
+      require(kind == HCCL_SEND || kind == HCCL_RECV, HCCL_E_PARA,
+              "sendRecvInfo[" + std::to_string(i) + "].sendRecvType is not HCCL_SEND/HCCL_RECV");
+      items.push_back(
+          {kind == HCCL_SEND, it.buf, it.count, enum_value(it.dataType), it.remoteRank});
+    }
+    mine.send_recv(c, stream, items, "HcclBatchSendRecv");
+  });
+}
