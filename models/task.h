@@ -78,6 +78,11 @@ struct Task {
   std::uint64_t bytes = 0;
   std::uint64_t elements = 0; // kRandom: numbers the task generates (bytes = what it writes)
   std::uint64_t flow_id = 0;  // links the host API span to the device task on the timeline
+  /// Timeline only: a device-to-device arrow from this task's end to the end of the task whose
+  /// sync_flow_in is the same id (a synchronisation it releases on another stream or chip, e.g.
+  /// HCCL's notify record -> notify wait). 0 = none; ids are unique per run.
+  std::uint64_t sync_flow_out = 0;
+  std::uint64_t sync_flow_in = 0;
   std::string name;           // timeline label; empty = the unit's task type ("SDMA_SQE"...)
   std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch
 

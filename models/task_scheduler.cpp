@@ -312,6 +312,15 @@ void TaskScheduler::trace_task(const Stream& s, const Task& task, const TaskOutc
   }
   s.track.span(task.name, start, out.end, args, count);
   if (task.flow_id != 0) s.track.flow_end(task.flow_id, start);
+  // A device-to-device arrow binds inside the spans at their last picosecond: a wait's span
+  // starts when it reached the head of its stream, long before the record that releases it.
+  const sim::SimTime last = out.end > start ? out.end - 1 : out.end;
+  if (task.sync_flow_out != 0) {
+    s.track.flow_begin(task.sync_flow_out, last, sim::FlowKind::kDeviceToDevice);
+  }
+  if (task.sync_flow_in != 0) {
+    s.track.flow_end(task.sync_flow_in, last, sim::FlowKind::kDeviceToDevice);
+  }
 }
 
 void TaskScheduler::register_stats(sim::StatGroup& stats) {

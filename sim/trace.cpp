@@ -3,11 +3,11 @@
 // serialised by hand at write() time, metadata first, in the msprof layout of docs/sources.md §3.
 //
 // Record layout (varint = LEB128, zigzag for signed values):
-//   ph (1 byte: 'X', 'i', 's', 'f', 'C')
+//   ph (1 byte: 'X', 'i', 's', 'f', 'C'; 'S', 'F' = device-to-device flow begin, end)
 //   pid, tid            zigzag varints
 //   ts                  zigzag varint of ts - (the previous record's ts), wrapping
 //   'X': dur            varint
-//   's'/'f': flow id    varint
+//   's'/'f'/'S'/'F': flow id    varint
 //   'X'/'i'/'C': name   varint (interned string id)
 //   'C': value          number (below)
 //   'X'/'i': arg count  varint, then per arg: key id varint, value
@@ -341,15 +341,17 @@ void TraceWriter::instant(int pid, int tid, std::string_view name, SimTime at,
   record('i', pid, tid, name, at, 0, args.begin(), args.size());
 }
 
-void TraceWriter::flow_begin(int pid, int tid, std::uint64_t id, SimTime at) {
+void TraceWriter::flow_begin(int pid, int tid, std::uint64_t id, SimTime at, FlowKind kind) {
   if (!enabled_) return;
-  std::uint8_t* p = begin_record(reserve(1 + 4 * kMaxVarint), 's', pid, tid, at);
+  const char ph = kind == FlowKind::kHostToDevice ? 's' : 'S';
+  std::uint8_t* p = begin_record(reserve(1 + 4 * kMaxVarint), ph, pid, tid, at);
   commit(put_varint(p, id));
 }
 
-void TraceWriter::flow_end(int pid, int tid, std::uint64_t id, SimTime at) {
+void TraceWriter::flow_end(int pid, int tid, std::uint64_t id, SimTime at, FlowKind kind) {
   if (!enabled_) return;
-  std::uint8_t* p = begin_record(reserve(1 + 4 * kMaxVarint), 'f', pid, tid, at);
+  const char ph = kind == FlowKind::kHostToDevice ? 'f' : 'F';
+  std::uint8_t* p = begin_record(reserve(1 + 4 * kMaxVarint), ph, pid, tid, at);
   commit(put_varint(p, id));
 }
 
@@ -414,13 +416,19 @@ void TraceWriter::write(const std::string& path) const {
       const auto pid = static_cast<int>(unzigzag(get_varint(p)));
       const auto tid = static_cast<int>(unzigzag(get_varint(p)));
       ts += static_cast<SimTime>(unzigzag(get_varint(p)));
-      if (ph == 's' || ph == 'f') {
+      if (ph == 's' || ph == 'f' || ph == 'S' || ph == 'F') {
         char id_buf[24];
         const auto r = std::to_chars(id_buf, id_buf + sizeof id_buf, get_varint(p));
         const std::string_view id(id_buf, static_cast<std::size_t>(r.ptr - id_buf));
-        out.lit("{\"name\":\"HostToDevice");
+        const bool host = ph == 's' || ph == 'f';
+        const bool begin = ph == 's' || ph == 'S';
+        if (host) {
+          out.lit("{\"name\":\"HostToDevice");
+        } else {
+          out.lit("{\"name\":\"DeviceToDevice");
+        }
         out.put(id);
-        if (ph == 's') {
+        if (begin) {
           out.lit("\",\"ph\":\"s\",\"pid\":");
         } else {
           out.lit("\",\"ph\":\"f\",\"pid\":");
@@ -428,10 +436,14 @@ void TraceWriter::write(const std::string& path) const {
         out.integer(pid);
         out.lit(",\"tid\":");
         out.integer(tid);
-        out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
+        if (host) {
+          out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
+        } else {
+          out.lit(",\"cat\":\"DeviceToDevice\",\"id\":\"");
+        }
         out.put(id);
         out.ch('"');
-        if (ph == 'f') out.lit(",\"bp\":\"e\"");
+        if (!begin) out.lit(",\"bp\":\"e\"");
         out.lit(",\"ts\":");
         out.us(ts);
       } else {

@@ -57,6 +57,9 @@ struct TraceField {
   static constexpr TraceField num(std::string_view k, double v) { return {k, {}, v, true}; }
 };
 
+/// What a flow arrow links (its category on the timeline).
+enum class FlowKind : std::uint8_t { kHostToDevice, kDeviceToDevice };
+
 class TraceWriter {
  public:
   explicit TraceWriter(bool enabled = false) : enabled_(enabled) {}
@@ -83,10 +86,14 @@ class TraceWriter {
   void instant(int pid, int tid, std::string_view name, SimTime at,
                std::initializer_list<TraceField> args);
   /// Flow arrow: begin on the host span's track, end on the device task's track (binds to the
-  /// enclosing slice). `id` must be unique per flow; written as name "HostToDevice<id>",
-  /// cat "HostToDevice", id "<id>" (a string, as msprof writes it).
-  void flow_begin(int pid, int tid, std::uint64_t id, SimTime at);
-  void flow_end(int pid, int tid, std::uint64_t id, SimTime at);
+  /// enclosing slice). `id` must be unique per flow and kind; written as name "HostToDevice<id>",
+  /// cat "HostToDevice", id "<id>" (a string, as msprof writes it). kDeviceToDevice arrows link
+  /// device tasks (a notify record to the wait it releases, across streams or chips): name
+  /// "DeviceToDevice<id>", cat "DeviceToDevice".
+  void flow_begin(int pid, int tid, std::uint64_t id, SimTime at,
+                  FlowKind kind = FlowKind::kHostToDevice);
+  void flow_end(int pid, int tid, std::uint64_t id, SimTime at,
+                FlowKind kind = FlowKind::kHostToDevice);
   /// A counter sample (e.g. link bandwidth in GB/s) on process pid.
   void counter(int pid, std::string_view name, SimTime at, double value);
 

@@ -42,12 +42,14 @@ class Track {
             std::size_t count) const {
     if (on()) w_->complete(pid_, tid_, name, start, end, args, count);
   }
-  /// The head / tail of a flow arrow (host API call -> device task).
-  void flow_begin(std::uint64_t id, SimTime at) const {
-    if (on()) w_->flow_begin(pid_, tid_, id, at);
+  /// The head / tail of a flow arrow (host API call -> device task, or device task -> device
+  /// task with FlowKind::kDeviceToDevice).
+  void flow_begin(std::uint64_t id, SimTime at,
+                  FlowKind kind = FlowKind::kHostToDevice) const {
+    if (on()) w_->flow_begin(pid_, tid_, id, at, kind);
   }
-  void flow_end(std::uint64_t id, SimTime at) const {
-    if (on()) w_->flow_end(pid_, tid_, id, at);
+  void flow_end(std::uint64_t id, SimTime at, FlowKind kind = FlowKind::kHostToDevice) const {
+    if (on()) w_->flow_end(pid_, tid_, id, at, kind);
   }
 
  private:

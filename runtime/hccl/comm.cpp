@@ -233,17 +233,41 @@ Locate locate(const std::shared_ptr<Domain>& d, const MemoryRegistry* memory, st
   };
 }
 
+// The timeline arrow from the notify record that sets flag (rank, channel) to `value` to the wait
+// it releases: an id computed from the flag (not assigned in call order, which depends on how the
+// rank threads interleave), so the same program writes the same ids.
+std::uint64_t flow_key(std::uint64_t domain, std::uint32_t rank, std::uint64_t channel,
+                       std::uint64_t value) {
+  auto mix = [](std::uint64_t x) {  // splitmix64's finaliser
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::uint64_t h = mix(domain);
+  h = mix(h ^ rank);
+  h = mix(h ^ channel);
+  h = mix(h ^ value);
+  return h == 0 ? 1 : h;
+}
+
 // Queues tasks; the last one (on the main stream) carries `on_done`.
 class Queue {
  public:
   Queue(Call& c, std::shared_ptr<Domain> d, std::string prefix)
       : c_(c), d_(std::move(d)), prefix_(std::move(prefix)) {}
 
+  std::uint64_t sync_flow(std::uint32_t rank, std::uint64_t channel, std::uint64_t value) const {
+    return flow_key(d_->id, rank, channel, value);
+  }
+
   void post(Stream& s, std::uint32_t rank, std::uint64_t channel, std::uint64_t value) {
     Task t;
     t.kind = TaskKind::kValueWrite;
     t.name = prefix_ + " Notify Record";
     t.bytes = 8;
+    t.sync_flow_out = sync_flow(rank, channel, value);
     t.effect = [d = d_, rank, channel, value]() -> int {
       std::uint64_t& f = d->flags[{rank, channel}];
       f = std::max(f, value);
@@ -257,6 +281,7 @@ class Queue {
     t.kind = TaskKind::kValueWait;
     t.name = prefix_ + " Notify Wait";
     t.bytes = 8;
+    t.sync_flow_in = sync_flow(rank, channel, value);
     t.ready = [d = d_, rank, channel, value] { return d->flag(rank, channel) >= value; };
     t.effect = [error = error_] { return *error; };  // a failed data task of this call
     add(s, std::move(t));

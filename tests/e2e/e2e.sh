@@ -38,7 +38,14 @@ case "${CASE}" in
     # The broadcast's pull: one HCCS copy of 1.5 us + 64 MiB / 56 GB/s, on rank 1's HCCS channel.
     json_check out/timeline.json \
       "any(e.get('ph')=='X' and e.get('name')=='HcclBroadcast Memcpy' and \
-           abs(e['dur'] - (1.5 + 67108864 / 56e9 * 1e6)) < 0.002 for e in d)" ;;
+           abs(e['dur'] - (1.5 + 67108864 / 56e9 * 1e6)) < 0.002 for e in d)"
+    # Ranks' notify records are linked to the waits they release on other chips by arrows.
+    json_check out/timeline.json \
+      "(lambda s, f: len(s) > 0 and len(f) > 0 and all(e['id'] in s for e in f) and \
+         all(e['name'] == 'DeviceToDevice' + e['id'] for e in f) and \
+         any(s[e['id']]['pid'] != e['pid'] for e in f))( \
+         {e['id']: e for e in d if e.get('ph') == 's' and e.get('cat') == 'DeviceToDevice'}, \
+         [e for e in d if e.get('ph') == 'f' and e.get('cat') == 'DeviceToDevice'])" ;;
   overlap) build overlap; NPUSIM_CONFIG=tiny ./overlap ;;
   model_replay)
     build model_replay

@@ -371,6 +371,35 @@ TEST(Trace, MetadataCompleteFlowAndCounterEvents) {
   EXPECT_EQ(events(j, "i")[0]["s"], "t");
 }
 
+TEST(Trace, DeviceToDeviceFlowsHaveTheirOwnCategory) {
+  TraceWriter w(true);
+  int npu0 = w.process("Ascend Hardware", "NPU 0", 14);
+  int npu1 = w.process("Ascend Hardware", "NPU 1", 14);
+  w.complete(npu0, 5, "Notify Record", 1 * kUs, 2 * kUs);
+  w.flow_begin(npu0, 5, 7, 2 * kUs - 1, FlowKind::kDeviceToDevice);
+  w.complete(npu1, 6, "Notify Wait", 0, 3 * kUs);
+  w.flow_end(npu1, 6, 7, 3 * kUs - 1, FlowKind::kDeviceToDevice);
+  w.flow_begin(npu0, 5, 7, 4 * kUs);  // a host flow with the same number stays a host flow
+
+  nlohmann::json j = write_and_parse(w);
+  auto s = events(j, "s");
+  auto f = events(j, "f");
+  ASSERT_EQ(s.size(), 2u);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(s[0]["name"], "DeviceToDevice7");
+  EXPECT_EQ(s[0]["cat"], "DeviceToDevice");
+  EXPECT_EQ(s[0]["pid"], npu0);
+  EXPECT_EQ(s[0]["ts"].get<double>(), 1.999999);
+  EXPECT_EQ(f[0]["name"], "DeviceToDevice7");
+  EXPECT_EQ(f[0]["cat"], "DeviceToDevice");
+  EXPECT_EQ(f[0]["id"], "7");
+  EXPECT_EQ(f[0]["bp"], "e");
+  EXPECT_EQ(f[0]["pid"], npu1);
+  EXPECT_EQ(f[0]["ts"].get<double>(), 2.999999);
+  EXPECT_EQ(s[1]["cat"], "HostToDevice");
+  EXPECT_EQ(s[1]["name"], "HostToDevice7");
+}
+
 TEST(Trace, DisabledRecordsNothingButKeepsDeclarations) {
   TraceWriter w;
   EXPECT_FALSE(w.enabled());
