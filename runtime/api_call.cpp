@@ -29,6 +29,12 @@ int refuse_in_callback(const char* name) {
   return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 }
 
+// aclrtProcessReport / aclrtProcessHostFunc (runtime.h: a report thread's polls take no turn).
+bool is_poll(const char* name) {
+  return std::strncmp(name, "aclrtProcess", 12) == 0 &&
+         (std::strcmp(name + 12, "Report") == 0 || std::strcmp(name + 12, "HostFunc") == 0);
+}
+
 }  // namespace
 
 Call::Call(Runtime& runtime, ThreadState& thread, std::unique_lock<std::mutex>& lock,
@@ -156,6 +162,16 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
     thread = &this_thread_state();
     Call call(rt, *thread, lock, name);
     call.begin();
+    // Ends the call for the order between threads (runtime.h) however the call leaves.
+    struct EndCall {
+      Runtime& rt;
+      ThreadState& thread;
+      std::unique_lock<std::mutex>& lock;
+      ~EndCall() {
+        if (lock.owns_lock() && thread.in_call) rt.end_call(thread);
+      }
+    } end_call{rt, *thread, lock};
+    rt.take_turn(lock, *thread, is_poll(name));
     try {
       if (needs == Needs::kInit && !rt.initialized()) {
         fail(ACL_ERROR_UNINITIALIZE, "aclInit has not been called");
@@ -166,6 +182,7 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
       record_failure(*thread, name, code, e.what());
     }
     call.finish();
+    rt.end_call(*thread);
     if (!call.silent()) rt.note_activity();
     std::vector<PendingException> reports = rt.take_exceptions();
     std::vector<StreamStateCall> states = rt.take_stream_state_calls();
