@@ -115,8 +115,6 @@ TEST_F(ThreadsTest, ThreadsHaveTheirOwnSyncStreamsAndClocks) {
   EXPECT_GE(fake().tasks()[1].record.submit, fake().tasks()[0].record.end);
 }
 
-}  // namespace
-}  // namespace npusim::rt::testing
 
 // ---- Order between threads (runtime.h, "Several host threads") ----
 
@@ -229,3 +227,6 @@ TEST_F(ThreadOrderTest, AWaiterResumesAtItsCompletionTimeAndTakesItsTurn) {
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
   EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
 }
+
+}  // namespace
+}  // namespace npusim::rt::testing
