@@ -29,12 +29,6 @@ int refuse_in_callback(const char* name) {
   return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 }
 
-// aclrtProcessReport / aclrtProcessHostFunc (runtime.h: a report thread's polls take no turn).
-bool is_poll(const char* name) {
-  return std::strncmp(name, "aclrtProcess", 12) == 0 &&
-         (std::strcmp(name + 12, "Report") == 0 || std::strcmp(name + 12, "HostFunc") == 0);
-}
-
 }  // namespace
 
 Call::Call(Runtime& runtime, ThreadState& thread, std::unique_lock<std::mutex>& lock,
@@ -171,7 +165,7 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
         if (lock.owns_lock() && thread.in_call) rt.end_call(thread);
       }
     } end_call{rt, *thread, lock};
-    rt.take_turn(lock, *thread, is_poll(name));
+    rt.take_turn(lock, *thread, name);
     try {
       if (needs == Needs::kInit && !rt.initialized()) {
         fail(ACL_ERROR_UNINITIALIZE, "aclInit has not been called");

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -17,6 +18,12 @@ namespace npusim::rt {
 namespace {
 
 constexpr SimTime kForeverTime = ~SimTime{0};
+
+// aclrtProcessReport / aclrtProcessHostFunc (a report thread's polls take no turn).
+bool is_poll(const char* name) {
+  return std::strncmp(name, "aclrtProcess", 12) == 0 &&
+         (std::strcmp(name + 12, "Report") == 0 || std::strcmp(name + 12, "HostFunc") == 0);
+}
 
 double hang_timeout_from_env() {
   const char* text = std::getenv("NPUSIM_HANG_TIMEOUT");
@@ -312,9 +319,9 @@ bool Runtime::park_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread
   return woke;
 }
 
-void Runtime::take_turn(std::unique_lock<std::mutex>& lock, ThreadState& thread, bool poll) {
-  ++thread.calls;
-  thread.in_call = true;
+void Runtime::take_turn_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                              const char* name) {
+  const bool poll = is_poll(name);
   if (thread.passive || thread.polling != poll) {
     thread.passive = false;
     thread.polling = poll;
@@ -334,9 +341,7 @@ void Runtime::take_turn(std::unique_lock<std::mutex>& lock, ThreadState& thread,
   }
 }
 
-void Runtime::end_call(ThreadState& thread) {
-  thread.in_call = false;
-  if (!multi()) return;
+void Runtime::end_call_multi(ThreadState& thread) {
   if (any_waiter()) wake_waiters(thread.clock);  // host state this call changed (a rendezvous)
   turns_changed();
 }

@@ -122,14 +122,21 @@ class Runtime {
   /// A thread registered by register_created starts running (caller holds the lock).
   void thread_running(ThreadState& thread);
   void unregister_thread(ThreadState& thread);
-  /// The ordering rule above: returns when the calling thread's call may take effect (at once
-  /// with one registered thread). run_api calls it after Call::begin. `poll`: the call is
-  /// aclrtProcessReport/ProcessHostFunc: it takes no turn, and the thread holds nobody back until
-  /// it makes another call (a report thread's polls only take reports, at their own times).
-  void take_turn(std::unique_lock<std::mutex>& lock, ThreadState& thread, bool poll);
+  /// The ordering rule above: returns when the calling thread's call `name` may take effect (at
+  /// once with one registered thread). run_api calls it after Call::begin.
+  /// aclrtProcessReport/ProcessHostFunc take no turn, and their thread holds nobody back until it
+  /// makes another call (a report thread's polls only take reports, at their own times).
+  void take_turn(std::unique_lock<std::mutex>& lock, ThreadState& thread, const char* name) {
+    ++thread.calls;
+    thread.in_call = true;
+    if (threads_.size() > 1 || thread.passive) take_turn_multi(lock, thread, name);
+  }
   /// An API call ends (lock held): wakes waiters whose predicate the call made true, at its end
   /// clock, and lets the threads waiting for their turn look again.
-  void end_call(ThreadState& thread);
+  void end_call(ThreadState& thread) {
+    thread.in_call = false;
+    if (threads_.size() > 1) end_call_multi(thread);
+  }
   /// Registered live threads (tests).
   std::size_t thread_count() const { return threads_.size(); }
   double passive_ms() const { return passive_ms_; }
@@ -213,6 +220,8 @@ class Runtime {
   Runtime();
   bool others_all_waiting(const ThreadState& me) const;
   bool multi() const { return threads_.size() > 1; }
+  void take_turn_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread, const char* name);
+  void end_call_multi(ThreadState& thread);
   static bool holds_back(const ThreadState& t) {
     return !t.passive && !t.polling && (t.waiter == nullptr || t.waiter->woken);
   }
