@@ -528,6 +528,8 @@ Runtime::Drive Runtime::drive(std::unique_lock<std::mutex>& lock, ThreadState* w
 WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                                const std::function<bool()>& done, SimTime deadline,
                                Describe what) {
+  // This call may have changed host state others wait on (a rendezvous): they wake at its clock.
+  if (any_waiter()) wake_waiters(thread.clock);
   Waiter w;
   w.done = &done;
   w.deadline = deadline;

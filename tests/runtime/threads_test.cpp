@@ -2,12 +2,15 @@
 // Several host threads on the inline thread model: a wait parks its thread until another thread
 // acts; a wait no thread can satisfy is reported (at once when every thread waits, after
 // NPUSIM_HANG_TIMEOUT when some thread is busy elsewhere).
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
 #include "runtime/runtime.h"
 #include "tests/runtime/test_support.h"
 
@@ -226,6 +229,53 @@ TEST_F(ThreadOrderTest, AWaiterResumesAtItsCompletionTimeAndTakesItsTurn) {
   EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
   EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+}
+
+
+// A rendezvous on host state (the shape of HcclCommInitRootInfo): each of 4 threads joins, then
+// waits in Call::wait until all joined. Thread k makes 100 * k cheap calls first, so thread 3 joins
+// last in simulated time whatever the wall order; the others are woken at the clock its call had
+// when it joined.
+TEST_F(ThreadOrderTest, HostStateRendezvousWakesWaitersAtTheLastJoinersEndClock) {
+  constexpr int kThreads = 4;
+  int joined = 0;  // guarded by the API lock
+  std::vector<std::thread> threads;
+  for (int k = 0; k < kThreads; ++k) {
+    threads.emplace_back([&joined, k] {
+      aclrtSetDevice(0);
+      int32_t device = -1;
+      for (int i = 0; i < 100 * k; ++i) aclrtGetDevice(&device);
+      api("TestRendezvous", [&](Call& c) {
+        ++joined;
+        const WaitResult r = c.wait([&joined] { return joined >= kThreads; }, kForever,
+                                    [] { return std::string("the test rendezvous"); });
+        if (r != WaitResult::kDone) fail(ACL_ERROR_RT_INTERNAL_ERROR, "rendezvous failed");
+      });
+    });
+  }
+  for (auto& t : threads) t.join();
+  const auto joins = spans("TestRendezvous");
+  ASSERT_EQ(joins.size(), static_cast<std::size_t>(kThreads));
+  SimTime last_start = 0, last_end = 0;
+  std::uint32_t last_thread = 0;
+  for (const auto& j : joins) {
+    if (j.start > last_start) {
+      last_start = j.start;
+      last_end = j.end;
+      last_thread = j.thread;
+    }
+  }
+  for (const auto& j : joins) {
+    if (j.thread == last_thread) continue;
+    // Woken where the last joiner's call made the predicate true, then host.sync_call: all four
+    // calls end together.
+    EXPECT_EQ(j.end, last_end) << "thread " << j.thread;
+  }
+  std::uint32_t highest = 0;
+  for (const auto& j : joins) highest = std::max(highest, j.thread);
+  EXPECT_EQ(last_thread, highest);  // the thread created last made the most calls first
+  // Same end clock: the calls finish (and are traced) in thread index order, not wall order.
+  for (std::size_t i = 1; i < joins.size(); ++i) EXPECT_LT(joins[i - 1].thread, joins[i].thread);
 }
 
 }  // namespace
