@@ -534,6 +534,10 @@ WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& 
   w.done = &done;
   w.deadline = deadline;
   thread.waiter = &w;
+  struct Unregister {  // no dangling waiter if anything below throws
+    ThreadState& thread;
+    ~Unregister() { thread.waiter = nullptr; }
+  } unregister{thread};
   turns_changed();  // this thread holds nobody back while it waits
   bool failed = false;
   for (;;) {
