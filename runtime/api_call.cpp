@@ -156,6 +156,16 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
     thread = &this_thread_state();
     Call call(rt, *thread, lock, name);
     call.begin();
+    // Ends the call for the order between threads (runtime.h) however the call leaves.
+    struct EndCall {
+      Runtime& rt;
+      ThreadState& thread;
+      std::unique_lock<std::mutex>& lock;
+      ~EndCall() {
+        if (lock.owns_lock() && thread.in_call) rt.end_call(thread);
+      }
+    } end_call{rt, *thread, lock};
+    rt.take_turn(lock, *thread, name);
     try {
       if (needs == Needs::kInit && !rt.initialized()) {
         fail(ACL_ERROR_UNINITIALIZE, "aclInit has not been called");
@@ -166,6 +176,7 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
       record_failure(*thread, name, code, e.what());
     }
     call.finish();
+    rt.end_call(*thread);
     if (!call.silent()) rt.note_activity();
     std::vector<PendingException> reports = rt.take_exceptions();
     std::vector<StreamStateCall> states = rt.take_stream_state_calls();

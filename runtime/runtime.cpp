@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -16,6 +17,14 @@
 namespace npusim::rt {
 namespace {
 
+constexpr SimTime kForeverTime = ~SimTime{0};
+
+// aclrtProcessReport / aclrtProcessHostFunc (a report thread's polls take no turn).
+bool is_poll(const char* name) {
+  return std::strncmp(name, "aclrtProcess", 12) == 0 &&
+         (std::strcmp(name + 12, "Report") == 0 || std::strcmp(name + 12, "HostFunc") == 0);
+}
+
 double hang_timeout_from_env() {
   const char* text = std::getenv("NPUSIM_HANG_TIMEOUT");
   if (text == nullptr || *text == '\0') return 30;
@@ -23,6 +32,19 @@ double hang_timeout_from_env() {
   double v = std::strtod(text, &end);
   if (end == text || v <= 0) {
     sim::log_warn("NPUSIM_HANG_TIMEOUT='" + std::string(text) +
+                  "' is not a positive number; using 30");
+    return 30;
+  }
+  return v;
+}
+
+double passive_ms_from_env() {
+  const char* text = std::getenv("NPUSIM_PASSIVE_MS");
+  if (text == nullptr || *text == '\0') return 30;
+  char* end = nullptr;
+  double v = std::strtod(text, &end);
+  if (end == text || v <= 0) {
+    sim::log_warn("NPUSIM_PASSIVE_MS='" + std::string(text) +
                   "' is not a positive number; using 30");
     return 30;
   }
@@ -58,7 +80,14 @@ Runtime& Runtime::instance() {
   return *runtime;
 }
 
-Runtime::Runtime() : hang_timeout_s_(hang_timeout_from_env()) {}
+Runtime::Runtime() : hang_timeout_s_(hang_timeout_from_env()), passive_ms_(passive_ms_from_env()) {
+  any_woken_ = [this] {
+    for (const ThreadState* t : threads_) {
+      if (t->waiter != nullptr && !t->waiter->woken && (*t->waiter->done)()) return true;
+    }
+    return false;
+  };
+}
 
 void Runtime::init() {
   if (initialized_) {
@@ -118,7 +147,7 @@ const models::ChipConfig& Runtime::config() {
   return *env_config_;
 }
 
-void Runtime::register_thread(ThreadState& thread) {
+void Runtime::assign_index(ThreadState& thread) {
   // Indices of exited threads are reused, so they (and each thread's synchronous-copy stream id,
   // kSyncStream + index) stay below the number of threads alive at once.
   if (!free_thread_indices_.empty()) {
@@ -131,18 +160,190 @@ void Runtime::register_thread(ThreadState& thread) {
     }
     thread.index = next_thread_index_++;
   }
+}
+
+// A thread first seen at its first call starts at the smallest clock of the threads not in a wait
+// (the creator of a new thread is usually one of them, often in pthread_join), else at "now".
+SimTime Runtime::first_clock() const {
+  SimTime clock = kForeverTime;
+  for (const ThreadState* t : threads_) {
+    if (t->waiter == nullptr && t->backend_epoch == backend_epoch_) clock = std::min(clock, t->clock);
+  }
+  const SimTime now = backend_ ? backend_->now() : 0;
+  return clock == kForeverTime ? now : std::max(clock, now);
+}
+
+void Runtime::register_thread(ThreadState& thread) {
+  assign_index(thread);
   thread.registered = true;
   thread.os_id = os_thread_id();
+  if (backend_) {
+    thread.backend_epoch = backend_epoch_;
+    thread.clock = first_clock();
+  }
   callbacks_.thread_started(thread.os_id);
   threads_.push_back(&thread);
+  turns_changed();
+}
+
+void Runtime::register_created(ThreadState& thread, const ThreadState* creator) {
+  assign_index(thread);
+  thread.registered = true;
+  if (creator != nullptr && creator->registered) {
+    thread.backend_epoch = creator->backend_epoch;
+    thread.clock = creator->clock;
+  } else if (backend_) {
+    thread.backend_epoch = backend_epoch_;
+    thread.clock = first_clock();
+  }
+  threads_.push_back(&thread);
+  turns_changed();
+}
+
+void Runtime::thread_running(ThreadState& thread) {
+  thread.os_id = os_thread_id();
+  callbacks_.thread_started(thread.os_id);
 }
 
 void Runtime::unregister_thread(ThreadState& thread) {
   threads_.erase(std::remove(threads_.begin(), threads_.end(), &thread), threads_.end());
   thread.registered = false;
   free_thread_indices_.insert(thread.index);
-  callbacks_.thread_exited(thread.os_id);
+  if (thread.os_id != 0) callbacks_.thread_exited(thread.os_id);
   note_activity();
+  turns_changed();
+}
+
+// ---- Order between host threads (see the class comment) ----
+
+void Runtime::turns_changed() {
+  ++turns_;
+  if (parked_ > 0) activity_cv_.notify_all();
+}
+
+SimTime Runtime::hold_back_limit(const ThreadState* except) const {
+  SimTime limit = kForeverTime;
+  for (const ThreadState* t : threads_) {
+    if (t != except && holds_back(*t)) limit = std::min(limit, t->clock);
+  }
+  return limit;
+}
+
+bool Runtime::first_in_order(const ThreadState& me) const {
+  for (const ThreadState* t : threads_) {
+    if (t == &me || !holds_back(*t)) continue;
+    if (t->clock < me.clock || (t->clock == me.clock && t->index < me.index)) return false;
+  }
+  return true;
+}
+
+bool Runtime::any_waiter() const {
+  return std::any_of(threads_.begin(), threads_.end(), [](const ThreadState* t) {
+    return t->waiter != nullptr && !t->waiter->woken;
+  });
+}
+
+SimTime Runtime::earliest_waiter_deadline() const {
+  SimTime d = kForeverTime;
+  for (const ThreadState* t : threads_) {
+    if (t->waiter != nullptr && !t->waiter->woken) d = std::min(d, t->waiter->deadline);
+  }
+  return d;
+}
+
+bool Runtime::wake_waiters(SimTime at) {
+  bool any = false;
+  for (ThreadState* t : threads_) {
+    Waiter* w = t->waiter;
+    if (w == nullptr || w->woken) continue;
+    if (w->deadline <= at || (*w->done)()) {
+      w->woken = true;
+      w->at = at;
+      t->clock = std::max(t->clock, at);
+      any = true;
+    }
+  }
+  if (any) turns_changed();
+  return any;
+}
+
+bool Runtime::expire_passive(const ThreadState& me) {
+  const auto now = std::chrono::steady_clock::now();
+  const auto grace = std::chrono::duration<double, std::milli>(passive_ms_);
+  bool any = false;
+  for (ThreadState* t : threads_) {
+    if (t == &me || t->in_call || !holds_back(*t)) continue;
+    if (t->calls != t->seen_calls) {
+      t->seen_calls = t->calls;
+      t->seen_since = now;
+    } else if (now - t->seen_since >= grace) {
+      t->passive = true;
+      any = true;
+      if (sim::log_enabled(sim::LogLevel::kDebug)) {
+        sim::log_debug("host thread " + std::to_string(t->index) + " made no API call for " +
+                       std::to_string(passive_ms_) +
+                       " ms (NPUSIM_PASSIVE_MS): it no longer holds the other threads back until "
+                       "its next call");
+      }
+    }
+  }
+  if (any) turns_changed();
+  return any;
+}
+
+bool Runtime::park_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread, bool waiting) {
+  const std::uint64_t seen_activity = activity_;
+  const std::uint64_t seen_turns = turns_;
+  thread.waiting = waiting;
+  ++parked_;
+  const auto step = std::chrono::duration<double, std::milli>(passive_ms_ / 2);
+  const auto hang_end = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(hang_timeout_s_));
+  bool woke = false;
+  for (;;) {
+    if (activity_cv_.wait_for(lock, step, [&] {
+          return activity_ != seen_activity || turns_ != seen_turns;
+        })) {
+      woke = true;
+      break;
+    }
+    if (expire_passive(thread)) {
+      woke = true;
+      break;
+    }
+    if (std::chrono::steady_clock::now() >= hang_end) break;
+  }
+  --parked_;
+  thread.waiting = false;
+  return woke;
+}
+
+void Runtime::take_turn_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                              const char* name) {
+  const bool poll = is_poll(name);
+  if (thread.passive || thread.polling != poll) {
+    thread.passive = false;
+    thread.polling = poll;
+    turns_changed();
+  }
+  if (!multi() || poll) return;
+  for (;;) {
+    if (!first_in_order(thread)) {
+      park_multi(lock, thread, false);
+      continue;
+    }
+    if (backend_ && backend_->now() < thread.clock && any_waiter()) {
+      const Drive d = drive(lock, nullptr, thread.clock, [] { return std::string("a turn"); });
+      if (d == Drive::kWoke || d == Drive::kAgain) continue;
+    }
+    return;
+  }
+}
+
+void Runtime::end_call_multi(ThreadState& thread) {
+  if (any_waiter()) wake_waiters(thread.clock);  // host state this call changed (a rendezvous)
+  turns_changed();
 }
 
 void Runtime::note_activity() {
@@ -156,14 +357,7 @@ bool Runtime::others_all_waiting(const ThreadState& me) const {
 }
 
 bool Runtime::park(std::unique_lock<std::mutex>& lock, ThreadState& thread) {
-  std::uint64_t seen = activity_;
-  thread.waiting = true;
-  ++parked_;
-  bool woke = activity_cv_.wait_for(lock, std::chrono::duration<double>(hang_timeout_s_),
-                                    [&] { return activity_ != seen; });
-  --parked_;
-  thread.waiting = false;
-  return woke;
+  return park_multi(lock, thread, true);
 }
 
 bool Runtime::park_idle(std::unique_lock<std::mutex>& lock,
@@ -251,12 +445,14 @@ Runtime::Step Runtime::callback_step(std::unique_lock<std::mutex>& lock, ThreadS
 }
 
 // The simulation loop of every blocking call (see the class comment). Without callbacks in
-// flight it is one backend run; callback_step() handles the rest.
+// flight it is one backend run; callback_step() handles the rest. With several registered
+// threads, wait_multi() does it.
 WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                          const std::function<bool()>& done, SimTime deadline,
                          Describe what) {
   if (!backend_) fail(ACL_ERROR_UNINITIALIZE, "the runtime is not initialized");
   for (;;) {
+    if (multi()) return wait_multi(lock, thread, done, deadline, what);
     WaitResult r = WaitResult::kStarved;
     if (callbacks_.idle()) {  // no callback can hold simulated time during this run
       r = backend_->run_until(done, deadline);
@@ -279,8 +475,127 @@ WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread
   }
 }
 
+Runtime::Drive Runtime::drive(std::unique_lock<std::mutex>& lock, ThreadState* waiter,
+                              SimTime limit, Describe what) {
+  if (wake_waiters(backend_->now())) return Drive::kWoke;
+  // Nothing to simulate before `limit`: a waiter's deadline before the next thread's clock
+  // still passes (nobody can submit anything earlier).
+  auto starved = [&] {
+    const SimTime d = earliest_waiter_deadline();
+    if (d != kForeverTime && d <= limit && d <= hold_back_limit(nullptr) && d > backend_->now()) {
+      backend_->advance_to(d);
+      if (wake_waiters(backend_->now())) return Drive::kWoke;
+    }
+    return Drive::kStarved;
+  };
+  if (callbacks_.idle()) {
+    const WaitResult r = backend_->run_until(any_woken_, limit);
+    if (wake_waiters(backend_->now())) return Drive::kWoke;
+    return r == WaitResult::kStarved ? starved() : Drive::kReached;
+  }
+  if (waiter == nullptr) {  // catch_up's loop, one slice: never parks
+    if (run_runtime_reports(lock, false)) return Drive::kAgain;
+    callbacks_.release_due(backend_->now());
+    if (backend_->now() >= limit) return Drive::kReached;
+    const SimTime stop = std::min({limit, callbacks_.hold_limit(), callbacks_.next_release()});
+    const std::uint64_t seen = callbacks_.deliveries();
+    const WaitResult r = backend_->run_until(
+        [this, seen] { return any_woken_() || callbacks_.deliveries() != seen; }, stop);
+    if (callbacks_.deliveries() != seen) note_activity();  // wake the threads the reports are for
+    if (wake_waiters(backend_->now())) return Drive::kWoke;
+    if (callbacks_.deliveries() != seen) return Drive::kAgain;
+    const SimTime now = backend_->now();
+    if (callbacks_.next_release() <= now) return Drive::kAgain;
+    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+      return Drive::kReached;  // a report waits for its thread
+    }
+    if (callbacks_.next_release() != CallbackHub::kForeverTime) {
+      backend_->advance_to(std::min(limit, callbacks_.next_release()));
+      return Drive::kAgain;
+    }
+    return r == WaitResult::kStarved ? starved() : Drive::kReached;
+  }
+  WaitResult r = WaitResult::kStarved;
+  const Step step = callback_step(lock, *waiter, any_woken_, limit, what, r);
+  if (wake_waiters(backend_->now())) return Drive::kWoke;
+  if (step == Step::kContinue) return Drive::kAgain;
+  if (step == Step::kStarved) return starved();
+  if (r == WaitResult::kTimeout) return Drive::kReached;
+  if (r == WaitResult::kDone) return Drive::kAgain;
+  return Drive::kFailed;  // deadlock or hang (logged)
+}
+
+WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                               const std::function<bool()>& done, SimTime deadline,
+                               Describe what) {
+  // This call may have changed host state others wait on (a rendezvous): they wake at its clock.
+  if (any_waiter()) wake_waiters(thread.clock);
+  Waiter w;
+  w.done = &done;
+  w.deadline = deadline;
+  thread.waiter = &w;
+  struct Unregister {  // no dangling waiter if anything below throws
+    ThreadState& thread;
+    ~Unregister() { thread.waiter = nullptr; }
+  } unregister{thread};
+  turns_changed();  // this thread holds nobody back while it waits
+  bool failed = false;
+  for (;;) {
+    if (!w.woken) wake_waiters(backend_->now());
+    if (w.woken) break;
+    const SimTime limit = std::min(hold_back_limit(nullptr), earliest_waiter_deadline());
+    const Drive d = drive(lock, &thread, limit, what);
+    if (d == Drive::kWoke || d == Drive::kAgain) continue;
+    if (d == Drive::kFailed) {
+      failed = true;
+      break;
+    }
+    if (d == Drive::kStarved && hold_back_limit(nullptr) == kForeverTime &&
+        others_all_waiting(thread)) {
+      sim::log_error("deadlock: " + what() +
+                     ", but no task can make progress and no other host thread can act");
+      failed = true;
+      break;
+    }
+    // A thread that holds back is at the limit, or nothing is left to simulate: others must act.
+    if (!park(lock, thread)) {
+      sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
+                     std::to_string(hang_timeout_s_) + " s (NPUSIM_HANG_TIMEOUT)");
+      failed = true;
+      break;
+    }
+  }
+  thread.waiter = nullptr;
+  turns_changed();
+  if (failed) return WaitResult::kStarved;
+  thread.clock = std::max(thread.clock, w.at);
+  // Take the turn again at the wake time (not counted as a new call).
+  for (;;) {
+    if (!first_in_order(thread)) {
+      park_multi(lock, thread, false);
+      continue;
+    }
+    if (backend_->now() < thread.clock && any_waiter()) {
+      const Drive d = drive(lock, nullptr, thread.clock, what);
+      if (d == Drive::kWoke || d == Drive::kAgain) continue;
+    }
+    break;
+  }
+  if (done()) return WaitResult::kDone;
+  return w.at >= deadline ? WaitResult::kTimeout : WaitResult::kDone;
+}
+
 void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
   if (!backend_) return;
+  if (multi()) {
+    // Not past a thread that holds back; waiters due on the way are woken there.
+    t = std::min(t, hold_back_limit(nullptr));
+    for (;;) {
+      if (backend_->now() >= t) return;
+      const Drive d = drive(lock, nullptr, t, [] { return std::string("a query"); });
+      if (d != Drive::kAgain) return;
+    }
+  }
   if (callbacks_.idle()) {
     static const auto& never = *new std::function<bool()>([] { return false; });  // never freed
     backend_->run_until(never, t);

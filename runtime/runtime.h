@@ -5,12 +5,36 @@
 // handles) and the registry of live API threads.
 //
 // Thread model (inline): simulated time advances only inside Backend::run_until, called by the
-// host thread that blocks, under the API mutex. When a wait starves (nothing left to simulate)
-// and another live thread may still act, the waiting thread releases the mutex and sleeps until
-// some other thread makes an API call (or exits); if every live thread is waiting, or nothing
-// happens for NPUSIM_HANG_TIMEOUT wall seconds (default 30), the wait is reported as a deadlock.
+// host thread that blocks (or takes its turn, below), under the API mutex. A wait that can never
+// finish is reported as a deadlock when every live thread waits, or as a hang when no other thread
+// acts for NPUSIM_HANG_TIMEOUT wall seconds (default 30).
 // Host callbacks add one rule (callback.h): simulated time stops at a callback report until its
 // thread has run it, so a waiting thread also parks while a report waits for its thread.
+//
+// Several host threads (determinism; a conservative scheme as in SimBricks or Revati). Every
+// registered thread has a simulated host clock (thread_state.h). A thread *holds back* the others
+// unless it is in a blocking wait (not yet woken), polling for callback reports, or passive:
+//  - Order: an API call takes effect only when its thread has the smallest (clock, index) of the
+//    threads that hold back (take_turn); otherwise it parks, the lock released. Handles, stream
+//    ids, addresses and same-time task order therefore follow simulated time, not wall time.
+//  - Engine: simulated time never passes the smallest clock of the threads that hold back, so a
+//    task submitted at a thread's clock always arrives before the engine reaches that time.
+//  - Waits: a thread in a blocking wait registers its predicate and deadline (Waiter). Whoever
+//    advances the engine stops at the first moment some waiter's predicate holds or its deadline
+//    passes; that waiter is woken at exactly that time and takes its turn in clock order. Before
+//    a call takes effect at clock t the engine is brought to t (waking the waiters due until
+//    then). A waiter whose predicate is made true by another thread's call (host state, e.g. a
+//    rendezvous) is woken at that call's end clock.
+//  - Threads: a thread created with pthread_create is registered at creation with its creator's
+//    clock and the next index (thread_state.cpp); a thread first seen at its first call starts at
+//    the smallest clock of the threads not waiting. A thread outside the runtime that makes no
+//    call for NPUSIM_PASSIVE_MS wall milliseconds (default 30) while another thread waits for its
+//    turn becomes passive until its next call (logged at debug level): a thread in pthread_join
+//    or sleeping in wall time then no longer holds the others back, but a program whose threads
+//    depend on wall-clock sleeps, or on host-side synchronisation between threads outside the
+//    runtime, may vary from run to run. With one registered thread none of this costs anything.
+//  - Callbacks: a report thread's polls do not hold anyone back; where a report holds simulated
+//    time a turn is taken without bringing the engine to the caller's clock.
 //
 // The backend is created by a factory at the first aclInit (make_sim_backend() unless a test
 // installed another) and kept across aclFinalize/aclInit: the simulated device keeps its clock
@@ -92,7 +116,31 @@ class Runtime {
 
   // ---- Host threads ----
   void register_thread(ThreadState& thread);
+  /// pthread_create: registers the new thread before it runs, with its creator's clock (or as
+  /// register_thread when the creator never called the runtime).
+  void register_created(ThreadState& thread, const ThreadState* creator);
+  /// A thread registered by register_created starts running (caller holds the lock).
+  void thread_running(ThreadState& thread);
   void unregister_thread(ThreadState& thread);
+  /// The ordering rule above: returns when the calling thread's call `name` may take effect (at
+  /// once with one registered thread). run_api calls it after Call::begin.
+  /// aclrtProcessReport/ProcessHostFunc take no turn, and their thread holds nobody back until it
+  /// makes another call (a report thread's polls only take reports, at their own times).
+  void take_turn(std::unique_lock<std::mutex>& lock, ThreadState& thread, const char* name) {
+    ++thread.calls;
+    thread.in_call = true;
+    if (threads_.size() > 1 || thread.passive) take_turn_multi(lock, thread, name);
+  }
+  /// An API call ends (lock held): wakes waiters whose predicate the call made true, at its end
+  /// clock, and lets the threads waiting for their turn look again.
+  void end_call(ThreadState& thread) {
+    thread.in_call = false;
+    if (threads_.size() > 1) end_call_multi(thread);
+  }
+  /// Registered live threads (tests).
+  std::size_t thread_count() const { return threads_.size(); }
+  double passive_ms() const { return passive_ms_; }
+  void set_passive_ms(double ms) { passive_ms_ = ms; }
   /// An API call finished: wakes threads parked in wait().
   void note_activity();
   /// Backend::run_until with the starvation handling described above. `what` names the wait in
@@ -171,6 +219,35 @@ class Runtime {
  private:
   Runtime();
   bool others_all_waiting(const ThreadState& me) const;
+  bool multi() const { return threads_.size() > 1; }
+  void take_turn_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread, const char* name);
+  void end_call_multi(ThreadState& thread);
+  static bool holds_back(const ThreadState& t) {
+    return !t.passive && !t.polling && (t.waiter == nullptr || t.waiter->woken);
+  }
+  /// The smallest clock of the threads that hold back, `except` excluded; kForever if none.
+  SimTime hold_back_limit(const ThreadState* except) const;
+  bool first_in_order(const ThreadState& me) const;
+  bool any_waiter() const;
+  SimTime earliest_waiter_deadline() const;
+  /// Wakes the waiters whose predicate holds or whose deadline passed, at `at`. True if any.
+  bool wake_waiters(SimTime at);
+  /// Something that decides whose turn it is changed: parked threads look again.
+  void turns_changed();
+  /// Marks threads outside the runtime with no call for passive_ms passive. True if any.
+  bool expire_passive(const ThreadState& me);
+  /// Parks until activity or a turn change; runs expire_passive every passive_ms. False after
+  /// NPUSIM_HANG_TIMEOUT without either.
+  bool park_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread, bool waiting);
+  enum class Drive { kWoke, kAgain, kReached, kStarved, kFailed };
+  /// Runs the engine toward `limit`, stopping where a waiter wakes. With `waiter` (a thread in
+  /// a wait), a report that waits for its thread parks it; without, the drive stops there.
+  Drive drive(std::unique_lock<std::mutex>& lock, ThreadState* waiter, SimTime limit,
+              Describe what);
+  void assign_index(ThreadState& thread);
+  SimTime first_clock() const;
+  WaitResult wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                        const std::function<bool()>& done, SimTime deadline, Describe what);
   enum class Step { kContinue, kReturn, kStarved };
   Step callback_step(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                      const std::function<bool()>& done, SimTime deadline, Describe what,
@@ -186,6 +263,9 @@ class Runtime {
   std::uint64_t activity_ = 0;
   int parked_ = 0;
   double hang_timeout_s_ = 30;
+  std::uint64_t turns_ = 0;  // turn changes (take_turn parks wait for them)
+  double passive_ms_ = 30;
+  std::function<bool()> any_woken_;  // some waiter's predicate holds (engine runs stop there)
   std::vector<ThreadState*> threads_;
   std::uint32_t next_thread_index_ = 0;
   std::set<std::uint32_t> free_thread_indices_;  // of threads that exited: reused lowest first

@@ -6,9 +6,13 @@
 //
 // Host clock (plan: inline thread model): on each API entry clock = max(clock, backend.now());
 // each call adds its modelled host cost; a blocking call sets clock = max(clock, completion).
+// Threads created with pthread_create (std::thread) while the runtime is loaded are registered at
+// creation, with their creator's clock (runtime.h, "Several host threads").
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "sim/quantity.h"
@@ -16,6 +20,15 @@
 namespace npusim::rt {
 
 using sim::SimTime;
+
+/// A thread in a blocking wait (Runtime::wait): woken once `done` holds or simulated time reaches
+/// `deadline`, at simulated time `at`.
+struct Waiter {
+  const std::function<bool()>* done = nullptr;
+  SimTime deadline = 0;
+  bool woken = false;
+  SimTime at = 0;
+};
 
 struct ThreadState {
   std::uint32_t index = 0;  // host thread index (timeline "Thread <n>", sync stream id)
@@ -26,6 +39,14 @@ struct ThreadState {
   SimTime callbacks_until = 0;      // end of the last host callback this thread ran (callback.h)
   void* context = nullptr;          // current context handle (may be stale: always look it up)
   bool waiting = false;             // parked in a wait, API lock released
+  // Order of API calls between threads (runtime.h, "Several host threads").
+  bool in_call = false;             // inside an API call (its turn taken or awaited)
+  bool polling = false;             // last call was aclrtProcessReport/HostFunc: holds nobody back
+  bool passive = false;             // outside the runtime too long: holds nobody back
+  Waiter* waiter = nullptr;         // in a blocking wait
+  std::uint64_t calls = 0;          // API calls begun
+  std::uint64_t seen_calls = ~std::uint64_t{0};  // passivity: `calls` when last looked at...
+  std::chrono::steady_clock::time_point seen_since;  // ...and since when (wall time)
   std::uint32_t sync_task_seq = 0;  // task ids on this thread's synchronous-copy stream
   std::uint32_t last_task_id = 0;   // aclrtGetThreadLastTaskId
   bool has_task = false;

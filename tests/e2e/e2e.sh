@@ -84,6 +84,18 @@ case "${CASE}" in
       "sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='Callback')==3 and \
        sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='HostFunc')==1 and \
        sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='AscendCL@aclrtProcessReport')==3" ;;
+  threads)  # one host thread per device, racing in wall time: 10 identical timelines and stats
+    build threads
+    for run in 1 2 3 4 5 6 7 8 9 10; do
+      NPUSIM_CONFIG=tiny NPUSIM_SET=soc.num_devices=8 NPUSIM_OUT=run${run} ./threads >/dev/null
+    done
+    for run in 2 3 4 5 6 7 8 9 10; do
+      cmp run1/timeline.json run${run}/timeline.json
+      cmp run1/stats.json run${run}/stats.json
+    done
+    json_check run1/timeline.json \
+      "len({e['args']['name'] for e in d if e.get('ph')=='M' and e.get('name')=='thread_name' and \
+            e['args']['name'].startswith('Thread ')}) == 9" ;;
   determinism)  # same program, same config → identical timeline
     build overlap
     NPUSIM_CONFIG=tiny NPUSIM_OUT=run1 ./overlap >/dev/null
