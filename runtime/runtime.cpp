@@ -40,13 +40,13 @@ double hang_timeout_from_env() {
 
 double passive_ms_from_env() {
   const char* text = std::getenv("NPUSIM_PASSIVE_MS");
-  if (text == nullptr || *text == '\0') return 30;
+  if (text == nullptr || *text == '\0') return 1000;
   char* end = nullptr;
   double v = std::strtod(text, &end);
   if (end == text || v <= 0) {
     sim::log_warn("NPUSIM_PASSIVE_MS='" + std::string(text) +
-                  "' is not a positive number; using 30");
-    return 30;
+                  "' is not a positive number; using 1000");
+    return 1000;
   }
   return v;
 }
@@ -203,6 +203,18 @@ void Runtime::register_created(ThreadState& thread, const ThreadState* creator) 
 void Runtime::thread_running(ThreadState& thread) {
   thread.os_id = os_thread_id();
   callbacks_.thread_started(thread.os_id);
+}
+
+void Runtime::thread_joining(ThreadState& thread) {
+  thread.passive = true;
+  turns_changed();
+}
+
+void Runtime::thread_joined(ThreadState& thread, SimTime exit_clock) {
+  if (exit_clock != kForeverTime) thread.clock = std::max(thread.clock, exit_clock);
+  thread.passive = false;
+  thread.seen_calls = ~std::uint64_t{0};  // its grace starts anew
+  turns_changed();
 }
 
 void Runtime::unregister_thread(ThreadState& thread) {

@@ -28,9 +28,11 @@
 //  - Threads: a thread created with pthread_create is registered at creation with its creator's
 //    clock and the next index (thread_state.cpp); a thread first seen at its first call starts at
 //    the smallest clock of the threads not waiting. A thread outside the runtime that makes no
-//    call for NPUSIM_PASSIVE_MS wall milliseconds (default 30) while another thread waits for its
-//    turn becomes passive until its next call (logged at debug level): a thread in pthread_join
-//    or sleeping in wall time then no longer holds the others back, but a program whose threads
+//    call for NPUSIM_PASSIVE_MS wall milliseconds (default 1000) while another thread waits for
+//    its turn becomes passive until its next call (logged at debug level): a thread sleeping in
+//    wall time or blocked on host synchronisation then no longer holds the others back. A thread
+//    in pthread_join (interposed, thread_state.cpp) holds nobody back until the join returns, and
+//    then continues from the joined thread's final clock (deterministic). A program whose threads
 //    depend on wall-clock sleeps, or on host-side synchronisation between threads outside the
 //    runtime, may vary from run to run. With one registered thread none of this costs anything.
 //  - Callbacks: a report thread's polls do not hold anyone back; where a report holds simulated
@@ -121,6 +123,12 @@ class Runtime {
   void register_created(ThreadState& thread, const ThreadState* creator);
   /// A thread registered by register_created starts running (caller holds the lock).
   void thread_running(ThreadState& thread);
+  /// pthread_join (thread_state.cpp): the calling thread blocks outside the runtime until another
+  /// thread ends, so it holds nobody back meanwhile; when the join returns its clock becomes at
+  /// least the clock the joined thread ended at (`exit_clock`; all ones = unknown) and it
+  /// holds the others back again. Caller holds the lock.
+  void thread_joining(ThreadState& thread);
+  void thread_joined(ThreadState& thread, SimTime exit_clock);
   void unregister_thread(ThreadState& thread);
   /// The ordering rule above: returns when the calling thread's call `name` may take effect (at
   /// once with one registered thread). run_api calls it after Call::begin.

@@ -5,7 +5,9 @@
 #include <pthread.h>
 
 #include <cerrno>
+#include <map>
 #include <mutex>
+#include <utility>
 
 #include "runtime/runtime.h"
 
@@ -36,6 +38,20 @@ CreateFn real_pthread_create() {
   return fn;
 }
 
+using JoinFn = int (*)(pthread_t, void**);
+
+JoinFn real_pthread_join() {
+  static const JoinFn fn = reinterpret_cast<JoinFn>(dlsym(RTLD_NEXT, "pthread_join"));
+  return fn;
+}
+
+// The clock each registered thread ended at (its last API call's end), until someone joins it.
+// Guarded by the runtime's lock.
+std::map<pthread_t, std::pair<std::uint64_t, SimTime>>& exit_clocks() {
+  static auto* clocks = new std::map<pthread_t, std::pair<std::uint64_t, SimTime>>;
+  return *clocks;
+}
+
 struct Start {
   void* (*fn)(void*);
   void* arg;
@@ -51,7 +67,13 @@ void* start_registered(void* p) {
     t_slot.state = start.state;
     rt.thread_running(*start.state);
   }
-  return start.fn(start.arg);
+  void* result = start.fn(start.arg);
+  {
+    Runtime& rt = Runtime::instance();
+    std::lock_guard<std::mutex> lock(rt.mutex());
+    exit_clocks()[pthread_self()] = {start.state->backend_epoch, start.state->clock};
+  }
+  return result;
 }
 
 }  // namespace
@@ -99,6 +121,35 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(
     }
     delete start;
     delete state;
+  }
+  return rc;
+}
+
+// Interposes pthread_join (std::thread::join uses it): a registered thread joining another holds
+// the other threads back no longer while it blocks, and continues from the clock the joined thread
+// ended at, so a main thread that joins its workers neither stalls them until NPUSIM_PASSIVE_MS
+// nor makes the run depend on wall time (runtime.h, "Several host threads").
+extern "C" __attribute__((visibility("default"))) int pthread_join(pthread_t thread, void** ret) {
+  using namespace npusim::rt;
+  const JoinFn real = real_pthread_join();
+  if (real == nullptr) return EINVAL;
+  ThreadState* me = t_slot.state;
+  const bool tracked = me != nullptr && !me->in_call && !in_host_callback();
+  Runtime& rt = Runtime::instance();
+  if (tracked) {
+    std::lock_guard<std::mutex> lock(rt.mutex());
+    if (me->registered) rt.thread_joining(*me);
+  }
+  const int rc = real(thread, ret);
+  if (tracked) {
+    std::lock_guard<std::mutex> lock(rt.mutex());
+    SimTime exit_clock = ~SimTime{0};  // unknown
+    auto it = exit_clocks().find(thread);
+    if (it != exit_clocks().end()) {
+      if (rc == 0 && it->second.first == me->backend_epoch) exit_clock = it->second.second;
+      if (rc == 0) exit_clocks().erase(it);
+    }
+    if (me->registered) rt.thread_joined(*me, exit_clock);
   }
   return rc;
 }
