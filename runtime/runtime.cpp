@@ -40,13 +40,13 @@ double hang_timeout_from_env() {
 
 double passive_ms_from_env() {
   const char* text = std::getenv("NPUSIM_PASSIVE_MS");
-  if (text == nullptr || *text == '\0') return 1000;
+  if (text == nullptr || *text == '\0') return 100;
   char* end = nullptr;
   double v = std::strtod(text, &end);
   if (end == text || v <= 0) {
     sim::log_warn("NPUSIM_PASSIVE_MS='" + std::string(text) +
-                  "' is not a positive number; using 1000");
-    return 1000;
+                  "' is not a positive number; using 100");
+    return 100;
   }
   return v;
 }

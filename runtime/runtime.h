@@ -28,7 +28,7 @@
 //  - Threads: a thread created with pthread_create is registered at creation with its creator's
 //    clock and the next index (thread_state.cpp); a thread first seen at its first call starts at
 //    the smallest clock of the threads not waiting. A thread outside the runtime that makes no
-//    call for NPUSIM_PASSIVE_MS wall milliseconds (default 1000) while another thread waits for
+//    call for NPUSIM_PASSIVE_MS wall milliseconds (default 100) while another thread waits for
 //    its turn becomes passive until its next call (logged at debug level): a thread sleeping in
 //    wall time or blocked on host synchronisation then no longer holds the others back. A thread
 //    in pthread_join (interposed, thread_state.cpp) holds nobody back until the join returns, and

@@ -130,7 +130,7 @@ void set_passive_ms(double ms) {
 class ThreadOrderTest : public DeviceTest {
  protected:
   void TearDown() override {
-    set_passive_ms(1000);
+    set_passive_ms(100);
     DeviceTest::TearDown();
   }
   /// The API spans named `name`, in the order they were traced.
