@@ -396,6 +396,27 @@ struct Comm::Plan {
   int op = 0;                // HcclReduceOp
   int type = 4;              // HcclDataType
   std::size_t width = 1;
+
+  /// The mesh reduction of AllReduce, ReduceScatter and Reduce (at the root): pull every rank k's
+  /// `bytes` at `src_offset` of its send buffer into scratch slot k, then recv = slot 0, and
+  /// recv (op)= slot k for k = 1 .. n-1 (rank order).
+  static Plan gather_reduce(std::uint32_t me, std::uint32_t n, std::uint64_t bytes,
+                            std::uint64_t src_offset, int op, int type, std::size_t width) {
+    Plan plan;
+    plan.op = op;
+    plan.type = type;
+    plan.width = width;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      plan.pulls.push_back(
+          {k, {me, Ref::kScratch, k * bytes, -1, 0}, {k, Ref::kSend, src_offset, -1, 0}, bytes,
+           false, "Memcpy"});
+    }
+    for (std::uint32_t k = 0; k < n; ++k) {
+      plan.finish.push_back({me, {me, Ref::kRecv, 0, -1, 0}, {me, Ref::kScratch, k * bytes, -1, 0},
+                             bytes, k > 0, k > 0 ? "Reduce" : "Memcpy"});
+    }
+    return plan;
+  }
 };
 
 Stream& Comm::user_stream(Call& c, void* handle) const {
@@ -566,32 +587,7 @@ void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64
   }
   args.scratch = scratch(c, bytes * n);
   const std::uint64_t seq = publish(std::move(args));
-  Plan plan;
-  plan.op = op;
-  plan.type = type;
-  plan.width = t.width;
-  for (std::uint32_t k = 0; k < n; ++k) {
-    plan.pulls.push_back({k,
-                          {rank_, Ref::kScratch, k * bytes, -1, 0},
-                          {k, Ref::kSend, 0, -1, 0},
-                          bytes,
-                          false,
-                          "Memcpy"});
-  }
-  plan.finish.push_back({rank_,
-                         {rank_, Ref::kRecv, 0, -1, 0},
-                         {rank_, Ref::kScratch, 0, -1, 0},
-                         bytes,
-                         false,
-                         "Memcpy"});
-  for (std::uint32_t k = 1; k < n; ++k) {
-    plan.finish.push_back({rank_,
-                           {rank_, Ref::kRecv, 0, -1, 0},
-                           {rank_, Ref::kScratch, k * bytes, -1, 0},
-                           bytes,
-                           true,
-                           "Reduce"});
-  }
+  Plan plan = Plan::gather_reduce(rank_, n, bytes, 0, op, type, t.width);
   run_mesh(c, s, seq, plan, "HcclAllReduce mesh");
 }
 
@@ -608,32 +604,7 @@ void Comm::reduce_scatter(Call& c, void* stream, void* send, void* recv, std::ui
   args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
   args.scratch = scratch(c, bytes * n);
   const std::uint64_t seq = publish(std::move(args));
-  Plan plan;
-  plan.op = op;
-  plan.type = type;
-  plan.width = t.width;
-  for (std::uint32_t k = 0; k < n; ++k) {
-    plan.pulls.push_back({k,
-                          {rank_, Ref::kScratch, k * bytes, -1, 0},
-                          {k, Ref::kSend, rank_ * bytes, -1, 0},
-                          bytes,
-                          false,
-                          "Memcpy"});
-  }
-  plan.finish.push_back({rank_,
-                         {rank_, Ref::kRecv, 0, -1, 0},
-                         {rank_, Ref::kScratch, 0, -1, 0},
-                         bytes,
-                         false,
-                         "Memcpy"});
-  for (std::uint32_t k = 1; k < n; ++k) {
-    plan.finish.push_back({rank_,
-                           {rank_, Ref::kRecv, 0, -1, 0},
-                           {rank_, Ref::kScratch, k * bytes, -1, 0},
-                           bytes,
-                           true,
-                           "Reduce"});
-  }
+  Plan plan = Plan::gather_reduce(rank_, n, bytes, rank_ * bytes, op, type, t.width);
   run_mesh(c, s, seq, plan, "HcclReduceScatter");
 }
 
@@ -649,35 +620,14 @@ void Comm::reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t c
   RankArgs args;
   args.send = device_buffer(c, send, bytes, device_, "sendBuf");
   Plan plan;
-  plan.op = op;
-  plan.type = type;
-  plan.width = t.width;
   if (rank_ == root) {
     args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
     args.scratch = scratch(c, bytes * n);
-    for (std::uint32_t k = 0; k < n; ++k) {
-      plan.pulls.push_back({k,
-                            {rank_, Ref::kScratch, k * bytes, -1, 0},
-                            {k, Ref::kSend, 0, -1, 0},
-                            bytes,
-                            false,
-                            "Memcpy"});
-    }
-    plan.finish.push_back({rank_,
-                           {rank_, Ref::kRecv, 0, -1, 0},
-                           {rank_, Ref::kScratch, 0, -1, 0},
-                           bytes,
-                           false,
-                           "Memcpy"});
-    for (std::uint32_t k = 1; k < n; ++k) {
-      plan.finish.push_back({rank_,
-                             {rank_, Ref::kRecv, 0, -1, 0},
-                             {rank_, Ref::kScratch, k * bytes, -1, 0},
-                             bytes,
-                             true,
-                             "Reduce"});
-    }
+    plan = Plan::gather_reduce(rank_, n, bytes, 0, op, type, t.width);
   }
+  plan.op = op;
+  plan.type = type;
+  plan.width = t.width;
   const std::uint64_t seq = publish(std::move(args));
   run_mesh(c, s, seq, plan, "HcclReduce");
 }
