@@ -143,6 +143,8 @@ const char* reduce_name(builtin::ReduceOp op) {
       return "REDUCE_MAX";
     case builtin::ReduceOp::kMin:
       return "REDUCE_MIN";
+    case builtin::ReduceOp::kProd:  // not an aclrtReduceKind: only HCCL multiplies
+      return "REDUCE_PROD";
   }
   return "REDUCE";
 }

@@ -31,9 +31,14 @@ void store(void* base, std::size_t i, T v) {
 template <class T>
 T combine_int(ReduceOp op, T d, T s) {
   using U = std::make_unsigned_t<T>;
+  // Arithmetic in at least `unsigned`: narrower types would promote to (signed) int and overflow.
+  using W = std::conditional_t<(sizeof(U) < sizeof(unsigned)), unsigned, U>;
   switch (op) {
     case ReduceOp::kSum:
       return static_cast<T>(static_cast<U>(static_cast<U>(d) + static_cast<U>(s)));
+    case ReduceOp::kProd:
+      return static_cast<T>(static_cast<U>(static_cast<W>(static_cast<U>(d)) *
+                                           static_cast<W>(static_cast<U>(s))));
     case ReduceOp::kMax:
       return s > d ? s : d;
     case ReduceOp::kMin:
@@ -66,6 +71,8 @@ void reduce_small_float(ReduceOp op, void* dst, const void* src, std::size_t cou
     std::uint16_t r;
     if (op == ReduceOp::kSum) {
       r = F::from_float(d + s);
+    } else if (op == ReduceOp::kProd) {
+      r = F::from_float(d * s);
     } else {
       r = pick_src(op, d, s) ? sb : db;
     }
@@ -80,6 +87,8 @@ void reduce_fp32(ReduceOp op, void* dst, const void* src, std::size_t count) {
     float r;
     if (op == ReduceOp::kSum) {
       r = d + s;
+    } else if (op == ReduceOp::kProd) {
+      r = d * s;
     } else {
       r = pick_src(op, d, s) ? s : d;
     }

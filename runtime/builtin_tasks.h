@@ -58,7 +58,9 @@ std::size_t element_size(ElemType type);
 const char* type_name(ElemType type);
 bool is_float(ElemType type);
 
-enum class ReduceOp : std::uint8_t { kSum, kMax, kMin };
+/// kProd is HCCL's (aclrtReduceAsync has no product): integers wrap, fp16/bf16 are multiplied in
+/// float and rounded to nearest even, fp32 is IEEE.
+enum class ReduceOp : std::uint8_t { kSum, kMax, kMin, kProd };
 /// dst[i] = dst[i] (op) src[i] for `count` elements (src may be dst).
 void reduce(ReduceOp op, ElemType type, void* dst, const void* src, std::size_t count);
 

@@ -93,30 +93,6 @@ int reduce_op(Call& c, int op, const TypeInfo& t, const char* api) {
   return op;
 }
 
-template <class T>
-void combine_int(int op, void* dst, const void* src, std::size_t count) {
-  using U = std::make_unsigned_t<T>;
-  for (std::size_t i = 0; i < count; ++i) {
-    T d, s;
-    std::memcpy(&d, static_cast<unsigned char*>(dst) + i * sizeof(T), sizeof(T));
-    std::memcpy(&s, static_cast<const unsigned char*>(src) + i * sizeof(T), sizeof(T));
-    const T r = static_cast<T>(static_cast<U>(static_cast<U>(d) * static_cast<U>(s)));  // wraps
-    std::memcpy(static_cast<unsigned char*>(dst) + i * sizeof(T), &r, sizeof(T));
-  }
-  (void)op;
-}
-
-template <class F>
-void prod_small_float(void* dst, const void* src, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    std::uint16_t d, s;
-    std::memcpy(&d, static_cast<unsigned char*>(dst) + 2 * i, 2);
-    std::memcpy(&s, static_cast<const unsigned char*>(src) + 2 * i, 2);
-    const std::uint16_t r = F::from_float(F::to_float(d) * F::to_float(s));
-    std::memcpy(static_cast<unsigned char*>(dst) + 2 * i, &r, 2);
-  }
-}
-
 void combine_fp64(int op, void* dst, const void* src, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     double d, s;
@@ -134,47 +110,12 @@ void combine_fp64(int op, void* dst, const void* src, std::size_t count) {
   }
 }
 
-// dst[i] = dst[i] (op) src[i]: SUM/MAX/MIN as the SDMA's reduce (runtime/builtin_tasks.h), PROD
-// (integers wrap, fp16/bf16 multiplied in float and rounded to nearest even, fp32 IEEE) and fp64
-// here.
+// dst[i] = dst[i] (op) src[i]: the SDMA's reduce (runtime/builtin_tasks.h, with HCCL's PROD:
+// integers wrap, fp16/bf16 multiplied in float and rounded to nearest even, fp32 IEEE), fp64 here.
 void combine(int op, int type, void* dst, const void* src, std::size_t count) {
-  const TypeInfo t = type_info(type);
   if (type == 10) return combine_fp64(op, dst, src, count);
-  if (op != 1) {
-    const ReduceOp r = op == 0 ? ReduceOp::kSum : op == 2 ? ReduceOp::kMax : ReduceOp::kMin;
-    return builtin::reduce(r, t.elem, dst, src, count);
-  }
-  switch (t.elem) {
-    case ElemType::kInt8:
-      return combine_int<std::int8_t>(op, dst, src, count);
-    case ElemType::kInt16:
-      return combine_int<std::int16_t>(op, dst, src, count);
-    case ElemType::kInt32:
-      return combine_int<std::int32_t>(op, dst, src, count);
-    case ElemType::kInt64:
-      return combine_int<std::int64_t>(op, dst, src, count);
-    case ElemType::kUint8:
-      return combine_int<std::uint8_t>(op, dst, src, count);
-    case ElemType::kUint16:
-      return combine_int<std::uint16_t>(op, dst, src, count);
-    case ElemType::kUint32:
-      return combine_int<std::uint32_t>(op, dst, src, count);
-    case ElemType::kUint64:
-      return combine_int<std::uint64_t>(op, dst, src, count);
-    case ElemType::kFp16:
-      return prod_small_float<kernel::Fp16Format>(dst, src, count);
-    case ElemType::kBf16:
-      return prod_small_float<kernel::Bf16Format>(dst, src, count);
-    case ElemType::kFp32:
-      for (std::size_t i = 0; i < count; ++i) {
-        float d, s;
-        std::memcpy(&d, static_cast<unsigned char*>(dst) + 4 * i, 4);
-        std::memcpy(&s, static_cast<const unsigned char*>(src) + 4 * i, 4);
-        d *= s;
-        std::memcpy(static_cast<unsigned char*>(dst) + 4 * i, &d, 4);
-      }
-      return;
-  }
+  constexpr ReduceOp kOps[] = {ReduceOp::kSum, ReduceOp::kProd, ReduceOp::kMax, ReduceOp::kMin};
+  builtin::reduce(kOps[op], type_info(type).elem, dst, src, count);
 }
 
 std::uint64_t checked_bytes(std::uint64_t count, std::size_t width) {

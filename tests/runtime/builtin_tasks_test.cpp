@@ -36,6 +36,23 @@ TEST(BuiltinReduce, Int8WrapsAndCompares) {
             (std::vector<std::int8_t>{100, -128, -10, -1}));
 }
 
+// HCCL's PROD: integers wrap (16-bit products past INT_MAX included), fp16 is multiplied in
+// float and rounded to nearest even, fp32 is IEEE.
+TEST(BuiltinReduce, ProdWrapsIntegersAndRoundsHalves) {
+  EXPECT_EQ(reduced<std::uint16_t>(ReduceOp::kProd, ElemType::kUint16, {65535, 300}, {65535, 300}),
+            (std::vector<std::uint16_t>{1, 24464}));  // 65535^2 mod 2^16, 90000 mod 65536
+  EXPECT_EQ(reduced<std::int8_t>(ReduceOp::kProd, ElemType::kInt8, {-128, 16}, {-1, 8}),
+            (std::vector<std::int8_t>{-128, -128}));
+  EXPECT_EQ(reduced<std::uint64_t>(ReduceOp::kProd, ElemType::kUint64, {1ULL << 63}, {2}),
+            (std::vector<std::uint64_t>{0}));
+  // 1.0009765625 (1 + 2^-10) squared = 1 + 2^-9 + 2^-20: rounds to 1 + 2^-9 in fp16.
+  const std::uint16_t a = Fp16Format::from_float(1.0009765625f);
+  EXPECT_EQ(reduced<std::uint16_t>(ReduceOp::kProd, ElemType::kFp16, {a}, {a}),
+            (std::vector<std::uint16_t>{Fp16Format::from_float(1.001953125f)}));
+  EXPECT_EQ(reduced<float>(ReduceOp::kProd, ElemType::kFp32, {1.5f, -0.0f}, {-4.0f, 3.0f}),
+            (std::vector<float>{-6.0f, -0.0f}));
+}
+
 TEST(BuiltinReduce, Int16AndInt32Wrap) {
   EXPECT_EQ(reduced<std::int16_t>(ReduceOp::kSum, ElemType::kInt16, {32767, -5}, {1, 3}),
             (std::vector<std::int16_t>{-32768, -2}));
