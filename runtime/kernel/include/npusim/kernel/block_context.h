@@ -179,6 +179,9 @@ class NPUSIM_KERNEL_API BlockContext {
  public:
   /// The watchdog (set by the launcher): KernelTimeout is raised when scalar_bbs passes it.
   std::uint64_t scalar_bb_limit = ~std::uint64_t{0};
+  /// false in timing-only mode (aicore.functional: false): twin ops check their arguments and
+  /// record their instructions exactly as usual but skip element math (results are undefined).
+  bool functional = true;
 };
 
 namespace detail {
