@@ -211,6 +211,7 @@ std::uint32_t core_cap(Call& call, const Stream& s, int type) {
 CoreType choose_core_type(Call& call, const KernelSpec& spec) {
   if (spec.engine == ACL_RT_ENGINE_TYPE_AIC) return CoreType::kAic;
   if (spec.engine == ACL_RT_ENGINE_TYPE_AIV) return CoreType::kAiv;
+  if (spec.engine == kEngineMix) return CoreType::kMix;
   auto& learned = call.runtime().learned_core_types();
   auto it = spec.identity != nullptr ? learned.find(spec.identity) : learned.end();
   return it != learned.end() ? it->second : CoreType::kAiv;

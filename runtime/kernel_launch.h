@@ -51,6 +51,10 @@ struct KernelOrigin {
   void* binary_user_data = nullptr;
 };
 
+/// KernelSpec::engine of a kernel that uses an AIC and its AIVs together (the operator library's
+/// fused kernels); user launches learn that from the kernel's first run.
+constexpr int kEngineMix = -2;
+
 /// One launch, as the launch paths describe it to submit_kernel().
 struct KernelSpec {
   std::string name;
@@ -63,7 +67,7 @@ struct KernelSpec {
   /// Kept alive until the task retires (the loaded binary, argument blocks...).
   std::shared_ptr<const void> keep_alive;
   bool batch_mode = false;  // ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1
-  int engine = -1;          // ACL_RT_ENGINE_TYPE_AIC / _AIV from the launch config, -1 = not given
+  int engine = -1;  // ACL_RT_ENGINE_TYPE_AIC / _AIV from the launch config, kEngineMix, -1 = not given
   KernelOrigin origin;
 };
 

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: Apache-2.0
+// The two phases of an aclnn operator call and the executor API (see op_api.h).
+#include "runtime/aclnn/op_api.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "models/chip_config.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/kernel_launch.h"
+
+namespace npusim::aclnn {
+namespace {
+
+using rt::require;
+
+// Executors handed out and not yet consumed (single-use) or destroyed (repeatable).
+std::map<const aclOpExecutor*, std::shared_ptr<aclOpExecutor>>& executors() {
+  static auto* map = new std::map<const aclOpExecutor*, std::shared_ptr<aclOpExecutor>>;
+  return *map;  // under the API lock; never destroyed
+}
+
+const aclTensor& live_tensor(const aclTensor* t, const char* what) {
+  require(t != nullptr, ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
+  require(is_live(t), ACLNN_ERR_PARAM_INVALID, std::string(what) + " is not a live aclTensor");
+  return *t;
+}
+
+const aclTensor& add(std::deque<aclTensor>& list, const aclTensor* t) {
+  if (t == nullptr) {
+    list.emplace_back();  // placeholder: no data
+    return list.back();
+  }
+  list.push_back(*t);
+  return list.back();
+}
+
+// A NULL executor: ACLNN_ERR_PARAM_NULLPTR for the second phase, ACLNN_ERR_INNER_NULLPTR for the
+// executor API (aclSetAclOpExecutorRepeatable's documented code).
+std::shared_ptr<aclOpExecutor> live_executor(const aclOpExecutor* ex,
+                                             int null_code = ACLNN_ERR_INNER_NULLPTR) {
+  require(ex != nullptr, null_code, "executor is NULL");
+  auto it = executors().find(ex);
+  require(it != executors().end(), ACLNN_ERR_PARAM_INVALID,
+          "executor is not a live aclOpExecutor (a single-use executor runs once)");
+  return it->second;
+}
+
+std::string shape_text(const std::vector<std::int64_t>& dims) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+const aclTensor& Plan::input(const aclTensor* t, const char* what) {
+  return add(ex_.inputs, &live_tensor(t, what));
+}
+
+const aclTensor& Plan::output(const aclTensor* t, const char* what) {
+  return add(ex_.outputs, &live_tensor(t, what));
+}
+
+const aclTensor* Plan::optional_input(const aclTensor* t, const char* what) {
+  if (t == nullptr) {
+    add(ex_.inputs, nullptr);
+    return nullptr;
+  }
+  return &add(ex_.inputs, &live_tensor(t, what));
+}
+
+const aclTensor* Plan::optional_output(const aclTensor* t, const char* what) {
+  if (t == nullptr) {
+    add(ex_.outputs, nullptr);
+    return nullptr;
+  }
+  return &add(ex_.outputs, &live_tensor(t, what));
+}
+
+long double Plan::scalar(const aclScalar* s, const char* what) {
+  rt::require(s != nullptr, ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
+  rt::require(is_live(s), ACLNN_ERR_PARAM_INVALID, std::string(what) + " is not a live aclScalar");
+  return s->value;
+}
+
+int Plan::scalar_type(const aclScalar* s, const char* what) {
+  scalar(s, what);
+  return s->dtype;
+}
+
+std::vector<std::int64_t> Plan::int_array(const aclIntArray* a, const char* what) {
+  rt::require(a != nullptr, ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
+  rt::require(is_live(a), ACLNN_ERR_PARAM_INVALID, std::string(what) + " is not a live aclIntArray");
+  return a->values;
+}
+
+std::vector<bool> Plan::bool_array(const aclBoolArray* a, const char* what) {
+  rt::require(a != nullptr, ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
+  rt::require(is_live(a), ACLNN_ERR_PARAM_INVALID, std::string(what) + " is not a live aclBoolArray");
+  return a->values;
+}
+
+std::vector<const aclTensor*> Plan::input_list(const aclTensorList* l, const char* what) {
+  rt::require(l != nullptr, ACLNN_ERR_PARAM_NULLPTR, std::string(what) + " is NULL");
+  rt::require(is_live(l), ACLNN_ERR_PARAM_INVALID,
+          std::string(what) + " is not a live aclTensorList");
+  std::vector<const aclTensor*> out;
+  for (const aclTensor* t : l->tensors) out.push_back(&input(t, what));
+  return out;
+}
+
+void Plan::require(bool ok, const std::string& why) const {
+  rt::require(ok, ACLNN_ERR_PARAM_INVALID, "aclnn" + ex_.op + ": " + why);
+}
+
+void Plan::require_dtype(const aclTensor& t, std::initializer_list<int> allowed,
+                         const char* what) const {
+  if (std::find(allowed.begin(), allowed.end(), t.dtype) != allowed.end()) return;
+  std::string list;
+  for (int d : allowed) list += (list.empty() ? "" : ", ") + dtype_name(d);
+  require(false, std::string(what) + " has data type " + dtype_name(t.dtype) +
+                     "; this operator takes " + list);
+}
+
+void Plan::require_shape(const aclTensor& t, const std::vector<std::int64_t>& dims,
+                         const char* what) const {
+  require(t.dims == dims, std::string(what) + " has shape " + shape_text(t.dims) + ", expected " +
+                              shape_text(dims));
+}
+
+void Plan::require_contiguous(const aclTensor& t, const char* what) const {
+  require(t.contiguous(),
+          std::string(what) + " must be contiguous (non-contiguous views are not supported)");
+}
+
+std::uint32_t Plan::vector_cores() const {
+  const bool split = cfg_.generation().split_cores && cfg_.aicore.vector_cores > 0;
+  return static_cast<std::uint32_t>(split ? cfg_.aicore.vector_cores : cfg_.aicore.cube_cores);
+}
+std::uint32_t Plan::cube_cores() const {
+  return static_cast<std::uint32_t>(cfg_.aicore.cube_cores);
+}
+std::uint64_t Plan::ub_bytes() const { return cfg_.aicore.ub.value; }
+std::uint64_t Plan::l1_bytes() const { return cfg_.aicore.l1.value; }
+std::uint64_t Plan::l0a_bytes() const { return cfg_.aicore.l0a.value; }
+std::uint64_t Plan::l0b_bytes() const { return cfg_.aicore.l0b.value; }
+std::uint64_t Plan::l0c_bytes() const { return cfg_.aicore.l0c.value; }
+
+void Plan::launch(std::string name, const void* kernel, std::uint32_t block_dim, Core core,
+                  std::function<void(const Addrs&)> body) {
+  rt::require(block_dim >= 1 && block_dim <= rt::kMaxBlockDim, ACLNN_ERR_INNER_TILING_ERROR,
+              "aclnn" + ex_.op + ": tiling gave " + std::to_string(block_dim) + " blocks");
+  Launch l;
+  l.name = std::move(name);
+  l.identity = kernel;
+  l.block_dim = block_dim;
+  l.core = core;
+  l.body = std::move(body);
+  ex_.launches.push_back(std::move(l));
+}
+
+Split split_even(std::int64_t total, std::uint32_t max_blocks, std::int64_t align) {
+  Split s;
+  if (total <= 0 || max_blocks == 0) return s;
+  align = std::max<std::int64_t>(align, 1);
+  const std::int64_t units = (total + align - 1) / align;
+  const std::int64_t blocks = std::min<std::int64_t>(units, max_blocks);
+  const std::int64_t units_per_block = (units + blocks - 1) / blocks;
+  s.per_block = units_per_block * align;
+  s.blocks = static_cast<std::uint32_t>((total + s.per_block - 1) / s.per_block);
+  return s;
+}
+
+aclnnStatus prepare(const char* api, const char* op, std::uint64_t* workspace_size,
+                    aclOpExecutor** executor, rt::FunctionRef<void(Plan&)> build) {
+  return rt::run_api(api, rt::Needs::kNothing, [&](rt::Call& c) {
+    require(workspace_size != nullptr && executor != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+            "workspaceSize and executor must not be NULL");
+    auto ex = std::make_shared<aclOpExecutor>();
+    ex->op = op;
+    Plan plan(*ex, c.config());
+    build(plan);
+    require(!ex->launches.empty(), ACLNN_ERR_INNER, std::string(op) + " planned no kernel");
+    *workspace_size = ex->workspace;
+    *executor = ex.get();
+    make_live(ex.get());
+    executors().emplace(ex.get(), std::move(ex));
+  });
+}
+
+aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_size,
+                    aclOpExecutor* executor, aclrtStream stream) {
+  return rt::run_api(api, rt::Needs::kInit, [&](rt::Call& c) {
+    std::shared_ptr<aclOpExecutor> ex = live_executor(executor, ACLNN_ERR_PARAM_NULLPTR);
+    if (!ex->repeatable) {  // consumed, launched or not
+      executors().erase(executor);
+      kill(executor);
+    }
+    require(ex->workspace == 0 || workspace != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+            "workspace is NULL; aclnn" + ex->op + " needs " + std::to_string(ex->workspace) +
+                " bytes");
+    require(workspace_size >= ex->workspace, ACLNN_ERR_PARAM_INVALID,
+            "workspaceSize " + std::to_string(workspace_size) + " is less than the " +
+                std::to_string(ex->workspace) + " bytes aclnn" + ex->op + " needs");
+    auto addrs = std::make_shared<Addrs>();
+    for (const aclTensor& t : ex->inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
+    for (const aclTensor& t : ex->outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
+    addrs->workspace = static_cast<std::uint8_t*>(workspace);
+    for (const Launch& l : ex->launches) {
+      rt::KernelSpec spec;
+      spec.name = l.name;
+      spec.identity = l.identity;
+      spec.block_dim = l.block_dim;
+      spec.engine = l.core == Core::kVector ? ACL_RT_ENGINE_TYPE_AIV
+                    : l.core == Core::kCube ? ACL_RT_ENGINE_TYPE_AIC
+                                            : rt::kEngineMix;
+      spec.body = [body = &l.body, addrs] { (*body)(*addrs); };
+      spec.keep_alive = ex;
+      rt::submit_kernel(c, stream, std::move(spec));
+    }
+  });
+}
+
+}  // namespace npusim::aclnn
+
+using namespace npusim;
+namespace nn = npusim::aclnn;
+
+namespace {
+
+int set_addr(const char* api, aclOpExecutor* executor, std::size_t index, aclTensor* tensor,
+             void* addr, int which) {  // 0 inputs, 1 outputs, 2 inputs then outputs
+  return rt::api_any(api, [&](rt::Call&) {
+    std::shared_ptr<aclOpExecutor> ex = nn::live_executor(executor);
+    (void)tensor;  // CANN passes the tensor for checking; the index decides
+    std::deque<aclTensor>* list = which == 1 ? &ex->outputs : &ex->inputs;
+    if (which == 2 && index >= ex->inputs.size()) {
+      index -= ex->inputs.size();
+      list = &ex->outputs;
+    }
+    rt::require(index < list->size(), ACLNN_ERR_PARAM_INVALID,
+                "index " + std::to_string(index) + " is beyond the operator's " +
+                    std::to_string(list->size()) + " tensors");
+    (*list)[index].data = addr;
+  });
+}
+
+}  // namespace
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+  return rt::api_any("aclSetAclOpExecutorRepeatable", [&](rt::Call&) {
+    nn::live_executor(executor)->repeatable = true;
+  });
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  return rt::api_any("aclDestroyAclOpExecutor", [&](rt::Call&) {
+    std::shared_ptr<aclOpExecutor> ex = nn::live_executor(executor);
+    rt::require(ex->repeatable, ACLNN_ERR_PARAM_INVALID,
+                "only a repeatable executor is destroyed (a single-use one is freed when it runs)");
+    nn::executors().erase(executor);  // queued launches keep it alive until they retire
+    nn::kill(executor);
+  });
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                                  void* addr) {
+  return set_addr("aclSetInputTensorAddr", executor, index, tensor, addr, 0);
+}
+
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index,
+                                   aclTensor* tensor, void* addr) {
+  return set_addr("aclSetOutputTensorAddr", executor, index, tensor, addr, 1);
+}
+
+aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                             void* addr) {
+  return set_addr("aclSetTensorAddr", executor, index, tensor, addr, 2);
+}
