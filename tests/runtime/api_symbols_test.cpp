@@ -4,6 +4,10 @@
 
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
+#include "aclnn/acl_meta.h"
+#include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_mul.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
@@ -409,4 +413,50 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
   EXPECT_EQ(sizeof functions / sizeof functions[0], 397u);
+}
+
+TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
+  const void* functions[] = {
+      reinterpret_cast<const void*>(&aclCreateBoolArray),
+      reinterpret_cast<const void*>(&aclCreateFloatArray),
+      reinterpret_cast<const void*>(&aclCreateIntArray),
+      reinterpret_cast<const void*>(&aclCreateScalar),
+      reinterpret_cast<const void*>(&aclCreateScalarList),
+      reinterpret_cast<const void*>(&aclCreateTensor),
+      reinterpret_cast<const void*>(&aclCreateTensorList),
+      reinterpret_cast<const void*>(&aclDestroyAclOpExecutor),
+      reinterpret_cast<const void*>(&aclDestroyBoolArray),
+      reinterpret_cast<const void*>(&aclDestroyFloatArray),
+      reinterpret_cast<const void*>(&aclDestroyIntArray),
+      reinterpret_cast<const void*>(&aclDestroyScalar),
+      reinterpret_cast<const void*>(&aclDestroyScalarList),
+      reinterpret_cast<const void*>(&aclDestroyTensor),
+      reinterpret_cast<const void*>(&aclDestroyTensorList),
+      reinterpret_cast<const void*>(&aclGetBoolArraySize),
+      reinterpret_cast<const void*>(&aclGetDataType),
+      reinterpret_cast<const void*>(&aclGetFloatArraySize),
+      reinterpret_cast<const void*>(&aclGetFormat),
+      reinterpret_cast<const void*>(&aclGetIntArraySize),
+      reinterpret_cast<const void*>(&aclGetRawTensorAddr),
+      reinterpret_cast<const void*>(&aclGetScalarListSize),
+      reinterpret_cast<const void*>(&aclGetStorageShape),
+      reinterpret_cast<const void*>(&aclGetTensorListSize),
+      reinterpret_cast<const void*>(&aclGetViewOffset),
+      reinterpret_cast<const void*>(&aclGetViewShape),
+      reinterpret_cast<const void*>(&aclGetViewStrides),
+      reinterpret_cast<const void*>(&aclInitTensor),
+      reinterpret_cast<const void*>(&aclSetAclOpExecutorRepeatable),
+      reinterpret_cast<const void*>(&aclSetInputTensorAddr),
+      reinterpret_cast<const void*>(&aclSetOutputTensorAddr),
+      reinterpret_cast<const void*>(&aclSetRawTensorAddr),
+      reinterpret_cast<const void*>(&aclSetTensorAddr),
+      reinterpret_cast<const void*>(&aclnnAdd),
+      reinterpret_cast<const void*>(&aclnnAddGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnFinalize),
+      reinterpret_cast<const void*>(&aclnnInit),
+      reinterpret_cast<const void*>(&aclnnMul),
+      reinterpret_cast<const void*>(&aclnnMulGetWorkspaceSize),
+  };
+  for (const void* f : functions) EXPECT_NE(f, nullptr);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 39u);
 }
