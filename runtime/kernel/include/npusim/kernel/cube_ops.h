@@ -138,7 +138,7 @@ inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b 
 // instrumentation: their element loops and the half / bfloat16_t conversions inside them make
 // no __sanitizer_cov_trace_pc callbacks (inline code would, since half.h's conversions are
 // kernel-facing and instrumented). Other type combinations use the generic NPUSIM_TWIN_FN bodies
-// below, which compute the same way.
+// below (the same layouts and checks; Mmad in k order, see mmad_generic).
 
 /// A local tensor as a cube body sees it.
 struct CubeOperand {
@@ -206,7 +206,8 @@ constexpr bool fixpipe_out_of_line() {
 }
 
 /// Mmad for other types: C[m][n] (+)= sum over k in k order of D(a) * D(b), each step rounded
-/// to D (the out-of-line body computes exactly this, faster).
+/// to D. (The out-of-line body, for the hardware's types, computes the same sum with a float GEMM
+/// in its own order: within the bound in the file comment, not bit for bit.)
 template <class D, class A, class B>
 NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a,
                                  const CubeOperand& b, const AscendC::MmadParams& p) {
