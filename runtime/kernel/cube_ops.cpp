@@ -11,7 +11,8 @@
 //    order, possibly fused (FMA): within K * 2^-24 * sum |a * b| of the exact sum (half / bf16
 //    products are exact in float), but no longer bit-identical to the generic body's
 //    per-product-rounded k-order loop. Deterministic: the same bits run after run on one machine.
-//  - Mmad, int8 / uint8: exact products, int32 sums wrapping modulo 2^32, as the generic body.
+//  - Mmad, int8 / uint8: exact, as the generic body: int32 sums wrapping modulo 2^32 (the same
+//    float GEMM, 256 k at a time, where every partial sum is an exact integer; cube_gemm.h).
 //  - Fixpipe: where the L0C -> output conversion has a bit-trick equal to cast_value's IEEE
 //    rounding for every input (float -> half / bf16 / float, NaNs included; exhaustively
 //    checked when written), that is used; everything else goes through fixpipe_convert.
@@ -29,65 +30,9 @@
 namespace npusim::kernel {
 namespace {
 
-constexpr std::uint32_t kLanes = 16;  // C elements computed side by side (one fractal row)
-
 using F4 = float __attribute__((vector_size(16)));
 using U4 = std::uint32_t __attribute__((vector_size(16)));
 using I4 = std::int32_t __attribute__((vector_size(16)));
-
-// C (int32) (+)= A * B for int8 / uint8 inputs: exact products, sums wrapping modulo 2^32 (what
-// the generic body's int32 arithmetic does on the host).
-template <class A, class B>
-void mmad_int(const A* ad, const B* bd, std::int32_t* cd, std::uint32_t m, std::uint32_t n,
-              std::uint32_t k, bool accumulate) {
-  constexpr std::uint32_t kK0 = 32;
-  const std::uint32_t m1 = ceil_div(m, 16), k1 = ceil_div(k, kK0), n1 = ceil_div(n, 16);
-  std::vector<std::int32_t> ar(static_cast<std::size_t>(m) * k);
-  for (std::uint32_t mi = 0; mi < m; ++mi) {
-    const A* frac_row = ad + (mi / 16) * k1 * (16 * kK0) + (mi % 16) * kK0;
-    for (std::uint32_t ki = 0; ki < k; ++ki)
-      ar[static_cast<std::size_t>(mi) * k + ki] = frac_row[(ki / kK0) * (16 * kK0) + ki % kK0];
-  }
-  std::vector<std::int32_t> bp(static_cast<std::size_t>(n1) * k * kLanes, 0);
-  for (std::uint32_t nf = 0; nf < n1; ++nf) {
-    const std::uint32_t width = n - nf * 16 < 16 ? n - nf * 16 : 16;
-    std::int32_t* panel = bp.data() + static_cast<std::size_t>(nf) * k * kLanes;
-    for (std::uint32_t ki = 0; ki < k; ++ki) {
-      const B* col = bd + ((ki / kK0) * n1 + nf) * (16 * kK0) + ki % kK0;
-      for (std::uint32_t j = 0; j < width; ++j) panel[ki * kLanes + j] = col[j * kK0];
-    }
-  }
-  for (std::uint32_t nf = 0; nf < n1; ++nf) {
-    const std::uint32_t width = n - nf * 16 < 16 ? n - nf * 16 : 16;
-    const std::int32_t* panel = bp.data() + static_cast<std::size_t>(nf) * k * kLanes;
-    for (std::uint32_t mi = 0; mi < m; ++mi) {
-      std::int32_t* c = cd + (nf * m1 + mi / 16) * 256 + (mi % 16) * 16;
-      std::uint32_t acc[kLanes];
-      for (std::uint32_t j = 0; j < kLanes; ++j)
-        acc[j] = accumulate ? static_cast<std::uint32_t>(c[j]) : 0u;
-      const std::int32_t* row = ar.data() + static_cast<std::size_t>(mi) * k;
-      for (std::uint32_t ki = 0; ki < k; ++ki) {
-        const std::int32_t x = row[ki];
-        const std::int32_t* y = panel + ki * kLanes;
-        for (std::uint32_t j = 0; j < kLanes; ++j)
-          acc[j] += static_cast<std::uint32_t>(x * y[j]);  // |x * y| <= 2^16
-      }
-      for (std::uint32_t j = 0; j < width; ++j) c[j] = static_cast<std::int32_t>(acc[j]);
-    }
-  }
-}
-
-template <class A>
-void mmad_int_of(DType b_type, const void* ad, const void* bd, std::int32_t* cd,
-                 const AscendC::MmadParams& p, bool accumulate) {
-  if (b_type == DType::kInt8) {
-    mmad_int(static_cast<const A*>(ad), static_cast<const std::int8_t*>(bd), cd, p.m, p.n, p.k,
-             accumulate);
-  } else {
-    mmad_int(static_cast<const A*>(ad), static_cast<const std::uint8_t*>(bd), cd, p.m, p.n, p.k,
-             accumulate);
-  }
-}
 
 std::uint32_t k0_of_type(DType t) {
   switch (t) {
@@ -351,12 +296,11 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
                                                           : detail::MmadInput::kFloat;
     detail::mmad_f32(in, a.data, b.data, static_cast<float*>(c.data), p.m, p.n, p.k, accumulate);
   } else {
-    auto* cd = static_cast<std::int32_t*>(c.data);
-    if (a_type == DType::kInt8) {
-      mmad_int_of<std::int8_t>(b_type, a.data, b.data, cd, p, accumulate);
-    } else {
-      mmad_int_of<std::uint8_t>(b_type, a.data, b.data, cd, p, accumulate);
-    }
+    const auto in = [](DType t) {
+      return t == DType::kInt8 ? detail::MmadInput::kInt8 : detail::MmadInput::kUInt8;
+    };
+    detail::mmad_i32(in(a_type), in(b_type), a.data, b.data, static_cast<std::int32_t*>(c.data),
+                     p.m, p.n, p.k, accumulate);
   }
   Instr ins;
   ins.pipe = Pipe::kCube;

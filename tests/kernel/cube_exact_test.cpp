@@ -399,4 +399,60 @@ TEST(CubeExact, BothGemmBuildsAreWithinTheBound) {
 #endif
 }
 
+// int8 / uint8 Mmad through the float GEMM in 256-k chunks: exact for every operand combination,
+// with k over several chunks, the largest products everywhere (255 * 255 * 256 is just below
+// 2^24) and C starting near INT32_MAX so that the int32 sums wrap. Both builds.
+TEST(CubeExact, Int8ChunksAreExactAndWrap) {
+  using npusim::kernel::detail::MmadInput;
+  constexpr std::uint32_t kM = 20, kN = 24, kK = 600, kK0 = 32;
+  constexpr std::uint32_t kM1 = 2, kN1 = 2, kK1 = 19;
+  using Mmad = void (*)(MmadInput, MmadInput, const void*, const void*, std::int32_t*,
+                        std::uint32_t, std::uint32_t, std::uint32_t, bool);
+  std::vector<Mmad> builds = {&npusim::kernel::detail::mmad_i32_portable};
+#if defined(__x86_64__)
+  if (npusim::kernel::detail::mmad_f32_uses_avx2())
+    builds.push_back(&npusim::kernel::detail::mmad_i32_avx2);
+#endif
+  Lcg g{77};
+  for (Mmad mmad : builds) {
+    for (int combo = 0; combo < 4; ++combo) {
+      const bool a_signed = (combo & 1) != 0, b_signed = (combo & 2) != 0;
+      std::vector<std::uint8_t> a(kM * kK), b(kK * kN);
+      for (std::uint32_t i = 0; i < a.size(); ++i)
+        a[i] = combo == 0 ? 255 : static_cast<std::uint8_t>(g.next() >> 24);
+      for (std::uint32_t i = 0; i < b.size(); ++i)
+        b[i] = combo == 0 ? 255 : static_cast<std::uint8_t>(g.next() >> 24);
+      std::vector<std::uint8_t> a_l0(kM1 * kK1 * 16 * kK0, 0x55), b_l0(kK1 * kN1 * 16 * kK0, 0x55);
+      for (std::uint32_t mi = 0; mi < kM; ++mi)
+        for (std::uint32_t ki = 0; ki < kK; ++ki)
+          a_l0[((mi / 16) * kK1 + ki / kK0) * 16 * kK0 + (mi % 16) * kK0 + ki % kK0] =
+              a[mi * kK + ki];
+      for (std::uint32_t ki = 0; ki < kK; ++ki)
+        for (std::uint32_t ni = 0; ni < kN; ++ni)
+          b_l0[((ki / kK0) * kN1 + ni / 16) * 16 * kK0 + (ni % 16) * kK0 + ki % kK0] =
+              b[ki * kN + ni];
+      const std::int32_t init = 2147483000;
+      std::vector<std::int32_t> c(kM1 * kN1 * 256, init);
+      mmad(a_signed ? MmadInput::kInt8 : MmadInput::kUInt8,
+           b_signed ? MmadInput::kInt8 : MmadInput::kUInt8, a_l0.data(), b_l0.data(), c.data(), kM,
+           kN, kK, true);
+      for (std::uint32_t mi = 0; mi < kM; ++mi) {
+        for (std::uint32_t ni = 0; ni < kN; ++ni) {
+          std::int64_t sum = init;
+          for (std::uint32_t ki = 0; ki < kK; ++ki) {
+            const std::int64_t x = a_signed ? static_cast<std::int8_t>(a[mi * kK + ki])
+                                            : static_cast<std::int64_t>(a[mi * kK + ki]);
+            const std::int64_t y = b_signed ? static_cast<std::int8_t>(b[ki * kN + ni])
+                                            : static_cast<std::int64_t>(b[ki * kN + ni]);
+            sum += x * y;
+          }
+          const auto expected = static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
+          ASSERT_EQ(c[((ni / 16) * kM1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16], expected)
+              << "combo " << combo << " m " << mi << " n " << ni;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
