@@ -8,6 +8,9 @@
 // rounded to nearest even (correctly rounded for + - * / sqrt); Exp/Ln use the C library in
 // float. ReduceSum adds pairwise (binary tree over the count elements, each partial sum
 // rounded to T); ReduceMax/Min return the first extreme element (index stored after it).
+// In timing-only mode (BlockContext::functional false) the bodies check their operands and
+// record exactly as usual but compute nothing. Scalar GetValue/SetValue (tensor.h) still read
+// and write: kernels may branch on them (on undefined data in that mode).
 #pragma once
 
 #include <cmath>
