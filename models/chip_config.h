@@ -250,6 +250,7 @@ struct AiCoreConfig {
   std::int64_t cube_startup_cycles = 8;
   bool trace_pipes = false;
   Bytes context_bytes{0};
+  bool functional = true;
 
   template <class V>
   void visit(V& v) {
@@ -298,6 +299,11 @@ struct AiCoreConfig {
             "core state a checkpoint-preempted block saves to and restores from HBM; 0 = the "
             "block's used UB/L1/L0A/L0B/L0C bytes (its TPipe buffers)",
             sim::range(0, kMaxLocalBuffer));
+    v.field("functional", functional,
+            "false = timing-only: kernels run their control flow and every twin op checks its "
+            "arguments and records its pipe instructions exactly as usual, but no element math "
+            "or data movement happens (results in device memory are undefined; the timeline is "
+            "identical)");
   }
 };
 

@@ -117,6 +117,7 @@ struct LaunchState {
   int exception_code = ACL_ERROR_RT_AICORE_EXCEPTION;
   int timeout_code = ACL_ERROR_RT_AICORE_TIMEOUT;
   std::uint64_t bb_limit = ~std::uint64_t{0};  // the watchdog, in basic blocks of scalar work
+  bool functional = true;                        // aicore.functional (false: timing-only)
   std::string printf_text;
   PipeUse pipes;
   GmCheck gm_check;
@@ -174,6 +175,7 @@ kernel::BlockContext& block_context(LaunchState& st, std::uint32_t block) {
     ctx->reset(block, st.block_dim);
   }
   ctx->scalar_bb_limit = st.bb_limit;
+  ctx->functional = st.functional;
   st.gm_check.reset(st.runtime->memory());
   ctx->gm_check = std::ref(st.gm_check);  // stored in place: no allocation
   return *ctx;
@@ -253,6 +255,7 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
   work->batch_mode = spec.batch_mode;
   st->exception_code = vector ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
   st->timeout_code = vector ? ACL_ERROR_RT_VECTOR_CORE_TIMEOUT : ACL_ERROR_RT_AICORE_TIMEOUT;
+  st->functional = cfg.aicore.functional;
   // The watchdog on the functional run: aicore.timeout of scalar work alone (pipe time comes on
   // top in the replay, which the AI Core engine holds to the same timeout).
   const double cycles = static_cast<double>(cfg.aicore.timeout.ps) * cfg.aicore.frequency.hz * 1e-12;

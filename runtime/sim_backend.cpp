@@ -80,6 +80,7 @@ class SimBackend final : public Backend {
   std::string api_name_;            // trace_api's "AscendCL@<name>"
   int host_pid_ = 0;
   std::uint64_t sim_time_ = 0;  // refreshed for stats.json
+  std::uint64_t functional_ = 1;  // aicore.functional, in stats.json
 };
 
 SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir)
@@ -88,6 +89,15 @@ SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string o
       trace_(!out_dir_.empty()),
       system_(cfg_, stats_, trace_) {
   stats_.add("sim_time", sim_time_, "ps", "simulated time at the last output");
+  functional_ = cfg_.aicore.functional ? 1 : 0;
+  stats_.add("functional", functional_, "bool",
+             "aicore.functional: 1 = kernels computed their results; 0 = timing-only run, the "
+             "results kernels wrote to device memory are undefined");
+  if (!cfg_.aicore.functional) {
+    sim::log_warn(
+        "npusim: timing-only run (aicore.functional: false): kernels record their pipe "
+        "instructions but compute nothing; results they write to device memory are undefined");
+  }
   host_pid_ = trace_.process("CANN", "CPU", kHostSortIndex);
   system_.set_completion_hook([this] {
     system_.reevaluate_waits();

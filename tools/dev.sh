@@ -16,7 +16,7 @@ PREFIX="${BUILD}/install"
 JOBS="$(nproc)"
 
 PACKAGES=(build-essential cmake make pkg-config ccache
-          libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev
+          libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev libeigen3-dev
           python3 python3-numpy)
 
 deps() {

@@ -90,7 +90,7 @@ bool BlockReplay::advance(SimTime now, SimTime& wake_at) {
     while (progress) {
       progress = false;
       bool issued = false;
-      while (next_issue_ < n && issue_next()) issued = true;
+      while (next_issue_ < n && issue_blocker_ == kNoBlocker && issue_next()) issued = true;
       if (issued) {
         progress = true;
         wake(kBlockedOnIssue);
@@ -115,7 +115,7 @@ bool BlockReplay::advance(SimTime now, SimTime& wake_at) {
   }
   SimTime end = scalar_tail();
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (end_[i] != kUnknown) end = std::max(end, end_[i]);
+    if (nodes_[i].end != kUnknown) end = std::max(end, nodes_[i].end);
   }
   result_.end = end;
   result_.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(scalar_cycles_);
@@ -125,30 +125,42 @@ bool BlockReplay::advance(SimTime now, SimTime& wake_at) {
 void BlockReplay::prepare(bool split_mix) {
   const std::vector<Instr>& instrs = trace_->instrs;
   const std::size_t n = instrs.size();
-  issue_.assign(n, kUnknown);
-  start_.assign(n, kUnknown);
-  release_.assign(n, kUnknown);
-  end_.assign(n, kUnknown);
-  lane_.resize(n);
-  pos_.resize(n);
-  duration_.resize(n);
+  nodes_.resize(n);
   latency_.resize(n);
   for (auto& l : lanes_) l.clear();
   head_.fill(0);
   next_issue_ = 0;
+  issue_blocker_ = kNoBlocker;
   scalar_cycles_ = 0;
   result_ = ReplayResult{};
   while (!pending_.empty()) pending_.pop();  // left over by a replay cut short (preemption)
+  const double per_bb = costs_.scalar_cycles_per_bb();
+  std::uint64_t prev_bbs = 0;
+  std::array<const ShapeCost*, kLaneCount> last_shape{};
   for (std::size_t i = 0; i < n; ++i) {
     const Instr& in = instrs[i];
     int lane = static_cast<int>(in.pipe);
     if (split_mix && in.pipe == Pipe::kMte2 && in.dst == Mem::kUb) lane = kMte2AivLane;
-    lane_[i] = static_cast<std::uint8_t>(lane);
-    pos_[i] = static_cast<std::uint32_t>(lanes_[lane].size());
+    Node& node = nodes_[i];
+    node.issue = node.start = node.release = node.end = kUnknown;
+    node.lane = static_cast<std::uint8_t>(lane);
+    node.gm = in.touches_gm();
+    node.pos = static_cast<std::uint32_t>(lanes_[lane].size());
     lanes_[lane].push_back(static_cast<std::uint32_t>(i));
-    const ShapeCost& c = shape_cost(in);
-    duration_[i] = c.duration;
-    latency_[i] = c.latency;
+    // Runs of one shape per lane are common: compare with the lane's last before hashing (the
+    // entry may have been replaced since, the comparison sees its current shape).
+    const ShapeCost* c = last_shape[lane];
+    if (c == nullptr || !same_shape(c->shape, in)) {
+      c = &shape_cost(in);
+      last_shape[lane] = c;
+    }
+    node.duration = c->duration;
+    latency_[i] = c->latency;
+    // Basic blocks since the previous instruction, and the issue step they make.
+    const std::uint64_t bbs = in.scalar_bbs > prev_bbs ? in.scalar_bbs - prev_bbs : 0;
+    prev_bbs = in.scalar_bbs;
+    node.bb_cycles = static_cast<double>(bbs) * per_bb;
+    node.step = i == 0 ? 0 : issue_ps(bbs, node.bb_cycles);
   }
   active_count_ = 0;
   for (int lane = 0; lane < kLaneCount; ++lane) {
@@ -159,6 +171,7 @@ void BlockReplay::prepare(bool split_mix) {
 }
 
 void BlockReplay::wake(std::uint32_t known) {
+  if (issue_blocker_ == known) issue_blocker_ = kNoBlocker;  // a scalar access ended
   for (std::size_t k = 0; k < active_count_; ++k) {
     const int lane = active_[k];
     if (blocker_[lane] == known) dirty_[lane] = true;
@@ -166,30 +179,34 @@ void BlockReplay::wake(std::uint32_t known) {
 }
 
 bool BlockReplay::issue_next() {
-  const std::vector<Instr>& instrs = trace_->instrs;
   const std::uint32_t i = next_issue_;
-  const std::uint64_t prev_bbs = i == 0 ? 0 : instrs[i - 1].scalar_bbs;
-  const std::uint64_t bbs = instrs[i].scalar_bbs > prev_bbs ? instrs[i].scalar_bbs - prev_bbs : 0;
-  const double bb_cycles = static_cast<double>(bbs) * costs_.scalar_cycles_per_bb();
+  Node& node = nodes_[i];
   SimTime t;
   if (i == 0) {
-    t = start_time_ + costs_.to_ps(bb_cycles);
+    t = start_time_ + costs_.to_ps(node.bb_cycles);
   } else {
-    SimTime prev = issue_[i - 1];
-    if (lane_[i - 1] == static_cast<int>(Pipe::kScalar)) {
-      if (end_[i - 1] == kUnknown) return false;  // the scalar unit waits for its own access
-      prev = std::max(prev, end_[i - 1]);
+    const Node& prev_node = nodes_[i - 1];
+    SimTime prev = prev_node.issue;
+    if (prev_node.lane == static_cast<int>(Pipe::kScalar)) {
+      if (prev_node.end == kUnknown) {  // the scalar unit waits for its own access
+        issue_blocker_ = i - 1;
+        return false;
+      }
+      prev = std::max(prev, prev_node.end);
     }
-    t = prev + issue_ps(bbs, bb_cycles);
+    t = prev + node.step;
   }
   const std::uint64_t depth = costs_.queue_depth();
-  if (depth > 0 && pos_[i] >= depth) {
-    const std::uint32_t j = lanes_[lane_[i]][pos_[i] - depth];
-    if (start_[j] == kUnknown) return false;  // its pipe queue is full
-    t = std::max(t, start_[j]);
+  if (depth > 0 && node.pos >= depth) {
+    const std::uint32_t j = lanes_[node.lane][node.pos - depth];
+    if (nodes_[j].start == kUnknown) {  // its pipe queue is full
+      issue_blocker_ = j;
+      return false;
+    }
+    t = std::max(t, nodes_[j].start);
   }
-  issue_[i] = t;
-  scalar_cycles_ += 1.0 + bb_cycles;
+  node.issue = t;
+  scalar_cycles_ += 1.0 + node.bb_cycles;
   ++next_issue_;
   return true;
 }
@@ -200,9 +217,9 @@ bool BlockReplay::start_head(int lane) {
   if (h >= list.size()) return false;
   const std::uint32_t i = list[h];
   if (i >= next_issue_) return blocked(lane, kBlockedOnIssue);
-  SimTime t = issue_[i];
+  SimTime t = nodes_[i].issue;
   if (h > 0) {
-    const SimTime prev = release_[list[h - 1]];
+    const SimTime prev = nodes_[list[h - 1]].release;
     if (prev == kUnknown) return blocked(lane, list[h - 1]);
     t = std::max(t, prev);
   }
@@ -211,15 +228,16 @@ bool BlockReplay::start_head(int lane) {
   for (std::uint32_t d = 0; d < in.dep_count; ++d) {
     const std::uint32_t dep = deps[d];
     if (dep >= i) continue;  // not an earlier instruction: ignored (trace contract)
-    if (end_[dep] == kUnknown) return blocked(lane, dep);
-    t = std::max(t, end_[dep]);
+    if (nodes_[dep].end == kUnknown) return blocked(lane, dep);
+    t = std::max(t, nodes_[dep].end);
   }
-  start_[i] = t;
+  nodes_[i].start = t;
+  if (issue_blocker_ == i) issue_blocker_ = kNoBlocker;  // a pipe queue slot frees
   ++head_[lane];
-  if (in.touches_gm()) {
+  if (nodes_[i].gm) {
     pending_.emplace(t, i);
   } else {
-    const SimTime end = t + duration_[i];
+    const SimTime end = t + nodes_[i].duration;
     finish(i, end, end);
   }
   return true;
@@ -230,7 +248,7 @@ void BlockReplay::resolve_earliest() {
   const auto [start, i] = pending_.top();
   pending_.pop();
   const Instr& in = trace_->instrs[i];
-  const SimTime core_end = start + duration_[i];
+  const SimTime core_end = start + nodes_[i].duration;
   const SimTime request = start + startup_ps_[static_cast<int>(in.pipe)];
   const SimTime latency = latency_[i];
   const SimTime data = std::max(host_->gm_access(in, request), request + latency);
@@ -238,12 +256,12 @@ void BlockReplay::resolve_earliest() {
 }
 
 void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {
-  release_[i] = release;
-  end_[i] = end;
+  nodes_[i].release = release;
+  nodes_[i].end = end;
   wake(i);
-  result_.busy[lane_[i]] += release - start_[i];
+  result_.busy[nodes_[i].lane] += release - nodes_[i].start;
   ++result_.instrs;
-  if (trace_instrs_) host_->instr_done(trace_->instrs[i], lane_[i], start_[i], release);
+  if (trace_instrs_) host_->instr_done(trace_->instrs[i], nodes_[i].lane, nodes_[i].start, release);
 }
 
 bool BlockReplay::cut(SimTime now, kernel::BlockTrace& rest, Cut& out) const {
@@ -254,11 +272,11 @@ bool BlockReplay::cut(SimTime now, kernel::BlockTrace& rest, Cut& out) const {
   std::uint64_t base_bbs = 0;
   std::vector<bool> done(n, false);
   for (std::size_t i = 0; i < n; ++i) {
-    if (start_[i] == kUnknown || start_[i] > now || end_[i] == kUnknown) continue;
+    if (nodes_[i].start == kUnknown || nodes_[i].start > now || nodes_[i].end == kUnknown) continue;
     done[i] = true;
     ++out.done;
-    out.drained = std::max(out.drained, end_[i]);
-    out.busy[lane_[i]] += release_[i] - start_[i];
+    out.drained = std::max(out.drained, nodes_[i].end);
+    out.busy[nodes_[i].lane] += nodes_[i].release - nodes_[i].start;
     base_bbs = std::max(base_bbs, instrs[i].scalar_bbs);
   }
   rest.clear();
@@ -268,8 +286,8 @@ bool BlockReplay::cut(SimTime now, kernel::BlockTrace& rest, Cut& out) const {
     SimTime t = start_time_;
     std::uint64_t done_bbs = 0;
     if (n > 0) {
-      t = issue_[n - 1] + costs_.to_ps(1.0);
-      if (lane_[n - 1] == static_cast<int>(Pipe::kScalar)) t = std::max(t, end_[n - 1]);
+      t = nodes_[n - 1].issue + costs_.to_ps(1.0);
+      if (nodes_[n - 1].lane == static_cast<int>(Pipe::kScalar)) t = std::max(t, nodes_[n - 1].end);
       done_bbs = instrs[n - 1].scalar_bbs;
     }
     const std::uint64_t tail = trace_->scalar_bbs > done_bbs ? trace_->scalar_bbs - done_bbs : 0;
@@ -313,8 +331,8 @@ SimTime BlockReplay::scalar_tail() {
   std::uint64_t done_bbs = 0;
   if (!instrs.empty()) {
     const std::size_t last = instrs.size() - 1;
-    t = issue_[last] + costs_.to_ps(1.0);
-    if (lane_[last] == static_cast<int>(Pipe::kScalar)) t = std::max(t, end_[last]);
+    t = nodes_[last].issue + costs_.to_ps(1.0);
+    if (nodes_[last].lane == static_cast<int>(Pipe::kScalar)) t = std::max(t, nodes_[last].end);
     done_bbs = instrs[last].scalar_bbs;
   }
   const double cycles =

@@ -149,13 +149,22 @@ class BlockReplay {
   SimTime start_time_ = 0;
   double scalar_cycles_ = 0;
 
-  std::vector<SimTime> issue_, start_, release_, end_;
-  std::vector<SimTime> duration_, latency_;  // per instruction, from shape_cost()
+  // Per instruction, what the passes read and write together (one cache line): with a core per
+  // block replaying at once, separate arrays per field cost a cache miss per field.
+  struct alignas(64) Node {
+    SimTime issue, start, release, end;  // kUnknown until known
+    SimTime duration;                    // PipeCosts::cycles in ps (shape_cost())
+    SimTime step;                        // issue_ps of its basic blocks (not for the first)
+    double bb_cycles;                    // its basic blocks' scalar cycles
+    std::uint32_t pos;                   // position in its lane
+    std::uint8_t lane;
+    bool gm;  // touches_gm()
+  };
+  std::vector<Node> nodes_;
+  std::vector<SimTime> latency_;  // per instruction: PipeCosts::gm_latency (GM instructions)
   std::array<SimTime, kernel::kPipeCount> startup_ps_{};
   std::array<ShapeCost, 32> shapes_{};
   std::array<IssueCost, 64> issue_costs_{};
-  std::vector<std::uint8_t> lane_;
-  std::vector<std::uint32_t> pos_;  // position in its lane
   std::array<std::vector<std::uint32_t>, kLaneCount> lanes_;
   std::array<std::size_t, kLaneCount> head_{};
   std::array<std::uint8_t, kLaneCount> active_{};  // lanes with instructions left, ascending
@@ -165,6 +174,9 @@ class BlockReplay {
   std::array<std::uint32_t, kLaneCount> blocker_{};  // what each lane's head waits for
   std::array<bool, kLaneCount> dirty_{};              // its blocker may be known now
   std::uint32_t next_issue_ = 0;
+  // What the next issue waits for (an instruction's start: a full pipe queue; or its end: the
+  // scalar unit's own access); kNoBlocker: try. Retried only once that is known.
+  std::uint32_t issue_blocker_ = kNoBlocker;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
   ReplayResult result_;
 };

@@ -149,7 +149,8 @@ std::uint32_t BlockContext::allocate(Mem mem, std::uint64_t bytes, const char* w
   }
   const std::uint32_t offset = a.used;
   std::uint8_t* p = base(mem);
-  std::memset(p + offset, 0, rounded);  // deterministic contents for every fresh buffer
+  // Deterministic contents for every fresh buffer (timing-only runs compute nothing from them).
+  if (functional) std::memset(p + offset, 0, rounded);
   a.used = static_cast<std::uint32_t>(a.used + rounded);
   std::uint64_t held = 0;  // the core state a checkpoint would save (trace.h local_bytes)
   for (Mem m : {Mem::kUb, Mem::kL1, Mem::kL0a, Mem::kL0b, Mem::kL0c}) held += arenas_[index(m)].used;
@@ -189,10 +190,12 @@ std::uint32_t BlockContext::emit(Instr ins, std::initializer_list<Access> access
       scratch_.push_back(s.last_writer);  // a scalar read stalls for its data
     }
   }
-  sort_unique(scratch_);
   ins.dep_begin = static_cast<std::uint32_t>(trace.deps.size());
-  for (std::uint32_t d : scratch_) {
-    if (d != kNoInstr && trace.instrs[d].pipe != ins.pipe) trace.deps.push_back(d);
+  if (!scratch_.empty()) {
+    sort_unique(scratch_);
+    for (std::uint32_t d : scratch_) {
+      if (d != kNoInstr && trace.instrs[d].pipe != ins.pipe) trace.deps.push_back(d);
+    }
   }
   ins.dep_count = static_cast<std::uint32_t>(trace.deps.size()) - ins.dep_begin;
   ins.scalar_bbs = pause_depth > 0 ? issue_bbs : scalar_bbs;

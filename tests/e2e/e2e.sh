@@ -141,6 +141,37 @@ case "${CASE}" in
     if grep -q "trace-pc" build/CMakeFiles/kernel_e2e.dir/flags.make; then exit 1; fi ;;
   kernel_vector_add|kernel_softmax|kernel_timing|kernel_trap)
     "${KERNEL_PROJECT}/build/kernel_e2e" "${CASE#kernel_}" ;;
+  kernel_timing_only)  # aicore.functional=false: the same timeline, stats and op summary
+    "${KERNEL_PROJECT}/build/kernel_e2e" timing > functional.txt 2> functional.err
+    NPUSIM_OUT=f "${KERNEL_PROJECT}/build/kernel_e2e" timing > /dev/null 2>&1
+    NPUSIM_SET=aicore.functional=false NPUSIM_OUT=t "${KERNEL_PROJECT}/build/kernel_e2e" timing \
+      > timing.txt 2> timing.err
+    NPUSIM_SET=aicore.functional=false NPUSIM_OUT=t "${KERNEL_PROJECT}/build/kernel_e2e" timing \
+      > /dev/null 2>&1
+    diff functional.txt timing.txt  # the simulated kernel times the program prints
+    [[ $(grep -c "timing-only run (aicore.functional: false)" timing.err) == 1 ]]
+    ! grep -q "timing-only" functional.err
+    cmp f/op_summary.csv t/op_summary.csv
+    python3 - f t <<'PY'
+import json, sys
+f, t = sys.argv[1], sys.argv[2]
+def spans(d):
+    return sorted((e['pid'], e['tid'], e['ts'], e.get('dur', 0), e['name'])
+                  for e in json.load(open(d + '/timeline.json')) if e.get('ph') == 'X')
+sf, st = spans(f), spans(t)
+assert len(sf) > 100 and sf == st, "timelines differ"
+def flat(d, path=''):
+    if isinstance(d, dict) and 'value' in d and 'unit' in d:
+        return {path: d['value']}
+    out = {}
+    for k, v in d.items():
+        out.update(flat(v, path + '.' + k))
+    return out
+a, b = flat(json.load(open(f + '/stats.json'))), flat(json.load(open(t + '/stats.json')))
+assert a.pop('.functional') == 1 and b.pop('.functional') == 0, "stats.json functional"
+assert a == b, "stats differ: " + str([k for k in a if a[k] != b.get(k)][:5])
+PY
+    ;;
   kernel_printf)  # block lines in block order, flushed at sync and at stream destroy
     "${KERNEL_PROJECT}/build/kernel_e2e" printf > out.txt
     python3 - out.txt <<'PY'

@@ -45,14 +45,16 @@ struct RunResult {
   }
 };
 
-/// Runs blocks 0..block_dim-1 with the given local memory capacities.
+/// Runs blocks 0..block_dim-1 with the given local memory capacities; `functional` false:
+/// timing-only (BlockContext::functional), the twin ops record but compute nothing.
 template <class... P, class... A>
-RunResult run_blocks_with(const CoreBuffers& caps, void (*kernel)(P...), std::uint32_t block_dim,
-                          A&&... args) {
+RunResult run_blocks_mode(bool functional, const CoreBuffers& caps, void (*kernel)(P...),
+                          std::uint32_t block_dim, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "run_blocks: wrong number of kernel arguments");
   RunResult result;
   for (std::uint32_t b = 0; b < block_dim; ++b) {
     BlockContext ctx(b, block_dim, caps);
+    ctx.functional = functional;
     BlockResult r;
     r.block = b;
     {
@@ -72,6 +74,13 @@ RunResult run_blocks_with(const CoreBuffers& caps, void (*kernel)(P...), std::ui
     result.blocks.push_back(std::move(r));
   }
   return result;
+}
+
+/// Runs blocks 0..block_dim-1 with the given local memory capacities.
+template <class... P, class... A>
+RunResult run_blocks_with(const CoreBuffers& caps, void (*kernel)(P...), std::uint32_t block_dim,
+                          A&&... args) {
+  return run_blocks_mode(true, caps, kernel, block_dim, std::forward<A>(args)...);
 }
 
 /// Runs with the default (910B) capacities.

@@ -6,8 +6,13 @@
 // row-major between; B in L0B is "nZ" — K0 x 16 fractals, column-major inside, row-major
 // between; C in L0C is "zN" — 16 x 16 fractals, row-major inside, column-major between.
 // K0 = 32 bytes / sizeof(input): 16 for half/bfloat16_t, 32 for int8, 8 for float.
-// Mmad accumulates in the L0C type (float for half/bf16/float inputs, int32 for int8) in k order;
-// products of half inputs are exact in float.
+// Mmad accumulates in the L0C type (float for half/bf16/float inputs, int32 for int8). For the
+// hardware's type combinations the float sums are Eigen's GEMM (cube_ops.cpp): blocked order,
+// possibly fused, within K * 2^-24 * sum |a * b| of the exact result (products of half / bf16
+// inputs are exact in float) and deterministic, not bit-identical to a k-order loop; int8 sums
+// are exact. Other combinations use the generic k-order loops below.
+// Timing-only mode (BlockContext::functional false): every op checks its arguments and records
+// its instruction as usual and computes nothing (L0/L1/GM contents are then undefined).
 #pragma once
 
 #include <cstddef>
@@ -133,7 +138,7 @@ inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b 
 // instrumentation: their element loops and the half / bfloat16_t conversions inside them make
 // no __sanitizer_cov_trace_pc callbacks (inline code would, since half.h's conversions are
 // kernel-facing and instrumented). Other type combinations use the generic NPUSIM_TWIN_FN bodies
-// below, which compute the same way.
+// below (the same layouts and checks; Mmad in k order, see mmad_generic).
 
 /// A local tensor as a cube body sees it.
 struct CubeOperand {
@@ -201,7 +206,8 @@ constexpr bool fixpipe_out_of_line() {
 }
 
 /// Mmad for other types: C[m][n] (+)= sum over k in k order of D(a) * D(b), each step rounded
-/// to D (the out-of-line body computes exactly this, faster).
+/// to D. (The out-of-line body, for the hardware's types, computes the same sum with a float GEMM
+/// in its own order: within the bound in the file comment, not bit for bit.)
 template <class D, class A, class B>
 NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a,
                                  const CubeOperand& b, const AscendC::MmadParams& p) {
@@ -219,7 +225,7 @@ NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const 
   const A* ad = static_cast<const A*>(a.data);
   const B* bd = static_cast<const B*>(b.data);
   D* cd = static_cast<D*>(c.data);
-  for (std::uint32_t mi = 0; mi < p.m; ++mi) {
+  for (std::uint32_t mi = 0; ctx.functional && mi < p.m; ++mi) {
     for (std::uint32_t ni = 0; ni < p.n; ++ni) {
       const std::uint32_t ci = ((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
       D acc = accumulate ? cd[ci] : D(0);
@@ -289,6 +295,24 @@ NPUSIM_TWIN_FN inline void record_fixpipe(BlockContext& ctx, DType dst_type, DTy
   ctx.emit(ins, {{src_slot, false}});
 }
 
+// What fixpipe_loop checks, without converting: the highest source element it reads (the last
+// row of the last fractal column of the last matrix) and the quantPre mode.
+NPUSIM_TWIN_FN inline void fixpipe_check(const CubeOperand& src,
+                                         const AscendC::FixpipeParamsV220& p, QuantMode_t q) {
+  const std::uint64_t last_col = ceil_div(p.nSize, 16) - 1ull;
+  const std::uint64_t width = p.nSize - last_col * 16;
+  const std::uint64_t si = (p.ndNum - 1ull) * p.srcNdStride * 256 + last_col * p.srcStride * 16ull +
+                           (p.mSize - 1ull) * 16ull;
+  if (si + width > src.size) {
+    fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
+         static_cast<unsigned long long>(si + width - 1), src.size);
+  }
+  if (q != QuantMode_t::NoQuant && q != QuantMode_t::F322F16 && q != QuantMode_t::F322BF16 &&
+      q != QuantMode_t::DEQF16) {
+    fail("Fixpipe", "quantPre mode %d is not supported by the simulator", static_cast<int>(q));
+  }
+}
+
 /// Fixpipe for other types (the out-of-line body computes exactly this, faster).
 template <class T, class U>
 NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand& src,
@@ -300,6 +324,11 @@ NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand
   const bool nd = layout == AscendC::CO2Layout::ROW_MAJOR;
   const std::uint64_t c0 = 32 / sizeof(T);
   check_gm_range(ctx, dst, fixpipe_span(p, nd, c0) * sizeof(T), true, "Fixpipe");
+  if (!ctx.functional) {  // timing-only: the checks the loops would make, no conversion
+    fixpipe_check(src, p, p.quantPre);
+    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd);
+    return;
+  }
   const U* sd = static_cast<const U*>(src.data);
   for (std::uint32_t t = 0; t < p.ndNum; ++t) {
     const std::uint64_t sbase = static_cast<std::uint64_t>(t) * p.srcNdStride * 256;

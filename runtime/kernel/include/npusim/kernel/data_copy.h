@@ -4,6 +4,9 @@
 // hardware uses for that path: GM -> UB/L1/L0 = MTE2, UB -> GM/L1 = MTE3, L1 -> UB/L0 = MTE1,
 // UB -> UB = V.
 //
+// In timing-only mode (BlockContext::functional false) the bodies check and record exactly as
+// usual but move no bytes.
+//
 // Semantics kept from the device: the contiguous form moves count*sizeof(T) rounded DOWN to a
 // multiple of 32 bytes; local addresses must be 32-byte aligned (KernelError otherwise).
 #pragma once
@@ -179,7 +182,7 @@ NPUSIM_TWIN_FN inline void strided_copy(BlockContext& ctx, const CopyEnds& e, DT
   else
     check_local(ctx, e.dst_mem, static_cast<std::uint64_t>(e.dst - ctx.base(e.dst_mem)), dst_span,
                 op);
-  copy_bursts(e.dst, e.src, count, len, src_pitch, dst_pitch);
+  if (ctx.functional) copy_bursts(e.dst, e.src, count, len, src_pitch, dst_pitch);
   const bool contiguous = src_pitch == len && dst_pitch == len;
   record_copy(ctx, Op::kCopy, dtype, e.src_mem, e.dst_mem, count * len, contiguous ? 1 : count,
               e.src_slot, e.dst_slot);
@@ -261,6 +264,14 @@ NPUSIM_TWIN_FN void nd2nz_body(BlockContext& ctx, T* dst, std::uint32_t dst_size
     check_gm_range(ctx, s, ((p.nValue - 1ull) * p.srcDValue + p.dValue) * sizeof(T), false,
                    "DataCopy(Nd2Nz)");
     const std::uint64_t base = static_cast<std::uint64_t>(i) * p.dstNzMatrixStride;
+    if (!ctx.functional) {  // timing-only: the bounds of the last (highest) block, no copy
+      const std::uint64_t d =
+          base + ((blocks - 1ull) * p.dstNzC0Stride + (p.nValue - 1ull) * p.dstNzNStride) * kC0;
+      if (d + kC0 > dst_size)
+        fail("DataCopy(Nd2Nz)", "destination element %llu beyond the tensor (%u elements)",
+             static_cast<unsigned long long>(d + kC0), dst_size);
+      continue;
+    }
     for (std::uint32_t c = 0; c < blocks; ++c) {
       for (std::uint32_t r = 0; r < p.nValue; ++r) {
         const std::uint64_t d =
@@ -303,7 +314,7 @@ NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, T* dst, Mem dst_mem, std::int
   check_local(ctx, dst_mem, off, (p.blockCount - 1) * dst_pitch + row, "DataCopyPad");
   auto* d = reinterpret_cast<std::uint8_t*>(dst);
   const auto* s = reinterpret_cast<const std::uint8_t*>(src);
-  for (std::uint32_t i = 0; i < p.blockCount; ++i) {
+  for (std::uint32_t i = 0; ctx.functional && i < p.blockCount; ++i) {
     std::uint8_t* r = d + i * dst_pitch;
     if (pad.isPad) {
       for (std::uint64_t e = 0; e < row / sizeof(T); ++e)

@@ -8,6 +8,9 @@
 // rounded to nearest even (correctly rounded for + - * / sqrt); Exp/Ln use the C library in
 // float. ReduceSum adds pairwise (binary tree over the count elements, each partial sum
 // rounded to T); ReduceMax/Min return the first extreme element (index stored after it).
+// In timing-only mode (BlockContext::functional false) the bodies check their operands and
+// record exactly as usual but compute nothing. Scalar GetValue/SetValue (tensor.h) still read
+// and write: kernels may branch on them (on undefined data in that mode).
 #pragma once
 
 #include <cmath>
@@ -142,7 +145,9 @@ NPUSIM_TWIN_FN void binary_body(BlockContext& ctx, Op op, const char* name, Oper
   check_operand(dst, count, name, "dst");
   check_operand(a, count, name, "src0");
   check_operand(b, count, name, "src1");
-  apply_binary(dst.data, static_cast<const T*>(a.data), static_cast<const T*>(b.data), count, f);
+  if (ctx.functional)
+    apply_binary(dst.data, static_cast<const T*>(a.data), static_cast<const T*>(b.data), count,
+                 f);
   record_vector(ctx, op, dtype_of<T>(), dtype_of<T>(), count, sizeof(T),
                 {{dst.slot, true}, {a.slot, false}, {b.slot, false}});
 }
@@ -164,7 +169,7 @@ NPUSIM_TWIN_FN void unary_body(BlockContext& ctx, Op op, const char* name, Opera
                                Operand<T> src, std::int32_t count, F f) {
   check_operand(dst, count, name, "dst");
   check_operand(src, count, name, "src");
-  apply_unary(dst.data, static_cast<const T*>(src.data), count, f);
+  if (ctx.functional) apply_unary(dst.data, static_cast<const T*>(src.data), count, f);
   record_vector(ctx, op, dtype_of<T>(), dtype_of<T>(), count, sizeof(T),
                 {{dst.slot, true}, {src.slot, false}});
 }
@@ -281,6 +286,11 @@ NPUSIM_TWIN_FN void reduce_extreme_body(BlockContext& ctx, Op op, const char* na
   check_operand(src, count, name, "src");
   check_operand(dst, cal_index ? 2 : 1, name, "dst");
   if (count <= 0) fail(name, "count must be positive, got %d", count);
+  if (!ctx.functional) {  // timing-only: nothing computed
+    record_vector(ctx, op, dtype_of<T>(), dtype_of<T>(), count, sizeof(T),
+                  {{dst.slot, true}, {src.slot, false}, {work_slot, true}});
+    return;
+  }
   const T* x = src.data;
   std::uint32_t best = 0;
   for (std::int32_t i = 1; i < count; ++i) {
@@ -317,7 +327,9 @@ template <class T>
 NPUSIM_TWIN_FN void duplicate_body(BlockContext& ctx, Operand<T> dst, T scalar,
                                    std::int32_t count) {
   check_operand(dst, count, "Duplicate", "dst");
-  for (std::int32_t i = 0; i < count; ++i) dst.data[i] = scalar;
+  if (ctx.functional) {
+    for (std::int32_t i = 0; i < count; ++i) dst.data[i] = scalar;
+  }
   record_vector(ctx, Op::kDuplicate, dtype_of<T>(), dtype_of<T>(), count, sizeof(T),
                 {{dst.slot, true}});
 }
@@ -328,7 +340,9 @@ NPUSIM_TWIN_FN void cast_body(BlockContext& ctx, Operand<D> dst, Operand<S> src,
   check_operand(dst, n, "Cast", "dst");
   check_operand(src, n, "Cast", "src");
   const Rounding mode = to_rounding(round_mode);
-  for (std::int32_t i = 0; i < n; ++i) dst.data[i] = cast_value<D>(src.data[i], mode);
+  if (ctx.functional) {
+    for (std::int32_t i = 0; i < n; ++i) dst.data[i] = cast_value<D>(src.data[i], mode);
+  }
   record_vector(ctx, Op::kCast, dtype_of<D>(), dtype_of<S>(), n,
                 sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S),
                 {{dst.slot, true}, {src.slot, false}});
@@ -339,7 +353,7 @@ NPUSIM_TWIN_FN void reduce_sum_body(BlockContext& ctx, Operand<T> dst, Operand<T
                                     std::int32_t tmp_slot, std::int32_t count) {
   check_operand(src, count, "ReduceSum", "src");
   check_operand(dst, 1, "ReduceSum", "dst");
-  dst.data[0] = pairwise_sum(src.data, static_cast<std::uint32_t>(count));
+  if (ctx.functional) dst.data[0] = pairwise_sum(src.data, static_cast<std::uint32_t>(count));
   record_vector(ctx, Op::kReduceSum, dtype_of<T>(), dtype_of<T>(), count, sizeof(T),
                 {{dst.slot, true}, {src.slot, false}, {tmp_slot, true}});
 }
