@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fused flash-attention forward kernel (Ascend C on the twin), see attention_kernels.h.
+//
+// Layouts on the cube (cube_ops.h): Q (m x d) and P (m x keys) go GM -> L1 as NZ (ND2NZ) and
+// L1 -> L0A row of fractals by row of fractals (zZ). K's NZ fractals in L1 are already the nZ
+// fractals of K^T in L0B (one LoadData). V (keys x d) is B of P V: each row of fractals is
+// transposed into L0B as in a plain matmul. Mmad accumulates in fp32 (L0C); Fixpipe writes ND
+// fp32 rows to the workspace.
+//
+// The vector side works on whole tiles (Muls, Exp, Cast, Add) and per query row where the
+// softmax needs a row's statistics (ReduceMax, Adds, ReduceSum, Muls): the row maximum and sum
+// are read by the scalar unit (GetValue), which keeps the running m and l of every row.
+#include <cmath>
+#include <cstdint>
+
+#include "kernel_operator.h"
+#include "runtime/aclnn/attention_kernels.h"
+
+namespace npusim::aclnn {
+namespace {
+
+using namespace AscendC;
+
+constexpr std::uint32_t ceil16(std::uint32_t v) { return (v + 15) / 16 * 16; }
+constexpr std::uint32_t ceil32(std::uint32_t v) { return (v + 31) / 32 * 32; }
+
+template <class T>
+class FlashAttention {
+ public:
+  __aicore__ void Init(std::uint8_t* q, std::uint8_t* k, std::uint8_t* v, std::uint8_t* mask,
+                       std::uint8_t* smax, std::uint8_t* ssum, std::uint8_t* out,
+                       std::uint8_t* ws, const AttentionTiling& t) {
+    t_ = t;
+    q_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(q));
+    k_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(k));
+    v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v));
+    out_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(out));
+    if (mask != nullptr) mask_.SetGlobalBuffer(reinterpret_cast<__gm__ std::uint8_t*>(mask));
+    smax_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(smax));
+    ssum_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(ssum));
+    std::uint8_t* mine = ws + static_cast<std::uint64_t>(GetBlockIdx()) * t.ws_block_bytes;
+    ws_s_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(mine));
+    mine += static_cast<std::uint64_t>(t.mt) * t.nt * sizeof(float);
+    ws_p_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(mine));
+    mine += static_cast<std::uint64_t>(t.mt) * t.nt * sizeof(T);
+    ws_o_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(mine));
+
+    const std::uint32_t wide = t.nt > t.d ? t.nt : t.d;
+    pipe_.InitBuffer(q1_, 1, t.mt * t.d * sizeof(T));
+    pipe_.InitBuffer(k1_, 1, t.nt * t.d * sizeof(T));
+    pipe_.InitBuffer(p1_, 1, t.mt * t.nt * sizeof(T));
+    pipe_.InitBuffer(v1_, 1, t.nt * t.d * sizeof(T));
+    pipe_.InitBuffer(a2_, 1, t.mt * wide * sizeof(T));
+    pipe_.InitBuffer(b2_, 1, t.nt * t.d * sizeof(T));
+    pipe_.InitBuffer(c1_, 1, t.mt * wide * sizeof(float));
+    pipe_.InitBuffer(s_in_, 1, t.mt * t.nt * sizeof(float));
+    pipe_.InitBuffer(o_in_, 1, t.mt * t.d * sizeof(float));
+    pipe_.InitBuffer(mask_in_, 1, t.mt * t.nt);
+    pipe_.InitBuffer(p_out_, 1, t.mt * wide * sizeof(T));
+    pipe_.InitBuffer(stat_out_, 1, t.mt * 8 * sizeof(float));
+    pipe_.InitBuffer(calc_, t.mt * t.nt * sizeof(float));
+    pipe_.InitBuffer(acc_, t.mt * t.d * sizeof(float));
+    pipe_.InitBuffer(red_, 256);
+  }
+
+  __aicore__ void Process() {
+    const std::uint32_t items = t_.batch * t_.heads * t_.q_tiles;
+    for (std::uint32_t w = static_cast<std::uint32_t>(GetBlockIdx()); w < items;
+         w += static_cast<std::uint32_t>(GetBlockNum())) {
+      b_ = w / (t_.heads * t_.q_tiles);
+      n_ = w / t_.q_tiles % t_.heads;
+      q0_ = w % t_.q_tiles * t_.mt;
+      m_ = t_.sq - q0_ < t_.mt ? t_.sq - q0_ : t_.mt;
+      Item();
+    }
+  }
+
+ private:
+  __aicore__ void Item() {
+    const std::uint32_t group = t_.heads / t_.kv_heads;
+    q_off_ = b_ * t_.q_sb + n_ * t_.q_sn + static_cast<std::int64_t>(q0_) * t_.q_ss;
+    kv_off_ = b_ * t_.kv_sb + (n_ / group) * t_.kv_sn;
+    for (std::uint32_t r = 0; r < m_; ++r) {
+      row_max_[r] = -INFINITY;
+      row_sum_[r] = 0.0f;
+    }
+    LocalTensor<float> acc = acc_.Get<float>();
+    Duplicate(acc, 0.0f, static_cast<std::int32_t>(m_ * t_.d));
+    LocalTensor<T> q1 = q1_.AllocTensor<T>();
+    DataCopy(q1, q_[q_off_],
+             Nd2NzParams(1, static_cast<std::uint16_t>(m_), static_cast<std::uint16_t>(t_.d), 0,
+                         static_cast<std::uint16_t>(t_.q_ss),
+                         static_cast<std::uint16_t>(ceil16(m_)), 1, 0));
+    q1_.EnQue(q1);
+    q1 = q1_.DeQue<T>();
+    const std::uint32_t key_tiles = (t_.skv + t_.nt - 1) / t_.nt;
+    for (std::uint32_t j = 0; j < key_tiles; ++j) {
+      const std::uint32_t k0 = j * t_.nt;
+      const std::uint32_t n = t_.skv - k0 < t_.nt ? t_.skv - k0 : t_.nt;
+      if (t_.skip_masked_tiles && Hidden(k0, n)) continue;
+      Scores(q1, k0, n);
+      Softmax(k0, n);
+      ValueTile(k0, n);
+    }
+    q1_.FreeTensor(q1);
+    Finish();
+  }
+
+  // Every row of the query tile sees none of keys [k0, k0 + n) through the band.
+  __aicore__ bool Hidden(std::uint32_t k0, std::uint32_t n) const {
+    const std::int64_t first = q0_, last = q0_ + m_ - 1;
+    return last + t_.next < static_cast<std::int64_t>(k0) ||
+           first - t_.pre > static_cast<std::int64_t>(k0 + n - 1);
+  }
+
+  // S = Q K^T (m x n, fp32) into the workspace.
+  __aicore__ void Scores(const LocalTensor<T>& q1, std::uint32_t k0, std::uint32_t n) {
+    const std::uint32_t m1 = ceil16(m_) / 16, n16 = ceil16(n), n1 = n16 / 16, d1 = t_.d / 16;
+    LocalTensor<T> k1 = k1_.AllocTensor<T>();
+    DataCopy(k1, k_[kv_off_ + static_cast<std::int64_t>(k0) * t_.kv_ss],
+             Nd2NzParams(1, static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(t_.d), 0,
+                         static_cast<std::uint16_t>(t_.kv_ss), static_cast<std::uint16_t>(n16),
+                         1, 0));
+    k1_.EnQue(k1);
+    LocalTensor<T> a2 = a2_.AllocTensor<T>();
+    for (std::uint32_t i = 0; i < m1; ++i) {
+      LoadData(a2[i * d1 * 256], q1,
+               LoadData2DParams(static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(d1),
+                                static_cast<std::uint16_t>(m1), 0, 0, false, 0));
+    }
+    a2_.EnQue(a2);
+    k1 = k1_.DeQue<T>();
+    LocalTensor<T> b2 = b2_.AllocTensor<T>();
+    // K's NZ fractals, column block by column block, are K^T's nZ fractals row by row.
+    LoadData(b2, k1, LoadData2DParams(0, static_cast<std::uint8_t>(d1 * n1), 1, 0, 0, false, 0));
+    b2_.EnQue(b2);
+    k1_.FreeTensor(k1);
+    a2 = a2_.DeQue<T>();
+    b2 = b2_.DeQue<T>();
+    LocalTensor<float> c1 = c1_.AllocTensor<float>();
+    MmadParams mp;
+    mp.m = static_cast<std::uint16_t>(m_);
+    mp.n = static_cast<std::uint16_t>(n);
+    mp.k = static_cast<std::uint16_t>(t_.d);
+    Mmad(c1, a2, b2, mp);
+    a2_.FreeTensor(a2);
+    b2_.FreeTensor(b2);
+    c1_.EnQue(c1);
+    c1 = c1_.DeQue<float>();
+    Fixpipe(ws_s_, c1,
+            FixpipeParamsV220(static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(m_),
+                              static_cast<std::uint16_t>(ceil16(m_)), t_.nt, false));
+    c1_.FreeTensor(c1);
+    SetFlag<HardEvent::FIX_MTE2>(EVENT_ID0);  // S in GM before the vector side reads it
+    WaitFlag<HardEvent::FIX_MTE2>(EVENT_ID0);
+  }
+
+  // Online softmax of the S tile; P (m x nt, keys past n zero) into the workspace.
+  __aicore__ void Softmax(std::uint32_t k0, std::uint32_t n) {
+    const std::uint32_t nt = t_.nt;
+    const auto tile = static_cast<std::int32_t>(m_ * nt);
+    LocalTensor<float> s = s_in_.AllocTensor<float>();
+    DataCopy(s, ws_s_, m_ * nt);
+    s_in_.EnQue(s);
+    s = s_in_.DeQue<float>();
+    Muls(s, s, t_.scale, tile);
+    if (t_.has_mask) ApplyMaskTensor(s, k0, n);
+    LocalTensor<float> red = red_.Get<float>();
+    for (std::uint32_t r = 0; r < m_; ++r) {
+      if (t_.has_band) ApplyBand(s, r, k0, n);
+      LocalTensor<float> row = s[r * nt];
+      ReduceMax(red, row, red[16], static_cast<std::int32_t>(n));
+      const float tile_max = red.GetValue(0);
+      const float old_max = row_max_[r];
+      const float new_max = tile_max > old_max ? tile_max : old_max;
+      row_max_[r] = new_max;
+      scale_[r] = std::exp(old_max - new_max);  // 0 on the first tile (old_max = -inf)
+      Adds(row, row, -new_max, static_cast<std::int32_t>(n));
+    }
+    Exp(s, s, tile);
+    LocalTensor<float> acc = acc_.Get<float>();
+    const std::uint32_t n16 = ceil16(n);
+    for (std::uint32_t r = 0; r < m_; ++r) {
+      LocalTensor<float> row = s[r * nt];
+      ReduceSum(red, row, red[16], static_cast<std::int32_t>(n));
+      row_sum_[r] = row_sum_[r] * scale_[r] + red.GetValue(0);
+      if (scale_[r] != 1.0f) Muls(acc[r * t_.d], acc[r * t_.d], scale_[r],
+                                  static_cast<std::int32_t>(t_.d));
+      if (n16 > n) Duplicate(row[n], 0.0f, static_cast<std::int32_t>(n16 - n));
+    }
+    LocalTensor<T> p = p_out_.AllocTensor<T>();
+    Cast(p, s, RoundMode::CAST_RINT, static_cast<std::uint32_t>(tile));
+    s_in_.FreeTensor(s);
+    p_out_.EnQue(p);
+    p = p_out_.DeQue<T>();
+    DataCopy(ws_p_, p, m_ * nt);
+    p_out_.FreeTensor(p);
+    SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID1);  // P in GM before the cube side reads it
+    WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID1);
+  }
+
+  // s += kAttentionMasked where attenMask (rows q0.., keys k0..k0+n) is 1.
+  __aicore__ void ApplyMaskTensor(const LocalTensor<float>& s, std::uint32_t k0, std::uint32_t n) {
+    const std::uint32_t nt = t_.nt;
+    const auto tile = static_cast<std::int32_t>(m_ * nt);
+    LocalTensor<std::uint8_t> mk = mask_in_.AllocTensor<std::uint8_t>();
+    const std::int64_t at = b_ * t_.mask_sb + n_ * t_.mask_sn +
+                            static_cast<std::int64_t>(q0_) * t_.skv + k0;
+    DataCopyPad(mk, mask_[at],
+                DataCopyExtParams(static_cast<std::uint16_t>(m_), n, t_.skv - n,
+                                  (nt - ceil32(n)) / 32));
+    mask_in_.EnQue(mk);
+    mk = mask_in_.DeQue<std::uint8_t>();
+    LocalTensor<float> mf = calc_.Get<float>();
+    // uint8 -> half in the upper half of the buffer, then half -> float over the whole of it.
+    LocalTensor<half> mh = mf.ReinterpretCast<half>()[m_ * nt];
+    Cast(mh, mk, RoundMode::CAST_NONE, static_cast<std::uint32_t>(tile));
+    mask_in_.FreeTensor(mk);
+    Cast(mf, mh, RoundMode::CAST_NONE, static_cast<std::uint32_t>(tile));
+    Muls(mf, mf, kAttentionMasked, tile);
+    Add(s, s, mf, tile);
+  }
+
+  // Row r: keys of [k0, k0 + n) outside the band are set to kAttentionMasked.
+  __aicore__ void ApplyBand(const LocalTensor<float>& s, std::uint32_t r, std::uint32_t k0,
+                            std::uint32_t n) {
+    const std::int64_t i = q0_ + r;
+    std::int64_t lo = i - t_.pre - k0, hi = i + t_.next - k0 + 1;  // visible: [lo, hi)
+    lo = lo < 0 ? 0 : (lo > n ? n : lo);
+    hi = hi < lo ? lo : (hi > n ? n : hi);
+    const std::uint32_t base = r * t_.nt;
+    if (lo > 0) Duplicate(s[base], kAttentionMasked, static_cast<std::int32_t>(lo));
+    if (hi < n)
+      Duplicate(s[base + static_cast<std::uint32_t>(hi)], kAttentionMasked,
+                static_cast<std::int32_t>(n - hi));
+  }
+
+  // acc += P V (P: m x n from the workspace, V: rows k0..k0+n).
+  __aicore__ void ValueTile(std::uint32_t k0, std::uint32_t n) {
+    const std::uint32_t m1 = ceil16(m_) / 16, n16 = ceil16(n), kk1 = n16 / 16, d1 = t_.d / 16;
+    LocalTensor<T> p1 = p1_.AllocTensor<T>();
+    DataCopy(p1, ws_p_,
+             Nd2NzParams(1, static_cast<std::uint16_t>(m_), static_cast<std::uint16_t>(n16), 0,
+                         static_cast<std::uint16_t>(t_.nt),
+                         static_cast<std::uint16_t>(ceil16(m_)), 1, 0));
+    p1_.EnQue(p1);
+    LocalTensor<T> v1 = v1_.AllocTensor<T>();
+    DataCopy(v1, v_[kv_off_ + static_cast<std::int64_t>(k0) * t_.kv_ss],
+             Nd2NzParams(1, static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(t_.d), 0,
+                         static_cast<std::uint16_t>(t_.kv_ss), static_cast<std::uint16_t>(n16),
+                         1, 0));
+    v1_.EnQue(v1);
+    p1 = p1_.DeQue<T>();
+    LocalTensor<T> a2 = a2_.AllocTensor<T>();
+    for (std::uint32_t i = 0; i < m1; ++i) {
+      LoadData(a2[i * kk1 * 256], p1,
+               LoadData2DParams(static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(kk1),
+                                static_cast<std::uint16_t>(m1), 0, 0, false, 0));
+    }
+    a2_.EnQue(a2);
+    p1_.FreeTensor(p1);
+    v1 = v1_.DeQue<T>();
+    LocalTensor<T> b2 = b2_.AllocTensor<T>();
+    for (std::uint32_t i = 0; i < kk1; ++i) {
+      LoadData(b2[i * d1 * 256], v1,
+               LoadData2DParams(static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(d1),
+                                static_cast<std::uint16_t>(kk1), 0, 0, true, 0));
+    }
+    b2_.EnQue(b2);
+    v1_.FreeTensor(v1);
+    a2 = a2_.DeQue<T>();
+    b2 = b2_.DeQue<T>();
+    LocalTensor<float> c1 = c1_.AllocTensor<float>();
+    MmadParams mp;
+    mp.m = static_cast<std::uint16_t>(m_);
+    mp.n = static_cast<std::uint16_t>(t_.d);
+    mp.k = static_cast<std::uint16_t>(n);
+    Mmad(c1, a2, b2, mp);
+    a2_.FreeTensor(a2);
+    b2_.FreeTensor(b2);
+    c1_.EnQue(c1);
+    c1 = c1_.DeQue<float>();
+    Fixpipe(ws_o_, c1,
+            FixpipeParamsV220(static_cast<std::uint16_t>(t_.d), static_cast<std::uint16_t>(m_),
+                              static_cast<std::uint16_t>(ceil16(m_)), t_.d, false));
+    c1_.FreeTensor(c1);
+    SetFlag<HardEvent::FIX_MTE2>(EVENT_ID2);  // P V in GM before the vector side reads it
+    WaitFlag<HardEvent::FIX_MTE2>(EVENT_ID2);
+    LocalTensor<float> o = o_in_.AllocTensor<float>();
+    DataCopy(o, ws_o_, m_ * t_.d);
+    o_in_.EnQue(o);
+    o = o_in_.DeQue<float>();
+    LocalTensor<float> acc = acc_.Get<float>();
+    Add(acc, acc, o, static_cast<std::int32_t>(m_ * t_.d));
+    o_in_.FreeTensor(o);
+  }
+
+  // attentionOut = acc / l; softmaxMax / softmaxSum rows.
+  __aicore__ void Finish() {
+    LocalTensor<float> acc = acc_.Get<float>();
+    for (std::uint32_t r = 0; r < m_; ++r) {
+      Muls(acc[r * t_.d], acc[r * t_.d], 1.0f / row_sum_[r], static_cast<std::int32_t>(t_.d));
+    }
+    LocalTensor<T> o = p_out_.AllocTensor<T>();
+    Cast(o, acc, RoundMode::CAST_RINT, m_ * t_.d);
+    p_out_.EnQue(o);
+    o = p_out_.DeQue<T>();
+    DataCopy(out_[q_off_], o,
+             DataCopyParams(static_cast<std::uint16_t>(m_),
+                            static_cast<std::uint16_t>(t_.d * sizeof(T) / 32), 0,
+                            static_cast<std::uint16_t>((t_.q_ss - t_.d) * sizeof(T) / 32)));
+    p_out_.FreeTensor(o);
+    const std::uint64_t stat_at = ((static_cast<std::uint64_t>(b_) * t_.heads + n_) * t_.sq + q0_) * 8;
+    for (int which = 0; which < 2; ++which) {
+      LocalTensor<float> st = stat_out_.AllocTensor<float>();
+      for (std::uint32_t r = 0; r < m_; ++r)
+        Duplicate(st[r * 8], which == 0 ? row_max_[r] : row_sum_[r], 8);
+      stat_out_.EnQue(st);
+      st = stat_out_.DeQue<float>();
+      DataCopy(which == 0 ? smax_[stat_at] : ssum_[stat_at], st, m_ * 8);
+      stat_out_.FreeTensor(st);
+    }
+  }
+
+  AttentionTiling t_;
+  TPipe pipe_;
+  TQue<TPosition::A1, 1> q1_, p1_;
+  TQue<TPosition::B1, 1> k1_, v1_;
+  TQue<TPosition::A2, 1> a2_;
+  TQue<TPosition::B2, 1> b2_;
+  TQue<TPosition::CO1, 1> c1_;
+  TQue<TPosition::VECIN, 1> s_in_, o_in_, mask_in_;
+  TQue<TPosition::VECOUT, 1> p_out_, stat_out_;
+  TBuf<TPosition::VECCALC> calc_, acc_, red_;
+  GlobalTensor<T> q_, k_, v_, out_, ws_p_;
+  GlobalTensor<std::uint8_t> mask_;
+  GlobalTensor<float> smax_, ssum_, ws_s_, ws_o_;
+  std::uint32_t b_ = 0, n_ = 0, q0_ = 0, m_ = 0;
+  std::int64_t q_off_ = 0, kv_off_ = 0;
+  float row_max_[128] = {}, row_sum_[128] = {}, scale_[128] = {};
+};
+
+}  // namespace
+
+void flash_attention_kernel(int dtype, std::uint8_t* q, std::uint8_t* k, std::uint8_t* v,
+                            std::uint8_t* mask, std::uint8_t* smax, std::uint8_t* ssum,
+                            std::uint8_t* out, std::uint8_t* ws, const AttentionTiling& t) {
+  if (dtype == 0) {
+    FlashAttention<half> op;
+    op.Init(q, k, v, mask, smax, ssum, out, ws, t);
+    op.Process();
+  } else {
+    FlashAttention<bfloat16_t> op;
+    op.Init(q, k, v, mask, smax, ssum, out, ws, t);
+    op.Process();
+  }
+}
+
+}  // namespace npusim::aclnn
