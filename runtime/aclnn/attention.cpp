@@ -11,9 +11,13 @@
 // mask)V within 2e-3 relative (of the output's largest magnitude) for FLOAT16 and 1e-2 for
 // BFLOAT16: P is rounded to the input type before P V, as on the device.
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "aclnnop/aclnn_flash_attention_score.h"
+#include "aclnnop/aclnn_incre_flash_attention.h"
+#include "aclnnop/aclnn_prompt_flash_attention.h"
 #include "runtime/aclnn/attention_kernels.h"
 #include "runtime/aclnn/op_api.h"
 #include "runtime/errors.h"
@@ -87,48 +91,71 @@ Layout layout_of(const Plan& p, const aclTensor& t, const std::string& form, std
   return l;
 }
 
-void plan_flash_attention(Plan& p, const aclTensor* query, const aclTensor* key,
-                          const aclTensor* value, const aclTensor* real_shift,
-                          const aclTensor* drop_mask, const aclTensor* padding_mask,
-                          const aclTensor* atten_mask, const aclIntArray* prefix, double scale,
-                          double keep_prob, std::int64_t pre_tokens, std::int64_t next_tokens,
-                          std::int64_t head_num, const char* input_layout,
-                          std::int64_t sparse_mode, const aclTensor* softmax_max,
-                          const aclTensor* softmax_sum, const aclTensor* softmax_out,
-                          const aclTensor* attention_out) {
-  const aclTensor& q = p.input(query, "query");
-  const aclTensor& k = p.input(key, "key");
-  const aclTensor& v = p.input(value, "value");
-  const aclTensor* pse = p.optional_input(real_shift, "realShift");
-  const aclTensor* drop = p.optional_input(drop_mask, "dropMask");
-  const aclTensor* pad = p.optional_input(padding_mask, "paddingMask");
-  const aclTensor* mask = p.optional_input(atten_mask, "attenMask");
-  const aclTensor& smax = p.output(softmax_max, "softmaxMax");
-  const aclTensor& ssum = p.output(softmax_sum, "softmaxSum");
-  p.optional_output(softmax_out, "softmaxOut");  // reserved by CANN; not written
-  const aclTensor& out = p.output(attention_out, "attentionOut");
-  rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-              "aclnnFlashAttentionScore: inputLayout is NULL");
-  p.require(pse == nullptr, "realShift (pse) is not supported by npusim");
-  p.require(drop == nullptr, "dropMask is not supported by npusim");
-  p.require(pad == nullptr, "paddingMask is not supported (CANN reserves it)");
-  p.require(prefix == nullptr, "prefix (sparseMode 5) is not supported by npusim");
-  p.require(keep_prob == 1.0, "keepProb must be 1 (dropout is not supported by npusim)");
-  const std::string form = input_layout;
-  p.require(form == "BNSD" || form == "BSND" || form == "BSH" || form == "SBH",
-            "inputLayout \"" + form + "\" is not supported (BNSD, BSND, BSH, SBH)");
+// What the three operators share once their own arguments are read.
+struct Request {
+  const char* op = "";
+  const aclTensor* q = nullptr;
+  const aclTensor* k = nullptr;
+  const aclTensor* v = nullptr;
+  const aclTensor* mask = nullptr;  // optional
+  const aclTensor* smax = nullptr;  // optional (FlashAttentionScore only)
+  const aclTensor* ssum = nullptr;
+  const aclTensor* out = nullptr;
+  std::string form;
+  std::int64_t head_num = 0;
+  std::int64_t kv_heads = -1;  // -1: from key's shape; 0: as many as query heads
+  double scale = 1.0;
+  std::int64_t sparse_mode = 0;
+  std::int64_t pre = 0, next = 0;
+  std::vector<std::int64_t> kv_lens;  // IncreFlashAttention's actualSeqLengths
+  int mask_in = -1, out_index = 0, smax_index = -1, ssum_index = -1;
+};
+
+// attenMask's strides: [Sq, Skv], [B|1, Sq, Skv], [B|1, N|1, Sq, Skv]; with Sq = 1 also [B, Skv].
+void mask_layout(const Plan& p, const aclTensor& mask, const Layout& lq, std::int64_t skv,
+                 AttentionTiling& t) {
+  p.require_dtype(mask, {ACL_BOOL, ACL_UINT8, ACL_INT8}, "attenMask");
+  p.require_contiguous(mask, "attenMask");
+  const auto& m = mask.dims;
+  const std::int64_t plane = lq.s * skv;
+  bool ok = false;
+  if (m.size() == 2 && m[0] == lq.s && m[1] == skv) {
+    ok = true;
+  } else if (m.size() == 2 && lq.s == 1 && m[0] == lq.b && m[1] == skv) {
+    ok = true;
+    t.mask_sb = skv;
+  } else if (m.size() == 3 && (m[0] == lq.b || m[0] == 1) && m[1] == lq.s && m[2] == skv) {
+    ok = true;
+    t.mask_sb = m[0] == 1 ? 0 : plane;
+  } else if (m.size() == 4 && (m[0] == lq.b || m[0] == 1) && (m[1] == lq.n || m[1] == 1) &&
+             m[2] == lq.s && m[3] == skv) {
+    ok = true;
+    t.mask_sn = m[1] == 1 ? 0 : plane;
+    t.mask_sb = m[0] == 1 ? 0 : m[1] * plane;
+  }
+  p.require(ok, "attenMask must be [Sq, Skv], [B|1, Sq, Skv] or [B|1, N|1, Sq, Skv]");
+  t.has_mask = true;
+}
+
+void plan_attention(Plan& p, const Request& r) {
+  const aclTensor& q = *r.q;
+  const aclTensor& k = *r.k;
+  const aclTensor& v = *r.v;
+  const aclTensor& out = *r.out;
+  const std::string& form = r.form;
   p.require_dtype(q, {ACL_FLOAT16, ACL_BF16}, "query");
   p.require(k.dtype == q.dtype && v.dtype == q.dtype && out.dtype == q.dtype,
             "key, value and attentionOut must have query's data type");
-  p.require_dtype(smax, {ACL_FLOAT}, "softmaxMax");
-  p.require_dtype(ssum, {ACL_FLOAT}, "softmaxSum");
-  for (const aclTensor* t : {&q, &k, &v, &smax, &ssum, &out}) p.require_contiguous(*t, "tensor");
-  p.require(head_num > 0, "headNum must be positive");
+  for (const aclTensor* t : {&q, &k, &v, &out}) p.require_contiguous(*t, "tensor");
+  p.require(r.head_num > 0, "the number of query heads must be positive");
   p.require(k.dims == v.dims, "key and value must have the same shape");
-  const Layout lq = layout_of(p, q, form, head_num, 0, "query");
+  const Layout lq = layout_of(p, q, form, r.head_num, 0, "query");
   const Layout lk = layout_of(p, k, form, 0, lq.d, "key");
-  p.require(lq.n == head_num, "query has " + std::to_string(lq.n) + " heads, headNum is " +
-                                  std::to_string(head_num));
+  p.require(lq.n == r.head_num, "query has " + std::to_string(lq.n) + " heads, the head count is " +
+                                    std::to_string(r.head_num));
+  p.require(r.kv_heads < 0 || (r.kv_heads == 0 ? lq.n : r.kv_heads) == lk.n,
+            "key has " + std::to_string(lk.n) + " heads, numKeyValueHeads is " +
+                std::to_string(r.kv_heads));
   p.require(lk.b == lq.b, "key's batch differs from query's");
   p.require(lk.d == lq.d, "key's head dimension differs from query's");
   p.require(lk.n > 0 && lq.n % lk.n == 0, "key/value heads must divide the query heads");
@@ -137,8 +164,14 @@ void plan_flash_attention(Plan& p, const aclTensor* query, const aclTensor* key,
             "head dimension " + std::to_string(lq.d) + " must be a multiple of 16 up to 256");
   p.require(lq.ss <= 65535 && lk.ss <= 65535, "rows longer than 65535 elements");
   p.require(out.dims == q.dims, "attentionOut must have query's shape");
-  p.require_shape(smax, {lq.b, lq.n, lq.s, 8}, "softmaxMax");
-  p.require_shape(ssum, {lq.b, lq.n, lq.s, 8}, "softmaxSum");
+  if (r.smax != nullptr) {
+    p.require_dtype(*r.smax, {ACL_FLOAT}, "softmaxMax");
+    p.require_dtype(*r.ssum, {ACL_FLOAT}, "softmaxSum");
+    p.require_contiguous(*r.smax, "softmaxMax");
+    p.require_contiguous(*r.ssum, "softmaxSum");
+    p.require_shape(*r.smax, {lq.b, lq.n, lq.s, 8}, "softmaxMax");
+    p.require_shape(*r.ssum, {lq.b, lq.n, lq.s, 8}, "softmaxSum");
+  }
 
   AttentionTiling t;
   t.batch = static_cast<std::uint32_t>(lq.b);
@@ -153,33 +186,29 @@ void plan_flash_attention(Plan& p, const aclTensor* query, const aclTensor* key,
   t.kv_sb = lk.sb;
   t.kv_sn = lk.sn;
   t.kv_ss = lk.ss;
-  t.scale = static_cast<float>(scale);
-
-  p.require(sparse_mode >= 0 && sparse_mode <= 3,
-            "sparseMode " + std::to_string(sparse_mode) +
-                " is not supported (0 default, 1 all, 2 leftUpCausal, 3 rightDownCausal)");
-  if (sparse_mode <= 1 && mask != nullptr) {
-    p.require_dtype(*mask, {ACL_BOOL, ACL_UINT8}, "attenMask");
-    p.require_contiguous(*mask, "attenMask");
-    const auto& m = mask->dims;
-    const bool two = m.size() == 2 && m[0] == lq.s && m[1] == lk.s;
-    const bool four = m.size() == 4 && (m[0] == lq.b || m[0] == 1) &&
-                      (m[1] == lq.n || m[1] == 1) && m[2] == lq.s && m[3] == lk.s;
-    p.require(two || four, "attenMask must be [Sq, Skv] or [B|1, N|1, Sq, Skv]");
-    t.has_mask = true;
-    if (four) {
-      t.mask_sn = m[1] == 1 ? 0 : lq.s * lk.s;
-      t.mask_sb = m[0] == 1 ? 0 : m[1] * lq.s * lk.s;
+  t.scale = static_cast<float>(r.scale);
+  if (!r.kv_lens.empty()) {
+    p.require(static_cast<std::int64_t>(r.kv_lens.size()) == lq.b,
+              "actualSeqLengths must have one length per batch");
+    for (std::int64_t len : r.kv_lens) {
+      p.require(len >= 1 && len <= lk.s, "actualSeqLengths " + std::to_string(len) +
+                                             " is outside [1, " + std::to_string(lk.s) + "]");
+      t.kv_lens.push_back(static_cast<std::uint32_t>(len));
     }
   }
-  p.require(sparse_mode != 1 || mask != nullptr, "sparseMode 1 (allMask) needs attenMask");
-  if (sparse_mode == 0) {
-    t.pre = clamp_tokens(pre_tokens);
-    t.next = clamp_tokens(next_tokens);
+
+  p.require(r.sparse_mode >= 0 && r.sparse_mode <= 3,
+            "sparseMode " + std::to_string(r.sparse_mode) +
+                " is not supported (0 default, 1 all, 2 leftUpCausal, 3 rightDownCausal)");
+  if (r.sparse_mode <= 1 && r.mask != nullptr) mask_layout(p, *r.mask, lq, lk.s, t);
+  p.require(r.sparse_mode != 1 || r.mask != nullptr, "sparseMode 1 (allMask) needs attenMask");
+  if (r.sparse_mode == 0 && r.mask != nullptr) {  // without a mask the band is ignored
+    t.pre = clamp_tokens(r.pre);
+    t.next = clamp_tokens(r.next);
     t.has_band = t.pre < lk.s + lq.s || t.next < lk.s + lq.s;
-  } else if (sparse_mode >= 2) {  // causal; the (compressed) attenMask is not read
+  } else if (r.sparse_mode >= 2) {  // causal; the (compressed) attenMask is not read
     t.pre = kFar;
-    t.next = sparse_mode == 2 ? 0 : lk.s - lq.s;
+    t.next = r.sparse_mode == 2 ? 0 : lk.s - lq.s;
     t.has_band = true;
   }
   if (t.has_band && !t.has_mask) {
@@ -203,11 +232,140 @@ void plan_flash_attention(Plan& p, const aclTensor* query, const aclTensor* key,
                      512 * 512;
   p.set_workspace(t.ws_block_bytes * blocks);
   const int dtype = q.dtype == ACL_FLOAT16 ? 0 : 1;
-  p.launch("FlashAttentionScore", reinterpret_cast<const void*>(&flash_attention_kernel), blocks,
-           Core::kMix, [t, dtype](const Addrs& a) {
-             flash_attention_kernel(dtype, a.in[0], a.in[1], a.in[2], a.in[6], a.out[0], a.out[1],
-                                    a.out[3], a.workspace, t);
+  const int mask_in = r.mask_in, out_index = r.out_index, smax_index = r.smax_index,
+            ssum_index = r.ssum_index;
+  p.launch(r.op, reinterpret_cast<const void*>(&flash_attention_kernel), blocks, Core::kMix,
+           [t, dtype, mask_in, out_index, smax_index, ssum_index](const Addrs& a) {
+             flash_attention_kernel(
+                 dtype, a.in[0], a.in[1], a.in[2], t.has_mask ? a.in[mask_in] : nullptr,
+                 smax_index >= 0 ? a.out[smax_index] : nullptr,
+                 ssum_index >= 0 ? a.out[ssum_index] : nullptr, a.out[out_index], a.workspace, t);
            });
+}
+
+void require_layout(const std::string& form, std::initializer_list<const char*> allowed,
+                    const char* op) {
+  for (const char* a : allowed)
+    if (form == a) return;
+  std::string list;
+  for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  rt::require(false, ACLNN_ERR_PARAM_INVALID,
+              std::string("aclnn") + op + ": inputLayout \"" + form + "\" is not supported (" +
+                  list + ")");
+}
+
+void plan_flash_attention_score(Plan& p, const aclTensor* query, const aclTensor* key,
+                                const aclTensor* value, const aclTensor* real_shift,
+                                const aclTensor* drop_mask, const aclTensor* padding_mask,
+                                const aclTensor* atten_mask, const aclIntArray* prefix,
+                                double scale, double keep_prob, std::int64_t pre_tokens,
+                                std::int64_t next_tokens, std::int64_t head_num,
+                                const char* input_layout, std::int64_t sparse_mode,
+                                const aclTensor* softmax_max, const aclTensor* softmax_sum,
+                                const aclTensor* softmax_out, const aclTensor* attention_out) {
+  Request r;
+  r.op = "FlashAttentionScore";
+  r.q = &p.input(query, "query");
+  r.k = &p.input(key, "key");
+  r.v = &p.input(value, "value");
+  const aclTensor* pse = p.optional_input(real_shift, "realShift");
+  const aclTensor* drop = p.optional_input(drop_mask, "dropMask");
+  const aclTensor* pad = p.optional_input(padding_mask, "paddingMask");
+  r.mask = p.optional_input(atten_mask, "attenMask");
+  r.mask_in = 6;
+  r.smax = &p.output(softmax_max, "softmaxMax");
+  r.ssum = &p.output(softmax_sum, "softmaxSum");
+  p.optional_output(softmax_out, "softmaxOut");  // reserved by CANN; not written
+  r.out = &p.output(attention_out, "attentionOut");
+  r.smax_index = 0;
+  r.ssum_index = 1;
+  r.out_index = 3;
+  rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+              "aclnnFlashAttentionScore: inputLayout is NULL");
+  p.require(pse == nullptr, "realShift (pse) is not supported by npusim");
+  p.require(drop == nullptr, "dropMask is not supported by npusim");
+  p.require(pad == nullptr, "paddingMask is not supported (CANN reserves it)");
+  p.require(prefix == nullptr, "prefix (sparseMode 5) is not supported by npusim");
+  p.require(keep_prob == 1.0, "keepProb must be 1 (dropout is not supported by npusim)");
+  r.form = input_layout;
+  require_layout(r.form, {"BNSD", "BSND", "BSH", "SBH"}, r.op);
+  r.head_num = head_num;
+  r.scale = scale;
+  r.sparse_mode = sparse_mode;
+  r.pre = pre_tokens;
+  r.next = next_tokens;
+  plan_attention(p, r);
+}
+
+void plan_prompt_flash_attention(Plan& p, const aclTensor* query, const aclTensor* key,
+                                 const aclTensor* value, const aclTensor* pse_shift,
+                                 const aclTensor* atten_mask, const aclIntArray* actual_seq,
+                                 std::int64_t num_heads, double scale, std::int64_t pre_tokens,
+                                 std::int64_t next_tokens, const char* input_layout,
+                                 std::int64_t num_kv_heads, const aclTensor* attention_out) {
+  Request r;
+  r.op = "PromptFlashAttention";
+  r.q = &p.input(query, "query");
+  r.k = &p.input(key, "key");
+  r.v = &p.input(value, "value");
+  const aclTensor* pse = p.optional_input(pse_shift, "pseShift");
+  r.mask = p.optional_input(atten_mask, "attenMask");
+  r.mask_in = 4;
+  r.out = &p.output(attention_out, "attentionOut");
+  rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+              "aclnnPromptFlashAttention: inputLayout is NULL");
+  p.require(pse == nullptr, "pseShift is not supported by npusim");
+  r.form = input_layout;
+  require_layout(r.form, {"BSH", "BSND", "BNSD"}, r.op);
+  r.head_num = num_heads;
+  r.kv_heads = num_kv_heads;
+  p.require(num_kv_heads >= 0, "numKeyValueHeads must not be negative");
+  r.scale = scale;
+  r.pre = pre_tokens;
+  r.next = next_tokens;
+  if (actual_seq != nullptr) {  // padded query rows are not supported: every length is Sq
+    const std::vector<std::int64_t> lens = p.int_array(actual_seq, "actualSeqLengths");
+    const Layout lq = layout_of(p, *r.q, r.form, num_heads, 0, "query");
+    bool full = static_cast<std::int64_t>(lens.size()) == lq.b;
+    for (std::int64_t len : lens) full = full && len == lq.s;
+    p.require(full, "actualSeqLengths shorter than the query's sequence are not supported by "
+                    "npusim (every batch must use all Sq rows)");
+  }
+  plan_attention(p, r);
+}
+
+void plan_incre_flash_attention(Plan& p, const aclTensor* query, const aclTensorList* key,
+                                const aclTensorList* value, const aclTensor* pse_shift,
+                                const aclTensor* atten_mask, const aclIntArray* actual_seq,
+                                std::int64_t num_heads, double scale, const char* input_layout,
+                                std::int64_t num_kv_heads, const aclTensor* attention_out) {
+  Request r;
+  r.op = "IncreFlashAttention";
+  r.q = &p.input(query, "query");
+  const std::vector<const aclTensor*> keys = p.input_list(key, "key");
+  p.require(keys.size() == 1, "key must be a list of one tensor holding every batch");
+  const std::vector<const aclTensor*> values = p.input_list(value, "value");
+  p.require(values.size() == 1, "value must be a list of one tensor holding every batch");
+  r.k = keys[0];
+  r.v = values[0];
+  const aclTensor* pse = p.optional_input(pse_shift, "pseShift");
+  r.mask = p.optional_input(atten_mask, "attenMask");
+  r.mask_in = 4;
+  r.out = &p.output(attention_out, "attentionOut");
+  rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+              "aclnnIncreFlashAttention: inputLayout is NULL");
+  p.require(pse == nullptr, "pseShift is not supported by npusim");
+  r.form = input_layout;
+  require_layout(r.form, {"BSH", "BSND", "BNSD"}, r.op);
+  r.head_num = num_heads;
+  r.kv_heads = num_kv_heads;
+  p.require(num_kv_heads >= 0, "numKeyValueHeads must not be negative");
+  r.scale = scale;
+  r.pre = r.next = kFar;
+  const Layout lq = layout_of(p, *r.q, r.form, num_heads, 0, "query");
+  p.require(lq.s == 1, "query's sequence length must be 1 (one new token per batch)");
+  if (actual_seq != nullptr) r.kv_lens = p.int_array(actual_seq, "actualSeqLengths");
+  plan_attention(p, r);
 }
 
 }  // namespace
@@ -228,7 +386,7 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
   return nn::prepare(
       "aclnnFlashAttentionScoreGetWorkspaceSize", "FlashAttentionScore", workspaceSize, executor,
       [&](nn::Plan& p) {
-        nn::plan_flash_attention(p, query, key, value, realShiftOptional, dropMaskOptional,
+        nn::plan_flash_attention_score(p, query, key, value, realShiftOptional, dropMaskOptional,
                                  paddingMaskOptional, attenMaskOptional, prefixOptional,
                                  scaleValue, keepProb, preTokens, nextTokens, headNum,
                                  inputLayout, sparseMode, softmaxMaxOut, softmaxSumOut,
@@ -239,4 +397,43 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
 aclnnStatus aclnnFlashAttentionScore(void* workspace, uint64_t workspaceSize,
                                      aclOpExecutor* executor, const aclrtStream stream) {
   return nn::execute("aclnnFlashAttentionScore", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnPromptFlashAttentionGetWorkspaceSize(
+    const aclTensor* query, const aclTensor* key, const aclTensor* value,
+    const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
+    int64_t numHeads, double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
+    int64_t numKeyValueHeads, const aclTensor* attentionOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  return nn::prepare("aclnnPromptFlashAttentionGetWorkspaceSize", "PromptFlashAttention",
+                     workspaceSize, executor, [&](nn::Plan& p) {
+                       nn::plan_prompt_flash_attention(
+                           p, query, key, value, pseShift, attenMask, actualSeqLengths, numHeads,
+                           scaleValue, preTokens, nextTokens, inputLayout, numKeyValueHeads,
+                           attentionOut);
+                     });
+}
+
+aclnnStatus aclnnPromptFlashAttention(void* workspace, uint64_t workspaceSize,
+                                      aclOpExecutor* executor, const aclrtStream stream) {
+  return nn::execute("aclnnPromptFlashAttention", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnIncreFlashAttentionGetWorkspaceSize(
+    const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
+    const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
+    int64_t numHeads, double scaleValue, char* inputLayout, int64_t numKeyValueHeads,
+    const aclTensor* attentionOut, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnIncreFlashAttentionGetWorkspaceSize", "IncreFlashAttention",
+                     workspaceSize, executor, [&](nn::Plan& p) {
+                       nn::plan_incre_flash_attention(p, query, key, value, pseShift, attenMask,
+                                                      actualSeqLengths, numHeads, scaleValue,
+                                                      inputLayout, numKeyValueHeads,
+                                                      attentionOut);
+                     });
+}
+
+aclnnStatus aclnnIncreFlashAttention(void* workspace, uint64_t workspaceSize,
+                                     aclOpExecutor* executor, const aclrtStream stream) {
+  return nn::execute("aclnnIncreFlashAttention", workspace, workspaceSize, executor, stream);
 }

@@ -36,6 +36,7 @@ class FlashAttention {
     v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v));
     out_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(out));
     if (mask != nullptr) mask_.SetGlobalBuffer(reinterpret_cast<__gm__ std::uint8_t*>(mask));
+    has_stats_ = smax != nullptr && ssum != nullptr;
     smax_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(smax));
     ssum_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(ssum));
     std::uint8_t* mine = ws + static_cast<std::uint64_t>(GetBlockIdx()) * t.ws_block_bytes;
@@ -93,10 +94,11 @@ class FlashAttention {
                          static_cast<std::uint16_t>(ceil16(m_)), 1, 0));
     q1_.EnQue(q1);
     q1 = q1_.DeQue<T>();
-    const std::uint32_t key_tiles = (t_.skv + t_.nt - 1) / t_.nt;
+    const std::uint32_t keys = t_.kv_lens.empty() ? t_.skv : t_.kv_lens[b_];
+    const std::uint32_t key_tiles = (keys + t_.nt - 1) / t_.nt;
     for (std::uint32_t j = 0; j < key_tiles; ++j) {
       const std::uint32_t k0 = j * t_.nt;
-      const std::uint32_t n = t_.skv - k0 < t_.nt ? t_.skv - k0 : t_.nt;
+      const std::uint32_t n = keys - k0 < t_.nt ? keys - k0 : t_.nt;
       if (t_.skip_masked_tiles && Hidden(k0, n)) continue;
       Scores(q1, k0, n);
       Softmax(k0, n);
@@ -310,6 +312,7 @@ class FlashAttention {
                             static_cast<std::uint16_t>(t_.d * sizeof(T) / 32), 0,
                             static_cast<std::uint16_t>((t_.q_ss - t_.d) * sizeof(T) / 32)));
     p_out_.FreeTensor(o);
+    if (!has_stats_) return;
     const std::uint64_t stat_at = ((static_cast<std::uint64_t>(b_) * t_.heads + n_) * t_.sq + q0_) * 8;
     for (int which = 0; which < 2; ++which) {
       LocalTensor<float> st = stat_out_.AllocTensor<float>();
@@ -337,6 +340,7 @@ class FlashAttention {
   GlobalTensor<float> smax_, ssum_, ws_s_, ws_o_;
   std::uint32_t b_ = 0, n_ = 0, q0_ = 0, m_ = 0;
   std::int64_t q_off_ = 0, kv_off_ = 0;
+  bool has_stats_ = false;
   float row_max_[128] = {}, row_sum_[128] = {}, scale_[128] = {};
 };
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace npusim::aclnn {
 
@@ -34,7 +35,8 @@ struct AttentionTiling {
   // Band (has_band): key j is visible from query row i iff i - pre <= j <= i + next.
   bool has_band = false;
   std::int64_t pre = 0, next = 0;
-  bool skip_masked_tiles = false;  // key tiles the band hides from every row of a query tile
+  bool skip_masked_tiles = false;
+  std::vector<std::uint32_t> kv_lens;  // keys of each batch (empty: skv for all)  // key tiles the band hides from every row of a query tile
   std::uint64_t ws_block_bytes = 0;  // workspace per block: S (mt x nt fp32), P, O (mt x d fp32)
 };
 
@@ -42,7 +44,7 @@ struct AttentionTiling {
 constexpr float kAttentionMasked = -3.0e38f;
 
 /// dtype: 0 = half, 1 = bfloat16_t. Addresses: query, key, value, attenMask (or null),
-/// softmaxMax, softmaxSum, attentionOut, workspace.
+/// softmaxMax and softmaxSum (or null: not written), attentionOut, workspace.
 void flash_attention_kernel(int dtype, std::uint8_t* q, std::uint8_t* k, std::uint8_t* v,
                             std::uint8_t* mask, std::uint8_t* smax, std::uint8_t* ssum,
                             std::uint8_t* out, std::uint8_t* ws, const AttentionTiling& t);

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "aclnnop/aclnn_flash_attention_score.h"
+#include "aclnnop/aclnn_incre_flash_attention.h"
+#include "aclnnop/aclnn_prompt_flash_attention.h"
 #include "models/kernel_work.h"
 #include "runtime/aclnn/meta.h"
 #include "tests/runtime/test_support.h"
@@ -22,14 +24,21 @@ namespace {
 
 namespace nn = npusim::aclnn;
 
-enum class Mask { kNone, kCausal, kTensor2d, kRandom4d, kBand, kRightDown };
+enum class Mask { kNone, kCausal, kTensor2d, kRandom4d, kBand, kRightDown, kBatchRow };
+enum class Api { kFlashAttentionScore, kPrompt, kIncre };
 
 struct Case {
+  Case(std::int64_t b_, std::int64_t n_, std::int64_t n2_, std::int64_t sq_, std::int64_t skv_,
+       std::int64_t d_)
+      : b(b_), n(n_), n2(n2_), sq(sq_), skv(skv_), d(d_) {}
   std::int64_t b = 1, n = 1, n2 = 1, sq = 1, skv = 1, d = 64;
   std::string layout = "BNSD";
   aclDataType dtype = ACL_FLOAT16;
   Mask mask = Mask::kNone;
-  std::int64_t pre = 2147483647, next = 2147483647;  // kBand
+  std::int64_t pre = 2147483647, next = 2147483647;  // kBand (with an all-zero attenMask)
+  Api api = Api::kFlashAttentionScore;
+  std::vector<std::int64_t> kv_lens;  // kIncre's actualSeqLengths
+  std::int64_t kv_heads_arg = 0;      // numKeyValueHeads (kPrompt, kIncre)
 };
 
 // A deterministic value in [-1, 1].
@@ -81,6 +90,8 @@ class AttentionTest : public DeviceTest {
         return j <= i + c.skv - c.sq;
       case Mask::kBand:
         return j >= i - c.pre && j <= i + c.next;
+      case Mask::kBatchRow:
+        return mask[static_cast<std::size_t>(bi * c.skv + j)] == 0;
       case Mask::kTensor2d:
         return mask[static_cast<std::size_t>(i * c.skv + j)] == 0;
       case Mask::kRandom4d:
@@ -107,20 +118,23 @@ class AttentionTest : public DeviceTest {
     }
     std::vector<std::uint8_t> mask;
     aclTensor* mask_t = nullptr;
-    if (c.mask == Mask::kTensor2d || c.mask == Mask::kRandom4d) {
-      const bool four = c.mask == Mask::kRandom4d;
-      const std::int64_t count = (four ? c.b * c.n : 1) * c.sq * c.skv;
+    if (c.mask == Mask::kTensor2d || c.mask == Mask::kRandom4d || c.mask == Mask::kBand ||
+        c.mask == Mask::kBatchRow) {
+      const bool four = c.mask == Mask::kRandom4d, rows = c.mask == Mask::kBatchRow;
+      const std::int64_t count = (four ? c.b * c.n : rows ? c.b : 1) * c.sq * c.skv;
       mask.resize(static_cast<std::size_t>(count));
       for (std::int64_t i = 0; i < count; ++i) {
         const std::int64_t row = i / c.skv % c.sq, col = i % c.skv;
         mask[static_cast<std::size_t>(i)] =
-            four ? static_cast<std::uint8_t>(col != row % c.skv && wave(i, 2.3) > 0.2)
-                 : static_cast<std::uint8_t>(col > row);
+            four || rows ? static_cast<std::uint8_t>(col != row % c.skv && wave(i, 2.3) > 0.2)
+            : c.mask == Mask::kBand ? std::uint8_t{0}
+                                    : static_cast<std::uint8_t>(col > row);
       }
       void* m = alloc(mask.size());
       std::memcpy(m, mask.data(), mask.size());
-      mask_t = four ? tensor({c.b, c.n, c.sq, c.skv}, ACL_BOOL, m)
-                    : tensor({c.sq, c.skv}, ACL_UINT8, m);
+      mask_t = four   ? tensor({c.b, c.n, c.sq, c.skv}, ACL_BOOL, m)
+               : rows ? tensor({c.b, 1, 1, c.skv}, ACL_INT8, m)
+                      : tensor({c.sq, c.skv}, ACL_UINT8, m);
     }
     std::int64_t sparse = 0, pre = 2147483647, next = 2147483647;
     if (c.mask == Mask::kCausal) sparse = 2;
@@ -133,14 +147,43 @@ class AttentionTest : public DeviceTest {
     std::snprintf(layout, sizeof layout, "%s", c.layout.c_str());
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    ASSERT_EQ(aclnnFlashAttentionScoreGetWorkspaceSize(
-                  tensor(shape(c, c.n, c.sq), c.dtype, q), tensor(shape(c, c.n2, c.skv), c.dtype, k),
-                  tensor(shape(c, c.n2, c.skv), c.dtype, v), nullptr, nullptr, nullptr, mask_t,
-                  nullptr, scale, 1.0, pre, next, c.n, layout, 0, sparse,
-                  tensor({c.b, c.n, c.sq, 8}, ACL_FLOAT, smax),
-                  tensor({c.b, c.n, c.sq, 8}, ACL_FLOAT, ssum), nullptr,
-                  tensor(shape(c, c.n, c.sq), c.dtype, out), &ws, &ex),
-              ACLNN_SUCCESS);
+    aclTensor* qt = tensor(shape(c, c.n, c.sq), c.dtype, q);
+    aclTensor* ot = tensor(shape(c, c.n, c.sq), c.dtype, out);
+    if (c.api == Api::kFlashAttentionScore) {
+      ASSERT_EQ(aclnnFlashAttentionScoreGetWorkspaceSize(
+                    qt, tensor(shape(c, c.n2, c.skv), c.dtype, k),
+                    tensor(shape(c, c.n2, c.skv), c.dtype, v), nullptr, nullptr, nullptr, mask_t,
+                    nullptr, scale, 1.0, pre, next, c.n, layout, 0, sparse,
+                    tensor({c.b, c.n, c.sq, 8}, ACL_FLOAT, smax),
+                    tensor({c.b, c.n, c.sq, 8}, ACL_FLOAT, ssum), nullptr, ot, &ws, &ex),
+                ACLNN_SUCCESS);
+    } else if (c.api == Api::kPrompt) {
+      ASSERT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(
+                    qt, tensor(shape(c, c.n2, c.skv), c.dtype, k),
+                    tensor(shape(c, c.n2, c.skv), c.dtype, v), nullptr, mask_t, nullptr, c.n,
+                    scale, pre, next, layout, c.kv_heads_arg, ot, &ws, &ex),
+                ACLNN_SUCCESS);
+    } else {
+      const std::vector<std::int64_t> kv = shape(c, c.n2, c.skv);
+      const aclTensor* kt = aclCreateTensor(kv.data(), kv.size(), c.dtype, nullptr, 0,
+                                            ACL_FORMAT_ND, kv.data(), kv.size(), k);
+      const aclTensor* vt = aclCreateTensor(kv.data(), kv.size(), c.dtype, nullptr, 0,
+                                            ACL_FORMAT_ND, kv.data(), kv.size(), v);
+      aclTensorList* kl = aclCreateTensorList(&kt, 1);
+      aclTensorList* vl = aclCreateTensorList(&vt, 1);
+      aclIntArray* lens =
+          c.kv_lens.empty() ? nullptr
+                            : aclCreateIntArray(c.kv_lens.data(), c.kv_lens.size());
+      ASSERT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(qt, kl, vl, nullptr, mask_t, lens, c.n,
+                                                         scale, layout, c.kv_heads_arg, ot, &ws,
+                                                         &ex),
+                ACLNN_SUCCESS);
+      EXPECT_EQ(aclDestroyTensorList(kl), ACLNN_SUCCESS);
+      EXPECT_EQ(aclDestroyTensorList(vl), ACLNN_SUCCESS);
+      if (lens != nullptr) {
+        EXPECT_EQ(aclDestroyIntArray(lens), ACLNN_SUCCESS);
+      }
+    }
     ASSERT_GT(ws, 0u);
     void* workspace = alloc(ws);
     ASSERT_EQ(aclnnFlashAttentionScore(workspace, ws, ex, stream_), ACLNN_SUCCESS);
@@ -154,20 +197,22 @@ class AttentionTest : public DeviceTest {
         for (std::int64_t i = 0; i < c.sq; ++i) {
           const std::int64_t qo = offset(c, c.n, c.sq, bi, ni, i);
           double max = -1e300;
+          const std::int64_t keys =
+              c.kv_lens.empty() ? c.skv : c.kv_lens[static_cast<std::size_t>(bi)];
           for (std::int64_t j = 0; j < c.skv; ++j) {
             const std::int64_t ko = offset(c, c.n2, c.skv, bi, ni / group, j);
             double dot = 0;
             for (std::int64_t e = 0; e < c.d; ++e)
               dot += static_cast<double>(nn::load(dt, q, qo + e) * nn::load(dt, k, ko + e));
             s[static_cast<std::size_t>(j)] =
-                visible(c, mask, bi, ni, i, j) ? dot * static_cast<double>(static_cast<float>(scale))
+                j < keys && visible(c, mask, bi, ni, i, j) ? dot * static_cast<double>(static_cast<float>(scale))
                                                : -3.0e38;
             max = std::max(max, s[static_cast<std::size_t>(j)]);
           }
           double sum = 0;
           for (double& x : s) sum += (x = std::exp(x - max));
           const std::int64_t row = (bi * c.n + ni) * c.sq + i;
-          for (int e = 0; e < 8; ++e) {
+          for (int e = 0; e < 8 && c.api == Api::kFlashAttentionScore; ++e) {
             ASSERT_NEAR(static_cast<float*>(smax)[row * 8 + e], max, 1e-4)
                 << "b " << bi << " n " << ni << " row " << i;
             ASSERT_NEAR(static_cast<float*>(ssum)[row * 8 + e], sum, 1e-4 * sum)
@@ -191,7 +236,9 @@ class AttentionTest : public DeviceTest {
     const auto& kernel = tasks.back().kernel;
     ASSERT_NE(kernel, nullptr);
     EXPECT_EQ(kernel->core_type, models::CoreType::kMix);
-    EXPECT_EQ(kernel->name, "FlashAttentionScore");
+    EXPECT_EQ(kernel->name, c.api == Api::kFlashAttentionScore ? "FlashAttentionScore"
+                            : c.api == Api::kPrompt             ? "PromptFlashAttention"
+                                                                : "IncreFlashAttention");
     EXPECT_GE(kernel->block_dim, 1u);
     EXPECT_LE(kernel->block_dim, static_cast<std::uint32_t>(c.b * c.n * ((c.sq + 15) / 16)));
   }
@@ -263,6 +310,123 @@ TEST_F(AttentionTest, SbhLayoutCausal) {
   c.layout = "SBH";
   c.mask = Mask::kCausal;
   run(c);
+}
+
+TEST_F(AttentionTest, PromptCausalMaskBsh) {
+  Case c{2, 2, 2, 140, 140, 64};
+  c.layout = "BSH";
+  c.api = Api::kPrompt;
+  c.mask = Mask::kTensor2d;
+  run(c);
+}
+
+TEST_F(AttentionTest, PromptBandGroupedHeadsBnsd) {
+  Case c{1, 4, 2, 100, 100, 128};
+  c.api = Api::kPrompt;
+  c.mask = Mask::kBand;
+  c.pre = 2147483647;
+  c.next = 0;  // causal through the band
+  c.kv_heads_arg = 2;
+  run(c);
+}
+
+TEST_F(AttentionTest, PromptWithoutMaskIgnoresTheBand) {
+  Case c{1, 2, 2, 33, 33, 64};
+  c.layout = "BSND";
+  c.api = Api::kPrompt;
+  c.pre = 2147483647;
+  c.next = 0;
+  run(c);  // reference: no masking (mask kNone), though nextTokens is 0
+}
+
+TEST_F(AttentionTest, IncreKvCacheLengthsAndMaskBsh) {
+  Case c{3, 4, 1, 1, 300, 64};
+  c.layout = "BSH";
+  c.api = Api::kIncre;
+  c.mask = Mask::kBatchRow;
+  c.kv_lens = {300, 17, 129};
+  c.kv_heads_arg = 1;
+  run(c);
+}
+
+TEST_F(AttentionTest, IncreBf16Bnsd) {
+  Case c{2, 2, 2, 1, 70, 128};
+  c.api = Api::kIncre;
+  c.dtype = ACL_BF16;
+  run(c);
+}
+
+TEST_F(AttentionTest, InferenceFormsRefuseBadArguments) {
+  void* buf = alloc(1 << 16);
+  auto t = [&](std::vector<std::int64_t> s, aclDataType type = ACL_FLOAT16) {
+    return tensor(s, type, buf);
+  };
+  char bsh[] = "BSH", sbh[] = "SBH";
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  aclTensor* q = t({2, 16, 128});
+  aclTensor* kv = t({2, 16, 128});
+  EXPECT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, nullptr, nullptr, nullptr, 2, 1.0,
+                                                      2147483647, 0, sbh, 0, q, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, kv, nullptr, nullptr, 2, 1.0,
+                                                      2147483647, 0, bsh, 0, q, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // pseShift
+  EXPECT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, nullptr, nullptr, nullptr, 2, 1.0,
+                                                      2147483647, 0, bsh, 1, q, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // numKeyValueHeads 1, key has 2
+  const int64_t short_lens[2] = {16, 9};
+  aclIntArray* lens = aclCreateIntArray(short_lens, 2);
+  EXPECT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, nullptr, nullptr, lens, 2, 1.0,
+                                                      2147483647, 0, bsh, 0, q, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, nullptr, nullptr, nullptr, 2, 1.0,
+                                                      2147483647, 0, nullptr, 0, q, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  ASSERT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, nullptr, nullptr, nullptr, 2, 1.0,
+                                                      2147483647, 0, bsh, 0, q, &ws, &ex),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+
+  const std::vector<std::int64_t> kv_shape = {2, 16, 128};
+  auto list = [&](int count) {
+    std::vector<const aclTensor*> ts;
+    for (int i = 0; i < count; ++i) {
+      ts.push_back(aclCreateTensor(kv_shape.data(), 3, ACL_FLOAT16, nullptr, 0, ACL_FORMAT_ND,
+                                   kv_shape.data(), 3, buf));
+    }
+    return aclCreateTensorList(ts.data(), ts.size());
+  };
+  aclTensorList* one = list(1);
+  aclTensorList* two = list(2);
+  aclTensor* q1 = t({2, 1, 128});
+  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, two, two, nullptr, nullptr, nullptr, 2,
+                                                     1.0, bsh, 0, q1, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // one tensor per batch is not supported
+  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q, one, one, nullptr, nullptr, nullptr, 2,
+                                                     1.0, bsh, 0, q, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // query sequence 16, not 1
+  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, nullptr, one, nullptr, nullptr, nullptr,
+                                                     2, 1.0, bsh, 0, q1, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  const int64_t zero_lens[2] = {16, 0};
+  aclIntArray* zero = aclCreateIntArray(zero_lens, 2);
+  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, one, one, nullptr, nullptr, zero, 2, 1.0,
+                                                     bsh, 0, q1, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, one, one, nullptr, t({2, 15}, ACL_BOOL),
+                                                     nullptr, 2, 1.0, bsh, 0, q1, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // mask length is not Skv
+  ASSERT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, one, one, nullptr, t({2, 16}, ACL_BOOL),
+                                                     nullptr, 2, 1.0, bsh, 0, q1, &ws, &ex),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyIntArray(lens), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyIntArray(zero), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensorList(one), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensorList(two), ACLNN_SUCCESS);
 }
 
 TEST_F(AttentionTest, BadArgumentsAreRefused) {
