@@ -34,8 +34,10 @@ std::int64_t clamp_tokens(std::int64_t v) { return v > kFar ? kFar : (v < -kFar 
 std::uint32_t query_tile(const Plan& p, std::uint32_t d, std::uint32_t sq) {
   const std::uint64_t nt = kKeyTile, wide = nt > d ? nt : d;
   for (std::uint32_t mt = 128; mt >= 16; mt /= 2) {
+    // S in, mask-as-float, P V in, accumulator, mask bytes, P / output, softmax statistics
+    // out, the halves of the row folding, 4 row vectors, Brcb blocks (+ alignment).
     const std::uint64_t ub = mt * nt * 4 * 2 + mt * d * 4 * 2 + mt * nt + mt * wide * 2 +
-                             mt * 8 * 4 + 256 + 16 * 32;
+                             mt * 8 * 4 + mt * 64 * 4 + 4 * mt * 4 + mt * 8 * 4 + 16 * 32;
     const std::uint64_t l1 = mt * d * 2 + nt * d * 2 * 2 + mt * nt * 2;
     if (ub <= p.ub_bytes() && l1 <= p.l1_bytes() && mt * wide * 2 <= p.l0a_bytes() &&
         nt * d * 2 <= p.l0b_bytes() && mt * wide * 4 <= p.l0c_bytes()) {

@@ -7,10 +7,12 @@
 // transposed into L0B as in a plain matmul. Mmad accumulates in fp32 (L0C); Fixpipe writes ND
 // fp32 rows to the workspace.
 //
-// The vector side works on whole tiles (Muls, Exp, Cast, Add) and per query row where the
-// softmax needs a row's statistics (ReduceMax, Adds, ReduceSum, Muls): the row maximum and sum
-// are read by the scalar unit (GetValue), which keeps the running m and l of every row.
-#include <cmath>
+// The vector side works on whole tiles: count-form ops (Muls, Exp, Cast, Add) and the repeat
+// forms of attention_ops.h for the rows: each S row (128 floats) is folded to 64 (Max / Add of
+// its halves), reduced per row (WholeReduceMax / WholeReduceSum), and per-row values are spread
+// with Brcb and applied with a block stride of 0 (Sub, Mul, Div). The running maximum, sum and
+// rescale factor of every row live in UB; the scalar unit only drives the loops (and, per row,
+// the band masking of tiles on the band's edge and the padding of a last partial key tile).
 #include <cstdint>
 
 #include "kernel_operator.h"
@@ -61,7 +63,9 @@ class FlashAttention {
     pipe_.InitBuffer(stat_out_, 1, t.mt * 8 * sizeof(float));
     pipe_.InitBuffer(calc_, t.mt * t.nt * sizeof(float));
     pipe_.InitBuffer(acc_, t.mt * t.d * sizeof(float));
-    pipe_.InitBuffer(red_, 256);
+    pipe_.InitBuffer(halves_, t.mt * 64 * sizeof(float));
+    pipe_.InitBuffer(rows_, 4 * t.mt * sizeof(float));
+    pipe_.InitBuffer(bcast_, t.mt * 8 * sizeof(float));
   }
 
   __aicore__ void Process() {
@@ -81,10 +85,8 @@ class FlashAttention {
     const std::uint32_t group = t_.heads / t_.kv_heads;
     q_off_ = b_ * t_.q_sb + n_ * t_.q_sn + static_cast<std::int64_t>(q0_) * t_.q_ss;
     kv_off_ = b_ * t_.kv_sb + (n_ / group) * t_.kv_sn;
-    for (std::uint32_t r = 0; r < m_; ++r) {
-      row_max_[r] = -INFINITY;
-      row_sum_[r] = 0.0f;
-    }
+    Duplicate(RowMax(), kAttentionMasked, static_cast<std::int32_t>(m_));
+    Duplicate(RowSum(), 0.0f, static_cast<std::int32_t>(m_));
     LocalTensor<float> acc = acc_.Get<float>();
     Duplicate(acc, 0.0f, static_cast<std::int32_t>(m_ * t_.d));
     LocalTensor<T> q1 = q1_.AllocTensor<T>();
@@ -157,39 +159,80 @@ class FlashAttention {
     WaitFlag<HardEvent::FIX_MTE2>(EVENT_ID0);
   }
 
-  // Online softmax of the S tile; P (m x nt, keys past n zero) into the workspace.
+  // Per-row running statistics (UB): maximum, sum, this tile's rescale factor, scratch.
+  __aicore__ LocalTensor<float> RowMax() { return rows_.Get<float>(); }
+  __aicore__ LocalTensor<float> RowSum() { return rows_.Get<float>()[t_.mt]; }
+  __aicore__ LocalTensor<float> RowScale() { return rows_.Get<float>()[2 * t_.mt]; }
+  __aicore__ LocalTensor<float> RowTile() { return rows_.Get<float>()[3 * t_.mt]; }
+
+  // dst (rows of `width` floats) op= the per-row values in bcast_ (from Brcb), 64 columns per
+  // instruction.
+  template <bool kDivide>
+  __aicore__ void ScaleRows(const LocalTensor<float>& dst, std::uint32_t width) {
+    LocalTensor<float> bc = bcast_.Get<float>();
+    const auto row_blocks = static_cast<std::uint8_t>(width / 8);
+    const BinaryRepeatParams rows(1, 1, 0, row_blocks, row_blocks, 1);
+    for (std::uint32_t c = 0; c < width; c += 64) {
+      const std::uint64_t cols = width - c < 64 ? width - c : 64;
+      if (kDivide) {
+        Div(dst[c], dst[c], bc, cols, static_cast<std::uint8_t>(m_), rows);
+      } else {
+        Mul(dst[c], dst[c], bc, cols, static_cast<std::uint8_t>(m_), rows);
+      }
+    }
+  }
+
+  // Row r of `v` (m floats) into block r of bcast_.
+  __aicore__ void Broadcast(const LocalTensor<float>& v) {
+    Brcb(bcast_.Get<float>(), v, static_cast<std::uint8_t>((m_ + 7) / 8), BrcbRepeatParams(1, 8));
+  }
+
+  // Online softmax of the S tile (rows of nt = 128 floats, handled as two halves of 64); P
+  // (m x nt, keys past n zero) into the workspace.
   __aicore__ void Softmax(std::uint32_t k0, std::uint32_t n) {
     const std::uint32_t nt = t_.nt;
     const auto tile = static_cast<std::int32_t>(m_ * nt);
+    const auto m = static_cast<std::int32_t>(m_);
+    const auto reps = static_cast<std::uint8_t>(m_);
     LocalTensor<float> s = s_in_.AllocTensor<float>();
     DataCopy(s, ws_s_, m_ * nt);
     s_in_.EnQue(s);
     s = s_in_.DeQue<float>();
     Muls(s, s, t_.scale, tile);
     if (t_.has_mask) ApplyMaskTensor(s, k0, n);
-    LocalTensor<float> red = red_.Get<float>();
-    for (std::uint32_t r = 0; r < m_; ++r) {
-      if (t_.has_band) ApplyBand(s, r, k0, n);
-      LocalTensor<float> row = s[r * nt];
-      ReduceMax(red, row, red[16], static_cast<std::int32_t>(n));
-      const float tile_max = red.GetValue(0);
-      const float old_max = row_max_[r];
-      const float new_max = tile_max > old_max ? tile_max : old_max;
-      row_max_[r] = new_max;
-      scale_[r] = std::exp(old_max - new_max);  // 0 on the first tile (old_max = -inf)
-      Adds(row, row, -new_max, static_cast<std::int32_t>(n));
+    if (t_.has_band && BandCuts(k0, n)) {
+      for (std::uint32_t r = 0; r < m_; ++r) ApplyBand(s, r, k0, n);
     }
+    if (n < nt) {  // columns past the last key
+      for (std::uint32_t r = 0; r < m_; ++r)
+        Duplicate(s[r * nt + n], kAttentionMasked, static_cast<std::int32_t>(nt - n));
+    }
+    LocalTensor<float> half = halves_.Get<float>();
+    const BinaryRepeatParams fold(1, 1, 1, 8, static_cast<std::uint8_t>(nt / 8),
+                                  static_cast<std::uint8_t>(nt / 8));
+    const BinaryRepeatParams rows(1, 1, 0, static_cast<std::uint8_t>(nt / 8),
+                                  static_cast<std::uint8_t>(nt / 8), 1);
+    // m_new = max(m_old, row max); scale = exp(m_old - m_new).
+    LocalTensor<float> row_max = RowMax(), row_sum = RowSum(), row_scale = RowScale(),
+                       row_tile = RowTile();
+    Max(half, s, s[64], 64, reps, fold);
+    WholeReduceMax(row_tile, half, 64, m, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+    Max(row_tile, row_tile, row_max, m);
+    Sub(row_scale, row_max, row_tile, m);
+    Exp(row_scale, row_scale, m);
+    Adds(row_max, row_tile, 0.0f, m);
+    // P = exp(S - m_new); l = l * scale + row sum of P; acc *= scale.
+    Broadcast(row_max);
+    LocalTensor<float> bc = bcast_.Get<float>();
+    Sub(s, s, bc, 64, reps, rows);
+    Sub(s[64], s[64], bc, 64, reps, rows);
     Exp(s, s, tile);
-    LocalTensor<float> acc = acc_.Get<float>();
-    const std::uint32_t n16 = ceil16(n);
-    for (std::uint32_t r = 0; r < m_; ++r) {
-      LocalTensor<float> row = s[r * nt];
-      ReduceSum(red, row, red[16], static_cast<std::int32_t>(n));
-      row_sum_[r] = row_sum_[r] * scale_[r] + red.GetValue(0);
-      if (scale_[r] != 1.0f) Muls(acc[r * t_.d], acc[r * t_.d], scale_[r],
-                                  static_cast<std::int32_t>(t_.d));
-      if (n16 > n) Duplicate(row[n], 0.0f, static_cast<std::int32_t>(n16 - n));
-    }
+    Add(half, s, s[64], 64, reps, fold);
+    WholeReduceSum(row_tile, half, 64, m, 1, 1, 8);
+    Mul(row_sum, row_sum, row_scale, m);
+    Add(row_sum, row_sum, row_tile, m);
+    Broadcast(row_scale);
+    ScaleRows<false>(acc_.Get<float>(), t_.d);
     LocalTensor<T> p = p_out_.AllocTensor<T>();
     Cast(p, s, RoundMode::CAST_RINT, static_cast<std::uint32_t>(tile));
     s_in_.FreeTensor(s);
@@ -199,6 +242,13 @@ class FlashAttention {
     p_out_.FreeTensor(p);
     SetFlag<HardEvent::MTE3_MTE2>(EVENT_ID1);  // P in GM before the cube side reads it
     WaitFlag<HardEvent::MTE3_MTE2>(EVENT_ID1);
+  }
+
+  // Some row of the query tile has keys of [k0, k0 + n) outside the band.
+  __aicore__ bool BandCuts(std::uint32_t k0, std::uint32_t n) const {
+    const std::int64_t first = q0_, last = q0_ + m_ - 1;
+    return last - t_.pre > static_cast<std::int64_t>(k0) ||
+           first + t_.next < static_cast<std::int64_t>(k0 + n - 1);
   }
 
   // s += kAttentionMasked where attenMask (rows q0.., keys k0..k0+n) is 1.
@@ -297,12 +347,11 @@ class FlashAttention {
     o_in_.FreeTensor(o);
   }
 
-  // attentionOut = acc / l; softmaxMax / softmaxSum rows.
+  // attentionOut = acc / l; softmaxMax / softmaxSum rows (8 copies each, as Brcb lays them out).
   __aicore__ void Finish() {
     LocalTensor<float> acc = acc_.Get<float>();
-    for (std::uint32_t r = 0; r < m_; ++r) {
-      Muls(acc[r * t_.d], acc[r * t_.d], 1.0f / row_sum_[r], static_cast<std::int32_t>(t_.d));
-    }
+    Broadcast(RowSum());
+    ScaleRows<true>(acc, t_.d);
     LocalTensor<T> o = p_out_.AllocTensor<T>();
     Cast(o, acc, RoundMode::CAST_RINT, m_ * t_.d);
     p_out_.EnQue(o);
@@ -313,11 +362,12 @@ class FlashAttention {
                             static_cast<std::uint16_t>((t_.q_ss - t_.d) * sizeof(T) / 32)));
     p_out_.FreeTensor(o);
     if (!has_stats_) return;
-    const std::uint64_t stat_at = ((static_cast<std::uint64_t>(b_) * t_.heads + n_) * t_.sq + q0_) * 8;
+    const std::uint64_t stat_at =
+        ((static_cast<std::uint64_t>(b_) * t_.heads + n_) * t_.sq + q0_) * 8;
     for (int which = 0; which < 2; ++which) {
       LocalTensor<float> st = stat_out_.AllocTensor<float>();
-      for (std::uint32_t r = 0; r < m_; ++r)
-        Duplicate(st[r * 8], which == 0 ? row_max_[r] : row_sum_[r], 8);
+      Brcb(st, which == 0 ? RowMax() : RowSum(), static_cast<std::uint8_t>((m_ + 7) / 8),
+           BrcbRepeatParams(1, 8));
       stat_out_.EnQue(st);
       st = stat_out_.DeQue<float>();
       DataCopy(which == 0 ? smax_[stat_at] : ssum_[stat_at], st, m_ * 8);
@@ -334,14 +384,13 @@ class FlashAttention {
   TQue<TPosition::CO1, 1> c1_;
   TQue<TPosition::VECIN, 1> s_in_, o_in_, mask_in_;
   TQue<TPosition::VECOUT, 1> p_out_, stat_out_;
-  TBuf<TPosition::VECCALC> calc_, acc_, red_;
+  TBuf<TPosition::VECCALC> calc_, acc_, halves_, rows_, bcast_;
   GlobalTensor<T> q_, k_, v_, out_, ws_p_;
   GlobalTensor<std::uint8_t> mask_;
   GlobalTensor<float> smax_, ssum_, ws_s_, ws_o_;
   std::uint32_t b_ = 0, n_ = 0, q0_ = 0, m_ = 0;
   std::int64_t q_off_ = 0, kv_off_ = 0;
   bool has_stats_ = false;
-  float row_max_[128] = {}, row_sum_[128] = {}, scale_[128] = {};
 };
 
 }  // namespace

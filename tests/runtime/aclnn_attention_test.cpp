@@ -190,6 +190,15 @@ class AttentionTest : public DeviceTest {
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
 
     const double tol = c.dtype == ACL_FLOAT16 ? 2e-3 : 1e-2;
+    // The inputs as rounded to their type, in double.
+    std::vector<double> qd(static_cast<std::size_t>(q_count)), kd(static_cast<std::size_t>(kv_count)),
+        vd(static_cast<std::size_t>(kv_count));
+    for (std::int64_t i = 0; i < q_count; ++i)
+      qd[static_cast<std::size_t>(i)] = static_cast<double>(nn::load(dt, q, i));
+    for (std::int64_t i = 0; i < kv_count; ++i) {
+      kd[static_cast<std::size_t>(i)] = static_cast<double>(nn::load(dt, k, i));
+      vd[static_cast<std::size_t>(i)] = static_cast<double>(nn::load(dt, v, i));
+    }
     const std::int64_t group = c.n / c.n2;
     std::vector<double> s(static_cast<std::size_t>(c.skv));
     for (std::int64_t bi = 0; bi < c.b; ++bi) {
@@ -203,7 +212,7 @@ class AttentionTest : public DeviceTest {
             const std::int64_t ko = offset(c, c.n2, c.skv, bi, ni / group, j);
             double dot = 0;
             for (std::int64_t e = 0; e < c.d; ++e)
-              dot += static_cast<double>(nn::load(dt, q, qo + e) * nn::load(dt, k, ko + e));
+              dot += qd[static_cast<std::size_t>(qo + e)] * kd[static_cast<std::size_t>(ko + e)];
             s[static_cast<std::size_t>(j)] =
                 j < keys && visible(c, mask, bi, ni, i, j) ? dot * static_cast<double>(static_cast<float>(scale))
                                                : -3.0e38;
@@ -222,7 +231,7 @@ class AttentionTest : public DeviceTest {
             double o = 0;
             for (std::int64_t j = 0; j < c.skv; ++j) {
               const std::int64_t vo = offset(c, c.n2, c.skv, bi, ni / group, j);
-              o += s[static_cast<std::size_t>(j)] * static_cast<double>(nn::load(dt, v, vo + e));
+              o += s[static_cast<std::size_t>(j)] * vd[static_cast<std::size_t>(vo + e)];
             }
             ASSERT_NEAR(static_cast<double>(nn::load(dt, out, qo + e)), o / sum, tol)
                 << "b " << bi << " n " << ni << " row " << i << " col " << e;
