@@ -5,7 +5,8 @@
 // Tiling: key tiles of 128 keys; query tiles of the largest mt in {128, 64, 32, 16} (at most Sq
 // rounded up to 16) whose buffers fit the core's UB, L1, L0A/B/C (config aicore.*); work items
 // (batch, head, query tile) spread round-robin over min(items, cube cores) MIX blocks. The
-// workspace holds, per block, one S tile (fp32), one P tile and one P V tile (fp32).
+// workspace holds, per block, two S tiles (fp32; the cube fills one while the vector side reads
+// the other), one P tile and one P V tile (fp32).
 //
 // Accuracy (tests/runtime/aclnn_attention_test.cpp): vs a double-precision softmax(QK^T*scale +
 // mask)V within 2e-3 relative (of the output's largest magnitude) for FLOAT16 and 1e-2 for
@@ -72,9 +73,8 @@ Layout layout_of(const Plan& p, const aclTensor& t, const std::string& form, std
     l.s = bsh ? x[1] : x[0];
     const std::int64_t h = x[2];
     l.d = d > 0 ? d : (heads > 0 && h % heads == 0 ? h / heads : 0);
-    p.require(l.d > 0 && h % l.d == 0,
-              std::string(what) + "'s hidden size " + std::to_string(h) +
-                  " is not a multiple of the head dimension");
+    p.require(l.d > 0 && h % l.d == 0, std::string(what) + "'s hidden size " + std::to_string(h) +
+                                           " is not a multiple of the head dimension");
     l.n = h / l.d;
   }
   if (form == "BNSD") {
@@ -225,13 +225,14 @@ void plan_attention(Plan& p, const Request& r) {
 
   t.nt = kKeyTile;
   t.mt = query_tile(p, t.d, t.sq);
-  p.require(t.mt != 0, "head dimension " + std::to_string(t.d) + " does not fit the core's buffers");
+  p.require(t.mt != 0,
+            "head dimension " + std::to_string(t.d) + " does not fit the core's buffers");
   t.q_tiles = (t.sq + t.mt - 1) / t.mt;
   const std::uint64_t items = std::uint64_t{t.batch} * t.heads * t.q_tiles;
   const std::uint32_t cores = p.cube_cores() > 0 ? p.cube_cores() : 1;
   const auto blocks = static_cast<std::uint32_t>(items < cores ? items : cores);
-  t.ws_block_bytes = (std::uint64_t{t.mt} * t.nt * (4 + 2) + std::uint64_t{t.mt} * t.d * 4 + 511) /
-                     512 * 512;
+  t.ws_block_bytes =
+      (std::uint64_t{t.mt} * t.nt * (2 * 4 + 2) + std::uint64_t{t.mt} * t.d * 4 + 511) / 512 * 512;
   p.set_workspace(t.ws_block_bytes * blocks);
   const int dtype = q.dtype == ACL_FLOAT16 ? 0 : 1;
   const int mask_in = r.mask_in, out_index = r.out_index, smax_index = r.smax_index,
@@ -251,9 +252,9 @@ void require_layout(const std::string& form, std::initializer_list<const char*> 
     if (form == a) return;
   std::string list;
   for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-  rt::require(false, ACLNN_ERR_PARAM_INVALID,
-              std::string("aclnn") + op + ": inputLayout \"" + form + "\" is not supported (" +
-                  list + ")");
+  rt::require(
+      false, ACLNN_ERR_PARAM_INVALID,
+      std::string("aclnn") + op + ": inputLayout \"" + form + "\" is not supported (" + list + ")");
 }
 
 void plan_flash_attention_score(Plan& p, const aclTensor* query, const aclTensor* key,
@@ -330,8 +331,9 @@ void plan_prompt_flash_attention(Plan& p, const aclTensor* query, const aclTenso
     const Layout lq = layout_of(p, *r.q, r.form, num_heads, 0, "query");
     bool full = static_cast<std::int64_t>(lens.size()) == lq.b;
     for (std::int64_t len : lens) full = full && len == lq.s;
-    p.require(full, "actualSeqLengths shorter than the query's sequence are not supported by "
-                    "npusim (every batch must use all Sq rows)");
+    p.require(full,
+              "actualSeqLengths shorter than the query's sequence are not supported by "
+              "npusim (every batch must use all Sq rows)");
   }
   plan_attention(p, r);
 }
@@ -385,15 +387,14 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
     const aclTensor* softmaxOutOut, const aclTensor* attentionOutOut, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
   (void)innerPrecise;  // the softmax is computed in fp32 whatever the precision mode
-  return nn::prepare(
-      "aclnnFlashAttentionScoreGetWorkspaceSize", "FlashAttentionScore", workspaceSize, executor,
-      [&](nn::Plan& p) {
-        nn::plan_flash_attention_score(p, query, key, value, realShiftOptional, dropMaskOptional,
-                                 paddingMaskOptional, attenMaskOptional, prefixOptional,
-                                 scaleValue, keepProb, preTokens, nextTokens, headNum,
-                                 inputLayout, sparseMode, softmaxMaxOut, softmaxSumOut,
-                                 softmaxOutOut, attentionOutOut);
-      });
+  return nn::prepare("aclnnFlashAttentionScoreGetWorkspaceSize", "FlashAttentionScore",
+                     workspaceSize, executor, [&](nn::Plan& p) {
+                       nn::plan_flash_attention_score(
+                           p, query, key, value, realShiftOptional, dropMaskOptional,
+                           paddingMaskOptional, attenMaskOptional, prefixOptional, scaleValue,
+                           keepProb, preTokens, nextTokens, headNum, inputLayout, sparseMode,
+                           softmaxMaxOut, softmaxSumOut, softmaxOutOut, attentionOutOut);
+                     });
 }
 
 aclnnStatus aclnnFlashAttentionScore(void* workspace, uint64_t workspaceSize,
@@ -402,17 +403,17 @@ aclnnStatus aclnnFlashAttentionScore(void* workspace, uint64_t workspaceSize,
 }
 
 aclnnStatus aclnnPromptFlashAttentionGetWorkspaceSize(
-    const aclTensor* query, const aclTensor* key, const aclTensor* value,
-    const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
-    int64_t numHeads, double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
+    const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* pseShift,
+    const aclTensor* attenMask, const aclIntArray* actualSeqLengths, int64_t numHeads,
+    double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
     int64_t numKeyValueHeads, const aclTensor* attentionOut, uint64_t* workspaceSize,
     aclOpExecutor** executor) {
   return nn::prepare("aclnnPromptFlashAttentionGetWorkspaceSize", "PromptFlashAttention",
                      workspaceSize, executor, [&](nn::Plan& p) {
-                       nn::plan_prompt_flash_attention(
-                           p, query, key, value, pseShift, attenMask, actualSeqLengths, numHeads,
-                           scaleValue, preTokens, nextTokens, inputLayout, numKeyValueHeads,
-                           attentionOut);
+                       nn::plan_prompt_flash_attention(p, query, key, value, pseShift, attenMask,
+                                                       actualSeqLengths, numHeads, scaleValue,
+                                                       preTokens, nextTokens, inputLayout,
+                                                       numKeyValueHeads, attentionOut);
                      });
 }
 
@@ -430,8 +431,7 @@ aclnnStatus aclnnIncreFlashAttentionGetWorkspaceSize(
                      workspaceSize, executor, [&](nn::Plan& p) {
                        nn::plan_incre_flash_attention(p, query, key, value, pseShift, attenMask,
                                                       actualSeqLengths, numHeads, scaleValue,
-                                                      inputLayout, numKeyValueHeads,
-                                                      attentionOut);
+                                                      inputLayout, numKeyValueHeads, attentionOut);
                      });
 }
 

@@ -13,10 +13,11 @@
 // with Brcb and applied with a block stride of 0 (Sub, Mul, Div). The running maximum, sum and
 // rescale factor of every row live in UB; the scalar unit only drives the loops (and, per row,
 // the band masking of tiles on the band's edge and the padding of a last partial key tile).
+#include "runtime/aclnn/attention_kernels.h"
+
 #include <cstdint>
 
 #include "kernel_operator.h"
-#include "runtime/aclnn/attention_kernels.h"
 
 namespace npusim::aclnn {
 namespace {
@@ -30,8 +31,8 @@ template <class T>
 class FlashAttention {
  public:
   __aicore__ void Init(std::uint8_t* q, std::uint8_t* k, std::uint8_t* v, std::uint8_t* mask,
-                       std::uint8_t* smax, std::uint8_t* ssum, std::uint8_t* out,
-                       std::uint8_t* ws, const AttentionTiling& t) {
+                       std::uint8_t* smax, std::uint8_t* ssum, std::uint8_t* out, std::uint8_t* ws,
+                       const AttentionTiling& t) {
     t_ = t;
     q_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(q));
     k_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(k));
@@ -43,7 +44,7 @@ class FlashAttention {
     ssum_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(ssum));
     std::uint8_t* mine = ws + static_cast<std::uint64_t>(GetBlockIdx()) * t.ws_block_bytes;
     ws_s_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(mine));
-    mine += static_cast<std::uint64_t>(t.mt) * t.nt * sizeof(float);
+    mine += 2ull * t.mt * t.nt * sizeof(float);  // two S buffers
     ws_p_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(mine));
     mine += static_cast<std::uint64_t>(t.mt) * t.nt * sizeof(T);
     ws_o_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(mine));
@@ -98,13 +99,25 @@ class FlashAttention {
     q1 = q1_.DeQue<T>();
     const std::uint32_t keys = t_.kv_lens.empty() ? t_.skv : t_.kv_lens[b_];
     const std::uint32_t key_tiles = (keys + t_.nt - 1) / t_.nt;
+    // Software pipeline: the cube computes S of the next key tile (into the other S buffer of
+    // the workspace) before the vector side takes the softmax of the current one.
+    std::uint32_t pending_k0 = 0, pending_n = 0, issued = 0;
     for (std::uint32_t j = 0; j < key_tiles; ++j) {
       const std::uint32_t k0 = j * t_.nt;
       const std::uint32_t n = keys - k0 < t_.nt ? keys - k0 : t_.nt;
       if (t_.skip_masked_tiles && Hidden(k0, n)) continue;
-      Scores(q1, k0, n);
-      Softmax(k0, n);
-      ValueTile(k0, n);
+      Scores(q1, k0, n, issued % 2);
+      if (issued > 0) {
+        Softmax(pending_k0, pending_n, (issued - 1) % 2);
+        ValueTile(pending_k0, pending_n);
+      }
+      pending_k0 = k0;
+      pending_n = n;
+      ++issued;
+    }
+    if (issued > 0) {
+      Softmax(pending_k0, pending_n, (issued - 1) % 2);
+      ValueTile(pending_k0, pending_n);
     }
     q1_.FreeTensor(q1);
     Finish();
@@ -117,14 +130,15 @@ class FlashAttention {
            first - t_.pre > static_cast<std::int64_t>(k0 + n - 1);
   }
 
-  // S = Q K^T (m x n, fp32) into the workspace.
-  __aicore__ void Scores(const LocalTensor<T>& q1, std::uint32_t k0, std::uint32_t n) {
+  // S = Q K^T (m x n, fp32) into S buffer `buf` of the workspace.
+  __aicore__ void Scores(const LocalTensor<T>& q1, std::uint32_t k0, std::uint32_t n,
+                         std::uint32_t buf) {
     const std::uint32_t m1 = ceil16(m_) / 16, n16 = ceil16(n), n1 = n16 / 16, d1 = t_.d / 16;
     LocalTensor<T> k1 = k1_.AllocTensor<T>();
-    DataCopy(k1, k_[kv_off_ + static_cast<std::int64_t>(k0) * t_.kv_ss],
-             Nd2NzParams(1, static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(t_.d), 0,
-                         static_cast<std::uint16_t>(t_.kv_ss), static_cast<std::uint16_t>(n16),
-                         1, 0));
+    DataCopy(
+        k1, k_[kv_off_ + static_cast<std::int64_t>(k0) * t_.kv_ss],
+        Nd2NzParams(1, static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(t_.d), 0,
+                    static_cast<std::uint16_t>(t_.kv_ss), static_cast<std::uint16_t>(n16), 1, 0));
     k1_.EnQue(k1);
     LocalTensor<T> a2 = a2_.AllocTensor<T>();
     for (std::uint32_t i = 0; i < m1; ++i) {
@@ -151,12 +165,11 @@ class FlashAttention {
     b2_.FreeTensor(b2);
     c1_.EnQue(c1);
     c1 = c1_.DeQue<float>();
-    Fixpipe(ws_s_, c1,
+    Fixpipe(ws_s_[buf * t_.mt * t_.nt], c1,
             FixpipeParamsV220(static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(m_),
                               static_cast<std::uint16_t>(ceil16(m_)), t_.nt, false));
     c1_.FreeTensor(c1);
-    SetFlag<HardEvent::FIX_MTE2>(EVENT_ID0);  // S in GM before the vector side reads it
-    WaitFlag<HardEvent::FIX_MTE2>(EVENT_ID0);
+    SetFlag<HardEvent::FIX_MTE2>(static_cast<std::int32_t>(buf));  // waited for by Softmax
   }
 
   // Per-row running statistics (UB): maximum, sum, this tile's rescale factor, scratch.
@@ -189,13 +202,14 @@ class FlashAttention {
 
   // Online softmax of the S tile (rows of nt = 128 floats, handled as two halves of 64); P
   // (m x nt, keys past n zero) into the workspace.
-  __aicore__ void Softmax(std::uint32_t k0, std::uint32_t n) {
+  __aicore__ void Softmax(std::uint32_t k0, std::uint32_t n, std::uint32_t buf) {
     const std::uint32_t nt = t_.nt;
     const auto tile = static_cast<std::int32_t>(m_ * nt);
     const auto m = static_cast<std::int32_t>(m_);
     const auto reps = static_cast<std::uint8_t>(m_);
     LocalTensor<float> s = s_in_.AllocTensor<float>();
-    DataCopy(s, ws_s_, m_ * nt);
+    WaitFlag<HardEvent::FIX_MTE2>(static_cast<std::int32_t>(buf));  // S in GM (Scores)
+    DataCopy(s, ws_s_[buf * t_.mt * nt], m_ * nt);
     s_in_.EnQue(s);
     s = s_in_.DeQue<float>();
     Muls(s, s, t_.scale, tile);
@@ -256,11 +270,11 @@ class FlashAttention {
     const std::uint32_t nt = t_.nt;
     const auto tile = static_cast<std::int32_t>(m_ * nt);
     LocalTensor<std::uint8_t> mk = mask_in_.AllocTensor<std::uint8_t>();
-    const std::int64_t at = b_ * t_.mask_sb + n_ * t_.mask_sn +
-                            static_cast<std::int64_t>(q0_) * t_.skv + k0;
-    DataCopyPad(mk, mask_[at],
-                DataCopyExtParams(static_cast<std::uint16_t>(m_), n, t_.skv - n,
-                                  (nt - ceil32(n)) / 32));
+    const std::int64_t at =
+        b_ * t_.mask_sb + n_ * t_.mask_sn + static_cast<std::int64_t>(q0_) * t_.skv + k0;
+    DataCopyPad(
+        mk, mask_[at],
+        DataCopyExtParams(static_cast<std::uint16_t>(m_), n, t_.skv - n, (nt - ceil32(n)) / 32));
     mask_in_.EnQue(mk);
     mk = mask_in_.DeQue<std::uint8_t>();
     LocalTensor<float> mf = calc_.Get<float>();
@@ -293,14 +307,14 @@ class FlashAttention {
     LocalTensor<T> p1 = p1_.AllocTensor<T>();
     DataCopy(p1, ws_p_,
              Nd2NzParams(1, static_cast<std::uint16_t>(m_), static_cast<std::uint16_t>(n16), 0,
-                         static_cast<std::uint16_t>(t_.nt),
-                         static_cast<std::uint16_t>(ceil16(m_)), 1, 0));
+                         static_cast<std::uint16_t>(t_.nt), static_cast<std::uint16_t>(ceil16(m_)),
+                         1, 0));
     p1_.EnQue(p1);
     LocalTensor<T> v1 = v1_.AllocTensor<T>();
-    DataCopy(v1, v_[kv_off_ + static_cast<std::int64_t>(k0) * t_.kv_ss],
-             Nd2NzParams(1, static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(t_.d), 0,
-                         static_cast<std::uint16_t>(t_.kv_ss), static_cast<std::uint16_t>(n16),
-                         1, 0));
+    DataCopy(
+        v1, v_[kv_off_ + static_cast<std::int64_t>(k0) * t_.kv_ss],
+        Nd2NzParams(1, static_cast<std::uint16_t>(n), static_cast<std::uint16_t>(t_.d), 0,
+                    static_cast<std::uint16_t>(t_.kv_ss), static_cast<std::uint16_t>(n16), 1, 0));
     v1_.EnQue(v1);
     p1 = p1_.DeQue<T>();
     LocalTensor<T> a2 = a2_.AllocTensor<T>();

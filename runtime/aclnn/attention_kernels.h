@@ -12,7 +12,8 @@
 //   vector: O += P V.
 // Finally O / l is cast and written to attentionOut, m and l (8 copies per row) to softmaxMax /
 // softmaxSum. Cube and vector hand tiles over through GM (the workspace), as the separate AIC and
-// AIV cores of a split chip must; SetFlag/WaitFlag order the hand-overs.
+// AIV cores of a split chip must; SetFlag/WaitFlag order the hand-overs. S is double-buffered:
+// the cube computes S of key tile j + 1 while the vector side works on tile j.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +36,9 @@ struct AttentionTiling {
   // Band (has_band): key j is visible from query row i iff i - pre <= j <= i + next.
   bool has_band = false;
   std::int64_t pre = 0, next = 0;
-  bool skip_masked_tiles = false;
-  std::vector<std::uint32_t> kv_lens;  // keys of each batch (empty: skv for all)  // key tiles the band hides from every row of a query tile
-  std::uint64_t ws_block_bytes = 0;  // workspace per block: S (mt x nt fp32), P, O (mt x d fp32)
+  bool skip_masked_tiles = false;      // key tiles the band hides from every row of a query tile
+  std::vector<std::uint32_t> kv_lens;  // keys of each batch (empty: skv for all)
+  std::uint64_t ws_block_bytes = 0;  // workspace per block: 2 S (mt x nt fp32), P, O (mt x d fp32)
 };
 
 /// Masked scores are set to this value (exp(kMasked - max) is 0 beside any visible key).

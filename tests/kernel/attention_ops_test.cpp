@@ -38,8 +38,8 @@ void rows_kernel(GM_ADDR x, GM_ADDR out, std::uint32_t timing_only) {
   const BinaryRepeatParams fold(1, 1, 1, 8, kCols / 8, kCols / 8);
   Max(half, s, s[64], 64, kRows, fold);
   WholeReduceMax(red, half, 64, kRows, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
-  WholeReduceMax(red[8], half, 64, kRows, 1, 1, 8);           // (value, index) pairs
-  WholeReduceSum(red[16], s, 50, kRows, 1, 1, kCols / 8);     // first 50 columns of each row
+  WholeReduceMax(red[8], half, 64, kRows, 1, 1, 8);        // (value, index) pairs
+  WholeReduceSum(red[16], s, 50, kRows, 1, 1, kCols / 8);  // first 50 columns of each row
   Brcb(bc, red, 1, BrcbRepeatParams(1, 8));
   const BinaryRepeatParams rows(1, 1, 0, kCols / 8, kCols / 8, 1);
   Sub(s, s, bc, 64, kRows, rows);
@@ -131,10 +131,12 @@ TEST(AttentionOps, TimingOnlyModeRecordsTheSameButComputesNothing) {
 
 TEST(AttentionOps, MisuseIsAKernelError) {
   for (std::uint32_t which : {0u, 2u, 3u}) {
-    auto r = npusim::kernel::run_blocks(&bad_mask_kernel, 1, static_cast<std::uint8_t*>(nullptr), static_cast<std::uint8_t*>(nullptr), which);
+    auto r = npusim::kernel::run_blocks(&bad_mask_kernel, 1, static_cast<std::uint8_t*>(nullptr),
+                                        static_cast<std::uint8_t*>(nullptr), which);
     EXPECT_FALSE(r.ok()) << which;
   }
-  auto fine = npusim::kernel::run_blocks(&bad_mask_kernel, 1, static_cast<std::uint8_t*>(nullptr), static_cast<std::uint8_t*>(nullptr), 1u);
+  auto fine = npusim::kernel::run_blocks(&bad_mask_kernel, 1, static_cast<std::uint8_t*>(nullptr),
+                                         static_cast<std::uint8_t*>(nullptr), 1u);
   EXPECT_TRUE(fine.ok()) << fine.first_error();
 }
 

@@ -160,8 +160,8 @@ class AttentionTest : public DeviceTest {
     } else if (c.api == Api::kPrompt) {
       ASSERT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(
                     qt, tensor(shape(c, c.n2, c.skv), c.dtype, k),
-                    tensor(shape(c, c.n2, c.skv), c.dtype, v), nullptr, mask_t, nullptr, c.n,
-                    scale, pre, next, layout, c.kv_heads_arg, ot, &ws, &ex),
+                    tensor(shape(c, c.n2, c.skv), c.dtype, v), nullptr, mask_t, nullptr, c.n, scale,
+                    pre, next, layout, c.kv_heads_arg, ot, &ws, &ex),
                 ACLNN_SUCCESS);
     } else {
       const std::vector<std::int64_t> kv = shape(c, c.n2, c.skv);
@@ -172,12 +172,11 @@ class AttentionTest : public DeviceTest {
       aclTensorList* kl = aclCreateTensorList(&kt, 1);
       aclTensorList* vl = aclCreateTensorList(&vt, 1);
       aclIntArray* lens =
-          c.kv_lens.empty() ? nullptr
-                            : aclCreateIntArray(c.kv_lens.data(), c.kv_lens.size());
-      ASSERT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(qt, kl, vl, nullptr, mask_t, lens, c.n,
-                                                         scale, layout, c.kv_heads_arg, ot, &ws,
-                                                         &ex),
-                ACLNN_SUCCESS);
+          c.kv_lens.empty() ? nullptr : aclCreateIntArray(c.kv_lens.data(), c.kv_lens.size());
+      ASSERT_EQ(
+          aclnnIncreFlashAttentionGetWorkspaceSize(qt, kl, vl, nullptr, mask_t, lens, c.n, scale,
+                                                   layout, c.kv_heads_arg, ot, &ws, &ex),
+          ACLNN_SUCCESS);
       EXPECT_EQ(aclDestroyTensorList(kl), ACLNN_SUCCESS);
       EXPECT_EQ(aclDestroyTensorList(vl), ACLNN_SUCCESS);
       if (lens != nullptr) {
@@ -191,8 +190,8 @@ class AttentionTest : public DeviceTest {
 
     const double tol = c.dtype == ACL_FLOAT16 ? 2e-3 : 1e-2;
     // The inputs as rounded to their type, in double.
-    std::vector<double> qd(static_cast<std::size_t>(q_count)), kd(static_cast<std::size_t>(kv_count)),
-        vd(static_cast<std::size_t>(kv_count));
+    std::vector<double> qd(static_cast<std::size_t>(q_count)),
+        kd(static_cast<std::size_t>(kv_count)), vd(static_cast<std::size_t>(kv_count));
     for (std::int64_t i = 0; i < q_count; ++i)
       qd[static_cast<std::size_t>(i)] = static_cast<double>(nn::load(dt, q, i));
     for (std::int64_t i = 0; i < kv_count; ++i) {
@@ -214,8 +213,9 @@ class AttentionTest : public DeviceTest {
             for (std::int64_t e = 0; e < c.d; ++e)
               dot += qd[static_cast<std::size_t>(qo + e)] * kd[static_cast<std::size_t>(ko + e)];
             s[static_cast<std::size_t>(j)] =
-                j < keys && visible(c, mask, bi, ni, i, j) ? dot * static_cast<double>(static_cast<float>(scale))
-                                               : -3.0e38;
+                j < keys && visible(c, mask, bi, ni, i, j)
+                    ? dot * static_cast<double>(static_cast<float>(scale))
+                    : -3.0e38;
             max = std::max(max, s[static_cast<std::size_t>(j)]);
           }
           double sum = 0;
@@ -246,8 +246,8 @@ class AttentionTest : public DeviceTest {
     ASSERT_NE(kernel, nullptr);
     EXPECT_EQ(kernel->core_type, models::CoreType::kMix);
     EXPECT_EQ(kernel->name, c.api == Api::kFlashAttentionScore ? "FlashAttentionScore"
-                            : c.api == Api::kPrompt             ? "PromptFlashAttention"
-                                                                : "IncreFlashAttention");
+                            : c.api == Api::kPrompt            ? "PromptFlashAttention"
+                                                               : "IncreFlashAttention");
     EXPECT_GE(kernel->block_dim, 1u);
     EXPECT_LE(kernel->block_dim, static_cast<std::uint32_t>(c.b * c.n * ((c.sq + 15) / 16)));
   }
@@ -413,11 +413,11 @@ TEST_F(AttentionTest, InferenceFormsRefuseBadArguments) {
   EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, two, two, nullptr, nullptr, nullptr, 2,
                                                      1.0, bsh, 0, q1, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // one tensor per batch is not supported
-  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q, one, one, nullptr, nullptr, nullptr, 2,
-                                                     1.0, bsh, 0, q, &ws, &ex),
+  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q, one, one, nullptr, nullptr, nullptr, 2, 1.0,
+                                                     bsh, 0, q, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // query sequence 16, not 1
-  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, nullptr, one, nullptr, nullptr, nullptr,
-                                                     2, 1.0, bsh, 0, q1, &ws, &ex),
+  EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, nullptr, one, nullptr, nullptr, nullptr, 2,
+                                                     1.0, bsh, 0, q1, &ws, &ex),
             ACLNN_ERR_PARAM_NULLPTR);
   const int64_t zero_lens[2] = {16, 0};
   aclIntArray* zero = aclCreateIntArray(zero_lens, 2);
@@ -453,10 +453,9 @@ TEST_F(AttentionTest, BadArgumentsAreRefused) {
   auto call = [&](const aclTensor* qq, const aclTensor* kk, const aclTensor* pse,
                   const aclTensor* mask, double keep, std::int64_t heads, char* layout,
                   std::int64_t sparse, const aclTensor* smax, const aclTensor* o) {
-    return aclnnFlashAttentionScoreGetWorkspaceSize(qq, kk, kk, pse, nullptr, nullptr, mask,
-                                                    nullptr, 0.125, keep, 2147483647, 2147483647,
-                                                    heads, layout, 0, sparse, smax, stat, nullptr,
-                                                    o, &ws, &ex);
+    return aclnnFlashAttentionScoreGetWorkspaceSize(
+        qq, kk, kk, pse, nullptr, nullptr, mask, nullptr, 0.125, keep, 2147483647, 2147483647,
+        heads, layout, 0, sparse, smax, stat, nullptr, o, &ws, &ex);
   };
   ASSERT_EQ(call(q, kv, nullptr, nullptr, 1.0, 2, bnsd, 0, stat, out), ACLNN_SUCCESS);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);

@@ -18,9 +18,9 @@ extern "C" {
 #endif
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnPromptFlashAttentionGetWorkspaceSize(
-    const aclTensor* query, const aclTensor* key, const aclTensor* value,
-    const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
-    int64_t numHeads, double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
+    const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* pseShift,
+    const aclTensor* attenMask, const aclIntArray* actualSeqLengths, int64_t numHeads,
+    double scaleValue, int64_t preTokens, int64_t nextTokens, char* inputLayout,
     int64_t numKeyValueHeads, const aclTensor* attentionOut, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 

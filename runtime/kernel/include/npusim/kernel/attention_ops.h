@@ -102,10 +102,10 @@ NPUSIM_TWIN_FN void check_mask(std::uint64_t mask, std::uint32_t repeats, const 
 }
 
 template <class T, class F>
-NPUSIM_TWIN_FN void binary_repeat_body(BlockContext& ctx, Op op, const char* name,
-                                       Operand<T> dst, Operand<T> a, Operand<T> b,
-                                       std::uint64_t mask, std::uint32_t repeats,
-                                       const AscendC::BinaryRepeatParams& p, F f) {
+NPUSIM_TWIN_FN void binary_repeat_body(BlockContext& ctx, Op op, const char* name, Operand<T> dst,
+                                       Operand<T> a, Operand<T> b, std::uint64_t mask,
+                                       std::uint32_t repeats, const AscendC::BinaryRepeatParams& p,
+                                       F f) {
   check_mask<T>(mask, repeats, name);
   const auto m = static_cast<std::uint32_t>(mask);
   check_repeat(dst, repeat_span<T>(repeats, m, p.dstBlkStride, p.dstRepStride), name, "dst");
@@ -138,9 +138,9 @@ void binary_repeat(Op op, const char* name, const AscendC::LocalTensor<T>& dst,
 
 template <class T, bool kMax>
 NPUSIM_TWIN_FN void whole_reduce_body(BlockContext& ctx, Operand<T> dst, Operand<T> src,
-                                      std::int32_t mask, std::int32_t repeats,
-                                      std::int32_t dst_rep, std::int32_t src_blk,
-                                      std::int32_t src_rep, AscendC::ReduceOrder order) {
+                                      std::int32_t mask, std::int32_t repeats, std::int32_t dst_rep,
+                                      std::int32_t src_blk, std::int32_t src_rep,
+                                      AscendC::ReduceOrder order) {
   const char* name = kMax ? "WholeReduceMax" : "WholeReduceSum";
   if (mask < 0 || repeats < 0 || dst_rep < 0 || src_blk < 0 || src_rep < 0)
     fail(name, "negative mask, repeat count or stride");
@@ -149,8 +149,9 @@ NPUSIM_TWIN_FN void whole_reduce_body(BlockContext& ctx, Operand<T> dst, Operand
   if (kMax && !pairs && order != AscendC::ReduceOrder::ORDER_ONLY_VALUE)
     fail(name, "only ORDER_VALUE_INDEX and ORDER_ONLY_VALUE are supported by the simulator");
   const auto m = static_cast<std::uint32_t>(mask), n = static_cast<std::uint32_t>(repeats);
-  check_repeat(src, repeat_span<T>(n, m, static_cast<std::uint32_t>(src_blk),
-                                   static_cast<std::uint32_t>(src_rep)),
+  check_repeat(src,
+               repeat_span<T>(n, m, static_cast<std::uint32_t>(src_blk),
+                              static_cast<std::uint32_t>(src_rep)),
                name, "src");
   const std::uint64_t unit = pairs ? 2 : 1;
   check_repeat(dst, (n - 1ull) * dst_rep * unit + unit, name, "dst");
@@ -195,14 +196,14 @@ NPUSIM_TWIN_FN void brcb_body(BlockContext& ctx, Operand<T> dst, Operand<T> src,
   constexpr std::uint32_t kB = 32 / sizeof(T);
   if (repeats == 0) fail("Brcb", "repeatTimes must be positive");
   check_repeat(src, repeats * 8ull, "Brcb", "src");
-  const std::uint64_t span =
-      ((repeats - 1ull) * p.dstRepStride + 7ull * p.dstBlkStride) * kB + kB;
+  const std::uint64_t span = ((repeats - 1ull) * p.dstRepStride + 7ull * p.dstBlkStride) * kB + kB;
   check_repeat(dst, span, "Brcb", "dst");
   if (ctx.functional) {
     for (std::uint32_t r = 0; r < repeats; ++r) {
       for (std::uint32_t j = 0; j < 8; ++j) {
         const T v = src.data[r * 8 + j];
-        T* d = dst.data + (static_cast<std::uint64_t>(r) * p.dstRepStride + j * p.dstBlkStride) * kB;
+        T* d =
+            dst.data + (static_cast<std::uint64_t>(r) * p.dstRepStride + j * p.dstBlkStride) * kB;
         for (std::uint32_t e = 0; e < kB; ++e) d[e] = v;
       }
     }
@@ -216,14 +217,13 @@ NPUSIM_TWIN_FN void brcb_body(BlockContext& ctx, Operand<T> dst, Operand<T> src,
 
 namespace AscendC {
 
-#define NPUSIM_BINARY_REPEAT_OP(NAME, OP, EXPR)                                                 \
-  template <class T, bool kSetMask = true>                                                      \
-  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                       \
-                   const LocalTensor<T>& src1, std::uint64_t mask, const std::uint8_t repeats, \
-                   const BinaryRepeatParams& params) {                                          \
-    npusim::kernel::binary_repeat(npusim::kernel::Op::OP, #NAME, dst, src0, src1, mask,        \
-                                  repeats, params,                                              \
-                                  [](T a, T b) NPUSIM_TWIN_FN { return EXPR; });                \
+#define NPUSIM_BINARY_REPEAT_OP(NAME, OP, EXPR)                                                  \
+  template <class T, bool kSetMask = true>                                                       \
+  inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                        \
+                   const LocalTensor<T>& src1, std::uint64_t mask, const std::uint8_t repeats,   \
+                   const BinaryRepeatParams& params) {                                           \
+    npusim::kernel::binary_repeat(npusim::kernel::Op::OP, #NAME, dst, src0, src1, mask, repeats, \
+                                  params, [](T a, T b) NPUSIM_TWIN_FN { return EXPR; });         \
   }
 NPUSIM_BINARY_REPEAT_OP(Add, kAdd, static_cast<T>(a + b))
 NPUSIM_BINARY_REPEAT_OP(Sub, kSub, static_cast<T>(a - b))
