@@ -321,6 +321,12 @@ TEST_F(AttentionTest, SbhLayoutCausal) {
   run(c);
 }
 
+TEST_F(AttentionTest, HeadDims16And80And256) {
+  run({1, 1, 1, 40, 150, 16});
+  run({1, 2, 1, 33, 40, 80});
+  run({1, 1, 1, 70, 140, 256}, 0.0625);  // query tiles of 32 rows: 256-wide rows fill UB
+}
+
 TEST_F(AttentionTest, PromptCausalMaskBsh) {
   Case c{2, 2, 2, 140, 140, 64};
   c.layout = "BSH";
