@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// aclnnFlashAttentionScore (forward): checks, tiling and the launch of the fused MIX kernel
-// (attention_kernels.cpp). See aclnnop/aclnn_flash_attention_score.h for what is taken.
+// The attention operators: aclnnFlashAttentionScore (training forward), aclnnPromptFlashAttention
+// (prefill) and aclnnIncreFlashAttention (decode, per-batch KV cache lengths): their own argument
+// checks, then one shared plan (plan_attention: layouts, GQA, masks, tiling) and the launch of the
+// fused MIX kernel (attention_kernels.cpp). See the aclnnop/aclnn_*flash_attention*.h headers for
+// what each takes.
 //
 // Tiling: key tiles of 128 keys; query tiles of the largest mt in {128, 64, 32, 16} (at most Sq
 // rounded up to 16) whose buffers fit the core's UB, L1, L0A/B/C (config aicore.*); work items
@@ -8,9 +11,10 @@
 // workspace holds, per block, two S tiles (fp32; the cube fills one while the vector side reads
 // the other), one P tile and one P V tile (fp32).
 //
-// Accuracy (tests/runtime/aclnn_attention_test.cpp): vs a double-precision softmax(QK^T*scale +
-// mask)V within 2e-3 relative (of the output's largest magnitude) for FLOAT16 and 1e-2 for
-// BFLOAT16: P is rounded to the input type before P V, as on the device.
+// Accuracy (tests/runtime/aclnn_attention_test.cpp, inputs in [-1, 1] so |out| <= 1): vs a
+// double-precision softmax(QK^T*scale + mask)V within 2e-3 for FLOAT16 and 1e-2 for BFLOAT16
+// (P is rounded to the input type before P V, as on the device); softmaxMax within 1e-4,
+// softmaxSum within 1e-4 relative.
 #include <cstdint>
 #include <initializer_list>
 #include <string>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The fused attention kernel of aclnnFlashAttentionScore (attention_kernels.cpp) and its tiling.
+// The fused attention kernel of aclnnFlashAttentionScore, aclnnPromptFlashAttention and
+// aclnnIncreFlashAttention (attention_kernels.cpp) and its tiling.
 //
 // One MIX block (cube + vector) takes work items (batch b, query head n, query tile of `mt`
 // rows) round-robin. For each item it walks the key tiles of `nt` keys:
