@@ -35,17 +35,25 @@ constexpr std::int64_t kFar = std::int64_t{1} << 40;  // beyond any sequence
 
 std::int64_t clamp_tokens(std::int64_t v) { return v > kFar ? kFar : (v < -kFar ? -kFar : v); }
 
+// UB bytes of the kernel's buffers for query tiles of mt rows (attention_kernels.cpp Init): the
+// S / P V input, P / output, softmax statistics out, accumulator, 5 row vectors, Brcb blocks,
+// with a mask its bytes and their float copy; 32 bytes of alignment per buffer.
+std::uint64_t attention_ub_bytes(std::uint64_t mt, std::uint64_t nt, std::uint64_t d, bool mask) {
+  const std::uint64_t wide = nt > d ? nt : d;
+  std::uint64_t bytes =
+      mt * wide * 4 + mt * wide * 2 + mt * 8 * 4 + mt * d * 4 + 5 * mt * 4 + mt * 8 * 4 + 8 * 32;
+  if (mask) bytes += mt * nt + mt * nt * 4;
+  return bytes;
+}
+
 // The query-tile rows whose buffers fit the core (0 when none does).
-std::uint32_t query_tile(const Plan& p, std::uint32_t d, std::uint32_t sq) {
+std::uint32_t query_tile(const Plan& p, std::uint32_t d, std::uint32_t sq, bool mask) {
   const std::uint64_t nt = kKeyTile, wide = nt > d ? nt : d;
   for (std::uint32_t mt = 128; mt >= 16; mt /= 2) {
-    // S in, mask-as-float, P V in, accumulator, mask bytes, P / output, softmax statistics
-    // out, the halves of the row folding, 4 row vectors, Brcb blocks (+ alignment).
-    const std::uint64_t ub = mt * nt * 4 * 2 + mt * d * 4 * 2 + mt * nt + mt * wide * 2 +
-                             mt * 8 * 4 + mt * 64 * 4 + 4 * mt * 4 + mt * 8 * 4 + 16 * 32;
     const std::uint64_t l1 = mt * d * 2 + nt * d * 2 * 2 + mt * nt * 2;
-    if (ub <= p.ub_bytes() && l1 <= p.l1_bytes() && mt * wide * 2 <= p.l0a_bytes() &&
-        nt * d * 2 <= p.l0b_bytes() && mt * wide * 4 <= p.l0c_bytes()) {
+    if (attention_ub_bytes(mt, nt, d, mask) <= p.ub_bytes() && l1 <= p.l1_bytes() &&
+        mt * wide * 2 <= p.l0a_bytes() && nt * d * 2 <= p.l0b_bytes() &&
+        mt * wide * 4 <= p.l0c_bytes()) {
       const std::uint32_t rows = (sq + 15) / 16 * 16;
       return rows < mt ? rows : mt;
     }
@@ -228,7 +236,7 @@ void plan_attention(Plan& p, const Request& r) {
   }
 
   t.nt = kKeyTile;
-  t.mt = query_tile(p, t.d, t.sq);
+  t.mt = query_tile(p, t.d, t.sq, t.has_mask);
   p.require(t.mt != 0,
             "head dimension " + std::to_string(t.d) + " does not fit the core's buffers");
   t.q_tiles = (t.sq + t.mt - 1) / t.mt;

@@ -8,8 +8,9 @@
 // fp32 rows to the workspace.
 //
 // The vector side works on whole tiles: count-form ops (Muls, Exp, Cast, Add) and the repeat
-// forms of attention_ops.h for the rows: each S row (128 floats) is folded to 64 (Max / Add of
-// its halves), reduced per row (WholeReduceMax / WholeReduceSum), and per-row values are spread
+// forms of attention_ops.h for the rows: each half (64 floats) of the S rows (128 floats) is
+// reduced per row (WholeReduceMax / WholeReduceSum, then Max / Add of the halves), and per-row
+// values are spread
 // with Brcb and applied with a block stride of 0 (Sub, Mul, Div). The running maximum, sum and
 // rescale factor of every row live in UB; the scalar unit only drives the loops (and, per row,
 // the band masking of tiles on the band's edge and the padding of a last partial key tile).
@@ -57,16 +58,18 @@ class FlashAttention {
     pipe_.InitBuffer(a2_, 1, t.mt * wide * sizeof(T));
     pipe_.InitBuffer(b2_, 1, t.nt * t.d * sizeof(T));
     pipe_.InitBuffer(c1_, 1, t.mt * wide * sizeof(float));
-    pipe_.InitBuffer(s_in_, 1, t.mt * t.nt * sizeof(float));
-    pipe_.InitBuffer(o_in_, 1, t.mt * t.d * sizeof(float));
-    pipe_.InitBuffer(mask_in_, 1, t.mt * t.nt);
+    // UB (attention_ub_bytes in attention.cpp): S tiles and, in turn, P V tiles come in
+    // through one buffer; the attenMask buffers exist only with a mask.
+    pipe_.InitBuffer(in_, 1, t.mt * wide * sizeof(float));
     pipe_.InitBuffer(p_out_, 1, t.mt * wide * sizeof(T));
     pipe_.InitBuffer(stat_out_, 1, t.mt * 8 * sizeof(float));
-    pipe_.InitBuffer(calc_, t.mt * t.nt * sizeof(float));
     pipe_.InitBuffer(acc_, t.mt * t.d * sizeof(float));
-    pipe_.InitBuffer(halves_, t.mt * 64 * sizeof(float));
-    pipe_.InitBuffer(rows_, 4 * t.mt * sizeof(float));
+    pipe_.InitBuffer(rows_, 5 * t.mt * sizeof(float));
     pipe_.InitBuffer(bcast_, t.mt * 8 * sizeof(float));
+    if (t.has_mask) {
+      pipe_.InitBuffer(mask_in_, 1, t.mt * t.nt);
+      pipe_.InitBuffer(calc_, t.mt * t.nt * sizeof(float));
+    }
   }
 
   __aicore__ void Process() {
@@ -177,6 +180,7 @@ class FlashAttention {
   __aicore__ LocalTensor<float> RowSum() { return rows_.Get<float>()[t_.mt]; }
   __aicore__ LocalTensor<float> RowScale() { return rows_.Get<float>()[2 * t_.mt]; }
   __aicore__ LocalTensor<float> RowTile() { return rows_.Get<float>()[3 * t_.mt]; }
+  __aicore__ LocalTensor<float> RowHalf() { return rows_.Get<float>()[4 * t_.mt]; }
 
   // dst (rows of `width` floats) op= the per-row values in bcast_ (from Brcb), 64 columns per
   // instruction.
@@ -207,11 +211,11 @@ class FlashAttention {
     const auto tile = static_cast<std::int32_t>(m_ * nt);
     const auto m = static_cast<std::int32_t>(m_);
     const auto reps = static_cast<std::uint8_t>(m_);
-    LocalTensor<float> s = s_in_.AllocTensor<float>();
+    LocalTensor<float> s = in_.AllocTensor<float>();
     WaitFlag<HardEvent::FIX_MTE2>(static_cast<std::int32_t>(buf));  // S in GM (Scores)
     DataCopy(s, ws_s_[buf * t_.mt * nt], m_ * nt);
-    s_in_.EnQue(s);
-    s = s_in_.DeQue<float>();
+    in_.EnQue(s);
+    s = in_.DeQue<float>();
     Muls(s, s, t_.scale, tile);
     if (t_.has_mask) ApplyMaskTensor(s, k0, n);
     if (t_.has_band && BandCuts(k0, n)) {
@@ -221,16 +225,15 @@ class FlashAttention {
       for (std::uint32_t r = 0; r < m_; ++r)
         Duplicate(s[r * nt + n], kAttentionMasked, static_cast<std::int32_t>(nt - n));
     }
-    LocalTensor<float> half = halves_.Get<float>();
-    const BinaryRepeatParams fold(1, 1, 1, 8, static_cast<std::uint8_t>(nt / 8),
-                                  static_cast<std::uint8_t>(nt / 8));
+    const auto row_blocks = static_cast<std::int32_t>(nt / 8);
     const BinaryRepeatParams rows(1, 1, 0, static_cast<std::uint8_t>(nt / 8),
                                   static_cast<std::uint8_t>(nt / 8), 1);
     // m_new = max(m_old, row max); scale = exp(m_old - m_new).
     LocalTensor<float> row_max = RowMax(), row_sum = RowSum(), row_scale = RowScale(),
-                       row_tile = RowTile();
-    Max(half, s, s[64], 64, reps, fold);
-    WholeReduceMax(row_tile, half, 64, m, 1, 1, 8, ReduceOrder::ORDER_ONLY_VALUE);
+                       row_tile = RowTile(), row_half = RowHalf();
+    WholeReduceMax(row_tile, s, 64, m, 1, 1, row_blocks, ReduceOrder::ORDER_ONLY_VALUE);
+    WholeReduceMax(row_half, s[64], 64, m, 1, 1, row_blocks, ReduceOrder::ORDER_ONLY_VALUE);
+    Max(row_tile, row_tile, row_half, m);
     Max(row_tile, row_tile, row_max, m);
     Sub(row_scale, row_max, row_tile, m);
     Exp(row_scale, row_scale, m);
@@ -241,15 +244,16 @@ class FlashAttention {
     Sub(s, s, bc, 64, reps, rows);
     Sub(s[64], s[64], bc, 64, reps, rows);
     Exp(s, s, tile);
-    Add(half, s, s[64], 64, reps, fold);
-    WholeReduceSum(row_tile, half, 64, m, 1, 1, 8);
+    WholeReduceSum(row_tile, s, 64, m, 1, 1, row_blocks);
+    WholeReduceSum(row_half, s[64], 64, m, 1, 1, row_blocks);
+    Add(row_tile, row_tile, row_half, m);
     Mul(row_sum, row_sum, row_scale, m);
     Add(row_sum, row_sum, row_tile, m);
     Broadcast(row_scale);
     ScaleRows<false>(acc_.Get<float>(), t_.d);
     LocalTensor<T> p = p_out_.AllocTensor<T>();
     Cast(p, s, RoundMode::CAST_RINT, static_cast<std::uint32_t>(tile));
-    s_in_.FreeTensor(s);
+    in_.FreeTensor(s);
     p_out_.EnQue(p);
     p = p_out_.DeQue<T>();
     DataCopy(ws_p_, p, m_ * nt);
@@ -352,13 +356,13 @@ class FlashAttention {
     c1_.FreeTensor(c1);
     SetFlag<HardEvent::FIX_MTE2>(EVENT_ID2);  // P V in GM before the vector side reads it
     WaitFlag<HardEvent::FIX_MTE2>(EVENT_ID2);
-    LocalTensor<float> o = o_in_.AllocTensor<float>();
+    LocalTensor<float> o = in_.AllocTensor<float>();
     DataCopy(o, ws_o_, m_ * t_.d);
-    o_in_.EnQue(o);
-    o = o_in_.DeQue<float>();
+    in_.EnQue(o);
+    o = in_.DeQue<float>();
     LocalTensor<float> acc = acc_.Get<float>();
     Add(acc, acc, o, static_cast<std::int32_t>(m_ * t_.d));
-    o_in_.FreeTensor(o);
+    in_.FreeTensor(o);
   }
 
   // attentionOut = acc / l; softmaxMax / softmaxSum rows (8 copies each, as Brcb lays them out).
@@ -396,9 +400,9 @@ class FlashAttention {
   TQue<TPosition::A2, 1> a2_;
   TQue<TPosition::B2, 1> b2_;
   TQue<TPosition::CO1, 1> c1_;
-  TQue<TPosition::VECIN, 1> s_in_, o_in_, mask_in_;
+  TQue<TPosition::VECIN, 1> in_, mask_in_;
   TQue<TPosition::VECOUT, 1> p_out_, stat_out_;
-  TBuf<TPosition::VECCALC> calc_, acc_, halves_, rows_, bcast_;
+  TBuf<TPosition::VECCALC> calc_, acc_, rows_, bcast_;
   GlobalTensor<T> q_, k_, v_, out_, ws_p_;
   GlobalTensor<std::uint8_t> mask_;
   GlobalTensor<float> smax_, ssum_, ws_s_, ws_o_;
