@@ -116,6 +116,7 @@ struct Request {
   const aclTensor* ssum = nullptr;
   const aclTensor* out = nullptr;
   std::string form;
+  std::string out_form;  // attentionOut's layout when it differs (PromptFlashAttention BNSD_BSND)
   std::int64_t head_num = 0;
   std::int64_t kv_heads = -1;  // -1: from key's shape; 0: as many as query heads
   double scale = 1.0;
@@ -177,7 +178,17 @@ void plan_attention(Plan& p, const Request& r) {
   p.require(lq.d % 16 == 0 && lq.d <= 256,
             "head dimension " + std::to_string(lq.d) + " must be a multiple of 16 up to 256");
   p.require(lq.ss <= 65535 && lk.ss <= 65535, "rows longer than 65535 elements");
-  p.require(out.dims == q.dims, "attentionOut must have query's shape");
+  Layout lo = lq;
+  if (r.out_form.empty()) {
+    p.require(out.dims == q.dims, "attentionOut must have query's shape");
+  } else {
+    lo = layout_of(p, out, r.out_form, r.head_num, 0, "attentionOut");
+    p.require(
+        lo.b == lq.b && lo.n == lq.n && lo.s == lq.s && lo.d == lq.d,
+        "attentionOut must hold query's batch, heads, sequence and head dimension in layout " +
+            r.out_form);
+    p.require(lo.ss <= 65535, "rows longer than 65535 elements");
+  }
   if (r.smax != nullptr) {
     p.require_dtype(*r.smax, {ACL_FLOAT}, "softmaxMax");
     p.require_dtype(*r.ssum, {ACL_FLOAT}, "softmaxSum");
@@ -197,6 +208,9 @@ void plan_attention(Plan& p, const Request& r) {
   t.q_sb = lq.sb;
   t.q_sn = lq.sn;
   t.q_ss = lq.ss;
+  t.o_sb = lo.sb;
+  t.o_sn = lo.sn;
+  t.o_ss = lo.ss;
   t.kv_sb = lk.sb;
   t.kv_sn = lk.sn;
   t.kv_ss = lk.ss;
@@ -331,7 +345,11 @@ void plan_prompt_flash_attention(Plan& p, const aclTensor* query, const aclTenso
               "aclnnPromptFlashAttention: inputLayout is NULL");
   p.require(pse == nullptr, "pseShift is not supported by npusim");
   r.form = input_layout;
-  require_layout(r.form, {"BSH", "BSND", "BNSD"}, r.op);
+  require_layout(r.form, {"BSH", "BSND", "BNSD", "BNSD_BSND"}, r.op);
+  if (r.form == "BNSD_BSND") {  // query, key, value BNSD; attentionOut BSND
+    r.form = "BNSD";
+    r.out_form = "BSND";
+  }
   r.head_num = num_heads;
   r.kv_heads = num_kv_heads;
   p.require(num_kv_heads >= 0, "numKeyValueHeads must not be negative");

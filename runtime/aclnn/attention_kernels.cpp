@@ -88,6 +88,7 @@ class FlashAttention {
   __aicore__ void Item() {
     const std::uint32_t group = t_.heads / t_.kv_heads;
     q_off_ = b_ * t_.q_sb + n_ * t_.q_sn + static_cast<std::int64_t>(q0_) * t_.q_ss;
+    out_off_ = b_ * t_.o_sb + n_ * t_.o_sn + static_cast<std::int64_t>(q0_) * t_.o_ss;
     kv_off_ = b_ * t_.kv_sb + (n_ / group) * t_.kv_sn;
     Duplicate(RowMax(), kAttentionMasked, static_cast<std::int32_t>(m_));
     Duplicate(RowSum(), 0.0f, static_cast<std::int32_t>(m_));
@@ -374,10 +375,10 @@ class FlashAttention {
     Cast(o, acc, RoundMode::CAST_RINT, m_ * t_.d);
     p_out_.EnQue(o);
     o = p_out_.DeQue<T>();
-    DataCopy(out_[q_off_], o,
+    DataCopy(out_[out_off_], o,
              DataCopyParams(static_cast<std::uint16_t>(m_),
                             static_cast<std::uint16_t>(t_.d * sizeof(T) / 32), 0,
-                            static_cast<std::uint16_t>((t_.q_ss - t_.d) * sizeof(T) / 32)));
+                            static_cast<std::uint16_t>((t_.o_ss - t_.d) * sizeof(T) / 32)));
     p_out_.FreeTensor(o);
     if (!has_stats_) return;
     const std::uint64_t stat_at =
@@ -407,7 +408,7 @@ class FlashAttention {
   GlobalTensor<std::uint8_t> mask_;
   GlobalTensor<float> smax_, ssum_, ws_s_, ws_o_;
   std::uint32_t b_ = 0, n_ = 0, q0_ = 0, m_ = 0;
-  std::int64_t q_off_ = 0, kv_off_ = 0;
+  std::int64_t q_off_ = 0, out_off_ = 0, kv_off_ = 0;
   bool has_stats_ = false;
 };
 

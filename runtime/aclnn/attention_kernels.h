@@ -25,8 +25,9 @@ namespace npusim::aclnn {
 struct AttentionTiling {
   std::uint32_t batch = 0, heads = 0, kv_heads = 0;
   std::uint32_t sq = 0, skv = 0, d = 0;
-  // Element strides of (batch, head, row) in query/attentionOut and in key/value (d is innermost).
+  // Element strides of (batch, head, row) in query, attentionOut and key/value (d is innermost).
   std::int64_t q_sb = 0, q_sn = 0, q_ss = 0;
+  std::int64_t o_sb = 0, o_sn = 0, o_ss = 0;
   std::int64_t kv_sb = 0, kv_sn = 0, kv_ss = 0;
   std::uint32_t mt = 0, nt = 0;  // query rows / keys per tile
   std::uint32_t q_tiles = 0;

@@ -39,6 +39,7 @@ struct Case {
   Api api = Api::kFlashAttentionScore;
   std::vector<std::int64_t> kv_lens;  // kIncre's actualSeqLengths
   std::int64_t kv_heads_arg = 0;      // numKeyValueHeads (kPrompt, kIncre)
+  std::string out_layout;             // attentionOut's layout if not `layout` (BNSD_BSND)
 };
 
 // A deterministic value in [-1, 1].
@@ -143,12 +144,15 @@ class AttentionTest : public DeviceTest {
       pre = c.pre;
       next = c.next;
     }
-    char layout[8];
-    std::snprintf(layout, sizeof layout, "%s", c.layout.c_str());
+    char layout[16];
+    std::snprintf(layout, sizeof layout, "%s",
+                  c.out_layout.empty() ? c.layout.c_str() : "BNSD_BSND");
+    Case co = c;  // attentionOut's layout
+    if (!c.out_layout.empty()) co.layout = c.out_layout;
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
     aclTensor* qt = tensor(shape(c, c.n, c.sq), c.dtype, q);
-    aclTensor* ot = tensor(shape(c, c.n, c.sq), c.dtype, out);
+    aclTensor* ot = tensor(shape(co, c.n, c.sq), c.dtype, out);
     if (c.api == Api::kFlashAttentionScore) {
       ASSERT_EQ(aclnnFlashAttentionScoreGetWorkspaceSize(
                     qt, tensor(shape(c, c.n2, c.skv), c.dtype, k),
@@ -233,7 +237,8 @@ class AttentionTest : public DeviceTest {
               const std::int64_t vo = offset(c, c.n2, c.skv, bi, ni / group, j);
               o += s[static_cast<std::size_t>(j)] * vd[static_cast<std::size_t>(vo + e)];
             }
-            ASSERT_NEAR(static_cast<double>(nn::load(dt, out, qo + e)), o / sum, tol)
+            const std::int64_t oo = offset(co, c.n, c.sq, bi, ni, i);
+            ASSERT_NEAR(static_cast<double>(nn::load(dt, out, oo + e)), o / sum, tol)
                 << "b " << bi << " n " << ni << " row " << i << " col " << e;
           }
         }
@@ -342,6 +347,14 @@ TEST_F(AttentionTest, PromptBandGroupedHeadsBnsd) {
   c.pre = 2147483647;
   c.next = 0;  // causal through the band
   c.kv_heads_arg = 2;
+  run(c);
+}
+
+TEST_F(AttentionTest, PromptBnsdInBsndOut) {
+  Case c{2, 2, 1, 40, 60, 64};
+  c.api = Api::kPrompt;
+  c.out_layout = "BSND";  // inputLayout "BNSD_BSND"
+  c.kv_heads_arg = 1;
   run(c);
 }
 

@@ -4,10 +4,11 @@
  * Two-phase aclnn call (GetWorkspaceSize, then aclnnPromptFlashAttention on a stream).
  *
  * npusim (runtime/aclnn/attention.cpp, the fused kernel of aclnnFlashAttentionScore): FLOAT16 /
- * BFLOAT16 in layouts "BSH", "BSND", "BNSD"; numKeyValueHeads 0 (= numHeads) or dividing
- * numHeads; attenMask BOOL/INT8/UINT8 (1 = masked) of shape [Sq, Skv], [B|1, Sq, Skv] or
- * [B|1, 1|N, Sq, Skv], combined with the preTokens/nextTokens band (without attenMask the band is
- * ignored). pseShift and actualSeqLengths shorter than Sq are refused (ACLNN_ERR_PARAM_INVALID). */
+ * BFLOAT16 in layouts "BSH", "BSND", "BNSD", "BNSD_BSND" (inputs BNSD, attentionOut BSND);
+ * numKeyValueHeads 0 (= numHeads) or dividing numHeads; attenMask BOOL/INT8/UINT8 (1 = masked) of
+ * shape [Sq, Skv], [B|1, Sq, Skv] or [B|1, 1|N, Sq, Skv], combined with the preTokens/nextTokens
+ * band (without attenMask the band is ignored). pseShift and actualSeqLengths shorter than Sq are
+ * refused (ACLNN_ERR_PARAM_INVALID). */
 #ifndef NPUSIM_ACLNNOP_ACLNN_PROMPT_FLASH_ATTENTION_H_
 #define NPUSIM_ACLNNOP_ACLNN_PROMPT_FLASH_ATTENTION_H_
 
