@@ -38,20 +38,23 @@ std::int64_t clamp_tokens(std::int64_t v) { return v > kFar ? kFar : (v < -kFar 
 // UB bytes of the kernel's buffers for query tiles of mt rows (attention_kernels.cpp Init): the
 // S / P V input, P / output, softmax statistics out, accumulator, 5 row vectors, Brcb blocks,
 // with a mask its bytes and their float copy; 32 bytes of alignment per buffer.
-std::uint64_t attention_ub_bytes(std::uint64_t mt, std::uint64_t nt, std::uint64_t d, bool mask) {
+std::uint64_t attention_ub_bytes(std::uint64_t mt, std::uint64_t nt, std::uint64_t d, bool mask,
+                                 bool pse) {
   const std::uint64_t wide = nt > d ? nt : d;
   std::uint64_t bytes =
       mt * wide * 4 + mt * wide * 2 + mt * 8 * 4 + mt * d * 4 + 5 * mt * 4 + mt * 8 * 4 + 8 * 32;
-  if (mask) bytes += mt * nt + mt * nt * 4;
+  if (mask) bytes += mt * nt;
+  if (pse) bytes += mt * nt * 2;
+  if (mask || pse) bytes += mt * nt * 4;
   return bytes;
 }
 
 // The query-tile rows whose buffers fit the core (0 when none does).
-std::uint32_t query_tile(const Plan& p, std::uint32_t d, std::uint32_t sq, bool mask) {
+std::uint32_t query_tile(const Plan& p, std::uint32_t d, std::uint32_t sq, bool mask, bool pse) {
   const std::uint64_t nt = kKeyTile, wide = nt > d ? nt : d;
   for (std::uint32_t mt = 128; mt >= 16; mt /= 2) {
     const std::uint64_t l1 = mt * d * 2 + nt * d * 2 * 2 + mt * nt * 2;
-    if (attention_ub_bytes(mt, nt, d, mask) <= p.ub_bytes() && l1 <= p.l1_bytes() &&
+    if (attention_ub_bytes(mt, nt, d, mask, pse) <= p.ub_bytes() && l1 <= p.l1_bytes() &&
         mt * wide * 2 <= p.l0a_bytes() && nt * d * 2 <= p.l0b_bytes() &&
         mt * wide * 4 <= p.l0c_bytes()) {
       const std::uint32_t rows = (sq + 15) / 16 * 16;
@@ -112,6 +115,7 @@ struct Request {
   const aclTensor* k = nullptr;
   const aclTensor* v = nullptr;
   const aclTensor* mask = nullptr;  // optional
+  const aclTensor* pse = nullptr;   // optional (FlashAttentionScore's realShift)
   const aclTensor* smax = nullptr;  // optional (FlashAttentionScore only)
   const aclTensor* ssum = nullptr;
   const aclTensor* out = nullptr;
@@ -123,7 +127,7 @@ struct Request {
   std::int64_t sparse_mode = 0;
   std::int64_t pre = 0, next = 0;
   std::vector<std::int64_t> kv_lens;  // IncreFlashAttention's actualSeqLengths
-  int mask_in = -1, out_index = 0, smax_index = -1, ssum_index = -1;
+  int mask_in = -1, pse_in = -1, out_index = 0, smax_index = -1, ssum_index = -1;
 };
 
 // attenMask's strides: [Sq, Skv], [B|1, Sq, Skv], [B|1, N|1, Sq, Skv]; with Sq = 1 also [B, Skv].
@@ -230,6 +234,20 @@ void plan_attention(Plan& p, const Request& r) {
                 " is not supported (0 default, 1 all, 2 leftUpCausal, 3 rightDownCausal)");
   if (r.sparse_mode <= 1 && r.mask != nullptr) mask_layout(p, *r.mask, lq, lk.s, t);
   p.require(r.sparse_mode != 1 || r.mask != nullptr, "sparseMode 1 (allMask) needs attenMask");
+  if (r.pse != nullptr) {  // [B|1, N, Sq|1, Skv]
+    const aclTensor& e = *r.pse;
+    p.require(e.dtype == q.dtype, "realShift must have query's data type");
+    p.require_contiguous(e, "realShift");
+    const auto& x = e.dims;
+    p.require(x.size() == 4 && (x[0] == lq.b || x[0] == 1) && x[1] == lq.n &&
+                  (x[2] == lq.s || x[2] == 1) && x[3] == lk.s,
+              "realShift must be [B, N, Sq, Skv], [1, N, Sq, Skv] or [B, N, 1, Skv] (alibi "
+              "compression is not supported)");
+    t.has_pse = true;
+    t.pse_ss = x[2] == 1 ? 0 : lk.s;
+    t.pse_sn = x[2] * lk.s;
+    t.pse_sb = x[0] == 1 ? 0 : lq.n * x[2] * lk.s;
+  }
   if (r.sparse_mode == 0 && r.mask != nullptr) {  // without a mask the band is ignored
     t.pre = clamp_tokens(r.pre);
     t.next = clamp_tokens(r.next);
@@ -250,7 +268,7 @@ void plan_attention(Plan& p, const Request& r) {
   }
 
   t.nt = kKeyTile;
-  t.mt = query_tile(p, t.d, t.sq, t.has_mask);
+  t.mt = query_tile(p, t.d, t.sq, t.has_mask, t.has_pse);
   p.require(t.mt != 0,
             "head dimension " + std::to_string(t.d) + " does not fit the core's buffers");
   t.q_tiles = (t.sq + t.mt - 1) / t.mt;
@@ -261,13 +279,13 @@ void plan_attention(Plan& p, const Request& r) {
       (std::uint64_t{t.mt} * t.nt * (2 * 4 + 2) + std::uint64_t{t.mt} * t.d * 4 + 511) / 512 * 512;
   p.set_workspace(t.ws_block_bytes * blocks);
   const int dtype = q.dtype == ACL_FLOAT16 ? 0 : 1;
-  const int mask_in = r.mask_in, out_index = r.out_index, smax_index = r.smax_index,
-            ssum_index = r.ssum_index;
+  const int mask_in = r.mask_in, pse_in = r.pse_in, out_index = r.out_index,
+            smax_index = r.smax_index, ssum_index = r.ssum_index;
   p.launch(r.op, reinterpret_cast<const void*>(&flash_attention_kernel), blocks, Core::kMix,
-           [t, dtype, mask_in, out_index, smax_index, ssum_index](const Addrs& a) {
+           [t, dtype, mask_in, pse_in, out_index, smax_index, ssum_index](const Addrs& a) {
              flash_attention_kernel(
                  dtype, a.in[0], a.in[1], a.in[2], t.has_mask ? a.in[mask_in] : nullptr,
-                 smax_index >= 0 ? a.out[smax_index] : nullptr,
+                 t.has_pse ? a.in[pse_in] : nullptr, smax_index >= 0 ? a.out[smax_index] : nullptr,
                  ssum_index >= 0 ? a.out[ssum_index] : nullptr, a.out[out_index], a.workspace, t);
            });
 }
@@ -311,7 +329,8 @@ void plan_flash_attention_score(Plan& p, const aclTensor* query, const aclTensor
   r.out_index = 3;
   rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
               "aclnnFlashAttentionScore: inputLayout is NULL");
-  p.require(pse == nullptr, "realShift (pse) is not supported by npusim");
+  r.pse = pse;
+  r.pse_in = 3;
   p.require(drop == nullptr, "dropMask is not supported by npusim");
   p.require(pad == nullptr, "paddingMask is not supported (CANN reserves it)");
   p.require(prefix == nullptr, "prefix (sparseMode 5) is not supported by npusim");

@@ -32,14 +32,15 @@ template <class T>
 class FlashAttention {
  public:
   __aicore__ void Init(std::uint8_t* q, std::uint8_t* k, std::uint8_t* v, std::uint8_t* mask,
-                       std::uint8_t* smax, std::uint8_t* ssum, std::uint8_t* out, std::uint8_t* ws,
-                       const AttentionTiling& t) {
+                       std::uint8_t* pse, std::uint8_t* smax, std::uint8_t* ssum, std::uint8_t* out,
+                       std::uint8_t* ws, const AttentionTiling& t) {
     t_ = t;
     q_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(q));
     k_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(k));
     v_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(v));
     out_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(out));
     if (mask != nullptr) mask_.SetGlobalBuffer(reinterpret_cast<__gm__ std::uint8_t*>(mask));
+    if (pse != nullptr) pse_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(pse));
     has_stats_ = smax != nullptr && ssum != nullptr;
     smax_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(smax));
     ssum_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(ssum));
@@ -66,10 +67,9 @@ class FlashAttention {
     pipe_.InitBuffer(acc_, t.mt * t.d * sizeof(float));
     pipe_.InitBuffer(rows_, 5 * t.mt * sizeof(float));
     pipe_.InitBuffer(bcast_, t.mt * 8 * sizeof(float));
-    if (t.has_mask) {
-      pipe_.InitBuffer(mask_in_, 1, t.mt * t.nt);
-      pipe_.InitBuffer(calc_, t.mt * t.nt * sizeof(float));
-    }
+    if (t.has_mask) pipe_.InitBuffer(mask_in_, 1, t.mt * t.nt);
+    if (t.has_pse) pipe_.InitBuffer(pse_in_, 1, t.mt * t.nt * sizeof(T));
+    if (t.has_mask || t.has_pse) pipe_.InitBuffer(calc_, t.mt * t.nt * sizeof(float));
   }
 
   __aicore__ void Process() {
@@ -217,6 +217,7 @@ class FlashAttention {
     DataCopy(s, ws_s_[buf * t_.mt * nt], m_ * nt);
     in_.EnQue(s);
     s = in_.DeQue<float>();
+    if (t_.has_pse) ApplyPse(s, k0, n);
     Muls(s, s, t_.scale, tile);
     if (t_.has_mask) ApplyMaskTensor(s, k0, n);
     if (t_.has_band && BandCuts(k0, n)) {
@@ -268,6 +269,35 @@ class FlashAttention {
     const std::int64_t first = q0_, last = q0_ + m_ - 1;
     return last - t_.pre > static_cast<std::int64_t>(k0) ||
            first + t_.next < static_cast<std::int64_t>(k0 + n - 1);
+  }
+
+  // s += realShift (rows q0.., keys k0..k0+n; one row added to every row when pse_ss is 0).
+  __aicore__ void ApplyPse(const LocalTensor<float>& s, std::uint32_t k0, std::uint32_t n) {
+    const std::uint32_t nt = t_.nt;
+    const std::uint32_t rows = t_.pse_ss == 0 ? 1 : m_;
+    const std::uint32_t row_bytes = n * sizeof(T);
+    LocalTensor<T> ps = pse_in_.AllocTensor<T>();
+    const std::int64_t at =
+        b_ * t_.pse_sb + n_ * t_.pse_sn + static_cast<std::int64_t>(q0_) * t_.pse_ss + k0;
+    const std::uint32_t gap =
+        rows > 1 ? static_cast<std::uint32_t>(t_.pse_ss * sizeof(T)) - row_bytes : 0;
+    DataCopyPad(
+        ps, pse_[at],
+        DataCopyExtParams(static_cast<std::uint16_t>(rows), row_bytes, gap,
+                          (nt * static_cast<std::uint32_t>(sizeof(T)) - ceil32(row_bytes)) / 32));
+    pse_in_.EnQue(ps);
+    ps = pse_in_.DeQue<T>();
+    LocalTensor<float> pf = calc_.Get<float>();
+    Cast(pf, ps, RoundMode::CAST_NONE, rows * nt);
+    pse_in_.FreeTensor(ps);
+    if (rows == m_) {
+      Add(s, s, pf, static_cast<std::int32_t>(m_ * nt));
+    } else {
+      const auto row_blocks = static_cast<std::uint8_t>(nt / 8);
+      const BinaryRepeatParams same_row(1, 1, 1, row_blocks, row_blocks, 0);
+      Add(s, s, pf, 64, static_cast<std::uint8_t>(m_), same_row);
+      Add(s[64], s[64], pf[64], 64, static_cast<std::uint8_t>(m_), same_row);
+    }
   }
 
   // s += kAttentionMasked where attenMask (rows q0.., keys k0..k0+n) is 1.
@@ -401,10 +431,10 @@ class FlashAttention {
   TQue<TPosition::A2, 1> a2_;
   TQue<TPosition::B2, 1> b2_;
   TQue<TPosition::CO1, 1> c1_;
-  TQue<TPosition::VECIN, 1> in_, mask_in_;
+  TQue<TPosition::VECIN, 1> in_, mask_in_, pse_in_;
   TQue<TPosition::VECOUT, 1> p_out_, stat_out_;
   TBuf<TPosition::VECCALC> calc_, acc_, rows_, bcast_;
-  GlobalTensor<T> q_, k_, v_, out_, ws_p_;
+  GlobalTensor<T> q_, k_, v_, out_, ws_p_, pse_;
   GlobalTensor<std::uint8_t> mask_;
   GlobalTensor<float> smax_, ssum_, ws_s_, ws_o_;
   std::uint32_t b_ = 0, n_ = 0, q0_ = 0, m_ = 0;
@@ -415,15 +445,16 @@ class FlashAttention {
 }  // namespace
 
 void flash_attention_kernel(int dtype, std::uint8_t* q, std::uint8_t* k, std::uint8_t* v,
-                            std::uint8_t* mask, std::uint8_t* smax, std::uint8_t* ssum,
-                            std::uint8_t* out, std::uint8_t* ws, const AttentionTiling& t) {
+                            std::uint8_t* mask, std::uint8_t* pse, std::uint8_t* smax,
+                            std::uint8_t* ssum, std::uint8_t* out, std::uint8_t* ws,
+                            const AttentionTiling& t) {
   if (dtype == 0) {
     FlashAttention<half> op;
-    op.Init(q, k, v, mask, smax, ssum, out, ws, t);
+    op.Init(q, k, v, mask, pse, smax, ssum, out, ws, t);
     op.Process();
   } else {
     FlashAttention<bfloat16_t> op;
-    op.Init(q, k, v, mask, smax, ssum, out, ws, t);
+    op.Init(q, k, v, mask, pse, smax, ssum, out, ws, t);
     op.Process();
   }
 }

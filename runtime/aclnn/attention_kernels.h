@@ -35,6 +35,10 @@ struct AttentionTiling {
   // attenMask tensor (has_mask): element (b, n, i, j) at b*mask_sb + n*mask_sn + i*skv + j.
   bool has_mask = false;
   std::int64_t mask_sb = 0, mask_sn = 0;
+  // realShift (has_pse): element (b, n, i, j) at b*pse_sb + n*pse_sn + i*pse_ss + j, added to the
+  // scores before the scale (pse_ss 0: one row for every query row).
+  bool has_pse = false;
+  std::int64_t pse_sb = 0, pse_sn = 0, pse_ss = 0;
   // Band (has_band): key j is visible from query row i iff i - pre <= j <= i + next.
   bool has_band = false;
   std::int64_t pre = 0, next = 0;
@@ -46,10 +50,11 @@ struct AttentionTiling {
 /// Masked scores are set to this value (exp(kMasked - max) is 0 beside any visible key).
 constexpr float kAttentionMasked = -3.0e38f;
 
-/// dtype: 0 = half, 1 = bfloat16_t. Addresses: query, key, value, attenMask (or null),
-/// softmaxMax and softmaxSum (or null: not written), attentionOut, workspace.
+/// dtype: 0 = half, 1 = bfloat16_t. Addresses: query, key, value, attenMask and realShift (or
+/// null), softmaxMax and softmaxSum (or null: not written), attentionOut, workspace.
 void flash_attention_kernel(int dtype, std::uint8_t* q, std::uint8_t* k, std::uint8_t* v,
-                            std::uint8_t* mask, std::uint8_t* smax, std::uint8_t* ssum,
-                            std::uint8_t* out, std::uint8_t* ws, const AttentionTiling& t);
+                            std::uint8_t* mask, std::uint8_t* pse, std::uint8_t* smax,
+                            std::uint8_t* ssum, std::uint8_t* out, std::uint8_t* ws,
+                            const AttentionTiling& t);
 
 }  // namespace npusim::aclnn

@@ -40,6 +40,7 @@ struct Case {
   std::vector<std::int64_t> kv_lens;  // kIncre's actualSeqLengths
   std::int64_t kv_heads_arg = 0;      // numKeyValueHeads (kPrompt, kIncre)
   std::string out_layout;             // attentionOut's layout if not `layout` (BNSD_BSND)
+  int pse = 0;  // realShift: 0 none, 1 [B, N, Sq, Skv], 2 [B, N, 1, Skv], 3 [1, N, Sq, Skv]
 };
 
 // A deterministic value in [-1, 1].
@@ -137,6 +138,18 @@ class AttentionTest : public DeviceTest {
                : rows ? tensor({c.b, 1, 1, c.skv}, ACL_INT8, m)
                       : tensor({c.sq, c.skv}, ACL_UINT8, m);
     }
+    aclTensor* pse_t = nullptr;
+    std::vector<double> pse;  // as stored (rounded to the input type)
+    const std::int64_t pse_b = c.pse == 3 ? 1 : c.b, pse_s = c.pse == 2 ? 1 : c.sq;
+    if (c.pse != 0) {
+      const std::int64_t count = pse_b * c.n * pse_s * c.skv;
+      void* e = alloc(static_cast<std::size_t>(count) * 2);
+      for (std::int64_t i = 0; i < count; ++i) {
+        nn::store(dt, e, i, 2.0 * wave(i, 3.1));
+        pse.push_back(static_cast<double>(nn::load(dt, e, i)));
+      }
+      pse_t = tensor({pse_b, c.n, pse_s, c.skv}, c.dtype, e);
+    }
     std::int64_t sparse = 0, pre = 2147483647, next = 2147483647;
     if (c.mask == Mask::kCausal) sparse = 2;
     if (c.mask == Mask::kRightDown) sparse = 3;
@@ -156,7 +169,7 @@ class AttentionTest : public DeviceTest {
     if (c.api == Api::kFlashAttentionScore) {
       ASSERT_EQ(aclnnFlashAttentionScoreGetWorkspaceSize(
                     qt, tensor(shape(c, c.n2, c.skv), c.dtype, k),
-                    tensor(shape(c, c.n2, c.skv), c.dtype, v), nullptr, nullptr, nullptr, mask_t,
+                    tensor(shape(c, c.n2, c.skv), c.dtype, v), pse_t, nullptr, nullptr, mask_t,
                     nullptr, scale, 1.0, pre, next, c.n, layout, 0, sparse,
                     tensor({c.b, c.n, c.sq, 8}, ACL_FLOAT, smax),
                     tensor({c.b, c.n, c.sq, 8}, ACL_FLOAT, ssum), nullptr, ot, &ws, &ex),
@@ -209,6 +222,11 @@ class AttentionTest : public DeviceTest {
         for (std::int64_t i = 0; i < c.sq; ++i) {
           const std::int64_t qo = offset(c, c.n, c.sq, bi, ni, i);
           double max = -1e300;
+          auto shift = [&](std::int64_t bb, std::int64_t hh, std::int64_t ii, std::int64_t jj) {
+            if (c.pse == 0) return 0.0;
+            const std::int64_t pb = pse_b == 1 ? 0 : bb, pi = pse_s == 1 ? 0 : ii;
+            return pse[static_cast<std::size_t>(((pb * c.n + hh) * pse_s + pi) * c.skv + jj)];
+          };
           const std::int64_t keys =
               c.kv_lens.empty() ? c.skv : c.kv_lens[static_cast<std::size_t>(bi)];
           for (std::int64_t j = 0; j < c.skv; ++j) {
@@ -218,7 +236,7 @@ class AttentionTest : public DeviceTest {
               dot += qd[static_cast<std::size_t>(qo + e)] * kd[static_cast<std::size_t>(ko + e)];
             s[static_cast<std::size_t>(j)] =
                 j < keys && visible(c, mask, bi, ni, i, j)
-                    ? dot * static_cast<double>(static_cast<float>(scale))
+                    ? (dot + shift(bi, ni, i, j)) * static_cast<double>(static_cast<float>(scale))
                     : -3.0e38;
             max = std::max(max, s[static_cast<std::size_t>(j)]);
           }
@@ -330,6 +348,15 @@ TEST_F(AttentionTest, HeadDims16And80And256) {
   run({1, 1, 1, 40, 150, 16});
   run({1, 2, 1, 33, 40, 80});
   run({1, 1, 1, 70, 140, 256}, 0.0625);  // query tiles of 32 rows: 256-wide rows fill UB
+}
+
+TEST_F(AttentionTest, RealShiftShapes) {
+  Case c{2, 2, 2, 70, 150, 64};
+  for (int kind : {1, 2, 3}) {
+    c.pse = kind;
+    c.mask = kind == 1 ? Mask::kCausal : Mask::kNone;
+    run(c);
+  }
 }
 
 TEST_F(AttentionTest, PromptCausalMaskBsh) {

@@ -11,9 +11,11 @@
  * optional BOOL/UINT8/INT8 attenMask (1 = masked) of shape [Sq, Skv], [B|1, Sq, Skv] or
  * [B|1, N|1, Sq, Skv] and sparseMode 0 (attenMask and the preTokens/nextTokens band; without
  * attenMask no masking at all), 1 (attenMask only), 2 (causal, top-left aligned) and 3 (causal,
- * bottom-right aligned; in modes 2 and 3 the compressed attenMask is not read). realShift,
- * dropMask, paddingMask, prefix and keepProb != 1 are refused (ACLNN_ERR_PARAM_INVALID); softmaxOut
- * is not written. */
+ * bottom-right aligned; in modes 2 and 3 the compressed attenMask is not read), and an optional
+ * realShift (pse, query's type) of shape [B, N, Sq, Skv], [1, N, Sq, Skv] or [B, N, 1, Skv],
+ * added before the scale: scaleValue * (pse + query * key^T). dropMask, paddingMask, prefix,
+ * keepProb != 1 and compressed (alibi) realShift are refused (ACLNN_ERR_PARAM_INVALID);
+ * softmaxOut is not written. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_FLASH_ATTENTION_SCORE_H_
 #define NPUSIM_ACLNNOP_ACLNN_FLASH_ATTENTION_SCORE_H_
 
