@@ -7,7 +7,8 @@
 //
 // Tiling: key tiles of 128 keys; query tiles of the largest mt in {128, 64, 32, 16} (at most Sq
 // rounded up to 16) whose buffers fit the core's UB, L1, L0A/B/C (config aicore.*); work items
-// (batch, head, query tile) spread round-robin over min(items, cube cores) MIX blocks. The
+// (batch, head, query tile) spread over min(items, cube cores) MIX blocks, balanced by the key
+// tiles each processes (balance()). The
 // workspace holds, per block, two S tiles (fp32; the cube fills one while the vector side reads
 // the other), one P tile and one P V tile (fp32).
 //
@@ -15,6 +16,7 @@
 // double-precision softmax(QK^T*scale + mask)V within 2e-3 for FLOAT16 and 1e-2 for BFLOAT16
 // (P is rounded to the input type before P V, as on the device); softmaxMax within 1e-4,
 // softmaxSum within 1e-4 relative.
+#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -156,6 +158,50 @@ void mask_layout(const Plan& p, const aclTensor& mask, const Layout& lq, std::in
   t.has_mask = true;
 }
 
+// Key tiles the kernel processes for query tile qt of batch b (tiles the band hides from every
+// row of the query tile are skipped: AttentionTiling::skip_masked_tiles).
+std::uint32_t key_tiles_of(const AttentionTiling& t, std::uint32_t b, std::uint32_t qt) {
+  const std::uint32_t keys = t.kv_lens.empty() ? t.skv : t.kv_lens[b];
+  const std::uint32_t tiles = (keys + t.nt - 1) / t.nt;
+  if (!t.skip_masked_tiles) return tiles;
+  const std::int64_t first = std::int64_t{qt} * t.mt;
+  const std::int64_t last = std::min<std::int64_t>(first + t.mt, t.sq) - 1;
+  std::uint32_t count = 0;
+  for (std::uint32_t j = 0; j < tiles; ++j) {
+    const std::int64_t k0 = std::int64_t{j} * t.nt;
+    const std::int64_t k1 = std::min<std::int64_t>(k0 + t.nt, keys) - 1;
+    count += !(last + t.next < k0 || first - t.pre > k1);
+  }
+  return count;
+}
+
+// Work items to blocks, longest first, each to the least loaded block (lowest index on ties):
+// causal attention and per-batch KV lengths give items of very different lengths.
+void balance(AttentionTiling& t, std::uint32_t blocks) {
+  const std::uint32_t items = t.batch * t.heads * t.q_tiles;
+  std::vector<std::uint32_t> cost(items);
+  for (std::uint32_t w = 0; w < items; ++w)
+    cost[w] = key_tiles_of(t, w / (t.heads * t.q_tiles), w % t.q_tiles) + 1;
+  std::vector<std::uint32_t> order(items);
+  for (std::uint32_t w = 0; w < items; ++w) order[w] = w;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return cost[a] > cost[b]; });
+  std::vector<std::uint64_t> load(blocks, 0);
+  std::vector<std::vector<std::uint32_t>> mine(blocks);
+  for (std::uint32_t w : order) {
+    const auto least =
+        static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[least] += cost[w];
+    mine[least].push_back(w);
+  }
+  t.block_items.clear();
+  t.block_begin.assign(1, 0);
+  for (const auto& list : mine) {
+    t.block_items.insert(t.block_items.end(), list.begin(), list.end());
+    t.block_begin.push_back(static_cast<std::uint32_t>(t.block_items.size()));
+  }
+}
+
 void plan_attention(Plan& p, const Request& r) {
   const aclTensor& q = *r.q;
   const aclTensor& k = *r.k;
@@ -275,6 +321,7 @@ void plan_attention(Plan& p, const Request& r) {
   const std::uint64_t items = std::uint64_t{t.batch} * t.heads * t.q_tiles;
   const std::uint32_t cores = p.cube_cores() > 0 ? p.cube_cores() : 1;
   const auto blocks = static_cast<std::uint32_t>(items < cores ? items : cores);
+  balance(t, blocks);
   t.ws_block_bytes =
       (std::uint64_t{t.mt} * t.nt * (2 * 4 + 2) + std::uint64_t{t.mt} * t.d * 4 + 511) / 512 * 512;
   p.set_workspace(t.ws_block_bytes * blocks);

@@ -73,9 +73,9 @@ class FlashAttention {
   }
 
   __aicore__ void Process() {
-    const std::uint32_t items = t_.batch * t_.heads * t_.q_tiles;
-    for (std::uint32_t w = static_cast<std::uint32_t>(GetBlockIdx()); w < items;
-         w += static_cast<std::uint32_t>(GetBlockNum())) {
+    const auto me = static_cast<std::size_t>(GetBlockIdx());
+    for (std::uint32_t i = t_.block_begin[me]; i < t_.block_begin[me + 1]; ++i) {
+      const std::uint32_t w = t_.block_items[i];
       b_ = w / (t_.heads * t_.q_tiles);
       n_ = w / t_.q_tiles % t_.heads;
       q0_ = w % t_.q_tiles * t_.mt;

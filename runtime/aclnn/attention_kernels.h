@@ -2,8 +2,9 @@
 // The fused attention kernel of aclnnFlashAttentionScore, aclnnPromptFlashAttention and
 // aclnnIncreFlashAttention (attention_kernels.cpp) and its tiling.
 //
-// One MIX block (cube + vector) takes work items (batch b, query head n, query tile of `mt`
-// rows) round-robin. For each item it walks the key tiles of `nt` keys:
+// One MIX block (cube + vector) takes its work items (batch b, query head n, query tile of `mt`
+// rows; the host balances the blocks by the key tiles each item processes). For each item it walks
+// the key tiles of `nt` keys:
 //   cube:   Q tile, K tile GM -ND2NZ-> L1 -LoadData-> L0A/L0B, S = Q K^T (Mmad, fp32 in L0C),
 //           Fixpipe S to the block's workspace;
 //   vector: S GM -> UB, scale, mask, online softmax per row (running max m, running sum l, the
@@ -44,6 +45,9 @@ struct AttentionTiling {
   std::int64_t pre = 0, next = 0;
   bool skip_masked_tiles = false;      // key tiles the band hides from every row of a query tile
   std::vector<std::uint32_t> kv_lens;  // keys of each batch (empty: skv for all)
+  // Work items (w = (b * heads + n) * q_tiles + query tile) of block i:
+  // block_items[block_begin[i] .. block_begin[i + 1]).
+  std::vector<std::uint32_t> block_items, block_begin;
   std::uint64_t ws_block_bytes = 0;  // workspace per block: 2 S (mt x nt fp32), P, O (mt x d fp32)
 };
 
