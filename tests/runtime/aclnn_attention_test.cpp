@@ -484,6 +484,52 @@ TEST_F(AttentionTest, InferenceFormsRefuseBadArguments) {
   EXPECT_EQ(aclDestroyTensorList(two), ACLNN_SUCCESS);
 }
 
+TEST_F(AttentionTest, RepeatableExecutorTakesANewQueryAddress) {
+  const std::int64_t s = 20, d = 32, count = s * d;
+  void* q = alloc(count * 2);
+  void* zero = alloc(count * 2);
+  void* k = alloc(count * 2);
+  void* v = alloc(count * 2);
+  void* out = alloc(count * 2);
+  void* stats = alloc(s * 8 * 4 * 2);
+  for (std::int64_t i = 0; i < count; ++i) {
+    nn::store(ACL_FLOAT16, q, i, 4.0 * wave(i, 1.0));
+    nn::store(ACL_FLOAT16, zero, i, 0.0);
+    nn::store(ACL_FLOAT16, k, i, wave(i, 1.37));
+    nn::store(ACL_FLOAT16, v, i, wave(i, 0.59));
+  }
+  aclTensor* qt = tensor({1, 1, s, d}, ACL_FLOAT16, q);
+  char layout[] = "BNSD";
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnFlashAttentionScoreGetWorkspaceSize(
+                qt, tensor({1, 1, s, d}, ACL_FLOAT16, k), tensor({1, 1, s, d}, ACL_FLOAT16, v),
+                nullptr, nullptr, nullptr, nullptr, nullptr, 1.0, 1.0, 2147483647, 2147483647, 1,
+                layout, 0, 0, tensor({1, 1, s, 8}, ACL_FLOAT, stats),
+                tensor({1, 1, s, 8}, ACL_FLOAT, static_cast<char*>(stats) + s * 32), nullptr,
+                tensor({1, 1, s, d}, ACL_FLOAT16, out), &ws, &ex),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  void* workspace = alloc(ws);
+  ASSERT_EQ(aclnnFlashAttentionScore(workspace, ws, ex, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  const long double first = nn::load(ACL_FLOAT16, out, 0);
+  // A zero query: every key equally likely, each output the mean of value's column.
+  ASSERT_EQ(aclSetInputTensorAddr(ex, 0, qt, zero), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnFlashAttentionScore(workspace, ws, ex, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  for (std::int64_t e = 0; e < d; ++e) {
+    double mean = 0;
+    for (std::int64_t j = 0; j < s; ++j)
+      mean += static_cast<double>(nn::load(ACL_FLOAT16, v, j * d + e)) / static_cast<double>(s);
+    for (std::int64_t i = 0; i < s; ++i)
+      ASSERT_NEAR(static_cast<double>(nn::load(ACL_FLOAT16, out, i * d + e)), mean, 2e-3);
+  }
+  EXPECT_NE(static_cast<double>(first), static_cast<double>(nn::load(ACL_FLOAT16, out, 0)));
+  EXPECT_EQ(static_cast<float*>(stats)[0], 0.0f);  // the row maximum of all-zero scores
+  EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+}
+
 TEST_F(AttentionTest, BadArgumentsAreRefused) {
   void* buf = alloc(1 << 16);
   auto t = [&](std::vector<std::int64_t> s, aclDataType type = ACL_FLOAT16) {
