@@ -303,7 +303,10 @@ void plan_attention(Plan& p, const Request& r) {
     t.next = r.sparse_mode == 2 ? 0 : lk.s - lq.s;
     t.has_band = true;
   }
-  if (t.has_band && !t.has_mask) {
+  // Key tiles the band hides from a whole query tile are skipped when the band leaves every row
+  // a key (attenMask is not looked at: a row that it masks entirely gets an unspecified mean of
+  // the values, as on the device).
+  if (t.has_band) {
     bool every_row_sees_a_key = true;
     for (std::int64_t i = 0; i < lq.s && every_row_sees_a_key; ++i) {
       const std::int64_t lo = i - t.pre > 0 ? i - t.pre : 0;

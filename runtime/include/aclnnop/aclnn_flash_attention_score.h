@@ -15,7 +15,8 @@
  * realShift (pse, query's type) of shape [B, N, Sq, Skv], [1, N, Sq, Skv] or [B, N, 1, Skv],
  * added before the scale: scaleValue * (pse + query * key^T). dropMask, paddingMask, prefix,
  * keepProb != 1 and compressed (alibi) realShift are refused (ACLNN_ERR_PARAM_INVALID);
- * softmaxOut is not written. */
+ * softmaxOut is not written.
+ * A row whose keys are all masked gets an unspecified mean of the values. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_FLASH_ATTENTION_SCORE_H_
 #define NPUSIM_ACLNNOP_ACLNN_FLASH_ATTENTION_SCORE_H_
 

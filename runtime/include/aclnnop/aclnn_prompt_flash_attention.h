@@ -8,7 +8,8 @@
  * numKeyValueHeads 0 (= numHeads) or dividing numHeads; attenMask BOOL/INT8/UINT8 (1 = masked) of
  * shape [Sq, Skv], [B|1, Sq, Skv] or [B|1, 1|N, Sq, Skv], combined with the preTokens/nextTokens
  * band (without attenMask the band is ignored). pseShift and actualSeqLengths shorter than Sq are
- * refused (ACLNN_ERR_PARAM_INVALID). */
+ * refused (ACLNN_ERR_PARAM_INVALID).
+ * A row whose keys are all masked gets an unspecified mean of the values. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_PROMPT_FLASH_ATTENTION_H_
 #define NPUSIM_ACLNNOP_ACLNN_PROMPT_FLASH_ATTENTION_H_
 
