@@ -129,6 +129,7 @@ struct Request {
   std::int64_t sparse_mode = 0;
   std::int64_t pre = 0, next = 0;
   std::vector<std::int64_t> kv_lens;  // IncreFlashAttention's actualSeqLengths
+  bool fold_groups = false;           // one query row per head: a KV head's query heads as rows
   int mask_in = -1, pse_in = -1, out_index = 0, smax_index = -1, ssum_index = -1;
 };
 
@@ -156,6 +157,7 @@ void mask_layout(const Plan& p, const aclTensor& mask, const Layout& lq, std::in
   }
   p.require(ok, "attenMask must be [Sq, Skv], [B|1, Sq, Skv] or [B|1, N|1, Sq, Skv]");
   t.has_mask = true;
+  t.mask_ss = skv;
 }
 
 // Key tiles the kernel processes for query tile qt of batch b (tiles the band hides from every
@@ -280,6 +282,19 @@ void plan_attention(Plan& p, const Request& r) {
                 " is not supported (0 default, 1 all, 2 leftUpCausal, 3 rightDownCausal)");
   if (r.sparse_mode <= 1 && r.mask != nullptr) mask_layout(p, *r.mask, lq, lk.s, t);
   p.require(r.sparse_mode != 1 || r.mask != nullptr, "sparseMode 1 (allMask) needs attenMask");
+  if (r.fold_groups && lq.s == 1 && lq.n > lk.n) {
+    // Decode with grouped heads: the G query heads of a KV head become the G rows of one query
+    // tile, so each KV head's keys and values are read once, not G times.
+    const std::int64_t g = lq.n / lk.n;
+    t.sq = static_cast<std::uint32_t>(g);
+    t.heads = t.kv_heads;
+    t.q_ss = lq.sn;
+    t.q_sn = lq.sn * g;
+    t.o_ss = lo.sn;
+    t.o_sn = lo.sn * g;
+    t.mask_ss = t.mask_sn;
+    t.mask_sn *= g;
+  }
   if (r.pse != nullptr) {  // [B|1, N, Sq|1, Skv]
     const aclTensor& e = *r.pse;
     p.require(e.dtype == q.dtype, "realShift must have query's data type");
@@ -468,6 +483,7 @@ void plan_incre_flash_attention(Plan& p, const aclTensor* query, const aclTensor
   const Layout lq = layout_of(p, *r.q, r.form, num_heads, 0, "query");
   p.require(lq.s == 1, "query's sequence length must be 1 (one new token per batch)");
   if (actual_seq != nullptr) r.kv_lens = p.int_array(actual_seq, "actualSeqLengths");
+  r.fold_groups = true;
   plan_attention(p, r);
 }
 

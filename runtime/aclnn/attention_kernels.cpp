@@ -300,26 +300,35 @@ class FlashAttention {
     }
   }
 
-  // s += kAttentionMasked where attenMask (rows q0.., keys k0..k0+n) is 1.
+  // s += kAttentionMasked where attenMask (rows q0.., keys k0..k0+n) is 1 (one mask row for every
+  // query row when mask_ss is 0).
   __aicore__ void ApplyMaskTensor(const LocalTensor<float>& s, std::uint32_t k0, std::uint32_t n) {
     const std::uint32_t nt = t_.nt;
-    const auto tile = static_cast<std::int32_t>(m_ * nt);
+    const std::uint32_t rows = t_.mask_ss == 0 ? 1 : m_;
+    const auto tile = static_cast<std::int32_t>(rows * nt);
     LocalTensor<std::uint8_t> mk = mask_in_.AllocTensor<std::uint8_t>();
     const std::int64_t at =
-        b_ * t_.mask_sb + n_ * t_.mask_sn + static_cast<std::int64_t>(q0_) * t_.skv + k0;
-    DataCopyPad(
-        mk, mask_[at],
-        DataCopyExtParams(static_cast<std::uint16_t>(m_), n, t_.skv - n, (nt - ceil32(n)) / 32));
+        b_ * t_.mask_sb + n_ * t_.mask_sn + static_cast<std::int64_t>(q0_) * t_.mask_ss + k0;
+    const std::uint32_t gap = rows > 1 ? static_cast<std::uint32_t>(t_.mask_ss) - n : 0;
+    DataCopyPad(mk, mask_[at],
+                DataCopyExtParams(static_cast<std::uint16_t>(rows), n, gap, (nt - ceil32(n)) / 32));
     mask_in_.EnQue(mk);
     mk = mask_in_.DeQue<std::uint8_t>();
     LocalTensor<float> mf = calc_.Get<float>();
     // uint8 -> half in the upper half of the buffer, then half -> float over the whole of it.
-    LocalTensor<half> mh = mf.ReinterpretCast<half>()[m_ * nt];
+    LocalTensor<half> mh = mf.ReinterpretCast<half>()[rows * nt];
     Cast(mh, mk, RoundMode::CAST_NONE, static_cast<std::uint32_t>(tile));
     mask_in_.FreeTensor(mk);
     Cast(mf, mh, RoundMode::CAST_NONE, static_cast<std::uint32_t>(tile));
     Muls(mf, mf, kAttentionMasked, tile);
-    Add(s, s, mf, tile);
+    if (rows == m_) {
+      Add(s, s, mf, tile);
+    } else {
+      const auto row_blocks = static_cast<std::uint8_t>(nt / 8);
+      const BinaryRepeatParams same_row(1, 1, 1, row_blocks, row_blocks, 0);
+      Add(s, s, mf, 64, static_cast<std::uint8_t>(m_), same_row);
+      Add(s[64], s[64], mf[64], 64, static_cast<std::uint8_t>(m_), same_row);
+    }
   }
 
   // Row r: keys of [k0, k0 + n) outside the band are set to kAttentionMasked.

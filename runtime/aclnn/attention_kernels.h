@@ -33,9 +33,9 @@ struct AttentionTiling {
   std::uint32_t mt = 0, nt = 0;  // query rows / keys per tile
   std::uint32_t q_tiles = 0;
   float scale = 1.0f;
-  // attenMask tensor (has_mask): element (b, n, i, j) at b*mask_sb + n*mask_sn + i*skv + j.
+  // attenMask tensor (has_mask): element (b, n, i, j) at b*mask_sb + n*mask_sn + i*mask_ss + j.
   bool has_mask = false;
-  std::int64_t mask_sb = 0, mask_sn = 0;
+  std::int64_t mask_sb = 0, mask_sn = 0, mask_ss = 0;
   // realShift (has_pse): element (b, n, i, j) at b*pse_sb + n*pse_sn + i*pse_ss + j, added to the
   // scores before the scale (pse_ss 0: one row for every query row).
   bool has_pse = false;

@@ -41,6 +41,7 @@ struct Case {
   std::int64_t kv_heads_arg = 0;      // numKeyValueHeads (kPrompt, kIncre)
   std::string out_layout;             // attentionOut's layout if not `layout` (BNSD_BSND)
   int pse = 0;  // realShift: 0 none, 1 [B, N, Sq, Skv], 2 [B, N, 1, Skv], 3 [1, N, Sq, Skv]
+  std::uint32_t expect_blocks = 0;  // the kernel's block count, when the test states it
 };
 
 // A deterministic value in [-1, 1].
@@ -272,6 +273,9 @@ class AttentionTest : public DeviceTest {
                             : c.api == Api::kPrompt            ? "PromptFlashAttention"
                                                                : "IncreFlashAttention");
     EXPECT_GE(kernel->block_dim, 1u);
+    if (c.expect_blocks != 0) {
+      EXPECT_EQ(kernel->block_dim, c.expect_blocks);
+    }
     EXPECT_LE(kernel->block_dim, static_cast<std::uint32_t>(c.b * c.n * ((c.sq + 15) / 16)));
   }
 
@@ -401,6 +405,17 @@ TEST_F(AttentionTest, IncreKvCacheLengthsAndMaskBsh) {
   c.mask = Mask::kBatchRow;
   c.kv_lens = {300, 17, 129};
   c.kv_heads_arg = 1;
+  c.expect_blocks = 3;  // one work item per batch: its 4 query heads share the one KV head
+  run(c);
+}
+
+TEST_F(AttentionTest, IncreGroupedHeadsPerHeadMaskBnsd) {
+  Case c{2, 8, 2, 1, 200, 64};  // 4 query heads per KV head: one query tile of 4 rows
+  c.api = Api::kIncre;
+  c.mask = Mask::kRandom4d;  // [B, N, 1, Skv]
+  c.kv_lens = {200, 90};
+  c.kv_heads_arg = 2;
+  c.expect_blocks = 4;  // B x KV heads work items
   run(c);
 }
 
