@@ -59,6 +59,25 @@ case "${CASE}" in
        any(e.get('ph')=='X' and e.get('name')=='MEMCPY_P2P' for e in d)"
     json_check out/stats.json "d['system']['hccs']['0_to_1']['bytes']['value'] == 64 * 2**20" ;;
   api_misc) build api_misc; ./api_misc ;;
+  attention)  # fused attention operators (aclnn, MIX cube + vector kernels) on the chip
+    build attention opapi; NPUSIM_OUT=out ./attention
+    python3 - <<'PY'
+import csv
+rows = list(csv.DictReader(open("out/op_summary.csv")))
+fa = [r for r in rows if r["Op Name"] == "FlashAttentionScore"]
+ifa = [r for r in rows if r["Op Name"] == "IncreFlashAttention"]
+assert len(fa) == 3 and len(ifa) == 1, rows
+for r in fa + ifa:
+    assert r["Task Type"] == "MIX_AIC", r
+    assert float(r["aic_mac_time(us)"]) > 0 and float(r["aiv_vec_time(us)"]) > 0, r
+# S = 512 vs 128 (causal): 10 times the key tiles of the 128-row query tiles, spread over more
+# cores: longer, and more than 4 times the cube core cycles in all.
+assert float(fa[1]["Task Duration(us)"]) > float(fa[0]["Task Duration(us)"]), fa
+assert float(fa[1]["aic_total_cycles"]) > 4 * float(fa[0]["aic_total_cycles"]), fa
+# Causal skips the key tiles above the diagonal: 10 of the 16 (query, key) tile pairs per head.
+assert float(fa[1]["aic_total_cycles"]) < 0.85 * float(fa[2]["aic_total_cycles"]), fa
+PY
+    ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;
   c_header)  # the headers are C too

@@ -10,6 +10,8 @@
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
 //                 Cast ReduceSum ReduceMax ReduceMin
 //   cube_ops.h    LoadData, Mmad, Fixpipe
+//   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
+//                 WholeReduceSum, Brcb
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
 
@@ -19,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "npusim/kernel/attention_ops.h"
 #include "npusim/kernel/block_context.h"
 #include "npusim/kernel/cube_ops.h"
 #include "npusim/kernel/data_copy.h"
