@@ -7,7 +7,10 @@
 #include "aclnn/acl_meta.h"
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_flash_attention_score.h"
+#include "aclnnop/aclnn_incre_flash_attention.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_prompt_flash_attention.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
@@ -453,10 +456,16 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclnnAdd),
       reinterpret_cast<const void*>(&aclnnAddGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnFinalize),
+      reinterpret_cast<const void*>(&aclnnFlashAttentionScore),
+      reinterpret_cast<const void*>(&aclnnFlashAttentionScoreGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnIncreFlashAttention),
+      reinterpret_cast<const void*>(&aclnnIncreFlashAttentionGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnInit),
       reinterpret_cast<const void*>(&aclnnMul),
       reinterpret_cast<const void*>(&aclnnMulGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnPromptFlashAttention),
+      reinterpret_cast<const void*>(&aclnnPromptFlashAttentionGetWorkspaceSize),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 39u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 45u);
 }
