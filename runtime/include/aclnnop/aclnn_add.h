@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* aclnnAdd: out = self + alpha * other, element-wise with broadcasting (two-phase aclnn call:
- * GetWorkspaceSize builds a single-use executor, aclnnAdd launches it on a stream). */
+/* aclnnAdd: out = self + alpha * other (tensors, NumPy broadcasting); aclnnAdds: out = self +
+ * alpha * other with a host scalar other. FLOAT, FLOAT16, BF16, INT32, INT8 with CANN's type
+ * promotion; out of the broadcast shape. Accuracy: correctly rounded in the compute type.
+ * Two-phase call: GetWorkspaceSize checks the arguments and builds a single-use executor, the
+ * second call launches it on a stream. Runs on the vector cores (runtime/aclnn/elementwise.cpp
+ * documents types, promotion, broadcasting and accuracy). */
 #ifndef NPUSIM_ACLNNOP_ACLNN_ADD_H_
 #define NPUSIM_ACLNNOP_ACLNN_ADD_H_
 
@@ -10,13 +14,16 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self,
-                                                         const aclTensor* other,
-                                                         const aclScalar* alpha, aclTensor* out,
-                                                         uint64_t* workspaceSize,
-                                                         aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+    const aclScalar* alpha, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+    aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+    const aclScalar* alpha, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize,
+    aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

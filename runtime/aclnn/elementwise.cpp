@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: Apache-2.0
+// The element-wise operator family: aclnnAdd/Adds, aclnnSub/Subs, aclnnMul/Muls, aclnnDiv/Divs,
+// aclnnCast, aclnnRelu, aclnnGelu, aclnnSilu, aclnnSigmoid, aclnnTanh, aclnnExp. Host side:
+// argument checks, type promotion, broadcasting analysis and tiling; the work is the Ascend C
+// kernel of elementwise_kernels.cpp on the vector cores.
+//
+// Types. Arithmetic computes in the promoted type of its operands (CANN's rules, restricted to
+// FLOAT, FLOAT16, BF16, INT32 and INT8: float beats integer; FLOAT16 with BF16 gives FLOAT; the
+// wider of two integers or two floats); INT8 and BF16 storage are computed as INT32 / FLOAT. An
+// operand of another type is first converted by a Cast launch into the workspace, and a result
+// whose out type differs is converted by a final Cast launch, as CANN's op graphs do. Div always
+// computes in a float type (true division). A float result cannot go to an integer out
+// (ACLNN_ERR_PARAM_INVALID). Scalars (alpha, the other of aclnnAdds...) take the compute type;
+// an integer tensor with a float scalar computes in FLOAT. Activations take FLOAT, FLOAT16 and
+// BF16 with out of the same type and shape; FLOAT16 and BF16 compute in FLOAT inside the kernel.
+// Cast converts between FLOAT, FLOAT16, BF16, INT32 and INT8 (floats to integers truncate toward
+// zero and saturate; NaN becomes 0; to floats round to nearest even).
+//
+// Shapes. Binary ops broadcast with NumPy's rules (dimensions aligned right, size 1 stretches);
+// out must have the broadcast shape. Unary ops and Cast need out of self's shape. Tensors of at
+// most 8 dimensions; non-contiguous views are refused (ACLNN_ERR_PARAM_INVALID).
+//
+// Accuracy against exact arithmetic (what tests/runtime/aclnn_elementwise_test.cpp checks):
+// + - * / correctly rounded in the compute type (so within 1 ulp of the result type after the
+// final conversion); activations relative error ~1e-6 + absolute 1e-7 in FLOAT (exp-based forms;
+// tanh near 0 loses relative accuracy: absolute error ~1e-7), 1e-3 relative in FLOAT16, 1e-2 in
+// BF16 (one final rounding).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_exp.h"
+#include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
+#include "runtime/aclnn/elementwise_kernels.h"
+#include "runtime/aclnn/op_api.h"
+
+namespace npusim::aclnn {
+namespace {
+
+constexpr std::int64_t kAlign = 32;        // elements: UB rows start 32-byte aligned for any type
+constexpr std::int64_t kMinChunk = 512;    // elements a block gets at least (small tensors)
+constexpr std::uint64_t kUbReserve = 1024; // UB bytes left unused
+
+bool is_float(int t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
+bool is_int(int t) { return t == ACL_INT32 || t == ACL_INT8; }
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
+
+std::int64_t numel(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  for (std::int64_t d : dims) n *= d;
+  return n;
+}
+
+// CANN's promotion between two tensor types of this family (-1: none).
+int promote(int a, int b) {
+  if (a == b) return a;
+  if (is_float(a) && is_float(b)) {
+    if (a == ACL_FLOAT || b == ACL_FLOAT) return ACL_FLOAT;
+    return ACL_FLOAT;  // FLOAT16 with BF16
+  }
+  if (is_float(a) && is_int(b)) return a;
+  if (is_int(a) && is_float(b)) return b;
+  if (is_int(a) && is_int(b)) return ACL_INT32;
+  return -1;
+}
+
+// The type the kernels compute a stored type in (-1: not an arithmetic type here).
+int kernel_type(int t) {
+  if (t == ACL_INT8) return ACL_INT32;
+  return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16 || t == ACL_INT32 ? t : -1;
+}
+
+// Where a kernel argument lives: an operator tensor or a workspace region.
+struct Ref {
+  enum Where : std::uint8_t { kNone, kIn0, kIn1, kOut, kWs } where = kNone;
+  std::uint64_t offset = 0;
+};
+
+std::uint8_t* resolve(const Addrs& a, Ref r) {
+  switch (r.where) {
+    case Ref::kIn0: return a.in[0];
+    case Ref::kIn1: return a.in[1];
+    case Ref::kOut: return a.out[0];
+    case Ref::kWs: return a.workspace + r.offset;
+    default: return nullptr;
+  }
+}
+
+/// One input as the tiling sees it: its shape, or a host scalar (immediate).
+struct InputShape {
+  const std::vector<std::int64_t>* dims = nullptr;  // nullptr: immediate
+};
+
+// The tiling of one kernel launch over `out_dims` (see elementwise_kernels.h).
+EwTiling plan_tiling(const Plan& p, EwOp op, const std::vector<std::int64_t>& out_dims,
+                     const std::vector<InputShape>& ins, int in_type, int c_type, int out_type) {
+  EwTiling t;
+  t.op = op;
+  t.inputs = static_cast<std::int32_t>(ins.size());
+  // Per output dimension (size-1 ones dropped): which inputs are full there; merge neighbours
+  // that broadcast alike.
+  std::vector<std::int64_t> dims;
+  std::vector<std::vector<bool>> full;  // [dim][input]
+  for (std::size_t d = 0; d < out_dims.size(); ++d) {
+    if (out_dims[d] == 1) continue;
+    std::vector<bool> f;
+    for (const InputShape& in : ins) {
+      bool is_full = false;
+      if (in.dims != nullptr) {
+        const std::size_t shift = out_dims.size() - in.dims->size();
+        is_full = d >= shift && (*in.dims)[d - shift] == out_dims[d];
+      }
+      f.push_back(is_full);
+    }
+    if (!dims.empty() && full.back() == f) {
+      dims.back() *= out_dims[d];
+    } else {
+      dims.push_back(out_dims[d]);
+      full.push_back(f);
+    }
+  }
+  const std::int64_t total = numel(out_dims);
+  if (dims.empty()) {  // one element (or none)
+    dims.push_back(total);
+    full.emplace_back(ins.size(), true);
+  }
+  t.ndim = static_cast<std::int32_t>(dims.size());
+  for (std::size_t d = 0; d < dims.size(); ++d) t.dims[d] = dims[d];
+  t.cols = dims.back();
+  t.rows = total / std::max<std::int64_t>(t.cols, 1);
+  t.pitch = t.chunk = kAlign;
+  t.units_per_block = 1;
+
+  // UB per element of a tile: queues double-buffered, conversion and scratch buffers once.
+  const auto e_in = static_cast<std::uint64_t>(element_size(in_type));
+  const auto e_c = static_cast<std::uint64_t>(element_size(c_type));
+  const auto e_out = static_cast<std::uint64_t>(element_size(out_type));
+  std::uint64_t per_elem = 2 * e_out;
+  if (op != EwOp::kCast && c_type != out_type) per_elem += e_c;
+  if (op == EwOp::kGelu || op == EwOp::kTanh || op == EwOp::kSigmoid) per_elem += e_c;
+  for (const InputShape& in : ins) {
+    per_elem += in.dims == nullptr ? e_c : 2 * e_in + (in_type != c_type ? e_c : 0);
+  }
+  const std::uint64_t ub = p.ub_bytes() > kUbReserve ? p.ub_bytes() - kUbReserve : 0;
+  t.tile = static_cast<std::uint32_t>(ub / per_elem / kAlign * kAlign);
+  p.require(t.tile >= kAlign, "the vector core's UB is too small for this operator");
+
+  if (total == 0) return t;  // nothing to do: one block that finds no unit
+
+  // Units: groups of whole rows when there are rows enough for every core, else row chunks.
+  const auto cores = static_cast<std::int64_t>(std::max<std::uint32_t>(p.vector_cores(), 1));
+  const std::int64_t pitch = round_up(std::max<std::int64_t>(t.cols, 1), kAlign);
+  if (t.rows >= cores && pitch <= t.tile) {
+    t.pitch = pitch;
+    t.rows_per_unit = std::min<std::int64_t>(t.tile / pitch, ceil_div(t.rows, cores));
+    t.chunk = t.cols;
+    t.chunks = 1;
+    t.units = ceil_div(t.rows, t.rows_per_unit);
+  } else {
+    t.pitch = pitch;
+    std::int64_t chunks = std::max(ceil_div(t.cols, t.tile), ceil_div(cores, t.rows));
+    if (t.rows == 1) chunks = round_up(chunks, cores);
+    std::int64_t chunk = round_up(ceil_div(t.cols, chunks), kAlign);
+    chunk = std::max(chunk, std::min(kMinChunk, round_up(t.cols, kAlign)));
+    chunk = std::max<std::int64_t>(std::min<std::int64_t>(chunk, t.tile), kAlign);
+    t.chunk = chunk;
+    t.chunks = std::max<std::int64_t>(ceil_div(t.cols, chunk), 1);
+    t.units = total == 0 ? 0 : t.rows * t.chunks;
+  }
+  t.units_per_block = std::max<std::int64_t>(ceil_div(t.units, cores), 1);
+  t.blocks = static_cast<std::uint32_t>(std::max<std::int64_t>(ceil_div(t.units,
+                                                                        t.units_per_block), 1));
+
+  // How each input is fetched.
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    EwOperand& o = t.in[i];
+    if (ins[i].dims == nullptr) {
+      o.kind = EwKind::kImmediate;
+      continue;
+    }
+    bool all_full = true, leading_bcast = true;
+    std::int64_t acc = 1;
+    for (std::size_t d = dims.size(); d-- > 0;) {
+      o.strides[d] = full[d][i] ? acc : 0;
+      if (full[d][i]) acc *= dims[d];
+      all_full = all_full && full[d][i];
+      if (d + 1 < dims.size()) leading_bcast = leading_bcast && !full[d][i];
+    }
+    if (all_full) {
+      o.kind = EwKind::kFull;
+    } else if (numel(*ins[i].dims) == 1) {
+      o.kind = EwKind::kScalar;
+    } else if (leading_bcast && full.back()[i] && t.chunks == 1) {
+      o.kind = EwKind::kRow;
+    } else {
+      o.kind = EwKind::kStrided;
+    }
+  }
+  return t;
+}
+
+void launch(Plan& p, const char* name, int in_type, int c_type, int out_type, const EwTiling& t,
+            Ref x, Ref y, Ref z) {
+  const EwKernel k = ew_kernel_for(in_type, c_type, out_type);
+  p.require(k != nullptr, std::string("no kernel for ") + dtype_name(in_type) + " -> " +
+                              dtype_name(out_type));
+  p.launch(name, reinterpret_cast<const void*>(k), t.blocks, Core::kVector,
+           [k, t, x, y, z](const Addrs& a) { k(resolve(a, x), resolve(a, y), resolve(a, z), t); });
+}
+
+void check_tensor(const Plan& p, const aclTensor& t, const char* what) {
+  p.require(t.dims.size() <= kEwMaxDims, std::string(what) + " has more than 8 dimensions");
+  p.require_contiguous(t, what);
+}
+
+// Workspace regions, 512-byte aligned.
+struct Workspace {
+  std::uint64_t used = 0;
+  Ref take(std::int64_t elements, int type) {
+    Ref r{Ref::kWs, used};
+    used += static_cast<std::uint64_t>(round_up(
+        std::max<std::int64_t>(elements, 1) * static_cast<std::int64_t>(element_size(type)), 512));
+    return r;
+  }
+};
+
+// A flat Cast launch of `n` elements.
+void launch_cast(Plan& p, std::int64_t n, int from, int to, Ref src, Ref dst) {
+  const std::vector<std::int64_t> dims{n};
+  EwTiling t = plan_tiling(p, EwOp::kCast, dims, {InputShape{&dims}}, from, from, to);
+  t.round = static_cast<std::int32_t>(is_float(from) && is_int(to) ? 5 /*CAST_TRUNC*/
+                                                                  : 1 /*CAST_RINT*/);
+  launch(p, "Cast", from, from, to, t, src, Ref{}, dst);
+}
+
+const char* op_name(EwOp op) {
+  switch (op) {
+    case EwOp::kAdd: return "Add";
+    case EwOp::kSub: return "Sub";
+    case EwOp::kMul: return "Mul";
+    default: return "RealDiv";
+  }
+}
+
+// Binary arithmetic: self (tensor) with other (tensor, or a host scalar when other_tensor is
+// NULL), out = self op alpha*other.
+void plan_binary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* other_t,
+                 const aclScalar* other_s, const aclScalar* alpha_s, const aclTensor* out_t) {
+  const aclTensor& self = p.input(self_t, "self");
+  const aclTensor* other = other_t != nullptr ? &p.input(other_t, "other") : nullptr;
+  long double other_value = 0;
+  int other_scalar_type = -1;
+  if (other == nullptr) {
+    other_value = p.scalar(other_s, "other");
+    other_scalar_type = p.scalar_type(other_s, "other");
+  }
+  long double alpha = 1;
+  int alpha_type = -1;
+  if (op == EwOp::kAdd || op == EwOp::kSub) {
+    alpha = p.scalar(alpha_s, "alpha");
+    alpha_type = p.scalar_type(alpha_s, "alpha");
+  }
+  const aclTensor& out = p.output(out_t, "out");
+  check_tensor(p, self, "self");
+  if (other != nullptr) check_tensor(p, *other, "other");
+  check_tensor(p, out, "out");
+
+  const auto takes = [](int t) { return is_float(t) || is_int(t); };
+  p.require(takes(self.dtype), "self has data type " + dtype_name(self.dtype) +
+                                   "; this operator takes FLOAT, FLOAT16, BF16, INT32, INT8");
+  if (other != nullptr) {
+    p.require(takes(other->dtype), "other has data type " + dtype_name(other->dtype) +
+                                       "; this operator takes FLOAT, FLOAT16, BF16, INT32, INT8");
+  }
+  p.require(takes(out.dtype), "out has data type " + dtype_name(out.dtype) +
+                                  "; this operator takes FLOAT, FLOAT16, BF16, INT32, INT8");
+
+  // The result type, then the type the kernel computes in.
+  int result = other != nullptr ? promote(self.dtype, other->dtype) : self.dtype;
+  const auto float_scalar = [](int t) {
+    return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16 || t == ACL_DOUBLE;
+  };
+  if (is_int(result) && (float_scalar(other_scalar_type) || float_scalar(alpha_type))) {
+    result = ACL_FLOAT;
+  }
+  if (op == EwOp::kDiv && is_int(result)) result = ACL_FLOAT;
+  p.require(!(is_float(result) && is_int(out.dtype)),
+            "out has data type " + dtype_name(out.dtype) + ", which the " + dtype_name(result) +
+                " result cannot be cast to");
+  const int compute = kernel_type(result);
+  if (is_int(compute)) {
+    p.require(alpha == std::floor(alpha), "alpha must be an integer for an integer result");
+  }
+
+  // Shapes: out is the broadcast of self and other.
+  std::vector<std::int64_t> shape = self.dims;
+  if (other != nullptr) {
+    const std::vector<std::int64_t>& b = other->dims;
+    if (b.size() > shape.size()) shape.insert(shape.begin(), b.size() - shape.size(), 1);
+    for (std::size_t k = 0; k < b.size(); ++k) {
+      std::int64_t& s = shape[shape.size() - b.size() + k];
+      p.require(s == b[k] || s == 1 || b[k] == 1,
+                "self and other do not broadcast (NumPy rules: aligned right, 1 stretches)");
+      if (s == 1) s = b[k];
+    }
+  }
+  p.require_shape(out, shape, "out");
+
+  // Operands not in the compute type are converted into the workspace first.
+  Workspace ws;
+  int self_type = self.dtype;
+  Ref x{Ref::kIn0}, y{Ref::kNone}, z{Ref::kOut};
+  if (self_type != compute) {
+    const Ref w = ws.take(self.numel(), compute);
+    launch_cast(p, self.numel(), self_type, compute, x, w);
+    x = w;
+  }
+  std::vector<InputShape> ins{InputShape{&self.dims}};
+  if (other != nullptr) {
+    y = Ref{Ref::kIn1};
+    if (other->dtype != compute) {
+      const Ref w = ws.take(other->numel(), compute);
+      launch_cast(p, other->numel(), other->dtype, compute, y, w);
+      y = w;
+    }
+    ins.push_back(InputShape{&other->dims});
+  } else {
+    ins.push_back(InputShape{});
+  }
+  const bool convert_out = out.dtype != compute;
+  if (convert_out) z = ws.take(out.numel(), compute);
+
+  const int kc = compute == ACL_BF16 ? ACL_FLOAT : compute;  // bfloat16 computes in float
+  EwTiling t = plan_tiling(p, op, shape, ins, compute, kc, compute);
+  t.alpha = static_cast<double>(alpha);
+  t.scale_other = (op == EwOp::kAdd || op == EwOp::kSub) && alpha != 1;
+  t.immediate = static_cast<double>(other_value);
+  launch(p, op_name(op), compute, kc, compute, t, x, y, z);
+  if (convert_out) launch_cast(p, out.numel(), compute, out.dtype, z, Ref{Ref::kOut});
+  p.set_workspace(ws.used);
+}
+
+// Activations: out = f(self), same type and shape.
+void plan_unary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* out_t) {
+  const aclTensor& self = p.input(self_t, "self");
+  const aclTensor& out = p.output(out_t, "out");
+  check_tensor(p, self, "self");
+  check_tensor(p, out, "out");
+  p.require_dtype(self, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+  p.require(out.dtype == self.dtype, "out has data type " + dtype_name(out.dtype) +
+                                         ", self " + dtype_name(self.dtype) + " (must match)");
+  p.require_shape(out, self.dims, "out");
+  const EwTiling t =
+      plan_tiling(p, op, self.dims, {InputShape{&self.dims}}, self.dtype, ACL_FLOAT, self.dtype);
+  static const char* const kNames[] = {"", "", "", "", "Relu", "Gelu", "Silu", "Sigmoid",
+                                       "Tanh", "Exp"};
+  launch(p, kNames[static_cast<int>(op)], self.dtype, ACL_FLOAT, self.dtype, t, Ref{Ref::kIn0},
+         Ref{}, Ref{Ref::kOut});
+}
+
+}  // namespace
+}  // namespace npusim::aclnn
+
+namespace nn = npusim::aclnn;
+using nn::EwOp;
+
+#define NPUSIM_EW_EXECUTE(NAME)                                                        \
+  aclnnStatus NAME(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,   \
+                   aclrtStream stream) {                                               \
+    return nn::execute(#NAME, workspace, workspaceSize, executor, stream);             \
+  }
+
+aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                     const aclScalar* alpha, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnAddGetWorkspaceSize", "Add", workspaceSize, executor, [&](nn::Plan& p) {
+    nn::plan_binary(p, EwOp::kAdd, self, other, nullptr, alpha, out);
+  });
+}
+NPUSIM_EW_EXECUTE(aclnnAdd)
+
+aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+                                      const aclScalar* alpha, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnAddsGetWorkspaceSize", "Adds", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kAdd, self, nullptr, other, alpha, out);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnAdds)
+
+aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                     const aclScalar* alpha, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnSubGetWorkspaceSize", "Sub", workspaceSize, executor, [&](nn::Plan& p) {
+    nn::plan_binary(p, EwOp::kSub, self, other, nullptr, alpha, out);
+  });
+}
+NPUSIM_EW_EXECUTE(aclnnSub)
+
+aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+                                      const aclScalar* alpha, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnSubsGetWorkspaceSize", "Subs", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kSub, self, nullptr, other, alpha, out);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnSubs)
+
+aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                     aclTensor* out, uint64_t* workspaceSize,
+                                     aclOpExecutor** executor) {
+  return nn::prepare("aclnnMulGetWorkspaceSize", "Mul", workspaceSize, executor, [&](nn::Plan& p) {
+    nn::plan_binary(p, EwOp::kMul, self, other, nullptr, nullptr, out);
+  });
+}
+NPUSIM_EW_EXECUTE(aclnnMul)
+
+aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return nn::prepare("aclnnMulsGetWorkspaceSize", "Muls", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kMul, self, nullptr, other, nullptr, out);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnMuls)
+
+aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
+                                     aclTensor* out, uint64_t* workspaceSize,
+                                     aclOpExecutor** executor) {
+  return nn::prepare("aclnnDivGetWorkspaceSize", "Div", workspaceSize, executor, [&](nn::Plan& p) {
+    nn::plan_binary(p, EwOp::kDiv, self, other, nullptr, nullptr, out);
+  });
+}
+NPUSIM_EW_EXECUTE(aclnnDiv)
+
+aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return nn::prepare("aclnnDivsGetWorkspaceSize", "Divs", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kDiv, self, nullptr, other, nullptr, out);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnDivs)
+
+aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return nn::prepare("aclnnCastGetWorkspaceSize", "Cast", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       const aclTensor& x = p.input(self, "self");
+                       const aclTensor& y = p.output(out, "out");
+                       nn::check_tensor(p, x, "self");
+                       nn::check_tensor(p, y, "out");
+                       const std::initializer_list<int> types{ACL_FLOAT, ACL_FLOAT16, ACL_BF16,
+                                                              ACL_INT32, ACL_INT8};
+                       p.require_dtype(x, types, "self");
+                       p.require_dtype(y, types, "out");
+                       p.require(y.dtype == static_cast<int>(dtype),
+                                 "out has data type " + nn::dtype_name(y.dtype) +
+                                     ", dtype asks for " + nn::dtype_name(dtype));
+                       p.require_shape(y, x.dims, "out");
+                       nn::launch_cast(p, x.numel(), x.dtype, y.dtype, nn::Ref{nn::Ref::kIn0},
+                                       nn::Ref{nn::Ref::kOut});
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnCast)
+
+#define NPUSIM_EW_UNARY(NAME, OP)                                                              \
+  aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, aclTensor* out,                    \
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {      \
+    return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,           \
+                       [&](nn::Plan& p) { nn::plan_unary(p, EwOp::OP, self, out); });          \
+  }                                                                                            \
+  NPUSIM_EW_EXECUTE(NAME)
+NPUSIM_EW_UNARY(aclnnRelu, kRelu)
+NPUSIM_EW_UNARY(aclnnGelu, kGelu)
+NPUSIM_EW_UNARY(aclnnSilu, kSilu)
+NPUSIM_EW_UNARY(aclnnSigmoid, kSigmoid)
+NPUSIM_EW_UNARY(aclnnTanh, kTanh)
+NPUSIM_EW_UNARY(aclnnExp, kExp)
+#undef NPUSIM_EW_UNARY
+#undef NPUSIM_EW_EXECUTE
