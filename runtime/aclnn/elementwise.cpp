@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The element-wise operator family: aclnnAdd/Adds, aclnnSub/Subs, aclnnMul/Muls, aclnnDiv/Divs,
-// aclnnCast, aclnnRelu, aclnnGelu, aclnnSilu, aclnnSigmoid, aclnnTanh, aclnnExp. Host side:
+// aclnnCast, aclnnRelu, aclnnGelu, aclnnSilu, aclnnSigmoid, aclnnTanh, aclnnExp, and the Inplace
+// forms of Add/Adds/Sub/Subs/Mul/Muls/Div/Divs/Relu/Sigmoid/Tanh/Exp. Host side:
 // argument checks, type promotion, broadcasting analysis and tiling; the work is the Ascend C
 // kernel of elementwise_kernels.cpp on the vector cores.
 //
@@ -496,4 +497,94 @@ NPUSIM_EW_UNARY(aclnnSigmoid, kSigmoid)
 NPUSIM_EW_UNARY(aclnnTanh, kTanh)
 NPUSIM_EW_UNARY(aclnnExp, kExp)
 #undef NPUSIM_EW_UNARY
+
+// In-place forms: selfRef is both the first input and the output.
+aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
+                                            const aclScalar* alpha, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceAddGetWorkspaceSize", "InplaceAdd", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kAdd, selfRef, other, nullptr, alpha, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceAdd)
+
+aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
+                                             const aclScalar* alpha, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceAddsGetWorkspaceSize", "InplaceAdds", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kAdd, selfRef, nullptr, other, alpha, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceAdds)
+
+aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
+                                            const aclScalar* alpha, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceSubGetWorkspaceSize", "InplaceSub", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kSub, selfRef, other, nullptr, alpha, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceSub)
+
+aclnnStatus aclnnInplaceSubsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
+                                             const aclScalar* alpha, uint64_t* workspaceSize,
+                                             aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceSubsGetWorkspaceSize", "InplaceSubs", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kSub, selfRef, nullptr, other, alpha, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceSubs)
+
+aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceMulGetWorkspaceSize", "InplaceMul", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kMul, selfRef, other, nullptr, nullptr, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceMul)
+
+aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceMulsGetWorkspaceSize", "InplaceMuls", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kMul, selfRef, nullptr, other, nullptr, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceMuls)
+
+aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceDivGetWorkspaceSize", "InplaceDiv", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kDiv, selfRef, other, nullptr, nullptr, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceDiv)
+
+aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnInplaceDivsGetWorkspaceSize", "InplaceDivs", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nn::plan_binary(p, EwOp::kDiv, selfRef, nullptr, other, nullptr, selfRef);
+                     });
+}
+NPUSIM_EW_EXECUTE(aclnnInplaceDivs)
+
+#define NPUSIM_EW_INPLACE_UNARY(NAME, OP)                                                    \
+  aclnnStatus NAME##GetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,            \
+                                     aclOpExecutor** executor) {                             \
+    return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,         \
+                       [&](nn::Plan& p) { nn::plan_unary(p, EwOp::OP, selfRef, selfRef); }); \
+  }                                                                                          \
+  NPUSIM_EW_EXECUTE(NAME)
+NPUSIM_EW_INPLACE_UNARY(aclnnInplaceRelu, kRelu)
+NPUSIM_EW_INPLACE_UNARY(aclnnInplaceSigmoid, kSigmoid)
+NPUSIM_EW_INPLACE_UNARY(aclnnInplaceTanh, kTanh)
+NPUSIM_EW_INPLACE_UNARY(aclnnInplaceExp, kExp)
+#undef NPUSIM_EW_INPLACE_UNARY
 #undef NPUSIM_EW_EXECUTE

@@ -439,6 +439,36 @@ TEST_F(ElementwiseTest, InPlaceAndEmptyTensors) {
   run(aclnnExp, ws, ex);
 }
 
+TEST_F(ElementwiseTest, InplaceFormsWriteIntoSelfRef) {
+  const auto init = [](std::int64_t i) { return value(i, -5, 5); };
+  Buf a = tensor({50, 40}, ACL_FLOAT, init);
+  Buf bias = tensor({40}, ACL_FLOAT, [](std::int64_t i) { return value(i, 1, 2, 9); });
+  aclScalar* two = scalar(2.0, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnInplaceAddGetWorkspaceSize(a.t, bias.t, two, &ws, &ex), ACLNN_SUCCESS);
+  run(aclnnInplaceAdd, ws, ex);  // a += 2 * bias
+  ASSERT_EQ(aclnnInplaceSubsGetWorkspaceSize(a.t, two, two, &ws, &ex), ACLNN_SUCCESS);
+  run(aclnnInplaceSubs, ws, ex);  // a -= 4
+  ASSERT_EQ(aclnnInplaceMulsGetWorkspaceSize(a.t, two, &ws, &ex), ACLNN_SUCCESS);
+  run(aclnnInplaceMuls, ws, ex);  // a *= 2
+  ASSERT_EQ(aclnnInplaceDivGetWorkspaceSize(a.t, bias.t, &ws, &ex), ACLNN_SUCCESS);
+  run(aclnnInplaceDiv, ws, ex);  // a /= bias
+  ASSERT_EQ(aclnnInplaceSigmoidGetWorkspaceSize(a.t, &ws, &ex), ACLNN_SUCCESS);
+  run(aclnnInplaceSigmoid, ws, ex);
+  const auto ref = [&](std::int64_t i) {
+    const double x = static_cast<float>(init(i));
+    const double b = bias.at(i % 40);
+    return 1 / (1 + std::exp(-((x + 2 * b - 4) * 2 / b)));
+  };
+  expect_near(a, ref, [&](std::int64_t i) { return ref(i); }, 1e-5, 1e-6, "inplace chain");
+  Buf row = tensor({1, 40}, ACL_FLOAT);
+  EXPECT_EQ(aclnnInplaceAddGetWorkspaceSize(row.t, a.t, two, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // the broadcast shape is not selfRef's
+  EXPECT_EQ(aclnnInplaceExpGetWorkspaceSize(nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  aclDestroyScalar(two);
+}
+
 TEST_F(ElementwiseTest, MisuseIsRefusedWithTheDocumentedCodes) {
   Buf f = tensor({4, 4}, ACL_FLOAT);
   Buf f2 = tensor({4, 4}, ACL_FLOAT);

@@ -2,6 +2,7 @@
 /* aclnnDiv: out = self / other (true division, tensors, NumPy broadcasting); aclnnDivs: out =
  * self / other with a host scalar other. Integer operands compute in FLOAT. Correctly rounded in
  * the compute type.
+ * The Inplace forms write the result into selfRef (other must broadcast to its shape).
  * Two-phase call: GetWorkspaceSize checks the arguments and builds a single-use executor, the
  * second call launches it on a stream. Runs on the vector cores (runtime/aclnn/elementwise.cpp
  * documents types, promotion, broadcasting and accuracy). */
@@ -21,6 +22,14 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize
 ACL_FUNC_VISIBILITY aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
     uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnDivs(void* workspace, uint64_t workspaceSize,
+    aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDiv(void* workspace, uint64_t workspaceSize,
+    aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
+    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceDivs(void* workspace, uint64_t workspaceSize,
     aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
