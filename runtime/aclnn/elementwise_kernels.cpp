@@ -161,12 +161,15 @@ class Elementwise {
         const std::int64_t rows = t.rows < t.rows_per_unit ? t.rows : t.rows_per_unit;
         LocalTensor<T> r = row_[i].template AllocTensor<T>();
         const DataCopyExtParams one(1, static_cast<std::uint32_t>(t.cols * sizeof(T)), 0, 0, 0);
-        for (std::int64_t j = 0; j < rows; ++j) {
-          AscendC::DataCopyPad(r[static_cast<std::uint32_t>(j * t.pitch)], gm_[i], one,
-                               DataCopyPadExtParams<T>());
-        }
+        AscendC::DataCopyPad(r, gm_[i], one, DataCopyPadExtParams<T>());
         row_[i].EnQue(r);
         row_tensor_[i] = row_[i].template DeQue<T>();
+        // Replicate the row for the rows of a unit by doubling UB -> UB copies (V pipe).
+        for (std::int64_t have = 1; have < rows; have *= 2) {
+          const std::int64_t more = rows - have < have ? rows - have : have;
+          AscendC::DataCopy(row_tensor_[i][static_cast<std::uint32_t>(have * t.pitch)],
+                            row_tensor_[i], static_cast<std::uint32_t>(more * t.pitch));
+        }
         const auto n = static_cast<std::int32_t>((rows - 1) * t.pitch + t.cols);
         if constexpr (kCastIn) {
           once_[i] = conv_[i].template Get<C>();

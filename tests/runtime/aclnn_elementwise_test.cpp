@@ -253,6 +253,20 @@ TEST_F(EwBinaryTest, Broadcasting) {
   }
 }
 
+TEST_F(EwBinaryTest, BiasRowIsLoadedOncePerCore) {
+  // [100, 37] + [37] on 48 cores: units of 3 whole rows (UB pitch 64), 34 units, one per block.
+  // Each block loads the bias once (1 copy in) and replicates it for its 3 rows (2 doubling UB
+  // copies), then per unit: 1 copy in, Add, 1 copy out = 6 instructions.
+  check(Bin::kAdd, {100, 37}, {37}, {100, 37}, ACL_FLOAT);
+  const auto& k = last_kernel();
+  EXPECT_EQ(k.blocks_run, 34u);
+  EXPECT_EQ(k.instrs, 34u * 6);
+  // A one-element operand: one scalar read and one Duplicate per block.
+  check(Bin::kMul, {1}, {48 * 512}, {48 * 512}, ACL_FLOAT);
+  EXPECT_EQ(last_kernel().blocks_run, 48u);
+  EXPECT_EQ(last_kernel().instrs, 48u * (2 + 3));
+}
+
 TEST_F(ElementwiseTest, ScalarVariants) {
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
     SCOPED_TRACE(nn::dtype_name(type));
