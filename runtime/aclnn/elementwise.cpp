@@ -19,7 +19,9 @@
 //
 // Shapes. Binary ops broadcast with NumPy's rules (dimensions aligned right, size 1 stretches);
 // out must have the broadcast shape. Unary ops and Cast need out of self's shape. Tensors of at
-// most 8 dimensions; non-contiguous views are refused (ACLNN_ERR_PARAM_INVALID).
+// most 8 dimensions. Views may be non-contiguous (any strides, a storage offset, stride 0 for an
+// expanded input) as long as the innermost merged dimension is contiguous; out must not overlap
+// itself (ACLNN_ERR_PARAM_INVALID otherwise).
 //
 // Accuracy against exact arithmetic (what tests/runtime/aclnn_elementwise_test.cpp checks):
 // + - * / correctly rounded in the compute type (so within 1 ulp of the result type after the
@@ -59,12 +61,6 @@ bool is_int(int t) { return t == ACL_INT32 || t == ACL_INT8; }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 std::int64_t round_up(std::int64_t a, std::int64_t b) { return ceil_div(a, b) * b; }
 
-std::int64_t numel(const std::vector<std::int64_t>& dims) {
-  std::int64_t n = 1;
-  for (std::int64_t d : dims) n *= d;
-  return n;
-}
-
 // CANN's promotion between two tensor types of this family (-1: none).
 int promote(int a, int b) {
   if (a == b) return a;
@@ -100,43 +96,70 @@ std::uint8_t* resolve(const Addrs& a, Ref r) {
   }
 }
 
-/// One input as the tiling sees it: its shape, or a host scalar (immediate).
-struct InputShape {
-  const std::vector<std::int64_t>* dims = nullptr;  // nullptr: immediate
+/// A tensor as the tiling sees it: view shape and element strides (a host scalar: immediate).
+struct Layout {
+  std::vector<std::int64_t> dims, strides;
+  bool immediate = false;
 };
 
-// The tiling of one kernel launch over `out_dims` (see elementwise_kernels.h).
-EwTiling plan_tiling(const Plan& p, EwOp op, const std::vector<std::int64_t>& out_dims,
-                     const std::vector<InputShape>& ins, int in_type, int c_type, int out_type) {
+Layout layout_of(const aclTensor& t) { return Layout{t.dims, t.strides, false}; }
+
+Layout contiguous(const std::vector<std::int64_t>& dims) {
+  Layout l{dims, std::vector<std::int64_t>(dims.size(), 1), false};
+  for (std::size_t k = dims.size(); k-- > 1;) l.strides[k - 1] = l.strides[k] * dims[k];
+  return l;
+}
+
+Layout immediate() { return Layout{{}, {}, true}; }
+
+// The tiling of one kernel launch writing `out` from `ins` (see elementwise_kernels.h).
+EwTiling plan_tiling(const Plan& p, EwOp op, const Layout& out, const std::vector<Layout>& ins,
+                     int in_type, int c_type, int out_type) {
   EwTiling t;
   t.op = op;
   t.inputs = static_cast<std::int32_t>(ins.size());
-  // Per output dimension (size-1 ones dropped): which inputs are full there; merge neighbours
-  // that broadcast alike.
+  // Per output dimension (size-1 ones dropped): every tensor's element stride there (0 where an
+  // input broadcasts); neighbours merge where every tensor steps through them as one.
+  const std::size_t nt = ins.size() + 1;  // inputs, then out
   std::vector<std::int64_t> dims;
-  std::vector<std::vector<bool>> full;  // [dim][input]
-  for (std::size_t d = 0; d < out_dims.size(); ++d) {
-    if (out_dims[d] == 1) continue;
-    std::vector<bool> f;
-    for (const InputShape& in : ins) {
-      bool is_full = false;
-      if (in.dims != nullptr) {
-        const std::size_t shift = out_dims.size() - in.dims->size();
-        is_full = d >= shift && (*in.dims)[d - shift] == out_dims[d];
-      }
-      f.push_back(is_full);
+  std::vector<std::vector<std::int64_t>> strides;  // [dim][tensor]
+  for (std::size_t d = 0; d < out.dims.size(); ++d) {
+    if (out.dims[d] == 1) continue;
+    std::vector<std::int64_t> st(nt, 0);
+    for (std::size_t i = 0; i < ins.size(); ++i) {
+      if (ins[i].immediate) continue;
+      const std::size_t shift = out.dims.size() - ins[i].dims.size();
+      if (d >= shift && ins[i].dims[d - shift] == out.dims[d]) st[i] = ins[i].strides[d - shift];
     }
-    if (!dims.empty() && full.back() == f) {
-      dims.back() *= out_dims[d];
+    st[ins.size()] = out.strides[d];
+    bool merge = !dims.empty();
+    for (std::size_t i = 0; merge && i < nt; ++i) {
+      merge = strides.back()[i] == st[i] * out.dims[d];
+    }
+    if (merge) {
+      dims.back() *= out.dims[d];
+      strides.back() = st;
     } else {
-      dims.push_back(out_dims[d]);
-      full.push_back(f);
+      dims.push_back(out.dims[d]);
+      strides.push_back(st);
     }
   }
-  const std::int64_t total = numel(out_dims);
+  std::int64_t total = 1;
+  for (std::int64_t d : out.dims) total *= d;
   if (dims.empty()) {  // one element (or none)
     dims.push_back(total);
-    full.emplace_back(ins.size(), true);
+    strides.emplace_back(nt, 1);
+  }
+  // Rows are copied as bursts: the innermost dimension must be contiguous (or broadcast).
+  for (std::size_t i = 0; i < nt && total > 1; ++i) {
+    const std::int64_t last = strides.back()[i];
+    const bool is_out = i == ins.size();
+    p.require(last == 1 || (last == 0 && !is_out),
+              std::string(is_out ? "out" : i == 0 ? "self" : "other") +
+                  ": views whose innermost dimension is not contiguous are not supported");
+  }
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    p.require(strides[d][ins.size()] != 0 || total <= 1, "out must not overlap itself");
   }
   t.ndim = static_cast<std::int32_t>(dims.size());
   for (std::size_t d = 0; d < dims.size(); ++d) t.dims[d] = dims[d];
@@ -152,26 +175,24 @@ EwTiling plan_tiling(const Plan& p, EwOp op, const std::vector<std::int64_t>& ou
   std::uint64_t per_elem = 2 * e_out;
   if (op != EwOp::kCast && c_type != out_type) per_elem += e_c;
   if (op == EwOp::kGelu || op == EwOp::kTanh || op == EwOp::kSigmoid) per_elem += e_c;
-  for (const InputShape& in : ins) {
-    per_elem += in.dims == nullptr ? e_c : 2 * e_in + (in_type != c_type ? e_c : 0);
+  for (const Layout& in : ins) {
+    per_elem += in.immediate ? e_c : 2 * e_in + (in_type != c_type ? e_c : 0);
   }
   const std::uint64_t ub = p.ub_bytes() > kUbReserve ? p.ub_bytes() - kUbReserve : 0;
   t.tile = static_cast<std::uint32_t>(ub / per_elem / kAlign * kAlign);
   p.require(t.tile >= kAlign, "the vector core's UB is too small for this operator");
-
   if (total == 0) return t;  // nothing to do: one block that finds no unit
 
   // Units: groups of whole rows when there are rows enough for every core, else row chunks.
   const auto cores = static_cast<std::int64_t>(std::max<std::uint32_t>(p.vector_cores(), 1));
   const std::int64_t pitch = round_up(std::max<std::int64_t>(t.cols, 1), kAlign);
+  t.pitch = pitch;
   if (t.rows >= cores && pitch <= t.tile) {
-    t.pitch = pitch;
     t.rows_per_unit = std::min<std::int64_t>(t.tile / pitch, ceil_div(t.rows, cores));
     t.chunk = t.cols;
     t.chunks = 1;
     t.units = ceil_div(t.rows, t.rows_per_unit);
   } else {
-    t.pitch = pitch;
     std::int64_t chunks = std::max(ceil_div(t.cols, t.tile), ceil_div(cores, t.rows));
     if (t.rows == 1) chunks = round_up(chunks, cores);
     std::int64_t chunk = round_up(ceil_div(t.cols, chunks), kAlign);
@@ -179,37 +200,42 @@ EwTiling plan_tiling(const Plan& p, EwOp op, const std::vector<std::int64_t>& ou
     chunk = std::max<std::int64_t>(std::min<std::int64_t>(chunk, t.tile), kAlign);
     t.chunk = chunk;
     t.chunks = std::max<std::int64_t>(ceil_div(t.cols, chunk), 1);
-    t.units = total == 0 ? 0 : t.rows * t.chunks;
+    t.units = t.rows * t.chunks;
   }
   t.units_per_block = std::max<std::int64_t>(ceil_div(t.units, cores), 1);
   t.blocks = static_cast<std::uint32_t>(std::max<std::int64_t>(ceil_div(t.units,
                                                                         t.units_per_block), 1));
 
-  // How each input is fetched.
-  for (std::size_t i = 0; i < ins.size(); ++i) {
-    EwOperand& o = t.in[i];
-    if (ins[i].dims == nullptr) {
-      o.kind = EwKind::kImmediate;
-      continue;
+  // How each tensor is reached: row-major over the merged dims (kFull), one row for all (kRow),
+  // one element (kScalar), or per-row offsets from its strides (kStrided).
+  std::vector<std::int64_t> dense(dims.size(), 1);
+  for (std::size_t d = dims.size(); d-- > 1;) dense[d - 1] = dense[d] * dims[d];
+  const auto classify = [&](std::size_t i, EwOperand& o) {
+    bool full = true, zero = true, leading_zero = true;
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      o.strides[d] = strides[d][i];
+      full = full && strides[d][i] == dense[d];
+      zero = zero && strides[d][i] == 0;
+      if (d + 1 < dims.size()) leading_zero = leading_zero && strides[d][i] == 0;
     }
-    bool all_full = true, leading_bcast = true;
-    std::int64_t acc = 1;
-    for (std::size_t d = dims.size(); d-- > 0;) {
-      o.strides[d] = full[d][i] ? acc : 0;
-      if (full[d][i]) acc *= dims[d];
-      all_full = all_full && full[d][i];
-      if (d + 1 < dims.size()) leading_bcast = leading_bcast && !full[d][i];
-    }
-    if (all_full) {
+    if (full) {
       o.kind = EwKind::kFull;
-    } else if (numel(*ins[i].dims) == 1) {
+    } else if (zero) {
       o.kind = EwKind::kScalar;
-    } else if (leading_bcast && full.back()[i] && t.chunks == 1) {
+    } else if (leading_zero && strides.back()[i] == 1 && t.chunks == 1) {
       o.kind = EwKind::kRow;
     } else {
       o.kind = EwKind::kStrided;
     }
+  };
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i].immediate) {
+      t.in[i].kind = EwKind::kImmediate;
+    } else {
+      classify(i, t.in[i]);
+    }
   }
+  classify(ins.size(), t.out);
   return t;
 }
 
@@ -224,7 +250,6 @@ void launch(Plan& p, const char* name, int in_type, int c_type, int out_type, co
 
 void check_tensor(const Plan& p, const aclTensor& t, const char* what) {
   p.require(t.dims.size() <= kEwMaxDims, std::string(what) + " has more than 8 dimensions");
-  p.require_contiguous(t, what);
 }
 
 // Workspace regions, 512-byte aligned.
@@ -238,10 +263,10 @@ struct Workspace {
   }
 };
 
-// A flat Cast launch of `n` elements.
-void launch_cast(Plan& p, std::int64_t n, int from, int to, Ref src, Ref dst) {
-  const std::vector<std::int64_t> dims{n};
-  EwTiling t = plan_tiling(p, EwOp::kCast, dims, {InputShape{&dims}}, from, from, to);
+// A Cast launch from `src` (laid out as `from_l`) to `dst` (`to_l`, same shape).
+void launch_cast(Plan& p, const Layout& from_l, int from, const Layout& to_l, int to, Ref src,
+                 Ref dst) {
+  EwTiling t = plan_tiling(p, EwOp::kCast, to_l, {from_l}, from, from, to);
   t.round = static_cast<std::int32_t>(is_float(from) && is_int(to) ? 5 /*CAST_TRUNC*/
                                                                   : 1 /*CAST_RINT*/);
   launch(p, "Cast", from, from, to, t, src, Ref{}, dst);
@@ -320,37 +345,44 @@ void plan_binary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* oth
   }
   p.require_shape(out, shape, "out");
 
-  // Operands not in the compute type are converted into the workspace first.
+  // Operands not in the compute type are converted into the workspace first (contiguous there).
   Workspace ws;
-  int self_type = self.dtype;
   Ref x{Ref::kIn0}, y{Ref::kNone}, z{Ref::kOut};
-  if (self_type != compute) {
+  std::vector<Layout> ins{layout_of(self)};
+  if (self.dtype != compute) {
     const Ref w = ws.take(self.numel(), compute);
-    launch_cast(p, self.numel(), self_type, compute, x, w);
+    launch_cast(p, layout_of(self), self.dtype, contiguous(self.dims), compute, x, w);
     x = w;
+    ins[0] = contiguous(self.dims);
   }
-  std::vector<InputShape> ins{InputShape{&self.dims}};
   if (other != nullptr) {
     y = Ref{Ref::kIn1};
+    ins.push_back(layout_of(*other));
     if (other->dtype != compute) {
       const Ref w = ws.take(other->numel(), compute);
-      launch_cast(p, other->numel(), other->dtype, compute, y, w);
+      launch_cast(p, layout_of(*other), other->dtype, contiguous(other->dims), compute, y, w);
       y = w;
+      ins[1] = contiguous(other->dims);
     }
-    ins.push_back(InputShape{&other->dims});
   } else {
-    ins.push_back(InputShape{});
+    ins.push_back(immediate());
   }
   const bool convert_out = out.dtype != compute;
-  if (convert_out) z = ws.take(out.numel(), compute);
+  Layout out_l = layout_of(out);
+  if (convert_out) {
+    z = ws.take(out.numel(), compute);
+    out_l = contiguous(out.dims);
+  }
 
   const int kc = compute == ACL_BF16 ? ACL_FLOAT : compute;  // bfloat16 computes in float
-  EwTiling t = plan_tiling(p, op, shape, ins, compute, kc, compute);
+  EwTiling t = plan_tiling(p, op, out_l, ins, compute, kc, compute);
   t.alpha = static_cast<double>(alpha);
   t.scale_other = (op == EwOp::kAdd || op == EwOp::kSub) && alpha != 1;
   t.immediate = static_cast<double>(other_value);
   launch(p, op_name(op), compute, kc, compute, t, x, y, z);
-  if (convert_out) launch_cast(p, out.numel(), compute, out.dtype, z, Ref{Ref::kOut});
+  if (convert_out) {
+    launch_cast(p, out_l, compute, layout_of(out), out.dtype, z, Ref{Ref::kOut});
+  }
   p.set_workspace(ws.used);
 }
 
@@ -365,7 +397,7 @@ void plan_unary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* out_
                                          ", self " + dtype_name(self.dtype) + " (must match)");
   p.require_shape(out, self.dims, "out");
   const EwTiling t =
-      plan_tiling(p, op, self.dims, {InputShape{&self.dims}}, self.dtype, ACL_FLOAT, self.dtype);
+      plan_tiling(p, op, layout_of(out), {layout_of(self)}, self.dtype, ACL_FLOAT, self.dtype);
   static const char* const kNames[] = {"", "", "", "", "Relu", "Gelu", "Silu", "Sigmoid",
                                        "Tanh", "Exp"};
   launch(p, kNames[static_cast<int>(op)], self.dtype, ACL_FLOAT, self.dtype, t, Ref{Ref::kIn0},
@@ -477,8 +509,8 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
                                  "out has data type " + nn::dtype_name(y.dtype) +
                                      ", dtype asks for " + nn::dtype_name(dtype));
                        p.require_shape(y, x.dims, "out");
-                       nn::launch_cast(p, x.numel(), x.dtype, y.dtype, nn::Ref{nn::Ref::kIn0},
-                                       nn::Ref{nn::Ref::kOut});
+                       nn::launch_cast(p, nn::layout_of(x), x.dtype, nn::layout_of(y), y.dtype,
+                                       nn::Ref{nn::Ref::kIn0}, nn::Ref{nn::Ref::kOut});
                      });
 }
 NPUSIM_EW_EXECUTE(aclnnCast)

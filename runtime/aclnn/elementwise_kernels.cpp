@@ -128,12 +128,12 @@ class Elementwise {
     return static_cast<std::uint32_t>((static_cast<std::uint64_t>(t_->pitch) * bytes - row) / 32);
   }
 
-  // Element offset of row `r` of input i (kStrided), from the row's multi-index.
-  std::int64_t RowOffset(std::int32_t i, std::int64_t r) const {
+  // Element offset of row `r` of a kStrided tensor, from the row's multi-index.
+  std::int64_t RowOffset(const EwOperand& o, std::int64_t r) const {
     const EwTiling& t = *t_;
     std::int64_t off = 0;
     for (std::int32_t d = t.ndim - 2; d >= 0; --d) {
-      off += (r % t.dims[d]) * t.in[i].strides[d];
+      off += (r % t.dims[d]) * o.strides[d];
       r /= t.dims[d];
     }
     return off;
@@ -206,7 +206,7 @@ class Elementwise {
       const std::int64_t last = t.in[i].strides[t.ndim - 1];
       const DataCopyExtParams one(1, len, 0, 0, 0);
       for (std::int64_t j = 0; j < s.nrows; ++j) {
-        const std::int64_t off = RowOffset(i, s.row0 + j) + s.col0 * last;
+        const std::int64_t off = RowOffset(t.in[i], s.row0 + j) + s.col0 * last;
         LocalTensor<T> row = x[static_cast<std::uint32_t>(j * t.pitch)];
         if (last == 0) {
           AscendC::Duplicate(row, gm_[i].GetValue(static_cast<std::uint64_t>(off)),
@@ -352,10 +352,18 @@ class Elementwise {
   void CopyOut(const Span& s) {
     const EwTiling& t = *t_;
     LocalTensor<D> z = outq_.template DeQue<D>();
-    const DataCopyExtParams p(static_cast<std::uint16_t>(s.nrows),
-                              static_cast<std::uint32_t>(s.ncols * sizeof(D)), Gap(s, sizeof(D)),
-                              0, 0);
-    AscendC::DataCopyPad(out_[static_cast<std::uint64_t>(s.row0 * t.cols + s.col0)], z, p);
+    const auto len = static_cast<std::uint32_t>(s.ncols * sizeof(D));
+    if (t.out.kind == EwKind::kFull) {
+      const DataCopyExtParams p(static_cast<std::uint16_t>(s.nrows), len, Gap(s, sizeof(D)), 0, 0);
+      AscendC::DataCopyPad(out_[static_cast<std::uint64_t>(s.row0 * t.cols + s.col0)], z, p);
+    } else {  // a non-contiguous view: row by row
+      const DataCopyExtParams one(1, len, 0, 0, 0);
+      for (std::int64_t j = 0; j < s.nrows; ++j) {
+        const std::int64_t off = RowOffset(t.out, s.row0 + j) + s.col0;
+        AscendC::DataCopyPad(out_[static_cast<std::uint64_t>(off)],
+                             z[static_cast<std::uint32_t>(j * t.pitch)], one);
+      }
+    }
     outq_.FreeTensor(z);
   }
 

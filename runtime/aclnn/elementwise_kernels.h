@@ -17,6 +17,8 @@
 //  kStrided  anything else: per row, the kernel's scalar code computes the source offset from
 //            the row index (strides 0 along broadcast dimensions); a row broadcast along the
 //            last dimension is one GetValue + Duplicate.
+// The output is kFull (row-major over the merged dimensions: one multi-burst copy out a unit) or
+// kStrided (a non-contiguous view: one copy out per row at its offset).
 #pragma once
 
 #include <cstdint>
@@ -61,6 +63,7 @@ struct EwTiling {
   std::uint32_t tile = 0;                // elements of every UB buffer
   std::uint32_t blocks = 1;
   EwOperand in[2];
+  EwOperand out;                         // kFull (row-major) or kStrided (per-row offsets)
   double alpha = 1;                      // kAdd / kSub: the factor of y (scale_other)
   bool scale_other = false;
   double immediate = 0;                  // a kImmediate operand's value

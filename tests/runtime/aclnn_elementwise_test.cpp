@@ -483,6 +483,56 @@ TEST_F(ElementwiseTest, InplaceFormsWriteIntoSelfRef) {
   aclDestroyScalar(two);
 }
 
+// A view of `base` (its storage) with the given shape, strides and element offset.
+aclTensor* view(const Buf& base, Shape dims, Shape strides, std::int64_t offset) {
+  return aclCreateTensor(dims.data(), dims.size(), base.type, strides.data(), offset,
+                         ACL_FORMAT_ND, base.shape.data(), base.shape.size(), base.dev);
+}
+
+TEST_F(ElementwiseTest, NonContiguousViews) {
+  // self: columns 5..34 of an [8, 50] storage; other: a [40]-row expanded to [6, 40] by stride 0
+  // ... each against contiguous partners, results into a column slice of another storage.
+  Buf a = tensor({8, 50}, ACL_FLOAT, [](std::int64_t i) { return value(i, -3, 3); });
+  Buf b = tensor({8, 30}, ACL_FLOAT, [](std::int64_t i) { return value(i, -3, 3, 5); });
+  Buf o = tensor({8, 50}, ACL_FLOAT, [](std::int64_t) { return 7.0; });  // sentinel
+  aclTensor* av = view(a, {8, 30}, {50, 1}, 5);
+  aclTensor* ov = view(o, {8, 30}, {50, 1}, 10);
+  aclScalar* one = scalar(1.0, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(av, b.t, one, ov, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_EQ(ws, 0u);
+  run(aclnnAdd, ws, ex);
+  for (std::int64_t r = 0; r < 8; ++r) {
+    for (std::int64_t c = 0; c < 50; ++c) {
+      const double want = c >= 10 && c < 40 ? a.at(r * 50 + c - 5) + b.at(r * 30 + c - 10) : 7.0;
+      EXPECT_NEAR(o.at(r * 50 + c), want, 1e-6 * (std::fabs(want) + 3)) << r << "," << c;
+    }
+  }
+  // Expanded input (stride 0) and a sliced input through a unary op and a Cast.
+  Buf row = tensor({40}, ACL_FLOAT16, [](std::int64_t i) { return value(i, -2, 2, 11); });
+  aclTensor* rv = view(row, {6, 40}, {0, 1}, 0);
+  Buf wide = tensor({6, 40}, ACL_FLOAT);
+  ASSERT_EQ(aclnnCastGetWorkspaceSize(rv, ACL_FLOAT, wide.t, &ws, &ex), ACLNN_SUCCESS);
+  run(aclnnCast, ws, ex);
+  for (std::int64_t i = 0; i < 240; ++i) EXPECT_EQ(wide.at(i), row.at(i % 40)) << i;
+  Buf e = tensor({8, 30}, ACL_FLOAT);
+  ASSERT_EQ(aclnnExpGetWorkspaceSize(av, e.t, &ws, &ex), ACLNN_SUCCESS);
+  run(aclnnExp, ws, ex);
+  for (std::int64_t i = 0; i < 240; ++i) {
+    const double want = std::exp(a.at(i / 30 * 50 + i % 30 + 5));
+    EXPECT_NEAR(e.at(i), want, 1e-6 * want) << i;
+  }
+  // A transposed view (innermost stride 8) and an out that overlaps itself are refused.
+  aclTensor* tv = view(a, {50, 8}, {1, 50}, 0);
+  Buf t = tensor({50, 8}, ACL_FLOAT);
+  EXPECT_EQ(aclnnReluGetWorkspaceSize(tv, t.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  aclTensor* overlap = view(o, {8, 30}, {0, 1}, 0);
+  EXPECT_EQ(aclnnAddGetWorkspaceSize(b.t, b.t, one, overlap, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  for (aclTensor* v : {av, ov, rv, tv, overlap}) EXPECT_EQ(aclDestroyTensor(v), ACLNN_SUCCESS);
+  aclDestroyScalar(one);
+}
+
 TEST_F(ElementwiseTest, MisuseIsRefusedWithTheDocumentedCodes) {
   Buf f = tensor({4, 4}, ACL_FLOAT);
   Buf f2 = tensor({4, 4}, ACL_FLOAT);
