@@ -14,8 +14,9 @@
 // (ACLNN_ERR_PARAM_INVALID). Scalars (alpha, the other of aclnnAdds...) take the compute type;
 // an integer tensor with a float scalar computes in FLOAT. Activations take FLOAT, FLOAT16 and
 // BF16 with out of the same type and shape; FLOAT16 and BF16 compute in FLOAT inside the kernel.
-// Cast converts between FLOAT, FLOAT16, BF16, INT32 and INT8 (floats to integers truncate toward
-// zero and saturate; NaN becomes 0; to floats round to nearest even).
+// Cast converts between FLOAT, FLOAT16, BF16, INT32, INT8, UINT8, INT16, INT64 and BOOL (floats to
+// integers truncate toward zero; integers saturate; NaN becomes 0; to floats round to nearest
+// even; to BOOL: x != 0).
 //
 // Shapes. Binary ops broadcast with NumPy's rules (dimensions aligned right, size 1 stretches);
 // out must have the broadcast shape. Unary ops and Cast need out of self's shape. Tensors of at
@@ -263,11 +264,20 @@ struct Workspace {
   }
 };
 
-// A Cast launch from `src` (laid out as `from_l`) to `dst` (`to_l`, same shape).
+// A Cast launch from `src` (laid out as `from_l`) to `dst` (`to_l`, same shape). BOOL is stored
+// as UINT8 (0 / 1); converting to BOOL is its own kernel op (x != 0).
 void launch_cast(Plan& p, const Layout& from_l, int from, const Layout& to_l, int to, Ref src,
                  Ref dst) {
+  if (from == ACL_BOOL) from = ACL_UINT8;
+  if (to == ACL_BOOL) {
+    const EwTiling t = plan_tiling(p, EwOp::kToBool, to_l, {from_l}, from, ACL_FLOAT, ACL_UINT8);
+    launch(p, "Cast", from, ACL_FLOAT, ACL_UINT8, t, src, Ref{}, dst);
+    return;
+  }
   EwTiling t = plan_tiling(p, EwOp::kCast, to_l, {from_l}, from, from, to);
-  t.round = static_cast<std::int32_t>(is_float(from) && is_int(to) ? 5 /*CAST_TRUNC*/
+  const bool to_integer = to == ACL_INT32 || to == ACL_INT8 || to == ACL_UINT8 ||
+                          to == ACL_INT16 || to == ACL_INT64;
+  t.round = static_cast<std::int32_t>(is_float(from) && to_integer ? 5 /*CAST_TRUNC*/
                                                                   : 1 /*CAST_RINT*/);
   launch(p, "Cast", from, from, to, t, src, Ref{}, dst);
 }
@@ -501,8 +511,9 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
                        const aclTensor& y = p.output(out, "out");
                        nn::check_tensor(p, x, "self");
                        nn::check_tensor(p, y, "out");
-                       const std::initializer_list<int> types{ACL_FLOAT, ACL_FLOAT16, ACL_BF16,
-                                                              ACL_INT32, ACL_INT8};
+                       const std::initializer_list<int> types{
+                           ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8,
+                           ACL_UINT8, ACL_INT16,   ACL_INT64, ACL_BOOL};
                        p.require_dtype(x, types, "self");
                        p.require_dtype(y, types, "out");
                        p.require(y.dtype == static_cast<int>(dtype),

@@ -266,7 +266,8 @@ class Elementwise {
         Apply(r, a[0], a[1], n);
       }
       if constexpr (kCastOut) {
-        AscendC::Cast(z, r, RoundMode::CAST_RINT, static_cast<std::uint32_t>(n));
+        AscendC::Cast(z, r, t.op == EwOp::kToBool ? RoundMode::CAST_CEIL : RoundMode::CAST_RINT,
+                      static_cast<std::uint32_t>(n));
       }
     }
     outq_.EnQue(z);
@@ -307,6 +308,10 @@ class Elementwise {
           break;
         case EwOp::kExp:
           AscendC::Exp(r, a, n);
+          break;
+        case EwOp::kToBool:
+          AscendC::Abs(r, a, n);
+          AscendC::Mins(r, r, 1.0f, n);
           break;
         case EwOp::kSigmoid:
           AscendC::Muls(r, a, -1.0f, n);
@@ -396,6 +401,9 @@ constexpr int acl_type() {
   if constexpr (std::is_same_v<V, std::int8_t>) return 2;   // ACL_INT8
   if constexpr (std::is_same_v<V, std::int32_t>) return 3;  // ACL_INT32
   if constexpr (std::is_same_v<V, bfloat16_t>) return 27;   // ACL_BF16
+  if constexpr (std::is_same_v<V, std::uint8_t>) return 4;  // ACL_UINT8 (BOOL storage too)
+  if constexpr (std::is_same_v<V, std::int16_t>) return 6;  // ACL_INT16
+  if constexpr (std::is_same_v<V, std::int64_t>) return 9;  // ACL_INT64
   return -1;
 }
 
@@ -407,10 +415,12 @@ bool pick(int in, int compute, int out, EwKernel* k) {
 }
 
 template <class S>
-bool pick_cast(int in, int out, EwKernel* k) {
+bool pick_cast(int in, int compute, int out, EwKernel* k) {
+  if (compute != in) return pick<S, float, std::uint8_t>(in, compute, out, k);  // to BOOL
   return pick<S, S, float>(in, in, out, k) || pick<S, S, half>(in, in, out, k) ||
          pick<S, S, bfloat16_t>(in, in, out, k) || pick<S, S, std::int32_t>(in, in, out, k) ||
-         pick<S, S, std::int8_t>(in, in, out, k);
+         pick<S, S, std::int8_t>(in, in, out, k) || pick<S, S, std::uint8_t>(in, in, out, k) ||
+         pick<S, S, std::int16_t>(in, in, out, k) || pick<S, S, std::int64_t>(in, in, out, k);
 }
 
 }  // namespace
@@ -421,10 +431,13 @@ EwKernel ew_kernel_for(int in, int compute, int out) {
       pick<bfloat16_t, float, bfloat16_t>(in, compute, out, &k)) {
     return k;
   }
-  if (in != compute) return nullptr;
-  if (pick_cast<float>(in, out, &k) || pick_cast<half>(in, out, &k) ||
-      pick_cast<bfloat16_t>(in, out, &k) || pick_cast<std::int32_t>(in, out, &k) ||
-      pick_cast<std::int8_t>(in, out, &k)) {
+  if (pick_cast<float>(in, compute, out, &k) || pick_cast<half>(in, compute, out, &k) ||
+      pick_cast<bfloat16_t>(in, compute, out, &k) ||
+      pick_cast<std::int32_t>(in, compute, out, &k) ||
+      pick_cast<std::int8_t>(in, compute, out, &k) ||
+      pick_cast<std::uint8_t>(in, compute, out, &k) ||
+      pick_cast<std::int16_t>(in, compute, out, &k) ||
+      pick_cast<std::int64_t>(in, compute, out, &k)) {
     return k;
   }
   return nullptr;

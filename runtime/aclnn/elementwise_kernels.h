@@ -41,7 +41,8 @@ enum class EwOp : std::uint8_t {
   kSigmoid,
   kTanh,
   kExp,
-  kCast  // D from T (C = T)
+  kCast,   // D from T (C = T)
+  kToBool  // 1 where x != 0, else 0 (C = float, D = uint8): min(|x|, 1) rounded up
 };
 
 struct EwOperand {
@@ -77,7 +78,8 @@ using EwKernel = void (*)(std::uint8_t* x, std::uint8_t* y, std::uint8_t* z, con
 /// The kernel reading ACL type `in`, computing in `compute` and writing `out` (aclDataType
 /// values); nullptr for a combination that has none. Arithmetic and activations: FLOAT, FLOAT16
 /// and INT32 compute in their own type, FLOAT16 (activations) and BF16 in FLOAT. Cast (compute ==
-/// in): every pair of FLOAT, FLOAT16, BF16, INT32, INT8.
+/// in): every pair of FLOAT, FLOAT16, BF16, INT32, INT8, UINT8, INT16, INT64; to BOOL (kToBool):
+/// any of those in, FLOAT compute, UINT8 out.
 EwKernel ew_kernel_for(int in, int compute, int out);
 
 }  // namespace npusim::aclnn

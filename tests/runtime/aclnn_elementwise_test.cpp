@@ -353,7 +353,8 @@ TEST_F(ElementwiseTest, TypePromotionConvertsThroughTheWorkspace) {
 TEST_F(ElementwiseTest, CastBetweenEveryPair) {
   const std::vector<double> vals{0.0, 1.0, -1.0, 2.5, -2.5, 3.7, -3.7, 100.25, -200.75,
                                  1000.0, 60000.0, -50000.0, 0.1, 1e-3, 127.9, -128.9};
-  const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8};
+  const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8,
+                               ACL_UINT8, ACL_INT16,   ACL_INT64, ACL_BOOL};
   for (aclDataType from : types) {
     for (aclDataType to : types) {
       SCOPED_TRACE(nn::dtype_name(from) + " -> " + nn::dtype_name(to));
@@ -367,7 +368,9 @@ TEST_F(ElementwiseTest, CastBetweenEveryPair) {
       run(aclnnCast, ws, ex);
       for (std::int64_t i = 0; i < count(s); ++i) {
         double x = a.at(i);
-        if (to == ACL_INT32 || to == ACL_INT8) x = std::trunc(x);
+        if (to != ACL_FLOAT && to != ACL_FLOAT16 && to != ACL_BF16 && to != ACL_BOOL) {
+          x = std::trunc(x);
+        }
         unsigned char tmp[8] = {};
         nn::store(to, tmp, 0, x);  // the host's rounding / saturation
         EXPECT_EQ(out.at(i), static_cast<double>(nn::load(to, tmp, 0))) << "element " << i;
