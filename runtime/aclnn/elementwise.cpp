@@ -338,7 +338,12 @@ void plan_binary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* oth
                 " result cannot be cast to");
   const int compute = kernel_type(result);
   if (is_int(compute)) {
-    p.require(alpha == std::floor(alpha), "alpha must be an integer for an integer result");
+    const auto int32_value = [](long double v) {
+      return v == std::floor(v) && v >= -2147483648.0L && v <= 2147483647.0L;
+    };
+    p.require(int32_value(alpha), "alpha must be an INT32 value for an integer result");
+    p.require(other != nullptr || int32_value(other_value),
+              "other must be an INT32 value for an integer result");
   }
 
   // Shapes: out is the broadcast of self and other.

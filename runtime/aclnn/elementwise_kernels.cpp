@@ -146,6 +146,22 @@ class Elementwise {
     return v;
   }
 
+  // v *= alpha over `rows` rows of `cols` elements at the UB pitch (n elements in all); integers
+  // row by row, so that no arithmetic touches the padding between rows (undefined contents).
+  void ScaleRows(const LocalTensor<C>& v, std::int64_t rows, std::int64_t cols, std::int32_t n) {
+    if constexpr (kArith) {
+      const C alpha = from_double<C>(t_->alpha);
+      if (std::is_integral_v<C> && rows > 1) {
+        for (std::int64_t j = 0; j < rows; ++j) {
+          const auto o = static_cast<std::uint32_t>(j * t_->pitch);
+          AscendC::Muls(v[o], v[o], alpha, static_cast<std::int32_t>(cols));
+        }
+      } else {
+        AscendC::Muls(v, v, alpha, n);
+      }
+    }
+  }
+
   // Operands that do not change from unit to unit: scalars, immediates, replicated rows.
   void LoadOnce() {
     const EwTiling& t = *t_;
@@ -180,7 +196,7 @@ class Elementwise {
         }
         if constexpr (kArith) {
           if (i == 1 && t.scale_other) {
-            AscendC::Muls(once_[i], once_[i], from_double<C>(t.alpha), n);
+            ScaleRows(once_[i], rows, t.cols, n);
           }
         }
       }
@@ -239,7 +255,7 @@ class Elementwise {
         a[i] = raw[i];
       }
       if constexpr (kArith) {
-        if (i == 1 && t.scale_other) AscendC::Muls(a[1], a[1], from_double<C>(t.alpha), n);
+        if (i == 1 && t.scale_other) ScaleRows(a[1], s.nrows, s.ncols, n);
       }
     }
     LocalTensor<D> z = outq_.template AllocTensor<D>();

@@ -241,7 +241,7 @@ TEST_F(EwBinaryTest, LargeTensorsCrossTilesOnEveryCore) {
 TEST_F(EwBinaryTest, Broadcasting) {
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}) {
     SCOPED_TRACE(nn::dtype_name(type));
-    check(Bin::kAdd, {100, 37}, {37}, {100, 37}, type);        // bias, rows grouped per unit
+    check(Bin::kAdd, {100, 37}, {37}, {100, 37}, type, 3.0);   // bias, rows grouped per unit
     check(Bin::kAdd, {37}, {100, 37}, {100, 37}, type, 2.0);   // bias as self
     check(Bin::kMul, {3, 5000}, {5000}, {3, 5000}, type);      // bias, rows chunked
     check(Bin::kSub, {64, 48}, {64, 1}, {64, 48}, type);       // column broadcast
