@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The element-wise operator family: aclnnAdd/Adds, aclnnSub/Subs, aclnnMul/Muls, aclnnDiv/Divs,
-// aclnnCast, aclnnRelu, aclnnGelu, aclnnSilu, aclnnSigmoid, aclnnTanh, aclnnExp, and the Inplace
-// forms of Add/Adds/Sub/Subs/Mul/Muls/Div/Divs/Relu/Sigmoid/Tanh/Exp. Host side:
+// aclnnCast, aclnnRelu, aclnnGelu, aclnnGeluV2, aclnnSilu, aclnnSigmoid, aclnnTanh, aclnnExp,
+// and the Inplace forms of Add/Adds/Sub/Subs/Mul/Muls/Div/Divs/Relu/Sigmoid/Tanh/Exp. Host side:
 // argument checks, type promotion, broadcasting analysis and tiling; the work is the Ascend C
 // kernel of elementwise_kernels.cpp on the vector cores.
 //
@@ -26,9 +26,9 @@
 //
 // Accuracy against exact arithmetic (what tests/runtime/aclnn_elementwise_test.cpp checks):
 // + - * / correctly rounded in the compute type (so within 1 ulp of the result type after the
-// final conversion); activations relative error ~1e-6 + absolute 1e-7 in FLOAT (exp-based forms;
-// tanh near 0 loses relative accuracy: absolute error ~1e-7), 1e-3 relative in FLOAT16, 1e-2 in
-// BF16 (one final rounding).
+// final conversion); activations within 1e-5 relative + 1e-6 absolute in FLOAT (exp-based forms;
+// tanh near 0 loses relative accuracy, its absolute error is ~1e-7), 2e-3 relative + 1e-3
+// absolute in FLOAT16, 1e-2 + 1e-2 in BF16 (the final rounding dominates).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -40,6 +40,7 @@
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_sigmoid.h"
@@ -52,9 +53,9 @@
 namespace npusim::aclnn {
 namespace {
 
-constexpr std::int64_t kAlign = 32;        // elements: UB rows start 32-byte aligned for any type
-constexpr std::int64_t kMinChunk = 512;    // elements a block gets at least (small tensors)
-constexpr std::uint64_t kUbReserve = 1024; // UB bytes left unused
+constexpr std::int64_t kAlign = 32;         // elements: UB rows start 32-byte aligned for any type
+constexpr std::int64_t kMinChunk = 512;     // elements a block gets at least (small tensors)
+constexpr std::uint64_t kUbReserve = 1024;  // UB bytes left unused
 
 bool is_float(int t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
 bool is_int(int t) { return t == ACL_INT32 || t == ACL_INT8; }
@@ -89,11 +90,16 @@ struct Ref {
 
 std::uint8_t* resolve(const Addrs& a, Ref r) {
   switch (r.where) {
-    case Ref::kIn0: return a.in[0];
-    case Ref::kIn1: return a.in[1];
-    case Ref::kOut: return a.out[0];
-    case Ref::kWs: return a.workspace + r.offset;
-    default: return nullptr;
+    case Ref::kIn0:
+      return a.in[0];
+    case Ref::kIn1:
+      return a.in[1];
+    case Ref::kOut:
+      return a.out[0];
+    case Ref::kWs:
+      return a.workspace + r.offset;
+    default:
+      return nullptr;
   }
 }
 
@@ -156,7 +162,9 @@ EwTiling plan_tiling(const Plan& p, EwOp op, const Layout& out, const std::vecto
     const std::int64_t last = strides.back()[i];
     const bool is_out = i == ins.size();
     p.require(last == 1 || (last == 0 && !is_out),
-              std::string(is_out ? "out" : i == 0 ? "self" : "other") +
+              std::string(is_out   ? "out"
+                          : i == 0 ? "self"
+                                   : "other") +
                   ": views whose innermost dimension is not contiguous are not supported");
   }
   for (std::size_t d = 0; d < dims.size(); ++d) {
@@ -176,6 +184,7 @@ EwTiling plan_tiling(const Plan& p, EwOp op, const Layout& out, const std::vecto
   std::uint64_t per_elem = 2 * e_out;
   if (op != EwOp::kCast && c_type != out_type) per_elem += e_c;
   if (op == EwOp::kGelu || op == EwOp::kTanh || op == EwOp::kSigmoid) per_elem += e_c;
+  if (op == EwOp::kGeluErf) per_elem += 3 * e_c;
   for (const Layout& in : ins) {
     per_elem += in.immediate ? e_c : 2 * e_in + (in_type != c_type ? e_c : 0);
   }
@@ -204,8 +213,8 @@ EwTiling plan_tiling(const Plan& p, EwOp op, const Layout& out, const std::vecto
     t.units = t.rows * t.chunks;
   }
   t.units_per_block = std::max<std::int64_t>(ceil_div(t.units, cores), 1);
-  t.blocks = static_cast<std::uint32_t>(std::max<std::int64_t>(ceil_div(t.units,
-                                                                        t.units_per_block), 1));
+  t.blocks =
+      static_cast<std::uint32_t>(std::max<std::int64_t>(ceil_div(t.units, t.units_per_block), 1));
 
   // How each tensor is reached: row-major over the merged dims (kFull), one row for all (kRow),
   // one element (kScalar), or per-row offsets from its strides (kStrided).
@@ -243,8 +252,8 @@ EwTiling plan_tiling(const Plan& p, EwOp op, const Layout& out, const std::vecto
 void launch(Plan& p, const char* name, int in_type, int c_type, int out_type, const EwTiling& t,
             Ref x, Ref y, Ref z) {
   const EwKernel k = ew_kernel_for(in_type, c_type, out_type);
-  p.require(k != nullptr, std::string("no kernel for ") + dtype_name(in_type) + " -> " +
-                              dtype_name(out_type));
+  p.require(k != nullptr,
+            std::string("no kernel for ") + dtype_name(in_type) + " -> " + dtype_name(out_type));
   p.launch(name, reinterpret_cast<const void*>(k), t.blocks, Core::kVector,
            [k, t, x, y, z](const Addrs& a) { k(resolve(a, x), resolve(a, y), resolve(a, z), t); });
 }
@@ -275,19 +284,23 @@ void launch_cast(Plan& p, const Layout& from_l, int from, const Layout& to_l, in
     return;
   }
   EwTiling t = plan_tiling(p, EwOp::kCast, to_l, {from_l}, from, from, to);
-  const bool to_integer = to == ACL_INT32 || to == ACL_INT8 || to == ACL_UINT8 ||
-                          to == ACL_INT16 || to == ACL_INT64;
+  const bool to_integer =
+      to == ACL_INT32 || to == ACL_INT8 || to == ACL_UINT8 || to == ACL_INT16 || to == ACL_INT64;
   t.round = static_cast<std::int32_t>(is_float(from) && to_integer ? 5 /*CAST_TRUNC*/
-                                                                  : 1 /*CAST_RINT*/);
+                                                                   : 1 /*CAST_RINT*/);
   launch(p, "Cast", from, from, to, t, src, Ref{}, dst);
 }
 
 const char* op_name(EwOp op) {
   switch (op) {
-    case EwOp::kAdd: return "Add";
-    case EwOp::kSub: return "Sub";
-    case EwOp::kMul: return "Mul";
-    default: return "RealDiv";
+    case EwOp::kAdd:
+      return "Add";
+    case EwOp::kSub:
+      return "Sub";
+    case EwOp::kMul:
+      return "Mul";
+    default:
+      return "RealDiv";
   }
 }
 
@@ -333,9 +346,9 @@ void plan_binary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* oth
     result = ACL_FLOAT;
   }
   if (op == EwOp::kDiv && is_int(result)) result = ACL_FLOAT;
-  p.require(!(is_float(result) && is_int(out.dtype)),
-            "out has data type " + dtype_name(out.dtype) + ", which the " + dtype_name(result) +
-                " result cannot be cast to");
+  p.require(!(is_float(result) && is_int(out.dtype)), "out has data type " + dtype_name(out.dtype) +
+                                                          ", which the " + dtype_name(result) +
+                                                          " result cannot be cast to");
   const int compute = kernel_type(result);
   if (is_int(compute)) {
     const auto int32_value = [](long double v) {
@@ -408,13 +421,13 @@ void plan_unary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* out_
   check_tensor(p, self, "self");
   check_tensor(p, out, "out");
   p.require_dtype(self, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
-  p.require(out.dtype == self.dtype, "out has data type " + dtype_name(out.dtype) +
-                                         ", self " + dtype_name(self.dtype) + " (must match)");
+  p.require(out.dtype == self.dtype, "out has data type " + dtype_name(out.dtype) + ", self " +
+                                         dtype_name(self.dtype) + " (must match)");
   p.require_shape(out, self.dims, "out");
   const EwTiling t =
       plan_tiling(p, op, layout_of(out), {layout_of(self)}, self.dtype, ACL_FLOAT, self.dtype);
-  static const char* const kNames[] = {"", "", "", "", "Relu", "Gelu", "Silu", "Sigmoid",
-                                       "Tanh", "Exp"};
+  static const char* const kNames[] = {"",     "",        "",     "",    "Relu",  "Gelu",
+                                       "Silu", "Sigmoid", "Tanh", "Exp", "GeluV2"};
   launch(p, kNames[static_cast<int>(op)], self.dtype, ACL_FLOAT, self.dtype, t, Ref{Ref::kIn0},
          Ref{}, Ref{Ref::kOut});
 }
@@ -425,10 +438,10 @@ void plan_unary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* out_
 namespace nn = npusim::aclnn;
 using nn::EwOp;
 
-#define NPUSIM_EW_EXECUTE(NAME)                                                        \
-  aclnnStatus NAME(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,   \
-                   aclrtStream stream) {                                               \
-    return nn::execute(#NAME, workspace, workspaceSize, executor, stream);             \
+#define NPUSIM_EW_EXECUTE(NAME)                                                      \
+  aclnnStatus NAME(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
+                   aclrtStream stream) {                                             \
+    return nn::execute(#NAME, workspace, workspaceSize, executor, stream);           \
   }
 
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
@@ -443,10 +456,9 @@ NPUSIM_EW_EXECUTE(aclnnAdd)
 aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
                                       const aclScalar* alpha, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare("aclnnAddsGetWorkspaceSize", "Adds", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nn::plan_binary(p, EwOp::kAdd, self, nullptr, other, alpha, out);
-                     });
+  return nn::prepare(
+      "aclnnAddsGetWorkspaceSize", "Adds", workspaceSize, executor,
+      [&](nn::Plan& p) { nn::plan_binary(p, EwOp::kAdd, self, nullptr, other, alpha, out); });
 }
 NPUSIM_EW_EXECUTE(aclnnAdds)
 
@@ -462,48 +474,41 @@ NPUSIM_EW_EXECUTE(aclnnSub)
 aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
                                       const aclScalar* alpha, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare("aclnnSubsGetWorkspaceSize", "Subs", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nn::plan_binary(p, EwOp::kSub, self, nullptr, other, alpha, out);
-                     });
+  return nn::prepare(
+      "aclnnSubsGetWorkspaceSize", "Subs", workspaceSize, executor,
+      [&](nn::Plan& p) { nn::plan_binary(p, EwOp::kSub, self, nullptr, other, alpha, out); });
 }
 NPUSIM_EW_EXECUTE(aclnnSubs)
 
-aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
-                                     aclTensor* out, uint64_t* workspaceSize,
-                                     aclOpExecutor** executor) {
+aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
   return nn::prepare("aclnnMulGetWorkspaceSize", "Mul", workspaceSize, executor, [&](nn::Plan& p) {
     nn::plan_binary(p, EwOp::kMul, self, other, nullptr, nullptr, out);
   });
 }
 NPUSIM_EW_EXECUTE(aclnnMul)
 
-aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
-                                      aclTensor* out, uint64_t* workspaceSize,
-                                      aclOpExecutor** executor) {
-  return nn::prepare("aclnnMulsGetWorkspaceSize", "Muls", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nn::plan_binary(p, EwOp::kMul, self, nullptr, other, nullptr, out);
-                     });
+aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnMulsGetWorkspaceSize", "Muls", workspaceSize, executor,
+      [&](nn::Plan& p) { nn::plan_binary(p, EwOp::kMul, self, nullptr, other, nullptr, out); });
 }
 NPUSIM_EW_EXECUTE(aclnnMuls)
 
-aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
-                                     aclTensor* out, uint64_t* workspaceSize,
-                                     aclOpExecutor** executor) {
+aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
   return nn::prepare("aclnnDivGetWorkspaceSize", "Div", workspaceSize, executor, [&](nn::Plan& p) {
     nn::plan_binary(p, EwOp::kDiv, self, other, nullptr, nullptr, out);
   });
 }
 NPUSIM_EW_EXECUTE(aclnnDiv)
 
-aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
-                                      aclTensor* out, uint64_t* workspaceSize,
-                                      aclOpExecutor** executor) {
-  return nn::prepare("aclnnDivsGetWorkspaceSize", "Divs", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nn::plan_binary(p, EwOp::kDiv, self, nullptr, other, nullptr, out);
-                     });
+aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
+                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnDivsGetWorkspaceSize", "Divs", workspaceSize, executor,
+      [&](nn::Plan& p) { nn::plan_binary(p, EwOp::kDiv, self, nullptr, other, nullptr, out); });
 }
 NPUSIM_EW_EXECUTE(aclnnDivs)
 
@@ -516,9 +521,9 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
                        const aclTensor& y = p.output(out, "out");
                        nn::check_tensor(p, x, "self");
                        nn::check_tensor(p, y, "out");
-                       const std::initializer_list<int> types{
-                           ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8,
-                           ACL_UINT8, ACL_INT16,   ACL_INT64, ACL_BOOL};
+                       const std::initializer_list<int> types{ACL_FLOAT, ACL_FLOAT16, ACL_BF16,
+                                                              ACL_INT32, ACL_INT8,    ACL_UINT8,
+                                                              ACL_INT16, ACL_INT64,   ACL_BOOL};
                        p.require_dtype(x, types, "self");
                        p.require_dtype(y, types, "out");
                        p.require(y.dtype == static_cast<int>(dtype),
@@ -531,12 +536,12 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
 }
 NPUSIM_EW_EXECUTE(aclnnCast)
 
-#define NPUSIM_EW_UNARY(NAME, OP)                                                              \
-  aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, aclTensor* out,                    \
-                                     uint64_t* workspaceSize, aclOpExecutor** executor) {      \
-    return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,           \
-                       [&](nn::Plan& p) { nn::plan_unary(p, EwOp::OP, self, out); });          \
-  }                                                                                            \
+#define NPUSIM_EW_UNARY(NAME, OP)                                                         \
+  aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, aclTensor* out,               \
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) { \
+    return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,      \
+                       [&](nn::Plan& p) { nn::plan_unary(p, EwOp::OP, self, out); });     \
+  }                                                                                       \
   NPUSIM_EW_EXECUTE(NAME)
 NPUSIM_EW_UNARY(aclnnRelu, kRelu)
 NPUSIM_EW_UNARY(aclnnGelu, kGelu)
@@ -545,6 +550,18 @@ NPUSIM_EW_UNARY(aclnnSigmoid, kSigmoid)
 NPUSIM_EW_UNARY(aclnnTanh, kTanh)
 NPUSIM_EW_UNARY(aclnnExp, kExp)
 #undef NPUSIM_EW_UNARY
+
+aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate, aclTensor* y,
+                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnGeluV2GetWorkspaceSize", "GeluV2", workspaceSize, executor, [&](nn::Plan& p) {
+        p.require(
+            approximate == 0 || approximate == 1,
+            "approximate must be 0 (none: erf) or 1 (tanh), got " + std::to_string(approximate));
+        nn::plan_unary(p, approximate == 0 ? EwOp::kGeluErf : EwOp::kGelu, x, y);
+      });
+}
+NPUSIM_EW_EXECUTE(aclnnGeluV2)
 
 // In-place forms: selfRef is both the first input and the output.
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,

@@ -9,7 +9,10 @@
 //   sigmoid(x) = 1 / (1 + exp(-x));  silu(x) = x / (1 + exp(-x));
 //   tanh(x)    = (e - 1) / (e + 1) with e = exp(2 * clamp(x, -10, 10));
 //   gelu(x)    = x / (1 + exp(-2 * sqrt(2/pi) * (x + 0.044715 x^3)))   (CANN's tanh form:
-//                0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), rewritten without tanh).
+//                0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), rewritten without tanh);
+//   gelu_erf(x) = 0.5 x (1 + erf(x / sqrt(2))) = relu(x) - 0.5 |x| erfc(|x| / sqrt(2)), with
+//                erfc(z) ~ t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-z^2), t = 1 / (1 + p z)
+//                (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7; no cancellation for x < 0).
 #include "runtime/aclnn/elementwise_kernels.h"
 
 #include <type_traits>
@@ -73,12 +76,13 @@ class Elementwise {
     if (t.op != EwOp::kCast && kCastOut) pipe_.InitBuffer(res_, n * sizeof(C));
     activation_ = t.op == EwOp::kGelu || t.op == EwOp::kTanh || t.op == EwOp::kSigmoid;
     if (activation_) pipe_.InitBuffer(tmp_, n * sizeof(C));
+    if (t.op == EwOp::kGeluErf) pipe_.InitBuffer(tmp_, 3 * n * sizeof(C));
   }
 
   __aicore__ void Process() {
     const EwTiling& t = *t_;
-    const std::int64_t first = static_cast<std::int64_t>(AscendC::GetBlockIdx()) *
-                               t.units_per_block;
+    const std::int64_t first =
+        static_cast<std::int64_t>(AscendC::GetBlockIdx()) * t.units_per_block;
     std::int64_t last = first + t.units_per_block;
     if (last > t.units) last = t.units;
     if (first >= last) return;
@@ -214,8 +218,7 @@ class Elementwise {
     LocalTensor<T> x = in_[i].template AllocTensor<T>();
     const auto len = static_cast<std::uint32_t>(s.ncols * sizeof(T));
     if (t.in[i].kind == EwKind::kFull) {
-      const DataCopyExtParams p(static_cast<std::uint16_t>(s.nrows), len, 0, Gap(s, sizeof(T)),
-                                0);
+      const DataCopyExtParams p(static_cast<std::uint16_t>(s.nrows), len, 0, Gap(s, sizeof(T)), 0);
       AscendC::DataCopyPad(x, gm_[i][static_cast<std::uint64_t>(s.row0 * t.cols + s.col0)], p,
                            DataCopyPadExtParams<T>());
     } else {
@@ -325,6 +328,36 @@ class Elementwise {
         case EwOp::kExp:
           AscendC::Exp(r, a, n);
           break;
+        case EwOp::kGeluErf: {
+          const auto tile = t_->tile;
+          LocalTensor<C> abs_x = tmp_.template Get<C>();
+          LocalTensor<C> u = abs_x[tile];
+          LocalTensor<C> w = abs_x[2 * tile];
+          AscendC::Abs(abs_x, a, n);
+          AscendC::Muls(u, abs_x, 0.70710678118654752f, n);  // z = |x| / sqrt(2)
+          AscendC::Mul(w, u, u, n);
+          AscendC::Muls(w, w, -1.0f, n);
+          AscendC::Exp(w, w, n);  // exp(-z^2)
+          AscendC::Muls(u, u, 0.3275911f, n);
+          AscendC::Adds(u, u, 1.0f, n);
+          AscendC::Duplicate(r, 1.0f, n);
+          AscendC::Div(u, r, u, n);  // t
+          AscendC::Muls(r, u, 1.061405429f, n);
+          AscendC::Adds(r, r, -1.453152027f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Adds(r, r, 1.421413741f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Adds(r, r, -0.284496736f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Adds(r, r, 0.254829592f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Mul(r, r, w, n);  // erfc(z)
+          AscendC::Mul(r, r, abs_x, n);
+          AscendC::Muls(r, r, -0.5f, n);
+          AscendC::Relu(u, a, n);
+          AscendC::Add(r, r, u, n);
+          break;
+        }
         case EwOp::kToBool:
           AscendC::Abs(r, a, n);
           AscendC::Mins(r, r, 1.0f, n);

@@ -41,8 +41,9 @@ enum class EwOp : std::uint8_t {
   kSigmoid,
   kTanh,
   kExp,
-  kCast,   // D from T (C = T)
-  kToBool  // 1 where x != 0, else 0 (C = float, D = uint8): min(|x|, 1) rounded up
+  kGeluErf,  // the exact form 0.5 x (1 + erf(x / sqrt(2))), erf by Abramowitz-Stegun 7.1.26
+  kCast,     // D from T (C = T)
+  kToBool    // 1 where x != 0, else 0 (C = float, D = uint8): min(|x|, 1) rounded up
 };
 
 struct EwOperand {
@@ -52,23 +53,23 @@ struct EwOperand {
 
 struct EwTiling {
   EwOp op = EwOp::kAdd;
-  std::int32_t inputs = 1;               // 1 or 2
-  std::int32_t ndim = 1;                 // merged output dimensions (>= 1)
-  std::int64_t dims[kEwMaxDims] = {};    // merged output dimensions; dims[ndim - 1] == cols
-  std::int64_t rows = 0, cols = 0;       // rows = product of dims[0 .. ndim - 1)
-  std::int64_t chunk = 0;                // columns per unit (== cols when whole rows)
-  std::int64_t chunks = 1;               // units per row (1: units are groups of whole rows)
+  std::int32_t inputs = 1;             // 1 or 2
+  std::int32_t ndim = 1;               // merged output dimensions (>= 1)
+  std::int64_t dims[kEwMaxDims] = {};  // merged output dimensions; dims[ndim - 1] == cols
+  std::int64_t rows = 0, cols = 0;     // rows = product of dims[0 .. ndim - 1)
+  std::int64_t chunk = 0;              // columns per unit (== cols when whole rows)
+  std::int64_t chunks = 1;             // units per row (1: units are groups of whole rows)
   std::int64_t rows_per_unit = 1;
-  std::int64_t pitch = 0;                // UB elements between rows of a unit (multiple of 32)
+  std::int64_t pitch = 0;  // UB elements between rows of a unit (multiple of 32)
   std::int64_t units = 0, units_per_block = 0;
-  std::uint32_t tile = 0;                // elements of every UB buffer
+  std::uint32_t tile = 0;  // elements of every UB buffer
   std::uint32_t blocks = 1;
   EwOperand in[2];
-  EwOperand out;                         // kFull (row-major) or kStrided (per-row offsets)
-  double alpha = 1;                      // kAdd / kSub: the factor of y (scale_other)
+  EwOperand out;     // kFull (row-major) or kStrided (per-row offsets)
+  double alpha = 1;  // kAdd / kSub: the factor of y (scale_other)
   bool scale_other = false;
-  double immediate = 0;                  // a kImmediate operand's value
-  std::int32_t round = 0;                // AscendC::RoundMode of the final Cast (kCast)
+  double immediate = 0;    // a kImmediate operand's value
+  std::int32_t round = 0;  // AscendC::RoundMode of the final Cast (kCast)
 };
 
 /// A kernel instantiation: x (and y for binary ops) in, z out (device addresses); `t` from the

@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_relu.h"
 #include "aclnnop/aclnn_sigmoid.h"
@@ -91,14 +92,14 @@ class ElementwiseTest : public DeviceTest {
     b.shape = shape;
     b.type = type;
     const std::int64_t n = count(shape);
-    const std::size_t bytes = static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) *
-                              nn::element_size(type);
+    const std::size_t bytes =
+        static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) * nn::element_size(type);
     EXPECT_EQ(aclrtMalloc(&b.dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     for (std::int64_t i = 0; i < n; ++i) {
       nn::store(type, b.dev, i, f ? static_cast<long double>(f(i)) : 0.0L);
     }
-    b.t = aclCreateTensor(shape.data(), shape.size(), type, nullptr, 0, ACL_FORMAT_ND,
-                          shape.data(), shape.size(), b.dev);
+    b.t = aclCreateTensor(shape.data(), shape.size(), type, nullptr, 0, ACL_FORMAT_ND, shape.data(),
+                          shape.size(), b.dev);
     EXPECT_NE(b.t, nullptr);
     bufs_.push_back(b);
     return b;
@@ -202,10 +203,14 @@ class EwBinaryTest : public ElementwiseTest {
     const auto y = [&](std::int64_t i) { return b.at(source(os, bs, i)); };
     const auto ref = [&](std::int64_t i) {
       switch (op) {
-        case Bin::kAdd: return x(i) + alpha * y(i);
-        case Bin::kSub: return x(i) - alpha * y(i);
-        case Bin::kMul: return x(i) * y(i);
-        default: return x(i) / y(i);
+        case Bin::kAdd:
+          return x(i) + alpha * y(i);
+        case Bin::kSub:
+          return x(i) - alpha * y(i);
+        case Bin::kMul:
+          return x(i) * y(i);
+        default:
+          return x(i) / y(i);
       }
     };
     const auto scale = [&](std::int64_t i) {
@@ -241,12 +246,12 @@ TEST_F(EwBinaryTest, LargeTensorsCrossTilesOnEveryCore) {
 TEST_F(EwBinaryTest, Broadcasting) {
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}) {
     SCOPED_TRACE(nn::dtype_name(type));
-    check(Bin::kAdd, {100, 37}, {37}, {100, 37}, type, 3.0);   // bias, rows grouped per unit
-    check(Bin::kAdd, {37}, {100, 37}, {100, 37}, type, 2.0);   // bias as self
-    check(Bin::kMul, {3, 5000}, {5000}, {3, 5000}, type);      // bias, rows chunked
-    check(Bin::kSub, {64, 48}, {64, 1}, {64, 48}, type);       // column broadcast
-    check(Bin::kMul, {1}, {4, 33}, {4, 33}, type);             // one element
-    check(Bin::kAdd, {2, 1, 3}, {1, 4, 1}, {2, 4, 3}, type);   // both broadcast
+    check(Bin::kAdd, {100, 37}, {37}, {100, 37}, type, 3.0);  // bias, rows grouped per unit
+    check(Bin::kAdd, {37}, {100, 37}, {100, 37}, type, 2.0);  // bias as self
+    check(Bin::kMul, {3, 5000}, {5000}, {3, 5000}, type);     // bias, rows chunked
+    check(Bin::kSub, {64, 48}, {64, 1}, {64, 48}, type);      // column broadcast
+    check(Bin::kMul, {1}, {4, 33}, {4, 33}, type);            // one element
+    check(Bin::kAdd, {2, 1, 3}, {1, 4, 1}, {2, 4, 3}, type);  // both broadcast
     check(Bin::kSub, {2, 3, 4, 5}, {3, 1, 5}, {2, 3, 4, 5}, type, -1.0);
     check(Bin::kMul, {1, 1}, {1}, {1, 1}, type);
     if (type != ACL_INT32) check(Bin::kDiv, {200, 1}, {300}, {200, 300}, type);
@@ -287,12 +292,16 @@ TEST_F(ElementwiseTest, ScalarVariants) {
     run(aclnnDivs, ws, ex);
     const double r = rtol_arith(type);
     const auto mag = [&](std::int64_t i) { return std::fabs(a.at(i)) + 2.5; };
-    expect_near(o1, [&](std::int64_t i) { return a.at(i) - 2.5; }, mag, r, 0, "Adds");
-    expect_near(o2, [&](std::int64_t i) { return a.at(i) + 2.5; }, mag, r, 0, "Subs");
-    expect_near(o3, [&](std::int64_t i) { return a.at(i) * 1.25; },
-                [&](std::int64_t i) { return std::fabs(a.at(i)) * 1.25; }, r, 0, "Muls");
-    expect_near(o4, [&](std::int64_t i) { return a.at(i) / 1.25; },
-                [&](std::int64_t i) { return std::fabs(a.at(i)) / 1.25; }, r, 0, "Divs");
+    expect_near(
+        o1, [&](std::int64_t i) { return a.at(i) - 2.5; }, mag, r, 0, "Adds");
+    expect_near(
+        o2, [&](std::int64_t i) { return a.at(i) + 2.5; }, mag, r, 0, "Subs");
+    expect_near(
+        o3, [&](std::int64_t i) { return a.at(i) * 1.25; },
+        [&](std::int64_t i) { return std::fabs(a.at(i)) * 1.25; }, r, 0, "Muls");
+    expect_near(
+        o4, [&](std::int64_t i) { return a.at(i) / 1.25; },
+        [&](std::int64_t i) { return std::fabs(a.at(i)) / 1.25; }, r, 0, "Divs");
     aclDestroyScalar(other);
     aclDestroyScalar(alpha);
   }
@@ -328,9 +337,10 @@ TEST_F(ElementwiseTest, TypePromotionConvertsThroughTheWorkspace) {
   ASSERT_EQ(aclnnAddGetWorkspaceSize(h.t, f.t, one, sum.t, &ws, &ex), ACLNN_SUCCESS);
   EXPECT_GT(ws, 0u);
   run(aclnnAdd, ws, ex);
-  expect_near(sum, [&](std::int64_t i) { return h.at(i) + f.at(i % 20); },
-              [&](std::int64_t i) { return std::fabs(h.at(i)) + std::fabs(f.at(i % 20)); },
-              1e-6, 0, "f16+f32");
+  expect_near(
+      sum, [&](std::int64_t i) { return h.at(i) + f.at(i % 20); },
+      [&](std::int64_t i) { return std::fabs(h.at(i)) + std::fabs(f.at(i % 20)); }, 1e-6, 0,
+      "f16+f32");
 
   Buf p = tensor({7}, ACL_INT32, [](std::int64_t i) { return static_cast<double>(i * 3 - 9); });
   Buf q = tensor({7}, ACL_INT32, [](std::int64_t i) { return static_cast<double>(i + 2); });
@@ -351,9 +361,9 @@ TEST_F(ElementwiseTest, TypePromotionConvertsThroughTheWorkspace) {
 }
 
 TEST_F(ElementwiseTest, CastBetweenEveryPair) {
-  const std::vector<double> vals{0.0, 1.0, -1.0, 2.5, -2.5, 3.7, -3.7, 100.25, -200.75,
-                                 1000.0, 60000.0, -50000.0, 0.1, 1e-3, 127.9, -128.9};
-  const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8,
+  const std::vector<double> vals{0.0,     1.0,    -1.0,    2.5,      -2.5, 3.7,  -3.7,  100.25,
+                                 -200.75, 1000.0, 60000.0, -50000.0, 0.1,  1e-3, 127.9, -128.9};
+  const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_INT32, ACL_INT8,
                                ACL_UINT8, ACL_INT16,   ACL_INT64, ACL_BOOL};
   for (aclDataType from : types) {
     for (aclDataType to : types) {
@@ -383,35 +393,52 @@ enum class Act { kRelu, kGelu, kSilu, kSigmoid, kTanh, kExp };
 
 double act_ref(Act a, double x) {
   switch (a) {
-    case Act::kRelu: return x > 0 ? x : 0;
+    case Act::kRelu:
+      return x > 0 ? x : 0;
     case Act::kGelu:
       return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
-    case Act::kSilu: return x / (1 + std::exp(-x));
-    case Act::kSigmoid: return 1 / (1 + std::exp(-x));
-    case Act::kTanh: return std::tanh(x);
-    default: return std::exp(x);
+    case Act::kSilu:
+      return x / (1 + std::exp(-x));
+    case Act::kSigmoid:
+      return 1 / (1 + std::exp(-x));
+    case Act::kTanh:
+      return std::tanh(x);
+    default:
+      return std::exp(x);
   }
 }
 
 aclnnStatus act_plan(Act a, const aclTensor* x, aclTensor* y, uint64_t* ws, aclOpExecutor** ex) {
   switch (a) {
-    case Act::kRelu: return aclnnReluGetWorkspaceSize(x, y, ws, ex);
-    case Act::kGelu: return aclnnGeluGetWorkspaceSize(x, y, ws, ex);
-    case Act::kSilu: return aclnnSiluGetWorkspaceSize(x, y, ws, ex);
-    case Act::kSigmoid: return aclnnSigmoidGetWorkspaceSize(x, y, ws, ex);
-    case Act::kTanh: return aclnnTanhGetWorkspaceSize(x, y, ws, ex);
-    default: return aclnnExpGetWorkspaceSize(x, y, ws, ex);
+    case Act::kRelu:
+      return aclnnReluGetWorkspaceSize(x, y, ws, ex);
+    case Act::kGelu:
+      return aclnnGeluGetWorkspaceSize(x, y, ws, ex);
+    case Act::kSilu:
+      return aclnnSiluGetWorkspaceSize(x, y, ws, ex);
+    case Act::kSigmoid:
+      return aclnnSigmoidGetWorkspaceSize(x, y, ws, ex);
+    case Act::kTanh:
+      return aclnnTanhGetWorkspaceSize(x, y, ws, ex);
+    default:
+      return aclnnExpGetWorkspaceSize(x, y, ws, ex);
   }
 }
 
 Phase2 act_run(Act a) {
   switch (a) {
-    case Act::kRelu: return aclnnRelu;
-    case Act::kGelu: return aclnnGelu;
-    case Act::kSilu: return aclnnSilu;
-    case Act::kSigmoid: return aclnnSigmoid;
-    case Act::kTanh: return aclnnTanh;
-    default: return aclnnExp;
+    case Act::kRelu:
+      return aclnnRelu;
+    case Act::kGelu:
+      return aclnnGelu;
+    case Act::kSilu:
+      return aclnnSilu;
+    case Act::kSigmoid:
+      return aclnnSigmoid;
+    case Act::kTanh:
+      return aclnnTanh;
+    default:
+      return aclnnExp;
   }
 }
 
@@ -420,8 +447,8 @@ TEST_F(ElementwiseTest, ActivationsMatchTheReference) {
   for (Act a : {Act::kRelu, Act::kGelu, Act::kSilu, Act::kSigmoid, Act::kTanh, Act::kExp}) {
     for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
       for (Shape s : {Shape{1}, Shape{31}, Shape{7, 129}, Shape{300007}}) {
-        SCOPED_TRACE(std::string(names[static_cast<int>(a)]) + " " + nn::dtype_name(type) +
-                     " " + std::to_string(count(s)));
+        SCOPED_TRACE(std::string(names[static_cast<int>(a)]) + " " + nn::dtype_name(type) + " " +
+                     std::to_string(count(s)));
         const double lo = a == Act::kExp ? -10 : -12, hi = a == Act::kExp ? 10 : 12;
         Buf x = tensor(s, type, [&](std::int64_t i) { return value(i, lo, hi, 3); });
         Buf y = tensor(s, type);
@@ -432,15 +459,44 @@ TEST_F(ElementwiseTest, ActivationsMatchTheReference) {
         run(act_run(a), ws, ex);
         const double rtol = type == ACL_FLOAT ? 1e-5 : type == ACL_FLOAT16 ? 2e-3 : 1e-2;
         const double atol = type == ACL_FLOAT ? 1e-6 : type == ACL_FLOAT16 ? 1e-3 : 1e-2;
-        expect_near(y, [&](std::int64_t i) { return act_ref(a, x.at(i)); },
-                    [&](std::int64_t i) { return std::fabs(act_ref(a, x.at(i))); }, rtol, atol,
-                    names[static_cast<int>(a)]);
+        expect_near(
+            y, [&](std::int64_t i) { return act_ref(a, x.at(i)); },
+            [&](std::int64_t i) { return std::fabs(act_ref(a, x.at(i))); }, rtol, atol,
+            names[static_cast<int>(a)]);
       }
     }
   }
   const auto& k = last_kernel();  // Exp BF16 on 300007 elements
   EXPECT_EQ(k.name, "Exp");
   EXPECT_EQ(k.blocks_run, 48u);
+}
+
+TEST_F(ElementwiseTest, GeluV2ExactAndTanhForms) {
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (int64_t approximate : {0, 1}) {
+      SCOPED_TRACE(nn::dtype_name(type) + " approximate " + std::to_string(approximate));
+      Buf x = tensor({3, 10007}, type, [](std::int64_t i) { return value(i, -9, 9, 4); });
+      Buf y = tensor({3, 10007}, type);
+      uint64_t ws = 0;
+      aclOpExecutor* ex = nullptr;
+      ASSERT_EQ(aclnnGeluV2GetWorkspaceSize(x.t, approximate, y.t, &ws, &ex), ACLNN_SUCCESS);
+      run(aclnnGeluV2, ws, ex);
+      const auto ref = [&](std::int64_t i) {
+        const double v = x.at(i);
+        return approximate == 0 ? 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)))
+                                : act_ref(Act::kGelu, v);
+      };
+      const double rtol = type == ACL_FLOAT ? 1e-5 : type == ACL_FLOAT16 ? 2e-3 : 1e-2;
+      const double atol = type == ACL_FLOAT ? 1e-6 : type == ACL_FLOAT16 ? 1e-3 : 1e-2;
+      expect_near(
+          y, ref, [&](std::int64_t i) { return std::fabs(ref(i)); }, rtol, atol, "GeluV2");
+    }
+  }
+  Buf x = tensor({4}, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(x.t, 2, x.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(nullptr, 0, x.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST_F(ElementwiseTest, InPlaceAndEmptyTensors) {
@@ -478,7 +534,8 @@ TEST_F(ElementwiseTest, InplaceFormsWriteIntoSelfRef) {
     const double b = bias.at(i % 40);
     return 1 / (1 + std::exp(-((x + 2 * b - 4) * 2 / b)));
   };
-  expect_near(a, ref, [&](std::int64_t i) { return ref(i); }, 1e-5, 1e-6, "inplace chain");
+  expect_near(
+      a, ref, [&](std::int64_t i) { return ref(i); }, 1e-5, 1e-6, "inplace chain");
   Buf row = tensor({1, 40}, ACL_FLOAT);
   EXPECT_EQ(aclnnInplaceAddGetWorkspaceSize(row.t, a.t, two, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // the broadcast shape is not selfRef's
@@ -488,8 +545,8 @@ TEST_F(ElementwiseTest, InplaceFormsWriteIntoSelfRef) {
 
 // A view of `base` (its storage) with the given shape, strides and element offset.
 aclTensor* view(const Buf& base, Shape dims, Shape strides, std::int64_t offset) {
-  return aclCreateTensor(dims.data(), dims.size(), base.type, strides.data(), offset,
-                         ACL_FORMAT_ND, base.shape.data(), base.shape.size(), base.dev);
+  return aclCreateTensor(dims.data(), dims.size(), base.type, strides.data(), offset, ACL_FORMAT_ND,
+                         base.shape.data(), base.shape.size(), base.dev);
 }
 
 TEST_F(ElementwiseTest, NonContiguousViews) {
@@ -552,8 +609,7 @@ TEST_F(ElementwiseTest, MisuseIsRefusedWithTheDocumentedCodes) {
   EXPECT_EQ(aclnnSubGetWorkspaceSize(f.t, f.t, one, nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnMulsGetWorkspaceSize(f.t, nullptr, f2.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnDivGetWorkspaceSize(f.t, f.t, f2.t, nullptr, &ex), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnCastGetWorkspaceSize(nullptr, ACL_FLOAT, f2.t, &ws, &ex),
-            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnCastGetWorkspaceSize(nullptr, ACL_FLOAT, f2.t, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnGeluGetWorkspaceSize(f.t, nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnTanh(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
 
@@ -564,8 +620,7 @@ TEST_F(ElementwiseTest, MisuseIsRefusedWithTheDocumentedCodes) {
   EXPECT_EQ(aclnnReluGetWorkspaceSize(i32.t, i32.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnSigmoidGetWorkspaceSize(f.t, h.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnExpGetWorkspaceSize(f.t, wrong.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnCastGetWorkspaceSize(f.t, ACL_FLOAT16, i32.t, &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnCastGetWorkspaceSize(f.t, ACL_FLOAT16, i32.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnCastGetWorkspaceSize(d.t, ACL_FLOAT, f2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   aclScalar* half_alpha = scalar(0.5, ACL_FLOAT);
   EXPECT_EQ(aclnnAddGetWorkspaceSize(i32.t, i32.t, half_alpha, i32.t, &ws, &ex),

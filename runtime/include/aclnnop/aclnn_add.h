@@ -15,26 +15,34 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
-    const aclScalar* alpha, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self,
+                                                         const aclTensor* other,
+                                                         const aclScalar* alpha, aclTensor* out,
+                                                         uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
-    const aclScalar* alpha, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+                                         aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self,
+                                                          const aclScalar* other,
+                                                          const aclScalar* alpha, aclTensor* out,
+                                                          uint64_t* workspaceSize,
+                                                          aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
-    const aclScalar* alpha,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+                                          aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef,
+                                                                const aclTensor* other,
+                                                                const aclScalar* alpha,
+                                                                uint64_t* workspaceSize,
+                                                                aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAdd(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
-    const aclScalar* alpha,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+                                                aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef,
+                                                                 const aclScalar* other,
+                                                                 const aclScalar* alpha,
+                                                                 uint64_t* workspaceSize,
+                                                                 aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceAdds(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
+                                                 aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -14,10 +14,12 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self,
+                                                          const aclDataType dtype, aclTensor* out,
+                                                          uint64_t* workspaceSize,
+                                                          aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnCast(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
+                                          aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

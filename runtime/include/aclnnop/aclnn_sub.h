@@ -14,26 +14,34 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
-    const aclScalar* alpha, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self,
+                                                         const aclTensor* other,
+                                                         const aclScalar* alpha, aclTensor* out,
+                                                         uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnSub(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
-    const aclScalar* alpha, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+                                         aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self,
+                                                          const aclScalar* other,
+                                                          const aclScalar* alpha, aclTensor* out,
+                                                          uint64_t* workspaceSize,
+                                                          aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnSubs(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
-    const aclScalar* alpha,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+                                          aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSubGetWorkspaceSize(const aclTensor* selfRef,
+                                                                const aclTensor* other,
+                                                                const aclScalar* alpha,
+                                                                uint64_t* workspaceSize,
+                                                                aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSub(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSubsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
-    const aclScalar* alpha,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+                                                aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSubsGetWorkspaceSize(const aclTensor* selfRef,
+                                                                 const aclScalar* other,
+                                                                 const aclScalar* alpha,
+                                                                 uint64_t* workspaceSize,
+                                                                 aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceSubs(void* workspace, uint64_t workspaceSize,
-    aclOpExecutor* executor, aclrtStream stream);
+                                                 aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }
