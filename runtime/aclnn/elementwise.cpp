@@ -186,7 +186,8 @@ EwTiling plan_tiling(const Plan& p, EwOp op, const Layout& out, const std::vecto
   if (op == EwOp::kGelu || op == EwOp::kTanh || op == EwOp::kSigmoid) per_elem += e_c;
   if (op == EwOp::kGeluErf) per_elem += 3 * e_c;
   for (const Layout& in : ins) {
-    per_elem += in.immediate ? e_c : 2 * e_in + (in_type != c_type ? e_c : 0);
+    // (+1: a column-broadcast input's values, 32 bytes per row of a unit, at most a tile's bytes)
+    per_elem += in.immediate ? e_c : 2 * e_in + (in_type != c_type ? e_c : 0) + 1;
   }
   const std::uint64_t ub = p.ub_bytes() > kUbReserve ? p.ub_bytes() - kUbReserve : 0;
   t.tile = static_cast<std::uint32_t>(ub / per_elem / kAlign * kAlign);

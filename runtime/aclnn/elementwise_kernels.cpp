@@ -71,6 +71,9 @@ class Elementwise {
       if (kCastIn || k == EwKind::kScalar || k == EwKind::kImmediate) {
         pipe_.InitBuffer(conv_[i], n * sizeof(C));
       }
+      if (ColumnBroadcast(i) && t.rows_per_unit > 1) {
+        pipe_.InitBuffer(col_[i], static_cast<std::uint32_t>(t.rows_per_unit * 32));
+      }
     }
     pipe_.InitBuffer(outq_, kBuffers, n * sizeof(D));
     if (t.op != EwOp::kCast && kCastOut) pipe_.InitBuffer(res_, n * sizeof(C));
@@ -101,6 +104,11 @@ class Elementwise {
   }
 
  private:
+  // A kStrided input broadcast along the last dimension: one value per row ([M, 1] on [M, N]).
+  bool ColumnBroadcast(std::int32_t i) const {
+    return t_->in[i].kind == EwKind::kStrided && t_->in[i].strides[t_->ndim - 1] == 0;
+  }
+
   bool PerTile(std::int32_t i) const {
     const EwKind k = t_->in[i].kind;
     return k == EwKind::kFull || k == EwKind::kStrided;
@@ -221,6 +229,8 @@ class Elementwise {
       const DataCopyExtParams p(static_cast<std::uint16_t>(s.nrows), len, 0, Gap(s, sizeof(T)), 0);
       AscendC::DataCopyPad(x, gm_[i][static_cast<std::uint64_t>(s.row0 * t.cols + s.col0)], p,
                            DataCopyPadExtParams<T>());
+    } else if (ColumnBroadcast(i) && s.nrows > 1 && ColumnIn(i, s, x)) {
+      // the rows' values came in with one strided copy and were spread by Duplicate
     } else {
       const std::int64_t last = t.in[i].strides[t.ndim - 1];
       const DataCopyExtParams one(1, len, 0, 0, 0);
@@ -237,6 +247,31 @@ class Elementwise {
       }
     }
     in_[i].EnQue(x);
+  }
+
+  // The values of a column-broadcast input for the rows of a unit: when their GM offsets step
+  // evenly, one strided DataCopyPad brings them to UB (one 32-byte row each), then per row a UB
+  // scalar read and a Duplicate (instead of a GM scalar read per row). False: not evenly spaced.
+  bool ColumnIn(std::int32_t i, const Span& s, const LocalTensor<T>& x) {
+    const std::int64_t base = RowOffset(t_->in[i], s.row0);
+    const std::int64_t step = RowOffset(t_->in[i], s.row0 + 1) - base;
+    if (step < 1 || (step - 1) * static_cast<std::int64_t>(sizeof(T)) > 0x7fffffff) return false;
+    for (std::int64_t j = 2; j < s.nrows; ++j) {
+      if (RowOffset(t_->in[i], s.row0 + j) != base + j * step) return false;
+    }
+    LocalTensor<T> col = col_[i].template Get<T>();
+    const DataCopyExtParams p(static_cast<std::uint16_t>(s.nrows),
+                              static_cast<std::uint32_t>(sizeof(T)),
+                              static_cast<std::uint32_t>((step - 1) * sizeof(T)), 0, 0);
+    AscendC::DataCopyPad(col, gm_[i][static_cast<std::uint64_t>(base)], p,
+                         DataCopyPadExtParams<T>());
+    constexpr std::uint32_t kPerRow = 32 / sizeof(T);
+    for (std::int64_t j = 0; j < s.nrows; ++j) {
+      AscendC::Duplicate(x[static_cast<std::uint32_t>(j * t_->pitch)],
+                         col.GetValue(static_cast<std::uint32_t>(j) * kPerRow),
+                         static_cast<std::int32_t>(s.ncols));
+    }
+    return true;
   }
 
   void Compute(const Span& s) {
@@ -427,7 +462,7 @@ class Elementwise {
   AscendC::TQue<TPosition::VECIN, kBuffers> in_[2];
   AscendC::TQue<TPosition::VECIN, 1> row_[2];
   AscendC::TQue<TPosition::VECOUT, kBuffers> outq_;
-  AscendC::TBuf<TPosition::VECCALC> conv_[2], res_, tmp_;
+  AscendC::TBuf<TPosition::VECCALC> conv_[2], res_, tmp_, col_[2];
   GlobalTensor<T> gm_[2];
   GlobalTensor<D> out_;
   LocalTensor<C> once_[2];

@@ -258,7 +258,7 @@ TEST_F(EwBinaryTest, Broadcasting) {
   }
 }
 
-TEST_F(EwBinaryTest, BiasRowIsLoadedOncePerCore) {
+TEST_F(EwBinaryTest, BroadcastOperandsAreFetchedOnceNotPerElement) {
   // [100, 37] + [37] on 48 cores: units of 3 whole rows (UB pitch 64), 34 units, one per block.
   // Each block loads the bias once (1 copy in) and replicates it for its 3 rows (2 doubling UB
   // copies), then per unit: 1 copy in, Add, 1 copy out = 6 instructions.
@@ -266,6 +266,11 @@ TEST_F(EwBinaryTest, BiasRowIsLoadedOncePerCore) {
   const auto& k = last_kernel();
   EXPECT_EQ(k.blocks_run, 34u);
   EXPECT_EQ(k.instrs, 34u * 6);
+  // A column ([96, 1] on [96, 64]): 48 units of 2 rows; per unit the two values come in with one
+  // strided copy and each row is a UB scalar read + Duplicate: self in, 1 + 2 x 2, Mul, out = 8.
+  check(Bin::kMul, {96, 64}, {96, 1}, {96, 64}, ACL_FLOAT);
+  EXPECT_EQ(last_kernel().blocks_run, 48u);
+  EXPECT_EQ(last_kernel().instrs, 48u * 8);
   // A one-element operand: one scalar read and one Duplicate per block.
   check(Bin::kMul, {1}, {48 * 512}, {48 * 512}, ACL_FLOAT);
   EXPECT_EQ(last_kernel().blocks_run, 48u);
