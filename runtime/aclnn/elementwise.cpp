@@ -12,7 +12,8 @@
 // whose out type differs is converted by a final Cast launch, as CANN's op graphs do. Div always
 // computes in a float type (true division). A float result cannot go to an integer out
 // (ACLNN_ERR_PARAM_INVALID). Scalars (alpha, the other of aclnnAdds...) take the compute type;
-// an integer tensor with a float scalar computes in FLOAT. Activations take FLOAT, FLOAT16 and
+// an integer tensor with a float scalar other computes in FLOAT; a float alpha with an integer
+// result is ACLNN_ERR_PARAM_INVALID (not castable). Activations take FLOAT, FLOAT16 and
 // BF16 with out of the same type and shape; FLOAT16 and BF16 compute in FLOAT inside the kernel.
 // Cast converts between FLOAT, FLOAT16, BF16, INT32, INT8, UINT8, INT16, INT64 and BOOL (floats to
 // integers truncate toward zero; integers saturate; NaN becomes 0; to floats round to nearest
@@ -343,9 +344,10 @@ void plan_binary(Plan& p, EwOp op, const aclTensor* self_t, const aclTensor* oth
   const auto float_scalar = [](int t) {
     return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16 || t == ACL_DOUBLE;
   };
-  if (is_int(result) && (float_scalar(other_scalar_type) || float_scalar(alpha_type))) {
-    result = ACL_FLOAT;
-  }
+  if (is_int(result) && float_scalar(other_scalar_type)) result = ACL_FLOAT;
+  p.require(!(is_int(result) && float_scalar(alpha_type)),
+            "alpha is a floating-point scalar, which the integer result type " +
+                dtype_name(result) + " cannot take");
   if (op == EwOp::kDiv && is_int(result)) result = ACL_FLOAT;
   p.require(!(is_float(result) && is_int(out.dtype)), "out has data type " + dtype_name(out.dtype) +
                                                           ", which the " + dtype_name(result) +

@@ -317,7 +317,7 @@ TEST_F(ElementwiseTest, IntegerTensorWithFloatScalarComputesInFloat) {
   Buf out = tensor({40}, ACL_FLOAT);
   Buf bad = tensor({40}, ACL_INT32);
   aclScalar* other = scalar(0.5, ACL_FLOAT);
-  aclScalar* alpha = scalar(1.0, ACL_FLOAT);
+  aclScalar* alpha = scalar(1.0, ACL_INT32);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   EXPECT_EQ(aclnnAddsGetWorkspaceSize(a.t, other, alpha, bad.t, &ws, &ex),
@@ -627,9 +627,9 @@ TEST_F(ElementwiseTest, MisuseIsRefusedWithTheDocumentedCodes) {
   EXPECT_EQ(aclnnExpGetWorkspaceSize(f.t, wrong.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnCastGetWorkspaceSize(f.t, ACL_FLOAT16, i32.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnCastGetWorkspaceSize(d.t, ACL_FLOAT, f2.t, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  aclScalar* half_alpha = scalar(0.5, ACL_FLOAT);
+  aclScalar* half_alpha = scalar(1.0, ACL_FLOAT);
   EXPECT_EQ(aclnnAddGetWorkspaceSize(i32.t, i32.t, half_alpha, i32.t, &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // a FLOAT alpha makes the result FLOAT
+            ACLNN_ERR_PARAM_INVALID);  // a FLOAT alpha does not cast to an INT32 result
   aclDestroyScalar(half_alpha);
   aclDestroyScalar(one);
 }
