@@ -78,6 +78,25 @@ assert float(fa[1]["aic_total_cycles"]) > 4 * float(fa[0]["aic_total_cycles"]), 
 assert float(fa[1]["aic_total_cycles"]) < 0.85 * float(fa[2]["aic_total_cycles"]), fa
 PY
     ;;
+  aclnn_elementwise)  # aclnn Add / Gelu on the 910B: kernel time from the pipes, HBM-bound
+    g++ -std=c++17 -O2 -Wall -Werror -D_GLIBCXX_USE_CXX11_ABI=0 -I"${PREFIX}/include" \
+        "${SRC}/aclnn_elementwise.cpp" -L"${PREFIX}/lib64" -lopapi -lacl_rt -pthread \
+        -o aclnn_elementwise
+    NPUSIM_OUT=out ./aclnn_elementwise
+    python3 - out/op_summary.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+add = [r for r in rows if r["Op Name"] == "Add"]
+gelu = [r for r in rows if r["Op Name"] == "Gelu"]
+bound = 3 * 8 * 2**20 / 1.6e12 * 1e6  # 4M FLOAT16: two inputs and the output through HBM
+ok = len(add) == 2 and len(gelu) == 1 and int(add[0]["Block Num"]) == 48
+ok = ok and bound <= float(add[0]["aiv_time(us)"]) <= 1.1 * bound
+ok = ok and float(add[0]["aiv_mte2_ratio"]) > 0.8  # the copies in dominate
+ok = ok and float(gelu[0]["aiv_vec_time(us)"]) > 10 * float(add[0]["aiv_vec_time(us)"])
+if not ok:
+    sys.exit("op_summary.csv does not show HBM-bound element-wise kernels:\n" + open(sys.argv[1]).read())
+PY
+    ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;
   c_header)  # the headers are C too

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The operator library (runtime/aclnn_ops.cpp): aclnnAdd / aclnnMul on device tensors, as kernel
+// The operator library (runtime/aclnn/): aclnnAdd / aclnnMul on device tensors, as kernel
 // launches that run when the device reaches them (and so replay inside model run instances).
 #include <cstring>
 #include <vector>
@@ -80,9 +80,17 @@ TEST_F(AclnnTest, BroadcastsAndConvertsTypes) {
   for (int j = 0; j < 3; ++j) r[j] = 10 * (j + 1);
   aclOpExecutor* mul = nullptr;
   uint64_t ws = 0;
+  // FLOAT16 * INT32 promotes to FLOAT16 (other converted first), the FLOAT16 product is then
+  // converted to out's FLOAT: both conversions go through the workspace.
   ASSERT_EQ(aclnnMulGetWorkspaceSize(a, row, out, &ws, &mul), ACLNN_SUCCESS);
-  ASSERT_EQ(aclnnMul(nullptr, 0, mul, stream_), ACLNN_SUCCESS);
+  ASSERT_GT(ws, 0u);
+  EXPECT_EQ(aclnnMul(nullptr, ws, mul, stream_), ACLNN_ERR_PARAM_NULLPTR);  // needs workspace
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(a, row, out, &ws, &mul), ACLNN_SUCCESS);
+  void* work = nullptr;
+  ASSERT_EQ(aclrtMalloc(&work, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclnnMul(work, ws, mul, stream_), ACLNN_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  aclrtFree(work);
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(f32(128)[i], 0.5f * static_cast<float>(i) * 10.0f * static_cast<float>(i % 3 + 1));
   }
