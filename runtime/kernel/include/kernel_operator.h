@@ -10,6 +10,7 @@
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
 //                 Cast ReduceSum ReduceMax ReduceMin
 //   cube_ops.h    LoadData, Mmad, Fixpipe
+//   shape_ops.h   Gather, Compare, Select
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
 
@@ -25,6 +26,7 @@
 #include "npusim/kernel/device.h"
 #include "npusim/kernel/half.h"
 #include "npusim/kernel/launch.h"
+#include "npusim/kernel/shape_ops.h"
 #include "npusim/kernel/tensor.h"
 #include "npusim/kernel/tpipe.h"
 #include "npusim/kernel/trace.h"

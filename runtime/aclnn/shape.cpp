@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shape family, host side: aclnnPermute, aclnnEmbedding, aclnnRotaryPositionEmbedding
+// (checks, tiling, launches; kernels in shape_kernels.cpp).
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "runtime/aclnn/op_api.h"
+#include "runtime/aclnn/shape_kernels.h"
+#include "runtime/errors.h"
+
+namespace npusim::aclnn {
+namespace {
+
+using kernels::EmbeddingTiling;
+using kernels::kMaxRank;
+using kernels::PermuteTiling;
+using kernels::RopeTiling;
+
+constexpr std::int64_t kMaxBurst = 4095;          // DataCopyPad blockCount kept below 2^12
+constexpr std::int64_t kMaxStrideBytes = 1LL << 31;  // DataCopyPad byte strides (uint32)
+
+std::int64_t round32(std::int64_t bytes) { return (bytes + 31) / 32 * 32; }
+
+// The UB budget of one block (what the kernel's buffers may take).
+std::int64_t ub_budget(const Plan& p) {
+  return static_cast<std::int64_t>(p.ub_bytes()) - 8 * 1024;
+}
+
+// ----------------------------------------------------------------------------- Permute
+
+// Removes size-1 dimensions and merges input dimensions that stay adjacent in the output.
+void coalesce(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& perm) {
+  {
+    std::vector<std::int64_t> keep_dims, map(dims.size(), -1);
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] == 1) continue;
+      map[i] = static_cast<std::int64_t>(keep_dims.size());
+      keep_dims.push_back(dims[i]);
+    }
+    std::vector<std::int64_t> keep_perm;
+    for (std::int64_t v : perm) {
+      if (map[static_cast<std::size_t>(v)] >= 0) keep_perm.push_back(map[static_cast<std::size_t>(v)]);
+    }
+    dims = keep_dims;
+    perm = keep_perm;
+  }
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (std::size_t k = 0; k + 1 < perm.size(); ++k) {
+      const std::int64_t a = perm[k];
+      if (perm[k + 1] != a + 1) continue;
+      dims[static_cast<std::size_t>(a)] *= dims[static_cast<std::size_t>(a + 1)];
+      dims.erase(dims.begin() + a + 1);
+      perm.erase(perm.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      for (std::int64_t& v : perm) {
+        if (v > a) --v;
+      }
+      merged = true;
+      break;
+    }
+  }
+  if (dims.empty()) {
+    dims = {1};
+    perm = {0};
+  }
+  if (dims.size() == 1) {  // a plain copy: one row of the whole tensor
+    dims.insert(dims.begin(), 1);
+    perm = {0, 1};
+  }
+}
+
+PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
+                           std::vector<std::int64_t> perm, std::uint32_t elem) {
+  coalesce(dims, perm);
+  const std::size_t r = dims.size();
+  std::vector<std::int64_t> in_stride(r, 1), os(r, 1);
+  for (std::size_t i = r - 1; i-- > 0;) in_stride[i] = in_stride[i + 1] * dims[i + 1];
+  std::int64_t s = 1;
+  for (std::size_t k = r; k-- > 0;) {
+    os[static_cast<std::size_t>(perm[k])] = s;
+    s *= dims[static_cast<std::size_t>(perm[k])];
+  }
+  PermuteTiling t;
+  t.elem = elem;
+  const std::size_t last = r - 1;
+  std::size_t a;
+  if (static_cast<std::size_t>(perm[last]) == last) {
+    a = static_cast<std::size_t>(perm[last - 1]);
+    t.transpose = false;
+    t.out_row_stride = os[a];
+    t.out_col_stride = 1;
+  } else {
+    a = static_cast<std::size_t>(perm[last]);
+    t.transpose = true;
+    t.out_row_stride = 1;
+    t.out_col_stride = os[last];
+  }
+  t.rows = dims[a];
+  t.cols = dims[last];
+  t.in_row_stride = in_stride[a];
+  for (std::size_t i = 0; i < r; ++i) {
+    if (i == a || i == last) continue;
+    t.batch_dims[t.batch_rank] = dims[i];
+    t.batch_in_stride[t.batch_rank] = in_stride[i];
+    t.batch_out_stride[t.batch_rank] = os[i];
+    ++t.batch_rank;
+  }
+  p.require(t.in_row_stride * elem < kMaxStrideBytes && t.out_row_stride * elem < kMaxStrideBytes &&
+                t.out_col_stride * elem < kMaxStrideBytes,
+            "tensor too large for the permute kernel's strided copies");
+  const std::int64_t budget = ub_budget(p);
+  if (!t.transpose) {
+    const std::int64_t each = std::min<std::int64_t>(64 * 1024, budget / 2);
+    t.tile_cols = std::max<std::int64_t>(1, std::min<std::int64_t>(t.cols, each / elem / 32 * 32));
+    t.tile_rows = std::max<std::int64_t>(
+        1, std::min({t.rows, each / round32(t.tile_cols * elem), kMaxBurst}));
+  } else {
+    std::int64_t side = elem == 8 ? 32 : 64;
+    while (side > 8 && 4 * side * round32(side * elem) + side * round32(side * elem) / elem * 4 >
+                           budget) {
+      side /= 2;
+    }
+    t.tile_rows = std::min(t.rows, side);
+    t.tile_cols = std::min(t.cols, side);
+  }
+  t.tiles_r = (t.rows + t.tile_rows - 1) / t.tile_rows;
+  t.tiles_c = (t.cols + t.tile_cols - 1) / t.tile_cols;
+  std::int64_t batch = 1;
+  for (std::int32_t k = 0; k < t.batch_rank; ++k) batch *= t.batch_dims[k];
+  t.total_tiles = batch * t.tiles_r * t.tiles_c;
+  return t;
+}
+
+// ------------------------------------------------------------------------------- RoPE
+
+void rope_require(bool ok, const std::string& why) {
+  rt::require(ok, ACLNN_ERR_INNER_TILING_ERROR, "aclnnRotaryPositionEmbedding: " + why);
+}
+
+}  // namespace
+}  // namespace npusim::aclnn
+
+namespace nn = npusim::aclnn;
+namespace nk = npusim::aclnn::kernels;
+
+aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
+                                         aclTensor* out, uint64_t* workspaceSize,
+                                         aclOpExecutor** executor) {
+  return nn::prepare("aclnnPermuteGetWorkspaceSize", "Permute", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+    const aclTensor& x = p.input(self, "self");
+    std::vector<std::int64_t> perm = p.int_array(dims, "dims");
+    const aclTensor& y = p.output(out, "out");
+    p.require_dtype(x,
+                    {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
+                     ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
+                    "self");
+    p.require(y.dtype == x.dtype, "out must have self's data type");
+    const auto n = static_cast<std::int64_t>(x.dims.size());
+    p.require(n <= nk::kMaxRank, "self has more than 8 dimensions");
+    p.require(static_cast<std::int64_t>(perm.size()) == n,
+              "dims has " + std::to_string(perm.size()) + " entries, self has " +
+                  std::to_string(n) + " dimensions");
+    std::vector<bool> seen(static_cast<std::size_t>(n), false);
+    std::vector<std::int64_t> expect;
+    for (std::int64_t& v : perm) {
+      p.require(v >= -n && v < n, "dims entry " + std::to_string(v) + " is outside [-" +
+                                      std::to_string(n) + ", " + std::to_string(n - 1) + "]");
+      if (v < 0) v += n;
+      p.require(!seen[static_cast<std::size_t>(v)], "dims repeats dimension " + std::to_string(v));
+      seen[static_cast<std::size_t>(v)] = true;
+      expect.push_back(x.dims[static_cast<std::size_t>(v)]);
+    }
+    p.require_shape(y, expect, "out");
+    p.require_contiguous(x, "self");
+    p.require_contiguous(y, "out");
+    const auto elem = static_cast<std::uint32_t>(nn::element_size(x.dtype));
+    nk::PermuteTiling t = x.numel() == 0 ? nk::PermuteTiling{}
+                                         : nn::plan_permute(p, x.dims, perm, elem);
+    if (x.numel() == 0) t.total_tiles = 0;
+    const nn::Split split = nn::split_even(t.total_tiles, p.vector_cores(), 1);
+    t.tiles_per_block = split.per_block;
+    void (*kernel)(std::uint8_t*, std::uint8_t*, const nk::PermuteTiling&) =
+        elem == 1   ? nk::permute_kernel_1
+        : elem == 2 ? nk::permute_kernel_2
+        : elem == 4 ? nk::permute_kernel_4
+                    : nk::permute_kernel_8;
+    p.launch(t.transpose ? "Transpose" : "PermuteCopy", reinterpret_cast<const void*>(kernel),
+             split.blocks, nn::Core::kVector,
+             [t, kernel](const nn::Addrs& a) { kernel(a.in[0], a.out[0], t); });
+  });
+}
+
+aclnnStatus aclnnPermute(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                         aclrtStream stream) {
+  return nn::execute("aclnnPermute", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor* weight, const aclTensor* indices,
+                                           const aclTensor* out, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  return nn::prepare("aclnnEmbeddingGetWorkspaceSize", "Embedding", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+    const aclTensor& w = p.input(weight, "weight");
+    const aclTensor& idx = p.input(indices, "indices");
+    const aclTensor& y = p.output(out, "out");
+    p.require_dtype(w,
+                    {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
+                     ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
+                    "weight");
+    p.require_dtype(idx, {ACL_INT32, ACL_INT64}, "indices");
+    p.require(y.dtype == w.dtype, "out must have weight's data type");
+    p.require(w.dims.size() == 2, "weight must be 2-dimensional [num, dim]");
+    p.require(idx.dims.size() < 8, "indices has more than 7 dimensions");
+    std::vector<std::int64_t> expect = idx.dims;
+    expect.push_back(w.dims[1]);
+    p.require_shape(y, expect, "out");
+    p.require_contiguous(w, "weight");
+    p.require_contiguous(idx, "indices");
+    p.require_contiguous(y, "out");
+    nk::EmbeddingTiling t;
+    t.elem = static_cast<std::uint32_t>(nn::element_size(w.dtype));
+    t.index_elem = static_cast<std::uint32_t>(nn::element_size(idx.dtype));
+    t.num = w.dims[0];
+    t.dim = w.dims[1];
+    t.count = t.dim == 0 ? 0 : idx.numel();
+    p.require(t.dim * t.elem < nn::kMaxStrideBytes, "weight rows too long");
+    const nn::Split split = nn::split_even(t.count, p.vector_cores(), 1);
+    t.per_block = split.per_block;
+    const std::int64_t budget = std::min<std::int64_t>(64 * 1024, (nn::ub_budget(p) - 8192) / 2);
+    t.tile_dim = std::max<std::int64_t>(1, std::min<std::int64_t>(t.dim, budget / t.elem / 32 * 32));
+    t.group = std::max<std::int64_t>(
+        1, std::min({budget / nn::round32(t.tile_dim * t.elem), nn::kMaxBurst,
+                     std::max<std::int64_t>(t.per_block, 1)}));
+    p.launch("Embedding", reinterpret_cast<const void*>(&nk::embedding_kernel), split.blocks,
+             nn::Core::kVector,
+             [t](const nn::Addrs& a) { nk::embedding_kernel(a.in[0], a.in[1], a.out[0], t); });
+  });
+}
+
+aclnnStatus aclnnEmbedding(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                           aclrtStream stream) {
+  return nn::execute("aclnnEmbedding", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, const aclTensor* cos,
+                                                         const aclTensor* sin, int64_t mode,
+                                                         aclTensor* out, uint64_t* workspaceSize,
+                                                         aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnRotaryPositionEmbeddingGetWorkspaceSize", "RotaryPositionEmbedding", workspaceSize,
+      executor, [&](nn::Plan& p) {
+        const aclTensor& xt = p.input(x, "x");
+        const aclTensor& ct = p.input(cos, "cos");
+        const aclTensor& st = p.input(sin, "sin");
+        const aclTensor& yt = p.output(out, "out");
+        p.require_dtype(xt, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "x");
+        p.require(ct.dtype == xt.dtype && st.dtype == xt.dtype && yt.dtype == xt.dtype,
+                  "cos, sin and out must have x's data type");
+        p.require_contiguous(xt, "x");
+        p.require_contiguous(ct, "cos");
+        p.require_contiguous(st, "sin");
+        p.require_contiguous(yt, "out");
+        nn::rope_require(mode == 0 || mode == 1,
+                         "mode " + std::to_string(mode) +
+                             " is not supported (0 = half / rotate_half, 1 = interleave)");
+        const std::size_t rank = xt.dims.size();
+        nn::rope_require(rank == 3 || rank == 4, "x must have 3 or 4 dimensions");
+        nn::rope_require(yt.dims == xt.dims, "out must have x's shape");
+        nn::rope_require(ct.dims == st.dims, "cos and sin must have the same shape");
+        nn::rope_require(ct.dims.size() == rank, "cos and sin must have x's rank");
+        for (std::size_t k = 0; k < rank; ++k) {
+          nn::rope_require(ct.dims[k] == xt.dims[k] || (k + 1 < rank && ct.dims[k] == 1),
+                           "cos/sin dimension " + std::to_string(k) +
+                               " must be 1 or x's (the last must equal x's)");
+        }
+        nk::RopeTiling t;
+        t.dtype = xt.dtype == ACL_FLOAT16 ? 1 : xt.dtype == ACL_BF16 ? 2 : 0;
+        t.mode = static_cast<std::int32_t>(mode);
+        t.d = xt.dims[rank - 1];
+        nn::rope_require(t.d > 0 && t.d % 2 == 0 && t.d < 896,
+                         "the last dimension must be even and below 896");
+        t.rows = xt.numel() / t.d;
+        t.lead_rank = static_cast<std::int32_t>(rank - 1);
+        std::int64_t stride = 1;
+        for (std::size_t k = rank - 1; k-- > 0;) {
+          t.lead_dims[k] = xt.dims[k];
+          t.cs_stride[k] = ct.dims[k] == 1 ? 0 : stride;
+          stride *= ct.dims[k];
+        }
+        const nn::Split split = nn::split_even(t.rows, p.vector_cores(), 1);
+        t.per_block = split.per_block;
+        const std::int64_t pitch = (t.d + 15) / 16 * 16;
+        const std::int64_t es = static_cast<std::int64_t>(nn::element_size(xt.dtype));
+        const std::int64_t per_row = pitch * (8 * es + 3 * 4 + (es < 4 ? 3 * 4 : 0));
+        t.tile_rows = std::max<std::int64_t>(
+            1, std::min({nn::ub_budget(p) / per_row, nn::kMaxBurst,
+                         std::max<std::int64_t>(t.per_block, 1)}));
+        p.launch("RotaryPositionEmbedding", reinterpret_cast<const void*>(&nk::rope_kernel),
+                 split.blocks, nn::Core::kVector, [t](const nn::Addrs& a) {
+                   nk::rope_kernel(a.in[0], a.in[1], a.in[2], a.out[0], t);
+                 });
+      });
+}
+
+aclnnStatus aclnnRotaryPositionEmbedding(void* workspace, uint64_t workspaceSize,
+                                         aclOpExecutor* executor, aclrtStream stream) {
+  return nn::execute("aclnnRotaryPositionEmbedding", workspace, workspaceSize, executor, stream);
+}

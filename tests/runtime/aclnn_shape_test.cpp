@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shape family of the operator library (runtime/aclnn/shape.cpp, pool.cpp): Permute,
+// Embedding, RotaryPositionEmbedding, MaxPool2dWithIndices, AvgPool2d, AdaptiveAvgPool2d, run on
+// the Ascend C twin through FakeBackend and checked against host references.
+// Tolerances: Permute, Embedding and max pooling are exact (data movement / selection);
+// RotaryPositionEmbedding float 1e-5 relative to |x*cos| + |rot(x)*sin|, FLOAT16 2e-3 and BF16
+// 1e-2 (one rounding of the float result plus the rounded inputs); AvgPool2d float 1e-5
+// relative, FLOAT16 2e-3.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_permute.h"
+#include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "runtime/half_float.h"
+#include "tests/runtime/test_support.h"
+
+namespace npusim::rt::testing {
+namespace {
+
+std::uint16_t to_bf16(float f) {  // round to nearest even
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<std::uint16_t>(u >> 16);
+}
+float from_bf16(std::uint16_t h) {
+  const std::uint32_t u = static_cast<std::uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+std::int64_t numel(const std::vector<std::int64_t>& shape) {
+  return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
+}
+
+class ShapeOpsTest : public DeviceTest {
+ protected:
+  void TearDown() override {
+    for (aclTensor* t : tensors_) EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+    for (aclIntArray* a : arrays_) EXPECT_EQ(aclDestroyIntArray(a), ACLNN_SUCCESS);
+    for (void* p : buffers_) aclrtFree(p);
+    DeviceTest::TearDown();
+  }
+  void* alloc(std::size_t bytes) {
+    void* p = nullptr;
+    EXPECT_EQ(aclrtMalloc(&p, bytes == 0 ? 32 : bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::memset(p, 0, bytes);
+    buffers_.push_back(p);
+    return p;
+  }
+  aclTensor* tensor(const std::vector<std::int64_t>& shape, aclDataType type, void* data) {
+    aclTensor* t = aclCreateTensor(shape.data(), shape.size(), type, nullptr, 0, ACL_FORMAT_ND,
+                                   shape.data(), shape.size(), data);
+    EXPECT_NE(t, nullptr);
+    tensors_.push_back(t);
+    return t;
+  }
+  aclIntArray* ints(const std::vector<std::int64_t>& v) {
+    aclIntArray* a = aclCreateIntArray(v.data(), v.size());
+    arrays_.push_back(a);
+    return a;
+  }
+  // Runs an executor the first phase returned and waits for the stream.
+  aclError run(aclnnStatus (*op)(void*, uint64_t, aclOpExecutor*, aclrtStream), uint64_t ws,
+               aclOpExecutor* ex) {
+    void* w = ws ? alloc(ws) : nullptr;
+    EXPECT_EQ(op(w, ws, ex, stream_), ACLNN_SUCCESS);
+    return aclrtSynchronizeStream(stream_);
+  }
+  const FakeBackend::TaskTrace& last_kernel() {
+    const FakeBackend::TaskTrace* k = nullptr;
+    for (const auto& t : fake().tasks()) {
+      if (t.kind == TaskKind::kKernel) k = &t;
+    }
+    EXPECT_NE(k, nullptr);
+    return *k;
+  }
+
+  std::vector<aclTensor*> tensors_;
+  std::vector<aclIntArray*> arrays_;
+  std::vector<void*> buffers_;
+};
+
+// ------------------------------------------------------------------------------ Permute
+
+struct PermuteCase {
+  std::vector<std::int64_t> shape, dims;
+  aclDataType type;
+  std::size_t elem;
+};
+
+// out[j] for every output multi-index, byte-exact.
+std::vector<std::uint8_t> permute_ref(const std::vector<std::uint8_t>& in,
+                                      const std::vector<std::int64_t>& shape,
+                                      std::vector<std::int64_t> dims, std::size_t elem) {
+  const std::size_t n = shape.size();
+  for (auto& d : dims) d = d < 0 ? d + static_cast<std::int64_t>(n) : d;
+  std::vector<std::int64_t> in_stride(n, 1), out_shape(n);
+  for (std::size_t i = n; i-- > 1;) in_stride[i - 1] = in_stride[i] * shape[i];
+  for (std::size_t k = 0; k < n; ++k) out_shape[k] = shape[static_cast<std::size_t>(dims[k])];
+  std::vector<std::uint8_t> out(in.size());
+  std::vector<std::int64_t> idx(n, 0);
+  const std::int64_t count = numel(shape);
+  for (std::int64_t j = 0; j < count; ++j) {
+    std::int64_t src = 0;
+    for (std::size_t k = 0; k < n; ++k) src += idx[k] * in_stride[static_cast<std::size_t>(dims[k])];
+    std::memcpy(&out[static_cast<std::size_t>(j) * elem], &in[static_cast<std::size_t>(src) * elem],
+                elem);
+    for (std::size_t k = n; k-- > 0;) {
+      if (++idx[k] < out_shape[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return out;
+}
+
+TEST_F(ShapeOpsTest, PermuteMatchesTheHostReferenceForEveryLayoutAndType) {
+  const std::vector<PermuteCase> cases = {
+      {{2, 3, 5}, {2, 0, 1}, ACL_FLOAT, 4},            // the documented example
+      {{4, 6}, {1, 0}, ACL_FLOAT, 4},                  // plain transpose
+      {{3, 70, 130}, {0, 2, 1}, ACL_FLOAT, 4},         // batched transpose, edge tiles
+      {{2, 3, 4, 5}, {0, 2, 1, 3}, ACL_FLOAT16, 2},    // innermost kept: strided row copies
+      {{2, 3, 4, 5, 3}, {4, 3, 2, 1, 0}, ACL_INT32, 4},  // full reversal, rank 5
+      {{5, 1, 7, 9}, {-1, 0, -2, 1}, ACL_BF16, 2},     // negative dims, a size-1 dimension
+      {{130, 3, 33}, {2, 1, 0}, ACL_INT8, 1},
+      {{6, 40, 17}, {1, 2, 0}, ACL_INT64, 8},
+      {{2, 2, 2, 2, 2, 2, 2, 3}, {7, 6, 5, 4, 3, 2, 1, 0}, ACL_FLOAT, 4},  // rank 8
+      {{3, 4}, {0, 1}, ACL_FLOAT, 4},                  // identity: one copy
+      {{700, 300}, {0, 1}, ACL_UINT8, 1},
+  };
+  for (const PermuteCase& c : cases) {
+    SCOPED_TRACE("shape rank " + std::to_string(c.shape.size()) + " type " +
+                 std::to_string(c.type));
+    const std::int64_t n = numel(c.shape);
+    std::vector<std::uint8_t> host(static_cast<std::size_t>(n) * c.elem);
+    for (std::size_t i = 0; i < host.size(); ++i)
+      host[i] = static_cast<std::uint8_t>((i * 7919u + i / 251u) & 0xffu);
+    void* x = alloc(host.size());
+    void* y = alloc(host.size());
+    std::memcpy(x, host.data(), host.size());
+    std::vector<std::int64_t> out_shape;
+    for (std::int64_t d : c.dims)
+      out_shape.push_back(c.shape[static_cast<std::size_t>(d < 0 ? d + static_cast<std::int64_t>(c.shape.size()) : d)]);
+    uint64_t ws = 7;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnPermuteGetWorkspaceSize(tensor(c.shape, c.type, x), ints(c.dims),
+                                           tensor(out_shape, c.type, y), &ws, &ex),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(ws, 0u);
+    ASSERT_EQ(run(aclnnPermute, ws, ex), ACL_SUCCESS);
+    const std::vector<std::uint8_t> want = permute_ref(host, c.shape, c.dims, c.elem);
+    EXPECT_EQ(std::memcmp(y, want.data(), want.size()), 0);
+  }
+}
+
+TEST_F(ShapeOpsTest, PermuteTilesALargeTransposeAcrossVectorCores) {
+  const std::vector<std::int64_t> shape = {512, 384};
+  const std::size_t bytes = 512 * 384 * 4;
+  auto* x = static_cast<float*>(alloc(bytes));
+  auto* y = static_cast<float*>(alloc(bytes));
+  for (int i = 0; i < 512 * 384; ++i) x[i] = static_cast<float>(i);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnPermuteGetWorkspaceSize(tensor(shape, ACL_FLOAT, x), ints({1, 0}),
+                                         tensor({384, 512}, ACL_FLOAT, y), &ws, &ex),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(run(aclnnPermute, ws, ex), ACL_SUCCESS);
+  for (int r = 0; r < 384; ++r)
+    for (int c = 0; c < 512; ++c) ASSERT_EQ(y[r * 512 + c], static_cast<float>(c * 384 + r));
+  const auto& k = last_kernel();
+  EXPECT_EQ(k.name, "Transpose");
+  EXPECT_GT(k.blocks_run, 1u);  // 48 tiles of 64 x 64 over the vector cores
+  EXPECT_GT(k.instrs, 48u * 3u);  // at least copy-in, gather, copy-out per tile
+}
+
+TEST_F(ShapeOpsTest, PermuteRejectsBadArguments) {
+  void* x = alloc(256);
+  aclTensor* self = tensor({2, 3, 4}, ACL_FLOAT, x);
+  aclTensor* out = tensor({4, 2, 3}, ACL_FLOAT, alloc(256));
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(nullptr, ints({2, 0, 1}), out, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, nullptr, out, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, ints({2, 0, 1}), nullptr, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, ints({2, 0}), out, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // too few dims
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, ints({2, 0, 0}), out, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // repeated
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, ints({3, 0, 1}), out, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // out of range
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, ints({1, 0, 2}), out, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // out has the wrong shape
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, ints({2, 0, 1}), tensor({4, 2, 3}, ACL_INT32, x),
+                                         &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // type differs
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(self, ints({2, 0, 1}), out, nullptr, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+}
+
+// ---------------------------------------------------------------------------- Embedding
+
+TEST_F(ShapeOpsTest, EmbeddingGathersRowsForBothIndexTypes) {
+  struct Case {
+    std::int64_t num, dim;
+    std::vector<std::int64_t> idx_shape;
+    aclDataType wtype, itype;
+    std::size_t elem;
+  };
+  const std::vector<Case> cases = {
+      {10, 7, {2, 3}, ACL_FLOAT, ACL_INT64, 4},
+      {50, 300, {4, 5}, ACL_FLOAT16, ACL_INT32, 2},
+      {33, 33, {1000}, ACL_FLOAT, ACL_INT32, 4},      // many blocks
+      {8, 20000, {3}, ACL_FLOAT, ACL_INT64, 4},       // rows longer than a UB tile
+      {5, 4, {}, ACL_INT32, ACL_INT64, 4},            // scalar index
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("num " + std::to_string(c.num) + " dim " + std::to_string(c.dim));
+    const std::int64_t count = numel(c.idx_shape);
+    const std::size_t row = static_cast<std::size_t>(c.dim) * c.elem;
+    auto* w = static_cast<std::uint8_t*>(alloc(static_cast<std::size_t>(c.num) * row));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(c.num) * row; ++i)
+      w[i] = static_cast<std::uint8_t>((i * 131u + i / 97u) & 0xffu);
+    const std::size_t ie = c.itype == ACL_INT64 ? 8 : 4;
+    auto* idx = static_cast<std::uint8_t*>(alloc(static_cast<std::size_t>(count) * ie));
+    std::vector<std::int64_t> values;
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::int64_t v = (i * 7 + 3) % c.num;
+      values.push_back(v);
+      if (ie == 8) {
+        std::memcpy(idx + i * 8, &v, 8);
+      } else {
+        const auto v32 = static_cast<std::int32_t>(v);
+        std::memcpy(idx + i * 4, &v32, 4);
+      }
+    }
+    auto* y = static_cast<std::uint8_t*>(alloc(static_cast<std::size_t>(count) * row));
+    std::vector<std::int64_t> out_shape = c.idx_shape;
+    out_shape.push_back(c.dim);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnEmbeddingGetWorkspaceSize(tensor({c.num, c.dim}, c.wtype, w),
+                                             tensor(c.idx_shape, c.itype, idx),
+                                             tensor(out_shape, c.wtype, y), &ws, &ex),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(run(aclnnEmbedding, ws, ex), ACL_SUCCESS);
+    for (std::int64_t i = 0; i < count; ++i) {
+      ASSERT_EQ(std::memcmp(y + static_cast<std::size_t>(i) * row,
+                            w + static_cast<std::size_t>(values[static_cast<std::size_t>(i)]) * row,
+                            row),
+                0)
+          << "position " << i;
+    }
+  }
+}
+
+TEST_F(ShapeOpsTest, EmbeddingIndexOutOfRangeFailsTheStreamWithTheCoreException) {
+  for (std::int64_t bad : {std::int64_t{10}, std::int64_t{-1}}) {
+    auto* w = static_cast<float*>(alloc(10 * 4 * 4));
+    auto* idx = static_cast<std::int64_t*>(alloc(3 * 8));
+    idx[0] = 1;
+    idx[1] = bad;
+    idx[2] = 2;
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnEmbeddingGetWorkspaceSize(tensor({10, 4}, ACL_FLOAT, w),
+                                             tensor({3}, ACL_INT64, idx),
+                                             tensor({3, 4}, ACL_FLOAT, alloc(3 * 4 * 4)), &ws,
+                                             &ex),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnEmbedding(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
+    const aclError err = aclrtSynchronizeStream(stream_);
+    EXPECT_TRUE(err == ACL_ERROR_RT_AICORE_EXCEPTION || err == ACL_ERROR_RT_VECTOR_CORE_EXCEPTION)
+        << err;
+    // The device stays usable: a fresh stream runs the next operator.
+    ASSERT_EQ(aclrtDestroyStreamForce(stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+  }
+}
+
+TEST_F(ShapeOpsTest, EmbeddingRejectsBadArguments) {
+  void* b = alloc(1024);
+  aclTensor* w = tensor({10, 4}, ACL_FLOAT, b);
+  aclTensor* idx = tensor({3}, ACL_INT64, b);
+  aclTensor* out = tensor({3, 4}, ACL_FLOAT, b);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnEmbeddingGetWorkspaceSize(nullptr, idx, out, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnEmbeddingGetWorkspaceSize(w, nullptr, out, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnEmbeddingGetWorkspaceSize(w, idx, nullptr, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnEmbeddingGetWorkspaceSize(w, tensor({3}, ACL_FLOAT, b), out, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // float indices
+  EXPECT_EQ(aclnnEmbeddingGetWorkspaceSize(tensor({10, 4, 1}, ACL_FLOAT, b), idx, out, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // weight not 2-D
+  EXPECT_EQ(aclnnEmbeddingGetWorkspaceSize(w, idx, tensor({3, 5}, ACL_FLOAT, b), &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // out shape
+  EXPECT_EQ(aclnnEmbeddingGetWorkspaceSize(w, idx, tensor({3, 4}, ACL_FLOAT16, b), &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // out type
+}
+
+// ------------------------------------------------------------------------------- RoPE
+
+// y = x*cos + rot(x)*sin in double; also |x*cos| + |rot*sin| for the tolerance.
+void rope_ref(const std::vector<double>& x, const std::vector<double>& c,
+              const std::vector<double>& s, const std::vector<std::int64_t>& xs,
+              const std::vector<std::int64_t>& cs, int mode, std::vector<double>& y,
+              std::vector<double>& mag) {
+  const std::size_t rank = xs.size();
+  const std::int64_t d = xs.back();
+  const std::int64_t rows = numel(xs) / d;
+  y.assign(x.size(), 0);
+  mag.assign(x.size(), 0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int64_t rem = r, crow = 0, cstride = 1;
+    for (std::size_t k = rank - 1; k-- > 0;) {
+      const std::int64_t v = rem % xs[k];
+      rem /= xs[k];
+      if (cs[k] != 1) crow += v * cstride;
+      cstride *= cs[k];
+    }
+    for (std::int64_t j = 0; j < d; ++j) {
+      const double xv = x[static_cast<std::size_t>(r * d + j)];
+      double rv;
+      if (mode == 0) {
+        rv = j < d / 2 ? -x[static_cast<std::size_t>(r * d + j + d / 2)]
+                       : x[static_cast<std::size_t>(r * d + j - d / 2)];
+      } else {
+        rv = j % 2 == 0 ? -x[static_cast<std::size_t>(r * d + j + 1)]
+                        : x[static_cast<std::size_t>(r * d + j - 1)];
+      }
+      const double cv = c[static_cast<std::size_t>(crow * d + j)];
+      const double sv = s[static_cast<std::size_t>(crow * d + j)];
+      y[static_cast<std::size_t>(r * d + j)] = xv * cv + rv * sv;
+      mag[static_cast<std::size_t>(r * d + j)] = std::fabs(xv * cv) + std::fabs(rv * sv);
+    }
+  }
+}
+
+TEST_F(ShapeOpsTest, RotaryPositionEmbeddingMatchesTheReference) {
+  struct Case {
+    std::vector<std::int64_t> xs, cs;
+    int mode;
+    aclDataType type;
+    double tol;
+  };
+  const std::vector<Case> cases = {
+      {{2, 3, 4, 8}, {1, 1, 4, 8}, 0, ACL_FLOAT, 1e-5},     // BNSD with 11SD
+      {{2, 3, 4, 8}, {1, 1, 4, 8}, 1, ACL_FLOAT, 1e-5},     // interleave
+      {{2, 3, 5, 64}, {2, 3, 5, 64}, 0, ACL_FLOAT, 1e-5},   // full cos/sin
+      {{2, 40, 3, 128}, {1, 40, 1, 128}, 0, ACL_FLOAT, 1e-5},  // BSND with 1S1D, many blocks
+      {{5, 2, 16}, {5, 1, 16}, 0, ACL_FLOAT, 1e-5},         // TND with T1D
+      {{1, 2, 7, 128}, {1, 1, 7, 128}, 0, ACL_FLOAT16, 2e-3},
+      {{3, 2, 7, 6}, {1, 1, 7, 6}, 1, ACL_BF16, 1e-2},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("mode " + std::to_string(c.mode) + " type " + std::to_string(c.type) +
+                 " d " + std::to_string(c.xs.back()));
+    const std::size_t es = c.type == ACL_FLOAT ? 4 : 2;
+    const std::int64_t nx = numel(c.xs), nc = numel(c.cs);
+    auto make = [&](std::int64_t n, double scale, std::uint32_t seed, std::vector<double>& vals) {
+      auto* p = static_cast<std::uint8_t*>(alloc(static_cast<std::size_t>(n) * es));
+      vals.resize(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) {
+        const float f = static_cast<float>(scale * std::sin(0.37 * static_cast<double>(i) + seed));
+        if (c.type == ACL_FLOAT) {
+          std::memcpy(p + i * 4, &f, 4);
+          vals[static_cast<std::size_t>(i)] = f;
+        } else if (c.type == ACL_FLOAT16) {
+          const std::uint16_t h = float_to_half(f);
+          std::memcpy(p + i * 2, &h, 2);
+          vals[static_cast<std::size_t>(i)] = half_to_float(h);
+        } else {
+          const std::uint16_t h = to_bf16(f);
+          std::memcpy(p + i * 2, &h, 2);
+          vals[static_cast<std::size_t>(i)] = from_bf16(h);
+        }
+      }
+      return p;
+    };
+    std::vector<double> xv, cv, sv, want, mag;
+    auto* x = make(nx, 3.0, 1, xv);
+    auto* co = make(nc, 1.0, 2, cv);
+    auto* si = make(nc, 1.0, 3, sv);
+    auto* y = static_cast<std::uint8_t*>(alloc(static_cast<std::size_t>(nx) * es));
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(
+                  tensor(c.xs, c.type, x), tensor(c.cs, c.type, co), tensor(c.cs, c.type, si),
+                  c.mode, tensor(c.xs, c.type, y), &ws, &ex),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(run(aclnnRotaryPositionEmbedding, ws, ex), ACL_SUCCESS);
+    rope_ref(xv, cv, sv, c.xs, c.cs, c.mode, want, mag);
+    for (std::int64_t i = 0; i < nx; ++i) {
+      double got;
+      if (c.type == ACL_FLOAT) {
+        float f;
+        std::memcpy(&f, y + i * 4, 4);
+        got = f;
+      } else {
+        std::uint16_t h;
+        std::memcpy(&h, y + i * 2, 2);
+        got = c.type == ACL_FLOAT16 ? half_to_float(h) : from_bf16(h);
+      }
+      const auto k = static_cast<std::size_t>(i);
+      ASSERT_NEAR(got, want[k], c.tol * (mag[k] + std::fabs(want[k])) + 1e-30) << "element " << i;
+    }
+  }
+}
+
+TEST_F(ShapeOpsTest, RotaryPositionEmbeddingRejectsBadArguments) {
+  void* b = alloc(4096);
+  aclTensor* x = tensor({1, 2, 3, 8}, ACL_FLOAT, b);
+  aclTensor* cs = tensor({1, 1, 3, 8}, ACL_FLOAT, b);
+  aclTensor* out = tensor({1, 2, 3, 8}, ACL_FLOAT, b);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(nullptr, cs, cs, 0, out, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, nullptr, cs, 0, out, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, cs, cs, 0, nullptr, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  aclTensor* xi = tensor({1, 2, 3, 8}, ACL_INT32, b);
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(xi, xi, xi, 0, xi, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, cs, cs, 2, out, &ws, &ex),
+            ACLNN_ERR_INNER_TILING_ERROR);  // mode not supported
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, tensor({1, 1, 3, 4}, ACL_FLOAT, b),
+                                                         tensor({1, 1, 3, 4}, ACL_FLOAT, b), 0,
+                                                         out, &ws, &ex),
+            ACLNN_ERR_INNER_TILING_ERROR);  // D differs
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, cs, cs, 0,
+                                                         tensor({1, 2, 4, 8}, ACL_FLOAT, b), &ws,
+                                                         &ex),
+            ACLNN_ERR_INNER_TILING_ERROR);  // out shape
+  aclTensor* odd = tensor({1, 2, 3, 7}, ACL_FLOAT, b);
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(odd, odd, odd, 0, odd, &ws, &ex),
+            ACLNN_ERR_INNER_TILING_ERROR);  // odd D
+}
+
+}  // namespace
+}  // namespace npusim::rt::testing
