@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+// Pooling, host side: aclnnMaxPool2dWithIndices, aclnnAvgPool2d, aclnnAdaptiveAvgPool2d (checks,
+// output sizes, band tiling; kernel in pool_kernels.cpp).
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_adaptive_avg_pool2d.h"
+#include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "runtime/aclnn/op_api.h"
+#include "runtime/aclnn/pool_kernels.h"
+
+namespace npusim::aclnn {
+namespace {
+
+using kernels::PoolTiling;
+
+std::int64_t round32(std::int64_t bytes) { return (bytes + 31) / 32 * 32; }
+
+// An attribute of one or two values (one value applies to both axes); `fallback` when empty.
+void pair(const Plan& p, const std::vector<std::int64_t>& v, const char* what, std::int64_t& a,
+          std::int64_t& b, const std::vector<std::int64_t>& fallback = {}) {
+  const std::vector<std::int64_t>& s = v.empty() ? fallback : v;
+  p.require(s.size() == 1 || s.size() == 2,
+            std::string(what) + " must have 1 or 2 values, got " + std::to_string(s.size()));
+  a = s[0];
+  b = s.size() == 2 ? s[1] : s[0];
+}
+
+// Output size along one axis (PyTorch's rule: ceil mode keeps the last window starting inside
+// the input or its left padding).
+std::int64_t out_size(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t pad,
+                      std::int64_t d, bool ceil_mode) {
+  const std::int64_t span = in + 2 * pad - d * (k - 1) - 1;
+  if (span < 0) return 0;
+  std::int64_t o = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
+  if (ceil_mode && (o - 1) * s >= in + pad) --o;
+  return o;
+}
+
+// Input planes of self (3-D CHW or 4-D NCHW): planes, H, W, and out's expected shape.
+void planes_of(const Plan& p, const aclTensor& x, PoolTiling& t) {
+  p.require(x.dims.size() == 3 || x.dims.size() == 4, "self must be 3-D (C, H, W) or 4-D (N, C, H, W)");
+  const std::size_t r = x.dims.size();
+  t.h = x.dims[r - 2];
+  t.w = x.dims[r - 1];
+  t.planes = x.numel() / std::max<std::int64_t>(t.h * t.w, 1);
+  p.require(t.h > 0 && t.w > 0, "self's H and W must not be 0");
+}
+
+std::vector<std::int64_t> out_shape(const aclTensor& x, const PoolTiling& t) {
+  std::vector<std::int64_t> s(x.dims.begin(), x.dims.end() - 2);
+  s.push_back(t.ho);
+  s.push_back(t.wo);
+  return s;
+}
+
+// Bands of output rows that fit the UB, split over the vector cores; the launch.
+void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
+  t.dtype = dtype == ACL_FLOAT16 ? 1 : dtype == ACL_BF16 ? 2 : 0;
+  const std::int64_t es = dtype == ACL_FLOAT ? 4 : 2;
+  const std::int64_t pitch = round32((t.w + 1) * es);  // bytes per input row in UB
+  const std::int64_t opitch = (t.wo + 15) / 16 * 16;   // elements per output row
+  std::int64_t taps_w = t.kw;
+  if (t.adaptive) {
+    taps_w = 1;
+    for (std::int64_t ow = 0; ow < t.wo; ++ow)
+      taps_w = std::max(taps_w, kernels::axis_window(t, false, ow).taps);
+  }
+  // Fixed buffers: gather row (+ float copy), tables, reciprocal factors, index scratch.
+  const std::int64_t fixed = opitch * es + opitch * 4 * 3 + taps_w * opitch * 4 * 2 + 64;
+  // Per output row: two output buffers (T), float accumulators, indices (float + 2 x int32).
+  const std::int64_t per_out = opitch * (2 * es + 4 + (t.indices ? 12 : 0));
+  const std::int64_t budget = static_cast<std::int64_t>(p.ub_bytes()) - 16 * 1024 - fixed;
+  auto band_in = [&](std::int64_t band) {  // input rows a band of `band` output rows needs
+    std::int64_t most = 0;
+    for (std::int64_t oh0 = 0; oh0 < t.ho; oh0 += band) {
+      const std::int64_t last = std::min(oh0 + band, t.ho) - 1;
+      const auto a = kernels::axis_window(t, true, oh0);
+      const auto b = kernels::axis_window(t, true, last);
+      const std::int64_t step = t.adaptive ? 1 : t.dh;
+      std::int64_t lo = std::max<std::int64_t>(a.start, 0);
+      std::int64_t hi = std::min(b.start + (b.taps - 1) * step + 1, t.h);
+      most = std::max(most, hi - lo);
+    }
+    return std::max<std::int64_t>(most, 1);
+  };
+  std::int64_t band = std::max<std::int64_t>(1, std::min<std::int64_t>(t.ho, 4095));
+  while (band > 1 && 2 * band_in(band) * pitch + band * per_out > budget) band = (band + 1) / 2;
+  t.band = band;
+  t.band_in = std::min<std::int64_t>(band_in(band), 4095);
+  p.require(2 * t.band_in * pitch + band * per_out <= budget && band_in(band) <= 4095,
+            "the pooling window's rows do not fit the unified buffer (W or the kernel too large)");
+  t.bands = t.ho == 0 ? 0 : (t.ho + band - 1) / band;
+  const Split split = split_even(t.planes * t.bands, p.vector_cores(), 1);
+  t.units_per_block = split.per_block;
+  void (*kernel)(std::uint8_t*, std::uint8_t*, std::uint8_t*, const PoolTiling&) =
+      dtype == ACL_FLOAT16 ? kernels::pool_kernel_f16
+      : dtype == ACL_BF16  ? kernels::pool_kernel_bf16
+                           : kernels::pool_kernel_f32;
+  const bool indices = t.indices;
+  p.launch(name, reinterpret_cast<const void*>(kernel), split.blocks, Core::kVector,
+           [t, kernel, indices](const Addrs& a) {
+             kernel(a.in[0], a.out[0], indices ? a.out[1] : nullptr, t);
+           });
+}
+
+}  // namespace
+}  // namespace npusim::aclnn
+
+namespace nn = npusim::aclnn;
+namespace nk = npusim::aclnn::kernels;
+
+aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor* self,
+                                                      const aclIntArray* kernelSize,
+                                                      const aclIntArray* stride,
+                                                      const aclIntArray* padding,
+                                                      const aclIntArray* dilation, bool ceilMode,
+                                                      aclTensor* out, aclTensor* indices,
+                                                      uint64_t* workspaceSize,
+                                                      aclOpExecutor** executor) {
+  return nn::prepare("aclnnMaxPool2dWithIndicesGetWorkspaceSize", "MaxPool2dWithIndices",
+                     workspaceSize, executor, [&](nn::Plan& p) {
+    const aclTensor& x = p.input(self, "self");
+    const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
+    const std::vector<std::int64_t> s = p.int_array(stride, "stride");
+    const std::vector<std::int64_t> pad = p.int_array(padding, "padding");
+    const std::vector<std::int64_t> dil = p.int_array(dilation, "dilation");
+    const aclTensor& y = p.output(out, "out");
+    const aclTensor& yi = p.output(indices, "indices");
+    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16}, "self");
+    p.require(y.dtype == x.dtype, "out must have self's data type");
+    p.require_dtype(yi, {ACL_INT32}, "indices");
+    nk::PoolTiling t;
+    t.max = true;
+    t.indices = true;
+    nn::planes_of(p, x, t);
+    nn::pair(p, k, "kernelSize", t.kh, t.kw);
+    nn::pair(p, s, "stride", t.sh, t.sw, k);
+    nn::pair(p, pad, "padding", t.ph, t.pw);
+    nn::pair(p, dil, "dilation", t.dh, t.dw);
+    p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0 && t.dh > 0 && t.dw > 0,
+              "kernelSize, stride and dilation must be positive");
+    p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
+              "padding must be between 0 and half the kernel size");
+    p.require(t.h * t.w < (1LL << 24), "H * W must be below 2^24 (indices)");
+    t.ho = nn::out_size(t.h, t.kh, t.sh, t.ph, t.dh, ceilMode);
+    t.wo = nn::out_size(t.w, t.kw, t.sw, t.pw, t.dw, ceilMode);
+    p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
+    const std::vector<std::int64_t> shape = nn::out_shape(x, t);
+    p.require_shape(y, shape, "out");
+    p.require_shape(yi, shape, "indices");
+    p.require_contiguous(x, "self");
+    p.require_contiguous(y, "out");
+    p.require_contiguous(yi, "indices");
+    nn::plan_and_launch(p, t, x.dtype, "MaxPool2dWithIndices");
+  });
+}
+
+aclnnStatus aclnnMaxPool2dWithIndices(void* workspace, uint64_t workspaceSize,
+                                      aclOpExecutor* executor, aclrtStream stream) {
+  return nn::execute("aclnnMaxPool2dWithIndices", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize,
+                                           const aclIntArray* strides,
+                                           const aclIntArray* paddings, bool ceilMode,
+                                           bool countIncludePad, int64_t divisorOverride,
+                                           int8_t cubeMathType, aclTensor* out,
+                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnAvgPool2dGetWorkspaceSize", "AvgPool2d", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+    const aclTensor& x = p.input(self, "self");
+    const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
+    const std::vector<std::int64_t> s = p.int_array(strides, "strides");
+    const std::vector<std::int64_t> pad = p.int_array(paddings, "paddings");
+    const aclTensor& y = p.output(out, "out");
+    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+    p.require(y.dtype == x.dtype, "out must have self's data type");
+    p.require(cubeMathType >= 0 && cubeMathType <= 3,
+              "cubeMathType must be 0 (KEEP_DTYPE) .. 3 (USE_HF32)");
+    p.require(divisorOverride >= 0, "divisorOverride must not be negative");
+    nk::PoolTiling t;
+    t.max = false;
+    t.count_include_pad = countIncludePad;
+    t.divisor = divisorOverride;
+    nn::planes_of(p, x, t);
+    nn::pair(p, k, "kernelSize", t.kh, t.kw);
+    nn::pair(p, s, "strides", t.sh, t.sw, k);
+    nn::pair(p, pad, "paddings", t.ph, t.pw);
+    p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0, "kernelSize and strides must be positive");
+    p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
+              "paddings must be between 0 and half the kernel size");
+    t.ho = nn::out_size(t.h, t.kh, t.sh, t.ph, 1, ceilMode);
+    t.wo = nn::out_size(t.w, t.kw, t.sw, t.pw, 1, ceilMode);
+    p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
+    p.require_shape(y, nn::out_shape(x, t), "out");
+    p.require_contiguous(x, "self");
+    p.require_contiguous(y, "out");
+    nn::plan_and_launch(p, t, x.dtype, "AvgPool2d");
+  });
+}
+
+aclnnStatus aclnnAvgPool2d(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                           aclrtStream stream) {
+  return nn::execute("aclnnAvgPool2d", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self,
+                                                   const aclIntArray* outputSize, aclTensor* out,
+                                                   uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return nn::prepare("aclnnAdaptiveAvgPool2dGetWorkspaceSize", "AdaptiveAvgPool2d",
+                     workspaceSize, executor, [&](nn::Plan& p) {
+    const aclTensor& x = p.input(self, "self");
+    const std::vector<std::int64_t> size = p.int_array(outputSize, "outputSize");
+    const aclTensor& y = p.output(out, "out");
+    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+    p.require(y.dtype == x.dtype, "out must have self's data type");
+    nk::PoolTiling t;
+    t.max = false;
+    t.adaptive = true;
+    nn::planes_of(p, x, t);
+    nn::pair(p, size, "outputSize", t.ho, t.wo);
+    p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
+    p.require_shape(y, nn::out_shape(x, t), "out");
+    p.require_contiguous(x, "self");
+    p.require_contiguous(y, "out");
+    nn::plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");
+  });
+}
+
+aclnnStatus aclnnAdaptiveAvgPool2d(void* workspace, uint64_t workspaceSize,
+                                   aclOpExecutor* executor, aclrtStream stream) {
+  return nn::execute("aclnnAdaptiveAvgPool2d", workspace, workspaceSize, executor, stream);
+}
