@@ -528,15 +528,16 @@ class PoolTest : public ShapeOpsTest {
  protected:
   // Device input of `type` from values (rounded to the type); returns the rounded values.
   std::uint8_t* input(const std::vector<std::int64_t>& shape, aclDataType type,
-                      std::vector<double>& vals, int seed) {
+                      std::vector<double>& vals, int seed, bool ties = false) {
     const std::int64_t n = numel(shape);
     const std::size_t es = type == ACL_FLOAT ? 4 : 2;
     auto* p = static_cast<std::uint8_t*>(alloc(static_cast<std::size_t>(n) * es));
     vals.resize(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) {
       // Integers with repeats (ties for max pooling) plus a fraction.
-      const float f = static_cast<float>(((i * 37 + seed) % 101) - 50) * 0.25f +
-                      static_cast<float>((i * 13) % 7) * 0.01f;
+      const float f = ties ? static_cast<float>((i * i + seed) % 3)  // many equal maxima
+                           : static_cast<float>(((i * 37 + seed) % 101) - 50) * 0.25f +
+                                 static_cast<float>((i * 13) % 7) * 0.01f;
       if (type == ACL_FLOAT) {
         std::memcpy(p + i * 4, &f, 4);
         vals[static_cast<std::size_t>(i)] = f;
@@ -578,12 +579,13 @@ TEST_F(PoolTest, MaxPool2dWithIndicesIsExact) {
       {{{3, 5, 6}, 2, 3, 1, 2, 1, 1}, ACL_FLOAT},                       // 3-D, unequal kernel
       {{{1, 8, 112, 112}, 3, 3, 2, 2, 1, 1}, ACL_FLOAT16},              // ResNet stem
   };
+  for (const bool ties : {false, true}) {
   for (const auto& [c, type] : cases) {
     SCOPED_TRACE("H " + std::to_string(c.shape[c.shape.size() - 2]) + " k " + std::to_string(c.kh));
     std::vector<double> xv, want;
     std::vector<std::int32_t> want_idx;
     std::int64_t ho, wo;
-    auto* x = input(c.shape, type, xv, 5);
+    auto* x = input(c.shape, type, xv, 5, ties);
     pool_ref(c, true, xv, ho, wo, want, want_idx);
     const std::size_t es = type == ACL_FLOAT ? 4 : 2;
     auto* y = static_cast<std::uint8_t*>(alloc(want.size() * es));
@@ -601,6 +603,7 @@ TEST_F(PoolTest, MaxPool2dWithIndicesIsExact) {
       ASSERT_EQ(value(y, type, static_cast<std::int64_t>(i)), want[i]) << "element " << i;
       ASSERT_EQ(yi[i], want_idx[i]) << "element " << i;
     }
+  }
   }
 }
 
