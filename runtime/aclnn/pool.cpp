@@ -8,6 +8,7 @@
 
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
 #include "runtime/aclnn/op_api.h"
 #include "runtime/aclnn/pool_kernels.h"
@@ -30,10 +31,10 @@ void pair(const Plan& p, const std::vector<std::int64_t>& v, const char* what, s
 }
 
 // Output size along one axis (PyTorch's rule: ceil mode keeps the last window starting inside
-// the input or its left padding).
+// the input or its leading padding); `pad_end` < 0: the same padding at both ends.
 std::int64_t out_size(std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t pad,
-                      std::int64_t d, bool ceil_mode) {
-  const std::int64_t span = in + 2 * pad - d * (k - 1) - 1;
+                      std::int64_t d, bool ceil_mode, std::int64_t pad_end = -1) {
+  const std::int64_t span = in + pad + (pad_end < 0 ? pad : pad_end) - d * (k - 1) - 1;
   if (span < 0) return 0;
   std::int64_t o = (ceil_mode ? (span + s - 1) / s : span / s) + 1;
   if (ceil_mode && (o - 1) * s >= in + pad) --o;
@@ -235,4 +236,64 @@ aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self,
 aclnnStatus aclnnAdaptiveAvgPool2d(void* workspace, uint64_t workspaceSize,
                                    aclOpExecutor* executor, aclrtStream stream) {
   return nn::execute("aclnnAdaptiveAvgPool2d", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelShape,
+                                         const aclIntArray* strides, const int64_t autoPad,
+                                         const aclIntArray* pads, const aclIntArray* dilations,
+                                         const int64_t ceilMode, aclTensor* out,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare("aclnnMaxPoolGetWorkspaceSize", "MaxPool", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+    const aclTensor& x = p.input(self, "self");
+    const std::vector<std::int64_t> k = p.int_array(kernelShape, "kernelShape");
+    const std::vector<std::int64_t> s = p.int_array(strides, "strides");
+    const std::vector<std::int64_t> pad = p.int_array(pads, "pads");
+    const std::vector<std::int64_t> dil = p.int_array(dilations, "dilations");
+    const aclTensor& y = p.output(out, "out");
+    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16}, "self");
+    p.require(y.dtype == x.dtype, "out must have self's data type");
+    p.require(autoPad == 0, "autoPad must be 0 (NOTSET)");
+    nk::PoolTiling t;
+    t.max = true;
+    nn::planes_of(p, x, t);
+    nn::pair(p, k, "kernelShape", t.kh, t.kw);
+    p.require(s.size() <= 2, "strides must have 0, 1 or 2 values");
+    nn::pair(p, s, "strides", t.sh, t.sw, {1});
+    // pads: none, one for all, (H, W), or (top, left, bottom, right).
+    std::int64_t top = 0, left = 0, bottom = 0, right = 0;
+    p.require(pad.size() <= 2 || pad.size() == 4, "pads must have 0, 1, 2 or 4 values");
+    if (pad.size() == 1) top = left = bottom = right = pad[0];
+    if (pad.size() == 2) {
+      top = bottom = pad[0];
+      left = right = pad[1];
+    }
+    if (pad.size() == 4) {
+      top = pad[0];
+      left = pad[1];
+      bottom = pad[2];
+      right = pad[3];
+    }
+    p.require(dil.size() <= 2 || dil.size() == 4, "dilations must have 0, 1, 2 or 4 values");
+    for (std::int64_t d : dil) p.require(d == 1, "dilations must be 1");
+    p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0,
+              "kernelShape and strides must be positive");
+    p.require(top >= 0 && left >= 0 && bottom >= 0 && right >= 0 && top + bottom <= t.kh &&
+                  left + right <= t.kw,
+              "pads must not be negative and their sum per axis at most the kernel size");
+    t.ph = top;
+    t.pw = left;
+    t.ho = nn::out_size(t.h, t.kh, t.sh, top, 1, ceilMode != 0, bottom);
+    t.wo = nn::out_size(t.w, t.kw, t.sw, left, 1, ceilMode != 0, right);
+    p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
+    p.require_shape(y, nn::out_shape(x, t), "out");
+    p.require_contiguous(x, "self");
+    p.require_contiguous(y, "out");
+    nn::plan_and_launch(p, t, x.dtype, "MaxPool");
+  });
+}
+
+aclnnStatus aclnnMaxPool(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                         aclrtStream stream) {
+  return nn::execute("aclnnMaxPool", workspace, workspaceSize, executor, stream);
 }

@@ -10,7 +10,8 @@
 //
 // Embedding: indices are read in chunks (DataCopyPad to UB, scalar reads); each weight row moves
 // GM -> UB by DMA, groups of rows go back to GM in one DataCopyPad. An index outside
-// [0, num_weights) raises a device trap (the stream fails with the vector/AI Core exception).
+// [0, num_weights) raises a device trap (the stream fails with the vector/AI Core exception);
+// in timing-only mode (BlockContext::functional false) such an index reads row 0 instead.
 //
 // RotaryPositionEmbedding: rows of D elements; cos/sin rows follow by broadcasting (contiguous
 // runs of cos rows load with one DataCopyPad); the rotated copy of x comes from one Gather per

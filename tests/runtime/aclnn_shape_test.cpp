@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
@@ -477,8 +478,9 @@ void pool_ref(const PoolSpec& c, bool max, const std::vector<double>& x, std::in
   const std::size_t r = c.shape.size();
   const std::int64_t h = c.shape[r - 2], w = c.shape[r - 1];
   const std::int64_t planes = numel(c.shape) / (h * w);
-  ho = c.adaptive ? c.oh : pool_out(h, c.kh, c.sh, c.ph, c.dh, c.ceil);
-  wo = c.adaptive ? c.ow : pool_out(w, c.kw, c.sw, c.pw, c.dw, c.ceil);
+  // (adaptive pooling, or output sizes given for asymmetric padding)
+  ho = c.oh ? c.oh : pool_out(h, c.kh, c.sh, c.ph, c.dh, c.ceil);
+  wo = c.ow ? c.ow : pool_out(w, c.kw, c.sw, c.pw, c.dw, c.ceil);
   y.assign(static_cast<std::size_t>(planes * ho * wo), 0);
   idx.assign(y.size(), 0);
   for (std::int64_t pl = 0; pl < planes; ++pl) {
@@ -605,6 +607,63 @@ TEST_F(PoolTest, MaxPool2dWithIndicesIsExact) {
     }
   }
   }
+}
+
+TEST_F(PoolTest, MaxPoolTakesOnnxPadsAndCeilMode) {
+  {  // the documented example: 2x2 windows, stride 2, ceil mode on 3x3 planes
+    auto* x = static_cast<float*>(alloc(36 * 4));
+    auto* y = static_cast<float*>(alloc(16 * 4));
+    for (int i = 0; i < 36; ++i) x[i] = static_cast<float>(i + 1);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnMaxPoolGetWorkspaceSize(tensor({2, 2, 3, 3}, ACL_FLOAT, x), ints({2, 2}),
+                                           ints({2, 2}), 0, ints({0, 0, 0, 0}), ints({1, 1}), 1,
+                                           tensor({2, 2, 2, 2}, ACL_FLOAT, y), &ws, &ex),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(run(aclnnMaxPool, ws, ex), ACL_SUCCESS);
+    const float want[16] = {5, 6, 8, 9, 14, 15, 17, 18, 23, 24, 26, 27, 32, 33, 35, 36};
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(y[i], want[i]) << i;
+  }
+  {  // (top, left, bottom, right) = (1, 0, 0, 1): Ho = (5 + 1 - 3) / 2 + 1, Wo = (6 + 1 - 3) / 2 + 1
+    PoolSpec c{{1, 3, 5, 6}, 3, 3, 2, 2, 1, 0};
+    c.oh = 2;
+    c.ow = 3;
+    std::vector<double> xv, want;
+    std::vector<std::int32_t> unused;
+    std::int64_t ho, wo;
+    auto* x = input(c.shape, ACL_FLOAT16, xv, 2);
+    pool_ref(c, true, xv, ho, wo, want, unused);
+    auto* y = static_cast<std::uint8_t*>(alloc(want.size() * 2));
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnMaxPoolGetWorkspaceSize(tensor(c.shape, ACL_FLOAT16, x), ints({3}), ints({2}),
+                                           0, ints({1, 0, 0, 1}), ints({}), 0,
+                                           tensor({1, 3, 2, 3}, ACL_FLOAT16, y), &ws, &ex),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(run(aclnnMaxPool, ws, ex), ACL_SUCCESS);
+    for (std::size_t i = 0; i < want.size(); ++i)
+      EXPECT_EQ(value(y, ACL_FLOAT16, static_cast<std::int64_t>(i)), want[i]) << i;
+  }
+  void* b = alloc(4096);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  aclTensor* x = tensor({1, 1, 4, 4}, ACL_FLOAT, b);
+  aclTensor* y = tensor({1, 1, 2, 2}, ACL_FLOAT, b);
+  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 1, ints({}), ints({}), 0, y,
+                                         &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // autoPad
+  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 0, ints({}), ints({2}), 0, y,
+                                         &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // dilation
+  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 0, ints({1, 1, 1}), ints({}), 0,
+                                         y, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // three pads
+  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 0, ints({2, 0, 1, 0}), ints({}),
+                                         0, y, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // pads beyond the kernel
+  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, nullptr, ints({2}), 0, ints({}), ints({}), 0, y, &ws,
+                                         &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST_F(PoolTest, AvgPool2dMatchesTheReference) {
