@@ -58,44 +58,52 @@ std::vector<std::int64_t> out_shape(const aclTensor& x, const PoolTiling& t) {
   return s;
 }
 
-// Bands of output rows that fit the UB, split over the vector cores; the launch.
+// Bands of output rows that fit the UB (and give every vector core work), split over the vector
+// cores; the launch.
 void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
   t.dtype = dtype == ACL_FLOAT16 ? 1 : dtype == ACL_BF16 ? 2 : 0;
   const std::int64_t es = dtype == ACL_FLOAT ? 4 : 2;
+  t.rowwise = t.adaptive;
+  t.flat = !t.rowwise && !t.indices && t.ph == 0 && t.ho * t.sh == t.h &&
+           (t.ho - 1) * t.sh + (t.kh - 1) * t.dh + 1 <= t.h;
   const std::int64_t pitch = round32((t.w + 1) * es);  // bytes per input row in UB
   const std::int64_t opitch = (t.wo + 15) / 16 * 16;   // elements per output row
   std::int64_t taps_w = t.kw;
-  if (t.adaptive) {
+  if (t.rowwise) {
     taps_w = 1;
     for (std::int64_t ow = 0; ow < t.wo; ++ow)
       taps_w = std::max(taps_w, kernels::axis_window(t, false, ow).taps);
   }
-  // Fixed buffers: gather row (+ float copy), tables, reciprocal factors, index scratch.
-  const std::int64_t fixed = opitch * es + opitch * 4 * 3 + taps_w * opitch * 4 * 2 + 64;
-  // Per output row: two output buffers (T), float accumulators, indices (float + 2 x int32).
-  const std::int64_t per_out = opitch * (2 * es + 4 + (t.indices ? 12 : 0));
-  const std::int64_t budget = static_cast<std::int64_t>(p.ub_bytes()) - 16 * 1024 - fixed;
-  auto band_in = [&](std::int64_t band) {  // input rows a band of `band` output rows needs
-    std::int64_t most = 0;
+  auto band_in = [&](std::int64_t band) {  // input rows of a band of `band` output rows
+    if (!t.rowwise) return (band - 1) * t.sh + (t.kh - 1) * t.dh + 1;
+    std::int64_t most = 1;
     for (std::int64_t oh0 = 0; oh0 < t.ho; oh0 += band) {
-      const std::int64_t last = std::min(oh0 + band, t.ho) - 1;
       const auto a = kernels::axis_window(t, true, oh0);
-      const auto b = kernels::axis_window(t, true, last);
-      const std::int64_t step = t.adaptive ? 1 : t.dh;
-      std::int64_t lo = std::max<std::int64_t>(a.start, 0);
-      std::int64_t hi = std::min(b.start + (b.taps - 1) * step + 1, t.h);
-      most = std::max(most, hi - lo);
+      const auto b = kernels::axis_window(t, true, std::min(oh0 + band, t.ho) - 1);
+      most = std::max(most, b.start + b.taps - a.start);
     }
-    return std::max<std::int64_t>(most, 1);
+    return most;
   };
-  std::int64_t band = std::max<std::int64_t>(1, std::min<std::int64_t>(t.ho, 4095));
-  while (band > 1 && 2 * band_in(band) * pitch + band * per_out > budget) band = (band + 1) / 2;
-  t.band = band;
-  t.band_in = std::min<std::int64_t>(band_in(band), 4095);
-  p.require(2 * t.band_in * pitch + band * per_out <= budget && band_in(band) <= 4095,
+  auto bytes = [&](std::int64_t band) {  // UB the kernel takes for bands of `band` rows
+    const std::int64_t out = band * opitch, tab = t.rowwise ? opitch : out;
+    std::int64_t b = 2 * band_in(band) * pitch + 2 * out * es + tab * es + taps_w * tab * 4;
+    if (t.indices) b += 2 * out * 4 + 2 * out * 4 + round32(out / 8) + taps_w * tab * 4;
+    if (!t.max) b += tab * 4 + (es < 4 ? out * 4 + tab * 4 : 0);
+    return b;
+  };
+  const std::int64_t rows = t.flat ? t.planes * t.ho : t.ho;  // output rows a band runs along
+  const std::int64_t cores = p.vector_cores();
+  std::int64_t band = std::max<std::int64_t>(
+      1, std::min(rows, (t.planes * t.ho + cores - 1) / cores));  // work for every core
+  const std::int64_t budget = static_cast<std::int64_t>(p.ub_bytes()) - 8 * 1024;
+  while (band > 1 && (bytes(band) > budget || band_in(band) > 4095)) band = (band + 1) / 2;
+  p.require(bytes(band) <= budget && band_in(band) <= 4095,
             "the pooling window's rows do not fit the unified buffer (W or the kernel too large)");
-  t.bands = t.ho == 0 ? 0 : (t.ho + band - 1) / band;
-  const Split split = split_even(t.planes * t.bands, p.vector_cores(), 1);
+  t.band = band;
+  t.band_in = band_in(band);
+  t.bands = (rows + band - 1) / band;
+  t.units = t.flat ? t.bands : t.planes * t.bands;
+  const Split split = split_even(t.units, p.vector_cores(), 1);
   t.units_per_block = split.per_block;
   void (*kernel)(std::uint8_t*, std::uint8_t*, std::uint8_t*, const PoolTiling&) =
       dtype == ACL_FLOAT16 ? kernels::pool_kernel_f16
@@ -227,6 +235,11 @@ aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self,
     nn::pair(p, size, "outputSize", t.ho, t.wo);
     p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
     p.require_shape(y, nn::out_shape(x, t), "out");
+    if (t.h % t.ho == 0 && t.w % t.wo == 0) {  // uniform windows: regular pooling
+      t.adaptive = false;
+      t.kh = t.sh = t.h / t.ho;
+      t.kw = t.sw = t.w / t.wo;
+    }
     p.require_contiguous(x, "self");
     p.require_contiguous(y, "out");
     nn::plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");

@@ -50,7 +50,7 @@ class Pool {
     pitch_ = round32((t.w + 1) * es) / es;
     opitch_ = static_cast<std::uint32_t>((t.wo + 15) / 16 * 16);
     taps_w_ = t.kw;
-    if (t.adaptive) {
+    if (t.rowwise) {
       taps_w_ = 1;
       for (std::int64_t ow = 0; ow < t.wo; ++ow) {
         const std::int64_t taps = axis_window(t, false, ow).taps;
@@ -58,22 +58,32 @@ class Pool {
       }
     }
     const std::uint32_t band_out = static_cast<std::uint32_t>(t.band) * opitch_;
+    tab_n_ = t.rowwise ? opitch_ : band_out;  // elements per tap table
     pipe_.InitBuffer(in_q_, kBuffers, static_cast<std::uint32_t>(t.band_in) * pitch_ * es);
     pipe_.InitBuffer(out_q_, kBuffers, band_out * es);
-    pipe_.InitBuffer(tmp_, opitch_ * es);
-    pipe_.InitBuffer(coltab_, static_cast<std::uint32_t>(taps_w_) * opitch_ * 4);
+    pipe_.InitBuffer(tmp_buf_, tab_n_ * es);
+    pipe_.InitBuffer(coltab_buf_, static_cast<std::uint32_t>(taps_w_) * tab_n_ * 4);
+    tmp_ = tmp_buf_.Get<T>();
+    coltab_ = coltab_buf_.Get<std::uint32_t>();
     if (t.indices) {
       pipe_.InitBuffer(idx_q_, kBuffers, band_out * 4);
-      pipe_.InitBuffer(idxf_, band_out * 4);
-      pipe_.InitBuffer(cand_, opitch_ * 4);
-      pipe_.InitBuffer(mask_, round32(opitch_ / 8));
-      pipe_.InitBuffer(colidx_, static_cast<std::uint32_t>(taps_w_) * opitch_ * 4);
+      pipe_.InitBuffer(idxf_buf_, band_out * 4);
+      pipe_.InitBuffer(cand_buf_, band_out * 4);
+      pipe_.InitBuffer(mask_buf_, round32(band_out / 8));
+      pipe_.InitBuffer(candtab_buf_, static_cast<std::uint32_t>(taps_w_) * tab_n_ * 4);
+      idxf_ = idxf_buf_.Get<float>();
+      cand_ = cand_buf_.Get<float>();
+      mask_ = mask_buf_.Get<std::uint8_t>();
+      candtab_ = candtab_buf_.Get<float>();
     }
     if (!t.max) {
-      pipe_.InitBuffer(wrecip_, opitch_ * 4);
+      pipe_.InitBuffer(wrecip_buf_, tab_n_ * 4);
+      wrecip_ = wrecip_buf_.Get<float>();
       if constexpr (!kFloat) {
-        pipe_.InitBuffer(accf_, band_out * 4);
-        pipe_.InitBuffer(tmpf_, opitch_ * 4);
+        pipe_.InitBuffer(accf_buf_, band_out * 4);
+        pipe_.InitBuffer(tmpf_buf_, tab_n_ * 4);
+        accf_ = accf_buf_.Get<float>();
+        tmpf_ = tmpf_buf_.Get<float>();
       }
     }
     BuildTables();
@@ -83,63 +93,98 @@ class Pool {
     const PoolTiling& t = *t_;
     const std::int64_t first = AscendC::GetBlockIdx() * t.units_per_block;
     std::int64_t last = first + t.units_per_block;
-    if (last > t.planes * t.bands) last = t.planes * t.bands;
-    for (std::int64_t u = first; u < last; ++u) Unit(u / t.bands, u % t.bands);
+    if (last > t.units) last = t.units;
+    for (std::int64_t u = first; u < last; ++u) {
+      if (t.rowwise) {
+        UnitRowwise(u / t.bands, u % t.bands);
+      } else {
+        UnitBand(u);
+      }
+    }
   }
 
  private:
   static constexpr std::uint32_t es = sizeof(T);
   static constexpr bool kFloat = sizeof(T) == 4;
 
-  // Column offset tables (per tap j: byte offset of input column, or of the pad element), the
-  // column indices for max indices and the reciprocal column factors of averages.
+  // Per tap j: byte offsets of the input columns of every output element of a band (or of one
+  // row), the pad element for columns outside the plane; the candidate indices (r * sh * W + iw)
+  // for max indices; the reciprocal column factors of averages. Row 0 by the scalar unit, the
+  // other rows by the vector unit (+ r * sh rows).
   __aicore__ void BuildTables() {
     const PoolTiling& t = *t_;
-    AscendC::LocalTensor<std::uint32_t> tab = coltab_.Get<std::uint32_t>();
     for (std::int64_t j = 0; j < taps_w_; ++j) {
       for (std::uint32_t ow = 0; ow < opitch_; ++ow) {
         std::int64_t iw = -1;
         if (ow < t.wo) {
           const AxisWindow a = axis_window(t, false, ow);
-          if (j < a.taps) iw = a.start + j * (t.adaptive ? 1 : t.dw);
+          if (j < a.taps) iw = a.start + j * (t.rowwise ? 1 : t.dw);
         }
         const bool valid = iw >= 0 && iw < t.w;
-        const auto at = static_cast<std::uint32_t>(j) * opitch_ + ow;
-        tab.SetValue(at, static_cast<std::uint32_t>((valid ? iw : t.w) * es));
-        if (t.indices) colidx_.Get<float>().SetValue(at, valid ? static_cast<float>(iw) : 0.0f);
+        const auto at = static_cast<std::uint32_t>(j) * tab_n_ + ow;
+        coltab_.SetValue(at, static_cast<std::uint32_t>((valid ? iw : t.w) * es));
+        if (t.indices) candtab_.SetValue(at, valid ? static_cast<float>(iw) : 0.0f);
       }
     }
     if (!t.max) {
-      AscendC::LocalTensor<float> wr = wrecip_.Get<float>();
       for (std::uint32_t ow = 0; ow < opitch_; ++ow) {
-        wr.SetValue(ow, ow < t.wo ? 1.0f / static_cast<float>(axis_window(t, false, ow).factor)
-                                  : 0.0f);
+        wrecip_.SetValue(ow, ow < t.wo ? 1.0f / static_cast<float>(axis_window(t, false, ow).factor)
+                                       : 0.0f);
       }
     }
     AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
     AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
+    if (t.rowwise) return;
+    // Rows [r, r + cnt) = rows [0, cnt) shifted by r rows: log2(band) steps per table.
+    for (std::uint32_t r = 1; r < t.band; r *= 2) {
+      const std::uint32_t cnt = t.band - r < r ? static_cast<std::uint32_t>(t.band - r) : r;
+      const auto n = static_cast<std::int32_t>(cnt * opitch_);
+      for (std::int64_t j = 0; j < taps_w_; ++j) {
+        const auto base = static_cast<std::uint32_t>(j) * tab_n_;
+        const auto at = base + r * opitch_;
+        AscendC::Adds(coltab_[at], coltab_[base],
+                      static_cast<std::uint32_t>(r * t.sh * pitch_ * es), n);
+        if (t.indices) {
+          AscendC::Adds(candtab_[at], candtab_[base], static_cast<float>(r * t.sh * t.w), n);
+        }
+      }
+      if (!t.max) AscendC::Adds(wrecip_[r * opitch_], wrecip_, 0.0f, n);
+    }
   }
 
-  __aicore__ void Unit(std::int64_t plane, std::int64_t b) {
+  // One band of output rows: flat (across planes) or inside one plane with padding rows.
+  __aicore__ void UnitBand(std::int64_t u) {
     const PoolTiling& t = *t_;
-    const std::int64_t oh0 = b * t.band;
-    const std::int64_t nb = t.ho - oh0 < t.band ? t.ho - oh0 : t.band;
-    // Input rows of the band, clipped to the plane.
-    std::int64_t lo = t.h, hi = 0;
-    for (std::int64_t oh = oh0; oh < oh0 + nb; ++oh) {
-      const AxisWindow a = axis_window(t, true, oh);
-      const std::int64_t step = t.adaptive ? 1 : t.dh;
-      const std::int64_t first = a.start, end = a.start + (a.taps - 1) * step + 1;
-      if (first < lo) lo = first;
-      if (end > hi) hi = end;
+    std::int64_t nb, top, src_row, dst;
+    std::int64_t oh0 = 0;
+    if (t.flat) {
+      const std::int64_t q0 = u * t.band, total = t.planes * t.ho;
+      nb = total - q0 < t.band ? total - q0 : t.band;
+      top = 0;
+      src_row = q0 * t.sh;
+      dst = q0 * t.wo;
+    } else {
+      const std::int64_t plane = u / t.bands;
+      oh0 = (u % t.bands) * t.band;
+      nb = t.ho - oh0 < t.band ? t.ho - oh0 : t.band;
+      top = oh0 * t.sh - t.ph;
+      src_row = plane * t.h + (top < 0 ? 0 : top);
+      dst = (plane * t.ho + oh0) * t.wo;
     }
-    if (lo < 0) lo = 0;
-    if (hi > t.h) hi = t.h;
+    const std::int64_t rows = (nb - 1) * t.sh + (t.kh - 1) * t.dh + 1;
+    const std::int64_t lead = top < 0 ? -top : 0;  // padding rows above the plane
+    std::int64_t valid = rows - lead;
+    if (!t.flat && top + rows > t.h) valid = t.h - (top + lead);
     const T pad = t.max ? T(-__builtin_inff()) : T(0.0f);
     AscendC::LocalTensor<T> x = in_q_.AllocTensor<T>();
-    if (hi > lo) {
-      AscendC::DataCopyPad(x, x_[(plane * t.h + lo) * t.w],
-                           AscendC::DataCopyExtParams(static_cast<std::uint16_t>(hi - lo),
+    if (lead > 0) AscendC::Duplicate(x, pad, static_cast<std::int32_t>(lead * pitch_));
+    if (lead + valid < rows) {
+      AscendC::Duplicate(x[static_cast<std::uint32_t>((lead + valid) * pitch_)], pad,
+                         static_cast<std::int32_t>((rows - lead - valid) * pitch_));
+    }
+    if (valid > 0) {
+      AscendC::DataCopyPad(x[static_cast<std::uint32_t>(lead * pitch_)], x_[src_row * t.w],
+                           AscendC::DataCopyExtParams(static_cast<std::uint16_t>(valid),
                                                       static_cast<std::uint32_t>(t.w * es), 0, 0,
                                                       0),
                            AscendC::DataCopyPadExtParams<T>(true, 0, 1, pad));
@@ -147,25 +192,85 @@ class Pool {
     in_q_.EnQue(x);
     x = in_q_.DeQue<T>();
     AscendC::LocalTensor<T> y = out_q_.AllocTensor<T>();
-    AscendC::LocalTensor<std::int32_t> yi;
-    if (t.indices) yi = idx_q_.AllocTensor<std::int32_t>();
-    for (std::int64_t oh = oh0; oh < oh0 + nb; ++oh) {
-      const auto row = static_cast<std::uint32_t>(oh - oh0) * opitch_;
-      if (t.max) {
-        MaxRow(x, y[row], oh, lo);
+    const auto n = static_cast<std::uint32_t>(nb) * opitch_;
+    const auto ni = static_cast<std::int32_t>(n);
+    AscendC::LocalTensor<float> acc;
+    if (t.max) {
+      AscendC::Duplicate(y, T(-__builtin_inff()), ni);
+      if (t.indices) AscendC::Duplicate(idxf_, 0.0f, ni);
+    } else {
+      if constexpr (kFloat) {
+        acc = y;
       } else {
-        AvgRow(x, y[row], row, oh, lo);
+        acc = accf_;
+      }
+      AscendC::Duplicate(acc, 0.0f, ni);
+    }
+    for (std::int64_t i = 0; i < t.kh; ++i) {
+      const auto base = static_cast<std::uint32_t>(i * t.dh * pitch_ * es);
+      for (std::int64_t j = 0; j < t.kw; ++j) {
+        const auto col = static_cast<std::uint32_t>(j) * tab_n_;
+        AscendC::Gather(tmp_, x, coltab_[col], base, n);
+        if (t.max) {
+          if (t.indices) {
+            AscendC::Compare(mask_, tmp_, y, AscendC::CMPMODE::GT, n);
+            AscendC::Adds(cand_, candtab_[col], static_cast<float>((top + i * t.dh) * t.w), ni);
+            AscendC::Select(idxf_, mask_, cand_, idxf_, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE,
+                            n);
+          }
+          AscendC::Max(y, y, tmp_, ni);
+        } else if constexpr (kFloat) {
+          AscendC::Add(acc, acc, tmp_, ni);
+        } else {
+          AscendC::Cast(tmpf_, tmp_, AscendC::RoundMode::CAST_NONE, n);
+          AscendC::Add(acc, acc, tmpf_, ni);
+        }
       }
     }
     in_q_.FreeTensor(x);
-    const auto n = static_cast<std::uint32_t>(nb) * opitch_;
+    if (!t.max) Scale(acc, y, oh0, nb);
     if (t.indices) {
-      AscendC::Cast(yi, idxf_.Get<float>(), AscendC::RoundMode::CAST_RINT, n);
+      AscendC::LocalTensor<std::int32_t> yi = idx_q_.AllocTensor<std::int32_t>();
+      AscendC::Cast(yi, idxf_, AscendC::RoundMode::CAST_RINT, n);
       idx_q_.EnQue(yi);
     }
+    Out(y, dst, nb);
+  }
+
+  // Average: divide by the divisor (separable row x column factors), store as T.
+  __aicore__ void Scale(const AscendC::LocalTensor<float>& acc, const AscendC::LocalTensor<T>& y,
+                        std::int64_t oh0, std::int64_t nb) {
+    const PoolTiling& t = *t_;
+    const auto n = static_cast<std::int32_t>(nb * opitch_);
+    if (t.divisor > 0) {
+      AscendC::Muls(acc, acc, 1.0f / static_cast<float>(t.divisor), n);
+    } else {
+      // Row factors: one Muls when the band's rows share theirs (always when flat), else per row.
+      const std::int64_t f0 = t.flat ? t.kh : axis_window(t, true, oh0).factor;
+      bool same = true;
+      for (std::int64_t r = 1; r < nb && !t.flat; ++r) same = same && axis_window(t, true, oh0 + r).factor == f0;
+      if (same) {
+        AscendC::Muls(acc, acc, 1.0f / static_cast<float>(f0), n);
+      } else {
+        for (std::int64_t r = 0; r < nb; ++r) {
+          AscendC::Muls(acc[static_cast<std::uint32_t>(r) * opitch_],
+                        acc[static_cast<std::uint32_t>(r) * opitch_],
+                        1.0f / static_cast<float>(axis_window(t, true, oh0 + r).factor),
+                        static_cast<std::int32_t>(opitch_));
+        }
+      }
+      AscendC::Mul(acc, acc, wrecip_, n);
+    }
+    if constexpr (!kFloat) {
+      AscendC::Cast(y, acc, AscendC::RoundMode::CAST_RINT, static_cast<std::uint32_t>(n));
+    }
+  }
+
+  // Output rows (and indices) back to GM.
+  __aicore__ void Out(AscendC::LocalTensor<T> y, std::int64_t dst, std::int64_t nb) {
+    const PoolTiling& t = *t_;
     out_q_.EnQue(y);
     y = out_q_.DeQue<T>();
-    const std::int64_t dst = (plane * t.ho + oh0) * t.wo;
     AscendC::DataCopyPad(y_[dst], y,
                          AscendC::DataCopyExtParams(static_cast<std::uint16_t>(nb),
                                                     static_cast<std::uint32_t>(t.wo * es),
@@ -173,7 +278,7 @@ class Pool {
                                                     0));
     out_q_.FreeTensor(y);
     if (t.indices) {
-      yi = idx_q_.DeQue<std::int32_t>();
+      AscendC::LocalTensor<std::int32_t> yi = idx_q_.DeQue<std::int32_t>();
       AscendC::DataCopyPad(idx_[dst], yi,
                            AscendC::DataCopyExtParams(static_cast<std::uint16_t>(nb),
                                                       static_cast<std::uint32_t>(t.wo * 4),
@@ -183,87 +288,67 @@ class Pool {
     }
   }
 
-  __aicore__ void MaxRow(const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<T>& acc,
-                         std::int64_t oh, std::int64_t lo) {
+  // Adaptive average pooling with windows of varying size: one output row at a time.
+  __aicore__ void UnitRowwise(std::int64_t plane, std::int64_t b) {
     const PoolTiling& t = *t_;
+    const std::int64_t oh0 = b * t.band;
+    const std::int64_t nb = t.ho - oh0 < t.band ? t.ho - oh0 : t.band;
+    const std::int64_t lo = axis_window(t, true, oh0).start;
+    const AxisWindow last = axis_window(t, true, oh0 + nb - 1);
+    const std::int64_t hi = last.start + last.taps;
+    AscendC::LocalTensor<T> x = in_q_.AllocTensor<T>();
+    AscendC::DataCopyPad(x, x_[(plane * t.h + lo) * t.w],
+                         AscendC::DataCopyExtParams(static_cast<std::uint16_t>(hi - lo),
+                                                    static_cast<std::uint32_t>(t.w * es), 0, 0, 0),
+                         AscendC::DataCopyPadExtParams<T>(true, 0, 1, T(0.0f)));
+    in_q_.EnQue(x);
+    x = in_q_.DeQue<T>();
+    AscendC::LocalTensor<T> y = out_q_.AllocTensor<T>();
     const auto n = static_cast<std::int32_t>(opitch_);
-    const std::uint32_t row = static_cast<std::uint32_t>(oh - (oh / t.band) * t.band) * opitch_;
-    AscendC::Duplicate(acc, T(-__builtin_inff()), n);
-    AscendC::LocalTensor<float> idx;
-    if (t.indices) {
-      idx = idxf_.Get<float>()[row];
-      AscendC::Duplicate(idx, 0.0f, n);
-    }
-    AscendC::LocalTensor<T> tmp = tmp_.Get<T>();
-    AscendC::LocalTensor<std::uint32_t> tab = coltab_.Get<std::uint32_t>();
-    const AxisWindow a = axis_window(t, true, oh);
-    for (std::int64_t i = 0; i < a.taps; ++i) {
-      const std::int64_t ih = a.start + i * t.dh;
-      if (ih < 0 || ih >= t.h) continue;
-      const auto base = static_cast<std::uint32_t>((ih - lo) * pitch_ * es);
-      for (std::int64_t j = 0; j < taps_w_; ++j) {
-        const auto col = static_cast<std::uint32_t>(j) * opitch_;
-        AscendC::Gather(tmp, x, tab[col], base, opitch_);
-        if (t.indices) {
-          AscendC::LocalTensor<std::uint8_t> mask = mask_.Get<std::uint8_t>();
-          AscendC::LocalTensor<float> cand = cand_.Get<float>();
-          AscendC::Compare(mask, tmp, acc, AscendC::CMPMODE::GT, opitch_);
-          AscendC::Adds(cand, colidx_.Get<float>()[col], static_cast<float>(ih * t.w), n);
-          AscendC::Select(idx, mask, cand, idx, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE,
+    for (std::int64_t oh = oh0; oh < oh0 + nb; ++oh) {
+      const auto row = static_cast<std::uint32_t>(oh - oh0) * opitch_;
+      AscendC::LocalTensor<float> acc;
+      if constexpr (kFloat) {
+        acc = y[row];
+      } else {
+        acc = accf_[row];
+      }
+      AscendC::Duplicate(acc, 0.0f, n);
+      const AxisWindow a = axis_window(t, true, oh);
+      for (std::int64_t i = 0; i < a.taps; ++i) {
+        const auto base = static_cast<std::uint32_t>((a.start + i - lo) * pitch_ * es);
+        for (std::int64_t j = 0; j < taps_w_; ++j) {
+          AscendC::Gather(tmp_, x, coltab_[static_cast<std::uint32_t>(j) * tab_n_], base,
                           opitch_);
-        }
-        AscendC::Max(acc, acc, tmp, n);
-      }
-    }
-  }
-
-  __aicore__ void AvgRow(const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<T>& out,
-                         std::uint32_t row, std::int64_t oh, std::int64_t lo) {
-    const PoolTiling& t = *t_;
-    const auto n = static_cast<std::int32_t>(opitch_);
-    AscendC::LocalTensor<float> acc;
-    if constexpr (kFloat) {
-      acc = out;
-    } else {
-      acc = accf_.Get<float>()[row];
-    }
-    AscendC::Duplicate(acc, 0.0f, n);
-    AscendC::LocalTensor<T> tmp = tmp_.Get<T>();
-    AscendC::LocalTensor<std::uint32_t> tab = coltab_.Get<std::uint32_t>();
-    const AxisWindow a = axis_window(t, true, oh);
-    for (std::int64_t i = 0; i < a.taps; ++i) {
-      const std::int64_t ih = a.start + i * (t.adaptive ? 1 : t.dh);
-      if (ih < 0 || ih >= t.h) continue;
-      const auto base = static_cast<std::uint32_t>((ih - lo) * pitch_ * es);
-      for (std::int64_t j = 0; j < taps_w_; ++j) {
-        AscendC::Gather(tmp, x, tab[static_cast<std::uint32_t>(j) * opitch_], base, opitch_);
-        if constexpr (kFloat) {
-          AscendC::Add(acc, acc, tmp, n);
-        } else {
-          AscendC::LocalTensor<float> tf = tmpf_.Get<float>();
-          AscendC::Cast(tf, tmp, AscendC::RoundMode::CAST_NONE, opitch_);
-          AscendC::Add(acc, acc, tf, n);
+          if constexpr (kFloat) {
+            AscendC::Add(acc, acc, tmp_, n);
+          } else {
+            AscendC::Cast(tmpf_, tmp_, AscendC::RoundMode::CAST_NONE, opitch_);
+            AscendC::Add(acc, acc, tmpf_, n);
+          }
         }
       }
-    }
-    if (t.divisor > 0) {
-      AscendC::Muls(acc, acc, 1.0f / static_cast<float>(t.divisor), n);
-    } else {
       AscendC::Muls(acc, acc, 1.0f / static_cast<float>(a.factor), n);
-      AscendC::Mul(acc, acc, wrecip_.Get<float>(), n);
+      AscendC::Mul(acc, acc, wrecip_, n);
+      if constexpr (!kFloat) AscendC::Cast(y[row], acc, AscendC::RoundMode::CAST_RINT, opitch_);
     }
-    if constexpr (!kFloat) AscendC::Cast(out, acc, AscendC::RoundMode::CAST_RINT, opitch_);
+    in_q_.FreeTensor(x);
+    Out(y, (plane * t.ho + oh0) * t.wo, nb);
   }
 
   const PoolTiling* t_ = nullptr;
   AscendC::TPipe pipe_;
   AscendC::TQue<AscendC::TPosition::VECIN, kBuffers> in_q_;
   AscendC::TQue<AscendC::TPosition::VECOUT, kBuffers> out_q_, idx_q_;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> tmp_, tmpf_, accf_, coltab_, colidx_, wrecip_,
-      idxf_, cand_, mask_;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> tmp_buf_, tmpf_buf_, accf_buf_, coltab_buf_,
+      candtab_buf_, wrecip_buf_, idxf_buf_, cand_buf_, mask_buf_;
+  AscendC::LocalTensor<T> tmp_;
+  AscendC::LocalTensor<float> tmpf_, accf_, candtab_, wrecip_, idxf_, cand_;
+  AscendC::LocalTensor<std::uint32_t> coltab_;
+  AscendC::LocalTensor<std::uint8_t> mask_;
   AscendC::GlobalTensor<T> x_, y_;
   AscendC::GlobalTensor<std::int32_t> idx_;
-  std::uint32_t pitch_ = 0, opitch_ = 0;
+  std::uint32_t pitch_ = 0, opitch_ = 0, tab_n_ = 0;
   std::int64_t taps_w_ = 1;
 };
 

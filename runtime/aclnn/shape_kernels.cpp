@@ -40,8 +40,9 @@ class Permute {
     }
     AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
     AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
-    for (std::uint32_t c = 1; c < t.tile_cols; ++c) {
-      AscendC::Adds(tab[c * out_pitch_], tab, c * es, static_cast<std::int32_t>(out_pitch_));
+    for (std::uint32_t c = 1; c < t.tile_cols; c *= 2) {  // rows [c, 2c) = rows [0, c) + c
+      const auto cnt = t.tile_cols - c < c ? static_cast<std::uint32_t>(t.tile_cols - c) : c;
+      AscendC::Adds(tab[c * out_pitch_], tab, c * es, static_cast<std::int32_t>(cnt * out_pitch_));
     }
   }
 
@@ -250,9 +251,11 @@ class Rope {
     }
     AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
     AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
-    for (std::uint32_t r = 1; r < t.tile_rows; ++r) {
-      AscendC::Adds(tab[r * pitch_], tab, r * pitch_ * 4u, static_cast<std::int32_t>(pitch_));
-      AscendC::Adds(sign[r * pitch_], sign, 0.0f, static_cast<std::int32_t>(pitch_));
+    for (std::uint32_t r = 1; r < t.tile_rows; r *= 2) {  // rows [r, 2r) from rows [0, r)
+      const auto cnt = t.tile_rows - r < r ? static_cast<std::uint32_t>(t.tile_rows - r) : r;
+      const auto n = static_cast<std::int32_t>(cnt * pitch_);
+      AscendC::Adds(tab[r * pitch_], tab, r * pitch_ * 4u, n);
+      AscendC::Adds(sign[r * pitch_], sign, 0.0f, n);
     }
   }
 
