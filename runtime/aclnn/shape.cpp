@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
@@ -140,6 +141,32 @@ PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
 
 void rope_require(bool ok, const std::string& why) {
   rt::require(ok, ACLNN_ERR_INNER_TILING_ERROR, "aclnnRotaryPositionEmbedding: " + why);
+}
+
+// The rows of x (leading dims) and how they find their cos/sin row; UB tile rows for `blocks`.
+RopeTiling rope_tiling(const Plan& p, const aclTensor& x, const std::vector<std::int64_t>& cs,
+                       int mode, std::uint32_t blocks) {
+  RopeTiling t;
+  t.dtype = x.dtype == ACL_FLOAT16 ? 1 : x.dtype == ACL_BF16 ? 2 : 0;
+  t.mode = mode;
+  const std::size_t rank = x.dims.size();
+  t.d = x.dims[rank - 1];
+  t.rows = t.d == 0 ? 0 : x.numel() / t.d;
+  t.lead_rank = static_cast<std::int32_t>(rank - 1);
+  std::int64_t stride = 1;
+  for (std::size_t k = rank - 1; k-- > 0;) {
+    t.lead_dims[k] = x.dims[k];
+    t.cs_stride[k] = cs[k] == 1 ? 0 : stride;
+    stride *= cs[k];
+  }
+  t.per_block = (t.rows + blocks - 1) / blocks;
+  const std::int64_t pitch = (t.d + 15) / 16 * 16;
+  const std::int64_t es = static_cast<std::int64_t>(element_size(x.dtype));
+  const std::int64_t per_row = pitch * (8 * es + 3 * 4 + (es < 4 ? 3 * 4 : 0));
+  p.require(per_row <= ub_budget(p), "the last dimension is too large for the unified buffer");
+  t.tile_rows = std::max<std::int64_t>(
+      1, std::min({ub_budget(p) / per_row, kMaxBurst, std::max<std::int64_t>(t.per_block, 1)}));
+  return t;
 }
 
 }  // namespace
@@ -279,28 +306,12 @@ aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, con
                            "cos/sin dimension " + std::to_string(k) +
                                " must be 1 or x's (the last must equal x's)");
         }
-        nk::RopeTiling t;
-        t.dtype = xt.dtype == ACL_FLOAT16 ? 1 : xt.dtype == ACL_BF16 ? 2 : 0;
-        t.mode = static_cast<std::int32_t>(mode);
-        t.d = xt.dims[rank - 1];
-        nn::rope_require(t.d > 0 && t.d % 2 == 0 && t.d < 896,
+        const std::int64_t d = xt.dims[rank - 1];
+        nn::rope_require(d > 0 && d % 2 == 0 && d < 896,
                          "the last dimension must be even and below 896");
-        t.rows = xt.numel() / t.d;
-        t.lead_rank = static_cast<std::int32_t>(rank - 1);
-        std::int64_t stride = 1;
-        for (std::size_t k = rank - 1; k-- > 0;) {
-          t.lead_dims[k] = xt.dims[k];
-          t.cs_stride[k] = ct.dims[k] == 1 ? 0 : stride;
-          stride *= ct.dims[k];
-        }
-        const nn::Split split = nn::split_even(t.rows, p.vector_cores(), 1);
-        t.per_block = split.per_block;
-        const std::int64_t pitch = (t.d + 15) / 16 * 16;
-        const std::int64_t es = static_cast<std::int64_t>(nn::element_size(xt.dtype));
-        const std::int64_t per_row = pitch * (8 * es + 3 * 4 + (es < 4 ? 3 * 4 : 0));
-        t.tile_rows = std::max<std::int64_t>(
-            1, std::min({nn::ub_budget(p) / per_row, nn::kMaxBurst,
-                         std::max<std::int64_t>(t.per_block, 1)}));
+        const nn::Split split = nn::split_even(xt.numel() / d, p.vector_cores(), 1);
+        const nk::RopeTiling t =
+            nn::rope_tiling(p, xt, ct.dims, static_cast<int>(mode), split.blocks);
         p.launch("RotaryPositionEmbedding", reinterpret_cast<const void*>(&nk::rope_kernel),
                  split.blocks, nn::Core::kVector, [t](const nn::Addrs& a) {
                    nk::rope_kernel(a.in[0], a.in[1], a.in[2], a.out[0], t);
@@ -311,4 +322,56 @@ aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, con
 aclnnStatus aclnnRotaryPositionEmbedding(void* workspace, uint64_t workspaceSize,
                                          aclOpExecutor* executor, aclrtStream stream) {
   return nn::execute("aclnnRotaryPositionEmbedding", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnApplyRotaryPosEmbGetWorkspaceSize(aclTensor* queryRef, aclTensor* keyRef,
+                                                   const aclTensor* cos, const aclTensor* sin,
+                                                   int64_t layout, uint64_t* workspaceSize,
+                                                   aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnApplyRotaryPosEmbGetWorkspaceSize", "ApplyRotaryPosEmb", workspaceSize, executor,
+      [&](nn::Plan& p) {
+        const aclTensor& q = p.input(queryRef, "queryRef");
+        const aclTensor& k = p.input(keyRef, "keyRef");
+        const aclTensor& ct = p.input(cos, "cos");
+        const aclTensor& st = p.input(sin, "sin");
+        p.require_dtype(q, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "queryRef");
+        p.require(k.dtype == q.dtype && ct.dtype == q.dtype && st.dtype == q.dtype,
+                  "keyRef, cos and sin must have queryRef's data type");
+        p.require(layout == 1 || layout == 4, "layout must be 1 (BSND) or 4 (TND)");
+        const std::size_t rank = layout == 1 ? 4 : 3;
+        p.require(q.dims.size() == rank && k.dims.size() == rank && ct.dims.size() == rank,
+                  layout == 1 ? "queryRef, keyRef, cos and sin must be 4-D (B, S, N, D)"
+                              : "queryRef, keyRef, cos and sin must be 3-D (T, N, D)");
+        p.require(st.dims == ct.dims, "cos and sin must have the same shape");
+        for (std::size_t d = 0; d + 2 < rank; ++d) {
+          p.require(k.dims[d] == q.dims[d] && ct.dims[d] == q.dims[d],
+                    layout == 1 ? "B and S of queryRef, keyRef, cos and sin must be equal"
+                                : "T of queryRef, keyRef, cos and sin must be equal");
+        }
+        p.require(ct.dims[rank - 2] == 1, "cos and sin must have N = 1");
+        const std::int64_t d = q.dims[rank - 1];
+        p.require(k.dims[rank - 1] == d && ct.dims[rank - 1] == d,
+                  "the last dimension (D) of queryRef, keyRef, cos and sin must be equal");
+        p.require(d > 0 && d % 2 == 0, "D must be even");
+        p.require_contiguous(q, "queryRef");
+        p.require_contiguous(k, "keyRef");
+        p.require_contiguous(ct, "cos");
+        p.require_contiguous(st, "sin");
+        const std::int64_t most = std::max<std::int64_t>(
+            1, std::max(q.numel(), k.numel()) / d);
+        const auto blocks = static_cast<std::uint32_t>(
+            std::min<std::int64_t>(p.vector_cores(), most));
+        const nk::RopeTiling tq = nn::rope_tiling(p, q, ct.dims, 0, blocks);
+        const nk::RopeTiling tk = nn::rope_tiling(p, k, ct.dims, 0, blocks);
+        p.launch("ApplyRotaryPosEmb", reinterpret_cast<const void*>(&nk::apply_rope_kernel),
+                 blocks, nn::Core::kVector, [tq, tk](const nn::Addrs& a) {
+                   nk::apply_rope_kernel(a.in[0], a.in[1], a.in[2], a.in[3], tq, tk);
+                 });
+      });
+}
+
+aclnnStatus aclnnApplyRotaryPosEmb(void* workspace, uint64_t workspaceSize,
+                                   aclOpExecutor* executor, aclrtStream stream) {
+  return nn::execute("aclnnApplyRotaryPosEmb", workspace, workspaceSize, executor, stream);
 }

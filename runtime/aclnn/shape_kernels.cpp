@@ -406,4 +406,10 @@ void rope_kernel(std::uint8_t* x, std::uint8_t* cos, std::uint8_t* sin, std::uin
   }
 }
 
+void apply_rope_kernel(std::uint8_t* q, std::uint8_t* k, std::uint8_t* cos, std::uint8_t* sin,
+                       const RopeTiling& tq, const RopeTiling& tk) {
+  rope_kernel(q, cos, sin, q, tq);
+  rope_kernel(k, cos, sin, k, tk);
+}
+
 }  // namespace npusim::aclnn::kernels

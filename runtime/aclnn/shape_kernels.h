@@ -74,4 +74,8 @@ void embedding_kernel(std::uint8_t* weight, std::uint8_t* indices, std::uint8_t*
 void rope_kernel(std::uint8_t* x, std::uint8_t* cos, std::uint8_t* sin, std::uint8_t* out,
                  const RopeTiling& t);
 
+/// ApplyRotaryPosEmb: query rows then key rows of this block, each rotated in place.
+void apply_rope_kernel(std::uint8_t* q, std::uint8_t* k, std::uint8_t* cos, std::uint8_t* sin,
+                       const RopeTiling& tq, const RopeTiling& tk);
+
 }  // namespace npusim::aclnn::kernels

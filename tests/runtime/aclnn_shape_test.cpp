@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
+#include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 #include "aclnnop/aclnn_avgpool2d.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_max_pool.h"
@@ -418,6 +419,100 @@ TEST_F(ShapeOpsTest, RotaryPositionEmbeddingMatchesTheReference) {
       ASSERT_NEAR(got, want[k], c.tol * (mag[k] + std::fabs(want[k])) + 1e-30) << "element " << i;
     }
   }
+}
+
+TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
+  struct Case {
+    std::vector<std::int64_t> qs, ks, cs;
+    int64_t layout;
+    aclDataType type;
+    double tol;
+  };
+  const std::vector<Case> cases = {
+      {{2, 3, 4, 16}, {2, 3, 2, 16}, {2, 3, 1, 16}, 1, ACL_FLOAT, 1e-5},  // BSND
+      {{1, 70, 8, 64}, {1, 70, 1, 64}, {1, 70, 1, 64}, 1, ACL_FLOAT16, 2e-3},
+      {{5, 4, 8}, {5, 2, 8}, {5, 1, 8}, 4, ACL_BF16, 1e-2},               // TND
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("layout " + std::to_string(c.layout) + " type " + std::to_string(c.type));
+    const std::size_t es = c.type == ACL_FLOAT ? 4 : 2;
+    auto make = [&](const std::vector<std::int64_t>& shape, double scale, int seed,
+                    std::vector<double>& vals) {
+      const std::int64_t n = numel(shape);
+      auto* p = static_cast<std::uint8_t*>(alloc(static_cast<std::size_t>(n) * es));
+      vals.resize(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) {
+        const float f = static_cast<float>(scale * std::cos(0.29 * static_cast<double>(i) + seed));
+        std::uint16_t h = 0;
+        if (c.type == ACL_FLOAT) {
+          std::memcpy(p + i * 4, &f, 4);
+          vals[static_cast<std::size_t>(i)] = f;
+          continue;
+        }
+        h = c.type == ACL_FLOAT16 ? float_to_half(f) : to_bf16(f);
+        std::memcpy(p + i * 2, &h, 2);
+        vals[static_cast<std::size_t>(i)] = c.type == ACL_FLOAT16 ? half_to_float(h) : from_bf16(h);
+      }
+      return p;
+    };
+    std::vector<double> qv, kv, cv, sv;
+    auto* q = make(c.qs, 2.0, 1, qv);
+    auto* k = make(c.ks, 2.0, 2, kv);
+    auto* co = make(c.cs, 1.0, 3, cv);
+    auto* si = make(c.cs, 1.0, 4, sv);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(tensor(c.qs, c.type, q),
+                                                     tensor(c.ks, c.type, k),
+                                                     tensor(c.cs, c.type, co),
+                                                     tensor(c.cs, c.type, si), c.layout, &ws, &ex),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(run(aclnnApplyRotaryPosEmb, ws, ex), ACL_SUCCESS);
+    EXPECT_EQ(last_kernel().name, "ApplyRotaryPosEmb");
+    for (int which = 0; which < 2; ++which) {
+      const auto& shape = which == 0 ? c.qs : c.ks;
+      const auto& in = which == 0 ? qv : kv;
+      const std::uint8_t* got_p = which == 0 ? q : k;
+      std::vector<double> want, mag;
+      rope_ref(in, cv, sv, shape, c.cs, 0, want, mag);
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        double got;
+        if (c.type == ACL_FLOAT) {
+          float f;
+          std::memcpy(&f, got_p + i * 4, 4);
+          got = f;
+        } else {
+          std::uint16_t h;
+          std::memcpy(&h, got_p + i * 2, 2);
+          got = c.type == ACL_FLOAT16 ? half_to_float(h) : from_bf16(h);
+        }
+        ASSERT_NEAR(got, want[i], c.tol * (mag[i] + std::fabs(want[i])) + 1e-30)
+            << (which == 0 ? "query" : "key") << " element " << i;
+      }
+    }
+  }
+  void* b = alloc(4096);
+  aclTensor* q = tensor({1, 2, 4, 8}, ACL_FLOAT, b);
+  aclTensor* k = tensor({1, 2, 2, 8}, ACL_FLOAT, b);
+  aclTensor* cs = tensor({1, 2, 1, 8}, ACL_FLOAT, b);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(nullptr, k, cs, cs, 1, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, cs, nullptr, 1, &ws, &ex),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, cs, cs, 2, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // layout
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 3, 2, 8}, ACL_FLOAT, b), cs, cs,
+                                                   1, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // S differs
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, tensor({1, 2, 2, 8}, ACL_FLOAT, b),
+                                                   tensor({1, 2, 2, 8}, ACL_FLOAT, b), 1, &ws,
+                                                   &ex),
+            ACLNN_ERR_PARAM_INVALID);  // cos N != 1
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 2, 2, 8}, ACL_FLOAT16, b), cs,
+                                                   cs, 1, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // types differ
 }
 
 TEST_F(ShapeOpsTest, RotaryPositionEmbeddingRejectsBadArguments) {
