@@ -34,32 +34,38 @@ std::int64_t ub_budget(const Plan& p) {
 
 // ----------------------------------------------------------------------------- Permute
 
-// Removes size-1 dimensions and merges input dimensions that stay adjacent in the output.
-void coalesce(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& perm) {
+// Removes size-1 dimensions and merges input dimensions that stay adjacent in the output and
+// in memory (strides in elements; a contiguous input collapses to its essential permutation).
+void coalesce(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& strides,
+              std::vector<std::int64_t>& perm) {
   {
-    std::vector<std::int64_t> keep_dims, map(dims.size(), -1);
+    std::vector<std::int64_t> keep_dims, keep_strides, map(dims.size(), -1);
     for (std::size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] == 1) continue;
       map[i] = static_cast<std::int64_t>(keep_dims.size());
       keep_dims.push_back(dims[i]);
+      keep_strides.push_back(strides[i]);
     }
     std::vector<std::int64_t> keep_perm;
     for (std::int64_t v : perm) {
       if (map[static_cast<std::size_t>(v)] >= 0) keep_perm.push_back(map[static_cast<std::size_t>(v)]);
     }
     dims = keep_dims;
+    strides = keep_strides;
     perm = keep_perm;
   }
   for (bool merged = true; merged;) {
     merged = false;
     for (std::size_t k = 0; k + 1 < perm.size(); ++k) {
-      const std::int64_t a = perm[k];
-      if (perm[k + 1] != a + 1) continue;
-      dims[static_cast<std::size_t>(a)] *= dims[static_cast<std::size_t>(a + 1)];
-      dims.erase(dims.begin() + a + 1);
+      const auto a = static_cast<std::size_t>(perm[k]);
+      if (perm[k + 1] != perm[k] + 1 || strides[a] != strides[a + 1] * dims[a + 1]) continue;
+      dims[a] *= dims[a + 1];
+      strides[a] = strides[a + 1];
+      dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(a) + 1);
+      strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(a) + 1);
       perm.erase(perm.begin() + static_cast<std::ptrdiff_t>(k) + 1);
       for (std::int64_t& v : perm) {
-        if (v > a) --v;
+        if (v > perm[k]) --v;
       }
       merged = true;
       break;
@@ -67,20 +73,30 @@ void coalesce(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& perm) 
   }
   if (dims.empty()) {
     dims = {1};
+    strides = {1};
     perm = {0};
   }
-  if (dims.size() == 1) {  // a plain copy: one row of the whole tensor
+  if (dims.size() == 1) {  // a copy: one row
+    const std::int64_t span = dims[0] * strides[0];
     dims.insert(dims.begin(), 1);
+    strides.insert(strides.begin(), span);
     perm = {0, 1};
   }
 }
 
+// The plane of the kernel: "col" = the input dimension of stride 1 (moved by contiguous
+// bursts), "row" = the output's innermost other dimension; the rest is the batch.
 PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
-                           std::vector<std::int64_t> perm, std::uint32_t elem) {
-  coalesce(dims, perm);
+                           std::vector<std::int64_t> strides, std::vector<std::int64_t> perm,
+                           std::uint32_t elem) {
+  coalesce(dims, strides, perm);
   const std::size_t r = dims.size();
-  std::vector<std::int64_t> in_stride(r, 1), os(r, 1);
-  for (std::size_t i = r - 1; i-- > 0;) in_stride[i] = in_stride[i + 1] * dims[i + 1];
+  std::size_t col = r;
+  for (std::size_t i = 0; i < r; ++i) {
+    if (strides[i] == 1 && col == r) col = i;
+  }
+  p.require(col < r, "self has no dimension of stride 1 (such views are not supported)");
+  std::vector<std::int64_t> os(r, 1);
   std::int64_t s = 1;
   for (std::size_t k = r; k-- > 0;) {
     os[static_cast<std::size_t>(perm[k])] = s;
@@ -88,26 +104,28 @@ PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
   }
   PermuteTiling t;
   t.elem = elem;
-  const std::size_t last = r - 1;
   std::size_t a;
-  if (static_cast<std::size_t>(perm[last]) == last) {
-    a = static_cast<std::size_t>(perm[last - 1]);
+  if (static_cast<std::size_t>(perm[r - 1]) == col) {
+    a = static_cast<std::size_t>(perm[r - 2]);
     t.transpose = false;
     t.out_row_stride = os[a];
     t.out_col_stride = 1;
   } else {
-    a = static_cast<std::size_t>(perm[last]);
+    a = static_cast<std::size_t>(perm[r - 1]);
     t.transpose = true;
     t.out_row_stride = 1;
-    t.out_col_stride = os[last];
+    t.out_col_stride = os[col];
   }
   t.rows = dims[a];
-  t.cols = dims[last];
-  t.in_row_stride = in_stride[a];
+  t.cols = dims[col];
+  t.in_row_stride = strides[a];
+  p.require(t.in_row_stride >= t.cols,
+            "self's rows overlap in memory (such views are not supported)");
   for (std::size_t i = 0; i < r; ++i) {
-    if (i == a || i == last) continue;
+    if (i == a || i == col) continue;
+    p.require(strides[i] >= 0, "self has a negative stride");
     t.batch_dims[t.batch_rank] = dims[i];
-    t.batch_in_stride[t.batch_rank] = in_stride[i];
+    t.batch_in_stride[t.batch_rank] = strides[i];
     t.batch_out_stride[t.batch_rank] = os[i];
     ++t.batch_rank;
   }
@@ -204,11 +222,10 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArra
       expect.push_back(x.dims[static_cast<std::size_t>(v)]);
     }
     p.require_shape(y, expect, "out");
-    p.require_contiguous(x, "self");
     p.require_contiguous(y, "out");
     const auto elem = static_cast<std::uint32_t>(nn::element_size(x.dtype));
     nk::PermuteTiling t = x.numel() == 0 ? nk::PermuteTiling{}
-                                         : nn::plan_permute(p, x.dims, perm, elem);
+                                         : nn::plan_permute(p, x.dims, x.strides, perm, elem);
     if (x.numel() == 0) t.total_tiles = 0;
     const nn::Split split = nn::split_even(t.total_tiles, p.vector_cores(), 1);
     t.tiles_per_block = split.per_block;

@@ -2,8 +2,8 @@
 // Ascend C kernels of the shape family (shape_kernels.cpp) and their tiling structs, filled by the
 // host side (shape.cpp). All run on vector cores (Core::kVector), one tile range per block.
 //
-// Permute: the host reduces any permutation (rank <= 8) to a batch of 2-D planes: a "row" input
-// dimension and the contiguous innermost input dimension ("col"). Tiles of rows x cols move
+// Permute: the host reduces any permutation (rank <= 8) of a (possibly strided) input to a batch
+// of 2-D planes: a "row" input dimension and the input dimension of stride 1 ("col"). Tiles of rows x cols move
 // GM -> UB with one strided DataCopyPad; when the output keeps col innermost they go straight back
 // out with a strided DataCopyPad, otherwise the tile is transposed in UB by one Gather (offset
 // table built once per block) and written out column by column.

@@ -186,6 +186,61 @@ TEST_F(ShapeOpsTest, PermuteTilesALargeTransposeAcrossVectorCores) {
   EXPECT_GT(k.instrs, 48u * 3u);  // at least copy-in, gather, copy-out per tile
 }
 
+TEST_F(ShapeOpsTest, PermuteTakesStridedViewsWithAUnitStride) {
+  // storage [5, 8] of floats 0..39
+  auto* st = static_cast<float*>(alloc(40 * 4));
+  for (int i = 0; i < 40; ++i) st[i] = static_cast<float>(i);
+  const std::vector<std::int64_t> storage = {5, 8};
+  auto view = [&](std::vector<std::int64_t> dims, std::vector<std::int64_t> strides,
+                  std::int64_t offset) {
+    aclTensor* t = aclCreateTensor(dims.data(), dims.size(), ACL_FLOAT, strides.data(), offset,
+                                   ACL_FORMAT_ND, storage.data(), storage.size(), st);
+    EXPECT_NE(t, nullptr);
+    tensors_.push_back(t);
+    return t;
+  };
+  struct Case {
+    std::vector<std::int64_t> dims, strides;
+    std::int64_t offset;
+    std::vector<std::int64_t> perm;
+  };
+  const std::vector<Case> cases = {
+      {{8, 5}, {1, 8}, 0, {1, 0}},        // a transposed view: back to the storage order
+      {{8, 5}, {1, 8}, 0, {0, 1}},        // the same view, materialised as is
+      {{5, 4}, {8, 1}, 2, {1, 0}},        // columns 2..5
+      {{2, 5, 2}, {2, 8, 1}, 1, {2, 0, 1}},  // pairs of columns, offset 1
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("view rank " + std::to_string(c.dims.size()) + " offset " + std::to_string(c.offset));
+    std::vector<std::int64_t> out_shape;
+    for (std::int64_t d : c.perm) out_shape.push_back(c.dims[static_cast<std::size_t>(d)]);
+    auto* y = static_cast<float*>(alloc(static_cast<std::size_t>(numel(out_shape)) * 4));
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnPermuteGetWorkspaceSize(view(c.dims, c.strides, c.offset), ints(c.perm),
+                                           tensor(out_shape, ACL_FLOAT, y), &ws, &ex),
+              ACLNN_SUCCESS);
+    ASSERT_EQ(run(aclnnPermute, ws, ex), ACL_SUCCESS);
+    // out[j] = storage[offset + sum idx_k * stride[perm[k]]] over out's multi-index
+    const std::size_t n = out_shape.size();
+    std::vector<std::int64_t> idx(n, 0);
+    for (std::int64_t j = 0; j < numel(out_shape); ++j) {
+      std::int64_t src = c.offset;
+      for (std::size_t k = 0; k < n; ++k) src += idx[k] * c.strides[static_cast<std::size_t>(c.perm[k])];
+      ASSERT_EQ(y[j], static_cast<float>(src)) << "element " << j;
+      for (std::size_t k = n; k-- > 0;) {
+        if (++idx[k] < out_shape[k]) break;
+        idx[k] = 0;
+      }
+    }
+  }
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnPermuteGetWorkspaceSize(view({5, 4}, {8, 2}, 0), ints({1, 0}),
+                                         tensor({4, 5}, ACL_FLOAT, alloc(80)), &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // no dimension of stride 1
+}
+
 TEST_F(ShapeOpsTest, PermuteRejectsBadArguments) {
   void* x = alloc(256);
   aclTensor* self = tensor({2, 3, 4}, ACL_FLOAT, x);
