@@ -113,27 +113,29 @@ class Pool {
   // other rows by the vector unit (+ r * sh rows).
   __aicore__ void BuildTables() {
     const PoolTiling& t = *t_;
-    for (std::int64_t j = 0; j < taps_w_; ++j) {
-      for (std::uint32_t ow = 0; ow < opitch_; ++ow) {
-        std::int64_t iw = -1;
-        if (ow < t.wo) {
-          const AxisWindow a = axis_window(t, false, ow);
-          if (j < a.taps) iw = a.start + j * (t.rowwise ? 1 : t.dw);
-        }
+    const std::int64_t step = t.rowwise ? 1 : t.dw;
+    for (std::uint32_t ow = 0; ow < opitch_; ++ow) {
+      AxisWindow a;
+      if (ow < t.wo) a = axis_window(t, false, ow);
+      for (std::int64_t j = 0; j < taps_w_; ++j) {
+        const std::int64_t iw = j < a.taps ? a.start + j * step : -1;
         const bool valid = iw >= 0 && iw < t.w;
-        const auto at = static_cast<std::uint32_t>(j) * tab_n_ + ow;
-        coltab_.SetValue(at, static_cast<std::uint32_t>((valid ? iw : t.w) * es));
-        if (t.indices) candtab_.SetValue(at, valid ? static_cast<float>(iw) : 0.0f);
+        coltab_.SetValue(static_cast<std::uint32_t>(j) * tab_n_ + ow,
+                         static_cast<std::uint32_t>((valid ? iw : t.w) * es));
       }
-    }
-    if (!t.max) {
-      for (std::uint32_t ow = 0; ow < opitch_; ++ow) {
-        wrecip_.SetValue(ow, ow < t.wo ? 1.0f / static_cast<float>(axis_window(t, false, ow).factor)
-                                       : 0.0f);
-      }
+      if (!t.max) wrecip_.SetValue(ow, ow < t.wo ? 1.0f / static_cast<float>(a.factor) : 0.0f);
     }
     AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
     AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
+    if (t.indices) {  // candidate columns = byte offsets / element size (W for the pad element)
+      for (std::int64_t j = 0; j < taps_w_; ++j) {
+        const auto at = static_cast<std::uint32_t>(j) * tab_n_;
+        AscendC::Cast(candtab_[at], coltab_[at].template ReinterpretCast<std::int32_t>(),
+                      AscendC::RoundMode::CAST_NONE, opitch_);
+        AscendC::Muls(candtab_[at], candtab_[at], 1.0f / static_cast<float>(es),
+                      static_cast<std::int32_t>(opitch_));
+      }
+    }
     if (t.rowwise) return;
     // Rows [r, r + cnt) = rows [0, cnt) shifted by r rows: log2(band) steps per table.
     for (std::uint32_t r = 1; r < t.band; r *= 2) {
