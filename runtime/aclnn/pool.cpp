@@ -43,7 +43,8 @@ std::int64_t out_size(std::int64_t in, std::int64_t k, std::int64_t s, std::int6
 
 // Input planes of self (3-D CHW or 4-D NCHW): planes, H, W, and out's expected shape.
 void planes_of(const Plan& p, const aclTensor& x, PoolTiling& t) {
-  p.require(x.dims.size() == 3 || x.dims.size() == 4, "self must be 3-D (C, H, W) or 4-D (N, C, H, W)");
+  p.require(x.dims.size() == 3 || x.dims.size() == 4,
+            "self must be 3-D (C, H, W) or 4-D (N, C, H, W)");
   const std::size_t r = x.dims.size();
   t.h = x.dims[r - 2];
   t.w = x.dims[r - 1];
@@ -122,50 +123,47 @@ void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
 namespace nn = npusim::aclnn;
 namespace nk = npusim::aclnn::kernels;
 
-aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(const aclTensor* self,
-                                                      const aclIntArray* kernelSize,
-                                                      const aclIntArray* stride,
-                                                      const aclIntArray* padding,
-                                                      const aclIntArray* dilation, bool ceilMode,
-                                                      aclTensor* out, aclTensor* indices,
-                                                      uint64_t* workspaceSize,
-                                                      aclOpExecutor** executor) {
-  return nn::prepare("aclnnMaxPool2dWithIndicesGetWorkspaceSize", "MaxPool2dWithIndices",
-                     workspaceSize, executor, [&](nn::Plan& p) {
-    const aclTensor& x = p.input(self, "self");
-    const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
-    const std::vector<std::int64_t> s = p.int_array(stride, "stride");
-    const std::vector<std::int64_t> pad = p.int_array(padding, "padding");
-    const std::vector<std::int64_t> dil = p.int_array(dilation, "dilation");
-    const aclTensor& y = p.output(out, "out");
-    const aclTensor& yi = p.output(indices, "indices");
-    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16}, "self");
-    p.require(y.dtype == x.dtype, "out must have self's data type");
-    p.require_dtype(yi, {ACL_INT32}, "indices");
-    nk::PoolTiling t;
-    t.max = true;
-    t.indices = true;
-    nn::planes_of(p, x, t);
-    nn::pair(p, k, "kernelSize", t.kh, t.kw);
-    nn::pair(p, s, "stride", t.sh, t.sw, k);
-    nn::pair(p, pad, "padding", t.ph, t.pw);
-    nn::pair(p, dil, "dilation", t.dh, t.dw);
-    p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0 && t.dh > 0 && t.dw > 0,
-              "kernelSize, stride and dilation must be positive");
-    p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
-              "padding must be between 0 and half the kernel size");
-    p.require(t.h * t.w < (1LL << 24), "H * W must be below 2^24 (indices)");
-    t.ho = nn::out_size(t.h, t.kh, t.sh, t.ph, t.dh, ceilMode);
-    t.wo = nn::out_size(t.w, t.kw, t.sw, t.pw, t.dw, ceilMode);
-    p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
-    const std::vector<std::int64_t> shape = nn::out_shape(x, t);
-    p.require_shape(y, shape, "out");
-    p.require_shape(yi, shape, "indices");
-    p.require_contiguous(x, "self");
-    p.require_contiguous(y, "out");
-    p.require_contiguous(yi, "indices");
-    nn::plan_and_launch(p, t, x.dtype, "MaxPool2dWithIndices");
-  });
+aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride,
+    const aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* out,
+    aclTensor* indices, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnMaxPool2dWithIndicesGetWorkspaceSize", "MaxPool2dWithIndices", workspaceSize, executor,
+      [&](nn::Plan& p) {
+        const aclTensor& x = p.input(self, "self");
+        const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
+        const std::vector<std::int64_t> s = p.int_array(stride, "stride");
+        const std::vector<std::int64_t> pad = p.int_array(padding, "padding");
+        const std::vector<std::int64_t> dil = p.int_array(dilation, "dilation");
+        const aclTensor& y = p.output(out, "out");
+        const aclTensor& yi = p.output(indices, "indices");
+        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16}, "self");
+        p.require(y.dtype == x.dtype, "out must have self's data type");
+        p.require_dtype(yi, {ACL_INT32}, "indices");
+        nk::PoolTiling t;
+        t.max = true;
+        t.indices = true;
+        nn::planes_of(p, x, t);
+        nn::pair(p, k, "kernelSize", t.kh, t.kw);
+        nn::pair(p, s, "stride", t.sh, t.sw, k);
+        nn::pair(p, pad, "padding", t.ph, t.pw);
+        nn::pair(p, dil, "dilation", t.dh, t.dw);
+        p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0 && t.dh > 0 && t.dw > 0,
+                  "kernelSize, stride and dilation must be positive");
+        p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
+                  "padding must be between 0 and half the kernel size");
+        p.require(t.h * t.w < (1LL << 24), "H * W must be below 2^24 (indices)");
+        t.ho = nn::out_size(t.h, t.kh, t.sh, t.ph, t.dh, ceilMode);
+        t.wo = nn::out_size(t.w, t.kw, t.sw, t.pw, t.dw, ceilMode);
+        p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
+        const std::vector<std::int64_t> shape = nn::out_shape(x, t);
+        p.require_shape(y, shape, "out");
+        p.require_shape(yi, shape, "indices");
+        p.require_contiguous(x, "self");
+        p.require_contiguous(y, "out");
+        p.require_contiguous(yi, "indices");
+        nn::plan_and_launch(p, t, x.dtype, "MaxPool2dWithIndices");
+      });
 }
 
 aclnnStatus aclnnMaxPool2dWithIndices(void* workspace, uint64_t workspaceSize,
@@ -174,42 +172,43 @@ aclnnStatus aclnnMaxPool2dWithIndices(void* workspace, uint64_t workspaceSize,
 }
 
 aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize,
-                                           const aclIntArray* strides,
-                                           const aclIntArray* paddings, bool ceilMode,
-                                           bool countIncludePad, int64_t divisorOverride,
-                                           int8_t cubeMathType, aclTensor* out,
-                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare("aclnnAvgPool2dGetWorkspaceSize", "AvgPool2d", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-    const aclTensor& x = p.input(self, "self");
-    const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
-    const std::vector<std::int64_t> s = p.int_array(strides, "strides");
-    const std::vector<std::int64_t> pad = p.int_array(paddings, "paddings");
-    const aclTensor& y = p.output(out, "out");
-    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
-    p.require(y.dtype == x.dtype, "out must have self's data type");
-    p.require(cubeMathType >= 0 && cubeMathType <= 3,
-              "cubeMathType must be 0 (KEEP_DTYPE) .. 3 (USE_HF32)");
-    p.require(divisorOverride >= 0, "divisorOverride must not be negative");
-    nk::PoolTiling t;
-    t.max = false;
-    t.count_include_pad = countIncludePad;
-    t.divisor = divisorOverride;
-    nn::planes_of(p, x, t);
-    nn::pair(p, k, "kernelSize", t.kh, t.kw);
-    nn::pair(p, s, "strides", t.sh, t.sw, k);
-    nn::pair(p, pad, "paddings", t.ph, t.pw);
-    p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0, "kernelSize and strides must be positive");
-    p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
-              "paddings must be between 0 and half the kernel size");
-    t.ho = nn::out_size(t.h, t.kh, t.sh, t.ph, 1, ceilMode);
-    t.wo = nn::out_size(t.w, t.kw, t.sw, t.pw, 1, ceilMode);
-    p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
-    p.require_shape(y, nn::out_shape(x, t), "out");
-    p.require_contiguous(x, "self");
-    p.require_contiguous(y, "out");
-    nn::plan_and_launch(p, t, x.dtype, "AvgPool2d");
-  });
+                                           const aclIntArray* strides, const aclIntArray* paddings,
+                                           bool ceilMode, bool countIncludePad,
+                                           int64_t divisorOverride, int8_t cubeMathType,
+                                           aclTensor* out, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnAvgPool2dGetWorkspaceSize", "AvgPool2d", workspaceSize, executor, [&](nn::Plan& p) {
+        const aclTensor& x = p.input(self, "self");
+        const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
+        const std::vector<std::int64_t> s = p.int_array(strides, "strides");
+        const std::vector<std::int64_t> pad = p.int_array(paddings, "paddings");
+        const aclTensor& y = p.output(out, "out");
+        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+        p.require(y.dtype == x.dtype, "out must have self's data type");
+        p.require(cubeMathType >= 0 && cubeMathType <= 3,
+                  "cubeMathType must be 0 (KEEP_DTYPE) .. 3 (USE_HF32)");
+        p.require(divisorOverride >= 0, "divisorOverride must not be negative");
+        nk::PoolTiling t;
+        t.max = false;
+        t.count_include_pad = countIncludePad;
+        t.divisor = divisorOverride;
+        nn::planes_of(p, x, t);
+        nn::pair(p, k, "kernelSize", t.kh, t.kw);
+        nn::pair(p, s, "strides", t.sh, t.sw, k);
+        nn::pair(p, pad, "paddings", t.ph, t.pw);
+        p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0,
+                  "kernelSize and strides must be positive");
+        p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
+                  "paddings must be between 0 and half the kernel size");
+        t.ho = nn::out_size(t.h, t.kh, t.sh, t.ph, 1, ceilMode);
+        t.wo = nn::out_size(t.w, t.kw, t.sw, t.pw, 1, ceilMode);
+        p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
+        p.require_shape(y, nn::out_shape(x, t), "out");
+        p.require_contiguous(x, "self");
+        p.require_contiguous(y, "out");
+        nn::plan_and_launch(p, t, x.dtype, "AvgPool2d");
+      });
 }
 
 aclnnStatus aclnnAvgPool2d(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -221,33 +220,34 @@ aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self,
                                                    const aclIntArray* outputSize, aclTensor* out,
                                                    uint64_t* workspaceSize,
                                                    aclOpExecutor** executor) {
-  return nn::prepare("aclnnAdaptiveAvgPool2dGetWorkspaceSize", "AdaptiveAvgPool2d",
-                     workspaceSize, executor, [&](nn::Plan& p) {
-    const aclTensor& x = p.input(self, "self");
-    const std::vector<std::int64_t> size = p.int_array(outputSize, "outputSize");
-    const aclTensor& y = p.output(out, "out");
-    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
-    p.require(y.dtype == x.dtype, "out must have self's data type");
-    nk::PoolTiling t;
-    t.max = false;
-    t.adaptive = true;
-    nn::planes_of(p, x, t);
-    nn::pair(p, size, "outputSize", t.ho, t.wo);
-    p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
-    p.require_shape(y, nn::out_shape(x, t), "out");
-    if (t.h % t.ho == 0 && t.w % t.wo == 0) {  // uniform windows: regular pooling
-      t.adaptive = false;
-      t.kh = t.sh = t.h / t.ho;
-      t.kw = t.sw = t.w / t.wo;
-    }
-    p.require_contiguous(x, "self");
-    p.require_contiguous(y, "out");
-    nn::plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");
-  });
+  return nn::prepare(
+      "aclnnAdaptiveAvgPool2dGetWorkspaceSize", "AdaptiveAvgPool2d", workspaceSize, executor,
+      [&](nn::Plan& p) {
+        const aclTensor& x = p.input(self, "self");
+        const std::vector<std::int64_t> size = p.int_array(outputSize, "outputSize");
+        const aclTensor& y = p.output(out, "out");
+        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+        p.require(y.dtype == x.dtype, "out must have self's data type");
+        nk::PoolTiling t;
+        t.max = false;
+        t.adaptive = true;
+        nn::planes_of(p, x, t);
+        nn::pair(p, size, "outputSize", t.ho, t.wo);
+        p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
+        p.require_shape(y, nn::out_shape(x, t), "out");
+        if (t.h % t.ho == 0 && t.w % t.wo == 0) {  // uniform windows: regular pooling
+          t.adaptive = false;
+          t.kh = t.sh = t.h / t.ho;
+          t.kw = t.sw = t.w / t.wo;
+        }
+        p.require_contiguous(x, "self");
+        p.require_contiguous(y, "out");
+        nn::plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");
+      });
 }
 
-aclnnStatus aclnnAdaptiveAvgPool2d(void* workspace, uint64_t workspaceSize,
-                                   aclOpExecutor* executor, aclrtStream stream) {
+aclnnStatus aclnnAdaptiveAvgPool2d(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                   aclrtStream stream) {
   return nn::execute("aclnnAdaptiveAvgPool2d", workspace, workspaceSize, executor, stream);
 }
 
@@ -256,54 +256,54 @@ aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArra
                                          const aclIntArray* pads, const aclIntArray* dilations,
                                          const int64_t ceilMode, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare("aclnnMaxPoolGetWorkspaceSize", "MaxPool", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-    const aclTensor& x = p.input(self, "self");
-    const std::vector<std::int64_t> k = p.int_array(kernelShape, "kernelShape");
-    const std::vector<std::int64_t> s = p.int_array(strides, "strides");
-    const std::vector<std::int64_t> pad = p.int_array(pads, "pads");
-    const std::vector<std::int64_t> dil = p.int_array(dilations, "dilations");
-    const aclTensor& y = p.output(out, "out");
-    p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16}, "self");
-    p.require(y.dtype == x.dtype, "out must have self's data type");
-    p.require(autoPad == 0, "autoPad must be 0 (NOTSET)");
-    nk::PoolTiling t;
-    t.max = true;
-    nn::planes_of(p, x, t);
-    nn::pair(p, k, "kernelShape", t.kh, t.kw);
-    p.require(s.size() <= 2, "strides must have 0, 1 or 2 values");
-    nn::pair(p, s, "strides", t.sh, t.sw, {1});
-    // pads: none, one for all, (H, W), or (top, left, bottom, right).
-    std::int64_t top = 0, left = 0, bottom = 0, right = 0;
-    p.require(pad.size() <= 2 || pad.size() == 4, "pads must have 0, 1, 2 or 4 values");
-    if (pad.size() == 1) top = left = bottom = right = pad[0];
-    if (pad.size() == 2) {
-      top = bottom = pad[0];
-      left = right = pad[1];
-    }
-    if (pad.size() == 4) {
-      top = pad[0];
-      left = pad[1];
-      bottom = pad[2];
-      right = pad[3];
-    }
-    p.require(dil.size() <= 2 || dil.size() == 4, "dilations must have 0, 1, 2 or 4 values");
-    for (std::int64_t d : dil) p.require(d == 1, "dilations must be 1");
-    p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0,
-              "kernelShape and strides must be positive");
-    p.require(top >= 0 && left >= 0 && bottom >= 0 && right >= 0 && top + bottom <= t.kh &&
-                  left + right <= t.kw,
-              "pads must not be negative and their sum per axis at most the kernel size");
-    t.ph = top;
-    t.pw = left;
-    t.ho = nn::out_size(t.h, t.kh, t.sh, top, 1, ceilMode != 0, bottom);
-    t.wo = nn::out_size(t.w, t.kw, t.sw, left, 1, ceilMode != 0, right);
-    p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
-    p.require_shape(y, nn::out_shape(x, t), "out");
-    p.require_contiguous(x, "self");
-    p.require_contiguous(y, "out");
-    nn::plan_and_launch(p, t, x.dtype, "MaxPool");
-  });
+  return nn::prepare(
+      "aclnnMaxPoolGetWorkspaceSize", "MaxPool", workspaceSize, executor, [&](nn::Plan& p) {
+        const aclTensor& x = p.input(self, "self");
+        const std::vector<std::int64_t> k = p.int_array(kernelShape, "kernelShape");
+        const std::vector<std::int64_t> s = p.int_array(strides, "strides");
+        const std::vector<std::int64_t> pad = p.int_array(pads, "pads");
+        const std::vector<std::int64_t> dil = p.int_array(dilations, "dilations");
+        const aclTensor& y = p.output(out, "out");
+        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16}, "self");
+        p.require(y.dtype == x.dtype, "out must have self's data type");
+        p.require(autoPad == 0, "autoPad must be 0 (NOTSET)");
+        nk::PoolTiling t;
+        t.max = true;
+        nn::planes_of(p, x, t);
+        nn::pair(p, k, "kernelShape", t.kh, t.kw);
+        p.require(s.size() <= 2, "strides must have 0, 1 or 2 values");
+        nn::pair(p, s, "strides", t.sh, t.sw, {1});
+        // pads: none, one for all, (H, W), or (top, left, bottom, right).
+        std::int64_t top = 0, left = 0, bottom = 0, right = 0;
+        p.require(pad.size() <= 2 || pad.size() == 4, "pads must have 0, 1, 2 or 4 values");
+        if (pad.size() == 1) top = left = bottom = right = pad[0];
+        if (pad.size() == 2) {
+          top = bottom = pad[0];
+          left = right = pad[1];
+        }
+        if (pad.size() == 4) {
+          top = pad[0];
+          left = pad[1];
+          bottom = pad[2];
+          right = pad[3];
+        }
+        p.require(dil.size() <= 2 || dil.size() == 4, "dilations must have 0, 1, 2 or 4 values");
+        for (std::int64_t d : dil) p.require(d == 1, "dilations must be 1");
+        p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0,
+                  "kernelShape and strides must be positive");
+        p.require(top >= 0 && left >= 0 && bottom >= 0 && right >= 0 && top + bottom <= t.kh &&
+                      left + right <= t.kw,
+                  "pads must not be negative and their sum per axis at most the kernel size");
+        t.ph = top;
+        t.pw = left;
+        t.ho = nn::out_size(t.h, t.kh, t.sh, top, 1, ceilMode != 0, bottom);
+        t.wo = nn::out_size(t.w, t.kw, t.sw, left, 1, ceilMode != 0, right);
+        p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
+        p.require_shape(y, nn::out_shape(x, t), "out");
+        p.require_contiguous(x, "self");
+        p.require_contiguous(y, "out");
+        nn::plan_and_launch(p, t, x.dtype, "MaxPool");
+      });
 }
 
 aclnnStatus aclnnMaxPool(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

@@ -185,11 +185,11 @@ class Pool {
                          static_cast<std::int32_t>((rows - lead - valid) * pitch_));
     }
     if (valid > 0) {
-      AscendC::DataCopyPad(x[static_cast<std::uint32_t>(lead * pitch_)], x_[src_row * t.w],
-                           AscendC::DataCopyExtParams(static_cast<std::uint16_t>(valid),
-                                                      static_cast<std::uint32_t>(t.w * es), 0, 0,
-                                                      0),
-                           AscendC::DataCopyPadExtParams<T>(true, 0, 1, pad));
+      AscendC::DataCopyPad(
+          x[static_cast<std::uint32_t>(lead * pitch_)], x_[src_row * t.w],
+          AscendC::DataCopyExtParams(static_cast<std::uint16_t>(valid),
+                                     static_cast<std::uint32_t>(t.w * es), 0, 0, 0),
+          AscendC::DataCopyPadExtParams<T>(true, 0, 1, pad));
     }
     in_q_.EnQue(x);
     x = in_q_.DeQue<T>();
@@ -250,7 +250,8 @@ class Pool {
       // Row factors: one Muls when the band's rows share theirs (always when flat), else per row.
       const std::int64_t f0 = t.flat ? t.kh : axis_window(t, true, oh0).factor;
       bool same = true;
-      for (std::int64_t r = 1; r < nb && !t.flat; ++r) same = same && axis_window(t, true, oh0 + r).factor == f0;
+      for (std::int64_t r = 1; r < nb && !t.flat; ++r)
+        same = same && axis_window(t, true, oh0 + r).factor == f0;
       if (same) {
         AscendC::Muls(acc, acc, 1.0f / static_cast<float>(f0), n);
       } else {
@@ -274,18 +275,16 @@ class Pool {
     out_q_.EnQue(y);
     y = out_q_.DeQue<T>();
     AscendC::DataCopyPad(y_[dst], y,
-                         AscendC::DataCopyExtParams(static_cast<std::uint16_t>(nb),
-                                                    static_cast<std::uint32_t>(t.wo * es),
-                                                    (opitch_ * es - round32(t.wo * es)) / 32, 0,
-                                                    0));
+                         AscendC::DataCopyExtParams(
+                             static_cast<std::uint16_t>(nb), static_cast<std::uint32_t>(t.wo * es),
+                             (opitch_ * es - round32(t.wo * es)) / 32, 0, 0));
     out_q_.FreeTensor(y);
     if (t.indices) {
       AscendC::LocalTensor<std::int32_t> yi = idx_q_.DeQue<std::int32_t>();
       AscendC::DataCopyPad(idx_[dst], yi,
-                           AscendC::DataCopyExtParams(static_cast<std::uint16_t>(nb),
-                                                      static_cast<std::uint32_t>(t.wo * 4),
-                                                      (opitch_ * 4 - round32(t.wo * 4)) / 32, 0,
-                                                      0));
+                           AscendC::DataCopyExtParams(
+                               static_cast<std::uint16_t>(nb), static_cast<std::uint32_t>(t.wo * 4),
+                               (opitch_ * 4 - round32(t.wo * 4)) / 32, 0, 0));
       idx_q_.FreeTensor(yi);
     }
   }
@@ -320,8 +319,7 @@ class Pool {
       for (std::int64_t i = 0; i < a.taps; ++i) {
         const auto base = static_cast<std::uint32_t>((a.start + i - lo) * pitch_ * es);
         for (std::int64_t j = 0; j < taps_w_; ++j) {
-          AscendC::Gather(tmp_, x, coltab_[static_cast<std::uint32_t>(j) * tab_n_], base,
-                          opitch_);
+          AscendC::Gather(tmp_, x, coltab_[static_cast<std::uint32_t>(j) * tab_n_], base, opitch_);
           if constexpr (kFloat) {
             AscendC::Add(acc, acc, tmp_, n);
           } else {
@@ -355,8 +353,7 @@ class Pool {
 };
 
 template <class T>
-__aicore__ void run_pool(std::uint8_t* x, std::uint8_t* y, std::uint8_t* idx,
-                         const PoolTiling& t) {
+__aicore__ void run_pool(std::uint8_t* x, std::uint8_t* y, std::uint8_t* idx, const PoolTiling& t) {
   Pool<T> op;
   op.Init(x, y, idx, t);
   op.Process();

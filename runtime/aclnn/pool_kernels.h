@@ -21,20 +21,20 @@
 namespace npusim::aclnn::kernels {
 
 struct PoolTiling {
-  std::int32_t dtype = 0;      // 0 float, 1 half, 2 bfloat16
-  bool max = true;             // max pooling; else average
-  bool indices = false;        // max: also write INT32 indices
-  bool adaptive = false;       // adaptive average windows
+  std::int32_t dtype = 0;  // 0 float, 1 half, 2 bfloat16
+  bool max = true;         // max pooling; else average
+  bool indices = false;    // max: also write INT32 indices
+  bool adaptive = false;   // adaptive average windows
   bool count_include_pad = true;
-  std::int64_t divisor = 0;    // divisorOverride (0: none)
-  std::int64_t planes = 0;     // N * C
+  std::int64_t divisor = 0;  // divisorOverride (0: none)
+  std::int64_t planes = 0;   // N * C
   std::int64_t h = 0, w = 0, ho = 0, wo = 0;
   std::int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
-  bool rowwise = false;        // adaptive windows of varying size: one output row at a time
-  bool flat = false;           // bands run across planes (see above)
-  std::int64_t band = 1;       // output rows per unit
-  std::int64_t band_in = 1;    // input rows a band needs at most
-  std::int64_t bands = 1;      // per plane (flat: in all)
+  bool rowwise = false;      // adaptive windows of varying size: one output row at a time
+  bool flat = false;         // bands run across planes (see above)
+  std::int64_t band = 1;     // output rows per unit
+  std::int64_t band_in = 1;  // input rows a band needs at most
+  std::int64_t bands = 1;    // per plane (flat: in all)
   std::int64_t units = 0;
   std::int64_t units_per_block = 0;
 };

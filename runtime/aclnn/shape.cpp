@@ -22,15 +22,13 @@ using kernels::kMaxRank;
 using kernels::PermuteTiling;
 using kernels::RopeTiling;
 
-constexpr std::int64_t kMaxBurst = 4095;          // DataCopyPad blockCount kept below 2^12
+constexpr std::int64_t kMaxBurst = 4095;             // DataCopyPad blockCount kept below 2^12
 constexpr std::int64_t kMaxStrideBytes = 1LL << 31;  // DataCopyPad byte strides (uint32)
 
 std::int64_t round32(std::int64_t bytes) { return (bytes + 31) / 32 * 32; }
 
 // The UB budget of one block (what the kernel's buffers may take).
-std::int64_t ub_budget(const Plan& p) {
-  return static_cast<std::int64_t>(p.ub_bytes()) - 8 * 1024;
-}
+std::int64_t ub_budget(const Plan& p) { return static_cast<std::int64_t>(p.ub_bytes()) - 8 * 1024; }
 
 // ----------------------------------------------------------------------------- Permute
 
@@ -48,7 +46,8 @@ void coalesce(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& stride
     }
     std::vector<std::int64_t> keep_perm;
     for (std::int64_t v : perm) {
-      if (map[static_cast<std::size_t>(v)] >= 0) keep_perm.push_back(map[static_cast<std::size_t>(v)]);
+      if (map[static_cast<std::size_t>(v)] >= 0)
+        keep_perm.push_back(map[static_cast<std::size_t>(v)]);
     }
     dims = keep_dims;
     strides = keep_strides;
@@ -140,8 +139,8 @@ PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
         1, std::min({t.rows, each / round32(t.tile_cols * elem), kMaxBurst}));
   } else {
     std::int64_t side = elem == 8 ? 32 : 64;
-    while (side > 8 && 4 * side * round32(side * elem) + side * round32(side * elem) / elem * 4 >
-                           budget) {
+    while (side > 8 &&
+           4 * side * round32(side * elem) + side * round32(side * elem) / elem * 4 > budget) {
       side /= 2;
     }
     t.tile_rows = std::min(t.rows, side);
@@ -196,48 +195,50 @@ namespace nk = npusim::aclnn::kernels;
 aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
                                          aclTensor* out, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {
-  return nn::prepare("aclnnPermuteGetWorkspaceSize", "Permute", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-    const aclTensor& x = p.input(self, "self");
-    std::vector<std::int64_t> perm = p.int_array(dims, "dims");
-    const aclTensor& y = p.output(out, "out");
-    p.require_dtype(x,
-                    {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
-                     ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
-                    "self");
-    p.require(y.dtype == x.dtype, "out must have self's data type");
-    const auto n = static_cast<std::int64_t>(x.dims.size());
-    p.require(n <= nk::kMaxRank, "self has more than 8 dimensions");
-    p.require(static_cast<std::int64_t>(perm.size()) == n,
-              "dims has " + std::to_string(perm.size()) + " entries, self has " +
-                  std::to_string(n) + " dimensions");
-    std::vector<bool> seen(static_cast<std::size_t>(n), false);
-    std::vector<std::int64_t> expect;
-    for (std::int64_t& v : perm) {
-      p.require(v >= -n && v < n, "dims entry " + std::to_string(v) + " is outside [-" +
-                                      std::to_string(n) + ", " + std::to_string(n - 1) + "]");
-      if (v < 0) v += n;
-      p.require(!seen[static_cast<std::size_t>(v)], "dims repeats dimension " + std::to_string(v));
-      seen[static_cast<std::size_t>(v)] = true;
-      expect.push_back(x.dims[static_cast<std::size_t>(v)]);
-    }
-    p.require_shape(y, expect, "out");
-    p.require_contiguous(y, "out");
-    const auto elem = static_cast<std::uint32_t>(nn::element_size(x.dtype));
-    nk::PermuteTiling t = x.numel() == 0 ? nk::PermuteTiling{}
-                                         : nn::plan_permute(p, x.dims, x.strides, perm, elem);
-    if (x.numel() == 0) t.total_tiles = 0;
-    const nn::Split split = nn::split_even(t.total_tiles, p.vector_cores(), 1);
-    t.tiles_per_block = split.per_block;
-    void (*kernel)(std::uint8_t*, std::uint8_t*, const nk::PermuteTiling&) =
-        elem == 1   ? nk::permute_kernel_1
-        : elem == 2 ? nk::permute_kernel_2
-        : elem == 4 ? nk::permute_kernel_4
-                    : nk::permute_kernel_8;
-    p.launch(t.transpose ? "Transpose" : "PermuteCopy", reinterpret_cast<const void*>(kernel),
-             split.blocks, nn::Core::kVector,
-             [t, kernel](const nn::Addrs& a) { kernel(a.in[0], a.out[0], t); });
-  });
+  return nn::prepare(
+      "aclnnPermuteGetWorkspaceSize", "Permute", workspaceSize, executor, [&](nn::Plan& p) {
+        const aclTensor& x = p.input(self, "self");
+        std::vector<std::int64_t> perm = p.int_array(dims, "dims");
+        const aclTensor& y = p.output(out, "out");
+        p.require_dtype(
+            x,
+            {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
+             ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
+            "self");
+        p.require(y.dtype == x.dtype, "out must have self's data type");
+        const auto n = static_cast<std::int64_t>(x.dims.size());
+        p.require(n <= nk::kMaxRank, "self has more than 8 dimensions");
+        p.require(static_cast<std::int64_t>(perm.size()) == n,
+                  "dims has " + std::to_string(perm.size()) + " entries, self has " +
+                      std::to_string(n) + " dimensions");
+        std::vector<bool> seen(static_cast<std::size_t>(n), false);
+        std::vector<std::int64_t> expect;
+        for (std::int64_t& v : perm) {
+          p.require(v >= -n && v < n, "dims entry " + std::to_string(v) + " is outside [-" +
+                                          std::to_string(n) + ", " + std::to_string(n - 1) + "]");
+          if (v < 0) v += n;
+          p.require(!seen[static_cast<std::size_t>(v)],
+                    "dims repeats dimension " + std::to_string(v));
+          seen[static_cast<std::size_t>(v)] = true;
+          expect.push_back(x.dims[static_cast<std::size_t>(v)]);
+        }
+        p.require_shape(y, expect, "out");
+        p.require_contiguous(y, "out");
+        const auto elem = static_cast<std::uint32_t>(nn::element_size(x.dtype));
+        nk::PermuteTiling t = x.numel() == 0 ? nk::PermuteTiling{}
+                                             : nn::plan_permute(p, x.dims, x.strides, perm, elem);
+        if (x.numel() == 0) t.total_tiles = 0;
+        const nn::Split split = nn::split_even(t.total_tiles, p.vector_cores(), 1);
+        t.tiles_per_block = split.per_block;
+        void (*kernel)(std::uint8_t*, std::uint8_t*, const nk::PermuteTiling&) =
+            elem == 1   ? nk::permute_kernel_1
+            : elem == 2 ? nk::permute_kernel_2
+            : elem == 4 ? nk::permute_kernel_4
+                        : nk::permute_kernel_8;
+        p.launch(t.transpose ? "Transpose" : "PermuteCopy", reinterpret_cast<const void*>(kernel),
+                 split.blocks, nn::Core::kVector,
+                 [t, kernel](const nn::Addrs& a) { kernel(a.in[0], a.out[0], t); });
+      });
 }
 
 aclnnStatus aclnnPermute(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -248,43 +249,46 @@ aclnnStatus aclnnPermute(void* workspace, uint64_t workspaceSize, aclOpExecutor*
 aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor* weight, const aclTensor* indices,
                                            const aclTensor* out, uint64_t* workspaceSize,
                                            aclOpExecutor** executor) {
-  return nn::prepare("aclnnEmbeddingGetWorkspaceSize", "Embedding", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-    const aclTensor& w = p.input(weight, "weight");
-    const aclTensor& idx = p.input(indices, "indices");
-    const aclTensor& y = p.output(out, "out");
-    p.require_dtype(w,
-                    {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
-                     ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
-                    "weight");
-    p.require_dtype(idx, {ACL_INT32, ACL_INT64}, "indices");
-    p.require(y.dtype == w.dtype, "out must have weight's data type");
-    p.require(w.dims.size() == 2, "weight must be 2-dimensional [num, dim]");
-    p.require(idx.dims.size() < 8, "indices has more than 7 dimensions");
-    std::vector<std::int64_t> expect = idx.dims;
-    expect.push_back(w.dims[1]);
-    p.require_shape(y, expect, "out");
-    p.require_contiguous(w, "weight");
-    p.require_contiguous(idx, "indices");
-    p.require_contiguous(y, "out");
-    nk::EmbeddingTiling t;
-    t.elem = static_cast<std::uint32_t>(nn::element_size(w.dtype));
-    t.index_elem = static_cast<std::uint32_t>(nn::element_size(idx.dtype));
-    t.num = w.dims[0];
-    t.dim = w.dims[1];
-    t.count = t.dim == 0 ? 0 : idx.numel();
-    p.require(t.dim * t.elem < nn::kMaxStrideBytes, "weight rows too long");
-    const nn::Split split = nn::split_even(t.count, p.vector_cores(), 1);
-    t.per_block = split.per_block;
-    const std::int64_t budget = std::min<std::int64_t>(64 * 1024, (nn::ub_budget(p) - 8192) / 2);
-    t.tile_dim = std::max<std::int64_t>(1, std::min<std::int64_t>(t.dim, budget / t.elem / 32 * 32));
-    t.group = std::max<std::int64_t>(
-        1, std::min({budget / nn::round32(t.tile_dim * t.elem), nn::kMaxBurst,
-                     std::max<std::int64_t>(t.per_block, 1)}));
-    p.launch("Embedding", reinterpret_cast<const void*>(&nk::embedding_kernel), split.blocks,
-             nn::Core::kVector,
-             [t](const nn::Addrs& a) { nk::embedding_kernel(a.in[0], a.in[1], a.out[0], t); });
-  });
+  return nn::prepare(
+      "aclnnEmbeddingGetWorkspaceSize", "Embedding", workspaceSize, executor, [&](nn::Plan& p) {
+        const aclTensor& w = p.input(weight, "weight");
+        const aclTensor& idx = p.input(indices, "indices");
+        const aclTensor& y = p.output(out, "out");
+        p.require_dtype(
+            w,
+            {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
+             ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
+            "weight");
+        p.require_dtype(idx, {ACL_INT32, ACL_INT64}, "indices");
+        p.require(y.dtype == w.dtype, "out must have weight's data type");
+        p.require(w.dims.size() == 2, "weight must be 2-dimensional [num, dim]");
+        p.require(idx.dims.size() < 8, "indices has more than 7 dimensions");
+        std::vector<std::int64_t> expect = idx.dims;
+        expect.push_back(w.dims[1]);
+        p.require_shape(y, expect, "out");
+        p.require_contiguous(w, "weight");
+        p.require_contiguous(idx, "indices");
+        p.require_contiguous(y, "out");
+        nk::EmbeddingTiling t;
+        t.elem = static_cast<std::uint32_t>(nn::element_size(w.dtype));
+        t.index_elem = static_cast<std::uint32_t>(nn::element_size(idx.dtype));
+        t.num = w.dims[0];
+        t.dim = w.dims[1];
+        t.count = t.dim == 0 ? 0 : idx.numel();
+        p.require(t.dim * t.elem < nn::kMaxStrideBytes, "weight rows too long");
+        const nn::Split split = nn::split_even(t.count, p.vector_cores(), 1);
+        t.per_block = split.per_block;
+        const std::int64_t budget =
+            std::min<std::int64_t>(64 * 1024, (nn::ub_budget(p) - 8192) / 2);
+        t.tile_dim =
+            std::max<std::int64_t>(1, std::min<std::int64_t>(t.dim, budget / t.elem / 32 * 32));
+        t.group = std::max<std::int64_t>(
+            1, std::min({budget / nn::round32(t.tile_dim * t.elem), nn::kMaxBurst,
+                         std::max<std::int64_t>(t.per_block, 1)}));
+        p.launch("Embedding", reinterpret_cast<const void*>(&nk::embedding_kernel), split.blocks,
+                 nn::Core::kVector,
+                 [t](const nn::Addrs& a) { nk::embedding_kernel(a.in[0], a.in[1], a.out[0], t); });
+      });
 }
 
 aclnnStatus aclnnEmbedding(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -375,20 +379,19 @@ aclnnStatus aclnnApplyRotaryPosEmbGetWorkspaceSize(aclTensor* queryRef, aclTenso
         p.require_contiguous(k, "keyRef");
         p.require_contiguous(ct, "cos");
         p.require_contiguous(st, "sin");
-        const std::int64_t most = std::max<std::int64_t>(
-            1, std::max(q.numel(), k.numel()) / d);
-        const auto blocks = static_cast<std::uint32_t>(
-            std::min<std::int64_t>(p.vector_cores(), most));
+        const std::int64_t most = std::max<std::int64_t>(1, std::max(q.numel(), k.numel()) / d);
+        const auto blocks =
+            static_cast<std::uint32_t>(std::min<std::int64_t>(p.vector_cores(), most));
         const nk::RopeTiling tq = nn::rope_tiling(p, q, ct.dims, 0, blocks);
         const nk::RopeTiling tk = nn::rope_tiling(p, k, ct.dims, 0, blocks);
-        p.launch("ApplyRotaryPosEmb", reinterpret_cast<const void*>(&nk::apply_rope_kernel),
-                 blocks, nn::Core::kVector, [tq, tk](const nn::Addrs& a) {
+        p.launch("ApplyRotaryPosEmb", reinterpret_cast<const void*>(&nk::apply_rope_kernel), blocks,
+                 nn::Core::kVector, [tq, tk](const nn::Addrs& a) {
                    nk::apply_rope_kernel(a.in[0], a.in[1], a.in[2], a.in[3], tq, tk);
                  });
       });
 }
 
-aclnnStatus aclnnApplyRotaryPosEmb(void* workspace, uint64_t workspaceSize,
-                                   aclOpExecutor* executor, aclrtStream stream) {
+aclnnStatus aclnnApplyRotaryPosEmb(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                   aclrtStream stream) {
   return nn::execute("aclnnApplyRotaryPosEmb", workspace, workspaceSize, executor, stream);
 }

@@ -146,10 +146,10 @@ class Embedding {
     for (std::int64_t s = first; s < last; s += kIndexChunk) {
       const std::int64_t n = last - s < kIndexChunk ? last - s : kIndexChunk;
       AscendC::LocalTensor<std::uint8_t> ib = idx_buf_.Get<std::uint8_t>();
-      AscendC::DataCopyPad(ib, idx_[s * t.index_elem],
-                           AscendC::DataCopyExtParams(
-                               1, static_cast<std::uint32_t>(n * t.index_elem), 0, 0, 0),
-                           AscendC::DataCopyPadExtParams<std::uint8_t>(false, 0, 0, 0));
+      AscendC::DataCopyPad(
+          ib, idx_[s * t.index_elem],
+          AscendC::DataCopyExtParams(1, static_cast<std::uint32_t>(n * t.index_elem), 0, 0, 0),
+          AscendC::DataCopyPadExtParams<std::uint8_t>(false, 0, 0, 0));
       for (std::int64_t d0 = 0; d0 < t.dim; d0 += t.tile_dim) {
         const std::int64_t nd = t.dim - d0 < t.tile_dim ? t.dim - d0 : t.tile_dim;
         for (std::int64_t g0 = 0; g0 < n; g0 += t.group) {
@@ -285,9 +285,9 @@ class Rope {
 
   __aicore__ AscendC::DataCopyExtParams RowsIn(std::int64_t rows) const {
     const auto bytes = static_cast<std::uint32_t>(t_->d * sizeof(T));
-    return AscendC::DataCopyExtParams(static_cast<std::uint16_t>(rows), bytes, 0,
-                                      (pitch_ * static_cast<std::uint32_t>(sizeof(T)) -
-                                       round32(bytes)) / 32, 0);
+    return AscendC::DataCopyExtParams(
+        static_cast<std::uint16_t>(rows), bytes, 0,
+        (pitch_ * static_cast<std::uint32_t>(sizeof(T)) - round32(bytes)) / 32, 0);
   }
 
   __aicore__ void Tile(std::int64_t r0, std::int64_t nr) {
@@ -333,17 +333,17 @@ class Rope {
     y_q_.EnQue(y);
     y = y_q_.DeQue<T>();
     const auto bytes = static_cast<std::uint32_t>(t.d * sizeof(T));
-    AscendC::DataCopyPad(y_[r0 * t.d], y,
-                         AscendC::DataCopyExtParams(
-                             static_cast<std::uint16_t>(nr), bytes,
-                             (pitch_ * static_cast<std::uint32_t>(sizeof(T)) - round32(bytes)) /
-                                 32,
-                             0, 0));
+    AscendC::DataCopyPad(
+        y_[r0 * t.d], y,
+        AscendC::DataCopyExtParams(
+            static_cast<std::uint16_t>(nr), bytes,
+            (pitch_ * static_cast<std::uint32_t>(sizeof(T)) - round32(bytes)) / 32, 0, 0));
     y_q_.FreeTensor(y);
   }
 
   // out = x * cos + (sign * x[rotated]) * sin, all float, n elements (rows at pitch_).
-  __aicore__ void Compute(const AscendC::LocalTensor<float>& x, const AscendC::LocalTensor<float>& c,
+  __aicore__ void Compute(const AscendC::LocalTensor<float>& x,
+                          const AscendC::LocalTensor<float>& c,
                           const AscendC::LocalTensor<float>& s,
                           const AscendC::LocalTensor<float>& out,
                           const AscendC::LocalTensor<float>& rot, std::int32_t n) {

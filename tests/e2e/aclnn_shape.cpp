@@ -30,15 +30,15 @@ aclTensor* tensor(std::vector<int64_t> d, aclDataType t, void* p) {
 }
 aclIntArray* ints(std::vector<int64_t> v) { return aclCreateIntArray(v.data(), v.size()); }
 
-#define RUN(OP, ...)                                                               \
-  do {                                                                             \
-    uint64_t ws = 0;                                                               \
-    aclOpExecutor* ex = nullptr;                                                   \
-    if (OP##GetWorkspaceSize(__VA_ARGS__, &ws, &ex) != ACL_SUCCESS ||              \
-        OP(nullptr, 0, ex, stream) != ACL_SUCCESS) {                               \
-      std::printf(#OP " failed\n");                                                \
-      return 1;                                                                    \
-    }                                                                              \
+#define RUN(OP, ...)                                                  \
+  do {                                                                \
+    uint64_t ws = 0;                                                  \
+    aclOpExecutor* ex = nullptr;                                      \
+    if (OP##GetWorkspaceSize(__VA_ARGS__, &ws, &ex) != ACL_SUCCESS || \
+        OP(nullptr, 0, ex, stream) != ACL_SUCCESS) {                  \
+      std::printf(#OP " failed\n");                                   \
+      return 1;                                                       \
+    }                                                                 \
   } while (0)
 
 }  // namespace

@@ -17,8 +17,8 @@ using npusim::kernel::run_blocks;
 GM_ADDR gm(void* p) { return reinterpret_cast<GM_ADDR>(p); }
 
 // dst[i] = src at byte base + offsets[i]; 64 floats in, n out. `functional` false: timing-only.
-void gather_kernel(GM_ADDR src, GM_ADDR offsets, GM_ADDR dst, std::uint32_t n,
-                   std::uint32_t base, bool functional) {
+void gather_kernel(GM_ADDR src, GM_ADDR offsets, GM_ADDR dst, std::uint32_t n, std::uint32_t base,
+                   bool functional) {
   npusim::kernel::block().functional = functional;
   AscendC::TPipe pipe;
   AscendC::TBuf<AscendC::TPosition::VECCALC> s, o, d;
@@ -70,8 +70,8 @@ TEST(ShapeOps, GatherPicksElementsByByteOffset) {
     src[i] = static_cast<float>(i) + 0.5f;
     off[i] = static_cast<std::uint32_t>((63 - i) % 32) * 4;  // reversed, within the first half
   }
-  auto r = run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 48u,
-                      128u, true);
+  auto r = run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 48u, 128u,
+                      true);
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (int i = 0; i < 48; ++i) EXPECT_EQ(dst[i], src[32 + (63 - i) % 32]) << i;
   for (int i = 48; i < 64; ++i) EXPECT_EQ(dst[i], -1.0f) << i;  // beyond count: untouched
@@ -87,8 +87,8 @@ TEST(ShapeOps, GatherOutsideTheSourceIsAKernelError) {
   std::vector<float> src(64), dst(64);
   std::vector<std::uint32_t> off(64, 0);
   off[5] = 64 * 4;  // one past the end
-  auto r = run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 8u, 0u,
-                      true);
+  auto r =
+      run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 8u, 0u, true);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.first_error().find("Gather"), std::string::npos) << r.first_error();
   off[5] = 2;  // not element aligned
@@ -100,8 +100,8 @@ TEST(ShapeOps, GatherOutsideTheSourceIsAKernelError) {
 TEST(ShapeOps, GatherInTimingOnlyModeRecordsButWritesNothing) {
   std::vector<float> src(64, 7.0f), dst(64, 0.0f);
   std::vector<std::uint32_t> off(64, 0);
-  auto r = run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 64u, 0u,
-                      false);
+  auto r =
+      run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 64u, 0u, false);
   ASSERT_TRUE(r.ok()) << r.first_error();
   ASSERT_EQ(r.blocks[0].trace.instrs.size(), 5u);
   EXPECT_EQ(r.blocks[0].trace.instrs[3].bytes, 64u * 4u);

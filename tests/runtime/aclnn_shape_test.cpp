@@ -116,7 +116,8 @@ std::vector<std::uint8_t> permute_ref(const std::vector<std::uint8_t>& in,
   const std::int64_t count = numel(shape);
   for (std::int64_t j = 0; j < count; ++j) {
     std::int64_t src = 0;
-    for (std::size_t k = 0; k < n; ++k) src += idx[k] * in_stride[static_cast<std::size_t>(dims[k])];
+    for (std::size_t k = 0; k < n; ++k)
+      src += idx[k] * in_stride[static_cast<std::size_t>(dims[k])];
     std::memcpy(&out[static_cast<std::size_t>(j) * elem], &in[static_cast<std::size_t>(src) * elem],
                 elem);
     for (std::size_t k = n; k-- > 0;) {
@@ -129,16 +130,16 @@ std::vector<std::uint8_t> permute_ref(const std::vector<std::uint8_t>& in,
 
 TEST_F(ShapeOpsTest, PermuteMatchesTheHostReferenceForEveryLayoutAndType) {
   const std::vector<PermuteCase> cases = {
-      {{2, 3, 5}, {2, 0, 1}, ACL_FLOAT, 4},            // the documented example
-      {{4, 6}, {1, 0}, ACL_FLOAT, 4},                  // plain transpose
-      {{3, 70, 130}, {0, 2, 1}, ACL_FLOAT, 4},         // batched transpose, edge tiles
-      {{2, 3, 4, 5}, {0, 2, 1, 3}, ACL_FLOAT16, 2},    // innermost kept: strided row copies
+      {{2, 3, 5}, {2, 0, 1}, ACL_FLOAT, 4},              // the documented example
+      {{4, 6}, {1, 0}, ACL_FLOAT, 4},                    // plain transpose
+      {{3, 70, 130}, {0, 2, 1}, ACL_FLOAT, 4},           // batched transpose, edge tiles
+      {{2, 3, 4, 5}, {0, 2, 1, 3}, ACL_FLOAT16, 2},      // innermost kept: strided row copies
       {{2, 3, 4, 5, 3}, {4, 3, 2, 1, 0}, ACL_INT32, 4},  // full reversal, rank 5
-      {{5, 1, 7, 9}, {-1, 0, -2, 1}, ACL_BF16, 2},     // negative dims, a size-1 dimension
+      {{5, 1, 7, 9}, {-1, 0, -2, 1}, ACL_BF16, 2},       // negative dims, a size-1 dimension
       {{130, 3, 33}, {2, 1, 0}, ACL_INT8, 1},
       {{6, 40, 17}, {1, 2, 0}, ACL_INT64, 8},
       {{2, 2, 2, 2, 2, 2, 2, 3}, {7, 6, 5, 4, 3, 2, 1, 0}, ACL_FLOAT, 4},  // rank 8
-      {{3, 4}, {0, 1}, ACL_FLOAT, 4},                  // identity: one copy
+      {{3, 4}, {0, 1}, ACL_FLOAT, 4},                                      // identity: one copy
       {{700, 300}, {0, 1}, ACL_UINT8, 1},
   };
   for (const PermuteCase& c : cases) {
@@ -153,7 +154,8 @@ TEST_F(ShapeOpsTest, PermuteMatchesTheHostReferenceForEveryLayoutAndType) {
     std::memcpy(x, host.data(), host.size());
     std::vector<std::int64_t> out_shape;
     for (std::int64_t d : c.dims)
-      out_shape.push_back(c.shape[static_cast<std::size_t>(d < 0 ? d + static_cast<std::int64_t>(c.shape.size()) : d)]);
+      out_shape.push_back(c.shape[static_cast<std::size_t>(
+          d < 0 ? d + static_cast<std::int64_t>(c.shape.size()) : d)]);
     uint64_t ws = 7;
     aclOpExecutor* ex = nullptr;
     ASSERT_EQ(aclnnPermuteGetWorkspaceSize(tensor(c.shape, c.type, x), ints(c.dims),
@@ -182,7 +184,7 @@ TEST_F(ShapeOpsTest, PermuteTilesALargeTransposeAcrossVectorCores) {
     for (int c = 0; c < 512; ++c) ASSERT_EQ(y[r * 512 + c], static_cast<float>(c * 384 + r));
   const auto& k = last_kernel();
   EXPECT_EQ(k.name, "Transpose");
-  EXPECT_GT(k.blocks_run, 1u);  // 48 tiles of 64 x 64 over the vector cores
+  EXPECT_GT(k.blocks_run, 1u);    // 48 tiles of 64 x 64 over the vector cores
   EXPECT_GT(k.instrs, 48u * 3u);  // at least copy-in, gather, copy-out per tile
 }
 
@@ -205,13 +207,14 @@ TEST_F(ShapeOpsTest, PermuteTakesStridedViewsWithAUnitStride) {
     std::vector<std::int64_t> perm;
   };
   const std::vector<Case> cases = {
-      {{8, 5}, {1, 8}, 0, {1, 0}},        // a transposed view: back to the storage order
-      {{8, 5}, {1, 8}, 0, {0, 1}},        // the same view, materialised as is
-      {{5, 4}, {8, 1}, 2, {1, 0}},        // columns 2..5
+      {{8, 5}, {1, 8}, 0, {1, 0}},           // a transposed view: back to the storage order
+      {{8, 5}, {1, 8}, 0, {0, 1}},           // the same view, materialised as is
+      {{5, 4}, {8, 1}, 2, {1, 0}},           // columns 2..5
       {{2, 5, 2}, {2, 8, 1}, 1, {2, 0, 1}},  // pairs of columns, offset 1
   };
   for (const Case& c : cases) {
-    SCOPED_TRACE("view rank " + std::to_string(c.dims.size()) + " offset " + std::to_string(c.offset));
+    SCOPED_TRACE("view rank " + std::to_string(c.dims.size()) + " offset " +
+                 std::to_string(c.offset));
     std::vector<std::int64_t> out_shape;
     for (std::int64_t d : c.perm) out_shape.push_back(c.dims[static_cast<std::size_t>(d)]);
     auto* y = static_cast<float*>(alloc(static_cast<std::size_t>(numel(out_shape)) * 4));
@@ -226,7 +229,8 @@ TEST_F(ShapeOpsTest, PermuteTakesStridedViewsWithAUnitStride) {
     std::vector<std::int64_t> idx(n, 0);
     for (std::int64_t j = 0; j < numel(out_shape); ++j) {
       std::int64_t src = c.offset;
-      for (std::size_t k = 0; k < n; ++k) src += idx[k] * c.strides[static_cast<std::size_t>(c.perm[k])];
+      for (std::size_t k = 0; k < n; ++k)
+        src += idx[k] * c.strides[static_cast<std::size_t>(c.perm[k])];
       ASSERT_EQ(y[j], static_cast<float>(src)) << "element " << j;
       for (std::size_t k = n; k-- > 0;) {
         if (++idx[k] < out_shape[k]) break;
@@ -277,11 +281,10 @@ TEST_F(ShapeOpsTest, EmbeddingGathersRowsForBothIndexTypes) {
     std::size_t elem;
   };
   const std::vector<Case> cases = {
-      {10, 7, {2, 3}, ACL_FLOAT, ACL_INT64, 4},
-      {50, 300, {4, 5}, ACL_FLOAT16, ACL_INT32, 2},
-      {33, 33, {1000}, ACL_FLOAT, ACL_INT32, 4},      // many blocks
-      {8, 20000, {3}, ACL_FLOAT, ACL_INT64, 4},       // rows longer than a UB tile
-      {5, 4, {}, ACL_INT32, ACL_INT64, 4},            // scalar index
+      {10, 7, {2, 3}, ACL_FLOAT, ACL_INT64, 4},  {50, 300, {4, 5}, ACL_FLOAT16, ACL_INT32, 2},
+      {33, 33, {1000}, ACL_FLOAT, ACL_INT32, 4},  // many blocks
+      {8, 20000, {3}, ACL_FLOAT, ACL_INT64, 4},   // rows longer than a UB tile
+      {5, 4, {}, ACL_INT32, ACL_INT64, 4},        // scalar index
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("num " + std::to_string(c.num) + " dim " + std::to_string(c.dim));
@@ -314,10 +317,10 @@ TEST_F(ShapeOpsTest, EmbeddingGathersRowsForBothIndexTypes) {
               ACLNN_SUCCESS);
     ASSERT_EQ(run(aclnnEmbedding, ws, ex), ACL_SUCCESS);
     for (std::int64_t i = 0; i < count; ++i) {
-      ASSERT_EQ(std::memcmp(y + static_cast<std::size_t>(i) * row,
-                            w + static_cast<std::size_t>(values[static_cast<std::size_t>(i)]) * row,
-                            row),
-                0)
+      ASSERT_EQ(
+          std::memcmp(y + static_cast<std::size_t>(i) * row,
+                      w + static_cast<std::size_t>(values[static_cast<std::size_t>(i)]) * row, row),
+          0)
           << "position " << i;
     }
   }
@@ -332,11 +335,10 @@ TEST_F(ShapeOpsTest, EmbeddingIndexOutOfRangeFailsTheStreamWithTheCoreException)
     idx[2] = 2;
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    ASSERT_EQ(aclnnEmbeddingGetWorkspaceSize(tensor({10, 4}, ACL_FLOAT, w),
-                                             tensor({3}, ACL_INT64, idx),
-                                             tensor({3, 4}, ACL_FLOAT, alloc(3 * 4 * 4)), &ws,
-                                             &ex),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnEmbeddingGetWorkspaceSize(tensor({10, 4}, ACL_FLOAT, w), tensor({3}, ACL_INT64, idx),
+                                       tensor({3, 4}, ACL_FLOAT, alloc(3 * 4 * 4)), &ws, &ex),
+        ACLNN_SUCCESS);
     ASSERT_EQ(aclnnEmbedding(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
     const aclError err = aclrtSynchronizeStream(stream_);
     EXPECT_TRUE(err == ACL_ERROR_RT_AICORE_EXCEPTION || err == ACL_ERROR_RT_VECTOR_CORE_EXCEPTION)
@@ -413,17 +415,17 @@ TEST_F(ShapeOpsTest, RotaryPositionEmbeddingMatchesTheReference) {
     double tol;
   };
   const std::vector<Case> cases = {
-      {{2, 3, 4, 8}, {1, 1, 4, 8}, 0, ACL_FLOAT, 1e-5},     // BNSD with 11SD
-      {{2, 3, 4, 8}, {1, 1, 4, 8}, 1, ACL_FLOAT, 1e-5},     // interleave
-      {{2, 3, 5, 64}, {2, 3, 5, 64}, 0, ACL_FLOAT, 1e-5},   // full cos/sin
+      {{2, 3, 4, 8}, {1, 1, 4, 8}, 0, ACL_FLOAT, 1e-5},        // BNSD with 11SD
+      {{2, 3, 4, 8}, {1, 1, 4, 8}, 1, ACL_FLOAT, 1e-5},        // interleave
+      {{2, 3, 5, 64}, {2, 3, 5, 64}, 0, ACL_FLOAT, 1e-5},      // full cos/sin
       {{2, 40, 3, 128}, {1, 40, 1, 128}, 0, ACL_FLOAT, 1e-5},  // BSND with 1S1D, many blocks
-      {{5, 2, 16}, {5, 1, 16}, 0, ACL_FLOAT, 1e-5},         // TND with T1D
+      {{5, 2, 16}, {5, 1, 16}, 0, ACL_FLOAT, 1e-5},            // TND with T1D
       {{1, 2, 7, 128}, {1, 1, 7, 128}, 0, ACL_FLOAT16, 2e-3},
       {{3, 2, 7, 6}, {1, 1, 7, 6}, 1, ACL_BF16, 1e-2},
   };
   for (const Case& c : cases) {
-    SCOPED_TRACE("mode " + std::to_string(c.mode) + " type " + std::to_string(c.type) +
-                 " d " + std::to_string(c.xs.back()));
+    SCOPED_TRACE("mode " + std::to_string(c.mode) + " type " + std::to_string(c.type) + " d " +
+                 std::to_string(c.xs.back()));
     const std::size_t es = c.type == ACL_FLOAT ? 4 : 2;
     const std::int64_t nx = numel(c.xs), nc = numel(c.cs);
     auto make = [&](std::int64_t n, double scale, std::uint32_t seed, std::vector<double>& vals) {
@@ -486,7 +488,7 @@ TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
   const std::vector<Case> cases = {
       {{2, 3, 4, 16}, {2, 3, 2, 16}, {2, 3, 1, 16}, 1, ACL_FLOAT, 1e-5},  // BSND
       {{1, 70, 8, 64}, {1, 70, 1, 64}, {1, 70, 1, 64}, 1, ACL_FLOAT16, 2e-3},
-      {{5, 4, 8}, {5, 2, 8}, {5, 1, 8}, 4, ACL_BF16, 1e-2},               // TND
+      {{5, 4, 8}, {5, 2, 8}, {5, 1, 8}, 4, ACL_BF16, 1e-2},  // TND
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("layout " + std::to_string(c.layout) + " type " + std::to_string(c.type));
@@ -517,10 +519,9 @@ TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
     auto* si = make(c.cs, 1.0, 4, sv);
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    ASSERT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(tensor(c.qs, c.type, q),
-                                                     tensor(c.ks, c.type, k),
-                                                     tensor(c.cs, c.type, co),
-                                                     tensor(c.cs, c.type, si), c.layout, &ws, &ex),
+    ASSERT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(
+                  tensor(c.qs, c.type, q), tensor(c.ks, c.type, k), tensor(c.cs, c.type, co),
+                  tensor(c.cs, c.type, si), c.layout, &ws, &ex),
               ACLNN_SUCCESS);
     ASSERT_EQ(run(aclnnApplyRotaryPosEmb, ws, ex), ACL_SUCCESS);
     EXPECT_EQ(last_kernel().name, "ApplyRotaryPosEmb");
@@ -558,15 +559,14 @@ TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
             ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, cs, cs, 2, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // layout
-  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 3, 2, 8}, ACL_FLOAT, b), cs, cs,
-                                                   1, &ws, &ex),
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 3, 2, 8}, ACL_FLOAT, b), cs, cs, 1,
+                                                   &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // S differs
   EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, tensor({1, 2, 2, 8}, ACL_FLOAT, b),
-                                                   tensor({1, 2, 2, 8}, ACL_FLOAT, b), 1, &ws,
-                                                   &ex),
+                                                   tensor({1, 2, 2, 8}, ACL_FLOAT, b), 1, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // cos N != 1
-  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 2, 2, 8}, ACL_FLOAT16, b), cs,
-                                                   cs, 1, &ws, &ex),
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 2, 2, 8}, ACL_FLOAT16, b), cs, cs,
+                                                   1, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // types differ
 }
 
@@ -589,18 +589,16 @@ TEST_F(ShapeOpsTest, RotaryPositionEmbeddingRejectsBadArguments) {
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, cs, cs, 2, out, &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // mode not supported
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, tensor({1, 1, 3, 4}, ACL_FLOAT, b),
-                                                         tensor({1, 1, 3, 4}, ACL_FLOAT, b), 0,
-                                                         out, &ws, &ex),
+                                                         tensor({1, 1, 3, 4}, ACL_FLOAT, b), 0, out,
+                                                         &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // D differs
-  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, cs, cs, 0,
-                                                         tensor({1, 2, 4, 8}, ACL_FLOAT, b), &ws,
-                                                         &ex),
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(
+                x, cs, cs, 0, tensor({1, 2, 4, 8}, ACL_FLOAT, b), &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // out shape
   aclTensor* odd = tensor({1, 2, 3, 7}, ACL_FLOAT, b);
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(odd, odd, odd, 0, odd, &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // odd D
 }
-
 
 // ------------------------------------------------------------------------------ Pooling
 
@@ -650,8 +648,10 @@ void pool_ref(const PoolSpec& c, bool max, const std::vector<double>& x, std::in
           he = std::min(hs + (c.kh - 1) * c.dh + 1, h + c.ph);
           we = std::min(ws + (c.kw - 1) * c.dw + 1, w + c.pw);
           const double pool = static_cast<double>((he - hs) * (we - ws));
-          const std::int64_t hs0 = std::max<std::int64_t>(hs, 0), ws0 = std::max<std::int64_t>(ws, 0);
-          const double valid = static_cast<double>((std::min(he, h) - hs0) * (std::min(we, w) - ws0));
+          const std::int64_t hs0 = std::max<std::int64_t>(hs, 0),
+                             ws0 = std::max<std::int64_t>(ws, 0);
+          const double valid =
+              static_cast<double>((std::min(he, h) - hs0) * (std::min(we, w) - ws0));
           div = c.divisor ? static_cast<double>(c.divisor) : c.include_pad ? pool : valid;
         }
         double best = -INFINITY, sum = 0;
@@ -726,36 +726,37 @@ class PoolTest : public ShapeOpsTest {
 TEST_F(PoolTest, MaxPool2dWithIndicesIsExact) {
   const std::vector<std::pair<PoolSpec, aclDataType>> cases = {
       {{{1, 2, 9, 9}, 3, 3, 2, 2, 1, 1}, ACL_FLOAT},
-      {{{2, 3, 7, 8}, 2, 2, 2, 2, 0, 0, 1, 1, true}, ACL_FLOAT},      // ceil mode
-      {{{1, 1, 10, 12}, 3, 3, 1, 1, 1, 1, 2, 2}, ACL_FLOAT},           // dilation
-      {{{3, 5, 6}, 2, 3, 1, 2, 1, 1}, ACL_FLOAT},                       // 3-D, unequal kernel
-      {{{1, 8, 112, 112}, 3, 3, 2, 2, 1, 1}, ACL_FLOAT16},              // ResNet stem
+      {{{2, 3, 7, 8}, 2, 2, 2, 2, 0, 0, 1, 1, true}, ACL_FLOAT},  // ceil mode
+      {{{1, 1, 10, 12}, 3, 3, 1, 1, 1, 1, 2, 2}, ACL_FLOAT},      // dilation
+      {{{3, 5, 6}, 2, 3, 1, 2, 1, 1}, ACL_FLOAT},                 // 3-D, unequal kernel
+      {{{1, 8, 112, 112}, 3, 3, 2, 2, 1, 1}, ACL_FLOAT16},        // ResNet stem
   };
   for (const bool ties : {false, true}) {
-  for (const auto& [c, type] : cases) {
-    SCOPED_TRACE("H " + std::to_string(c.shape[c.shape.size() - 2]) + " k " + std::to_string(c.kh));
-    std::vector<double> xv, want;
-    std::vector<std::int32_t> want_idx;
-    std::int64_t ho, wo;
-    auto* x = input(c.shape, type, xv, 5, ties);
-    pool_ref(c, true, xv, ho, wo, want, want_idx);
-    const std::size_t es = type == ACL_FLOAT ? 4 : 2;
-    auto* y = static_cast<std::uint8_t*>(alloc(want.size() * es));
-    auto* yi = static_cast<std::int32_t*>(alloc(want.size() * 4));
-    uint64_t ws = 0;
-    aclOpExecutor* ex = nullptr;
-    ASSERT_EQ(aclnnMaxPool2dWithIndicesGetWorkspaceSize(
-                  tensor(c.shape, type, x), ints({c.kh, c.kw}), ints({c.sh, c.sw}),
-                  ints({c.ph, c.pw}), ints({c.dh, c.dw}), c.ceil,
-                  tensor(out_dims(c, ho, wo), type, y), tensor(out_dims(c, ho, wo), ACL_INT32, yi),
-                  &ws, &ex),
-              ACLNN_SUCCESS);
-    ASSERT_EQ(run(aclnnMaxPool2dWithIndices, ws, ex), ACL_SUCCESS);
-    for (std::size_t i = 0; i < want.size(); ++i) {
-      ASSERT_EQ(value(y, type, static_cast<std::int64_t>(i)), want[i]) << "element " << i;
-      ASSERT_EQ(yi[i], want_idx[i]) << "element " << i;
+    for (const auto& [c, type] : cases) {
+      SCOPED_TRACE("H " + std::to_string(c.shape[c.shape.size() - 2]) + " k " +
+                   std::to_string(c.kh));
+      std::vector<double> xv, want;
+      std::vector<std::int32_t> want_idx;
+      std::int64_t ho, wo;
+      auto* x = input(c.shape, type, xv, 5, ties);
+      pool_ref(c, true, xv, ho, wo, want, want_idx);
+      const std::size_t es = type == ACL_FLOAT ? 4 : 2;
+      auto* y = static_cast<std::uint8_t*>(alloc(want.size() * es));
+      auto* yi = static_cast<std::int32_t*>(alloc(want.size() * 4));
+      uint64_t ws = 0;
+      aclOpExecutor* ex = nullptr;
+      ASSERT_EQ(
+          aclnnMaxPool2dWithIndicesGetWorkspaceSize(
+              tensor(c.shape, type, x), ints({c.kh, c.kw}), ints({c.sh, c.sw}), ints({c.ph, c.pw}),
+              ints({c.dh, c.dw}), c.ceil, tensor(out_dims(c, ho, wo), type, y),
+              tensor(out_dims(c, ho, wo), ACL_INT32, yi), &ws, &ex),
+          ACLNN_SUCCESS);
+      ASSERT_EQ(run(aclnnMaxPool2dWithIndices, ws, ex), ACL_SUCCESS);
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(value(y, type, static_cast<std::int64_t>(i)), want[i]) << "element " << i;
+        ASSERT_EQ(yi[i], want_idx[i]) << "element " << i;
+      }
     }
-  }
   }
 }
 
@@ -774,7 +775,8 @@ TEST_F(PoolTest, MaxPoolTakesOnnxPadsAndCeilMode) {
     const float want[16] = {5, 6, 8, 9, 14, 15, 17, 18, 23, 24, 26, 27, 32, 33, 35, 36};
     for (int i = 0; i < 16; ++i) EXPECT_EQ(y[i], want[i]) << i;
   }
-  {  // (top, left, bottom, right) = (1, 0, 0, 1): Ho = (5 + 1 - 3) / 2 + 1, Wo = (6 + 1 - 3) / 2 + 1
+  {  // (top, left, bottom, right) = (1, 0, 0, 1): Ho = (5 + 1 - 3) / 2 + 1, Wo = (6 + 1 - 3) / 2 +
+     // 1
     PoolSpec c{{1, 3, 5, 6}, 3, 3, 2, 2, 1, 0};
     c.oh = 2;
     c.ow = 3;
@@ -786,8 +788,8 @@ TEST_F(PoolTest, MaxPoolTakesOnnxPadsAndCeilMode) {
     auto* y = static_cast<std::uint8_t*>(alloc(want.size() * 2));
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    ASSERT_EQ(aclnnMaxPoolGetWorkspaceSize(tensor(c.shape, ACL_FLOAT16, x), ints({3}), ints({2}),
-                                           0, ints({1, 0, 0, 1}), ints({}), 0,
+    ASSERT_EQ(aclnnMaxPoolGetWorkspaceSize(tensor(c.shape, ACL_FLOAT16, x), ints({3}), ints({2}), 0,
+                                           ints({1, 0, 0, 1}), ints({}), 0,
                                            tensor({1, 3, 2, 3}, ACL_FLOAT16, y), &ws, &ex),
               ACLNN_SUCCESS);
     ASSERT_EQ(run(aclnnMaxPool, ws, ex), ACL_SUCCESS);
@@ -799,21 +801,21 @@ TEST_F(PoolTest, MaxPoolTakesOnnxPadsAndCeilMode) {
   aclOpExecutor* ex = nullptr;
   aclTensor* x = tensor({1, 1, 4, 4}, ACL_FLOAT, b);
   aclTensor* y = tensor({1, 1, 2, 2}, ACL_FLOAT, b);
-  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 1, ints({}), ints({}), 0, y,
-                                         &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // autoPad
-  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 0, ints({}), ints({2}), 0, y,
-                                         &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // dilation
+  EXPECT_EQ(
+      aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 1, ints({}), ints({}), 0, y, &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);  // autoPad
+  EXPECT_EQ(
+      aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 0, ints({}), ints({2}), 0, y, &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);  // dilation
   EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 0, ints({1, 1, 1}), ints({}), 0,
                                          y, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // three pads
   EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 0, ints({2, 0, 1, 0}), ints({}),
                                          0, y, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // pads beyond the kernel
-  EXPECT_EQ(aclnnMaxPoolGetWorkspaceSize(x, nullptr, ints({2}), 0, ints({}), ints({}), 0, y, &ws,
-                                         &ex),
-            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(
+      aclnnMaxPoolGetWorkspaceSize(x, nullptr, ints({2}), 0, ints({}), ints({}), 0, y, &ws, &ex),
+      ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST_F(PoolTest, AvgPool2dMatchesTheReference) {
@@ -867,10 +869,10 @@ TEST_F(PoolTest, AdaptiveAvgPool2dMatchesTheReference) {
     double tol;
   };
   const std::vector<Case> cases = {
-      {{2, 3, 7, 7}, 1, 1, ACL_FLOAT, 1e-5},     // ResNet's global pool
-      {{1, 2, 10, 9}, 3, 4, ACL_FLOAT, 1e-5},    // uneven windows
+      {{2, 3, 7, 7}, 1, 1, ACL_FLOAT, 1e-5},   // ResNet's global pool
+      {{1, 2, 10, 9}, 3, 4, ACL_FLOAT, 1e-5},  // uneven windows
       {{1, 64, 7, 7}, 1, 1, ACL_FLOAT16, 2e-3},
-      {{5, 6, 6}, 6, 6, ACL_FLOAT, 1e-5},        // identity windows, 3-D
+      {{5, 6, 6}, 6, 6, ACL_FLOAT, 1e-5},  // identity windows, 3-D
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("out " + std::to_string(c.oh) + "x" + std::to_string(c.ow));
@@ -887,11 +889,10 @@ TEST_F(PoolTest, AdaptiveAvgPool2dMatchesTheReference) {
     auto* y = static_cast<std::uint8_t*>(alloc(want.size() * es));
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
-    ASSERT_EQ(aclnnAdaptiveAvgPool2dGetWorkspaceSize(tensor(c.shape, c.type, x),
-                                                     ints({c.oh, c.ow}),
-                                                     tensor(out_dims(spec, ho, wo), c.type, y),
-                                                     &ws, &ex),
-              ACLNN_SUCCESS);
+    ASSERT_EQ(
+        aclnnAdaptiveAvgPool2dGetWorkspaceSize(tensor(c.shape, c.type, x), ints({c.oh, c.ow}),
+                                               tensor(out_dims(spec, ho, wo), c.type, y), &ws, &ex),
+        ACLNN_SUCCESS);
     ASSERT_EQ(run(aclnnAdaptiveAvgPool2d, ws, ex), ACL_SUCCESS);
     for (std::size_t i = 0; i < want.size(); ++i) {
       ASSERT_NEAR(value(y, c.type, static_cast<std::int64_t>(i)), want[i],
@@ -930,18 +931,18 @@ TEST_F(PoolTest, PoolingRejectsBadArguments) {
             ACLNN_ERR_PARAM_INVALID);  // self type
   EXPECT_EQ(maxpool(tensor({16, 8}, ACL_FLOAT, b), ints({2, 2}), ints({0, 0}), y, yi),
             ACLNN_ERR_PARAM_INVALID);  // 2-D self
-  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), ints({2, 2}), ints({0, 0}), false,
-                                           true, 0, 0, y, &ws, &ex),
+  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), ints({2, 2}), ints({0, 0}), false, true,
+                                           0, 0, y, &ws, &ex),
             ACLNN_SUCCESS);
   EXPECT_EQ(aclnnAvgPool2d(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
-  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), ints({2, 2}), ints({0, 0}), false,
-                                           true, -1, 0, y, &ws, &ex),
+  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), ints({2, 2}), ints({0, 0}), false, true,
+                                           -1, 0, y, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // negative divisor
-  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), ints({2, 2}), ints({0, 0}), false,
-                                           true, 0, 7, y, &ws, &ex),
+  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), ints({2, 2}), ints({0, 0}), false, true,
+                                           0, 7, y, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // cubeMathType
-  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), nullptr, ints({0, 0}), false, true,
-                                           0, 0, y, &ws, &ex),
+  EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), nullptr, ints({0, 0}), false, true, 0,
+                                           0, y, &ws, &ex),
             ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnAdaptiveAvgPool2dGetWorkspaceSize(x, ints({4, 4}), y, &ws, &ex), ACLNN_SUCCESS);
   EXPECT_EQ(aclnnAdaptiveAvgPool2d(nullptr, 0, ex, stream_), ACLNN_SUCCESS);

@@ -5,8 +5,8 @@
  * layout 4 (TND): (T, Nq, D), (T, Nk, D), (T, 1, D). FLOAT, FLOAT16, BF16 (computed in float;
  * tolerances as aclnnRotaryPositionEmbedding). Other layouts, shapes, types:
  * ACLNN_ERR_PARAM_INVALID.
- * Two-phase call: GetWorkspaceSize checks and plans (single-use executor), then aclnnApplyRotaryPosEmb
- * launches it on a stream. */
+ * Two-phase call: GetWorkspaceSize checks and plans (single-use executor), then
+ * aclnnApplyRotaryPosEmb launches it on a stream. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_APPLY_ROTARY_POS_EMB_H_
 #define NPUSIM_ACLNNOP_ACLNN_APPLY_ROTARY_POS_EMB_H_
 
@@ -17,11 +17,10 @@ extern "C" {
 #endif
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnApplyRotaryPosEmbGetWorkspaceSize(
-    aclTensor* queryRef, aclTensor* keyRef,
-    const aclTensor* cos, const aclTensor* sin, int64_t layout,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+    aclTensor* queryRef, aclTensor* keyRef, const aclTensor* cos, const aclTensor* sin,
+    int64_t layout, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnApplyRotaryPosEmb(void* workspace, uint64_t workspaceSize,
-                                          aclOpExecutor* executor, aclrtStream stream);
+                                                       aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

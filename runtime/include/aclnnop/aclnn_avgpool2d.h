@@ -16,12 +16,11 @@ extern "C" {
 #endif
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAvgPool2dGetWorkspaceSize(
-    const aclTensor* self, const aclIntArray* kernelSize,
-    const aclIntArray* strides, const aclIntArray* paddings, bool ceilMode, bool countIncludePad,
-    int64_t divisorOverride, int8_t cubeMathType, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides,
+    const aclIntArray* paddings, bool ceilMode, bool countIncludePad, int64_t divisorOverride,
+    int8_t cubeMathType, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAvgPool2d(void* workspace, uint64_t workspaceSize,
-                                          aclOpExecutor* executor, aclrtStream stream);
+                                               aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -13,11 +13,13 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnEmbeddingGetWorkspaceSize(
-    const aclTensor* weight, const aclTensor* indices, const aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor* weight,
+                                                               const aclTensor* indices,
+                                                               const aclTensor* out,
+                                                               uint64_t* workspaceSize,
+                                                               aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnEmbedding(void* workspace, uint64_t workspaceSize,
-                                          aclOpExecutor* executor, aclrtStream stream);
+                                               aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

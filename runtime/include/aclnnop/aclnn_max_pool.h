@@ -15,12 +15,11 @@ extern "C" {
 #endif
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnMaxPoolGetWorkspaceSize(
-    const aclTensor* self, const aclIntArray* kernelShape,
-    const aclIntArray* strides, const int64_t autoPad, const aclIntArray* pads,
-    const aclIntArray* dilations, const int64_t ceilMode, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* self, const aclIntArray* kernelShape, const aclIntArray* strides,
+    const int64_t autoPad, const aclIntArray* pads, const aclIntArray* dilations,
+    const int64_t ceilMode, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnMaxPool(void* workspace, uint64_t workspaceSize,
-                                          aclOpExecutor* executor, aclrtStream stream);
+                                             aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

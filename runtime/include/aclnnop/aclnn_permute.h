@@ -14,11 +14,13 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnPermuteGetWorkspaceSize(
-    const aclTensor* self, const aclIntArray* dims, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self,
+                                                             const aclIntArray* dims,
+                                                             aclTensor* out,
+                                                             uint64_t* workspaceSize,
+                                                             aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnPermute(void* workspace, uint64_t workspaceSize,
-                                          aclOpExecutor* executor, aclrtStream stream);
+                                             aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

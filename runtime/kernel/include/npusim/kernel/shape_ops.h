@@ -19,7 +19,11 @@
 namespace AscendC {
 
 enum class CMPMODE : std::uint8_t { LT = 0, GT, EQ, LE, GE, NE };
-enum class SELMODE : std::uint8_t { VSEL_CMPMASK_SPR = 0, VSEL_TENSOR_SCALAR_MODE, VSEL_TENSOR_TENSOR_MODE };
+enum class SELMODE : std::uint8_t {
+  VSEL_CMPMASK_SPR = 0,
+  VSEL_TENSOR_SCALAR_MODE,
+  VSEL_TENSOR_TENSOR_MODE
+};
 
 }  // namespace AscendC
 
@@ -50,12 +54,18 @@ NPUSIM_TWIN_FN void gather_body(BlockContext& ctx, Operand<T> dst, Operand<T> sr
 template <class T>
 NPUSIM_TWIN_FN bool compare_one(T a, T b, AscendC::CMPMODE mode) {
   switch (mode) {
-    case AscendC::CMPMODE::LT: return a < b;
-    case AscendC::CMPMODE::GT: return a > b;
-    case AscendC::CMPMODE::EQ: return a == b;
-    case AscendC::CMPMODE::LE: return a <= b;
-    case AscendC::CMPMODE::GE: return a >= b;
-    default: return !(a == b);
+    case AscendC::CMPMODE::LT:
+      return a < b;
+    case AscendC::CMPMODE::GT:
+      return a > b;
+    case AscendC::CMPMODE::EQ:
+      return a == b;
+    case AscendC::CMPMODE::LE:
+      return a <= b;
+    case AscendC::CMPMODE::GE:
+      return a >= b;
+    default:
+      return !(a == b);
   }
 }
 
