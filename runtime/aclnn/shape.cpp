@@ -138,13 +138,25 @@ PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
     t.tile_rows = std::max<std::int64_t>(
         1, std::min({t.rows, each / round32(t.tile_cols * elem), kMaxBurst}));
   } else {
+    // Square tiles of up to 64 x 64; a narrow plane (few rows or columns) grows the other side
+    // until the tile holds 64 x 64 elements, as long as the buffers fit.
+    auto fits = [&](std::int64_t r, std::int64_t c) {
+      const std::int64_t in = r * round32(c * elem), out = c * round32(r * elem);
+      return 2 * in + 2 * out + out / elem * 4 <= budget && r <= kMaxBurst && c <= kMaxBurst;
+    };
     std::int64_t side = elem == 8 ? 32 : 64;
-    while (side > 8 &&
-           4 * side * round32(side * elem) + side * round32(side * elem) / elem * 4 > budget) {
-      side /= 2;
-    }
+    while (side > 8 && !fits(side, side)) side /= 2;
     t.tile_rows = std::min(t.rows, side);
     t.tile_cols = std::min(t.cols, side);
+    while (t.tile_rows * t.tile_cols < side * side) {
+      if (t.tile_rows < t.rows && fits(t.tile_rows * 2, t.tile_cols)) {
+        t.tile_rows = std::min(t.rows, t.tile_rows * 2);
+      } else if (t.tile_cols < t.cols && fits(t.tile_rows, t.tile_cols * 2)) {
+        t.tile_cols = std::min(t.cols, t.tile_cols * 2);
+      } else {
+        break;
+      }
+    }
   }
   t.tiles_r = (t.rows + t.tile_rows - 1) / t.tile_rows;
   t.tiles_c = (t.cols + t.tile_cols - 1) / t.tile_cols;

@@ -141,6 +141,9 @@ TEST_F(ShapeOpsTest, PermuteMatchesTheHostReferenceForEveryLayoutAndType) {
       {{2, 2, 2, 2, 2, 2, 2, 3}, {7, 6, 5, 4, 3, 2, 1, 0}, ACL_FLOAT, 4},  // rank 8
       {{3, 4}, {0, 1}, ACL_FLOAT, 4},                                      // identity: one copy
       {{700, 300}, {0, 1}, ACL_UINT8, 1},
+      {{1000, 3}, {1, 0}, ACL_FLOAT16, 2},  // narrow planes: long thin tiles
+      {{3, 1000}, {1, 0}, ACL_FLOAT, 4},
+      {{5000, 2}, {1, 0}, ACL_INT8, 1},
   };
   for (const PermuteCase& c : cases) {
     SCOPED_TRACE("shape rank " + std::to_string(c.shape.size()) + " type " +
