@@ -300,8 +300,14 @@ class Rope {
     AscendC::LocalTensor<T> s = s_q_.AllocTensor<T>();
     for (std::int64_t k = 0; k < nr;) {  // runs of consecutive cos/sin rows, one copy each
       const std::int64_t row = CosRow(r0 + k);
+      // Consecutive x rows along the innermost leading dimension take consecutive cos rows
+      // when cos is not broadcast there: the run lasts until that dimension wraps.
       std::int64_t run = 1;
-      while (k + run < nr && CosRow(r0 + k + run) == row + run) ++run;
+      if (t.lead_rank > 0 && t.cs_stride[t.lead_rank - 1] == 1) {
+        const std::int64_t inner = t.lead_dims[t.lead_rank - 1];
+        run = inner - (r0 + k) % inner;
+        if (run > nr - k) run = nr - k;
+      }
       const auto at = static_cast<std::uint32_t>(k) * pitch_;
       AscendC::DataCopyPad(c[at], c_[row * t.d], RowsIn(run), nopad);
       AscendC::DataCopyPad(s[at], s_[row * t.d], RowsIn(run), nopad);
