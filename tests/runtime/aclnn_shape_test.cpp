@@ -248,6 +248,31 @@ TEST_F(ShapeOpsTest, PermuteTakesStridedViewsWithAUnitStride) {
             ACLNN_ERR_PARAM_INVALID);  // no dimension of stride 1
 }
 
+TEST_F(ShapeOpsTest, EmptyTensorsRunWithoutTouchingMemory) {
+  void* b = alloc(64);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnPermuteGetWorkspaceSize(tensor({0, 3}, ACL_FLOAT, b), ints({1, 0}),
+                                         tensor({3, 0}, ACL_FLOAT, b), &ws, &ex),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(run(aclnnPermute, ws, ex), ACL_SUCCESS);
+  ASSERT_EQ(aclnnEmbeddingGetWorkspaceSize(tensor({4, 2}, ACL_FLOAT, b), tensor({0}, ACL_INT64, b),
+                                           tensor({0, 2}, ACL_FLOAT, b), &ws, &ex),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(run(aclnnEmbedding, ws, ex), ACL_SUCCESS);
+  ASSERT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(
+                tensor({0, 2, 3, 8}, ACL_FLOAT, b), tensor({1, 1, 3, 8}, ACL_FLOAT, b),
+                tensor({1, 1, 3, 8}, ACL_FLOAT, b), 0, tensor({0, 2, 3, 8}, ACL_FLOAT, b), &ws, &ex),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(run(aclnnRotaryPositionEmbedding, ws, ex), ACL_SUCCESS);
+  ASSERT_EQ(aclnnMaxPool2dWithIndicesGetWorkspaceSize(
+                tensor({0, 2, 4, 4}, ACL_FLOAT, b), ints({2}), ints({2}), ints({0}), ints({1}),
+                false, tensor({0, 2, 2, 2}, ACL_FLOAT, b), tensor({0, 2, 2, 2}, ACL_INT32, b), &ws,
+                &ex),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(run(aclnnMaxPool2dWithIndices, ws, ex), ACL_SUCCESS);
+}
+
 TEST_F(ShapeOpsTest, PermuteRejectsBadArguments) {
   void* x = alloc(256);
   aclTensor* self = tensor({2, 3, 4}, ACL_FLOAT, x);
