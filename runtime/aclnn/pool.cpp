@@ -137,7 +137,7 @@ aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(
         const std::vector<std::int64_t> dil = p.int_array(dilation, "dilation");
         const aclTensor& y = p.output(out, "out");
         const aclTensor& yi = p.output(indices, "indices");
-        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16}, "self");
+        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
         p.require(y.dtype == x.dtype, "out must have self's data type");
         p.require_dtype(yi, {ACL_INT32}, "indices");
         nk::PoolTiling t;

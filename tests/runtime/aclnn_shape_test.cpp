@@ -260,15 +260,16 @@ TEST_F(ShapeOpsTest, EmptyTensorsRunWithoutTouchingMemory) {
                                            tensor({0, 2}, ACL_FLOAT, b), &ws, &ex),
             ACLNN_SUCCESS);
   EXPECT_EQ(run(aclnnEmbedding, ws, ex), ACL_SUCCESS);
-  ASSERT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(
-                tensor({0, 2, 3, 8}, ACL_FLOAT, b), tensor({1, 1, 3, 8}, ACL_FLOAT, b),
-                tensor({1, 1, 3, 8}, ACL_FLOAT, b), 0, tensor({0, 2, 3, 8}, ACL_FLOAT, b), &ws, &ex),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(
+      aclnnRotaryPositionEmbeddingGetWorkspaceSize(
+          tensor({0, 2, 3, 8}, ACL_FLOAT, b), tensor({1, 1, 3, 8}, ACL_FLOAT, b),
+          tensor({1, 1, 3, 8}, ACL_FLOAT, b), 0, tensor({0, 2, 3, 8}, ACL_FLOAT, b), &ws, &ex),
+      ACLNN_SUCCESS);
   EXPECT_EQ(run(aclnnRotaryPositionEmbedding, ws, ex), ACL_SUCCESS);
-  ASSERT_EQ(aclnnMaxPool2dWithIndicesGetWorkspaceSize(
-                tensor({0, 2, 4, 4}, ACL_FLOAT, b), ints({2}), ints({2}), ints({0}), ints({1}),
-                false, tensor({0, 2, 2, 2}, ACL_FLOAT, b), tensor({0, 2, 2, 2}, ACL_INT32, b), &ws,
-                &ex),
+  ASSERT_EQ(aclnnMaxPool2dWithIndicesGetWorkspaceSize(tensor({0, 2, 4, 4}, ACL_FLOAT, b), ints({2}),
+                                                      ints({2}), ints({0}), ints({1}), false,
+                                                      tensor({0, 2, 2, 2}, ACL_FLOAT, b),
+                                                      tensor({0, 2, 2, 2}, ACL_INT32, b), &ws, &ex),
             ACLNN_SUCCESS);
   EXPECT_EQ(run(aclnnMaxPool2dWithIndices, ws, ex), ACL_SUCCESS);
 }
@@ -758,6 +759,7 @@ TEST_F(PoolTest, MaxPool2dWithIndicesIsExact) {
       {{{1, 1, 10, 12}, 3, 3, 1, 1, 1, 1, 2, 2}, ACL_FLOAT},      // dilation
       {{{3, 5, 6}, 2, 3, 1, 2, 1, 1}, ACL_FLOAT},                 // 3-D, unequal kernel
       {{{1, 8, 112, 112}, 3, 3, 2, 2, 1, 1}, ACL_FLOAT16},        // ResNet stem
+      {{{2, 9, 10}, 3, 2, 2, 2, 1, 1}, ACL_BF16},
   };
   for (const bool ties : {false, true}) {
     for (const auto& [c, type] : cases) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aclnnMaxPool2dWithIndices: 2-D max pooling of 3-D (C, H, W) or 4-D (N, C, H, W) self over H and
  * W, with kernelSize / stride (empty: the kernel) / padding / dilation of 1 or 2 values and
- * PyTorch's ceilMode output size. out holds the maxima (FLOAT or FLOAT16, exact), indices (INT32)
- * the flat position h * W + w of each maximum in its input plane (the first one on ties).
+ * PyTorch's ceilMode output size. out holds the maxima (FLOAT, FLOAT16 or BF16, exact), indices
+ * (INT32) the flat position h * W + w of each maximum in its input plane (the first one on ties).
  * Padding is at most half the kernel; H * W below 2^24.
  * Two-phase call: GetWorkspaceSize checks and plans (single-use executor), then
  * aclnnMaxPool2dWithIndices launches it on a stream. */
