@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Pooling, host side: aclnnMaxPool2dWithIndices, aclnnAvgPool2d, aclnnAdaptiveAvgPool2d (checks,
-// output sizes, band tiling; kernel in pool_kernels.cpp).
+// Pooling, host side: aclnnMaxPool2dWithIndices, aclnnMaxPool, aclnnAvgPool2d,
+// aclnnAdaptiveAvgPool2d (checks, output sizes, band tiling; kernel in pool_kernels.cpp).
+// Limits: a band of input rows must fit the unified buffer (very wide rows are refused with
+// ACLNN_ERR_PARAM_INVALID); inputs and outputs contiguous.
 #include <algorithm>
 #include <cstdint>
 #include <string>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Ascend C kernel of 2-D pooling over NCHW planes (pool_kernels.cpp), tiling filled by pool.cpp:
-// aclnnMaxPool2dWithIndices, aclnnAvgPool2d, aclnnAdaptiveAvgPool2d.
+// aclnnMaxPool2dWithIndices, aclnnMaxPool, aclnnAvgPool2d, aclnnAdaptiveAvgPool2d.
 //
 // Work unit = one band of output rows; units are split evenly over the vector cores. A band's
 // input rows move GM -> UB with one DataCopyPad whose right padding puts the pad value (-inf for

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Shape family, host side: aclnnPermute, aclnnEmbedding, aclnnRotaryPositionEmbedding
-// (checks, tiling, launches; kernels in shape_kernels.cpp).
+// Shape family, host side: aclnnPermute, aclnnEmbedding, aclnnRotaryPositionEmbedding,
+// aclnnApplyRotaryPosEmb (checks, tiling, launches; kernels in shape_kernels.cpp).
 #include <algorithm>
 #include <cstdint>
 #include <string>
