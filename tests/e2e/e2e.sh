@@ -97,6 +97,25 @@ if not ok:
     sys.exit("op_summary.csv does not show HBM-bound element-wise kernels:\n" + open(sys.argv[1]).read())
 PY
     ;;
+  aclnn_shape)  # shape-family operators on the chip: results, and op time grows with size
+    build aclnn_shape opapi; NPUSIM_OUT=out ./aclnn_shape
+    python3 - out/op_summary.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ops = {}
+for r in rows:
+    ops.setdefault(r['Op Name'], []).append(r)
+for name in ('Transpose', 'MaxPool2dWithIndices', 'AdaptiveAvgPool2d', 'Embedding',
+             'RotaryPositionEmbedding'):
+    small, large = ops[name]
+    assert small['Task Type'] == 'AI_VECTOR_CORE', name
+    assert float(large['Task Duration(us)']) > float(small['Task Duration(us)']), name
+    assert float(large['aiv_mte2_time(us)']) > 0 and float(large['aiv_mte3_time(us)']) > 0, name
+    assert int(large['Block Num']) > 1, name
+for name in ('Transpose', 'MaxPool2dWithIndices', 'AdaptiveAvgPool2d', 'RotaryPositionEmbedding'):
+    assert float(ops[name][1]['aiv_vec_time(us)']) > 0, name
+PY
+    ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;
   c_header)  # the headers are C too

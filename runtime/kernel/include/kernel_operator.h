@@ -12,6 +12,7 @@
 //   cube_ops.h    LoadData, Mmad, Fixpipe
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
+//   shape_ops.h   Gather, Compare, Select
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
 
@@ -28,6 +29,7 @@
 #include "npusim/kernel/device.h"
 #include "npusim/kernel/half.h"
 #include "npusim/kernel/launch.h"
+#include "npusim/kernel/shape_ops.h"
 #include "npusim/kernel/tensor.h"
 #include "npusim/kernel/tpipe.h"
 #include "npusim/kernel/trace.h"
