@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: Apache-2.0
+// Ascend C kernels of the norm family (see norm_kernels.h), written against the twin
+// (kernel_operator.h): DataCopyPad tiles in and out through TQue buffers (double-buffered),
+// fp32 vector math in UB, per-row statistics read back by the scalar unit (GetValue) where a
+// row's scalar is needed to broadcast over the row.
+#include "runtime/aclnn/norm_kernels.h"
+
+#include <type_traits>
+
+#include "kernel_operator.h"
+
+namespace npusim::aclnn::norm {
+namespace {
+
+using namespace AscendC;
+
+template <class T>
+constexpr bool kIsF32 = std::is_same_v<T, float>;
+
+constexpr std::uint32_t kStatAlign = 8;  // fp32 per 32 bytes
+
+inline std::uint32_t round_up(std::uint32_t v, std::uint32_t a) { return (v + a - 1) / a * a; }
+inline std::int64_t min64(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
+
+struct Range {
+  std::int64_t begin, end;
+};
+inline Range my_range(std::int64_t total, std::int64_t per_block) {
+  const std::int64_t b = GetBlockIdx() * per_block;
+  return {min64(b, total), min64(b + per_block, total)};
+}
+
+// `rows` rows of n elements, gm_pitch elements apart in GM, ub_pitch elements apart in UB.
+template <class T>
+void copy_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t rows,
+             std::uint32_t n, std::int64_t gm_pitch, std::uint32_t ub_pitch) {
+  const auto bytes = static_cast<std::uint32_t>(n * sizeof(T));
+  const std::uint32_t ub_gap = (ub_pitch * static_cast<std::uint32_t>(sizeof(T)) - round_up(bytes, 32)) / 32;
+  DataCopyExtParams p(static_cast<std::uint16_t>(rows), bytes,
+                      static_cast<std::uint32_t>((gm_pitch - n) * static_cast<std::int64_t>(sizeof(T))),
+                      ub_gap, 0);
+  DataCopyPad(dst, src, p, DataCopyPadExtParams<T>());
+}
+
+template <class T>
+void copy_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t rows,
+              std::uint32_t n, std::int64_t gm_pitch, std::uint32_t ub_pitch) {
+  const auto bytes = static_cast<std::uint32_t>(n * sizeof(T));
+  const std::uint32_t ub_gap = (ub_pitch * static_cast<std::uint32_t>(sizeof(T)) - round_up(bytes, 32)) / 32;
+  DataCopyExtParams p(static_cast<std::uint16_t>(rows), bytes, ub_gap,
+                      static_cast<std::uint32_t>((gm_pitch - n) * static_cast<std::int64_t>(sizeof(T))),
+                      0);
+  DataCopyPad(dst, src, p);
+}
+
+// Input tiles of T seen as fp32 (cast up unless T is float) and output tiles of T.
+template <class T>
+class RowBase {
+ protected:
+  struct Tile {
+    LocalTensor<T> in, out;
+    LocalTensor<float> x, y;  // x: the input as fp32; y: where the result is built
+    bool has_out = false;
+    bool in_held = false;
+  };
+
+  void InitIo(std::uint8_t* x, std::uint8_t* y, std::uint32_t tile_elems) {
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
+    if (y != nullptr) {
+      y_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y));
+      pipe_.InitBuffer(out_, 2, tile_elems * sizeof(T));
+    }
+    pipe_.InitBuffer(in_, 2, tile_elems * sizeof(T));
+    if constexpr (!kIsF32<T>) pipe_.InitBuffer(work_, tile_elems * sizeof(float));
+    tile_elems_ = tile_elems;
+  }
+
+  // Loads k rows of n elements at element `at` (rows gm_pitch apart) into a tile of pitch P.
+  Tile Begin(std::int64_t at, std::uint32_t k, std::uint32_t n, std::int64_t gm_pitch,
+             std::uint32_t pitch, bool out) {
+    Tile t;
+    LocalTensor<T> in = in_.template AllocTensor<T>();
+    copy_in(in, x_[static_cast<std::uint64_t>(at)], k, n, gm_pitch, pitch);
+    in_.EnQue(in);
+    t.in = in_.template DeQue<T>();
+    t.has_out = out;
+    if (out) t.out = out_.template AllocTensor<T>();
+    if constexpr (kIsF32<T>) {
+      t.x = t.in;
+      t.y = out ? t.out : t.in;
+      t.in_held = true;
+    } else {
+      LocalTensor<float> w = work_.template Get<float>();
+      Cast(w, t.in, RoundMode::CAST_NONE, k * pitch);
+      in_.FreeTensor(t.in);
+      t.x = w;
+      t.y = w;
+    }
+    return t;
+  }
+
+  // Stores the tile's y (k rows of n elements) at element `at` of the output, then frees it.
+  void End(Tile& t, std::int64_t at, std::uint32_t k, std::uint32_t n, std::int64_t gm_pitch,
+           std::uint32_t pitch) {
+    if (t.has_out) {
+      if constexpr (!kIsF32<T>) Cast(t.out, t.y, RoundMode::CAST_RINT, k * pitch);
+      out_.EnQue(t.out);
+      LocalTensor<T> o = out_.template DeQue<T>();
+      copy_out(y_[static_cast<std::uint64_t>(at)], o, k, n, gm_pitch, pitch);
+      out_.FreeTensor(o);
+    }
+    if (t.in_held) in_.FreeTensor(t.in);
+  }
+
+  TPipe pipe_;
+  TQue<TPosition::VECIN, 2> in_;
+  TQue<TPosition::VECOUT, 2> out_;
+  TBuf<TPosition::VECCALC> work_;
+  GlobalTensor<T> x_, y_;
+  std::uint32_t tile_elems_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Softmax over rows.
+template <class T>
+class SoftmaxOp : public RowBase<T> {
+  using B = RowBase<T>;
+
+ public:
+  void Run(std::uint8_t* x, std::uint8_t* y, const RowTiling& t) {
+    t_ = t;
+    k8_ = round_up(t.tile_rows, kStatAlign);
+    B::InitIo(x, y, t.tile_rows * t.pitch);
+    B::pipe_.InitBuffer(max_, k8_ * sizeof(float));
+    B::pipe_.InitBuffer(sum_, k8_ * sizeof(float));
+    B::pipe_.InitBuffer(scratch_, 32 * sizeof(float));
+    const bool fits = t.chunk >= t.len;
+    if (!fits) B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
+    const Range rg = my_range(t.rows, t.per_block);
+    for (std::int64_t r = rg.begin; r < rg.end; r += t.tile_rows) {
+      const auto k = static_cast<std::uint32_t>(min64(t.tile_rows, rg.end - r));
+      if (fits) {
+        Fits(r, k);
+      } else {
+        Long(r);
+      }
+    }
+  }
+
+ private:
+  void Fits(std::int64_t r, std::uint32_t k) {
+    const auto len = static_cast<std::uint32_t>(t_.len);
+    const std::uint32_t p = t_.pitch;
+    typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true);
+    LocalTensor<float> mx = max_.Get<float>(), sm = sum_.Get<float>(), sc = scratch_.Get<float>();
+    for (std::uint32_t i = 0; i < k; ++i) ReduceMax(mx[i], tl.x[i * p], sc, len);
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const float m = mx.GetValue(i);
+      Adds(tl.y[i * p], tl.x[i * p], -m, len);
+      Exp(tl.y[i * p], tl.y[i * p], len);
+      ReduceSum(sm[i], tl.y[i * p], sc, len);
+    }
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const float s = sm.GetValue(i);
+      Muls(tl.y[i * p], tl.y[i * p], 1.0f / s, len);
+    }
+    B::End(tl, r * t_.len, k, len, t_.len, p);
+  }
+
+  void Long(std::int64_t r) {
+    const std::uint32_t c = t_.chunk, p = t_.pitch;
+    LocalTensor<float> mx = max_.Get<float>(), sm = sum_.Get<float>(), sc = scratch_.Get<float>();
+    LocalTensor<float> acc = acc_.Get<float>();
+    const std::int64_t base = r * t_.len;
+    for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {  // pass 1: running element-wise max
+      const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
+      typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, false);
+      if (c0 == 0) {
+        Adds(acc, tl.x, 0.0f, n);
+      } else {
+        Max(acc, acc, tl.x, n);
+      }
+      B::End(tl, 0, 1, n, t_.len, p);
+    }
+    ReduceMax(mx, acc, sc, c);
+    const float m = mx.GetValue(0);
+    for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {  // pass 2: sum of exp(x - max)
+      const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
+      typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, false);
+      Adds(tl.y, tl.x, -m, n);
+      Exp(tl.y, tl.y, n);
+      if (c0 == 0) {
+        Adds(acc, tl.y, 0.0f, n);
+      } else {
+        Add(acc, acc, tl.y, n);
+      }
+      B::End(tl, 0, 1, n, t_.len, p);
+    }
+    ReduceSum(sm, acc, sc, c);
+    const float inv = 1.0f / sm.GetValue(0);
+    for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {  // pass 3: the output
+      const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
+      typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, true);
+      Adds(tl.y, tl.x, -m, n);
+      Exp(tl.y, tl.y, n);
+      Muls(tl.y, tl.y, inv, n);
+      B::End(tl, base + c0, 1, n, t_.len, p);
+    }
+  }
+
+  RowTiling t_;
+  std::uint32_t k8_ = 8;
+  TBuf<TPosition::VECCALC> max_, sum_, scratch_, acc_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// LayerNorm / RmsNorm over rows.
+template <class T>
+class NormOp : public RowBase<T> {
+  using B = RowBase<T>;
+
+ public:
+  void Run(std::uint8_t* x, const std::uint8_t* w, const std::uint8_t* b, std::uint8_t* y,
+           std::uint8_t* mean, std::uint8_t* rstd, const RowTiling& t) {
+    t_ = t;
+    k8_ = round_up(t.tile_rows, kStatAlign);
+    inv_len_ = 1.0f / static_cast<float>(t.len);
+    fits_ = t.chunk >= t.len;
+    B::InitIo(x, y, t.tile_rows * t.pitch);
+    B::pipe_.InitBuffer(sum_, k8_ * sizeof(float));
+    B::pipe_.InitBuffer(sq_sum_, k8_ * sizeof(float));
+    B::pipe_.InitBuffer(ones_, k8_ * sizeof(float));
+    B::pipe_.InitBuffer(scratch_, 32 * sizeof(float));
+    B::pipe_.InitBuffer(sq_, t.pitch * sizeof(float));
+    B::pipe_.InitBuffer(stats_, 2, 2 * k8_ * sizeof(float));
+    if (!fits_) B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
+    has_w_ = w != nullptr && t.has_weight;
+    has_b_ = b != nullptr && t.has_bias;
+    if (has_w_) {
+      w_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(w)));
+      B::pipe_.InitBuffer(wq_, 1, t.pitch * sizeof(float));
+    }
+    if (has_b_) {
+      b_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(b)));
+      B::pipe_.InitBuffer(bq_, 1, t.pitch * sizeof(float));
+    }
+    mean_ = mean != nullptr;
+    rstd_ = rstd != nullptr;
+    if (mean_) mean_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(mean));
+    if (rstd_) rstd_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(rstd));
+    const Range rg = my_range(t.rows, t.per_block);
+    if (rg.begin >= rg.end) return;
+    if (fits_) {  // the whole weight / bias rows stay in UB
+      if (has_w_) w_ = LoadParam(wq_, w_gm_, 0, static_cast<std::uint32_t>(t.len));
+      if (has_b_) b_ = LoadParam(bq_, b_gm_, 0, static_cast<std::uint32_t>(t.len));
+    }
+    for (std::int64_t r = rg.begin; r < rg.end; r += t.tile_rows) {
+      const auto k = static_cast<std::uint32_t>(min64(t.tile_rows, rg.end - r));
+      if (fits_) {
+        Fits(r, k);
+      } else {
+        Long(r);
+      }
+    }
+    if (fits_ && has_w_) wq_.FreeTensor(w_);
+    if (fits_ && has_b_) bq_.FreeTensor(b_);
+  }
+
+ private:
+  LocalTensor<float> LoadParam(TQue<TPosition::VECIN, 1>& q, const GlobalTensor<float>& g,
+                               std::int64_t at, std::uint32_t n) {
+    LocalTensor<float> v = q.AllocTensor<float>();
+    copy_in(v, g[static_cast<std::uint64_t>(at)], 1, n, n, t_.pitch);
+    q.EnQue(v);
+    return q.DeQue<float>();
+  }
+
+  // rstd[0..k) = 1 / sqrt(sq_sum / len + eps); mean[0..k) = sum / len.
+  LocalTensor<float> Stats(std::uint32_t k) {
+    LocalTensor<float> st = stats_.AllocTensor<float>();
+    LocalTensor<float> rs = st[k8_], ones = ones_.Get<float>();
+    Muls(rs, sq_sum_.Get<float>(), inv_len_, k);
+    Adds(rs, rs, t_.eps, k);
+    Sqrt(rs, rs, k);
+    Duplicate(ones, 1.0f, k);
+    Div(rs, ones, rs, k);
+    if (!t_.rms) Muls(st, sum_.Get<float>(), inv_len_, k);
+    return st;
+  }
+
+  void StoreStats(LocalTensor<float>& st, std::int64_t r, std::uint32_t k) {
+    stats_.EnQue(st);
+    LocalTensor<float> s = stats_.DeQue<float>();
+    if (mean_) copy_out(mean_gm_[static_cast<std::uint64_t>(r)], s, 1, k, k, k8_);
+    if (rstd_) copy_out(rstd_gm_[static_cast<std::uint64_t>(r)], s[k8_], 1, k, k, k8_);
+    stats_.FreeTensor(s);
+  }
+
+  void Fits(std::int64_t r, std::uint32_t k) {
+    const auto len = static_cast<std::uint32_t>(t_.len);
+    const std::uint32_t p = t_.pitch;
+    typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true);
+    LocalTensor<float> sum = sum_.Get<float>(), sq_sum = sq_sum_.Get<float>();
+    LocalTensor<float> sc = scratch_.Get<float>(), sq = sq_.Get<float>();
+    if (!t_.rms) {
+      for (std::uint32_t i = 0; i < k; ++i) ReduceSum(sum[i], tl.x[i * p], sc, len);
+      for (std::uint32_t i = 0; i < k; ++i) {
+        const float m = sum.GetValue(i) * inv_len_;
+        Adds(tl.y[i * p], tl.x[i * p], -m, len);
+        Mul(sq, tl.y[i * p], tl.y[i * p], len);
+        ReduceSum(sq_sum[i], sq, sc, len);
+      }
+    } else {
+      for (std::uint32_t i = 0; i < k; ++i) {
+        Mul(sq, tl.x[i * p], tl.x[i * p], len);
+        ReduceSum(sq_sum[i], sq, sc, len);
+      }
+    }
+    LocalTensor<float> st = Stats(k);
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const float rs = st.GetValue(k8_ + i);
+      LocalTensor<float> yi = tl.y[i * p];
+      Muls(yi, t_.rms ? tl.x[i * p] : yi, rs, len);
+      if (has_w_) Mul(yi, yi, w_, len);
+      if (has_b_) Add(yi, yi, b_, len);
+    }
+    B::End(tl, r * t_.len, k, len, t_.len, p);
+    StoreStats(st, r, k);
+  }
+
+  void Long(std::int64_t r) {
+    const std::uint32_t c = t_.chunk, p = t_.pitch;
+    LocalTensor<float> sum = sum_.Get<float>(), sq_sum = sq_sum_.Get<float>();
+    LocalTensor<float> sc = scratch_.Get<float>(), acc = acc_.Get<float>();
+    const std::int64_t base = r * t_.len;
+    float m = 0;
+    if (!t_.rms) {  // pass 1: the mean
+      for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {
+        const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
+        typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, false);
+        if (c0 == 0) {
+          Adds(acc, tl.x, 0.0f, n);
+        } else {
+          Add(acc, acc, tl.x, n);
+        }
+        B::End(tl, 0, 1, n, t_.len, p);
+      }
+      ReduceSum(sum, acc, sc, c);
+      m = sum.GetValue(0) * inv_len_;
+    }
+    for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {  // pass 2: sum of squares
+      const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
+      typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, false);
+      if (!t_.rms) {
+        Adds(tl.y, tl.x, -m, n);
+        Mul(tl.y, tl.y, tl.y, n);
+      } else {
+        Mul(tl.y, tl.x, tl.x, n);
+      }
+      if (c0 == 0) {
+        Adds(acc, tl.y, 0.0f, n);
+      } else {
+        Add(acc, acc, tl.y, n);
+      }
+      B::End(tl, 0, 1, n, t_.len, p);
+    }
+    ReduceSum(sq_sum, acc, sc, c);
+    LocalTensor<float> st = Stats(1);
+    const float rs = st.GetValue(k8_);
+    for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {  // pass 3: the output
+      const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
+      typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, true);
+      if (!t_.rms) {
+        Adds(tl.y, tl.x, -m, n);
+        Muls(tl.y, tl.y, rs, n);
+      } else {
+        Muls(tl.y, tl.x, rs, n);
+      }
+      if (has_w_) {
+        LocalTensor<float> w = LoadParam(wq_, w_gm_, c0, n);
+        Mul(tl.y, tl.y, w, n);
+        wq_.FreeTensor(w);
+      }
+      if (has_b_) {
+        LocalTensor<float> bb = LoadParam(bq_, b_gm_, c0, n);
+        Add(tl.y, tl.y, bb, n);
+        bq_.FreeTensor(bb);
+      }
+      B::End(tl, base + c0, 1, n, t_.len, p);
+    }
+    StoreStats(st, r, 1);
+  }
+
+  RowTiling t_;
+  std::uint32_t k8_ = 8;
+  float inv_len_ = 1;
+  bool fits_ = true, has_w_ = false, has_b_ = false, mean_ = false, rstd_ = false;
+  TBuf<TPosition::VECCALC> sum_, sq_sum_, ones_, scratch_, sq_, acc_;
+  TQue<TPosition::VECIN, 1> wq_, bq_;
+  TQue<TPosition::VECOUT, 2> stats_;
+  LocalTensor<float> w_, b_;
+  GlobalTensor<float> w_gm_, b_gm_, mean_gm_, rstd_gm_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Per-row affine map y = x * scale[c] + shift[c] (batch norm inference).
+template <class T>
+class AffineRowsOp : public RowBase<T> {
+  using B = RowBase<T>;
+
+ public:
+  void Run(std::uint8_t* x, const std::uint8_t* scale, const std::uint8_t* shift, std::uint8_t* y,
+           const RowTiling& t) {
+    B::InitIo(x, y, t.tile_rows * t.pitch);
+    scale_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(scale)));
+    shift_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(shift)));
+    const Range rg = my_range(t.rows, t.per_block);
+    const bool fits = t.chunk >= t.len;
+    const std::uint32_t p = t.pitch;
+    for (std::int64_t r = rg.begin; r < rg.end; r += t.tile_rows) {
+      const auto k = static_cast<std::uint32_t>(min64(t.tile_rows, rg.end - r));
+      if (fits) {
+        const auto len = static_cast<std::uint32_t>(t.len);
+        typename B::Tile tl = B::Begin(r * t.len, k, len, t.len, p, true);
+        for (std::uint32_t i = 0; i < k; ++i) {
+          const auto ch = static_cast<std::uint64_t>((r + i) % t.channels);
+          Muls(tl.y[i * p], tl.x[i * p], scale_.GetValue(ch), len);
+          Adds(tl.y[i * p], tl.y[i * p], shift_.GetValue(ch), len);
+        }
+        B::End(tl, r * t.len, k, len, t.len, p);
+        continue;
+      }
+      const auto ch = static_cast<std::uint64_t>(r % t.channels);
+      const float s = scale_.GetValue(ch), h = shift_.GetValue(ch);
+      for (std::int64_t c0 = 0; c0 < t.len; c0 += t.chunk) {
+        const auto n = static_cast<std::uint32_t>(min64(t.chunk, t.len - c0));
+        typename B::Tile tl = B::Begin(r * t.len + c0, 1, n, t.len, p, true);
+        Muls(tl.y, tl.x, s, n);
+        Adds(tl.y, tl.y, h, n);
+        B::End(tl, r * t.len + c0, 1, n, t.len, p);
+      }
+    }
+  }
+
+ private:
+  GlobalTensor<float> scale_, shift_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reductions: y[o, i] = scale * reduce_r x[o, r, i].
+template <class T>
+class ReduceOp : public RowBase<T> {
+  using B = RowBase<T>;
+
+ public:
+  void Run(std::uint8_t* x, std::uint8_t* y, const ReduceTiling& t) {
+    t_ = t;
+    B::InitIo(x, nullptr, t.tile_rows * t.pitch);
+    y_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y));
+    B::pipe_.InitBuffer(scratch_, 32 * sizeof(float));
+    const std::uint32_t res = t.inner == 1 ? round_up(t.tile_rows, kStatAlign) : t.pitch;
+    B::pipe_.InitBuffer(res_, 2, res * sizeof(float));
+    if (t.inner == 1 && t.chunk < t.len) B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
+    const Range rg = my_range(t.units, t.per_block);
+    if (t.inner == 1) {
+      for (std::int64_t r = rg.begin; r < rg.end; r += t.tile_rows) {
+        const auto k = static_cast<std::uint32_t>(min64(t.tile_rows, rg.end - r));
+        Rows(r, k);
+      }
+    } else {
+      for (std::int64_t u = rg.begin; u < rg.end; ++u) Columns(u);
+    }
+  }
+
+ private:
+  void Combine(const LocalTensor<float>& acc, const LocalTensor<float>& x, std::uint32_t n) {
+    if (t_.max) {
+      Max(acc, acc, x, n);
+    } else {
+      Add(acc, acc, x, n);
+    }
+  }
+  void Whole(const LocalTensor<float>& dst, const LocalTensor<float>& x, std::uint32_t n) {
+    if (t_.max) {
+      ReduceMax(dst, x, scratch_.Get<float>(), static_cast<std::int32_t>(n));
+    } else {
+      ReduceSum(dst, x, scratch_.Get<float>(), static_cast<std::int32_t>(n));
+    }
+  }
+  void Store(LocalTensor<float>& res, std::int64_t at, std::uint32_t n) {
+    if (t_.scale != 1.0f) Muls(res, res, t_.scale, n);
+    res_.EnQue(res);
+    LocalTensor<float> o = res_.DeQue<float>();
+    copy_out(y_[static_cast<std::uint64_t>(at)], o, 1, n, n, round_up(n, kStatAlign));
+    res_.FreeTensor(o);
+  }
+
+  // Rows r..r+k of the [outer, len] view (inner == 1).
+  void Rows(std::int64_t r, std::uint32_t k) {
+    const std::uint32_t p = t_.pitch, c = t_.chunk;
+    LocalTensor<float> res = res_.AllocTensor<float>();
+    if (c >= t_.len) {
+      const auto len = static_cast<std::uint32_t>(t_.len);
+      typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, false);
+      for (std::uint32_t i = 0; i < k; ++i) Whole(res[i], tl.x[i * p], len);
+      B::End(tl, 0, k, len, t_.len, p);
+    } else {
+      LocalTensor<float> acc = acc_.Get<float>();
+      for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {
+        const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
+        typename B::Tile tl = B::Begin(r * t_.len + c0, 1, n, t_.len, p, false);
+        if (c0 == 0) {
+          Adds(acc, tl.x, 0.0f, n);
+        } else {
+          Combine(acc, tl.x, n);
+        }
+        B::End(tl, 0, 1, n, t_.len, p);
+      }
+      Whole(res, acc, c);
+    }
+    Store(res, r, k);
+  }
+
+  // Unit u = (o, column chunk): the running result stays in one output tile.
+  void Columns(std::int64_t u) {
+    const std::int64_t chunks = (t_.inner + t_.chunk - 1) / t_.chunk;
+    const std::int64_t o = u / chunks;
+    const std::int64_t c0 = (u % chunks) * t_.chunk;
+    const auto n = static_cast<std::uint32_t>(min64(t_.chunk, t_.inner - c0));
+    const std::uint32_t p = t_.pitch;
+    LocalTensor<float> acc = res_.AllocTensor<float>();
+    for (std::int64_t r0 = 0; r0 < t_.len; r0 += t_.tile_rows) {
+      const auto k = static_cast<std::uint32_t>(min64(t_.tile_rows, t_.len - r0));
+      const std::int64_t at = (o * t_.len + r0) * t_.inner + c0;
+      typename B::Tile tl = B::Begin(at, k, n, t_.inner, p, false);
+      for (std::uint32_t j = 0; j < k; ++j) {
+        if (r0 + j == 0) {
+          Adds(acc, tl.x, 0.0f, n);
+        } else {
+          Combine(acc, tl.x[j * p], n);
+        }
+      }
+      B::End(tl, 0, k, n, t_.inner, p);
+    }
+    Store(acc, o * t_.inner + c0, n);
+  }
+
+  ReduceTiling t_;
+  TBuf<TPosition::VECCALC> scratch_, acc_;
+  TQue<TPosition::VECOUT, 2> res_;
+  GlobalTensor<float> y_;
+};
+
+// ---------------------------------------------------------------------------------------------
+template <class S, class D>
+void cast_run(std::uint8_t* src, std::uint8_t* dst, const CastTiling& t) {
+  TPipe pipe;
+  TQue<TPosition::VECIN, 2> in;
+  TQue<TPosition::VECOUT, 2> out;
+  pipe.InitBuffer(in, 2, t.tile * sizeof(S));
+  pipe.InitBuffer(out, 2, t.tile * sizeof(D));
+  GlobalTensor<S> s;
+  GlobalTensor<D> d;
+  s.SetGlobalBuffer(reinterpret_cast<__gm__ S*>(src));
+  d.SetGlobalBuffer(reinterpret_cast<__gm__ D*>(dst));
+  const Range rg = my_range(t.count, t.per_block);
+  for (std::int64_t i = rg.begin; i < rg.end; i += t.tile) {
+    const auto n = static_cast<std::uint32_t>(min64(t.tile, rg.end - i));
+    LocalTensor<S> a = in.AllocTensor<S>();
+    copy_in(a, s[static_cast<std::uint64_t>(i)], 1, n, n, t.tile);
+    in.EnQue(a);
+    a = in.DeQue<S>();
+    LocalTensor<D> b = out.AllocTensor<D>();
+    Cast(b, a, kIsF32<D> ? RoundMode::CAST_NONE : RoundMode::CAST_RINT, n);
+    in.FreeTensor(a);
+    out.EnQue(b);
+    b = out.DeQue<D>();
+    copy_out(d[static_cast<std::uint64_t>(i)], b, 1, n, n, t.tile);
+    out.FreeTensor(b);
+  }
+}
+
+template <template <class> class Op, class... Args>
+void dispatch(Dt dt, Args&&... args) {
+  switch (dt) {
+    case Dt::kF32: Op<float>().Run(args...); break;
+    case Dt::kF16: Op<half>().Run(args...); break;
+    case Dt::kBf16: Op<bfloat16_t>().Run(args...); break;
+  }
+}
+
+}  // namespace
+
+void cast_kernel(std::uint8_t* src, std::uint8_t* dst, const CastTiling& t) {
+  if (t.src == Dt::kF32 && t.dst == Dt::kF16) cast_run<float, half>(src, dst, t);
+  if (t.src == Dt::kF32 && t.dst == Dt::kBf16) cast_run<float, bfloat16_t>(src, dst, t);
+  if (t.src == Dt::kF16 && t.dst == Dt::kF32) cast_run<half, float>(src, dst, t);
+  if (t.src == Dt::kBf16 && t.dst == Dt::kF32) cast_run<bfloat16_t, float>(src, dst, t);
+}
+
+void softmax_kernel(std::uint8_t* x, std::uint8_t* y, const RowTiling& t) {
+  dispatch<SoftmaxOp>(t.dt, x, y, t);
+}
+
+void norm_kernel(std::uint8_t* x, const std::uint8_t* w, const std::uint8_t* b, std::uint8_t* y,
+                 std::uint8_t* mean, std::uint8_t* rstd, const RowTiling& t) {
+  dispatch<NormOp>(t.dt, x, w, b, y, mean, rstd, t);
+}
+
+void affine_rows_kernel(std::uint8_t* x, const std::uint8_t* scale, const std::uint8_t* shift,
+                        std::uint8_t* y, const RowTiling& t) {
+  dispatch<AffineRowsOp>(t.dt, x, scale, shift, y, t);
+}
+
+void reduce_kernel(std::uint8_t* x, std::uint8_t* y, const ReduceTiling& t) {
+  dispatch<ReduceOp>(t.dt, x, y, t);
+}
+
+void bn_stats_kernel(const std::uint8_t* w, const std::uint8_t* b, const std::uint8_t* mean,
+                     const std::uint8_t* var, std::uint8_t* scale, std::uint8_t* shift,
+                     std::uint8_t* save_mean, std::uint8_t* save_invstd, const ChannelTiling& t) {
+  TPipe pipe;
+  TQue<TPosition::VECIN, 4> in;
+  TQue<TPosition::VECOUT, 4> out;
+  TBuf<TPosition::VECCALC> ones_buf;
+  pipe.InitBuffer(in, 4, t.tile * sizeof(float));
+  pipe.InitBuffer(out, 4, t.tile * sizeof(float));
+  pipe.InitBuffer(ones_buf, t.tile * sizeof(float));
+  auto gm = [](const std::uint8_t* p) {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(p)));
+    return g;
+  };
+  LocalTensor<float> ones = ones_buf.Get<float>();
+  Duplicate(ones, 1.0f, static_cast<std::int32_t>(t.tile));
+  for (std::int64_t c0 = 0; c0 < t.channels; c0 += t.tile) {
+    const auto n = static_cast<std::uint32_t>(min64(t.tile, t.channels - c0));
+    const auto at = static_cast<std::uint64_t>(c0);
+    auto load = [&](const std::uint8_t* p) {
+      LocalTensor<float> v = in.AllocTensor<float>();
+      copy_in(v, gm(p)[at], 1, n, n, t.tile);
+      in.EnQue(v);
+      return in.DeQue<float>();
+    };
+    LocalTensor<float> m = load(mean), v = load(var);
+    LocalTensor<float> inv = out.AllocTensor<float>(), sc = out.AllocTensor<float>();
+    LocalTensor<float> sh = out.AllocTensor<float>(), sm = out.AllocTensor<float>();
+    Adds(inv, v, t.eps, n);  // invstd = 1 / sqrt(var + eps)
+    Sqrt(inv, inv, n);
+    Div(inv, ones, inv, n);
+    if (w != nullptr) {
+      LocalTensor<float> wt = load(w);
+      Mul(sc, wt, inv, n);
+      in.FreeTensor(wt);
+    } else {
+      Adds(sc, inv, 0.0f, n);
+    }
+    Mul(sh, m, sc, n);  // shift = b - mean * scale
+    if (b != nullptr) {
+      LocalTensor<float> bt = load(b);
+      Sub(sh, bt, sh, n);
+      in.FreeTensor(bt);
+    } else {
+      Muls(sh, sh, -1.0f, n);
+    }
+    Adds(sm, m, 0.0f, n);
+    in.FreeTensor(m);
+    in.FreeTensor(v);
+    auto store = [&](LocalTensor<float>& t_ub, std::uint8_t* p) {
+      out.EnQue(t_ub);
+      LocalTensor<float> o = out.DeQue<float>();
+      if (p != nullptr) copy_out(gm(p)[at], o, 1, n, n, t.tile);
+      out.FreeTensor(o);
+    };
+    store(sc, scale);
+    store(sh, shift);
+    store(sm, save_mean);
+    store(inv, save_invstd);
+  }
+}
+
+}  // namespace npusim::aclnn::norm
