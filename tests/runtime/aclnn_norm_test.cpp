@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_amax.h"
@@ -449,6 +450,33 @@ TEST_F(NormTest, BatchNormErrors) {
   EXPECT_EQ(status(bn(x1, p, false, x1)), ACLNN_ERR_PARAM_INVALID);  // 1-D input
   EXPECT_EQ(status(bn(nullptr, p, false, y)), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(status(bn(x, p, false, y)), ACLNN_SUCCESS);
+}
+
+// The launches an operator plans: names in order, blocks run on the vector cores, and every
+// block records pipe instructions (the simulated time comes from them, not from host loops).
+TEST_F(NormTest, LaunchesAreTiledVectorKernels) {
+  aclTensor* x = make({96, 512}, ACL_FLOAT16, pattern(96 * 512, 1.0));
+  aclTensor* w = make({512}, ACL_FLOAT16, pattern(512, 2.0));
+  aclTensor* b = make({512}, ACL_FLOAT16, pattern(512, 3.0));
+  aclTensor* y = make({96, 512}, ACL_FLOAT16);
+  aclTensor* mean = make({96, 1}, ACL_FLOAT16);
+  aclTensor* rstd = make({96, 1}, ACL_FLOAT);
+  aclIntArray* shape = ints({512});
+  run([&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnLayerNormGetWorkspaceSize(x, shape, w, b, 1e-5, y, mean, rstd, ws, ex);
+      },
+      aclnnLayerNorm);
+  std::vector<std::string> names;
+  for (const auto& t : fake().tasks()) {
+    if (t.kind != TaskKind::kKernel) continue;
+    names.push_back(t.name);
+    EXPECT_GT(t.instrs, static_cast<std::uint64_t>(t.blocks_run)) << t.name;
+    if (t.name == "LayerNorm") {
+      EXPECT_EQ(t.blocks_run, 48u);  // 96 rows over 48 vector cores
+    }
+  }
+  // weight and bias cast to fp32, the norm, the FLOAT16 mean cast from fp32 (rstd is FLOAT).
+  EXPECT_EQ(names, (std::vector<std::string>{"Cast", "Cast", "LayerNorm", "Cast"}));
 }
 
 // ---- ReduceSum / Mean / Amax -------------------------------------------------------------
