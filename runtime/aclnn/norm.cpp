@@ -105,17 +105,21 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, acl
     const std::int64_t d = dim < 0 ? dim + r : dim;
     const auto ud = static_cast<std::size_t>(d);
     p.require(x.numel() > 0, "self is empty (empty tensors are not supported)");
-    p.require(nm::product(x.dims, ud + 1, x.dims.size()) == 1,
-              "softmax over a dimension followed by dimensions larger than 1 is not supported "
-              "(only the last non-trivial axis)");
+    const std::int64_t inner = nm::product(x.dims, ud + 1, x.dims.size());
     const std::int64_t len = rank == 0 ? 1 : x.dims[ud];
     const std::int64_t rows = x.numel() / len;
-    nm::RowNeeds needs;
-    needs.chunk_f32_rows = 1;
-    needs.per_row_bytes = 2 * 4;
-    const nm::RowTiling t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
+    nm::RowTiling t;
+    if (inner == 1) {
+      nm::RowNeeds needs;
+      needs.chunk_f32_rows = 1;
+      needs.per_row_bytes = 2 * 4;
+      t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
+    } else {
+      t = nm::plan_columns(p, nm::dt_of(x.dtype), rows / inner, len, inner);
+    }
+    const std::int64_t units = inner == 1 ? rows : t.units;
     p.launch("Softmax", reinterpret_cast<const void*>(&nm::softmax_kernel),
-             nm::row_blocks(rows, t.per_block), nn::Core::kVector,
+             nm::row_blocks(units, t.per_block), nn::Core::kVector,
              [t](const nn::Addrs& a) { nm::softmax_kernel(a.in[0], a.out[0], t); });
   });
 }

@@ -134,6 +134,13 @@ class SoftmaxOp : public RowBase<T> {
     B::pipe_.InitBuffer(max_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(sum_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(scratch_, 32 * sizeof(float));
+    if (t.inner > 1) {
+      B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
+      B::pipe_.InitBuffer(acc2_, t.pitch * sizeof(float));
+      const Range rg = my_range(t.units, t.per_block);
+      for (std::int64_t u = rg.begin; u < rg.end; ++u) Columns(u);
+      return;
+    }
     const bool fits = t.chunk >= t.len;
     if (!fits) B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
     const Range rg = my_range(t.rows, t.per_block);
@@ -208,9 +215,49 @@ class SoftmaxOp : public RowBase<T> {
     }
   }
 
+  // Unit u = (o, column chunk) of the [outer, len, inner] view: element-wise running max and
+  // sum over the axis' rows, then the output; three passes over the rows.
+  void Columns(std::int64_t u) {
+    const std::int64_t chunks = (t_.inner + t_.chunk - 1) / t_.chunk;
+    const std::int64_t o = u / chunks;
+    const std::int64_t c0 = (u % chunks) * t_.chunk;
+    const auto n = static_cast<std::uint32_t>(min64(t_.chunk, t_.inner - c0));
+    const std::uint32_t p = t_.pitch;
+    const std::int64_t base = o * t_.len * t_.inner + c0;
+    LocalTensor<float> mx = acc_.Get<float>(), sm = acc2_.Get<float>();
+    for (int pass = 0; pass < 3; ++pass) {
+      for (std::int64_t r0 = 0; r0 < t_.len; r0 += t_.tile_rows) {
+        const auto k = static_cast<std::uint32_t>(min64(t_.tile_rows, t_.len - r0));
+        const std::int64_t at = base + r0 * t_.inner;
+        typename B::Tile tl = B::Begin(at, k, n, t_.inner, p, pass == 2);
+        for (std::uint32_t j = 0; j < k; ++j) {
+          const LocalTensor<float> xj = tl.x[j * p], yj = tl.y[j * p];
+          if (pass == 0) {
+            if (r0 + j == 0) {
+              Adds(mx, xj, 0.0f, n);
+            } else {
+              Max(mx, mx, xj, n);
+            }
+            continue;
+          }
+          Sub(yj, xj, mx, n);
+          Exp(yj, yj, n);
+          if (pass == 2) {
+            Div(yj, yj, sm, n);
+          } else if (r0 + j == 0) {
+            Adds(sm, yj, 0.0f, n);
+          } else {
+            Add(sm, sm, yj, n);
+          }
+        }
+        B::End(tl, at, k, n, t_.inner, p);
+      }
+    }
+  }
+
   RowTiling t_;
   std::uint32_t k8_ = 8;
-  TBuf<TPosition::VECCALC> max_, sum_, scratch_, acc_;
+  TBuf<TPosition::VECCALC> max_, sum_, scratch_, acc_, acc2_;
 };
 
 // ---------------------------------------------------------------------------------------------

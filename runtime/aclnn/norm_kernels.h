@@ -41,9 +41,13 @@ struct RowTiling {
   bool rms = false;            // RmsNorm (no mean) instead of LayerNorm
   bool has_weight = false, has_bias = false;
   std::int64_t channels = 1;   // batch norm: row r uses channel r % channels
+  // Softmax over a middle axis: x viewed as [outer, len, inner] with inner > 1; a unit is
+  // (o, column chunk of `chunk` columns), tile_rows rows of the axis per tile; per_block units.
+  std::int64_t outer = 0, inner = 1, units = 0;
 };
 
-/// y = softmax(x) over each row (max-subtracted, fp32 inside).
+/// y = softmax(x) over each row (max-subtracted, fp32 inside), or over the middle axis of
+/// [outer, len, inner] column-wise (inner > 1: running max and sum vectors, no scalar work).
 void softmax_kernel(std::uint8_t* x, std::uint8_t* y, const RowTiling& t);
 /// LayerNorm / RmsNorm of each row: y = (x - mean) * rstd * w + b (mean = 0 for RMS).
 /// w, b: fp32 rows of len (nullptr when absent); mean, rstd: fp32 per row (nullptr: not written).

@@ -85,6 +85,33 @@ inline RowTiling plan_rows(const Plan& p, Dt dt, std::int64_t rows, std::int64_t
   return t;
 }
 
+/// Softmax over the middle axis of [outer, len, inner] (inner > 1): units of (o, column chunk)
+/// over the vector cores; two fp32 vectors of a chunk (running max and sum) plus at least four
+/// rows of in / out tiles fit UB.
+inline RowTiling plan_columns(const Plan& p, Dt dt, std::int64_t outer, std::int64_t len,
+                              std::int64_t inner) {
+  RowTiling t;
+  t.dt = dt;
+  t.rows = outer * len;
+  t.len = len;
+  t.outer = outer;
+  t.inner = inner;
+  const std::uint64_t ub = p.ub_bytes() > 2 * kUbReserve ? p.ub_bytes() - kUbReserve : kUbReserve;
+  const std::uint32_t sz = dt_size(dt), align = 32 / sz;
+  const std::uint64_t elem = 4ull * sz + (sz == 4 ? 0 : 4);
+  const std::uint64_t fit = std::max<std::uint64_t>(ub / (8 + 4 * elem) / 64 * 64, 64);
+  t.chunk = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>({static_cast<std::uint64_t>(inner), 2048, fit}));
+  t.pitch = static_cast<std::uint32_t>(round_up64(t.chunk, align));
+  const std::uint64_t vecs = 2ull * t.pitch * 4;
+  const std::uint64_t k = ub > vecs ? (ub - vecs) / (t.pitch * elem) : 1;
+  t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(len), kMaxTileRows})));
+  t.units = outer * ((inner + t.chunk - 1) / t.chunk);
+  t.per_block = split_even(t.units, p.vector_cores(), 1).per_block;
+  return t;
+}
+
 /// Where a kernel finds an fp32 parameter: the input itself, or its fp32 copy in the workspace.
 struct F32Source {
   int input = -1;            // index into Addrs::in (-1: absent)

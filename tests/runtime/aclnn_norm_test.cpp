@@ -131,6 +131,22 @@ class NormTest : public DeviceTest {
 
 // ---- references --------------------------------------------------------------------------
 
+// Softmax over the middle axis of [outer, len, inner].
+Values softmax_axis_ref(const Values& x, int64_t len, int64_t inner) {
+  Values y(x.size());
+  const int64_t outer = static_cast<int64_t>(x.size()) / len / inner;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t r) { return static_cast<std::size_t>((o * len + r) * inner + i); };
+      double m = x[at(0)], s = 0;
+      for (int64_t r = 0; r < len; ++r) m = std::max(m, x[at(r)]);
+      for (int64_t r = 0; r < len; ++r) s += std::exp(x[at(r)] - m);
+      for (int64_t r = 0; r < len; ++r) y[at(r)] = std::exp(x[at(r)] - m) / s;
+    }
+  }
+  return y;
+}
+
 Values softmax_ref(const Values& x, int64_t len) {
   Values y(x.size());
   for (std::size_t r = 0; r < x.size() / static_cast<std::size_t>(len); ++r) {
@@ -216,7 +232,10 @@ TEST_F(NormTest, SoftmaxMatchesDoubleReference) {
   const Case cases[] = {
       {{3, 37}, -1, ACL_FLOAT},      {{5, 1000}, 1, ACL_FLOAT},     {{2, 3, 17}, 2, ACL_FLOAT16},
       {{7, 129}, -1, ACL_BF16},      {{4, 7, 1}, 1, ACL_FLOAT},     {{200, 24}, -1, ACL_FLOAT16},
-      {{2, 70001}, -1, ACL_FLOAT},   {{1, 90000}, 1, ACL_FLOAT16},  {{9}, 0, ACL_BF16}};
+      {{2, 70001}, -1, ACL_FLOAT},   {{1, 90000}, 1, ACL_FLOAT16},  {{9}, 0, ACL_BF16},
+      // other axes, column-wise
+      {{3, 5, 7}, 1, ACL_FLOAT},     {{4, 300, 33}, -2, ACL_FLOAT16}, {{2000, 3}, 0, ACL_FLOAT},
+      {{2, 3, 2500, 4}, 1, ACL_BF16}, {{5, 3, 1}, 0, ACL_FLOAT}};
   double seed = 0;
   for (const Case& c : cases) {
     SCOPED_TRACE(::testing::Message() << "shape[0] " << c.shape[0] << " numel " << numel(c.shape)
@@ -227,9 +246,12 @@ TEST_F(NormTest, SoftmaxMatchesDoubleReference) {
           return aclnnSoftmaxGetWorkspaceSize(x, c.dim, y, ws, ex);
         },
         aclnnSoftmax);
-    const int64_t len = c.shape[c.dim < 0 ? c.shape.size() - 1 : static_cast<std::size_t>(c.dim)];
+    const auto d = static_cast<std::size_t>(c.dim < 0 ? c.dim + static_cast<int64_t>(c.shape.size()) : c.dim);
+    const int64_t len = c.shape[d];
+    int64_t inner = 1;
+    for (std::size_t i = d + 1; i < c.shape.size(); ++i) inner *= c.shape[i];
     const Tol tol = c.type == ACL_FLOAT ? Tol{1e-7, 1e-5} : tol_of(c.type);
-    expect_close(read(y), softmax_ref(read(x), len), tol, "softmax");
+    expect_close(read(y), softmax_axis_ref(read(x), len, inner), tol, "softmax");
   }
 }
 
@@ -246,7 +268,7 @@ TEST_F(NormTest, SoftmaxErrors) {
   EXPECT_EQ(status(sm(x, 1, nullptr)), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(status(sm(x, 2, y)), ACLNN_ERR_PARAM_INVALID);   // dim out of range
   EXPECT_EQ(status(sm(x, -3, y)), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(status(sm(x, 0, y)), ACLNN_ERR_PARAM_INVALID);   // not the last axis
+  EXPECT_EQ(status(sm(x, 0, y)), ACLNN_SUCCESS);             // another axis: column-wise
   EXPECT_EQ(status(sm(x, 1, wrong)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(sm(xi, 1, y)), ACLNN_ERR_PARAM_INVALID);  // type
   EXPECT_EQ(status(sm(x, 1, yh)), ACLNN_ERR_PARAM_INVALID);  // out's type differs
@@ -634,6 +656,13 @@ TEST_F(NormSmallUbTest, ChunkedRowsAndColumns) {
       },
       aclnnSoftmax);
   expect_close(read(s), softmax_ref(read(x), 3000), tol_of(ACL_FLOAT16), "softmax");
+  aclTensor* xm = make({3, 400, 50}, ACL_FLOAT16, pattern(60000, 4.0));
+  aclTensor* ym = make({3, 400, 50}, ACL_FLOAT16);
+  run([&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnSoftmaxGetWorkspaceSize(xm, 1, ym, ws, ex);
+      },
+      aclnnSoftmax);
+  expect_close(read(ym), softmax_axis_ref(read(xm), 400, 50), tol_of(ACL_FLOAT16), "softmax dim 1");
   aclTensor* r = make({3, 3000}, ACL_FLOAT);
   aclTensor* rs = make({3, 1}, ACL_FLOAT);
   aclTensor* xf = make({3, 3000}, ACL_FLOAT, pattern(9000, 3.0, 2.0));

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* aclnnSoftmax: out = exp(self - max) / sum(exp(self - max)) along dimension dim (numerically
  * stable; fp32 inside for FLOAT16 / BFLOAT16). self / out: FLOAT, FLOAT16 or BFLOAT16, same type
- * and shape, contiguous, not empty. dim in [-self.dim(), self.dim()). npusim computes over the
- * last non-trivial axis only: every dimension after dim must have size 1, otherwise
- * ACLNN_ERR_PARAM_INVALID. Rows longer than UB are processed in column chunks (three passes).
+ * and shape, contiguous, not empty. dim in [-self.dim(), self.dim()). The last axis (or one
+ * followed only by size-1 dimensions) is computed row-wise, rows longer than UB in column chunks
+ * (three passes); any other axis column-wise over the strided view [outer, dim, inner] (running
+ * max / sum vectors, three passes over the axis).
  * Accuracy vs a double reference: FLOAT ~1e-6 relative, FLOAT16 ~1e-3, BFLOAT16 ~1e-2. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_SOFTMAX_H_
 #define NPUSIM_ACLNNOP_ACLNN_SOFTMAX_H_
