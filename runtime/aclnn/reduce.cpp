@@ -17,6 +17,7 @@ namespace npusim::aclnn::norm {
 namespace {
 
 constexpr std::uint32_t kColumnChunk = 2048;  // output columns per unit (inner > 1)
+constexpr std::int64_t kSegmentMin = 2048;    // elements per row segment when rows are split
 
 ReduceTiling plan_reduce_pass(const Plan& p, Dt dt, std::int64_t outer, std::int64_t len,
                               std::int64_t inner) {
@@ -107,6 +108,22 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
     }
   }
   p.require_shape(y, expect, "out");
+  // Few long rows (the last axis reduced into few outputs): split each row into segments
+  // reduced by more cores first (rows [outer * segments, len / segments]), then the partials.
+  if (!groups.empty() && groups.back().reduced) {
+    std::int64_t outer = 1;
+    for (std::size_t i = 0; i + 1 < groups.size(); ++i) outer *= groups[i].size;
+    const std::int64_t len = groups.back().size;
+    const auto cores = static_cast<std::int64_t>(p.vector_cores());
+    if (outer * 2 <= cores && len >= 4 * kSegmentMin) {
+      for (std::int64_t seg = std::max<std::int64_t>(cores / outer, 2); seg >= 2; --seg) {
+        if (len % seg != 0 || len / seg < kSegmentMin) continue;
+        groups.back().size = seg;
+        groups.push_back({len / seg, true});
+        break;
+      }
+    }
+  }
   // One pass per reduced group, right-most first.
   struct Pass {
     ReduceTiling t;

@@ -499,6 +499,22 @@ TEST_F(NormTest, LaunchesAreTiledVectorKernels) {
   }
   // weight and bias cast to fp32, the norm, the FLOAT16 mean cast from fp32 (rstd is FLOAT).
   EXPECT_EQ(names, (std::vector<std::string>{"Cast", "Cast", "LayerNorm", "Cast"}));
+  // A sum of 2 rows of 65536 (few long rows): each row split into 16 segments of 4096 (the
+  // largest divisor <= 48 cores / 2 rows), reduced by 32 blocks, then the 2 x 16 partials by 2.
+  const std::size_t before = fake().tasks().size();
+  aclTensor* big = make({2, 65536}, ACL_FLOAT, pattern(2 * 65536, 5.0));
+  aclTensor* sum = make({2}, ACL_FLOAT);
+  aclIntArray* last = ints({-1});
+  run([&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnReduceSumGetWorkspaceSize(big, last, false, ACL_FLOAT, sum, ws, ex);
+      },
+      aclnnReduceSum);
+  std::vector<std::uint32_t> blocks;
+  for (std::size_t i = before; i < fake().tasks().size(); ++i)
+    if (fake().tasks()[i].kind == TaskKind::kKernel) blocks.push_back(fake().tasks()[i].blocks_run);
+  EXPECT_EQ(blocks, (std::vector<std::uint32_t>{32, 2}));
+  const ReduceRef ref = reduce_ref(read(big), {2, 65536}, {false, true}, false);
+  expect_close(read(sum), ref.y, {1e-3, 1e-5}, "split sum");
 }
 
 // ---- ReduceSum / Mean / Amax -------------------------------------------------------------
