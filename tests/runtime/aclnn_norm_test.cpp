@@ -517,6 +517,34 @@ TEST_F(NormTest, LaunchesAreTiledVectorKernels) {
   expect_close(read(sum), ref.y, {1e-3, 1e-5}, "split sum");
 }
 
+// A repeatable executor runs again on new addresses (aclSetInputTensorAddr /
+// aclSetOutputTensorAddr): the kernels take their tensors from the launch's addresses.
+TEST_F(NormTest, RepeatableRmsNormFollowsNewAddresses) {
+  aclTensor* x1 = make({4, 300}, ACL_FLOAT16, pattern(1200, 1.0));
+  aclTensor* x2 = make({4, 300}, ACL_FLOAT16, pattern(1200, 2.0));
+  aclTensor* g = make({300}, ACL_FLOAT16, pattern(300, 3.0));
+  aclTensor* y1 = make({4, 300}, ACL_FLOAT16);
+  aclTensor* y2 = make({4, 300}, ACL_FLOAT16);
+  aclTensor* r1 = make({4, 1}, ACL_FLOAT);
+  uint64_t ws_size = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnRmsNormGetWorkspaceSize(x1, g, 1e-6, y1, r1, &ws_size, &ex), ACLNN_SUCCESS);
+  ASSERT_GT(ws_size, 0u);  // gamma is cast to fp32 in the workspace
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  void* ws = nullptr;
+  ASSERT_EQ(aclrtMalloc(&ws, ws_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclnnRmsNorm(ws, ws_size, ex, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetInputTensorAddr(ex, 0, x2, x2->data), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetOutputTensorAddr(ex, 0, y2, y2->data), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnRmsNorm(ws, ws_size, ex, stream_), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+  aclrtFree(ws);
+  const Values gv = read(g);
+  expect_close(read(y1), norm_ref(read(x1), 300, &gv, nullptr, 1e-6, true).y, tol_of(ACL_FLOAT16), "run 1");
+  expect_close(read(y2), norm_ref(read(x2), 300, &gv, nullptr, 1e-6, true).y, tol_of(ACL_FLOAT16), "run 2");
+}
+
 // ---- ReduceSum / Mean / Amax -------------------------------------------------------------
 
 enum class Kind { kSum, kMean, kMax };
