@@ -42,9 +42,10 @@ void launch_norm(Plan& p, Workspace& ws, const aclTensor& x, const aclTensor* w,
   const F32Source ws_w = f32_param(p, ws, w, w_index);
   const F32Source ws_b = f32_param(p, ws, b, b_index);
   RowNeeds needs;
-  needs.f32_rows = 1 + (w ? 1 : 0) + (b ? 1 : 0);  // squares, weight, bias
-  needs.chunk_f32_rows = 1;                        // running sums
-  needs.per_row_bytes = 7 * 4;                     // statistics
+  needs.f32_rows = (w ? 1 : 0) + (b ? 1 : 0);        // weight, bias rows
+  needs.chunk_f32_rows = 1;                          // running sums
+  needs.per_row_bytes = 7 * 4;                       // statistics
+  needs.f32_tile_bufs = 1 + (w ? 1 : 0) + (b ? 1 : 0);  // broadcasts, weight / bias tiles
   RowTiling t = plan_rows(p, dt_of(x.dtype), rows, len, needs);
   t.eps = static_cast<float>(eps);
   t.rms = rms;
@@ -113,6 +114,7 @@ aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, acl
       nm::RowNeeds needs;
       needs.chunk_f32_rows = 1;
       needs.per_row_bytes = 2 * 4;
+      needs.f32_tile_bufs = 1;  // broadcast row statistics
       t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
     } else {
       t = nm::plan_columns(p, nm::dt_of(x.dtype), rows / inner, len, inner);

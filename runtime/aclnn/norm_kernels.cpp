@@ -31,15 +31,35 @@ inline Range my_range(std::int64_t total, std::int64_t per_block) {
 }
 
 // `rows` rows of n elements, gm_pitch elements apart in GM, ub_pitch elements apart in UB.
+// With `pad`, each UB row's padding (up to the next 32 bytes) is filled with -infinity.
 template <class T>
 void copy_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t rows,
-             std::uint32_t n, std::int64_t gm_pitch, std::uint32_t ub_pitch) {
+             std::uint32_t n, std::int64_t gm_pitch, std::uint32_t ub_pitch, bool pad = false) {
   const auto bytes = static_cast<std::uint32_t>(n * sizeof(T));
   const std::uint32_t ub_gap = (ub_pitch * static_cast<std::uint32_t>(sizeof(T)) - round_up(bytes, 32)) / 32;
   DataCopyExtParams p(static_cast<std::uint16_t>(rows), bytes,
                       static_cast<std::uint32_t>((gm_pitch - n) * static_cast<std::int64_t>(sizeof(T))),
                       ub_gap, 0);
-  DataCopyPad(dst, src, p, DataCopyPadExtParams<T>());
+  const std::uint32_t right = round_up(bytes, 32) / static_cast<std::uint32_t>(sizeof(T)) - n;
+  if (pad && right > 0) {
+    DataCopyPad(dst, src, p,
+                DataCopyPadExtParams<T>(true, 0, static_cast<std::uint8_t>(right),
+                                        static_cast<T>(-__builtin_inff())));
+  } else {
+    DataCopyPad(dst, src, p, DataCopyPadExtParams<T>());
+  }
+}
+
+// [k, 1] -> [k, pitch] and [1, pitch] -> [k, pitch] broadcasts of fp32 UB data.
+inline void broadcast_rows(const LocalTensor<float>& dst, const LocalTensor<float>& src,
+                           std::uint32_t k, std::uint32_t pitch) {
+  const std::uint32_t dst_shape[2] = {k, pitch}, src_shape[2] = {k, 1};
+  Broadcast<float, 2, 1>(dst, src, dst_shape, src_shape);
+}
+inline void broadcast_row(const LocalTensor<float>& dst, const LocalTensor<float>& src,
+                          std::uint32_t k, std::uint32_t pitch) {
+  const std::uint32_t dst_shape[2] = {k, pitch}, src_shape[2] = {1, pitch};
+  Broadcast<float, 2, 0>(dst, src, dst_shape, src_shape);
 }
 
 template <class T>
@@ -77,10 +97,10 @@ class RowBase {
 
   // Loads k rows of n elements at element `at` (rows gm_pitch apart) into a tile of pitch P.
   Tile Begin(std::int64_t at, std::uint32_t k, std::uint32_t n, std::int64_t gm_pitch,
-             std::uint32_t pitch, bool out) {
+             std::uint32_t pitch, bool out, bool pad = false) {
     Tile t;
     LocalTensor<T> in = in_.template AllocTensor<T>();
-    copy_in(in, x_[static_cast<std::uint64_t>(at)], k, n, gm_pitch, pitch);
+    copy_in(in, x_[static_cast<std::uint64_t>(at)], k, n, gm_pitch, pitch, pad);
     in_.EnQue(in);
     t.in = in_.template DeQue<T>();
     t.has_out = out;
@@ -134,6 +154,8 @@ class SoftmaxOp : public RowBase<T> {
     B::pipe_.InitBuffer(max_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(sum_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(scratch_, 32 * sizeof(float));
+    if (t.inner > 1 || t.chunk >= t.len) B::pipe_.InitBuffer(bc_, t.tile_rows * t.pitch * sizeof(float));
+    if (t.inner > 1) B::pipe_.InitBuffer(part_, t.pitch * sizeof(float));
     if (t.inner > 1) {
       B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
       B::pipe_.InitBuffer(acc2_, t.pitch * sizeof(float));
@@ -158,19 +180,18 @@ class SoftmaxOp : public RowBase<T> {
   void Fits(std::int64_t r, std::uint32_t k) {
     const auto len = static_cast<std::uint32_t>(t_.len);
     const std::uint32_t p = t_.pitch;
-    typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true);
-    LocalTensor<float> mx = max_.Get<float>(), sm = sum_.Get<float>(), sc = scratch_.Get<float>();
-    for (std::uint32_t i = 0; i < k; ++i) ReduceMax(mx[i], tl.x[i * p], sc, len);
-    for (std::uint32_t i = 0; i < k; ++i) {
-      const float m = mx.GetValue(i);
-      Adds(tl.y[i * p], tl.x[i * p], -m, len);
-      Exp(tl.y[i * p], tl.y[i * p], len);
-      ReduceSum(sm[i], tl.y[i * p], sc, len);
-    }
-    for (std::uint32_t i = 0; i < k; ++i) {
-      const float s = sm.GetValue(i);
-      Muls(tl.y[i * p], tl.y[i * p], 1.0f / s, len);
-    }
+    // Whole-tile ops: the row padding is -inf, so it takes part in neither max nor sum.
+    typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true, true);
+    LocalTensor<float> mx = max_.Get<float>(), sm = sum_.Get<float>(), bc = bc_.Get<float>();
+    LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
+    const std::uint32_t shape[2] = {k, p};
+    ReduceMax<float, Pattern::Reduce::AR>(mx, tl.x, tmp, shape, false);
+    broadcast_rows(bc, mx, k, p);
+    Sub(tl.y, tl.x, bc, k * p);
+    Exp(tl.y, tl.y, k * p);
+    Sum(sm, tl.y, tmp, SumParams{k, p, len});
+    broadcast_rows(bc, sm, k, p);
+    Div(tl.y, tl.y, bc, k * p);
     B::End(tl, r * t_.len, k, len, t_.len, p);
   }
 
@@ -225,29 +246,27 @@ class SoftmaxOp : public RowBase<T> {
     const std::uint32_t p = t_.pitch;
     const std::int64_t base = o * t_.len * t_.inner + c0;
     LocalTensor<float> mx = acc_.Get<float>(), sm = acc2_.Get<float>();
+    LocalTensor<float> bc = bc_.Get<float>(), part = part_.Get<float>();
+    LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
     for (int pass = 0; pass < 3; ++pass) {
       for (std::int64_t r0 = 0; r0 < t_.len; r0 += t_.tile_rows) {
         const auto k = static_cast<std::uint32_t>(min64(t_.tile_rows, t_.len - r0));
         const std::int64_t at = base + r0 * t_.inner;
+        const std::uint32_t shape[2] = {k, p};  // every column of the tile (padding included)
         typename B::Tile tl = B::Begin(at, k, n, t_.inner, p, pass == 2);
-        for (std::uint32_t j = 0; j < k; ++j) {
-          const LocalTensor<float> xj = tl.x[j * p], yj = tl.y[j * p];
-          if (pass == 0) {
-            if (r0 + j == 0) {
-              Adds(mx, xj, 0.0f, n);
-            } else {
-              Max(mx, mx, xj, n);
-            }
-            continue;
-          }
-          Sub(yj, xj, mx, n);
-          Exp(yj, yj, n);
-          if (pass == 2) {
-            Div(yj, yj, sm, n);
-          } else if (r0 + j == 0) {
-            Adds(sm, yj, 0.0f, n);
+        if (pass == 0) {  // column max of the tile, folded into the running max
+          ReduceMax<float, Pattern::Reduce::RA>(r0 == 0 ? mx : part, tl.x, tmp, shape, false);
+          if (r0 != 0) Max(mx, mx, part, p);
+        } else {
+          broadcast_row(bc, mx, k, p);
+          Sub(tl.y, tl.x, bc, k * p);
+          Exp(tl.y, tl.y, k * p);
+          if (pass == 1) {  // column sums of exp(x - max)
+            ReduceSum<float, Pattern::Reduce::RA>(r0 == 0 ? sm : part, tl.y, tmp, shape, false);
+            if (r0 != 0) Add(sm, sm, part, p);
           } else {
-            Add(sm, sm, yj, n);
+            broadcast_row(bc, sm, k, p);
+            Div(tl.y, tl.y, bc, k * p);
           }
         }
         B::End(tl, at, k, n, t_.inner, p);
@@ -257,7 +276,7 @@ class SoftmaxOp : public RowBase<T> {
 
   RowTiling t_;
   std::uint32_t k8_ = 8;
-  TBuf<TPosition::VECCALC> max_, sum_, scratch_, acc_, acc2_;
+  TBuf<TPosition::VECCALC> max_, sum_, scratch_, acc_, acc2_, bc_, part_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -278,18 +297,23 @@ class NormOp : public RowBase<T> {
     B::pipe_.InitBuffer(sq_sum_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(ones_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(scratch_, 32 * sizeof(float));
-    B::pipe_.InitBuffer(sq_, t.pitch * sizeof(float));
     B::pipe_.InitBuffer(stats_, 2, 2 * k8_ * sizeof(float));
-    if (!fits_) B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
+    if (fits_) {
+      B::pipe_.InitBuffer(bc_, t.tile_rows * t.pitch * sizeof(float));
+    } else {
+      B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
+    }
     has_w_ = w != nullptr && t.has_weight;
     has_b_ = b != nullptr && t.has_bias;
+    // Fits: the weight / bias row is loaded once after tile_rows rows and broadcast over them.
+    const std::uint32_t param_rows = fits_ ? t.tile_rows + 1 : 1;
     if (has_w_) {
       w_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(w)));
-      B::pipe_.InitBuffer(wq_, 1, t.pitch * sizeof(float));
+      B::pipe_.InitBuffer(wq_, 1, param_rows * t.pitch * sizeof(float));
     }
     if (has_b_) {
       b_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(b)));
-      B::pipe_.InitBuffer(bq_, 1, t.pitch * sizeof(float));
+      B::pipe_.InitBuffer(bq_, 1, param_rows * t.pitch * sizeof(float));
     }
     mean_ = mean != nullptr;
     rstd_ = rstd != nullptr;
@@ -297,9 +321,9 @@ class NormOp : public RowBase<T> {
     if (rstd_) rstd_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(rstd));
     const Range rg = my_range(t.rows, t.per_block);
     if (rg.begin >= rg.end) return;
-    if (fits_) {  // the whole weight / bias rows stay in UB
-      if (has_w_) w_ = LoadParam(wq_, w_gm_, 0, static_cast<std::uint32_t>(t.len));
-      if (has_b_) b_ = LoadParam(bq_, b_gm_, 0, static_cast<std::uint32_t>(t.len));
+    if (fits_) {  // the weight / bias rows, broadcast to a whole tile, stay in UB
+      if (has_w_) w_ = LoadTile(wq_, w_gm_);
+      if (has_b_) b_ = LoadTile(bq_, b_gm_);
     }
     for (std::int64_t r = rg.begin; r < rg.end; r += t.tile_rows) {
       const auto k = static_cast<std::uint32_t>(min64(t.tile_rows, rg.end - r));
@@ -322,17 +346,30 @@ class NormOp : public RowBase<T> {
     return q.DeQue<float>();
   }
 
+  LocalTensor<float> LoadTile(TQue<TPosition::VECIN, 1>& q, const GlobalTensor<float>& g) {
+    LocalTensor<float> v = q.AllocTensor<float>();
+    const std::uint32_t last = t_.tile_rows * t_.pitch;
+    copy_in(v[last], g, 1, static_cast<std::uint32_t>(t_.len), t_.len, t_.pitch);
+    q.EnQue(v);
+    v = q.DeQue<float>();
+    broadcast_row(v, v[last], t_.tile_rows, t_.pitch);
+    return v;
+  }
+
   // rstd[0..k) = 1 / sqrt(sq_sum / len + eps); mean[0..k) = sum / len.
   LocalTensor<float> Stats(std::uint32_t k) {
     LocalTensor<float> st = stats_.AllocTensor<float>();
-    LocalTensor<float> rs = st[k8_], ones = ones_.Get<float>();
+    Rstd(st[k8_], k);
+    if (!t_.rms) Muls(st, sum_.Get<float>(), inv_len_, k);
+    return st;
+  }
+  void Rstd(const LocalTensor<float>& rs, std::uint32_t k) {
+    LocalTensor<float> ones = ones_.Get<float>();
     Muls(rs, sq_sum_.Get<float>(), inv_len_, k);
     Adds(rs, rs, t_.eps, k);
     Sqrt(rs, rs, k);
     Duplicate(ones, 1.0f, k);
     Div(rs, ones, rs, k);
-    if (!t_.rms) Muls(st, sum_.Get<float>(), inv_len_, k);
-    return st;
   }
 
   void StoreStats(LocalTensor<float>& st, std::int64_t r, std::uint32_t k) {
@@ -346,31 +383,30 @@ class NormOp : public RowBase<T> {
   void Fits(std::int64_t r, std::uint32_t k) {
     const auto len = static_cast<std::uint32_t>(t_.len);
     const std::uint32_t p = t_.pitch;
+    // Whole-tile ops; row statistics broadcast over the rows (no scalar work per row).
     typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true);
     LocalTensor<float> sum = sum_.Get<float>(), sq_sum = sq_sum_.Get<float>();
-    LocalTensor<float> sc = scratch_.Get<float>(), sq = sq_.Get<float>();
+    LocalTensor<float> bc = bc_.Get<float>();
+    LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
+    const SumParams rows{k, p, len};
+    const std::uint32_t n = k * p;
     if (!t_.rms) {
-      for (std::uint32_t i = 0; i < k; ++i) ReduceSum(sum[i], tl.x[i * p], sc, len);
-      for (std::uint32_t i = 0; i < k; ++i) {
-        const float m = sum.GetValue(i) * inv_len_;
-        Adds(tl.y[i * p], tl.x[i * p], -m, len);
-        Mul(sq, tl.y[i * p], tl.y[i * p], len);
-        ReduceSum(sq_sum[i], sq, sc, len);
-      }
+      Sum(sum, tl.x, tmp, rows);
+      Muls(sum, sum, inv_len_, k);  // the mean
+      broadcast_rows(bc, sum, k, p);
+      Sub(tl.y, tl.x, bc, n);
+      Mul(bc, tl.y, tl.y, n);
     } else {
-      for (std::uint32_t i = 0; i < k; ++i) {
-        Mul(sq, tl.x[i * p], tl.x[i * p], len);
-        ReduceSum(sq_sum[i], sq, sc, len);
-      }
+      Mul(bc, tl.x, tl.x, n);
     }
-    LocalTensor<float> st = Stats(k);
-    for (std::uint32_t i = 0; i < k; ++i) {
-      const float rs = st.GetValue(k8_ + i);
-      LocalTensor<float> yi = tl.y[i * p];
-      Muls(yi, t_.rms ? tl.x[i * p] : yi, rs, len);
-      if (has_w_) Mul(yi, yi, w_, len);
-      if (has_b_) Add(yi, yi, b_, len);
-    }
+    Sum(sq_sum, bc, tmp, rows);
+    LocalTensor<float> st = stats_.AllocTensor<float>();
+    if (!t_.rms) Adds(st, sum, 0.0f, k);
+    Rstd(st[k8_], k);
+    broadcast_rows(bc, st[k8_], k, p);
+    Mul(tl.y, t_.rms ? tl.x : tl.y, bc, n);
+    if (has_w_) Mul(tl.y, tl.y, w_, n);
+    if (has_b_) Add(tl.y, tl.y, b_, n);
     B::End(tl, r * t_.len, k, len, t_.len, p);
     StoreStats(st, r, k);
   }
@@ -442,7 +478,7 @@ class NormOp : public RowBase<T> {
   std::uint32_t k8_ = 8;
   float inv_len_ = 1;
   bool fits_ = true, has_w_ = false, has_b_ = false, mean_ = false, rstd_ = false;
-  TBuf<TPosition::VECCALC> sum_, sq_sum_, ones_, scratch_, sq_, acc_;
+  TBuf<TPosition::VECCALC> sum_, sq_sum_, ones_, scratch_, bc_, acc_;
   TQue<TPosition::VECIN, 1> wq_, bq_;
   TQue<TPosition::VECOUT, 2> stats_;
   LocalTensor<float> w_, b_;
@@ -508,6 +544,7 @@ class ReduceOp : public RowBase<T> {
     const std::uint32_t res = t.inner == 1 ? round_up(t.tile_rows, kStatAlign) : t.pitch;
     B::pipe_.InitBuffer(res_, 2, res * sizeof(float));
     if (t.inner == 1 && t.chunk < t.len) B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
+    if (t.inner > 1) B::pipe_.InitBuffer(part_, t.pitch * sizeof(float));
     const Range rg = my_range(t.units, t.per_block);
     if (t.inner == 1) {
       for (std::int64_t r = rg.begin; r < rg.end; r += t.tile_rows) {
@@ -548,8 +585,14 @@ class ReduceOp : public RowBase<T> {
     LocalTensor<float> res = res_.AllocTensor<float>();
     if (c >= t_.len) {
       const auto len = static_cast<std::uint32_t>(t_.len);
-      typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, false);
-      for (std::uint32_t i = 0; i < k; ++i) Whole(res[i], tl.x[i * p], len);
+      typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, false, t_.max);
+      LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
+      if (t_.max) {  // the row padding is -inf
+        const std::uint32_t shape[2] = {k, p};
+        ReduceMax<float, Pattern::Reduce::AR>(res, tl.x, tmp, shape, false);
+      } else {
+        Sum(res, tl.x, tmp, SumParams{k, p, len});
+      }
       B::End(tl, 0, k, len, t_.len, p);
     } else {
       LocalTensor<float> acc = acc_.Get<float>();
@@ -580,20 +623,24 @@ class ReduceOp : public RowBase<T> {
       const auto k = static_cast<std::uint32_t>(min64(t_.tile_rows, t_.len - r0));
       const std::int64_t at = (o * t_.len + r0) * t_.inner + c0;
       typename B::Tile tl = B::Begin(at, k, n, t_.inner, p, false);
-      for (std::uint32_t j = 0; j < k; ++j) {
-        if (r0 + j == 0) {
-          Adds(acc, tl.x, 0.0f, n);
-        } else {
-          Combine(acc, tl.x[j * p], n);
-        }
+      // Column reduction of the tile (every column of the pitch: they are independent), folded
+      // into the running result.
+      LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
+      LocalTensor<float> dst = r0 == 0 ? acc : part_.Get<float>();
+      const std::uint32_t shape[2] = {k, p};
+      if (t_.max) {
+        ReduceMax<float, Pattern::Reduce::RA>(dst, tl.x, tmp, shape, false);
+      } else {
+        ReduceSum<float, Pattern::Reduce::RA>(dst, tl.x, tmp, shape, false);
       }
+      if (r0 != 0) Combine(acc, dst, p);
       B::End(tl, 0, k, n, t_.inner, p);
     }
     Store(acc, o * t_.inner + c0, n);
   }
 
   ReduceTiling t_;
-  TBuf<TPosition::VECCALC> scratch_, acc_;
+  TBuf<TPosition::VECCALC> scratch_, acc_, part_;
   TQue<TPosition::VECOUT, 2> res_;
   GlobalTensor<float> y_;
 };

@@ -46,6 +46,7 @@ struct RowNeeds {
   std::uint32_t chunk_f32_rows = 0;  // more of them when rows are chunked
   bool has_out = true;               // double-buffered output tiles of the input type
   std::uint32_t per_row_bytes = 0;   // per-row statistics
+  std::uint32_t f32_tile_bufs = 0;   // fp32 buffers as large as a tile (whole-tile ops; rows fit)
 };
 
 constexpr std::uint64_t kUbReserve = 4096;  // scratch and small buffers
@@ -66,7 +67,7 @@ inline RowTiling plan_rows(const Plan& p, Dt dt, std::int64_t rows, std::int64_t
   const std::uint64_t elem = 2ull * sz + (n.has_out ? 2ull * sz : 0) + (sz == 4 ? 0 : 4);
   const std::uint64_t pitch = round_up64(static_cast<std::uint64_t>(len), align);
   const std::uint64_t fixed = pitch * 4 * n.f32_rows;
-  const std::uint64_t per_row = pitch * elem + n.per_row_bytes;
+  const std::uint64_t per_row = pitch * (elem + 4ull * n.f32_tile_bufs) + n.per_row_bytes;
   if (fixed + per_row <= ub) {
     std::uint64_t k = (ub - fixed) / per_row;
     k = std::min<std::uint64_t>({k, static_cast<std::uint64_t>(std::max<std::int64_t>(s.per_block, 1)),
@@ -98,12 +99,12 @@ inline RowTiling plan_columns(const Plan& p, Dt dt, std::int64_t outer, std::int
   t.inner = inner;
   const std::uint64_t ub = p.ub_bytes() > 2 * kUbReserve ? p.ub_bytes() - kUbReserve : kUbReserve;
   const std::uint32_t sz = dt_size(dt), align = 32 / sz;
-  const std::uint64_t elem = 4ull * sz + (sz == 4 ? 0 : 4);
-  const std::uint64_t fit = std::max<std::uint64_t>(ub / (8 + 4 * elem) / 64 * 64, 64);
+  const std::uint64_t elem = 4ull * sz + (sz == 4 ? 0 : 4) + 4;  // in, out, fp32 copy, broadcast
+  const std::uint64_t fit = std::max<std::uint64_t>(ub / (12 + 4 * elem) / 64 * 64, 64);
   t.chunk = static_cast<std::uint32_t>(
       std::min<std::uint64_t>({static_cast<std::uint64_t>(inner), 2048, fit}));
   t.pitch = static_cast<std::uint32_t>(round_up64(t.chunk, align));
-  const std::uint64_t vecs = 2ull * t.pitch * 4;
+  const std::uint64_t vecs = 3ull * t.pitch * 4;  // running max, running sum, tile partial
   const std::uint64_t k = ub > vecs ? (ub - vecs) / (t.pitch * elem) : 1;
   t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(
       1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(len), kMaxTileRows})));
