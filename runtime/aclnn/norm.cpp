@@ -268,10 +268,12 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTens
     nm::Workspace ws;
     const nm::F32Source fw = nm::f32_param(p, ws, w, 1), fb = nm::f32_param(p, ws, b, 2);
     const nm::F32Source fm = nm::f32_param(p, ws, rm, 3), fv = nm::f32_param(p, ws, rv, 4);
-    const std::uint64_t scale = ws.take(static_cast<std::uint64_t>(c) * 4);
-    const std::uint64_t shift = ws.take(static_cast<std::uint64_t>(c) * 4);
+    const std::int64_t batch = x.dims[0];
+    const std::uint64_t scale = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
+    const std::uint64_t shift = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
     nm::ChannelTiling ct;
     ct.channels = c;
+    ct.batch = batch;
     ct.tile = static_cast<std::uint32_t>(std::min<std::uint64_t>(nm::round_up64(static_cast<std::uint64_t>(c), 8), 4096));
     ct.eps = static_cast<float>(eps);
     const bool has_sm = sm != nullptr, has_si = si != nullptr;
@@ -283,8 +285,10 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTens
              });
     const std::int64_t len = nm::product(x.dims, 2, x.dims.size());
     const std::int64_t rows = x.numel() / len;
-    nm::RowTiling t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, nm::RowNeeds{});
-    t.channels = c;
+    nm::RowNeeds needs;
+    needs.f32_tile_bufs = 1;          // broadcast coefficients
+    needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
+    const nm::RowTiling t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
     p.launch("BatchNorm", reinterpret_cast<const void*>(&nm::affine_rows_kernel),
              nm::row_blocks(rows, t.per_block), nn::Core::kVector, [=](const nn::Addrs& a) {
                nm::affine_rows_kernel(a.in[0], a.workspace + scale, a.workspace + shift,

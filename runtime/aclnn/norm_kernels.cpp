@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Ascend C kernels of the norm family (see norm_kernels.h), written against the twin
 // (kernel_operator.h): DataCopyPad tiles in and out through TQue buffers (double-buffered),
-// fp32 vector math in UB, per-row statistics read back by the scalar unit (GetValue) where a
-// row's scalar is needed to broadcast over the row.
+// fp32 vector math in UB. A tile of whole rows is computed with whole-tile instructions: row
+// statistics by the high-level Sum / ReduceMax<AR> (column statistics by ReduceMax / ReduceSum
+// <RA>), broadcast back over the tile with Broadcast (npusim/kernel/norm_ops.h). Only a row
+// longer than UB, walked in chunks, reads its statistics back with the scalar unit (GetValue).
 #include "runtime/aclnn/norm_kernels.h"
 
 #include <type_traits>
@@ -499,22 +501,33 @@ class AffineRowsOp : public RowBase<T> {
     shift_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<std::uint8_t*>(shift)));
     const Range rg = my_range(t.rows, t.per_block);
     const bool fits = t.chunk >= t.len;
-    const std::uint32_t p = t.pitch;
+    const std::uint32_t p = t.pitch, k8 = round_up(t.tile_rows, kStatAlign);
+    if (fits) {
+      B::pipe_.InitBuffer(bc_, t.tile_rows * p * sizeof(float));
+      B::pipe_.InitBuffer(coef_, 2, 2 * k8 * sizeof(float));
+    }
+    // scale / shift hold one value per row (per (n, c) plane).
     for (std::int64_t r = rg.begin; r < rg.end; r += t.tile_rows) {
       const auto k = static_cast<std::uint32_t>(min64(t.tile_rows, rg.end - r));
-      if (fits) {
+      if (fits) {  // the rows' coefficients broadcast over the tile
         const auto len = static_cast<std::uint32_t>(t.len);
         typename B::Tile tl = B::Begin(r * t.len, k, len, t.len, p, true);
-        for (std::uint32_t i = 0; i < k; ++i) {
-          const auto ch = static_cast<std::uint64_t>((r + i) % t.channels);
-          Muls(tl.y[i * p], tl.x[i * p], scale_.GetValue(ch), len);
-          Adds(tl.y[i * p], tl.y[i * p], shift_.GetValue(ch), len);
-        }
+        LocalTensor<float> cf = coef_.AllocTensor<float>();
+        copy_in(cf, scale_[static_cast<std::uint64_t>(r)], 1, k, k, k8);
+        copy_in(cf[k8], shift_[static_cast<std::uint64_t>(r)], 1, k, k, k8);
+        coef_.EnQue(cf);
+        cf = coef_.DeQue<float>();
+        LocalTensor<float> bc = bc_.Get<float>();
+        broadcast_rows(bc, cf, k, p);
+        Mul(tl.y, tl.x, bc, k * p);
+        broadcast_rows(bc, cf[k8], k, p);
+        Add(tl.y, tl.y, bc, k * p);
+        coef_.FreeTensor(cf);
         B::End(tl, r * t.len, k, len, t.len, p);
         continue;
       }
-      const auto ch = static_cast<std::uint64_t>(r % t.channels);
-      const float s = scale_.GetValue(ch), h = shift_.GetValue(ch);
+      const float s = scale_.GetValue(static_cast<std::uint64_t>(r));
+      const float h = shift_.GetValue(static_cast<std::uint64_t>(r));
       for (std::int64_t c0 = 0; c0 < t.len; c0 += t.chunk) {
         const auto n = static_cast<std::uint32_t>(min64(t.chunk, t.len - c0));
         typename B::Tile tl = B::Begin(r * t.len + c0, 1, n, t.len, p, true);
@@ -527,6 +540,8 @@ class AffineRowsOp : public RowBase<T> {
 
  private:
   GlobalTensor<float> scale_, shift_;
+  TBuf<TPosition::VECCALC> bc_;
+  TQue<TPosition::VECIN, 2> coef_;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -760,16 +775,18 @@ void bn_stats_kernel(const std::uint8_t* w, const std::uint8_t* b, const std::ui
     Adds(sm, m, 0.0f, n);
     in.FreeTensor(m);
     in.FreeTensor(v);
-    auto store = [&](LocalTensor<float>& t_ub, std::uint8_t* p) {
+    // copies: scale / shift are written once per batch entry (one value per (n, c) plane).
+    auto store = [&](LocalTensor<float>& t_ub, std::uint8_t* p, std::int64_t copies) {
       out.EnQue(t_ub);
       LocalTensor<float> o = out.DeQue<float>();
-      if (p != nullptr) copy_out(gm(p)[at], o, 1, n, n, t.tile);
+      for (std::int64_t i = 0; p != nullptr && i < copies; ++i)
+        copy_out(gm(p)[static_cast<std::uint64_t>(i * t.channels) + at], o, 1, n, n, t.tile);
       out.FreeTensor(o);
     };
-    store(sc, scale);
-    store(sh, shift);
-    store(sm, save_mean);
-    store(inv, save_invstd);
+    store(sc, scale, t.batch);
+    store(sh, shift, t.batch);
+    store(sm, save_mean, 1);
+    store(inv, save_invstd, 1);
   }
 }
 

@@ -40,7 +40,6 @@ struct RowTiling {
   float eps = 0;
   bool rms = false;            // RmsNorm (no mean) instead of LayerNorm
   bool has_weight = false, has_bias = false;
-  std::int64_t channels = 1;   // batch norm: row r uses channel r % channels
   // Softmax over a middle axis: x viewed as [outer, len, inner] with inner > 1; a unit is
   // (o, column chunk of `chunk` columns), tile_rows rows of the axis per tile; per_block units.
   std::int64_t outer = 0, inner = 1, units = 0;
@@ -53,16 +52,17 @@ void softmax_kernel(std::uint8_t* x, std::uint8_t* y, const RowTiling& t);
 /// w, b: fp32 rows of len (nullptr when absent); mean, rstd: fp32 per row (nullptr: not written).
 void norm_kernel(std::uint8_t* x, const std::uint8_t* w, const std::uint8_t* b, std::uint8_t* y,
                  std::uint8_t* mean, std::uint8_t* rstd, const RowTiling& t);
-/// Batch norm apply: row r (one channel plane) y = x * scale[c] + shift[c], c = r % channels
-/// (scale, shift: fp32 per channel).
+/// Batch norm apply: row r (one (n, c) plane) y = x * scale[r] + shift[r] (scale, shift: fp32,
+/// one value per row).
 void affine_rows_kernel(std::uint8_t* x, const std::uint8_t* scale, const std::uint8_t* shift,
                         std::uint8_t* y, const RowTiling& t);
 
 /// Batch norm statistics (one block): scale = w / sqrt(var + eps), shift = b - mean * scale,
-/// invstd = 1 / sqrt(var + eps); all fp32 of `channels` (w / b nullptr: 1 / 0; save_* nullptr:
-/// not written).
+/// invstd = 1 / sqrt(var + eps); fp32 per channel (w / b nullptr: 1 / 0; save_* nullptr: not
+/// written); scale and shift are written `batch` times (one value per (n, c) row).
 struct ChannelTiling {
   std::int64_t channels = 0;
+  std::int64_t batch = 1;
   std::uint32_t tile = 0;  // channels per UB tile
   float eps = 0;
 };
