@@ -131,15 +131,18 @@ aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor*
   return nn::execute("aclnnSoftmax", workspace, workspaceSize, executor, stream);
 }
 
-aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input,
-                                           const aclIntArray* normalizedShape,
-                                           const aclTensor* weightOptional,
-                                           const aclTensor* biasOptional, double eps,
-                                           aclTensor* out, aclTensor* meanOutOptional,
-                                           aclTensor* rstdOutOptional, uint64_t* workspaceSize,
-                                           aclOpExecutor** executor) {
-  return nn::prepare("aclnnLayerNormGetWorkspaceSize", "LayerNorm", workspaceSize, executor,
-                     [&](nn::Plan& p) {
+namespace {
+
+aclnnStatus layer_norm_prepare(const char* api, const aclTensor* input,
+                               const aclIntArray* normalizedShape,
+                               const aclTensor* weightOptional, const aclTensor* biasOptional,
+                               double eps, aclTensor* out, aclTensor* meanOutOptional,
+                               aclTensor* rstdOutOptional, int32_t implMode,
+                               uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(api, "LayerNorm", workspaceSize, executor, [&](nn::Plan& p) {
+    p.require(implMode >= 0 && implMode <= 2,
+              "implMode " + std::to_string(implMode) +
+                  " is not 0 (high precision), 1 (high performance) or 2 (keep FLOAT16)");
     const aclTensor& x = p.input(input, "input");
     const std::vector<std::int64_t> shape = p.int_array(normalizedShape, "normalizedShape");
     const aclTensor* w = p.optional_input(weightOptional, "weightOptional");
@@ -178,6 +181,35 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input,
     nm::Workspace ws;
     nm::launch_norm(p, ws, x, w, 1, b, 2, mean, rstd, x.numel() / len, len, eps, false);
   });
+}
+
+}  // namespace
+
+aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input,
+                                           const aclIntArray* normalizedShape,
+                                           const aclTensor* weightOptional,
+                                           const aclTensor* biasOptional, double eps,
+                                           aclTensor* out, aclTensor* meanOutOptional,
+                                           aclTensor* rstdOutOptional, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  return layer_norm_prepare("aclnnLayerNormGetWorkspaceSize", input, normalizedShape,
+                            weightOptional, biasOptional, eps, out, meanOutOptional,
+                            rstdOutOptional, 0, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional,
+    aclTensor* rstdOutOptional, int32_t implMode, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  return layer_norm_prepare("aclnnLayerNormWithImplModeGetWorkspaceSize", input,
+                            normalizedShape, weightOptional, biasOptional, eps, out,
+                            meanOutOptional, rstdOutOptional, implMode, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLayerNormWithImplMode(void* workspace, uint64_t workspaceSize,
+                                       aclOpExecutor* executor, aclrtStream stream) {
+  return nn::execute("aclnnLayerNormWithImplMode", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

@@ -346,6 +346,27 @@ TEST_F(NormTest, LayerNormErrors) {
   EXPECT_EQ(status(ln(x, s8, wi, y, nullptr)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(ln(x, s8, nullptr, y, bad_mean)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(ln(x, s8, nullptr, y, nullptr)), ACLNN_SUCCESS);
+  auto impl = [&](int32_t mode) {
+    return [=](uint64_t* ws, aclOpExecutor** ex) {
+      return aclnnLayerNormWithImplModeGetWorkspaceSize(x, s8, nullptr, nullptr, 1e-5, y, nullptr,
+                                                        nullptr, mode, ws, ex);
+    };
+  };
+  EXPECT_EQ(status(impl(3)), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(status(impl(-1)), ACLNN_ERR_PARAM_INVALID);
+}
+
+TEST_F(NormTest, LayerNormWithImplModeComputesLayerNorm) {
+  aclTensor* x = make({3, 50}, ACL_FLOAT16, pattern(150, 1.0));
+  aclTensor* y = make({3, 50}, ACL_FLOAT16);
+  aclIntArray* shape = ints({50});
+  run([&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnLayerNormWithImplModeGetWorkspaceSize(x, shape, nullptr, nullptr, 1e-5, y,
+                                                          nullptr, nullptr, 1, ws, ex);
+      },
+      aclnnLayerNormWithImplMode);
+  expect_close(read(y), norm_ref(read(x), 50, nullptr, nullptr, 1e-5, false).y,
+               tol_of(ACL_FLOAT16), "implMode 1");
 }
 
 TEST_F(NormTest, RmsNormMatchesDoubleReference) {

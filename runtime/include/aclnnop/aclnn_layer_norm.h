@@ -6,7 +6,10 @@
  * dimensions followed by 1s, FLOAT or input's type; rstd = 1 / sqrt(var + eps). Contiguous
  * tensors only. Rows longer than UB are processed in column chunks (three passes).
  * Accuracy vs a double reference: FLOAT ~1e-5, FLOAT16 ~1e-3, BFLOAT16 ~1e-2 (relative to the
- * output's scale). */
+ * output's scale).
+ * aclnnLayerNormWithImplMode: the same with implMode 0 (high precision), 1 (high performance) or
+ * 2 (keep FLOAT16); npusim computes every mode in fp32 (mode 0's results); any other value is
+ * ACLNN_ERR_PARAM_INVALID. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_LAYER_NORM_H_
 #define NPUSIM_ACLNNOP_ACLNN_LAYER_NORM_H_
 
@@ -22,6 +25,14 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNormGetWorkspaceSize(
     aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize,
                                          aclOpExecutor* executor, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional,
+    aclTensor* rstdOutOptional, int32_t implMode, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNormWithImplMode(void* workspace, uint64_t workspaceSize,
+                                                         aclOpExecutor* executor,
+                                                         aclrtStream stream);
 
 #ifdef __cplusplus
 }
