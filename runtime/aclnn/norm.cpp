@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
@@ -251,6 +252,63 @@ aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* ga
 aclnnStatus aclnnRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                          aclrtStream stream) {
   return nn::execute("aclnnRmsNorm", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddRmsNormGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2,
+                                            const aclTensor* gamma, double epsilon,
+                                            const aclTensor* yOut, const aclTensor* rstdOut,
+                                            const aclTensor* xOut, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return nn::prepare("aclnnAddRmsNormGetWorkspaceSize", "AddRmsNorm", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+    const aclTensor& a = p.input(x1, "x1");
+    const aclTensor& b = p.input(x2, "x2");
+    const aclTensor& g = p.input(gamma, "gamma");
+    const aclTensor& y = p.output(yOut, "yOut");
+    const aclTensor& rs = p.output(rstdOut, "rstdOut");
+    const aclTensor& xo = p.output(xOut, "xOut");
+    nm::require_float_type(p, a, "x1");
+    for (const aclTensor* t : {&b, &y, &xo}) {
+      p.require(t->dtype == a.dtype, "x2, yOut and xOut must have x1's data type");
+      p.require_shape(*t, a.dims, t == &b ? "x2" : t == &y ? "yOut" : "xOut");
+    }
+    nm::require_param_type(p, g, a.dtype, "gamma");
+    p.require(rs.dtype == ACL_FLOAT, "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
+    for (const aclTensor* t : {&a, &b, &g, &y, &rs, &xo}) p.require_contiguous(*t, "every tensor");
+    p.require(!g.dims.empty() && g.dims.size() <= a.dims.size(),
+              "gamma must have 1 to x1.dim() dimensions");
+    const std::size_t lead = a.dims.size() - g.dims.size();
+    for (std::size_t i = 0; i < g.dims.size(); ++i) {
+      p.require(a.dims[lead + i] == g.dims[i], "gamma's shape must equal x1's last dimensions");
+    }
+    p.require(a.numel() > 0, "x1 is empty (empty tensors are not supported)");
+    nm::require_stat_shape(p, rs, a.dims, lead, "rstdOut");
+    const std::int64_t len = g.numel(), rows = a.numel() / len;
+    nm::Workspace ws;
+    const nm::F32Source fg = nm::f32_param(p, ws, &g, 2);
+    const nm::Dt dt = nm::dt_of(a.dtype);
+    nm::RowNeeds needs;
+    needs.f32_rows = 1;        // gamma row
+    needs.chunk_f32_rows = 1;  // running sums
+    needs.per_row_bytes = 7 * 4;
+    needs.f32_tile_bufs = 2;   // broadcasts, gamma tile
+    needs.extra_elem_bytes = 4 * nm::dt_size(dt) + (dt == nm::Dt::kF32 ? 0 : 4);  // x2, xOut
+    nm::RowTiling t = nm::plan_rows(p, dt, rows, len, needs);
+    t.eps = static_cast<float>(epsilon);
+    t.rms = true;
+    t.has_weight = true;
+    p.launch("AddRmsNorm", reinterpret_cast<const void*>(&nm::add_rms_norm_kernel),
+             nm::row_blocks(rows, t.per_block), nn::Core::kVector, [t, fg](const nn::Addrs& ad) {
+               nm::add_rms_norm_kernel(ad.in[0], ad.in[1], fg.resolve(ad), ad.out[0], ad.out[1],
+                                       ad.out[2], t);
+             });
+    p.set_workspace(ws.size());
+  });
+}
+
+aclnnStatus aclnnAddRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                            aclrtStream stream) {
+  return nn::execute("aclnnAddRmsNorm", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTensor* weight,

@@ -289,12 +289,22 @@ class NormOp : public RowBase<T> {
 
  public:
   void Run(std::uint8_t* x, const std::uint8_t* w, const std::uint8_t* b, std::uint8_t* y,
-           std::uint8_t* mean, std::uint8_t* rstd, const RowTiling& t) {
+           std::uint8_t* mean, std::uint8_t* rstd, const RowTiling& t,
+           const std::uint8_t* x2 = nullptr, std::uint8_t* x_out = nullptr) {
     t_ = t;
     k8_ = round_up(t.tile_rows, kStatAlign);
     inv_len_ = 1.0f / static_cast<float>(t.len);
     fits_ = t.chunk >= t.len;
     B::InitIo(x, y, t.tile_rows * t.pitch);
+    if (x2 != nullptr) {  // AddRmsNorm: x = x1 + x2 (fp32), written to x_out
+      add_ = true;
+      x2_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(const_cast<std::uint8_t*>(x2)));
+      x_out_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x_out));
+      const std::uint32_t elems = t.tile_rows * t.pitch;
+      B::pipe_.InitBuffer(in2_, 2, elems * sizeof(T));
+      B::pipe_.InitBuffer(xo_, 2, elems * sizeof(T));
+      if constexpr (!kIsF32<T>) B::pipe_.InitBuffer(work2_, elems * sizeof(float));
+    }
     B::pipe_.InitBuffer(sum_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(sq_sum_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(ones_, k8_ * sizeof(float));
@@ -348,6 +358,38 @@ class NormOp : public RowBase<T> {
     return q.DeQue<float>();
   }
 
+  // B::Begin, then (AddRmsNorm) x += x2, stored to x_out when `store_x`.
+  typename B::Tile Load(std::int64_t at, std::uint32_t k, std::uint32_t n, std::uint32_t p,
+                        bool out, bool store_x) {
+    typename B::Tile tl = B::Begin(at, k, n, t_.len, p, out);
+    if (!add_) return tl;
+    LocalTensor<T> in2 = in2_.template AllocTensor<T>();
+    copy_in(in2, x2_[static_cast<std::uint64_t>(at)], k, n, t_.len, p);
+    in2_.EnQue(in2);
+    in2 = in2_.template DeQue<T>();
+    if constexpr (kIsF32<T>) {
+      Add(tl.x, tl.x, in2, k * p);
+    } else {
+      LocalTensor<float> w2 = work2_.template Get<float>();
+      Cast(w2, in2, RoundMode::CAST_NONE, k * p);
+      Add(tl.x, tl.x, w2, k * p);
+    }
+    in2_.FreeTensor(in2);
+    if (store_x) {
+      LocalTensor<T> o = xo_.template AllocTensor<T>();
+      if constexpr (kIsF32<T>) {
+        Adds(o, tl.x, 0.0f, k * p);
+      } else {
+        Cast(o, tl.x, RoundMode::CAST_RINT, k * p);
+      }
+      xo_.EnQue(o);
+      o = xo_.template DeQue<T>();
+      copy_out(x_out_[static_cast<std::uint64_t>(at)], o, k, n, t_.len, p);
+      xo_.FreeTensor(o);
+    }
+    return tl;
+  }
+
   LocalTensor<float> LoadTile(TQue<TPosition::VECIN, 1>& q, const GlobalTensor<float>& g) {
     LocalTensor<float> v = q.AllocTensor<float>();
     const std::uint32_t last = t_.tile_rows * t_.pitch;
@@ -386,7 +428,7 @@ class NormOp : public RowBase<T> {
     const auto len = static_cast<std::uint32_t>(t_.len);
     const std::uint32_t p = t_.pitch;
     // Whole-tile ops; row statistics broadcast over the rows (no scalar work per row).
-    typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true);
+    typename B::Tile tl = Load(r * t_.len, k, len, p, true, true);
     LocalTensor<float> sum = sum_.Get<float>(), sq_sum = sq_sum_.Get<float>();
     LocalTensor<float> bc = bc_.Get<float>();
     LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
@@ -422,7 +464,7 @@ class NormOp : public RowBase<T> {
     if (!t_.rms) {  // pass 1: the mean
       for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {
         const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
-        typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, false);
+        typename B::Tile tl = Load(base + c0, 1, n, p, false, false);
         if (c0 == 0) {
           Adds(acc, tl.x, 0.0f, n);
         } else {
@@ -435,7 +477,7 @@ class NormOp : public RowBase<T> {
     }
     for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {  // pass 2: sum of squares
       const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
-      typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, false);
+      typename B::Tile tl = Load(base + c0, 1, n, p, false, false);
       if (!t_.rms) {
         Adds(tl.y, tl.x, -m, n);
         Mul(tl.y, tl.y, tl.y, n);
@@ -454,7 +496,7 @@ class NormOp : public RowBase<T> {
     const float rs = st.GetValue(k8_);
     for (std::int64_t c0 = 0; c0 < t_.len; c0 += c) {  // pass 3: the output
       const auto n = static_cast<std::uint32_t>(min64(c, t_.len - c0));
-      typename B::Tile tl = B::Begin(base + c0, 1, n, t_.len, p, true);
+      typename B::Tile tl = Load(base + c0, 1, n, p, true, true);
       if (!t_.rms) {
         Adds(tl.y, tl.x, -m, n);
         Muls(tl.y, tl.y, rs, n);
@@ -479,7 +521,11 @@ class NormOp : public RowBase<T> {
   RowTiling t_;
   std::uint32_t k8_ = 8;
   float inv_len_ = 1;
-  bool fits_ = true, has_w_ = false, has_b_ = false, mean_ = false, rstd_ = false;
+  bool fits_ = true, has_w_ = false, has_b_ = false, mean_ = false, rstd_ = false, add_ = false;
+  TQue<TPosition::VECIN, 2> in2_;
+  TQue<TPosition::VECOUT, 2> xo_;
+  TBuf<TPosition::VECCALC> work2_;
+  GlobalTensor<T> x2_, x_out_;
   TBuf<TPosition::VECCALC> sum_, sq_sum_, ones_, scratch_, bc_, acc_;
   TQue<TPosition::VECIN, 1> wq_, bq_;
   TQue<TPosition::VECOUT, 2> stats_;
@@ -714,6 +760,12 @@ void softmax_kernel(std::uint8_t* x, std::uint8_t* y, const RowTiling& t) {
 void norm_kernel(std::uint8_t* x, const std::uint8_t* w, const std::uint8_t* b, std::uint8_t* y,
                  std::uint8_t* mean, std::uint8_t* rstd, const RowTiling& t) {
   dispatch<NormOp>(t.dt, x, w, b, y, mean, rstd, t);
+}
+
+void add_rms_norm_kernel(std::uint8_t* x1, const std::uint8_t* x2, const std::uint8_t* gamma,
+                         std::uint8_t* y, std::uint8_t* rstd, std::uint8_t* x_out,
+                         const RowTiling& t) {
+  dispatch<NormOp>(t.dt, x1, gamma, nullptr, y, nullptr, rstd, t, x2, x_out);
 }
 
 void affine_rows_kernel(std::uint8_t* x, const std::uint8_t* scale, const std::uint8_t* shift,

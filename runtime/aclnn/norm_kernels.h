@@ -52,6 +52,10 @@ void softmax_kernel(std::uint8_t* x, std::uint8_t* y, const RowTiling& t);
 /// w, b: fp32 rows of len (nullptr when absent); mean, rstd: fp32 per row (nullptr: not written).
 void norm_kernel(std::uint8_t* x, const std::uint8_t* w, const std::uint8_t* b, std::uint8_t* y,
                  std::uint8_t* mean, std::uint8_t* rstd, const RowTiling& t);
+/// AddRmsNorm: x = x1 + x2 (fp32; x_out = x in x1's type), then RmsNorm of x with gamma (fp32).
+void add_rms_norm_kernel(std::uint8_t* x1, const std::uint8_t* x2, const std::uint8_t* gamma,
+                         std::uint8_t* y, std::uint8_t* rstd, std::uint8_t* x_out,
+                         const RowTiling& t);
 /// Batch norm apply: row r (one (n, c) plane) y = x * scale[r] + shift[r] (scale, shift: fp32,
 /// one value per row).
 void affine_rows_kernel(std::uint8_t* x, const std::uint8_t* scale, const std::uint8_t* shift,

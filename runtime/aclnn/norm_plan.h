@@ -47,6 +47,7 @@ struct RowNeeds {
   bool has_out = true;               // double-buffered output tiles of the input type
   std::uint32_t per_row_bytes = 0;   // per-row statistics
   std::uint32_t f32_tile_bufs = 0;   // fp32 buffers as large as a tile (whole-tile ops; rows fit)
+  std::uint32_t extra_elem_bytes = 0;  // more bytes per tile element (both modes)
 };
 
 constexpr std::uint64_t kUbReserve = 4096;  // scratch and small buffers
@@ -64,7 +65,8 @@ inline RowTiling plan_rows(const Plan& p, Dt dt, std::int64_t rows, std::int64_t
   t.per_block = s.per_block;
   const std::uint64_t ub = p.ub_bytes() > 2 * kUbReserve ? p.ub_bytes() - kUbReserve : kUbReserve;
   const std::uint32_t sz = dt_size(dt), align = 32 / sz;
-  const std::uint64_t elem = 2ull * sz + (n.has_out ? 2ull * sz : 0) + (sz == 4 ? 0 : 4);
+  const std::uint64_t elem =
+      2ull * sz + (n.has_out ? 2ull * sz : 0) + (sz == 4 ? 0 : 4) + n.extra_elem_bytes;
   const std::uint64_t pitch = round_up64(static_cast<std::uint64_t>(len), align);
   const std::uint64_t fixed = pitch * 4 * n.f32_rows;
   const std::uint64_t per_row = pitch * (elem + 4ull * n.f32_tile_bufs) + n.per_row_bytes;

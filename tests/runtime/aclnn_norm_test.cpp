@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_amax.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
@@ -400,6 +401,55 @@ TEST_F(NormTest, RmsNormMatchesDoubleReference) {
     expect_close(read(y), ref.y, tol_of(c.type), "yOut");
     expect_close(read(rstd), ref.rstd, tol_of(ACL_FLOAT), "rstdOut");
   }
+}
+
+TEST_F(NormTest, AddRmsNormMatchesDoubleReference) {
+  struct Case {
+    Shape shape, gamma;
+    aclDataType type, gamma_type;
+  };
+  const Case cases[] = {{{3, 100}, {100}, ACL_FLOAT, ACL_FLOAT},
+                        {{4, 1, 77}, {77}, ACL_FLOAT16, ACL_FLOAT16},
+                        {{40, 24}, {24}, ACL_BF16, ACL_FLOAT},
+                        {{2, 60001}, {60001}, ACL_FLOAT, ACL_FLOAT},
+                        {{2, 45000}, {45000}, ACL_FLOAT16, ACL_FLOAT}};
+  const double eps = 1e-6;
+  double seed = 70;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(::testing::Message() << "numel " << numel(c.shape) << " type " << c.type);
+    const int64_t len = numel(c.gamma);
+    aclTensor* x1 = make(c.shape, c.type, pattern(numel(c.shape), seed += 1, 2.0));
+    aclTensor* x2 = make(c.shape, c.type, pattern(numel(c.shape), seed + 0.3, 1.0));
+    aclTensor* g = make(c.gamma, c.gamma_type, pattern(len, seed + 0.5, 1.0));
+    aclTensor* y = make(c.shape, c.type);
+    aclTensor* xo = make(c.shape, c.type);
+    Shape rs_shape(c.shape.begin(), c.shape.end() - static_cast<long>(c.gamma.size()));
+    for (std::size_t i = 0; i < c.gamma.size(); ++i) rs_shape.push_back(1);
+    aclTensor* rstd = make(rs_shape, ACL_FLOAT);
+    run([&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnAddRmsNormGetWorkspaceSize(x1, x2, g, eps, y, rstd, xo, ws, ex);
+        },
+        aclnnAddRmsNorm);
+    Values sum = read(x1);
+    const Values b = read(x2), gv = read(g);
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += b[i];
+    const NormRef ref = norm_ref(sum, len, &gv, nullptr, eps, true);
+    expect_close(read(xo), sum, tol_of(c.type), "xOut");
+    expect_close(read(y), ref.y, tol_of(c.type), "yOut");
+    expect_close(read(rstd), ref.rstd, tol_of(ACL_FLOAT), "rstdOut");
+  }
+  aclTensor* a = make({2, 8}, ACL_FLOAT);
+  aclTensor* h = make({2, 8}, ACL_FLOAT16);
+  aclTensor* g = make({8}, ACL_FLOAT);
+  aclTensor* r = make({2, 1}, ACL_FLOAT);
+  EXPECT_EQ(status([&](uint64_t* ws, aclOpExecutor** ex) {
+              return aclnnAddRmsNormGetWorkspaceSize(a, h, g, 1e-6, a, r, a, ws, ex);
+            }),
+            ACLNN_ERR_PARAM_INVALID);  // x2's type differs
+  EXPECT_EQ(status([&](uint64_t* ws, aclOpExecutor** ex) {
+              return aclnnAddRmsNormGetWorkspaceSize(a, a, g, 1e-6, a, r, nullptr, ws, ex);
+            }),
+            ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST_F(NormTest, RmsNormErrors) {
