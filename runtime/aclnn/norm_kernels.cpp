@@ -36,17 +36,19 @@ inline Range my_range(std::int64_t total, std::int64_t per_block) {
 // With `pad`, each UB row's padding (up to the next 32 bytes) is filled with -infinity.
 template <class T>
 void copy_in(const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t rows,
-             std::uint32_t n, std::int64_t gm_pitch, std::uint32_t ub_pitch, bool pad = false) {
+             std::uint32_t n, std::int64_t gm_pitch, std::uint32_t ub_pitch, int pad = 0) {
   const auto bytes = static_cast<std::uint32_t>(n * sizeof(T));
-  const std::uint32_t ub_gap = (ub_pitch * static_cast<std::uint32_t>(sizeof(T)) - round_up(bytes, 32)) / 32;
-  DataCopyExtParams p(static_cast<std::uint16_t>(rows), bytes,
-                      static_cast<std::uint32_t>((gm_pitch - n) * static_cast<std::int64_t>(sizeof(T))),
-                      ub_gap, 0);
+  const std::uint32_t ub_gap =
+      (ub_pitch * static_cast<std::uint32_t>(sizeof(T)) - round_up(bytes, 32)) / 32;
+  DataCopyExtParams p(
+      static_cast<std::uint16_t>(rows), bytes,
+      static_cast<std::uint32_t>((gm_pitch - n) * static_cast<std::int64_t>(sizeof(T))), ub_gap, 0);
   const std::uint32_t right = round_up(bytes, 32) / static_cast<std::uint32_t>(sizeof(T)) - n;
-  if (pad && right > 0) {
-    DataCopyPad(dst, src, p,
-                DataCopyPadExtParams<T>(true, 0, static_cast<std::uint8_t>(right),
-                                        static_cast<T>(-__builtin_inff())));
+  if (pad != 0 && right > 0) {
+    DataCopyPad(
+        dst, src, p,
+        DataCopyPadExtParams<T>(true, 0, static_cast<std::uint8_t>(right),
+                                static_cast<T>(pad < 0 ? -__builtin_inff() : __builtin_inff())));
   } else {
     DataCopyPad(dst, src, p, DataCopyPadExtParams<T>());
   }
@@ -68,10 +70,11 @@ template <class T>
 void copy_out(const GlobalTensor<T>& dst, const LocalTensor<T>& src, std::uint32_t rows,
               std::uint32_t n, std::int64_t gm_pitch, std::uint32_t ub_pitch) {
   const auto bytes = static_cast<std::uint32_t>(n * sizeof(T));
-  const std::uint32_t ub_gap = (ub_pitch * static_cast<std::uint32_t>(sizeof(T)) - round_up(bytes, 32)) / 32;
-  DataCopyExtParams p(static_cast<std::uint16_t>(rows), bytes, ub_gap,
-                      static_cast<std::uint32_t>((gm_pitch - n) * static_cast<std::int64_t>(sizeof(T))),
-                      0);
+  const std::uint32_t ub_gap =
+      (ub_pitch * static_cast<std::uint32_t>(sizeof(T)) - round_up(bytes, 32)) / 32;
+  DataCopyExtParams p(
+      static_cast<std::uint16_t>(rows), bytes, ub_gap,
+      static_cast<std::uint32_t>((gm_pitch - n) * static_cast<std::int64_t>(sizeof(T))), 0);
   DataCopyPad(dst, src, p);
 }
 
@@ -99,7 +102,7 @@ class RowBase {
 
   // Loads k rows of n elements at element `at` (rows gm_pitch apart) into a tile of pitch P.
   Tile Begin(std::int64_t at, std::uint32_t k, std::uint32_t n, std::int64_t gm_pitch,
-             std::uint32_t pitch, bool out, bool pad = false) {
+             std::uint32_t pitch, bool out, int pad = 0) {
     Tile t;
     LocalTensor<T> in = in_.template AllocTensor<T>();
     copy_in(in, x_[static_cast<std::uint64_t>(at)], k, n, gm_pitch, pitch, pad);
@@ -156,7 +159,8 @@ class SoftmaxOp : public RowBase<T> {
     B::pipe_.InitBuffer(max_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(sum_, k8_ * sizeof(float));
     B::pipe_.InitBuffer(scratch_, 32 * sizeof(float));
-    if (t.inner > 1 || t.chunk >= t.len) B::pipe_.InitBuffer(bc_, t.tile_rows * t.pitch * sizeof(float));
+    if (t.inner > 1 || t.chunk >= t.len)
+      B::pipe_.InitBuffer(bc_, t.tile_rows * t.pitch * sizeof(float));
     if (t.inner > 1) B::pipe_.InitBuffer(part_, t.pitch * sizeof(float));
     if (t.inner > 1) {
       B::pipe_.InitBuffer(acc_, t.pitch * sizeof(float));
@@ -183,7 +187,7 @@ class SoftmaxOp : public RowBase<T> {
     const auto len = static_cast<std::uint32_t>(t_.len);
     const std::uint32_t p = t_.pitch;
     // Whole-tile ops: the row padding is -inf, so it takes part in neither max nor sum.
-    typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true, true);
+    typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, true, -1);
     LocalTensor<float> mx = max_.Get<float>(), sm = sum_.Get<float>(), bc = bc_.Get<float>();
     LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
     const std::uint32_t shape[2] = {k, p};
@@ -619,17 +623,30 @@ class ReduceOp : public RowBase<T> {
 
  private:
   void Combine(const LocalTensor<float>& acc, const LocalTensor<float>& x, std::uint32_t n) {
-    if (t_.max) {
-      Max(acc, acc, x, n);
-    } else {
-      Add(acc, acc, x, n);
+    switch (t_.kind) {
+      case ReduceKind::kMax:
+        Max(acc, acc, x, n);
+        break;
+      case ReduceKind::kMin:
+        Min(acc, acc, x, n);
+        break;
+      case ReduceKind::kSum:
+        Add(acc, acc, x, n);
+        break;
     }
   }
   void Whole(const LocalTensor<float>& dst, const LocalTensor<float>& x, std::uint32_t n) {
-    if (t_.max) {
-      ReduceMax(dst, x, scratch_.Get<float>(), static_cast<std::int32_t>(n));
-    } else {
-      ReduceSum(dst, x, scratch_.Get<float>(), static_cast<std::int32_t>(n));
+    const auto count = static_cast<std::int32_t>(n);
+    switch (t_.kind) {
+      case ReduceKind::kMax:
+        ReduceMax(dst, x, scratch_.Get<float>(), count);
+        break;
+      case ReduceKind::kMin:
+        ReduceMin(dst, x, scratch_.Get<float>(), count);
+        break;
+      case ReduceKind::kSum:
+        ReduceSum(dst, x, scratch_.Get<float>(), count);
+        break;
     }
   }
   void Store(LocalTensor<float>& res, std::int64_t at, std::uint32_t n) {
@@ -646,13 +663,21 @@ class ReduceOp : public RowBase<T> {
     LocalTensor<float> res = res_.AllocTensor<float>();
     if (c >= t_.len) {
       const auto len = static_cast<std::uint32_t>(t_.len);
-      typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, false, t_.max);
+      // Max / min: the row padding is -inf / +inf, so whole padded rows are reduced.
+      const int pad = t_.kind == ReduceKind::kMax ? -1 : t_.kind == ReduceKind::kMin ? 1 : 0;
+      typename B::Tile tl = B::Begin(r * t_.len, k, len, t_.len, p, false, pad);
       LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
-      if (t_.max) {  // the row padding is -inf
-        const std::uint32_t shape[2] = {k, p};
-        ReduceMax<float, Pattern::Reduce::AR>(res, tl.x, tmp, shape, false);
-      } else {
-        Sum(res, tl.x, tmp, SumParams{k, p, len});
+      const std::uint32_t shape[2] = {k, p};
+      switch (t_.kind) {
+        case ReduceKind::kMax:
+          ReduceMax<float, Pattern::Reduce::AR>(res, tl.x, tmp, shape, false);
+          break;
+        case ReduceKind::kMin:
+          ReduceMin<float, Pattern::Reduce::AR>(res, tl.x, tmp, shape, false);
+          break;
+        case ReduceKind::kSum:
+          Sum(res, tl.x, tmp, SumParams{k, p, len});
+          break;
       }
       B::End(tl, 0, k, len, t_.len, p);
     } else {
@@ -689,10 +714,16 @@ class ReduceOp : public RowBase<T> {
       LocalTensor<std::uint8_t> tmp = scratch_.Get<std::uint8_t>();
       LocalTensor<float> dst = r0 == 0 ? acc : part_.Get<float>();
       const std::uint32_t shape[2] = {k, p};
-      if (t_.max) {
-        ReduceMax<float, Pattern::Reduce::RA>(dst, tl.x, tmp, shape, false);
-      } else {
-        ReduceSum<float, Pattern::Reduce::RA>(dst, tl.x, tmp, shape, false);
+      switch (t_.kind) {
+        case ReduceKind::kMax:
+          ReduceMax<float, Pattern::Reduce::RA>(dst, tl.x, tmp, shape, false);
+          break;
+        case ReduceKind::kMin:
+          ReduceMin<float, Pattern::Reduce::RA>(dst, tl.x, tmp, shape, false);
+          break;
+        case ReduceKind::kSum:
+          ReduceSum<float, Pattern::Reduce::RA>(dst, tl.x, tmp, shape, false);
+          break;
       }
       if (r0 != 0) Combine(acc, dst, p);
       B::End(tl, 0, k, n, t_.inner, p);
@@ -738,9 +769,15 @@ void cast_run(std::uint8_t* src, std::uint8_t* dst, const CastTiling& t) {
 template <template <class> class Op, class... Args>
 void dispatch(Dt dt, Args&&... args) {
   switch (dt) {
-    case Dt::kF32: Op<float>().Run(args...); break;
-    case Dt::kF16: Op<half>().Run(args...); break;
-    case Dt::kBf16: Op<bfloat16_t>().Run(args...); break;
+    case Dt::kF32:
+      Op<float>().Run(args...);
+      break;
+    case Dt::kF16:
+      Op<half>().Run(args...);
+      break;
+    case Dt::kBf16:
+      Op<bfloat16_t>().Run(args...);
+      break;
   }
 }
 

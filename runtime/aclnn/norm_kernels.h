@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Ascend C kernels of the "norm" operator family (norm.cpp, reduce.cpp): row softmax, layer /
-// RMS normalisation, batch-norm inference, reductions (sum / max, scaled for mean) and the
+// RMS normalisation, batch-norm inference, reductions (sum / max / min, scaled for mean) and the
 // element type conversions they need. Plain declarations and tiling structs (no twin headers), so
 // host files include this without kernel_operator.h.
 //
@@ -32,13 +32,13 @@ void cast_kernel(std::uint8_t* src, std::uint8_t* dst, const CastTiling& t);
 struct RowTiling {
   Dt dt = Dt::kF32;
   std::int64_t rows = 0, len = 0;
-  std::int64_t per_block = 0;  // rows per block
-  std::uint32_t tile_rows = 1; // rows per UB tile (1 when chunked)
-  std::uint32_t chunk = 0;     // columns per tile (== len when a row fits UB)
-  std::uint32_t pitch = 0;     // padded UB row length in elements (chunk rounded to 32 bytes)
+  std::int64_t per_block = 0;   // rows per block
+  std::uint32_t tile_rows = 1;  // rows per UB tile (1 when chunked)
+  std::uint32_t chunk = 0;      // columns per tile (== len when a row fits UB)
+  std::uint32_t pitch = 0;      // padded UB row length in elements (chunk rounded to 32 bytes)
   // Normalisation parameters.
   float eps = 0;
-  bool rms = false;            // RmsNorm (no mean) instead of LayerNorm
+  bool rms = false;  // RmsNorm (no mean) instead of LayerNorm
   bool has_weight = false, has_bias = false;
   // Softmax over a middle axis: x viewed as [outer, len, inner] with inner > 1; a unit is
   // (o, column chunk of `chunk` columns), tile_rows rows of the axis per tile; per_block units.
@@ -74,10 +74,11 @@ void bn_stats_kernel(const std::uint8_t* w, const std::uint8_t* b, const std::ui
                      const std::uint8_t* var, std::uint8_t* scale, std::uint8_t* shift,
                      std::uint8_t* save_mean, std::uint8_t* save_invstd, const ChannelTiling& t);
 
-/// y[o, i] = scale * reduce_{r < len} x[o, r, i] (sum or max), y fp32; x of type dt.
+/// y[o, i] = scale * reduce_{r < len} x[o, r, i] (sum, max or min), y fp32; x of type dt.
+enum class ReduceKind : std::uint8_t { kSum, kMax, kMin };
 struct ReduceTiling {
   Dt dt = Dt::kF32;
-  bool max = false;
+  ReduceKind kind = ReduceKind::kSum;
   float scale = 1;
   std::int64_t outer = 0, len = 0, inner = 1;
   std::int64_t units = 0, per_block = 0;  // work units (see reduce_kernel) and units per block

@@ -42,11 +42,11 @@ class Workspace {
 
 /// What a row kernel keeps in UB besides its in / out tiles.
 struct RowNeeds {
-  std::uint32_t f32_rows = 0;        // fp32 buffers one padded row long, always
-  std::uint32_t chunk_f32_rows = 0;  // more of them when rows are chunked
-  bool has_out = true;               // double-buffered output tiles of the input type
-  std::uint32_t per_row_bytes = 0;   // per-row statistics
-  std::uint32_t f32_tile_bufs = 0;   // fp32 buffers as large as a tile (whole-tile ops; rows fit)
+  std::uint32_t f32_rows = 0;          // fp32 buffers one padded row long, always
+  std::uint32_t chunk_f32_rows = 0;    // more of them when rows are chunked
+  bool has_out = true;                 // double-buffered output tiles of the input type
+  std::uint32_t per_row_bytes = 0;     // per-row statistics
+  std::uint32_t f32_tile_bufs = 0;     // fp32 buffers as large as a tile (whole-tile ops; rows fit)
   std::uint32_t extra_elem_bytes = 0;  // more bytes per tile element (both modes)
 };
 
@@ -72,8 +72,8 @@ inline RowTiling plan_rows(const Plan& p, Dt dt, std::int64_t rows, std::int64_t
   const std::uint64_t per_row = pitch * (elem + 4ull * n.f32_tile_bufs) + n.per_row_bytes;
   if (fixed + per_row <= ub) {
     std::uint64_t k = (ub - fixed) / per_row;
-    k = std::min<std::uint64_t>({k, static_cast<std::uint64_t>(std::max<std::int64_t>(s.per_block, 1)),
-                                 kMaxTileRows});
+    k = std::min<std::uint64_t>(
+        {k, static_cast<std::uint64_t>(std::max<std::int64_t>(s.per_block, 1)), kMaxTileRows});
     t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(k, 1));
     t.chunk = static_cast<std::uint32_t>(len);
     t.pitch = static_cast<std::uint32_t>(pitch);
@@ -117,7 +117,7 @@ inline RowTiling plan_columns(const Plan& p, Dt dt, std::int64_t outer, std::int
 
 /// Where a kernel finds an fp32 parameter: the input itself, or its fp32 copy in the workspace.
 struct F32Source {
-  int input = -1;            // index into Addrs::in (-1: absent)
+  int input = -1;  // index into Addrs::in (-1: absent)
   bool in_workspace = false;
   std::uint64_t offset = 0;  // in the workspace
   const std::uint8_t* resolve(const Addrs& a) const {
@@ -134,17 +134,19 @@ inline CastTiling plan_cast(const Plan& p, Dt src, Dt dst, std::int64_t count) {
   t.count = count;
   const Split s = split_even(count, p.vector_cores(), 256);
   t.per_block = s.per_block;
-  t.tile = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(round_up64(static_cast<std::uint64_t>(std::max<std::int64_t>(s.per_block, 1)), 16), 8192));
+  t.tile = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+      round_up64(static_cast<std::uint64_t>(std::max<std::int64_t>(s.per_block, 1)), 16), 8192));
   return t;
 }
 
 inline std::uint32_t cast_blocks(const CastTiling& t) {
-  return static_cast<std::uint32_t>(std::max<std::int64_t>((t.count + t.per_block - 1) / std::max<std::int64_t>(t.per_block, 1), 1));
+  return static_cast<std::uint32_t>(std::max<std::int64_t>(
+      (t.count + t.per_block - 1) / std::max<std::int64_t>(t.per_block, 1), 1));
 }
 
 inline std::uint32_t row_blocks(std::int64_t rows, std::int64_t per_block) {
-  return static_cast<std::uint32_t>(std::max<std::int64_t>((rows + per_block - 1) / std::max<std::int64_t>(per_block, 1), 1));
+  return static_cast<std::uint32_t>(
+      std::max<std::int64_t>((rows + per_block - 1) / std::max<std::int64_t>(per_block, 1), 1));
 }
 
 /// Makes input `index` (`count` elements of `tensor`) available as fp32: the input itself when

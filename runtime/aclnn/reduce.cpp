@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// aclnnReduceSum, aclnnMean, aclnnAmax: reductions over any set of dimensions. Adjacent reduced
-// dimensions are merged; each remaining group is one reduce_kernel launch over the view
+// aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin: reductions over any set of dimensions. Adjacent
+// reduced dimensions are merged; each remaining group is one reduce_kernel launch over the view
 // [outer, group, inner] (right-most group first; the last axis as rows, any other axis column-
 // wise), fp32 partial results in the workspace; the last launch scales (Mean) and the result is
 // cast to the output type when it is not FLOAT.
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_mean.h"
 #include "aclnnop/aclnn_reduce_sum.h"
 #include "runtime/aclnn/norm_plan.h"
@@ -49,8 +50,8 @@ ReduceTiling plan_reduce_pass(const Plan& p, Dt dt, std::int64_t outer, std::int
   t.pitch = static_cast<std::uint32_t>(round_up64(t.chunk, align));
   const std::uint64_t res = 2ull * round_up64(t.chunk, 8) * 4 + t.pitch * 4ull;  // + partial
   const std::uint64_t k = ub > res ? (ub - res) / (t.pitch * elem) : 1;
-  t.tile_rows = static_cast<std::uint32_t>(
-      std::max<std::uint64_t>(1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(len), kMaxTileRows})));
+  t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(len), kMaxTileRows})));
   t.units = outer * ((inner + t.chunk - 1) / t.chunk);
   t.per_block = split_even(t.units, p.vector_cores(), 1).per_block;
   return t;
@@ -68,8 +69,8 @@ std::vector<bool> reduced_axes(const Plan& p, const aclTensor& x,
                                     "-dimensional self");
     const std::int64_t n = d < 0 ? d + r : d;
     if (rank == 0) continue;
-    p.require(!red[static_cast<std::size_t>(n)], std::string(what) + " repeats dimension " +
-                                                    std::to_string(n));
+    p.require(!red[static_cast<std::size_t>(n)],
+              std::string(what) + " repeats dimension " + std::to_string(n));
     red[static_cast<std::size_t>(n)] = true;
   }
   return red;
@@ -80,15 +81,15 @@ struct Group {
   bool reduced;
 };
 
-void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, bool keep,
-                 int dtype, aclTensor* out, bool max, bool mean, const char* dim_name) {
+void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, bool keep, int dtype,
+                 aclTensor* out, ReduceKind kind, bool mean, const char* dim_name) {
   const aclTensor& x = p.input(self, "self");
   const std::vector<std::int64_t> dims = p.int_array(dim_array, dim_name);
   const aclTensor& y = p.output(out, "out");
   p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
   p.require_dtype(y, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "out");
-  p.require(y.dtype == dtype, "out has data type " + dtype_name(y.dtype) + ", expected " +
-                                  dtype_name(dtype));
+  p.require(y.dtype == dtype,
+            "out has data type " + dtype_name(y.dtype) + ", expected " + dtype_name(dtype));
   p.require_contiguous(x, "self");
   p.require_contiguous(y, "out");
   p.require(x.numel() > 0, "self is empty (empty tensors are not supported)");
@@ -160,7 +161,7 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
     Pass ps;
     ps.from_input = passes.empty();
     ps.t = plan_reduce_pass(p, ps.from_input ? dt_of(x.dtype) : Dt::kF32, outer, len, inner);
-    ps.t.max = max;
+    ps.t.kind = kind;
     elems = outer * inner;
     const int slot = static_cast<int>(passes.size() % 2);
     if (buf[slot] == 0) buf[slot] = ws.take(static_cast<std::uint64_t>(elems) * 4) + 1;
@@ -174,7 +175,10 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
   if (mean) last.t.scale = 1.0f / static_cast<float>(count);
   last.to_output = y.dtype == ACL_FLOAT;
   for (const Pass& ps : passes) {
-    p.launch(max ? "ReduceMax" : "ReduceSum", reinterpret_cast<const void*>(&reduce_kernel),
+    const char* name = kind == ReduceKind::kMax   ? "ReduceMax"
+                       : kind == ReduceKind::kMin ? "ReduceMin"
+                                                  : "ReduceSum";
+    p.launch(name, reinterpret_cast<const void*>(&reduce_kernel),
              row_blocks(ps.t.units, ps.t.per_block), Core::kVector, [ps](const Addrs& a) {
                std::uint8_t* src = ps.from_input ? a.in[0] : a.workspace + ps.src;
                std::uint8_t* dst = ps.to_output ? a.out[0] : a.workspace + ps.dst;
@@ -194,10 +198,10 @@ namespace nm = npusim::aclnn::norm;
 aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
                                            bool keepDims, aclDataType dtype, aclTensor* out,
                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare("aclnnReduceSumGetWorkspaceSize", "ReduceSum", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nm::plan_reduce(p, self, dims, keepDims, dtype, out, false, false, "dims");
-                     });
+  return nn::prepare(
+      "aclnnReduceSumGetWorkspaceSize", "ReduceSum", workspaceSize, executor, [&](nn::Plan& p) {
+        nm::plan_reduce(p, self, dims, keepDims, dtype, out, nm::ReduceKind::kSum, false, "dims");
+      });
 }
 
 aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -208,10 +212,10 @@ aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
-  return nn::prepare("aclnnMeanGetWorkspaceSize", "Mean", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nm::plan_reduce(p, self, dim, keepDim, dtype, out, false, true, "dim");
-                     });
+  return nn::prepare(
+      "aclnnMeanGetWorkspaceSize", "Mean", workspaceSize, executor, [&](nn::Plan& p) {
+        nm::plan_reduce(p, self, dim, keepDim, dtype, out, nm::ReduceKind::kSum, true, "dim");
+      });
 }
 
 aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -222,14 +226,29 @@ aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
-  return nn::prepare("aclnnAmaxGetWorkspaceSize", "Amax", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
-                       nm::plan_reduce(p, self, dim, keepDim, type, out, true, false, "dim");
-                     });
+  return nn::prepare(
+      "aclnnAmaxGetWorkspaceSize", "Amax", workspaceSize, executor, [&](nn::Plan& p) {
+        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
+        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMax, false, "dim");
+      });
 }
 
 aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                       aclrtStream stream) {
   return nn::execute("aclnnAmax", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnAminGetWorkspaceSize", "Amin", workspaceSize, executor, [&](nn::Plan& p) {
+        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
+        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMin, false, "dim");
+      });
+}
+
+aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                      aclrtStream stream) {
+  return nn::execute("aclnnAmin", workspace, workspaceSize, executor, stream);
 }

@@ -73,7 +73,8 @@ void run(First first, Second second) {
 
 std::vector<float> pattern(std::int64_t n, float seed) {
   std::vector<float> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = 2.0f * std::sin(0.37f * static_cast<float>(i) + seed);
+  for (std::int64_t i = 0; i < n; ++i)
+    v[static_cast<std::size_t>(i)] = 2.0f * std::sin(0.37f * static_cast<float>(i) + seed);
   return v;
 }
 
@@ -82,11 +83,13 @@ void rows_and_softmax(std::int64_t rows) {
   const std::vector<float> xv = pattern(rows * len, 1.0f);
   Dev x = make({rows, len}, xv), g = make({len}, std::vector<float>(len, 2.0f));
   Dev y = make({rows, len}, {}), rstd = make({rows, 1}, {}), s = make({rows, len}, {});
-  run([&](uint64_t* w, aclOpExecutor** e) {
+  run(
+      [&](uint64_t* w, aclOpExecutor** e) {
         return aclnnRmsNormGetWorkspaceSize(x.t, g.t, 1e-6, y.t, rstd.t, w, e);
       },
       aclnnRmsNorm);
-  run([&](uint64_t* w, aclOpExecutor** e) { return aclnnSoftmaxGetWorkspaceSize(x.t, -1, s.t, w, e); },
+  run([&](uint64_t* w,
+          aclOpExecutor** e) { return aclnnSoftmaxGetWorkspaceSize(x.t, -1, s.t, w, e); },
       aclnnSoftmax);
   const std::vector<float> yv = get(y), rv = get(rstd), sv = get(s);
   for (std::int64_t r = 0; r < rows; r += rows / 4) {
@@ -112,11 +115,13 @@ int main() {
 
   // LayerNorm, FLOAT16 with FLOAT16 weight / bias and FLOAT16 mean / rstd (Cast launches around).
   {
-    Dev x = make({32, 1000}, pattern(32000, 2.0f), true), w = make({1000}, pattern(1000, 3.0f), true);
+    Dev x = make({32, 1000}, pattern(32000, 2.0f), true),
+        w = make({1000}, pattern(1000, 3.0f), true);
     Dev b = make({1000}, pattern(1000, 4.0f), true), y = make({32, 1000}, {}, true);
     Dev m = make({32, 1}, {}), r = make({32, 1}, {});
     aclIntArray* shape = aclCreateIntArray(std::vector<std::int64_t>{1000}.data(), 1);
-    run([&](uint64_t* ws, aclOpExecutor** e) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** e) {
           return aclnnLayerNormGetWorkspaceSize(x.t, shape, w.t, b.t, 1e-5, y.t, m.t, r.t, ws, e);
         },
         aclnnLayerNorm);
@@ -131,8 +136,10 @@ int main() {
   {
     Dev x = make({8, 16, 14, 14}, pattern(8 * 16 * 196, 5.0f)), y = make({8, 16, 14, 14}, {});
     Dev w = make({16}, std::vector<float>(16, 1.5f)), b = make({16}, std::vector<float>(16, 0.25f));
-    Dev rm = make({16}, std::vector<float>(16, 0.5f)), rv = make({16}, std::vector<float>(16, 4.0f));
-    run([&](uint64_t* ws, aclOpExecutor** e) {
+    Dev rm = make({16}, std::vector<float>(16, 0.5f)),
+        rv = make({16}, std::vector<float>(16, 4.0f));
+    run(
+        [&](uint64_t* ws, aclOpExecutor** e) {
           return aclnnBatchNormGetWorkspaceSize(x.t, w.t, b.t, rm.t, rv.t, false, 0.1, 0.0, y.t,
                                                 nullptr, nullptr, ws, e);
         },
@@ -149,19 +156,23 @@ int main() {
     aclIntArray* d02 = aclCreateIntArray(std::vector<std::int64_t>{0, 2}.data(), 2);
     aclIntArray* last = aclCreateIntArray(std::vector<std::int64_t>{-1}.data(), 1);
     aclIntArray* all = aclCreateIntArray(nullptr, 0);
-    run([&](uint64_t* ws, aclOpExecutor** e) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** e) {
           return aclnnReduceSumGetWorkspaceSize(x.t, d02, false, ACL_FLOAT, sum.t, ws, e);
         },
         aclnnReduceSum);
-    run([&](uint64_t* ws, aclOpExecutor** e) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** e) {
           return aclnnMeanGetWorkspaceSize(x.t, last, true, ACL_FLOAT, mean.t, ws, e);
         },
         aclnnMean);
-    run([&](uint64_t* ws, aclOpExecutor** e) { return aclnnAmaxGetWorkspaceSize(x.t, all, false, mx.t, ws, e); },
+    run([&](uint64_t* ws,
+            aclOpExecutor** e) { return aclnnAmaxGetWorkspaceSize(x.t, all, false, mx.t, ws, e); },
         aclnnAmax);
     double s5 = 0, m0 = 0, best = -1e30;
     for (std::int64_t a = 0; a < 16; ++a)
-      for (std::int64_t c = 0; c < 128; ++c) s5 += xv[static_cast<std::size_t>((a * 64 + 5) * 128 + c)];
+      for (std::int64_t c = 0; c < 128; ++c)
+        s5 += xv[static_cast<std::size_t>((a * 64 + 5) * 128 + c)];
     for (std::int64_t c = 0; c < 128; ++c) m0 += xv[static_cast<std::size_t>(c)];
     for (float v : xv) best = v > best ? v : best;
     E2E_EXPECT(std::fabs(get(sum)[5] - s5) < 1e-3);

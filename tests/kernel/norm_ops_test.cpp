@@ -19,7 +19,17 @@ using npusim::kernel::Op;
 using npusim::kernel::Pipe;
 using npusim::kernel::run_blocks;
 
-enum class Which : std::uint32_t { kSum, kMaxAR, kMaxRA, kSumAR, kSumRA, kBcast1, kBcast0 };
+enum class Which : std::uint32_t {
+  kSum,
+  kMaxAR,
+  kMaxRA,
+  kSumAR,
+  kSumRA,
+  kMinAR,
+  kMinRA,
+  kBcast1,
+  kBcast0
+};
 
 // Runs one op on `rows` x `pitch` floats copied into UB (src), writing dst (64 x 64 floats).
 void op_kernel(GM_ADDR src, GM_ADDR dst, Which which, std::uint32_t rows, std::uint32_t cols,
@@ -36,11 +46,27 @@ void op_kernel(GM_ADDR src, GM_ADDR dst, Which which, std::uint32_t rows, std::u
   std::memcpy(y.twin_data(), dst, 64 * 64 * 4);
   const std::uint32_t shape[2] = {rows, cols};
   switch (which) {
-    case Which::kSum: Sum(y, x, tmp, SumParams{rows, pitch, cols}); break;
-    case Which::kMaxAR: ReduceMax<float, Pattern::Reduce::AR>(y, x, tmp, shape, true); break;
-    case Which::kMaxRA: ReduceMax<float, Pattern::Reduce::RA>(y, x, shape, false); break;
-    case Which::kSumAR: ReduceSum<float, Pattern::Reduce::AR>(y, x, shape, true); break;
-    case Which::kSumRA: ReduceSum<float, Pattern::Reduce::RA>(y, x, tmp, shape, false); break;
+    case Which::kSum:
+      Sum(y, x, tmp, SumParams{rows, pitch, cols});
+      break;
+    case Which::kMaxAR:
+      ReduceMax<float, Pattern::Reduce::AR>(y, x, tmp, shape, true);
+      break;
+    case Which::kMaxRA:
+      ReduceMax<float, Pattern::Reduce::RA>(y, x, shape, false);
+      break;
+    case Which::kSumAR:
+      ReduceSum<float, Pattern::Reduce::AR>(y, x, shape, true);
+      break;
+    case Which::kMinAR:
+      ReduceMin<float, Pattern::Reduce::AR>(y, x, tmp, shape, true);
+      break;
+    case Which::kMinRA:
+      ReduceMin<float, Pattern::Reduce::RA>(y, x, shape, false);
+      break;
+    case Which::kSumRA:
+      ReduceSum<float, Pattern::Reduce::RA>(y, x, tmp, shape, false);
+      break;
     case Which::kBcast1: {
       const std::uint32_t d[2] = {rows, cols}, s[2] = {rows, 1};
       Broadcast<float, 2, 1>(y, x, d, s);
@@ -61,7 +87,7 @@ struct OpRun {
 };
 
 OpRun run(Which which, std::uint32_t rows, std::uint32_t cols, std::uint32_t pitch,
-        const std::vector<float>& in, bool functional = true) {
+          const std::vector<float>& in, bool functional = true) {
   std::vector<float> src(64 * 64, 0.0f), dst(64 * 64, -7.0f);
   std::copy(in.begin(), in.end(), src.begin());
   OpRun out;
@@ -132,6 +158,25 @@ TEST(NormOps, ReduceMaxAndSumByPattern) {
   for (std::uint32_t j = 0; j < 9; ++j) {
     float want = 0;
     for (std::uint32_t i = 0; i < 7; ++i) want += c[i * 9 + j];
+    EXPECT_EQ(r.out[j], want) << j;
+  }
+}
+
+TEST(NormOps, ReduceMinByPattern) {
+  const std::vector<float> x = matrix(6, 24);
+  OpRun r = run(Which::kMinAR, 6, 21, 24, x);
+  ASSERT_TRUE(r.r.ok()) << r.r.first_error();
+  for (std::uint32_t i = 0; i < 6; ++i) {
+    float want = x[i * 24];
+    for (std::uint32_t j = 1; j < 21; ++j) want = std::min(want, x[i * 24 + j]);
+    EXPECT_EQ(r.out[i], want) << i;
+  }
+  EXPECT_EQ(only_vector(r).op, Op::kReduceMin);
+  r = run(Which::kMinRA, 7, 9, 9, matrix(7, 9));
+  const std::vector<float> c = matrix(7, 9);
+  for (std::uint32_t j = 0; j < 9; ++j) {
+    float want = c[j];
+    for (std::uint32_t i = 1; i < 7; ++i) want = std::min(want, c[i * 9 + j]);
     EXPECT_EQ(r.out[j], want) << j;
   }
 }

@@ -18,6 +18,7 @@
 
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_mean.h"
@@ -53,8 +54,8 @@ int64_t numel(const Shape& s) {
 Values pattern(int64_t n, double seed, double scale = 3.0) {
   Values v(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i)
-    v[static_cast<std::size_t>(i)] =
-        scale * std::sin(0.37 * static_cast<double>(i) + seed) + 0.5 * std::cos(1.3 * static_cast<double>(i));
+    v[static_cast<std::size_t>(i)] = scale * std::sin(0.37 * static_cast<double>(i) + seed) +
+                                     0.5 * std::cos(1.3 * static_cast<double>(i));
   return v;
 }
 
@@ -155,7 +156,8 @@ Values softmax_ref(const Values& x, int64_t len) {
     double m = row[0], s = 0;
     for (int64_t i = 0; i < len; ++i) m = std::max(m, row[i]);
     for (int64_t i = 0; i < len; ++i) s += std::exp(row[i] - m);
-    for (int64_t i = 0; i < len; ++i) y[r * static_cast<std::size_t>(len) + static_cast<std::size_t>(i)] = std::exp(row[i] - m) / s;
+    for (int64_t i = 0; i < len; ++i)
+      y[r * static_cast<std::size_t>(len) + static_cast<std::size_t>(i)] = std::exp(row[i] - m) / s;
   }
   return y;
 }
@@ -197,7 +199,9 @@ struct ReduceRef {
   Values y, abs_sum;
   int64_t count = 1;
 };
-ReduceRef reduce_ref(const Values& x, const Shape& shape, const std::vector<bool>& red, bool max) {
+// extreme: 0 sum, 1 max, -1 min.
+ReduceRef reduce_ref(const Values& x, const Shape& shape, const std::vector<bool>& red,
+                     int extreme) {
   ReduceRef o;
   Shape out_shape;
   for (std::size_t i = 0; i < shape.size(); ++i) {
@@ -205,14 +209,16 @@ ReduceRef reduce_ref(const Values& x, const Shape& shape, const std::vector<bool
     out_shape.push_back(red[i] ? 1 : shape[i]);
   }
   const int64_t n_out = numel(out_shape);
-  o.y.assign(static_cast<std::size_t>(n_out), max ? -INFINITY : 0.0);
+  o.y.assign(static_cast<std::size_t>(n_out), extreme > 0   ? -INFINITY
+                                              : extreme < 0 ? INFINITY
+                                                            : 0.0);
   o.abs_sum.assign(static_cast<std::size_t>(n_out), 0.0);
   Shape idx(shape.size(), 0);
   for (std::size_t n = 0; n < x.size(); ++n) {
     int64_t off = 0;
     for (std::size_t i = 0; i < shape.size(); ++i) off = off * out_shape[i] + (red[i] ? 0 : idx[i]);
     auto& y = o.y[static_cast<std::size_t>(off)];
-    y = max ? std::max(y, x[n]) : y + x[n];
+    y = extreme > 0 ? std::max(y, x[n]) : extreme < 0 ? std::min(y, x[n]) : y + x[n];
     o.abs_sum[static_cast<std::size_t>(off)] += std::fabs(x[n]);
     for (std::size_t k = shape.size(); k-- > 0;) {
       if (++idx[k] < shape[k]) break;
@@ -230,24 +236,32 @@ TEST_F(NormTest, SoftmaxMatchesDoubleReference) {
     int64_t dim;
     aclDataType type;
   };
-  const Case cases[] = {
-      {{3, 37}, -1, ACL_FLOAT},      {{5, 1000}, 1, ACL_FLOAT},     {{2, 3, 17}, 2, ACL_FLOAT16},
-      {{7, 129}, -1, ACL_BF16},      {{4, 7, 1}, 1, ACL_FLOAT},     {{200, 24}, -1, ACL_FLOAT16},
-      {{2, 70001}, -1, ACL_FLOAT},   {{1, 90000}, 1, ACL_FLOAT16},  {{9}, 0, ACL_BF16},
-      // other axes, column-wise
-      {{3, 5, 7}, 1, ACL_FLOAT},     {{4, 300, 33}, -2, ACL_FLOAT16}, {{2000, 3}, 0, ACL_FLOAT},
-      {{2, 3, 2500, 4}, 1, ACL_BF16}, {{5, 3, 1}, 0, ACL_FLOAT}};
+  const Case cases[] = {{{3, 37}, -1, ACL_FLOAT},
+                        {{5, 1000}, 1, ACL_FLOAT},
+                        {{2, 3, 17}, 2, ACL_FLOAT16},
+                        {{7, 129}, -1, ACL_BF16},
+                        {{4, 7, 1}, 1, ACL_FLOAT},
+                        {{200, 24}, -1, ACL_FLOAT16},
+                        {{2, 70001}, -1, ACL_FLOAT},
+                        {{1, 90000}, 1, ACL_FLOAT16},
+                        {{9}, 0, ACL_BF16},
+                        // other axes, column-wise
+                        {{3, 5, 7}, 1, ACL_FLOAT},
+                        {{4, 300, 33}, -2, ACL_FLOAT16},
+                        {{2000, 3}, 0, ACL_FLOAT},
+                        {{2, 3, 2500, 4}, 1, ACL_BF16},
+                        {{5, 3, 1}, 0, ACL_FLOAT}};
   double seed = 0;
   for (const Case& c : cases) {
-    SCOPED_TRACE(::testing::Message() << "shape[0] " << c.shape[0] << " numel " << numel(c.shape)
-                                    << " type " << c.type);
+    SCOPED_TRACE(::testing::Message()
+                 << "shape[0] " << c.shape[0] << " numel " << numel(c.shape) << " type " << c.type);
     aclTensor* x = make(c.shape, c.type, pattern(numel(c.shape), seed += 1));
     aclTensor* y = make(c.shape, c.type);
-    run([&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnSoftmaxGetWorkspaceSize(x, c.dim, y, ws, ex);
-        },
+    run([&](uint64_t* ws,
+            aclOpExecutor** ex) { return aclnnSoftmaxGetWorkspaceSize(x, c.dim, y, ws, ex); },
         aclnnSoftmax);
-    const auto d = static_cast<std::size_t>(c.dim < 0 ? c.dim + static_cast<int64_t>(c.shape.size()) : c.dim);
+    const auto d =
+        static_cast<std::size_t>(c.dim < 0 ? c.dim + static_cast<int64_t>(c.shape.size()) : c.dim);
     const int64_t len = c.shape[d];
     int64_t inner = 1;
     for (std::size_t i = d + 1; i < c.shape.size(); ++i) inner *= c.shape[i];
@@ -263,13 +277,15 @@ TEST_F(NormTest, SoftmaxErrors) {
   aclTensor* xi = make({3, 4}, ACL_INT32);
   aclTensor* yh = make({3, 4}, ACL_FLOAT16);
   auto sm = [](const aclTensor* a, int64_t d, aclTensor* b) {
-    return [=](uint64_t* ws, aclOpExecutor** ex) { return aclnnSoftmaxGetWorkspaceSize(a, d, b, ws, ex); };
+    return [=](uint64_t* ws, aclOpExecutor** ex) {
+      return aclnnSoftmaxGetWorkspaceSize(a, d, b, ws, ex);
+    };
   };
   EXPECT_EQ(status(sm(nullptr, 1, y)), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(status(sm(x, 1, nullptr)), ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(status(sm(x, 2, y)), ACLNN_ERR_PARAM_INVALID);   // dim out of range
+  EXPECT_EQ(status(sm(x, 2, y)), ACLNN_ERR_PARAM_INVALID);  // dim out of range
   EXPECT_EQ(status(sm(x, -3, y)), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(status(sm(x, 0, y)), ACLNN_SUCCESS);             // another axis: column-wise
+  EXPECT_EQ(status(sm(x, 0, y)), ACLNN_SUCCESS);  // another axis: column-wise
   EXPECT_EQ(status(sm(x, 1, wrong)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(sm(xi, 1, y)), ACLNN_ERR_PARAM_INVALID);  // type
   EXPECT_EQ(status(sm(x, 1, yh)), ACLNN_ERR_PARAM_INVALID);  // out's type differs
@@ -308,7 +324,8 @@ TEST_F(NormTest, LayerNormMatchesDoubleReference) {
     aclTensor* mean = c.stats ? make(stat_shape, c.stat_type) : nullptr;
     aclTensor* rstd = c.stats ? make(stat_shape, c.stat_type) : nullptr;
     aclIntArray* shape = ints(c.norm);
-    run([&](uint64_t* ws, aclOpExecutor** ex) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
           return aclnnLayerNormGetWorkspaceSize(x, shape, w, b, eps, y, mean, rstd, ws, ex);
         },
         aclnnLayerNorm);
@@ -361,13 +378,14 @@ TEST_F(NormTest, LayerNormWithImplModeComputesLayerNorm) {
   aclTensor* x = make({3, 50}, ACL_FLOAT16, pattern(150, 1.0));
   aclTensor* y = make({3, 50}, ACL_FLOAT16);
   aclIntArray* shape = ints({50});
-  run([&](uint64_t* ws, aclOpExecutor** ex) {
+  run(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
         return aclnnLayerNormWithImplModeGetWorkspaceSize(x, shape, nullptr, nullptr, 1e-5, y,
                                                           nullptr, nullptr, 1, ws, ex);
       },
       aclnnLayerNormWithImplMode);
-  expect_close(read(y), norm_ref(read(x), 50, nullptr, nullptr, 1e-5, false).y,
-               tol_of(ACL_FLOAT16), "implMode 1");
+  expect_close(read(y), norm_ref(read(x), 50, nullptr, nullptr, 1e-5, false).y, tol_of(ACL_FLOAT16),
+               "implMode 1");
 }
 
 TEST_F(NormTest, RmsNormMatchesDoubleReference) {
@@ -375,12 +393,10 @@ TEST_F(NormTest, RmsNormMatchesDoubleReference) {
     Shape shape, gamma;
     aclDataType type, gamma_type;
   };
-  const Case cases[] = {{{3, 100}, {100}, ACL_FLOAT, ACL_FLOAT},
-                        {{4, 1, 77}, {77}, ACL_FLOAT16, ACL_FLOAT16},
-                        {{6, 2, 9}, {2, 9}, ACL_BF16, ACL_FLOAT},
-                        {{2, 4096}, {4096}, ACL_BF16, ACL_BF16},
-                        {{2, 60001}, {60001}, ACL_FLOAT, ACL_FLOAT},
-                        {{2, 45000}, {45000}, ACL_FLOAT16, ACL_FLOAT16}};
+  const Case cases[] = {
+      {{3, 100}, {100}, ACL_FLOAT, ACL_FLOAT},     {{4, 1, 77}, {77}, ACL_FLOAT16, ACL_FLOAT16},
+      {{6, 2, 9}, {2, 9}, ACL_BF16, ACL_FLOAT},    {{2, 4096}, {4096}, ACL_BF16, ACL_BF16},
+      {{2, 60001}, {60001}, ACL_FLOAT, ACL_FLOAT}, {{2, 45000}, {45000}, ACL_FLOAT16, ACL_FLOAT16}};
   const double eps = 1e-6;
   double seed = 20;
   for (const Case& c : cases) {
@@ -392,7 +408,8 @@ TEST_F(NormTest, RmsNormMatchesDoubleReference) {
     Shape rs_shape(c.shape.begin(), c.shape.end() - static_cast<long>(c.gamma.size()));
     for (std::size_t i = 0; i < c.gamma.size(); ++i) rs_shape.push_back(1);
     aclTensor* rstd = make(rs_shape, ACL_FLOAT);
-    run([&](uint64_t* ws, aclOpExecutor** ex) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
           return aclnnRmsNormGetWorkspaceSize(x, g, eps, y, rstd, ws, ex);
         },
         aclnnRmsNorm);
@@ -426,7 +443,8 @@ TEST_F(NormTest, AddRmsNormMatchesDoubleReference) {
     Shape rs_shape(c.shape.begin(), c.shape.end() - static_cast<long>(c.gamma.size()));
     for (std::size_t i = 0; i < c.gamma.size(); ++i) rs_shape.push_back(1);
     aclTensor* rstd = make(rs_shape, ACL_FLOAT);
-    run([&](uint64_t* ws, aclOpExecutor** ex) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
           return aclnnAddRmsNormGetWorkspaceSize(x1, x2, g, eps, y, rstd, xo, ws, ex);
         },
         aclnnAddRmsNorm);
@@ -500,8 +518,10 @@ TEST_F(NormTest, BatchNormInferenceMatchesDoubleReference) {
     aclTensor* y = make(c.shape, c.type);
     aclTensor* sm = c.save ? make({ch}, ACL_FLOAT) : nullptr;
     aclTensor* si = c.save ? make({ch}, ACL_FLOAT) : nullptr;
-    run([&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnBatchNormGetWorkspaceSize(x, w, b, rm, rv, false, 0.1, eps, y, sm, si, ws, ex);
+    run(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnBatchNormGetWorkspaceSize(x, w, b, rm, rv, false, 0.1, eps, y, sm, si, ws,
+                                                ex);
         },
         aclnnBatchNorm);
     const Values xv = read(x), mv = read(rm), vv = read(rv);
@@ -555,7 +575,8 @@ TEST_F(NormTest, LaunchesAreTiledVectorKernels) {
   aclTensor* mean = make({96, 1}, ACL_FLOAT16);
   aclTensor* rstd = make({96, 1}, ACL_FLOAT);
   aclIntArray* shape = ints({512});
-  run([&](uint64_t* ws, aclOpExecutor** ex) {
+  run(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
         return aclnnLayerNormGetWorkspaceSize(x, shape, w, b, 1e-5, y, mean, rstd, ws, ex);
       },
       aclnnLayerNorm);
@@ -576,7 +597,8 @@ TEST_F(NormTest, LaunchesAreTiledVectorKernels) {
   aclTensor* big = make({2, 65536}, ACL_FLOAT, pattern(2 * 65536, 5.0));
   aclTensor* sum = make({2}, ACL_FLOAT);
   aclIntArray* last = ints({-1});
-  run([&](uint64_t* ws, aclOpExecutor** ex) {
+  run(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
         return aclnnReduceSumGetWorkspaceSize(big, last, false, ACL_FLOAT, sum, ws, ex);
       },
       aclnnReduceSum);
@@ -584,7 +606,7 @@ TEST_F(NormTest, LaunchesAreTiledVectorKernels) {
   for (std::size_t i = before; i < fake().tasks().size(); ++i)
     if (fake().tasks()[i].kind == TaskKind::kKernel) blocks.push_back(fake().tasks()[i].blocks_run);
   EXPECT_EQ(blocks, (std::vector<std::uint32_t>{32, 2}));
-  const ReduceRef ref = reduce_ref(read(big), {2, 65536}, {false, true}, false);
+  const ReduceRef ref = reduce_ref(read(big), {2, 65536}, {false, true}, 0);
   expect_close(read(sum), ref.y, {1e-3, 1e-5}, "split sum");
 }
 
@@ -612,13 +634,15 @@ TEST_F(NormTest, RepeatableRmsNormFollowsNewAddresses) {
   EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
   aclrtFree(ws);
   const Values gv = read(g);
-  expect_close(read(y1), norm_ref(read(x1), 300, &gv, nullptr, 1e-6, true).y, tol_of(ACL_FLOAT16), "run 1");
-  expect_close(read(y2), norm_ref(read(x2), 300, &gv, nullptr, 1e-6, true).y, tol_of(ACL_FLOAT16), "run 2");
+  expect_close(read(y1), norm_ref(read(x1), 300, &gv, nullptr, 1e-6, true).y, tol_of(ACL_FLOAT16),
+               "run 1");
+  expect_close(read(y2), norm_ref(read(x2), 300, &gv, nullptr, 1e-6, true).y, tol_of(ACL_FLOAT16),
+               "run 2");
 }
 
 // ---- ReduceSum / Mean / Amax -------------------------------------------------------------
 
-enum class Kind { kSum, kMean, kMax };
+enum class Kind { kSum, kMean, kMax, kMin };
 
 struct ReduceCase {
   Kind kind;
@@ -630,9 +654,9 @@ struct ReduceCase {
 class NormReduceTest : public NormTest {
  public:
   void check(const ReduceCase& c, double seed) {
-    SCOPED_TRACE(::testing::Message() << "kind " << static_cast<int>(c.kind) << " numel "
-                                    << numel(c.shape) << " dims " << c.dims.size() << " keep "
-                                    << c.keep << " in " << c.in << " out " << c.out);
+    SCOPED_TRACE(::testing::Message()
+                 << "kind " << static_cast<int>(c.kind) << " numel " << numel(c.shape) << " dims "
+                 << c.dims.size() << " keep " << c.keep << " in " << c.in << " out " << c.out);
     const auto rank = static_cast<int64_t>(c.shape.size());
     std::vector<bool> red(c.shape.size(), c.dims.empty());
     for (int64_t d : c.dims) red[static_cast<std::size_t>(d < 0 ? d + rank : d)] = true;
@@ -644,25 +668,38 @@ class NormReduceTest : public NormTest {
     aclIntArray* dims = ints(c.dims);
     switch (c.kind) {
       case Kind::kSum:
-        run([&](uint64_t* ws, aclOpExecutor** ex) {
+        run(
+            [&](uint64_t* ws, aclOpExecutor** ex) {
               return aclnnReduceSumGetWorkspaceSize(x, dims, c.keep, c.out, y, ws, ex);
             },
             aclnnReduceSum);
         break;
       case Kind::kMean:
-        run([&](uint64_t* ws, aclOpExecutor** ex) {
+        run(
+            [&](uint64_t* ws, aclOpExecutor** ex) {
               return aclnnMeanGetWorkspaceSize(x, dims, c.keep, c.out, y, ws, ex);
             },
             aclnnMean);
         break;
       case Kind::kMax:
-        run([&](uint64_t* ws, aclOpExecutor** ex) {
+        run(
+            [&](uint64_t* ws, aclOpExecutor** ex) {
               return aclnnAmaxGetWorkspaceSize(x, dims, c.keep, y, ws, ex);
             },
             aclnnAmax);
         break;
+      case Kind::kMin:
+        run(
+            [&](uint64_t* ws, aclOpExecutor** ex) {
+              return aclnnAminGetWorkspaceSize(x, dims, c.keep, y, ws, ex);
+            },
+            aclnnAmin);
+        break;
     }
-    ReduceRef ref = reduce_ref(read(x), c.shape, red, c.kind == Kind::kMax);
+    ReduceRef ref = reduce_ref(read(x), c.shape, red,
+                               c.kind == Kind::kMax   ? 1
+                               : c.kind == Kind::kMin ? -1
+                                                      : 0);
     const Values got = read(y);
     ASSERT_EQ(got.size(), ref.y.size());
     const double out_rel = c.out == ACL_FLOAT ? 0 : c.out == ACL_FLOAT16 ? 1e-3 : 8e-3;
@@ -672,7 +709,7 @@ class NormReduceTest : public NormTest {
         expect /= static_cast<double>(ref.count);
         scale /= static_cast<double>(ref.count);
       }
-      if (c.kind == Kind::kMax) {
+      if (c.kind == Kind::kMax || c.kind == Kind::kMin) {
         ASSERT_EQ(got[i], expect) << "element " << i;  // exact
         continue;
       }
@@ -683,25 +720,28 @@ class NormReduceTest : public NormTest {
 };
 
 TEST_F(NormReduceTest, ReduceSumMeanAmaxMatchDoubleReference) {
-  const ReduceCase cases[] = {
-      {Kind::kSum, {4, 37}, {-1}, false, ACL_FLOAT, ACL_FLOAT},
-      {Kind::kSum, {3, 5, 7}, {1}, true, ACL_FLOAT16, ACL_FLOAT},
-      {Kind::kSum, {3, 5, 7}, {0, 2}, false, ACL_FLOAT, ACL_FLOAT16},
-      {Kind::kSum, {2, 3, 4, 5}, {}, true, ACL_BF16, ACL_FLOAT},
-      {Kind::kSum, {2, 3, 4, 5}, {0, 1, 3}, false, ACL_FLOAT, ACL_FLOAT},
-      {Kind::kSum, {3, 1, 5}, {1}, false, ACL_FLOAT, ACL_FLOAT},
-      {Kind::kSum, {2, 70001}, {1}, true, ACL_FLOAT, ACL_FLOAT},
-      {Kind::kSum, {3000, 3, 5}, {0}, false, ACL_FLOAT16, ACL_FLOAT},
-      {Kind::kSum, {4, 9, 3000}, {1}, false, ACL_FLOAT, ACL_BF16},
-      {Kind::kMean, {6, 10, 3}, {1}, false, ACL_FLOAT, ACL_FLOAT},
-      {Kind::kMean, {6, 10, 3}, {0, 1}, true, ACL_FLOAT16, ACL_FLOAT16},
-      {Kind::kMean, {5, 33}, {}, false, ACL_BF16, ACL_FLOAT},
-      {Kind::kMean, {2, 50000}, {-1}, false, ACL_FLOAT16, ACL_FLOAT},
-      {Kind::kMax, {5, 19}, {-1}, false, ACL_FLOAT, ACL_FLOAT},
-      {Kind::kMax, {4, 6, 9}, {0, 2}, true, ACL_FLOAT16, ACL_FLOAT16},
-      {Kind::kMax, {3, 7, 11}, {}, false, ACL_BF16, ACL_BF16},
-      {Kind::kMax, {2, 80000}, {1}, false, ACL_FLOAT, ACL_FLOAT},
-      {Kind::kMax, {7, 5000}, {0}, true, ACL_FLOAT, ACL_FLOAT}};
+  const ReduceCase cases[] = {{Kind::kSum, {4, 37}, {-1}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kSum, {3, 5, 7}, {1}, true, ACL_FLOAT16, ACL_FLOAT},
+                              {Kind::kSum, {3, 5, 7}, {0, 2}, false, ACL_FLOAT, ACL_FLOAT16},
+                              {Kind::kSum, {2, 3, 4, 5}, {}, true, ACL_BF16, ACL_FLOAT},
+                              {Kind::kSum, {2, 3, 4, 5}, {0, 1, 3}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kSum, {3, 1, 5}, {1}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kSum, {2, 70001}, {1}, true, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kSum, {3000, 3, 5}, {0}, false, ACL_FLOAT16, ACL_FLOAT},
+                              {Kind::kSum, {4, 9, 3000}, {1}, false, ACL_FLOAT, ACL_BF16},
+                              {Kind::kMean, {6, 10, 3}, {1}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kMean, {6, 10, 3}, {0, 1}, true, ACL_FLOAT16, ACL_FLOAT16},
+                              {Kind::kMean, {5, 33}, {}, false, ACL_BF16, ACL_FLOAT},
+                              {Kind::kMean, {2, 50000}, {-1}, false, ACL_FLOAT16, ACL_FLOAT},
+                              {Kind::kMax, {5, 19}, {-1}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kMax, {4, 6, 9}, {0, 2}, true, ACL_FLOAT16, ACL_FLOAT16},
+                              {Kind::kMax, {3, 7, 11}, {}, false, ACL_BF16, ACL_BF16},
+                              {Kind::kMax, {2, 80000}, {1}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kMax, {7, 5000}, {0}, true, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kMin, {5, 19}, {-1}, true, ACL_FLOAT16, ACL_FLOAT16},
+                              {Kind::kMin, {4, 6, 9}, {1}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kMin, {3, 7, 11}, {}, false, ACL_BF16, ACL_BF16},
+                              {Kind::kMin, {2, 80000}, {1}, false, ACL_FLOAT, ACL_FLOAT}};
   double seed = 40;
   for (const ReduceCase& c : cases) check(c, seed += 1);
 }
@@ -722,7 +762,7 @@ TEST_F(NormTest, ReductionErrors) {
   };
   EXPECT_EQ(status(sum(x, d1, false, ACL_FLOAT, y3)), ACLNN_SUCCESS);
   EXPECT_EQ(status(sum(x, d1, true, ACL_FLOAT, y31)), ACLNN_SUCCESS);
-  EXPECT_EQ(status(sum(x, d1, true, ACL_FLOAT, y3)), ACLNN_ERR_PARAM_INVALID);   // keepDims shape
+  EXPECT_EQ(status(sum(x, d1, true, ACL_FLOAT, y3)), ACLNN_ERR_PARAM_INVALID);     // keepDims shape
   EXPECT_EQ(status(sum(x, d1, false, ACL_FLOAT16, y3)), ACLNN_ERR_PARAM_INVALID);  // dtype != out
   EXPECT_EQ(status(sum(x, dup, false, ACL_FLOAT, y3)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(sum(x, far, false, ACL_FLOAT, y3)), ACLNN_ERR_PARAM_INVALID);
@@ -747,7 +787,9 @@ class NormSmallUbTest : public NormReduceTest {
 TEST_F(NormSmallUbTest, ChunkedRowsAndColumns) {
   const ReduceCase cases[] = {{Kind::kSum, {5, 300, 40}, {1}, false, ACL_FLOAT16, ACL_FLOAT},
                               {Kind::kMax, {3, 5000}, {-1}, true, ACL_BF16, ACL_BF16},
-                              {Kind::kMean, {2, 301, 2500}, {1}, false, ACL_FLOAT, ACL_FLOAT}};
+                              {Kind::kMean, {2, 301, 2500}, {1}, false, ACL_FLOAT, ACL_FLOAT},
+                              {Kind::kMin, {3, 5000}, {-1}, false, ACL_FLOAT16, ACL_FLOAT16},
+                              {Kind::kMin, {5, 300, 40}, {1}, true, ACL_FLOAT, ACL_FLOAT}};
   double seed = 60;
   for (const ReduceCase& c : cases) check(c, seed += 1);
   aclTensor* x = make({3, 3000}, ACL_FLOAT16, pattern(9000, 1.0, 2.0));
@@ -756,7 +798,8 @@ TEST_F(NormSmallUbTest, ChunkedRowsAndColumns) {
   aclTensor* mean = make({3, 1}, ACL_FLOAT);
   aclTensor* rstd = make({3, 1}, ACL_FLOAT);
   aclIntArray* shape = ints({3000});
-  run([&](uint64_t* ws, aclOpExecutor** ex) {
+  run(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
         return aclnnLayerNormGetWorkspaceSize(x, shape, g, g, 1e-5, y, mean, rstd, ws, ex);
       },
       aclnnLayerNorm);
@@ -766,24 +809,21 @@ TEST_F(NormSmallUbTest, ChunkedRowsAndColumns) {
   expect_close(read(mean), ref.mean, tol_of(ACL_FLOAT), "mean");
   expect_close(read(rstd), ref.rstd, tol_of(ACL_FLOAT), "rstd");
   aclTensor* s = make({3, 3000}, ACL_FLOAT16);
-  run([&](uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnSoftmaxGetWorkspaceSize(x, 1, s, ws, ex);
-      },
+  run([&](uint64_t* ws,
+          aclOpExecutor** ex) { return aclnnSoftmaxGetWorkspaceSize(x, 1, s, ws, ex); },
       aclnnSoftmax);
   expect_close(read(s), softmax_ref(read(x), 3000), tol_of(ACL_FLOAT16), "softmax");
   aclTensor* xm = make({3, 400, 50}, ACL_FLOAT16, pattern(60000, 4.0));
   aclTensor* ym = make({3, 400, 50}, ACL_FLOAT16);
-  run([&](uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnSoftmaxGetWorkspaceSize(xm, 1, ym, ws, ex);
-      },
+  run([&](uint64_t* ws,
+          aclOpExecutor** ex) { return aclnnSoftmaxGetWorkspaceSize(xm, 1, ym, ws, ex); },
       aclnnSoftmax);
   expect_close(read(ym), softmax_axis_ref(read(xm), 400, 50), tol_of(ACL_FLOAT16), "softmax dim 1");
   aclTensor* r = make({3, 3000}, ACL_FLOAT);
   aclTensor* rs = make({3, 1}, ACL_FLOAT);
   aclTensor* xf = make({3, 3000}, ACL_FLOAT, pattern(9000, 3.0, 2.0));
-  run([&](uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnRmsNormGetWorkspaceSize(xf, g, 1e-6, r, rs, ws, ex);
-      },
+  run([&](uint64_t* ws,
+          aclOpExecutor** ex) { return aclnnRmsNormGetWorkspaceSize(xf, g, 1e-6, r, rs, ws, ex); },
       aclnnRmsNorm);
   const NormRef rref = norm_ref(read(xf), 3000, &gv, nullptr, 1e-6, true);
   expect_close(read(r), rref.y, tol_of(ACL_FLOAT), "rms");

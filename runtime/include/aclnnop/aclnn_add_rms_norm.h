@@ -17,10 +17,10 @@ extern "C" {
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAddRmsNormGetWorkspaceSize(
     const aclTensor* x1, const aclTensor* x2, const aclTensor* gamma, double epsilon,
-    const aclTensor* yOut, const aclTensor* rstdOut, const aclTensor* xOut,
-    uint64_t* workspaceSize, aclOpExecutor** executor);
+    const aclTensor* yOut, const aclTensor* rstdOut, const aclTensor* xOut, uint64_t* workspaceSize,
+    aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAddRmsNorm(void* workspace, uint64_t workspaceSize,
-                                              aclOpExecutor* executor, aclrtStream stream);
+                                                aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -14,11 +14,10 @@ extern "C" {
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self,
                                                           const aclIntArray* dim, bool keepDim,
-                                                          aclTensor* out,
-                                                          uint64_t* workspaceSize,
+                                                          aclTensor* out, uint64_t* workspaceSize,
                                                           aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+                                          aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

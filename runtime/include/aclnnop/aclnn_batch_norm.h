@@ -21,7 +21,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchNormGetWorkspaceSize(
     aclTensor* runningVar, bool training, double momentum, double eps, aclTensor* output,
     aclTensor* saveMean, aclTensor* saveInvstd, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchNorm(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+                                               aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

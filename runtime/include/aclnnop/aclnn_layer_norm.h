@@ -24,15 +24,15 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNormGetWorkspaceSize(
     const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional,
     aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+                                               aclOpExecutor* executor, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
     const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
     const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional,
     aclTensor* rstdOutOptional, int32_t implMode, uint64_t* workspaceSize,
     aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnLayerNormWithImplMode(void* workspace, uint64_t workspaceSize,
-                                                         aclOpExecutor* executor,
-                                                         aclrtStream stream);
+                                                           aclOpExecutor* executor,
+                                                           aclrtStream stream);
 
 #ifdef __cplusplus
 }

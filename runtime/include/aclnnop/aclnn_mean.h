@@ -18,7 +18,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self,
                                                           uint64_t* workspaceSize,
                                                           aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+                                          aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

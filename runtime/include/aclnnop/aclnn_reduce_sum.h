@@ -14,14 +14,11 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self,
-                                                               const aclIntArray* dims,
-                                                               bool keepDims, aclDataType dtype,
-                                                               aclTensor* out,
-                                                               uint64_t* workspaceSize,
-                                                               aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnReduceSumGetWorkspaceSize(
+    const aclTensor* self, const aclIntArray* dims, bool keepDims, aclDataType dtype,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+                                               aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -14,15 +14,11 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x,
-                                                             const aclTensor* gamma,
-                                                             double epsilon,
-                                                             const aclTensor* yOut,
-                                                             const aclTensor* rstdOut,
-                                                             uint64_t* workspaceSize,
-                                                             aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRmsNormGetWorkspaceSize(
+    const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* yOut,
+    const aclTensor* rstdOut, uint64_t* workspaceSize, aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnRmsNorm(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+                                             aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

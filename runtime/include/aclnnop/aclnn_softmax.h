@@ -20,7 +20,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* se
                                                              uint64_t* workspaceSize,
                                                              aclOpExecutor** executor);
 ACL_FUNC_VISIBILITY aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream);
+                                             aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,8 @@
 //       dst[i] = sum of src[i * inner + j], j < n, for each of the outter rows (inner: the row
 //       pitch in elements, 32-byte aligned; n <= inner valid elements). Pairwise sum, each partial
 //       rounded to T (as ReduceSum).                       count = outter * inner elements
-//   ReduceMax / ReduceSum <T, Pattern::Reduce::AR | RA>(dst, src[, sharedTmp], srcShape, pad)
+//   ReduceMax / ReduceMin / ReduceSum <T, Pattern::Reduce::AR | RA>(dst, src[, sharedTmp],
+//                                                                   srcShape, pad)
 //       srcShape = {rows, cols}; AR reduces each row (dst[rows]), RA each column (dst[cols]).
 //       srcInnerPad: rows are stored padded to 32 bytes (pitch = cols rounded up), else packed.
 //                                                          count = rows * pitch elements
@@ -16,9 +17,9 @@
 //                                                          count = m * k elements
 //
 // The instruction is recorded with the closest existing opcode (Sum / ReduceSum: kReduceSum,
-// ReduceMax: kReduceMax, Broadcast: kDuplicate); the vector pipe's cost depends only on the bytes.
-// In timing-only mode (BlockContext::functional false) the element math is skipped; arguments are
-// still checked and the instruction recorded.
+// ReduceMax / ReduceMin: kReduceMax / kReduceMin, Broadcast: kDuplicate); the vector pipe's cost
+// depends only on the bytes. In timing-only mode (BlockContext::functional false) the element math
+// is skipped; arguments are still checked and the instruction recorded.
 #pragma once
 
 #include <cstdint>
@@ -70,8 +71,21 @@ NPUSIM_TWIN_FN void record_norm_op(BlockContext& ctx, Op op, std::uint64_t count
   ctx.emit(ins, {{dst_slot, true}, {src_slot, false}, {tmp_slot, true}});
 }
 
+enum class Reduce2d : std::uint8_t { kSum, kMax, kMin };
+
+template <class T, Reduce2d kKind>
+NPUSIM_TWIN_FN T combine2d(T acc, T v) {
+  if constexpr (kKind == Reduce2d::kMax) {
+    return v > acc ? v : acc;
+  } else if constexpr (kKind == Reduce2d::kMin) {
+    return v < acc ? v : acc;
+  } else {
+    return static_cast<T>(acc + v);
+  }
+}
+
 /// Rows x cols of src reduced along the rows (per_row) or the columns; pitch elements per row.
-template <class T, bool kMax>
+template <class T, Reduce2d kKind>
 NPUSIM_TWIN_FN void reduce2d_body(BlockContext& ctx, Operand<T> dst, Operand<T> src,
                                   std::int32_t tmp_slot, std::uint32_t rows, std::uint32_t cols,
                                   std::uint32_t pitch, bool per_row, const char* name) {
@@ -84,30 +98,28 @@ NPUSIM_TWIN_FN void reduce2d_body(BlockContext& ctx, Operand<T> dst, Operand<T> 
     if (per_row) {
       for (std::uint32_t r = 0; r < rows; ++r) {
         const T* row = src.data + static_cast<std::uint64_t>(r) * pitch;
-        if constexpr (kMax) {
-          T best = row[0];
-          for (std::uint32_t c = 1; c < cols; ++c) best = row[c] > best ? row[c] : best;
-          dst.data[r] = best;
-        } else {
+        if constexpr (kKind == Reduce2d::kSum) {
           dst.data[r] = pairwise_sum(row, cols);
+        } else {
+          T best = row[0];
+          for (std::uint32_t c = 1; c < cols; ++c) best = combine2d<T, kKind>(best, row[c]);
+          dst.data[r] = best;
         }
       }
     } else {
       for (std::uint32_t c = 0; c < cols; ++c) {
         T acc = src.data[c];
         for (std::uint32_t r = 1; r < rows; ++r) {
-          const T v = src.data[static_cast<std::uint64_t>(r) * pitch + c];
-          if constexpr (kMax) {
-            acc = v > acc ? v : acc;
-          } else {
-            acc = static_cast<T>(acc + v);
-          }
+          acc = combine2d<T, kKind>(acc, src.data[static_cast<std::uint64_t>(r) * pitch + c]);
         }
         dst.data[c] = acc;
       }
     }
   }
-  record_norm_op<T>(ctx, kMax ? Op::kReduceMax : Op::kReduceSum,
+  record_norm_op<T>(ctx,
+                    kKind == Reduce2d::kMax   ? Op::kReduceMax
+                    : kKind == Reduce2d::kMin ? Op::kReduceMin
+                                              : Op::kReduceSum,
                     static_cast<std::uint64_t>(rows) * pitch, dst.slot, src.slot, tmp_slot);
 }
 
@@ -123,11 +135,10 @@ NPUSIM_TWIN_FN void broadcast2d_body(BlockContext& ctx, Operand<T> dst, Operand<
       for (std::uint32_t c = 0; c < k; ++c) row[c] = along_rows ? src.data[r] : src.data[c];
     }
   }
-  record_norm_op<T>(ctx, Op::kDuplicate, static_cast<std::uint64_t>(m) * k, dst.slot, src.slot,
-                    -1);
+  record_norm_op<T>(ctx, Op::kDuplicate, static_cast<std::uint64_t>(m) * k, dst.slot, src.slot, -1);
 }
 
-template <class T, bool kMax, class Pattern>
+template <class T, Reduce2d kKind, class Pattern>
 void reduce2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
               std::int32_t tmp_slot, const std::uint32_t src_shape[], bool inner_pad,
               const char* name) {
@@ -139,8 +150,8 @@ void reduce2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>&
   const std::uint32_t rows = src_shape[0], cols = src_shape[1];
   constexpr std::uint32_t kBlock = 32 / sizeof(T);
   const std::uint32_t pitch = inner_pad ? (cols + kBlock - 1) / kBlock * kBlock : cols;
-  reduce2d_body<T, kMax>(ctx, operand(dst), operand(src), tmp_slot, rows, cols, pitch,
-                         std::is_same_v<Pattern, AscendC::Pattern::Reduce::AR>, name);
+  reduce2d_body<T, kKind>(ctx, operand(dst), operand(src), tmp_slot, rows, cols, pitch,
+                          std::is_same_v<Pattern, AscendC::Pattern::Reduce::AR>, name);
 }
 
 }  // namespace npusim::kernel
@@ -155,11 +166,13 @@ inline void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   auto& ctx = block();
   ScalarPause pause(ctx);
   if (p.n == 0 || p.n > p.inner || (p.inner * sizeof(T)) % 32 != 0) {
-    fail("Sum", "SumParams need 0 < n <= inner and inner * sizeof(T) a multiple of 32 "
-         "(outter %u, inner %u, n %u)", p.outter, p.inner, p.n);
+    fail("Sum",
+         "SumParams need 0 < n <= inner and inner * sizeof(T) a multiple of 32 "
+         "(outter %u, inner %u, n %u)",
+         p.outter, p.inner, p.n);
   }
-  reduce2d_body<T, false>(ctx, operand(dst), operand(src), shared_tmp.twin_slot(), p.outter, p.n,
-                          p.inner, true, "Sum");
+  reduce2d_body<T, Reduce2d::kSum>(ctx, operand(dst), operand(src), shared_tmp.twin_slot(),
+                                   p.outter, p.n, p.inner, true, "Sum");
 }
 template <class T, std::int32_t kReduceDim = -1, bool kIsReuseSource = false,
           bool kIsBasicBlock = false>
@@ -171,25 +184,40 @@ template <class T, class Pattern, bool kIsReuseSource = false>
 inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                       const LocalTensor<std::uint8_t>& shared_tmp, const std::uint32_t src_shape[],
                       bool src_inner_pad) {
-  npusim::kernel::reduce2d<T, true, Pattern>(dst, src, shared_tmp.twin_slot(), src_shape,
-                                             src_inner_pad, "ReduceMax");
+  npusim::kernel::reduce2d<T, npusim::kernel::Reduce2d::kMax, Pattern>(
+      dst, src, shared_tmp.twin_slot(), src_shape, src_inner_pad, "ReduceMax");
 }
 template <class T, class Pattern, bool kIsReuseSource = false>
 inline void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                       const std::uint32_t src_shape[], bool src_inner_pad) {
-  npusim::kernel::reduce2d<T, true, Pattern>(dst, src, -1, src_shape, src_inner_pad, "ReduceMax");
+  npusim::kernel::reduce2d<T, npusim::kernel::Reduce2d::kMax, Pattern>(dst, src, -1, src_shape,
+                                                                       src_inner_pad, "ReduceMax");
+}
+template <class T, class Pattern, bool kIsReuseSource = false>
+inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                      const LocalTensor<std::uint8_t>& shared_tmp, const std::uint32_t src_shape[],
+                      bool src_inner_pad) {
+  npusim::kernel::reduce2d<T, npusim::kernel::Reduce2d::kMin, Pattern>(
+      dst, src, shared_tmp.twin_slot(), src_shape, src_inner_pad, "ReduceMin");
+}
+template <class T, class Pattern, bool kIsReuseSource = false>
+inline void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                      const std::uint32_t src_shape[], bool src_inner_pad) {
+  npusim::kernel::reduce2d<T, npusim::kernel::Reduce2d::kMin, Pattern>(dst, src, -1, src_shape,
+                                                                       src_inner_pad, "ReduceMin");
 }
 template <class T, class Pattern, bool kIsReuseSource = false>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                       const LocalTensor<std::uint8_t>& shared_tmp, const std::uint32_t src_shape[],
                       bool src_inner_pad) {
-  npusim::kernel::reduce2d<T, false, Pattern>(dst, src, shared_tmp.twin_slot(), src_shape,
-                                              src_inner_pad, "ReduceSum");
+  npusim::kernel::reduce2d<T, npusim::kernel::Reduce2d::kSum, Pattern>(
+      dst, src, shared_tmp.twin_slot(), src_shape, src_inner_pad, "ReduceSum");
 }
 template <class T, class Pattern, bool kIsReuseSource = false>
 inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                       const std::uint32_t src_shape[], bool src_inner_pad) {
-  npusim::kernel::reduce2d<T, false, Pattern>(dst, src, -1, src_shape, src_inner_pad, "ReduceSum");
+  npusim::kernel::reduce2d<T, npusim::kernel::Reduce2d::kSum, Pattern>(dst, src, -1, src_shape,
+                                                                       src_inner_pad, "ReduceSum");
 }
 
 template <class T, std::int32_t kDim, std::int32_t kAxis, bool kIsReuseSource = false>
