@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The norm operator family on the simulated chip: aclnnRmsNorm and aclnnSoftmax on 64 and 256
 // rows of 4096 (results checked), then aclnnLayerNorm (FLOAT16, with weight / bias / mean /
-// rstd), aclnnBatchNorm (inference), aclnnReduceSum, aclnnMean and aclnnAmax once each. e2e.sh
+// rstd), aclnnAddRmsNorm, aclnnBatchNorm (inference), aclnnReduceSum, aclnnMean, aclnnAmax and
+// aclnnAmin once each. e2e.sh
 // checks their op_summary.csv rows (vector-core tasks with vector time; time grows with size).
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_mean.h"
@@ -132,6 +135,23 @@ int main() {
     E2E_CHECK(aclDestroyIntArray(shape));
     for (Dev* d : {&x, &w, &b, &y, &m, &r}) release(*d);
   }
+  // AddRmsNorm, FLOAT16: x = x1 + x2 (xOut), normalised.
+  {
+    Dev a = make({8, 512}, pattern(4096, 7.0f), true),
+        b = make({8, 512}, pattern(4096, 8.0f), true);
+    Dev g = make({512}, std::vector<float>(512, 1.0f), true), y = make({8, 512}, {}, true);
+    Dev r = make({8, 1}, {}), xo = make({8, 512}, {}, true);
+    run(
+        [&](uint64_t* ws, aclOpExecutor** e) {
+          return aclnnAddRmsNormGetWorkspaceSize(a.t, b.t, g.t, 1e-6, y.t, r.t, xo.t, ws, e);
+        },
+        aclnnAddRmsNorm);
+    const std::vector<float> av = pattern(4096, 7.0f), bv = pattern(4096, 8.0f);
+    double ss = 0;
+    for (int i = 0; i < 512; ++i) ss += double(av[i] + bv[i]) * (av[i] + bv[i]);
+    E2E_EXPECT(e2e_near(get(r)[0], 1.0 / std::sqrt(ss / 512 + 1e-6), 5e-3));
+    for (Dev* d : {&a, &b, &g, &y, &r, &xo}) release(*d);
+  }
   // BatchNorm inference on NCHW 8 x 16 x 14 x 14.
   {
     Dev x = make({8, 16, 14, 14}, pattern(8 * 16 * 196, 5.0f)), y = make({8, 16, 14, 14}, {});
@@ -178,6 +198,12 @@ int main() {
     E2E_EXPECT(std::fabs(get(sum)[5] - s5) < 1e-3);
     E2E_EXPECT(std::fabs(get(mean)[0] - m0 / 128) < 1e-5);
     E2E_EXPECT(get(mx)[0] == static_cast<float>(best));
+    run([&](uint64_t* ws,
+            aclOpExecutor** e) { return aclnnAminGetWorkspaceSize(x.t, all, false, mx.t, ws, e); },
+        aclnnAmin);
+    double least = 1e30;
+    for (float v : xv) least = v < least ? v : least;
+    E2E_EXPECT(get(mx)[0] == static_cast<float>(least));
     E2E_CHECK(aclDestroyIntArray(d02));
     E2E_CHECK(aclDestroyIntArray(last));
     E2E_CHECK(aclDestroyIntArray(all));

@@ -195,8 +195,8 @@ CPP
     python3 - out/op_summary.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-names = ("RmsNorm", "Softmax", "LayerNorm", "BatchNormStats", "BatchNorm", "ReduceSum",
-         "ReduceMax", "Cast")
+names = ("RmsNorm", "Softmax", "LayerNorm", "AddRmsNorm", "BatchNormStats", "BatchNorm",
+         "ReduceSum", "ReduceMax", "ReduceMin", "Cast")
 ops = [r for r in rows if r["OP Type"] in names]
 for want in names:
     if not any(r["OP Type"] == want for r in ops):
