@@ -369,8 +369,13 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTens
         nm::ChannelTiling ct;
         ct.channels = c;
         ct.batch = batch;
-        ct.tile = static_cast<std::uint32_t>(
-            std::min<std::uint64_t>(nm::round_up64(static_cast<std::uint64_t>(c), 8), 4096));
+        // 4 input and 4 output tiles and a row of ones: 36 bytes per channel of a tile.
+        const std::uint64_t ub =
+            p.ub_bytes() > 2 * nm::kUbReserve ? p.ub_bytes() - nm::kUbReserve : nm::kUbReserve;
+        ct.tile = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+            std::min<std::uint64_t>(nm::round_up64(static_cast<std::uint64_t>(c), 8),
+                                    ub / 36 / 8 * 8),
+            8));
         ct.eps = static_cast<float>(eps);
         const bool has_sm = sm != nullptr, has_si = si != nullptr;
         p.launch("BatchNormStats", reinterpret_cast<const void*>(&nm::bn_stats_kernel), 1,

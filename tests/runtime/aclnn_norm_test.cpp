@@ -828,6 +828,27 @@ TEST_F(NormSmallUbTest, ChunkedRowsAndColumns) {
   const NormRef rref = norm_ref(read(xf), 3000, &gv, nullptr, 1e-6, true);
   expect_close(read(r), rref.y, tol_of(ACL_FLOAT), "rms");
   expect_close(read(rs), rref.rstd, tol_of(ACL_FLOAT), "rms rstd");
+  // Batch norm with more channels than one UB tile of the statistics kernel.
+  const Values mv = pattern(3000, 1.5, 0.5);
+  Values vv = pattern(3000, 2.5, 1.0);
+  for (double& v : vv) v = v * v + 0.5;
+  aclTensor* bx = make({2, 3000, 3}, ACL_FLOAT, pattern(18000, 3.5, 2.0));
+  aclTensor* by = make({2, 3000, 3}, ACL_FLOAT);
+  aclTensor* bm = make({3000}, ACL_FLOAT, mv);
+  aclTensor* bv = make({3000}, ACL_FLOAT, vv);
+  run(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnBatchNormGetWorkspaceSize(bx, g, nullptr, bm, bv, false, 0.1, 1e-5, by, nullptr,
+                                              nullptr, ws, ex);
+      },
+      aclnnBatchNorm);
+  const Values xv = read(bx);
+  Values bref(xv.size());
+  for (std::size_t i = 0; i < xv.size(); ++i) {
+    const std::size_t c = (i / 3) % 3000;
+    bref[i] = (xv[i] - mv[c]) / std::sqrt(vv[c] + 1e-5) * gv[c];
+  }
+  expect_close(read(by), bref, tol_of(ACL_FLOAT), "batch norm");
 }
 
 }  // namespace
