@@ -3,8 +3,10 @@
  * dims reduces every dimension), keepDims keeps them as size 1. self: FLOAT, FLOAT16 or
  * BFLOAT16; dtype (= out's type): FLOAT, FLOAT16 or BFLOAT16. Any set of dimensions: the last
  * axis is reduced row-wise, other axes column-wise (strided), one pass per group of adjacent
- * reduced dimensions, fp32 accumulation. Contiguous, non-empty tensors only.
- * Accuracy vs a double reference: ~1e-5 relative in fp32, then the output type's rounding. */
+ * reduced dimensions, fp32 accumulation (a few long rows are first reduced in segments by more
+ * cores). Repeated or out-of-range dims: ACLNN_ERR_PARAM_INVALID. Contiguous, non-empty tensors
+ * only. Accuracy vs a double reference: within 1e-6 x sum(|x|) in fp32, then the output type's
+ * rounding. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_REDUCE_SUM_H_
 #define NPUSIM_ACLNNOP_ACLNN_REDUCE_SUM_H_
 
