@@ -281,6 +281,13 @@ TEST_F(NormTest, SoftmaxErrors) {
       return aclnnSoftmaxGetWorkspaceSize(a, d, b, ws, ex);
     };
   };
+  // A transposed (non-contiguous) view of x's storage: refused.
+  const int64_t view[2] = {4, 3}, strides[2] = {1, 4}, storage[2] = {3, 4};
+  aclTensor* xt = aclCreateTensor(view, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 2,
+                                  x->data);
+  ASSERT_NE(xt, nullptr);
+  tensors_.push_back(xt);
+  EXPECT_EQ(status(sm(xt, 1, wrong)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(sm(nullptr, 1, y)), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(status(sm(x, 1, nullptr)), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(status(sm(x, 2, y)), ACLNN_ERR_PARAM_INVALID);  // dim out of range
