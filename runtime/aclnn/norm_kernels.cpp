@@ -97,7 +97,6 @@ class RowBase {
     }
     pipe_.InitBuffer(in_, 2, tile_elems * sizeof(T));
     if constexpr (!kIsF32<T>) pipe_.InitBuffer(work_, tile_elems * sizeof(float));
-    tile_elems_ = tile_elems;
   }
 
   // Loads k rows of n elements at element `at` (rows gm_pitch apart) into a tile of pitch P.
@@ -142,7 +141,6 @@ class RowBase {
   TQue<TPosition::VECOUT, 2> out_;
   TBuf<TPosition::VECCALC> work_;
   GlobalTensor<T> x_, y_;
-  std::uint32_t tile_elems_ = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

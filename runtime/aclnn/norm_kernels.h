@@ -8,8 +8,9 @@
 // over the launch's blocks (block b takes units [b * per_block, (b + 1) * per_block)); each block
 // moves UB tiles with DataCopyPad (any row length, rows padded to 32 bytes in UB) and computes in
 // fp32 (FLOAT16 / BFLOAT16 tiles are cast up after the copy-in and down before the copy-out).
-// A row that fits UB is one tile (several rows per tile when they fit); a longer row is walked in
-// column chunks, once per pass (statistics, then the normalised output).
+// A row that fits UB is one tile (several rows per tile when they fit), computed with whole-tile
+// instructions (row statistics by Sum / ReduceMax, broadcast back with Broadcast); a longer row
+// is walked in column chunks, once per pass (statistics, then the normalised output).
 #pragma once
 
 #include <cstdint>
