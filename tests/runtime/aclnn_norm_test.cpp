@@ -496,6 +496,12 @@ TEST_F(NormTest, RmsNormErrors) {
   EXPECT_EQ(status(rms(x, g, y, rs_half)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(rms(x, g, y, rs_bad)), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(status(rms(x, g, y, rs)), ACLNN_SUCCESS);
+  // gamma is FLOAT16: cast to fp32 in the workspace, which the second phase must then get.
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnRmsNormGetWorkspaceSize(x, g, 1e-6, y, rs, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_GE(ws, 8u * 4u);
+  EXPECT_EQ(aclnnRmsNorm(nullptr, 0, ex, stream_), ACLNN_ERR_PARAM_NULLPTR);
 }
 
 // ---- BatchNorm ---------------------------------------------------------------------------
