@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// The norm operator family (runtime/aclnn/norm.cpp, reduce.cpp, norm_kernels.cpp) on
-// FakeBackend: aclnnSoftmax, aclnnLayerNorm, aclnnRmsNorm, aclnnBatchNorm (inference),
-// aclnnReduceSum, aclnnMean, aclnnAmax against double-precision host references computed from the
+// The norm operator family (runtime/aclnn/norm.cpp, reduce.cpp, norm_kernels.cpp,
+// reduce_kernels.cpp) on FakeBackend: aclnnSoftmax (last and middle axes), aclnnLayerNorm
+// (+WithImplMode), aclnnRmsNorm, aclnnAddRmsNorm, aclnnBatchNorm (inference), aclnnReduceSum,
+// aclnnMean, aclnnAmax, aclnnAmin against double-precision host references computed from the
 // values the device reads (inputs rounded to their type), on row lengths that are not multiples
-// of 8 / 16, rows longer than UB (chunked kernels), 1 to 3 reduced axes, keepdim variants, and
-// their error codes.
+// of 8 / 16, rows longer than UB (chunked kernels; also with a 16 KiB UB), 1 to 3 reduced axes,
+// keepdim variants, the launch plan (kernels, blocks, recorded instructions), repeatable
+// executors, and error codes.
 //
 // Tolerances (|got - ref| <= atol + rtol * |ref|): FLOAT atol 2e-5 rtol 2e-5 (softmax 1e-7 /
-// 1e-5), FLOAT16 atol 2e-3 rtol 2e-3, BFLOAT16 atol 2e-2 rtol 1.6e-2; reductions rtol in
-// proportion to the sum of |x| (fp32 accumulation), then the output type's rounding.
+// 1e-5), FLOAT16 atol 2e-3 rtol 2e-3, BFLOAT16 atol 2e-2 rtol 1.6e-2; sums and means within
+// 1e-6 x sum(|x|) + 1e-6 (fp32 accumulation) plus the output type's rounding (FLOAT16 1e-3,
+// BFLOAT16 8e-3 relative); Amax / Amin exact.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
