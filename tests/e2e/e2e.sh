@@ -278,6 +278,28 @@ CPP
     [[ ${rc} -eq 1 ]] && ! grep -q "npusim E" err.txt
     for f in timeline.json stats.json config.yaml op_summary.csv; do [[ -s out/${f} ]]; done
     json_check out/timeline.json "any(e.get('name') == 'AscendCL@aclrtMemset' for e in d)" ;;
+  aclnn_norm)  # the norm operator family on the simulated chip (results checked by the program)
+    build aclnn_norm; NPUSIM_OUT=out ./aclnn_norm
+    python3 - out/op_summary.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+names = ("RmsNorm", "Softmax", "LayerNorm", "AddRmsNorm", "BatchNormStats", "BatchNorm",
+         "ReduceSum", "ReduceMax", "ReduceMin", "Cast")
+ops = [r for r in rows if r["OP Type"] in names]
+for want in names:
+    if not any(r["OP Type"] == want for r in ops):
+        sys.exit("no %s task in op_summary.csv" % want)
+for r in ops:  # vector-core kernels whose time comes from their pipe instructions
+    if r["Task Type"] != "AI_VECTOR_CORE" or float(r["aiv_vec_time(us)"]) <= 0:
+        sys.exit("not a vector-core task with vector time: %s" % r)
+def times(op):
+    return [float(r["aiv_time(us)"]) for r in ops if r["OP Type"] == op]
+for op in ("RmsNorm", "Softmax"):  # 64 then 256 rows of 4096
+    t = times(op)
+    if len(t) != 2 or not t[1] > 1.5 * t[0]:
+        sys.exit("%s: time does not grow with size: %s" % (op, t))
+PY
+    ;;
   conformance)  # CANN samples (NPUSIM_SAMPLES) and HCCL examples (NPUSIM_HCCL_SAMPLES), when given
     if [[ -z "${NPUSIM_SAMPLES:-}" && -z "${NPUSIM_HCCL_SAMPLES:-}" ]]; then
       echo "NPUSIM_SAMPLES and NPUSIM_HCCL_SAMPLES not set: skipped"; exit 77

@@ -6,11 +6,29 @@
 #include "acl/acl_rt_allocator.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn/aclnn_base.h"
+#include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_apply_rotary_pos_emb.h"
+#include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_div.h"
+#include "aclnnop/aclnn_embedding.h"
+#include "aclnnop/aclnn_exp.h"
 #include "aclnnop/aclnn_flash_attention_score.h"
+#include "aclnnop/aclnn_gelu.h"
+#include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_incre_flash_attention.h"
+#include "aclnnop/aclnn_max_pool.h"
+#include "aclnnop/aclnn_max_pool2d_with_indices.h"
 #include "aclnnop/aclnn_mul.h"
+#include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_prompt_flash_attention.h"
+#include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_sub.h"
+#include "aclnnop/aclnn_tanh.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
@@ -453,19 +471,87 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclSetOutputTensorAddr),
       reinterpret_cast<const void*>(&aclSetRawTensorAddr),
       reinterpret_cast<const void*>(&aclSetTensorAddr),
+      reinterpret_cast<const void*>(&aclnnAdaptiveAvgPool2d),
+      reinterpret_cast<const void*>(&aclnnAdaptiveAvgPool2dGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnAdd),
       reinterpret_cast<const void*>(&aclnnAddGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnAdds),
+      reinterpret_cast<const void*>(&aclnnAddsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnApplyRotaryPosEmb),
+      reinterpret_cast<const void*>(&aclnnApplyRotaryPosEmbGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnAvgPool2d),
+      reinterpret_cast<const void*>(&aclnnAvgPool2dGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnCast),
+      reinterpret_cast<const void*>(&aclnnCastGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnDiv),
+      reinterpret_cast<const void*>(&aclnnDivGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnDivs),
+      reinterpret_cast<const void*>(&aclnnDivsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnEmbedding),
+      reinterpret_cast<const void*>(&aclnnEmbeddingGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnExp),
+      reinterpret_cast<const void*>(&aclnnExpGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnFinalize),
       reinterpret_cast<const void*>(&aclnnFlashAttentionScore),
       reinterpret_cast<const void*>(&aclnnFlashAttentionScoreGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnGelu),
+      reinterpret_cast<const void*>(&aclnnGeluGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnGeluV2),
+      reinterpret_cast<const void*>(&aclnnGeluV2GetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnIncreFlashAttention),
       reinterpret_cast<const void*>(&aclnnIncreFlashAttentionGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnInit),
+      reinterpret_cast<const void*>(&aclnnInplaceAdd),
+      reinterpret_cast<const void*>(&aclnnInplaceAddGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceAdds),
+      reinterpret_cast<const void*>(&aclnnInplaceAddsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceDiv),
+      reinterpret_cast<const void*>(&aclnnInplaceDivGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceDivs),
+      reinterpret_cast<const void*>(&aclnnInplaceDivsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceExp),
+      reinterpret_cast<const void*>(&aclnnInplaceExpGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceMul),
+      reinterpret_cast<const void*>(&aclnnInplaceMulGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceMuls),
+      reinterpret_cast<const void*>(&aclnnInplaceMulsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceRelu),
+      reinterpret_cast<const void*>(&aclnnInplaceReluGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceSigmoid),
+      reinterpret_cast<const void*>(&aclnnInplaceSigmoidGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceSub),
+      reinterpret_cast<const void*>(&aclnnInplaceSubGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceSubs),
+      reinterpret_cast<const void*>(&aclnnInplaceSubsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnInplaceTanh),
+      reinterpret_cast<const void*>(&aclnnInplaceTanhGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnMaxPool),
+      reinterpret_cast<const void*>(&aclnnMaxPool2dWithIndices),
+      reinterpret_cast<const void*>(&aclnnMaxPool2dWithIndicesGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnMaxPoolGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnMul),
       reinterpret_cast<const void*>(&aclnnMulGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnMuls),
+      reinterpret_cast<const void*>(&aclnnMulsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnPermute),
+      reinterpret_cast<const void*>(&aclnnPermuteGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnPromptFlashAttention),
       reinterpret_cast<const void*>(&aclnnPromptFlashAttentionGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnRelu),
+      reinterpret_cast<const void*>(&aclnnReluGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnRotaryPositionEmbedding),
+      reinterpret_cast<const void*>(&aclnnRotaryPositionEmbeddingGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnSigmoid),
+      reinterpret_cast<const void*>(&aclnnSigmoidGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnSilu),
+      reinterpret_cast<const void*>(&aclnnSiluGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnSub),
+      reinterpret_cast<const void*>(&aclnnSubGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnSubs),
+      reinterpret_cast<const void*>(&aclnnSubsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnTanh),
+      reinterpret_cast<const void*>(&aclnnTanhGetWorkspaceSize),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 45u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 113u);
 }

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: Apache-2.0
+// aclnnSoftmax, aclnnLayerNorm, aclnnRmsNorm, aclnnBatchNorm (inference): checks, tiling and the
+// kernel launches (norm_kernels.cpp). Parameters that are not FLOAT (weights, running
+// statistics) are first cast to fp32 in the workspace; statistics outputs that are not FLOAT are
+// computed in fp32 in the workspace and cast at the end.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_batch_norm.h"
+#include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_rms_norm.h"
+#include "aclnnop/aclnn_softmax.h"
+#include "runtime/aclnn/norm_plan.h"
+
+namespace npusim::aclnn::norm {
+namespace {
+
+void require_float_type(const Plan& p, const aclTensor& t, const char* what) {
+  p.require_dtype(t, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, what);
+}
+
+// A parameter must be FLOAT or the input's type.
+void require_param_type(const Plan& p, const aclTensor& t, int input_type, const char* what) {
+  p.require(t.dtype == ACL_FLOAT || t.dtype == input_type,
+            std::string(what) + " has data type " + dtype_name(t.dtype) +
+                "; it must be FLOAT or the input's type (" + dtype_name(input_type) + ")");
+}
+
+// A statistics output: leading dims as the input's, then only 1s (rows values in all).
+void require_stat_shape(const Plan& p, const aclTensor& s, const std::vector<std::int64_t>& x,
+                        std::size_t lead, const char* what) {
+  bool ok = s.dims.size() >= lead && s.dims.size() <= x.size();
+  for (std::size_t i = 0; ok && i < s.dims.size(); ++i)
+    ok = i < lead ? s.dims[i] == x[i] : s.dims[i] == 1;
+  p.require(ok, std::string(what) +
+                    " must have the input's leading (not normalised) dimensions "
+                    "followed by dimensions of size 1");
+}
+
+void launch_norm(Plan& p, Workspace& ws, const aclTensor& x, const aclTensor* w, int w_index,
+                 const aclTensor* b, int b_index, const aclTensor* mean, const aclTensor* rstd,
+                 std::int64_t rows, std::int64_t len, double eps, bool rms) {
+  const F32Source ws_w = f32_param(p, ws, w, w_index);
+  const F32Source ws_b = f32_param(p, ws, b, b_index);
+  RowNeeds needs;
+  needs.f32_rows = (w ? 1 : 0) + (b ? 1 : 0);           // weight, bias rows
+  needs.chunk_f32_rows = 1;                             // running sums
+  needs.per_row_bytes = 7 * 4;                          // statistics
+  needs.f32_tile_bufs = 1 + (w ? 1 : 0) + (b ? 1 : 0);  // broadcasts, weight / bias tiles
+  RowTiling t = plan_rows(p, dt_of(x.dtype), rows, len, needs);
+  t.eps = static_cast<float>(eps);
+  t.rms = rms;
+  t.has_weight = w != nullptr;
+  t.has_bias = b != nullptr;
+  // Statistics outputs: straight into a FLOAT output, else through the workspace.
+  struct Stat {
+    int out = -1;
+    bool via_ws = false;
+    std::uint64_t off = 0;
+  };
+  auto stat = [&](const aclTensor* s, int out_index) {
+    Stat st;
+    if (s == nullptr) return st;
+    st.out = out_index;
+    if (s->dtype != ACL_FLOAT) {
+      st.via_ws = true;
+      st.off = ws.take(static_cast<std::uint64_t>(rows) * 4);
+    }
+    return st;
+  };
+  const Stat sm = stat(mean, 1), sr = stat(rstd, rms ? 1 : 2);
+  p.launch(rms ? "RmsNorm" : "LayerNorm", reinterpret_cast<const void*>(&norm_kernel),
+           row_blocks(rows, t.per_block), Core::kVector, [t, ws_w, ws_b, sm, sr](const Addrs& a) {
+             auto where = [&a](const Stat& s) -> std::uint8_t* {
+               if (s.out < 0) return nullptr;
+               return s.via_ws ? a.workspace + s.off : a.out[static_cast<std::size_t>(s.out)];
+             };
+             norm_kernel(a.in[0], ws_w.resolve(a), ws_b.resolve(a), a.out[0], where(sm), where(sr),
+                         t);
+           });
+  if (sm.via_ws) cast_out(p, sm.off, mean->dtype, rows, sm.out);
+  if (sr.via_ws) cast_out(p, sr.off, rstd->dtype, rows, sr.out);
+  p.set_workspace(ws.size());
+}
+
+}  // namespace
+}  // namespace npusim::aclnn::norm
+
+namespace nn = npusim::aclnn;
+namespace nm = npusim::aclnn::norm;
+
+aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnSoftmaxGetWorkspaceSize", "Softmax", workspaceSize, executor, [&](nn::Plan& p) {
+        const aclTensor& x = p.input(self, "self");
+        const aclTensor& y = p.output(out, "out");
+        nm::require_float_type(p, x, "self");
+        p.require(y.dtype == x.dtype, "out must have self's data type");
+        p.require_shape(y, x.dims, "out");
+        p.require_contiguous(x, "self");
+        p.require_contiguous(y, "out");
+        const auto rank = static_cast<std::int64_t>(x.dims.size());
+        const std::int64_t r = std::max<std::int64_t>(rank, 1);
+        p.require(dim >= -r && dim < r, "dim " + std::to_string(dim) + " is out of range for a " +
+                                            std::to_string(rank) + "-dimensional self");
+        const std::int64_t d = dim < 0 ? dim + r : dim;
+        const auto ud = static_cast<std::size_t>(d);
+        p.require(x.numel() > 0, "self is empty (empty tensors are not supported)");
+        const std::int64_t inner = nm::product(x.dims, ud + 1, x.dims.size());
+        const std::int64_t len = rank == 0 ? 1 : x.dims[ud];
+        const std::int64_t rows = x.numel() / len;
+        nm::RowTiling t;
+        if (inner == 1) {
+          nm::RowNeeds needs;
+          needs.chunk_f32_rows = 1;
+          needs.per_row_bytes = 2 * 4;
+          needs.f32_tile_bufs = 1;  // broadcast row statistics
+          t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
+        } else {
+          t = nm::plan_columns(p, nm::dt_of(x.dtype), rows / inner, len, inner);
+        }
+        const std::int64_t units = inner == 1 ? rows : t.units;
+        p.launch("Softmax", reinterpret_cast<const void*>(&nm::softmax_kernel),
+                 nm::row_blocks(units, t.per_block), nn::Core::kVector,
+                 [t](const nn::Addrs& a) { nm::softmax_kernel(a.in[0], a.out[0], t); });
+      });
+}
+
+aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                         aclrtStream stream) {
+  return nn::execute("aclnnSoftmax", workspace, workspaceSize, executor, stream);
+}
+
+namespace {
+
+aclnnStatus layer_norm_prepare(const char* api, const aclTensor* input,
+                               const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+                               const aclTensor* biasOptional, double eps, aclTensor* out,
+                               aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
+                               int32_t implMode, uint64_t* workspaceSize,
+                               aclOpExecutor** executor) {
+  return nn::prepare(api, "LayerNorm", workspaceSize, executor, [&](nn::Plan& p) {
+    p.require(implMode >= 0 && implMode <= 2,
+              "implMode " + std::to_string(implMode) +
+                  " is not 0 (high precision), 1 (high performance) or 2 (keep FLOAT16)");
+    const aclTensor& x = p.input(input, "input");
+    const std::vector<std::int64_t> shape = p.int_array(normalizedShape, "normalizedShape");
+    const aclTensor* w = p.optional_input(weightOptional, "weightOptional");
+    const aclTensor* b = p.optional_input(biasOptional, "biasOptional");
+    const aclTensor& y = p.output(out, "out");
+    const aclTensor* mean = p.optional_output(meanOutOptional, "meanOutOptional");
+    const aclTensor* rstd = p.optional_output(rstdOutOptional, "rstdOutOptional");
+    nm::require_float_type(p, x, "input");
+    p.require(y.dtype == x.dtype, "out must have input's data type");
+    p.require_shape(y, x.dims, "out");
+    p.require_contiguous(x, "input");
+    p.require_contiguous(y, "out");
+    p.require(!shape.empty() && shape.size() <= x.dims.size(),
+              "normalizedShape must have 1 to input.dim() entries");
+    const std::size_t lead = x.dims.size() - shape.size();
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+      p.require(x.dims[lead + i] == shape[i], "normalizedShape must equal input's last " +
+                                                  std::to_string(shape.size()) + " dimensions");
+    }
+    p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
+    for (const aclTensor* t : {w, b}) {
+      if (t == nullptr) continue;
+      const char* what = t == w ? "weightOptional" : "biasOptional";
+      nm::require_param_type(p, *t, x.dtype, what);
+      p.require_shape(*t, shape, what);
+      p.require_contiguous(*t, what);
+    }
+    for (const aclTensor* t : {mean, rstd}) {
+      if (t == nullptr) continue;
+      const char* what = t == mean ? "meanOutOptional" : "rstdOutOptional";
+      nm::require_param_type(p, *t, x.dtype, what);
+      nm::require_stat_shape(p, *t, x.dims, lead, what);
+      p.require_contiguous(*t, what);
+    }
+    const std::int64_t len = nm::product(x.dims, lead, x.dims.size());
+    nm::Workspace ws;
+    nm::launch_norm(p, ws, x, w, 1, b, 2, mean, rstd, x.numel() / len, len, eps, false);
+  });
+}
+
+}  // namespace
+
+aclnnStatus aclnnLayerNormGetWorkspaceSize(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional,
+    aclTensor* rstdOutOptional, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return layer_norm_prepare("aclnnLayerNormGetWorkspaceSize", input, normalizedShape,
+                            weightOptional, biasOptional, eps, out, meanOutOptional,
+                            rstdOutOptional, 0, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
+    const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* weightOptional,
+    const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* meanOutOptional,
+    aclTensor* rstdOutOptional, int32_t implMode, uint64_t* workspaceSize,
+    aclOpExecutor** executor) {
+  return layer_norm_prepare("aclnnLayerNormWithImplModeGetWorkspaceSize", input, normalizedShape,
+                            weightOptional, biasOptional, eps, out, meanOutOptional,
+                            rstdOutOptional, implMode, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLayerNormWithImplMode(void* workspace, uint64_t workspaceSize,
+                                       aclOpExecutor* executor, aclrtStream stream) {
+  return nn::execute("aclnnLayerNormWithImplMode", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                           aclrtStream stream) {
+  return nn::execute("aclnnLayerNorm", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, double epsilon,
+                                         const aclTensor* yOut, const aclTensor* rstdOut,
+                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnRmsNormGetWorkspaceSize", "RmsNorm", workspaceSize, executor, [&](nn::Plan& p) {
+        const aclTensor& xt = p.input(x, "x");
+        const aclTensor& g = p.input(gamma, "gamma");
+        const aclTensor& y = p.output(yOut, "yOut");
+        const aclTensor& rs = p.output(rstdOut, "rstdOut");
+        nm::require_float_type(p, xt, "x");
+        p.require(y.dtype == xt.dtype, "yOut must have x's data type");
+        p.require_shape(y, xt.dims, "yOut");
+        nm::require_param_type(p, g, xt.dtype, "gamma");
+        p.require(rs.dtype == ACL_FLOAT,
+                  "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
+        for (const aclTensor* t : {&xt, &g, &y, &rs}) p.require_contiguous(*t, "every tensor");
+        p.require(!g.dims.empty() && g.dims.size() <= xt.dims.size(),
+                  "gamma must have 1 to x.dim() dimensions");
+        const std::size_t lead = xt.dims.size() - g.dims.size();
+        for (std::size_t i = 0; i < g.dims.size(); ++i) {
+          p.require(xt.dims[lead + i] == g.dims[i], "gamma's shape must equal x's last dimensions");
+        }
+        p.require(xt.numel() > 0, "x is empty (empty tensors are not supported)");
+        nm::require_stat_shape(p, rs, xt.dims, lead, "rstdOut");
+        const std::int64_t len = g.numel();
+        nm::Workspace ws;
+        nm::launch_norm(p, ws, xt, &g, 1, nullptr, -1, nullptr, &rs, xt.numel() / len, len, epsilon,
+                        true);
+      });
+}
+
+aclnnStatus aclnnRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                         aclrtStream stream) {
+  return nn::execute("aclnnRmsNorm", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAddRmsNormGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2,
+                                            const aclTensor* gamma, double epsilon,
+                                            const aclTensor* yOut, const aclTensor* rstdOut,
+                                            const aclTensor* xOut, uint64_t* workspaceSize,
+                                            aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnAddRmsNormGetWorkspaceSize", "AddRmsNorm", workspaceSize, executor, [&](nn::Plan& p) {
+        const aclTensor& a = p.input(x1, "x1");
+        const aclTensor& b = p.input(x2, "x2");
+        const aclTensor& g = p.input(gamma, "gamma");
+        const aclTensor& y = p.output(yOut, "yOut");
+        const aclTensor& rs = p.output(rstdOut, "rstdOut");
+        const aclTensor& xo = p.output(xOut, "xOut");
+        nm::require_float_type(p, a, "x1");
+        for (const aclTensor* t : {&b, &y, &xo}) {
+          p.require(t->dtype == a.dtype, "x2, yOut and xOut must have x1's data type");
+          p.require_shape(*t, a.dims, t == &b ? "x2" : t == &y ? "yOut" : "xOut");
+        }
+        nm::require_param_type(p, g, a.dtype, "gamma");
+        p.require(rs.dtype == ACL_FLOAT,
+                  "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
+        for (const aclTensor* t : {&a, &b, &g, &y, &rs, &xo})
+          p.require_contiguous(*t, "every tensor");
+        p.require(!g.dims.empty() && g.dims.size() <= a.dims.size(),
+                  "gamma must have 1 to x1.dim() dimensions");
+        const std::size_t lead = a.dims.size() - g.dims.size();
+        for (std::size_t i = 0; i < g.dims.size(); ++i) {
+          p.require(a.dims[lead + i] == g.dims[i], "gamma's shape must equal x1's last dimensions");
+        }
+        p.require(a.numel() > 0, "x1 is empty (empty tensors are not supported)");
+        nm::require_stat_shape(p, rs, a.dims, lead, "rstdOut");
+        const std::int64_t len = g.numel(), rows = a.numel() / len;
+        nm::Workspace ws;
+        const nm::F32Source fg = nm::f32_param(p, ws, &g, 2);
+        const nm::Dt dt = nm::dt_of(a.dtype);
+        nm::RowNeeds needs;
+        needs.f32_rows = 1;        // gamma row
+        needs.chunk_f32_rows = 1;  // running sums
+        needs.per_row_bytes = 7 * 4;
+        needs.f32_tile_bufs = 2;  // broadcasts, gamma tile
+        needs.extra_elem_bytes = 4 * nm::dt_size(dt) + (dt == nm::Dt::kF32 ? 0 : 4);  // x2, xOut
+        nm::RowTiling t = nm::plan_rows(p, dt, rows, len, needs);
+        t.eps = static_cast<float>(epsilon);
+        t.rms = true;
+        t.has_weight = true;
+        p.launch("AddRmsNorm", reinterpret_cast<const void*>(&nm::add_rms_norm_kernel),
+                 nm::row_blocks(rows, t.per_block), nn::Core::kVector,
+                 [t, fg](const nn::Addrs& ad) {
+                   nm::add_rms_norm_kernel(ad.in[0], ad.in[1], fg.resolve(ad), ad.out[0], ad.out[1],
+                                           ad.out[2], t);
+                 });
+        p.set_workspace(ws.size());
+      });
+}
+
+aclnnStatus aclnnAddRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                            aclrtStream stream) {
+  return nn::execute("aclnnAddRmsNorm", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTensor* weight,
+                                           const aclTensor* bias, aclTensor* runningMean,
+                                           aclTensor* runningVar, bool training, double momentum,
+                                           double eps, aclTensor* output, aclTensor* saveMean,
+                                           aclTensor* saveInvstd, uint64_t* workspaceSize,
+                                           aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnBatchNormGetWorkspaceSize", "BatchNorm", workspaceSize, executor, [&](nn::Plan& p) {
+        (void)momentum;  // updates running statistics in training mode only
+        const aclTensor& x = p.input(input, "input");
+        const aclTensor* w = p.optional_input(weight, "weight");
+        const aclTensor* b = p.optional_input(bias, "bias");
+        const aclTensor* rm = p.optional_input(runningMean, "runningMean");
+        const aclTensor* rv = p.optional_input(runningVar, "runningVar");
+        const aclTensor& y = p.output(output, "output");
+        const aclTensor* sm = p.optional_output(saveMean, "saveMean");
+        const aclTensor* si = p.optional_output(saveInvstd, "saveInvstd");
+        p.require(!training,
+                  "training mode (batch statistics, running-statistics update) is not supported; "
+                  "only inference (training = false) is");
+        p.require(rm != nullptr && rv != nullptr,
+                  "inference mode needs runningMean and runningVar");
+        nm::require_float_type(p, x, "input");
+        p.require(x.dims.size() >= 2 && x.dims.size() <= 8, "input must have 2 to 8 dimensions");
+        p.require(y.dtype == x.dtype, "output must have input's data type");
+        p.require_shape(y, x.dims, "output");
+        p.require_contiguous(x, "input");
+        p.require_contiguous(y, "output");
+        const std::int64_t c = x.dims[1];
+        p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
+        for (const aclTensor* t : {w, b, rm, rv}) {
+          if (t == nullptr) continue;
+          const char* what = t == w    ? "weight"
+                             : t == b  ? "bias"
+                             : t == rm ? "runningMean"
+                                       : "runningVar";
+          nm::require_param_type(p, *t, x.dtype, what);
+          p.require_shape(*t, {c}, what);
+          p.require_contiguous(*t, what);
+        }
+        for (const aclTensor* t : {sm, si}) {
+          if (t == nullptr) continue;
+          const char* what = t == sm ? "saveMean" : "saveInvstd";
+          p.require(t->dtype == ACL_FLOAT, std::string(what) + " must be FLOAT");
+          p.require_shape(*t, {c}, what);
+          p.require_contiguous(*t, what);
+        }
+        nm::Workspace ws;
+        const nm::F32Source fw = nm::f32_param(p, ws, w, 1), fb = nm::f32_param(p, ws, b, 2);
+        const nm::F32Source fm = nm::f32_param(p, ws, rm, 3), fv = nm::f32_param(p, ws, rv, 4);
+        const std::int64_t batch = x.dims[0];
+        const std::uint64_t scale = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
+        const std::uint64_t shift = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
+        nm::ChannelTiling ct;
+        ct.channels = c;
+        ct.batch = batch;
+        // 4 input and 4 output tiles and a row of ones: 36 bytes per channel of a tile.
+        const std::uint64_t ub =
+            p.ub_bytes() > 2 * nm::kUbReserve ? p.ub_bytes() - nm::kUbReserve : nm::kUbReserve;
+        ct.tile = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+            std::min<std::uint64_t>(nm::round_up64(static_cast<std::uint64_t>(c), 8),
+                                    ub / 36 / 8 * 8),
+            8));
+        ct.eps = static_cast<float>(eps);
+        const bool has_sm = sm != nullptr, has_si = si != nullptr;
+        p.launch("BatchNormStats", reinterpret_cast<const void*>(&nm::bn_stats_kernel), 1,
+                 nn::Core::kVector, [=](const nn::Addrs& a) {
+                   nm::bn_stats_kernel(fw.resolve(a), fb.resolve(a), fm.resolve(a), fv.resolve(a),
+                                       a.workspace + scale, a.workspace + shift,
+                                       has_sm ? a.out[1] : nullptr, has_si ? a.out[2] : nullptr,
+                                       ct);
+                 });
+        const std::int64_t len = nm::product(x.dims, 2, x.dims.size());
+        const std::int64_t rows = x.numel() / len;
+        nm::RowNeeds needs;
+        needs.f32_tile_bufs = 1;          // broadcast coefficients
+        needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
+        const nm::RowTiling t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
+        p.launch("BatchNorm", reinterpret_cast<const void*>(&nm::affine_rows_kernel),
+                 nm::row_blocks(rows, t.per_block), nn::Core::kVector, [=](const nn::Addrs& a) {
+                   nm::affine_rows_kernel(a.in[0], a.workspace + scale, a.workspace + shift,
+                                          a.out[0], t);
+                 });
+        p.set_workspace(ws.size());
+      });
+}
+
+aclnnStatus aclnnBatchNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                           aclrtStream stream) {
+  return nn::execute("aclnnBatchNorm", workspace, workspaceSize, executor, stream);
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+// aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin: reductions over any set of dimensions. Adjacent
+// reduced dimensions are merged; each remaining group is one reduce_kernel launch over the view
+// [outer, group, inner] (right-most group first; the last axis as rows, any other axis column-
+// wise), fp32 partial results in the workspace; the last launch scales (Mean) and the result is
+// cast to the output type when it is not FLOAT.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "runtime/aclnn/norm_plan.h"
+
+namespace npusim::aclnn::norm {
+namespace {
+
+constexpr std::uint32_t kColumnChunk = 2048;  // output columns per unit (inner > 1)
+constexpr std::int64_t kSegmentMin = 2048;    // elements per row segment when rows are split
+
+ReduceTiling plan_reduce_pass(const Plan& p, Dt dt, std::int64_t outer, std::int64_t len,
+                              std::int64_t inner) {
+  ReduceTiling t;
+  t.dt = dt;
+  t.outer = outer;
+  t.len = len;
+  t.inner = inner;
+  const std::uint64_t ub = p.ub_bytes() > 2 * kUbReserve ? p.ub_bytes() - kUbReserve : kUbReserve;
+  const std::uint32_t sz = dt_size(dt), align = 32 / sz;
+  const std::uint64_t elem = 2ull * sz + (sz == 4 ? 0 : 4);  // in tiles + fp32 copy
+  if (inner == 1) {
+    RowNeeds needs;
+    needs.has_out = false;
+    needs.chunk_f32_rows = 1;
+    needs.per_row_bytes = 2 * 4;
+    const RowTiling r = plan_rows(p, dt, outer, len, needs);
+    t.units = outer;
+    t.per_block = r.per_block;
+    t.tile_rows = r.tile_rows;
+    t.chunk = r.chunk;
+    t.pitch = r.pitch;
+    return t;
+  }
+  // Columns per unit: the double-buffered fp32 result plus at least 4 rows of input fit UB.
+  const std::uint64_t fit = std::max<std::uint64_t>(ub / (12 + 4 * elem) / 64 * 64, 64);
+  t.chunk = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>({static_cast<std::uint64_t>(inner), kColumnChunk, fit}));
+  t.pitch = static_cast<std::uint32_t>(round_up64(t.chunk, align));
+  const std::uint64_t res = 2ull * round_up64(t.chunk, 8) * 4 + t.pitch * 4ull;  // + partial
+  const std::uint64_t k = ub > res ? (ub - res) / (t.pitch * elem) : 1;
+  t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(len), kMaxTileRows})));
+  t.units = outer * ((inner + t.chunk - 1) / t.chunk);
+  t.per_block = split_even(t.units, p.vector_cores(), 1).per_block;
+  return t;
+}
+
+// `dims` of `x` normalised (negative counted from the end), checked, sorted; empty = all.
+std::vector<bool> reduced_axes(const Plan& p, const aclTensor& x,
+                               const std::vector<std::int64_t>& dims, const char* what) {
+  const auto rank = static_cast<std::int64_t>(x.dims.size());
+  std::vector<bool> red(x.dims.size(), dims.empty());
+  for (std::int64_t d : dims) {
+    const std::int64_t r = std::max<std::int64_t>(rank, 1);
+    p.require(d >= -r && d < r, std::string(what) + " entry " + std::to_string(d) +
+                                    " is out of range for a " + std::to_string(rank) +
+                                    "-dimensional self");
+    const std::int64_t n = d < 0 ? d + r : d;
+    if (rank == 0) continue;
+    p.require(!red[static_cast<std::size_t>(n)],
+              std::string(what) + " repeats dimension " + std::to_string(n));
+    red[static_cast<std::size_t>(n)] = true;
+  }
+  return red;
+}
+
+struct Group {
+  std::int64_t size;
+  bool reduced;
+};
+
+void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, bool keep, int dtype,
+                 aclTensor* out, ReduceKind kind, bool mean, const char* dim_name) {
+  const aclTensor& x = p.input(self, "self");
+  const std::vector<std::int64_t> dims = p.int_array(dim_array, dim_name);
+  const aclTensor& y = p.output(out, "out");
+  p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+  p.require_dtype(y, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "out");
+  p.require(y.dtype == dtype,
+            "out has data type " + dtype_name(y.dtype) + ", expected " + dtype_name(dtype));
+  p.require_contiguous(x, "self");
+  p.require_contiguous(y, "out");
+  p.require(x.numel() > 0, "self is empty (empty tensors are not supported)");
+  const std::vector<bool> red = reduced_axes(p, x, dims, dim_name);
+  std::vector<std::int64_t> expect;
+  std::vector<Group> groups;
+  std::int64_t count = 1;
+  for (std::size_t i = 0; i < x.dims.size(); ++i) {
+    if (red[i]) count *= x.dims[i];
+    if (!red[i] || keep) expect.push_back(red[i] ? 1 : x.dims[i]);
+    const bool r = red[i] && x.dims[i] > 1;  // a reduced size-1 axis changes nothing
+    if (x.dims[i] == 1) continue;
+    if (!groups.empty() && groups.back().reduced == r) {
+      groups.back().size *= x.dims[i];
+    } else {
+      groups.push_back({x.dims[i], r});
+    }
+  }
+  p.require_shape(y, expect, "out");
+  // Few long rows (the last axis reduced into few outputs): split each row into segments
+  // reduced by more cores first (rows [outer * segments, len / segments]), then the partials.
+  if (!groups.empty() && groups.back().reduced) {
+    std::int64_t outer = 1;
+    for (std::size_t i = 0; i + 1 < groups.size(); ++i) outer *= groups[i].size;
+    const std::int64_t len = groups.back().size;
+    const auto cores = static_cast<std::int64_t>(p.vector_cores());
+    if (outer * 2 <= cores && len >= 4 * kSegmentMin) {
+      for (std::int64_t seg = std::max<std::int64_t>(cores / outer, 2); seg >= 2; --seg) {
+        if (len % seg != 0 || len / seg < kSegmentMin) continue;
+        groups.back().size = seg;
+        groups.push_back({len / seg, true});
+        break;
+      }
+    }
+  }
+  // One pass per reduced group, right-most first.
+  struct Pass {
+    ReduceTiling t;
+    bool from_input;
+    std::uint64_t src, dst;  // workspace offsets
+    bool to_output;
+  };
+  std::vector<Pass> passes;
+  Workspace ws;
+  std::uint64_t buf[2] = {0, 0};
+  std::int64_t elems = x.numel();
+  for (;;) {
+    int g = -1;
+    for (std::size_t i = 0; i < groups.size(); ++i)
+      if (groups[i].reduced) g = static_cast<int>(i);
+    if (g < 0 && !passes.empty()) break;
+    std::int64_t outer = 1, len = 1, inner = 1;
+    if (g >= 0) {
+      for (int i = 0; i < g; ++i) outer *= groups[static_cast<std::size_t>(i)].size;
+      len = groups[static_cast<std::size_t>(g)].size;
+      for (std::size_t i = static_cast<std::size_t>(g) + 1; i < groups.size(); ++i)
+        inner *= groups[i].size;
+      groups.erase(groups.begin() + g);
+      // Neighbours that are both kept merge.
+      if (g > 0 && static_cast<std::size_t>(g) < groups.size() &&
+          !groups[static_cast<std::size_t>(g) - 1].reduced &&
+          !groups[static_cast<std::size_t>(g)].reduced) {
+        groups[static_cast<std::size_t>(g) - 1].size *= groups[static_cast<std::size_t>(g)].size;
+        groups.erase(groups.begin() + g);
+      }
+    } else {
+      outer = elems;  // nothing to reduce: one scaling / converting pass
+    }
+    Pass ps;
+    ps.from_input = passes.empty();
+    ps.t = plan_reduce_pass(p, ps.from_input ? dt_of(x.dtype) : Dt::kF32, outer, len, inner);
+    ps.t.kind = kind;
+    elems = outer * inner;
+    const int slot = static_cast<int>(passes.size() % 2);
+    if (buf[slot] == 0) buf[slot] = ws.take(static_cast<std::uint64_t>(elems) * 4) + 1;
+    ps.dst = buf[slot] - 1;
+    ps.src = passes.empty() ? 0 : passes.back().dst;
+    ps.to_output = false;
+    passes.push_back(ps);
+    if (g < 0) break;
+  }
+  Pass& last = passes.back();
+  if (mean) last.t.scale = 1.0f / static_cast<float>(count);
+  last.to_output = y.dtype == ACL_FLOAT;
+  for (const Pass& ps : passes) {
+    const char* name = kind == ReduceKind::kMax   ? "ReduceMax"
+                       : kind == ReduceKind::kMin ? "ReduceMin"
+                                                  : "ReduceSum";
+    p.launch(name, reinterpret_cast<const void*>(&reduce_kernel),
+             row_blocks(ps.t.units, ps.t.per_block), Core::kVector, [ps](const Addrs& a) {
+               std::uint8_t* src = ps.from_input ? a.in[0] : a.workspace + ps.src;
+               std::uint8_t* dst = ps.to_output ? a.out[0] : a.workspace + ps.dst;
+               reduce_kernel(src, dst, ps.t);
+             });
+  }
+  if (!last.to_output) cast_out(p, last.dst, y.dtype, y.numel(), 0);
+  p.set_workspace(ws.size());
+}
+
+}  // namespace
+}  // namespace npusim::aclnn::norm
+
+namespace nn = npusim::aclnn;
+namespace nm = npusim::aclnn::norm;
+
+aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
+                                           bool keepDims, aclDataType dtype, aclTensor* out,
+                                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnReduceSumGetWorkspaceSize", "ReduceSum", workspaceSize, executor, [&](nn::Plan& p) {
+        nm::plan_reduce(p, self, dims, keepDims, dtype, out, nm::ReduceKind::kSum, false, "dims");
+      });
+}
+
+aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                           aclrtStream stream) {
+  return nn::execute("aclnnReduceSum", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                      aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnMeanGetWorkspaceSize", "Mean", workspaceSize, executor, [&](nn::Plan& p) {
+        nm::plan_reduce(p, self, dim, keepDim, dtype, out, nm::ReduceKind::kSum, true, "dim");
+      });
+}
+
+aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                      aclrtStream stream) {
+  return nn::execute("aclnnMean", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnAmaxGetWorkspaceSize", "Amax", workspaceSize, executor, [&](nn::Plan& p) {
+        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
+        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMax, false, "dim");
+      });
+}
+
+aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                      aclrtStream stream) {
+  return nn::execute("aclnnAmax", workspace, workspaceSize, executor, stream);
+}
+
+aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
+                                      aclTensor* out, uint64_t* workspaceSize,
+                                      aclOpExecutor** executor) {
+  return nn::prepare(
+      "aclnnAminGetWorkspaceSize", "Amin", workspaceSize, executor, [&](nn::Plan& p) {
+        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
+        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMin, false, "dim");
+      });
+}
+
+aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                      aclrtStream stream) {
+  return nn::execute("aclnnAmin", workspace, workspaceSize, executor, stream);
+}
