@@ -25,6 +25,7 @@
 #include "npusim/kernel/device.h"
 #include "npusim/kernel/half.h"
 #include "npusim/kernel/launch.h"
+#include "npusim/kernel/matmul_ops.h"
 #include "npusim/kernel/tensor.h"
 #include "npusim/kernel/tpipe.h"
 #include "npusim/kernel/trace.h"

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// The im2col vector kernel of aclnnConvolution (see conv_kernels.h).
+#include "runtime/aclnn/conv_kernels.h"
+
+#include "kernel_operator.h"
+
+namespace npusim::aclnn {
+namespace {
+
+using namespace AscendC;
+
+inline std::int64_t clamp64(std::int64_t v, std::int64_t lo, std::int64_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+// ceil(a / b) for b > 0 and any sign of a.
+inline std::int64_t ceil_div64(std::int64_t a, std::int64_t b) {
+  return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+
+template <class T>
+class Im2col {
+ public:
+  explicit Im2col(const Im2colTiling& t) : t_(t) {}
+
+  void Init(GM_ADDR x, GM_ADDR col) {
+    x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
+    col_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col));
+    pipe_.InitBuffer(q_, 2, t_.chunk * 32);
+    pipe_.InitBuffer(fill_, t_.chunk * 32);
+    fillv_ = fill_.Get<T>();
+  }
+
+  void Process() {
+    const std::int64_t rows = t_.cin * t_.kh * t_.kw;
+    const std::int64_t items = t_.batch * rows;
+    const auto start = static_cast<std::int64_t>(GetBlockIdx());
+    const auto step = static_cast<std::int64_t>(GetBlockNum());
+    if (start < items) {
+      Fill(T(0.0f));
+      for (std::int64_t item = start; item < items; item += step) Row(item / rows, item % rows);
+    }
+    if (t_.onesLen > 0 && start == step - 1) {  // the last block writes the ones
+      Fill(T(1.0f));
+      const std::int64_t at = t_.batch * t_.colStride;
+      for (std::int64_t i = 0; i < t_.onesLen; i += t_.chunk * kPerBlock) {
+        Out(fillv_, at + i, static_cast<std::uint32_t>(
+                                 t_.onesLen - i < t_.chunk * kPerBlock ? t_.onesLen - i
+                                                                       : t_.chunk * kPerBlock));
+      }
+    }
+  }
+
+ private:
+  static constexpr std::int64_t kPerBlock = 32 / sizeof(T);
+
+  void Fill(T value) {
+    SetFlag<HardEvent::MTE3_V>(0);  // earlier copies out of the buffer are done
+    WaitFlag<HardEvent::MTE3_V>(0);
+    Duplicate(fillv_, value, static_cast<std::int32_t>(t_.chunk * kPerBlock));
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+  }
+
+  // count contiguous elements of UB tensor `src` to col[at].
+  void Out(const LocalTensor<T>& src, std::int64_t at, std::uint32_t count) {
+    DataCopyPad(col_[static_cast<std::uint64_t>(at)], src,
+                DataCopyExtParams(1, count * static_cast<std::uint32_t>(sizeof(T)), 0, 0));
+  }
+
+  void Zeros(std::int64_t at, std::int64_t count) {
+    const std::int64_t most = t_.chunk * kPerBlock;
+    for (std::int64_t i = 0; i < count; i += most) {
+      Out(fillv_, at + i, static_cast<std::uint32_t>(count - i < most ? count - i : most));
+    }
+  }
+
+  void Row(std::int64_t b, std::int64_t r) {
+    const std::int64_t c = r / (t_.kh * t_.kw);
+    const std::int64_t i = r / t_.kw % t_.kh;
+    const std::int64_t j = r % t_.kw;
+    const std::int64_t pixels = t_.oh * t_.ow;
+    const std::int64_t base = b * t_.colStride + r * pixels;
+    // Output columns x whose input column x*strideW - padW + j*dilW lies in [0, w).
+    const std::int64_t off = j * t_.dilW - t_.padW;
+    const std::int64_t lo = clamp64(ceil_div64(-off, t_.strideW), 0, t_.ow);
+    const std::int64_t hi = clamp64(ceil_div64(t_.w - off, t_.strideW), lo, t_.ow);
+    const std::int64_t xstep = t_.strideW * t_.inStride[3];
+    for (std::int64_t y = 0; y < t_.oh; ++y) {
+      const std::int64_t at = base + y * t_.ow;
+      const std::int64_t ih = y * t_.strideH - t_.padH + i * t_.dilH;
+      if (ih < 0 || ih >= t_.h || lo == hi) {
+        Zeros(at, t_.ow);
+        continue;
+      }
+      if (lo > 0) Zeros(at, lo);
+      const std::int64_t src = b * t_.inStride[0] + c * t_.inStride[1] + ih * t_.inStride[2] +
+                               (lo * t_.strideW + off) * t_.inStride[3];
+      for (std::int64_t x = lo; x < hi; x += t_.chunk) {
+        const auto n = static_cast<std::uint32_t>(hi - x < t_.chunk ? hi - x : t_.chunk);
+        const std::int64_t from = src + (x - lo) * xstep;
+        LocalTensor<T> buf = q_.AllocTensor<T>();
+        if (xstep == 1) {  // one burst
+          DataCopyPad(buf, x_[static_cast<std::uint64_t>(from)],
+                      DataCopyExtParams(1, n * static_cast<std::uint32_t>(sizeof(T)), 0, 0, 0));
+        } else {  // one element per burst, each in its own 32-byte UB block
+          DataCopyPad(buf, x_[static_cast<std::uint64_t>(from)],
+                      DataCopyExtParams(static_cast<std::uint16_t>(n),
+                                        static_cast<std::uint32_t>(sizeof(T)),
+                                        static_cast<std::uint32_t>((xstep - 1) * sizeof(T)), 0, 0));
+        }
+        q_.EnQue(buf);
+        buf = q_.DeQue<T>();
+        if (xstep == 1) {
+          Out(buf, at + x, n);
+        } else {
+          DataCopyPad(col_[static_cast<std::uint64_t>(at + x)], buf,
+                      DataCopyExtParams(static_cast<std::uint16_t>(n),
+                                        static_cast<std::uint32_t>(sizeof(T)), 0, 0, 0));
+        }
+        q_.FreeTensor(buf);
+      }
+      if (hi < t_.ow) Zeros(at + hi, t_.ow - hi);
+    }
+  }
+
+  const Im2colTiling& t_;
+  TPipe pipe_;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> q_;
+  TBuf<TPosition::VECCALC> fill_;
+  LocalTensor<T> fillv_;
+  GlobalTensor<T> x_, col_;
+};
+
+template <class T>
+__global__ __aicore__ void im2col_typed(GM_ADDR x, GM_ADDR col, const Im2colTiling& t) {
+  Im2col<T> op(t);
+  op.Init(x, col);
+  op.Process();
+}
+
+}  // namespace
+
+void im2col_kernel(int type, std::uint8_t* x, std::uint8_t* col, const Im2colTiling& t) {
+  if (type == 0) {
+    im2col_typed<half>(x, col, t);
+  } else if (type == 1) {
+    im2col_typed<bfloat16_t>(x, col, t);
+  } else {
+    im2col_typed<float>(x, col, t);
+  }
+}
+
+const void* im2col_kernel_identity(int type) {
+  if (type == 0) return reinterpret_cast<const void*>(&im2col_typed<half>);
+  if (type == 1) return reinterpret_cast<const void*>(&im2col_typed<bfloat16_t>);
+  return reinterpret_cast<const void*>(&im2col_typed<float>);
+}
+
+}  // namespace npusim::aclnn

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: Apache-2.0
+// The matmul cube kernel (see matmul_kernels.h for the tiling and the operand layouts).
+#include "runtime/aclnn/matmul_kernels.h"
+
+#include "kernel_operator.h"
+
+namespace npusim::aclnn {
+namespace {
+
+using namespace AscendC;
+
+inline std::uint32_t ceil16(std::uint32_t v) { return (v + 15u) / 16u * 16u; }
+inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1u) / b; }
+inline std::uint32_t min_u(std::uint64_t a, std::uint64_t b) {
+  return static_cast<std::uint32_t>(a < b ? a : b);
+}
+
+template <class T, class C>
+class MatmulBlock {
+ public:
+  static constexpr std::uint32_t kC0 = 32 / sizeof(T);     // k elements per fractal row
+  static constexpr std::uint32_t kFrac = 512 / sizeof(T);  // elements per fractal
+  static constexpr bool kWide = sizeof(T) == 4;            // float: transposes by squares
+
+  explicit MatmulBlock(const MatmulTiling& t) : t_(t), kL1_(t.baseK * t.stepK) {}
+
+  void Init(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR bias, GM_ADDR ones) {
+    a_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(a));
+    b_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(b));
+    c_.SetGlobalBuffer(reinterpret_cast<__gm__ C*>(c));
+    if (t_.bias) {
+      bias_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(bias));
+      ones_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(ones));
+    }
+    pipe_.InitBuffer(a1_, 2, t_.baseM * kL1_ * sizeof(T));
+    pipe_.InitBuffer(b1_, 2, kL1_ * t_.baseN * sizeof(T));
+    pipe_.InitBuffer(a2_, 2, t_.baseM * t_.baseK * sizeof(T));
+    pipe_.InitBuffer(b2_, 2, t_.baseK * t_.baseN * sizeof(T));
+    pipe_.InitBuffer(c1_, 1, t_.baseM * t_.baseN * sizeof(float));
+  }
+
+  void Process() {
+    const std::uint64_t per_batch = static_cast<std::uint64_t>(t_.mTiles) * t_.nTiles;
+    const std::uint64_t total = per_batch * t_.batch;
+    for (std::uint64_t tile = static_cast<std::uint64_t>(GetBlockIdx()); tile < total;
+         tile += static_cast<std::uint64_t>(GetBlockNum())) {
+      Tile(tile / per_batch, tile % per_batch);
+    }
+  }
+
+ private:
+  void Tile(std::uint64_t batch, std::uint64_t rest) {
+    std::int64_t ao = 0, bo = 0, co = 0;
+    for (std::int32_t d = t_.batchDims - 1; d >= 0; --d) {
+      const auto i = static_cast<std::int64_t>(batch % static_cast<std::uint64_t>(t_.batchShape[d]));
+      batch /= static_cast<std::uint64_t>(t_.batchShape[d]);
+      ao += i * t_.aBatchStride[d];
+      bo += i * t_.bBatchStride[d];
+      co += i * t_.cBatchStride[d];
+    }
+    m0_ = static_cast<std::uint32_t>(rest / t_.nTiles) * t_.baseM;
+    n0_ = static_cast<std::uint32_t>(rest % t_.nTiles) * t_.baseN;
+    mv_ = min_u(t_.baseM, t_.m - m0_);
+    nv_ = min_u(t_.baseN, t_.n - n0_);
+    m1_ = ceil16(mv_) / 16;
+    n1_ = ceil16(nv_) / 16;
+    LocalTensor<float> acc = c1_.AllocTensor<float>();
+    bool first = true;
+    for (std::uint32_t k0 = 0; k0 < t_.k; k0 += kL1_) {
+      const std::uint32_t kv1 = min_u(kL1_, t_.k - k0);
+      CopyA(ao, k0, kv1);
+      CopyB(bo, k0, kv1);
+      LocalTensor<T> a1 = a1_.DeQue<T>();
+      LocalTensor<T> b1 = b1_.DeQue<T>();
+      for (std::uint32_t s = 0; s * t_.baseK < kv1; ++s) {
+        const std::uint32_t kv = min_u(t_.baseK, kv1 - s * t_.baseK);
+        SplitA(a1, s, kv, kv1);
+        SplitB(b1, s, kv, kv1);
+        Compute(acc, kv, first);
+        first = false;
+      }
+      a1_.FreeTensor(a1);
+      b1_.FreeTensor(b1);
+    }
+    if (t_.bias) AddBias(acc);
+    c1_.EnQue(acc);
+    acc = c1_.DeQue<float>();
+    FixpipeParamsV220 fp(static_cast<std::uint16_t>(nv_), static_cast<std::uint16_t>(mv_),
+                         static_cast<std::uint16_t>(m1_ * 16),
+                         static_cast<std::uint32_t>(t_.ldc), false);
+    if constexpr (std::is_same_v<C, half>) {
+      fp.quantPre = QuantMode_t::F322F16;
+    } else if constexpr (std::is_same_v<C, bfloat16_t>) {
+      fp.quantPre = QuantMode_t::F322BF16;
+    } else {
+      fp.quantPre = QuantMode_t::NoQuant;
+    }
+    Fixpipe(c_[static_cast<std::uint64_t>(co + static_cast<std::int64_t>(m0_) * t_.ldc + n0_)],
+            acc, fp);
+    c1_.FreeTensor(acc);
+  }
+
+  // GM (rows x cols, row stride ld) -> L1 as 16-row ND blocks one after another, each in NZ
+  // with cols_al columns: the layout LoadDataWithTranspose's float squares need.
+  void CopyChunks(const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t rows,
+                  std::uint32_t cols, std::int64_t ld, std::uint32_t cols_al) {
+    const std::uint32_t full = rows / 16, rem = rows % 16;
+    const auto dld = static_cast<std::uint16_t>(ld);
+    if (full > 0 && 16 * ld <= 65535) {
+      DataCopy(dst, src,
+               Nd2NzParams(static_cast<std::uint16_t>(full), 16, static_cast<std::uint16_t>(cols),
+                           static_cast<std::uint16_t>(16 * ld), dld, 16, 1,
+                           static_cast<std::uint16_t>(16 * cols_al)));
+    } else {
+      for (std::uint32_t q = 0; q < full; ++q) {
+        DataCopy(dst[q * 16 * cols_al], src[static_cast<std::uint64_t>(q) * 16 * ld],
+                 Nd2NzParams(1, 16, static_cast<std::uint16_t>(cols), 0, dld, 16, 1, 0));
+      }
+    }
+    if (rem > 0) {
+      DataCopy(dst[full * 16 * cols_al], src[static_cast<std::uint64_t>(full) * 16 * ld],
+               Nd2NzParams(1, static_cast<std::uint16_t>(rem), static_cast<std::uint16_t>(cols),
+                           0, dld, 16, 1, 0));
+    }
+  }
+
+  void CopyA(std::int64_t ao, std::uint32_t k0, std::uint32_t kv1) {
+    LocalTensor<T> a1 = a1_.AllocTensor<T>();
+    const auto ld = static_cast<std::uint16_t>(t_.lda);
+    if (!t_.transA) {  // mv x kv1, k contiguous: NZ with m1*16 rows
+      DataCopy(a1, a_[static_cast<std::uint64_t>(ao + static_cast<std::int64_t>(m0_) * t_.lda + k0)],
+               Nd2NzParams(1, static_cast<std::uint16_t>(mv_), static_cast<std::uint16_t>(kv1), 0,
+                           ld, static_cast<std::uint16_t>(m1_ * 16), 1, 0));
+    } else {  // stored kv1 x mv, m contiguous
+      const GlobalTensor<T> src =
+          a_[static_cast<std::uint64_t>(ao + static_cast<std::int64_t>(k0) * t_.lda + m0_)];
+      if constexpr (kWide) {
+        CopyChunks(a1, src, kv1, mv_, t_.lda, m1_ * 16);
+      } else {
+        DataCopy(a1, src,
+                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(mv_),
+                             0, ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
+      }
+    }
+    a1_.EnQue(a1);
+  }
+
+  void CopyB(std::int64_t bo, std::uint32_t k0, std::uint32_t kv1) {
+    LocalTensor<T> b1 = b1_.AllocTensor<T>();
+    const auto ld = static_cast<std::uint16_t>(t_.ldb);
+    if (t_.transB) {  // stored nv x kv1, k contiguous: NZ with n1*16 rows
+      DataCopy(b1, b_[static_cast<std::uint64_t>(bo + static_cast<std::int64_t>(n0_) * t_.ldb + k0)],
+               Nd2NzParams(1, static_cast<std::uint16_t>(nv_), static_cast<std::uint16_t>(kv1), 0,
+                           ld, static_cast<std::uint16_t>(n1_ * 16), 1, 0));
+    } else {  // kv1 x nv, n contiguous
+      const GlobalTensor<T> src =
+          b_[static_cast<std::uint64_t>(bo + static_cast<std::int64_t>(k0) * t_.ldb + n0_)];
+      if constexpr (kWide) {
+        CopyChunks(b1, src, kv1, nv_, t_.ldb, n1_ * 16);
+      } else {
+        DataCopy(b1, src,
+                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(nv_),
+                             0, ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
+      }
+    }
+    b1_.EnQue(b1);
+  }
+
+  // L1 -> L0A in the zZ layout Mmad wants: fractal (mb, kb) at mb * k1 + kb.
+  void SplitA(const LocalTensor<T>& a1, std::uint32_t s, std::uint32_t kv, std::uint32_t kv1) {
+    LocalTensor<T> a2 = a2_.AllocTensor<T>();
+    const std::uint32_t k1 = ceil_div(kv, kC0);
+    if (!t_.transA) {  // L1 fractal (mb, cb) at cb * m1 + mb
+      const std::uint32_t cb0 = s * t_.baseK / kC0;
+      for (std::uint32_t mb = 0; mb < m1_; ++mb) {
+        LoadData(a2[mb * k1 * kFrac], a1,
+                 LoadData2DParams(static_cast<std::uint16_t>(cb0 * m1_ + mb),
+                                  static_cast<std::uint8_t>(k1), static_cast<std::uint16_t>(m1_),
+                                  0, 0, false, 0));
+      }
+    } else if constexpr (kWide) {  // squares (q, mb) at q * m1 + mb; two fractals per square
+      const std::uint32_t q0 = s * t_.baseK / 16;
+      for (std::uint32_t mb = 0; mb < m1_; ++mb) {
+        LoadDataWithTranspose(a2[mb * k1 * kFrac], a1,
+                              LoadData2dTransposeParams(static_cast<std::uint16_t>(q0 * m1_ + mb),
+                                                        static_cast<std::uint8_t>(ceil_div(kv, 16)),
+                                                        static_cast<std::uint16_t>(m1_), 1, 0, 0));
+      }
+    } else {  // L1 fractal (kb, mb) at mb * (kv1/16 rounded up) + kb, transposed on the way
+      const std::uint32_t kb1 = ceil16(kv1) / 16;
+      for (std::uint32_t mb = 0; mb < m1_; ++mb) {
+        LoadData(a2[mb * k1 * kFrac], a1,
+                 LoadData2DParams(static_cast<std::uint16_t>(mb * kb1 + s * t_.baseK / 16),
+                                  static_cast<std::uint8_t>(k1), 1, 0, 0, true, 0));
+      }
+    }
+    a2_.EnQue(a2);
+  }
+
+  // L1 -> L0B in the nZ layout Mmad wants: fractal (kb, nb) at kb * n1 + nb.
+  void SplitB(const LocalTensor<T>& b1, std::uint32_t s, std::uint32_t kv, std::uint32_t kv1) {
+    LocalTensor<T> b2 = b2_.AllocTensor<T>();
+    const std::uint32_t k1 = ceil_div(kv, kC0);
+    if (t_.transB) {  // L1 fractal (nb, cb) at cb * n1 + nb: already in order
+      const std::uint32_t cb0 = s * t_.baseK / kC0;
+      if (k1 * n1_ <= 255) {
+        LoadData(b2, b1,
+                 LoadData2DParams(static_cast<std::uint16_t>(cb0 * n1_),
+                                  static_cast<std::uint8_t>(k1 * n1_), 1, 0, 0, false, 0));
+      } else {
+        for (std::uint32_t kb = 0; kb < k1; ++kb) {
+          LoadData(b2[kb * n1_ * kFrac], b1,
+                   LoadData2DParams(static_cast<std::uint16_t>((cb0 + kb) * n1_),
+                                    static_cast<std::uint8_t>(n1_), 1, 0, 0, false, 0));
+        }
+      }
+    } else if constexpr (kWide) {  // squares (q, nb) at q * n1 + nb
+      const std::uint32_t q0 = s * t_.baseK / 16;
+      for (std::uint32_t q = 0; q < ceil_div(kv, 16); ++q) {
+        LoadDataWithTranspose(b2[2 * q * n1_ * kFrac], b1,
+                              LoadData2dTransposeParams(static_cast<std::uint16_t>((q0 + q) * n1_),
+                                                        static_cast<std::uint8_t>(n1_), 1, 0,
+                                                        static_cast<std::uint16_t>(n1_ - 1), 0));
+      }
+    } else {  // L1 fractal (kb, nb) at nb * (kv1/16 rounded up) + kb, transposed on the way
+      const std::uint32_t kb1 = ceil16(kv1) / 16;
+      for (std::uint32_t kb = 0; kb < k1; ++kb) {
+        LoadData(b2[kb * n1_ * kFrac], b1,
+                 LoadData2DParams(static_cast<std::uint16_t>(s * t_.baseK / 16 + kb),
+                                  static_cast<std::uint8_t>(n1_), static_cast<std::uint16_t>(kb1),
+                                  0, 0, true, 0));
+      }
+    }
+    b2_.EnQue(b2);
+  }
+
+  void Compute(const LocalTensor<float>& acc, std::uint32_t kv, bool first) {
+    LocalTensor<T> a2 = a2_.DeQue<T>();
+    LocalTensor<T> b2 = b2_.DeQue<T>();
+    MmadParams p;
+    p.m = static_cast<std::uint16_t>(mv_);
+    p.n = static_cast<std::uint16_t>(nv_);
+    p.k = static_cast<std::uint16_t>(kv);
+    p.cmatrixInitVal = first;
+    Mmad(acc, a2, b2, p);
+    a2_.FreeTensor(a2);
+    b2_.FreeTensor(b2);
+  }
+
+  // acc += bias (mv x 1, zero-padded to one fractal column) * ones (1 x nv): one more k step.
+  void AddBias(const LocalTensor<float>& acc) {
+    LocalTensor<T> a1 = a1_.AllocTensor<T>();
+    DataCopy(a1, bias_[m0_],
+             Nd2NzParams(1, static_cast<std::uint16_t>(mv_), 1, 0, 1,
+                         static_cast<std::uint16_t>(m1_ * 16), 1, 0));
+    a1_.EnQue(a1);
+    LocalTensor<T> b1 = b1_.AllocTensor<T>();
+    DataCopy(b1, ones_,
+             Nd2NzParams(1, static_cast<std::uint16_t>(nv_), 1, 0, 1,
+                         static_cast<std::uint16_t>(n1_ * 16), 1, 0));
+    b1_.EnQue(b1);
+    a1 = a1_.DeQue<T>();
+    b1 = b1_.DeQue<T>();
+    LocalTensor<T> a2 = a2_.AllocTensor<T>();
+    LoadData(a2, a1, LoadData2DParams(0, static_cast<std::uint8_t>(m1_), 1, 0, 0, false, 0));
+    a2_.EnQue(a2);
+    LocalTensor<T> b2 = b2_.AllocTensor<T>();
+    LoadData(b2, b1, LoadData2DParams(0, static_cast<std::uint8_t>(n1_), 1, 0, 0, false, 0));
+    b2_.EnQue(b2);
+    a1_.FreeTensor(a1);
+    b1_.FreeTensor(b1);
+    Compute(acc, 1, false);
+  }
+
+  const MatmulTiling& t_;
+  const std::uint32_t kL1_;
+  std::uint32_t m0_ = 0, n0_ = 0, mv_ = 0, nv_ = 0, m1_ = 0, n1_ = 0;
+  TPipe pipe_;
+  TQue<TPosition::A1, 2> a1_;
+  TQue<TPosition::B1, 2> b1_;
+  TQue<TPosition::A2, 2> a2_;
+  TQue<TPosition::B2, 2> b2_;
+  TQue<TPosition::CO1, 1> c1_;
+  GlobalTensor<T> a_, b_, bias_, ones_;
+  GlobalTensor<C> c_;
+};
+
+template <class T, class C>
+__global__ __aicore__ void matmul_typed(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR bias,
+                                        GM_ADDR ones, const MatmulTiling& t) {
+  MatmulBlock<T, C> op(t);
+  op.Init(a, b, c, bias, ones);
+  op.Process();
+}
+
+}  // namespace
+
+void matmul_kernel(MmType in, MmType out, std::uint8_t* a, std::uint8_t* b, std::uint8_t* c,
+                   std::uint8_t* bias, std::uint8_t* ones, const MatmulTiling& t) {
+  if (in == MmType::kHalf) {
+    if (out == MmType::kFloat) {
+      matmul_typed<half, float>(a, b, c, bias, ones, t);
+    } else {
+      matmul_typed<half, half>(a, b, c, bias, ones, t);
+    }
+  } else if (in == MmType::kBf16) {
+    if (out == MmType::kFloat) {
+      matmul_typed<bfloat16_t, float>(a, b, c, bias, ones, t);
+    } else {
+      matmul_typed<bfloat16_t, bfloat16_t>(a, b, c, bias, ones, t);
+    }
+  } else {
+    matmul_typed<float, float>(a, b, c, bias, ones, t);
+  }
+}
+
+const void* matmul_kernel_identity(MmType in, MmType out) {
+  if (in == MmType::kHalf) {
+    return out == MmType::kFloat ? reinterpret_cast<const void*>(&matmul_typed<half, float>)
+                                 : reinterpret_cast<const void*>(&matmul_typed<half, half>);
+  }
+  if (in == MmType::kBf16) {
+    return out == MmType::kFloat
+               ? reinterpret_cast<const void*>(&matmul_typed<bfloat16_t, float>)
+               : reinterpret_cast<const void*>(&matmul_typed<bfloat16_t, bfloat16_t>);
+  }
+  return reinterpret_cast<const void*>(&matmul_typed<float, float>);
+}
+
+}  // namespace npusim::aclnn

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* aclnnBatchMatMul: out[b] = self[b] @ mat2[b] for 3-D operands [B, M, K] x [B, K, N];
+ * a batch of 1 on either side broadcasts.
+ * cubeMathType: 0 KEEP_DTYPE, 1 ALLOW_FP32_DOWN_PRECISION, 2 USE_FP16, 3 USE_HF32, -1
+ * FP16FP32_KEEP_DTYPE. FLOAT16 / BFLOAT16 inputs always multiply exactly and accumulate in FP32
+ * on the cube, whatever the value. FLOAT inputs: 0 computes in FP32 on the cube's FP32 path; 1
+ * only allows lower precision, and the simulator keeps FP32; 2 and 3 are refused
+ * (ACLNN_ERR_PARAM_INVALID, not supported by the simulator). Accuracy vs a double reference:
+ * ~1e-3 (FLOAT16 out) / ~1e-2 (BFLOAT16 out) / ~1e-5 (FLOAT out) relative to sum |a*b|. */
+#ifndef NPUSIM_ACLNNOP_ACLNN_BATCH_MATMUL_H_
+#define NPUSIM_ACLNNOP_ACLNN_BATCH_MATMUL_H_
+
+#include "aclnn/acl_meta.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self,
+                                                            const aclTensor* mat2, aclTensor* out,
+                                                            int8_t cubeMathType,
+                                                            uint64_t* workspaceSize,
+                                                            aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnBatchMatMul(void* workspace, uint64_t workspaceSize,
+                                            aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPUSIM_ACLNNOP_ACLNN_BATCH_MATMUL_H_ */
