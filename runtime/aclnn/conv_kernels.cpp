@@ -74,6 +74,57 @@ class Im2col {
     }
   }
 
+  // Row (c, i, j) of col when input columns are contiguous: every valid output row's run
+  // [lo, hi) moves with one burst per row, many rows per instruction; padding rows and columns
+  // are written from the zero buffer, also many rows per instruction.
+  void RowsContiguous(std::int64_t b, std::int64_t c, std::int64_t i, std::int64_t base,
+                      std::int64_t lo, std::int64_t hi, std::int64_t off) {
+    const std::int64_t es = static_cast<std::int64_t>(sizeof(T));
+    const std::int64_t top = i * t_.dilH - t_.padH;  // input row of output row 0
+    const std::int64_t y_lo = clamp64(ceil_div64(-top, t_.strideH), 0, t_.oh);
+    const std::int64_t y_hi = clamp64(ceil_div64(t_.h - top, t_.strideH), y_lo, t_.oh);
+    if (y_lo > 0) Zeros(base, y_lo * t_.ow);
+    if (y_hi < t_.oh) Zeros(base + y_hi * t_.ow, (t_.oh - y_hi) * t_.ow);
+    const std::int64_t run = hi - lo;
+    const std::int64_t run_blocks = (run * es + 31) / 32;
+    const std::int64_t per_piece = t_.chunk / run_blocks;  // rows per UB piece
+    const std::int64_t src_pitch = t_.strideH * t_.inStride[2];
+    for (std::int64_t y = y_lo; y < y_hi; y += per_piece) {
+      const std::int64_t rows = y_hi - y < per_piece ? y_hi - y : per_piece;
+      const std::int64_t at = base + y * t_.ow;
+      if (lo > 0) ZeroColumns(at, rows, lo);
+      if (hi < t_.ow) ZeroColumns(at + hi, rows, t_.ow - hi);
+      const std::int64_t from = b * t_.inStride[0] + c * t_.inStride[1] +
+                                (y * t_.strideH + top) * t_.inStride[2] + (lo + off);
+      LocalTensor<T> buf = q_.AllocTensor<T>();
+      DataCopyPad(buf, x_[static_cast<std::uint64_t>(from)],
+                  DataCopyExtParams(static_cast<std::uint16_t>(rows),
+                                    static_cast<std::uint32_t>(run * es),
+                                    static_cast<std::uint32_t>((src_pitch - run) * es), 0, 0));
+      q_.EnQue(buf);
+      buf = q_.DeQue<T>();
+      DataCopyPad(col_[static_cast<std::uint64_t>(at + lo)], buf,
+                  DataCopyExtParams(static_cast<std::uint16_t>(rows),
+                                    static_cast<std::uint32_t>(run * es), 0,
+                                    static_cast<std::uint32_t>((t_.ow - run) * es), 0));
+      q_.FreeTensor(buf);
+    }
+  }
+
+  // `count` zero columns at col[at] in each of `rows` rows of ow elements.
+  void ZeroColumns(std::int64_t at, std::int64_t rows, std::int64_t count) {
+    const std::int64_t es = static_cast<std::int64_t>(sizeof(T));
+    const std::int64_t blocks = (count * es + 31) / 32;
+    if (rows * blocks > t_.chunk) {  // more than the zero buffer holds: row by row
+      for (std::int64_t r = 0; r < rows; ++r) Zeros(at + r * t_.ow, count);
+      return;
+    }
+    DataCopyPad(col_[static_cast<std::uint64_t>(at)], fillv_,
+                DataCopyExtParams(static_cast<std::uint16_t>(rows),
+                                  static_cast<std::uint32_t>(count * es), 0,
+                                  static_cast<std::uint32_t>((t_.ow - count) * es), 0));
+  }
+
   void Row(std::int64_t b, std::int64_t r) {
     const std::int64_t c = r / (t_.kh * t_.kw);
     const std::int64_t i = r / t_.kw % t_.kh;
@@ -85,6 +136,12 @@ class Im2col {
     const std::int64_t lo = clamp64(ceil_div64(-off, t_.strideW), 0, t_.ow);
     const std::int64_t hi = clamp64(ceil_div64(t_.w - off, t_.strideW), lo, t_.ow);
     const std::int64_t xstep = t_.strideW * t_.inStride[3];
+    const std::int64_t row_bytes = (hi - lo) * static_cast<std::int64_t>(sizeof(T));
+    if (xstep == 1 && lo < hi && (row_bytes + 31) / 32 <= t_.chunk &&
+        t_.strideH * t_.inStride[2] >= hi - lo) {
+      RowsContiguous(b, c, i, base, lo, hi, off);
+      return;
+    }
     for (std::int64_t y = 0; y < t_.oh; ++y) {
       const std::int64_t at = base + y * t_.ow;
       const std::int64_t ih = y * t_.strideH - t_.padH + i * t_.dilH;

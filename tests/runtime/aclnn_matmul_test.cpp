@@ -106,6 +106,7 @@ class AclnnMatmulTest : public DeviceTest {
     if (st != ACLNN_SUCCESS) return st;
     if (ws_out != nullptr) *ws_out = ws;
     void* w = ws > 0 ? alloc(ws) : nullptr;
+    if (w != nullptr) std::memset(w, 0x55, ws);  // stale data: every byte used must be written
     EXPECT_EQ(run_op(w, ws, ex, stream_), ACLNN_SUCCESS);
     EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     return st;
