@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // aclnnConvolution (see aclnn_convolution.h): im2col on the vector cores into the workspace
 // (conv_kernels.h), then the cube matmul kernel (matmul_kernels.h) per image:
-// out[b] (cout x ho*wo) = weight (cout x cin*kh*kw) * col[b] (+ bias).
+// out[b] (cout x ho*wo) = weight (cout x cin*kh*kw) * col[b] (+ bias). A 1x1 convolution with
+// stride 1 and no padding multiplies the input directly (no im2col; with a bias the vector
+// kernel only writes the row of ones the bias step reads).
 #include "aclnnop/aclnn_convolution.h"
 
 #include <algorithm>
@@ -66,12 +68,17 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
             "cin*kh*kw and ho*wo must not exceed 65535 (the ND2NZ copy's row stride limit)");
   const auto es = static_cast<std::uint32_t>(element_size(x.dtype));
 
+  // A 1x1 convolution with stride 1 and no padding over rows of contiguous pixels needs no
+  // im2col: image b's input already is the cin x h*w matrix (row stride: the channel stride).
+  const bool direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 &&
+                      x.strides[3] == 1 && x.strides[2] == wd && x.strides[1] >= pixels &&
+                      x.strides[1] <= 65535;
   MatmulTiling t;
   t.m = static_cast<std::uint32_t>(cout);
   t.n = static_cast<std::uint32_t>(pixels);
   t.k = static_cast<std::uint32_t>(k);
   t.lda = k;
-  t.ldb = pixels;
+  t.ldb = direct ? x.strides[1] : pixels;
   t.ldc = pixels;
   t.batch = static_cast<std::uint64_t>(n);
   t.batchDims = 1;
@@ -80,7 +87,7 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   const std::uint32_t mm_blocks = tile_matmul(p, es, t);
 
   Im2colTiling c;
-  c.batch = n;
+  c.batch = direct ? 0 : n;  // direct: the kernel only writes the ones (bias)
   c.cin = cin;
   c.h = h;
   c.w = wd;
@@ -99,20 +106,22 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   c.onesLen = bias != nullptr ? t.baseN : 0;
   c.chunk = static_cast<std::uint32_t>(std::min<std::uint64_t>(256, p.ub_bytes() / 96));
   t.aBatchStride[0] = 0;
-  t.bBatchStride[0] = c.colStride;
+  t.bBatchStride[0] = direct ? x.strides[0] : c.colStride;
   t.cBatchStride[0] = y.strides[0];
-  const std::uint64_t col_bytes = static_cast<std::uint64_t>(n * c.colStride) * es;
+  const std::uint64_t col_bytes = static_cast<std::uint64_t>(c.batch * c.colStride) * es;
   p.set_workspace(col_bytes + static_cast<std::uint64_t>(c.onesLen) * es);
 
   const int type = static_cast<int>(mm_type(x.dtype));
-  const auto vec_blocks = static_cast<std::uint32_t>(
-      std::max<std::int64_t>(1, std::min<std::int64_t>(p.vector_cores(), n * k)));
-  p.launch("Im2col", im2col_kernel_identity(type), vec_blocks, Core::kVector,
-           [c, type](const Addrs& a) { im2col_kernel(type, a.in[0], a.workspace, c); });
+  if (!direct || bias != nullptr) {
+    const auto vec_blocks = static_cast<std::uint32_t>(
+        std::max<std::int64_t>(1, std::min<std::int64_t>(p.vector_cores(), c.batch * k)));
+    p.launch("Im2col", im2col_kernel_identity(type), vec_blocks, Core::kVector,
+             [c, type](const Addrs& a) { im2col_kernel(type, a.in[0], a.workspace, c); });
+  }
   const MmType in = mm_type(x.dtype);
   p.launch("Conv2dMatMul", matmul_kernel_identity(in, in), mm_blocks, Core::kCube,
-           [t, in, col_bytes](const Addrs& a) {
-             matmul_kernel(in, in, a.in[1], a.workspace, a.out[0], a.in[2],
+           [t, in, col_bytes, direct](const Addrs& a) {
+             matmul_kernel(in, in, a.in[1], direct ? a.in[0] : a.workspace, a.out[0], a.in[2],
                            a.workspace + col_bytes, t);
            });
 }

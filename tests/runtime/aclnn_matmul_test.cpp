@@ -435,6 +435,19 @@ TEST_F(AclnnConvTest, TwoLaunchesAndAWorkspace) {
   EXPECT_EQ(kernels, 2);
 }
 
+TEST_F(AclnnConvTest, PointwiseConvolutionNeedsNoIm2col) {
+  uint64_t ws = 1;
+  EXPECT_EQ(check_conv({2, 20, 5, 7, 12, 1, 1, 1, 1, 0, 0, 1, 1, false, ACL_FLOAT16}, &ws), 0);
+  EXPECT_EQ(ws, 0u);
+  int kernels = 0;
+  for (const auto& t : fake().tasks()) kernels += t.kind == TaskKind::kKernel;
+  EXPECT_EQ(kernels, 1);  // the matmul alone
+  // With a bias: the vector kernel writes only the ones: baseN elements (fp32), baseN = 16 here
+  // (2 images x 3 tiles of 16 pixels spread over the cube cores).
+  EXPECT_EQ(check_conv({2, 20, 5, 7, 12, 1, 1, 1, 1, 0, 0, 1, 1, true, ACL_FLOAT}, &ws), 0);
+  EXPECT_EQ(ws, 16u * 4u);
+}
+
 TEST_F(AclnnConvTest, UnsupportedConvolutionsAreRefused) {
   void* p = alloc(1 << 16);
   aclTensor* x = view({1, 4, 8, 8}, contiguous({1, 4, 8, 8}), ACL_FLOAT16, p, 4096);
