@@ -9,8 +9,9 @@
 //    a column, and that dimension is dropped from out; batch dimensions broadcast).
 //  - Views: each operand's matrix may be a strided view with unit stride on either of its last
 //    two axes (x @ w.T passes w.T as a view with strides (1, K)); other views are refused with
-//    ACLNN_ERR_PARAM_INVALID, as are row strides over 65535 elements (the ND2NZ copy's limit)
-//    and empty tensors. out's last dimension must be contiguous.
+//    ACLNN_ERR_PARAM_INVALID, as are row strides over 65535 elements (the ND2NZ copy's limit).
+//    out's last dimension must be contiguous. An empty out launches a kernel with nothing to do;
+//    an empty reduce dimension (K = 0, out all zeros) is refused.
 //  - Accuracy vs a double-precision reference: the products are exact in fp32 and summed in
 //    fp32, so |err| <~ 1e-3 * sum|a*b| for FLOAT16 / BFLOAT16 inputs once rounded to a 16-bit out
 //    (FLOAT16 out: 2^-11 relative; BFLOAT16 out: 2^-8), ~1e-5 * sum|a*b| with a FLOAT out.
@@ -181,8 +182,18 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
   if (ra > 1) expect.push_back(m);
   if (rb > 1) expect.push_back(n);
   p.require_shape(c, expect, "out");
-  p.require(m > 0 && n > 0 && k > 0 && c.numel() > 0,
-            "empty tensors are not supported by the simulator");
+  const MmType in = mm_type(a.dtype), out = mm_type(c.dtype);
+  if (c.numel() == 0) {  // nothing to compute: a launch whose blocks have no tile
+    t.baseM = t.baseN = t.baseK = 16;
+    t.stepK = 1;
+    t.batch = 0;
+    p.launch("MatMul", matmul_kernel_identity(in, out), 1, Core::kCube,
+             [t, in, out](const Addrs& ad) {
+               matmul_kernel(in, out, ad.in[0], ad.in[1], ad.out[0], nullptr, nullptr, t);
+             });
+    return;
+  }
+  p.require(k > 0, "a reduce dimension of 0 (an all-zero out) is not supported by the simulator");
   p.require(matrix_layout(m, k, a_sr, a_sc, t.transA, t.lda),
             "self's last two dimensions must have a unit stride (a row-major or transposed view)");
   p.require(matrix_layout(k, n, b_sr, b_sc, t.transB, t.ldb),
@@ -214,7 +225,6 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
     t.bBatchStride[d] = db == 1 ? 0 : b.strides[d + bb - nb];
     t.cBatchStride[d] = c.strides[d];
   }
-  const MmType in = mm_type(a.dtype), out = mm_type(c.dtype);
   const std::uint32_t blocks = tile_matmul(p, static_cast<std::uint32_t>(element_size(a.dtype)), t);
   p.launch("MatMul", matmul_kernel_identity(in, out), blocks, Core::kCube,
            [t, in, out](const Addrs& ad) {

@@ -323,6 +323,14 @@ TEST_F(AclnnMatmulTest, BadArgumentsAreRefused) {
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a, b, nullptr, 0, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnMatmulGetWorkspaceSize(a, b, c, 0, nullptr, &ex), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnMm(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
+  // Empty tensors: an empty out is computed (nothing to do); K = 0 is refused.
+  aclTensor* a0 = view({0, 8}, {8, 1}, ACL_FLOAT16, p, 1024);
+  aclTensor* c0 = view({0, 4}, {4, 1}, ACL_FLOAT16, p, 1024);
+  aclTensor* ak0 = view({4, 0}, {1, 1}, ACL_FLOAT16, p, 1024);
+  aclTensor* bk0 = view({0, 4}, {4, 1}, ACL_FLOAT16, p, 1024);
+  EXPECT_EQ(aclnnMmGetWorkspaceSize(a0, b, c0, 0, &ws, &ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnMm(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnMmGetWorkspaceSize(ak0, bk0, c, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   // Valid: FLOAT with ALLOW_FP32_DOWN_PRECISION (computed in FLOAT).
   EXPECT_EQ(aclnnMmGetWorkspaceSize(f32a, f32, f32c, 1, &ws, &ex), ACLNN_SUCCESS);
   EXPECT_EQ(aclnnMm(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
