@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // aclnnConvolution (see aclnn_convolution.h): im2col on the vector cores into the workspace
 // (conv_kernels.h), then the cube matmul kernel (matmul_kernels.h) per image:
-// out[b] (cout x ho*wo) = weight (cout x cin*kh*kw) * col[b] (+ bias). A 1x1 convolution with
-// stride 1 and no padding multiplies the input directly (no im2col; with a bias the vector
-// kernel only writes the row of ones the bias step reads).
+// out[b] (cout x ho*wo) = weight (cout x cin*kh*kw) * col[b] (+ bias), per group g on its
+// cout/groups output channels and cin/groups input channels. 1-D runs as 2-D with H = 1. A 1x1
+// convolution with stride 1 and no padding multiplies the input directly (no im2col; with a
+// bias the vector kernel only writes the row of ones the bias step reads).
 #include "aclnnop/aclnn_convolution.h"
 
 #include <algorithm>
@@ -35,54 +36,81 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   const aclTensor& w = p.input(weight_t, "weight");
   const aclTensor* bias = p.optional_input(bias_t, "bias");
   const aclTensor& y = p.output(output_t, "output");
-  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
-  pair_of(p, p.int_array(stride_a, "stride"), "stride", 1, sh, sw);
-  pair_of(p, p.int_array(padding_a, "padding"), "padding", 0, ph, pw);
-  pair_of(p, p.int_array(dilation_a, "dilation"), "dilation", 1, dh, dw);
+  const std::vector<std::int64_t> stride_v = p.int_array(stride_a, "stride");
+  const std::vector<std::int64_t> padding_v = p.int_array(padding_a, "padding");
+  const std::vector<std::int64_t> dilation_v = p.int_array(dilation_a, "dilation");
   if (output_padding != nullptr) p.int_array(output_padding, "outputPadding");  // live check
   p.require(!transposed, "transposed convolution is not supported by the simulator");
-  p.require(groups == 1, "groups = " + std::to_string(groups) +
-                             " is not supported by the simulator (only 1)");
   p.require_dtype(x, {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}, "input");
   p.require(w.dtype == x.dtype && y.dtype == x.dtype && (bias == nullptr || bias->dtype == x.dtype),
             "input, weight, bias and output must have the same data type");
   check_cube_math(p, x.dtype, cube);
-  p.require(x.dims.size() == 4 && w.dims.size() == 4,
-            "only 2-D convolution (4-D NCHW input and weight) is supported by the simulator");
-  const std::int64_t n = x.dims[0], cin = x.dims[1], h = x.dims[2], wd = x.dims[3];
-  const std::int64_t cout = w.dims[0], kh = w.dims[2], kw = w.dims[3];
-  p.require(w.dims[1] == cin, "weight's input channels (" + std::to_string(w.dims[1]) +
-                                  ") differ from input's (" + std::to_string(cin) + ")");
+  const std::size_t rank = x.dims.size();
+  p.require((rank == 4 || rank == 3) && w.dims.size() == rank,
+            "only 1-D (NCL) and 2-D (NCHW) convolutions are supported by the simulator");
+  const bool one_d = rank == 3;  // computed as 2-D with H = 1
+  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
+  if (one_d) {
+    p.require(stride_v.size() == 1 && padding_v.size() == 1 && dilation_v.size() == 1,
+              "a 1-D convolution takes 1 stride, padding and dilation value");
+    sw = stride_v[0];
+    pw = padding_v[0];
+    dw = dilation_v[0];
+    p.require(sw >= 1 && pw >= 0 && dw >= 1, "stride and dilation must be >= 1, padding >= 0");
+  } else {
+    pair_of(p, stride_v, "stride", 1, sh, sw);
+    pair_of(p, padding_v, "padding", 0, ph, pw);
+    pair_of(p, dilation_v, "dilation", 1, dh, dw);
+  }
+  // 4-D views (N, C, H, W) of the input and of the weight's shape.
+  const std::int64_t n = x.dims[0], cin = x.dims[1];
+  const std::int64_t h = one_d ? 1 : x.dims[2], wd = x.dims[rank - 1];
+  const std::int64_t xs[4] = {x.strides[0], x.strides[1], one_d ? 0 : x.strides[2],
+                              x.strides[rank - 1]};
+  const std::int64_t cout = w.dims[0], kh = one_d ? 1 : w.dims[2], kw = w.dims[rank - 1];
+  p.require(groups >= 1 && cin % groups == 0 && cout % groups == 0,
+            "groups (" + std::to_string(groups) + ") must divide the input channels (" +
+                std::to_string(cin) + ") and the output channels (" + std::to_string(cout) +
+                ")");
+  const std::int64_t cin_g = cin / groups, cout_g = cout / groups;
+  p.require(w.dims[1] == cin_g, "weight's input channels (" + std::to_string(w.dims[1]) +
+                                    ") must be input's / groups (" + std::to_string(cin_g) + ")");
   const std::int64_t oh = (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
   const std::int64_t ow = (wd + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
   p.require(n > 0 && cin > 0 && cout > 0 && kh > 0 && kw > 0 && oh > 0 && ow > 0,
             "empty tensors (or a kernel larger than the padded input) are not supported");
-  p.require_shape(y, {n, cout, oh, ow}, "output");
+  if (one_d) {
+    p.require_shape(y, {n, cout, ow}, "output");
+  } else {
+    p.require_shape(y, {n, cout, oh, ow}, "output");
+  }
   if (bias != nullptr) p.require_shape(*bias, {cout}, "bias");
   p.require_contiguous(w, "weight");
   p.require_contiguous(y, "output");
   if (bias != nullptr) p.require_contiguous(*bias, "bias");
 
-  const std::int64_t k = cin * kh * kw, pixels = oh * ow;
+  const std::int64_t k = cin_g * kh * kw, pixels = oh * ow;
   p.require(k <= 65535 && pixels <= 65535,
-            "cin*kh*kw and ho*wo must not exceed 65535 (the ND2NZ copy's row stride limit)");
+            "cin/groups*kh*kw and ho*wo must not exceed 65535 (the ND2NZ copy's row stride limit)");
   const auto es = static_cast<std::uint32_t>(element_size(x.dtype));
 
   // A 1x1 convolution with stride 1 and no padding over rows of contiguous pixels needs no
   // im2col: image b's input already is the cin x h*w matrix (row stride: the channel stride).
   const bool direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 &&
-                      x.strides[3] == 1 && x.strides[2] == wd && x.strides[1] >= pixels &&
-                      x.strides[1] <= 65535;
+                      xs[3] == 1 && (h == 1 || xs[2] == wd) && xs[1] >= pixels && xs[1] <= 65535;
+  // Per (image, group): out rows [g*cout_g, +cout_g) = weight rows of group g (cout_g x k) *
+  // the k rows of col (or input channels) of group g.
   MatmulTiling t;
-  t.m = static_cast<std::uint32_t>(cout);
+  t.m = static_cast<std::uint32_t>(cout_g);
   t.n = static_cast<std::uint32_t>(pixels);
   t.k = static_cast<std::uint32_t>(k);
   t.lda = k;
-  t.ldb = direct ? x.strides[1] : pixels;
+  t.ldb = direct ? xs[1] : pixels;
   t.ldc = pixels;
-  t.batch = static_cast<std::uint64_t>(n);
-  t.batchDims = 1;
+  t.batch = static_cast<std::uint64_t>(n * groups);
+  t.batchDims = 2;
   t.batchShape[0] = n;
+  t.batchShape[1] = groups;
   t.bias = bias != nullptr;
   const std::uint32_t mm_blocks = tile_matmul(p, es, t);
 
@@ -101,20 +129,25 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   c.padW = pw;
   c.dilH = dh;
   c.dilW = dw;
-  for (int d = 0; d < 4; ++d) c.inStride[d] = x.strides[d];
-  c.colStride = (k * pixels + 15) / 16 * 16;
+  for (int d = 0; d < 4; ++d) c.inStride[d] = xs[d];
+  c.colStride = (cin * kh * kw * pixels + 15) / 16 * 16;
   c.onesLen = bias != nullptr ? t.baseN : 0;
   c.chunk = static_cast<std::uint32_t>(std::min<std::uint64_t>(256, p.ub_bytes() / 96));
   t.aBatchStride[0] = 0;
-  t.bBatchStride[0] = direct ? x.strides[0] : c.colStride;
+  t.aBatchStride[1] = cout_g * k;
+  t.bBatchStride[0] = direct ? xs[0] : c.colStride;
+  t.bBatchStride[1] = direct ? cin_g * xs[1] : k * pixels;
   t.cBatchStride[0] = y.strides[0];
+  t.cBatchStride[1] = cout_g * pixels;
+  t.biasBatchStride[0] = 0;
+  t.biasBatchStride[1] = cout_g;
   const std::uint64_t col_bytes = static_cast<std::uint64_t>(c.batch * c.colStride) * es;
   p.set_workspace(col_bytes + static_cast<std::uint64_t>(c.onesLen) * es);
 
   const int type = static_cast<int>(mm_type(x.dtype));
   if (!direct || bias != nullptr) {
-    const auto vec_blocks = static_cast<std::uint32_t>(
-        std::max<std::int64_t>(1, std::min<std::int64_t>(p.vector_cores(), c.batch * k)));
+    const auto vec_blocks = static_cast<std::uint32_t>(std::max<std::int64_t>(
+        1, std::min<std::int64_t>(p.vector_cores(), c.batch * cin * kh * kw)));
     p.launch("Im2col", im2col_kernel_identity(type), vec_blocks, Core::kVector,
              [c, type](const Addrs& a) { im2col_kernel(type, a.in[0], a.workspace, c); });
   }

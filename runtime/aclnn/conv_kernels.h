@@ -5,7 +5,8 @@
 // (y, x), input[b][c][y*strideH - padH + i*dilH][x*strideW - padW + j*dilW] (0 where that lies
 // in the padding). The matmul kernel (matmul_kernels.h) then computes out[b] (cout x oh*ow, the
 // NCHW layout) = weight (cout x cin*kh*kw) * col[b] (+ bias per output channel, multiplied by
-// the row of `onesLen` ones this kernel writes after the last image's matrix).
+// the row of `onesLen` ones this kernel writes after the last image's matrix). With groups, the
+// rows of group g (its cin/groups channels) are consecutive, and each group is its own product.
 // Work item (b, row) goes to block (b * rows + row) % blockNum; per output row y the kernel
 // copies the valid run of the input row GM -> UB -> GM (one burst, or one burst per element when
 // the column stride is not 1) and writes the padding columns from a zero buffer.

@@ -50,13 +50,14 @@ class MatmulBlock {
 
  private:
   void Tile(std::uint64_t batch, std::uint64_t rest) {
-    std::int64_t ao = 0, bo = 0, co = 0;
+    std::int64_t ao = 0, bo = 0, co = 0, zo = 0;
     for (std::int32_t d = t_.batchDims - 1; d >= 0; --d) {
       const auto i = static_cast<std::int64_t>(batch % static_cast<std::uint64_t>(t_.batchShape[d]));
       batch /= static_cast<std::uint64_t>(t_.batchShape[d]);
       ao += i * t_.aBatchStride[d];
       bo += i * t_.bBatchStride[d];
       co += i * t_.cBatchStride[d];
+      zo += i * t_.biasBatchStride[d];
     }
     m0_ = static_cast<std::uint32_t>(rest / t_.nTiles) * t_.baseM;
     n0_ = static_cast<std::uint32_t>(rest % t_.nTiles) * t_.baseN;
@@ -82,7 +83,7 @@ class MatmulBlock {
       a1_.FreeTensor(a1);
       b1_.FreeTensor(b1);
     }
-    if (t_.bias) AddBias(acc);
+    if (t_.bias) AddBias(acc, zo);
     c1_.EnQue(acc);
     acc = c1_.DeQue<float>();
     FixpipeParamsV220 fp(static_cast<std::uint16_t>(nv_), static_cast<std::uint16_t>(mv_),
@@ -248,9 +249,9 @@ class MatmulBlock {
   }
 
   // acc += bias (mv x 1, zero-padded to one fractal column) * ones (1 x nv): one more k step.
-  void AddBias(const LocalTensor<float>& acc) {
+  void AddBias(const LocalTensor<float>& acc, std::int64_t zo) {
     LocalTensor<T> a1 = a1_.AllocTensor<T>();
-    DataCopy(a1, bias_[m0_],
+    DataCopy(a1, bias_[static_cast<std::uint64_t>(zo + m0_)],
              Nd2NzParams(1, static_cast<std::uint16_t>(mv_), 1, 0, 1,
                          static_cast<std::uint16_t>(m1_ * 16), 1, 0));
     a1_.EnQue(a1);

@@ -43,6 +43,7 @@ struct MatmulTiling {
   // With bias: C += bias[i] (one value per row of C, the layout of a convolution's output) as one
   // more k step, bias (m x 1) times a row of ones (1 x n) read from `ones` (>= baseN elements).
   bool bias = false;
+  std::int64_t biasBatchStride[kMaxBatchDims] = {};  // bias elements per batch index
 };
 
 /// Element types of a matmul launch: 0 = FLOAT16, 1 = BFLOAT16, 2 = FLOAT.

@@ -343,6 +343,8 @@ struct ConvCase {
   int64_t n, cin, h, w, cout, kh, kw, sh, sw, ph, pw, dh, dw;
   bool bias;
   aclDataType type;
+  int64_t groups = 1;
+  bool one_d = false;  // 3-D tensors (h = kh = 1, sh = dh = 1, ph = 0)
 };
 
 class AclnnConvTest : public AclnnMatmulTest {
@@ -351,7 +353,8 @@ class AclnnConvTest : public AclnnMatmulTest {
     const int64_t oh = (cc.h + 2 * cc.ph - cc.dh * (cc.kh - 1) - 1) / cc.sh + 1;
     const int64_t ow = (cc.w + 2 * cc.pw - cc.dw * (cc.kw - 1) - 1) / cc.sw + 1;
     const std::size_t es = elem_size(cc.type);
-    const int64_t nx = cc.n * cc.cin * cc.h * cc.w, nw = cc.cout * cc.cin * cc.kh * cc.kw;
+    const int64_t cin_g = cc.cin / cc.groups, cout_g = cc.cout / cc.groups;
+    const int64_t nx = cc.n * cc.cin * cc.h * cc.w, nw = cc.cout * cin_g * cc.kh * cc.kw;
     const int64_t ny = cc.n * cc.cout * oh * ow;
     void* px = alloc(static_cast<std::size_t>(nx) * es);
     void* pw = alloc(static_cast<std::size_t>(nw) * es);
@@ -363,22 +366,31 @@ class AclnnConvTest : public AclnnMatmulTest {
     for (int64_t i = 0; i < nw; ++i) w[i] = put(cc.type, pw, i, next());
     if (cc.bias)
       for (int64_t i = 0; i < cc.cout; ++i) b[i] = put(cc.type, pb, i, next());
-    aclTensor* tx = view({cc.n, cc.cin, cc.h, cc.w}, contiguous({cc.n, cc.cin, cc.h, cc.w}),
+    auto dims4 = [&](int64_t a, int64_t c, int64_t hh, int64_t ww) {
+      return cc.one_d ? std::vector<int64_t>{a, c, ww} : std::vector<int64_t>{a, c, hh, ww};
+    };
+    aclTensor* tx = view(dims4(cc.n, cc.cin, cc.h, cc.w), contiguous(dims4(cc.n, cc.cin, cc.h, cc.w)),
                          cc.type, px, nx);
-    aclTensor* tw = view({cc.cout, cc.cin, cc.kh, cc.kw},
-                         contiguous({cc.cout, cc.cin, cc.kh, cc.kw}), cc.type, pw, nw);
+    aclTensor* tw = view(dims4(cc.cout, cin_g, cc.kh, cc.kw),
+                         contiguous(dims4(cc.cout, cin_g, cc.kh, cc.kw)), cc.type, pw, nw);
     aclTensor* tb = cc.bias ? view({cc.cout}, {1}, cc.type, pb, cc.cout) : nullptr;
-    aclTensor* ty = view({cc.n, cc.cout, oh, ow}, contiguous({cc.n, cc.cout, oh, ow}), cc.type,
-                         py, ny);
+    aclTensor* ty = view(dims4(cc.n, cc.cout, oh, ow), contiguous(dims4(cc.n, cc.cout, oh, ow)),
+                         cc.type, py, ny);
     std::vector<int64_t> s{cc.sh, cc.sw}, pd{cc.ph, cc.pw}, dl{cc.dh, cc.dw}, op{0, 0};
-    aclIntArray* stride = aclCreateIntArray(s.data(), 2);
-    aclIntArray* padding = aclCreateIntArray(pd.data(), 2);
-    aclIntArray* dilation = aclCreateIntArray(dl.data(), 2);
-    aclIntArray* out_pad = aclCreateIntArray(op.data(), 2);
+    if (cc.one_d) {
+      s = {cc.sw};
+      pd = {cc.pw};
+      dl = {cc.dw};
+      op = {0};
+    }
+    aclIntArray* stride = aclCreateIntArray(s.data(), s.size());
+    aclIntArray* padding = aclCreateIntArray(pd.data(), pd.size());
+    aclIntArray* dilation = aclCreateIntArray(dl.data(), dl.size());
+    aclIntArray* out_pad = aclCreateIntArray(op.data(), op.size());
     const aclnnStatus st = run(
         [&](uint64_t* ws, aclOpExecutor** e) {
           return aclnnConvolutionGetWorkspaceSize(tx, tw, tb, stride, padding, dilation, false,
-                                                  out_pad, 1, ty, 0, ws, e);
+                                                  out_pad, cc.groups, ty, 0, ws, e);
         },
         aclnnConvolution, ws_out);
     aclDestroyIntArray(stride);
@@ -393,7 +405,8 @@ class AclnnConvTest : public AclnnMatmulTest {
         for (int64_t y = 0; y < oh; ++y)
           for (int64_t xx = 0; xx < ow; ++xx) {
             double ref = b[co], mag = std::fabs(b[co]);
-            for (int64_t ci = 0; ci < cc.cin; ++ci)
+            const int64_t g = co / cout_g;
+            for (int64_t ci = g * cin_g; ci < (g + 1) * cin_g; ++ci)
               for (int64_t i = 0; i < cc.kh; ++i)
                 for (int64_t j = 0; j < cc.kw; ++j) {
                   const int64_t ih = y * cc.sh - cc.ph + i * cc.dh;
@@ -401,7 +414,9 @@ class AclnnConvTest : public AclnnMatmulTest {
                   if (ih < 0 || ih >= cc.h || iw < 0 || iw >= cc.w) continue;
                   const double p =
                       x[static_cast<std::size_t>(((nn * cc.cin + ci) * cc.h + ih) * cc.w + iw)] *
-                      w[static_cast<std::size_t>(((co * cc.cin + ci) * cc.kh + i) * cc.kw + j)];
+                      w[static_cast<std::size_t>(((co * cin_g + ci - g * cin_g) * cc.kh + i) *
+                                                     cc.kw +
+                                                 j)];
                   ref += p;
                   mag += std::fabs(p);
                 }
@@ -443,6 +458,16 @@ TEST_F(AclnnConvTest, TwoLaunchesAndAWorkspace) {
   EXPECT_EQ(kernels, 2);
 }
 
+TEST_F(AclnnConvTest, GroupedDepthwiseAndOneDimensional) {
+  // groups = 2; depthwise (groups = channels) with stride 2 and a bias; grouped 1x1 (direct).
+  EXPECT_EQ(check_conv({1, 8, 7, 7, 12, 3, 3, 1, 1, 1, 1, 1, 1, true, ACL_FLOAT16, 2}), 0);
+  EXPECT_EQ(check_conv({2, 6, 9, 9, 6, 3, 3, 2, 2, 1, 1, 1, 1, true, ACL_FLOAT16, 6}), 0);
+  EXPECT_EQ(check_conv({1, 8, 4, 5, 4, 1, 1, 1, 1, 0, 0, 1, 1, true, ACL_FLOAT, 4}), 0);
+  // 1-D (NCL): h = kh = 1.
+  EXPECT_EQ(check_conv({2, 5, 1, 30, 7, 1, 5, 1, 2, 0, 2, 1, 2, true, ACL_FLOAT16, 1, true}), 0);
+  EXPECT_EQ(check_conv({1, 4, 1, 16, 8, 1, 1, 1, 1, 0, 0, 1, 1, false, ACL_BF16, 2, true}), 0);
+}
+
 TEST_F(AclnnConvTest, PointwiseConvolutionNeedsNoIm2col) {
   uint64_t ws = 1;
   EXPECT_EQ(check_conv({2, 20, 5, 7, 12, 1, 1, 1, 1, 0, 0, 1, 1, false, ACL_FLOAT16}, &ws), 0);
@@ -473,8 +498,10 @@ TEST_F(AclnnConvTest, UnsupportedConvolutionsAreRefused) {
             ACLNN_SUCCESS);
   EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w, nullptr, s, pd, s, true, pd, 1, y, 0, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // transposed
-  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w2, nullptr, s, pd, s, false, pd, 2, y, 0, &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // groups
+  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w2, nullptr, s, pd, s, false, pd, 3, y, 0, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // groups not dividing the channels
+  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w2, nullptr, s, pd, s, false, pd, 1, y, 0, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);  // weight channels != input channels / groups
   EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w, nullptr, s, pd, s, false, pd, 1, y_bad, 0, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // output shape
   EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w, nullptr, bad3, pd, s, false, pd, 1, y, 0, &ws, &ex),

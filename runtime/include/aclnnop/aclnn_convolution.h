@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* aclnnConvolution: output = conv2d(input, weight) + bias, NCHW.
- * Simulator support: 2-D (4-D input [N, Cin, H, W], weight [Cout, Cin, Kh, Kw], output
- * [N, Cout, Ho, Wo]), groups = 1, transposed = false; stride / padding / dilation of 1 or 2
- * values; FLOAT16, BFLOAT16 or FLOAT, all tensors one type; bias [Cout] or NULL; weight and
- * output contiguous (input any strides). Other cases are refused with ACLNN_ERR_PARAM_INVALID.
- * Two kernel launches: im2col (vector cores) into the workspace, then the cube matmul with
- * fp32 accumulation (cubeMathType as for aclnnMatmul). Accuracy as for aclnnMatmul. */
+/* aclnnConvolution: output = conv(input, weight) + bias (cross-correlation), NCHW / NCL.
+ * Simulator support: 2-D (input [N, Cin, H, W], weight [Cout, Cin/groups, Kh, Kw], output
+ * [N, Cout, Ho, Wo]; stride / padding / dilation of 1 or 2 values) and 1-D (input [N, Cin, L],
+ * weight [Cout, Cin/groups, K], output [N, Cout, Lo]; 1 value each); any groups dividing Cin and
+ * Cout (depthwise included); transposed = false; FLOAT16, BFLOAT16 or FLOAT, all tensors one
+ * type; bias [Cout] or NULL; weight, bias and output contiguous (input any strides). Other
+ * cases are refused with ACLNN_ERR_PARAM_INVALID.
+ * Kernels: im2col (vector cores) into the workspace, then the cube matmul with fp32
+ * accumulation per (image, group) (two launches; a 1x1 stride-1 unpadded convolution skips the
+ * im2col). cubeMathType as for aclnnMatmul. Accuracy vs a double reference: ~1e-3 (FLOAT16) /
+ * ~1e-2 (BFLOAT16) / ~1e-5 (FLOAT) relative to sum |x*w| + |bias|. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_CONVOLUTION_H_
 #define NPUSIM_ACLNNOP_ACLNN_CONVOLUTION_H_
 
