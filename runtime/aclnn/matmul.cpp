@@ -72,10 +72,12 @@ std::uint32_t tile_matmul(const Plan& p, std::uint32_t es, MatmulTiling& t) {
       }
       if (base_k == 0) continue;
       base_k = std::min(base_k, ceil16(t.k));
-      const std::uint64_t step_bytes = 2ull * (base_m + base_n) * base_k * es;  // two L1 buffers
-      if (step_bytes > p.l1_bytes()) continue;
-      const auto step_k = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-          {p.l1_bytes() / step_bytes, 8, ceil_div(t.k, base_k)}));
+      // L1: the bias column's buffer, then two A and two B buffers of stepK * baseK k values.
+      const std::uint64_t bias_bytes = t.bias ? 32ull * base_m : 0;
+      if (bias_bytes >= p.l1_bytes()) continue;
+      const std::uint64_t l1 = p.l1_bytes() - bias_bytes;
+      const std::uint64_t step_bytes = 2ull * (base_m + base_n) * base_k * es;
+      if (step_bytes > l1) continue;
       const std::uint64_t tiles = t.batch * ceil_div(t.m, base_m) * ceil_div(t.n, base_n);
       const std::uint64_t cost =
           ceil_div(tiles, cores) * (static_cast<std::uint64_t>(base_m) * base_n +
@@ -86,9 +88,19 @@ std::uint32_t tile_matmul(const Plan& p, std::uint32_t es, MatmulTiling& t) {
         best.baseM = base_m;
         best.baseN = base_n;
         best.baseK = base_k;
-        best.stepK = step_k;
+        best.stepK = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>({l1 / step_bytes, 8, ceil_div(t.k, base_k)}));
         best.mTiles = static_cast<std::uint32_t>(ceil_div(t.m, base_m));
         best.nTiles = static_cast<std::uint32_t>(ceil_div(t.n, base_n));
+        // A panel resident: useful when blocks get several tiles along n; the rest of L1 holds
+        // two B buffers.
+        const std::uint64_t panel = static_cast<std::uint64_t>(base_m) * ceil16(t.k) * es;
+        const std::uint64_t b_step = 2ull * base_n * base_k * es;
+        best.aResident = best.nTiles > 1 && tiles > cores && panel + b_step <= l1;
+        if (best.aResident) {
+          best.stepK = static_cast<std::uint32_t>(
+              std::min<std::uint64_t>({(l1 - panel) / b_step, 8, ceil_div(t.k, base_k)}));
+        }
       }
     }
   }

@@ -32,32 +32,52 @@ class MatmulBlock {
       bias_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(bias));
       ones_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(ones));
     }
-    pipe_.InitBuffer(a1_, 2, t_.baseM * kL1_ * sizeof(T));
+    if (t_.aResident) {  // one buffer holding the whole k extent of an A panel
+      pipe_.InitBuffer(a1_, 1, t_.baseM * ceil16(t_.k) * sizeof(T));
+    } else {
+      pipe_.InitBuffer(a1_, 2, t_.baseM * kL1_ * sizeof(T));
+    }
+    if (t_.bias) pipe_.InitBuffer(z1_, 1, t_.baseM * 32);
     pipe_.InitBuffer(b1_, 2, kL1_ * t_.baseN * sizeof(T));
     pipe_.InitBuffer(a2_, 2, t_.baseM * t_.baseK * sizeof(T));
     pipe_.InitBuffer(b2_, 2, t_.baseK * t_.baseN * sizeof(T));
     pipe_.InitBuffer(c1_, 1, t_.baseM * t_.baseN * sizeof(float));
   }
 
+  // Block i computes the tiles [total * i / blocks, total * (i + 1) / blocks): neighbours along
+  // n share their A panel, which stays in L1 across them when t_.aResident.
   void Process() {
     const std::uint64_t per_batch = static_cast<std::uint64_t>(t_.mTiles) * t_.nTiles;
     const std::uint64_t total = per_batch * t_.batch;
-    for (std::uint64_t tile = static_cast<std::uint64_t>(GetBlockIdx()); tile < total;
-         tile += static_cast<std::uint64_t>(GetBlockNum())) {
-      Tile(tile / per_batch, tile % per_batch);
+    const auto blocks = static_cast<std::uint64_t>(GetBlockNum());
+    const auto idx = static_cast<std::uint64_t>(GetBlockIdx());
+    const std::uint64_t end = total * (idx + 1) / blocks;
+    std::uint64_t panel = ~0ull;
+    LocalTensor<T> a_panel;
+    for (std::uint64_t tile = total * idx / blocks; tile < end; ++tile) {
+      Locate(tile / per_batch, tile % per_batch);
+      if (t_.aResident && tile / t_.nTiles != panel) {
+        if (panel != ~0ull) a1_.FreeTensor(a_panel);
+        panel = tile / t_.nTiles;
+        CopyA(0, t_.k);
+        a_panel = a1_.DeQue<T>();
+      }
+      Tile(a_panel);
     }
+    if (panel != ~0ull) a1_.FreeTensor(a_panel);
   }
 
  private:
-  void Tile(std::uint64_t batch, std::uint64_t rest) {
-    std::int64_t ao = 0, bo = 0, co = 0, zo = 0;
+  // The operands' offsets and the extent of tile `rest` of batch index `batch`.
+  void Locate(std::uint64_t batch, std::uint64_t rest) {
+    ao_ = bo_ = co_ = zo_ = 0;
     for (std::int32_t d = t_.batchDims - 1; d >= 0; --d) {
       const auto i = static_cast<std::int64_t>(batch % static_cast<std::uint64_t>(t_.batchShape[d]));
       batch /= static_cast<std::uint64_t>(t_.batchShape[d]);
-      ao += i * t_.aBatchStride[d];
-      bo += i * t_.bBatchStride[d];
-      co += i * t_.cBatchStride[d];
-      zo += i * t_.biasBatchStride[d];
+      ao_ += i * t_.aBatchStride[d];
+      bo_ += i * t_.bBatchStride[d];
+      co_ += i * t_.cBatchStride[d];
+      zo_ += i * t_.biasBatchStride[d];
     }
     m0_ = static_cast<std::uint32_t>(rest / t_.nTiles) * t_.baseM;
     n0_ = static_cast<std::uint32_t>(rest % t_.nTiles) * t_.baseN;
@@ -65,25 +85,32 @@ class MatmulBlock {
     nv_ = min_u(t_.baseN, t_.n - n0_);
     m1_ = ceil16(mv_) / 16;
     n1_ = ceil16(nv_) / 16;
+  }
+
+  // One tile; a_panel: the resident A panel (t_.aResident) or unused.
+  void Tile(const LocalTensor<T>& a_panel) {
     LocalTensor<float> acc = c1_.AllocTensor<float>();
     bool first = true;
     for (std::uint32_t k0 = 0; k0 < t_.k; k0 += kL1_) {
       const std::uint32_t kv1 = min_u(kL1_, t_.k - k0);
-      CopyA(ao, k0, kv1);
-      CopyB(bo, k0, kv1);
-      LocalTensor<T> a1 = a1_.DeQue<T>();
+      if (!t_.aResident) CopyA(k0, kv1);
+      CopyB(k0, kv1);
+      LocalTensor<T> a1 = t_.aResident ? a_panel : a1_.DeQue<T>();
       LocalTensor<T> b1 = b1_.DeQue<T>();
+      // A's L1 tensor holds k [a_base, a_base + a_len).
+      const std::uint32_t a_base = t_.aResident ? 0 : k0;
+      const std::uint32_t a_len = t_.aResident ? t_.k : kv1;
       for (std::uint32_t s = 0; s * t_.baseK < kv1; ++s) {
         const std::uint32_t kv = min_u(t_.baseK, kv1 - s * t_.baseK);
-        SplitA(a1, s, kv, kv1);
+        SplitA(a1, k0 + s * t_.baseK - a_base, kv, a_len);
         SplitB(b1, s, kv, kv1);
         Compute(acc, kv, first);
         first = false;
       }
-      a1_.FreeTensor(a1);
+      if (!t_.aResident) a1_.FreeTensor(a1);
       b1_.FreeTensor(b1);
     }
-    if (t_.bias) AddBias(acc, zo);
+    if (t_.bias) AddBias(acc);
     c1_.EnQue(acc);
     acc = c1_.DeQue<float>();
     FixpipeParamsV220 fp(static_cast<std::uint16_t>(nv_), static_cast<std::uint16_t>(mv_),
@@ -96,7 +123,7 @@ class MatmulBlock {
     } else {
       fp.quantPre = QuantMode_t::NoQuant;
     }
-    Fixpipe(c_[static_cast<std::uint64_t>(co + static_cast<std::int64_t>(m0_) * t_.ldc + n0_)],
+    Fixpipe(c_[static_cast<std::uint64_t>(co_ + static_cast<std::int64_t>(m0_) * t_.ldc + n0_)],
             acc, fp);
     c1_.FreeTensor(acc);
   }
@@ -125,7 +152,8 @@ class MatmulBlock {
     }
   }
 
-  void CopyA(std::int64_t ao, std::uint32_t k0, std::uint32_t kv1) {
+  void CopyA(std::uint32_t k0, std::uint32_t kv1) {
+    const std::int64_t ao = ao_;
     LocalTensor<T> a1 = a1_.AllocTensor<T>();
     const auto ld = static_cast<std::uint16_t>(t_.lda);
     if (!t_.transA) {  // mv x kv1, k contiguous: NZ with m1*16 rows
@@ -146,7 +174,8 @@ class MatmulBlock {
     a1_.EnQue(a1);
   }
 
-  void CopyB(std::int64_t bo, std::uint32_t k0, std::uint32_t kv1) {
+  void CopyB(std::uint32_t k0, std::uint32_t kv1) {
+    const std::int64_t bo = bo_;
     LocalTensor<T> b1 = b1_.AllocTensor<T>();
     const auto ld = static_cast<std::uint16_t>(t_.ldb);
     if (t_.transB) {  // stored nv x kv1, k contiguous: NZ with n1*16 rows
@@ -167,12 +196,13 @@ class MatmulBlock {
     b1_.EnQue(b1);
   }
 
-  // L1 -> L0A in the zZ layout Mmad wants: fractal (mb, kb) at mb * k1 + kb.
-  void SplitA(const LocalTensor<T>& a1, std::uint32_t s, std::uint32_t kv, std::uint32_t kv1) {
+  // L1 -> L0A in the zZ layout Mmad wants: fractal (mb, kb) at mb * k1 + kb. a1 holds kv1 k
+  // values; the step's kv start at k offset koff (a multiple of 16) in it.
+  void SplitA(const LocalTensor<T>& a1, std::uint32_t koff, std::uint32_t kv, std::uint32_t kv1) {
     LocalTensor<T> a2 = a2_.AllocTensor<T>();
     const std::uint32_t k1 = ceil_div(kv, kC0);
     if (!t_.transA) {  // L1 fractal (mb, cb) at cb * m1 + mb
-      const std::uint32_t cb0 = s * t_.baseK / kC0;
+      const std::uint32_t cb0 = koff / kC0;
       for (std::uint32_t mb = 0; mb < m1_; ++mb) {
         LoadData(a2[mb * k1 * kFrac], a1,
                  LoadData2DParams(static_cast<std::uint16_t>(cb0 * m1_ + mb),
@@ -180,7 +210,7 @@ class MatmulBlock {
                                   0, 0, false, 0));
       }
     } else if constexpr (kWide) {  // squares (q, mb) at q * m1 + mb; two fractals per square
-      const std::uint32_t q0 = s * t_.baseK / 16;
+      const std::uint32_t q0 = koff / 16;
       for (std::uint32_t mb = 0; mb < m1_; ++mb) {
         LoadDataWithTranspose(a2[mb * k1 * kFrac], a1,
                               LoadData2dTransposeParams(static_cast<std::uint16_t>(q0 * m1_ + mb),
@@ -191,7 +221,7 @@ class MatmulBlock {
       const std::uint32_t kb1 = ceil16(kv1) / 16;
       for (std::uint32_t mb = 0; mb < m1_; ++mb) {
         LoadData(a2[mb * k1 * kFrac], a1,
-                 LoadData2DParams(static_cast<std::uint16_t>(mb * kb1 + s * t_.baseK / 16),
+                 LoadData2DParams(static_cast<std::uint16_t>(mb * kb1 + koff / 16),
                                   static_cast<std::uint8_t>(k1), 1, 0, 0, true, 0));
       }
     }
@@ -249,18 +279,18 @@ class MatmulBlock {
   }
 
   // acc += bias (mv x 1, zero-padded to one fractal column) * ones (1 x nv): one more k step.
-  void AddBias(const LocalTensor<float>& acc, std::int64_t zo) {
-    LocalTensor<T> a1 = a1_.AllocTensor<T>();
-    DataCopy(a1, bias_[static_cast<std::uint64_t>(zo + m0_)],
+  void AddBias(const LocalTensor<float>& acc) {
+    LocalTensor<T> a1 = z1_.AllocTensor<T>();
+    DataCopy(a1, bias_[static_cast<std::uint64_t>(zo_ + m0_)],
              Nd2NzParams(1, static_cast<std::uint16_t>(mv_), 1, 0, 1,
                          static_cast<std::uint16_t>(m1_ * 16), 1, 0));
-    a1_.EnQue(a1);
+    z1_.EnQue(a1);
     LocalTensor<T> b1 = b1_.AllocTensor<T>();
     DataCopy(b1, ones_,
              Nd2NzParams(1, static_cast<std::uint16_t>(nv_), 1, 0, 1,
                          static_cast<std::uint16_t>(n1_ * 16), 1, 0));
     b1_.EnQue(b1);
-    a1 = a1_.DeQue<T>();
+    a1 = z1_.DeQue<T>();
     b1 = b1_.DeQue<T>();
     LocalTensor<T> a2 = a2_.AllocTensor<T>();
     LoadData(a2, a1, LoadData2DParams(0, static_cast<std::uint8_t>(m1_), 1, 0, 0, false, 0));
@@ -268,7 +298,7 @@ class MatmulBlock {
     LocalTensor<T> b2 = b2_.AllocTensor<T>();
     LoadData(b2, b1, LoadData2DParams(0, static_cast<std::uint8_t>(n1_), 1, 0, 0, false, 0));
     b2_.EnQue(b2);
-    a1_.FreeTensor(a1);
+    z1_.FreeTensor(a1);
     b1_.FreeTensor(b1);
     Compute(acc, 1, false);
   }
@@ -276,8 +306,10 @@ class MatmulBlock {
   const MatmulTiling& t_;
   const std::uint32_t kL1_;
   std::uint32_t m0_ = 0, n0_ = 0, mv_ = 0, nv_ = 0, m1_ = 0, n1_ = 0;
+  std::int64_t ao_ = 0, bo_ = 0, co_ = 0, zo_ = 0;
   TPipe pipe_;
   TQue<TPosition::A1, 2> a1_;
+  TQue<TPosition::A1, 1> z1_;  // the bias column
   TQue<TPosition::B1, 2> b1_;
   TQue<TPosition::A2, 2> a2_;
   TQue<TPosition::B2, 2> b2_;

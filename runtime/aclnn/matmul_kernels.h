@@ -3,8 +3,9 @@
 //
 // C[b] (m x n) = A[b] (m x k) * B[b] (k x n) for every batch index b, fp32 accumulation in L0C.
 // The output is tiled into baseM x baseN blocks (tile t of batch b: t / nTiles, t % nTiles);
-// block i of the launch computes tiles i, i + blockNum, ... Per tile the kernel walks K in L1
-// steps of stepK * baseK (GM -> L1 by DataCopy ND2NZ on MTE2, two L1 buffers so the next step's
+// block i of the launch computes the i-th of blockNum even runs of consecutive tiles (keeping
+// the A panel in L1 between tiles of one row when it fits: aResident). Per tile the kernel
+// walks K in L1 steps of stepK * baseK (GM -> L1 by DataCopy ND2NZ on MTE2, two L1 buffers so the next step's
 // copy overlaps the cube), each split into baseK-deep L0 steps (L1 -> L0A / L0B by LoadData on
 // MTE1, two buffers each) multiplied by Mmad into one L0C accumulator, then Fixpipe converts and
 // writes the valid mv x nv part of the tile to GM (row-major, row stride ldc).
@@ -32,6 +33,9 @@ struct MatmulTiling {
   std::uint32_t mTiles = 0, nTiles = 0;
   std::uint64_t batch = 1;  // product of batchShape
   bool transA = false, transB = false;
+  // A's whole k extent for one baseM panel stays in L1 while a block walks tiles along n (B
+  // alone streams over k); else A streams with B.
+  bool aResident = false;
   std::int64_t lda = 0, ldb = 0, ldc = 0;  // in elements
   // Batch dimensions of the output (outermost first) and each operand's element stride along
   // them (0 where the operand is broadcast).

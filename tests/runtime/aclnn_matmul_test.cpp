@@ -337,6 +337,26 @@ TEST_F(AclnnMatmulTest, BadArgumentsAreRefused) {
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
 }
 
+// Two cube cores: blocks get runs of several tiles, and the A panel stays in L1 between the
+// tiles of one row (MatmulTiling::aResident) when it fits.
+class AclnnMatmulTwoCoresTest : public AclnnMatmulTest {
+ protected:
+  void configure(models::ChipConfig& config, FakeTiming&) override {
+    config.aicore.cube_cores = 2;
+  }
+};
+
+TEST_F(AclnnMatmulTwoCoresTest, ResidentPanelsEveryLayout) {
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "transA " << ta << " transB " << tb);
+      EXPECT_EQ(check_product(0, {}, {}, 150, 100, 600, ACL_FLOAT16, ACL_FLOAT16, ta, tb), 0);
+      EXPECT_EQ(check_product(0, {}, {}, 40, 72, 530, ACL_FLOAT, ACL_FLOAT, ta, tb), 0);
+    }
+  }
+  EXPECT_EQ(check_product(1, {3}, {1}, 70, 50, 300, ACL_BF16, ACL_BF16, false, true), 0);
+}
+
 // ---- Convolution ----
 
 struct ConvCase {
