@@ -65,7 +65,8 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   // 4-D views (N, C, H, W) of the input and of the weight's shape.
   const std::int64_t n = x.dims[0], cin = x.dims[1];
   const std::int64_t h = one_d ? 1 : x.dims[2], wd = x.dims[rank - 1];
-  const std::int64_t xs[4] = {x.strides[0], x.strides[1], one_d ? 0 : x.strides[2],
+  const std::int64_t xs[4] = {x.strides[0], x.strides[1],
+                              one_d ? wd * x.strides[2] : x.strides[2],  // 1-D: one row
                               x.strides[rank - 1]};
   const std::int64_t cout = w.dims[0], kh = one_d ? 1 : w.dims[2], kw = w.dims[rank - 1];
   p.require(groups >= 1 && cin % groups == 0 && cout % groups == 0,

@@ -26,6 +26,8 @@ class Im2col {
     x_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x));
     col_.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(col));
     pipe_.InitBuffer(q_, 2, t_.chunk * 32);
+    pipe_.InitBuffer(qin_, 2, t_.chunk * 32);
+    pipe_.InitBuffer(qout_, 2, t_.chunk * 32);
     pipe_.InitBuffer(fill_, t_.chunk * 32);
     fillv_ = fill_.Get<T>();
   }
@@ -74,11 +76,12 @@ class Im2col {
     }
   }
 
-  // Row (c, i, j) of col when input columns are contiguous: every valid output row's run
-  // [lo, hi) moves with one burst per row, many rows per instruction; padding rows and columns
-  // are written from the zero buffer, also many rows per instruction.
-  void RowsContiguous(std::int64_t b, std::int64_t c, std::int64_t i, std::int64_t base,
-                      std::int64_t lo, std::int64_t hi, std::int64_t off) {
+  // Row (c, i, j) of col, many output rows per instruction: padding rows and columns from the
+  // zero buffer; the valid run [lo, hi) of each output row from its input row, which is
+  // contiguous (xstep 1: one burst per row) or every xstep-th element (xstep 2 or 4: the span
+  // is read contiguously and GatherMask keeps every xstep-th element).
+  void RowsBatched(std::int64_t b, std::int64_t c, std::int64_t i, std::int64_t base,
+                   std::int64_t lo, std::int64_t hi, std::int64_t off, std::int64_t xstep) {
     const std::int64_t es = static_cast<std::int64_t>(sizeof(T));
     const std::int64_t top = i * t_.dilH - t_.padH;  // input row of output row 0
     const std::int64_t y_lo = clamp64(ceil_div64(-top, t_.strideH), 0, t_.oh);
@@ -86,8 +89,10 @@ class Im2col {
     if (y_lo > 0) Zeros(base, y_lo * t_.ow);
     if (y_hi < t_.oh) Zeros(base + y_hi * t_.ow, (t_.oh - y_hi) * t_.ow);
     const std::int64_t run = hi - lo;
-    const std::int64_t run_blocks = (run * es + 31) / 32;
-    const std::int64_t per_piece = t_.chunk / run_blocks;  // rows per UB piece
+    const std::int64_t span = (run - 1) * xstep + 1;  // input elements a row's run covers
+    const std::int64_t repeats = (span * es + 255) / 256;  // GatherMask repeats per row
+    const std::int64_t per_piece = xstep == 1 ? t_.chunk / ((run * es + 31) / 32)
+                                              : t_.chunk * 32 / (repeats * 256);
     const std::int64_t src_pitch = t_.strideH * t_.inStride[2];
     for (std::int64_t y = y_lo; y < y_hi; y += per_piece) {
       const std::int64_t rows = y_hi - y < per_piece ? y_hi - y : per_piece;
@@ -95,19 +100,45 @@ class Im2col {
       if (lo > 0) ZeroColumns(at, rows, lo);
       if (hi < t_.ow) ZeroColumns(at + hi, rows, t_.ow - hi);
       const std::int64_t from = b * t_.inStride[0] + c * t_.inStride[1] +
-                                (y * t_.strideH + top) * t_.inStride[2] + (lo + off);
-      LocalTensor<T> buf = q_.AllocTensor<T>();
-      DataCopyPad(buf, x_[static_cast<std::uint64_t>(from)],
-                  DataCopyExtParams(static_cast<std::uint16_t>(rows),
-                                    static_cast<std::uint32_t>(run * es),
-                                    static_cast<std::uint32_t>((src_pitch - run) * es), 0, 0));
-      q_.EnQue(buf);
-      buf = q_.DeQue<T>();
-      DataCopyPad(col_[static_cast<std::uint64_t>(at + lo)], buf,
-                  DataCopyExtParams(static_cast<std::uint16_t>(rows),
-                                    static_cast<std::uint32_t>(run * es), 0,
+                                (y * t_.strideH + top) * t_.inStride[2] +
+                                (lo * t_.strideW + off) * t_.inStride[3];
+      const auto n_rows = static_cast<std::uint16_t>(rows);
+      if (xstep == 1) {
+        LocalTensor<T> buf = q_.AllocTensor<T>();
+        DataCopyPad(buf, x_[static_cast<std::uint64_t>(from)],
+                    DataCopyExtParams(n_rows, static_cast<std::uint32_t>(run * es),
+                                      static_cast<std::uint32_t>((src_pitch - run) * es), 0, 0));
+        q_.EnQue(buf);
+        buf = q_.DeQue<T>();
+        DataCopyPad(col_[static_cast<std::uint64_t>(at + lo)], buf,
+                    DataCopyExtParams(n_rows, static_cast<std::uint32_t>(run * es), 0,
+                                      static_cast<std::uint32_t>((t_.ow - run) * es), 0));
+        q_.FreeTensor(buf);
+        continue;
+      }
+      // Rows of `repeats` * 256 bytes in UB; kept: repeats * 256 / xstep bytes per row.
+      LocalTensor<T> in = qin_.AllocTensor<T>();
+      DataCopyPad(in, x_[static_cast<std::uint64_t>(from)],
+                  DataCopyExtParams(n_rows, static_cast<std::uint32_t>(span * es),
+                                    static_cast<std::uint32_t>((src_pitch - span) * es),
+                                    static_cast<std::uint32_t>(
+                                        (repeats * 256 - (span * es + 31) / 32 * 32) / 32),
+                                    0));
+      qin_.EnQue(in);
+      in = qin_.DeQue<T>();
+      LocalTensor<T> out = qout_.AllocTensor<T>();
+      std::uint64_t kept = 0;
+      GatherMask(out, in, static_cast<std::uint8_t>(xstep == 2 ? 1 : 3), false, 0,
+                 GatherMaskParams(1, static_cast<std::uint16_t>(rows * repeats), 8, 0), kept);
+      qin_.FreeTensor(in);
+      qout_.EnQue(out);
+      out = qout_.DeQue<T>();
+      DataCopyPad(col_[static_cast<std::uint64_t>(at + lo)], out,
+                  DataCopyExtParams(n_rows, static_cast<std::uint32_t>(run * es),
+                                    static_cast<std::uint32_t>(
+                                        (repeats * 256 / xstep - (run * es + 31) / 32 * 32) / 32),
                                     static_cast<std::uint32_t>((t_.ow - run) * es), 0));
-      q_.FreeTensor(buf);
+      qout_.FreeTensor(out);
     }
   }
 
@@ -136,10 +167,14 @@ class Im2col {
     const std::int64_t lo = clamp64(ceil_div64(-off, t_.strideW), 0, t_.ow);
     const std::int64_t hi = clamp64(ceil_div64(t_.w - off, t_.strideW), lo, t_.ow);
     const std::int64_t xstep = t_.strideW * t_.inStride[3];
-    const std::int64_t row_bytes = (hi - lo) * static_cast<std::int64_t>(sizeof(T));
-    if (xstep == 1 && lo < hi && (row_bytes + 31) / 32 <= t_.chunk &&
-        t_.strideH * t_.inStride[2] >= hi - lo) {
-      RowsContiguous(b, c, i, base, lo, hi, off);
+    const std::int64_t es = static_cast<std::int64_t>(sizeof(T));
+    const std::int64_t span = (hi - lo - 1) * xstep + 1;
+    const bool batched =
+        lo < hi && t_.strideH * t_.inStride[2] >= span &&
+        ((xstep == 1 && (span * es + 31) / 32 <= t_.chunk) ||
+         ((xstep == 2 || xstep == 4) && (span * es + 255) / 256 * 256 <= t_.chunk * 32));
+    if (batched) {
+      RowsBatched(b, c, i, base, lo, hi, off, xstep);
       return;
     }
     for (std::int64_t y = 0; y < t_.oh; ++y) {
@@ -182,7 +217,9 @@ class Im2col {
 
   const Im2colTiling& t_;
   TPipe pipe_;
-  TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> q_;
+  TQueBind<TPosition::VECIN, TPosition::VECOUT, 2> q_;  // straight copies
+  TQue<TPosition::VECIN, 2> qin_;                       // spans to gather from
+  TQue<TPosition::VECOUT, 2> qout_;                     // gathered runs
   TBuf<TPosition::VECCALC> fill_;
   LocalTensor<T> fillv_;
   GlobalTensor<T> x_, col_;

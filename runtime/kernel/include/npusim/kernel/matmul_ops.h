@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
+// Twin ops the matmul family's kernels need (runtime/aclnn/matmul_kernels.cpp, conv_kernels.cpp):
+// LoadDataWithTranspose and GatherMask (built-in patterns).
+//
 // LoadDataWithTranspose (Atlas A2/A3): L1 (A1/B1) -> L0A/L0B with a transpose, on MTE1.
 //
 // Per repeat r the source "square" startIndex + r * srcStride (addrMode 0; minus with addrMode 1)
@@ -12,6 +15,14 @@
 // Units: srcStride in squares, dstGap / dstFracGap in 512-byte fractals. In timing-only mode
 // (BlockContext::functional false) the bounds are checked and the instruction recorded, the data
 // is not moved.
+//
+// GatherMask (built-in pattern form, normal mode): picks elements of src0 by a fixed pattern
+// and writes them packed to dst. Per repeat 256 bytes of src0 (8 blocks of 32 bytes, block b
+// at b * src0BlockStride blocks, repeat r at r * src0RepeatStride blocks) are scanned and
+// element i of the repeat is kept when the pattern selects it: 1 even i, 2 odd i, 3..6 i % 4 ==
+// 0..3, 7 every element. rsvdCnt returns the number kept. reduceMode (mask-driven counts) and
+// user pattern tensors are not supported by the simulator (KernelError). Recorded as one
+// vector-pipe UB -> UB copy of the bytes scanned.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +30,9 @@
 
 #include "npusim/kernel/block_context.h"
 #include "npusim/kernel/cube_ops.h"
+#include "npusim/kernel/data_copy.h"
 #include "npusim/kernel/tensor.h"
+#include "npusim/kernel/vector_ops.h"
 
 namespace AscendC {
 
@@ -42,9 +55,58 @@ struct LoadData2dTransposeParams {
   std::uint8_t addrMode = 0;
 };
 
+enum class GatherMaskMode : std::uint8_t { DEFAULT = 0, V1, V2 };
+inline constexpr GatherMaskMode defaultGatherMaskMode = GatherMaskMode::DEFAULT;
+
+struct GatherMaskParams {
+  GatherMaskParams() = default;
+  GatherMaskParams(std::uint8_t src0_block_stride, std::uint16_t repeat_times,
+                   std::uint16_t src0_repeat_stride, std::uint8_t src1_repeat_stride)
+      : src0BlockStride(src0_block_stride),
+        repeatTimes(repeat_times),
+        src0RepeatStride(src0_repeat_stride),
+        src1RepeatStride(src1_repeat_stride) {}
+  std::uint8_t src0BlockStride = 1;
+  std::uint16_t repeatTimes = 0;
+  std::uint16_t src0RepeatStride = 0;
+  std::uint8_t src1RepeatStride = 0;
+};
+
 }  // namespace AscendC
 
 namespace npusim::kernel {
+
+template <class T>
+NPUSIM_TWIN_FN std::uint64_t gather_mask_body(BlockContext& ctx, Operand<T> dst, Operand<T> src,
+                                              std::uint8_t pattern, bool reduce_mode,
+                                              const AscendC::GatherMaskParams& p) {
+  if (reduce_mode) fail("GatherMask", "reduceMode is not supported by the simulator");
+  if (pattern < 1 || pattern > 7) fail("GatherMask", "built-in pattern %u is not 1..7", pattern);
+  if (dst.data == nullptr || src.data == nullptr) fail("GatherMask", "tensor has no buffer");
+  constexpr std::uint32_t kPerBlock = 32 / sizeof(T);
+  const std::uint32_t period = pattern <= 2 ? 2 : (pattern <= 6 ? 4 : 1);
+  const std::uint32_t phase = pattern <= 2 ? pattern - 1u : (pattern <= 6 ? pattern - 3u : 0u);
+  std::uint64_t kept = 0;
+  for (std::uint32_t r = 0; r < p.repeatTimes; ++r) {
+    for (std::uint32_t b = 0; b < 8; ++b) {
+      const std::uint64_t base =
+          (static_cast<std::uint64_t>(r) * p.src0RepeatStride + b * p.src0BlockStride) * kPerBlock;
+      if (base + kPerBlock > src.size)
+        fail("GatherMask", "repeat %u block %u beyond the %u-element source", r, b, src.size);
+      for (std::uint32_t e = 0; e < kPerBlock; ++e) {
+        if ((b * kPerBlock + e) % period != phase) continue;
+        if (kept >= dst.size)
+          fail("GatherMask", "more than the %u elements of the destination selected", dst.size);
+        if (ctx.functional) dst.data[kept] = src.data[base + e];
+        ++kept;
+      }
+    }
+  }
+  record_copy(ctx, Op::kCopy, dtype_of<T>(), Mem::kUb, Mem::kUb,
+              static_cast<std::uint64_t>(p.repeatTimes) * 256u, p.repeatTimes, src.slot,
+              dst.slot);
+  return kept;
+}
 
 NPUSIM_TWIN_FN inline void load_transpose_body(BlockContext& ctx, DType dtype,
                                                std::uint32_t elem_bytes, const CubeOperand& dst,
@@ -121,6 +183,19 @@ template <class T>
 inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                   const LoadData2dTransposeParams& p) {
   npusim::kernel::load_transpose(dst, src, p);
+}
+
+template <class T, GatherMaskMode kMode = defaultGatherMaskMode>
+inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                       const std::uint8_t src1Pattern, const bool reduceMode,
+                       const std::uint32_t mask, const GatherMaskParams& params,
+                       std::uint64_t& rsvdCnt) {
+  (void)mask;  // normal mode: the pattern decides
+  auto& ctx = npusim::kernel::block();
+  npusim::kernel::ScalarPause pause(ctx);
+  rsvdCnt = npusim::kernel::gather_mask_body(ctx, npusim::kernel::operand(dst),
+                                             npusim::kernel::operand(src0), src1Pattern,
+                                             reduceMode, params);
 }
 
 }  // namespace AscendC
