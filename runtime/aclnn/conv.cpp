@@ -28,6 +28,136 @@ void pair_of(const Plan& p, const std::vector<std::int64_t>& v, const char* what
             std::string(what) + " values must be at least " + std::to_string(min));
 }
 
+// A convolution as 2-D (a 1-D one has h = kh = 1): sizes, the input's strides, the window.
+struct Conv {
+  std::int64_t n = 0, cin = 0, h = 0, w = 0, xs[4] = {};  // input [n, cin, h, w], strides
+  std::int64_t cout = 0, kh = 0, kw = 0, groups = 1, oh = 0, ow = 0;
+  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
+};
+
+// Checks the arrays and shapes (types are checked by the caller) and returns the geometry.
+Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTensor* bias,
+                   const aclTensor& y, const aclIntArray* stride_a, const aclIntArray* padding_a,
+                   const aclIntArray* dilation_a, std::int64_t groups) {
+  const std::vector<std::int64_t> stride_v = p.int_array(stride_a, "stride");
+  const std::vector<std::int64_t> padding_v = p.int_array(padding_a, "padding");
+  const std::vector<std::int64_t> dilation_v = p.int_array(dilation_a, "dilation");
+  const std::size_t rank = x.dims.size();
+  p.require((rank == 4 || rank == 3) && w.dims.size() == rank,
+            "only 1-D (NCL) and 2-D (NCHW) convolutions are supported by the simulator");
+  const bool one_d = rank == 3;  // computed as 2-D with H = 1
+  Conv g;
+  if (one_d) {
+    p.require(stride_v.size() == 1 && padding_v.size() == 1 && dilation_v.size() == 1,
+              "a 1-D convolution takes 1 stride, padding and dilation value");
+    g.sw = stride_v[0];
+    g.pw = padding_v[0];
+    g.dw = dilation_v[0];
+    p.require(g.sw >= 1 && g.pw >= 0 && g.dw >= 1,
+              "stride and dilation must be >= 1, padding >= 0");
+  } else {
+    pair_of(p, stride_v, "stride", 1, g.sh, g.sw);
+    pair_of(p, padding_v, "padding", 0, g.ph, g.pw);
+    pair_of(p, dilation_v, "dilation", 1, g.dh, g.dw);
+  }
+  g.n = x.dims[0];
+  g.cin = x.dims[1];
+  g.h = one_d ? 1 : x.dims[2];
+  g.w = x.dims[rank - 1];
+  g.xs[0] = x.strides[0];
+  g.xs[1] = x.strides[1];
+  g.xs[2] = one_d ? g.w * x.strides[2] : x.strides[2];  // 1-D: one row
+  g.xs[3] = x.strides[rank - 1];
+  g.cout = w.dims[0];
+  g.kh = one_d ? 1 : w.dims[2];
+  g.kw = w.dims[rank - 1];
+  g.groups = groups;
+  p.require(groups >= 1 && g.cin % groups == 0 && g.cout % groups == 0,
+            "groups (" + std::to_string(groups) + ") must divide the input channels (" +
+                std::to_string(g.cin) + ") and the output channels (" + std::to_string(g.cout) +
+                ")");
+  p.require(w.dims[1] == g.cin / groups, "weight's input channels (" +
+                                             std::to_string(w.dims[1]) +
+                                             ") must be input's / groups (" +
+                                             std::to_string(g.cin / groups) + ")");
+  g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+  g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
+  p.require(g.n > 0 && g.cin > 0 && g.cout > 0 && g.kh > 0 && g.kw > 0 && g.oh > 0 && g.ow > 0,
+            "empty tensors (or a kernel larger than the padded input) are not supported");
+  if (one_d) {
+    p.require_shape(y, {g.n, g.cout, g.ow}, "output");
+  } else {
+    p.require_shape(y, {g.n, g.cout, g.oh, g.ow}, "output");
+  }
+  if (bias != nullptr) p.require_shape(*bias, {g.cout}, "bias");
+  p.require_contiguous(w, "weight");
+  p.require_contiguous(y, "output");
+  if (bias != nullptr) p.require_contiguous(*bias, "bias");
+  p.require(g.cin / groups * g.kh * g.kw <= 65535 && g.oh * g.ow <= 65535,
+            "cin/groups*kh*kw and ho*wo must not exceed 65535 (the ND2NZ copy's row stride limit)");
+  return g;
+}
+
+// A 1x1 convolution with stride 1 and no padding over rows of contiguous pixels needs no
+// im2col: image b's input already is the cin x h*w matrix (row stride: the channel stride).
+bool is_direct(const Conv& g) {
+  return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 &&
+         g.xs[3] == 1 && (g.h == 1 || g.xs[2] == g.w) && g.xs[1] >= g.oh * g.ow &&
+         g.xs[1] <= 65535;
+}
+
+// Per (image, group): out rows [g*cout_g, +cout_g) = the weight rows of group g (cout_g x k) *
+// the k rows of col (or input channels) of group g.
+MatmulTiling conv_matmul(const Plan& p, const Conv& g, bool direct, bool bias,
+                         std::int64_t col_stride, std::int64_t out_image_stride,
+                         std::uint32_t es, std::uint32_t& blocks) {
+  const std::int64_t cin_g = g.cin / g.groups, cout_g = g.cout / g.groups;
+  const std::int64_t k = cin_g * g.kh * g.kw, pixels = g.oh * g.ow;
+  MatmulTiling t;
+  t.m = static_cast<std::uint32_t>(cout_g);
+  t.n = static_cast<std::uint32_t>(pixels);
+  t.k = static_cast<std::uint32_t>(k);
+  t.lda = k;
+  t.ldb = direct ? g.xs[1] : pixels;
+  t.ldc = pixels;
+  t.batch = static_cast<std::uint64_t>(g.n * g.groups);
+  t.batchDims = 2;
+  t.batchShape[0] = g.n;
+  t.batchShape[1] = g.groups;
+  t.aBatchStride[1] = cout_g * k;
+  t.bBatchStride[0] = direct ? g.xs[0] : col_stride;
+  t.bBatchStride[1] = direct ? cin_g * g.xs[1] : k * pixels;
+  t.cBatchStride[0] = out_image_stride;
+  t.cBatchStride[1] = cout_g * pixels;
+  t.biasBatchStride[1] = cout_g;
+  t.bias = bias;
+  blocks = tile_matmul(p, es, t);
+  return t;
+}
+
+Im2colTiling conv_im2col(const Plan& p, const Conv& g, bool direct, std::int64_t ones) {
+  Im2colTiling c;
+  c.batch = direct ? 0 : g.n;  // direct: the kernel only writes the ones (bias)
+  c.cin = g.cin;
+  c.h = g.h;
+  c.w = g.w;
+  c.kh = g.kh;
+  c.kw = g.kw;
+  c.oh = g.oh;
+  c.ow = g.ow;
+  c.strideH = g.sh;
+  c.strideW = g.sw;
+  c.padH = g.ph;
+  c.padW = g.pw;
+  c.dilH = g.dh;
+  c.dilW = g.dw;
+  for (int d = 0; d < 4; ++d) c.inStride[d] = g.xs[d];
+  c.colStride = (g.cin * g.kh * g.kw * g.oh * g.ow + 15) / 16 * 16;
+  c.onesLen = ones;
+  c.chunk = static_cast<std::uint32_t>(std::min<std::uint64_t>(256, p.ub_bytes() / (7 * 32)));
+  return c;
+}
+
 void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
                const aclTensor* bias_t, const aclIntArray* stride_a, const aclIntArray* padding_a,
                const aclIntArray* dilation_a, bool transposed, const aclIntArray* output_padding,
@@ -36,119 +166,27 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   const aclTensor& w = p.input(weight_t, "weight");
   const aclTensor* bias = p.optional_input(bias_t, "bias");
   const aclTensor& y = p.output(output_t, "output");
-  const std::vector<std::int64_t> stride_v = p.int_array(stride_a, "stride");
-  const std::vector<std::int64_t> padding_v = p.int_array(padding_a, "padding");
-  const std::vector<std::int64_t> dilation_v = p.int_array(dilation_a, "dilation");
   if (output_padding != nullptr) p.int_array(output_padding, "outputPadding");  // live check
   p.require(!transposed, "transposed convolution is not supported by the simulator");
   p.require_dtype(x, {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}, "input");
   p.require(w.dtype == x.dtype && y.dtype == x.dtype && (bias == nullptr || bias->dtype == x.dtype),
             "input, weight, bias and output must have the same data type");
   check_cube_math(p, x.dtype, cube);
-  const std::size_t rank = x.dims.size();
-  p.require((rank == 4 || rank == 3) && w.dims.size() == rank,
-            "only 1-D (NCL) and 2-D (NCHW) convolutions are supported by the simulator");
-  const bool one_d = rank == 3;  // computed as 2-D with H = 1
-  std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
-  if (one_d) {
-    p.require(stride_v.size() == 1 && padding_v.size() == 1 && dilation_v.size() == 1,
-              "a 1-D convolution takes 1 stride, padding and dilation value");
-    sw = stride_v[0];
-    pw = padding_v[0];
-    dw = dilation_v[0];
-    p.require(sw >= 1 && pw >= 0 && dw >= 1, "stride and dilation must be >= 1, padding >= 0");
-  } else {
-    pair_of(p, stride_v, "stride", 1, sh, sw);
-    pair_of(p, padding_v, "padding", 0, ph, pw);
-    pair_of(p, dilation_v, "dilation", 1, dh, dw);
-  }
-  // 4-D views (N, C, H, W) of the input and of the weight's shape.
-  const std::int64_t n = x.dims[0], cin = x.dims[1];
-  const std::int64_t h = one_d ? 1 : x.dims[2], wd = x.dims[rank - 1];
-  const std::int64_t xs[4] = {x.strides[0], x.strides[1],
-                              one_d ? wd * x.strides[2] : x.strides[2],  // 1-D: one row
-                              x.strides[rank - 1]};
-  const std::int64_t cout = w.dims[0], kh = one_d ? 1 : w.dims[2], kw = w.dims[rank - 1];
-  p.require(groups >= 1 && cin % groups == 0 && cout % groups == 0,
-            "groups (" + std::to_string(groups) + ") must divide the input channels (" +
-                std::to_string(cin) + ") and the output channels (" + std::to_string(cout) +
-                ")");
-  const std::int64_t cin_g = cin / groups, cout_g = cout / groups;
-  p.require(w.dims[1] == cin_g, "weight's input channels (" + std::to_string(w.dims[1]) +
-                                    ") must be input's / groups (" + std::to_string(cin_g) + ")");
-  const std::int64_t oh = (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
-  const std::int64_t ow = (wd + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
-  p.require(n > 0 && cin > 0 && cout > 0 && kh > 0 && kw > 0 && oh > 0 && ow > 0,
-            "empty tensors (or a kernel larger than the padded input) are not supported");
-  if (one_d) {
-    p.require_shape(y, {n, cout, ow}, "output");
-  } else {
-    p.require_shape(y, {n, cout, oh, ow}, "output");
-  }
-  if (bias != nullptr) p.require_shape(*bias, {cout}, "bias");
-  p.require_contiguous(w, "weight");
-  p.require_contiguous(y, "output");
-  if (bias != nullptr) p.require_contiguous(*bias, "bias");
-
-  const std::int64_t k = cin_g * kh * kw, pixels = oh * ow;
-  p.require(k <= 65535 && pixels <= 65535,
-            "cin/groups*kh*kw and ho*wo must not exceed 65535 (the ND2NZ copy's row stride limit)");
+  const Conv g = conv_geometry(p, x, w, bias, y, stride_a, padding_a, dilation_a, groups);
+  const bool direct = is_direct(g);
   const auto es = static_cast<std::uint32_t>(element_size(x.dtype));
-
-  // A 1x1 convolution with stride 1 and no padding over rows of contiguous pixels needs no
-  // im2col: image b's input already is the cin x h*w matrix (row stride: the channel stride).
-  const bool direct = kh == 1 && kw == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 &&
-                      xs[3] == 1 && (h == 1 || xs[2] == wd) && xs[1] >= pixels && xs[1] <= 65535;
-  // Per (image, group): out rows [g*cout_g, +cout_g) = weight rows of group g (cout_g x k) *
-  // the k rows of col (or input channels) of group g.
-  MatmulTiling t;
-  t.m = static_cast<std::uint32_t>(cout_g);
-  t.n = static_cast<std::uint32_t>(pixels);
-  t.k = static_cast<std::uint32_t>(k);
-  t.lda = k;
-  t.ldb = direct ? xs[1] : pixels;
-  t.ldc = pixels;
-  t.batch = static_cast<std::uint64_t>(n * groups);
-  t.batchDims = 2;
-  t.batchShape[0] = n;
-  t.batchShape[1] = groups;
-  t.bias = bias != nullptr;
-  const std::uint32_t mm_blocks = tile_matmul(p, es, t);
-
-  Im2colTiling c;
-  c.batch = direct ? 0 : n;  // direct: the kernel only writes the ones (bias)
-  c.cin = cin;
-  c.h = h;
-  c.w = wd;
-  c.kh = kh;
-  c.kw = kw;
-  c.oh = oh;
-  c.ow = ow;
-  c.strideH = sh;
-  c.strideW = sw;
-  c.padH = ph;
-  c.padW = pw;
-  c.dilH = dh;
-  c.dilW = dw;
-  for (int d = 0; d < 4; ++d) c.inStride[d] = xs[d];
-  c.colStride = (cin * kh * kw * pixels + 15) / 16 * 16;
-  c.onesLen = bias != nullptr ? t.baseN : 0;
-  c.chunk = static_cast<std::uint32_t>(std::min<std::uint64_t>(256, p.ub_bytes() / 96));
-  t.aBatchStride[0] = 0;
-  t.aBatchStride[1] = cout_g * k;
-  t.bBatchStride[0] = direct ? xs[0] : c.colStride;
-  t.bBatchStride[1] = direct ? cin_g * xs[1] : k * pixels;
-  t.cBatchStride[0] = y.strides[0];
-  t.cBatchStride[1] = cout_g * pixels;
-  t.biasBatchStride[0] = 0;
-  t.biasBatchStride[1] = cout_g;
+  const std::int64_t col_stride = (g.cin * g.kh * g.kw * g.oh * g.ow + 15) / 16 * 16;
+  std::uint32_t mm_blocks = 0;
+  const MatmulTiling t =
+      conv_matmul(p, g, direct, bias != nullptr, col_stride, y.strides[0], es, mm_blocks);
+  const Im2colTiling c = conv_im2col(p, g, direct, bias != nullptr ? t.baseN : 0);
   const std::uint64_t col_bytes = static_cast<std::uint64_t>(c.batch * c.colStride) * es;
   p.set_workspace(col_bytes + static_cast<std::uint64_t>(c.onesLen) * es);
 
   const int type = static_cast<int>(mm_type(x.dtype));
   if (!direct || bias != nullptr) {
     const auto vec_blocks = static_cast<std::uint32_t>(std::max<std::int64_t>(
-        1, std::min<std::int64_t>(p.vector_cores(), c.batch * cin * kh * kw)));
+        1, std::min<std::int64_t>(p.vector_cores(), c.batch * g.cin * g.kh * g.kw)));
     p.launch("Im2col", im2col_kernel_identity(type), vec_blocks, Core::kVector,
              [c, type](const Addrs& a) { im2col_kernel(type, a.in[0], a.workspace, c); });
   }

@@ -130,11 +130,8 @@ bool matrix_layout(std::int64_t rows, std::int64_t cols, std::int64_t sr, std::i
 
 enum class Kind { kMm, kBatch, kMatmul };
 
-void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* mat2_t,
-                 const aclTensor* out_t, std::int8_t cube) {
-  const aclTensor& a = p.input(self_t, "self");
-  const aclTensor& b = p.input(mat2_t, "mat2");
-  const aclTensor& c = p.output(out_t, "out");
+void check_types(const Plan& p, const aclTensor& a, const aclTensor& b, const aclTensor& c,
+                 std::int8_t cube) {
   p.require_dtype(a, {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}, "self");
   p.require_dtype(b, {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}, "mat2");
   p.require(a.dtype == b.dtype, "self (" + dtype_name(a.dtype) + ") and mat2 (" +
@@ -146,8 +143,9 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
                 " inputs it must be " + dtype_name(a.dtype) +
                 (a.dtype != ACL_FLOAT ? " or FLOAT" : ""));
   check_cube_math(p, a.dtype, cube);
+}
 
-  const std::size_t ra = a.dims.size(), rb = b.dims.size();
+void check_ranks(const Plan& p, Kind kind, std::size_t ra, std::size_t rb) {
   if (kind == Kind::kMm) {
     p.require(ra == 2 && rb == 2, "aclnnMm takes 2-D self and mat2");
   } else if (kind == Kind::kBatch) {
@@ -156,69 +154,103 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
     p.require(ra >= 1 && rb >= 1 && ra <= 8 && rb <= 8,
               "aclnnMatmul takes self and mat2 of 1 to 8 dimensions");
   }
-  MatmulTiling t;
-  std::int64_t m = 1, k = 0, k2 = 0, n = 1, a_sr = 0, a_sc = 0, b_sr = 0, b_sc = 1;
-  if (ra == 1) {
-    k = a.dims[0];
-    a_sc = a.strides[0];
-    a_sr = k;
+}
+
+// The last two dimensions of a view as a matrix (a 1-D self is a row, a 1-D mat2 a column).
+struct Matrix {
+  std::int64_t rows = 1, cols = 1, row_stride = 0, col_stride = 1;
+};
+Matrix matrix_of(const aclTensor& x, bool is_row) {
+  const std::size_t r = x.dims.size();
+  Matrix m;
+  if (r == 1 && is_row) {
+    m.cols = x.dims[0];
+    m.row_stride = m.cols;
+    m.col_stride = x.strides[0];
+  } else if (r == 1) {
+    m.rows = x.dims[0];
+    m.row_stride = x.strides[0];
   } else {
-    m = a.dims[ra - 2];
-    k = a.dims[ra - 1];
-    a_sr = a.strides[ra - 2];
-    a_sc = a.strides[ra - 1];
+    m.rows = x.dims[r - 2];
+    m.cols = x.dims[r - 1];
+    m.row_stride = x.strides[r - 2];
+    m.col_stride = x.strides[r - 1];
   }
-  if (rb == 1) {
-    k2 = b.dims[0];
-    b_sr = b.strides[0];
-  } else {
-    k2 = b.dims[rb - 2];
-    n = b.dims[rb - 1];
-    b_sr = b.strides[rb - 2];
-    b_sc = b.strides[rb - 1];
-  }
-  p.require(k == k2, "self's reduce dimension (" + std::to_string(k) +
-                         ") differs from mat2's (" + std::to_string(k2) + ")");
-  // Batch dimensions, aligned right.
-  const std::size_t ba = ra > 2 ? ra - 2 : 0, bb = rb > 2 ? rb - 2 : 0;
+  return m;
+}
+
+// Broadcast batch dimensions of self and mat2 (aligned right) into t; returns their shape.
+std::vector<std::int64_t> batch_dims(const Plan& p, const aclTensor& a, const aclTensor& b,
+                                     const aclTensor& c, MatmulTiling& t) {
+  const std::size_t ba = a.dims.size() > 2 ? a.dims.size() - 2 : 0;
+  const std::size_t bb = b.dims.size() > 2 ? b.dims.size() - 2 : 0;
   const std::size_t nb = std::max(ba, bb);
   std::vector<std::int64_t> shape(nb, 1);
+  t.batchDims = static_cast<std::int32_t>(nb);
+  t.batch = 1;
   for (std::size_t d = 0; d < nb; ++d) {
     const std::int64_t da = d + ba >= nb ? a.dims[d + ba - nb] : 1;
     const std::int64_t db = d + bb >= nb ? b.dims[d + bb - nb] : 1;
     p.require(da == db || da == 1 || db == 1,
               "the batch dimensions of self and mat2 do not broadcast");
     shape[d] = std::max(da, db);
+    t.batchShape[d] = shape[d];
+    t.batch *= static_cast<std::uint64_t>(shape[d]);
+    t.aBatchStride[d] = da == 1 ? 0 : a.strides[d + ba - nb];
+    t.bBatchStride[d] = db == 1 ? 0 : b.strides[d + bb - nb];
+    t.cBatchStride[d] = d < c.dims.size() ? c.strides[d] : 0;  // c's shape is checked after
   }
-  std::vector<std::int64_t> expect = shape;
-  if (ra > 1) expect.push_back(m);
-  if (rb > 1) expect.push_back(n);
+  return shape;
+}
+
+// out's row stride: an m x n matrix (out ends in [m, n], [n] or [m], or is a scalar).
+std::int64_t out_row_stride(const Plan& p, const aclTensor& a, const aclTensor& b,
+                            const aclTensor& c, std::int64_t n) {
+  const std::size_t rc = c.dims.size();
+  if (b.dims.size() > 1) {
+    p.require(n == 1 || c.strides[rc - 1] == 1, "out's last dimension must be contiguous");
+    return a.dims.size() > 1 ? c.strides[rc - 2] : n;
+  }
+  return a.dims.size() > 1 ? c.strides[rc - 1] : n;  // out ends in m: an m x 1 matrix
+}
+
+void launch_matmul(Plan& p, const MatmulTiling& t, MmType in, MmType out, std::uint32_t blocks) {
+  p.launch("MatMul", matmul_kernel_identity(in, out), blocks, Core::kCube,
+           [t, in, out](const Addrs& ad) {
+             matmul_kernel(in, out, ad.in[0], ad.in[1], ad.out[0], nullptr, nullptr, t);
+           });
+}
+
+void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* mat2_t,
+                 const aclTensor* out_t, std::int8_t cube) {
+  const aclTensor& a = p.input(self_t, "self");
+  const aclTensor& b = p.input(mat2_t, "mat2");
+  const aclTensor& c = p.output(out_t, "out");
+  check_types(p, a, b, c, cube);
+  check_ranks(p, kind, a.dims.size(), b.dims.size());
+  const Matrix ma = matrix_of(a, true), mb = matrix_of(b, false);
+  const std::int64_t m = ma.rows, k = ma.cols, n = mb.cols;
+  p.require(k == mb.rows, "self's reduce dimension (" + std::to_string(k) +
+                              ") differs from mat2's (" + std::to_string(mb.rows) + ")");
+  MatmulTiling t;
+  std::vector<std::int64_t> expect = batch_dims(p, a, b, c, t);
+  if (a.dims.size() > 1) expect.push_back(m);
+  if (b.dims.size() > 1) expect.push_back(n);
   p.require_shape(c, expect, "out");
   const MmType in = mm_type(a.dtype), out = mm_type(c.dtype);
   if (c.numel() == 0) {  // nothing to compute: a launch whose blocks have no tile
     t.baseM = t.baseN = t.baseK = 16;
     t.stepK = 1;
     t.batch = 0;
-    p.launch("MatMul", matmul_kernel_identity(in, out), 1, Core::kCube,
-             [t, in, out](const Addrs& ad) {
-               matmul_kernel(in, out, ad.in[0], ad.in[1], ad.out[0], nullptr, nullptr, t);
-             });
+    launch_matmul(p, t, in, out, 1);
     return;
   }
   p.require(k > 0, "a reduce dimension of 0 (an all-zero out) is not supported by the simulator");
-  p.require(matrix_layout(m, k, a_sr, a_sc, t.transA, t.lda),
+  p.require(matrix_layout(m, k, ma.row_stride, ma.col_stride, t.transA, t.lda),
             "self's last two dimensions must have a unit stride (a row-major or transposed view)");
-  p.require(matrix_layout(k, n, b_sr, b_sc, t.transB, t.ldb),
+  p.require(matrix_layout(k, n, mb.row_stride, mb.col_stride, t.transB, t.ldb),
             "mat2's last two dimensions must have a unit stride (a row-major or transposed view)");
-  const std::size_t rc = c.dims.size();
-  std::int64_t ldc = n;
-  if (rb > 1) {
-    p.require(n == 1 || c.strides[rc - 1] == 1, "out's last dimension must be contiguous");
-    if (ra > 1) ldc = c.strides[rc - 2];
-  } else if (ra > 1) {
-    ldc = c.strides[rc - 1];  // out ends in M: an m x 1 matrix
-  }
-  t.ldc = ldc;
+  t.ldc = out_row_stride(p, a, b, c, n);
   p.require(t.lda > 0 && t.lda <= 65535 && t.ldb > 0 && t.ldb <= 65535,
             "row strides over 65535 elements are not supported by the simulator");
   p.require(t.ldc > 0 && t.ldc <= 0xffffffffLL, "out's row stride is out of range");
@@ -226,22 +258,8 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
   t.m = static_cast<std::uint32_t>(m);
   t.n = static_cast<std::uint32_t>(n);
   t.k = static_cast<std::uint32_t>(k);
-  t.batchDims = static_cast<std::int32_t>(nb);
-  t.batch = 1;
-  for (std::size_t d = 0; d < nb; ++d) {
-    t.batchShape[d] = shape[d];
-    t.batch *= static_cast<std::uint64_t>(shape[d]);
-    const std::int64_t da = d + ba >= nb ? a.dims[d + ba - nb] : 1;
-    const std::int64_t db = d + bb >= nb ? b.dims[d + bb - nb] : 1;
-    t.aBatchStride[d] = da == 1 ? 0 : a.strides[d + ba - nb];
-    t.bBatchStride[d] = db == 1 ? 0 : b.strides[d + bb - nb];
-    t.cBatchStride[d] = c.strides[d];
-  }
-  const std::uint32_t blocks = tile_matmul(p, static_cast<std::uint32_t>(element_size(a.dtype)), t);
-  p.launch("MatMul", matmul_kernel_identity(in, out), blocks, Core::kCube,
-           [t, in, out](const Addrs& ad) {
-             matmul_kernel(in, out, ad.in[0], ad.in[1], ad.out[0], nullptr, nullptr, t);
-           });
+  launch_matmul(p, t, in, out,
+                tile_matmul(p, static_cast<std::uint32_t>(element_size(a.dtype)), t));
 }
 
 }  // namespace
