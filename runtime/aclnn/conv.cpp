@@ -5,12 +5,11 @@
 // cout/groups output channels and cin/groups input channels. 1-D runs as 2-D with H = 1. A 1x1
 // convolution with stride 1 and no padding multiplies the input directly (no im2col; with a
 // bias the vector kernel only writes the row of ones the bias step reads).
-#include "aclnnop/aclnn_convolution.h"
-
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_convolution.h"
 #include "runtime/aclnn/conv_kernels.h"
 #include "runtime/aclnn/matmul.h"
 
@@ -18,8 +17,8 @@ namespace npusim::aclnn {
 namespace {
 
 // A stride / padding / dilation array of 1 or 2 values as (h, w).
-void pair_of(const Plan& p, const std::vector<std::int64_t>& v, const char* what,
-             std::int64_t min, std::int64_t& h, std::int64_t& w) {
+void pair_of(const Plan& p, const std::vector<std::int64_t>& v, const char* what, std::int64_t min,
+             std::int64_t& h, std::int64_t& w) {
   p.require(v.size() == 1 || v.size() == 2,
             std::string(what) + " must have 1 or 2 values for a 2-D convolution");
   h = v[0];
@@ -76,8 +75,7 @@ Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTen
             "groups (" + std::to_string(groups) + ") must divide the input channels (" +
                 std::to_string(g.cin) + ") and the output channels (" + std::to_string(g.cout) +
                 ")");
-  p.require(w.dims[1] == g.cin / groups, "weight's input channels (" +
-                                             std::to_string(w.dims[1]) +
+  p.require(w.dims[1] == g.cin / groups, "weight's input channels (" + std::to_string(w.dims[1]) +
                                              ") must be input's / groups (" +
                                              std::to_string(g.cin / groups) + ")");
   g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
@@ -102,15 +100,14 @@ Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTen
 // im2col: image b's input already is the cin x h*w matrix (row stride: the channel stride).
 bool is_direct(const Conv& g) {
   return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 &&
-         g.xs[3] == 1 && (g.h == 1 || g.xs[2] == g.w) && g.xs[1] >= g.oh * g.ow &&
-         g.xs[1] <= 65535;
+         g.xs[3] == 1 && (g.h == 1 || g.xs[2] == g.w) && g.xs[1] >= g.oh * g.ow && g.xs[1] <= 65535;
 }
 
 // Per (image, group): out rows [g*cout_g, +cout_g) = the weight rows of group g (cout_g x k) *
 // the k rows of col (or input channels) of group g.
 MatmulTiling conv_matmul(const Plan& p, const Conv& g, bool direct, bool bias,
-                         std::int64_t col_stride, std::int64_t out_image_stride,
-                         std::uint32_t es, std::uint32_t& blocks) {
+                         std::int64_t col_stride, std::int64_t out_image_stride, std::uint32_t es,
+                         std::uint32_t& blocks) {
   const std::int64_t cin_g = g.cin / g.groups, cout_g = g.cout / g.groups;
   const std::int64_t k = cin_g * g.kh * g.kw, pixels = g.oh * g.ow;
   MatmulTiling t;
@@ -207,18 +204,17 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
                                              const aclTensor* bias, const aclIntArray* stride,
                                              const aclIntArray* padding,
                                              const aclIntArray* dilation, bool transposed,
-                                             const aclIntArray* outputPadding,
-                                             const int64_t groups, aclTensor* output,
-                                             int8_t cubeMathType, uint64_t* workspaceSize,
-                                             aclOpExecutor** executor) {
+                                             const aclIntArray* outputPadding, const int64_t groups,
+                                             aclTensor* output, int8_t cubeMathType,
+                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
   return nn::prepare("aclnnConvolutionGetWorkspaceSize", "Convolution", workspaceSize, executor,
                      [&](nn::Plan& p) {
-                       nn::plan_conv(p, input, weight, bias, stride, padding, dilation,
-                                     transposed, outputPadding, groups, output, cubeMathType);
+                       nn::plan_conv(p, input, weight, bias, stride, padding, dilation, transposed,
+                                     outputPadding, groups, output, cubeMathType);
                      });
 }
 
-aclnnStatus aclnnConvolution(void* workspace, const uint64_t workspaceSize,
-                             aclOpExecutor* executor, aclrtStream stream) {
+aclnnStatus aclnnConvolution(void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor,
+                             aclrtStream stream) {
   return nn::execute("aclnnConvolution", workspace, workspaceSize, executor, stream);
 }

@@ -45,9 +45,9 @@ class Im2col {
       Fill(T(1.0f));
       const std::int64_t at = t_.batch * t_.colStride;
       for (std::int64_t i = 0; i < t_.onesLen; i += t_.chunk * kPerBlock) {
-        Out(fillv_, at + i, static_cast<std::uint32_t>(
-                                 t_.onesLen - i < t_.chunk * kPerBlock ? t_.onesLen - i
-                                                                       : t_.chunk * kPerBlock));
+        Out(fillv_, at + i,
+            static_cast<std::uint32_t>(
+                t_.onesLen - i < t_.chunk * kPerBlock ? t_.onesLen - i : t_.chunk * kPerBlock));
       }
     }
   }
@@ -89,10 +89,10 @@ class Im2col {
     if (y_lo > 0) Zeros(base, y_lo * t_.ow);
     if (y_hi < t_.oh) Zeros(base + y_hi * t_.ow, (t_.oh - y_hi) * t_.ow);
     const std::int64_t run = hi - lo;
-    const std::int64_t span = (run - 1) * xstep + 1;  // input elements a row's run covers
+    const std::int64_t span = (run - 1) * xstep + 1;       // input elements a row's run covers
     const std::int64_t repeats = (span * es + 255) / 256;  // GatherMask repeats per row
-    const std::int64_t per_piece = xstep == 1 ? t_.chunk / ((run * es + 31) / 32)
-                                              : t_.chunk * 32 / (repeats * 256);
+    const std::int64_t per_piece =
+        xstep == 1 ? t_.chunk / ((run * es + 31) / 32) : t_.chunk * 32 / (repeats * 256);
     const std::int64_t src_pitch = t_.strideH * t_.inStride[2];
     for (std::int64_t y = y_lo; y < y_hi; y += per_piece) {
       const std::int64_t rows = y_hi - y < per_piece ? y_hi - y : per_piece;
@@ -118,12 +118,12 @@ class Im2col {
       }
       // Rows of `repeats` * 256 bytes in UB; kept: repeats * 256 / xstep bytes per row.
       LocalTensor<T> in = qin_.AllocTensor<T>();
-      DataCopyPad(in, x_[static_cast<std::uint64_t>(from)],
-                  DataCopyExtParams(n_rows, static_cast<std::uint32_t>(span * es),
-                                    static_cast<std::uint32_t>((src_pitch - span) * es),
-                                    static_cast<std::uint32_t>(
-                                        (repeats * 256 - (span * es + 31) / 32 * 32) / 32),
-                                    0));
+      DataCopyPad(
+          in, x_[static_cast<std::uint64_t>(from)],
+          DataCopyExtParams(
+              n_rows, static_cast<std::uint32_t>(span * es),
+              static_cast<std::uint32_t>((src_pitch - span) * es),
+              static_cast<std::uint32_t>((repeats * 256 - (span * es + 31) / 32 * 32) / 32), 0));
       qin_.EnQue(in);
       in = qin_.DeQue<T>();
       LocalTensor<T> out = qout_.AllocTensor<T>();
@@ -150,10 +150,10 @@ class Im2col {
       for (std::int64_t r = 0; r < rows; ++r) Zeros(at + r * t_.ow, count);
       return;
     }
-    DataCopyPad(col_[static_cast<std::uint64_t>(at)], fillv_,
-                DataCopyExtParams(static_cast<std::uint16_t>(rows),
-                                  static_cast<std::uint32_t>(count * es), 0,
-                                  static_cast<std::uint32_t>((t_.ow - count) * es), 0));
+    DataCopyPad(
+        col_[static_cast<std::uint64_t>(at)], fillv_,
+        DataCopyExtParams(static_cast<std::uint16_t>(rows), static_cast<std::uint32_t>(count * es),
+                          0, static_cast<std::uint32_t>((t_.ow - count) * es), 0));
   }
 
   void Row(std::int64_t b, std::int64_t r) {

@@ -23,7 +23,7 @@ struct Im2colTiling {
   std::int64_t inStride[4] = {};  // input's element strides (N, C, H, W)
   std::int64_t colStride = 0;     // elements between images in col
   std::int64_t onesLen = 0;       // ones written at col + batch * colStride (0: none)
-  std::uint32_t chunk = 64;       // UB pieces of chunk * 32 bytes (7 of them: 3 queues of 2, a fill)
+  std::uint32_t chunk = 64;       // UB piece: chunk * 32 bytes (7 pieces: 3 queues of 2, fill)
 };
 
 /// Element types: 0 = FLOAT16, 1 = BFLOAT16, 2 = FLOAT (as MmType).

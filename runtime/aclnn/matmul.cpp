@@ -15,15 +15,15 @@
 //  - Accuracy vs a double-precision reference: the products are exact in fp32 and summed in
 //    fp32, so |err| <~ 1e-3 * sum|a*b| for FLOAT16 / BFLOAT16 inputs once rounded to a 16-bit out
 //    (FLOAT16 out: 2^-11 relative; BFLOAT16 out: 2^-8), ~1e-5 * sum|a*b| with a FLOAT out.
-#include "aclnnop/aclnn_batch_matmul.h"
-#include "aclnnop/aclnn_matmul.h"
-#include "aclnnop/aclnn_mm.h"
+#include "runtime/aclnn/matmul.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "runtime/aclnn/matmul.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_mm.h"
 
 namespace npusim::aclnn {
 
@@ -80,8 +80,8 @@ std::uint32_t tile_matmul(const Plan& p, std::uint32_t es, MatmulTiling& t) {
       if (step_bytes > l1) continue;
       const std::uint64_t tiles = t.batch * ceil_div(t.m, base_m) * ceil_div(t.n, base_n);
       const std::uint64_t cost =
-          ceil_div(tiles, cores) * (static_cast<std::uint64_t>(base_m) * base_n +
-                                    32ull * (base_m + base_n));
+          ceil_div(tiles, cores) *
+          (static_cast<std::uint64_t>(base_m) * base_n + 32ull * (base_m + base_n));
       if (cost < best_cost) {
         best_cost = cost;
         best = t;
@@ -106,8 +106,7 @@ std::uint32_t tile_matmul(const Plan& p, std::uint32_t es, MatmulTiling& t) {
   }
   p.require(best_cost != ~0ull, "no cube tiling fits this device's L0/L1 buffers");
   t = best;
-  return static_cast<std::uint32_t>(
-      std::min<std::uint64_t>(cores, t.batch * t.mTiles * t.nTiles));
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(cores, t.batch * t.mTiles * t.nTiles));
 }
 
 namespace {
@@ -270,10 +269,9 @@ namespace nn = npusim::aclnn;
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
                                         aclTensor* out, int8_t cubeMathType,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare("aclnnMatmulGetWorkspaceSize", "Matmul", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nn::plan_matmul(p, nn::Kind::kMatmul, self, mat2, out, cubeMathType);
-                     });
+  return nn::prepare(
+      "aclnnMatmulGetWorkspaceSize", "Matmul", workspaceSize, executor,
+      [&](nn::Plan& p) { nn::plan_matmul(p, nn::Kind::kMatmul, self, mat2, out, cubeMathType); });
 }
 
 aclnnStatus aclnnMatmul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -297,10 +295,9 @@ aclnnStatus aclnnMm(void* workspace, uint64_t workspaceSize, aclOpExecutor* exec
 aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
                                              aclTensor* out, int8_t cubeMathType,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare("aclnnBatchMatMulGetWorkspaceSize", "BatchMatMul", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       nn::plan_matmul(p, nn::Kind::kBatch, self, mat2, out, cubeMathType);
-                     });
+  return nn::prepare(
+      "aclnnBatchMatMulGetWorkspaceSize", "BatchMatMul", workspaceSize, executor,
+      [&](nn::Plan& p) { nn::plan_matmul(p, nn::Kind::kBatch, self, mat2, out, cubeMathType); });
 }
 
 aclnnStatus aclnnBatchMatMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

@@ -72,7 +72,8 @@ class MatmulBlock {
   void Locate(std::uint64_t batch, std::uint64_t rest) {
     ao_ = bo_ = co_ = zo_ = 0;
     for (std::int32_t d = t_.batchDims - 1; d >= 0; --d) {
-      const auto i = static_cast<std::int64_t>(batch % static_cast<std::uint64_t>(t_.batchShape[d]));
+      const auto i =
+          static_cast<std::int64_t>(batch % static_cast<std::uint64_t>(t_.batchShape[d]));
       batch /= static_cast<std::uint64_t>(t_.batchShape[d]);
       ao_ += i * t_.aBatchStride[d];
       bo_ += i * t_.bBatchStride[d];
@@ -114,8 +115,8 @@ class MatmulBlock {
     c1_.EnQue(acc);
     acc = c1_.DeQue<float>();
     FixpipeParamsV220 fp(static_cast<std::uint16_t>(nv_), static_cast<std::uint16_t>(mv_),
-                         static_cast<std::uint16_t>(m1_ * 16),
-                         static_cast<std::uint32_t>(t_.ldc), false);
+                         static_cast<std::uint16_t>(m1_ * 16), static_cast<std::uint32_t>(t_.ldc),
+                         false);
     if constexpr (std::is_same_v<C, half>) {
       fp.quantPre = QuantMode_t::F322F16;
     } else if constexpr (std::is_same_v<C, bfloat16_t>) {
@@ -147,8 +148,8 @@ class MatmulBlock {
     }
     if (rem > 0) {
       DataCopy(dst[full * 16 * cols_al], src[static_cast<std::uint64_t>(full) * 16 * ld],
-               Nd2NzParams(1, static_cast<std::uint16_t>(rem), static_cast<std::uint16_t>(cols),
-                           0, dld, 16, 1, 0));
+               Nd2NzParams(1, static_cast<std::uint16_t>(rem), static_cast<std::uint16_t>(cols), 0,
+                           dld, 16, 1, 0));
     }
   }
 
@@ -157,7 +158,8 @@ class MatmulBlock {
     LocalTensor<T> a1 = a1_.AllocTensor<T>();
     const auto ld = static_cast<std::uint16_t>(t_.lda);
     if (!t_.transA) {  // mv x kv1, k contiguous: NZ with m1*16 rows
-      DataCopy(a1, a_[static_cast<std::uint64_t>(ao + static_cast<std::int64_t>(m0_) * t_.lda + k0)],
+      DataCopy(a1,
+               a_[static_cast<std::uint64_t>(ao + static_cast<std::int64_t>(m0_) * t_.lda + k0)],
                Nd2NzParams(1, static_cast<std::uint16_t>(mv_), static_cast<std::uint16_t>(kv1), 0,
                            ld, static_cast<std::uint16_t>(m1_ * 16), 1, 0));
     } else {  // stored kv1 x mv, m contiguous
@@ -167,8 +169,8 @@ class MatmulBlock {
         CopyChunks(a1, src, kv1, mv_, t_.lda, m1_ * 16);
       } else {
         DataCopy(a1, src,
-                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(mv_),
-                             0, ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
+                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(mv_), 0,
+                             ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
       }
     }
     a1_.EnQue(a1);
@@ -179,7 +181,8 @@ class MatmulBlock {
     LocalTensor<T> b1 = b1_.AllocTensor<T>();
     const auto ld = static_cast<std::uint16_t>(t_.ldb);
     if (t_.transB) {  // stored nv x kv1, k contiguous: NZ with n1*16 rows
-      DataCopy(b1, b_[static_cast<std::uint64_t>(bo + static_cast<std::int64_t>(n0_) * t_.ldb + k0)],
+      DataCopy(b1,
+               b_[static_cast<std::uint64_t>(bo + static_cast<std::int64_t>(n0_) * t_.ldb + k0)],
                Nd2NzParams(1, static_cast<std::uint16_t>(nv_), static_cast<std::uint16_t>(kv1), 0,
                            ld, static_cast<std::uint16_t>(n1_ * 16), 1, 0));
     } else {  // kv1 x nv, n contiguous
@@ -189,8 +192,8 @@ class MatmulBlock {
         CopyChunks(b1, src, kv1, nv_, t_.ldb, n1_ * 16);
       } else {
         DataCopy(b1, src,
-                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(nv_),
-                             0, ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
+                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(nv_), 0,
+                             ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
       }
     }
     b1_.EnQue(b1);
@@ -206,8 +209,8 @@ class MatmulBlock {
       for (std::uint32_t mb = 0; mb < m1_; ++mb) {
         LoadData(a2[mb * k1 * kFrac], a1,
                  LoadData2DParams(static_cast<std::uint16_t>(cb0 * m1_ + mb),
-                                  static_cast<std::uint8_t>(k1), static_cast<std::uint16_t>(m1_),
-                                  0, 0, false, 0));
+                                  static_cast<std::uint8_t>(k1), static_cast<std::uint16_t>(m1_), 0,
+                                  0, false, 0));
       }
     } else if constexpr (kWide) {  // squares (q, mb) at q * m1 + mb; two fractals per square
       const std::uint32_t q0 = koff / 16;
@@ -319,8 +322,8 @@ class MatmulBlock {
 };
 
 template <class T, class C>
-__global__ __aicore__ void matmul_typed(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR bias,
-                                        GM_ADDR ones, const MatmulTiling& t) {
+__global__ __aicore__ void matmul_typed(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR bias, GM_ADDR ones,
+                                        const MatmulTiling& t) {
   MatmulBlock<T, C> op(t);
   op.Init(a, b, c, bias, ones);
   op.Process();

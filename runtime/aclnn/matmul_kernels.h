@@ -5,10 +5,10 @@
 // The output is tiled into baseM x baseN blocks (tile t of batch b: t / nTiles, t % nTiles);
 // block i of the launch computes the i-th of blockNum even runs of consecutive tiles (keeping
 // the A panel in L1 between tiles of one row when it fits: aResident). Per tile the kernel
-// walks K in L1 steps of stepK * baseK (GM -> L1 by DataCopy ND2NZ on MTE2, two L1 buffers so the next step's
-// copy overlaps the cube), each split into baseK-deep L0 steps (L1 -> L0A / L0B by LoadData on
-// MTE1, two buffers each) multiplied by Mmad into one L0C accumulator, then Fixpipe converts and
-// writes the valid mv x nv part of the tile to GM (row-major, row stride ldc).
+// walks K in L1 steps of stepK * baseK (GM -> L1 by DataCopy ND2NZ on MTE2, two L1 buffers so the
+// next step's copy overlaps the cube), each split into baseK-deep L0 steps (L1 -> L0A / L0B by
+// LoadData on MTE1, two buffers each) multiplied by Mmad into one L0C accumulator, then Fixpipe
+// converts and writes the valid mv x nv part of the tile to GM (row-major, row stride ldc).
 //
 // Operand layouts (each matrix is a strided view with unit stride on one of its two axes):
 //  - A "normal" (k contiguous, element (i, j) at i * lda + j) or "transposed" (m contiguous,

@@ -3,11 +3,12 @@
 // aclnnConvolution (32 -> 32 channels, 28 x 28, 3 x 3, pad 1, bias), each checked against a
 // double-precision reference on sampled outputs (|err| <= 1e-3 * sum|a*b| + 1e-3). e2e.sh then
 // checks op_summary.csv: the cube kernels' time grows with the size and shows the cube pipes.
+#include "aclnnop/aclnn_matmul.h"
+
 #include <cstdint>
 #include <vector>
 
 #include "aclnnop/aclnn_convolution.h"
-#include "aclnnop/aclnn_matmul.h"
 #include "e2e_common.h"
 
 namespace {
@@ -89,8 +90,8 @@ void convolution(aclrtStream s) {
   aclIntArray* out_pad = aclCreateIntArray(zero, 2);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
-  E2E_CHECK(aclnnConvolutionGetWorkspaceSize(tx, tw, tb, stride, pad, dil, false, out_pad, 1, ty,
-                                             0, &ws, &ex));
+  E2E_CHECK(aclnnConvolutionGetWorkspaceSize(tx, tw, tb, stride, pad, dil, false, out_pad, 1, ty, 0,
+                                             &ws, &ex));
   void* wsp = nullptr;
   E2E_CHECK(aclrtMalloc(&wsp, ws, ACL_MEM_MALLOC_HUGE_FIRST));
   E2E_CHECK(aclnnConvolution(wsp, ws, ex, s));

@@ -36,11 +36,11 @@ void gather_kernel(GM_ADDR src, GM_ADDR dst, GM_ADDR count, std::uint32_t n, std
   SetFlag<HardEvent::MTE2_V>(0);
   WaitFlag<HardEvent::MTE2_V>(0);
   std::uint64_t kept = 0;
-  GatherMask(out, in, static_cast<std::uint8_t>(pattern), false, 0,
-             GatherMaskParams(static_cast<std::uint8_t>(block_stride),
-                              static_cast<std::uint16_t>(repeats),
-                              static_cast<std::uint16_t>(repeat_stride), 0),
-             kept);
+  GatherMask(
+      out, in, static_cast<std::uint8_t>(pattern), false, 0,
+      GatherMaskParams(static_cast<std::uint8_t>(block_stride), static_cast<std::uint16_t>(repeats),
+                       static_cast<std::uint16_t>(repeat_stride), 0),
+      kept);
   SetFlag<HardEvent::V_MTE3>(0);
   WaitFlag<HardEvent::V_MTE3>(0);
   DataCopy(gd, out, n);
@@ -54,8 +54,8 @@ std::vector<T> run_gather(std::uint32_t n, std::uint32_t pattern, std::uint32_t 
   std::vector<T> src(n), dst(n, T(0));
   for (std::uint32_t i = 0; i < n; ++i) src[i] = T(static_cast<float>(i));
   std::uint64_t count = 0;
-  auto r = run_blocks(&gather_kernel<T>, 1, gm(src.data()), gm(dst.data()), gm(&count), n,
-                      pattern, repeats, block_stride, repeat_stride);
+  auto r = run_blocks(&gather_kernel<T>, 1, gm(src.data()), gm(dst.data()), gm(&count), n, pattern,
+                      repeats, block_stride, repeat_stride);
   EXPECT_TRUE(r.ok()) << r.first_error();
   *kept = count;
   return dst;
@@ -96,8 +96,8 @@ TEST(GatherMask, BlockAndRepeatStridesPickTheSourceBlocks) {
 TEST(GatherMask, RefusesBadPatternsAndOverruns) {
   std::uint64_t kept = 0;
   std::vector<float> src(64), dst(64);
-  auto bad_pattern = run_blocks(&gather_kernel<float>, 1, gm(src.data()), gm(dst.data()),
-                                gm(&kept), 64u, 9u, 1u, 1u, 8u);
+  auto bad_pattern = run_blocks(&gather_kernel<float>, 1, gm(src.data()), gm(dst.data()), gm(&kept),
+                                64u, 9u, 1u, 1u, 8u);
   EXPECT_FALSE(bad_pattern.ok());
   auto overrun = run_blocks(&gather_kernel<float>, 1, gm(src.data()), gm(dst.data()), gm(&kept),
                             64u, 7u, 2u, 1u, 8u);  // two repeats of 64 over 64 elements

@@ -4,6 +4,8 @@
 // compared with double-precision host references.
 // Tolerance: |out - ref| <= tol * sum_k |a*b| + 1e-6, tol = 1e-3 for FLOAT16 out (fp32
 // accumulation, one rounding to fp16: 2^-11), 1e-2 for BFLOAT16 out (2^-8), 1e-5 for FLOAT out.
+#include "aclnnop/aclnn_matmul.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -12,7 +14,6 @@
 
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_convolution.h"
-#include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_mm.h"
 #include "runtime/half_float.h"
 #include "tests/runtime/test_support.h"
@@ -125,7 +126,8 @@ class AclnnMatmulTest : public DeviceTest {
     void* pa = alloc(static_cast<std::size_t>(na * m * k) * es);
     void* pb = alloc(static_cast<std::size_t>(nbb * k * n) * es);
     void* pc = alloc(static_cast<std::size_t>(nc * m * n) * elem_size(out));
-    std::vector<double> va(static_cast<std::size_t>(na * m * k)), vb(static_cast<std::size_t>(nbb * k * n));
+    std::vector<double> va(static_cast<std::size_t>(na * m * k)),
+        vb(static_cast<std::size_t>(nbb * k * n));
     // Logical element (batch, i, j) of A lives at batch*m*k + (trans ? j*m + i : i*k + j).
     for (int64_t bt = 0; bt < na; ++bt)
       for (int64_t i = 0; i < m; ++i)
@@ -159,18 +161,21 @@ class AclnnMatmulTest : public DeviceTest {
     aclTensor* tc = view(dims_of(cb, m, n), contiguous(dims_of(cb, m, n)), out, pc, nc * m * n);
     aclnnStatus st;
     if (which == 0) {
-      st = run([&](uint64_t* w, aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(ta, tb, tc, cube, w, e); },
+      st = run([&](uint64_t* w,
+                   aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(ta, tb, tc, cube, w, e); },
                aclnnMm);
     } else if (which == 1) {
-      st = run([&](uint64_t* w, aclOpExecutor** e) {
-                 return aclnnBatchMatMulGetWorkspaceSize(ta, tb, tc, cube, w, e);
-               },
-               aclnnBatchMatMul);
+      st = run(
+          [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnBatchMatMulGetWorkspaceSize(ta, tb, tc, cube, w, e);
+          },
+          aclnnBatchMatMul);
     } else {
-      st = run([&](uint64_t* w, aclOpExecutor** e) {
-                 return aclnnMatmulGetWorkspaceSize(ta, tb, tc, cube, w, e);
-               },
-               aclnnMatmul);
+      st = run(
+          [&](uint64_t* w, aclOpExecutor** e) {
+            return aclnnMatmulGetWorkspaceSize(ta, tb, tc, cube, w, e);
+          },
+          aclnnMatmul);
     }
     EXPECT_EQ(st, ACLNN_SUCCESS);
     if (st != ACLNN_SUCCESS) return -1;
@@ -262,25 +267,31 @@ TEST_F(AclnnMatmulTest, MatmulOneDimensionalOperands) {
   aclTensor* on = view({n}, {1}, ACL_FLOAT, po, 64);
   aclTensor* om = view({m}, {1}, ACL_FLOAT, po, 64);
   aclTensor* o0 = view({}, {}, ACL_FLOAT, po, 64);
-  ASSERT_EQ(run([&](uint64_t* ws, aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(tv, tw, on, 0, ws, e); },
-                aclnnMatmul),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(
+      run([&](uint64_t* ws,
+              aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(tv, tw, on, 0, ws, e); },
+          aclnnMatmul),
+      ACLNN_SUCCESS);
   for (int64_t j = 0; j < n; ++j) {
     double ref = 0;
     for (int64_t q = 0; q < k; ++q) ref += v[q] * w[static_cast<std::size_t>(q * n + j)];
     EXPECT_NEAR(get(ACL_FLOAT, po, j), ref, 1e-4);
   }
-  ASSERT_EQ(run([&](uint64_t* ws, aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(ta, tv, om, 0, ws, e); },
-                aclnnMatmul),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(
+      run([&](uint64_t* ws,
+              aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(ta, tv, om, 0, ws, e); },
+          aclnnMatmul),
+      ACLNN_SUCCESS);
   for (int64_t i = 0; i < m; ++i) {
     double ref = 0;
     for (int64_t q = 0; q < k; ++q) ref += a[static_cast<std::size_t>(i * k + q)] * v[q];
     EXPECT_NEAR(get(ACL_FLOAT, po, i), ref, 1e-4);
   }
-  ASSERT_EQ(run([&](uint64_t* ws, aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(tv, tv, o0, 0, ws, e); },
-                aclnnMatmul),
-            ACLNN_SUCCESS);
+  ASSERT_EQ(
+      run([&](uint64_t* ws,
+              aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(tv, tv, o0, 0, ws, e); },
+          aclnnMatmul),
+      ACLNN_SUCCESS);
   double dot = 0;
   for (int64_t q = 0; q < k; ++q) dot += v[q] * v[q];
   EXPECT_NEAR(get(ACL_FLOAT, po, 0), dot, 1e-4);
@@ -341,9 +352,7 @@ TEST_F(AclnnMatmulTest, BadArgumentsAreRefused) {
 // tiles of one row (MatmulTiling::aResident) when it fits.
 class AclnnMatmulTwoCoresTest : public AclnnMatmulTest {
  protected:
-  void configure(models::ChipConfig& config, FakeTiming&) override {
-    config.aicore.cube_cores = 2;
-  }
+  void configure(models::ChipConfig& config, FakeTiming&) override { config.aicore.cube_cores = 2; }
 };
 
 TEST_F(AclnnMatmulTwoCoresTest, ResidentPanelsEveryLayout) {
@@ -389,8 +398,8 @@ class AclnnConvTest : public AclnnMatmulTest {
     auto dims4 = [&](int64_t a, int64_t c, int64_t hh, int64_t ww) {
       return cc.one_d ? std::vector<int64_t>{a, c, ww} : std::vector<int64_t>{a, c, hh, ww};
     };
-    aclTensor* tx = view(dims4(cc.n, cc.cin, cc.h, cc.w), contiguous(dims4(cc.n, cc.cin, cc.h, cc.w)),
-                         cc.type, px, nx);
+    aclTensor* tx = view(dims4(cc.n, cc.cin, cc.h, cc.w),
+                         contiguous(dims4(cc.n, cc.cin, cc.h, cc.w)), cc.type, px, nx);
     aclTensor* tw = view(dims4(cc.cout, cin_g, cc.kh, cc.kw),
                          contiguous(dims4(cc.cout, cin_g, cc.kh, cc.kw)), cc.type, pw, nw);
     aclTensor* tb = cc.bias ? view({cc.cout}, {1}, cc.type, pb, cc.cout) : nullptr;
@@ -434,9 +443,8 @@ class AclnnConvTest : public AclnnMatmulTest {
                   if (ih < 0 || ih >= cc.h || iw < 0 || iw >= cc.w) continue;
                   const double p =
                       x[static_cast<std::size_t>(((nn * cc.cin + ci) * cc.h + ih) * cc.w + iw)] *
-                      w[static_cast<std::size_t>(((co * cin_g + ci - g * cin_g) * cc.kh + i) *
-                                                     cc.kw +
-                                                 j)];
+                      w[static_cast<std::size_t>(
+                          ((co * cin_g + ci - g * cin_g) * cc.kh + i) * cc.kw + j)];
                   ref += p;
                   mag += std::fabs(p);
                 }
@@ -518,18 +526,24 @@ TEST_F(AclnnConvTest, UnsupportedConvolutionsAreRefused) {
             ACLNN_SUCCESS);
   EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w, nullptr, s, pd, s, true, pd, 1, y, 0, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // transposed
-  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w2, nullptr, s, pd, s, false, pd, 3, y, 0, &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // groups not dividing the channels
-  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w2, nullptr, s, pd, s, false, pd, 1, y, 0, &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // weight channels != input channels / groups
-  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w, nullptr, s, pd, s, false, pd, 1, y_bad, 0, &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // output shape
-  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w, nullptr, bad3, pd, s, false, pd, 1, y, 0, &ws, &ex),
-            ACLNN_ERR_PARAM_INVALID);  // 3 strides
-  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(x, w, nullptr, nullptr, pd, s, false, pd, 1, y, 0, &ws, &ex),
-            ACLNN_ERR_PARAM_NULLPTR);
-  EXPECT_EQ(aclnnConvolutionGetWorkspaceSize(nullptr, w, nullptr, s, pd, s, false, pd, 1, y, 0, &ws, &ex),
-            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(
+      aclnnConvolutionGetWorkspaceSize(x, w2, nullptr, s, pd, s, false, pd, 3, y, 0, &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);  // groups not dividing the channels
+  EXPECT_EQ(
+      aclnnConvolutionGetWorkspaceSize(x, w2, nullptr, s, pd, s, false, pd, 1, y, 0, &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);  // weight channels != input channels / groups
+  EXPECT_EQ(
+      aclnnConvolutionGetWorkspaceSize(x, w, nullptr, s, pd, s, false, pd, 1, y_bad, 0, &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);  // output shape
+  EXPECT_EQ(
+      aclnnConvolutionGetWorkspaceSize(x, w, nullptr, bad3, pd, s, false, pd, 1, y, 0, &ws, &ex),
+      ACLNN_ERR_PARAM_INVALID);  // 3 strides
+  EXPECT_EQ(
+      aclnnConvolutionGetWorkspaceSize(x, w, nullptr, nullptr, pd, s, false, pd, 1, y, 0, &ws, &ex),
+      ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(
+      aclnnConvolutionGetWorkspaceSize(nullptr, w, nullptr, s, pd, s, false, pd, 1, y, 0, &ws, &ex),
+      ACLNN_ERR_PARAM_NULLPTR);
   aclDestroyIntArray(s);
   aclDestroyIntArray(pd);
   aclDestroyIntArray(bad3);

@@ -103,8 +103,7 @@ NPUSIM_TWIN_FN std::uint64_t gather_mask_body(BlockContext& ctx, Operand<T> dst,
     }
   }
   record_copy(ctx, Op::kCopy, dtype_of<T>(), Mem::kUb, Mem::kUb,
-              static_cast<std::uint64_t>(p.repeatTimes) * 256u, p.repeatTimes, src.slot,
-              dst.slot);
+              static_cast<std::uint64_t>(p.repeatTimes) * 256u, p.repeatTimes, src.slot, dst.slot);
   return kept;
 }
 
@@ -194,8 +193,8 @@ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
   auto& ctx = npusim::kernel::block();
   npusim::kernel::ScalarPause pause(ctx);
   rsvdCnt = npusim::kernel::gather_mask_body(ctx, npusim::kernel::operand(dst),
-                                             npusim::kernel::operand(src0), src1Pattern,
-                                             reduceMode, params);
+                                             npusim::kernel::operand(src0), src1Pattern, reduceMode,
+                                             params);
 }
 
 }  // namespace AscendC
