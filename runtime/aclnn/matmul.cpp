@@ -39,11 +39,11 @@ void check_cube_math(const Plan& p, int dtype, std::int8_t cube) {
                 " is not one of -1 (FP16FP32_KEEP_DTYPE), 0 (KEEP_DTYPE), 1 "
                 "(ALLOW_FP32_DOWN_PRECISION), 2 (USE_FP16), 3 (USE_HF32)");
   if (dtype == ACL_FLOAT) {
-    p.require(cube == 0 || cube == 1,
+    p.require(cube != 3 && cube != -1,
               "cubeMathType " + std::to_string(cube) +
-                  " with FLOAT inputs (computing in FLOAT16 / HFLOAT32) is not supported by the "
-                  "simulator; use 0 (KEEP_DTYPE) or 1 (ALLOW_FP32_DOWN_PRECISION, computed in "
-                  "FLOAT)");
+                  " with FLOAT inputs is not supported by the simulator (3, USE_HF32: HFLOAT32 is "
+                  "not modelled); use 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION, computed in "
+                  "FLOAT) or 2 (USE_FP16)");
   }
 }
 
@@ -220,6 +220,43 @@ void launch_matmul(Plan& p, const MatmulTiling& t, MmType in, MmType out, std::u
            });
 }
 
+// Elements from a view's first element to its last (strides >= 0), 0 when empty.
+std::int64_t span_of(const aclTensor& x) {
+  if (x.numel() == 0) return 0;
+  std::int64_t last = 0;
+  for (std::size_t d = 0; d < x.dims.size(); ++d) last += (x.dims[d] - 1) * x.strides[d];
+  return last + 1;
+}
+
+// USE_FP16 with FLOAT inputs: FLOAT16 copies of self's and mat2's storage spans in the
+// workspace (cast kernel), then the FLOAT16 matmul on them with a FLOAT out.
+void launch_via_half(Plan& p, const aclTensor& a, const aclTensor& b, MatmulTiling t) {
+  for (const aclTensor* x : {&a, &b}) {
+    bool non_negative = true;
+    for (std::int64_t st : x->strides) non_negative = non_negative && st >= 0;
+    p.require(non_negative && span_of(*x) <= 2 * x->numel() + 4096,
+              "cubeMathType USE_FP16 takes views with non-negative strides that cover their "
+              "storage densely");
+  }
+  CastTiling c;
+  c.countA = static_cast<std::uint64_t>(span_of(a));
+  c.countB = static_cast<std::uint64_t>(span_of(b));
+  const std::uint64_t off_b = (c.countA * 2 + 31) / 32 * 32;
+  p.set_workspace(off_b + (c.countB * 2 + 31) / 32 * 32);
+  const auto blocks = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>(p.vector_cores(), ceil_div(c.countA + c.countB, c.chunk))));
+  p.launch("CastToHalf", cast_to_half_kernel_identity(), blocks, Core::kVector,
+           [c, off_b](const Addrs& ad) {
+             cast_to_half_kernel(ad.in[0], ad.workspace, ad.in[1], ad.workspace + off_b, c);
+           });
+  const std::uint32_t mm_blocks = tile_matmul(p, 2, t);
+  p.launch("MatMul", matmul_kernel_identity(MmType::kHalf, MmType::kFloat), mm_blocks, Core::kCube,
+           [t, off_b](const Addrs& ad) {
+             matmul_kernel(MmType::kHalf, MmType::kFloat, ad.workspace, ad.workspace + off_b,
+                           ad.out[0], nullptr, nullptr, t);
+           });
+}
+
 void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* mat2_t,
                  const aclTensor* out_t, std::int8_t cube) {
   const aclTensor& a = p.input(self_t, "self");
@@ -257,6 +294,10 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
   t.m = static_cast<std::uint32_t>(m);
   t.n = static_cast<std::uint32_t>(n);
   t.k = static_cast<std::uint32_t>(k);
+  if (a.dtype == ACL_FLOAT && cube == 2) {
+    launch_via_half(p, a, b, t);
+    return;
+  }
   launch_matmul(p, t, in, out,
                 tile_matmul(p, static_cast<std::uint32_t>(element_size(a.dtype)), t));
 }

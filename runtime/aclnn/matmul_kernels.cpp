@@ -329,7 +329,65 @@ __global__ __aicore__ void matmul_typed(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR
   op.Process();
 }
 
+class CastToHalf {
+ public:
+  explicit CastToHalf(const CastTiling& t) : t_(t) {}
+
+  void Process(GM_ADDR a, GM_ADDR a16, GM_ADDR b, GM_ADDR b16) {
+    pipe_.InitBuffer(in_, 2, t_.chunk * sizeof(float));
+    pipe_.InitBuffer(out_, 2, t_.chunk * sizeof(half));
+    const std::uint64_t total = t_.countA + t_.countB;
+    const auto blocks = static_cast<std::uint64_t>(GetBlockNum());
+    const auto idx = static_cast<std::uint64_t>(GetBlockIdx());
+    const std::uint64_t begin = total * idx / blocks, end = total * (idx + 1) / blocks;
+    if (begin < t_.countA) Range(a, a16, begin, end < t_.countA ? end : t_.countA);
+    if (end > t_.countA) {
+      Range(b, b16, (begin > t_.countA ? begin : t_.countA) - t_.countA, end - t_.countA);
+    }
+  }
+
+ private:
+  void Range(GM_ADDR src, GM_ADDR dst, std::uint64_t begin, std::uint64_t end) {
+    GlobalTensor<float> s;
+    GlobalTensor<half> d;
+    s.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
+    d.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(dst));
+    for (std::uint64_t i = begin; i < end; i += t_.chunk) {
+      const std::uint32_t n = min_u(t_.chunk, end - i);
+      LocalTensor<float> x = in_.AllocTensor<float>();
+      DataCopyPad(x, s[i], DataCopyExtParams(1, n * 4u, 0, 0, 0));
+      in_.EnQue(x);
+      x = in_.DeQue<float>();
+      LocalTensor<half> y = out_.AllocTensor<half>();
+      Cast(y, x, RoundMode::CAST_RINT, n);
+      in_.FreeTensor(x);
+      out_.EnQue(y);
+      y = out_.DeQue<half>();
+      DataCopyPad(d[i], y, DataCopyExtParams(1, n * 2u, 0, 0, 0));
+      out_.FreeTensor(y);
+    }
+  }
+
+  const CastTiling& t_;
+  TPipe pipe_;
+  TQue<TPosition::VECIN, 2> in_;
+  TQue<TPosition::VECOUT, 2> out_;
+};
+
+__global__ __aicore__ void cast_to_half(GM_ADDR a, GM_ADDR a16, GM_ADDR b, GM_ADDR b16,
+                                        const CastTiling& t) {
+  CastToHalf op(t);
+  op.Process(a, a16, b, b16);
+}
+
 }  // namespace
+
+void cast_to_half_kernel(std::uint8_t* a, std::uint8_t* a16, std::uint8_t* b, std::uint8_t* b16,
+                         const CastTiling& t) {
+  cast_to_half(a, a16, b, b16, t);
+}
+
+const void* cast_to_half_kernel_identity() { return reinterpret_cast<const void*>(&cast_to_half); }
 
 void matmul_kernel(MmType in, MmType out, std::uint8_t* a, std::uint8_t* b, std::uint8_t* c,
                    std::uint8_t* bias, std::uint8_t* ones, const MatmulTiling& t) {

@@ -297,6 +297,33 @@ TEST_F(AclnnMatmulTest, MatmulOneDimensionalOperands) {
   EXPECT_NEAR(get(ACL_FLOAT, po, 0), dot, 1e-4);
 }
 
+TEST_F(AclnnMatmulTest, FloatWithUseFp16RoundsTheInputsFirst) {
+  // Values exact in FLOAT16: the same products as KEEP_DTYPE, through the FLOAT16 copies
+  // (views, transposed and broadcast batches included).
+  EXPECT_EQ(check_product(0, {}, {}, 33, 70, 45, ACL_FLOAT, ACL_FLOAT, false, false, 2), 0);
+  EXPECT_EQ(check_product(0, {}, {}, 33, 70, 45, ACL_FLOAT, ACL_FLOAT, true, true, 2), 0);
+  EXPECT_EQ(check_product(1, {2}, {1}, 20, 30, 40, ACL_FLOAT, ACL_FLOAT, false, true, 2), 0);
+  int kernels = 0;
+  for (const auto& t : fake().tasks()) kernels += t.kind == TaskKind::kKernel;
+  EXPECT_EQ(kernels, 6);  // a cast and a matmul per call
+  // 1 + 2^-13 is not a FLOAT16: USE_FP16 rounds it to 1; KEEP_DTYPE keeps it.
+  float* p = static_cast<float*>(alloc(64));
+  p[0] = 1.0f + 1.0f / 8192.0f;
+  p[1] = 1.0f;
+  aclTensor* a = view({1, 1}, {1, 1}, ACL_FLOAT, p, 1);
+  aclTensor* b = view({1, 1}, {1, 1}, ACL_FLOAT, p + 1, 1);
+  aclTensor* c = view({1, 1}, {1, 1}, ACL_FLOAT, p + 8, 1);
+  for (int8_t cube : {2, 0}) {
+    uint64_t ws = 0;
+    ASSERT_EQ(run([&](uint64_t* w,
+                      aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(a, b, c, cube, w, e); },
+                  aclnnMm, &ws),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(p[8], cube == 2 ? 1.0f : 1.0f + 1.0f / 8192.0f);
+    EXPECT_EQ(ws, cube == 2 ? 64u : 0u);  // two 32-byte-aligned FLOAT16 copies
+  }
+}
+
 TEST_F(AclnnMatmulTest, RunsOnCubeCoresWithEveryBlockUsed) {
   EXPECT_EQ(check_product(0, {}, {}, 64, 64, 512, ACL_FLOAT16, ACL_FLOAT16, false, true), 0);
   int kernels = 0;
@@ -327,7 +354,7 @@ TEST_F(AclnnMatmulTest, BadArgumentsAreRefused) {
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a, b, c_bad, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a, gapped, c, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a, b, c, 7, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnMmGetWorkspaceSize(f32a, f32, f32c, 2, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnMmGetWorkspaceSize(f32a, f32, f32c, 3, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a3, b, c, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);  // 3-D
   EXPECT_EQ(aclnnBatchMatMulGetWorkspaceSize(a3, b3, c3, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(nullptr, b, c, 0, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
