@@ -169,6 +169,9 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   p.require(w.dtype == x.dtype && y.dtype == x.dtype && (bias == nullptr || bias->dtype == x.dtype),
             "input, weight, bias and output must have the same data type");
   check_cube_math(p, x.dtype, cube);
+  p.require(x.dtype != ACL_FLOAT || cube != 2,
+            "cubeMathType 2 (USE_FP16) with FLOAT convolutions is not supported by the simulator");
+  const bool hf32 = x.dtype == ACL_FLOAT && cube != 0;  // 1, 3: HFLOAT32 input and weight
   const Conv g = conv_geometry(p, x, w, bias, y, stride_a, padding_a, dilation_a, groups);
   const bool direct = is_direct(g);
   const auto es = static_cast<std::uint32_t>(element_size(x.dtype));
@@ -177,20 +180,45 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   const MatmulTiling t =
       conv_matmul(p, g, direct, bias != nullptr, col_stride, y.strides[0], es, mm_blocks);
   const Im2colTiling c = conv_im2col(p, g, direct, bias != nullptr ? t.baseN : 0);
+  // Workspace: col, the ones, then (HFLOAT32) the rounded copies of input and weight.
   const std::uint64_t col_bytes = static_cast<std::uint64_t>(c.batch * c.colStride) * es;
-  p.set_workspace(col_bytes + static_cast<std::uint64_t>(c.onesLen) * es);
+  std::uint64_t ws = col_bytes + static_cast<std::uint64_t>(c.onesLen) * es;
+  CastTiling ct;
+  std::uint64_t off_x = 0, off_w = 0;
+  if (hf32) {
+    check_dense(p, x, "input");
+    ct.countA = static_cast<std::uint64_t>(span_of(x));
+    ct.countB = static_cast<std::uint64_t>(span_of(w));
+    ct.hf32 = true;
+    off_x = (ws + 31) / 32 * 32;
+    off_w = off_x + (ct.countA * 4 + 31) / 32 * 32;
+    ws = off_w + (ct.countB * 4 + 31) / 32 * 32;
+    const auto blocks = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+        1, std::min<std::uint64_t>(p.vector_cores(),
+                                   (ct.countA + ct.countB + ct.chunk - 1) / ct.chunk)));
+    p.launch("RoundToHf32", convert_inputs_kernel_identity(true), blocks, Core::kVector,
+             [ct, off_x, off_w](const Addrs& a) {
+               convert_inputs_kernel(a.in[0], a.workspace + off_x, a.in[1], a.workspace + off_w,
+                                     ct);
+             });
+  }
+  p.set_workspace(ws);
 
   const int type = static_cast<int>(mm_type(x.dtype));
   if (!direct || bias != nullptr) {
     const auto vec_blocks = static_cast<std::uint32_t>(std::max<std::int64_t>(
         1, std::min<std::int64_t>(p.vector_cores(), c.batch * g.cin * g.kh * g.kw)));
     p.launch("Im2col", im2col_kernel_identity(type), vec_blocks, Core::kVector,
-             [c, type](const Addrs& a) { im2col_kernel(type, a.in[0], a.workspace, c); });
+             [c, type, hf32, off_x](const Addrs& a) {
+               im2col_kernel(type, hf32 ? a.workspace + off_x : a.in[0], a.workspace, c);
+             });
   }
   const MmType in = mm_type(x.dtype);
   p.launch("Conv2dMatMul", matmul_kernel_identity(in, in), mm_blocks, Core::kCube,
-           [t, in, col_bytes, direct](const Addrs& a) {
-             matmul_kernel(in, in, a.in[1], direct ? a.in[0] : a.workspace, a.out[0], a.in[2],
+           [t, in, col_bytes, direct, hf32, off_x, off_w](const Addrs& a) {
+             std::uint8_t* input = hf32 ? a.workspace + off_x : a.in[0];
+             std::uint8_t* weight = hf32 ? a.workspace + off_w : a.in[1];
+             matmul_kernel(in, in, weight, direct ? input : a.workspace, a.out[0], a.in[2],
                            a.workspace + col_bytes, t);
            });
 }

@@ -38,13 +38,8 @@ void check_cube_math(const Plan& p, int dtype, std::int8_t cube) {
             "cubeMathType " + std::to_string(cube) +
                 " is not one of -1 (FP16FP32_KEEP_DTYPE), 0 (KEEP_DTYPE), 1 "
                 "(ALLOW_FP32_DOWN_PRECISION), 2 (USE_FP16), 3 (USE_HF32)");
-  if (dtype == ACL_FLOAT) {
-    p.require(cube != 3 && cube != -1,
-              "cubeMathType " + std::to_string(cube) +
-                  " with FLOAT inputs is not supported by the simulator (3, USE_HF32: HFLOAT32 is "
-                  "not modelled); use 0 (KEEP_DTYPE), 1 (ALLOW_FP32_DOWN_PRECISION, computed in "
-                  "FLOAT) or 2 (USE_FP16)");
-  }
+  p.require(dtype != ACL_FLOAT || cube != -1,
+            "cubeMathType -1 (FP16FP32_KEEP_DTYPE) is for FLOAT16 inputs");
 }
 
 namespace {
@@ -53,6 +48,22 @@ std::uint32_t ceil16(std::uint64_t v) { return static_cast<std::uint32_t>((v + 1
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
+
+std::int64_t span_of(const aclTensor& x) {
+  if (x.numel() == 0) return 0;
+  std::int64_t last = 0;
+  for (std::size_t d = 0; d < x.dims.size(); ++d) last += (x.dims[d] - 1) * x.strides[d];
+  return last + 1;
+}
+
+void check_dense(const Plan& p, const aclTensor& x, const char* what) {
+  bool non_negative = true;
+  for (std::int64_t st : x.strides) non_negative = non_negative && st >= 0;
+  p.require(non_negative && span_of(x) <= 2 * x.numel() + 4096,
+            std::string(what) +
+                ": a reduced-precision cubeMathType with FLOAT inputs takes views with "
+                "non-negative strides that cover their storage densely");
+}
 
 std::uint32_t tile_matmul(const Plan& p, std::uint32_t es, MatmulTiling& t) {
   const std::uint64_t cores = std::max<std::uint32_t>(p.cube_cores(), 1);
@@ -220,40 +231,31 @@ void launch_matmul(Plan& p, const MatmulTiling& t, MmType in, MmType out, std::u
            });
 }
 
-// Elements from a view's first element to its last (strides >= 0), 0 when empty.
-std::int64_t span_of(const aclTensor& x) {
-  if (x.numel() == 0) return 0;
-  std::int64_t last = 0;
-  for (std::size_t d = 0; d < x.dims.size(); ++d) last += (x.dims[d] - 1) * x.strides[d];
-  return last + 1;
-}
-
-// USE_FP16 with FLOAT inputs: FLOAT16 copies of self's and mat2's storage spans in the
-// workspace (cast kernel), then the FLOAT16 matmul on them with a FLOAT out.
-void launch_via_half(Plan& p, const aclTensor& a, const aclTensor& b, MatmulTiling t) {
-  for (const aclTensor* x : {&a, &b}) {
-    bool non_negative = true;
-    for (std::int64_t st : x->strides) non_negative = non_negative && st >= 0;
-    p.require(non_negative && span_of(*x) <= 2 * x->numel() + 4096,
-              "cubeMathType USE_FP16 takes views with non-negative strides that cover their "
-              "storage densely");
-  }
+// FLOAT inputs in lower precision: rounded copies of self's and mat2's storage spans in the
+// workspace (a vector kernel), then the matmul on them (FLOAT16 copies: USE_FP16; HFLOAT32-
+// rounded FLOAT copies: ALLOW_FP32_DOWN_PRECISION, USE_HF32) with the FLOAT out.
+void launch_converted(Plan& p, const aclTensor& a, const aclTensor& b, MatmulTiling t, bool hf32) {
+  check_dense(p, a, "self");
+  check_dense(p, b, "mat2");
   CastTiling c;
   c.countA = static_cast<std::uint64_t>(span_of(a));
   c.countB = static_cast<std::uint64_t>(span_of(b));
-  const std::uint64_t off_b = (c.countA * 2 + 31) / 32 * 32;
-  p.set_workspace(off_b + (c.countB * 2 + 31) / 32 * 32);
+  c.hf32 = hf32;
+  const std::uint64_t es = hf32 ? 4 : 2;
+  const std::uint64_t off_b = (c.countA * es + 31) / 32 * 32;
+  p.set_workspace(off_b + (c.countB * es + 31) / 32 * 32);
   const auto blocks = static_cast<std::uint32_t>(std::max<std::uint64_t>(
       1, std::min<std::uint64_t>(p.vector_cores(), ceil_div(c.countA + c.countB, c.chunk))));
-  p.launch("CastToHalf", cast_to_half_kernel_identity(), blocks, Core::kVector,
-           [c, off_b](const Addrs& ad) {
-             cast_to_half_kernel(ad.in[0], ad.workspace, ad.in[1], ad.workspace + off_b, c);
+  p.launch(hf32 ? "RoundToHf32" : "CastToHalf", convert_inputs_kernel_identity(hf32), blocks,
+           Core::kVector, [c, off_b](const Addrs& ad) {
+             convert_inputs_kernel(ad.in[0], ad.workspace, ad.in[1], ad.workspace + off_b, c);
            });
-  const std::uint32_t mm_blocks = tile_matmul(p, 2, t);
-  p.launch("MatMul", matmul_kernel_identity(MmType::kHalf, MmType::kFloat), mm_blocks, Core::kCube,
-           [t, off_b](const Addrs& ad) {
-             matmul_kernel(MmType::kHalf, MmType::kFloat, ad.workspace, ad.workspace + off_b,
-                           ad.out[0], nullptr, nullptr, t);
+  const MmType in = hf32 ? MmType::kFloat : MmType::kHalf;
+  const std::uint32_t mm_blocks = tile_matmul(p, static_cast<std::uint32_t>(es), t);
+  p.launch("MatMul", matmul_kernel_identity(in, MmType::kFloat), mm_blocks, Core::kCube,
+           [t, off_b, in](const Addrs& ad) {
+             matmul_kernel(in, MmType::kFloat, ad.workspace, ad.workspace + off_b, ad.out[0],
+                           nullptr, nullptr, t);
            });
 }
 
@@ -294,8 +296,8 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
   t.m = static_cast<std::uint32_t>(m);
   t.n = static_cast<std::uint32_t>(n);
   t.k = static_cast<std::uint32_t>(k);
-  if (a.dtype == ACL_FLOAT && cube == 2) {
-    launch_via_half(p, a, b, t);
+  if (a.dtype == ACL_FLOAT && cube != 0) {  // 1, 3: HFLOAT32; 2: FLOAT16
+    launch_converted(p, a, b, t, cube != 2);
     return;
   }
   launch_matmul(p, t, in, out,

@@ -16,6 +16,12 @@ MmType mm_type(int dtype);
 /// Checks cubeMathType for inputs of `dtype` (see aclnn_matmul.h for what each value does).
 void check_cube_math(const Plan& p, int dtype, std::int8_t cube_math_type);
 
+/// Elements from a view's first element to its last (strides >= 0), 0 when empty.
+std::int64_t span_of(const aclTensor& x);
+/// ACLNN_ERR_PARAM_INVALID unless `x` covers its storage span densely with non-negative
+/// strides (the reduced-precision copies of FLOAT inputs copy the whole span).
+void check_dense(const Plan& p, const aclTensor& x, const char* what);
+
 /// Base block sizes, L1 depth and tile counts for an m x n x k product repeated `batch` times
 /// with elements of `elem_bytes`, fitted to the device's L0A/L0B/L0C/L1 and balanced over its
 /// cube cores. Returns the launch's block count.

@@ -329,41 +329,55 @@ __global__ __aicore__ void matmul_typed(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR
   op.Process();
 }
 
-class CastToHalf {
+// The input conversion of FLOAT matmuls that compute in lower precision (CastTiling): D = half
+// rounds to FLOAT16 (Cast, round to nearest even); D = float rounds to HFLOAT32 precision (11
+// significant bits) in FLOAT, by Veltkamp's split: t = x * (2^13 + 1), x_hi = t - (t - x).
+template <class D>
+class ConvertInputs {
  public:
-  explicit CastToHalf(const CastTiling& t) : t_(t) {}
+  explicit ConvertInputs(const CastTiling& t) : t_(t) {}
 
-  void Process(GM_ADDR a, GM_ADDR a16, GM_ADDR b, GM_ADDR b16) {
+  void Process(GM_ADDR a, GM_ADDR a2, GM_ADDR b, GM_ADDR b2) {
     pipe_.InitBuffer(in_, 2, t_.chunk * sizeof(float));
-    pipe_.InitBuffer(out_, 2, t_.chunk * sizeof(half));
+    pipe_.InitBuffer(out_, 2, t_.chunk * sizeof(D));
+    if constexpr (std::is_same_v<D, float>) pipe_.InitBuffer(tmp_, t_.chunk * sizeof(float));
     const std::uint64_t total = t_.countA + t_.countB;
     const auto blocks = static_cast<std::uint64_t>(GetBlockNum());
     const auto idx = static_cast<std::uint64_t>(GetBlockIdx());
     const std::uint64_t begin = total * idx / blocks, end = total * (idx + 1) / blocks;
-    if (begin < t_.countA) Range(a, a16, begin, end < t_.countA ? end : t_.countA);
+    if (begin < t_.countA) Range(a, a2, begin, end < t_.countA ? end : t_.countA);
     if (end > t_.countA) {
-      Range(b, b16, (begin > t_.countA ? begin : t_.countA) - t_.countA, end - t_.countA);
+      Range(b, b2, (begin > t_.countA ? begin : t_.countA) - t_.countA, end - t_.countA);
     }
   }
 
  private:
   void Range(GM_ADDR src, GM_ADDR dst, std::uint64_t begin, std::uint64_t end) {
     GlobalTensor<float> s;
-    GlobalTensor<half> d;
+    GlobalTensor<D> d;
     s.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
-    d.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(dst));
+    d.SetGlobalBuffer(reinterpret_cast<__gm__ D*>(dst));
     for (std::uint64_t i = begin; i < end; i += t_.chunk) {
       const std::uint32_t n = min_u(t_.chunk, end - i);
       LocalTensor<float> x = in_.AllocTensor<float>();
       DataCopyPad(x, s[i], DataCopyExtParams(1, n * 4u, 0, 0, 0));
       in_.EnQue(x);
       x = in_.DeQue<float>();
-      LocalTensor<half> y = out_.AllocTensor<half>();
-      Cast(y, x, RoundMode::CAST_RINT, n);
+      LocalTensor<D> y = out_.AllocTensor<D>();
+      if constexpr (std::is_same_v<D, float>) {
+        LocalTensor<float> t = tmp_.Get<float>();
+        const auto count = static_cast<std::int32_t>(n);
+        Muls(t, x, 8193.0f, count);  // 2^13 + 1
+        Sub(x, t, x, count);
+        Sub(y, t, x, count);
+      } else {
+        Cast(y, x, RoundMode::CAST_RINT, n);
+      }
       in_.FreeTensor(x);
       out_.EnQue(y);
-      y = out_.DeQue<half>();
-      DataCopyPad(d[i], y, DataCopyExtParams(1, n * 2u, 0, 0, 0));
+      y = out_.DeQue<D>();
+      DataCopyPad(d[i], y,
+                  DataCopyExtParams(1, n * static_cast<std::uint32_t>(sizeof(D)), 0, 0, 0));
       out_.FreeTensor(y);
     }
   }
@@ -372,22 +386,31 @@ class CastToHalf {
   TPipe pipe_;
   TQue<TPosition::VECIN, 2> in_;
   TQue<TPosition::VECOUT, 2> out_;
+  TBuf<TPosition::VECCALC> tmp_;
 };
 
-__global__ __aicore__ void cast_to_half(GM_ADDR a, GM_ADDR a16, GM_ADDR b, GM_ADDR b16,
-                                        const CastTiling& t) {
-  CastToHalf op(t);
-  op.Process(a, a16, b, b16);
+template <class D>
+__global__ __aicore__ void convert_inputs(GM_ADDR a, GM_ADDR a2, GM_ADDR b, GM_ADDR b2,
+                                          const CastTiling& t) {
+  ConvertInputs<D> op(t);
+  op.Process(a, a2, b, b2);
 }
 
 }  // namespace
 
-void cast_to_half_kernel(std::uint8_t* a, std::uint8_t* a16, std::uint8_t* b, std::uint8_t* b16,
-                         const CastTiling& t) {
-  cast_to_half(a, a16, b, b16, t);
+void convert_inputs_kernel(std::uint8_t* a, std::uint8_t* a2, std::uint8_t* b, std::uint8_t* b2,
+                           const CastTiling& t) {
+  if (t.hf32) {
+    convert_inputs<float>(a, a2, b, b2, t);
+  } else {
+    convert_inputs<half>(a, a2, b, b2, t);
+  }
 }
 
-const void* cast_to_half_kernel_identity() { return reinterpret_cast<const void*>(&cast_to_half); }
+const void* convert_inputs_kernel_identity(bool hf32) {
+  return hf32 ? reinterpret_cast<const void*>(&convert_inputs<float>)
+              : reinterpret_cast<const void*>(&convert_inputs<half>);
+}
 
 void matmul_kernel(MmType in, MmType out, std::uint8_t* a, std::uint8_t* b, std::uint8_t* c,
                    std::uint8_t* bias, std::uint8_t* ones, const MatmulTiling& t) {

@@ -59,17 +59,20 @@ void matmul_kernel(MmType in, MmType out, std::uint8_t* a, std::uint8_t* b, std:
 /// The kernel's identity (one per type pair) for the launch.
 const void* matmul_kernel_identity(MmType in, MmType out);
 
-/// cubeMathType USE_FP16 with FLOAT inputs: a vector kernel first rounds the storage spans of
-/// self and mat2 (countA, countB elements from their first element) to FLOAT16 copies in the
-/// workspace (round to nearest even); the FLOAT16 matmul then reads the copies with the
-/// original strides. Block i converts the i-th of blockNum even runs of the countA + countB
-/// elements, in pieces of `chunk` elements (GM -> UB, Cast, UB -> GM, double-buffered).
+/// FLOAT inputs computed in lower precision (cubeMathType): a vector kernel first rounds the
+/// storage spans of self and mat2 (countA, countB elements from their first element) into copies
+/// in the workspace: FLOAT16 copies (USE_FP16, round to nearest even) or FLOAT copies rounded to
+/// HFLOAT32's 11 significant bits (hf32: ALLOW_FP32_DOWN_PRECISION, USE_HF32; |x| must stay
+/// below FLT_MAX / 8193). The matmul then reads the copies with the original strides. Block i
+/// converts the i-th of blockNum even runs of the countA + countB elements, in pieces of
+/// `chunk` elements (GM -> UB, convert, UB -> GM, double-buffered).
 struct CastTiling {
   std::uint64_t countA = 0, countB = 0;
   std::uint32_t chunk = 2048;
+  bool hf32 = false;
 };
-void cast_to_half_kernel(std::uint8_t* a, std::uint8_t* a16, std::uint8_t* b, std::uint8_t* b16,
-                         const CastTiling& t);
-const void* cast_to_half_kernel_identity();
+void convert_inputs_kernel(std::uint8_t* a, std::uint8_t* a2, std::uint8_t* b, std::uint8_t* b2,
+                           const CastTiling& t);
+const void* convert_inputs_kernel_identity(bool hf32);
 
 }  // namespace npusim::aclnn

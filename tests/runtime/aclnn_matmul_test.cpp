@@ -306,22 +306,34 @@ TEST_F(AclnnMatmulTest, FloatWithUseFp16RoundsTheInputsFirst) {
   int kernels = 0;
   for (const auto& t : fake().tasks()) kernels += t.kind == TaskKind::kKernel;
   EXPECT_EQ(kernels, 6);  // a cast and a matmul per call
-  // 1 + 2^-13 is not a FLOAT16: USE_FP16 rounds it to 1; KEEP_DTYPE keeps it.
+  // 1 + 2^-13 is neither a FLOAT16 nor an HFLOAT32 (11 significant bits): USE_FP16 (2),
+  // ALLOW_FP32_DOWN_PRECISION (1, HFLOAT32 on this generation) and USE_HF32 (3) round it to 1;
+  // KEEP_DTYPE keeps it. 1 + 2^-10 is an HFLOAT32 and a FLOAT16.
   float* p = static_cast<float*>(alloc(64));
-  p[0] = 1.0f + 1.0f / 8192.0f;
-  p[1] = 1.0f;
-  aclTensor* a = view({1, 1}, {1, 1}, ACL_FLOAT, p, 1);
-  aclTensor* b = view({1, 1}, {1, 1}, ACL_FLOAT, p + 1, 1);
+  aclTensor* a = view({1, 2}, {2, 1}, ACL_FLOAT, p, 2);
+  aclTensor* b = view({2, 1}, {1, 1}, ACL_FLOAT, p + 2, 2);
   aclTensor* c = view({1, 1}, {1, 1}, ACL_FLOAT, p + 8, 1);
-  for (int8_t cube : {2, 0}) {
+  for (int8_t cube : {0, 1, 2, 3}) {
+    SCOPED_TRACE(static_cast<int>(cube));
+    p[0] = 1.0f + 1.0f / 8192.0f;
+    p[1] = 1.0f + 1.0f / 1024.0f;
+    p[2] = p[3] = 1.0f;
     uint64_t ws = 0;
     ASSERT_EQ(run([&](uint64_t* w,
                       aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(a, b, c, cube, w, e); },
                   aclnnMm, &ws),
               ACLNN_SUCCESS);
-    EXPECT_EQ(p[8], cube == 2 ? 1.0f : 1.0f + 1.0f / 8192.0f);
-    EXPECT_EQ(ws, cube == 2 ? 64u : 0u);  // two 32-byte-aligned FLOAT16 copies
+    const float kept = 1.0f + 1.0f / 8192.0f + 1.0f + 1.0f / 1024.0f;
+    const float rounded = 2.0f + 1.0f / 1024.0f;
+    EXPECT_EQ(p[8], cube == 0 ? kept : rounded);
+    EXPECT_EQ(ws, cube == 0 ? 0u : cube == 2 ? 64u : 64u);  // two 32-byte-aligned copies
   }
+}
+
+TEST_F(AclnnMatmulTest, FloatWithHf32RoundsTheInputsToElevenBits) {
+  // Values exact in 11 significant bits: the same products through the HFLOAT32 copies.
+  EXPECT_EQ(check_product(0, {}, {}, 33, 70, 45, ACL_FLOAT, ACL_FLOAT, true, false, 1), 0);
+  EXPECT_EQ(check_product(1, {2}, {2}, 20, 30, 40, ACL_FLOAT, ACL_FLOAT, false, true, 3), 0);
 }
 
 TEST_F(AclnnMatmulTest, RunsOnCubeCoresWithEveryBlockUsed) {
@@ -354,7 +366,7 @@ TEST_F(AclnnMatmulTest, BadArgumentsAreRefused) {
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a, b, c_bad, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a, gapped, c, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a, b, c, 7, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(aclnnMmGetWorkspaceSize(f32a, f32, f32c, 3, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnMmGetWorkspaceSize(f32a, f32, f32c, -1, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a3, b, c, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);  // 3-D
   EXPECT_EQ(aclnnBatchMatMulGetWorkspaceSize(a3, b3, c3, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(nullptr, b, c, 0, &ws, &ex), ACLNN_ERR_PARAM_NULLPTR);
@@ -369,10 +381,11 @@ TEST_F(AclnnMatmulTest, BadArgumentsAreRefused) {
   EXPECT_EQ(aclnnMmGetWorkspaceSize(a0, b, c0, 0, &ws, &ex), ACLNN_SUCCESS);
   EXPECT_EQ(aclnnMm(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
   EXPECT_EQ(aclnnMmGetWorkspaceSize(ak0, bk0, c, 0, &ws, &ex), ACLNN_ERR_PARAM_INVALID);
-  // Valid: FLOAT with ALLOW_FP32_DOWN_PRECISION (computed in FLOAT).
+  // ALLOW_FP32_DOWN_PRECISION with FLOAT needs a workspace (the HFLOAT32 copies): without one the
+  // second phase refuses.
   EXPECT_EQ(aclnnMmGetWorkspaceSize(f32a, f32, f32c, 1, &ws, &ex), ACLNN_SUCCESS);
-  EXPECT_EQ(aclnnMm(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
-  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_GT(ws, 0u);
+  EXPECT_EQ(aclnnMm(nullptr, 0, ex, stream_), ACLNN_ERR_PARAM_NULLPTR);
 }
 
 // Two cube cores: blocks get runs of several tiles, and the A panel stays in L1 between the
@@ -401,6 +414,7 @@ struct ConvCase {
   aclDataType type;
   int64_t groups = 1;
   bool one_d = false;  // 3-D tensors (h = kh = 1, sh = dh = 1, ph = 0)
+  int8_t cube = 0;
 };
 
 class AclnnConvTest : public AclnnMatmulTest {
@@ -446,7 +460,7 @@ class AclnnConvTest : public AclnnMatmulTest {
     const aclnnStatus st = run(
         [&](uint64_t* ws, aclOpExecutor** e) {
           return aclnnConvolutionGetWorkspaceSize(tx, tw, tb, stride, padding, dilation, false,
-                                                  out_pad, cc.groups, ty, 0, ws, e);
+                                                  out_pad, cc.groups, ty, cc.cube, ws, e);
         },
         aclnnConvolution, ws_out);
     aclDestroyIntArray(stride);
@@ -521,6 +535,38 @@ TEST_F(AclnnConvTest, GroupedDepthwiseAndOneDimensional) {
   // 1-D (NCL): h = kh = 1.
   EXPECT_EQ(check_conv({2, 5, 1, 30, 7, 1, 5, 1, 2, 0, 2, 1, 2, true, ACL_FLOAT16, 1, true}), 0);
   EXPECT_EQ(check_conv({1, 4, 1, 16, 8, 1, 1, 1, 1, 0, 0, 1, 1, false, ACL_BF16, 2, true}), 0);
+}
+
+TEST_F(AclnnConvTest, FloatWithHf32RoundsInputAndWeight) {
+  // Values exact in 11 significant bits: HFLOAT32 (cubeMathType 1) gives the FLOAT products.
+  EXPECT_EQ(check_conv({1, 4, 9, 9, 6, 3, 3, 2, 2, 1, 1, 1, 1, true, ACL_FLOAT, 1, false, 1}), 0);
+  EXPECT_EQ(check_conv({2, 6, 5, 5, 4, 1, 1, 1, 1, 0, 0, 1, 1, false, ACL_FLOAT, 2, false, 3}), 0);
+  // 1 + 2^-13 rounds to 1 in HFLOAT32; KEEP_DTYPE keeps it.
+  float* p = static_cast<float*>(alloc(64));
+  aclTensor* x = view({1, 1, 1, 1}, {1, 1, 1, 1}, ACL_FLOAT, p, 1);
+  aclTensor* w = view({1, 1, 1, 1}, {1, 1, 1, 1}, ACL_FLOAT, p + 1, 1);
+  aclTensor* y = view({1, 1, 1, 1}, {1, 1, 1, 1}, ACL_FLOAT, p + 8, 1);
+  std::vector<int64_t> one{1, 1}, zero{0, 0};
+  aclIntArray* s = aclCreateIntArray(one.data(), 2);
+  aclIntArray* pd = aclCreateIntArray(zero.data(), 2);
+  for (int8_t cube : {0, 1, 2}) {
+    p[0] = 1.0f + 1.0f / 8192.0f;
+    p[1] = 1.0f;
+    const aclnnStatus st = run(
+        [&](uint64_t* ws, aclOpExecutor** e) {
+          return aclnnConvolutionGetWorkspaceSize(x, w, nullptr, s, pd, s, false, pd, 1, y, cube,
+                                                  ws, e);
+        },
+        aclnnConvolution);
+    if (cube == 2) {  // USE_FP16 with FLOAT convolutions: not supported
+      EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID);
+      continue;
+    }
+    ASSERT_EQ(st, ACLNN_SUCCESS);
+    EXPECT_EQ(p[8], cube == 0 ? 1.0f + 1.0f / 8192.0f : 1.0f);
+  }
+  aclDestroyIntArray(s);
+  aclDestroyIntArray(pd);
 }
 
 TEST_F(AclnnConvTest, PointwiseConvolutionNeedsNoIm2col) {

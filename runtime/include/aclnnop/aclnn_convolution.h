@@ -8,7 +8,8 @@
  * cases are refused with ACLNN_ERR_PARAM_INVALID.
  * Kernels: im2col (vector cores) into the workspace, then the cube matmul with fp32
  * accumulation per (image, group) (two launches; a 1x1 stride-1 unpadded convolution skips the
- * im2col). cubeMathType as for aclnnMatmul. Accuracy vs a double reference: ~1e-3 (FLOAT16) /
+ * im2col). cubeMathType as for aclnnMatmul (FLOAT: 0 FP32; 1, 3 HFLOAT32 copies of input and
+ * weight first, a third launch; 2 refused). Accuracy vs a double reference: ~1e-3 (FLOAT16) /
  * ~1e-2 (BFLOAT16) / ~1e-5 (FLOAT) relative to sum |x*w| + |bias|. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_CONVOLUTION_H_
 #define NPUSIM_ACLNNOP_ACLNN_CONVOLUTION_H_

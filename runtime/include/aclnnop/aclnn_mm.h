@@ -4,10 +4,10 @@
  * cubeMathType: 0 KEEP_DTYPE, 1 ALLOW_FP32_DOWN_PRECISION, 2 USE_FP16, 3 USE_HF32, -1
  * FP16FP32_KEEP_DTYPE. FLOAT16 / BFLOAT16 inputs always multiply exactly and accumulate in FP32
  * on the cube, whatever the value. FLOAT inputs: 0 computes in FP32 on the cube's FP32 path; 1
- * only allows lower precision, and the simulator keeps FP32; 2 rounds self and mat2 to FLOAT16
- * first (a vector kernel writes FLOAT16 copies to the workspace), then multiplies those with
- * FP32 accumulation into the FLOAT out; 3 (HFLOAT32) and -1 are refused (ACLNN_ERR_PARAM_INVALID,
- * not supported by the simulator). Accuracy vs a double reference:
+ * and 3 compute in HFLOAT32 (as Atlas A2 does for 1): a vector kernel first writes copies of self
+ * and mat2 rounded to 11 significant bits to the workspace; 2 likewise rounds them to FLOAT16
+ * copies; the cube then multiplies the copies with FP32 accumulation into the FLOAT out. -1 with
+ * FLOAT is refused (ACLNN_ERR_PARAM_INVALID). Accuracy vs a double reference:
  * ~1e-3 (FLOAT16 out) / ~1e-2 (BFLOAT16 out) / ~1e-5 (FLOAT out) relative to sum |a*b|. */
 #ifndef NPUSIM_ACLNNOP_ACLNN_MM_H_
 #define NPUSIM_ACLNNOP_ACLNN_MM_H_
