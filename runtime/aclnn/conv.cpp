@@ -91,8 +91,6 @@ Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTen
   p.require_contiguous(w, "weight");
   p.require_contiguous(y, "output");
   if (bias != nullptr) p.require_contiguous(*bias, "bias");
-  p.require(g.cin / groups * g.kh * g.kw <= 65535 && g.oh * g.ow <= 65535,
-            "cin/groups*kh*kw and ho*wo must not exceed 65535 (the ND2NZ copy's row stride limit)");
   return g;
 }
 
@@ -100,7 +98,7 @@ Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTen
 // im2col: image b's input already is the cin x h*w matrix (row stride: the channel stride).
 bool is_direct(const Conv& g) {
   return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 &&
-         g.xs[3] == 1 && (g.h == 1 || g.xs[2] == g.w) && g.xs[1] >= g.oh * g.ow && g.xs[1] <= 65535;
+         g.xs[3] == 1 && (g.h == 1 || g.xs[2] == g.w) && g.xs[1] >= g.oh * g.ow;
 }
 
 // Per (image, group): out rows [g*cout_g, +cout_g) = the weight rows of group g (cout_g x k) *

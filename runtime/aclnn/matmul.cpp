@@ -9,7 +9,8 @@
 //    a column, and that dimension is dropped from out; batch dimensions broadcast).
 //  - Views: each operand's matrix may be a strided view with unit stride on either of its last
 //    two axes (x @ w.T passes w.T as a view with strides (1, K)); other views are refused with
-//    ACLNN_ERR_PARAM_INVALID, as are row strides over 65535 elements (the ND2NZ copy's limit).
+//    ACLNN_ERR_PARAM_INVALID (row strides over 65535 elements, beyond the ND2NZ copy's
+//    16-bit srcDValue, are copied one row per instruction).
 //    out's last dimension must be contiguous. An empty out launches a kernel with nothing to do;
 //    an empty reduce dimension (K = 0, out all zeros) is refused.
 //  - Accuracy vs a double-precision reference: the products are exact in fp32 and summed in
@@ -289,8 +290,7 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
   p.require(matrix_layout(k, n, mb.row_stride, mb.col_stride, t.transB, t.ldb),
             "mat2's last two dimensions must have a unit stride (a row-major or transposed view)");
   t.ldc = out_row_stride(p, a, b, c, n);
-  p.require(t.lda > 0 && t.lda <= 65535 && t.ldb > 0 && t.ldb <= 65535,
-            "row strides over 65535 elements are not supported by the simulator");
+  p.require(t.lda > 0 && t.ldb > 0, "self's and mat2's row strides must be positive");
   p.require(t.ldc > 0 && t.ldc <= 0xffffffffLL, "out's row stride is out of range");
   p.require(m <= 0xffffffffLL && n <= 0xffffffffLL && k <= 0xffffffffLL, "dimension too large");
   t.m = static_cast<std::uint32_t>(m);

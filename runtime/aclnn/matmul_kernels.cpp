@@ -129,71 +129,76 @@ class MatmulBlock {
     c1_.FreeTensor(acc);
   }
 
+  // GM (rows x cols, row stride ld) -> L1 in NZ with c0_stride rows per column block: one
+  // DataCopy ND2NZ, or one per row when ld is beyond the 16-bit srcDValue (rows land at
+  // dst[r * C0] with the same column-block stride).
+  void Nd2Nz(const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t rows,
+             std::uint32_t cols, std::int64_t ld, std::uint32_t c0_stride) {
+    const auto d = static_cast<std::uint16_t>(cols);
+    const auto stride = static_cast<std::uint16_t>(c0_stride);
+    if (ld <= 65535) {
+      DataCopy(dst, src,
+               Nd2NzParams(1, static_cast<std::uint16_t>(rows), d, 0,
+                           static_cast<std::uint16_t>(ld), stride, 1, 0));
+      return;
+    }
+    for (std::uint32_t r = 0; r < rows; ++r) {
+      DataCopy(dst[r * kC0], src[static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(ld)],
+               Nd2NzParams(1, 1, d, 0, d, stride, 1, 0));
+    }
+  }
+
   // GM (rows x cols, row stride ld) -> L1 as 16-row ND blocks one after another, each in NZ
   // with cols_al columns: the layout LoadDataWithTranspose's float squares need.
   void CopyChunks(const LocalTensor<T>& dst, const GlobalTensor<T>& src, std::uint32_t rows,
                   std::uint32_t cols, std::int64_t ld, std::uint32_t cols_al) {
     const std::uint32_t full = rows / 16, rem = rows % 16;
-    const auto dld = static_cast<std::uint16_t>(ld);
     if (full > 0 && 16 * ld <= 65535) {
       DataCopy(dst, src,
                Nd2NzParams(static_cast<std::uint16_t>(full), 16, static_cast<std::uint16_t>(cols),
-                           static_cast<std::uint16_t>(16 * ld), dld, 16, 1,
-                           static_cast<std::uint16_t>(16 * cols_al)));
+                           static_cast<std::uint16_t>(16 * ld), static_cast<std::uint16_t>(ld), 16,
+                           1, static_cast<std::uint16_t>(16 * cols_al)));
     } else {
       for (std::uint32_t q = 0; q < full; ++q) {
-        DataCopy(dst[q * 16 * cols_al], src[static_cast<std::uint64_t>(q) * 16 * ld],
-                 Nd2NzParams(1, 16, static_cast<std::uint16_t>(cols), 0, dld, 16, 1, 0));
+        Nd2Nz(dst[q * 16 * cols_al], src[static_cast<std::uint64_t>(q) * 16 * ld], 16, cols, ld,
+              16);
       }
     }
     if (rem > 0) {
-      DataCopy(dst[full * 16 * cols_al], src[static_cast<std::uint64_t>(full) * 16 * ld],
-               Nd2NzParams(1, static_cast<std::uint16_t>(rem), static_cast<std::uint16_t>(cols), 0,
-                           dld, 16, 1, 0));
+      Nd2Nz(dst[full * 16 * cols_al], src[static_cast<std::uint64_t>(full) * 16 * ld], rem, cols,
+            ld, 16);
     }
   }
 
   void CopyA(std::uint32_t k0, std::uint32_t kv1) {
-    const std::int64_t ao = ao_;
     LocalTensor<T> a1 = a1_.AllocTensor<T>();
-    const auto ld = static_cast<std::uint16_t>(t_.lda);
     if (!t_.transA) {  // mv x kv1, k contiguous: NZ with m1*16 rows
-      DataCopy(a1,
-               a_[static_cast<std::uint64_t>(ao + static_cast<std::int64_t>(m0_) * t_.lda + k0)],
-               Nd2NzParams(1, static_cast<std::uint16_t>(mv_), static_cast<std::uint16_t>(kv1), 0,
-                           ld, static_cast<std::uint16_t>(m1_ * 16), 1, 0));
+      Nd2Nz(a1, a_[static_cast<std::uint64_t>(ao_ + static_cast<std::int64_t>(m0_) * t_.lda + k0)],
+            mv_, kv1, t_.lda, m1_ * 16);
     } else {  // stored kv1 x mv, m contiguous
       const GlobalTensor<T> src =
-          a_[static_cast<std::uint64_t>(ao + static_cast<std::int64_t>(k0) * t_.lda + m0_)];
+          a_[static_cast<std::uint64_t>(ao_ + static_cast<std::int64_t>(k0) * t_.lda + m0_)];
       if constexpr (kWide) {
         CopyChunks(a1, src, kv1, mv_, t_.lda, m1_ * 16);
       } else {
-        DataCopy(a1, src,
-                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(mv_), 0,
-                             ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
+        Nd2Nz(a1, src, kv1, mv_, t_.lda, ceil16(kv1));
       }
     }
     a1_.EnQue(a1);
   }
 
   void CopyB(std::uint32_t k0, std::uint32_t kv1) {
-    const std::int64_t bo = bo_;
     LocalTensor<T> b1 = b1_.AllocTensor<T>();
-    const auto ld = static_cast<std::uint16_t>(t_.ldb);
     if (t_.transB) {  // stored nv x kv1, k contiguous: NZ with n1*16 rows
-      DataCopy(b1,
-               b_[static_cast<std::uint64_t>(bo + static_cast<std::int64_t>(n0_) * t_.ldb + k0)],
-               Nd2NzParams(1, static_cast<std::uint16_t>(nv_), static_cast<std::uint16_t>(kv1), 0,
-                           ld, static_cast<std::uint16_t>(n1_ * 16), 1, 0));
+      Nd2Nz(b1, b_[static_cast<std::uint64_t>(bo_ + static_cast<std::int64_t>(n0_) * t_.ldb + k0)],
+            nv_, kv1, t_.ldb, n1_ * 16);
     } else {  // kv1 x nv, n contiguous
       const GlobalTensor<T> src =
-          b_[static_cast<std::uint64_t>(bo + static_cast<std::int64_t>(k0) * t_.ldb + n0_)];
+          b_[static_cast<std::uint64_t>(bo_ + static_cast<std::int64_t>(k0) * t_.ldb + n0_)];
       if constexpr (kWide) {
         CopyChunks(b1, src, kv1, nv_, t_.ldb, n1_ * 16);
       } else {
-        DataCopy(b1, src,
-                 Nd2NzParams(1, static_cast<std::uint16_t>(kv1), static_cast<std::uint16_t>(nv_), 0,
-                             ld, static_cast<std::uint16_t>(ceil16(kv1)), 1, 0));
+        Nd2Nz(b1, src, kv1, nv_, t_.ldb, ceil16(kv1));
       }
     }
     b1_.EnQue(b1);

@@ -336,6 +336,44 @@ TEST_F(AclnnMatmulTest, FloatWithHf32RoundsTheInputsToElevenBits) {
   EXPECT_EQ(check_product(1, {2}, {2}, 20, 30, 40, ACL_FLOAT, ACL_FLOAT, false, true, 3), 0);
 }
 
+TEST_F(AclnnMatmulTest, RowStridesBeyondSixteenBitsCopyRowByRow) {
+  // Views into wide buffers: row strides of 70000 elements (ND2NZ's srcDValue is 16-bit).
+  const int64_t ld = 70000, m = 20, k = 24, n = 18;
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16}) {
+    for (bool trans : {false, true}) {
+      SCOPED_TRACE(::testing::Message() << "type " << type << " trans " << trans);
+      // self: m x k rows of a (m or k) x ld buffer; mat2 likewise; out FLOAT.
+      const int64_t a_rows = trans ? k : m, b_rows = trans ? n : k;
+      const std::size_t es = elem_size(type);
+      void* pa = alloc(static_cast<std::size_t>(a_rows * ld) * es);
+      void* pb = alloc(static_cast<std::size_t>(b_rows * ld) * es);
+      float* pc = static_cast<float*>(alloc(static_cast<std::size_t>(m * n) * 4));
+      std::vector<double> a(static_cast<std::size_t>(m * k)), b(static_cast<std::size_t>(k * n));
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < k; ++j)
+          a[i * k + j] = put(type, pa, trans ? j * ld + i : i * ld + j, next());
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t j = 0; j < n; ++j)
+          b[i * n + j] = put(type, pb, trans ? j * ld + i : i * ld + j, next());
+      const std::vector<int64_t> strides =
+          trans ? std::vector<int64_t>{1, ld} : std::vector<int64_t>{ld, 1};
+      aclTensor* ta = view({m, k}, strides, type, pa, a_rows * ld);
+      aclTensor* tb = view({k, n}, strides, type, pb, b_rows * ld);
+      aclTensor* tc = view({m, n}, {n, 1}, ACL_FLOAT, pc, m * n);
+      ASSERT_EQ(run([&](uint64_t* w,
+                        aclOpExecutor** e) { return aclnnMmGetWorkspaceSize(ta, tb, tc, 0, w, e); },
+                    aclnnMm),
+                ACLNN_SUCCESS);
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double ref = 0;
+          for (int64_t q = 0; q < k; ++q) ref += a[i * k + q] * b[q * n + j];
+          EXPECT_NEAR(pc[i * n + j], ref, 1e-4) << i << "," << j;
+        }
+    }
+  }
+}
+
 TEST_F(AclnnMatmulTest, RunsOnCubeCoresWithEveryBlockUsed) {
   EXPECT_EQ(check_product(0, {}, {}, 64, 64, 512, ACL_FLOAT16, ACL_FLOAT16, false, true), 0);
   int kernels = 0;
