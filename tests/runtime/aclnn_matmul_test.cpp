@@ -620,6 +620,19 @@ TEST_F(AclnnConvTest, PointwiseConvolutionNeedsNoIm2col) {
   EXPECT_EQ(ws, 16u * 4u);
 }
 
+// Two cube cores: runs of several tiles per block with resident weight panels, with bias and
+// groups.
+class AclnnConvTwoCoresTest : public AclnnConvTest {
+ protected:
+  void configure(models::ChipConfig& config, FakeTiming&) override { config.aicore.cube_cores = 2; }
+};
+
+TEST_F(AclnnConvTwoCoresTest, ResidentWeightPanelsWithBiasAndGroups) {
+  EXPECT_EQ(check_conv({2, 8, 20, 20, 40, 3, 3, 1, 1, 1, 1, 1, 1, true, ACL_FLOAT16}), 0);
+  EXPECT_EQ(check_conv({1, 8, 40, 40, 16, 3, 3, 2, 2, 1, 1, 1, 1, true, ACL_FLOAT, 2}), 0);
+  EXPECT_EQ(check_conv({2, 16, 30, 30, 24, 1, 1, 1, 1, 0, 0, 1, 1, true, ACL_BF16, 4}), 0);
+}
+
 TEST_F(AclnnConvTest, UnsupportedConvolutionsAreRefused) {
   void* p = alloc(1 << 16);
   aclTensor* x = view({1, 4, 8, 8}, contiguous({1, 4, 8, 8}), ACL_FLOAT16, p, 4096);
