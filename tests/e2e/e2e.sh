@@ -118,6 +118,24 @@ PY
     ;;
   ascendcl)  # linking libascendcl.so alone gives the whole runtime
     build copy_timing ascendcl; NPUSIM_CONFIG=tiny ./copy_timing ;;
+  aclnn_matmul)  # the matmul family's cube kernels on the simulated chip (results checked inside)
+    build aclnn_matmul
+    npusim run --out out -- ./aclnn_matmul
+    python3 - out/op_summary.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+mm = [r for r in rows if r["Op Name"] == "MatMul"]
+assert len(mm) == 2, mm
+small, large = (float(r["Task Duration(us)"]) for r in mm)
+assert large > 1.2 * small, (small, large)  # 8x the work, spread over more of the cube cores
+for r in mm:
+    assert float(r["aic_mac_time(us)"]) > 0 and float(r["aic_mte2_time(us)"]) > 0, r
+    assert float(r["aic_mte1_time(us)"]) > 0 and float(r["aic_fixpipe_time(us)"]) > 0, r
+names = [r["Op Name"] for r in rows]
+assert names[-2:] == ["Im2col", "Conv2dMatMul"], names
+assert rows[-2]["aiv_time(us)"] != "N/A" and rows[-1]["aicore_time(us)"] != "N/A", rows[-2:]
+PY
+    ;;
   c_header)  # the headers are C too
     printf '#include "acl/acl.h"\nint main(void){ return aclrtGetSocName() ? 0 : 1; }\n' > c.c
     gcc -std=c99 -Wall -Werror -I"${PREFIX}/include" c.c -L"${PREFIX}/lib64" -lacl_rt -o c && ./c

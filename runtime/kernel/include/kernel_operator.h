@@ -31,6 +31,7 @@
 #include "npusim/kernel/launch.h"
 #include "npusim/kernel/shape_ops.h"
 #include "npusim/kernel/norm_ops.h"
+#include "npusim/kernel/matmul_ops.h"
 #include "npusim/kernel/tensor.h"
 #include "npusim/kernel/tpipe.h"
 #include "npusim/kernel/trace.h"
