@@ -5,7 +5,7 @@
 //   npusim info [--config X] [--set k=v]... [--soc | --reference | --effective]
 //       prints the effective chip configuration and a reference of every key
 //   npusim replay TRACE [--config X] [--set k=v]... [--out DIR] [--sync-per-op] [--repeat N]
-//                 [--strict] [--param k=v]... [--dump DIR]
+//                 [--strict] [--param k=v]... [--dump DIR] [--skip-op TYPE]...
 //       runs a workload trace (YAML op graph or msprof op_summary CSV) in this process through
 //       the aclnn operators (tools/replay/runner.h; format: traces/README.md)
 // Only this file includes CLI11 (it is the most expensive header to compile).
@@ -217,6 +217,8 @@ int main(int argc, char** argv) {
                 "report it by name and skip it)");
   rep->add_option("-p,--param", replay_params, "override a trace parameter, e.g. layers=2");
   rep->add_option("--dump", replay_args.dump_dir, "write role-output tensors as raw .bin files");
+  rep->add_option("--skip-op", replay_args.skip_ops,
+                  "do not run ops of this type (what-if runs; reported like missing operators)");
 
   CLI11_PARSE(app, argc, argv);
   if (*run) return run_program(run_opts, out_dir, program);

@@ -269,6 +269,27 @@ const OpEntry* find_op(const std::string& type) {
   return nullptr;
 }
 
+std::string missing_symbol(const OpEntry& entry,
+                           const std::function<void*(const std::string&)>& lookup) {
+  const std::string name = std::string("aclnn") + entry.aclnn;
+  if (lookup(name + "GetWorkspaceSize") == nullptr || lookup(name) == nullptr) {
+    return name + " is not in this npusim build";
+  }
+  auto both = [&](const char* create, const char* destroy) {
+    return lookup(create) != nullptr && lookup(destroy) != nullptr;
+  };
+  if (!both("aclCreateTensor", "aclDestroyTensor")) {
+    return "aclCreateTensor is not in this npusim build";
+  }
+  if (entry.int_arrays && !both("aclCreateIntArray", "aclDestroyIntArray")) {
+    return "aclCreateIntArray is not in this npusim build (" + name + " needs it)";
+  }
+  if (entry.scalars && !both("aclCreateScalar", "aclDestroyScalar")) {
+    return "aclCreateScalar is not in this npusim build (" + name + " needs it)";
+  }
+  return "";
+}
+
 std::string op_type_from_msprof(const std::string& msprof_type) {
   static const std::map<std::string, std::string> names = {
       {"add", "Add"}, {"addv2", "Add"}, {"sub", "Sub"}, {"mul", "Mul"}, {"div", "Div"},

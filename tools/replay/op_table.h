@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,12 @@ struct OpEntry {
 const std::vector<OpEntry>& op_table();
 /// The entry for a trace op type (case-sensitive; "Transpose" and "Permute" are both entries).
 const OpEntry* find_op(const std::string& type);
+/// Why `entry` cannot run with the functions `lookup` finds by name ("" if it can):
+/// "aclnnXxx is not in this npusim build", or the aclCreateTensor / aclCreateIntArray /
+/// aclCreateScalar it needs.
+std::string missing_symbol(const OpEntry& entry,
+                           const std::function<void*(const std::string&)>& lookup);
+
 /// msprof OP Type → trace op type ("MatMulV2" → "Matmul"); "" if none.
 std::string op_type_from_msprof(const std::string& msprof_type);
 

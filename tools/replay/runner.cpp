@@ -389,9 +389,6 @@ bool Runner::resolve_ops() {
   destroy_scalar_ = reinterpret_cast<DestroyScalarFn>(symbol("aclDestroyScalar"));
   create_int_array = reinterpret_cast<CreateIntArrayFn>(symbol("aclCreateIntArray"));
   destroy_int_array_ = reinterpret_cast<DestroyIntArrayFn>(symbol("aclDestroyIntArray"));
-  const bool have_tensors = create_tensor_ != nullptr && destroy_tensor_ != nullptr;
-  const bool have_scalars = create_scalar != nullptr && destroy_scalar_ != nullptr;
-  const bool have_arrays = create_int_array != nullptr && destroy_int_array_ != nullptr;
   entries_.assign(t_.ops.size(), nullptr);
   skip_.assign(t_.ops.size(), false);
   fns.assign(t_.ops.size(), {nullptr, nullptr});
@@ -399,28 +396,19 @@ bool Runner::resolve_ops() {
     const OpEntry* e = find_op(t_.ops[i].type);
     entries_[i] = e;
     const std::string name = std::string("aclnn") + e->aclnn;
-    void* p1 = symbol(name + "GetWorkspaceSize");
-    void* p2 = symbol(name);
-    std::string what;
-    if (p1 == nullptr || p2 == nullptr) {
-      what = name + " is not in this npusim build";
-    } else if (!have_tensors) {
-      what = "aclCreateTensor is not in this npusim build";
-    } else if (e->int_arrays && !have_arrays) {
-      what = "aclCreateIntArray is not in this npusim build (" + name + " needs it)";
-    } else if (e->scalars && !have_scalars) {
-      what = "aclCreateScalar is not in this npusim build (" + name + " needs it)";
-    }
+    std::string what = missing_symbol(*e, [](const std::string& s) { return symbol(s); });
+    if (what.empty() && o_.skip_ops.count(t_.ops[i].type)) what = "skipped (--skip-op)";
     if (!what.empty()) {
       skip_[i] = true;
       auto& m = missing_[t_.ops[i].type];
       ++m.first;
       m.second = what;
     } else {
-      fns[i] = {p1, p2};
+      fns[i] = {symbol(name + "GetWorkspaceSize"), symbol(name)};
     }
   }
-  const bool unsupported = !missing_.empty() || !t_.unsupported.empty();
+  bool unsupported = !t_.unsupported.empty();
+  for (const auto& kv : missing_) unsupported |= kv.second.second != "skipped (--skip-op)";
   for (const auto& [type, m] : t_.unsupported) {
     std::cerr << "npusim replay: OP Type " << type << " (" << m.first << (m.first == 1 ? " row" : " rows")
               << "): cannot be replayed: " << m.second << "\n";
