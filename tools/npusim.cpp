@@ -41,7 +41,8 @@ void add_config_options(CLI::App* cmd, ConfigOptions& o) {
   cmd->add_option("-c,--config", o.config,
                   "chip preset (ascend910b, ascend310p, tiny) or YAML file; default: $NPUSIM_CONFIG "
                   "or ascend910b");
-  cmd->add_option("-s,--set", o.sets, "override one key, e.g. pcie.h2d_bandwidth=16GB/s (repeatable)");
+  cmd->add_option("-s,--set", o.sets, "override one key, e.g. pcie.h2d_bandwidth=16GB/s (repeatable)")
+      ->allow_extra_args(false);  // one value per --set: a following positional stays one
 }
 
 std::string join_sets(const std::vector<std::string>& sets) {
@@ -215,10 +216,12 @@ int main(int argc, char** argv) {
   rep->add_flag("--strict", replay_args.strict,
                 "fail (exit 2) before running when an op type cannot be replayed (default: "
                 "report it by name and skip it)");
-  rep->add_option("-p,--param", replay_params, "override a trace parameter, e.g. layers=2");
+  rep->add_option("-p,--param", replay_params, "override a trace parameter, e.g. layers=2")
+      ->allow_extra_args(false);
   rep->add_option("--dump", replay_args.dump_dir, "write role-output tensors as raw .bin files");
   rep->add_option("--skip-op", replay_args.skip_ops,
-                  "do not run ops of this type (what-if runs; reported like missing operators)");
+                  "do not run ops of this type (what-if runs; reported like missing operators)")
+      ->allow_extra_args(false);
 
   CLI11_PARSE(app, argc, argv);
   if (*run) return run_program(run_opts, out_dir, program);
