@@ -268,6 +268,9 @@ bool Builder::infer(const std::string& type, const Row& row, Op& op, std::string
     set_ints(op, "stride", {s, s});
     set_ints(op, "padding", {p, p});
     op.inputs.resize(1);
+    if (type == "MaxPool2d" && op.outputs.size() == 1) {  // MaxPool: no argmax output; the call needs one
+      op.outputs.push_back(tensor("#indices", out[0], ACL_INT32, Role::kOutput, op.stream));
+    }
     return true;
   }
   if (type == "FlashAttentionScore") {

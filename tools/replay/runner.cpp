@@ -714,20 +714,29 @@ int Runner::check_and_dump() {
   return failed;
 }
 
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (static_cast<unsigned char>(ch) >= 0x20) out += ch;
+  }
+  return out + "\"";
+}
+
 void Runner::write_summary(int ops_run, double simulated_us, int checks_failed) {
   if (o_.out_dir.empty()) return;
   std::ostringstream j;
-  j << "{\n  \"trace\": \"" << t_.name << "\",\n  \"ops_run\": " << ops_run
+  j << "{\n  \"trace\": " << json_string(t_.name) << ",\n  \"ops_run\": " << ops_run
     << ",\n  \"iterations\": " << o_.repeat << ",\n  \"streams\": " << t_.streams
     << ",\n  \"sync_per_op\": " << (o_.sync_per_op ? "true" : "false")
     << ",\n  \"simulated_us\": " << fmt_us(simulated_us) << ",\n  \"skipped\": {";
   bool first = true;
   for (const auto& [type, m] : missing_) {
-    j << (first ? "" : ", ") << "\"" << type << "\": " << m.first;
+    j << (first ? "" : ", ") << json_string(type) << ": " << m.first;
     first = false;
   }
   for (const auto& [type, m] : t_.unsupported) {
-    j << (first ? "" : ", ") << "\"" << type << "\": " << m.first;
+    j << (first ? "" : ", ") << json_string(type) << ": " << m.first;
     first = false;
   }
   j << "},\n  \"checks_passed\": " << checks_passed_ << ",\n  \"checks_failed\": " << checks_failed
