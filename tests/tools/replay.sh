@@ -12,7 +12,8 @@ json_check() {  # json_check <file> <python expression over `d` that must be tru
 import json, sys
 d = json.load(open(sys.argv[1]))
 if not eval(sys.argv[2]):
-    sys.exit("check failed: " + sys.argv[2] + " in " + json.dumps(d))
+    text = json.dumps(d)
+    sys.exit("check failed: " + sys.argv[2] + (" in " + text if len(text) < 2000 else ""))
 PY
 }
 
@@ -38,6 +39,29 @@ case "${CASE}" in
     # --dump writes the role-output tensors.
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --dump dump > /dev/null
     python3 -c "import struct; v = struct.unpack('6f', open('dump/y.bin','rb').read()); assert v == (2,6,12,20,30,42), v" ;;
+  events)  # only the waits the graph needs: an ordering implied by an earlier wait adds none
+    cat > ev.yaml <<'YAML'
+tensors:
+  - {name: a, shape: [4], dtype: float32, role: input, init: {values: [1, 2, 3, 4]}}
+  - {name: x, shape: [4], dtype: float32}
+  - {name: y, shape: [4], dtype: float32}
+  - {name: z, shape: [4], dtype: float32}
+  - {name: w, shape: [4], dtype: float32, role: output, expect: {values: [6, 12, 20, 30]}}
+ops:
+  - {type: Add, name: A, inputs: [a, a], outputs: [x], alpha: 0}   # x = a        (stream 0)
+  - {type: Add, name: B, inputs: [x, a], outputs: [y], stream: 1}  # y = 2a       waits for A
+  - {type: Mul, name: C, inputs: [x, a], outputs: [z], stream: 1}  # z = a*a      ordered by B's wait
+  - {type: Add, name: D, inputs: [y, z], outputs: [w], stream: 2}  # waits for C only (C follows A)
+  - {type: Add, name: E, inputs: [w, x], outputs: [w], stream: 2}  # w = a*a+3a   x: implied
+YAML
+    sed -i 's/values: \[6, 12, 20, 30\]/values: [4, 10, 18, 28]/' ev.yaml
+    "${NPUSIM}" replay ev.yaml --config tiny --out out | tee run.txt
+    grep -q "check w: OK" run.txt
+    # 2 streams wait for the start event, B waits for A, D for C, 2 joins into stream 0.
+    json_check out/timeline.json \
+      "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtStreamWaitEvent') == 2 + 1 + 1 + 2"
+    json_check out/timeline.json \
+      "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtRecordEvent') == 1 + 2 + 2 + 1" ;;
   failing_check)  # a wrong expectation fails the run (exit 1) and says which elements
     sed 's/values: \[2, 6, 12, 20, 30, 42\]/values: [2, 6, 12, 20, 30, 41]/' \
       "${SRC}/tests/tools/add_mul.yaml" > wrong.yaml

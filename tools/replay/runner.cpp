@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -457,7 +458,8 @@ void Runner::plan() {
         if (last_writer[r] >= 0) deps.push_back(last_writer[r]);
         deps.insert(deps.end(), readers[r].begin(), readers[r].end());
       }
-      std::sort(deps.begin(), deps.end());
+      // Latest first: waiting for a stream's latest dependency covers its earlier ones.
+      std::sort(deps.begin(), deps.end(), std::greater<int>());
       deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
       std::vector<std::int64_t>& vc = clock[s];
       if (!o_.sync_per_op) {
