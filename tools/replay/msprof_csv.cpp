@@ -25,6 +25,8 @@ namespace {
 
 using Shape = std::vector<std::int64_t>;
 
+}  // namespace
+
 std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   std::vector<std::vector<std::string>> rows(1);
   std::string cell;
@@ -62,6 +64,8 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
   while (!rows.empty() && rows.back().empty()) rows.pop_back();
   return rows;
 }
+
+namespace {
 
 std::string trim(const std::string& s) {
   std::size_t a = s.find_first_not_of(" \t\"");

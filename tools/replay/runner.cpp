@@ -759,6 +759,46 @@ void Runner::cleanup() {
   for (aclrtStream s : streams_) aclrtDestroyStream(s);
 }
 
+// The runtime's op_summary.csv (msprof columns), summed per OP Type, longest first.
+void print_op_types(const std::string& out_dir) {
+  std::ifstream in(fs::path(out_dir) / "op_summary.csv", std::ios::binary);
+  if (!in) return;
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto rows = parse_csv(text.str());
+  if (rows.size() < 2) return;
+  long type_col = -1, dur_col = -1;
+  for (std::size_t i = 0; i < rows[0].size(); ++i) {
+    if (rows[0][i] == "OP Type") type_col = static_cast<long>(i);
+    if (rows[0][i] == "Task Duration(us)") dur_col = static_cast<long>(i);
+  }
+  if (type_col < 0 || dur_col < 0) return;
+  std::map<std::string, std::pair<int, double>> by_type;
+  double total = 0;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    if (rows[r].size() <= static_cast<std::size_t>(std::max(type_col, dur_col))) continue;
+    double us = 0;
+    try {
+      us = std::stod(rows[r][static_cast<std::size_t>(dur_col)]);
+    } catch (const std::exception&) {
+      continue;
+    }
+    auto& slot = by_type[rows[r][static_cast<std::size_t>(type_col)]];
+    ++slot.first;
+    slot.second += us;
+    total += us;
+  }
+  std::vector<std::pair<std::string, std::pair<int, double>>> sorted(by_type.begin(), by_type.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  std::cout << "  kernel time by OP Type (op_summary.csv, Task Duration):\n";
+  for (const auto& [type, v] : sorted) {
+    std::cout << "    " << std::left << std::setw(28) << type << std::right << std::setw(6) << v.first
+              << std::setw(14) << fmt_us(v.second) << " us" << std::setw(8) << std::fixed
+              << std::setprecision(1) << (total > 0 ? 100.0 * v.second / total : 0.0) << " %\n";
+  }
+}
+
 int Runner::run() {
   const auto wall0 = std::chrono::steady_clock::now();
   try {
@@ -835,6 +875,7 @@ int Runner::run() {
   }
   std::cout << "  wall time: " << std::fixed << std::setprecision(3) << run_wall << " s running the ops, "
             << wall << " s in all\n";
+  if (ran && !o_.out_dir.empty()) print_op_types(o_.out_dir);
   if (!o_.out_dir.empty()) {
     std::cout << "  outputs in " << o_.out_dir
               << " (timeline.json, stats.json, op_summary.csv, config.yaml, replay_summary.json)\n";

@@ -102,6 +102,8 @@ const char* role_name(Role role);
 Trace load_yaml_trace(const std::string& path, const std::map<std::string, std::string>& params);
 /// Loads an msprof op_summary (or kernel_details) CSV.
 Trace load_msprof_csv(const std::string& path);
+/// RFC 4180 CSV text → rows of cells (quotes removed).
+std::vector<std::vector<std::string>> parse_csv(const std::string& text);
 /// By extension: .csv → msprof, else YAML.
 Trace load_trace(const std::string& path, const std::map<std::string, std::string>& params);
 
