@@ -62,6 +62,26 @@ YAML
       "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtStreamWaitEvent') == 2 + 1 + 1 + 2"
     json_check out/timeline.json \
       "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtRecordEvent') == 1 + 2 + 2 + 1" ;;
+  refused)  # an op whose operator refuses its arguments: named and counted, the others run
+    cat > rej.yaml <<'YAML'
+tensors:
+  - {name: a, shape: [4], dtype: float32, role: input, init: {value: 1}}
+  - {name: b, shape: [5], dtype: float32, role: input}
+  - {name: y, shape: [4], dtype: float32, role: output, expect: {value: 2}}
+  - {name: z, shape: [4], dtype: float32, role: output}
+ops:
+  - {type: Add, name: bad, inputs: [a, b], outputs: [z]}
+  - {type: Add, name: good, inputs: [a, a], outputs: [y]}
+  - {type: Mul, name: bad2, inputs: [b, a], outputs: [z], stream: 1}
+YAML
+    "${NPUSIM}" replay rej.yaml --config tiny --out out > run.txt 2> err.txt
+    grep -q "check y: OK" run.txt
+    grep -q "ops run: 1 (3 per iteration x 1), 2 refused by their operator" run.txt
+    grep -q "op type Add (1 op): refused by its operator, not run; first: op 0 (Add 'bad'): aclnnAddGetWorkspaceSize returned 161002" err.txt
+    grep -q "op type Mul (1 op): refused by its operator" err.txt
+    json_check out/replay_summary.json "d['rejected'] == {'Add': 1, 'Mul': 1} and d['ops_run'] == 1"
+    set +e; "${NPUSIM}" replay rej.yaml --config tiny --strict > s.txt 2>&1; rc=$?; set -e
+    [[ ${rc} -eq 1 ]] && grep -q "rej.yaml: op 0 (Add 'bad'): aclnnAddGetWorkspaceSize returned 161002" s.txt ;;
   failing_check)  # a wrong expectation fails the run (exit 1) and says which elements
     sed 's/values: \[2, 6, 12, 20, 30, 42\]/values: [2, 6, 12, 20, 30, 41]/' \
       "${SRC}/tests/tools/add_mul.yaml" > wrong.yaml

@@ -99,13 +99,16 @@ bool parse_shapes(const std::string& text, std::vector<Shape>& out) {
         try {
           std::size_t used = 0;
           const long long v = std::stoll(d, &used);
-          if (used != d.size() || v < 0) return false;
+          if (used != d.size() || v < 0 || v > (1LL << 40)) return false;
           s.push_back(v);
         } catch (const std::exception&) {
           return false;
         }
       }
     }
+    long double count = 1;
+    for (std::int64_t d : s) count *= static_cast<long double>(d);
+    if (count > static_cast<long double>(std::int64_t{1} << 40)) return false;
     out.push_back(s);
   }
   return true;

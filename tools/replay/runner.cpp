@@ -191,6 +191,7 @@ class OpCall final : public Call {
     return *strings_.back();
   }
   std::vector<std::int64_t> attr_ints(const char* name) const override;
+  bool rejected = false;  // phase 1 refused the arguments (nothing was queued)
   aclIntArray* int_array(const std::vector<std::int64_t>& values, bool null_if_empty) override;
   aclScalar* scalar(double value) override;
   std::string error;
@@ -241,6 +242,7 @@ class Runner {
   std::vector<const OpEntry*> entries_;
   std::vector<bool> skip_;
   std::map<std::string, std::pair<int, std::string>> missing_;  // op type → count, what
+  std::map<std::string, std::pair<int, std::string>> rejected_;  // refused in phase 1 (runs)
   std::vector<Step> steps_;
   std::vector<void*> dev_;  // per tensor; views point into their base
   std::vector<void*> allocations_;
@@ -331,6 +333,7 @@ void* OpCall::phase1() { return r_.fns[static_cast<std::size_t>(index_)].first; 
 aclnnStatus OpCall::phase2(aclnnStatus st, std::uint64_t workspace, aclOpExecutor* executor) {
   const OpEntry& e = r_.entry(index_);
   if (st != 0) {
+    rejected = true;
     error = std::string("aclnn") + e.aclnn + "GetWorkspaceSize returned " + std::to_string(st) +
             recent_error();
     return st;
@@ -630,6 +633,14 @@ int Runner::execute(double& simulated_us, int& ops_run) {
     }
     OpCall call(*this, step.op, stream);
     const aclnnStatus st = entries_[static_cast<std::size_t>(step.op)]->build(call);
+    if (st != 0 && call.rejected && !o_.strict) {
+      // The operator refused these arguments and queued nothing: named and counted, the run
+      // goes on (--strict stops it).
+      auto& r = rejected_[op.type];
+      if (r.first++ == 0) r.second = op.where + ": " + call.error;
+      if (step.record) aclrtRecordEvent(events[g], stream);  // other streams may wait for it
+      continue;
+    }
     if (st != 0) {
       std::cerr << "npusim replay: " << t_.file << ": " << op.where << ": "
                 << (call.error.empty() ? "failed with " + std::to_string(st) : call.error) << "\n";
@@ -741,6 +752,12 @@ void Runner::write_summary(int ops_run, double simulated_us, int checks_failed) 
     j << (first ? "" : ", ") << json_string(type) << ": " << m.first;
     first = false;
   }
+  j << "},\n  \"rejected\": {";
+  first = true;
+  for (const auto& [type, r] : rejected_) {
+    j << (first ? "" : ", ") << json_string(type) << ": " << r.first;
+    first = false;
+  }
   j << "},\n  \"checks_passed\": " << checks_passed_ << ",\n  \"checks_failed\": " << checks_failed
     << "\n}\n";
   std::ofstream out(fs::path(o_.out_dir) / "replay_summary.json");
@@ -842,6 +859,10 @@ int Runner::run() {
     checks_failed = check_and_dump();
     if (checks_failed > 0) rc = 1;
   }
+  for (const auto& [type, r] : rejected_) {
+    std::cerr << "npusim replay: op type " << type << " (" << r.first << (r.first == 1 ? " op" : " ops")
+              << "): refused by its operator, not run; first: " << r.second << "\n";
+  }
   write_summary(ops_run, simulated_us, checks_failed);
   cleanup();
   aclrtResetDevice(0);
@@ -853,6 +874,9 @@ int Runner::run() {
             << "  ops run: " << ops_run << " (" << t_.ops.size() - static_cast<std::size_t>(skipped)
             << " per iteration x " << o_.repeat << ")";
   if (skipped > 0) std::cout << ", " << skipped << " skipped per iteration";
+  int rejected = 0;
+  for (const auto& kv : rejected_) rejected += kv.second.first;
+  if (rejected > 0) std::cout << ", " << rejected << " refused by their operator";
   if (!t_.unsupported.empty()) {
     int rows = 0;
     for (const auto& kv : t_.unsupported) rows += kv.second.first;
@@ -890,7 +914,12 @@ int run_replay(const Options& options) {
     std::cerr << "npusim replay: --repeat must be at least 1\n";
     return 2;
   }
-  return Runner(options).run();
+  try {
+    return Runner(options).run();
+  } catch (const std::exception& e) {  // e.g. host memory for a fill: reported, never a crash
+    std::cerr << "npusim replay: " << e.what() << "\n";
+    return 2;
+  }
 }
 
 }  // namespace npusim::replay

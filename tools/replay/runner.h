@@ -15,8 +15,10 @@
 //
 // Ops whose aclnn functions (or aclCreateIntArray / aclCreateScalar when the op needs them) are
 // not in the library, and CSV rows without an entry, are reported by name with their count:
-// skipped, or with --strict nothing runs (exit 2). Exit codes: 0 success, 1 an op or a check
-// failed, 2 a bad trace or configuration, or --strict with unsupported ops.
+// skipped, or with --strict nothing runs (exit 2). An op whose operator refuses its arguments
+// in phase 1 (nothing queued) is counted by type and the run goes on (--strict: stops, exit 1).
+// Exit codes: 0 success, 1 an op or a check failed, 2 a bad trace or configuration, or --strict
+// with unsupported ops.
 #ifndef NPUSIM_TOOLS_REPLAY_RUNNER_H_
 #define NPUSIM_TOOLS_REPLAY_RUNNER_H_
 

@@ -212,6 +212,13 @@ void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
     if (d < 0) fail(n["shape"], what + ".shape: a dimension is negative");
   }
   if (t.shape.size() > 8) fail(n["shape"], what + ".shape: more than 8 dimensions");
+  {
+    long double count = 1;
+    for (std::int64_t d : t.shape) count *= static_cast<long double>(d);
+    if (count > static_cast<long double>(std::int64_t{1} << 40)) {
+      fail(n["shape"], what + ".shape: more than 2^40 elements");
+    }
+  }
   if (!n["dtype"]) fail(n, what + ": missing key 'dtype'");
   t.dtype_name = scalar<std::string>(n["dtype"], what + ".dtype");
   t.dtype = parse_dtype(t.dtype_name);
