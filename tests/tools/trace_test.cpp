@@ -3,6 +3,8 @@
 // tensor or op and the key, and the reason; repeat blocks and per-layer tensors expand as
 // documented; the msprof CSV importer maps OP Types and keeps unsupported ones by name; the
 // shipped traces load.
+#include "tools/replay/trace.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,7 +14,6 @@
 
 #include "acl/acl_base.h"
 #include "tools/replay/op_table.h"
-#include "tools/replay/trace.h"
 
 namespace npusim::replay {
 namespace {
@@ -58,10 +59,11 @@ void expect_has(const std::string& msg, const std::string& part) {
 }
 
 TEST_F(TraceTest, LoadsAValidTrace) {
-  const std::string path = write("t.yaml", std::string("name: t\nseed: 9\n") + kTensors +
-                                               "ops:\n"
-                                               "  - {type: Add, inputs: [a, b], outputs: [y], alpha: 2}\n"
-                                               "  - {type: Mul, name: m, inputs: [y, a], outputs: [y], stream: 2}\n");
+  const std::string path =
+      write("t.yaml", std::string("name: t\nseed: 9\n") + kTensors +
+                          "ops:\n"
+                          "  - {type: Add, inputs: [a, b], outputs: [y], alpha: 2}\n"
+                          "  - {type: Mul, name: m, inputs: [y, a], outputs: [y], stream: 2}\n");
   const Trace t = load_yaml_trace(path, {});
   EXPECT_EQ(t.name, "t");
   EXPECT_EQ(t.seed, 9u);
@@ -95,26 +97,31 @@ TEST_F(TraceTest, ErrorsNameFileLineKeyAndReason) {
   m = error_of("tensors:\n  - {name: a, shape: [2], dtype: fp16, role: inptu}\nops: []\n");
   expect_has(m, "'inptu' is not input, weight, output or intermediate");
 
-  m = error_of("tensors:\n  - {name: a, shape: [3], dtype: fp16, init: {values: [1, 2]}}\nops: []\n");
+  m = error_of(
+      "tensors:\n  - {name: a, shape: [3], dtype: fp16, init: {values: [1, 2]}}\nops: []\n");
   expect_has(m, "2 values for 3 elements");
 }
 
 TEST_F(TraceTest, OpErrorsNameTheOpAndTheKey) {
-  std::string m = error_of(std::string(kTensors) + "ops:\n  - {type: Matmull, inputs: [a, b], outputs: [y]}\n");
+  std::string m =
+      error_of(std::string(kTensors) + "ops:\n  - {type: Matmull, inputs: [a, b], outputs: [y]}\n");
   expect_has(m, "t.yaml:6:");
   expect_has(m, "op 0 (Matmull 'Matmull_0')");
   expect_has(m, "unknown op type 'Matmull'");
 
-  m = error_of(std::string(kTensors) + "ops:\n  - {type: Add, inputs: [a, b], outputs: [y]}\n"
-                                       "  - {type: Softmax, name: sm, inputs: [y], outputs: [y], axis: 1}\n");
+  m = error_of(std::string(kTensors) +
+               "ops:\n  - {type: Add, inputs: [a, b], outputs: [y]}\n"
+               "  - {type: Softmax, name: sm, inputs: [y], outputs: [y], axis: 1}\n");
   expect_has(m, "t.yaml:7:");
   expect_has(m, "op 1 (Softmax 'sm')");
   expect_has(m, "unknown attribute 'axis' for Softmax (it takes: dim)");
 
-  m = error_of(std::string(kTensors) + "ops:\n  - {type: Softmax, inputs: [y], outputs: [y], dim: last}\n");
+  m = error_of(std::string(kTensors) +
+               "ops:\n  - {type: Softmax, inputs: [y], outputs: [y], dim: last}\n");
   expect_has(m, "attribute 'dim': expected an integer, got 'last'");
 
-  m = error_of(std::string(kTensors) + "ops:\n  - {type: Add, name: add, inputs: [a, zz], outputs: [y]}\n");
+  m = error_of(std::string(kTensors) +
+               "ops:\n  - {type: Add, name: add, inputs: [a, zz], outputs: [y]}\n");
   expect_has(m, "op 0 (Add 'add').inputs[1]: unknown tensor 'zz'");
 
   m = error_of(std::string(kTensors) + "ops:\n  - {type: Add, inputs: [a], outputs: [y]}\n");
@@ -123,7 +130,8 @@ TEST_F(TraceTest, OpErrorsNameTheOpAndTheKey) {
   m = error_of(std::string(kTensors) + "ops:\n  - {type: Permute, inputs: [a], outputs: [y]}\n");
   expect_has(m, "missing attribute 'dims'");
 
-  m = error_of(std::string(kTensors) + "ops:\n  - {type: Add, inputs: [a, b], outputs: [y], stream: 99}\n");
+  m = error_of(std::string(kTensors) +
+               "ops:\n  - {type: Add, inputs: [a, b], outputs: [y], stream: 99}\n");
   expect_has(m, ".stream: must be 0..63");
 }
 
@@ -140,9 +148,12 @@ TEST_F(TraceTest, BadYamlAndMissingFile) {
 
 TEST_F(TraceTest, ViewsAreCheckedAgainstTheirBase) {
   const std::string base = "tensors:\n  - {name: a, shape: [4, 8], dtype: fp16}\n";
-  EXPECT_EQ(error_of(base + "  - {name: r, shape: [8], dtype: fp16, view_of: a, offset: 24}\nops: []\n"), "");
-  expect_has(error_of(base + "  - {name: r, shape: [8], dtype: fp16, view_of: a, offset: 25}\nops: []\n"),
-             "offset 25 + 8 elements exceed 'a' (32 elements)");
+  EXPECT_EQ(
+      error_of(base + "  - {name: r, shape: [8], dtype: fp16, view_of: a, offset: 24}\nops: []\n"),
+      "");
+  expect_has(
+      error_of(base + "  - {name: r, shape: [8], dtype: fp16, view_of: a, offset: 25}\nops: []\n"),
+      "offset 25 + 8 elements exceed 'a' (32 elements)");
   expect_has(error_of(base + "  - {name: r, shape: [8], dtype: fp32, view_of: a}\nops: []\n"),
              "dtype differs from 'a'");
   expect_has(error_of(base + "  - {name: r, shape: [8], dtype: fp16, view_of: b}\nops: []\n"),
@@ -171,7 +182,8 @@ TEST_F(TraceTest, RepeatBlocksAndPerLayerTensors) {
     const Op& mul = t.ops[static_cast<std::size_t>(2 * layer)];
     const Tensor& slot = t.tensors[static_cast<std::size_t>(mul.outputs[0])];
     EXPECT_EQ(slot.name, "slot@" + std::to_string(layer));
-    EXPECT_EQ(t.tensors[static_cast<std::size_t>(slot.view_of)].name, "cache@" + std::to_string(layer));
+    EXPECT_EQ(t.tensors[static_cast<std::size_t>(slot.view_of)].name,
+              "cache@" + std::to_string(layer));
     EXPECT_EQ(mul.inputs, (std::vector<int>{0, 1}));
     EXPECT_NE(mul.where.find("layer " + std::to_string(layer)), std::string::npos);
   }
@@ -184,21 +196,24 @@ TEST_F(TraceTest, RepeatBlocksAndPerLayerTensors) {
 }
 
 TEST_F(TraceTest, OptionalInputsAreNull) {
-  const std::string path = write("o.yaml",
-      "tensors:\n"
-      "  - {name: x, shape: [1, 4, 8], dtype: fp16, role: input}\n"
-      "  - {name: m, shape: [4, 4], dtype: uint8, role: input, init: {triu: 1}}\n"
-      "  - {name: y, shape: [1, 4, 8], dtype: fp16}\n"
-      "  - {name: s, shape: [1, 2, 4, 8], dtype: fp32}\n"
-      "ops:\n"
-      "  - {type: FlashAttentionScore, inputs: [x, x, x, ~, ~, ~, m], outputs: [y, s, s], head_num: 2}\n");
+  const std::string path =
+      write("o.yaml",
+            "tensors:\n"
+            "  - {name: x, shape: [1, 4, 8], dtype: fp16, role: input}\n"
+            "  - {name: m, shape: [4, 4], dtype: uint8, role: input, init: {triu: 1}}\n"
+            "  - {name: y, shape: [1, 4, 8], dtype: fp16}\n"
+            "  - {name: s, shape: [1, 2, 4, 8], dtype: fp32}\n"
+            "ops:\n"
+            "  - {type: FlashAttentionScore, inputs: [x, x, x, ~, ~, ~, m], outputs: [y, s, s], "
+            "head_num: 2}\n");
   const Trace t = load_yaml_trace(path, {});
   EXPECT_EQ(t.ops[0].inputs, (std::vector<int>{0, 0, 0, -1, -1, -1, 1}));
   EXPECT_EQ(t.tensors[1].init.kind, Init::Kind::kTriu);
 }
 
 TEST_F(TraceTest, MsprofCsvRowsBecomeOps) {
-  const Trace t = load_msprof_csv(std::string(NPUSIM_SOURCE_DIR) + "/tests/tools/msprof_sample.csv");
+  const Trace t =
+      load_msprof_csv(std::string(NPUSIM_SOURCE_DIR) + "/tests/tools/msprof_sample.csv");
   EXPECT_EQ(t.csv_rows, 7);
   ASSERT_EQ(t.ops.size(), 5u);
   EXPECT_EQ(t.ops[0].type, "Add");
@@ -225,9 +240,10 @@ TEST_F(TraceTest, MsprofCsvErrors) {
   } catch (const TraceError& e) {
     expect_has(e.what(), "m.csv:1: missing column 'Input Data Types'");
   }
-  const std::string bad = write("b.csv",
-      "OP Type,Input Shapes,Input Data Types,Output Shapes,Output Data Types\n"
-      "Add,\"1,x\",FLOAT,\"1\",FLOAT\n");
+  const std::string bad =
+      write("b.csv",
+            "OP Type,Input Shapes,Input Data Types,Output Shapes,Output Data Types\n"
+            "Add,\"1,x\",FLOAT,\"1\",FLOAT\n");
   try {
     load_msprof_csv(bad);
     FAIL() << "no error";
@@ -253,37 +269,48 @@ TEST(OpTable, EntriesAreConsistent) {
 }
 
 TEST(OpTable, MissingFunctionsAreNamed) {
-  std::set<std::string> have = {"aclCreateTensor", "aclDestroyTensor", "aclnnSoftmaxGetWorkspaceSize",
-                                "aclnnSoftmax", "aclnnLayerNormGetWorkspaceSize", "aclnnLayerNorm",
-                                "aclnnAddGetWorkspaceSize", "aclnnAdd"};
+  std::set<std::string> have = {"aclCreateTensor",
+                                "aclDestroyTensor",
+                                "aclnnSoftmaxGetWorkspaceSize",
+                                "aclnnSoftmax",
+                                "aclnnLayerNormGetWorkspaceSize",
+                                "aclnnLayerNorm",
+                                "aclnnAddGetWorkspaceSize",
+                                "aclnnAdd"};
   auto lookup = [&](const std::string& name) -> void* {
     static int dummy;
     return have.count(name) ? &dummy : nullptr;
   };
   EXPECT_EQ(missing_symbol(*find_op("Softmax"), lookup), "");
   EXPECT_EQ(missing_symbol(*find_op("Matmul"), lookup), "aclnnMatmul is not in this npusim build");
-  EXPECT_EQ(missing_symbol(*find_op("Transpose"), lookup), "aclnnPermute is not in this npusim build");
+  EXPECT_EQ(missing_symbol(*find_op("Transpose"), lookup),
+            "aclnnPermute is not in this npusim build");
   EXPECT_EQ(missing_symbol(*find_op("LayerNorm"), lookup),
             "aclCreateIntArray is not in this npusim build (aclnnLayerNorm needs it)");
   EXPECT_EQ(missing_symbol(*find_op("Add"), lookup),
             "aclCreateScalar is not in this npusim build (aclnnAdd needs it)");
   have.erase("aclDestroyTensor");
-  EXPECT_EQ(missing_symbol(*find_op("Softmax"), lookup), "aclCreateTensor is not in this npusim build");
+  EXPECT_EQ(missing_symbol(*find_op("Softmax"), lookup),
+            "aclCreateTensor is not in this npusim build");
 }
 
 TEST(ShippedTraces, Load) {
   const std::string dir = std::string(NPUSIM_SOURCE_DIR) + "/traces/";
-  struct Case { const char* file; std::size_t ops; };
-  for (const Case& c : {Case{"bert_large_layer_fp16_unfused.yaml", 30},
-                        Case{"bert_large_layer_fp16_fused.yaml", 18},
-                        Case{"bert_large_layer_fp32.yaml", 30}, Case{"resnet50_fp16.yaml", 175},
-                        Case{"llama7b_prefill.yaml", 1 + 32 * 16 + 2},
-                        Case{"llama7b_decode.yaml", 1 + 32 * 16 + 2}}) {
+  struct Case {
+    const char* file;
+    std::size_t ops;
+  };
+  for (const Case& c :
+       {Case{"bert_large_layer_fp16_unfused.yaml", 30},
+        Case{"bert_large_layer_fp16_fused.yaml", 18}, Case{"bert_large_layer_fp32.yaml", 30},
+        Case{"resnet50_fp16.yaml", 175}, Case{"llama7b_prefill.yaml", 1 + 32 * 16 + 2},
+        Case{"llama7b_decode.yaml", 1 + 32 * 16 + 2}}) {
     SCOPED_TRACE(c.file);
     const Trace t = load_yaml_trace(dir + c.file, {});
     EXPECT_EQ(t.ops.size(), c.ops);
   }
-  EXPECT_EQ(load_yaml_trace(dir + "llama7b_decode.yaml", {{"layers", "2"}}).ops.size(), 1u + 2 * 16 + 2);
+  EXPECT_EQ(load_yaml_trace(dir + "llama7b_decode.yaml", {{"layers", "2"}}).ops.size(),
+            1u + 2 * 16 + 2);
 }
 
 }  // namespace

@@ -164,14 +164,18 @@ int Builder::tensor(const std::string& key, const Shape& shape, int dtype, Role 
   return index;
 }
 
-void set_int(Op& op, const char* key, std::int64_t v) { op.attrs[key] = Attr{{std::to_string(v)}, false}; }
+void set_int(Op& op, const char* key, std::int64_t v) {
+  op.attrs[key] = Attr{{std::to_string(v)}, false};
+}
 void set_ints(Op& op, const char* key, const Shape& v) {
   Attr a;
   a.list = true;
   for (std::int64_t x : v) a.items.push_back(std::to_string(x));
   op.attrs[key] = a;
 }
-void set_bool(Op& op, const char* key, bool v) { op.attrs[key] = Attr{{v ? "true" : "false"}, false}; }
+void set_bool(Op& op, const char* key, bool v) {
+  op.attrs[key] = Attr{{v ? "true" : "false"}, false};
+}
 
 // Stride s and padding p with (in + 2p - k) / s + 1 == out (the smallest s, then p).
 bool window(std::int64_t in, std::int64_t k, std::int64_t out, std::int64_t& s, std::int64_t& p) {
@@ -246,12 +250,14 @@ bool Builder::infer(const std::string& type, const Row& row, Op& op, std::string
     return true;
   }
   if (type == "Convolution") {
-    if (in.size() < 2 || in[0].size() != 4 || in[1].size() != 4 || out.empty() || out[0].size() != 4) {
+    if (in.size() < 2 || in[0].size() != 4 || in[1].size() != 4 || out.empty() ||
+        out[0].size() != 4) {
       why = "needs NCHW input and weight (5HD/FRACTAL_Z shapes cannot be replayed)";
       return false;
     }
     std::int64_t sh, ph, sw, pw;
-    if (!window(in[0][2], in[1][2], out[0][2], sh, ph) || !window(in[0][3], in[1][3], out[0][3], sw, pw)) {
+    if (!window(in[0][2], in[1][2], out[0][2], sh, ph) ||
+        !window(in[0][3], in[1][3], out[0][3], sw, pw)) {
       why = "no stride/padding gives the output size";
       return false;
     }
@@ -275,7 +281,8 @@ bool Builder::infer(const std::string& type, const Row& row, Op& op, std::string
     set_ints(op, "stride", {s, s});
     set_ints(op, "padding", {p, p});
     op.inputs.resize(1);
-    if (type == "MaxPool2d" && op.outputs.size() == 1) {  // MaxPool: no argmax output; the call needs one
+    if (type == "MaxPool2d" &&
+        op.outputs.size() == 1) {  // MaxPool: no argmax output; the call needs one
       op.outputs.push_back(tensor("#indices", out[0], ACL_INT32, Role::kOutput, op.stream));
     }
     return true;
@@ -334,7 +341,8 @@ void Builder::add(const Row& row, int index) {
       reject(row.type, "row " + std::to_string(index) + ": output data type not supported");
       return;
     }
-    op.outputs.push_back(tensor("#" + std::to_string(i), row.out_shapes[i], dt, Role::kOutput, op.stream));
+    op.outputs.push_back(
+        tensor("#" + std::to_string(i), row.out_shapes[i], dt, Role::kOutput, op.stream));
   }
   std::string why;
   if (!infer(type, row, op, why)) {
@@ -395,7 +403,11 @@ Trace load_msprof_csv(const std::string& path) {
   Builder b(t);
   for (std::size_t r = 1; r < rows.size(); ++r) {
     const auto& cells = rows[r];
-    auto cell = [&](long c) { return c >= 0 && static_cast<std::size_t>(c) < cells.size() ? trim(cells[static_cast<std::size_t>(c)]) : std::string(); };
+    auto cell = [&](long c) {
+      return c >= 0 && static_cast<std::size_t>(c) < cells.size()
+                 ? trim(cells[static_cast<std::size_t>(c)])
+                 : std::string();
+    };
     ++t.csv_rows;
     Row row;
     row.type = cell(c_type);

@@ -44,7 +44,9 @@ aclnnStatus reduce_typed(Call& c) {
                                             c.attr_bool("keep_dim"), c.out_dtype(0), c.out(0));
 }
 
-aclnnStatus permute(Call& c) { return c.run<T, IA, O>(c.in(0), c.int_array(c.attr_ints("dims")), c.out(0)); }
+aclnnStatus permute(Call& c) {
+  return c.run<T, IA, O>(c.in(0), c.int_array(c.attr_ints("dims")), c.out(0));
+}
 aclnnStatus transpose(Call& c) {  // swap two dimensions: a Permute
   const auto rank = static_cast<std::int64_t>(c.in_shape(0).size());
   std::vector<std::int64_t> dims(static_cast<std::size_t>(rank));
@@ -69,8 +71,8 @@ aclnnStatus conv(Call& c) {
   return c.run<T, T, T, IA, IA, IA, bool, IA, std::int64_t, O, std::int8_t>(
       c.in(0), c.in(1), c.in(2), c.int_array(c.attr_ints("stride")),
       c.int_array(c.attr_ints("padding")), c.int_array(c.attr_ints("dilation")),
-      c.attr_bool("transposed"), c.int_array(c.attr_ints("output_padding")),
-      c.attr_int("groups"), c.out(0), static_cast<std::int8_t>(c.attr_int("cube_math_type")));
+      c.attr_bool("transposed"), c.int_array(c.attr_ints("output_padding")), c.attr_int("groups"),
+      c.out(0), static_cast<std::int8_t>(c.attr_int("cube_math_type")));
 }
 
 std::vector<std::int64_t> pool_stride(Call& c) {
@@ -93,9 +95,8 @@ aclnnStatus avg_pool(Call& c) {
 
 aclnnStatus batch_norm(Call& c) {
   return c.run<T, T, T, O, O, bool, double, double, O, O, O>(
-      c.in(0), c.in(1), c.in(2), c.in(3), c.in(4),
-      c.attr_bool("training"), c.attr_float("momentum"), c.attr_float("eps"), c.out(0), c.out(1),
-      c.out(2));
+      c.in(0), c.in(1), c.in(2), c.in(3), c.in(4), c.attr_bool("training"),
+      c.attr_float("momentum"), c.attr_float("eps"), c.out(0), c.out(1), c.out(2));
 }
 
 aclnnStatus flash_attention(Call& c) {
@@ -126,15 +127,23 @@ std::vector<OpEntry> make_table() {
                                           {"transpose_b", kBool, "false"},
                                           {"cube_math_type", kInt, "0"}};
   const std::vector<AttrSpec> red_attrs = {{"dims", kInts, "[]"}, {"keep_dim", kBool, "false"}};
-  const std::vector<AttrSpec> pool = {{"kernel_size", kInts, nullptr}, {"stride", kInts, "[]"},
-                                      {"padding", kInts, "[0, 0]"}};
+  const std::vector<AttrSpec> pool = {
+      {"kernel_size", kInts, nullptr}, {"stride", kInts, "[]"}, {"padding", kInts, "[0, 0]"}};
   std::vector<OpEntry> t;
   auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
-  add({"Add", "Add", 2, 2, 1, 1, alpha, binary_alpha, bin_alpha, "self, other -> out (out = self + alpha*other)", false, false, true});
-  add({"Sub", "Sub", 2, 2, 1, 1, alpha, binary_alpha, bin_alpha, "self, other -> out (out = self - alpha*other)", false, false, true});
+  add({"Add", "Add", 2, 2, 1, 1, alpha, binary_alpha, bin_alpha,
+       "self, other -> out (out = self + alpha*other)", false, false, true});
+  add({"Sub", "Sub", 2, 2, 1, 1, alpha, binary_alpha, bin_alpha,
+       "self, other -> out (out = self - alpha*other)", false, false, true});
   add({"Mul", "Mul", 2, 2, 1, 1, {}, binary, bin, "self, other -> out"});
   add({"Div", "Div", 2, 2, 1, 1, {}, binary, bin, "self, other -> out"});
-  add({"Cast", "Cast", 1, 1, 1, 1, {},
+  add({"Cast",
+       "Cast",
+       1,
+       1,
+       1,
+       1,
+       {},
        [](Call& c) { return c.run<T, aclDataType, O>(c.in(0), c.out_dtype(0), c.out(0)); },
        "(const aclTensor* self, aclDataType dtype, aclTensor* out)",
        "self -> out (dtype = out's dtype)"});
@@ -144,17 +153,37 @@ std::vector<OpEntry> make_table() {
   add({"Sigmoid", "Sigmoid", 1, 1, 1, 1, {}, unary, un, "self -> out"});
   add({"Tanh", "Tanh", 1, 1, 1, 1, {}, unary, un, "self -> out"});
   add({"Exp", "Exp", 1, 1, 1, 1, {}, unary, un, "self -> out"});
-  add({"Softmax", "Softmax", 1, 1, 1, 1, {{"dim", kInt, "-1"}},
+  add({"Softmax",
+       "Softmax",
+       1,
+       1,
+       1,
+       1,
+       {{"dim", kInt, "-1"}},
        [](Call& c) { return c.run<T, std::int64_t, O>(c.in(0), c.attr_int("dim"), c.out(0)); },
-       "(const aclTensor* self, int64_t dim, aclTensor* out)", "self -> out"});
-  add({"LayerNorm", "LayerNorm", 1, 3, 1, 3,
-       {{"normalized_shape", kInts, "[]"}, {"eps", kFloat, "1e-5"}}, layer_norm,
+       "(const aclTensor* self, int64_t dim, aclTensor* out)",
+       "self -> out"});
+  add({"LayerNorm",
+       "LayerNorm",
+       1,
+       3,
+       1,
+       3,
+       {{"normalized_shape", kInts, "[]"}, {"eps", kFloat, "1e-5"}},
+       layer_norm,
        "(const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* "
        "weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* "
        "meanOutOptional, aclTensor* rstdOutOptional)",
        "input, weight?, bias? -> out, mean?, rstd? (normalized_shape defaults to the last dim)",
-       false, true});
-  add({"RmsNorm", "RmsNorm", 2, 2, 2, 2, {{"eps", kFloat, "1e-6"}},
+       false,
+       true});
+  add({"RmsNorm",
+       "RmsNorm",
+       2,
+       2,
+       2,
+       2,
+       {{"eps", kFloat, "1e-6"}},
        [](Call& c) {
          return c.run<T, T, double, T, T>(c.in(0), c.in(1), c.attr_float("eps"), c.out(0),
                                           c.out(1));
@@ -168,33 +197,67 @@ std::vector<OpEntry> make_table() {
        "self -> out (dtype = out's dtype)", false, true});
   add({"Amax", "Amax", 1, 1, 1, 1, red_attrs,
        [](Call& c) {
-         return c.run<T, IA, bool, O>(c.in(0), c.int_array(reduce_dims(c)),
-                                      c.attr_bool("keep_dim"), c.out(0));
+         return c.run<T, IA, bool, O>(c.in(0), c.int_array(reduce_dims(c)), c.attr_bool("keep_dim"),
+                                      c.out(0));
        },
        "(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclTensor* out)",
        "self -> out", false, true});
-  add({"Permute", "Permute", 1, 1, 1, 1, {{"dims", kInts, nullptr}}, permute,
-       "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)", "self -> out", false,
+  add({"Permute",
+       "Permute",
+       1,
+       1,
+       1,
+       1,
+       {{"dims", kInts, nullptr}},
+       permute,
+       "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)",
+       "self -> out",
+       false,
        true});
-  add({"Transpose", "Permute", 1, 1, 1, 1, {{"dim0", kInt, "-2"}, {"dim1", kInt, "-1"}},
-       transpose, "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)",
-       "self -> out (swaps dim0 and dim1: an aclnnPermute)", false, true});
+  add({"Transpose",
+       "Permute",
+       1,
+       1,
+       1,
+       1,
+       {{"dim0", kInt, "-2"}, {"dim1", kInt, "-1"}},
+       transpose,
+       "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)",
+       "self -> out (swaps dim0 and dim1: an aclnnPermute)",
+       false,
+       true});
   add({"Matmul", "Matmul", 2, 2, 1, 1, mm_attrs, matmul, mm,
        "self, mat2 -> out (transpose_a/b: the input is stored transposed, passed as a strided "
        "view)"});
   add({"BatchMatMul", "BatchMatMul", 2, 2, 1, 1, mm_attrs, matmul, mm,
        "self [B,M,K], mat2 [B,K,N] -> out [B,M,N] (transpose flags as Matmul)"});
-  add({"Convolution", "Convolution", 2, 3, 1, 1,
-       {{"stride", kInts, "[1, 1]"}, {"padding", kInts, "[0, 0]"}, {"dilation", kInts, "[1, 1]"},
-        {"transposed", kBool, "false"}, {"output_padding", kInts, "[0, 0]"},
-        {"groups", kInt, "1"}, {"cube_math_type", kInt, "0"}},
+  add({"Convolution",
+       "Convolution",
+       2,
+       3,
+       1,
+       1,
+       {{"stride", kInts, "[1, 1]"},
+        {"padding", kInts, "[0, 0]"},
+        {"dilation", kInts, "[1, 1]"},
+        {"transposed", kBool, "false"},
+        {"output_padding", kInts, "[0, 0]"},
+        {"groups", kInt, "1"},
+        {"cube_math_type", kInt, "0"}},
        conv,
        "(const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const "
        "aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool "
        "transposed, const aclIntArray* outputPadding, int64_t groups, aclTensor* output, int8_t "
        "cubeMathType)",
-       "input [N,C,H,W], weight [Cout,C/groups,kh,kw], bias? -> output", true, true});
-  add({"BatchNorm", "BatchNorm", 1, 5, 1, 3,
+       "input [N,C,H,W], weight [Cout,C/groups,kh,kw], bias? -> output",
+       true,
+       true});
+  add({"BatchNorm",
+       "BatchNorm",
+       1,
+       5,
+       1,
+       3,
        {{"training", kBool, "false"}, {"momentum", kFloat, "0.1"}, {"eps", kFloat, "1e-5"}},
        batch_norm,
        "(const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* "
@@ -224,11 +287,23 @@ std::vector<OpEntry> make_table() {
          "divisorOverride, int8_t cubeMathType, aclTensor* out)",
          "self -> out (stride defaults to kernel_size)", true, true});
   }
-  add({"Embedding", "Embedding", 2, 2, 1, 1, {},
+  add({"Embedding",
+       "Embedding",
+       2,
+       2,
+       1,
+       1,
+       {},
        [](Call& c) { return c.run<T, T, T>(c.in(0), c.in(1), c.out(0)); },
        "(const aclTensor* weight, const aclTensor* indices, const aclTensor* out)",
        "weight [V,H], indices (INT32/INT64) -> out [..., H]"});
-  add({"RotaryPositionEmbedding", "RotaryPositionEmbedding", 3, 3, 1, 1, {{"mode", kInt, "0"}},
+  add({"RotaryPositionEmbedding",
+       "RotaryPositionEmbedding",
+       3,
+       3,
+       1,
+       1,
+       {{"mode", kInt, "0"}},
        [](Call& c) {
          return c.run<T, T, T, std::int64_t, O>(c.in(0), c.in(1), c.in(2), c.attr_int("mode"),
                                                 c.out(0));
@@ -236,11 +311,21 @@ std::vector<OpEntry> make_table() {
        "(const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, "
        "aclTensor* out)",
        "x [B,S,N,D], cos, sin -> out (mode 0: rotate half)"});
-  add({"FlashAttentionScore", "FlashAttentionScore", 3, 7, 3, 4,
-       {{"head_num", kInt, nullptr}, {"input_layout", kString, "BSH"}, {"scale", kFloat, "1"},
-        {"keep_prob", kFloat, "1"}, {"pre_tokens", kInt, "2147483647"},
-        {"next_tokens", kInt, "2147483647"}, {"inner_precise", kInt, "0"},
-        {"sparse_mode", kInt, "0"}, {"prefix", kInts, "[]"}},
+  add({"FlashAttentionScore",
+       "FlashAttentionScore",
+       3,
+       7,
+       3,
+       4,
+       {{"head_num", kInt, nullptr},
+        {"input_layout", kString, "BSH"},
+        {"scale", kFloat, "1"},
+        {"keep_prob", kFloat, "1"},
+        {"pre_tokens", kInt, "2147483647"},
+        {"next_tokens", kInt, "2147483647"},
+        {"inner_precise", kInt, "0"},
+        {"sparse_mode", kInt, "0"},
+        {"prefix", kInts, "[]"}},
        flash_attention,
        "(const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* "
        "realShiftOptional, const aclTensor* dropMaskOptional, const aclTensor* "
@@ -251,7 +336,8 @@ std::vector<OpEntry> make_table() {
        "aclTensor* softmaxOutOut, const aclTensor* attentionOutOut)",
        "query, key, value, real_shift?, drop_mask?, padding_mask?, atten_mask? -> "
        "attention_out, softmax_max [B,N,Sq,8] FLOAT, softmax_sum (same), softmax_out?",
-       false, true});
+       false,
+       true});
   return t;
 }
 
@@ -292,25 +378,58 @@ std::string missing_symbol(const OpEntry& entry,
 
 std::string op_type_from_msprof(const std::string& msprof_type) {
   static const std::map<std::string, std::string> names = {
-      {"add", "Add"}, {"addv2", "Add"}, {"sub", "Sub"}, {"mul", "Mul"}, {"div", "Div"},
-      {"realdiv", "Div"}, {"cast", "Cast"}, {"relu", "Relu"}, {"gelu", "Gelu"},
-      {"fastgelu", "Gelu"}, {"silu", "Silu"}, {"swish", "Silu"}, {"sigmoid", "Sigmoid"},
-      {"tanh", "Tanh"}, {"exp", "Exp"}, {"softmax", "Softmax"}, {"softmaxv2", "Softmax"},
-      {"layernorm", "LayerNorm"}, {"layernormv3", "LayerNorm"}, {"layernormv4", "LayerNorm"},
-      {"rmsnorm", "RmsNorm"}, {"reducesum", "ReduceSum"}, {"reducesumd", "ReduceSum"},
-      {"reducemean", "Mean"}, {"reducemeand", "Mean"}, {"reducemax", "Amax"},
-      {"reducemaxd", "Amax"}, {"transpose", "Permute"}, {"transposed", "Permute"},
-      {"matmul", "Matmul"}, {"matmulv2", "Matmul"}, {"matmulv3", "Matmul"},
-      {"batchmatmul", "BatchMatMul"}, {"batchmatmulv2", "BatchMatMul"},
-      {"batchmatmulv3", "BatchMatMul"}, {"conv2d", "Convolution"},
-      {"bninfer", "BatchNorm"}, {"batchnorm", "BatchNorm"}, {"bninferenced", "BatchNorm"},
-      {"maxpool", "MaxPool2d"}, {"maxpoolv3", "MaxPool2d"},
-      {"maxpoolwithargmaxv1", "MaxPool2d"}, {"maxpoolwithargmaxv2", "MaxPool2d"},
-      {"avgpool", "AvgPool2d"}, {"avgpoolv2", "AvgPool2d"}, {"gatherv2", "Embedding"},
-      {"embedding", "Embedding"}, {"rotarypositionembedding", "RotaryPositionEmbedding"},
+      {"add", "Add"},
+      {"addv2", "Add"},
+      {"sub", "Sub"},
+      {"mul", "Mul"},
+      {"div", "Div"},
+      {"realdiv", "Div"},
+      {"cast", "Cast"},
+      {"relu", "Relu"},
+      {"gelu", "Gelu"},
+      {"fastgelu", "Gelu"},
+      {"silu", "Silu"},
+      {"swish", "Silu"},
+      {"sigmoid", "Sigmoid"},
+      {"tanh", "Tanh"},
+      {"exp", "Exp"},
+      {"softmax", "Softmax"},
+      {"softmaxv2", "Softmax"},
+      {"layernorm", "LayerNorm"},
+      {"layernormv3", "LayerNorm"},
+      {"layernormv4", "LayerNorm"},
+      {"rmsnorm", "RmsNorm"},
+      {"reducesum", "ReduceSum"},
+      {"reducesumd", "ReduceSum"},
+      {"reducemean", "Mean"},
+      {"reducemeand", "Mean"},
+      {"reducemax", "Amax"},
+      {"reducemaxd", "Amax"},
+      {"transpose", "Permute"},
+      {"transposed", "Permute"},
+      {"matmul", "Matmul"},
+      {"matmulv2", "Matmul"},
+      {"matmulv3", "Matmul"},
+      {"batchmatmul", "BatchMatMul"},
+      {"batchmatmulv2", "BatchMatMul"},
+      {"batchmatmulv3", "BatchMatMul"},
+      {"conv2d", "Convolution"},
+      {"bninfer", "BatchNorm"},
+      {"batchnorm", "BatchNorm"},
+      {"bninferenced", "BatchNorm"},
+      {"maxpool", "MaxPool2d"},
+      {"maxpoolv3", "MaxPool2d"},
+      {"maxpoolwithargmaxv1", "MaxPool2d"},
+      {"maxpoolwithargmaxv2", "MaxPool2d"},
+      {"avgpool", "AvgPool2d"},
+      {"avgpoolv2", "AvgPool2d"},
+      {"gatherv2", "Embedding"},
+      {"embedding", "Embedding"},
+      {"rotarypositionembedding", "RotaryPositionEmbedding"},
       {"flashattentionscore", "FlashAttentionScore"}};
   std::string key;
-  for (char ch : msprof_type) key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (char ch : msprof_type)
+    key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   auto it = names.find(key);
   return it == names.end() ? std::string() : it->second;
 }

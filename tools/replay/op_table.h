@@ -80,17 +80,17 @@ class Call {
 };
 
 struct OpEntry {
-  const char* type;                  // trace op type
-  const char* aclnn;                 // operator name: aclnn<X>GetWorkspaceSize + aclnn<X>
+  const char* type;   // trace op type
+  const char* aclnn;  // operator name: aclnn<X>GetWorkspaceSize + aclnn<X>
   int min_inputs, max_inputs;
   int min_outputs, max_outputs;
   std::vector<AttrSpec> attrs;
   aclnnStatus (*build)(Call& call);
-  const char* signature;             // documented phase-1 prototype (reference)
-  const char* operands;              // trace inputs -> outputs, for the docs
-  bool nchw = false;                 // 4-D tensors are created with ACL_FORMAT_NCHW
-  bool int_arrays = false;           // needs aclCreateIntArray / aclDestroyIntArray
-  bool scalars = false;              // needs aclCreateScalar / aclDestroyScalar
+  const char* signature;    // documented phase-1 prototype (reference)
+  const char* operands;     // trace inputs -> outputs, for the docs
+  bool nchw = false;        // 4-D tensors are created with ACL_FORMAT_NCHW
+  bool int_arrays = false;  // needs aclCreateIntArray / aclDestroyIntArray
+  bool scalars = false;     // needs aclCreateScalar / aclDestroyScalar
 };
 
 const std::vector<OpEntry>& op_table();

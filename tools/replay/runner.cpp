@@ -94,8 +94,16 @@ float from_half(std::uint16_t h) {
 
 void store(int dtype, char* p, double v) {
   switch (dtype) {
-    case ACL_FLOAT: { float x = static_cast<float>(v); std::memcpy(p, &x, 4); return; }
-    case ACL_FLOAT16: { std::uint16_t x = to_half(static_cast<float>(v)); std::memcpy(p, &x, 2); return; }
+    case ACL_FLOAT: {
+      float x = static_cast<float>(v);
+      std::memcpy(p, &x, 4);
+      return;
+    }
+    case ACL_FLOAT16: {
+      std::uint16_t x = to_half(static_cast<float>(v));
+      std::memcpy(p, &x, 2);
+      return;
+    }
     case ACL_BF16: {
       float f = static_cast<float>(v);
       std::uint32_t bits;
@@ -105,22 +113,65 @@ void store(int dtype, char* p, double v) {
       std::memcpy(p, &x, 2);
       return;
     }
-    case ACL_DOUBLE: std::memcpy(p, &v, 8); return;
-    case ACL_INT8: { auto x = static_cast<std::int8_t>(v); std::memcpy(p, &x, 1); return; }
-    case ACL_UINT8: case ACL_BOOL: { auto x = static_cast<std::uint8_t>(v); std::memcpy(p, &x, 1); return; }
-    case ACL_INT16: { auto x = static_cast<std::int16_t>(v); std::memcpy(p, &x, 2); return; }
-    case ACL_UINT16: { auto x = static_cast<std::uint16_t>(v); std::memcpy(p, &x, 2); return; }
-    case ACL_INT32: { auto x = static_cast<std::int32_t>(v); std::memcpy(p, &x, 4); return; }
-    case ACL_UINT32: { auto x = static_cast<std::uint32_t>(v); std::memcpy(p, &x, 4); return; }
-    case ACL_UINT64: { auto x = static_cast<std::uint64_t>(v); std::memcpy(p, &x, 8); return; }
-    default: { auto x = static_cast<std::int64_t>(v); std::memcpy(p, &x, 8); return; }
+    case ACL_DOUBLE:
+      std::memcpy(p, &v, 8);
+      return;
+    case ACL_INT8: {
+      auto x = static_cast<std::int8_t>(v);
+      std::memcpy(p, &x, 1);
+      return;
+    }
+    case ACL_UINT8:
+    case ACL_BOOL: {
+      auto x = static_cast<std::uint8_t>(v);
+      std::memcpy(p, &x, 1);
+      return;
+    }
+    case ACL_INT16: {
+      auto x = static_cast<std::int16_t>(v);
+      std::memcpy(p, &x, 2);
+      return;
+    }
+    case ACL_UINT16: {
+      auto x = static_cast<std::uint16_t>(v);
+      std::memcpy(p, &x, 2);
+      return;
+    }
+    case ACL_INT32: {
+      auto x = static_cast<std::int32_t>(v);
+      std::memcpy(p, &x, 4);
+      return;
+    }
+    case ACL_UINT32: {
+      auto x = static_cast<std::uint32_t>(v);
+      std::memcpy(p, &x, 4);
+      return;
+    }
+    case ACL_UINT64: {
+      auto x = static_cast<std::uint64_t>(v);
+      std::memcpy(p, &x, 8);
+      return;
+    }
+    default: {
+      auto x = static_cast<std::int64_t>(v);
+      std::memcpy(p, &x, 8);
+      return;
+    }
   }
 }
 
 double load(int dtype, const char* p) {
   switch (dtype) {
-    case ACL_FLOAT: { float x; std::memcpy(&x, p, 4); return x; }
-    case ACL_FLOAT16: { std::uint16_t x; std::memcpy(&x, p, 2); return from_half(x); }
+    case ACL_FLOAT: {
+      float x;
+      std::memcpy(&x, p, 4);
+      return x;
+    }
+    case ACL_FLOAT16: {
+      std::uint16_t x;
+      std::memcpy(&x, p, 2);
+      return from_half(x);
+    }
     case ACL_BF16: {
       std::uint16_t h;
       std::memcpy(&h, p, 2);
@@ -129,15 +180,52 @@ double load(int dtype, const char* p) {
       std::memcpy(&f, &bits, 4);
       return f;
     }
-    case ACL_DOUBLE: { double x; std::memcpy(&x, p, 8); return x; }
-    case ACL_INT8: { std::int8_t x; std::memcpy(&x, p, 1); return x; }
-    case ACL_UINT8: case ACL_BOOL: { std::uint8_t x; std::memcpy(&x, p, 1); return x; }
-    case ACL_INT16: { std::int16_t x; std::memcpy(&x, p, 2); return x; }
-    case ACL_UINT16: { std::uint16_t x; std::memcpy(&x, p, 2); return x; }
-    case ACL_INT32: { std::int32_t x; std::memcpy(&x, p, 4); return x; }
-    case ACL_UINT32: { std::uint32_t x; std::memcpy(&x, p, 4); return x; }
-    case ACL_UINT64: { std::uint64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }
-    default: { std::int64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }
+    case ACL_DOUBLE: {
+      double x;
+      std::memcpy(&x, p, 8);
+      return x;
+    }
+    case ACL_INT8: {
+      std::int8_t x;
+      std::memcpy(&x, p, 1);
+      return x;
+    }
+    case ACL_UINT8:
+    case ACL_BOOL: {
+      std::uint8_t x;
+      std::memcpy(&x, p, 1);
+      return x;
+    }
+    case ACL_INT16: {
+      std::int16_t x;
+      std::memcpy(&x, p, 2);
+      return x;
+    }
+    case ACL_UINT16: {
+      std::uint16_t x;
+      std::memcpy(&x, p, 2);
+      return x;
+    }
+    case ACL_INT32: {
+      std::int32_t x;
+      std::memcpy(&x, p, 4);
+      return x;
+    }
+    case ACL_UINT32: {
+      std::uint32_t x;
+      std::memcpy(&x, p, 4);
+      return x;
+    }
+    case ACL_UINT64: {
+      std::uint64_t x;
+      std::memcpy(&x, p, 8);
+      return static_cast<double>(x);
+    }
+    default: {
+      std::int64_t x;
+      std::memcpy(&x, p, 8);
+      return static_cast<double>(x);
+    }
   }
 }
 
@@ -241,7 +329,7 @@ class Runner {
   Trace t_;
   std::vector<const OpEntry*> entries_;
   std::vector<bool> skip_;
-  std::map<std::string, std::pair<int, std::string>> missing_;  // op type → count, what
+  std::map<std::string, std::pair<int, std::string>> missing_;   // op type → count, what
   std::map<std::string, std::pair<int, std::string>> rejected_;  // refused in phase 1 (runs)
   std::vector<Step> steps_;
   std::vector<void*> dev_;  // per tensor; views point into their base
@@ -273,7 +361,8 @@ const std::vector<std::int64_t>& OpCall::out_shape(std::size_t i) const {
 aclDataType OpCall::out_dtype(std::size_t i) const {
   const Op& op = r_.trace().ops[static_cast<std::size_t>(index_)];
   if (i >= op.outputs.size() || op.outputs[i] < 0) return ACL_DT_UNDEFINED;
-  return static_cast<aclDataType>(r_.trace().tensors[static_cast<std::size_t>(op.outputs[i])].dtype);
+  return static_cast<aclDataType>(
+      r_.trace().tensors[static_cast<std::size_t>(op.outputs[i])].dtype);
 }
 
 std::string OpCall::text(const char* name) const {
@@ -342,7 +431,8 @@ aclnnStatus OpCall::phase2(aclnnStatus st, std::uint64_t workspace, aclOpExecuto
   if (workspace > 0 && ws == nullptr) return ACL_ERROR_BAD_ALLOC;
   st = reinterpret_cast<Phase2Fn>(r_.fns[static_cast<std::size_t>(index_)].second)(
       ws, workspace, executor, stream_);
-  if (st != 0) error = std::string("aclnn") + e.aclnn + " returned " + std::to_string(st) + recent_error();
+  if (st != 0)
+    error = std::string("aclnn") + e.aclnn + " returned " + std::to_string(st) + recent_error();
   return st;
 }
 
@@ -359,11 +449,12 @@ aclTensor* Runner::make_tensor(int index, bool transposed, const OpEntry& e) {
     std::swap(strides[strides.size() - 1], strides[strides.size() - 2]);
   }
   aclFormat format = ACL_FORMAT_ND;
-  if (t.format == "NCHW" || (t.format.empty() && e.nchw && shape.size() == 4)) format = ACL_FORMAT_NCHW;
+  if (t.format == "NCHW" || (t.format.empty() && e.nchw && shape.size() == 4))
+    format = ACL_FORMAT_NCHW;
   if (t.format == "NHWC") format = ACL_FORMAT_NHWC;
-  aclTensor* h = create_tensor_(shape.data(), shape.size(), static_cast<aclDataType>(t.dtype),
-                                strides.data(), 0, format, storage.data(), storage.size(),
-                                device(index));
+  aclTensor* h =
+      create_tensor_(shape.data(), shape.size(), static_cast<aclDataType>(t.dtype), strides.data(),
+                     0, format, storage.data(), storage.size(), device(index));
   tensors_.push_back(h);
   return h;
 }
@@ -377,8 +468,8 @@ void* Runner::workspace(int op, std::uint64_t bytes, std::string& error) {
   void* p = nullptr;
   const aclError st = aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
   if (st != ACL_SUCCESS) {
-    error = "aclrtMalloc of a " + std::to_string(bytes) + "-byte workspace failed: " +
-            std::to_string(st) + recent_error();
+    error = "aclrtMalloc of a " + std::to_string(bytes) +
+            "-byte workspace failed: " + std::to_string(st) + recent_error();
     return nullptr;
   }
   allocations_.push_back(p);
@@ -414,12 +505,12 @@ bool Runner::resolve_ops() {
   bool unsupported = !t_.unsupported.empty();
   for (const auto& kv : missing_) unsupported |= kv.second.second != "skipped (--skip-op)";
   for (const auto& [type, m] : t_.unsupported) {
-    std::cerr << "npusim replay: OP Type " << type << " (" << m.first << (m.first == 1 ? " row" : " rows")
-              << "): cannot be replayed: " << m.second << "\n";
+    std::cerr << "npusim replay: OP Type " << type << " (" << m.first
+              << (m.first == 1 ? " row" : " rows") << "): cannot be replayed: " << m.second << "\n";
   }
   for (const auto& [type, m] : missing_) {
-    std::cerr << "npusim replay: op type " << type << " (" << m.first << (m.first == 1 ? " op" : " ops")
-              << "): " << m.second << "\n";
+    std::cerr << "npusim replay: op type " << type << " (" << m.first
+              << (m.first == 1 ? " op" : " ops") << "): " << m.second << "\n";
   }
   if (unsupported && o_.strict) {
     std::cerr << "npusim replay: --strict: nothing was run\n";
@@ -437,8 +528,9 @@ void Runner::plan() {
   };
   std::vector<int> last_writer(t_.tensors.size(), -1);
   std::vector<std::vector<int>> readers(t_.tensors.size());
-  std::vector<std::vector<std::int64_t>> clock(static_cast<std::size_t>(nstreams),
-                                               std::vector<std::int64_t>(static_cast<std::size_t>(nstreams), -1));
+  std::vector<std::vector<std::int64_t>> clock(
+      static_cast<std::size_t>(nstreams),
+      std::vector<std::int64_t>(static_cast<std::size_t>(nstreams), -1));
   std::vector<std::int64_t> seq_count(static_cast<std::size_t>(nstreams), 0);
   std::vector<std::int64_t> step_seq;
   std::vector<std::vector<std::int64_t>> snap;
@@ -467,11 +559,13 @@ void Runner::plan() {
       std::vector<std::int64_t>& vc = clock[s];
       if (!o_.sync_per_op) {
         for (int d : deps) {
-          const auto ds = static_cast<std::size_t>(t_.ops[static_cast<std::size_t>(steps_[static_cast<std::size_t>(d)].op)].stream);
+          const auto ds = static_cast<std::size_t>(
+              t_.ops[static_cast<std::size_t>(steps_[static_cast<std::size_t>(d)].op)].stream);
           if (ds == s || vc[ds] >= step_seq[static_cast<std::size_t>(d)]) continue;
           step.waits.push_back(d);
           steps_[static_cast<std::size_t>(d)].record = true;
-          for (std::size_t k = 0; k < vc.size(); ++k) vc[k] = std::max(vc[k], snap[static_cast<std::size_t>(d)][k]);
+          for (std::size_t k = 0; k < vc.size(); ++k)
+            vc[k] = std::max(vc[k], snap[static_cast<std::size_t>(d)][k]);
         }
       }
       vc[s] = ++seq_count[s];
@@ -499,7 +593,8 @@ bool Runner::fill(int index) {
   if (t.init.kind == Init::Kind::kZeros) {
     const aclError st = aclrtMemset(device(index), bytes, 0, bytes);
     if (st != ACL_SUCCESS) {
-      std::cerr << "npusim replay: " << t.where << ": aclrtMemset failed: " << st << recent_error() << "\n";
+      std::cerr << "npusim replay: " << t.where << ": aclrtMemset failed: " << st << recent_error()
+                << "\n";
       return false;
     }
     return true;
@@ -544,9 +639,11 @@ bool Runner::fill(int index) {
     default:
       break;
   }
-  const aclError st = aclrtMemcpy(device(index), bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+  const aclError st =
+      aclrtMemcpy(device(index), bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
   if (st != ACL_SUCCESS) {
-    std::cerr << "npusim replay: " << t.where << ": aclrtMemcpy failed: " << st << recent_error() << "\n";
+    std::cerr << "npusim replay: " << t.where << ": aclrtMemcpy failed: " << st << recent_error()
+              << "\n";
     return false;
   }
   return true;
@@ -627,7 +724,8 @@ int Runner::execute(double& simulated_us, int& ops_run) {
     const Op& op = t_.ops[static_cast<std::size_t>(step.op)];
     aclrtStream stream = streams_[static_cast<std::size_t>(op.stream)];
     for (int w : step.waits) {
-      if (aclError st = aclrtStreamWaitEvent(stream, events[static_cast<std::size_t>(w)]); st != ACL_SUCCESS) {
+      if (aclError st = aclrtStreamWaitEvent(stream, events[static_cast<std::size_t>(w)]);
+          st != ACL_SUCCESS) {
         bad(op.where + ": aclrtStreamWaitEvent", st);
       }
     }
@@ -664,7 +762,8 @@ int Runner::execute(double& simulated_us, int& ops_run) {
       aclrtStreamWaitEvent(streams_[0], j);
     }
     aclrtRecordEvent(end, streams_[0]);
-    if (aclError st = aclrtSynchronizeEvent(end); st != ACL_SUCCESS) bad("the run (aclrtSynchronizeEvent)", st);
+    if (aclError st = aclrtSynchronizeEvent(end); st != ACL_SUCCESS)
+      bad("the run (aclrtSynchronizeEvent)", st);
   }
   if (rc == 0) {
     float ms = 0;
@@ -693,9 +792,11 @@ int Runner::check_and_dump() {
     const auto n = static_cast<std::size_t>(t.elements());
     std::vector<char> host(n * es);
     if (!host.empty()) {
-      const aclError st = aclrtMemcpy(host.data(), host.size(), dev_[i], host.size(), ACL_MEMCPY_DEVICE_TO_HOST);
+      const aclError st =
+          aclrtMemcpy(host.data(), host.size(), dev_[i], host.size(), ACL_MEMCPY_DEVICE_TO_HOST);
       if (st != ACL_SUCCESS) {
-        std::cerr << "npusim replay: reading " << t.where << " failed: " << st << recent_error() << "\n";
+        std::cerr << "npusim replay: reading " << t.where << " failed: " << st << recent_error()
+                  << "\n";
         ++failed;
         continue;
       }
@@ -805,13 +906,14 @@ void print_op_types(const std::string& out_dir) {
     slot.second += us;
     total += us;
   }
-  std::vector<std::pair<std::string, std::pair<int, double>>> sorted(by_type.begin(), by_type.end());
+  std::vector<std::pair<std::string, std::pair<int, double>>> sorted(by_type.begin(),
+                                                                     by_type.end());
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
   std::cout << "  kernel time by OP Type (op_summary.csv, Task Duration):\n";
   for (const auto& [type, v] : sorted) {
-    std::cout << "    " << std::left << std::setw(28) << type << std::right << std::setw(6) << v.first
-              << std::setw(14) << fmt_us(v.second) << " us" << std::setw(8) << std::fixed
+    std::cout << "    " << std::left << std::setw(28) << type << std::right << std::setw(6)
+              << v.first << std::setw(14) << fmt_us(v.second) << " us" << std::setw(8) << std::fixed
               << std::setprecision(1) << (total > 0 ? 100.0 * v.second / total : 0.0) << " %\n";
   }
 }
@@ -860,17 +962,20 @@ int Runner::run() {
     if (checks_failed > 0) rc = 1;
   }
   for (const auto& [type, r] : rejected_) {
-    std::cerr << "npusim replay: op type " << type << " (" << r.first << (r.first == 1 ? " op" : " ops")
+    std::cerr << "npusim replay: op type " << type << " (" << r.first
+              << (r.first == 1 ? " op" : " ops")
               << "): refused by its operator, not run; first: " << r.second << "\n";
   }
   write_summary(ops_run, simulated_us, checks_failed);
   cleanup();
   aclrtResetDevice(0);
   aclFinalize();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   int skipped = 0;
   for (const auto& kv : missing_) skipped += kv.second.first;
-  std::cout << "npusim replay: " << t_.name << (t_.description.empty() ? "" : " (" + t_.description + ")") << "\n"
+  std::cout << "npusim replay: " << t_.name
+            << (t_.description.empty() ? "" : " (" + t_.description + ")") << "\n"
             << "  ops run: " << ops_run << " (" << t_.ops.size() - static_cast<std::size_t>(skipped)
             << " per iteration x " << o_.repeat << ")";
   if (skipped > 0) std::cout << ", " << skipped << " skipped per iteration";
@@ -882,10 +987,12 @@ int Runner::run() {
     for (const auto& kv : t_.unsupported) rows += kv.second.first;
     std::cout << ", " << rows << " of " << t_.csv_rows << " CSV rows not replayable";
   }
-  std::cout << "; streams: " << t_.streams << (o_.sync_per_op ? " (synchronous per op)" : "") << "\n";
+  std::cout << "; streams: " << t_.streams << (o_.sync_per_op ? " (synchronous per op)" : "")
+            << "\n";
   if (ran) {
     std::cout << "  simulated end-to-end: " << fmt_us(simulated_us) << " us";
-    if (o_.repeat > 1) std::cout << " (" << fmt_us(simulated_us / o_.repeat) << " us per iteration)";
+    if (o_.repeat > 1)
+      std::cout << " (" << fmt_us(simulated_us / o_.repeat) << " us per iteration)";
     std::cout << "\n";
     double captured = 0;
     int with = 0;
@@ -897,8 +1004,8 @@ int Runner::run() {
                 << fmt_us(captured * o_.repeat) << " us\n";
     }
   }
-  std::cout << "  wall time: " << std::fixed << std::setprecision(3) << run_wall << " s running the ops, "
-            << wall << " s in all\n";
+  std::cout << "  wall time: " << std::fixed << std::setprecision(3) << run_wall
+            << " s running the ops, " << wall << " s in all\n";
   if (ran && !o_.out_dir.empty()) print_op_types(o_.out_dir);
   if (!o_.out_dir.empty()) {
     std::cout << "  outputs in " << o_.out_dir

@@ -35,7 +35,7 @@ struct Options {
   std::string dump_dir;                       // --dump: role-output tensors as raw .bin files
   bool sync_per_op = false;
   bool strict = false;
-  std::set<std::string> skip_ops;             // --skip-op: op types not run (reported as such)
+  std::set<std::string> skip_ops;  // --skip-op: op types not run (reported as such)
   int repeat = 1;
 };
 

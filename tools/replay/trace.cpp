@@ -68,8 +68,8 @@ class Loader {
   std::map<std::string, std::string> cli_params_;
   std::map<std::string, std::int64_t> params_;
   Trace trace_;
-  std::map<std::string, int> by_name_;          // declared names (and instances "name@i")
-  std::vector<bool> per_layer_;                 // by declaration index (decls first)
+  std::map<std::string, int> by_name_;  // declared names (and instances "name@i")
+  std::vector<bool> per_layer_;         // by declaration index (decls first)
   std::size_t declared_ = 0;
 };
 
@@ -139,8 +139,8 @@ Init Loader::parse_init(const YAML::Node& n, const std::string& what, const Tens
     init.kind = Init::Kind::kValues;
     init.values = number_list(n["values"], what + ".values");
     if (static_cast<std::int64_t>(init.values.size()) != t.elements()) {
-      fail(n["values"], what + ".values: " + std::to_string(init.values.size()) +
-                            " values for " + std::to_string(t.elements()) + " elements");
+      fail(n["values"], what + ".values: " + std::to_string(init.values.size()) + " values for " +
+                            std::to_string(t.elements()) + " elements");
     }
   }
   if (n["file"]) {
@@ -164,7 +164,8 @@ Init Loader::parse_init(const YAML::Node& n, const std::string& what, const Tens
     init.diagonal = scalar<std::int64_t>(n["triu"], what + ".triu");
     if (t.shape.size() < 2) fail(n, what + ".triu: needs a tensor of at least 2 dimensions");
   }
-  if (kinds != 1) fail(n, what + ": give exactly one of random/seed, zeros, value, values, file, triu");
+  if (kinds != 1)
+    fail(n, what + ": give exactly one of random/seed, zeros, value, values, file, triu");
   return init;
 }
 
@@ -194,8 +195,9 @@ Expect Loader::parse_expect(const YAML::Node& n, const std::string& what, const 
 void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
   std::string what = "tensor " + std::to_string(index);
   if (!n.IsMap()) fail(n, what + ": expected a map (name, shape, dtype, role...)");
-  check_keys(n, {"name", "shape", "dtype", "role", "init", "expect", "format", "view_of",
-                 "offset", "per_layer"},
+  check_keys(n,
+             {"name", "shape", "dtype", "role", "init", "expect", "format", "view_of", "offset",
+              "per_layer"},
              what);
   Tensor t;
   if (!n["name"]) fail(n, what + ": missing key 'name'");
@@ -223,7 +225,8 @@ void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
   t.dtype_name = scalar<std::string>(n["dtype"], what + ".dtype");
   t.dtype = parse_dtype(t.dtype_name);
   if (t.dtype < 0) fail(n["dtype"], what + ".dtype: unknown type '" + t.dtype_name + "'");
-  const std::string role = n["role"] ? scalar<std::string>(n["role"], what + ".role") : "intermediate";
+  const std::string role =
+      n["role"] ? scalar<std::string>(n["role"], what + ".role") : "intermediate";
   if (role == "input") {
     t.role = Role::kInput;
   } else if (role == "weight") {
@@ -251,7 +254,8 @@ void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
     t.view_of = it->second;
     const Tensor& b = trace_.tensors[static_cast<std::size_t>(t.view_of)];
     if (b.view_of >= 0) fail(n["view_of"], what + ".view_of: '" + base + "' is itself a view");
-    if (b.dtype != t.dtype) fail(n["view_of"], what + ".view_of: dtype differs from '" + base + "'");
+    if (b.dtype != t.dtype)
+      fail(n["view_of"], what + ".view_of: dtype differs from '" + base + "'");
     if (per_layer_[static_cast<std::size_t>(t.view_of)] != per_layer) {
       fail(n["view_of"], what + ".view_of: a view is per_layer exactly when its base is");
     }
@@ -335,7 +339,8 @@ void Loader::parse_op(const YAML::Node& n, int repeat_index, const std::string& 
                              [&](const AttrSpec& a) { return key == a.name; });
     if (spec == entry->attrs.end()) {
       std::string known;
-      for (const AttrSpec& a : entry->attrs) known += std::string(known.empty() ? "" : ", ") + a.name;
+      for (const AttrSpec& a : entry->attrs)
+        known += std::string(known.empty() ? "" : ", ") + a.name;
       fail(kv.first, what + ": unknown attribute '" + key + "' for " + op.type +
                          (known.empty() ? " (it takes none)" : " (it takes: " + known + ")"));
     }
@@ -354,7 +359,9 @@ void Loader::parse_op(const YAML::Node& n, int repeat_index, const std::string& 
     }
     // Type check now, so a bad attribute never reaches the run.
     const std::string text = attr.items.empty() ? "" : attr.items[0];
-    auto bad = [&](const char* want) { fail(v, akey + ": expected " + want + ", got '" + text + "'"); };
+    auto bad = [&](const char* want) {
+      fail(v, akey + ": expected " + want + ", got '" + text + "'");
+    };
     switch (spec->type) {
       case AttrType::kInts:
         if (!attr.list) bad("a list of integers");
@@ -406,9 +413,10 @@ void Loader::parse_op(const YAML::Node& n, int repeat_index, const std::string& 
     if (!list.IsSequence()) fail(list, what + "." + key + ": expected a list of tensor names");
     const int count = static_cast<int>(list.size());
     if (count < lo || count > hi) {
-      fail(list, what + "." + key + ": " + op.type + " takes " +
-                     (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                     ", got " + std::to_string(count));
+      fail(list,
+           what + "." + key + ": " + op.type + " takes " +
+               (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+               ", got " + std::to_string(count));
     }
     for (int i = 0; i < count; ++i) {
       const std::string w = what + "." + key + "[" + std::to_string(i) + "]";
@@ -458,8 +466,10 @@ Trace Loader::load() {
   if (!root.IsMap()) throw TraceError(file_ + ": a trace is a map (name, tensors, ops)");
   check_keys(root, {"name", "description", "seed", "params", "tensors", "ops"}, "trace");
   trace_.file = file_;
-  trace_.name = root["name"] ? scalar<std::string>(root["name"], "name") : fs::path(file_).stem().string();
-  if (root["description"]) trace_.description = scalar<std::string>(root["description"], "description");
+  trace_.name =
+      root["name"] ? scalar<std::string>(root["name"], "name") : fs::path(file_).stem().string();
+  if (root["description"])
+    trace_.description = scalar<std::string>(root["description"], "description");
   if (root["seed"]) trace_.seed = scalar<std::uint64_t>(root["seed"], "seed");
   if (root["params"]) {
     if (!root["params"].IsMap()) fail(root["params"], "params: expected a map of integers");
@@ -501,11 +511,25 @@ std::int64_t Tensor::elements() const {
 
 std::size_t dtype_size(int dtype) {
   switch (dtype) {
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_DOUBLE: case ACL_INT64: case ACL_UINT64: return 8;
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    default: return 0;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+      return 4;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+      return 8;
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+      return 1;
+    default:
+      return 0;
   }
 }
 
@@ -513,11 +537,12 @@ int parse_dtype(const std::string& text) {
   std::string s = lower(text);
   if (s.rfind("dt_", 0) == 0) s = s.substr(3);
   static const std::map<std::string, int> names = {
-      {"float", ACL_FLOAT}, {"float32", ACL_FLOAT}, {"fp32", ACL_FLOAT},
-      {"float16", ACL_FLOAT16}, {"fp16", ACL_FLOAT16}, {"half", ACL_FLOAT16},
-      {"bfloat16", ACL_BF16}, {"bf16", ACL_BF16}, {"double", ACL_DOUBLE}, {"float64", ACL_DOUBLE},
-      {"int8", ACL_INT8}, {"uint8", ACL_UINT8}, {"int16", ACL_INT16}, {"uint16", ACL_UINT16},
-      {"int32", ACL_INT32}, {"uint32", ACL_UINT32}, {"int64", ACL_INT64}, {"uint64", ACL_UINT64},
+      {"float", ACL_FLOAT},     {"float32", ACL_FLOAT}, {"fp32", ACL_FLOAT},
+      {"float16", ACL_FLOAT16}, {"fp16", ACL_FLOAT16},  {"half", ACL_FLOAT16},
+      {"bfloat16", ACL_BF16},   {"bf16", ACL_BF16},     {"double", ACL_DOUBLE},
+      {"float64", ACL_DOUBLE},  {"int8", ACL_INT8},     {"uint8", ACL_UINT8},
+      {"int16", ACL_INT16},     {"uint16", ACL_UINT16}, {"int32", ACL_INT32},
+      {"uint32", ACL_UINT32},   {"int64", ACL_INT64},   {"uint64", ACL_UINT64},
       {"bool", ACL_BOOL}};
   auto it = names.find(s);
   return it == names.end() ? -1 : it->second;
@@ -525,29 +550,47 @@ int parse_dtype(const std::string& text) {
 
 std::string dtype_name(int dtype) {
   switch (dtype) {
-    case ACL_FLOAT: return "float32";
-    case ACL_FLOAT16: return "float16";
-    case ACL_BF16: return "bfloat16";
-    case ACL_DOUBLE: return "double";
-    case ACL_INT8: return "int8";
-    case ACL_UINT8: return "uint8";
-    case ACL_INT16: return "int16";
-    case ACL_UINT16: return "uint16";
-    case ACL_INT32: return "int32";
-    case ACL_UINT32: return "uint32";
-    case ACL_INT64: return "int64";
-    case ACL_UINT64: return "uint64";
-    case ACL_BOOL: return "bool";
-    default: return "type " + std::to_string(dtype);
+    case ACL_FLOAT:
+      return "float32";
+    case ACL_FLOAT16:
+      return "float16";
+    case ACL_BF16:
+      return "bfloat16";
+    case ACL_DOUBLE:
+      return "double";
+    case ACL_INT8:
+      return "int8";
+    case ACL_UINT8:
+      return "uint8";
+    case ACL_INT16:
+      return "int16";
+    case ACL_UINT16:
+      return "uint16";
+    case ACL_INT32:
+      return "int32";
+    case ACL_UINT32:
+      return "uint32";
+    case ACL_INT64:
+      return "int64";
+    case ACL_UINT64:
+      return "uint64";
+    case ACL_BOOL:
+      return "bool";
+    default:
+      return "type " + std::to_string(dtype);
   }
 }
 
 const char* role_name(Role role) {
   switch (role) {
-    case Role::kInput: return "input";
-    case Role::kWeight: return "weight";
-    case Role::kOutput: return "output";
-    case Role::kIntermediate: return "intermediate";
+    case Role::kInput:
+      return "input";
+    case Role::kWeight:
+      return "weight";
+    case Role::kOutput:
+      return "output";
+    case Role::kIntermediate:
+      return "intermediate";
   }
   return "?";
 }

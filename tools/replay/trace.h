@@ -29,18 +29,18 @@ enum class Role { kInput, kWeight, kOutput, kIntermediate };
 struct Init {
   enum class Kind { kNone, kRandom, kZeros, kValue, kValues, kFile, kTriu };
   Kind kind = Kind::kNone;
-  std::uint64_t seed = 0;          // kRandom (0: derived from the trace seed and the tensor name)
-  double low = -1, high = 1;       // kRandom: uniform in [low, high) (integers: [low, high))
-  double value = 0;                // kValue: every element
-  std::vector<double> values;      // kValues: element by element (count = element count)
-  std::string file;                // kFile: raw little-endian elements, path resolved
-  std::int64_t diagonal = 1;       // kTriu: 1 where column - row >= diagonal (last two dims)
+  std::uint64_t seed = 0;      // kRandom (0: derived from the trace seed and the tensor name)
+  double low = -1, high = 1;   // kRandom: uniform in [low, high) (integers: [low, high))
+  double value = 0;            // kValue: every element
+  std::vector<double> values;  // kValues: element by element (count = element count)
+  std::string file;            // kFile: raw little-endian elements, path resolved
+  std::int64_t diagonal = 1;   // kTriu: 1 where column - row >= diagonal (last two dims)
 };
 
 /// Expected contents of a tensor after the run (checked element by element).
 struct Expect {
   bool present = false;
-  std::vector<double> values;      // or, with `value`, one value for every element
+  std::vector<double> values;  // or, with `value`, one value for every element
   bool single = false;
   double atol = 1e-5, rtol = 1e-5;
 };
@@ -48,15 +48,15 @@ struct Expect {
 struct Tensor {
   std::string name;
   std::vector<std::int64_t> shape;
-  int dtype = 0;                   // aclDataType value
-  std::string dtype_name;          // as written (for messages)
+  int dtype = 0;           // aclDataType value
+  std::string dtype_name;  // as written (for messages)
   Role role = Role::kIntermediate;
-  std::string format;              // "" (ND unless the op wants NCHW), "ND", "NCHW", "NHWC"
+  std::string format;  // "" (ND unless the op wants NCHW), "ND", "NCHW", "NHWC"
   Init init;
   Expect expect;
-  int view_of = -1;                // index of the tensor whose memory this one views
-  std::int64_t offset = 0;         // in elements, into the viewed tensor
-  std::string where;               // "tensor 3 ('x')" for messages
+  int view_of = -1;         // index of the tensor whose memory this one views
+  std::int64_t offset = 0;  // in elements, into the viewed tensor
+  std::string where;        // "tensor 3 ('x')" for messages
 
   std::int64_t elements() const;
 };
@@ -69,13 +69,13 @@ struct Attr {
 
 struct Op {
   std::string type;
-  std::string name;                // given, or "<type>_<index>"
-  std::vector<int> inputs;         // tensor indices; -1 = absent (an optional input left out)
+  std::string name;         // given, or "<type>_<index>"
+  std::vector<int> inputs;  // tensor indices; -1 = absent (an optional input left out)
   std::vector<int> outputs;
   std::map<std::string, Attr> attrs;
   int stream = 0;
-  std::string where;               // "op 7 (Softmax 'attn_softmax')" for messages
-  double captured_us = -1;         // msprof CSV: the row's Task Duration(us)
+  std::string where;        // "op 7 (Softmax 'attn_softmax')" for messages
+  double captured_us = -1;  // msprof CSV: the row's Task Duration(us)
 };
 
 struct Trace {
