@@ -129,6 +129,7 @@ std::vector<OpEntry> make_table() {
   const std::vector<AttrSpec> red_attrs = {{"dims", kInts, "[]"}, {"keep_dim", kBool, "false"}};
   const std::vector<AttrSpec> pool = {
       {"kernel_size", kInts, nullptr}, {"stride", kInts, "[]"}, {"padding", kInts, "[0, 0]"}};
+  // clang-format off
   std::vector<OpEntry> t;
   auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
   add({"Add", "Add", 2, 2, 1, 1, alpha, binary_alpha, bin_alpha,
@@ -137,13 +138,7 @@ std::vector<OpEntry> make_table() {
        "self, other -> out (out = self - alpha*other)", false, false, true});
   add({"Mul", "Mul", 2, 2, 1, 1, {}, binary, bin, "self, other -> out"});
   add({"Div", "Div", 2, 2, 1, 1, {}, binary, bin, "self, other -> out"});
-  add({"Cast",
-       "Cast",
-       1,
-       1,
-       1,
-       1,
-       {},
+  add({"Cast", "Cast", 1, 1, 1, 1, {},
        [](Call& c) { return c.run<T, aclDataType, O>(c.in(0), c.out_dtype(0), c.out(0)); },
        "(const aclTensor* self, aclDataType dtype, aclTensor* out)",
        "self -> out (dtype = out's dtype)"});
@@ -153,37 +148,17 @@ std::vector<OpEntry> make_table() {
   add({"Sigmoid", "Sigmoid", 1, 1, 1, 1, {}, unary, un, "self -> out"});
   add({"Tanh", "Tanh", 1, 1, 1, 1, {}, unary, un, "self -> out"});
   add({"Exp", "Exp", 1, 1, 1, 1, {}, unary, un, "self -> out"});
-  add({"Softmax",
-       "Softmax",
-       1,
-       1,
-       1,
-       1,
-       {{"dim", kInt, "-1"}},
+  add({"Softmax", "Softmax", 1, 1, 1, 1, {{"dim", kInt, "-1"}},
        [](Call& c) { return c.run<T, std::int64_t, O>(c.in(0), c.attr_int("dim"), c.out(0)); },
-       "(const aclTensor* self, int64_t dim, aclTensor* out)",
-       "self -> out"});
-  add({"LayerNorm",
-       "LayerNorm",
-       1,
-       3,
-       1,
-       3,
-       {{"normalized_shape", kInts, "[]"}, {"eps", kFloat, "1e-5"}},
-       layer_norm,
+       "(const aclTensor* self, int64_t dim, aclTensor* out)", "self -> out"});
+  add({"LayerNorm", "LayerNorm", 1, 3, 1, 3,
+       {{"normalized_shape", kInts, "[]"}, {"eps", kFloat, "1e-5"}}, layer_norm,
        "(const aclTensor* input, const aclIntArray* normalizedShape, const aclTensor* "
        "weightOptional, const aclTensor* biasOptional, double eps, aclTensor* out, aclTensor* "
        "meanOutOptional, aclTensor* rstdOutOptional)",
        "input, weight?, bias? -> out, mean?, rstd? (normalized_shape defaults to the last dim)",
-       false,
-       true});
-  add({"RmsNorm",
-       "RmsNorm",
-       2,
-       2,
-       2,
-       2,
-       {{"eps", kFloat, "1e-6"}},
+       false, true});
+  add({"RmsNorm", "RmsNorm", 2, 2, 2, 2, {{"eps", kFloat, "1e-6"}},
        [](Call& c) {
          return c.run<T, T, double, T, T>(c.in(0), c.in(1), c.attr_float("eps"), c.out(0),
                                           c.out(1));
@@ -197,67 +172,33 @@ std::vector<OpEntry> make_table() {
        "self -> out (dtype = out's dtype)", false, true});
   add({"Amax", "Amax", 1, 1, 1, 1, red_attrs,
        [](Call& c) {
-         return c.run<T, IA, bool, O>(c.in(0), c.int_array(reduce_dims(c)), c.attr_bool("keep_dim"),
-                                      c.out(0));
+         return c.run<T, IA, bool, O>(c.in(0), c.int_array(reduce_dims(c)),
+                                      c.attr_bool("keep_dim"), c.out(0));
        },
        "(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclTensor* out)",
        "self -> out", false, true});
-  add({"Permute",
-       "Permute",
-       1,
-       1,
-       1,
-       1,
-       {{"dims", kInts, nullptr}},
-       permute,
-       "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)",
-       "self -> out",
-       false,
+  add({"Permute", "Permute", 1, 1, 1, 1, {{"dims", kInts, nullptr}}, permute,
+       "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)", "self -> out", false,
        true});
-  add({"Transpose",
-       "Permute",
-       1,
-       1,
-       1,
-       1,
-       {{"dim0", kInt, "-2"}, {"dim1", kInt, "-1"}},
-       transpose,
-       "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)",
-       "self -> out (swaps dim0 and dim1: an aclnnPermute)",
-       false,
-       true});
+  add({"Transpose", "Permute", 1, 1, 1, 1, {{"dim0", kInt, "-2"}, {"dim1", kInt, "-1"}},
+       transpose, "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)",
+       "self -> out (swaps dim0 and dim1: an aclnnPermute)", false, true});
   add({"Matmul", "Matmul", 2, 2, 1, 1, mm_attrs, matmul, mm,
        "self, mat2 -> out (transpose_a/b: the input is stored transposed, passed as a strided "
        "view)"});
   add({"BatchMatMul", "BatchMatMul", 2, 2, 1, 1, mm_attrs, matmul, mm,
        "self [B,M,K], mat2 [B,K,N] -> out [B,M,N] (transpose flags as Matmul)"});
-  add({"Convolution",
-       "Convolution",
-       2,
-       3,
-       1,
-       1,
-       {{"stride", kInts, "[1, 1]"},
-        {"padding", kInts, "[0, 0]"},
-        {"dilation", kInts, "[1, 1]"},
-        {"transposed", kBool, "false"},
-        {"output_padding", kInts, "[0, 0]"},
-        {"groups", kInt, "1"},
-        {"cube_math_type", kInt, "0"}},
+  add({"Convolution", "Convolution", 2, 3, 1, 1,
+       {{"stride", kInts, "[1, 1]"}, {"padding", kInts, "[0, 0]"}, {"dilation", kInts, "[1, 1]"},
+        {"transposed", kBool, "false"}, {"output_padding", kInts, "[0, 0]"},
+        {"groups", kInt, "1"}, {"cube_math_type", kInt, "0"}},
        conv,
        "(const aclTensor* input, const aclTensor* weight, const aclTensor* bias, const "
        "aclIntArray* stride, const aclIntArray* padding, const aclIntArray* dilation, bool "
        "transposed, const aclIntArray* outputPadding, int64_t groups, aclTensor* output, int8_t "
        "cubeMathType)",
-       "input [N,C,H,W], weight [Cout,C/groups,kh,kw], bias? -> output",
-       true,
-       true});
-  add({"BatchNorm",
-       "BatchNorm",
-       1,
-       5,
-       1,
-       3,
+       "input [N,C,H,W], weight [Cout,C/groups,kh,kw], bias? -> output", true, true});
+  add({"BatchNorm", "BatchNorm", 1, 5, 1, 3,
        {{"training", kBool, "false"}, {"momentum", kFloat, "0.1"}, {"eps", kFloat, "1e-5"}},
        batch_norm,
        "(const aclTensor* input, const aclTensor* weight, const aclTensor* bias, aclTensor* "
@@ -287,23 +228,11 @@ std::vector<OpEntry> make_table() {
          "divisorOverride, int8_t cubeMathType, aclTensor* out)",
          "self -> out (stride defaults to kernel_size)", true, true});
   }
-  add({"Embedding",
-       "Embedding",
-       2,
-       2,
-       1,
-       1,
-       {},
+  add({"Embedding", "Embedding", 2, 2, 1, 1, {},
        [](Call& c) { return c.run<T, T, T>(c.in(0), c.in(1), c.out(0)); },
        "(const aclTensor* weight, const aclTensor* indices, const aclTensor* out)",
        "weight [V,H], indices (INT32/INT64) -> out [..., H]"});
-  add({"RotaryPositionEmbedding",
-       "RotaryPositionEmbedding",
-       3,
-       3,
-       1,
-       1,
-       {{"mode", kInt, "0"}},
+  add({"RotaryPositionEmbedding", "RotaryPositionEmbedding", 3, 3, 1, 1, {{"mode", kInt, "0"}},
        [](Call& c) {
          return c.run<T, T, T, std::int64_t, O>(c.in(0), c.in(1), c.in(2), c.attr_int("mode"),
                                                 c.out(0));
@@ -311,21 +240,11 @@ std::vector<OpEntry> make_table() {
        "(const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, "
        "aclTensor* out)",
        "x [B,S,N,D], cos, sin -> out (mode 0: rotate half)"});
-  add({"FlashAttentionScore",
-       "FlashAttentionScore",
-       3,
-       7,
-       3,
-       4,
-       {{"head_num", kInt, nullptr},
-        {"input_layout", kString, "BSH"},
-        {"scale", kFloat, "1"},
-        {"keep_prob", kFloat, "1"},
-        {"pre_tokens", kInt, "2147483647"},
-        {"next_tokens", kInt, "2147483647"},
-        {"inner_precise", kInt, "0"},
-        {"sparse_mode", kInt, "0"},
-        {"prefix", kInts, "[]"}},
+  add({"FlashAttentionScore", "FlashAttentionScore", 3, 7, 3, 4,
+       {{"head_num", kInt, nullptr}, {"input_layout", kString, "BSH"}, {"scale", kFloat, "1"},
+        {"keep_prob", kFloat, "1"}, {"pre_tokens", kInt, "2147483647"},
+        {"next_tokens", kInt, "2147483647"}, {"inner_precise", kInt, "0"},
+        {"sparse_mode", kInt, "0"}, {"prefix", kInts, "[]"}},
        flash_attention,
        "(const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* "
        "realShiftOptional, const aclTensor* dropMaskOptional, const aclTensor* "
@@ -336,8 +255,8 @@ std::vector<OpEntry> make_table() {
        "aclTensor* softmaxOutOut, const aclTensor* attentionOutOut)",
        "query, key, value, real_shift?, drop_mask?, padding_mask?, atten_mask? -> "
        "attention_out, softmax_max [B,N,Sq,8] FLOAT, softmax_sum (same), softmax_out?",
-       false,
-       true});
+       false, true});
+  // clang-format on
   return t;
 }
 
