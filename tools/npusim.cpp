@@ -4,6 +4,10 @@
 //       runs any program built against the install tree on the simulated chip
 //   npusim info [--config X] [--set k=v]... [--soc | --reference | --effective]
 //       prints the effective chip configuration and a reference of every key
+//   npusim replay TRACE [--config X] [--set k=v]... [--out DIR] [--sync-per-op] [--repeat N]
+//                 [--strict] [--param k=v]... [--dump DIR] [--skip-op TYPE]...
+//       runs a workload trace (YAML op graph or msprof op_summary CSV) in this process through
+//       the aclnn operators (tools/replay/runner.h; format: traces/README.md)
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -21,6 +25,7 @@
 #include "models/chip_config.h"
 #include "models/chip_config_loader.h"
 #include "sim/config.h"
+#include "tools/replay/runner.h"
 
 namespace fs = std::filesystem;
 using npusim::models::ChipConfig;
@@ -36,7 +41,8 @@ void add_config_options(CLI::App* cmd, ConfigOptions& o) {
   cmd->add_option("-c,--config", o.config,
                   "chip preset (ascend910b, ascend310p, tiny) or YAML file; default: $NPUSIM_CONFIG "
                   "or ascend910b");
-  cmd->add_option("-s,--set", o.sets, "override one key, e.g. pcie.h2d_bandwidth=16GB/s (repeatable)");
+  cmd->add_option("-s,--set", o.sets, "override one key, e.g. pcie.h2d_bandwidth=16GB/s (repeatable)")
+      ->allow_extra_args(false);  // one value per --set: a following positional stays one
 }
 
 std::string join_sets(const std::vector<std::string>& sets) {
@@ -80,13 +86,9 @@ void prepend_env_path(const char* var, const fs::path& dir) {
   setenv(var, value.c_str(), 1);
 }
 
-int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<std::string> argv) {
-  ChipConfig cfg;
-  if (!load(o, cfg)) return 2;
-  if (argv.empty()) {
-    std::cerr << "npusim run: no program given (npusim run [options] -- ./program args)\n";
-    return 2;
-  }
+/// Passes the chosen configuration and output directory to the runtime (which reads them at
+/// aclInit, in this process or in the program run).
+bool export_env(const ConfigOptions& o, const std::string& out_dir, const char* command) {
   if (!o.config.empty()) setenv("NPUSIM_CONFIG", o.config.c_str(), 1);
   if (!o.sets.empty()) {
     std::string sets = join_sets(o.sets);
@@ -97,12 +99,23 @@ int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<
     std::error_code ec;
     fs::create_directories(out_dir, ec);
     if (ec) {
-      std::cerr << "npusim run: cannot create output directory " << out_dir << ": " << ec.message()
-                << "\n";
-      return 2;
+      std::cerr << "npusim " << command << ": cannot create output directory " << out_dir << ": "
+                << ec.message() << "\n";
+      return false;
     }
     setenv("NPUSIM_OUT", fs::absolute(out_dir).c_str(), 1);
   }
+  return true;
+}
+
+int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<std::string> argv) {
+  ChipConfig cfg;
+  if (!load(o, cfg)) return 2;
+  if (argv.empty()) {
+    std::cerr << "npusim run: no program given (npusim run [options] -- ./program args)\n";
+    return 2;
+  }
+  if (!export_env(o, out_dir, "run")) return 2;
   prepend_env_path("LD_LIBRARY_PATH", self_dir() / ".." / "lib64");
 
   std::vector<char*> args;
@@ -129,6 +142,22 @@ int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<
     return 128 + WTERMSIG(status);
   }
   return WEXITSTATUS(status);
+}
+
+int replay(const ConfigOptions& o, npusim::replay::Options r, const std::vector<std::string>& params) {
+  ChipConfig cfg;
+  if (!load(o, cfg)) return 2;
+  for (const std::string& p : params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "npusim replay: --param " << p << ": expected name=value\n";
+      return 2;
+    }
+    r.params[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  if (!export_env(o, r.out_dir, "replay")) return 2;
+  if (const char* out = std::getenv("NPUSIM_OUT"); out != nullptr && *out != '\0') r.out_dir = out;
+  return npusim::replay::run_replay(r);
 }
 
 int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
@@ -169,7 +198,33 @@ int main(int argc, char** argv) {
   inf->add_flag("--reference", ref_only, "print only the key reference");
   inf->add_flag("--effective", effective_only, "print only the effective configuration");
 
+  ConfigOptions replay_opts;
+  npusim::replay::Options replay_args;
+  std::vector<std::string> replay_params;
+  CLI::App* rep = app.add_subcommand(
+      "replay", "run a workload trace (YAML op graph or msprof op_summary CSV) through aclnn");
+  add_config_options(rep, replay_opts);
+  rep->add_option("trace", replay_args.trace, "traces/X.yaml, or an msprof op_summary CSV")
+      ->required();
+  rep->add_option("-o,--out", replay_args.out_dir,
+                  "write timeline.json, stats.json, op_summary.csv, config.yaml and "
+                  "replay_summary.json here");
+  rep->add_flag("--sync-per-op", replay_args.sync_per_op,
+                "synchronize each op's stream after it (default: asynchronous, events between "
+                "streams)");
+  rep->add_option("--repeat", replay_args.repeat, "run the trace N times (default 1)");
+  rep->add_flag("--strict", replay_args.strict,
+                "fail (exit 2) before running when an op type cannot be replayed (default: "
+                "report it by name and skip it)");
+  rep->add_option("-p,--param", replay_params, "override a trace parameter, e.g. layers=2")
+      ->allow_extra_args(false);
+  rep->add_option("--dump", replay_args.dump_dir, "write role-output tensors as raw .bin files");
+  rep->add_option("--skip-op", replay_args.skip_ops,
+                  "do not run ops of this type (what-if runs; reported like missing operators)")
+      ->allow_extra_args(false);
+
   CLI11_PARSE(app, argc, argv);
   if (*run) return run_program(run_opts, out_dir, program);
+  if (*rep) return replay(replay_opts, replay_args, replay_params);
   return info(info_opts, soc, ref_only, effective_only);
 }

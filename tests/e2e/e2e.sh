@@ -192,6 +192,11 @@ PY
     grep -q "h2d_bandwith" run.txt
     if npusim info --set pcie.h2d_bandwidth=fast > set.txt 2>&1; then exit 1; fi
     grep -q "pcie.h2d_bandwidth" set.txt ;;
+  replay)  # the installed CLI replays a trace in process; it finds lib64/ by its RPATH
+    env -u LD_LIBRARY_PATH "${PREFIX}/bin/npusim" replay "${SRC}/../tools/add_mul.yaml" \
+      --config tiny --out out | tee replay.txt
+    grep -q "check z: OK" replay.txt
+    [[ -s out/timeline.json && -s out/op_summary.csv ]] ;;
   cli_info)
     npusim info --reference > ref.txt  # not piped into grep -q: SIGPIPE + pipefail = flaky
     grep -q "pcie.h2d_bandwidth" ref.txt

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `npusim replay` end to end (the build tree's CLI, in process with libacl_rt.so).
+#   replay.sh <npusim> <source dir> <scratch dir> <case>
+set -euo pipefail
+NPUSIM="$1"; SRC="$2"; WORK="$3"; CASE="$4"
+rm -rf "${WORK}"; mkdir -p "${WORK}"; cd "${WORK}"
+export NPUSIM_LOG=error
+
+json_check() {  # json_check <file> <python expression over `d` that must be true>
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if not eval(sys.argv[2]):
+    text = json.dumps(d)
+    sys.exit("check failed: " + sys.argv[2] + (" in " + text if len(text) < 2000 else ""))
+PY
+}
+
+case "${CASE}" in
+  add_mul)  # results checked by the trace's expect: entries; events between the two streams
+    "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out out | tee run.txt
+    grep -q "check y: OK" run.txt && grep -q "check z: OK" run.txt && grep -q "check hz: OK" run.txt
+    grep -q "ops run: 5 (5 per iteration x 1); streams: 2" run.txt
+    grep -Eq "simulated end-to-end: [0-9]+\.[0-9]{3} us" run.txt
+    json_check out/replay_summary.json "d['ops_run'] == 5 and d['checks_passed'] == 3 and d['skipped'] == {}"
+    # Two cross-stream dependencies: stream 1 waits for add, stream 0 waits for mul.
+    json_check out/timeline.json \
+      "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtStreamWaitEvent') == 1 + 2 + 1"
+    for f in timeline.json stats.json op_summary.csv config.yaml; do [[ -s out/${f} ]]; done
+    [[ $(grep -c "^" out/op_summary.csv) -eq 6 ]]  # header + 5 kernels
+    # Synchronous per op, three iterations: same results, no events between the ops.
+    "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --sync-per-op --repeat 3 \
+      --out sync | tee sync.txt
+    grep -q "ops run: 15 (5 per iteration x 3); streams: 2 (synchronous per op)" sync.txt
+    grep -q "check z: OK" sync.txt
+    json_check sync/timeline.json \
+      "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtStreamWaitEvent') == 1 + 1"
+    # --dump writes the role-output tensors.
+    "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --dump dump > /dev/null
+    python3 -c "import struct; v = struct.unpack('6f', open('dump/y.bin','rb').read()); assert v == (2,6,12,20,30,42), v" ;;
+  events)  # only the waits the graph needs: an ordering implied by an earlier wait adds none
+    cat > ev.yaml <<'YAML'
+tensors:
+  - {name: a, shape: [4], dtype: float32, role: input, init: {values: [1, 2, 3, 4]}}
+  - {name: x, shape: [4], dtype: float32}
+  - {name: y, shape: [4], dtype: float32}
+  - {name: z, shape: [4], dtype: float32}
+  - {name: w, shape: [4], dtype: float32, role: output, expect: {values: [6, 12, 20, 30]}}
+ops:
+  - {type: Add, name: A, inputs: [a, a], outputs: [x], alpha: 0}   # x = a        (stream 0)
+  - {type: Add, name: B, inputs: [x, a], outputs: [y], stream: 1}  # y = 2a       waits for A
+  - {type: Mul, name: C, inputs: [x, a], outputs: [z], stream: 1}  # z = a*a      ordered by B's wait
+  - {type: Add, name: D, inputs: [y, z], outputs: [w], stream: 2}  # waits for C only (C follows A)
+  - {type: Add, name: E, inputs: [w, x], outputs: [w], stream: 2}  # w = a*a+3a   x: implied
+YAML
+    sed -i 's/values: \[6, 12, 20, 30\]/values: [4, 10, 18, 28]/' ev.yaml
+    "${NPUSIM}" replay ev.yaml --config tiny --out out | tee run.txt
+    grep -q "check w: OK" run.txt
+    # 2 streams wait for the start event, B waits for A, D for C, 2 joins into stream 0.
+    json_check out/timeline.json \
+      "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtStreamWaitEvent') == 2 + 1 + 1 + 2"
+    json_check out/timeline.json \
+      "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtRecordEvent') == 1 + 2 + 2 + 1" ;;
+  refused)  # an op whose operator refuses its arguments: named and counted, the others run
+    cat > rej.yaml <<'YAML'
+tensors:
+  - {name: a, shape: [4], dtype: float32, role: input, init: {value: 1}}
+  - {name: b, shape: [5], dtype: float32, role: input}
+  - {name: y, shape: [4], dtype: float32, role: output, expect: {value: 2}}
+  - {name: z, shape: [4], dtype: float32, role: output}
+ops:
+  - {type: Add, name: bad, inputs: [a, b], outputs: [z]}
+  - {type: Add, name: good, inputs: [a, a], outputs: [y]}
+  - {type: Mul, name: bad2, inputs: [b, a], outputs: [z], stream: 1}
+YAML
+    "${NPUSIM}" replay rej.yaml --config tiny --out out > run.txt 2> err.txt
+    grep -q "check y: OK" run.txt
+    grep -q "ops run: 1 (3 per iteration x 1), 2 refused by their operator" run.txt
+    grep -q "op type Add (1 op): refused by its operator, not run; first: op 0 (Add 'bad'): aclnnAddGetWorkspaceSize returned 161002" err.txt
+    grep -q "op type Mul (1 op): refused by its operator" err.txt
+    json_check out/replay_summary.json "d['rejected'] == {'Add': 1, 'Mul': 1} and d['ops_run'] == 1"
+    set +e; "${NPUSIM}" replay rej.yaml --config tiny --strict > s.txt 2>&1; rc=$?; set -e
+    [[ ${rc} -eq 1 ]] && grep -q "rej.yaml: op 0 (Add 'bad'): aclnnAddGetWorkspaceSize returned 161002" s.txt ;;
+  failing_check)  # a wrong expectation fails the run (exit 1) and says which elements
+    sed 's/values: \[2, 6, 12, 20, 30, 42\]/values: [2, 6, 12, 20, 30, 41]/' \
+      "${SRC}/tests/tools/add_mul.yaml" > wrong.yaml
+    if "${NPUSIM}" replay wrong.yaml --config tiny > run.txt 2>&1; then cat run.txt; exit 1; fi
+    grep -q "check y: FAILED, 1 of 6 elements differ: \[5\] 42 (expected 41)" run.txt ;;
+  missing_ops)  # an op type whose aclnn function the library lacks: reported by name, never dropped
+    cat > t.yaml <<'YAML'
+tensors:
+  - {name: a, shape: [4], dtype: float32, role: input}
+  - {name: y, shape: [4], dtype: float32, role: output}
+ops:
+  - {type: Mul, inputs: [a, a], outputs: [y]}
+  - {type: Tanh, inputs: [y], outputs: [y]}
+  - {type: Tanh, inputs: [y], outputs: [y]}
+YAML
+    # --skip-op: ops left out on request are named and counted the same way (and --strict
+    # does not refuse them).
+    head -5 t.yaml > mul.yaml
+    "${NPUSIM}" replay mul.yaml --config tiny --skip-op Mul --strict --out skip > run0.txt 2> err0.txt
+    grep -q "op type Mul (1 op): skipped (--skip-op)" err0.txt
+    json_check skip/replay_summary.json "d['skipped'] == {'Mul': 1} and d['ops_run'] == 0"
+    # An operator the library lacks (while aclnnTanh is not in it).
+    if nm -D "$(dirname "${NPUSIM}")/../runtime/libacl_rt.so" | grep -q " T aclnnTanh$"; then
+      echo "aclnnTanh is in the library now: the not-in-this-build path is covered by tools_tests"
+      exit 0
+    fi
+    "${NPUSIM}" replay t.yaml --config tiny --out out > run.txt 2> err.txt
+    grep -q "op type Tanh (2 ops): aclnnTanh is not in this npusim build" err.txt
+    grep -q "those are skipped (--strict makes this an error)" err.txt
+    grep -q "ops run: 1 (1 per iteration x 1), 2 skipped per iteration" run.txt
+    json_check out/replay_summary.json "d['skipped'] == {'Tanh': 2} and d['ops_run'] == 1"
+    set +e; "${NPUSIM}" replay t.yaml --config tiny --strict > run2.txt 2> err2.txt; rc=$?; set -e
+    [[ ${rc} -eq 2 ]]
+    grep -q "op type Tanh (2 ops): aclnnTanh is not in this npusim build" err2.txt
+    grep -q -- "--strict: nothing was run" err2.txt ;;
+  csv)  # msprof op_summary CSV: rows replayed; an unknown OP Type reported by name with a count
+    "${NPUSIM}" replay "${SRC}/tests/tools/msprof_sample.csv" --config tiny --out out > run.txt 2> err.txt
+    cat run.txt err.txt
+    grep -q "OP Type MysteryOp (2 rows): cannot be replayed: no op table entry for OP Type 'MysteryOp'" err.txt
+    grep -q "2 of 7 CSV rows not replayable" run.txt
+    grep -q "captured (msprof, sum of Task Duration of the replayed rows)" run.txt
+    # 5 replayable rows: those whose operators are in the library ran, the others are named.
+    json_check out/replay_summary.json \
+      "d['skipped']['MysteryOp'] == 2 and d['ops_run'] + sum(v for k, v in d['skipped'].items() if k != 'MysteryOp') == 5 and d['ops_run'] >= 3 and d['streams'] == 2"
+    set +e; "${NPUSIM}" replay "${SRC}/tests/tools/msprof_sample.csv" --config tiny --strict > s.txt 2>&1; rc=$?; set -e
+    [[ ${rc} -eq 2 ]] && grep -q "OP Type MysteryOp (2 rows)" s.txt ;;
+  determinism)  # the same trace and config twice: identical timelines
+    for run in 1 2; do
+      "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --repeat 2 --out run${run} > /dev/null
+      "${NPUSIM}" replay "${SRC}/tests/tools/msprof_sample.csv" --config tiny --out csv${run} > /dev/null 2>&1
+    done
+    cmp run1/timeline.json run2/timeline.json
+    cmp run1/stats.json run2/stats.json
+    cmp run1/replay_summary.json run2/replay_summary.json
+    cmp csv1/timeline.json csv2/timeline.json ;;
+  bad_trace)  # a bad trace is reported with file, key and reason; nothing crashes
+    printf 'tensors:\n  - {name: a, shape: [4], dtype: float32}\nops:\n  - {type: Softmax, inputs: [a], outputs: [a], axis: 1}\n' > bad.yaml
+    set +e; "${NPUSIM}" replay bad.yaml --config tiny > out.txt 2>&1; rc=$?; set -e
+    [[ ${rc} -eq 2 ]]
+    grep -q "bad trace: bad.yaml:4: op 0 (Softmax 'Softmax_0'): unknown attribute 'axis' for Softmax (it takes: dim)" out.txt
+    set +e; "${NPUSIM}" replay bad.yaml --config nosuchchip > out2.txt 2>&1; rc=$?; set -e
+    [[ ${rc} -eq 2 ]] && grep -q "bad configuration" out2.txt
+    set +e; "${NPUSIM}" replay "${SRC}/traces/llama7b_decode.yaml" --param layer=2 > out3.txt 2>&1; rc=$?; set -e
+    [[ ${rc} -eq 2 ]] && grep -q "the trace has no parameter 'layer'" out3.txt ;;
+  *) echo "unknown case ${CASE}"; exit 2 ;;
+esac
