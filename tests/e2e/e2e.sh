@@ -197,6 +197,15 @@ PY
       --config tiny --out out | tee replay.txt
     grep -q "check z: OK" replay.txt
     [[ -s out/timeline.json && -s out/op_summary.csv ]] ;;
+  bert_experiment)  # the README's BERT table: each change has the claimed direction
+    bash "${SRC}/../../tools/bert_experiment.sh" --prefix "${PREFIX}" | tee table.md
+    python3 - table.md <<'PY'
+import sys
+rows = [l for l in open(sys.argv[1]) if l.startswith("| ") and " % |" in l]
+changes = [float(l.split("|")[4].strip().rstrip(" %")) for l in rows]
+assert len(changes) == 3 and all(c < -5 for c in changes), changes
+PY
+    ;;
   cli_info)
     npusim info --reference > ref.txt  # not piped into grep -q: SIGPIPE + pipefail = flaky
     grep -q "pcie.h2d_bandwidth" ref.txt
