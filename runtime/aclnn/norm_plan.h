@@ -81,6 +81,9 @@ inline RowTiling plan_rows(const Plan& p, Dt dt, std::int64_t rows, std::int64_t
   }
   const std::uint64_t per_elem = elem + 4ull * (n.f32_rows + n.chunk_f32_rows);
   std::uint64_t c = (ub - n.per_row_bytes) / per_elem / 64 * 64;
+  // A chunk shorter than the row: the kernels take chunk >= len for "the row fits" (and then
+  // allocate the whole-tile buffers the budget above did not count here).
+  c = std::min<std::uint64_t>(c, (static_cast<std::uint64_t>(len) - 1) / 64 * 64);
   c = std::max<std::uint64_t>(c, 64);
   t.tile_rows = 1;
   t.chunk = static_cast<std::uint32_t>(c);
