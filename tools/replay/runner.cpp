@@ -765,6 +765,13 @@ int Runner::execute(double& simulated_us, int& ops_run) {
     if (aclError st = aclrtSynchronizeEvent(end); st != ACL_SUCCESS)
       bad("the run (aclrtSynchronizeEvent)", st);
   }
+  // A kernel that failed (trap, bad access, UB overflow) fails its stream: report it, never a
+  // timing of a broken run.
+  for (std::size_t s = 0; rc == 0 && s < streams_.size(); ++s) {
+    if (aclError st = aclrtSynchronizeStream(streams_[s]); st != ACL_SUCCESS) {
+      bad("stream " + std::to_string(s) + " (a kernel failed)", st);
+    }
+  }
   if (rc == 0) {
     float ms = 0;
     if (aclError st = aclrtEventElapsedTime(&ms, start, end); st != ACL_SUCCESS) {
