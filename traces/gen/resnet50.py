@@ -29,7 +29,9 @@ def build(dtype):
                      init={"low": -0.05, "high": 0.05})
         y = g.op("Convolution", [x, w], g.tensor(f"{name}_out", [1, cout, ho, ho], dtype),
                  name=f"{name}", stride=[stride, stride], padding=[pad, pad])
-        params = [g.tensor(f"{name}_bn_{p}", [cout], dtype, role="weight", init=init)
+        # BatchNorm's parameters and running statistics in float32, as mixed-precision inference
+        # keeps them (and as aclnnBatchNorm takes them without a Cast launch each).
+        params = [g.tensor(f"{name}_bn_{p}", [cout], "float32", role="weight", init=init)
                   for p, init in (("gamma", {"low": 0.9, "high": 1.1}), ("beta", {"low": -0.1, "high": 0.1}),
                                   ("mean", {"low": -0.1, "high": 0.1}), ("var", {"low": 0.5, "high": 1.5}))]
         y = g.op("BatchNorm", [y] + params, g.tensor(f"{name}_bn", [1, cout, ho, ho], dtype),
