@@ -17,7 +17,7 @@
 #include "aclnnop/aclnn_prompt_flash_attention.h"
 #include "models/kernel_work.h"
 #include "runtime/aclnn/meta.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/aclnn_support.h"
 
 namespace npusim::rt::testing {
 namespace {
@@ -47,26 +47,8 @@ struct Case {
 // A deterministic value in [-1, 1].
 double wave(std::int64_t i, double f) { return std::sin(0.731 * static_cast<double>(i) * f + f); }
 
-class AttentionTest : public DeviceTest {
+class AttentionTest : public OperatorTest {
  protected:
-  void TearDown() override {
-    for (aclTensor* t : tensors_) EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-    for (void* p : buffers_) aclrtFree(p);
-    DeviceTest::TearDown();
-  }
-  void* alloc(std::size_t bytes) {
-    void* p = nullptr;
-    EXPECT_EQ(aclrtMalloc(&p, bytes < 32 ? 32 : bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    buffers_.push_back(p);
-    return p;
-  }
-  aclTensor* tensor(const std::vector<std::int64_t>& shape, aclDataType type, void* data) {
-    aclTensor* t = aclCreateTensor(shape.data(), shape.size(), type, nullptr, 0, ACL_FORMAT_ND,
-                                   shape.data(), shape.size(), data);
-    EXPECT_NE(t, nullptr);
-    tensors_.push_back(t);
-    return t;
-  }
 
   // Shape of query (heads n) or key/value (heads n2) in the case's layout.
   static std::vector<std::int64_t> shape(const Case& c, std::int64_t heads, std::int64_t s) {
@@ -278,9 +260,6 @@ class AttentionTest : public DeviceTest {
     }
     EXPECT_LE(kernel->block_dim, static_cast<std::uint32_t>(c.b * c.n * ((c.sq + 15) / 16)));
   }
-
-  std::vector<aclTensor*> tensors_;
-  std::vector<void*> buffers_;
 };
 
 TEST_F(AttentionTest, SingleTokenBnsd) { run({1, 1, 1, 1, 1, 64}); }

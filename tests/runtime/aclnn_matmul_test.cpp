@@ -16,7 +16,7 @@
 #include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_mm.h"
 #include "runtime/half_float.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/aclnn_support.h"
 
 namespace npusim::rt::testing {
 namespace {
@@ -61,28 +61,13 @@ double tolerance(aclDataType out) {
   return out == ACL_FLOAT16 ? 1e-3 : out == ACL_BF16 ? 1e-2 : 1e-5;
 }
 
-class AclnnMatmulTest : public DeviceTest {
+class AclnnMatmulTest : public OperatorTest {
  protected:
-  void TearDown() override {
-    for (aclTensor* t : tensors_) EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-    for (void* p : buffers_) aclrtFree(p);
-    DeviceTest::TearDown();
-  }
-  void* alloc(std::size_t bytes) {
-    void* p = nullptr;
-    EXPECT_EQ(aclrtMalloc(&p, bytes + 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    std::memset(p, 0, bytes + 64);
-    buffers_.push_back(p);
-    return p;
-  }
   // A view of `dims` with `strides` over a buffer of storage_elems elements.
   aclTensor* view(std::vector<int64_t> dims, std::vector<int64_t> strides, aclDataType t,
                   void* data, int64_t storage_elems) {
-    aclTensor* x = aclCreateTensor(dims.data(), dims.size(), t, strides.data(), 0, ACL_FORMAT_ND,
-                                   &storage_elems, 1, data);
-    EXPECT_NE(x, nullptr);
-    tensors_.push_back(x);
-    return x;
+    return keep(aclCreateTensor(dims.data(), dims.size(), t, strides.data(), 0, ACL_FORMAT_ND,
+                                &storage_elems, 1, data));
   }
   static std::vector<int64_t> contiguous(const std::vector<int64_t>& dims) {
     std::vector<int64_t> s(dims.size(), 1);
@@ -213,8 +198,6 @@ class AclnnMatmulTest : public DeviceTest {
     return bad;
   }
 
-  std::vector<aclTensor*> tensors_;
-  std::vector<void*> buffers_;
   std::uint64_t seed_ = 12345;
 };
 

@@ -29,7 +29,7 @@
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_softmax.h"
 #include "runtime/aclnn/meta.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/aclnn_support.h"
 
 namespace npusim::rt::testing {
 namespace {
@@ -62,35 +62,15 @@ Values pattern(int64_t n, double seed, double scale = 3.0) {
   return v;
 }
 
-class NormTest : public DeviceTest {
+class NormTest : public OperatorTest {
  protected:
-  void TearDown() override {
-    for (aclTensor* t : tensors_) EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-    for (aclIntArray* a : arrays_) EXPECT_EQ(aclDestroyIntArray(a), ACLNN_SUCCESS);
-    for (void* p : buffers_) aclrtFree(p);
-    DeviceTest::TearDown();
-  }
-
   // A contiguous device tensor, filled with `values` (rounded to its type) when given.
   aclTensor* make(const Shape& shape, aclDataType type, const Values& values = {}) {
     const int64_t n = std::max<int64_t>(numel(shape), 1);
-    void* dev = nullptr;
-    EXPECT_EQ(aclrtMalloc(&dev, static_cast<std::size_t>(n) * 4 + 64, ACL_MEM_MALLOC_HUGE_FIRST),
-              ACL_SUCCESS);
-    buffers_.push_back(dev);
-    std::memset(dev, 0, static_cast<std::size_t>(n) * 4);
+    void* dev = alloc(static_cast<std::size_t>(n) * 4);
     for (std::size_t i = 0; i < values.size(); ++i)
       aclnn::store(type, dev, static_cast<int64_t>(i), values[i]);
-    aclTensor* t = aclCreateTensor(shape.data(), shape.size(), type, nullptr, 0, ACL_FORMAT_ND,
-                                   shape.data(), shape.size(), dev);
-    EXPECT_NE(t, nullptr);
-    tensors_.push_back(t);
-    return t;
-  }
-  aclIntArray* ints(const Shape& v) {
-    aclIntArray* a = aclCreateIntArray(v.data(), v.size());
-    arrays_.push_back(a);
-    return a;
+    return tensor(shape, type, dev);
   }
   // A tensor's elements as the device holds them.
   static Values read(const aclTensor* t) {
@@ -128,10 +108,6 @@ class NormTest : public DeviceTest {
       }
     }
   }
-
-  std::vector<aclTensor*> tensors_;
-  std::vector<aclIntArray*> arrays_;
-  std::vector<void*> buffers_;
 };
 
 // ---- references --------------------------------------------------------------------------

@@ -24,7 +24,7 @@
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "runtime/half_float.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/aclnn_support.h"
 
 namespace npusim::rt::testing {
 namespace {
@@ -46,33 +46,8 @@ std::int64_t numel(const std::vector<std::int64_t>& shape) {
   return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
 }
 
-class ShapeOpsTest : public DeviceTest {
+class ShapeOpsTest : public OperatorTest {
  protected:
-  void TearDown() override {
-    for (aclTensor* t : tensors_) EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
-    for (aclIntArray* a : arrays_) EXPECT_EQ(aclDestroyIntArray(a), ACLNN_SUCCESS);
-    for (void* p : buffers_) aclrtFree(p);
-    DeviceTest::TearDown();
-  }
-  void* alloc(std::size_t bytes) {
-    void* p = nullptr;
-    EXPECT_EQ(aclrtMalloc(&p, bytes == 0 ? 32 : bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    std::memset(p, 0, bytes);
-    buffers_.push_back(p);
-    return p;
-  }
-  aclTensor* tensor(const std::vector<std::int64_t>& shape, aclDataType type, void* data) {
-    aclTensor* t = aclCreateTensor(shape.data(), shape.size(), type, nullptr, 0, ACL_FORMAT_ND,
-                                   shape.data(), shape.size(), data);
-    EXPECT_NE(t, nullptr);
-    tensors_.push_back(t);
-    return t;
-  }
-  aclIntArray* ints(const std::vector<std::int64_t>& v) {
-    aclIntArray* a = aclCreateIntArray(v.data(), v.size());
-    arrays_.push_back(a);
-    return a;
-  }
   // Runs an executor the first phase returned and waits for the stream.
   aclError run(aclnnStatus (*op)(void*, uint64_t, aclOpExecutor*, aclrtStream), uint64_t ws,
                aclOpExecutor* ex) {
@@ -88,10 +63,6 @@ class ShapeOpsTest : public DeviceTest {
     EXPECT_NE(k, nullptr);
     return *k;
   }
-
-  std::vector<aclTensor*> tensors_;
-  std::vector<aclIntArray*> arrays_;
-  std::vector<void*> buffers_;
 };
 
 // ------------------------------------------------------------------------------ Permute
