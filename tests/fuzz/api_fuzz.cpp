@@ -26,6 +26,8 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_mul.h"
 
 namespace {
 
@@ -41,7 +43,10 @@ const std::set<int> kKnownCodes = {
     ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, ACL_ERROR_RT_ADDR_UNALIGNED,
     // model run instances
     ACL_ERROR_RT_STREAM_CAPTURED, ACL_ERROR_RT_STREAM_NOT_CAPTURED, ACL_ERROR_RT_MODEL_RUNNING,
-    ACL_ERROR_RT_MODEL_CAPTURED, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT};
+    ACL_ERROR_RT_MODEL_CAPTURED, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+    // operators (aclnn): their own codes, and a kernel that read freed memory failing its stream
+    ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_PARAM_INVALID, ACL_ERROR_RT_VECTOR_CORE_EXCEPTION,
+    ACL_ERROR_RT_AICORE_EXCEPTION};
 
 long rss_kib() {
   FILE* f = std::fopen("/proc/self/statm", "r");
@@ -63,6 +68,7 @@ struct Pool {
   std::vector<void*> pinned{nullptr};
   std::vector<void*> managed{nullptr};
   std::vector<aclmdlRI> models{nullptr};
+  std::vector<aclTensor*> tensors{nullptr};
 
   template <class T>
   T pick(std::vector<T>& v, std::mt19937_64& rng) {
@@ -109,7 +115,7 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
   auto size = [&rng] { return static_cast<std::size_t>(rng() % 5 == 0 ? rng() % kBuf : rng() % 256); };
   auto timeout = [&rng] { return static_cast<int32_t>(rng() % 4 == 0 ? -1 : rng() % 3); };
   for (long i = 0; i < calls; ++i) {
-    const int op = static_cast<int>(rng() % 34);
+    const int op = static_cast<int>(rng() % 36);
     int rc = ACL_SUCCESS;
     switch (op) {
       case 0: { aclrtStream s = nullptr; rc = aclrtCreateStream(&s); if (rc == 0) aclrtDestroyStreamForce(pool.add(pool.streams, s)); break; }
@@ -211,6 +217,37 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
       case 29: { aclmdlRI m = nullptr; rc = aclmdlRICaptureEnd(pool.pick(pool.streams, rng), &m); if (rc == 0) aclmdlRIDestroy(pool.add(pool.models, m)); break; }
       case 30: rc = aclmdlRIExecuteAsync(pool.pick(pool.models, rng), pool.pick(pool.streams, rng)); break;
       case 31: rc = aclmdlRIDestroy(pool.pick(pool.models, rng)); break;
+      case 34: {  // an operator's tensor over pooled device memory (live, freed or NULL)
+        const int64_t n = static_cast<int64_t>(1 + rng() % 64);
+        aclTensor* t = aclCreateTensor(&n, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &n, 1,
+                                       pool.pick(pool.device, rng));
+        if (t != nullptr) {
+          if (aclTensor* old = pool.add(pool.tensors, t)) (void)aclDestroyTensor(old);
+        }
+        if (rng() % 4 == 0) rc = aclDestroyTensor(pool.pick(pool.tensors, rng));  // maybe stale
+        break;
+      }
+      case 35: {  // an operator over pooled tensors (any shape mix, stale ones), on a pooled stream
+        uint64_t ws = 0;
+        aclOpExecutor* ex = nullptr;
+        aclTensor* a = pool.pick(pool.tensors, rng);
+        aclTensor* b = pool.pick(pool.tensors, rng);
+        aclTensor* out = pool.pick(pool.tensors, rng);
+        if (rng() % 2 == 0) {
+          float one = 1.0f;
+          aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+          rc = aclnnAddGetWorkspaceSize(a, b, alpha, out, &ws, &ex);
+          (void)aclDestroyScalar(alpha);
+        } else {
+          rc = aclnnMulGetWorkspaceSize(a, b, out, &ws, &ex);
+        }
+        note(st, rc, "aclnn first phase");
+        if (rc == ACLNN_SUCCESS) {
+          rc = rng() % 2 == 0 ? aclnnAdd(nullptr, 0, ex, pool.pick(pool.streams, rng))
+                              : aclnnMul(nullptr, 0, ex, pool.pick(pool.streams, rng));
+        }
+        break;
+      }
       case 32: {
         aclmdlRICaptureStatus status;
         aclmdlRI m = nullptr;
