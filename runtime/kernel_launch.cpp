@@ -218,6 +218,10 @@ int run_block(LaunchState& st, std::uint32_t block, kernel::BlockTrace& trace) {
       st.pipes.cube = st.pipes.cube || m->cube;
       st.pipes.vector = st.pipes.vector || m->vector;
       st.ran = true;
+      if (block == 0 && sim::log_enabled(sim::LogLevel::kDebug)) {
+        sim::log_debug("kernel " + st.name + ": block traces reused from an earlier launch with "
+                       "the same arguments (timing-only trace memo)");
+      }
       return 0;
     }
   }
