@@ -13,6 +13,8 @@
 // registrations, and host writes into device memory by copies and memsets bump it): any change
 // forgets everything, so a freed buffer is still reported by the GM checks of a re-run. It is also
 // cleared at aclFinalize and when a device is reset.
+// Not seen: memory changed without an API call (raw __gm__ stores of other kernels, the host
+// writing registered host memory directly); a kernel branching on such memory needs the memo off.
 // Bound: at most kMaxBytes of traces; once full, further blocks are simply not memoised (they run
 // the kernel body as before) until the memo is cleared.
 // Off switch: NPUSIM_TRACE_MEMO=0 in the environment at aclInit, or set_enabled(false).
