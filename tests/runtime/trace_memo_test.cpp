@@ -62,9 +62,10 @@ std::string probe_lines(int launches, uint32_t tiles) {
 
 TEST_F(TraceMemoTest, RepeatedLaunchesRunTheBodyOnceAndMatchARunWithoutTheMemo) {
   ASSERT_TRUE(memo().enabled());
+  const std::uint64_t hits = memo().hits();
   EXPECT_EQ(probe(5, 3), probe_lines(5, 3));
   EXPECT_EQ(g_memo_probe_runs, static_cast<int>(kBlocks));  // the first launch only
-  EXPECT_EQ(memo().hits(), 4u * kBlocks);
+  EXPECT_EQ(memo().hits() - hits, 4u * kBlocks);
   const std::vector<std::uint64_t> memoised = digests();
   ASSERT_EQ(memoised.size(), 5u);
 
