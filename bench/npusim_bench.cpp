@@ -489,7 +489,8 @@ int matmul_timing_only(double functional_sim) {
       "CPU-second (target >= 10 M: %s); simulated time %.6f ms per launch on average, 8 "
       "launches back to back %.9f ms\n",
       kMmM, kMmN, kMmK,
-      memo_off ? "trace memo off, NPUSIM_TRACE_MEMO=0" : "block traces reused from the first launch",
+      memo_off ? "trace memo off, NPUSIM_TRACE_MEMO=0"
+               : "block traces reused from the first launch",
       launches, wall, cpu, instrs, instrs / wall, instrs / cpu,
       instrs / cpu >= 1e7 ? "met" : "MISSED", sim * 1e3 / launches, fixed_sim * 1e3);
   matmul_teardown(st);

@@ -19,7 +19,8 @@ std::uint64_t digest(std::uint64_t h, const kernel::BlockTrace& t) {
     h = mix(h, static_cast<std::uint64_t>(i.pipe) | static_cast<std::uint64_t>(i.op) << 8 |
                    static_cast<std::uint64_t>(i.dtype) << 16 |
                    static_cast<std::uint64_t>(i.dtype2) << 24 |
-                   static_cast<std::uint64_t>(i.src) << 32 | static_cast<std::uint64_t>(i.dst) << 40);
+                   static_cast<std::uint64_t>(i.src) << 32 |
+                   static_cast<std::uint64_t>(i.dst) << 40);
     h = mix(h, static_cast<std::uint64_t>(i.m) | static_cast<std::uint64_t>(i.n) << 16 |
                    static_cast<std::uint64_t>(i.k) << 32);
     h = mix(h, i.count);

@@ -78,7 +78,7 @@ struct KernelSpec {
   int engine = -1;  // ACL_RT_ENGINE_TYPE_AIC / _AIV from the launch config, kEngineMix, -1 = not given
   KernelOrigin origin;
   /// The launch's arguments as bytes when they fully determine the kernel's control flow in
-  /// timing-only mode (KernelLaunch::memo_key); empty = the launch is never memoised (trace_memo.h).
+  /// timing-only mode (KernelLaunch::memo_key); empty = never memoised (trace_memo.h).
   std::string memo_key;
 };
 
