@@ -18,8 +18,10 @@
 //     simulated time, TFLOPS in simulated time, replayed pipe instructions per wall-second, a
 //     check of 2048 sampled outputs against a double-precision host reference and a hash of
 //     the output bits; then, in a child process with aicore.functional=false (timing-only),
-//     launches of it for at least 3 wall seconds: replayed pipe instructions per wall-second and
-//     whether the simulated time per launch equals the functional run's
+//     the first launch (cold: the kernel body runs for every block) and then launches of it for
+//     at least 3 wall seconds (warm: the runtime reuses the first launch's block traces,
+//     runtime/trace_memo.h; NPUSIM_TRACE_MEMO=0 turns that off): replayed pipe instructions per
+//     wall-second of each, and whether the simulated time per launch equals the functional run's
 //  9. peak resident memory of the process
 // Uses the default chip (or NPUSIM_CONFIG / NPUSIM_SET). Wall time here is measured on purpose;
 // nothing the simulator reports uses it.
@@ -449,9 +451,9 @@ int matmul_timing_only(double functional_sim) {
   MatmulSetup st = matmul_setup();
   constexpr double kMinWall = 3.0;
   long launches = 0;
-  double wall = 0, sim = 0, cpu = 0, first_sim = 0;
-  matmul_run(st, 1, wall, first_sim, cpu);  // one alone: its simulated time, as functional
-  launches = 1;
+  double first_wall = 0, first_cpu = 0, first_sim = 0;
+  matmul_run(st, 1, first_wall, first_sim, first_cpu);  // cold: alone, its simulated time
+  double wall = 0, sim = 0, cpu = 0;
   while (wall < kMinWall) {
     double w = 0, s = 0, c = 0;
     const long batch = wall < 0.2 ? 1 : 1 + static_cast<long>(launches * 0.5);
@@ -461,17 +463,36 @@ int matmul_timing_only(double functional_sim) {
     sim += s;
     cpu += c;
   }
-  const long instrs = launches * bench_matmul_instrs(kMmM, kMmN, kMmK);
+  // A fixed batch, to compare simulated times with NPUSIM_TRACE_MEMO=0 (the loop's batches
+  // depend on wall time).
+  double fixed_sim = 0;
+  {
+    double w = 0, c = 0;
+    matmul_run(st, 8, w, fixed_sim, c);
+  }
+  const long per_launch = bench_matmul_instrs(kMmM, kMmN, kMmK);
+  const long instrs = launches * per_launch;
+  const char* memo = std::getenv("NPUSIM_TRACE_MEMO");
+  const bool memo_off = memo != nullptr && std::strcmp(memo, "0") == 0;
   // The target is judged per CPU-second: on a shared machine the wall rate also measures the
   // other processes.
   std::printf(
-      "fp16 matmul %ux%ux%u, timing-only: %ld launches, %.3f wall s, %.3f CPU s, %ld pipe "
-      "instructions = %.0f instructions per wall-second, %.0f per CPU-second (target >= 10 M: "
-      "%s); simulated time of the first launch %.6f ms (later ones %.6f ms on average), "
-      "functional %.6f ms (%s)\n",
-      kMmM, kMmN, kMmK, launches, wall, cpu, instrs, instrs / wall, instrs / cpu,
-      instrs / cpu >= 1e7 ? "met" : "MISSED", first_sim * 1e3, sim * 1e3 / (launches - 1),
-      functional_sim * 1e3, first_sim == functional_sim ? "identical" : "DIFFERENT");
+      "fp16 matmul %ux%ux%u, timing-only, first launch (cold: every block runs the kernel body): "
+      "%.3f wall s, %.3f CPU s, %ld pipe instructions = %.0f instructions per wall-second, %.0f "
+      "per CPU-second; simulated time %.6f ms, functional %.6f ms (%s)\n",
+      kMmM, kMmN, kMmK, first_wall, first_cpu, per_launch, per_launch / first_wall,
+      per_launch / first_cpu, first_sim * 1e3, functional_sim * 1e3,
+      first_sim == functional_sim ? "identical" : "DIFFERENT");
+  std::printf(
+      "fp16 matmul %ux%ux%u, timing-only, later launches (warm: %s): %ld launches, %.3f wall s, "
+      "%.3f CPU s, %ld pipe instructions = %.0f instructions per wall-second, %.0f per "
+      "CPU-second (target >= 10 M: %s); simulated time %.6f ms per launch on average, 8 "
+      "launches back to back %.9f ms\n",
+      kMmM, kMmN, kMmK,
+      memo_off ? "trace memo off, NPUSIM_TRACE_MEMO=0"
+               : "block traces reused from the first launch",
+      launches, wall, cpu, instrs, instrs / wall, instrs / cpu,
+      instrs / cpu >= 1e7 ? "met" : "MISSED", sim * 1e3 / launches, fixed_sim * 1e3);
   matmul_teardown(st);
   CHECK(aclrtResetDevice(0));
   CHECK(aclFinalize());

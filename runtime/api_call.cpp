@@ -83,6 +83,27 @@ Device& Call::device(std::int64_t id) const {
   return devices[static_cast<std::size_t>(id)];
 }
 
+namespace {
+
+// Whether a task's effect may write memory a kernel reads (everything but copies to the host and
+// the scheduler's event bookkeeping): it invalidates the timing-only trace memo (trace_memo.h).
+bool writes_memory(const Task& task) {
+  switch (task.kind) {
+    case TaskKind::kCopy:
+      return task.direction != Direction::kD2H;
+    case TaskKind::kMemset:
+    case TaskKind::kValueWrite:
+    case TaskKind::kHostFunc:
+    case TaskKind::kReduce:
+    case TaskKind::kRandom:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 void Call::submit(Task task) {
   Backend& b = backend();
   if (!launched_) {
@@ -93,6 +114,13 @@ void Call::submit(Task task) {
   if (flow_id_ == 0) flow_id_ = runtime_.next_flow_id();
   task.flow_id = flow_id_;
   task.submit_at = thread_.clock;
+  if (task.effect && writes_memory(task)) {
+    task.effect = [memory = &runtime_.memory(), inner = std::move(task.effect)]() -> int {
+      const int r = inner();
+      memory->note_contents_changed();  // memoised timing-only traces are forgotten
+      return r;
+    };
+  }
   b.submit(std::move(task));
 }
 

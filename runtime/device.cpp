@@ -29,6 +29,7 @@ void reset_device(Call& call, std::int64_t device, bool force) {
   if (dev.refcount > 0) return;
   void* ctx = dev.default_context;
   teardown_context(call, ctx);
+  call.runtime().trace_memo().clear();
   dev.default_context = nullptr;
   dev.peers.clear();  // peer access is the device's state: a reset device has enabled none
   if (call.thread().context == ctx) call.thread().context = nullptr;

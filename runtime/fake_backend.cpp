@@ -7,6 +7,31 @@
 namespace npusim::rt {
 namespace {
 constexpr SimTime kNever = ~SimTime{0};
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) h = (h ^ ((v >> (8 * i)) & 0xFF)) * 1099511628211ull;
+  return h;
+}
+
+// Every field of a block's trace (field by field: Instr has padding bytes).
+std::uint64_t digest(std::uint64_t h, const kernel::BlockTrace& t) {
+  for (const kernel::Instr& i : t.instrs) {
+    h = mix(h, static_cast<std::uint64_t>(i.pipe) | static_cast<std::uint64_t>(i.op) << 8 |
+                   static_cast<std::uint64_t>(i.dtype) << 16 |
+                   static_cast<std::uint64_t>(i.dtype2) << 24 |
+                   static_cast<std::uint64_t>(i.src) << 32 |
+                   static_cast<std::uint64_t>(i.dst) << 40);
+    h = mix(h, static_cast<std::uint64_t>(i.m) | static_cast<std::uint64_t>(i.n) << 16 |
+                   static_cast<std::uint64_t>(i.k) << 32);
+    h = mix(h, i.count);
+    h = mix(h, i.bytes);
+    h = mix(h, i.scalar_bbs);
+    h = mix(h, static_cast<std::uint64_t>(i.dep_begin) << 32 | i.dep_count);
+  }
+  for (std::uint32_t d : t.deps) h = mix(h, d);
+  h = mix(h, t.scalar_bbs);
+  return mix(h, t.local_bytes);
+}
 }  // namespace
 
 FakeBackend::FakeBackend(models::ChipConfig config, FakeTiming timing)
@@ -51,6 +76,7 @@ void FakeBackend::run_kernel(Queue& q) {
   q.kernel_error = 0;
   q.blocks_run = 0;
   q.instrs = 0;
+  q.trace_digest = 14695981039346656037ull;
   const models::KernelWork* work = q.running.kernel.get();
   if (q.running.kind != TaskKind::kKernel || work == nullptr || !work->run_block) return;
   npusim::kernel::BlockTrace trace;
@@ -59,6 +85,7 @@ void FakeBackend::run_kernel(Queue& q) {
     q.kernel_error = work->run_block(b, trace);
     ++q.blocks_run;
     q.instrs += trace.instrs.size();
+    q.trace_digest = digest(q.trace_digest, trace);
   }
 }
 
@@ -93,7 +120,7 @@ void FakeBackend::finish(Queue& q, const StreamKey& key) {
     }
   }
   finished_.push_back({task.name, task.kind, key.first, key.second, task.task_id, task.flow_id, r,
-                       task.kernel, q.blocks_run, q.instrs});
+                       task.kernel, q.blocks_run, q.instrs, q.trace_digest});
   if (task.done) task.done(r);
 }
 

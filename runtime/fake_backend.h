@@ -43,6 +43,7 @@ class FakeBackend : public Backend {
     std::shared_ptr<const models::KernelWork> kernel;  // kernel tasks
     std::uint32_t blocks_run = 0;                       // blocks whose run_block was called
     std::uint64_t instrs = 0;                           // instructions their traces held
+    std::uint64_t trace_digest = 0;  // FNV-1a over every field of their traces (trace_memo tests)
   };
   struct ApiTrace {
     std::uint32_t thread;
@@ -83,6 +84,7 @@ class FakeBackend : public Backend {
     int kernel_error = 0;
     std::uint32_t blocks_run = 0;
     std::uint64_t instrs = 0;
+    std::uint64_t trace_digest = 0;
   };
 
   void start_ready_tasks();

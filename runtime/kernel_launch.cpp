@@ -122,7 +122,31 @@ struct LaunchState {
   PipeUse pipes;
   GmCheck gm_check;
   bool ran = false;
+  /// The launch's full memo key (empty: not memoised): kernel identity, name, argument bytes,
+  /// blockDim, core type, local memory sizes and watchdog (the block index is the memo's slot).
+  std::string memo_key;
 };
+
+void append_bytes(std::string& key, const void* p, std::size_t n) {
+  key.append(static_cast<const char*>(p), n);
+}
+
+// The full memo key of a launch (see LaunchState::memo_key).
+std::string launch_memo_key(const KernelSpec& spec, CoreType type, const kernel::CoreBuffers& caps,
+                            std::uint64_t bb_limit) {
+  std::string key;
+  key.reserve(64 + spec.name.size() + spec.memo_key.size());
+  const auto identity = reinterpret_cast<std::uintptr_t>(spec.identity);
+  const auto core = static_cast<std::uint32_t>(type);
+  const std::uint32_t sizes[] = {spec.block_dim, core, caps.ub, caps.l1, caps.l0a, caps.l0b,
+                                 caps.l0c, static_cast<std::uint32_t>(spec.name.size())};
+  append_bytes(key, &identity, sizeof identity);
+  append_bytes(key, &bb_limit, sizeof bb_limit);
+  append_bytes(key, sizes, sizeof sizes);
+  key += spec.name;
+  key += spec.memo_key;
+  return key;
+}
 
 int block_failed(const LaunchState& st, std::uint32_t block, const char* what) {
   std::string text = "kernel " + st.name + " block " + std::to_string(block) + " of " +
@@ -184,6 +208,23 @@ kernel::BlockContext& block_context(LaunchState& st, std::uint32_t block) {
 // KernelWork::run_block.
 int run_block(LaunchState& st, std::uint32_t block, kernel::BlockTrace& trace) {
   if (st.fault->stopped) return 0;  // the context stopped (stop-on-failure): nothing runs
+  TraceMemo& memo = st.runtime->trace_memo();
+  const bool memoise = !st.functional && !st.memo_key.empty() && memo.enabled();
+  const std::uint64_t generation = memoise ? st.runtime->memory().generation() : 0;
+  if (memoise) {
+    if (const TraceMemo::Block* m = memo.find(st.memo_key, st.block_dim, block, generation)) {
+      trace = m->trace;
+      st.printf_text += m->printf_text;
+      st.pipes.cube = st.pipes.cube || m->cube;
+      st.pipes.vector = st.pipes.vector || m->vector;
+      st.ran = true;
+      if (block == 0 && sim::log_enabled(sim::LogLevel::kDebug)) {
+        sim::log_debug("kernel " + st.name + ": block traces reused from an earlier launch with "
+                       "the same arguments (timing-only trace memo)");
+      }
+      return 0;
+    }
+  }
   kernel::BlockContext& ctx = block_context(st, block);
   int code;
   {
@@ -193,8 +234,21 @@ int run_block(LaunchState& st, std::uint32_t block, kernel::BlockTrace& trace) {
   ctx.finish();
   std::swap(trace, ctx.trace);  // the block's trace out, the (cleared) buffer back for reuse
   st.printf_text.append(ctx.printf_out.begin(), ctx.printf_out.end());
-  note_pipes(trace, st.pipes);
+  PipeUse use;
+  note_pipes(trace, use);
+  st.pipes.cube = st.pipes.cube || use.cube;
+  st.pipes.vector = st.pipes.vector || use.vector;
   st.ran = true;
+  // Only successful blocks, and only while memory is as it was when the block started (the body
+  // runs no API call, so it is).
+  if (memoise && code == 0 && st.runtime->memory().generation() == generation) {
+    TraceMemo::Block b;
+    b.trace = trace;
+    b.printf_text.assign(ctx.printf_out.begin(), ctx.printf_out.end());
+    b.cube = use.cube;
+    b.vector = use.vector;
+    memo.store(st.memo_key, st.block_dim, block, generation, std::move(b));
+  }
   return code;
 }
 
@@ -263,6 +317,9 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
     const double bbs = cycles / cfg.aicore.scalar_cycles_per_bb;
     if (bbs < 1.8e19) st->bb_limit = static_cast<std::uint64_t>(bbs);
   }
+  if (!spec.memo_key.empty() && !st->functional) {
+    st->memo_key = launch_memo_key(spec, work->core_type, st->caps, st->bb_limit);
+  }
   work->run_block = [st](std::uint32_t block, kernel::BlockTrace& trace) {
     return run_block(*st, block, trace);
   };
@@ -318,6 +375,7 @@ std::int32_t npusim::kernel::launch_kernel(KernelLaunch&& launch) {
     spec.identity = launch.kernel;
     spec.block_dim = launch.block_dim;
     spec.body = std::move(launch.run_block);
+    spec.memo_key = std::move(launch.memo_key);
     rt::submit_kernel(c, launch.stream, std::move(spec));
   });
 }

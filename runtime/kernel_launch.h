@@ -19,6 +19,14 @@
 // Destroying a stream (even with force), resetting the device and aclFinalize first let submitted
 // kernels run, so their printf always appears.
 //
+// Timing-only mode (aicore.functional: false): a block of a launch with a memo key whose kernel,
+// name, key, blockDim, block index, core type and local memory sizes match an earlier successful
+// block, with no allocation, free or host write into device memory since (MemoryRegistry::
+// generation), takes that block's trace, printf text and pipe use from the runtime's TraceMemo
+// instead of running the kernel body (trace_memo.h). The `<<<>>>` path has a key when every
+// parameter is a pointer, integer, enum or other type without padding bytes (or float/double);
+// the binary path (a fresh argument block per launch) and the operator library are not memoised.
+//
 // Core type: ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE when given; otherwise what earlier launches of
 // the same kernel showed (cube pipes only → AIC, vector only → AIV, both → MIX; learnt from the
 // block traces, per kernel identity); a kernel never seen before is taken as AIV (vector), which
@@ -69,6 +77,9 @@ struct KernelSpec {
   bool batch_mode = false;  // ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1
   int engine = -1;  // ACL_RT_ENGINE_TYPE_AIC / _AIV from the launch config, kEngineMix, -1 = not given
   KernelOrigin origin;
+  /// The launch's arguments as bytes when they fully determine the kernel's control flow in
+  /// timing-only mode (KernelLaunch::memo_key); empty = never memoised (trace_memo.h).
+  std::string memo_key;
 };
 
 /// Checks blockDim (1..65535, else ACL_ERROR_RT_PARAM_INVALID) and the stream (NULL = default;

@@ -55,6 +55,7 @@ void finalize(Call& call) {
   rt.memory().release_all(MemKind::kDevice);
   rt.memory().release_all(MemKind::kHostPinned);
   rt.memory().release_all(MemKind::kManaged);
+  rt.trace_memo().clear();
   rt.mark_finalized();
   call.finish();
   if (rt.backend() != nullptr) rt.backend()->write_outputs();

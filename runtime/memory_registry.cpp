@@ -21,6 +21,7 @@ const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, s
   a.kind = kind;
   a.device = device;
   a.serial = next_serial_++;
+  ++generation_;
   live_serials_.insert(a.serial);
   if (kind == MemKind::kDevice) charged_[device] += charged;
   if (kind == MemKind::kHostPinned) pinned_bytes_ += size;
@@ -53,6 +54,7 @@ bool MemoryRegistry::release(const void* base) {
   }
   unmap(a);
   blocks_.erase(it);
+  ++generation_;
   return true;
 }
 
@@ -70,6 +72,7 @@ bool MemoryRegistry::register_host(const void* base, std::size_t size, std::uint
     if (before.base + before.size > b) return false;
   }
   registered_.emplace(b, HostRegistration{b, size, flags});
+  ++generation_;
   return true;
 }
 
@@ -82,6 +85,7 @@ const HostRegistration* MemoryRegistry::find_registered(const void* p) const {
 }
 
 bool MemoryRegistry::unregister_host(const void* base) {
+  ++generation_;
   return registered_.erase(reinterpret_cast<std::uintptr_t>(base)) != 0;
 }
 

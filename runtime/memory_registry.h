@@ -87,7 +87,19 @@ class MemoryRegistry {
   const HostRegistration* find_registered(const void* p) const;
   /// Drops the registration starting exactly at `base`; false when there is none.
   bool unregister_host(const void* base);
-  void unregister_all() { registered_.clear(); }
+  void unregister_all() {
+    registered_.clear();
+    ++generation_;
+  }
+
+  /// Bumped by every change of what device_accessible answers (allocate, release, register and
+  /// unregister a host range) and by note_contents_changed(): a kernel's memoised block trace
+  /// (trace_memo.h) is only reused while it is unchanged, so a freed buffer is still reported by
+  /// the GM checks of a re-run and a kernel reading (say) tiling data from GM sees new contents.
+  std::uint64_t generation() const { return generation_; }
+  /// A task other than a kernel may have written device memory (copies, memsets, value writes,
+  /// host callbacks...: Call::submit wraps their effects).
+  void note_contents_changed() { ++generation_; }
 
   /// Whether a kernel may access [p, p + bytes): device or managed memory, or a registered host
   /// range (writes not into a read-only one).
@@ -106,6 +118,7 @@ class MemoryRegistry {
   std::map<std::uint32_t, std::uint64_t> charged_;  // by device
   std::uint64_t next_serial_ = 1;
   std::uint64_t pinned_bytes_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 }  // namespace npusim::rt

@@ -110,6 +110,7 @@ void Runtime::init() {
     devices_[i].id = static_cast<std::uint32_t>(i);
     devices_[i].sat_mode = cfg.generation().inf_nan_mode ? 1 : 0;  // else saturation only
   }
+  trace_memo_.configure_from_env();
   initialized_ = true;
   init_references_ = 1;
 }

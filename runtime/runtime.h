@@ -58,6 +58,7 @@
 #include "models/chip_config.h"
 #include "npusim/kernel/block_context.h"
 #include "runtime/backend.h"
+#include "runtime/trace_memo.h"
 #include "runtime/callback.h"
 #include "runtime/context.h"
 #include "runtime/device.h"
@@ -211,6 +212,8 @@ class Runtime {
   /// The one BlockContext every kernel block runs in (blocks never run concurrently); created by
   /// the launch path (kernel_launch.cpp) for the chip's local memory sizes.
   std::unique_ptr<kernel::BlockContext>& block_context() { return block_context_; }
+  /// Memoised block traces of timing-only launches (trace_memo.h).
+  TraceMemo& trace_memo() { return trace_memo_; }
   /// What the last failed device task reported (kernel, block, address...), for the message of
   /// the call that reports its error code.
   const std::string& device_error() const { return device_error_; }
@@ -301,6 +304,7 @@ class Runtime {
   std::map<const void*, models::CoreType> learned_core_types_;
   std::string device_error_;
   std::unique_ptr<kernel::BlockContext> block_context_;
+  TraceMemo trace_memo_;
   ExceptionCallback exception_callback_ = nullptr;
   std::vector<PendingException> pending_exceptions_;
   CallbackHub callbacks_;

@@ -238,6 +238,16 @@ PY
     NPUSIM_SET=aicore.functional=false NPUSIM_OUT=t "${KERNEL_PROJECT}/build/kernel_e2e" timing \
       > /dev/null 2>&1
     diff functional.txt timing.txt  # the simulated kernel times the program prints
+    # The trace memo served a repeated launch (vadd, 48 blocks, the same arguments); without it
+    # the times are the same.
+    NPUSIM_SET=aicore.functional=false NPUSIM_LOG=debug "${KERNEL_PROJECT}/build/kernel_e2e" \
+      timing > memo.txt 2> memo.err
+    grep -q "block traces reused from an earlier launch" memo.err
+    NPUSIM_SET=aicore.functional=false NPUSIM_TRACE_MEMO=0 NPUSIM_LOG=debug \
+      "${KERNEL_PROJECT}/build/kernel_e2e" timing > nomemo.txt 2> nomemo.err
+    if grep -q "block traces reused" nomemo.err; then exit 1; fi
+    diff functional.txt memo.txt
+    diff functional.txt nomemo.txt
     [[ $(grep -c "timing-only run (aicore.functional: false)" timing.err) == 1 ]]
     ! grep -q "timing-only" functional.err
     cmp f/op_summary.csv t/op_summary.csv

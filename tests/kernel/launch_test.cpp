@@ -30,6 +30,7 @@ struct Launched {
   std::string name;
   std::uint32_t block_dim = 0;
   void* stream = nullptr;
+  std::string memo_key;
 };
 std::vector<Launched> g_launches;  // test-only record of launch_kernel calls
 
@@ -39,7 +40,7 @@ constexpr std::int32_t kTrapError = 507035;
 
 // The runtime's side of the seam, reduced to running the blocks in order.
 std::int32_t npusim::kernel::launch_kernel(KernelLaunch&& launch) {
-  g_launches.push_back({launch.name, launch.block_dim, launch.stream});
+  g_launches.push_back({launch.name, launch.block_dim, launch.stream, launch.memo_key});
   for (std::uint32_t b = 0; b < launch.block_dim; ++b) {
     BlockContext ctx(b, launch.block_dim);
     ScopedBlock scope(ctx);
@@ -64,6 +65,24 @@ TEST(Launch, RewrittenLaunchRunsEveryBlock) {
   EXPECT_EQ(g_launches[0].name, "fixture_fill");
   EXPECT_EQ(g_launches[0].block_dim, 6u);
   EXPECT_EQ(g_launches[0].stream, &stream_tag);
+}
+
+TEST(Launch, TheMemoKeyIsTheBoundArgumentsBytes) {
+  g_launches.clear();
+  std::vector<int32_t> out(2, -1);
+  ASSERT_EQ(FillDo(2, nullptr, out.data(), 0x01020304), 0);
+  ASSERT_EQ(TrapDo(1, nullptr), kTrapError);
+  ASSERT_EQ(g_launches.size(), 2u);
+  const std::string& key = g_launches[0].memo_key;  // fill(GM_ADDR out, int32_t value)
+  ASSERT_EQ(key.size(), 1u + sizeof(void*) + 4u);
+  EXPECT_EQ(key[0], 'k');
+  void* p = nullptr;
+  std::memcpy(&p, key.data() + 1, sizeof p);
+  EXPECT_EQ(p, out.data());
+  std::int32_t v = 0;
+  std::memcpy(&v, key.data() + 1 + sizeof p, 4);
+  EXPECT_EQ(v, 0x01020304);
+  EXPECT_EQ(g_launches[1].memo_key, "k");  // no parameters: still memoisable
 }
 
 TEST(Launch, QualifiedKernelAndReturnValue) {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -35,7 +36,30 @@ struct KernelLaunch {
   void* l2ctrl = nullptr;
   void* stream = nullptr;
   std::function<void()> run_block;  // runs the kernel body for the installed block
+  /// The bound arguments' bytes, prefixed by one 'k', when every parameter type has no padding
+  /// or other bytes outside its value (pointers, integers, enums, float, double, packed structs):
+  /// in timing-only mode equal bytes mean equal control flow, so the runtime may reuse the block
+  /// traces of an earlier launch (runtime/trace_memo.h). Empty: never memoised.
+  std::string memo_key;
 };
+
+namespace detail {
+
+template <class T>
+constexpr bool memo_bytes_v =
+    std::is_trivially_copyable_v<T> &&
+    (std::has_unique_object_representations_v<T> || std::is_same_v<T, float> ||
+     std::is_same_v<T, double>);
+
+template <class Tuple, std::size_t... I>
+std::string memo_key_of(const Tuple& t, std::index_sequence<I...>) {
+  std::string key(1, 'k');
+  key.reserve(1 + (sizeof(std::tuple_element_t<I, Tuple>) + ... + 0));
+  (key.append(reinterpret_cast<const char*>(&std::get<I>(t)), sizeof(std::get<I>(t))), ...);
+  return key;
+}
+
+}  // namespace detail
 
 /// Implemented by the runtime: validates and enqueues the launch; returns an aclError (0 = ok).
 NPUSIM_KERNEL_API std::int32_t launch_kernel(KernelLaunch&& launch);
@@ -50,9 +74,11 @@ std::int32_t launch(void (*kernel)(P...), const char* name, std::uint32_t block_
   l.block_dim = block_dim;
   l.l2ctrl = l2ctrl;
   l.stream = stream;
-  l.run_block = [kernel, bound = std::tuple<std::decay_t<P>...>(std::forward<A>(args)...)]() {
-    std::apply(kernel, bound);
-  };
+  std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
+  if constexpr ((detail::memo_bytes_v<std::decay_t<P>> && ...)) {
+    l.memo_key = detail::memo_key_of(bound, std::index_sequence_for<P...>{});
+  }
+  l.run_block = [kernel, bound = std::move(bound)]() { std::apply(kernel, bound); };
   return launch_kernel(std::move(l));
 }
 
