@@ -8,9 +8,15 @@
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
 #include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_amax.h"
+#include "aclnnop/aclnn_amin.h"
 #include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 #include "aclnnop/aclnn_avgpool2d.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_batch_norm.h"
 #include "aclnnop/aclnn_cast.h"
+#include "aclnnop/aclnn_convolution.h"
 #include "aclnnop/aclnn_div.h"
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_exp.h"
@@ -18,15 +24,22 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_incre_flash_attention.h"
+#include "aclnnop/aclnn_layer_norm.h"
+#include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_max_pool.h"
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
+#include "aclnnop/aclnn_mean.h"
+#include "aclnnop/aclnn_mm.h"
 #include "aclnnop/aclnn_mul.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_prompt_flash_attention.h"
+#include "aclnnop/aclnn_reduce_sum.h"
 #include "aclnnop/aclnn_relu.h"
+#include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "aclnnop/aclnn_sigmoid.h"
 #include "aclnnop/aclnn_silu.h"
+#include "aclnnop/aclnn_softmax.h"
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
 
@@ -475,14 +488,26 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclnnAdaptiveAvgPool2dGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnAdd),
       reinterpret_cast<const void*>(&aclnnAddGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnAddRmsNorm),
+      reinterpret_cast<const void*>(&aclnnAddRmsNormGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnAdds),
       reinterpret_cast<const void*>(&aclnnAddsGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnAmax),
+      reinterpret_cast<const void*>(&aclnnAmaxGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnAmin),
+      reinterpret_cast<const void*>(&aclnnAminGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnApplyRotaryPosEmb),
       reinterpret_cast<const void*>(&aclnnApplyRotaryPosEmbGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnAvgPool2d),
       reinterpret_cast<const void*>(&aclnnAvgPool2dGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnBatchMatMul),
+      reinterpret_cast<const void*>(&aclnnBatchMatMulGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnBatchNorm),
+      reinterpret_cast<const void*>(&aclnnBatchNormGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnCast),
       reinterpret_cast<const void*>(&aclnnCastGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnConvolution),
+      reinterpret_cast<const void*>(&aclnnConvolutionGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnDiv),
       reinterpret_cast<const void*>(&aclnnDivGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnDivs),
@@ -525,10 +550,20 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclnnInplaceSubsGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnInplaceTanh),
       reinterpret_cast<const void*>(&aclnnInplaceTanhGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnLayerNorm),
+      reinterpret_cast<const void*>(&aclnnLayerNormGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnLayerNormWithImplMode),
+      reinterpret_cast<const void*>(&aclnnLayerNormWithImplModeGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnMatmul),
+      reinterpret_cast<const void*>(&aclnnMatmulGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnMaxPool),
       reinterpret_cast<const void*>(&aclnnMaxPool2dWithIndices),
       reinterpret_cast<const void*>(&aclnnMaxPool2dWithIndicesGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnMaxPoolGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnMean),
+      reinterpret_cast<const void*>(&aclnnMeanGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnMm),
+      reinterpret_cast<const void*>(&aclnnMmGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnMul),
       reinterpret_cast<const void*>(&aclnnMulGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnMuls),
@@ -537,14 +572,20 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclnnPermuteGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnPromptFlashAttention),
       reinterpret_cast<const void*>(&aclnnPromptFlashAttentionGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnReduceSum),
+      reinterpret_cast<const void*>(&aclnnReduceSumGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnRelu),
       reinterpret_cast<const void*>(&aclnnReluGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnRmsNorm),
+      reinterpret_cast<const void*>(&aclnnRmsNormGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnRotaryPositionEmbedding),
       reinterpret_cast<const void*>(&aclnnRotaryPositionEmbeddingGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnSigmoid),
       reinterpret_cast<const void*>(&aclnnSigmoidGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnSilu),
       reinterpret_cast<const void*>(&aclnnSiluGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnSoftmax),
+      reinterpret_cast<const void*>(&aclnnSoftmaxGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnSub),
       reinterpret_cast<const void*>(&aclnnSubGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnSubs),
@@ -553,5 +594,5 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclnnTanhGetWorkspaceSize),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 113u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 141u);
 }
