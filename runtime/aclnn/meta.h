@@ -102,5 +102,6 @@ struct aclOpExecutor {
   std::vector<npusim::aclnn::Launch> launches;
   std::uint64_t workspace = 0;
   bool repeatable = false;
+  std::uint64_t serial = 0;  // unique per executor in the process (the trace memo's key)
   std::shared_ptr<const void> keep;  // anything the bodies need kept alive
 };

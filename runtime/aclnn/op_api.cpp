@@ -49,6 +49,19 @@ std::shared_ptr<aclOpExecutor> live_executor(const aclOpExecutor* ex,
   return it->second;
 }
 
+// A launch of a repeatable executor is the same kernel with the same arguments when the executor,
+// the launch and the resolved addresses are: the tiling its body captured was fixed in phase one.
+std::string memo_key_of(const aclOpExecutor& ex, std::size_t launch, const Addrs& a) {
+  std::string key;
+  const std::uint64_t head[] = {ex.serial, launch, a.in.size(), a.out.size()};
+  key.append(reinterpret_cast<const char*>(head), sizeof head);
+  for (const auto* list : {&a.in, &a.out}) {
+    key.append(reinterpret_cast<const char*>(list->data()), list->size() * sizeof(std::uint8_t*));
+  }
+  key.append(reinterpret_cast<const char*>(&a.workspace), sizeof a.workspace);
+  return key;
+}
+
 std::string shape_text(const std::vector<std::int64_t>& dims) {
   std::string s = "[";
   for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
@@ -180,8 +193,10 @@ aclnnStatus prepare(const char* api, const char* op, std::uint64_t* workspace_si
   return rt::run_api(api, rt::Needs::kNothing, [&](rt::Call& c) {
     require(workspace_size != nullptr && executor != nullptr, ACLNN_ERR_PARAM_NULLPTR,
             "workspaceSize and executor must not be NULL");
+    static std::uint64_t next_serial = 0;  // under the API lock
     auto ex = std::make_shared<aclOpExecutor>();
     ex->op = op;
+    ex->serial = ++next_serial;
     Plan plan(*ex, c.config());
     build(plan);
     require(!ex->launches.empty(), ACLNN_ERR_INNER, std::string(op) + " planned no kernel");
@@ -210,8 +225,12 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
     for (const aclTensor& t : ex->inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
     for (const aclTensor& t : ex->outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
     addrs->workspace = static_cast<std::uint8_t*>(workspace);
-    for (const Launch& l : ex->launches) {
+    for (std::size_t i = 0; i < ex->launches.size(); ++i) {
+      const Launch& l = ex->launches[i];
       rt::KernelSpec spec;
+      if (ex->repeatable) {  // the trace memo may serve a timing-only rerun (see memo_key_of)
+        spec.memo_key = memo_key_of(*ex, i, *addrs);
+      }
       spec.name = l.name;
       spec.identity = l.identity;
       spec.block_dim = l.block_dim;

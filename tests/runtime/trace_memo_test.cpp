@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_mul.h"
 #include "runtime/runtime.h"
 #include "tests/runtime/memo_kernels.h"
 #include "tests/runtime/test_support.h"
@@ -198,6 +199,50 @@ TEST_F(FunctionalMemoTest, FunctionalLaunchesAlwaysRunTheBody) {
   GetCapturedStdout();
   EXPECT_EQ(g_memo_probe_runs, static_cast<int>(3 * kBlocks));
   EXPECT_EQ(Runtime::instance().trace_memo().launches(), 0u);
+}
+
+// An operator's repeatable executor run again on the same addresses is served from the memo; a
+// new executor for the same operands (single-use, as CANN's are by default) is not, and a
+// repeatable one re-pointed at another output is not either.
+TEST_F(TraceMemoTest, RepeatableOperatorExecutorsAreServedOnTheirReruns) {
+  int64_t n = 1 << 12;  // 16 KiB each: a at 0, out at 32 KiB, then at 16 KiB
+  aclTensor* a = aclCreateTensor(&n, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &n, 1, x_);
+  aclTensor* out = aclCreateTensor(&n, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &n, 1,
+                                   reinterpret_cast<char*>(x_) + 32 * 1024);
+  auto run = [&](aclOpExecutor* ex) {
+    ASSERT_EQ(aclnnMul(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  };
+  uint64_t ws = 0;
+  aclOpExecutor* once = nullptr;
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(a, a, out, &ws, &once), ACLNN_SUCCESS);
+  run(once);
+  const std::uint64_t hits = memo().hits();
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(a, a, out, &ws, &once), ACLNN_SUCCESS);
+  run(once);  // a new executor: its kernel body runs
+  EXPECT_EQ(memo().hits(), hits);
+
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnMulGetWorkspaceSize(a, a, out, &ws, &ex), ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  run(ex);
+  EXPECT_EQ(memo().hits(), hits);
+  run(ex);
+  const std::uint64_t served = memo().hits() - hits;
+  EXPECT_GT(served, 0u);  // every block of the second run
+  ASSERT_EQ(aclSetOutputTensorAddr(ex, 0, out, reinterpret_cast<char*>(x_) + 16 * 1024),
+            ACLNN_SUCCESS);
+  run(ex);  // other addresses: run again
+  EXPECT_EQ(memo().hits() - hits, served);
+  run(ex);
+  EXPECT_EQ(memo().hits() - hits, 2 * served);
+  const std::vector<std::uint64_t> d = digests();
+  ASSERT_EQ(d.size(), 6u);
+  EXPECT_EQ(d[3], d[2]);  // the served run replays the recorded trace
+  EXPECT_EQ(d[5], d[4]);
+  EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(a), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyTensor(out), ACLNN_SUCCESS);
 }
 
 }  // namespace
