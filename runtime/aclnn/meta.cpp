@@ -4,6 +4,7 @@
 #include "runtime/aclnn/meta.h"
 
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <set>
 #include <type_traits>
@@ -11,6 +12,7 @@
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
 #include "runtime/half_float.h"
+#include "sim/log.h"
 
 namespace npusim::aclnn {
 namespace {
@@ -222,8 +224,18 @@ int64_t* copy_out(const std::vector<std::int64_t>& v) {
 
 }  // namespace
 
+// The operator library needs no initialisation. A configuration file (CANN's takes dump and
+// deterministic-computation settings) must exist and be readable; its settings are not applied,
+// which is logged.
 aclnnStatus aclnnInit(const char* configPath) {
-  return api_any("aclnnInit", [&](Call&) { (void)configPath; });  // nothing to load
+  return api_any("aclnnInit", [&](Call&) {
+    if (configPath == nullptr) return;
+    std::ifstream file(configPath);
+    require(file.good(), ACLNN_ERR_PARAM_INVALID,
+            std::string("aclnnInit: cannot read the configuration file ") + configPath);
+    npusim::sim::log_warn(std::string("aclnnInit: the settings in ") + configPath +
+                          " (dump, deterministic computation) are not applied by npusim");
+  });
 }
 
 aclnnStatus aclnnFinalize() {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The operator library's meta API (runtime/aclnn/meta.cpp) and executors (op_api.cpp): object
 // lifetimes and queries, repeatable executors, device addresses fixed at launch.
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "aclnnop/aclnn_mul.h"
 #include "tests/runtime/test_support.h"
@@ -151,6 +155,20 @@ TEST_F(AclnnMetaTest, RepeatableExecutorRunsUntilDestroyedWithAddressesFixedAtLa
   EXPECT_EQ(f32(512)[1], 2.0f);  // x (original address) * y
   EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
   for (aclTensor* t : {x, y, out}) EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+}
+
+TEST_F(AclnnMetaTest, AclnnInitTakesNoFileOrAReadableOne) {
+  EXPECT_EQ(aclnnInit(nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnInit("/nonexistent/npusim/aclnn.json"), ACLNN_ERR_PARAM_INVALID);
+  const std::string name = "/tmp/npusim_aclnn_init_" + std::to_string(getpid()) + ".json";
+  const char* path = name.c_str();
+  std::FILE* f = std::fopen(path, "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("{}\n", f);
+  std::fclose(f);
+  EXPECT_EQ(aclnnInit(path), ACLNN_SUCCESS);  // read; its settings are not applied (logged)
+  std::remove(path);
+  EXPECT_EQ(aclnnFinalize(), ACLNN_SUCCESS);
 }
 
 }  // namespace
