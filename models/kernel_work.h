@@ -31,11 +31,43 @@ constexpr int kVectorCoreTimeout = 507034;
 /// whatever the type.
 enum class CoreType : std::uint8_t { kAic, kAiv, kMix };
 
+/// Which side of the core a kernel's instructions used, noted block by block: the cube side (M,
+/// MTE1 and FIXPIPE pipes, L1/L0/bias-table/fixpipe buffers) and the vector side (V pipe, UB).
+struct PipeUse {
+  bool cube = false;
+  bool vector = false;
+
+  void note(const npusim::kernel::BlockTrace& trace) {
+    using npusim::kernel::Mem;
+    using npusim::kernel::Pipe;
+    auto cube_memory = [](Mem m) {
+      return m == Mem::kL1 || m == Mem::kL0a || m == Mem::kL0b || m == Mem::kL0c ||
+             m == Mem::kBiasTable || m == Mem::kFixpipeBuf;
+    };
+    for (const npusim::kernel::Instr& i : trace.instrs) {
+      if (i.pipe == Pipe::kCube || i.pipe == Pipe::kMte1 || i.pipe == Pipe::kFixpipe ||
+          cube_memory(i.src) || cube_memory(i.dst)) {
+        cube = true;
+      }
+      if (i.pipe == Pipe::kVector || i.src == Mem::kUb || i.dst == Mem::kUb) vector = true;
+    }
+  }
+  /// Cube only: kAic; both: kMix; vector only (or nothing): kAiv.
+  CoreType type() const {
+    if (!cube) return CoreType::kAiv;
+    return vector ? CoreType::kMix : CoreType::kAic;
+  }
+};
+
 struct KernelWork {
   std::string name;                 // kernel name (timeline span, op_summary "Op Name")
   std::string op_type;              // op_summary "OP Type" (empty = name)
   std::uint32_t block_dim = 0;      // number of blocks
   CoreType core_type = CoreType::kAiv;
+  /// false when nobody said which cores the kernel needs (no engine attribute, never launched
+  /// before): the engine then runs block 0 when the kernel arrives and takes the type from what
+  /// it used (PipeUse), instead of core_type.
+  bool core_type_known = true;
   /// Most blocks of this kernel running at once (aclrtSetDeviceResLimit / stream limit for the
   /// kernel's core type; for kMix the number of AIC+AIV groups); 0 = every core of that type.
   std::uint32_t max_cores = 0;

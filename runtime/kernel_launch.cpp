@@ -42,31 +42,7 @@ kernel::CoreBuffers core_buffers(const models::ChipConfig& cfg) {
   return caps;
 }
 
-// Which side of the core a block's instructions used.
-struct PipeUse {
-  bool cube = false;
-  bool vector = false;
-};
-
-bool cube_memory(Mem m) {
-  return m == Mem::kL1 || m == Mem::kL0a || m == Mem::kL0b || m == Mem::kL0c ||
-         m == Mem::kBiasTable || m == Mem::kFixpipeBuf;
-}
-
-void note_pipes(const kernel::BlockTrace& trace, PipeUse& use) {
-  for (const kernel::Instr& i : trace.instrs) {
-    if (i.pipe == Pipe::kCube || i.pipe == Pipe::kMte1 || i.pipe == Pipe::kFixpipe ||
-        cube_memory(i.src) || cube_memory(i.dst)) {
-      use.cube = true;
-    }
-    if (i.pipe == Pipe::kVector || i.src == Mem::kUb || i.dst == Mem::kUb) use.vector = true;
-  }
-}
-
-CoreType type_of(const PipeUse& use) {
-  if (!use.cube) return CoreType::kAiv;
-  return use.vector ? CoreType::kMix : CoreType::kAic;
-}
+using models::PipeUse;
 
 // The GM check of a launch's blocks: MemoryRegistry::device_accessible, remembering the last few
 // device allocations that passed (a block's copies keep hitting the same few buffers). Forgotten
@@ -235,7 +211,7 @@ int run_block(LaunchState& st, std::uint32_t block, kernel::BlockTrace& trace) {
   std::swap(trace, ctx.trace);  // the block's trace out, the (cleared) buffer back for reuse
   st.printf_text.append(ctx.printf_out.begin(), ctx.printf_out.end());
   PipeUse use;
-  note_pipes(trace, use);
+  use.note(trace);
   st.pipes.cube = st.pipes.cube || use.cube;
   st.pipes.vector = st.pipes.vector || use.vector;
   st.ran = true;
@@ -264,13 +240,17 @@ std::uint32_t core_cap(Call& call, const Stream& s, int type) {
   return dev.limits.set[type] ? dev.limits.value[type] : 0;
 }
 
-CoreType choose_core_type(Call& call, const KernelSpec& spec) {
+// The launch's core type; `known` false when neither the launch nor an earlier run of the kernel
+// says (the AI Core engine then decides from block 0's trace; kAiv until then).
+CoreType choose_core_type(Call& call, const KernelSpec& spec, bool& known) {
+  known = true;
   if (spec.engine == ACL_RT_ENGINE_TYPE_AIC) return CoreType::kAic;
   if (spec.engine == ACL_RT_ENGINE_TYPE_AIV) return CoreType::kAiv;
   if (spec.engine == kEngineMix) return CoreType::kMix;
   auto& learned = call.runtime().learned_core_types();
   auto it = spec.identity != nullptr ? learned.find(spec.identity) : learned.end();
-  return it != learned.end() ? it->second : CoreType::kAiv;
+  known = it != learned.end();
+  return known ? it->second : CoreType::kAiv;
 }
 
 // The exception report of a failed launch, if anyone listens.
@@ -302,7 +282,7 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
   auto work = std::make_shared<models::KernelWork>();
   work->name = spec.name;
   work->block_dim = spec.block_dim;
-  work->core_type = choose_core_type(call, spec);
+  work->core_type = choose_core_type(call, spec, work->core_type_known);
   bool vector = split && work->core_type == CoreType::kAiv;
   work->max_cores =
       core_cap(call, s, vector ? ACL_RT_DEV_RES_VECTOR_CORE : ACL_RT_DEV_RES_CUBE_CORE);
@@ -358,7 +338,7 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
       std::fflush(stdout);
       st->printf_text.clear();  // a model replays the launch: each run prints its own output
     }
-    if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = type_of(st->pipes);
+    if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = st->pipes.type();
     report_failure(rt, r, info, origin);
     if (on_retire) on_retire();
   };

@@ -29,10 +29,13 @@
 //
 // Core type: ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE when given; otherwise what earlier launches of
 // the same kernel showed (cube pipes only → AIC, vector only → AIV, both → MIX; learnt from the
-// block traces, per kernel identity); a kernel never seen before is taken as AIV (vector), which
-// is what the samples' kernels are. Core cap (KernelWork::max_cores) for that type: the stream's
-// limit (aclrtSetStreamResLimit), else the thread's (aclrtUseStreamResInCurrentThread), else the
-// process's (aclrtSetDeviceResLimit), else every core.
+// block traces, per kernel identity, models::PipeUse); for a kernel never seen before the AI Core
+// engine runs block 0 when the kernel arrives and takes the type from what it used
+// (KernelWork::core_type_known false), so a cube kernel runs on AIC cores from its first launch.
+// Core cap (KernelWork::max_cores): the stream's limit (aclrtSetStreamResLimit), else the
+// thread's (aclrtUseStreamResInCurrentThread), else the process's (aclrtSetDeviceResLimit), else
+// every core — of the vector kind for a kernel of unknown type (its exception and timeout codes
+// are the vector core's too).
 #pragma once
 
 #include <cstdint>

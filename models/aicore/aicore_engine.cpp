@@ -134,15 +134,17 @@ void AiCoreEngine::plan(Kernel& k) const {
   r.coupled = coupled_;
   if (!k.work) return;
   const KernelWork& w = *k.work;
+  if (k.next_block == 0 && k.parked.empty()) k.type = w.core_type;  // else: block 0 decided
   r.name = w.name.empty() ? task.name : w.name;
   r.op_type = w.op_type;
   r.block_dim = w.block_dim;
   r.task_type = "AI_CORE";
-  if (!coupled_ && w.core_type == CoreType::kAiv && pool_size_[1] > 0) {
+  k.pool = 0;
+  if (!coupled_ && k.type == CoreType::kAiv && pool_size_[1] > 0) {
     k.pool = 1;
     k.need = {0, 1};
     r.task_type = "AI_VECTOR_CORE";
-  } else if (!coupled_ && w.core_type == CoreType::kMix) {
+  } else if (!coupled_ && k.type == CoreType::kMix) {
     k.need = {1, static_cast<std::uint32_t>(pool_size_[1] / pool_size_[0])};
     r.task_type = "MIX_AIC";
     r.mix_block_num = w.block_dim * k.need[1];
@@ -168,12 +170,22 @@ void AiCoreEngine::on_wake() {
     k.token_at = now;
     if (!k.work || k.work->block_dim == 0) {
       finish(k);
-    } else if (prema_ && k.next_block == 0) {  // block 0 runs now: its trace is the prediction
+    } else if ((prema_ || !k.work->core_type_known) && k.next_block == 0) {
+      // Block 0 runs now: its trace is PREMA's prediction, and it shows which cores a kernel of
+      // unknown type needs (its first launch: a cube kernel must not start on AIV cores).
       Parked first;
       first.block = k.next_block++;
       first.error = run_block(k, first.block, first.trace);
-      predict(k, first.trace);
-      k.parked.push_back(std::move(first));
+      if (!k.work->core_type_known && first.error == 0) {
+        PipeUse use;
+        use.note(first.trace);
+        k.type = use.type();
+        k.parked.push_back(std::move(first));
+        plan(k);  // the cores per block of that type
+      } else {
+        k.parked.push_back(std::move(first));
+      }
+      if (prema_) predict(k, k.parked.back().trace);
     }
   }
   dispatch();

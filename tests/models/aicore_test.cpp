@@ -108,6 +108,28 @@ TEST(AiCore, TiledMatmulReachesCubePeakWhenLargeAndIsMemoryBoundWhenSmall) {
   EXPECT_EQ(bench.stat("chip0.l2.hit_bytes"), bench.stat("chip0.l2.read_bytes"));
 }
 
+// A kernel nobody typed (no engine attribute, never run before: core_type_known false, kAiv as a
+// placeholder) runs block 0 when it arrives and takes its cores from what block 0 used: a cube
+// kernel runs on AIC cores from its first launch, exactly as when launched typed.
+TEST(AiCore, AnUntypedCubeKernelRunsOnCubeCoresFromItsFirstLaunch) {
+  KernelBench bench(aicore_config());
+  const BlockTrace mm = matmul_trace(128, 256, 1024, 64, 2);
+  KernelWork untyped = work_of("untyped", 48, CoreType::kAiv, mm);
+  untyped.core_type_known = false;
+  bench.launch(1, std::move(untyped));
+  bench.launch(1, work_of("typed", 48, CoreType::kAic, mm), 1 * kMs);
+  KernelWork vec = work_of("untyped_vector", 48, CoreType::kAiv, vector_add_trace(2, 1024, 2));
+  vec.core_type_known = false;
+  bench.launch(1, std::move(vec), 2 * kMs);
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const KernelRecord& first = bench.record(0);
+  const KernelRecord& typed = bench.record(1);
+  EXPECT_EQ(first.task_type, "AI_CORE");
+  EXPECT_EQ(first.end - first.start, typed.end - typed.start);
+  EXPECT_EQ(first.aic.busy, typed.aic.busy);
+  EXPECT_EQ(bench.record(2).task_type, "AI_VECTOR_CORE");  // a vector kernel stays on AIV cores
+}
+
 TEST(AiCore, DoubleBufferingShortensAPipelinedKernel) {
   KernelBench bench;
   // 16 tiles of 8 KiB. Depth 2: MTE2-bound, 532 ns per tile. Depth 1: the next copy-in waits
