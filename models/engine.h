@@ -24,6 +24,9 @@ struct EngineJob {
   SimTime start = 0;       // engine started the work
   SimTime engine_end = 0;  // engine finished the work
   int channel = -1;        // which channel of the engine ran it
+  /// What the engine ran the task as, when it decided that while running it (a kernel of unknown
+  /// core type); nullptr: TaskEngine::task_type(task).
+  const char* task_type = nullptr;
 };
 
 /// Where an engine reports that it finished a job (the task scheduler).

@@ -185,6 +185,7 @@ void TaskScheduler::dispatch(Stream& s, Pool& pool) {
   Task& task = s.queue.front();
   s.job = EngineJob{};
   s.job.task = &task;
+  s.job.task_type = nullptr;
   ++pool.tasks;
   TaskEngine* engine = pool.engine;
   if (engine == nullptr) {  // nobody executes it: it ends at once (complete() sets the error)
@@ -299,8 +300,9 @@ void TaskScheduler::trace_task(const Stream& s, const Task& task, const TaskOutc
   const sim::SimTime start = is_wait(task.kind) ? s.head_since : out.start;
   const TaskEngine* engine = s.pool->engine;
   sim::TraceField args[6] = {
-      sim::TraceField::str("Task Type", engine != nullptr ? engine->task_type(task)
-                                                          : "PLACE_HOLDER_SQE"),
+      sim::TraceField::str("Task Type", s.job.task_type != nullptr ? s.job.task_type
+                                        : engine != nullptr          ? engine->task_type(task)
+                                                                     : "PLACE_HOLDER_SQE"),
       sim::TraceField::num("Stream Id", s.id), sim::TraceField::num("Task Id", task.task_id)};
   std::size_t count = 3;
   if (task.kind == TaskKind::kCopy || task.kind == TaskKind::kMemset) {

@@ -138,19 +138,20 @@ void AiCoreEngine::plan(Kernel& k) const {
   r.name = w.name.empty() ? task.name : w.name;
   r.op_type = w.op_type;
   r.block_dim = w.block_dim;
-  r.task_type = "AI_CORE";
+  k.type_name = "AI_CORE";
   k.pool = 0;
   if (!coupled_ && k.type == CoreType::kAiv && pool_size_[1] > 0) {
     k.pool = 1;
     k.need = {0, 1};
-    r.task_type = "AI_VECTOR_CORE";
+    k.type_name = "AI_VECTOR_CORE";
   } else if (!coupled_ && k.type == CoreType::kMix) {
     k.need = {1, static_cast<std::uint32_t>(pool_size_[1] / pool_size_[0])};
-    r.task_type = "MIX_AIC";
+    k.type_name = "MIX_AIC";
     r.mix_block_num = w.block_dim * k.need[1];
   } else {
     k.need = {1, 0};
   }
+  r.task_type = k.type_name;
   std::uint32_t most = ~0u;
   for (int p = 0; p < 2; ++p) {
     if (k.need[p] > 0) most = std::min(most, static_cast<std::uint32_t>(pool_size_[p]) / k.need[p]);
@@ -615,6 +616,7 @@ void AiCoreEngine::finish(Kernel& k) {
   JobSink& sink = *k.sink;
   job.engine_end = now;
   if (k.work) {
+    if (!k.work->core_type_known) job.task_type = k.type_name;  // decided from block 0
     k.rec.end = now + completion_;
     k.rec.error = k.error;
     if (keep_records_) records_.push_back(k.rec);

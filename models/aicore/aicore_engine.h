@@ -143,6 +143,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     JobSink* sink = nullptr;
     std::shared_ptr<const KernelWork> work;
     CoreType type = CoreType::kAiv;       // work's, or what block 0 used (!core_type_known)
+    const char* type_name = "AI_CORE";    // msprof's task type of `type` on this chip
     std::array<std::uint32_t, 2> need{};  // cores per block from pool 0 (AIC / AI Core), 1 (AIV)
     int pool = 0;                         // the pool of the core that replays the block
     std::uint32_t priority = 0;           // the stream's (0 = highest; 0 for all under fifo)
