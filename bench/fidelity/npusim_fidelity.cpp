@@ -357,7 +357,7 @@ Plan make_plan(bool quick) {
   if (quick) {
     p.copy_sizes = {1u << 10, 1u << 20};
     p.p2p_sizes = {1u << 20};
-    p.add_functional = {1 << 16};
+    p.add_functional = {1 << 20};
     p.mm_functional = {256};
     p.mm_timing = {512};
   } else {
