@@ -79,6 +79,7 @@ std::string size_name(size_t bytes) {
 
 std::string count_name(int64_t n) {
   if (n >= (1 << 20) && n % (1 << 20) == 0) return std::to_string(n >> 20) + "M";
+  if (n >= (1 << 10) && n % (1 << 10) == 0) return std::to_string(n >> 10) + "K";
   return std::to_string(n);
 }
 
@@ -327,6 +328,18 @@ void host_costs_rows(const std::string& dir) {
     std::exit(1);
   }
   const size_t first = syncs.size() - 13;
+  // Each launch is one host span (named like the last one before the batch's sync): check it.
+  const size_t batch_sync = syncs[first + 11];
+  const std::string launch_name = spans[batch_sync - 1].name;
+  auto is_launch = [&](size_t i) { return spans[i].name == launch_name; };
+  bool ok = batch_sync >= kEnqueueLaunches + 1 && !is_launch(batch_sync - kEnqueueLaunches - 1);
+  for (size_t i = batch_sync - kEnqueueLaunches; ok && i < batch_sync; ++i) ok = is_launch(i);
+  for (int r = 0; ok && r < kLaunchSyncReps; ++r) ok = is_launch(syncs[first + 1 + r] - 1);
+  if (!ok) {
+    std::fprintf(stderr, "fidelity: the timeline's host spans are not one %s span per launch\n",
+                 launch_name.c_str());
+    std::exit(1);
+  }
   std::vector<double> lat;
   for (int r = 0; r < kLaunchSyncReps; ++r) {
     const size_t sync = syncs[first + 1 + static_cast<size_t>(r)];
@@ -335,7 +348,6 @@ void host_costs_rows(const std::string& dir) {
   }
   std::sort(lat.begin(), lat.end());
   row("launch_sync_us", 0.5 * (lat[kLaunchSyncReps / 2 - 1] + lat[kLaunchSyncReps / 2]));
-  const size_t batch_sync = syncs[first + 11];
   const Span& first_launch = spans[batch_sync - kEnqueueLaunches];
   const Span& last_launch = spans[batch_sync - 1];
   row("enqueue_us", (last_launch.ts + last_launch.dur - first_launch.ts) / kEnqueueLaunches);
@@ -363,7 +375,7 @@ Plan make_plan(bool quick) {
   } else {
     p.copy_sizes = {1u << 10, 64u << 10, 1u << 20, 16u << 20, 256u << 20};
     p.p2p_sizes = {1u << 20, 8u << 20, 64u << 20};
-    p.add_functional = {1 << 20, 4 << 20};
+    p.add_functional = {1 << 16, 1 << 18, 1 << 20, 4 << 20};
     p.add_timing = {16 << 20};
     p.mm_functional = {512, 1024};
     p.mm_timing = {1536, 2048, 3072, 4096};
