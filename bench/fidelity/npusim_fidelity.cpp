@@ -507,7 +507,9 @@ int main(int argc, char** argv) {
   // The table: published.yaml's rows in its order (those this plan measured), then any
   // measured row the file does not describe.
   std::printf("npusim fidelity, preset %s%s (simulated time only; published figures: %s)\n\n",
-              config.c_str(), quick ? ", quick subset" : "", published.c_str());
+              config.c_str(), quick ? ", quick subset" : "",
+              published == NPUSIM_FIDELITY_PUBLISHED ? "bench/fidelity/published.yaml"
+                                                     : published.c_str());
   std::printf("| quantity | conditions | published | simulated | error %% | source |\n");
   std::printf("|---|---|---|---|---|---|\n");
   std::map<std::string, bool> printed;
