@@ -39,6 +39,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -550,10 +551,17 @@ int main(int argc, char** argv) {
     std::printf("| %s | %s | %s | %s %s | %s | %s |\n", quantity.c_str(), cond.c_str(),
                 pub.c_str(), fmt(sim).c_str(), unit.c_str(), err.c_str(), source.c_str());
   };
-  const YAML::Node list = doc["rows"];
-  for (const auto& r : list) {
-    const std::string id = scalar(r, "id");
-    if (rows.count(id) != 0) print(id, r);
+  try {
+    const YAML::Node list = doc["rows"];
+    if (!list.IsSequence()) throw std::runtime_error("no 'rows' list");
+    for (const auto& r : list) {
+      const std::string id = scalar(r, "id");
+      if (rows.count(id) != 0) print(id, r);
+    }
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "fidelity: %s: %s\n", published.c_str(), e.what());
+    return 1;
   }
   for (const auto& [id, v] : rows)
     if (!printed[id]) print(id, YAML::Node());
