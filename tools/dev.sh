@@ -7,7 +7,9 @@
 #                       with ASan + UBSan and run it again (CI: .ci/run)
 # Other verbs: deps (packages only), build (deps + build + install tree), bench, fuzz (the API and
 # config fuzzers for 10^6 calls / 10^5 cases), sanitize (everything built with AddressSanitizer +
-# UndefinedBehaviorSanitizer in build-asan/, then the whole test suite; .ci/run runs it too).
+# UndefinedBehaviorSanitizer in build-asan/, then the whole test suite; .ci/run runs it too),
+# fidelity (build, then the fidelity suite bench/fidelity/ on the ascend910b and ascend310p
+# presets: microbenchmarks in simulated time next to published figures, README "Fidelity").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -89,5 +91,9 @@ case "${1:-}" in
   fuzz) fuzz ;;
   bench) build; "${BUILD}/bench/npusim_bench"
          NPUSIM_LOG=off "${BUILD}/tests/fuzz/npusim_api_fuzz" --seed 1 --calls 1000000 --threads 3 ;;
-  *) echo "usage: tools/dev.sh demo|test|build|deps|bench|fuzz|sanitize" >&2; exit 2 ;;
+  fidelity) build
+            for preset in ascend910b ascend310p; do
+              "${BUILD}/bench/npusim_fidelity" --config "${preset}"; echo
+            done ;;
+  *) echo "usage: tools/dev.sh demo|test|build|deps|bench|fuzz|sanitize|fidelity" >&2; exit 2 ;;
 esac
