@@ -54,7 +54,10 @@ std::size_t width(const std::string& s) {
 
 class Table {
  public:
-  explicit Table(std::vector<std::string> header) { rows_.push_back(std::move(header)); }
+  /// `left`: the columns aligned left (the others right).
+  Table(std::vector<std::string> header, std::set<std::size_t> left) : left_(std::move(left)) {
+    rows_.push_back(std::move(header));
+  }
   void add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
   void print(std::ostream& out) const {
     std::vector<std::size_t> w;
@@ -67,7 +70,7 @@ class Table {
       for (std::size_t c = 0; c < rows_[i].size(); ++c) {
         const std::string& s = rows_[i][c];
         const std::string pad(w[c] - width(s), ' ');
-        line += (c == 0 ? "" : "  ") + (c == 0 || c + 1 == rows_[i].size() ? s + pad : pad + s);
+        line += (c == 0 ? "" : "  ") + (left_.count(c) ? s + pad : pad + s);
       }
       while (!line.empty() && line.back() == ' ') line.pop_back();
       out << line << "\n";
@@ -81,6 +84,7 @@ class Table {
 
  private:
   std::vector<std::vector<std::string>> rows_;
+  std::set<std::size_t> left_;
 };
 
 std::string xml_escape(const std::string& s) {
@@ -175,7 +179,7 @@ std::vector<Result> evaluate(const std::vector<Target>& targets, RunOutputs& run
 }
 
 void print_table(const std::vector<Result>& results, std::ostream& out) {
-  Table table({"target", "expected", "tolerance", "actual", "error %", "result"});
+  Table table({"target", "expected", "tolerance", "actual", "error %", "result"}, {0, 5});
   int counts[4] = {0, 0, 0, 0};
   for (const Result& r : results) {
     const Target& t = *r.target;
@@ -308,7 +312,7 @@ int run_compare(const std::string& run_a, const std::string& run_b, const std::s
     if (only_a || only_b) out << " (" << only_a << " only in A, " << only_b << " only in B)";
     out << "\n";
     if (!changed.empty()) {
-      Table t({"metric", "unit", "A", "B", "delta", "change"});
+      Table t({"metric", "unit", "A", "B", "delta", "change"}, {0, 1});
       for (const Change& c : changed) {
         const std::string unit = a.stats_unit(c.key);
         t.add({c.key, unit, num(c.a), num(c.b), num(c.b - c.a), percent(c.rel)});
@@ -352,7 +356,7 @@ int run_compare(const std::string& run_a, const std::string& run_b, const std::s
       std::set<std::string> names;
       for (const auto& kv : pa) names.insert(kv.first);
       for (const auto& kv : pb) names.insert(kv.first);
-      Table t({"op", "quantity", "A", "B", "delta", "change"});
+      Table t({"op", "quantity", "A", "B", "delta", "change"}, {0, 1});
       for (const std::string& n : names) {
         const Agg ga = pa.count(n) ? pa.at(n) : Agg{}, gb = pb.count(n) ? pb.at(n) : Agg{};
         const double ma = ga.count ? ga.total / ga.count : 0, mb = gb.count ? gb.total / gb.count : 0;

@@ -18,12 +18,11 @@ class Parser {
   explicit Parser(std::string file) : file_(std::move(file)) {}
 
   std::vector<Target> parse(const YAML::Node& root) {
-    YAML::Node list = root;
     if (root.IsMap()) {
       check_keys(root, {"targets", "description"}, "top level", "");
-      list = root["targets"];
-      if (!list) fail(root, "top level: missing key 'targets' (a list of targets)");
+      if (!root["targets"]) fail(root, "top level: missing key 'targets' (a list of targets)");
     }
+    const YAML::Node list = root.IsMap() ? root["targets"] : root;
     if (!list.IsSequence()) {
       fail(list, "'targets' must be a list of targets (each a map with name, metric, expected, "
                  "tolerance)");
