@@ -33,6 +33,10 @@ targets:
     metric: {stats: system.root_complex.h2d.bytes}
     expected: 72
     tolerance: 0
+  - name: Add launches
+    metric: {timeline: {event: AscendCL@aclnnAdd, agg: count}}
+    expected: 2
+    tolerance: 0
   - name: ops run
     metric: {replay: ops_run}
     expected: 5
@@ -55,12 +59,12 @@ YAML
     "${NPUSIM}" check pass.yaml run --junit pass.xml | tee pass.txt
     grep -Eq "^kernels +5 +±0 +5 +\+0\.00%  PASS$" pass.txt
     grep -Eq "^end to end, old target .* IMPROVED$" pass.txt
-    grep -q "7 targets: 6 passed, 1 improved, 0 failed" pass.txt
+    grep -q "8 targets: 7 passed, 1 improved, 0 failed" pass.txt
     python3 - <<'PY'
 import xml.etree.ElementTree as ET
 s = ET.parse("pass.xml").getroot().find("testsuite")
-assert s.get("tests") == "7" and s.get("failures") == "0" and s.get("errors") == "0", s.attrib
-assert len(s.findall("testcase")) == 7 and not s.findall("testcase/failure")
+assert s.get("tests") == "8" and s.get("failures") == "0" and s.get("errors") == "0", s.attrib
+assert len(s.findall("testcase")) == 8 and not s.findall("testcase/failure")
 PY
     # The same targets, one expected 25 % lower with no direction: FAIL, exit 1.
     sed "s/^    expected: 72$/    expected: 54/" pass.yaml > fail.yaml
@@ -69,7 +73,7 @@ PY
     [[ ${rc} -eq 1 ]]
     grep -Eq "^host to device bytes +54 +±0% +72 +\+33\.33%  FAIL$" fail.txt
     grep -q "FAIL host to device bytes \[stats.json system.root_complex.h2d.bytes\]: expected 54 ±0%, actual 72 (+33.33%)" fail.txt
-    grep -q "7 targets: 5 passed, 1 improved, 1 failed" fail.txt
+    grep -q "8 targets: 6 passed, 1 improved, 1 failed" fail.txt
     python3 - <<'PY'
 import xml.etree.ElementTree as ET
 s = ET.parse("fail.xml").getroot().find("testsuite")

@@ -61,6 +61,13 @@ class CheckTest : public ::testing::Test {
     write("run/stats.json", kStats);
     write("run/op_summary.csv", kOps);
     write("run/replay_summary.json", R"({"trace": "t", "simulated_us": 15.3, "ops_run": 4})");
+    write("run/timeline.json", R"([
+      {"name": "process_name", "ph": "M", "pid": 1},
+      {"name": "AscendCL@aclrtSynchronizeStream", "ph": "X", "ts": 10, "dur": 4.5},
+      {"name": "AscendCL@aclrtSynchronizeStream", "ph": "X", "ts": 30, "dur": 1.5},
+      {"name": "AscendCL@aclrtSynchronizeStream", "ph": "s", "ts": 31},
+      {"name": "Add", "ph": "X", "ts": 12, "dur": 2}
+    ])");
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string write(const std::string& name, const std::string& text) {
@@ -111,6 +118,15 @@ TEST(TargetsParser, ParsesEveryForm) {
   EXPECT_EQ(t[3].metric.agg, Metric::Agg::kCount);
   EXPECT_TRUE(t[3].absolute);
   EXPECT_DOUBLE_EQ(t[3].tolerance, 1);
+  const auto tl = parse_targets(
+      "- {name: s, metric: {timeline: {event: AscendCL@aclrtSynchronizeStream, agg: span}}, "
+      "expected: 1, tolerance: 0}\n"
+      "- {name: d, metric: {timeline: {event: Add}}, expected: 1, tolerance: 0}\n",
+      "t.yaml");
+  EXPECT_EQ(tl[0].metric.source, Metric::Source::kTimeline);
+  EXPECT_EQ(tl[0].metric.event, "AscendCL@aclrtSynchronizeStream");
+  EXPECT_EQ(tl[0].metric.agg, Metric::Agg::kSpan);
+  EXPECT_EQ(tl[1].metric.agg, Metric::Agg::kSum);
   // A bare list is a targets file too.
   EXPECT_EQ(parse_targets("- {name: a, metric: {replay: x}, expected: 1, tolerance: 0}\n", "t").size(),
             1u);
@@ -129,7 +145,7 @@ TEST(TargetsParser, UnknownKeyNamesFileLineTargetAndKey) {
   expect_has(error_of("targets: []\nthresholds: 1\n"), "t.yaml:2: top level: unknown key 'thresholds'");
   expect_has(error_of("- {name: a, metric: {stat: x}, expected: 1, tolerance: 0}\n"),
              "t.yaml:1: target 0 ('a'): key 'metric': unknown key 'stat' (allowed: op_summary, "
-             "replay, stats)");
+             "replay, stats, timeline)");
   expect_has(error_of("- {name: a, metric: {op_summary: {op: Add, colum: x}}, expected: 1, "
                       "tolerance: 0}\n"),
              "target 0 ('a'): key 'metric'.op_summary: unknown key 'colum'");
@@ -170,6 +186,13 @@ TEST(TargetsParser, BadValues) {
              "higher_is_better)");
   expect_has(error_of("- {name: a, metric: {op_summary: {agg: median}}, expected: 1, tolerance: 0}\n"),
              "key 'metric'.op_summary.agg: 'median' is not an aggregate (sum, mean, max, min, count)");
+  expect_has(error_of("- {name: a, metric: {op_summary: {agg: span}}, expected: 1, tolerance: 0}\n"),
+             "key 'metric'.op_summary.agg: 'span' is not an aggregate (sum, mean, max, min, count)");
+  expect_has(error_of("- {name: a, metric: {timeline: {agg: span}}, expected: 1, tolerance: 0}\n"),
+             "target 0 ('a'): key 'metric'.timeline: missing key 'event'");
+  expect_has(error_of("- {name: a, metric: {timeline: {event: x, field: ts}}, expected: 1, "
+                      "tolerance: 0}\n"),
+             "key 'metric'.timeline: unknown key 'field' (allowed: agg, event)");
   expect_has(error_of("- {name: a, metric: {stats: chip0..x}, expected: 1, tolerance: 0}\n"),
              "key 'metric'.stats: 'chip0..x' is not a dotted path");
   expect_has(error_of("- {name: a, metric: {stats: x, replay: y}, expected: 1, tolerance: 0}\n"),
@@ -301,6 +324,33 @@ TEST_F(CheckTest, ReplayFieldsAndMissingOutputs) {
     FAIL();
   } catch (const MetricError& e) {
     expect_has(e.what(), "/stats.json: not valid JSON");
+  }
+}
+
+TEST_F(CheckTest, TimelineEvents) {
+  RunOutputs r(run());
+  Metric m;
+  m.source = Metric::Source::kTimeline;
+  m.event = "AscendCL@aclrtSynchronizeStream";  // only complete ("X") events count
+  m.agg = Metric::Agg::kCount;
+  EXPECT_EQ(r.value(m), 2);
+  m.agg = Metric::Agg::kSum;
+  EXPECT_DOUBLE_EQ(r.value(m), 6.0);
+  m.agg = Metric::Agg::kMean;
+  EXPECT_DOUBLE_EQ(r.value(m), 3.0);
+  m.agg = Metric::Agg::kMax;
+  EXPECT_DOUBLE_EQ(r.value(m), 4.5);
+  m.agg = Metric::Agg::kMin;
+  EXPECT_DOUBLE_EQ(r.value(m), 1.5);
+  m.agg = Metric::Agg::kSpan;
+  EXPECT_DOUBLE_EQ(r.value(m), 21.5);  // 10 .. 31.5
+  m.event = "Nope";
+  try {
+    r.value(m);
+    FAIL();
+  } catch (const MetricError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              run() + "/timeline.json: timeline.json span(Nope): no event named 'Nope'");
   }
 }
 

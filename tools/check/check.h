@@ -5,7 +5,8 @@
 //
 //   check:   a targets file (YAML; format in docs/check.md) lists metrics with an expected value
 //            and a tolerance; each is judged PASS / FAIL / IMPROVED (outside the tolerance in the
-//            target's good direction). Exit 0 all pass, 1 any fails, 2 a malformed targets file
+//            target's good direction). Metrics: stats.json paths, op_summary.csv aggregates,
+//            replay_summary.json fields, timeline.json event durations. Exit 0 all pass, 1 any fails, 2 a malformed targets file
 //            or a run output that is missing or lacks a target's metric.
 //   compare: per-metric deltas of two runs' stats.json (numeric leaves present in both), per-op
 //            deltas from op_summary.csv (by Op Name: count, total and mean Task Duration), and
@@ -38,13 +39,15 @@ class MetricError : public std::runtime_error {
 
 /// Where a target's value comes from.
 struct Metric {
-  enum class Source { kStats, kOpSummary, kReplay };
-  enum class Agg { kSum, kMean, kMax, kMin, kCount };
+  enum class Source { kStats, kOpSummary, kReplay, kTimeline };
+  enum class Agg { kSum, kMean, kMax, kMin, kCount, kSpan };
   Source source = Source::kStats;
   std::string path;     // kStats: dotted path into stats.json; kReplay: a top-level field
   std::string op;       // kOpSummary: rows whose Op Name equals this ("" = every row)
   std::string op_type;  // kOpSummary: rows whose OP Type equals this ("" = every row)
   std::string column;   // kOpSummary: the aggregated column (unused for count)
+  std::string event;    // kTimeline: complete events ("ph": "X") with this name; agg over "dur"
+                        // (µs), count, or span (last end - first start)
   Agg agg = Agg::kSum;
   std::string describe() const;  // e.g. "stats chip0.hbm.bytes", "op_summary sum(...) op=Add"
 };
@@ -77,6 +80,7 @@ class RunOutputs {
   std::string stats_unit(const std::string& path);
   bool has_op_summary() const;
   bool has_replay_summary() const;
+  const nlohmann::json& timeline_json();
   /// op_summary.csv: header and rows.
   const std::vector<std::vector<std::string>>& op_rows();
   const std::string& dir() const { return dir_; }
@@ -85,7 +89,7 @@ class RunOutputs {
   const nlohmann::json& stats_json();
   const nlohmann::json& replay_json();
   std::string dir_;
-  std::shared_ptr<nlohmann::json> stats_, replay_;
+  std::shared_ptr<nlohmann::json> stats_, replay_, timeline_;
   std::optional<std::map<std::string, double>> leaves_;
   std::map<std::string, std::string> units_;
   std::optional<std::vector<std::vector<std::string>>> rows_;

@@ -80,6 +80,11 @@ const json& RunOutputs::replay_json() {
   return *replay_;
 }
 
+const json& RunOutputs::timeline_json() {
+  if (!timeline_) timeline_ = read_json(fs::path(dir_) / "timeline.json", "written with --out");
+  return *timeline_;
+}
+
 bool RunOutputs::has_op_summary() const { return fs::exists(fs::path(dir_) / "op_summary.csv"); }
 bool RunOutputs::has_replay_summary() const {
   return fs::exists(fs::path(dir_) / "replay_summary.json");
@@ -145,6 +150,37 @@ double RunOutputs::value(const Metric& m) {
       }
       if (const auto v = number_of(j[m.path])) return *v;
       throw MetricError(dir_ + "/replay_summary.json: '" + m.path + "' is not a number");
+    }
+    case Metric::Source::kTimeline: {
+      const json& t = timeline_json();
+      const json& events = t.is_object() && t.contains("traceEvents") ? t["traceEvents"] : t;
+      if (!events.is_array()) throw MetricError(dir_ + "/timeline.json: not a list of events");
+      double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      double first = lo, last = -lo;
+      std::size_t n = 0;
+      for (const json& e : events) {
+        if (!e.is_object() || e.value("ph", "") != "X" || e.value("name", "") != m.event) continue;
+        const double ts = e.value("ts", 0.0), dur = e.value("dur", 0.0);
+        ++n;
+        sum += dur;
+        lo = std::min(lo, dur);
+        hi = std::max(hi, dur);
+        first = std::min(first, ts);
+        last = std::max(last, ts + dur);
+      }
+      if (m.agg == Metric::Agg::kCount) return static_cast<double>(n);
+      if (n == 0) {
+        if (m.agg == Metric::Agg::kSum) return 0.0;
+        throw MetricError(dir_ + "/timeline.json: " + m.describe() + ": no event named '" +
+                          m.event + "'");
+      }
+      switch (m.agg) {
+        case Metric::Agg::kMean: return sum / static_cast<double>(n);
+        case Metric::Agg::kMax: return hi;
+        case Metric::Agg::kMin: return lo;
+        case Metric::Agg::kSpan: return last - first;
+        default: return sum;
+      }
     }
     case Metric::Source::kOpSummary: {
       const auto& rows = op_rows();

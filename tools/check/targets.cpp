@@ -137,11 +137,26 @@ class Parser {
     t.tolerance = v;
   }
 
+  Metric::Agg parse_agg(const YAML::Node& n, const std::string& ctx, bool span) const {
+    if (!n) return Metric::Agg::kSum;
+    const std::string agg = text(n, ctx);
+    static const std::map<std::string, Metric::Agg> kAggs = {
+        {"sum", Metric::Agg::kSum}, {"mean", Metric::Agg::kMean},   {"max", Metric::Agg::kMax},
+        {"min", Metric::Agg::kMin}, {"count", Metric::Agg::kCount}, {"span", Metric::Agg::kSpan}};
+    const auto it = kAggs.find(agg);
+    if (it == kAggs.end() || (!span && it->second == Metric::Agg::kSpan)) {
+      fail(n, ctx + ": '" + agg + "' is not an aggregate (sum, mean, max, min, count" +
+                  (span ? ", span)" : ")"));
+    }
+    return it->second;
+  }
+
   Metric parse_metric(const YAML::Node& n, const std::string& ctx) const {
     const char* forms = " (one of: stats: <path in stats.json>, replay: <field of "
-                        "replay_summary.json>, op_summary: {op, op_type, column, agg})";
+                        "replay_summary.json>, op_summary: {op, op_type, column, agg}, timeline: "
+                        "{event, agg})";
     if (!n.IsMap() || n.size() != 1) fail(n, ctx + ": expected a map with exactly one source" + forms);
-    check_keys(n, {"stats", "op_summary", "replay"}, "", ctx);
+    check_keys(n, {"stats", "op_summary", "replay", "timeline"}, "", ctx);
     Metric m;
     const auto kv = *n.begin();
     const std::string key = kv.first.as<std::string>();
@@ -154,23 +169,23 @@ class Parser {
       }
       return m;
     }
+    if (key == "timeline") {
+      m.source = Metric::Source::kTimeline;
+      const YAML::Node o = kv.second;
+      if (!o.IsMap()) fail(o, sub + ": expected a map {event, agg}");
+      check_keys(o, {"event", "agg"}, "", sub);
+      if (!o["event"]) fail(o, sub + ": missing key 'event' (e.g. AscendCL@aclrtSynchronizeStream)");
+      m.event = text(o["event"], sub + ".event");
+      m.agg = parse_agg(o["agg"], sub + ".agg", true);
+      return m;
+    }
     m.source = Metric::Source::kOpSummary;
     const YAML::Node o = kv.second;
     if (!o.IsMap()) fail(o, sub + ": expected a map {op, op_type, column, agg}");
     check_keys(o, {"op", "op_type", "column", "agg"}, "", sub);
     if (o["op"]) m.op = text(o["op"], sub + ".op");
     if (o["op_type"]) m.op_type = text(o["op_type"], sub + ".op_type");
-    const std::string agg = o["agg"] ? text(o["agg"], sub + ".agg") : "sum";
-    static const std::map<std::string, Metric::Agg> kAggs = {{"sum", Metric::Agg::kSum},
-                                                             {"mean", Metric::Agg::kMean},
-                                                             {"max", Metric::Agg::kMax},
-                                                             {"min", Metric::Agg::kMin},
-                                                             {"count", Metric::Agg::kCount}};
-    const auto it = kAggs.find(agg);
-    if (it == kAggs.end()) {
-      fail(o["agg"], sub + ".agg: '" + agg + "' is not an aggregate (sum, mean, max, min, count)");
-    }
-    m.agg = it->second;
+    m.agg = parse_agg(o["agg"], sub + ".agg", false);
     if (o["column"]) {
       m.column = text(o["column"], sub + ".column");
     } else if (m.agg != Metric::Agg::kCount) {
@@ -204,12 +219,18 @@ std::vector<Target> load_targets(const std::string& path) {
 }
 
 std::string Metric::describe() const {
-  static const char* kAgg[] = {"sum", "mean", "max", "min", "count"};
+  static const char* kAgg[] = {"sum", "mean", "max", "min", "count", "span"};
   switch (source) {
     case Source::kStats:
       return "stats.json " + path;
     case Source::kReplay:
       return "replay_summary.json " + path;
+    case Source::kTimeline:
+      return std::string("timeline.json ") + kAgg[static_cast<int>(agg)] + "(" +
+             (agg == Agg::kSum || agg == Agg::kMean || agg == Agg::kMax || agg == Agg::kMin
+                  ? "dur of "
+                  : "") +
+             event + ")";
     case Source::kOpSummary: {
       std::string s = std::string("op_summary.csv ") + kAgg[static_cast<int>(agg)] + "(" +
                       (agg == Agg::kCount ? "rows" : column) + ")";
