@@ -537,10 +537,11 @@ TEST_F(CheckTest, CompareDeltas) {
   std::stringstream text;
   text << in.rdbuf();
   expect_has(text.str(), "section,name,quantity,unit,a,b,delta,percent\n"
-                         "stats,chip0.cores.aiv0.blocks,value,,5,10,5,+100.00%\n"
-                         "stats,chip0.hbm.bandwidth,value,GB/s,100,50,-50,-50.00%\n");
-  expect_has(text.str(), "op,Mul,mean_us,us,3,0,-3,-100.00%\n");
-  expect_has(text.str(), "replay,simulated_us,value,us,15.3,30.6,15.3,+100.00%\n");
+                         "stats,chip0.cores.aiv0.blocks,value,,5,10,5,100.0000\n"
+                         "stats,chip0.hbm.bandwidth,value,GB/s,100,50,-50,-50.0000\n");
+  expect_has(text.str(), "op,Mul,mean_us,us,3,0,-3,-100.0000\n");
+  expect_has(text.str(), "op,Cast,count,,0,1,1,inf\n");
+  expect_has(text.str(), "replay,simulated_us,value,us,15.3,30.6,15.3,100.0000\n");
 
   std::ostringstream out2, err2;
   EXPECT_EQ(run_compare(run(), (dir_ / "none").string(), "", out2, err2), 2);

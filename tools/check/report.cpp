@@ -36,6 +36,14 @@ std::string percent(double rel) {
   return buf;
 }
 
+/// A percentage as a plain number for CSV: "14.43", "inf", "-inf".
+std::string csv_percent(double rel) {
+  if (std::isinf(rel)) return rel > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.4f", rel * 100.0);
+  return buf;
+}
+
 /// Relative change of b against a: (b - a) / |a|; ±inf when a is 0 and b is not, 0 when equal.
 double rel_change(double a, double b) {
   if (a == b) return 0.0;
@@ -317,7 +325,7 @@ int run_compare(const std::string& run_a, const std::string& run_b, const std::s
         const std::string unit = a.stats_unit(c.key);
         t.add({c.key, unit, num(c.a), num(c.b), num(c.b - c.a), percent(c.rel)});
         csv.push_back({"stats", c.key, "value", unit, num(c.a), num(c.b), num(c.b - c.a),
-                       percent(c.rel)});
+                       csv_percent(c.rel)});
       }
       out << "\n";
       t.print(out);
@@ -368,7 +376,7 @@ int run_compare(const std::string& run_a, const std::string& run_b, const std::s
           const double rel = rel_change(v.first, v.second);
           t.add({n, q, num(v.first), num(v.second), num(v.second - v.first), percent(rel)});
           csv.push_back({"op", n, q, std::string(q) == "count" ? "" : "us", num(v.first),
-                         num(v.second), num(v.second - v.first), percent(rel)});
+                         num(v.second), num(v.second - v.first), csv_percent(rel)});
         }
       }
       out << "\nop_summary.csv: per Op Name (Task Duration)\n\n";
@@ -390,7 +398,7 @@ int run_compare(const std::string& run_a, const std::string& run_b, const std::s
       out << "\nreplay_summary.json simulated_us: A " << num(va) << ", B " << num(vb) << ", delta "
           << num(vb - va) << " (" << percent(rel_change(va, vb)) << ")\n";
       csv.push_back({"replay", "simulated_us", "value", "us", num(va), num(vb), num(vb - va),
-                     percent(rel_change(va, vb))});
+                     csv_percent(rel_change(va, vb))});
     } catch (const MetricError& e) {
       out << "\nreplay_summary.json: " << e.what() << "\n";
     }
