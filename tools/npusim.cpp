@@ -8,6 +8,10 @@
 //                 [--strict] [--param k=v]... [--dump DIR] [--skip-op TYPE]...
 //       runs a workload trace (YAML op graph or msprof op_summary CSV) in this process through
 //       the aclnn operators (tools/replay/runner.h; format: traces/README.md)
+//   npusim check TARGETS.yaml RUN_DIR [--junit FILE]
+//       checks a run's outputs against performance targets (tools/check/check.h; docs/check.md)
+//   npusim compare RUN_A RUN_B [--csv FILE]
+//       per-metric and per-op deltas between two runs' outputs
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -25,6 +29,7 @@
 #include "models/chip_config.h"
 #include "models/chip_config_loader.h"
 #include "sim/config.h"
+#include "tools/check/check.h"
 #include "tools/replay/runner.h"
 
 namespace fs = std::filesystem;
@@ -223,7 +228,23 @@ int main(int argc, char** argv) {
                   "do not run ops of this type (what-if runs; reported like missing operators)")
       ->allow_extra_args(false);
 
+  std::string check_targets, check_run, check_junit;
+  CLI::App* chk = app.add_subcommand(
+      "check", "check a run's outputs against performance targets (exit 0 pass, 1 fail, 2 error)");
+  chk->add_option("targets", check_targets, "targets file (YAML; see docs/check.md)")->required();
+  chk->add_option("run_dir", check_run, "the --out directory of npusim run / npusim replay")
+      ->required();
+  chk->add_option("--junit", check_junit, "also write the results as JUnit XML to this file");
+
+  std::string cmp_a, cmp_b, cmp_csv;
+  CLI::App* cmp = app.add_subcommand("compare", "per-metric and per-op deltas between two runs");
+  cmp->add_option("run_a", cmp_a, "the --out directory of the first run (A)")->required();
+  cmp->add_option("run_b", cmp_b, "the --out directory of the second run (B)")->required();
+  cmp->add_option("--csv", cmp_csv, "also write the deltas as CSV to this file");
+
   CLI11_PARSE(app, argc, argv);
+  if (*chk) return npusim::check::run_check(check_targets, check_run, check_junit, std::cout, std::cerr);
+  if (*cmp) return npusim::check::run_compare(cmp_a, cmp_b, cmp_csv, std::cout, std::cerr);
   if (*run) return run_program(run_opts, out_dir, program);
   if (*rep) return replay(replay_opts, replay_args, replay_params);
   return info(info_opts, soc, ref_only, effective_only);

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `npusim check` / `npusim compare` end to end on real run outputs (the build tree's CLI; the runs
+# are `npusim replay tests/tools/add_mul.yaml --config tiny --out ...`).
+#   check.sh <npusim> <source dir> <scratch dir> <case>
+set -euo pipefail
+NPUSIM="$1"; SRC="$2"; WORK="$3"; CASE="$4"
+rm -rf "${WORK}"; mkdir -p "${WORK}"; cd "${WORK}"
+export NPUSIM_LOG=error
+
+replay() {  # replay <out dir> [--set k=v]...
+  local out="$1"; shift
+  "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out "${out}" "$@" > /dev/null
+}
+json() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+case "${CASE}" in
+  check)  # a targets file that holds (exit 0), one that does not (exit 1), JUnit XML for both
+    replay run
+    sim_us=$(json run/replay_summary.json "d['simulated_us']")
+    cat > pass.yaml <<YAML
+description: add_mul on the tiny preset
+targets:
+  - name: kernels
+    metric: {op_summary: {agg: count}}
+    expected: 5
+    tolerance: {abs: 0}
+  - name: Add kernels
+    metric: {op_summary: {op: Add, agg: count}}
+    expected: 2
+    tolerance: 0
+  - name: host to device bytes   # the inputs: a 24 B, b 12 B, h 12 B, r 24 B
+    metric: {stats: system.root_complex.h2d.bytes}
+    expected: 72
+    tolerance: 0
+  - name: Add launches
+    metric: {timeline: {event: AscendCL@aclnnAdd, agg: count}}
+    expected: 2
+    tolerance: 0
+  - name: ops run
+    metric: {replay: ops_run}
+    expected: 5
+    tolerance: 0
+  - name: end to end
+    metric: {replay: simulated_us}
+    expected: ${sim_us}
+    tolerance: 1%
+    direction: lower_is_better
+  - name: end to end, old target   # twice the time: the run is better, IMPROVED passes
+    metric: {replay: simulated_us}
+    expected: $(python3 -c "print(2 * ${sim_us})")
+    tolerance: 5%
+    direction: lower_is_better
+  - name: Mul mean duration
+    metric: {op_summary: {op: Mul, column: "Task Duration(us)", agg: mean}}
+    expected: $(python3 -c "import csv; r = [float(x['Task Duration(us)']) for x in csv.DictReader(open('run/op_summary.csv')) if x['Op Name'] == 'Mul']; print(sum(r) / len(r))")
+    tolerance: 0.001
+YAML
+    "${NPUSIM}" check pass.yaml run --junit pass.xml | tee pass.txt
+    grep -Eq "^kernels +5 +±0 +5 +\+0\.00%  PASS$" pass.txt
+    grep -Eq "^end to end, old target .* IMPROVED$" pass.txt
+    grep -q "8 targets: 7 passed, 1 improved, 0 failed" pass.txt
+    python3 - <<'PY'
+import xml.etree.ElementTree as ET
+s = ET.parse("pass.xml").getroot().find("testsuite")
+assert s.get("tests") == "8" and s.get("failures") == "0" and s.get("errors") == "0", s.attrib
+assert len(s.findall("testcase")) == 8 and not s.findall("testcase/failure")
+PY
+    # The same targets, one expected 25 % lower with no direction: FAIL, exit 1.
+    sed "s/^    expected: 72$/    expected: 54/" pass.yaml > fail.yaml
+    rc=0; "${NPUSIM}" check fail.yaml run --junit fail.xml > fail.txt 2>&1 || rc=$?
+    cat fail.txt
+    [[ ${rc} -eq 1 ]]
+    grep -Eq "^host to device bytes +54 +±0% +72 +\+33\.33%  FAIL$" fail.txt
+    grep -q "FAIL host to device bytes \[stats.json system.root_complex.h2d.bytes\]: expected 54 ±0%, actual 72 (+33.33%)" fail.txt
+    grep -q "8 targets: 6 passed, 1 improved, 1 failed" fail.txt
+    python3 - <<'PY'
+import xml.etree.ElementTree as ET
+s = ET.parse("fail.xml").getroot().find("testsuite")
+assert s.get("failures") == "1", s.attrib
+f = s.findall("testcase/failure")
+assert len(f) == 1 and f[0].get("message") == "expected 54 ±0%, actual 72 (+33.33%)", [x.attrib for x in f]
+PY
+    ;;
+  check_errors)  # malformed targets and missing outputs: exit 2, file / target / key / reason
+    replay run
+    printf 'targets:\n  - name: x\n    metric: {replay: simulated_us}\n    expected: 1\n    tolerance: 0.1\n    drection: lower_is_better\n' > typo.yaml
+    rc=0; "${NPUSIM}" check typo.yaml run > out.txt 2>&1 || rc=$?
+    [[ ${rc} -eq 2 ]]
+    grep -q "npusim check: bad targets file: typo.yaml:6: target 0 ('x'): unknown key 'drection'" out.txt
+    printf 'targets:\n  - {name: x, metric: {replay: simulated_us}, tolerance: 0.1}\n' > noexp.yaml
+    rc=0; "${NPUSIM}" check noexp.yaml run > out.txt 2>&1 || rc=$?
+    [[ ${rc} -eq 2 ]] && grep -q "noexp.yaml:2: target 0 ('x'): missing key 'expected'" out.txt
+    printf 'targets:\n  - {name: x, metric: {replay: simulated_us}, expected: 1, tolerance: 10 percent}\n' > tol.yaml
+    rc=0; "${NPUSIM}" check tol.yaml run > out.txt 2>&1 || rc=$?
+    [[ ${rc} -eq 2 ]] && grep -q "tol.yaml:2: target 0 ('x'): key 'tolerance': '10 percent' is not a tolerance" out.txt
+    printf 'targets: [\n' > broken.yaml
+    rc=0; "${NPUSIM}" check broken.yaml run > out.txt 2>&1 || rc=$?
+    [[ ${rc} -eq 2 ]] && grep -q "broken.yaml:.*not valid YAML" out.txt
+    # A run made without replay has no replay_summary.json: the target cannot be evaluated.
+    printf 'targets:\n  - {name: x, metric: {replay: simulated_us}, expected: 1, tolerance: 0.1}\n' > ok.yaml
+    mkdir norun; echo '{}' > norun/stats.json
+    rc=0; "${NPUSIM}" check ok.yaml norun > out.txt 2>&1 || rc=$?
+    [[ ${rc} -eq 2 ]] && grep -q "target 'x' (ok.yaml:2): norun/replay_summary.json: missing" out.txt
+    rc=0; "${NPUSIM}" check ok.yaml nosuchdir > out.txt 2>&1 || rc=$?
+    [[ ${rc} -eq 2 ]] && grep -q "nosuchdir: not a directory" out.txt ;;
+  compare)  # two runs at different AI Core clocks: the kernels and the end-to-end time differ
+    replay fast
+    replay slow --set aicore.frequency=500MHz
+    "${NPUSIM}" compare fast slow --csv d.csv | tee out.txt
+    grep -Eq "^stats.json: [0-9]+ numeric metrics in both, [1-9][0-9]* changed" out.txt
+    grep -Eq "^Mul +count +3 +3 +0 +\+0\.00%$" out.txt
+    grep -Eq "^Mul +mean_us .* \+[0-9.]+%$" out.txt   # slower clock: longer kernels
+    grep -Eq "^replay_summary.json simulated_us: A [0-9.]+, B [0-9.]+, delta [0-9.]+ \(\+[0-9.]+%\)$" out.txt
+    python3 - <<'PY'
+import csv
+rows = list(csv.DictReader(open("d.csv")))
+ops = {(r["name"], r["quantity"]): r for r in rows if r["section"] == "op"}
+assert float(ops[("Add", "total_us")]["b"]) > float(ops[("Add", "total_us")]["a"]), ops
+assert ops[("Add", "count")]["delta"] == "0"
+rep = [r for r in rows if r["section"] == "replay"]
+assert len(rep) == 1 and float(rep[0]["delta"]) > 0, rep
+st = [r for r in rows if r["section"] == "stats"]
+assert st and all(r["a"] != r["b"] for r in st), st
+PY
+    # The same configuration twice: nothing changed.
+    replay fast2
+    "${NPUSIM}" compare fast fast2 > same.txt
+    grep -Eq "^stats.json: [0-9]+ numeric metrics in both, 0 changed$" same.txt
+    rc=0; "${NPUSIM}" compare fast nothing > out.txt 2>&1 || rc=$?
+    [[ ${rc} -eq 2 ]] && grep -q "nothing/stats.json: missing" out.txt ;;
+  *) echo "unknown case ${CASE}"; exit 2 ;;
+esac
