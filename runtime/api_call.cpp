@@ -114,7 +114,10 @@ void Call::submit(Task task) {
   if (flow_id_ == 0) flow_id_ = runtime_.next_flow_id();
   task.flow_id = flow_id_;
   task.submit_at = thread_.clock;
-  if (task.effect && writes_memory(task)) {
+  // Only where the memo can be used (timing-only runs): elsewhere the wrapper would cost every
+  // copy an allocation for nothing.
+  if (task.effect && writes_memory(task) && !runtime_.config().aicore.functional &&
+      runtime_.trace_memo().enabled()) {
     task.effect = [memory = &runtime_.memory(), inner = std::move(task.effect)]() -> int {
       const int r = inner();
       memory->note_contents_changed();  // memoised timing-only traces are forgotten

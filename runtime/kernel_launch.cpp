@@ -355,7 +355,10 @@ std::int32_t npusim::kernel::launch_kernel(KernelLaunch&& launch) {
     spec.identity = launch.kernel;
     spec.block_dim = launch.block_dim;
     spec.body = std::move(launch.run_block);
-    spec.memo_key = std::move(launch.memo_key);
+    if (launch.memo_key && !c.config().aicore.functional &&
+        c.runtime().trace_memo().enabled()) {
+      spec.memo_key = launch.memo_key();
+    }
     rt::submit_kernel(c, launch.stream, std::move(spec));
   });
 }

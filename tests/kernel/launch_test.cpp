@@ -40,7 +40,8 @@ constexpr std::int32_t kTrapError = 507035;
 
 // The runtime's side of the seam, reduced to running the blocks in order.
 std::int32_t npusim::kernel::launch_kernel(KernelLaunch&& launch) {
-  g_launches.push_back({launch.name, launch.block_dim, launch.stream, launch.memo_key});
+  g_launches.push_back({launch.name, launch.block_dim, launch.stream,
+                        launch.memo_key ? launch.memo_key() : std::string()});
   for (std::uint32_t b = 0; b < launch.block_dim; ++b) {
     BlockContext ctx(b, launch.block_dim);
     ScopedBlock scope(ctx);

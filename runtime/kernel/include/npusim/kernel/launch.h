@@ -36,11 +36,13 @@ struct KernelLaunch {
   void* l2ctrl = nullptr;
   void* stream = nullptr;
   std::function<void()> run_block;  // runs the kernel body for the installed block
-  /// The bound arguments' bytes, prefixed by one 'k', when every parameter type has no padding
-  /// or other bytes outside its value (pointers, integers, enums, float, double, packed structs):
-  /// in timing-only mode equal bytes mean equal control flow, so the runtime may reuse the block
-  /// traces of an earlier launch (runtime/trace_memo.h). Empty: never memoised.
-  std::string memo_key;
+  /// Gives the bound arguments' bytes, prefixed by one 'k', when every parameter type has no
+  /// padding or other bytes outside its value (pointers, integers, enums, float, double, packed
+  /// structs): in timing-only mode equal bytes mean equal control flow, so the runtime may reuse
+  /// the block traces of an earlier launch (runtime/trace_memo.h). Empty: never memoised. Valid
+  /// during launch_kernel() only; the runtime calls it only when the memo can be used, so a
+  /// functional launch builds no key.
+  std::function<std::string()> memo_key;
 };
 
 namespace detail {
@@ -76,9 +78,9 @@ std::int32_t launch(void (*kernel)(P...), const char* name, std::uint32_t block_
   l.stream = stream;
   std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
   if constexpr ((detail::memo_bytes_v<std::decay_t<P>> && ...)) {
-    l.memo_key = detail::memo_key_of(bound, std::index_sequence_for<P...>{});
+    l.memo_key = [&bound] { return detail::memo_key_of(bound, std::index_sequence_for<P...>{}); };
   }
-  l.run_block = [kernel, bound = std::move(bound)]() { std::apply(kernel, bound); };
+  l.run_block = [kernel, bound]() { std::apply(kernel, bound); };
   return launch_kernel(std::move(l));
 }
 
