@@ -23,24 +23,11 @@
 #include "aclnnop/aclnn_max_pool2d_with_indices.h"
 #include "aclnnop/aclnn_permute.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
-#include "runtime/half_float.h"
+#include "runtime/aclnn/meta.h"
 #include "tests/runtime/aclnn_support.h"
 
 namespace npusim::rt::testing {
 namespace {
-
-std::uint16_t to_bf16(float f) {  // round to nearest even
-  std::uint32_t u;
-  std::memcpy(&u, &f, 4);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return static_cast<std::uint16_t>(u >> 16);
-}
-float from_bf16(std::uint16_t h) {
-  const std::uint32_t u = static_cast<std::uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
 
 std::int64_t numel(const std::vector<std::int64_t>& shape) {
   return std::accumulate(shape.begin(), shape.end(), std::int64_t{1}, std::multiplies<>());
@@ -433,18 +420,8 @@ TEST_F(ShapeOpsTest, RotaryPositionEmbeddingMatchesTheReference) {
       vals.resize(static_cast<std::size_t>(n));
       for (std::int64_t i = 0; i < n; ++i) {
         const float f = static_cast<float>(scale * std::sin(0.37 * static_cast<double>(i) + seed));
-        if (c.type == ACL_FLOAT) {
-          std::memcpy(p + i * 4, &f, 4);
-          vals[static_cast<std::size_t>(i)] = f;
-        } else if (c.type == ACL_FLOAT16) {
-          const std::uint16_t h = float_to_half(f);
-          std::memcpy(p + i * 2, &h, 2);
-          vals[static_cast<std::size_t>(i)] = half_to_float(h);
-        } else {
-          const std::uint16_t h = to_bf16(f);
-          std::memcpy(p + i * 2, &h, 2);
-          vals[static_cast<std::size_t>(i)] = from_bf16(h);
-        }
+        aclnn::store(c.type, p, i, f);  // rounded to the type, as the device holds it
+        vals[static_cast<std::size_t>(i)] = static_cast<double>(aclnn::load(c.type, p, i));
       }
       return p;
     };
@@ -462,16 +439,7 @@ TEST_F(ShapeOpsTest, RotaryPositionEmbeddingMatchesTheReference) {
     ASSERT_EQ(run(aclnnRotaryPositionEmbedding, ws, ex), ACL_SUCCESS);
     rope_ref(xv, cv, sv, c.xs, c.cs, c.mode, want, mag);
     for (std::int64_t i = 0; i < nx; ++i) {
-      double got;
-      if (c.type == ACL_FLOAT) {
-        float f;
-        std::memcpy(&f, y + i * 4, 4);
-        got = f;
-      } else {
-        std::uint16_t h;
-        std::memcpy(&h, y + i * 2, 2);
-        got = c.type == ACL_FLOAT16 ? half_to_float(h) : from_bf16(h);
-      }
+      const auto got = static_cast<double>(aclnn::load(c.type, y, i));
       const auto k = static_cast<std::size_t>(i);
       ASSERT_NEAR(got, want[k], c.tol * (mag[k] + std::fabs(want[k])) + 1e-30) << "element " << i;
     }
@@ -500,15 +468,8 @@ TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
       vals.resize(static_cast<std::size_t>(n));
       for (std::int64_t i = 0; i < n; ++i) {
         const float f = static_cast<float>(scale * std::cos(0.29 * static_cast<double>(i) + seed));
-        std::uint16_t h = 0;
-        if (c.type == ACL_FLOAT) {
-          std::memcpy(p + i * 4, &f, 4);
-          vals[static_cast<std::size_t>(i)] = f;
-          continue;
-        }
-        h = c.type == ACL_FLOAT16 ? float_to_half(f) : to_bf16(f);
-        std::memcpy(p + i * 2, &h, 2);
-        vals[static_cast<std::size_t>(i)] = c.type == ACL_FLOAT16 ? half_to_float(h) : from_bf16(h);
+        aclnn::store(c.type, p, i, f);
+        vals[static_cast<std::size_t>(i)] = static_cast<double>(aclnn::load(c.type, p, i));
       }
       return p;
     };
@@ -532,16 +493,8 @@ TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
       std::vector<double> want, mag;
       rope_ref(in, cv, sv, shape, c.cs, 0, want, mag);
       for (std::size_t i = 0; i < want.size(); ++i) {
-        double got;
-        if (c.type == ACL_FLOAT) {
-          float f;
-          std::memcpy(&f, got_p + i * 4, 4);
-          got = f;
-        } else {
-          std::uint16_t h;
-          std::memcpy(&h, got_p + i * 2, 2);
-          got = c.type == ACL_FLOAT16 ? half_to_float(h) : from_bf16(h);
-        }
+        const auto got = static_cast<double>(
+            aclnn::load(c.type, got_p, static_cast<std::int64_t>(i)));
         ASSERT_NEAR(got, want[i], c.tol * (mag[i] + std::fabs(want[i])) + 1e-30)
             << (which == 0 ? "query" : "key") << " element " << i;
       }
@@ -690,30 +643,13 @@ class PoolTest : public ShapeOpsTest {
       const float f = ties ? static_cast<float>((i * i + seed) % 3)  // many equal maxima
                            : static_cast<float>(((i * 37 + seed) % 101) - 50) * 0.25f +
                                  static_cast<float>((i * 13) % 7) * 0.01f;
-      if (type == ACL_FLOAT) {
-        std::memcpy(p + i * 4, &f, 4);
-        vals[static_cast<std::size_t>(i)] = f;
-      } else if (type == ACL_FLOAT16) {
-        const std::uint16_t h = float_to_half(f);
-        std::memcpy(p + i * 2, &h, 2);
-        vals[static_cast<std::size_t>(i)] = half_to_float(h);
-      } else {
-        const std::uint16_t h = to_bf16(f);
-        std::memcpy(p + i * 2, &h, 2);
-        vals[static_cast<std::size_t>(i)] = from_bf16(h);
-      }
+      aclnn::store(type, p, i, f);  // rounded to the type, as the device holds it
+      vals[static_cast<std::size_t>(i)] = static_cast<double>(aclnn::load(type, p, i));
     }
     return p;
   }
   static double value(const std::uint8_t* p, aclDataType type, std::int64_t i) {
-    if (type == ACL_FLOAT) {
-      float f;
-      std::memcpy(&f, p + i * 4, 4);
-      return f;
-    }
-    std::uint16_t h;
-    std::memcpy(&h, p + i * 2, 2);
-    return type == ACL_FLOAT16 ? half_to_float(h) : from_bf16(h);
+    return static_cast<double>(aclnn::load(type, p, i));
   }
   std::vector<std::int64_t> out_dims(const PoolSpec& c, std::int64_t ho, std::int64_t wo) {
     std::vector<std::int64_t> d(c.shape.begin(), c.shape.end() - 2);
