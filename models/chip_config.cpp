@@ -141,6 +141,26 @@ std::string check_link_list(const std::string& v) {
 void validate_chip_config(const ChipConfig& config, const std::string& origin) {
   ChipConfig copy = config;  // visit() is not const
   sim::validate(copy, origin);
+  const auto pow2 = [](std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  const L2Config& l2 = config.l2;
+  const auto l2_error = [&](const std::string& key, const std::string& why) {
+    throw ConfigError(origin + ": l2." + key + ": " + why);
+  };
+  if (!pow2(l2.line_size.value))
+    l2_error("line_size", "must be a power of two, got " + std::to_string(l2.line_size.value));
+  if (!pow2(l2.sector_size.value) || l2.sector_size.value > l2.line_size.value ||
+      l2.line_size.value / l2.sector_size.value > 8) {
+    l2_error("sector_size", "must be a power of two dividing line_size (" +
+                                std::to_string(l2.line_size.value) +
+                                ") into 1 to 8 sectors, got " +
+                                std::to_string(l2.sector_size.value));
+  }
+  const std::uint64_t set_bytes = l2.line_size.value * static_cast<std::uint64_t>(l2.ways);
+  if (l2.size.value < set_bytes || l2.size.value % set_bytes != 0) {
+    l2_error("size", "must be a non-zero multiple of line_size x ways (" +
+                         std::to_string(set_bytes) + " B), got " +
+                         std::to_string(l2.size.value));
+  }
   std::string why;
   for (const LinkPair& p : parse_link_list(config.topology.links, why)) {
     if (p.b >= config.soc.num_devices) {

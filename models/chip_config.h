@@ -113,12 +113,18 @@ struct PcieConfig {
 struct HbmConfig {
   Bytes size{64ULL << 30};
   Bandwidth bandwidth{1.6e12};
+  double efficiency = 0.89;
   Duration latency{100 * sim::kNs};
 
   template <class V>
   void visit(V& v) {
     v.field("size", size, "device memory capacity visible to aclrtMalloc / aclrtGetMemInfo");
-    v.field("bandwidth", bandwidth, "peak device memory bandwidth shared by all readers and writers");
+    v.field("bandwidth", bandwidth, "peak (pin) device memory bandwidth");
+    v.field("efficiency", efficiency,
+            "fraction of the peak that streams sustain (refresh, read/write turnaround, bank "
+            "conflicts folded into one factor: models/hbm.h); every transfer is timed at "
+            "bandwidth x efficiency",
+            sim::range(0.05, 1));
     v.field("latency", latency, "access latency added once per transaction");
   }
 };
@@ -126,17 +132,27 @@ struct HbmConfig {
 /// L2 cache between the AI Cores and HBM (models/l2_cache.h states its timing model).
 struct L2Config {
   Bytes size{192ULL << 20};
+  Bytes line_size{512};
+  Bytes sector_size{128};
+  std::int64_t ways = 16;
   Bandwidth bandwidth{4e12};
   Duration hit_latency{50 * sim::kNs};
   double read_hit_rate = 0.0;
 
   template <class V>
   void visit(V& v) {
-    v.field("size", size, "L2 cache capacity");
+    v.field("size", size, "L2 cache capacity (its tags decide hits by address: models/l2_tags.h)");
+    v.field("line_size", line_size, "bytes per line (a power of two; LRU replacement per line)");
+    v.field("sector_size", sector_size,
+            "bytes per sector: the unit of valid/dirty bits and of HBM fills (a power of two, "
+            "1 to 8 per line)");
+    v.field("ways", ways, "lines per set (size must be a multiple of line_size x ways)",
+            sim::range(1, 64));
     v.field("bandwidth", bandwidth, "L2 bandwidth shared by all cores (reads and writes)");
     v.field("hit_latency", hit_latency, "latency added once per core access to GM through L2");
     v.field("read_hit_rate", read_hit_rate,
-            "fraction of every GM read served by L2; the rest also reads HBM (writes always reach HBM)",
+            "only for GM reads whose trace carries no address (hand-built traces): the fraction "
+            "served by L2; kernels built with the toolchain record addresses and use the tags",
             sim::range(0, 1));
   }
 };

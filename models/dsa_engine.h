@@ -7,7 +7,7 @@
 // dsa.numbers_per_cycle per dsa.clock cycle, gen = ceil(N / numbers_per_cycle) cycles, and
 // writes its B result bytes to HBM in dsa.burst bursts: a burst is written once the generator
 // has produced it (pro rata of gen) and memory has taken the previous one. So a lone task takes
-//   setup + gen + last_burst / hbm.bandwidth + hbm.latency
+//   setup + gen + last_burst / (hbm.bandwidth x hbm.efficiency) + hbm.latency
 // (generation is far slower than HBM on the presets), and shares HBM with everything else.
 // The figures are assumptions (no public source gives the DSA's rate); the functional result is
 // computed by the runtime (runtime/builtin_tasks.h) at the end of the task.

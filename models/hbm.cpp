@@ -6,7 +6,10 @@
 namespace npusim::models {
 
 Hbm::Hbm(const sc_core::sc_module_name& name, const HbmConfig& cfg, sim::StatGroup& stats)
-    : sc_module(name), socket("socket"), port_(cfg.bandwidth), latency_(cfg.latency.ps) {
+    : sc_module(name),
+      socket("socket"),
+      port_(sim::Bandwidth{cfg.bandwidth.bytes_per_sec * cfg.efficiency}),
+      latency_(cfg.latency.ps) {
   socket.register_b_transport(this, &Hbm::b_transport);
   register_stats(stats);
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device memory (HBM) as a TLM-2.0 loosely-timed target shared by every initiator.
 //
-// Timing model: one BandwidthResource at hbm.bandwidth. A transaction of n bytes issued at
+// Timing model: one BandwidthResource at the sustained bandwidth, hbm.bandwidth x hbm.efficiency
+// (the efficiency folds refresh, read/write turnaround and bank conflicts into one factor,
+// calibrated against a measured stream: configs/ say which). A transaction of n bytes issued at
 // t = now + delay occupies the memory for n / bandwidth from max(t, free) (its "slot"); its data
 // is complete hbm.latency after the slot ends. b_transport never waits: it returns the annotated
 // delay to completion, (slot end + latency) - now. DMA initiators keep bursts in flight: they

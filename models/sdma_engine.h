@@ -6,8 +6,8 @@
 // its bytes in sdma.burst bursts through the Hbm target: a D2D burst reads and writes it (2x the
 // bytes of memory traffic), a memset burst only writes, a reduce burst reads src, reads dst and
 // writes dst (3x). The next burst is issued when memory has taken the previous one (pipelined),
-// so a lone D2D of S bytes takes setup + 2*S / hbm.bandwidth + hbm.latency and a lone reduce
-// setup + 3*S / hbm.bandwidth + hbm.latency (the arithmetic keeps pace with memory: it adds no
+// so a lone D2D of S bytes takes setup + 2*S / (hbm.bandwidth x hbm.efficiency) + hbm.latency and a lone reduce
+// setup + 3*S / (hbm.bandwidth x hbm.efficiency) + hbm.latency (the arithmetic keeps pace with memory: it adds no
 // time of its own); concurrent channels and PCIe DMA contend for HBM.
 #pragma once
 

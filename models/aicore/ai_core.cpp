@@ -38,6 +38,7 @@ AiCore::AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, st
   payload_.set_data_ptr(nullptr);
   payload_.set_byte_enable_ptr(nullptr);
   payload_.set_dmi_allowed(false);
+  payload_.set_extension(&access_);
   register_stats(stats);
 }
 
@@ -99,7 +100,9 @@ SimTime AiCore::transfer(bool write, std::uint64_t bytes) {
   constexpr std::uint64_t kMaxLength = std::numeric_limits<unsigned int>::max();
   const auto n = static_cast<unsigned int>(std::clamp<std::uint64_t>(bytes, 1, kMaxLength));
   payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  payload_.set_address(0);
+  payload_.set_address(0);  // core state: no address, timed as untagged traffic
+  access_.bursts = 1;
+  access_.pitch = 0;
   payload_.set_data_length(n);
   payload_.set_streaming_width(n);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
@@ -190,18 +193,29 @@ void AiCore::step() {
   sink_.block_finished(*this);
 }
 
-SimTime AiCore::gm_access(const kernel::Instr& in, SimTime request) {
+SimTime AiCore::gm_access(const kernel::Instr& in, SimTime request, SimTime& latency) {
   const SimTime now = sim::sim_now();
   constexpr std::uint64_t kMaxLength = std::numeric_limits<unsigned int>::max();
   const auto bytes = static_cast<unsigned int>(std::clamp<std::uint64_t>(in.bytes, 1, kMaxLength));
-  payload_.set_command(in.dst == kernel::Mem::kGm ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  payload_.set_address(0);
+  const bool write = in.dst == kernel::Mem::kGm;
+  payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  payload_.set_address(in.gm_addr);
   payload_.set_data_length(bytes);
   payload_.set_streaming_width(bytes);
   payload_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  access_.bursts = in.gm_pitch != 0 ? std::max<std::uint32_t>(in.count, 1) : 1;
+  access_.pitch = in.gm_pitch;
+  access_.hit_bytes = 0;
   sc_core::sc_time delay = sim::to_sc_time(request > now ? request - now : 0);
   mem->b_transport(payload_, delay);
-  return now + delay.value();
+  SimTime data = now + delay.value();
+  if (in.gm_addr != 0 && !write) {  // addressed read: now we know its hits (pipe_costs.h)
+    const std::uint64_t misses = bytes - std::min<std::uint64_t>(access_.hit_bytes, bytes);
+    if (misses > 0) latency += costs_.hbm_latency();
+    if (in.pipe == kernel::Pipe::kMte2)
+      data = std::max(data, request + costs_.mte2_stream_ps(bytes - misses, misses) + latency);
+  }
+  return data;
 }
 
 void AiCore::instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) {

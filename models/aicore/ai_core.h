@@ -31,6 +31,7 @@
 
 #include "models/aicore/block_replay.h"
 #include "models/aicore/pipe_costs.h"
+#include "models/l2_cache.h"
 #include "npusim/kernel/trace.h"
 #include "sim/stats.h"
 #include "sim/tracks.h"
@@ -91,6 +92,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   AiCore(const sc_core::sc_module_name& name, int index, CoreKind kind, std::string label,
          const PipeCosts& costs, SimTime timeout, CoreTracks tracks, sim::StatGroup& stats,
          CoreSink& sink);
+  ~AiCore() override { payload_.clear_extension(&access_); }
 
   int index() const { return index_; }
   CoreKind core_kind() const { return kind_; }
@@ -144,7 +146,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   SimTime transfer(bool write, std::uint64_t bytes);
   /// Sleeps `until` (absolute) or until a preemption is asked.
   void sleep_until(SimTime until, SimTime now);
-  SimTime gm_access(const kernel::Instr& in, SimTime request) override;
+  SimTime gm_access(const kernel::Instr& in, SimTime request, SimTime& latency) override;
   void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) override;
   void declare_tracks();
   void register_stats(sim::StatGroup& stats);
@@ -173,6 +175,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   PreemptResult preempt_;
   kernel::BlockTrace rest_;
   sc_core::sc_event go_, preempt_ev_;
+  GmAccessExtension access_;  // payload_'s extension (cleared before payload_ is destroyed)
   tlm::tlm_generic_payload payload_;
 
   std::uint64_t blocks_ = 0;

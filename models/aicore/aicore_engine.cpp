@@ -57,7 +57,7 @@ AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx
   threshold_ = static_cast<std::uint32_t>(std::max<std::int64_t>(ctx.cfg.scheduler.preempt_threshold, 1));
   context_bytes_ = ctx.cfg.aicore.context_bytes.value;
   predictor_ = std::make_unique<BlockReplay>(costs_);
-  hbm_bandwidth_ = ctx.cfg.hbm.bandwidth.bytes_per_sec;
+  hbm_bandwidth_ = ctx.cfg.hbm.bandwidth.bytes_per_sec * ctx.cfg.hbm.efficiency;
   SC_METHOD(on_wake);
   sensitive << wake_;
   dont_initialize();
@@ -209,7 +209,7 @@ double prema_weight(std::uint32_t priority) { return 8.0 - std::min<std::uint32_
 /// An isolated replay: no other initiator, so a GM access costs its latency only.
 class IsolatedHost : public ReplayHost {
  public:
-  SimTime gm_access(const kernel::Instr&, SimTime request) override { return request; }
+  SimTime gm_access(const kernel::Instr&, SimTime request, SimTime&) override { return request; }
 };
 
 }  // namespace

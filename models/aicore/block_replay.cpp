@@ -14,7 +14,7 @@ namespace {
 bool same_shape(const Instr& a, const Instr& b) {
   return a.pipe == b.pipe && a.op == b.op && a.dtype == b.dtype && a.dtype2 == b.dtype2 &&
          a.src == b.src && a.dst == b.dst && a.m == b.m && a.n == b.n && a.k == b.k &&
-         a.count == b.count && a.bytes == b.bytes;
+         a.count == b.count && a.bytes == b.bytes && (a.gm_addr != 0) == (b.gm_addr != 0);
 }
 
 std::size_t shape_hash(const Instr& in) {
@@ -250,9 +250,10 @@ void BlockReplay::resolve_earliest() {
   const Instr& in = trace_->instrs[i];
   const SimTime core_end = start + nodes_[i].duration;
   const SimTime request = start + startup_ps_[static_cast<int>(in.pipe)];
-  const SimTime latency = latency_[i];
-  const SimTime data = std::max(host_->gm_access(in, request), request + latency);
-  finish(i, std::max(core_end, data - latency), std::max(core_end + latency, data));
+  SimTime latency = latency_[i];
+  const SimTime data = host_->gm_access(in, request, latency);
+  finish(i, std::max(core_end, std::max(data, request + latency) - latency),
+         std::max(core_end + latency, std::max(data, request + latency)));
 }
 
 void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {

@@ -68,7 +68,9 @@ class ReplayHost {
   virtual void wait_until(SimTime t) {}
   /// Contract: called at simulated time >= the instruction's start, in nondecreasing start order;
   /// its memory request issues at `request` (>= now). Returns when its data is complete.
-  virtual SimTime gm_access(const kernel::Instr& in, SimTime request) = 0;
+  /// `latency` comes in as PipeCosts::gm_latency; the host raises it when the access turns out
+  /// to need more (an addressed read that misses in L2 also waits for HBM).
+  virtual SimTime gm_access(const kernel::Instr& in, SimTime request, SimTime& latency) = 0;
   /// Pipe tracing (only when run() is asked to trace): `in` occupied `lane` in [start, end).
   virtual void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) {}
 };

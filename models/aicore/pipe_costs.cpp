@@ -67,7 +67,7 @@ PipeCosts::PipeCosts(const AiCoreConfig& core, const L2Config& l2, const HbmConf
       hbm_latency_(hbm.latency.ps) {}
 
 sim::SimTime PipeCosts::gm_latency(const Instr& in) const {
-  if (in.dst == Mem::kGm) return l2_latency_;
+  if (in.dst == Mem::kGm || in.gm_addr != 0) return l2_latency_;
   const std::uint64_t bytes = std::max<std::uint64_t>(in.bytes, 1);
   return l2_latency_ + (read_hit_bytes(bytes, hit_rate_) < bytes ? hbm_latency_ : 0);
 }
@@ -78,6 +78,11 @@ std::uint64_t PipeCosts::read_hit_bytes(std::uint64_t bytes, double hit_rate) {
   // hits >= 0: converting truncates, which is floor
   if (!(hits < kTwoTo63)) return std::min(bytes, static_cast<std::uint64_t>(std::floor(hits)));
   return std::min(bytes, static_cast<std::uint64_t>(static_cast<std::int64_t>(hits)));
+}
+
+sim::SimTime PipeCosts::mte2_stream_ps(std::uint64_t hit, std::uint64_t miss) const {
+  return to_ps(static_cast<double>(ceil_cycles(static_cast<double>(hit) / mte2_l2_ +
+                                               static_cast<double>(miss) / mte2_gm_)));
 }
 
 sim::SimTime PipeCosts::to_ps(double cycles) const {
@@ -115,7 +120,9 @@ std::uint64_t PipeCosts::copy_cycles(const Instr& in) const {
   switch (in.pipe) {
     case Pipe::kMte1: c = b / (in.dst == Mem::kL0a ? mte1_l0a_ : mte1_l0b_); break;
     case Pipe::kMte2:
-      if (in.src == Mem::kGm) {
+      if (in.src == Mem::kGm && in.gm_addr != 0) {
+        c = b / mte2_l2_;
+      } else if (in.src == Mem::kGm) {
         const std::uint64_t hit = read_hit_bytes(bytes, hit_rate_);
         c = static_cast<double>(hit) / mte2_l2_ + static_cast<double>(bytes - hit) / mte2_gm_;
       } else {

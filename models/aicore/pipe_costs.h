@@ -7,13 +7,19 @@
 //   Mmad (M)                   cube_startup + ceil(m/cube_m) * ceil(n/cube_n) * ceil(k/K0),
 //                              K0 = cube_k for FP16/BF16, 2*cube_k for INT8, cube_k/2 for FP32
 //   MTE1 L1->L0A / L0B / other mte_startup + ceil(bytes / mte1_l0a|l0b rate)
-//   MTE2 GM->UB/L1/L0          mte_startup + ceil(hit / mte2_l2 rate + miss / mte2 rate), where
+//   MTE2 GM->UB/L1/L0          mte_startup + ceil(bytes / mte2_l2 rate) for a read with a GM
+//                              address: the core's fastest stream; when L2 (l2_tags.h) says
+//                              which bytes miss, the data cannot complete before request +
+//                              hit / mte2_l2 rate + miss / mte2 rate (+ latency): mte2_stream_ps,
+//                              applied by the core (ai_core.h). Without an address (hand-built
+//                              traces): mte_startup + ceil(hit / mte2_l2 + miss / mte2), where
 //                              hit = floor(bytes * l2.read_hit_rate) (the same split L2 uses)
 //   MTE3 UB->GM/L1             mte_startup + ceil(bytes / mte3 rate)
 //   Fixpipe L0C->GM/L1         mte_startup + ceil(bytes / fixpipe rate)
 // Copies with bytes = 0 count `count` 512-byte fractals. These are the core's own durations. A GM
 // instruction (touches_gm) streams at that rate but its data is also shifted by the unloaded
-// memory latency (gm_latency: l2.hit_latency, plus hbm.latency for a read with L2 misses) and
+// memory latency (gm_latency: l2.hit_latency, plus hbm.latency for a read with L2 misses, known
+// at the access for an addressed read) and
 // limited by L2/HBM bandwidth (models/l2_cache.h), whose request issues after the pipe's startup
 // cycles: end = max(start + cycles + gm_latency, data complete from L2). Plain C++.
 #pragma once
@@ -34,8 +40,12 @@ class PipeCosts {
   std::uint64_t cycles(const kernel::Instr& in) const;
   /// Cycles from an instruction's start to its first memory request.
   std::uint64_t startup_cycles(kernel::Pipe pipe) const;
-  /// Unloaded latency (ps) a GM instruction's data adds to its core-side end.
+  /// Unloaded latency (ps) a GM instruction's data adds to its core-side end (an addressed read:
+  /// its L2 hit latency; the core adds hbm_latency() when L2 says it misses).
   sim::SimTime gm_latency(const kernel::Instr& in) const;
+  sim::SimTime hbm_latency() const { return hbm_latency_; }
+  /// Picoseconds the core's MTE2 needs to stream `hit` bytes from L2 and `miss` bytes from HBM.
+  sim::SimTime mte2_stream_ps(std::uint64_t hit, std::uint64_t miss) const;
 
   double scalar_cycles_per_bb() const { return scalar_per_bb_; }
   std::uint64_t queue_depth() const { return queue_depth_; }

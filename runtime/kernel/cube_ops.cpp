@@ -22,6 +22,7 @@
 
 #include "cube_gemm.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -154,7 +155,7 @@ void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
   bool done = false;
   if (!ctx.functional) {  // timing-only: the checks the loops would make, no conversion
     fixpipe_check(src, p, q);
-    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd);
+    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
     return;
   }
   if constexpr (std::is_same_v<U, float>) {
@@ -191,7 +192,7 @@ void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
   if (!done) {  // fails at the first element if quantPre is not supported
     fixpipe_loop<T, U>(dst, src, p, nd, GenericConvert<T, U>{&p});
   }
-  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd);
+  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
 }
 
 template <class U>
@@ -272,6 +273,13 @@ void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_t elem_bytes, cons
   ins.dst = dst.mem;
   ins.count = p.repeatTimes;
   ins.bytes = 512ull * p.repeatTimes;
+  if (src_mem == Mem::kGm) {  // fractals srcStride apart from startIndex (addrMode 1: downwards)
+    const std::int64_t first =
+        p.addrMode == 0 ? p.startIndex
+                        : p.startIndex - static_cast<std::int64_t>(p.repeatTimes - 1) * p.srcStride;
+    ins.gm_addr = reinterpret_cast<std::uintptr_t>(s_base + std::max<std::int64_t>(first, 0) * 512);
+    ins.gm_pitch = p.repeatTimes > 1 ? 512ull * p.srcStride : 0;
+  }
   ctx.emit(ins, {{src_slot, false}, {dst.slot, true}});
 }
 

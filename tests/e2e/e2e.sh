@@ -74,8 +74,11 @@ for r in fa + ifa:
 # cores: longer, and more than 4 times the cube core cycles in all.
 assert float(fa[1]["Task Duration(us)"]) > float(fa[0]["Task Duration(us)"]), fa
 assert float(fa[1]["aic_total_cycles"]) > 4 * float(fa[0]["aic_total_cycles"]), fa
-# Causal skips the key tiles above the diagonal: 10 of the 16 (query, key) tile pairs per head.
-assert float(fa[1]["aic_total_cycles"]) < 0.85 * float(fa[2]["aic_total_cycles"]), fa
+# Causal skips the key tiles above the diagonal: 10 of the 16 (query, key) tile pairs per head:
+# 10/16 of the cube work, and fewer cycles in all.
+mac = float(fa[1]["aic_mac_time(us)"]) / float(fa[2]["aic_mac_time(us)"])
+assert 0.6 < mac < 0.65, (mac, fa)
+assert float(fa[1]["aic_total_cycles"]) < float(fa[2]["aic_total_cycles"]), fa
 PY
     ;;
   aclnn_elementwise)  # aclnn Add / Gelu on the 910B: kernel time from the pipes, HBM-bound
@@ -88,7 +91,9 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 add = [r for r in rows if r["Op Name"] == "Add"]
 gelu = [r for r in rows if r["Op Name"] == "Gelu"]
-bound = 3 * 8 * 2**20 / 1.6e12 * 1e6  # 4M FLOAT16: two inputs and the output through HBM
+# 4M FLOAT16: the two inputs come from HBM at its sustained 0.89 x 1.6 TB/s; the output stays in
+# the 192 MiB write-back L2 (no eviction yet).
+bound = 2 * 8 * 2**20 / (0.89 * 1.6e12) * 1e6
 ok = len(add) == 2 and len(gelu) == 1 and int(add[0]["Block Num"]) == 48
 ok = ok and bound <= float(add[0]["aiv_time(us)"]) <= 1.1 * bound
 ok = ok and float(add[0]["aiv_mte2_ratio"]) > 0.8  # the copies in dominate
@@ -228,22 +233,24 @@ PY
     done
     # The host program never saw the kernel twin's flags.
     if grep -q "trace-pc" build/CMakeFiles/kernel_e2e.dir/flags.make; then exit 1; fi ;;
-  kernel_vector_add|kernel_softmax|kernel_timing|kernel_trap)
+  kernel_vector_add|kernel_softmax|kernel_trap)
     "${KERNEL_PROJECT}/build/kernel_e2e" "${CASE#kernel_}" ;;
+  kernel_timing)  # a 1 MiB L2: the 9 MiB of operands stream from HBM (memory-bound kernels)
+    NPUSIM_SET=l2.size=1MiB "${KERNEL_PROJECT}/build/kernel_e2e" timing ;;
   kernel_timing_only)  # aicore.functional=false: the same timeline, stats and op summary
-    "${KERNEL_PROJECT}/build/kernel_e2e" timing > functional.txt 2> functional.err
-    NPUSIM_OUT=f "${KERNEL_PROJECT}/build/kernel_e2e" timing > /dev/null 2>&1
-    NPUSIM_SET=aicore.functional=false NPUSIM_OUT=t "${KERNEL_PROJECT}/build/kernel_e2e" timing \
+    NPUSIM_SET=l2.size=1MiB "${KERNEL_PROJECT}/build/kernel_e2e" timing > functional.txt 2> functional.err
+    NPUSIM_SET=l2.size=1MiB NPUSIM_OUT=f "${KERNEL_PROJECT}/build/kernel_e2e" timing > /dev/null 2>&1
+    NPUSIM_SET="aicore.functional=false;l2.size=1MiB" NPUSIM_OUT=t "${KERNEL_PROJECT}/build/kernel_e2e" timing \
       > timing.txt 2> timing.err
-    NPUSIM_SET=aicore.functional=false NPUSIM_OUT=t "${KERNEL_PROJECT}/build/kernel_e2e" timing \
+    NPUSIM_SET="aicore.functional=false;l2.size=1MiB" NPUSIM_OUT=t "${KERNEL_PROJECT}/build/kernel_e2e" timing \
       > /dev/null 2>&1
     diff functional.txt timing.txt  # the simulated kernel times the program prints
     # The trace memo served a repeated launch (vadd, 48 blocks, the same arguments); without it
     # the times are the same.
-    NPUSIM_SET=aicore.functional=false NPUSIM_LOG=debug "${KERNEL_PROJECT}/build/kernel_e2e" \
+    NPUSIM_SET="aicore.functional=false;l2.size=1MiB" NPUSIM_LOG=debug "${KERNEL_PROJECT}/build/kernel_e2e" \
       timing > memo.txt 2> memo.err
     grep -q "block traces reused from an earlier launch" memo.err
-    NPUSIM_SET=aicore.functional=false NPUSIM_TRACE_MEMO=0 NPUSIM_LOG=debug \
+    NPUSIM_SET="aicore.functional=false;l2.size=1MiB" NPUSIM_TRACE_MEMO=0 NPUSIM_LOG=debug \
       "${KERNEL_PROJECT}/build/kernel_e2e" timing > nomemo.txt 2> nomemo.err
     if grep -q "block traces reused" nomemo.err; then exit 1; fi
     diff functional.txt memo.txt

@@ -41,6 +41,7 @@ inline ChipConfig test_config() {
   c.pcie.pageable_chunk = sim::Bytes{1 * kMiB};
   c.pcie.dma_channels = 2;
   c.hbm.bandwidth = sim::Bandwidth{1e12};
+  c.hbm.efficiency = 1.0;
   c.hbm.latency = sim::Duration{100 * kNs};
   c.sdma.channels = 1;
   c.sdma.setup = sim::Duration{500 * kNs};

@@ -19,7 +19,7 @@ constexpr SimTime kStart = 1000 * kNs;
 class FakeHost : public ReplayHost {
  public:
   void wait_until(SimTime t) override { now = std::max(now, t); }
-  SimTime gm_access(const Instr&, SimTime request) override {
+  SimTime gm_access(const Instr&, SimTime request, SimTime&) override {
     requests.push_back({now, request});
     return request + 1 * kNs;
   }

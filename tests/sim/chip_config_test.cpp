@@ -237,6 +237,13 @@ TEST_F(ConfigFiles, RangeValidation) {
   expect("hbm.size=0", "hbm.size: must be greater than 0, got 0B");
   expect("soc.version=8.5", "soc.version: expected a version x.y.z such as 8.5.0, got \"8.5\"");
   expect("l2.read_hit_rate=1.5", "l2.read_hit_rate: must be between 0 and 1, got 1.5");
+  expect("l2.line_size=384B", "l2.line_size: must be a power of two, got 384");
+  expect("l2.sector_size=32B",
+         "l2.sector_size: must be a power of two dividing line_size (512) into 1 to 8 sectors, "
+         "got 32");
+  expect("l2.size=1000KiB", "l2.size: must be a non-zero multiple of line_size x ways (8192 B), "
+                            "got 1024000");
+  expect("hbm.efficiency=1.2", "hbm.efficiency: must be between 0.05 and 1, got 1.2");
   expect("aicore.mte2_bytes_per_cycle=0",
          "aicore.mte2_bytes_per_cycle: must be greater than 0, got 0");
   expect("aicore.scalar_cycles_per_bb=-1",

@@ -88,7 +88,7 @@ enum class Op : std::uint8_t {
   kScalarWrite
 };
 
-/// One recorded instruction (48 bytes).
+/// One recorded instruction (64 bytes).
 struct Instr {
   Pipe pipe = Pipe::kScalar;
   Op op = Op::kCopy;
@@ -101,6 +101,12 @@ struct Instr {
   std::uint64_t bytes = 0;       // copies: payload bytes moved; vector: count x element size (the
                                  // wider of src/dst for Cast); scalar: access size; Mmad: 0
   std::uint64_t scalar_bbs = 0;  // basic-block counter at issue
+  // GM instructions: where the GM side lies, for the L2's tags (models/l2_tags.h). The GM bytes
+  // are `count` bursts of bytes / count bytes, burst i at gm_addr + i * gm_pitch (gm_pitch 0:
+  // one contiguous range of `bytes`). gm_addr 0: not known (hand-built traces); such accesses
+  // use l2.read_hit_rate instead of the tags.
+  std::uint64_t gm_addr = 0;
+  std::uint64_t gm_pitch = 0;
   std::uint32_t dep_begin = 0;   // deps are BlockTrace::deps[dep_begin, dep_begin + dep_count)
   std::uint32_t dep_count = 0;
 

@@ -282,8 +282,14 @@ NPUSIM_TWIN_FN inline std::uint64_t fixpipe_span(const AscendC::FixpipeParamsV22
 
 NPUSIM_TWIN_FN inline void record_fixpipe(BlockContext& ctx, DType dst_type, DType src_type,
                                           std::uint32_t elem_bytes, std::int32_t src_slot,
-                                          const AscendC::FixpipeParamsV220& p, bool nd) {
+                                          const AscendC::FixpipeParamsV220& p, bool nd,
+                                          const void* dst) {
   Instr ins;
+  ins.gm_addr = reinterpret_cast<std::uintptr_t>(dst);
+  // ND: mSize rows of nSize elements, dstStride elements apart (the ndNum matrices taken as
+  // following at that pitch); NZ: taken as one contiguous range.
+  if (nd && static_cast<std::uint64_t>(p.ndNum) * p.mSize > 1)
+    ins.gm_pitch = static_cast<std::uint64_t>(p.dstStride) * elem_bytes;
   ins.pipe = Pipe::kFixpipe;
   ins.op = Op::kFixpipe;
   ins.dtype = dst_type;
@@ -326,7 +332,7 @@ NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand
   check_gm_range(ctx, dst, fixpipe_span(p, nd, c0) * sizeof(T), true, "Fixpipe");
   if (!ctx.functional) {  // timing-only: the checks the loops would make, no conversion
     fixpipe_check(src, p, p.quantPre);
-    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd);
+    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
     return;
   }
   const U* sd = static_cast<const U*>(src.data);
@@ -345,7 +351,7 @@ NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand
       }
     }
   }
-  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd);
+  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
 }
 
 // The LoadData and Mmad shells are noinline: the whole op used to be inline code too large for

@@ -121,10 +121,15 @@ NPUSIM_TWIN_FN inline std::uint64_t local_offset(BlockContext& ctx, const void* 
 }
 
 /// Records one copy instruction.
+/// `gm`/`gm_pitch`: the GM end's first byte and the distance between its bursts (0: contiguous);
+/// nullptr for a copy between local memories.
 NPUSIM_TWIN_FN inline void record_copy(BlockContext& ctx, Op op, DType dtype, Mem src, Mem dst,
                                        std::uint64_t bytes, std::uint32_t bursts,
-                                       std::int32_t src_slot, std::int32_t dst_slot) {
+                                       std::int32_t src_slot, std::int32_t dst_slot,
+                                       const void* gm = nullptr, std::uint64_t gm_pitch = 0) {
   Instr ins;
+  ins.gm_addr = reinterpret_cast<std::uintptr_t>(gm);
+  ins.gm_pitch = bursts > 1 ? gm_pitch : 0;
   ins.pipe = copy_pipe(src, dst);
   ins.op = op;
   ins.dtype = dtype;
@@ -184,8 +189,11 @@ NPUSIM_TWIN_FN inline void strided_copy(BlockContext& ctx, const CopyEnds& e, DT
                 op);
   if (ctx.functional) copy_bursts(e.dst, e.src, count, len, src_pitch, dst_pitch);
   const bool contiguous = src_pitch == len && dst_pitch == len;
+  const bool gm_src = e.src_mem == Mem::kGm;
+  const bool gm_dst = e.dst_mem == Mem::kGm;
   record_copy(ctx, Op::kCopy, dtype, e.src_mem, e.dst_mem, count * len, contiguous ? 1 : count,
-              e.src_slot, e.dst_slot);
+              e.src_slot, e.dst_slot, gm_src ? e.src : gm_dst ? e.dst : nullptr,
+              gm_src ? src_pitch : dst_pitch);
 }
 
 /// DataCopy's body: the 32-byte rule for local ends (dst first), then the strided copy.
@@ -294,9 +302,12 @@ NPUSIM_TWIN_FN void nd2nz_body(BlockContext& ctx, T* dst, std::uint32_t dst_size
       }
     }
   }
+  // GM side: nValue rows of dValue elements, srcDValue apart (the ndNum matrices are taken as
+  // following each other at that pitch: exact for ndNum 1, the common case).
   record_copy(ctx, Op::kCopyNd2Nz, dtype_of<T>(), Mem::kGm, dst_mem,
               static_cast<std::uint64_t>(p.ndNum) * p.nValue * p.dValue * sizeof(T),
-              static_cast<std::uint32_t>(p.ndNum) * p.nValue, -1, dst_slot);
+              static_cast<std::uint32_t>(p.ndNum) * p.nValue, -1, dst_slot, src,
+              static_cast<std::uint64_t>(p.srcDValue) * sizeof(T));
 }
 
 /// DataCopyPad GM -> UB, see AscendC::DataCopyPad.
@@ -324,7 +335,7 @@ NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, T* dst, Mem dst_mem, std::int
   }
   record_copy(ctx, Op::kCopy, dtype_of<T>(), Mem::kGm, dst_mem,
               static_cast<std::uint64_t>(p.blockCount) * p.blockLen,
-              p.srcStride == 0 ? 1u : p.blockCount, -1, dst_slot);
+              p.srcStride == 0 ? 1u : p.blockCount, -1, dst_slot, src, src_pitch);
 }
 
 /// DataCopyPad UB -> GM, see AscendC::DataCopyPad.

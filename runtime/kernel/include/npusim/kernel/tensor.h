@@ -284,6 +284,7 @@ class GlobalTensor {
     (write ? ins.dst : ins.src) = npusim::kernel::Mem::kGm;
     ins.count = 1;
     ins.bytes = sizeof(T);
+    ins.gm_addr = reinterpret_cast<std::uintptr_t>(data_ + index);
     ctx.emit(ins, {});
   }
 

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/l2_tags.h"
+
+#include <algorithm>
+
+namespace npusim::models {
+
+namespace {
+unsigned log2_of(std::uint64_t v) { return static_cast<unsigned>(__builtin_ctzll(v)); }
+}  // namespace
+
+L2Tags::L2Tags(const Geometry& g)
+    : g_(g),
+      sets_(std::max<std::uint64_t>(g.size / (g.line * g.ways), 1)),
+      line_shift_(log2_of(g.line)),
+      sector_shift_(log2_of(g.sector)) {}
+
+void L2Tags::clear() { ways_.clear(); }
+
+L2Tags::Way& L2Tags::find(std::uint64_t line_no, Result& out) {
+  if (ways_.empty()) ways_.resize(sets_ * g_.ways);
+  Way* set = &ways_[(line_no % sets_) * g_.ways];
+  Way* victim = set;
+  for (std::uint64_t w = 0; w < g_.ways; ++w) {
+    if (set[w].tag == line_no + 1) return set[w];
+    if (set[w].used < victim->used) victim = &set[w];  // empty ways have used 0: taken first
+  }
+  if (victim->tag != 0) {
+    ++out.evictions;
+    out.writeback_bytes += static_cast<std::uint64_t>(__builtin_popcount(victim->dirty)) * g_.sector;
+  }
+  *victim = Way{line_no + 1, 0, 0, 0};
+  return *victim;
+}
+
+void L2Tags::range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& out) {
+  std::uint64_t at = addr;
+  const std::uint64_t end = addr + bytes;
+  while (at < end) {
+    const std::uint64_t line_no = at >> line_shift_;
+    const std::uint64_t line_end = std::min(end, (line_no + 1) << line_shift_);
+    Way& way = find(line_no, out);
+    way.used = ++clock_;
+    const unsigned first = static_cast<unsigned>((at - (line_no << line_shift_)) >> sector_shift_);
+    const unsigned last =
+        static_cast<unsigned>((line_end - 1 - (line_no << line_shift_)) >> sector_shift_);
+    const auto mask =
+        static_cast<std::uint8_t>(((1u << (last - first + 1)) - 1u) << first);
+    if (write) {
+      way.valid |= mask;
+      way.dirty |= mask;
+    } else {
+      const auto missing = static_cast<std::uint8_t>(mask & ~way.valid);
+      const std::uint64_t span = line_end - at;
+      if (missing == 0) {
+        out.hit_bytes += span;
+      } else {
+        // Bytes in the sectors already valid hit; count them sector by sector at the edges.
+        std::uint64_t hit = 0;
+        for (unsigned s = first; s <= last; ++s) {
+          if ((way.valid >> s & 1u) == 0) continue;
+          const std::uint64_t s_begin = (line_no << line_shift_) + (std::uint64_t{s} << sector_shift_);
+          hit += std::min(line_end, s_begin + g_.sector) - std::max(at, s_begin);
+        }
+        out.hit_bytes += hit;
+        out.fill_bytes += static_cast<std::uint64_t>(__builtin_popcount(missing)) * g_.sector;
+        way.valid |= missing;
+      }
+    }
+    at = line_end;
+  }
+}
+
+void L2Tags::access(std::uint64_t addr, std::uint64_t len, std::uint64_t bursts,
+                    std::uint64_t pitch, bool write, Result& out) {
+  if (pitch == 0 || bursts <= 1 || pitch == len) {
+    range(addr, len * std::max<std::uint64_t>(bursts, 1), write, out);
+    return;
+  }
+  for (std::uint64_t i = 0; i < bursts; ++i) range(addr + i * pitch, len, write, out);
+}
+
+}  // namespace npusim::models
