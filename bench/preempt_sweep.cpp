@@ -13,7 +13,9 @@
 //    8 blocks x 4096 elements, each submitted after a synchronous host-to-device copy of
 //    64 KiB x (1 + 5i mod 11) (gaps that vary, so arrivals fall at varied points of the low
 //    blocks), while the low streams still run.
-// Swept: scheduler.preemption (none, drain, checkpoint, kill, dynamic) x low block length x
+// The host's kernel launch cost is pinned at 2 us (host.kernel_launch_call) so the low kernels
+// are all queued before the first high arrival, and L2 at 2 MiB so the low kernels, which re-read
+// the same buffers, stream from HBM. Swept: scheduler.preemption (none, drain, checkpoint, kill, dynamic) x low block length x
 // aicore.context_bytes (checkpoint and dynamic only: 0 = the used UB bytes, 96 KiB, else as
 // given). Each
 // configuration runs in a child process (one SystemC elaboration per process) with NPUSIM_OUT
@@ -165,7 +167,15 @@ bool run(const char* self, const std::string& preset, Row& row, int arrivals) {
   env_text.push_back("NPUSIM_CONFIG=" + preset);
   env_text.push_back("NPUSIM_SET=scheduler.policy=" + row.policy +
                      ";scheduler.preemption=" + row.mechanism +
-                     ";aicore.context_bytes=" + std::to_string(row.context) + "B");
+                     ";aicore.context_bytes=" + std::to_string(row.context) + "B" +
+                     // The experiment is about the device: the host enqueues the low kernels at
+                     // 2 us each (not the preset's calibrated launch cost), so they are all
+                     // queued long before the high arrivals and the cores never idle.
+                     ";host.kernel_launch_call=2us" +
+                     // The low kernels re-read the same buffers, which the preset's L2 would
+                     // serve after the first kernel; the experiment wants HBM-bound low blocks that
+                     // hold their cores, so L2 is shrunk below their working set.
+                     ";l2.size=2MiB");
   std::vector<char*> env;
   for (auto& e : env_text) env.push_back(e.data());
   env.push_back(nullptr);

@@ -56,7 +56,8 @@ struct SocConfig {
 struct HostConfig {
   Duration api_call{200 * sim::kNs};
   Duration launch_call{2 * sim::kUs}; // async task submission (build SQE, ring doorbell)
-  Duration sync_call{1 * sim::kUs};   // blocking call overhead on return
+  Duration kernel_launch_call{8600 * sim::kNs};  // a kernel launch call (args, SQE, doorbell)
+  Duration sync_call{11 * sim::kUs};  // blocking call overhead on return
   Duration sync_copy_setup{10 * sim::kUs};  // driver path of a synchronous copy/memset
   Duration callback{5 * sim::kUs};   // a host callback / host function on the thread running it
   Bandwidth memcpy_bandwidth{20e9};   // host memcpy (H2H, pageable staging)
@@ -65,7 +66,12 @@ struct HostConfig {
   template <class V>
   void visit(V& v) {
     v.field("api_call", api_call, "host time charged for a non-submitting runtime API call");
-    v.field("launch_call", launch_call, "host time charged for an API call that submits a task to a stream");
+    v.field("launch_call", launch_call,
+            "host time charged for an API call that submits a task to a stream (kernel launches: "
+            "kernel_launch_call)");
+    v.field("kernel_launch_call", kernel_launch_call,
+            "host time charged for an API call that launches kernels (aclrtLaunchKernel*, <<<>>>, "
+            "an aclnn operator's second phase): argument packing, task build, doorbell");
     v.field("sync_call", sync_call, "host time charged when a blocking call returns");
     v.field("sync_copy_setup", sync_copy_setup,
             "host time a synchronous device copy or memset (aclrtMemcpy, aclrtMemset) spends in the "
@@ -248,7 +254,7 @@ struct AiCoreConfig {
   Duration block_launch{2 * sim::kUs};
   Duration timeout{1091 * sim::kSec};
   std::int64_t max_concurrent_kernels = 32;
-  double scalar_cycles_per_bb = 4;
+  double scalar_cycles_per_bb = 2;
   std::int64_t scalar_access_cycles = 4;
   std::int64_t pipe_queue_depth = 32;
   double mte2_bytes_per_cycle = 32;

@@ -107,7 +107,8 @@ bool writes_memory(const Task& task) {
 void Call::submit(Task task) {
   Backend& b = backend();
   if (!launched_) {
-    charge(config().host.launch_call.ps);
+    const models::HostConfig& host = config().host;
+    charge(task.kind == TaskKind::kKernel ? host.kernel_launch_call.ps : host.launch_call.ps);
     launched_ = true;
   }
   if (thread_.clock > kSimTimeLimit) time_overflow();

@@ -377,7 +377,7 @@ Plan make_plan(bool quick) {
     p.copy_sizes = {1u << 10, 64u << 10, 1u << 20, 16u << 20, 256u << 20};
     p.p2p_sizes = {1u << 20, 8u << 20, 64u << 20};
     p.add_functional = {1 << 16, 1 << 18, 1 << 20, 4 << 20};
-    p.add_timing = {16 << 20};
+    p.add_timing = {16 << 20, 128 << 20};  // 128 Mi: 768 MiB, beyond any preset's L2
     p.mm_functional = {512, 1024};
     p.mm_timing = {1536, 2048, 3072, 4096};
   }

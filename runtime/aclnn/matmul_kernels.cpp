@@ -92,10 +92,17 @@ class MatmulBlock {
   void Tile(const LocalTensor<T>& a_panel) {
     LocalTensor<float> acc = c1_.AllocTensor<float>();
     bool first = true;
-    for (std::uint32_t k0 = 0; k0 < t_.k; k0 += kL1_) {
+    // The copies of L1 step i + 1 are issued before step i's L0 work (the second L1 buffer), so
+    // MTE2 fetches the next step while the cube works on this one.
+    auto copy_step = [&](std::uint32_t k0) {
       const std::uint32_t kv1 = min_u(kL1_, t_.k - k0);
       if (!t_.aResident) CopyA(k0, kv1);
       CopyB(k0, kv1);
+    };
+    copy_step(0);
+    for (std::uint32_t k0 = 0; k0 < t_.k; k0 += kL1_) {
+      const std::uint32_t kv1 = min_u(kL1_, t_.k - k0);
+      if (k0 + kL1_ < t_.k) copy_step(k0 + kL1_);
       LocalTensor<T> a1 = t_.aResident ? a_panel : a1_.DeQue<T>();
       LocalTensor<T> b1 = b1_.DeQue<T>();
       // A's L1 tensor holds k [a_base, a_base + a_len).

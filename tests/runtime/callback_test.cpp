@@ -160,7 +160,9 @@ TEST_F(CallbackTest, BlockingCallbackHoldsItsStreamForExactlyTheCallbackTime) {
     EXPECT_EQ(span.start, due);
     EXPECT_EQ(span.end, due + kCallback);
     // + host.api_call and host.sync_call of the synchronize
-    EXPECT_EQ(host_clock(), due + kCallback + kWaitTask + kMemset1K + 1200 * sim::kNs);
+    EXPECT_EQ(host_clock(), due + kCallback + kWaitTask + kMemset1K +
+                                fake().config().host.api_call.ps +
+                                fake().config().host.sync_call.ps);
   }
   poller.stop();
   EXPECT_EQ(poller.processed(), 50);

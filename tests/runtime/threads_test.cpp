@@ -238,7 +238,7 @@ TEST_F(ThreadOrderTest, AWaiterResumesAtItsCompletionTimeAndTakesItsTurn) {
   const SimTime copy_end = fake().tasks()[0].record.end;
   const auto syncs = spans("aclrtSynchronizeStream");
   ASSERT_EQ(syncs.size(), 1u);
-  EXPECT_EQ(syncs[0].end, copy_end + 1 * sim::kUs);  // host.sync_call after the completion
+  EXPECT_EQ(syncs[0].end, copy_end + fake().config().host.sync_call.ps);  // after the completion
   const auto created = spans("aclrtCreateStream");
   ASSERT_EQ(created.size(), 4u);  // fixture, t1's first, then s1 (after the sync), then s2
   EXPECT_EQ(created[2].start, syncs[0].end);

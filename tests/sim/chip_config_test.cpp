@@ -241,8 +241,8 @@ TEST_F(ConfigFiles, RangeValidation) {
   expect("l2.sector_size=32B",
          "l2.sector_size: must be a power of two dividing line_size (512) into 1 to 8 sectors, "
          "got 32");
-  expect("l2.size=1000KiB", "l2.size: must be a non-zero multiple of line_size x ways (8192 B), "
-                            "got 1024000");
+  expect("l2.size=1001KiB", "l2.size: must be a non-zero multiple of line_size x ways (8192 B), "
+                            "got 1025024");
   expect("hbm.efficiency=1.2", "hbm.efficiency: must be between 0.05 and 1, got 1.2");
   expect("aicore.mte2_bytes_per_cycle=0",
          "aicore.mte2_bytes_per_cycle: must be greater than 0, got 0");
