@@ -10,6 +10,16 @@
 #       A loadable kernel binary: a host shared object with every __global__ kernel registered
 #       (npusim_kernel_<kernel> symbols), built as <build>/fatbin/<name>/<name>.o and installed
 #       as ${CMAKE_INSTALL_PREFIX}/fatbin/<name>/<name>.o for aclrtBinaryLoadFromFile.
+#   aicpu_kernel_library(<name> <srcs...> [OP_INFO <file.json>])
+#       AI CPU kernels: host C++ functions with the AI CPU kernel signature
+#       `extern "C" uint32_t Kernel(void* args)` (args = the argument block), built into the
+#       loadable library <build>/aicpu/<name>/lib<name>.so (installed to
+#       ${CMAKE_INSTALL_PREFIX}/aicpu/<name>/). Compiled like Ascend C kernel code for its
+#       counted work: ${NPUSIM_KERNEL_OPT_FLAGS} and -fsanitize-coverage=trace-pc (libacl_rt.so
+#       counts the basic blocks; the AI CPU model turns them into time at the aicpu.* rates).
+#       OP_INFO copies the operator information file (.json: op type -> opInfo.kernelSo,
+#       opInfo.functionName) next to the library, where aclrtBinaryLoadFromFile(<that .json>)
+#       finds it (runtime/aicpu_kernel.h). Not rewritten; acl/*.h are on the include path.
 #   ascendc_compile_definitions(<name> [PRIVATE|PUBLIC|INTERFACE] <defs...>)
 #   ascendc_include_directories(<name> [PRIVATE|PUBLIC|INTERFACE] <dirs...>)
 #   ascendc_compile_options(<name> [PRIVATE|PUBLIC|INTERFACE] <opts...>)
@@ -252,4 +262,37 @@ function(_npusim_with_scope out_var)
     endif()
   endif()
   set(${out_var} "${args}" PARENT_SCOPE)
+endfunction()
+
+function(aicpu_kernel_library name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OP_INFO" "")
+  if(NOT arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "npusim: aicpu_kernel_library(${name}) has no kernel sources")
+  endif()
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/aicpu/${name}")
+  add_library(${name} MODULE ${arg_UNPARSED_ARGUMENTS})
+  target_compile_features(${name} PRIVATE cxx_std_17)
+  target_include_directories(${name} PRIVATE "${NPUSIM_ACL_INCLUDE_DIR}")
+  separate_arguments(opt UNIX_COMMAND "${NPUSIM_KERNEL_OPT_FLAGS}")
+  target_compile_options(${name} PRIVATE ${opt} -fsanitize-coverage=trace-pc)
+  set_target_properties(${name} PROPERTIES
+    PREFIX "lib"
+    SUFFIX ".so"
+    LIBRARY_OUTPUT_DIRECTORY "${out_dir}"
+    INSTALL_RPATH "${NPUSIM_PREFIX}/lib64")
+  # __sanitizer_cov_trace_pc comes from the runtime; anything else unresolved is a build error.
+  target_link_libraries(${name} PRIVATE "${NPUSIM_ACL_RT_LIBRARY}")
+  target_link_options(${name} PRIVATE "LINKER:--no-undefined")
+  install(TARGETS ${name} LIBRARY DESTINATION "aicpu/${name}")
+  if(arg_OP_INFO)
+    get_filename_component(json "${arg_OP_INFO}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${json}")
+      message(FATAL_ERROR "npusim: aicpu_kernel_library(${name}): OP_INFO ${json} does not exist")
+    endif()
+    get_filename_component(json_name "${json}" NAME)
+    add_custom_command(TARGET ${name} POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${json}" "${out_dir}/${json_name}"
+      VERBATIM)
+    install(FILES "${json}" DESTINATION "aicpu/${name}")
+  endif()
 endfunction()
