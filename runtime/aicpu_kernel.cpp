@@ -198,14 +198,22 @@ int run_aicpu(const AiCpuState& st, std::uint32_t block, models::AiCpuCount& cou
   std::uint64_t bbs = 0;
   std::uint32_t result = 0;
   int code = 0;
+  std::uint64_t bytes = 0;
   struct CounterScope {
-    CounterScope(std::uint64_t* c, std::uint64_t limit) { kernel::detail::set_scalar_counter(c, limit); }
-    ~CounterScope() { kernel::detail::set_scalar_counter(nullptr); }
+    CounterScope(std::uint64_t* c, std::uint64_t limit, std::uint64_t* b,
+                 std::pair<std::uintptr_t, std::uintptr_t> range) {
+      kernel::detail::set_scalar_counter(c, limit);
+      kernel::detail::set_memory_counter(b, range.first, range.second);
+    }
+    ~CounterScope() {
+      kernel::detail::set_scalar_counter(nullptr);
+      kernel::detail::set_memory_counter(nullptr);
+    }
   };
   try {
     MemoryFault fault;
     {
-      CounterScope scope(&bbs, st.bb_limit);
+      CounterScope scope(&bbs, st.bb_limit, &bytes, st.runtime->memory().device_range());
       fault = run_guarded([&] { result = st.body(st.args); });
     }
     if (fault.hit) {
@@ -228,7 +236,7 @@ int run_aicpu(const AiCpuState& st, std::uint32_t block, models::AiCpuCount& cou
     code = aicpu_failed(st, block, "unknown exception", ACL_ERROR_RT_AICPU_EXCEPTION);
   }
   count.basic_blocks += bbs;
-  count.bytes += st.args_size;  // the core reads its argument block from device memory
+  count.bytes += bytes;
   return code;
 }
 

@@ -14,9 +14,11 @@
 #       AI CPU kernels: host C++ functions with the AI CPU kernel signature
 #       `extern "C" uint32_t Kernel(void* args)` (args = the argument block), built into the
 #       loadable library <build>/aicpu/<name>/lib<name>.so (installed to
-#       ${CMAKE_INSTALL_PREFIX}/aicpu/<name>/). Compiled like Ascend C kernel code for its
-#       counted work: ${NPUSIM_KERNEL_OPT_FLAGS} and -fsanitize-coverage=trace-pc (libacl_rt.so
-#       counts the basic blocks; the AI CPU model turns them into time at the aicpu.* rates).
+#       ${CMAKE_INSTALL_PREFIX}/aicpu/<name>/). Compiled for its counted work:
+#       ${NPUSIM_KERNEL_OPT_FLAGS}, -fsanitize-coverage=trace-pc (basic blocks, as for Ascend C
+#       kernel code) and -fsanitize=thread without its runtime (the compiler's hook at every
+#       memory access; libacl_rt.so counts the bytes that touch device memory); the AI CPU
+#       model turns both into time at the aicpu.* rates.
 #       OP_INFO copies the operator information file (.json: op type -> opInfo.kernelSo,
 #       opInfo.functionName) next to the library, where aclrtBinaryLoadFromFile(<that .json>)
 #       finds it (runtime/aicpu_kernel.h). Not rewritten; acl/*.h are on the include path.
@@ -274,7 +276,9 @@ function(aicpu_kernel_library name)
   target_compile_features(${name} PRIVATE cxx_std_17)
   target_include_directories(${name} PRIVATE "${NPUSIM_ACL_INCLUDE_DIR}")
   separate_arguments(opt UNIX_COMMAND "${NPUSIM_KERNEL_OPT_FLAGS}")
-  target_compile_options(${name} PRIVATE ${opt} -fsanitize-coverage=trace-pc)
+  # -fsanitize=thread at compile time only: the compiler's memory-access hooks, which
+  # libacl_rt.so defines to count device-memory bytes (no ThreadSanitizer runtime is linked).
+  target_compile_options(${name} PRIVATE ${opt} -fsanitize-coverage=trace-pc -fsanitize=thread)
   set_target_properties(${name} PROPERTIES
     PREFIX "lib"
     SUFFIX ".so"
