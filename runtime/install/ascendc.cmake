@@ -278,7 +278,9 @@ function(aicpu_kernel_library name)
   separate_arguments(opt UNIX_COMMAND "${NPUSIM_KERNEL_OPT_FLAGS}")
   # -fsanitize=thread at compile time only: the compiler's memory-access hooks, which
   # libacl_rt.so defines to count device-memory bytes (no ThreadSanitizer runtime is linked).
-  target_compile_options(${name} PRIVATE ${opt} -fsanitize-coverage=trace-pc -fsanitize=thread)
+  # -fno-sanitize=all first: ASan (a sanitizer build of the project) cannot be combined with it.
+  target_compile_options(${name} PRIVATE ${opt} -fsanitize-coverage=trace-pc -fno-sanitize=all
+                         -fsanitize=thread)
   set_target_properties(${name} PROPERTIES
     PREFIX "lib"
     SUFFIX ".so"
