@@ -307,7 +307,7 @@ PY
     NPUSIM_CONFIG=tiny NPUSIM_OUT=out3 ./build/aicpu_e2e "${json}" 2000 > run3.txt
     python3 "${SRC}/aicpu_project/check_outputs.py" out3 > spans3.txt
     [[ "$(head -1 spans3.txt | cut -d' ' -f2)" -gt "$(head -1 spans1.txt | cut -d' ' -f2)" ]]
-    json_check out1/stats.json "d['chip0']['aicpu']['tasks']['value'] == 4 and \
+    json_check out1/stats.json "d['chip0']['aicpu']['tasks']['value'] == 5 and \
       d['chip0']['aicpu']['failed_tasks']['value'] == 1" ;;
   kernel_fatbin)  # ascendc_fatbin_library + aclrtBinaryLoadFromFile, run from the project dir
     cd "${KERNEL_PROJECT}" && ./build/binary_e2e ;;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Checks the outputs of aicpu_e2e on the tiny preset (aicpu: 1 GHz, ipc 1, 1 instruction per
 # basic block, 8 B/cycle, task_start 1 us): op_summary.csv has the AI CPU tasks with Task Type
-# AI_CPU, and every span on an "AI CPU core" track lasts exactly
+# AI_CPU (aclnnIndexPutImpl's too), and every span on an "AI CPU core" track lasts exactly
 #   task_start + (basic blocks * instructions_per_bb / ipc + bytes / hbm_bytes_per_cycle) cycles.
 # Prints "<name> <basic blocks>" per span (the determinism check compares two runs' lists).
 import csv, json, math, sys
@@ -11,8 +11,10 @@ out = sys.argv[1]
 rows = list(csv.DictReader(open(out + "/op_summary.csv")))
 aicpu = [r for r in rows if r["Task Type"] == "AI_CPU"]
 names = sorted(r["Op Name"] for r in aicpu)
-if names != ["FailingOp", "NonZeroIndex", "NonZeroIndex", "NonZeroIndex"]:
+if names != ["FailingOp", "IndexPut", "NonZeroIndex", "NonZeroIndex", "NonZeroIndex"]:
     sys.exit("op_summary AI_CPU rows: %s" % names)
+if [r["OP Type"] for r in aicpu if r["Op Name"] == "IndexPut"] != ["IndexPut"]:
+    sys.exit("aclnnIndexPutImpl's row has no OP Type IndexPut")
 for r in aicpu:
     if r["aicore_time(us)"] != "N/A" or r["Block Num"] != "1":
         sys.exit("AI_CPU row: %s" % r)
@@ -23,8 +25,8 @@ tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
           if e.get("ph") == "M" and e.get("name") == "thread_name"}
 spans = [e for e in events if e.get("ph") == "X" and
          tracks.get((e["pid"], e["tid"]), "").startswith("AI CPU core")]
-if len(spans) != 4:
-    sys.exit("expected 4 AI CPU spans, got %d" % len(spans))
+if len(spans) != 5:
+    sys.exit("expected 5 AI CPU spans, got %d" % len(spans))
 for e in spans:
     bbs = e["args"]["basic blocks"]
     mem = e["args"]["device memory(B)"]

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_index_put_impl.h"
 #include "index_args.h"
 
 #define CHECK(expr)                                                        \
@@ -87,7 +88,47 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // 3. A kernel returning non-zero ends its task with ACL_ERROR_RT_AICPU_EXCEPTION.
+  // 3. An operator CANN runs on the AI CPU: aclnnIndexPutImpl scatters the found indices' values
+  //    back, doubled (accumulate), into a copy of the input.
+  {
+    const std::int64_t len = static_cast<std::int64_t>(n), found = count;
+    aclTensor* self = aclCreateTensor(&len, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &len, 1, in);
+    aclTensor* index =
+        aclCreateTensor(&found, 1, ACL_INT64, nullptr, 0, ACL_FORMAT_ND, &found, 1, idx);
+    std::vector<float> add(expect.size());
+    for (std::size_t i = 0; i < expect.size(); ++i) add[i] = host[expect[i]];
+    void* vals = nullptr;
+    CHECK(aclrtMalloc(&vals, add.size() * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST));
+    CHECK(aclrtMemcpy(vals, add.size() * sizeof(float), add.data(), add.size() * sizeof(float),
+                      ACL_MEMCPY_HOST_TO_DEVICE));
+    aclTensor* values =
+        aclCreateTensor(&found, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, &found, 1, vals);
+    aclTensorList* indices = aclCreateTensorList(&index, 1);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    if (aclnnIndexPutImplGetWorkspaceSize(self, indices, values, true, false, &ws, &ex) != 0 ||
+        aclnnIndexPutImpl(nullptr, 0, ex, stream) != 0) {
+      std::printf("FAIL aclnnIndexPutImpl\n");
+      return 1;
+    }
+    CHECK(aclrtSynchronizeStream(stream));
+    std::vector<float> doubled(n);
+    CHECK(aclrtMemcpy(doubled.data(), n * sizeof(float), in, n * sizeof(float),
+                      ACL_MEMCPY_DEVICE_TO_HOST));
+    for (std::uint64_t i = 0; i < n; ++i) {
+      if (doubled[i] != 2 * host[i]) {
+        std::printf("FAIL IndexPut element %llu: %f\n", static_cast<unsigned long long>(i),
+                    doubled[i]);
+        return 1;
+      }
+    }
+    aclDestroyTensor(self);
+    aclDestroyTensor(values);
+    aclDestroyTensorList(indices);
+    CHECK(aclrtFree(vals));
+  }
+
+  // 4. A kernel returning non-zero ends its task with ACL_ERROR_RT_AICPU_EXCEPTION.
   aclrtFuncHandle failing = nullptr;
   CHECK(aclrtBinaryGetFunction(bin, "FailingOp", &failing));
   CHECK(aclrtLaunchKernelWithHostArgs(failing, 1, stream, nullptr, &args, sizeof args, nullptr, 0));
