@@ -18,13 +18,13 @@
 // runtime-owned device memory and the kernel gets its address.
 //
 // Running: when the task starts on an AI CPU core the kernel runs on the host thread of the
-// simulation block_dim times (block 0..n-1, the same argument block), with the counters
-// installed: the basic blocks it executes (-fsanitize-coverage=trace-pc) and the bytes of its
-// loads and stores that touch device memory (the argument block included; -fsanitize=thread's
-// access hooks, runtime/kernel/memory_counter.cpp). A non-zero return value, a trap, an exception or a memory fault ends the
-// task with ACL_ERROR_RT_AICPU_EXCEPTION (507018); the watchdog (aicore.timeout of work at the
-// aicpu rates) with ACL_ERROR_RT_AICPU_TIMEOUT (507017). A chip with aicpu.cores 0 rejects AI
-// CPU launches with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+// simulation block_dim times (block 0..n-1, the same argument block), with the counters installed:
+// the basic blocks it executes (-fsanitize-coverage=trace-pc) and the bytes of its loads and stores
+// that touch device memory (the argument block included; -fsanitize=thread's access hooks,
+// runtime/kernel/memory_counter.cpp). A non-zero return value, an exception or a memory
+// fault ends the task with ACL_ERROR_RT_AICPU_EXCEPTION (507018); the watchdog (aicore.timeout of
+// work at the aicpu rates) with ACL_ERROR_RT_AICPU_TIMEOUT (507017). A chip with aicpu.cores 0
+// rejects AI CPU launches with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 #pragma once
 
 #include <cstdint>

@@ -163,7 +163,8 @@ const kernel::KernelParam& next_param(Call& call, void* handle, ArgsList& args,
     require(size <= 0xFFFFFFFFu - args.params.size(), ACL_ERROR_RT_PARAM_INVALID,
             "the argument block is too large");
     const auto offset = static_cast<std::uint32_t>(align8(args.params.size()));
-    args.cpu_layout.push_back(kernel::KernelParam{offset, static_cast<std::uint32_t>(size), placeholder});
+    args.cpu_layout.push_back(
+        kernel::KernelParam{offset, static_cast<std::uint32_t>(size), placeholder});
     args.params.resize(offset + size, 0);
   } else {
     require(args.slots.size() < args.func->entry->num_params, ACL_ERROR_RT_PARAM_INVALID,
@@ -577,7 +578,9 @@ void launch_with_host_args(Call& call, void* func, std::uint32_t block_dim, void
     AiCpuSpec spec = cpu_spec(function(call, func), block_dim);
     const auto* bytes = static_cast<const std::uint8_t*>(args);
     spec.args.assign(bytes, bytes + size);
-    for (const PlaceholderPatch& p : placeholders) spec.patches.emplace_back(p.addr_offset, p.data_offset);
+    for (const PlaceholderPatch& p : placeholders) {
+      spec.patches.emplace_back(p.addr_offset, p.data_offset);
+    }
     submit_aicpu_kernel(call, stream, std::move(spec));
     return;
   }
