@@ -12,6 +12,7 @@
 
 #include "acl/acl_rt.h"
 #include "npusim/kernel/block_context.h"
+#include "npusim/kernel/launch.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
 #include "runtime/fault_guard.h"
@@ -347,3 +348,21 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
 }
 
 }  // namespace npusim::rt
+
+// The `<<<>>>` seam of AI CPU kernels (npusim/kernel/launch.h).
+std::int32_t npusim::kernel::launch_aicpu_kernel(std::uint32_t (*kernel)(void*), const char* name,
+                                                 std::uint32_t block_dim, void* stream,
+                                                 const void* args, std::size_t size) {
+  return rt::api("KernelLaunch", [&](rt::Call& c) {
+    rt::require(kernel != nullptr, ACL_ERROR_INVALID_PARAM, "the AI CPU kernel is NULL");
+    rt::require(args != nullptr || size == 0, ACL_ERROR_INVALID_PARAM,
+                "the AI CPU kernel's argument pointer is NULL");
+    rt::AiCpuSpec spec;
+    spec.name = name != nullptr ? name : "aicpu_kernel";
+    spec.block_dim = block_dim;
+    spec.body = [kernel](void* a) { return kernel(a); };
+    const auto* bytes = static_cast<const std::uint8_t*>(args);
+    if (size != 0) spec.args.assign(bytes, bytes + size);
+    rt::submit_aicpu_kernel(c, stream, std::move(spec));
+  });
+}

@@ -308,7 +308,12 @@ PY
     python3 "${SRC}/aicpu_project/check_outputs.py" out3 > spans3.txt
     [[ "$(head -1 spans3.txt | cut -d' ' -f2)" -gt "$(head -1 spans1.txt | cut -d' ' -f2)" ]]
     json_check out1/stats.json "d['chip0']['aicpu']['tasks']['value'] == 5 and \
-      d['chip0']['aicpu']['failed_tasks']['value'] == 1" ;;
+      d['chip0']['aicpu']['failed_tasks']['value'] == 1"
+    # The <<<>>> path: a .aicpu kernel launched from a .asc source.
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=asc ./build/aicpu_asc_e2e > asc.txt
+    grep -q '^\[SUCCESS\] AI CPU <<<>>> ScaleAicpu' asc.txt
+    grep -q '^ScaleAicpu: 256 elements' asc.txt  # AscendC::printf in the AI CPU kernel
+    grep -q '^0,4294967295,0,[0-9]*,ScaleAicpu,ScaleAicpu,N/A,AI_CPU,' asc/op_summary.csv ;;
   kernel_fatbin)  # ascendc_fatbin_library + aclrtBinaryLoadFromFile, run from the project dir
     cd "${KERNEL_PROJECT}" && ./build/binary_e2e ;;
   kernel_build_error)  # a kernel compile error names the original file and line

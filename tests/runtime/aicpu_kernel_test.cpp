@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "npusim/kernel/launch.h"
 #include "tests/runtime/aicpu_kernels.h"
 #include "tests/runtime/test_support.h"
 
@@ -241,6 +242,35 @@ TEST_F(AiCpuTest, BadInputIsRejected) {
   EXPECT_EQ(aclrtLaunchKernelWithConfig(sum, 1, stream_, nullptr, args, nullptr),
             ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_TRUE(fake().tasks().empty() || last_aicpu() == nullptr);
+}
+
+std::uint32_t double_in_place(void* args) {
+  auto* a = static_cast<CountArgs*>(args);
+  *a->out = a->n * 2;
+  return a->n == 0 ? 1 : 0;
+}
+
+TEST_F(AiCpuTest, TripleChevronLaunchCopiesTheArgumentBlock) {
+  // What `Kernel<<<1, nullptr, stream>>>(&args, sizeof(args))` of an AI CPU kernel becomes.
+  CountArgs a{21, static_cast<std::uint64_t*>(out_)};
+  ASSERT_EQ(npusim::kernel::launch(&double_in_place, "DoubleInPlace", 1, nullptr, stream_, &a,
+                                   sizeof a),
+            ACL_SUCCESS);
+  a.n = 0;  // the launch copied the block: the kernel still sees 21
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(out0(), 42);
+  EXPECT_EQ(last_aicpu()->name, "DoubleInPlace");
+  ASSERT_EQ(npusim::kernel::launch(&double_in_place, "DoubleInPlace", 1, nullptr, stream_, &a,
+                                   sizeof a),
+            ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICPU_EXCEPTION);  // n = 0: returns 1
+  EXPECT_EQ(npusim::kernel::launch(&double_in_place, "DoubleInPlace", 0, nullptr, stream_, &a,
+                                   sizeof a),
+            ACL_ERROR_RT_PARAM_INVALID);
+  CountArgs* none = nullptr;
+  EXPECT_EQ(npusim::kernel::launch(&double_in_place, "DoubleInPlace", 1, nullptr, stream_, none,
+                                   sizeof a),
+            ACL_ERROR_INVALID_PARAM);
 }
 
 class AiCpuWatchdogTest : public AiCpuTest {
