@@ -332,11 +332,15 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
   work->run_block = [st](std::uint32_t block, models::AiCpuCount& count) {
     return run_aicpu(*st, block, count);
   };
+  spec.origin.args = st->args;
+  spec.origin.args_size = static_cast<std::uint32_t>(st->args_size);
   Task task;
   task.kind = TaskKind::kAiCpu;
   task.name = spec.name;
   task.aicpu = std::move(work);
-  task.done = [st, release, keep = std::move(spec.keep_alive)](const TaskOutcome&) {
+  task.done = [st, release, &rt, info = launch_exception_info(call, s, spec.origin),
+               origin = spec.origin, keep = std::move(spec.keep_alive)](const TaskOutcome& r) {
+    report_launch_failure(rt, r, info, origin);
     if (release) release();
   };
   try {

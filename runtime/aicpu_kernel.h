@@ -24,7 +24,9 @@
 // runtime/kernel/memory_counter.cpp). A non-zero return value, an exception or a memory
 // fault ends the task with ACL_ERROR_RT_AICPU_EXCEPTION (507018); the watchdog (aicore.timeout of
 // work at the aicpu rates) with ACL_ERROR_RT_AICPU_TIMEOUT (507017). A chip with aicpu.cores 0
-// rejects AI CPU launches with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+// rejects AI CPU launches with ACL_ERROR_RT_FEATURE_NOT_SUPPORT. A failed task is reported to the
+// exception callbacks (aclrtSetExceptionInfoCallback, aclrtBinarySetExceptionCallback) as a
+// failed AI Core kernel is (runtime/exception_info.h).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "runtime/kernel_launch.h"
 
 namespace npusim::rt {
 
@@ -67,6 +71,9 @@ struct AiCpuSpec {
   void* device_args = nullptr;
   std::size_t device_args_size = 0;
   std::shared_ptr<const void> keep_alive;  // the loaded library, until the task retires
+  /// For the exception callbacks of a failed task (func_handle and the binary's callback; the
+  /// argument block is filled in at submission).
+  KernelOrigin origin;
 };
 
 /// Checks the stream and blockDim (1..65535) and that the chip has AI CPU cores, copies the

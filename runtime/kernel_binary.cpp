@@ -254,10 +254,13 @@ void launch_image(Call& call, KernelSpec spec, const Function& f, const void* im
 }
 
 // The AI CPU launch of function `f` (its argument block still to be filled in).
-AiCpuSpec cpu_spec(const Function& f, std::uint32_t block_dim) {
+AiCpuSpec cpu_spec(const Function& f, void* handle, std::uint32_t block_dim) {
   AiCpuSpec spec;
   spec.name = f.name;
   spec.block_dim = block_dim;
+  spec.origin.func_handle = handle;
+  spec.origin.binary_callback = f.binary->exception_callback;
+  spec.origin.binary_user_data = f.binary->exception_user_data;
   spec.body = [entry = f.cpu_entry](void* args) { return entry(args); };
   spec.keep_alive = f.binary;  // the library stays open until the kernel retires
   return spec;
@@ -527,7 +530,7 @@ void launch_with_args_list(Call& call, void* func, std::uint32_t block_dim, void
             "argsHandle was initialised for another kernel function");
     require(a.finalized, ACL_ERROR_RT_PARAM_INVALID,
             "the argument list is not finalised (aclrtKernelArgsFinalize)");
-    AiCpuSpec spec = cpu_spec(f, block_dim);
+    AiCpuSpec spec = cpu_spec(f, func, block_dim);
     spec.args = a.params;
     spec.args.resize(align8(spec.args.size()), 0);
     for (std::size_t i = 0; i < a.slots.size(); ++i) {
@@ -575,7 +578,7 @@ void launch_with_host_args(Call& call, void* func, std::uint32_t block_dim, void
                            const std::vector<PlaceholderPatch>& placeholders) {
   if (function(call, func).aicpu()) {
     require_not_null(args, "hostArgs");
-    AiCpuSpec spec = cpu_spec(function(call, func), block_dim);
+    AiCpuSpec spec = cpu_spec(function(call, func), func, block_dim);
     const auto* bytes = static_cast<const std::uint8_t*>(args);
     spec.args.assign(bytes, bytes + size);
     for (const PlaceholderPatch& p : placeholders) {
@@ -599,7 +602,7 @@ void launch_with_device_args(Call& call, void* func, std::uint32_t block_dim, vo
                              const LaunchOptions& options, const void* args, std::size_t size) {
   if (function(call, func).aicpu()) {
     require_not_null(args, "argsData");
-    AiCpuSpec spec = cpu_spec(function(call, func), block_dim);
+    AiCpuSpec spec = cpu_spec(function(call, func), func, block_dim);
     spec.device_args = const_cast<void*>(args);
     spec.device_args_size = size;
     submit_aicpu_kernel(call, stream, std::move(spec));

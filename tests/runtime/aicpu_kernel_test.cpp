@@ -181,6 +181,36 @@ TEST_F(AiCpuTest, FailingKernelsEndWithTheAiCpuException) {
   EXPECT_EQ(last_aicpu()->record.error, ACL_ERROR_RT_AICPU_EXCEPTION);
 }
 
+TEST_F(AiCpuTest, AFailedTaskIsReportedToTheExceptionCallbacks) {
+  struct Seen {
+    aclrtFuncHandle func = nullptr;
+    uint32_t error = 0;
+    uint32_t args_size = 0;
+  };
+  static std::vector<Seen> seen;
+  seen.clear();
+  ASSERT_EQ(aclrtSetExceptionInfoCallback([](aclrtExceptionInfo* info) {
+              Seen s;
+              aclrtGetFuncHandleFromExceptionInfo(info, &s.func);
+              s.error = aclrtGetErrorCodeFromExceptionInfo(info);
+              void* args = nullptr;
+              aclrtGetArgsFromExceptionInfo(info, &args, &s.args_size);
+              seen.push_back(s);
+            }),
+            ACL_SUCCESS);
+  aclrtFuncHandle f = func("SevenOp");
+  std::uint64_t block[2] = {0, 0};
+  ASSERT_EQ(aclrtLaunchKernelWithHostArgs(f, 1, stream_, nullptr, block, sizeof block, nullptr,
+                                          0),
+            ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICPU_EXCEPTION);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].func, f);
+  EXPECT_EQ(seen[0].error, static_cast<uint32_t>(ACL_ERROR_RT_AICPU_EXCEPTION));
+  EXPECT_EQ(seen[0].args_size, sizeof block);
+  ASSERT_EQ(aclrtSetExceptionInfoCallback(nullptr), ACL_SUCCESS);
+}
+
 TEST_F(AiCpuTest, ModeTwoLoadsTheLibraryFromDataAndRegistersItsFunctions) {
   std::ifstream in(NPUSIM_TEST_AICPU_SO, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
