@@ -168,6 +168,22 @@ TEST_F(AiCpuTest, PlaceholderDataFollowsTheParameters) {
   EXPECT_GE(last_aicpu()->aicpu.bytes, 32u + 8u);  // the placeholder data read, the sum written
 }
 
+TEST_F(AiCpuTest, DeviceArgumentsAreReadWhenTheKernelRuns) {
+  void* block = nullptr;
+  ASSERT_EQ(aclrtMalloc(&block, sizeof(CountArgs), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  CountArgs a{6, static_cast<std::uint64_t*>(out_)};
+  ASSERT_EQ(aclrtMemcpy(block, sizeof a, &a, sizeof a, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchKernel(func("CountOp"), 1, block, sizeof a, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(out0(), 3);
+  // Outside device memory, or freed before the kernel runs.
+  EXPECT_EQ(aclrtLaunchKernel(func("CountOp"), 1, &a, sizeof a, stream_),
+            ACL_ERROR_RT_PARAM_INVALID);
+  ASSERT_EQ(aclrtLaunchKernel(func("CountOp"), 1, block, sizeof a, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(block), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICPU_EXCEPTION);
+}
+
 TEST_F(AiCpuTest, FailingKernelsEndWithTheAiCpuException) {
   std::uint64_t zero = 0;
   ASSERT_EQ(aclrtLaunchKernelWithHostArgs(func("SevenOp"), 1, stream_, nullptr, &zero, 8,
