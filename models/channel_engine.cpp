@@ -11,12 +11,12 @@ namespace npusim::models {
 
 ChannelEngine::ChannelEngine(const sc_core::sc_module_name& name, std::int64_t channels,
                              sim::TrackGroup& tracks, const std::string& label,
-                             sim::StatGroup& stats)
+                             sim::StatGroup& stats, const std::string& noun)
     : sc_module(name), mem("mem") {
   const int count = static_cast<int>(std::max<std::int64_t>(channels, 1));
   for (int i = 0; i < count; ++i) {
     channels_.push_back(std::make_unique<Channel>());
-    channels_.back()->track = tracks.add(label + " ch " + std::to_string(i));
+    channels_.back()->track = tracks.add(label + " " + noun + " " + std::to_string(i));
     free_.push_back(count - 1 - i);
     sc_core::sc_spawn_options opts;
     opts.spawn_method();

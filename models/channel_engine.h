@@ -32,9 +32,11 @@ class ChannelEngine : public sc_core::sc_module, public TaskEngine {
  public:
   tlm_utils::simple_initiator_socket<ChannelEngine> mem;
 
-  /// One track per channel in `tracks`: "<label> ch 0", "<label> ch 1"...
+  /// One track per channel in `tracks`: "<label> ch 0", "<label> ch 1"... (`noun` replaces "ch":
+  /// "AI CPU core 0").
   ChannelEngine(const sc_core::sc_module_name& name, std::int64_t channels,
-                sim::TrackGroup& tracks, const std::string& label, sim::StatGroup& stats);
+                sim::TrackGroup& tracks, const std::string& label, sim::StatGroup& stats,
+                const std::string& noun = "ch");
 
   /// Bind the memory socket to `hbm` (its latency is needed to pipeline bursts).
   void bind_memory(Hbm& hbm);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/aicore/aicore_engine.h"
+#include "models/aicpu.h"
 
 namespace npusim::models {
 
@@ -35,6 +36,7 @@ void System::reevaluate_waits() {
 void System::keep_kernel_records(bool on) {
   for (auto& chip : chips_) {
     if (AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) aicore->keep_records(on);
+    if (AiCpu* aicpu = chip->unit<AiCpu>()) aicpu->keep_records(on);
   }
 }
 
@@ -43,6 +45,9 @@ std::vector<KernelRecord> System::kernel_records() const {
   for (const auto& chip : chips_) {
     if (const AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) {
       records.insert(records.end(), aicore->records().begin(), aicore->records().end());
+    }
+    if (const AiCpu* aicpu = chip->unit<AiCpu>()) {
+      records.insert(records.end(), aicpu->records().begin(), aicpu->records().end());
     }
   }
   return records;

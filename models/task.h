@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aicpu_work.h"
 #include "models/kernel_work.h"
 #include "sim/quantity.h"
 #include "sim/wait.h"
@@ -41,6 +42,7 @@ enum class TaskKind : std::uint8_t {
   kNop,          // scheduler-internal, does nothing (barriers, placeholders)
   kReduce,       // SDMA (kD2D) / HCCS (kPeer): dst = dst (op) src element-wise
   kRandom,       // DSA: random numbers into device memory (aclrtRandomNumAsync)
+  kAiCpu,        // AI CPU: an AI CPU kernel (an AiCpuWork)
 };
 constexpr int kFirstUnitKind = 32;
 constexpr int kTaskKinds = 256;  // every value of the underlying type
@@ -85,6 +87,7 @@ struct Task {
   std::uint64_t sync_flow_in = 0;
   std::string name;           // timeline label; empty = the unit's task type ("SDMA_SQE"...)
   std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch
+  std::shared_ptr<const AiCpuWork> aicpu;    // kAiCpu: the launch
 
   /// Wait tasks (kEventWait, kValueWait): the stream holds until ready() is true. Re-tested when
   /// the task reaches the head of its stream and after every task completion.

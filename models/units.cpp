@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "models/aicore/aicore_engine.h"
+#include "models/aicpu.h"
 #include "models/dsa_engine.h"
 #include "models/hccs_link.h"
 #include "models/host_cpu.h"
@@ -21,6 +22,7 @@ const UnitSpec kBuiltinUnits[] = {
     {"sync_tasks", make_unit<SyncTasks>},
     {"aicore", make_unit<AiCoreEngine>},
     {"dsa", make_unit<DsaEngine>},
+    {"aicpu", make_unit<AiCpu>},
     {"hccs", make_unit<HccsLink>},
 };
 

@@ -80,6 +80,14 @@ aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle
   });
 }
 
+aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
+                              const char* kernelName, aclrtFuncHandle* funcHandle) {
+  return api("aclrtRegisterCpuFunc", [&](Call& c) {
+    require_not_null(funcHandle, "funcHandle");
+    *funcHandle = register_cpu_function(c, handle, funcName, kernelName);
+  });
+}
+
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
   return api("aclrtGetFunctionName", [&](Call& c) {
     require_not_null(name, "name");
@@ -92,7 +100,10 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char*
 aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
   return api("aclrtFunctionGetParamCount", [&](Call& c) {
     require_not_null(paramCount, "paramCount");
-    *paramCount = function(c, func).entry->num_params;
+    const Function& f = function(c, func);
+    require(!f.aicpu(), ACL_ERROR_RT_PARAM_INVALID,
+            "AI CPU kernel " + f.name + " has no parameter metadata");
+    *paramCount = f.entry->num_params;
   });
 }
 
@@ -101,7 +112,10 @@ aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* 
   return api("aclrtFunctionGetParamInfo", [&](Call& c) {
     require_not_null(paramOffset, "paramOffset");
     require_not_null(paramSize, "paramSize");
-    const npusim::kernel::KernelEntry& e = *function(c, func).entry;
+    const Function& f = function(c, func);
+    require(!f.aicpu(), ACL_ERROR_RT_PARAM_INVALID,
+            "AI CPU kernel " + f.name + " has no parameter metadata");
+    const npusim::kernel::KernelEntry& e = *f.entry;
     require(paramIndex < e.num_params, ACL_ERROR_INVALID_PARAM, "paramIndex is out of range");
     *paramOffset = e.params[paramIndex].offset;
     *paramSize = e.params[paramIndex].size;

@@ -843,14 +843,6 @@ aclError aclrtRegDeviceStateCallback(
   return unsupported("aclrtRegDeviceStateCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtRegisterCpuFunc(
-    const aclrtBinHandle handle,
-    const char* funcName,
-    const char* kernelName,
-    aclrtFuncHandle* funcHandle) {
-  return unsupported("aclrtRegisterCpuFunc", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtReleaseMemAddress(void* virPtr) {
   return unsupported("aclrtReleaseMemAddress", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }

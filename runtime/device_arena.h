@@ -43,6 +43,8 @@ class DeviceArena {
     return a >= base_ && a < base_ + size_;
   }
   std::size_t reserved() const { return size_; }
+  /// Start of the reserved range (0 until the first allocation reserves it).
+  std::uintptr_t base() const { return base_; }
 
  private:
   bool reserve();

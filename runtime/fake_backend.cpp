@@ -77,6 +77,15 @@ void FakeBackend::run_kernel(Queue& q) {
   q.blocks_run = 0;
   q.instrs = 0;
   q.trace_digest = 14695981039346656037ull;
+  q.aicpu = models::AiCpuCount{};
+  if (q.running.kind == TaskKind::kAiCpu && q.running.aicpu && q.running.aicpu->run_block) {
+    const models::AiCpuWork& cpu = *q.running.aicpu;
+    for (std::uint32_t b = 0; b < cpu.block_dim && q.kernel_error == 0; ++b) {
+      q.kernel_error = cpu.run_block(b, q.aicpu);
+      ++q.blocks_run;
+    }
+    return;
+  }
   const models::KernelWork* work = q.running.kernel.get();
   if (q.running.kind != TaskKind::kKernel || work == nullptr || !work->run_block) return;
   npusim::kernel::BlockTrace trace;
@@ -120,7 +129,7 @@ void FakeBackend::finish(Queue& q, const StreamKey& key) {
     }
   }
   finished_.push_back({task.name, task.kind, key.first, key.second, task.task_id, task.flow_id, r,
-                       task.kernel, q.blocks_run, q.instrs, q.trace_digest});
+                       task.kernel, q.blocks_run, q.instrs, q.trace_digest, q.aicpu});
   if (task.done) task.done(r);
 }
 

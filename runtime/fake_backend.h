@@ -8,7 +8,8 @@
 // copy_bytes_per_us`, scheduler tasks `sync_task`, kernels `kernel`, no-ops nothing. Completions
 // at the same instant run in (device, stream) order.
 // A kernel task with a KernelWork runs its blocks functionally (run_block 0, 1, 2... in order) when
-// it starts; the first failing block stops it and becomes the task's error.
+// it starts; the first failing block stops it and becomes the task's error. An AI CPU task with an
+// AiCpuWork runs the same way (its counts are recorded; its time is the fixed sync_task time).
 // A completing task's follow() tasks are queued at its end time (models::Task::follow).
 // It also records every task and API span so tests can check orders, times and flows.
 #pragma once
@@ -44,6 +45,7 @@ class FakeBackend : public Backend {
     std::uint32_t blocks_run = 0;                       // blocks whose run_block was called
     std::uint64_t instrs = 0;                           // instructions their traces held
     std::uint64_t trace_digest = 0;  // FNV-1a over every field of their traces (trace_memo tests)
+    models::AiCpuCount aicpu;        // AI CPU tasks: the work their runs counted
   };
   struct ApiTrace {
     std::uint32_t thread;
@@ -85,6 +87,7 @@ class FakeBackend : public Backend {
     std::uint32_t blocks_run = 0;
     std::uint64_t instrs = 0;
     std::uint64_t trace_digest = 0;
+    models::AiCpuCount aicpu;
   };
 
   void start_ready_tasks();

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -30,9 +32,10 @@ std::size_t align8(std::size_t v) { return (v + 7) / 8 * 8; }
 KernelObjects& objects(Call& call) { return call.runtime().kernels(); }
 
 // Checks aclrtBinaryLoadOptions: lazy load (0/1) is accepted and has no effect; a magic number
-// only applies to data; AI CPU kernels are not simulated.
-void check_load_options(Call& call, const void* opts, bool from_file) {
-  if (opts == nullptr) return;
+// only applies to data. Returns the AI CPU kernel mode (0..2), or -1 when none is given.
+int check_load_options(const void* opts, bool from_file) {
+  int cpu_mode = -1;
+  if (opts == nullptr) return cpu_mode;
   const auto* o = static_cast<const aclrtBinaryLoadOptions*>(opts);
   require(o->numOpt == 0 || o->options != nullptr, ACL_ERROR_INVALID_PARAM,
           "options->options is NULL");
@@ -47,12 +50,56 @@ void check_load_options(Call& call, const void* opts, bool from_file) {
                 "ACL_RT_BINARY_LOAD_OPT_MAGIC applies to aclrtBinaryLoadFromData only");
         break;
       case ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
-        call.runtime().report_unsupported("AI CPU kernel binaries");
-        fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "AI CPU kernels are not simulated");
+        require(opt.value.cpuKernelMode >= 0 && opt.value.cpuKernelMode <= 2,
+                ACL_ERROR_RT_PARAM_INVALID, "cpuKernelMode must be 0, 1 or 2");
+        require(from_file == (opt.value.cpuKernelMode != 2), ACL_ERROR_RT_PARAM_INVALID,
+                from_file ? "cpuKernelMode 2 applies to aclrtBinaryLoadFromData"
+                          : "cpuKernelMode 0 and 1 apply to aclrtBinaryLoadFromFile (an operator "
+                            "information .json)");
+        cpu_mode = opt.value.cpuKernelMode;
+        break;
       default:
         fail(ACL_ERROR_RT_PARAM_INVALID, "unknown aclrtBinaryLoadOptionType");
     }
   }
+  return cpu_mode;
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::size_t n = std::strlen(suffix);
+  return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+bool is_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// dlopens an AI CPU kernel library: `dir`/`so`, then `dir`/`stem`.so, then `so` on the library
+// search path (runtime/aicpu_kernel.h).
+void* open_cpu_library(const std::string& dir, const std::string& so, const std::string& stem,
+                       const std::string& json) {
+  std::string tried;
+  for (const std::string& candidate : {dir + "/" + so, dir + "/" + stem + ".so"}) {
+    if (!is_file(candidate)) {
+      tried += " " + candidate;
+      continue;
+    }
+    void* lib = ::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+      const char* why = ::dlerror();
+      fail(ACL_ERROR_RT_PARAM_INVALID, "AI CPU kernel library " + candidate +
+                                           " cannot be loaded: " + (why ? why : "dlopen failed"));
+    }
+    return lib;
+  }
+  if (so.find('/') == std::string::npos) {
+    if (void* lib = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL)) return lib;
+    ::dlerror();
+  }
+  fail(ACL_ERROR_RT_PARAM_INVALID, "AI CPU kernel library " + so + " named by " + json +
+                                       " was not found (tried" + tried +
+                                       " and the library search path)");
 }
 
 // dlopens an npusim kernel binary; fails with a message naming the path and the reason.
@@ -107,15 +154,25 @@ ArgsList::Slot& slot(Call& call, ArgsList& args, const void* args_handle, const 
 }
 
 // Appends a slot for the next parameter; its layout entry.
+// AI CPU functions: `size` bytes (8 for a placeholder) at the next 8-byte-aligned offset.
 const kernel::KernelParam& next_param(Call& call, void* handle, ArgsList& args,
-                                      bool placeholder) {
-  const kernel::KernelEntry& e = *args.func->entry;
+                                      bool placeholder, std::size_t size = 8) {
   require(args.slots.size() < kMaxParams, ACL_ERROR_RT_PARAM_INVALID,
           "an argument list holds at most 128 parameters");
-  require(args.slots.size() < e.num_params, ACL_ERROR_RT_PARAM_INVALID,
-          "too many arguments: kernel " + args.func->name + " takes " +
-              std::to_string(e.num_params));
-  const kernel::KernelParam& p = e.params[args.slots.size()];
+  if (args.func->aicpu()) {
+    require(size <= 0xFFFFFFFFu - args.params.size(), ACL_ERROR_RT_PARAM_INVALID,
+            "the argument block is too large");
+    const auto offset = static_cast<std::uint32_t>(align8(args.params.size()));
+    args.cpu_layout.push_back(
+        kernel::KernelParam{offset, static_cast<std::uint32_t>(size), placeholder});
+    args.params.resize(offset + size, 0);
+  } else {
+    require(args.slots.size() < args.func->entry->num_params, ACL_ERROR_RT_PARAM_INVALID,
+            "too many arguments: kernel " + args.func->name + " takes " +
+                std::to_string(args.func->entry->num_params));
+  }
+  const kernel::KernelParam& p = args.func->aicpu() ? args.cpu_layout.back()
+                                                    : args.func->entry->params[args.slots.size()];
   ArgsList::Slot s;
   s.placeholder = placeholder;
   s.handle = objects(call).params.add(std::make_shared<ParamRef>(
@@ -125,8 +182,19 @@ const kernel::KernelParam& next_param(Call& call, void* handle, ArgsList& args,
   return p;
 }
 
+// Drops the slot just appended (its append failed).
+void drop_last(Call& call, ArgsList& args) {
+  objects(call).params.remove(args.slots.back().handle);
+  args.slots.pop_back();
+  if (args.func->aicpu()) {
+    args.params.resize(args.cpu_layout.back().offset);
+    args.cpu_layout.pop_back();
+  }
+}
+
 void write_param(ArgsList& args, std::size_t index, const void* value, std::size_t size) {
-  const kernel::KernelParam& p = args.func->entry->params[index];
+  const kernel::KernelParam& p =
+      args.func->aicpu() ? args.cpu_layout[index] : args.func->entry->params[index];
   require(size <= p.size, ACL_ERROR_RT_PARAM_INVALID,
           "argument " + std::to_string(index) + " of kernel " + args.func->name + " has " +
               std::to_string(size) + " bytes; the parameter has " + std::to_string(p.size));
@@ -185,10 +253,24 @@ void launch_image(Call& call, KernelSpec spec, const Function& f, const void* im
   }
 }
 
+// The AI CPU launch of function `f` (its argument block still to be filled in).
+AiCpuSpec cpu_spec(const Function& f, void* handle, std::uint32_t block_dim) {
+  AiCpuSpec spec;
+  spec.name = f.name;
+  spec.block_dim = block_dim;
+  spec.origin.func_handle = handle;
+  spec.origin.binary_callback = f.binary->exception_callback;
+  spec.origin.binary_user_data = f.binary->exception_user_data;
+  spec.body = [entry = f.cpu_entry](void* args) { return entry(args); };
+  spec.keep_alive = f.binary;  // the library stays open until the kernel retires
+  return spec;
+}
+
 }  // namespace
 
 Binary::~Binary() {
   if (library != nullptr) ::dlclose(library);
+  for (const auto& [name, lib] : cpu_libraries) ::dlclose(lib);
 }
 
 void KernelObjects::clear() {
@@ -200,14 +282,38 @@ void KernelObjects::clear() {
 
 void* load_binary_file(Call& call, const char* path, const void* options) {
   require_not_null(path, "binPath");
-  check_load_options(call, options, true);
-  return add_binary(call, open_library(path), path);
+  const int cpu_mode = check_load_options(options, true);
+  const std::string p = path;
+  if (cpu_mode < 0 && !ends_with(p, ".json")) return add_binary(call, open_library(path), path);
+  // An AI CPU operator information file.
+  require(is_file(p), ACL_ERROR_RT_PARAM_INVALID,
+          "cannot open AI CPU operator information file " + p + ": " + std::strerror(errno));
+  std::ifstream in(p);
+  std::stringstream text;
+  text << in.rdbuf();
+  require(static_cast<bool>(in), ACL_ERROR_RT_PARAM_INVALID,
+          "cannot read AI CPU operator information file " + p);
+  const std::vector<AiCpuOpInfo> ops = parse_aicpu_op_info(text.str(), p);
+  const std::size_t slash = p.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : p.substr(0, slash);
+  std::string stem = slash == std::string::npos ? p : p.substr(slash + 1);
+  if (ends_with(stem, ".json")) stem.resize(stem.size() - 5);
+  auto b = std::make_shared<Binary>();
+  b->path = p;
+  b->aicpu = true;
+  for (const AiCpuOpInfo& op : ops) {
+    if (b->cpu_libraries.count(op.kernel_so) == 0) {
+      b->cpu_libraries[op.kernel_so] = open_cpu_library(dir, op.kernel_so, stem, p);
+    }
+    b->cpu_ops[op.op_type] = op;
+  }
+  return objects(call).binaries.add(std::move(b));
 }
 
 void* load_binary_data(Call& call, const void* data, std::size_t length, const void* options) {
   require_not_null(data, "data");
   require(length != 0, ACL_ERROR_INVALID_PARAM, "length is 0");
-  check_load_options(call, options, false);
+  const int cpu_mode = check_load_options(options, false);
   const char* dir = std::getenv("TMPDIR");
   std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") +
                      "/npusim_binary_XXXXXX";
@@ -224,6 +330,13 @@ void* load_binary_data(Call& call, const void* data, std::size_t length, const v
     throw;
   }
   ::unlink(path.c_str());  // the mapping stays valid
+  if (cpu_mode == 2) {  // an AI CPU kernel library; aclrtRegisterCpuFunc names its functions
+    auto b = std::make_shared<Binary>();
+    b->path = "<data>";
+    b->aicpu = true;
+    b->cpu_libraries["<data>"] = lib;
+    return objects(call).binaries.add(std::move(b));
+  }
   return add_binary(call, lib, "<data>");
 }
 
@@ -247,6 +360,24 @@ void* get_function(Call& call, void* handle, const char* name) {
   require_not_null(name, "kernelName");
   auto it = b.functions.find(name);
   if (it != b.functions.end()) return it->second;
+  if (b.aicpu) {
+    auto op = b.cpu_ops.find(name);
+    require(op != b.cpu_ops.end(), ACL_ERROR_RT_PARAM_INVALID,
+            "AI CPU operator " + std::string(name) + " is not in " + b.path);
+    void* lib = b.cpu_libraries.at(op->second.kernel_so);
+    void* fn = ::dlsym(lib, op->second.function_name.c_str());
+    require(fn != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+            "AI CPU kernel function " + op->second.function_name + " of operator " + name +
+                " is not in " + op->second.kernel_so);
+    auto f = std::make_shared<Function>();
+    f->binary = objects(call).binaries.get(handle);
+    f->binary_handle = handle;
+    f->name = name;
+    f->cpu_entry = reinterpret_cast<AiCpuEntry>(fn);
+    void* fh = objects(call).functions.add(std::move(f));
+    b.functions.emplace(name, fh);
+    return fh;
+  }
   std::string symbol = std::string("npusim_kernel_") + name;
   const auto* entry = static_cast<const kernel::KernelEntry*>(::dlsym(b.library, symbol.c_str()));
   require(entry != nullptr, ACL_ERROR_RT_PARAM_INVALID,
@@ -259,6 +390,22 @@ void* get_function(Call& call, void* handle, const char* name) {
   void* fh = objects(call).functions.add(std::move(f));
   b.functions.emplace(name, fh);
   return fh;
+}
+
+void* register_cpu_function(Call& call, void* handle, const char* func_name,
+                            const char* kernel_name) {
+  Binary& b = binary(call, handle);
+  require_not_null(func_name, "funcName");
+  require_not_null(kernel_name, "kernelName");
+  require(b.aicpu && b.cpu_libraries.count("<data>") != 0, ACL_ERROR_RT_PARAM_INVALID,
+          "binHandle is not an AI CPU binary loaded from data (cpuKernelMode 2)");
+  auto it = b.functions.find(kernel_name);
+  if (it != b.functions.end()) return it->second;
+  void* fn = ::dlsym(b.cpu_libraries.at("<data>"), func_name);
+  require(fn != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+          "AI CPU kernel function " + std::string(func_name) + " is not in the binary");
+  b.cpu_ops[kernel_name] = AiCpuOpInfo{kernel_name, "<data>", func_name, ""};
+  return get_function(call, handle, kernel_name);
 }
 
 Function& function(Call& call, const void* handle) {
@@ -280,7 +427,7 @@ void* args_init(Call& call, void* function_handle) {
   auto a = std::make_shared<ArgsList>();
   a->function = function_handle;
   a->func = objects(call).functions.get(function_handle);
-  a->params.assign(a->func->entry->args_size, 0);
+  a->params.assign(a->func->aicpu() ? 0 : a->func->entry->args_size, 0);
   return objects(call).args.add(std::move(a));
 }
 
@@ -288,13 +435,12 @@ void* args_append(Call& call, void* handle, const void* param, std::size_t size)
   ArgsList& a = args_list(call, handle);
   require_not_null(param, "param");
   require(size != 0, ACL_ERROR_INVALID_PARAM, "paramSize is 0");
-  next_param(call, handle, a, false);
+  next_param(call, handle, a, false, size);
   std::size_t index = a.slots.size() - 1;
   try {
     write_param(a, index, param, size);
   } catch (...) {
-    objects(call).params.remove(a.slots.back().handle);
-    a.slots.pop_back();
+    drop_last(call, a);
     throw;
   }
   return a.slots.back().handle;
@@ -304,8 +450,7 @@ void* args_append_placeholder(Call& call, void* handle) {
   ArgsList& a = args_list(call, handle);
   const kernel::KernelParam& p = next_param(call, handle, a, true);
   if (!p.is_pointer) {
-    objects(call).params.remove(a.slots.back().handle);
-    a.slots.pop_back();
+    drop_last(call, a);
     fail(ACL_ERROR_RT_PARAM_INVALID, "parameter " + std::to_string(a.slots.size()) +
                                          " of kernel " + a.func->name +
                                          " is not a pointer: it cannot be a placeholder");
@@ -378,6 +523,30 @@ LaunchOptions parse_launch_config(const void* cfg_ptr) {
 
 void launch_with_args_list(Call& call, void* func, std::uint32_t block_dim, void* stream,
                            const LaunchOptions& options, void* handle) {
+  if (function(call, func).aicpu()) {
+    const Function& f = function(call, func);
+    ArgsList& a = args_list(call, handle);
+    require(a.function == func, ACL_ERROR_RT_PARAM_INVALID,
+            "argsHandle was initialised for another kernel function");
+    require(a.finalized, ACL_ERROR_RT_PARAM_INVALID,
+            "the argument list is not finalised (aclrtKernelArgsFinalize)");
+    AiCpuSpec spec = cpu_spec(f, func, block_dim);
+    spec.args = a.params;
+    spec.args.resize(align8(spec.args.size()), 0);
+    for (std::size_t i = 0; i < a.slots.size(); ++i) {
+      const ArgsList::Slot& s = a.slots[i];
+      if (!s.placeholder) continue;
+      require(s.has_buffer, ACL_ERROR_RT_PARAM_INVALID,
+              "placeholder " + std::to_string(i) +
+                  " has no data (aclrtKernelArgsGetPlaceHolderBuffer)");
+      spec.patches.emplace_back(a.cpu_layout[i].offset,
+                                static_cast<std::uint32_t>(spec.args.size()));
+      spec.args.insert(spec.args.end(), s.data.begin(), s.data.end());
+      spec.args.resize(align8(spec.args.size()), 0);
+    }
+    submit_aicpu_kernel(call, stream, std::move(spec));
+    return;
+  }
   KernelSpec spec = spec_for(call, func, block_dim, options);
   ArgsList& a = args_list(call, handle);
   require(a.function == func, ACL_ERROR_RT_PARAM_INVALID,
@@ -407,6 +576,17 @@ void launch_with_args_list(Call& call, void* func, std::uint32_t block_dim, void
 void launch_with_host_args(Call& call, void* func, std::uint32_t block_dim, void* stream,
                            const LaunchOptions& options, const void* args, std::size_t size,
                            const std::vector<PlaceholderPatch>& placeholders) {
+  if (function(call, func).aicpu()) {
+    require_not_null(args, "hostArgs");
+    AiCpuSpec spec = cpu_spec(function(call, func), func, block_dim);
+    const auto* bytes = static_cast<const std::uint8_t*>(args);
+    spec.args.assign(bytes, bytes + size);
+    for (const PlaceholderPatch& p : placeholders) {
+      spec.patches.emplace_back(p.addr_offset, p.data_offset);
+    }
+    submit_aicpu_kernel(call, stream, std::move(spec));
+    return;
+  }
   KernelSpec spec = spec_for(call, func, block_dim, options);
   const Function& f = function(call, func);
   require_not_null(args, "hostArgs");
@@ -420,6 +600,14 @@ void launch_with_host_args(Call& call, void* func, std::uint32_t block_dim, void
 
 void launch_with_device_args(Call& call, void* func, std::uint32_t block_dim, void* stream,
                              const LaunchOptions& options, const void* args, std::size_t size) {
+  if (function(call, func).aicpu()) {
+    require_not_null(args, "argsData");
+    AiCpuSpec spec = cpu_spec(function(call, func), func, block_dim);
+    spec.device_args = const_cast<void*>(args);
+    spec.device_args_size = size;
+    submit_aicpu_kernel(call, stream, std::move(spec));
+    return;
+  }
   KernelSpec spec = spec_for(call, func, block_dim, options);
   const Function& f = function(call, func);
   require_not_null(args, "argsData");
@@ -448,6 +636,9 @@ void launch_with_args_array(Call& call, void* func, std::uint32_t block_dim, voi
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
          "func must be an aclrtFuncHandle; launching by kernel symbol is not supported");
   }
+  require(!function(call, func).aicpu(), ACL_ERROR_RT_PARAM_INVALID,
+          "an AI CPU kernel has no parameter list: launch it with an argument list "
+          "(aclrtKernelArgs*) or one argument block (aclrtLaunchKernelWithHostArgs)");
   KernelSpec spec = spec_for(call, func, block_dim, options);
   const Function& f = function(call, func);
   const kernel::KernelEntry& e = *f.entry;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "npusim/kernel/launch.h"
+#include "runtime/aicpu_kernel.h"
 #include "runtime/handle_table.h"
 
 namespace npusim::rt {
@@ -38,6 +39,11 @@ struct Binary {
   void* library = nullptr;  // dlopen handle
   std::string path;
   std::map<std::string, void*> functions;  // kernel name → function handle
+  /// An AI CPU binary (runtime/aicpu_kernel.h): its operators (from the .json; empty for mode 2,
+  /// where aclrtRegisterCpuFunc names them) and the libraries they live in (kernelSo → handle).
+  bool aicpu = false;
+  std::map<std::string, AiCpuOpInfo> cpu_ops;
+  std::map<std::string, void*> cpu_libraries;
   void (*exception_callback)(void* info, void* user_data) = nullptr;
   void* exception_user_data = nullptr;
 
@@ -50,8 +56,10 @@ struct Binary {
 struct Function {
   std::shared_ptr<Binary> binary;
   void* binary_handle = nullptr;
-  const kernel::KernelEntry* entry = nullptr;
+  const kernel::KernelEntry* entry = nullptr;  // AI Core kernels; nullptr for AI CPU ones
   std::string name;
+  AiCpuEntry cpu_entry = nullptr;  // AI CPU kernels: the entry function
+  bool aicpu() const { return cpu_entry != nullptr; }
 };
 
 struct ArgsList {
@@ -66,6 +74,9 @@ struct ArgsList {
   std::vector<std::uint8_t> params;  // KernelEntry::args_size bytes
   std::vector<Slot> slots;           // appended parameters, in order
   bool finalized = false;
+  /// AI CPU functions: the layout the appended parameters built (an AI Core function's layout is
+  /// its KernelEntry::params).
+  std::vector<kernel::KernelParam> cpu_layout;
 };
 
 struct ParamRef {
@@ -94,6 +105,9 @@ void* load_binary_file(Call& call, const char* path, const void* options);
 void* load_binary_data(Call& call, const void* data, std::size_t length, const void* options);
 void unload_binary(Call& call, void* binary);
 void* get_function(Call& call, void* binary, const char* name);
+/// aclrtRegisterCpuFunc: the AI CPU function `func_name` of a mode-2 binary, as op `kernel_name`.
+void* register_cpu_function(Call& call, void* binary, const char* func_name,
+                            const char* kernel_name);
 Function& function(Call& call, const void* handle);
 void set_binary_exception_callback(Call& call, void* binary, void (*callback)(void*, void*),
                                    void* user_data);

@@ -253,29 +253,6 @@ CoreType choose_core_type(Call& call, const KernelSpec& spec, bool& known) {
   return known ? it->second : CoreType::kAiv;
 }
 
-// The exception report of a failed launch, if anyone listens.
-void report_failure(Runtime& rt, const TaskOutcome& r, rtExceptionInfo info,
-                    const KernelOrigin& origin) {
-  if (r.error == 0 || r.discarded) return;
-  if (rt.exception_callback() == nullptr && origin.binary_callback == nullptr) return;
-  info.error_code = static_cast<std::uint32_t>(r.error);
-  rt.queue_exception(PendingException{info, rt.exception_callback(), origin.binary_callback,
-                                      origin.binary_user_data});
-}
-
-// What the exception callbacks will see if the launch (the next task of `s`) fails.
-rtExceptionInfo exception_info(Call& call, const Stream& s, const KernelOrigin& origin) {
-  rtExceptionInfo info;
-  info.task_id = s.next_task_id & 0xFFFFu;  // the id submit_to_stream gives the task
-  info.stream_id = s.id;
-  info.device_id = s.device;
-  info.thread_id = call.thread().index;
-  info.args = origin.args;
-  info.args_size = origin.args_size;
-  info.func_handle = origin.func_handle;
-  return info;
-}
-
 Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<LaunchState> st) {
   const models::ChipConfig& cfg = call.config();
   bool split = split_chip(cfg);
@@ -312,6 +289,29 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
 
 }  // namespace
 
+// The exception report of a failed launch, if anyone listens.
+void report_launch_failure(Runtime& rt, const TaskOutcome& r, rtExceptionInfo info,
+                           const KernelOrigin& origin) {
+  if (r.error == 0 || r.discarded) return;
+  if (rt.exception_callback() == nullptr && origin.binary_callback == nullptr) return;
+  info.error_code = static_cast<std::uint32_t>(r.error);
+  rt.queue_exception(PendingException{info, rt.exception_callback(), origin.binary_callback,
+                                      origin.binary_user_data});
+}
+
+// What the exception callbacks will see if the launch (the next task of `s`) fails.
+rtExceptionInfo launch_exception_info(Call& call, const Stream& s, const KernelOrigin& origin) {
+  rtExceptionInfo info;
+  info.task_id = s.next_task_id & 0xFFFFu;  // the id submit_to_stream gives the task
+  info.stream_id = s.id;
+  info.device_id = s.device;
+  info.thread_id = call.thread().index;
+  info.args = origin.args;
+  info.args_size = origin.args_size;
+  info.func_handle = origin.func_handle;
+  return info;
+}
+
 void submit_kernel(Call& call, void* stream, KernelSpec spec) {
   Stream& s = call.stream(stream);
   require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
@@ -329,7 +329,7 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
   st->runtime = &rt;
   st->fault = s.context_fault;
   Task task = kernel_task(call, s, spec, st);
-  task.done = [st, &rt, info = exception_info(call, s, spec.origin), origin = spec.origin,
+  task.done = [st, &rt, info = launch_exception_info(call, s, spec.origin), origin = spec.origin,
                identity = spec.identity,
                on_retire = std::move(spec.on_retire),
                keep = std::move(spec.keep_alive)](const TaskOutcome& r) {
@@ -339,7 +339,7 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
       st->printf_text.clear();  // a model replays the launch: each run prints its own output
     }
     if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = st->pipes.type();
-    report_failure(rt, r, info, origin);
+    report_launch_failure(rt, r, info, origin);
     if (on_retire) on_retire();
   };
   submit_to_stream(call, s, std::move(task));

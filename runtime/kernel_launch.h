@@ -44,6 +44,8 @@
 #include <string>
 
 #include "models/kernel_work.h"
+#include "models/task.h"
+#include "runtime/exception_info.h"
 
 namespace npusim::rt {
 
@@ -84,6 +86,15 @@ struct KernelSpec {
   /// timing-only mode (KernelLaunch::memo_key); empty = never memoised (trace_memo.h).
   std::string memo_key;
 };
+
+struct Stream;
+class Runtime;
+
+/// What the exception callbacks will see if the launch about to be queued on `s` fails.
+rtExceptionInfo launch_exception_info(Call& call, const Stream& s, const KernelOrigin& origin);
+/// Queues the exception report of a failed launch (outcome `r`), if anyone listens.
+void report_launch_failure(Runtime& rt, const models::TaskOutcome& r, rtExceptionInfo info,
+                           const KernelOrigin& origin);
 
 /// Checks blockDim (1..65535, else ACL_ERROR_RT_PARAM_INVALID) and the stream (NULL = default;
 /// it must belong to the current context), then queues the kernel task.

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "runtime/device_arena.h"
 
@@ -78,6 +79,10 @@ class MemoryRegistry {
   /// not: such a pointer outside every live allocation is freed or past the end of one.
   bool runtime_address(const void* p) const {
     return arena_.contains(p) || pinned_arena_.contains(p);
+  }
+  /// The address range of device (and managed) memory: [first, second).
+  std::pair<std::uintptr_t, std::uintptr_t> device_range() const {
+    return {arena_.base(), arena_.base() + (arena_.base() != 0 ? arena_.reserved() : 0)};
   }
 
   // ---- Registered host ranges ----

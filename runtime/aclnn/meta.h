@@ -81,7 +81,9 @@ struct Addrs {
 };
 
 /// One kernel launch of an operator.
-enum class Core : std::uint8_t { kVector, kCube, kMix };
+/// kAiCpu: an AI CPU task (an AI CPU kernel of the library, runtime/aclnn/aicpu_kernels.h), not
+/// an AI Core kernel; its body runs once.
+enum class Core : std::uint8_t { kVector, kCube, kMix, kAiCpu };
 struct Launch {
   std::string name;                // the kernel's name (timeline, op_summary)
   const void* identity = nullptr;  // the kernel function

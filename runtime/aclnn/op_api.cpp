@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "models/chip_config.h"
+#include "runtime/aicpu_kernel.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
 #include "runtime/kernel_launch.h"
@@ -227,6 +228,19 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
     addrs->workspace = static_cast<std::uint8_t*>(workspace);
     for (std::size_t i = 0; i < ex->launches.size(); ++i) {
       const Launch& l = ex->launches[i];
+      if (l.core == Core::kAiCpu) {
+        rt::AiCpuSpec cpu;
+        cpu.name = l.name;
+        cpu.op_type = ex->op;
+        cpu.block_dim = 1;
+        cpu.body = [body = &l.body, addrs](void*) -> std::uint32_t {
+          (*body)(*addrs);
+          return 0;
+        };
+        cpu.keep_alive = ex;
+        rt::submit_aicpu_kernel(c, stream, std::move(cpu));
+        continue;
+      }
       rt::KernelSpec spec;
       if (ex->repeatable) {  // the trace memo may serve a timing-only rerun (see memo_key_of)
         spec.memo_key = memo_key_of(*ex, i, *addrs);

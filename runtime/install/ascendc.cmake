@@ -10,6 +10,21 @@
 #       A loadable kernel binary: a host shared object with every __global__ kernel registered
 #       (npusim_kernel_<kernel> symbols), built as <build>/fatbin/<name>/<name>.o and installed
 #       as ${CMAKE_INSTALL_PREFIX}/fatbin/<name>/<name>.o for aclrtBinaryLoadFromFile.
+#   aicpu_kernel_library(<name> [MODULE|SHARED|STATIC] <srcs...> [OP_INFO <file.json>])
+#       AI CPU kernels: host C++ functions with the AI CPU kernel signature
+#       `uint32_t Kernel(void* args)` (args = the argument block; .cpp sources with extern "C"
+#       functions, or CANN's .aicpu sources with `__global__ __aicpu__` kernels and aicpu_api.h).
+#       MODULE (default): the loadable library <build>/aicpu/<name>/lib<name>.so (installed to
+#       ${CMAKE_INSTALL_PREFIX}/aicpu/<name>/) for aclrtBinaryLoadFromFile(<op info .json>);
+#       STATIC: linked into a program whose ascendc_library sources launch the kernels with
+#       `Kernel<<<1, nullptr, stream>>>(&args, sizeof(args))`. Compiled for its counted work:
+#       ${NPUSIM_KERNEL_OPT_FLAGS}, -fsanitize-coverage=trace-pc (basic blocks, as for Ascend C
+#       kernel code) and -fsanitize=thread without its runtime (the compiler's hook at every
+#       memory access; libacl_rt.so counts the bytes that touch device memory); the AI CPU
+#       model turns both into time at the aicpu.* rates.
+#       OP_INFO copies the operator information file (.json: op type -> opInfo.kernelSo,
+#       opInfo.functionName) next to the library, where aclrtBinaryLoadFromFile(<that .json>)
+#       finds it (runtime/aicpu_kernel.h). Not rewritten; acl/*.h are on the include path.
 #   ascendc_compile_definitions(<name> [PRIVATE|PUBLIC|INTERFACE] <defs...>)
 #   ascendc_include_directories(<name> [PRIVATE|PUBLIC|INTERFACE] <dirs...>)
 #   ascendc_compile_options(<name> [PRIVATE|PUBLIC|INTERFACE] <opts...>)
@@ -252,4 +267,67 @@ function(_npusim_with_scope out_var)
     endif()
   endif()
   set(${out_var} "${args}" PARENT_SCOPE)
+endfunction()
+
+function(aicpu_kernel_library name)
+  set(kind MODULE)
+  set(args ${ARGN})
+  list(LENGTH args n)
+  if(n GREATER 0)
+    list(GET args 0 first)
+    if(first MATCHES "^(STATIC|SHARED|MODULE)$")
+      set(kind "${first}")
+      list(REMOVE_AT args 0)
+    endif()
+  endif()
+  cmake_parse_arguments(arg "" "OP_INFO" "" ${args})
+  if(NOT arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "npusim: aicpu_kernel_library(${name}) has no kernel sources")
+  endif()
+  set(sources "")
+  foreach(src IN LISTS arg_UNPARSED_ARGUMENTS)
+    get_filename_component(abs "${src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(abs MATCHES "\\.aicpu$")  # CANN's AI CPU kernel sources: C++ for the host compiler
+      set_source_files_properties("${abs}" PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++")
+    endif()
+    list(APPEND sources "${abs}")
+  endforeach()
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/aicpu/${name}")
+  add_library(${name} ${kind} ${sources})
+  target_compile_features(${name} PRIVATE cxx_std_17)
+  target_include_directories(${name} PUBLIC "${NPUSIM_ACL_INCLUDE_DIR}")
+  target_include_directories(${name} SYSTEM PRIVATE "${NPUSIM_KERNEL_INCLUDE_DIR}")
+  target_compile_definitions(${name} PRIVATE NPUSIM_AICPU_KERNEL=1)
+  separate_arguments(opt UNIX_COMMAND "${NPUSIM_KERNEL_OPT_FLAGS}")
+  # -fsanitize=thread at compile time only: the compiler's memory-access hooks, which
+  # libacl_rt.so defines to count device-memory bytes (no ThreadSanitizer runtime is linked).
+  # -fno-sanitize=all first: ASan (a sanitizer build of the project) cannot be combined with it.
+  target_compile_options(${name} PRIVATE ${opt} -fsanitize-coverage=trace-pc -fno-sanitize=all
+                         -fsanitize=thread)
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(kind STREQUAL "STATIC")
+    # Linked into the program that launches its kernels with <<<>>>; the runtime comes along.
+    target_link_libraries(${name} PUBLIC "${NPUSIM_ACL_RT_LIBRARY}")
+    return()
+  endif()
+  set_target_properties(${name} PROPERTIES
+    PREFIX "lib"
+    SUFFIX ".so"
+    LIBRARY_OUTPUT_DIRECTORY "${out_dir}"
+    INSTALL_RPATH "${NPUSIM_PREFIX}/lib64")
+  # __sanitizer_cov_trace_pc comes from the runtime; anything else unresolved is a build error.
+  target_link_libraries(${name} PRIVATE "${NPUSIM_ACL_RT_LIBRARY}")
+  target_link_options(${name} PRIVATE "LINKER:--no-undefined")
+  install(TARGETS ${name} LIBRARY DESTINATION "aicpu/${name}")
+  if(arg_OP_INFO)
+    get_filename_component(json "${arg_OP_INFO}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${json}")
+      message(FATAL_ERROR "npusim: aicpu_kernel_library(${name}): OP_INFO ${json} does not exist")
+    endif()
+    get_filename_component(json_name "${json}" NAME)
+    add_custom_command(TARGET ${name} POST_BUILD
+      COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${json}" "${out_dir}/${json_name}"
+      VERBATIM)
+    install(FILES "${json}" DESTINATION "aicpu/${name}")
+  endif()
 endfunction()

@@ -297,6 +297,30 @@ if got != want:
     sys.exit("printf output differs:\n" + "\n".join(lines))
 PY
     ;;
+  aicpu)  # AI CPU kernels: aicpu_kernel_library + aclrtBinaryLoadFromFile(<op info .json>)
+    cmake -S "${SRC}/aicpu_project" -B build > build.txt
+    cmake --build build -j2 >> build.txt 2>&1 || { cat build.txt; exit 1; }
+    grep -q "trace-pc" build/CMakeFiles/index_aicpu_kernel.dir/flags.make  # counted work
+    if grep -q "trace-pc" build/CMakeFiles/aicpu_e2e.dir/flags.make; then exit 1; fi
+    json="${WORK}/build/aicpu/index_aicpu_kernel/libindex_aicpu_kernel.json"
+    [[ -f "${json}" ]]
+    for run in 1 2; do
+      NPUSIM_CONFIG=tiny NPUSIM_OUT=out${run} ./build/aicpu_e2e "${json}" 1000 > run${run}.txt
+      grep -q '^\[SUCCESS\] AI CPU NonZeroIndex: 429 of 1000' run${run}.txt
+      python3 "${SRC}/aicpu_project/check_outputs.py" out${run} > spans${run}.txt
+    done
+    cmp spans1.txt spans2.txt  # same program + config: the same counts and times
+    # Twice the elements: more counted work, a longer task.
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=out3 ./build/aicpu_e2e "${json}" 2000 > run3.txt
+    python3 "${SRC}/aicpu_project/check_outputs.py" out3 > spans3.txt
+    [[ "$(head -1 spans3.txt | cut -d' ' -f2)" -gt "$(head -1 spans1.txt | cut -d' ' -f2)" ]]
+    json_check out1/stats.json "d['chip0']['aicpu']['tasks']['value'] == 5 and \
+      d['chip0']['aicpu']['failed_tasks']['value'] == 1"
+    # The <<<>>> path: a .aicpu kernel launched from a .asc source.
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=asc ./build/aicpu_asc_e2e > asc.txt
+    grep -q '^\[SUCCESS\] AI CPU <<<>>> ScaleAicpu' asc.txt
+    grep -q '^ScaleAicpu: 256 elements' asc.txt  # AscendC::printf in the AI CPU kernel
+    grep -q '^0,4294967295,0,[0-9]*,ScaleAicpu,ScaleAicpu,N/A,AI_CPU,' asc/op_summary.csv ;;
   kernel_fatbin)  # ascendc_fatbin_library + aclrtBinaryLoadFromFile, run from the project dir
     cd "${KERNEL_PROJECT}" && ./build/binary_e2e ;;
   kernel_build_error)  # a kernel compile error names the original file and line

@@ -24,6 +24,7 @@
 #include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "aclnnop/aclnn_incre_flash_attention.h"
+#include "aclnnop/aclnn_index_put_impl.h"
 #include "aclnnop/aclnn_layer_norm.h"
 #include "aclnnop/aclnn_matmul.h"
 #include "aclnnop/aclnn_max_pool.h"
@@ -525,6 +526,8 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclnnGeluV2GetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnIncreFlashAttention),
       reinterpret_cast<const void*>(&aclnnIncreFlashAttentionGetWorkspaceSize),
+      reinterpret_cast<const void*>(&aclnnIndexPutImpl),
+      reinterpret_cast<const void*>(&aclnnIndexPutImplGetWorkspaceSize),
       reinterpret_cast<const void*>(&aclnnInit),
       reinterpret_cast<const void*>(&aclnnInplaceAdd),
       reinterpret_cast<const void*>(&aclnnInplaceAddGetWorkspaceSize),
@@ -594,5 +597,5 @@ TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclnnTanhGetWorkspaceSize),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 141u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 143u);
 }

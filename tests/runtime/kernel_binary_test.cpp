@@ -310,8 +310,8 @@ TEST_F(BinaryTest, BadBinariesAndNamesAreReported) {
   opt.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
   opt.value.cpuKernelMode = 1;
   aclrtBinaryLoadOptions opts{&opt, 1};
-  EXPECT_EQ(aclrtBinaryLoadFromFile(NPUSIM_TEST_FATBIN, &opts, &b),
-            ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  // The AI CPU kernel mode reads an operator information file (.json): a kernel binary is not one.
+  EXPECT_EQ(aclrtBinaryLoadFromFile(NPUSIM_TEST_FATBIN, &opts, &b), ACL_ERROR_RT_PARAM_INVALID);
   opt.type = ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD;
   opt.value.isLazyLoad = 1;
   EXPECT_EQ(aclrtBinaryLoadFromFile(NPUSIM_TEST_FATBIN, &opts, &b), ACL_SUCCESS);

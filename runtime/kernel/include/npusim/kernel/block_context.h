@@ -189,6 +189,10 @@ extern NPUSIM_KERNEL_API thread_local BlockContext* tls_block;
 /// Points __sanitizer_cov_trace_pc at this thread's counter (nullptr: count nothing) and its
 /// watchdog limit; ScopedBlock.
 void set_scalar_counter(std::uint64_t* counter, std::uint64_t limit = ~std::uint64_t{0});
+/// Points the memory-access hooks of AI CPU kernel code (built with -fsanitize=thread's
+/// instrumentation, runtime/kernel/memory_counter.cpp) at this thread's byte counter: accesses to
+/// addresses in [lo, hi) add their size (nullptr: count nothing).
+void set_memory_counter(std::uint64_t* bytes, std::uintptr_t lo = 0, std::uintptr_t hi = 0);
 }  // namespace detail
 
 /// The block being run on this thread, or nullptr.

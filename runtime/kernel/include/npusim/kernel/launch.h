@@ -84,6 +84,22 @@ std::int32_t launch(void (*kernel)(P...), const char* name, std::uint32_t block_
   return launch_kernel(std::move(l));
 }
 
+/// Implemented by the runtime (runtime/aicpu_kernel.cpp): the `<<<>>>` launch of an AI CPU kernel,
+/// `__global__ __aicpu__ uint32_t Kernel(void* args)` (aicpu_api.h). The launch passes a pointer
+/// and the size of what it points to; those bytes become the kernel's argument block in device
+/// memory and one AI CPU task is queued. Returns an aclError (0 = ok).
+NPUSIM_KERNEL_API std::int32_t launch_aicpu_kernel(std::uint32_t (*kernel)(void*), const char* name,
+                                                   std::uint32_t block_dim, void* stream,
+                                                   const void* args, std::size_t size);
+
+/// `Kernel<<<blockDim, l2ctrl, stream>>>(&args, sizeof(args))` of an AI CPU kernel.
+template <class T>
+std::int32_t launch(std::uint32_t (*kernel)(void*), const char* name, std::uint32_t block_dim,
+                    void* /*l2ctrl*/, void* stream, T* args, std::size_t size) {
+  return launch_aicpu_kernel(kernel, name, block_dim, stream, static_cast<const void*>(args),
+                             size);
+}
+
 /// One kernel parameter in the packed argument block.
 struct KernelParam {
   std::uint32_t offset;

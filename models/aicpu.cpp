@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "models/aicpu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace npusim::models {
+namespace {
+
+std::uint64_t ceil_cycles(double v) {
+  if (!(v > 0)) return 0;
+  const double c = std::ceil(v);
+  return c >= 1.8e19 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(c);
+}
+
+}  // namespace
+
+AiCpu::AiCpu(const sc_core::sc_module_name& name, UnitContext& ctx)
+    : ChannelEngine(name, ctx.cfg.aicpu.cores, ctx.tracks, "AI CPU", ctx.stats, "core"),
+      device_(ctx.device),
+      task_start_(ctx.cfg.aicpu.task_start.ps),
+      clock_(ctx.cfg.aicpu.clock),
+      ipc_(ctx.cfg.aicpu.ipc),
+      instructions_per_bb_(ctx.cfg.aicpu.instructions_per_bb),
+      bytes_per_cycle_(ctx.cfg.aicpu.hbm_bytes_per_cycle),
+      completion_(ctx.cfg.scheduler.completion.ps) {
+  bind_memory(ctx.hbm);
+  const std::int64_t n = std::max<std::int64_t>(ctx.cfg.aicpu.cores, 1);
+  for (std::int64_t i = 0; i < n; ++i) {
+    cores_.push_back(std::make_unique<Core>());
+    sim::StatGroup& g = ctx.stats.child("core" + std::to_string(i));
+    g.add("tasks", cores_.back()->tasks, "", "AI CPU tasks this core ran");
+    g.add("busy_time", cores_.back()->busy_time, "ps", "time this core ran tasks");
+  }
+  ctx.stats.add("basic_blocks", basic_blocks_, "", "basic blocks of AI CPU kernel code executed");
+  ctx.stats.add("failed_tasks", failed_, "", "AI CPU tasks that ended with an error");
+  // A chip without AI CPU cores executes no AI CPU task (the runtime rejects such launches).
+  if (ctx.cfg.aicpu.cores > 0) ctx.routes.claim(TaskKind::kAiCpu, *this, "aicpu");
+}
+
+sim::SimTime AiCpu::duration(const AiCpuCount& count) const {
+  const std::uint64_t compute = ceil_cycles(static_cast<double>(count.basic_blocks) *
+                                            instructions_per_bb_ / ipc_);
+  const std::uint64_t memory = ceil_cycles(static_cast<double>(count.bytes) / bytes_per_cycle_);
+  return task_start_ + clock_.cycles(compute + memory);
+}
+
+std::optional<sim::SimTime> AiCpu::resume(EngineJob& job, sim::SimTime now) {
+  Core& core = *cores_[job.channel];
+  Task& task = *job.task;
+  if (!core.running) {
+    core.running = true;
+    core.count = AiCpuCount{};
+    core.error = 0;
+    if (task.aicpu && task.aicpu->run_block) {
+      for (std::uint32_t b = 0; b < task.aicpu->block_dim && core.error == 0; ++b) {
+        core.error = task.aicpu->run_block(b, core.count);
+      }
+    }
+    return now + duration(core.count);
+  }
+  core.running = false;
+  ++core.tasks;
+  core.busy_time += now - job.start;
+  basic_blocks_ += core.count.basic_blocks;
+  bytes_ += core.count.bytes;
+  if (core.error != 0) {
+    ++failed_;
+    task.effect = [effect = std::move(task.effect), error = core.error]() {
+      const int e = effect ? effect() : 0;
+      return error != 0 ? error : e;
+    };
+  }
+  if (keep_records_) {
+    KernelRecord r;
+    r.device = device_;
+    r.stream = task.stream;
+    r.task_id = task.task_id;
+    r.name = task.aicpu ? task.aicpu->name : task.name;
+    r.op_type = task.aicpu ? task.aicpu->op_type : std::string();
+    r.task_type = "AI_CPU";
+    r.block_dim = task.aicpu ? task.aicpu->block_dim : 1;
+    r.start = job.start;
+    r.end = now + completion_;
+    r.first_block = job.start;
+    r.last_block_end = now;
+    r.blocks_run = r.block_dim;
+    r.error = core.error;
+    records_.push_back(std::move(r));
+  }
+  return std::nullopt;
+}
+
+std::size_t AiCpu::span_args(const EngineJob& job, sim::TraceField* args) const {
+  const Core& core = *cores_[job.channel];
+  args[0] = sim::TraceField::num("Stream Id", job.task->stream);
+  args[1] = sim::TraceField::num("Task Id", job.task->task_id);
+  args[2] = sim::TraceField::num("basic blocks", static_cast<double>(core.count.basic_blocks));
+  args[3] = sim::TraceField::num("device memory(B)", static_cast<double>(core.count.bytes));
+  return 4;
+}
+
+}  // namespace npusim::models
