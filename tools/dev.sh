@@ -20,6 +20,7 @@ JOBS="$(nproc)"
 PACKAGES=(build-essential cmake make pkg-config ccache
           libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev libeigen3-dev
           python3 python3-numpy)
+PACKAGES+=(libavcodec-dev libavutil-dev libswscale-dev)  # VDEC/VENC (runtime/dvpp/video_codec)
 
 deps() {
   local missing=()
