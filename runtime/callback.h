@@ -51,6 +51,11 @@ struct Report {
   SimTime start = 0;    // taken by its thread
   SimTime release = 0;  // start + host.callback: the stream's wait ends here
   bool dropped = false;  // never ran (its thread unsubscribed, the stream was stopped...)
+  // A media callback (VDEC/VENC, runtime/dvpp): CANN's programs call the runtime inside it (they
+  // copy and free the decoded picture there), so it runs after its aclrtProcessReport call has
+  // ended, with the API lock released and runtime calls allowed, and it holds simulated time only
+  // up to its release R (its calls are the thread's ordinary calls, from R on).
+  bool api_allowed = false;
 };
 
 class CallbackHub {
