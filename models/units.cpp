@@ -4,6 +4,7 @@
 
 #include "models/aicore/aicore_engine.h"
 #include "models/dsa_engine.h"
+#include "models/dvpp.h"
 #include "models/hccs_link.h"
 #include "models/host_cpu.h"
 #include "models/host_link.h"
@@ -22,6 +23,7 @@ const UnitSpec kBuiltinUnits[] = {
     {"aicore", make_unit<AiCoreEngine>},
     {"dsa", make_unit<DsaEngine>},
     {"hccs", make_unit<HccsLink>},
+    {"dvpp", make_unit<Dvpp>},
 };
 
 std::mutex& added_mutex() {

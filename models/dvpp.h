@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// DVPP: the media unit (VPC, JPEGD, JPEGE, PNGD, VDEC, VENC). Each module the chip has
+// (dvpp.<module>.channels > 0) is one engine claiming its own TaskKind (kDvppVpc + module).
+//
+// Timing model, per module, from the product's published "Performance Specifications" table
+// (n channels of a reference resolution: n x fps up to `channels`, then total_fps):
+//  - The module has `channels` hardware units; the scheduler hands it at most `channels` tasks
+//    at once (more queue in the scheduler). A task's frames (one; a batch has one per ROI) are
+//    issued back to back: frame i+1 is issued when frame i has been admitted, so a batch spreads
+//    over the free units (CANN: a batch VPC call alone can reach the module's total rate).
+//  - A frame of P pixels is worth w = P / (ref_width x ref_height) reference frames. It is
+//    admitted when a unit is free and the module's admission slot is: the module admits at most
+//    total_fps reference frames per second (one admission holds the slot for w / total_fps).
+//    Unit choice: the lowest-numbered unit free at the issue time, else the one free first.
+//  - Admitted at a, the frame reads its input from HBM (read_bytes, issued at a), computes for
+//    c = w / fps on its unit (ends at max(a + c, input read)), then writes its output to HBM
+//    (write_bytes); the unit is busy until the write completes. The task ends with its last
+//    frame. So one channel alone runs at fps, n channels at n x fps while n x fps <= total_fps.
+//  - Memory traffic goes through the chip's HBM like every other initiator.
+// Timeline: one track per module unit, "DVPP <MODULE> ch <k>", one span per frame; the task's
+// type (op_summary, stream tracks) is msprof's "DVPP".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "models/channel_engine.h"
+#include "models/unit.h"
+
+namespace npusim::models {
+
+/// One DVPP module: claims kDvppVpc + module (every direction).
+class DvppModuleEngine : public ChannelEngine {
+ public:
+  DvppModuleEngine(const sc_core::sc_module_name& name, DvppModule module,
+                   const DvppModuleConfig& cfg, UnitContext& ctx, sim::StatGroup& stats);
+
+  const char* task_type(const Task&) const override { return "DVPP"; }
+
+ protected:
+  std::optional<sim::SimTime> resume(EngineJob& job, sim::SimTime now) override;
+
+ private:
+  struct Frame {
+    int phase = 0;  // 0 = waiting to be issued, 1 = admitted (waiting for a), 2 = computing,
+                    // 3 = writing, 4 = done
+    sim::SimTime issue = 0;
+    sim::SimTime admit = 0;
+    sim::SimTime compute = 0;  // computation ends (phase 2)
+    sim::SimTime end = 0;      // output written (phase 3)
+    sim::SimTime work = 0;     // c: the frame's time on its unit
+    int unit = -1;
+  };
+  struct JobState {
+    std::vector<Frame> frames;
+  };
+
+  /// Admits frame `f` of `work` issued at `now`: picks its unit and admission time.
+  void admit(Frame& f, const DvppFrame& frame, sim::SimTime now);
+  /// Time of `pixels` at `rate` reference frames per second, in ps (rounded to nearest).
+  sim::SimTime frame_time(std::uint64_t pixels, double rate) const;
+
+  DvppModule module_;
+  double ref_pixels_;
+  double fps_;
+  double total_fps_;
+  sim::SimTime admit_free_ = 0;
+  std::vector<sim::SimTime> unit_free_;
+  std::vector<sim::Track> unit_tracks_;
+  std::vector<JobState> jobs_;  // by channel
+  std::uint64_t frames_ = 0;
+  std::uint64_t pixels_ = 0;
+};
+
+/// The DVPP unit: the modules the chip has.
+class Dvpp : public sc_core::sc_module, public Unit {
+ public:
+  Dvpp(const sc_core::sc_module_name& name, UnitContext& ctx);
+  /// The module's engine, or nullptr when the chip has none.
+  DvppModuleEngine* module(DvppModule m) { return modules_[static_cast<int>(m)].get(); }
+
+ private:
+  std::array<std::unique_ptr<DvppModuleEngine>, kDvppModules> modules_;
+};
+
+/// The configuration of `module`.
+const DvppModuleConfig& dvpp_module_config(const DvppConfig& cfg, DvppModule module);
+
+}  // namespace npusim::models
