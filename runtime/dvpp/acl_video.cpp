@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // C skin of VDEC and VENC (acl/ops/acl_dvpp.h: aclvdec*, aclvenc*): the channel and frame
 // configuration descriptions, and the channel calls (model: runtime/dvpp/video_channel.h).
-// Picture and stream descriptions are read through their public getters before a call takes the
-// API lock, and updated through their setters on the callback thread.
+// Picture and stream descriptions (runtime/dvpp/descriptors.h) are read when the call is made and
+// updated just before the callback that hands them back runs.
 #include <cstring>
 #include <memory>
 #include <string>
 
 #include "runtime/api_call.h"
+#include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/video_channel.h"
 #include "runtime/errors.h"
 
@@ -577,16 +578,16 @@ uint8_t aclvencGetFrameConfigEos(const aclvencFrameConfig* config) {
 // ---- VENC channel ----
 
 aclError aclvencCreateChannel(aclvencChannelDesc* channelDesc) {
-  acldvppStreamDesc* out = acldvppCreateStreamDesc();  // what the callbacks get
+  auto out = std::make_unique<acldvppStreamDesc>();  // what the callbacks get
   bool made = false;
   const aclError rc = api("aclvencCreateChannel", [&](Call& c) {
     require_not_null(channelDesc, "channelDesc");
     require(channelDesc->channel == nullptr, ACL_ERROR_INVALID_PARAM,
             "the channel is already created");
-    channelDesc->channel = VencChannel::create(c, channelDesc->config, out);
+    channelDesc->channel = VencChannel::create(c, channelDesc->config, out.get());
     made = true;
   });
-  if (!made && out != nullptr) acldvppDestroyStreamDesc(out);
+  if (made) (void)out.release();  // the channel's until aclvencDestroyChannel
   return rc;
 }
 
@@ -601,7 +602,7 @@ aclError aclvencDestroyChannel(aclvencChannelDesc* channelDesc) {
     out = ch->out_desc();
     channelDesc->channel.reset();
   });
-  if (out != nullptr) acldvppDestroyStreamDesc(out);
+  delete out;
   return rc;
 }
 

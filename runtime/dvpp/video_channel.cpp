@@ -6,15 +6,22 @@
 #include <utility>
 
 #include "runtime/api_call.h"
+#include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
 #include "runtime/errors.h"
 #include "runtime/host_callback.h"
 #include "runtime/memory.h"
 #include "runtime/memory_registry.h"
 #include "runtime/stream.h"
+#include "sim/log.h"
 
 namespace npusim::rt::dvpp {
 namespace {
+
+using ::npusim::dvpp::read_yuv420sp;
+using ::npusim::dvpp::vdec_layout;
+using ::npusim::dvpp::video_codec_name;
+using ::npusim::dvpp::write_yuv420sp;
 
 constexpr std::uint32_t kMaxChannelId = 256;  // VDEC and JPEGD share 256 channels (CANN)
 constexpr std::uint32_t kMinSide = 128;       // VDEC input / VENC picture: 128 x 128 ...
@@ -103,14 +110,13 @@ PicInfo read_pic(acldvppPicDesc* desc) {
   PicInfo p;
   p.desc = desc;
   if (desc == nullptr) return p;
-  p.data = acldvppGetPicDescData(desc);
-  p.size = acldvppGetPicDescSize(desc);
-  const acldvppPixelFormat f = acldvppGetPicDescFormat(desc);
-  std::memcpy(&p.format, &f, sizeof p.format);
-  p.width = acldvppGetPicDescWidth(desc);
-  p.height = acldvppGetPicDescHeight(desc);
-  p.width_stride = acldvppGetPicDescWidthStride(desc);
-  p.height_stride = acldvppGetPicDescHeightStride(desc);
+  p.data = desc->data;
+  p.size = desc->size;
+  p.format = static_cast<int>(desc->format);
+  p.width = desc->width;
+  p.height = desc->height;
+  p.width_stride = desc->width_stride;
+  p.height_stride = desc->height_stride;
   return p;
 }
 
@@ -118,9 +124,9 @@ StreamInfo read_stream(acldvppStreamDesc* desc) {
   StreamInfo s;
   s.desc = desc;
   if (desc == nullptr) return s;
-  s.data = acldvppGetStreamDescData(desc);
-  s.size = acldvppGetStreamDescSize(desc);
-  s.eos = acldvppGetStreamDescEos(desc) != 0;
+  s.data = desc->data;
+  s.size = desc->size;
+  s.eos = desc->eos != 0;
   return s;
 }
 
@@ -141,17 +147,16 @@ struct VdecChannel::Delivery {
 
   static void run(void* arg) {
     std::unique_ptr<Delivery> d(static_cast<Delivery*>(arg));
-    if (d->output != nullptr) {
-      acldvppSetPicDescRetCode(d->output, d->ret_code);
+    if (d->output != nullptr) {  // the user's description: nobody else touches it now
+      acldvppPicDesc& o = *d->output;
+      o.ret_code = d->ret_code;
       if (d->ret_code == 0) {
-        acldvppSetPicDescWidth(d->output, d->layout.width);
-        acldvppSetPicDescHeight(d->output, d->layout.height);
-        acldvppSetPicDescWidthStride(d->output, d->layout.width_stride);
-        acldvppSetPicDescHeightStride(d->output, d->layout.height_stride);
-        acldvppSetPicDescSize(d->output, static_cast<std::uint32_t>(d->layout.bytes()));
-        acldvppPixelFormat f;
-        std::memcpy(&f, &d->format, sizeof f);
-        acldvppSetPicDescFormat(d->output, f);
+        o.width = d->layout.width;
+        o.height = d->layout.height;
+        o.width_stride = d->layout.width_stride;
+        o.height_stride = d->layout.height_stride;
+        o.size = static_cast<std::uint32_t>(d->layout.bytes());
+        o.format = static_cast<std::uint32_t>(d->format);
       }
     }
     d->callback(d->input, d->output, d->user_data);
@@ -357,10 +362,11 @@ struct VencChannel::Delivery {
     } else if (!d->packet.empty()) {
       std::memcpy(d->buf, d->packet.data(), d->packet.size());
     }
-    acldvppSetStreamDescData(d->output, d->buf);
-    acldvppSetStreamDescSize(d->output, size);
-    acldvppSetStreamDescRetCode(d->output, ret);
-    acldvppSetStreamDescEos(d->output, 0);
+    acldvppStreamDesc& o = *d->output;
+    o.data = d->buf;
+    o.size = size;
+    o.ret_code = ret;
+    o.eos = 0;
     d->callback(d->input, d->output, d->user_data);
     callback_returned(d->count);
   }

@@ -38,6 +38,15 @@ class Call;
 
 namespace npusim::rt::dvpp {
 
+using ::npusim::dvpp::ChromaOrder;
+using ::npusim::dvpp::EncoderParams;
+using ::npusim::dvpp::H264Profile;
+using ::npusim::dvpp::VideoCodec;
+using ::npusim::dvpp::VideoDecoder;
+using ::npusim::dvpp::VideoEncoder;
+using ::npusim::dvpp::Yuv420spLayout;
+using ::npusim::dvpp::YuvImage;
+
 /// retCode of an output description that got no picture (its frame was skipped, the stream ended
 /// before the decoder released one, or the frame could not be decoded).
 constexpr std::uint32_t kVideoNoPicture = 1;
