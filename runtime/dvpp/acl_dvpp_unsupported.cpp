@@ -14,22 +14,8 @@ aclError acldvppClearHist(acldvppHist *hist) {
   return unsupported("acldvppClearHist", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
-acldvppBatchPicDesc * acldvppCreateBatchPicDesc(uint32_t batchSize) {
-  unsupported("acldvppCreateBatchPicDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
 acldvppBorderConfig * acldvppCreateBorderConfig() {
   unsupported("acldvppCreateBorderConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-aclError acldvppCreateChannel(acldvppChannelDesc *channelDesc) {
-  return unsupported("acldvppCreateChannel", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-acldvppChannelDesc * acldvppCreateChannelDesc() {
-  unsupported("acldvppCreateChannelDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
   return nullptr;
 }
 
@@ -38,82 +24,21 @@ acldvppHist * acldvppCreateHist() {
   return nullptr;
 }
 
-acldvppJpegeConfig * acldvppCreateJpegeConfig() {
-  unsupported("acldvppCreateJpegeConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
 acldvppLutMap * acldvppCreateLutMap() {
   unsupported("acldvppCreateLutMap", ACL_ERROR_FEATURE_UNSUPPORTED);
   return nullptr;
-}
-
-acldvppPicDesc * acldvppCreatePicDesc() {
-  unsupported("acldvppCreatePicDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-acldvppResizeConfig * acldvppCreateResizeConfig() {
-  unsupported("acldvppCreateResizeConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-acldvppRoiConfig * acldvppCreateRoiConfig(
-    uint32_t left,
-    uint32_t right,
-    uint32_t top,
-    uint32_t bottom) {
-  unsupported("acldvppCreateRoiConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-acldvppStreamDesc * acldvppCreateStreamDesc() {
-  unsupported("acldvppCreateStreamDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-aclError acldvppDestroyBatchPicDesc(acldvppBatchPicDesc *batchPicDesc) {
-  return unsupported("acldvppDestroyBatchPicDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
 aclError acldvppDestroyBorderConfig(acldvppBorderConfig *borderConfig) {
   return unsupported("acldvppDestroyBorderConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
-aclError acldvppDestroyChannel(acldvppChannelDesc *channelDesc) {
-  return unsupported("acldvppDestroyChannel", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppDestroyChannelDesc(acldvppChannelDesc *channelDesc) {
-  return unsupported("acldvppDestroyChannelDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
 aclError acldvppDestroyHist(acldvppHist *hist) {
   return unsupported("acldvppDestroyHist", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
-aclError acldvppDestroyJpegeConfig(acldvppJpegeConfig *jpegeConfig) {
-  return unsupported("acldvppDestroyJpegeConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
 aclError acldvppDestroyLutMap(acldvppLutMap *lutMap) {
   return unsupported("acldvppDestroyLutMap", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppDestroyPicDesc(acldvppPicDesc *picDesc) {
-  return unsupported("acldvppDestroyPicDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppDestroyResizeConfig(acldvppResizeConfig *resizeConfig) {
-  return unsupported("acldvppDestroyResizeConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppDestroyRoiConfig(acldvppRoiConfig *roiConfig) {
-  return unsupported("acldvppDestroyRoiConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppDestroyStreamDesc(acldvppStreamDesc *streamDesc) {
-  return unsupported("acldvppDestroyStreamDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
 acldvppBorderType acldvppGetBorderConfigBorderType(const acldvppBorderConfig *borderConfig) {
@@ -146,11 +71,6 @@ double acldvppGetBorderConfigValue(const acldvppBorderConfig *borderConfig, uint
   return 0;
 }
 
-uint64_t acldvppGetChannelDescChannelId(const acldvppChannelDesc *channelDesc) {
-  unsupported("acldvppGetChannelDescChannelId", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
 aclError acldvppGetChannelDescParam(
     const acldvppChannelDesc *channelDesc,
     acldvppChannelDescParamType paramType,
@@ -174,11 +94,6 @@ uint32_t acldvppGetHistRetCode(acldvppHist *hist) {
   return 0;
 }
 
-uint32_t acldvppGetJpegeConfigLevel(const acldvppJpegeConfig *jpegeConfig) {
-  unsupported("acldvppGetJpegeConfigLevel", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
 aclError acldvppGetLutMapData(
     const acldvppLutMap *lutMap,
     uint32_t dim,
@@ -190,165 +105,6 @@ aclError acldvppGetLutMapData(
 uint32_t acldvppGetLutMapDims(const acldvppLutMap *lutMap) {
   unsupported("acldvppGetLutMapDims", ACL_ERROR_FEATURE_UNSUPPORTED);
   return 0;
-}
-
-acldvppPicDesc * acldvppGetPicDesc(acldvppBatchPicDesc *batchPicDesc, uint32_t index) {
-  unsupported("acldvppGetPicDesc", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-void * acldvppGetPicDescData(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescData", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-acldvppPixelFormat acldvppGetPicDescFormat(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescFormat", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return static_cast<acldvppPixelFormat>(0);
-}
-
-uint32_t acldvppGetPicDescHeight(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescHeight", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint32_t acldvppGetPicDescHeightStride(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescHeightStride", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint32_t acldvppGetPicDescRetCode(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescRetCode", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint32_t acldvppGetPicDescSize(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescSize", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint32_t acldvppGetPicDescWidth(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescWidth", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint32_t acldvppGetPicDescWidthStride(const acldvppPicDesc *picDesc) {
-  unsupported("acldvppGetPicDescWidthStride", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint32_t acldvppGetResizeConfigInterpolation(const acldvppResizeConfig *resizeConfig) {
-  unsupported("acldvppGetResizeConfigInterpolation", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-void * acldvppGetStreamDescData(const acldvppStreamDesc *streamDesc) {
-  unsupported("acldvppGetStreamDescData", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return nullptr;
-}
-
-uint8_t acldvppGetStreamDescEos(const acldvppStreamDesc *streamDesc) {
-  unsupported("acldvppGetStreamDescEos", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-acldvppStreamFormat acldvppGetStreamDescFormat(const acldvppStreamDesc *streamDesc) {
-  unsupported("acldvppGetStreamDescFormat", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return static_cast<acldvppStreamFormat>(0);
-}
-
-uint32_t acldvppGetStreamDescRetCode(const acldvppStreamDesc *streamDesc) {
-  unsupported("acldvppGetStreamDescRetCode", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint32_t acldvppGetStreamDescSize(const acldvppStreamDesc *streamDesc) {
-  unsupported("acldvppGetStreamDescSize", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-uint64_t acldvppGetStreamDescTimestamp(const acldvppStreamDesc *streamDesc) {
-  unsupported("acldvppGetStreamDescTimestamp", ACL_ERROR_FEATURE_UNSUPPORTED);
-  return 0;
-}
-
-aclError acldvppJpegDecodeAsync(
-    acldvppChannelDesc *channelDesc,
-    const void *data,
-    uint32_t size,
-    acldvppPicDesc *outputDesc,
-    aclrtStream stream) {
-  return unsupported("acldvppJpegDecodeAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppJpegEncodeAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppPicDesc *inputDesc,
-    const void *data,
-    uint32_t *size,
-    acldvppJpegeConfig *config,
-    aclrtStream stream) {
-  return unsupported("acldvppJpegEncodeAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppJpegGetImageInfo(
-    const void *data,
-    uint32_t size,
-    uint32_t *width,
-    uint32_t *height,
-    int32_t *components) {
-  return unsupported("acldvppJpegGetImageInfo", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppJpegGetImageInfoV2(
-    const void *data,
-    uint32_t size,
-    uint32_t *width,
-    uint32_t *height,
-    int32_t *components,
-    acldvppJpegFormat *format) {
-  return unsupported("acldvppJpegGetImageInfoV2", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppJpegPredictDecSize(
-    const void *data,
-    uint32_t dataSize,
-    acldvppPixelFormat outputPixelFormat,
-    uint32_t *decSize) {
-  return unsupported("acldvppJpegPredictDecSize", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppJpegPredictEncSize(
-    const acldvppPicDesc *inputDesc,
-    const acldvppJpegeConfig *config,
-    uint32_t *size) {
-  return unsupported("acldvppJpegPredictEncSize", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppPngDecodeAsync(
-    acldvppChannelDesc *channelDesc,
-    const void *data,
-    uint32_t size,
-    acldvppPicDesc *outputDesc,
-    aclrtStream stream) {
-  return unsupported("acldvppPngDecodeAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppPngGetImageInfo(
-    const void *data,
-    uint32_t dataSize,
-    uint32_t *width,
-    uint32_t *height,
-    int32_t *components) {
-  return unsupported("acldvppPngGetImageInfo", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppPngPredictDecSize(
-    const void *data,
-    uint32_t dataSize,
-    acldvppPixelFormat outputPixelFormat,
-    uint32_t *decSize) {
-  return unsupported("acldvppPngPredictDecSize", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
 aclError acldvppSetBorderConfigBorderType(
@@ -380,142 +136,12 @@ aclError acldvppSetBorderConfigValue(
   return unsupported("acldvppSetBorderConfigValue", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
-aclError acldvppSetChannelDescMode(acldvppChannelDesc *channelDesc, uint32_t mode) {
-  return unsupported("acldvppSetChannelDescMode", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
 aclError acldvppSetChannelDescParam(
     acldvppChannelDesc *channelDesc,
     acldvppChannelDescParamType paramType,
     size_t length,
     const void *param) {
   return unsupported("acldvppSetChannelDescParam", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetJpegeConfigLevel(acldvppJpegeConfig *jpegeConfig, uint32_t level) {
-  return unsupported("acldvppSetJpegeConfigLevel", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescData(acldvppPicDesc *picDesc, void *dataDev) {
-  return unsupported("acldvppSetPicDescData", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescFormat(acldvppPicDesc *picDesc, acldvppPixelFormat format) {
-  return unsupported("acldvppSetPicDescFormat", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescHeight(acldvppPicDesc *picDesc, uint32_t height) {
-  return unsupported("acldvppSetPicDescHeight", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescHeightStride(acldvppPicDesc *picDesc, uint32_t heightStride) {
-  return unsupported("acldvppSetPicDescHeightStride", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescRetCode(acldvppPicDesc *picDesc, uint32_t retCode) {
-  return unsupported("acldvppSetPicDescRetCode", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescSize(acldvppPicDesc *picDesc, uint32_t size) {
-  return unsupported("acldvppSetPicDescSize", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescWidth(acldvppPicDesc *picDesc, uint32_t width) {
-  return unsupported("acldvppSetPicDescWidth", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetPicDescWidthStride(acldvppPicDesc *picDesc, uint32_t widthStride) {
-  return unsupported("acldvppSetPicDescWidthStride", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetResizeConfigInterpolation(
-    acldvppResizeConfig *resizeConfig,
-    uint32_t interpolation) {
-  return unsupported("acldvppSetResizeConfigInterpolation", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetRoiConfig(
-    acldvppRoiConfig *config,
-    uint32_t left,
-    uint32_t right,
-    uint32_t top,
-    uint32_t bottom) {
-  return unsupported("acldvppSetRoiConfig", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetRoiConfigBottom(acldvppRoiConfig *config, uint32_t bottom) {
-  return unsupported("acldvppSetRoiConfigBottom", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetRoiConfigLeft(acldvppRoiConfig *config, uint32_t left) {
-  return unsupported("acldvppSetRoiConfigLeft", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetRoiConfigRight(acldvppRoiConfig *config, uint32_t right) {
-  return unsupported("acldvppSetRoiConfigRight", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetRoiConfigTop(acldvppRoiConfig *config, uint32_t top) {
-  return unsupported("acldvppSetRoiConfigTop", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetStreamDescData(acldvppStreamDesc *streamDesc, void *dataDev) {
-  return unsupported("acldvppSetStreamDescData", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetStreamDescEos(acldvppStreamDesc *streamDesc, uint8_t eos) {
-  return unsupported("acldvppSetStreamDescEos", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetStreamDescFormat(acldvppStreamDesc *streamDesc, acldvppStreamFormat format) {
-  return unsupported("acldvppSetStreamDescFormat", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetStreamDescRetCode(acldvppStreamDesc *streamDesc, uint32_t retCode) {
-  return unsupported("acldvppSetStreamDescRetCode", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetStreamDescSize(acldvppStreamDesc *streamDesc, uint32_t size) {
-  return unsupported("acldvppSetStreamDescSize", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppSetStreamDescTimestamp(acldvppStreamDesc *streamDesc, uint64_t timestamp) {
-  return unsupported("acldvppSetStreamDescTimestamp", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcBatchCropAndPasteAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppBatchPicDesc *srcBatchPicDescs,
-    uint32_t *roiNums,
-    uint32_t size,
-    acldvppBatchPicDesc *dstBatchPicDescs,
-    acldvppRoiConfig *cropAreas[],
-    acldvppRoiConfig *pasteAreas[],
-    aclrtStream stream) {
-  return unsupported("acldvppVpcBatchCropAndPasteAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcBatchCropAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppBatchPicDesc *srcBatchPicDescs,
-    uint32_t *roiNums,
-    uint32_t size,
-    acldvppBatchPicDesc *dstBatchPicDescs,
-    acldvppRoiConfig *cropAreas[],
-    aclrtStream stream) {
-  return unsupported("acldvppVpcBatchCropAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcBatchCropResizeAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppBatchPicDesc *srcBatchPicDescs,
-    uint32_t *roiNums,
-    uint32_t size,
-    acldvppBatchPicDesc *dstBatchPicDescs,
-    acldvppRoiConfig *cropAreas[],
-    acldvppResizeConfig *resizeConfig,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcBatchCropResizeAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
 aclError acldvppVpcBatchCropResizeMakeBorderAsync(
@@ -531,19 +157,6 @@ aclError acldvppVpcBatchCropResizeMakeBorderAsync(
   return unsupported("acldvppVpcBatchCropResizeMakeBorderAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
-aclError acldvppVpcBatchCropResizePasteAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppBatchPicDesc *srcBatchPicDescs,
-    uint32_t *roiNums,
-    uint32_t size,
-    acldvppBatchPicDesc *dstBatchPicDescs,
-    acldvppRoiConfig *cropAreas[],
-    acldvppRoiConfig *pasteAreas[],
-    acldvppResizeConfig *resizeConfig,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcBatchCropResizePasteAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
 aclError acldvppVpcCalcHistAsync(
     acldvppChannelDesc *channelDesc,
     acldvppPicDesc *srcPicDesc,
@@ -551,54 +164,6 @@ aclError acldvppVpcCalcHistAsync(
     void *reserve,
     aclrtStream stream) {
   return unsupported("acldvppVpcCalcHistAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcConvertColorAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppPicDesc *inputDesc,
-    acldvppPicDesc *outputDesc,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcConvertColorAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcCropAndPasteAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppPicDesc *inputDesc,
-    acldvppPicDesc *outputDesc,
-    acldvppRoiConfig *cropArea,
-    acldvppRoiConfig *pasteArea,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcCropAndPasteAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcCropAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppPicDesc *inputDesc,
-    acldvppPicDesc *outputDesc,
-    acldvppRoiConfig *cropArea,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcCropAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcCropResizeAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppPicDesc *inputDesc,
-    acldvppPicDesc *outputDesc,
-    acldvppRoiConfig *cropArea,
-    acldvppResizeConfig *resizeConfig,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcCropResizeAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcCropResizePasteAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppPicDesc *inputDesc,
-    acldvppPicDesc *outputDesc,
-    acldvppRoiConfig *cropArea,
-    acldvppRoiConfig *pasteArea,
-    acldvppResizeConfig *resizeConfig,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcCropResizePasteAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
 aclError acldvppVpcEqualizeHistAsync(
@@ -626,15 +191,6 @@ aclError acldvppVpcPyrDownAsync(
     void *reserve,
     aclrtStream stream) {
   return unsupported("acldvppVpcPyrDownAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
-}
-
-aclError acldvppVpcResizeAsync(
-    acldvppChannelDesc *channelDesc,
-    acldvppPicDesc *inputDesc,
-    acldvppPicDesc *outputDesc,
-    acldvppResizeConfig *resizeConfig,
-    aclrtStream stream) {
-  return unsupported("acldvppVpcResizeAsync", ACL_ERROR_FEATURE_UNSUPPORTED);
 }
 
 aclError aclvdecGetChannelDescParam(
