@@ -104,6 +104,16 @@ class CallbackHub {
   bool release_due(SimTime now);
   /// True while some report holds simulated time (queued, or running its callback).
   bool holding() const { return hold_limit() != kForeverTime; }
+  /// `thread` runs a media callback (Report::api_allowed) that may call the runtime: the reports
+  /// queued for it meanwhile do not hold simulated time (it takes them when it returns, from its
+  /// clock then: ThreadState::callbacks_until).
+  void set_busy(std::uint64_t thread, bool busy) {
+    if (busy) {
+      busy_.insert(thread);
+    } else {
+      busy_.erase(thread);
+    }
+  }
 
   static constexpr SimTime kForeverTime = ~SimTime{0};
 
@@ -117,6 +127,7 @@ class CallbackHub {
 
   std::deque<std::shared_ptr<Report>> live_;  // delivered and not yet processed, by delivery
   std::set<std::uint64_t> exited_;             // threads that exited (their reports are dropped)
+  std::set<std::uint64_t> busy_;               // threads running a media callback
   std::uint64_t deliveries_ = 0;
   std::uint64_t tasks_in_flight_ = 0;
 };

@@ -40,6 +40,7 @@ void run_taken(Call& call, Report& r) {
   call.set_span(start, r.release);
   if (r.api_allowed) {
     rt.callbacks().returned(r);  // holds nothing past R: its runtime calls need simulated time
+    rt.media_callback_begin(thread, r.thread);
     call.run_after(r.fn, r.arg);
   } else {
     rt.run_report(call.lock(), r);

@@ -375,14 +375,6 @@ aclError aclvencSetChannelDescMaxBitRate(aclvencChannelDesc* channelDesc, uint32
   });
 }
 
-aclError aclvencSetChannelDescIPProp(aclvencChannelDesc* channelDesc, uint32_t ipProp) {
-  return set_field("aclvencSetChannelDescIPProp", channelDesc, [&](aclvencChannelDesc& d) {
-    require(ipProp >= 1 && ipProp <= 100, ACL_ERROR_INVALID_PARAM,
-            "ipProp " + std::to_string(ipProp) + " is outside [1, 100]");
-    d.ip_prop = ipProp;
-  });
-}
-
 void* aclvencGetChannelDescBufAddr(const aclvencChannelDesc* channelDesc) {
   return get_field<void*>("aclvencGetChannelDescBufAddr", channelDesc, nullptr,
                           [](const aclvencChannelDesc& d) { return d.config.buf_addr; });
@@ -450,11 +442,6 @@ uint32_t aclvencGetChannelDescSrcRate(const aclvencChannelDesc* channelDesc) {
 uint32_t aclvencGetChannelDescMaxBitRate(const aclvencChannelDesc* channelDesc) {
   return get_field<uint32_t>("aclvencGetChannelDescMaxBitRate", channelDesc, 0u,
                              [](const aclvencChannelDesc& d) { return d.config.max_bit_rate; });
-}
-
-uint32_t aclvencGetChannelDescIPProp(const aclvencChannelDesc* channelDesc) {
-  return get_field<uint32_t>("aclvencGetChannelDescIPProp", channelDesc, 0u,
-                             [](const aclvencChannelDesc& d) { return d.ip_prop; });
 }
 
 aclError aclvencSetChannelDescParam(aclvencChannelDesc* channelDesc,

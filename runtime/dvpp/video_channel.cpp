@@ -69,14 +69,9 @@ const Allocation& device_buffer(Call& call, const void* p, std::uint64_t bytes, 
   return *a;
 }
 
-/// Runs after a media callback returned: one fewer in flight, and the waiters look again.
-void callback_returned(const std::shared_ptr<CallbackCount>& count) {
-  api_any("aclvdecCallback", [&](Call& c) {
-    c.set_silent(true);
-    --count->outstanding;
-    c.runtime().note_activity();
-  });
-}
+/// Runs when a media callback returned: one fewer in flight (the runtime then wakes the waiters:
+/// Runtime::media_callback_end).
+void callback_returned(const std::shared_ptr<CallbackCount>& count) { --count->outstanding; }
 
 /// Waits (in the calling API call) until every callback of the channel returned.
 void wait_returned(Call& call, const std::shared_ptr<CallbackCount>& count, const char* what) {

@@ -29,7 +29,8 @@ using dvpp::VideoCodec;
 using dvpp::VideoDecoder;
 using dvpp::VideoEncoder;
 using dvpp::YuvImage;
-using dvpp::testing::synthetic_frame;
+using ::npusim::dvpp::testing::synthetic_frame;
+namespace codec = ::npusim::dvpp;
 
 // A thread looping `while (run) aclrtProcessReport(100)`, as the samples' callback threads do.
 class ReportThread {
@@ -179,11 +180,11 @@ TEST_P(VdecRoundTrip, EveryFrameDecodesIntoItsOutputInOrderWithDvppLayout) {
       EXPECT_EQ(p.hstride, 130u);
       EXPECT_EQ(p.size, out_size);
       EXPECT_EQ(p.copy_rc, ACL_SUCCESS);  // runtime calls work inside the callback
-      dvpp::Yuv420spLayout l = dvpp::vdec_layout(w, h, order);
+      codec::Yuv420spLayout l = codec::vdec_layout(w, h, order);
       YuvImage got;
       std::string err;
-      ASSERT_TRUE(dvpp::read_yuv420sp(p.bytes.data(), p.bytes.size(), l, &got, &err)) << err;
-      EXPECT_GT(dvpp::psnr(got, synthetic_frame(w, h, static_cast<std::uint32_t>(i))), 35.0)
+      ASSERT_TRUE(codec::read_yuv420sp(p.bytes.data(), p.bytes.size(), l, &got, &err)) << err;
+      EXPECT_GT(codec::psnr(got, synthetic_frame(w, h, static_cast<std::uint32_t>(i))), 35.0)
           << "frame " << i;
     }
   }
@@ -320,7 +321,7 @@ TEST_F(VencTest, EncodedPacketsDecodeBackToTheFrames) {
   ASSERT_EQ(aclvencSetChannelDescMaxBitRate(ch, 4000), ACL_SUCCESS);
   ASSERT_EQ(aclvencCreateChannel(ch), ACL_SUCCESS);
   aclvencFrameConfig* cfg = aclvencCreateFrameConfig();
-  dvpp::Yuv420spLayout l = dvpp::vdec_layout(w, h, ChromaOrder::kNv21);
+  codec::Yuv420spLayout l = codec::vdec_layout(w, h, ChromaOrder::kNv21);
   std::vector<std::uint8_t> host(l.bytes());
   void* dev = nullptr;
   ASSERT_EQ(acldvppMalloc(&dev, host.size()), ACL_SUCCESS);
@@ -329,7 +330,7 @@ TEST_F(VencTest, EncodedPacketsDecodeBackToTheFrames) {
   acldvppSetPicDescSize(pic, static_cast<std::uint32_t>(host.size()));
   for (int i = 0; i < kFrames; ++i) {
     std::string err;
-    ASSERT_TRUE(dvpp::write_yuv420sp(synthetic_frame(w, h, static_cast<std::uint32_t>(i)), l,
+    ASSERT_TRUE(codec::write_yuv420sp(synthetic_frame(w, h, static_cast<std::uint32_t>(i)), l,
                                      host.data(), host.size(), &err));
     ASSERT_EQ(aclrtMemcpy(dev, host.size(), host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE),
               ACL_SUCCESS);
@@ -352,7 +353,7 @@ TEST_F(VencTest, EncodedPacketsDecodeBackToTheFrames) {
     std::vector<YuvImage> out;
     ASSERT_TRUE(dec->send(packets[i].data(), packets[i].size(), &out, &err)) << err;
     ASSERT_EQ(out.size(), 1u);
-    EXPECT_GT(dvpp::psnr(out[0], synthetic_frame(w, h, static_cast<std::uint32_t>(i))), 33.0);
+    EXPECT_GT(codec::psnr(out[0], synthetic_frame(w, h, static_cast<std::uint32_t>(i))), 33.0);
   }
   int venc_tasks = 0;
   for (const auto& t : fake().tasks()) venc_tasks += t.kind == models::TaskKind::kDvppVenc;
