@@ -8,9 +8,13 @@
 //    at once (more queue in the scheduler). A task's frames (one; a batch has one per ROI) are
 //    issued back to back: frame i+1 is issued when frame i has been admitted, so a batch spreads
 //    over the free units (CANN: a batch VPC call alone can reach the module's total rate).
-//  - A frame of P pixels is worth w = P / (ref_width x ref_height) reference frames. It is
-//    admitted when a unit is free and the module's admission slot is: the module admits at most
-//    total_fps reference frames per second (one admission holds the slot for w / total_fps).
+//  - A frame of P pixels is worth w = P / (ref_width x ref_height) reference frames; on its unit
+//    it takes c = w / fps. The module's total rate is a token bucket in time units: admitting a
+//    frame costs p = w / total_fps of "module time"; the bucket refills at one second per second
+//    and holds at most channels / total_fps (so `channels` reference frames may start at once).
+//    A frame is admitted when a unit is free and the bucket is not in debt (level >= 0), then pays
+//    p (the level may go negative: later frames wait for the debt). So n channels alone run at
+//    n x fps while that is below total_fps, and the module at total_fps when it is not.
 //    Unit choice: the lowest-numbered unit free at the issue time, else the one free first.
 //  - Admitted at a, the frame reads its input from HBM (read_bytes, issued at a), computes for
 //    c = w / fps on its unit (ends at max(a + c, input read)), then writes its output to HBM
@@ -67,7 +71,9 @@ class DvppModuleEngine : public ChannelEngine {
   double ref_pixels_;
   double fps_;
   double total_fps_;
-  sim::SimTime admit_free_ = 0;
+  sim::SimTime depth_ = 0;     // the bucket's capacity, ps of module time
+  std::int64_t level_ = 0;     // ps of module time available (negative: debt)
+  sim::SimTime level_at_ = 0;  // when level_ was last brought up to date
   std::vector<sim::SimTime> unit_free_;
   std::vector<sim::Track> unit_tracks_;
   std::vector<JobState> jobs_;  // by channel
