@@ -22,7 +22,8 @@
 //    frame. So one channel alone runs at fps, n channels at n x fps while n x fps <= total_fps.
 //  - Memory traffic goes through the chip's HBM like every other initiator.
 // Timeline: one track per module unit, "DVPP <MODULE> ch <k>", one span per frame; the task's
-// type (op_summary, stream tracks) is msprof's "DVPP".
+// type (op_summary, stream tracks) is msprof's "DVPP". op_summary.csv gets a row per DVPP task
+// (Task Type DVPP, Block Dim = its frames, the AI Core columns N/A) when records are kept.
 #pragma once
 
 #include <array>
@@ -31,6 +32,7 @@
 #include <optional>
 #include <vector>
 
+#include "models/aicore/op_summary.h"
 #include "models/channel_engine.h"
 #include "models/unit.h"
 
@@ -43,6 +45,10 @@ class DvppModuleEngine : public ChannelEngine {
                    const DvppModuleConfig& cfg, UnitContext& ctx, sim::StatGroup& stats);
 
   const char* task_type(const Task&) const override { return "DVPP"; }
+
+  /// Keep an op_summary record of every task finished from now on (off by default).
+  void keep_records(bool on) { keep_records_ = on; }
+  const std::vector<KernelRecord>& records() const { return records_; }
 
  protected:
   std::optional<sim::SimTime> resume(EngineJob& job, sim::SimTime now) override;
@@ -79,6 +85,9 @@ class DvppModuleEngine : public ChannelEngine {
   std::vector<JobState> jobs_;  // by channel
   std::uint64_t frames_ = 0;
   std::uint64_t pixels_ = 0;
+  sim::SimTime completion_ = 0;  // scheduler.completion: a record ends when the task is reported
+  bool keep_records_ = false;
+  std::vector<KernelRecord> records_;
 };
 
 /// The DVPP unit: the modules the chip has.
@@ -87,6 +96,9 @@ class Dvpp : public sc_core::sc_module, public Unit {
   Dvpp(const sc_core::sc_module_name& name, UnitContext& ctx);
   /// The module's engine, or nullptr when the chip has none.
   DvppModuleEngine* module(DvppModule m) { return modules_[static_cast<int>(m)].get(); }
+  /// op_summary records of every module (DvppModuleEngine::keep_records).
+  void keep_records(bool on);
+  std::vector<KernelRecord> records() const;
 
  private:
   std::array<std::unique_ptr<DvppModuleEngine>, kDvppModules> modules_;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/dvpp.h"
 #include "models/task_scheduler.h"
 #include "tests/models/bench.h"
 
@@ -152,6 +153,29 @@ TEST(Dvpp, ModulesAreIndependent) {
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   EXPECT_EQ(a.out.end, kStart + 10 * kMs + kCompletion);
   EXPECT_EQ(b.out.end, kStart + 10 * kMs + kCompletion);
+}
+
+TEST(Dvpp, RecordsOneOpSummaryRowPerTask) {
+  Bench bench(dvpp_config(2, 100, 1000));
+  Dvpp* dvpp = bench.chip().unit<Dvpp>();
+  ASSERT_NE(dvpp, nullptr);
+  dvpp->keep_records(true);
+  Task t = dvpp_task(DvppModule::kVpc, 3, {{1000000, 0, 0}, {1000000, 0, 0}});
+  t.name = "VPC_BATCH_CROP";
+  bench.submit(std::move(t));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const std::vector<KernelRecord> records = dvpp->records();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].task_type, "DVPP");
+  EXPECT_EQ(records[0].name, "VPC_BATCH_CROP");
+  EXPECT_EQ(records[0].stream, 3u);
+  EXPECT_EQ(records[0].block_dim, 2u);
+  EXPECT_EQ(records[0].start, kStart);
+  EXPECT_EQ(records[0].end, kStart + 10 * kMs + kCompletion);  // both frames at once
+  const std::string csv = op_summary_csv(records, OpSummaryParams{});
+  EXPECT_NE(csv.find(",VPC_BATCH_CROP,VPC_BATCH_CROP,N/A,DVPP,0.700,10000.300,"),
+            std::string::npos)
+      << csv;
 }
 
 TEST(Dvpp, AbsentModuleClaimsNothing) {
