@@ -43,6 +43,10 @@ DvppModuleEngine::DvppModuleEngine(const sc_core::sc_module_name& name, DvppModu
       total_fps_(cfg.total_fps),
       unit_free_(static_cast<std::size_t>(cfg.channels), 0),
       jobs_(static_cast<std::size_t>(cfg.channels)) {
+  depth_ = static_cast<sim::SimTime>(
+      std::llround(static_cast<double>(cfg.channels) / total_fps_ * 1e12));
+  level_ = static_cast<std::int64_t>(depth_);
+  completion_ = ctx.cfg.scheduler.completion.ps;
   bind_memory(ctx.hbm);
   for (std::int64_t i = 0; i < cfg.channels; ++i) {
     unit_tracks_.push_back(ctx.tracks.add(std::string("DVPP ") + dvpp_module_name(module) +
@@ -72,9 +76,14 @@ void DvppModuleEngine::admit(Frame& f, const DvppFrame& frame, sim::SimTime now)
   }
   f.unit = unit;
   f.issue = now;
-  f.admit = std::max({now, admit_free_, unit_free_[unit]});
+  // Refill the bucket up to now (capped), then wait out any debt.
+  level_ = std::min<std::int64_t>(static_cast<std::int64_t>(depth_),
+                                  level_ + static_cast<std::int64_t>(now - level_at_));
+  level_at_ = now;
+  const sim::SimTime debt = level_ < 0 ? static_cast<sim::SimTime>(-level_) : 0;
+  f.admit = std::max(now + debt, unit_free_[unit]);
   f.work = frame_time(frame.pixels, fps_);
-  admit_free_ = f.admit + frame_time(frame.pixels, total_fps_);
+  level_ -= static_cast<std::int64_t>(frame_time(frame.pixels, total_fps_));
   unit_free_[unit] = f.admit + f.work;  // provisional: extended to the write's end below
   f.phase = 1;
 }
@@ -144,7 +153,34 @@ std::optional<sim::SimTime> DvppModuleEngine::resume(EngineJob& job, sim::SimTim
   }
   if (pending) return std::max(next, now + 1);
   st.frames.clear();
+  if (keep_records_) {
+    KernelRecord r;
+    r.device = task.device;
+    r.stream = task.stream;
+    r.task_id = task.task_id;
+    r.name = task.name;
+    r.op_type = task.name;
+    r.task_type = "DVPP";
+    r.block_dim = static_cast<std::uint32_t>(frames->size());
+    r.start = job.start;
+    r.end = now + completion_;
+    records_.push_back(std::move(r));
+  }
   return std::nullopt;
+}
+
+void Dvpp::keep_records(bool on) {
+  for (auto& m : modules_) {
+    if (m) m->keep_records(on);
+  }
+}
+
+std::vector<KernelRecord> Dvpp::records() const {
+  std::vector<KernelRecord> all;
+  for (const auto& m : modules_) {
+    if (m) all.insert(all.end(), m->records().begin(), m->records().end());
+  }
+  return all;
 }
 
 Dvpp::Dvpp(const sc_core::sc_module_name& name, UnitContext& ctx) : sc_module(name) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/aicore/aicore_engine.h"
+#include "models/dvpp.h"
 
 namespace npusim::models {
 
@@ -35,6 +36,7 @@ void System::reevaluate_waits() {
 void System::keep_kernel_records(bool on) {
   for (auto& chip : chips_) {
     if (AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) aicore->keep_records(on);
+    if (Dvpp* dvpp = chip->unit<Dvpp>()) dvpp->keep_records(on);
   }
 }
 
@@ -43,6 +45,10 @@ std::vector<KernelRecord> System::kernel_records() const {
   for (const auto& chip : chips_) {
     if (const AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) {
       records.insert(records.end(), aicore->records().begin(), aicore->records().end());
+    }
+    if (const Dvpp* dvpp = chip->unit<Dvpp>()) {
+      const std::vector<KernelRecord> d = dvpp->records();
+      records.insert(records.end(), d.begin(), d.end());
     }
   }
   return records;

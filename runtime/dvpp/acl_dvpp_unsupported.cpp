@@ -3,12 +3,199 @@
 // edit. Every declared DVPP function npusim does not implement: it logs once and fails with
 // ACL_ERROR_FEATURE_UNSUPPORTED, so each declared symbol is exported.
 #define ENABLE_DVPP_INTERFACE
+#include "acl/ops/acl_cblas.h"
 #include "acl/ops/acl_dvpp.h"
 #include "runtime/api_call.h"
 
 using npusim::rt::unsupported;
 
 extern "C" {
+
+aclError aclblasCreateHandleForGemmEx(
+    aclTransType transA,
+    aclTransType transB,
+    aclTransType transC,
+    int m,
+    int n,
+    int k,
+    aclDataType dataTypeA,
+    aclDataType dataTypeB,
+    aclDataType dataTypeC,
+    aclComputeType type,
+    aclopHandle **handle) {
+  return unsupported("aclblasCreateHandleForGemmEx", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasCreateHandleForGemvEx(
+    aclTransType transA,
+    int m,
+    int n,
+    aclDataType dataTypeA,
+    aclDataType dataTypeX,
+    aclDataType dataTypeY,
+    aclComputeType type,
+    aclopHandle **handle) {
+  return unsupported("aclblasCreateHandleForGemvEx", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasCreateHandleForHgemm(
+    aclTransType transA,
+    aclTransType transB,
+    aclTransType transC,
+    int m,
+    int n,
+    int k,
+    aclComputeType type,
+    aclopHandle **handle) {
+  return unsupported("aclblasCreateHandleForHgemm", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasCreateHandleForHgemv(
+    aclTransType transA,
+    int m,
+    int n,
+    aclComputeType type,
+    aclopHandle **handle) {
+  return unsupported("aclblasCreateHandleForHgemv", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasCreateHandleForS8gemm(
+    aclTransType transA,
+    aclTransType transB,
+    aclTransType transC,
+    int m,
+    int n,
+    int k,
+    aclComputeType type,
+    aclopHandle **handle) {
+  return unsupported("aclblasCreateHandleForS8gemm", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasCreateHandleForS8gemv(
+    aclTransType transA,
+    int m,
+    int n,
+    aclComputeType type,
+    aclopHandle **handle) {
+  return unsupported("aclblasCreateHandleForS8gemv", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasGemmEx(
+    aclTransType transA,
+    aclTransType transB,
+    aclTransType transC,
+    int m,
+    int n,
+    int k,
+    const void *alpha,
+    const void *matrixA,
+    int lda,
+    aclDataType dataTypeA,
+    const void *matrixB,
+    int ldb,
+    aclDataType dataTypeB,
+    const void *beta,
+    void *matrixC,
+    int ldc,
+    aclDataType dataTypeC,
+    aclComputeType type,
+    aclrtStream stream) {
+  return unsupported("aclblasGemmEx", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasGemvEx(
+    aclTransType transA,
+    int m,
+    int n,
+    const void *alpha,
+    const void *a,
+    int lda,
+    aclDataType dataTypeA,
+    const void *x,
+    int incx,
+    aclDataType dataTypeX,
+    const void *beta,
+    void *y,
+    int incy,
+    aclDataType dataTypeY,
+    aclComputeType type,
+    aclrtStream stream) {
+  return unsupported("aclblasGemvEx", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasHgemm(
+    aclTransType transA,
+    aclTransType transB,
+    aclTransType transC,
+    int m,
+    int n,
+    int k,
+    const aclFloat16 *alpha,
+    const aclFloat16 *matrixA,
+    int lda,
+    const aclFloat16 *matrixB,
+    int ldb,
+    const aclFloat16 *beta,
+    aclFloat16 *matrixC,
+    int ldc,
+    aclComputeType type,
+    aclrtStream stream) {
+  return unsupported("aclblasHgemm", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasHgemv(
+    aclTransType transA,
+    int m,
+    int n,
+    const aclFloat16 *alpha,
+    const aclFloat16 *a,
+    int lda,
+    const aclFloat16 *x,
+    int incx,
+    const aclFloat16 *beta,
+    aclFloat16 *y,
+    int incy,
+    aclComputeType type,
+    aclrtStream stream) {
+  return unsupported("aclblasHgemv", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasS8gemm(
+    aclTransType transA,
+    aclTransType transB,
+    aclTransType transC,
+    int m,
+    int n,
+    int k,
+    const int32_t *alpha,
+    const int8_t *matrixA,
+    int lda,
+    const int8_t *matrixB,
+    int ldb,
+    const int32_t *beta,
+    int32_t *matrixC,
+    int ldc,
+    aclComputeType type,
+    aclrtStream stream) {
+  return unsupported("aclblasS8gemm", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
+
+aclError aclblasS8gemv(
+    aclTransType transA,
+    int m,
+    int n,
+    const int32_t *alpha,
+    const int8_t *a,
+    int lda,
+    const int8_t *x,
+    int incx,
+    const int32_t *beta,
+    int32_t *y,
+    int incy,
+    aclComputeType type,
+    aclrtStream stream) {
+  return unsupported("aclblasS8gemv", ACL_ERROR_FEATURE_UNSUPPORTED);
+}
 
 aclError acldvppClearHist(acldvppHist *hist) {
   return unsupported("acldvppClearHist", ACL_ERROR_FEATURE_UNSUPPORTED);

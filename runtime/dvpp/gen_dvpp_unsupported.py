@@ -58,6 +58,7 @@ def main():
         "// edit. Every declared DVPP function npusim does not implement: it logs once and fails with",
         "// ACL_ERROR_FEATURE_UNSUPPORTED, so each declared symbol is exported.",
         "#define ENABLE_DVPP_INTERFACE",
+        '#include "acl/ops/acl_cblas.h"',
         '#include "acl/ops/acl_dvpp.h"',
         '#include "runtime/api_call.h"',
         "",

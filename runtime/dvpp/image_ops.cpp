@@ -390,7 +390,7 @@ void convert_color(const Image& in, const Image& out) {
         const std::int32_t U = cr[(x / 2) * 2 + (nv21 ? 1 : 0)] - 128;
         const std::int32_t V = cr[(x / 2) * 2 + (nv21 ? 0 : 1)] - 128;
         const std::uint8_t r = clamp255(Y + ((91881 * V + 32768) >> 16));
-        const std::uint8_t g = clamp255(Y - ((22554 * U + 46802 * V - 32768) >> 16));
+        const std::uint8_t g = clamp255(Y - ((22554 * U + 46802 * V + 32768) >> 16));
         const std::uint8_t b = clamp255(Y + ((116130 * U + 32768) >> 16));
         std::uint8_t* p = o + static_cast<std::size_t>(x) * bpp;
         p[0] = out.kind == Image::kBgr ? b : r;

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/dvpp.h"
 #include "models/task_scheduler.h"
 #include "tests/models/bench.h"
 
@@ -56,13 +57,14 @@ TEST(Dvpp, OneFrameTakesReferenceTimeOverFps) {
 TEST(Dvpp, TimeScalesWithPixels) {
   Bench bench(dvpp_config(2, 100, 1000));
   // 4x the reference pixels: 40 ms; a quarter: 2.5 ms (stream 2 runs alongside on unit 1).
+  // Module bucket: 2 channels / 1000 fps = 2 ms deep; the big frame costs 4 ms of it.
   Seen& big = bench.submit(dvpp_task(DvppModule::kVpc, 1, {{4000000, 0, 0}}));
   Seen& small = bench.submit(dvpp_task(DvppModule::kVpc, 2, {{250000, 0, 0}}));
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   EXPECT_EQ(big.out.end, kStart + 40 * kMs + kCompletion);
   EXPECT_EQ(small.out.start, kStart);
-  // Admitted when the module's slot frees: 4 / 1000 s after the first admission.
-  EXPECT_EQ(small.out.end, kStart + 4 * kMs + 2500 * sim::kUs + kCompletion);
+  // Admitted when the bucket's 2 ms debt is repaid.
+  EXPECT_EQ(small.out.end, kStart + 2 * kMs + 2500 * sim::kUs + kCompletion);
 }
 
 TEST(Dvpp, TasksQueueWhenEveryChannelIsBusy) {
@@ -73,43 +75,50 @@ TEST(Dvpp, TasksQueueWhenEveryChannelIsBusy) {
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   EXPECT_EQ(a.out.end, kStart + 10 * kMs + kCompletion);
   EXPECT_EQ(b.out.start, kStart);
-  EXPECT_EQ(b.out.end, kStart + 1 * kMs + 10 * kMs + kCompletion);  // admission slot: 1 ms
+  EXPECT_EQ(b.out.end, kStart + 10 * kMs + kCompletion);  // the bucket holds 2 frames
   // Third: dispatched when a's channel frees.
   EXPECT_EQ(c.out.start, kStart + 10 * kMs + kDispatch);
   EXPECT_EQ(c.out.end, c.out.start + 10 * kMs + kCompletion);
 }
 
 TEST(Dvpp, TotalRateCapsTheChannels) {
-  // 4 channels of 100 fps but 200 fps in total: frames admitted every 5 ms.
+  // 4 channels of 100 fps but 200 fps in total: a frame costs 5 ms of module time, the bucket
+  // holds 20 ms. Round 1: all four start at once (bucket 20 -> 0 ms). Round 2 starts at
+  // E = 10 ms + completion + dispatch, when the bucket has refilled 10.0005 ms: two frames
+  // empty it, the third takes it into debt, the fourth waits 4.9995 ms for the debt.
   Bench bench(dvpp_config(4, 100, 200));
-  std::vector<Seen*> seen;
+  std::vector<Seen*> first, second;
   for (std::uint32_t s = 1; s <= 4; ++s) {
-    seen.push_back(&bench.submit(dvpp_task(DvppModule::kVpc, s, {{1000000, 0, 0}})));
+    first.push_back(&bench.submit(dvpp_task(DvppModule::kVpc, s, {{1000000, 0, 0}})));
+  }
+  for (std::uint32_t s = 1; s <= 4; ++s) {
+    second.push_back(&bench.submit(dvpp_task(DvppModule::kVpc, s, {{1000000, 0, 0}})));
   }
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
-  // All four start at once; the admission order among same-time starts is the channels'
-  // (deterministic), so compare the sorted ends.
+  for (Seen* s : first) EXPECT_EQ(s->out.end, kStart + 10 * kMs + kCompletion);
+  const SimTime e = kStart + 10 * kMs + kCompletion + kDispatch;
   std::vector<SimTime> ends;
-  for (Seen* s : seen) {
-    EXPECT_EQ(s->out.start, kStart);
+  for (Seen* s : second) {
+    EXPECT_EQ(s->out.start, e);
     ends.push_back(s->out.end);
   }
   std::sort(ends.begin(), ends.end());
-  for (int k = 0; k < 4; ++k) {
-    EXPECT_EQ(ends[k], kStart + k * 5 * kMs + 10 * kMs + kCompletion) << k;
-  }
+  EXPECT_EQ(ends[0], e + 10 * kMs + kCompletion);
+  EXPECT_EQ(ends[2], e + 10 * kMs + kCompletion);
+  EXPECT_EQ(ends[3], e + 4999500 * kNs + 10 * kMs + kCompletion);
 }
 
 TEST(Dvpp, BatchFramesSpreadOverUnits) {
-  // One task of 4 frames on 4 units: admitted at the total rate (every 2.5 ms at 400 fps),
-  // each 10 ms on its unit: the last ends 7.5 + 10 ms after the first admission.
-  Bench bench(dvpp_config(4, 100, 400), /*trace=*/true);
+  // One task of 8 frames on 4 units of 100 fps, 100 fps in total (bucket 40 ms deep, 10 ms a
+  // frame), frames issued back to back: 0-3 start at once and empty the bucket; 4 waits for a
+  // unit (10 ms; the bucket refills meanwhile), 5 starts then too; 6 waits for the debt (20 ms),
+  // 7 for the next (30 ms): the task ends at 40 ms (units alone would allow 20 ms).
+  Bench bench(dvpp_config(4, 100, 100), /*trace=*/true);
   Seen& r = bench.submit(dvpp_task(DvppModule::kVpc, 1,
-                                   {{1000000, 0, 0}, {1000000, 0, 0}, {1000000, 0, 0},
-                                    {1000000, 0, 0}}));
+                                   std::vector<DvppFrame>(8, DvppFrame{1000000, 0, 0})));
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
-  EXPECT_EQ(r.out.end, kStart + 17500 * sim::kUs + kCompletion);
-  EXPECT_EQ(bench.stat("chip0.dvpp.vpc.frames"), 4.0);
+  EXPECT_EQ(r.out.end, kStart + 40 * kMs + kCompletion);
+  EXPECT_EQ(bench.stat("chip0.dvpp.vpc.frames"), 8.0);
   EXPECT_EQ(bench.stat("chip0.dvpp.vpc.tasks"), 1.0);
   const std::string json = bench.timeline_json();
   EXPECT_NE(json.find("\"DVPP VPC ch 3\""), std::string::npos);
@@ -121,7 +130,7 @@ TEST(Dvpp, BatchWaitsForAFreeUnit) {
   Seen& r = bench.submit(dvpp_task(DvppModule::kVpc, 1,
                                    {{1000000, 0, 0}, {1000000, 0, 0}, {1000000, 0, 0}}));
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
-  // Admission slot 1 us per frame: frame 1 at +1 us, frame 2 at +10 ms (unit 0 frees).
+  // Frames 0 and 1 start at once, frame 2 when unit 0 frees (10 ms).
   EXPECT_EQ(r.out.end, kStart + 20 * kMs + kCompletion);
 }
 
@@ -144,6 +153,29 @@ TEST(Dvpp, ModulesAreIndependent) {
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   EXPECT_EQ(a.out.end, kStart + 10 * kMs + kCompletion);
   EXPECT_EQ(b.out.end, kStart + 10 * kMs + kCompletion);
+}
+
+TEST(Dvpp, RecordsOneOpSummaryRowPerTask) {
+  Bench bench(dvpp_config(2, 100, 1000));
+  Dvpp* dvpp = bench.chip().unit<Dvpp>();
+  ASSERT_NE(dvpp, nullptr);
+  dvpp->keep_records(true);
+  Task t = dvpp_task(DvppModule::kVpc, 3, {{1000000, 0, 0}, {1000000, 0, 0}});
+  t.name = "VPC_BATCH_CROP";
+  bench.submit(std::move(t));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const std::vector<KernelRecord> records = dvpp->records();
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].task_type, "DVPP");
+  EXPECT_EQ(records[0].name, "VPC_BATCH_CROP");
+  EXPECT_EQ(records[0].stream, 3u);
+  EXPECT_EQ(records[0].block_dim, 2u);
+  EXPECT_EQ(records[0].start, kStart);
+  EXPECT_EQ(records[0].end, kStart + 10 * kMs + kCompletion);  // both frames at once
+  const std::string csv = op_summary_csv(records, OpSummaryParams{});
+  EXPECT_NE(csv.find(",VPC_BATCH_CROP,VPC_BATCH_CROP,N/A,DVPP,0.700,10000.300,"),
+            std::string::npos)
+      << csv;
 }
 
 TEST(Dvpp, AbsentModuleClaimsNothing) {

@@ -3,10 +3,23 @@
 #include <gtest/gtest.h>
 
 #define ENABLE_DVPP_INTERFACE
+#include "acl/ops/acl_cblas.h"
 #include "acl/ops/acl_dvpp.h"
 
 TEST(DvppSymbols, EveryDeclaredFunctionIsDefined) {
   const void* functions[] = {
+      reinterpret_cast<const void*>(&aclblasCreateHandleForGemmEx),
+      reinterpret_cast<const void*>(&aclblasCreateHandleForGemvEx),
+      reinterpret_cast<const void*>(&aclblasCreateHandleForHgemm),
+      reinterpret_cast<const void*>(&aclblasCreateHandleForHgemv),
+      reinterpret_cast<const void*>(&aclblasCreateHandleForS8gemm),
+      reinterpret_cast<const void*>(&aclblasCreateHandleForS8gemv),
+      reinterpret_cast<const void*>(&aclblasGemmEx),
+      reinterpret_cast<const void*>(&aclblasGemvEx),
+      reinterpret_cast<const void*>(&aclblasHgemm),
+      reinterpret_cast<const void*>(&aclblasHgemv),
+      reinterpret_cast<const void*>(&aclblasS8gemm),
+      reinterpret_cast<const void*>(&aclblasS8gemv),
       reinterpret_cast<const void*>(&acldvppClearHist),
       reinterpret_cast<const void*>(&acldvppCreateBatchPicDesc),
       reinterpret_cast<const void*>(&acldvppCreateBorderConfig),
@@ -185,5 +198,5 @@ TEST(DvppSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclvencSetFrameConfigForceIFrame),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 176u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 188u);
 }

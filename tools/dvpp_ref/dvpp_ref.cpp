@@ -11,6 +11,8 @@
 //                                         reference for a DVPP JPEGD output
 //   ref-resize IN.yuv IW IH IWS IHS L R T B OW OH OWS OHS OUT.yuv
 //                                         libswscale bilinear of the crop [L..R]x[T..B] to OWxOH
+//                                         (the crop itself when it needs no scaling)
+//   crop-nv12 IN.yuv WS HS L T W H OUT.yuv  the W x H region at (L, T) (L, T even) as a tight NV12
 //   jpeg-to-nv12 IN.jpg OUT.yuv           decode any JPEG to a tight NV12 (for JPEGE checks)
 //   compare A.yuv B.yuv W H AWS AHS BWS BHS [MIN_PSNR|exact]
 //                                         NV12 pictures: prints PSNR of Y and UV; exit 1 when
@@ -204,6 +206,17 @@ int ref_resize(const std::string& in, std::uint32_t iw, std::uint32_t ih, std::u
   const Bytes src = read_file(in);
   const int cw = static_cast<int>(r - l + 1), ch = static_cast<int>(b - t + 1);
   Bytes dst(static_cast<std::size_t>(ows) * ohs * 3 / 2, 0);
+  if (cw == static_cast<int>(ow) && ch == static_cast<int>(oh)) {
+    // No scaling: the reference is the crop itself (swscale's unscaled NV12 path is not used).
+    for (int y = 0; y < ch; ++y)
+      std::memcpy(&dst[static_cast<std::size_t>(y) * ows], &src[static_cast<std::size_t>(t + y) * iws + l], cw);
+    for (int y = 0; y < (ch + 1) / 2; ++y)
+      std::memcpy(&dst[static_cast<std::size_t>(ows) * ohs + static_cast<std::size_t>(y) * ows],
+                  &src[static_cast<std::size_t>(iws) * ihs + static_cast<std::size_t>(t / 2 + y) * iws + l],
+                  2 * ((cw + 1) / 2));
+    write_file(out, dst);
+    return 0;
+  }
   SwsContext* sws = sws_getContext(cw, ch, AV_PIX_FMT_NV12, static_cast<int>(ow), static_cast<int>(oh),
                                    AV_PIX_FMT_NV12, SWS_BILINEAR | SWS_ACCURATE_RND, nullptr, nullptr, nullptr);
   const std::uint8_t* sp[4] = {src.data() + static_cast<std::size_t>(t) * iws + l,
@@ -213,6 +226,23 @@ int ref_resize(const std::string& in, std::uint32_t iw, std::uint32_t ih, std::u
   const int ds[4] = {static_cast<int>(ows), static_cast<int>(ows), 0, 0};
   sws_scale(sws, sp, ss, 0, ch, dp, ds);
   sws_freeContext(sws);
+  write_file(out, dst);
+  return 0;
+}
+
+int crop_nv12(const std::string& in, std::uint32_t ws, std::uint32_t hs, std::uint32_t l,
+              std::uint32_t t, std::uint32_t w, std::uint32_t h, const std::string& out) {
+  const Bytes src = read_file(in);
+  if (src.size() < static_cast<std::size_t>(ws) * hs * 3 / 2) {
+    std::fprintf(stderr, "crop-nv12: %s is smaller than its picture\n", in.c_str());
+    return 2;
+  }
+  Bytes dst(static_cast<std::size_t>(w) * h * 3 / 2, 0);
+  for (std::uint32_t y = 0; y < h; ++y)
+    std::memcpy(&dst[static_cast<std::size_t>(y) * w], &src[static_cast<std::size_t>(t + y) * ws + l], w);
+  for (std::uint32_t y = 0; y < (h + 1) / 2; ++y)
+    std::memcpy(&dst[static_cast<std::size_t>(w) * h + static_cast<std::size_t>(y) * w],
+                &src[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(t / 2 + y) * ws + l], 2 * ((w + 1) / 2));
   write_file(out, dst);
   return 0;
 }
@@ -260,6 +290,8 @@ int main(int argc, char** argv) {
   if (cmd == "gen-nv12" && argc == 7) return gen_nv12(u(argv[2]), u(argv[3]), u(argv[4]), u(argv[5]), argv[6]);
   if (cmd == "gen-png" && argc == 5) return gen_png(u(argv[2]), u(argv[3]), argv[4]);
   if (cmd == "ref-jpegd" && argc == 6) return ref_jpegd(argv[2], u(argv[3]), u(argv[4]), argv[5]);
+  if (cmd == "crop-nv12" && argc == 10)
+    return crop_nv12(argv[2], u(argv[3]), u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]), u(argv[8]), argv[9]);
   if (cmd == "jpeg-to-nv12" && argc == 4) return jpeg_to_nv12(argv[2], argv[3]);
   if (cmd == "ref-resize" && argc == 16)
     return ref_resize(argv[2], u(argv[3]), u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]), u(argv[8]),
