@@ -133,6 +133,9 @@ crop|../data/wood_rabbit_1024_1068_nv12.yuv 1024 1068 ./output/output.yuv 350 28
 cropandpaste|../data/wood_rabbit_1024_1068_nv12.yuv 1024 1068 ./output/output.yuv 224 224|=0:\[ERROR\]|acldvppCreatePicDesc w=224/224,h=224/224,vpcOutBufferSize=75264|end to finalize acl
 batchcrop||=0:ERROR|=0:[Ff]ail|ProcessBatchCrop success\.|=2:write out to file \./cropName[01] success\.
 smallResolution_cropandpaste|--inImgName ../data/dvpp_vpc_1920x1080_nv12.yuv --inFormat 1 --inWidth 1920 --inHeight 1080 --cLeftOffset 0 --cRightOffset 5 --cTopOffset 0 --cBottomOffset 5 --outImgName output_224_224.yuv --outFormat 1 --outWidth 224 --outHeight 224 --pLeftOffset 0 --pRightOffset 223 --pTopOffset 0 --pBottomOffset 223|=0:ERROR|=0:[Ff]ail
+vdec||=0:\[ERROR\]|process callback thread start
+venc|../data/dvpp_vpc_1920x1080_nv12.yuv|=0:\[ERROR\]|=100:success to callback, stream size:[1-9]|Execute video object detection success
+venc_image||=0:\[ERROR\]|venc init resource success|=16:success to callback, stream size:[1-9]|venc process success|execute sample success
 EOT
 
 if [[ -n "${samples_dir}" ]]; then
@@ -285,6 +288,69 @@ dvpp_prepare() {
     crop|cropandpaste) "${ref}" gen-nv12 1024 1068 1024 1068 "${dir}/data/wood_rabbit_1024_1068_nv12.yuv" ;;
     batchcrop|smallResolution_cropandpaste)
       "${ref}" gen-nv12 1920 1080 1920 1080 "${dir}/data/dvpp_vpc_1920x1080_nv12.yuv" ;;
+    vdec|venc|venc_image) video_prepare "${sample}" "${dir}" ;;
+  esac
+}
+
+# The video samples (vdec, venc, venc_image; vdecandvenc needs the acllite library, not part
+# of the samples folder). Inputs from npusim_videogen (libx265/libx264): the streams and pictures
+# the scripts download, same codec, resolution and layout, synthetic content.
+video_prepare() {
+  local sample="$1" dir="$2" gen="${prefix}/share/npusim/npusim_videogen"
+  case "${sample}" in
+    vdec) "${gen}" stream h265 1280 720 1 "${dir}/data/vdec_h265_1frame_rabbit_1280x720.h265" ;;
+    venc)
+      # The sample describes its input with strides 1920 x 1088 (ALIGN_UP16 of both sides).
+      "${gen}" yuv 1920 1080 1920 1088 nv12 "${dir}/data/dvpp_vpc_1920x1080_nv12.yuv" || return 1
+      # Its CMakeLists requires THIRDPART_PATH and CPU_ARCH and links OpenCV libraries main.cpp
+      # never calls: empty stand-ins, dropped from the program at link time (--as-needed).
+      local tp="${dir}/thirdpart" l
+      mkdir -p "${tp}/lib" "${tp}/include"
+      for l in opencv_highgui opencv_core opencv_imgproc opencv_imgcodecs opencv_calib3d \
+        opencv_features2d opencv_videoio; do
+        gcc -x c -shared -o "${tp}/lib/lib${l}.so" /dev/null || return 1
+      done
+      export THIRDPART_PATH="${tp}" CPU_ARCH="$(uname -m)"
+      export LIBRARY_PATH="${tp}/lib${LIBRARY_PATH:+:${LIBRARY_PATH}}"
+      export LDFLAGS="-Wl,--as-needed ${LDFLAGS:-}" ;;
+    venc_image) "${gen}" yuv 128 128 128 128 nv12 "${dir}/data/dvpp_venc_128x128_nv12.yuv" ;;
+  esac
+}
+
+# vdec: every decoded picture bit-exact with libavcodec's decode of the same stream (NV12, width
+# stride 16-aligned, height stride 2-aligned). venc, venc_image: the written stream decodes
+# (libavcodec) to one picture per frame sent, each within PSNR >= 35 dB of the input picture.
+video_verify() {
+  local sample="$1" dir="$2" gen="${prefix}/share/npusim/npusim_videogen" t out
+  t="${dir}/verify"
+  out="${dir}/out/output"
+  mkdir -p "${t}"
+  case "${sample}" in
+    vdec)
+      "${gen}" decode h265 "${dir}/data/vdec_h265_1frame_rabbit_1280x720.h265" "${t}/ref.yuv" \
+        >/dev/null || return 1
+      local i r
+      for i in 1 2 3 4 5 6 7 8 9 10; do
+        r="$("${gen}" psnr "${out}/image${i}.yuv" "${t}/ref.yuv" 1280 720 1280 720)" ||
+          { echo "image${i}.yuv: ${r:-missing}"; return 1; }
+        [[ "${r}" == *"min_psnr=inf"* ]] || { echo "image${i}.yuv differs: ${r}"; return 1; }
+      done
+      echo "10 pictures bit-exact with libavcodec's decode" ;;
+    venc | venc_image)
+      local w=1920 h=1080 n=100 codec=h264 file="${out}/out_video.h264" src r
+      src="${dir}/data/dvpp_vpc_1920x1080_nv12.yuv"
+      if [[ "${sample}" == venc_image ]]; then
+        w=128 h=128 n=16 codec=h265 file="${out}/dvpp_venc_128x128.h265"
+        src="${dir}/data/dvpp_venc_128x128_nv12.yuv"
+      fi
+      r="$("${gen}" decode "${codec}" "${file}" "${t}/decoded.yuv")" || { echo "${r}"; return 1; }
+      [[ "${r}" == "frames=${n} width=${w} height=${h}" ]] || { echo "decoded ${r}"; return 1; }
+      # The input picture again, in the decoded pictures' layout.
+      "${gen}" yuv ${w} ${h} ${w} ${h} nv12 "${t}/input.yuv" || return 1
+      r="$("${gen}" psnr "${t}/decoded.yuv" "${t}/input.yuv" ${w} ${h} ${w} ${h})"
+      awk -v r="${r}" 'BEGIN { split(r, a, "min_psnr="); exit !(a[2] == "inf" || a[2] + 0 >= 35) }' ||
+        { echo "too far from the input: ${r}"; return 1; }
+      echo "${n} frames decode within PSNR >= 35 dB of the input (${r})" ;;
   esac
 }
 
@@ -337,6 +403,7 @@ dvpp_verify() {
       "${ref}" ref-resize "${dir}/data/dvpp_vpc_1920x1080_nv12.yuv" 1920 1080 1920 1080 \
         0 5 0 5 224 224 224 224 "${t}/ref.yuv" &&
         "${ref}" compare "${out}/output_224_224.yuv" "${t}/ref.yuv" 224 224 224 224 224 224 30 ;;
+    vdec|venc|venc_image) video_verify "${sample}" "${dir}" ;;
     *) echo "no reference check for ${sample} (success markers only)" ;;
   esac
 }

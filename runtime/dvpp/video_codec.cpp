@@ -148,6 +148,8 @@ class AvDecoder final : public VideoDecoder {
     return ok;
   }
 
+  AVCodecContext* context() const { return ctx_.get(); }
+
  private:
   bool drain(std::vector<YuvImage>* out, std::string* error) {
     FramePtr frame(av_frame_alloc());
@@ -379,6 +381,45 @@ std::unique_ptr<VideoDecoder> VideoDecoder::create(VideoCodec codec, std::string
     return nullptr;
   }
   return std::make_unique<AvDecoder>(c, std::move(ctx));
+}
+
+bool decode_stream(VideoCodec codec, const std::uint8_t* data, std::size_t size,
+                   std::vector<YuvImage>* out, std::string* error) {
+  quiet_libav();
+  const AVCodec* c = avcodec_find_decoder(codec_id(codec));
+  AVCodecParserContext* parser = c != nullptr ? av_parser_init(c->id) : nullptr;
+  CodecContextPtr ctx(c != nullptr ? avcodec_alloc_context3(c) : nullptr);
+  if (parser == nullptr || ctx == nullptr || avcodec_open2(ctx.get(), c, nullptr) < 0) {
+    if (parser != nullptr) av_parser_close(parser);
+    set_error(error, std::string("cannot open a ") + video_codec_name(codec) + " decoder");
+    return false;
+  }
+  AvDecoder dec(c, std::move(ctx));
+  // The parser reads up to AV_INPUT_BUFFER_PADDING_SIZE bytes past the end.
+  std::vector<std::uint8_t> buf(data, data + size);
+  buf.resize(size + AV_INPUT_BUFFER_PADDING_SIZE, 0);
+  const std::uint8_t* p = buf.data();
+  std::size_t left = size;
+  bool ok = true;
+  while (ok) {
+    const bool flushing = left == 0;  // an empty call hands out the parser's last unit
+    std::uint8_t* unit = nullptr;
+    int unit_size = 0;
+    const int used = av_parser_parse2(parser, dec.context(), &unit, &unit_size, p,
+                                      static_cast<int>(left), AV_NOPTS_VALUE, AV_NOPTS_VALUE, 0);
+    if (used < 0) break;
+    p += used;
+    left -= static_cast<std::size_t>(used);
+    if (unit_size > 0) ok = dec.send(unit, static_cast<std::size_t>(unit_size), out, error);
+    if (flushing && unit_size == 0) break;
+  }
+  av_parser_close(parser);
+  if (ok) ok = dec.flush(out, error);
+  if (ok && out->empty()) {
+    set_error(error, std::string("no ") + video_codec_name(codec) + " picture in the stream");
+    return false;
+  }
+  return ok;
 }
 
 bool VideoEncoder::available(VideoCodec codec) {

@@ -88,6 +88,11 @@ class VideoDecoder {
 /// H.264 profiles VENC offers (H.265 is always Main).
 enum class H264Profile { kBaseline, kMain, kHigh };
 
+/// Decodes a whole Annex-B elementary stream (split into access units by libavcodec's parser):
+/// every picture in display order. False (with `error`) if nothing could be decoded.
+bool decode_stream(VideoCodec codec, const std::uint8_t* data, std::size_t size,
+                   std::vector<YuvImage>* out, std::string* error);
+
 struct EncoderParams {
   VideoCodec codec = VideoCodec::kH265;
   H264Profile h264_profile = H264Profile::kMain;

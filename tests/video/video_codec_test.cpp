@@ -171,6 +171,26 @@ INSTANTIATE_TEST_SUITE_P(Codecs, VideoRoundTrip,
                            return std::string(info.param == VideoCodec::kH264 ? "H264" : "H265");
                          });
 
+TEST(VideoDecoder, AWholeStreamIsSplitIntoItsPictures) {
+  EncoderParams p;
+  p.codec = VideoCodec::kH264;
+  p.width = 96;
+  p.height = 64;
+  std::string err;
+  auto enc = VideoEncoder::create(p, &err);
+  ASSERT_NE(enc, nullptr) << err;
+  Packets packets;
+  for (std::uint32_t i = 0; i < 7; ++i)
+    ASSERT_TRUE(enc->encode(synthetic_frame(96, 64, i), false, &packets, &err)) << err;
+  std::vector<std::uint8_t> stream;
+  for (const auto& pkt : packets) stream.insert(stream.end(), pkt.begin(), pkt.end());
+  std::vector<YuvImage> pictures;
+  ASSERT_TRUE(decode_stream(VideoCodec::kH264, stream.data(), stream.size(), &pictures, &err))
+      << err;
+  ASSERT_EQ(pictures.size(), 7u);
+  EXPECT_GT(psnr(pictures[6], synthetic_frame(96, 64, 6)), 35.0);
+}
+
 TEST(VideoDecoder, GarbageYieldsNoPicture) {
   std::string err;
   auto dec = VideoDecoder::create(VideoCodec::kH265, &err);
