@@ -7,7 +7,9 @@
 // aclvdecCreateChannel). Each aclvdecSendFrame / aclvencSendFrame is one DVPP task of the VDEC /
 // VENC module on that stream (the module times it: models/dvpp.h), followed by one media
 // callback report per picture / packet it released (callback.h, Report::api_allowed): the user's
-// thread runs the callback from aclrtProcessReport, and may call the runtime inside it.
+// thread runs the callback from aclrtProcessReport, and may call the runtime inside it. The
+// reports do not block the stream, so the module decodes ahead of the callbacks as the hardware
+// does (one frame at a time per channel: a channel's tasks share its stream).
 //
 // Functionally, the codec runs when the frame is sent (it reads the input then, as the hardware
 // takes the frame); the decoded picture is written into the output buffer by the task's effect
