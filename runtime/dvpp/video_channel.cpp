@@ -261,8 +261,9 @@ void VdecChannel::emit(Call& call, std::vector<YuvImage> pictures, std::uint32_t
     Delivery* d = deliver(p);
     const std::uint32_t w = config_.out_width != 0 ? config_.out_width : pic.width;
     const std::uint32_t h = config_.out_width != 0 ? config_.out_height : pic.height;
+    // Written: the whole picture in its layout (strides included); skipped frames write nothing.
     work.push_back(frame(pic.width, pic.height, work.empty() ? read_bytes : 0, w, h,
-                         std::uint64_t{w} * h * 3 / 2));
+                         p.skipped ? 0 : vdec_layout(w, h, order_of(config_.out_format)).bytes()));
     if (!p.skipped) {
       d->format = config_.out_format;
       d->layout = vdec_layout(w, h, order_of(config_.out_format));

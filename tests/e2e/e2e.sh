@@ -372,6 +372,21 @@ PY
       echo "decoded on a chip without JPEGD"; exit 1
     fi
     grep -q "acldvppJpegDecodeAsync.*failed: 200006" err.txt ;;
+  dvpp_vdec)  # an H.265 stream through the installed VDEC API: exact pictures, frame spans
+    "${PREFIX}/share/npusim/npusim_videogen" stream h265 1000 1000 3 in.h265
+    build dvpp_vdec acl_dvpp
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=out ./dvpp_vdec in.h265 out.yuv > log.txt
+    grep -q "^pictures=3 width=1000 height=1000 wstride=1008 hstride=1000 ret=0$" log.txt
+    "${PREFIX}/share/npusim/npusim_videogen" decode h265 in.h265 ref.yuv
+    cmp out.yuv ref.yuv
+    # tiny: a 1000x1000 frame is 1 ms on a VDEC unit; then its 1008 x 1000 x 1.5 bytes written at
+    # 100 GB/s plus 100 ns latency. One channel: the three frames one after another.
+    json_check out/timeline.json \
+      "sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='VDEC' and e['args'].get('frame')==0 and \
+           abs(e['dur'] - (1000 + 1512000 / 100e9 * 1e6 + 0.1)) < 0.002) == 3"
+    json_check out/timeline.json \
+      "any(e.get('ph')=='M' and e.get('name')=='thread_name' and e['args']['name']=='DVPP VDEC ch 0' for e in d)"
+    test "$(grep -c ',VDEC,VDEC,N/A,DVPP,' out/op_summary.csv)" -eq 3 ;;
   *) echo "unknown case ${CASE}"; exit 2 ;;
 esac
 echo "e2e ${CASE}: OK"
