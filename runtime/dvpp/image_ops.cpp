@@ -96,10 +96,10 @@ Tap tap(std::uint32_t o, std::uint32_t src, std::uint32_t dst, Interp interp) {
 
 /// Resizes a plane of `comps` interleaved components; `swap` exchanges the two components
 /// (NV12 <-> NV21).
-void resize_plane(const std::uint8_t* src, std::uint32_t sstride, std::uint32_t sx, std::uint32_t sy,
-                  std::uint32_t sw, std::uint32_t sh, std::uint8_t* dst, std::uint32_t dstride,
-                  std::uint32_t dx, std::uint32_t dy, std::uint32_t dw, std::uint32_t dh,
-                  int comps, bool swap, Interp interp) {
+void resize_plane(const std::uint8_t* src, std::uint32_t sstride, std::uint32_t sx,
+                  std::uint32_t sy, std::uint32_t sw, std::uint32_t sh, std::uint8_t* dst,
+                  std::uint32_t dstride, std::uint32_t dx, std::uint32_t dy, std::uint32_t dw,
+                  std::uint32_t dh, int comps, bool swap, Interp interp) {
   std::vector<Tap> xs(dw);
   for (std::uint32_t x = 0; x < dw; ++x) xs[x] = tap(x, sw, dw, interp);
   for (std::uint32_t y = 0; y < dh; ++y) {
@@ -254,8 +254,10 @@ bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
   std::vector<std::uint8_t> up(static_cast<std::size_t>(pw / 2) * (ph / 2));
   std::vector<std::uint8_t> vp(up.size());
   for (std::uint32_t y = 0; y < ph; ++y) {
-    const std::uint8_t* src = in.data + static_cast<std::size_t>(std::min(y, h - 1)) * in.width_stride;
-    for (std::uint32_t x = 0; x < pw; ++x) yp[static_cast<std::size_t>(y) * pw + x] = src[std::min(x, w - 1)];
+    const std::uint8_t* src =
+        in.data + static_cast<std::size_t>(std::min(y, h - 1)) * in.width_stride;
+    for (std::uint32_t x = 0; x < pw; ++x)
+      yp[static_cast<std::size_t>(y) * pw + x] = src[std::min(x, w - 1)];
   }
   const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
   const bool nv21 = in.kind == Image::kNv21;
@@ -296,7 +298,8 @@ bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
     jpeg_start_compress(&cinfo, TRUE);
     JSAMPARRAY arrays[3] = {yrows.data(), urows.data(), vrows.data()};
     for (std::uint32_t p = 0; cinfo.next_scanline < cinfo.image_height; ++p) {
-      for (std::uint32_t r = 0; r < 16; ++r) yrows[r] = yp.data() + (p * 16 + r) * static_cast<std::size_t>(pw);
+      for (std::uint32_t r = 0; r < 16; ++r)
+        yrows[r] = yp.data() + (p * 16 + r) * static_cast<std::size_t>(pw);
       for (std::uint32_t r = 0; r < 8; ++r) {
         urows[r] = up.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
         vrows[r] = vp.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
@@ -361,14 +364,14 @@ bool png_decode(const void* data, std::size_t size, const Image& out, std::strin
 
 void resize_yuv420sp(const Image& in, const Rect& crop, const Image& out, const Rect& paste,
                      Interp interp) {
-  resize_plane(in.data, in.width_stride, crop.left, crop.top, crop.width(), crop.height(),
-               out.data, out.width_stride, paste.left, paste.top, paste.width(), paste.height(),
-               1, false, interp);
+  resize_plane(in.data, in.width_stride, crop.left, crop.top, crop.width(), crop.height(), out.data,
+               out.width_stride, paste.left, paste.top, paste.width(), paste.height(), 1, false,
+               interp);
   const std::uint32_t scw = (crop.width() + 1) / 2, sch = (crop.height() + 1) / 2;
   const std::uint32_t dcw = (paste.width() + 1) / 2, dch = (paste.height() + 1) / 2;
   resize_plane(chroma_plane(in), in.width_stride / 2 * 2, crop.left / 2, crop.top / 2, scw, sch,
-               chroma_plane(out), out.width_stride / 2 * 2, paste.left / 2, paste.top / 2, dcw,
-               dch, 2, in.kind != out.kind, interp);
+               chroma_plane(out), out.width_stride / 2 * 2, paste.left / 2, paste.top / 2, dcw, dch,
+               2, in.kind != out.kind, interp);
 }
 
 void convert_color(const Image& in, const Image& out) {

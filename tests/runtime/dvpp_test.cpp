@@ -241,9 +241,9 @@ TEST_F(DvppTest, JpegdOutputAlignmentRules) {
   EXPECT_EQ(acldvppJpegDecodeAsync(channel_, in, n, pic(out, 12, 64, 48, 128, 48, 9216), stream_),
             ACL_ERROR_INVALID_PARAM);
   // Input not in device memory.
-  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, jpg.data(), n, pic(out, 1, 64, 48, 128, 48, 9216),
-                                   stream_),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(
+      acldvppJpegDecodeAsync(channel_, jpg.data(), n, pic(out, 1, 64, 48, 128, 48, 9216), stream_),
+      ACL_ERROR_INVALID_PARAM);
   // Not a JPEG.
   const Bytes junk(64, 0x55);
   EXPECT_EQ(acldvppJpegGetImageInfo(junk.data(), 64, nullptr, nullptr, nullptr),
@@ -265,7 +265,7 @@ TEST_F(DvppTest, ResizeValuesFollowTheDocumentedSampling) {
             ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   const Bytes out = host(b, 288);
-  const std::uint8_t want[20] = {0, 3, 8, 13, 18, 23, 28, 33, 38, 43,
+  const std::uint8_t want[20] = {0,  3,  8,  13, 18, 23, 28, 33, 38, 43,
                                  48, 53, 58, 63, 68, 73, 78, 83, 88, 90};
   for (int x = 0; x < 20; ++x) EXPECT_EQ(out[5 * 32 + x], want[x]) << x;
   // NV12 in, NV21 out: the chroma pair is swapped.
@@ -307,7 +307,10 @@ TEST_F(DvppTest, CropAndPasteCopyExactlyAndCheckTheRoiRules) {
   EXPECT_EQ(out[48 * 16 + 1 * 48 + 17], 2);  // V
   EXPECT_EQ(out[48 * 16 + 0 * 48 + 16], 7);  // chroma row 0 untouched
   // ROI rules: left even, right odd, top even, bottom odd, inside; paste left a multiple of 16.
-  const struct { uint32_t l, r, t, b; bool paste; } bad[] = {
+  const struct {
+    uint32_t l, r, t, b;
+    bool paste;
+  } bad[] = {
       {11, 25, 4, 13, false}, {10, 24, 4, 13, false}, {10, 25, 5, 13, false},
       {10, 25, 4, 12, false}, {10, 65, 4, 13, false}, {10, 15, 4, 9, false},
       {8, 23, 2, 11, true},
@@ -427,8 +430,8 @@ TEST_F(DvppTest, PngDecodeIsExact) {
   EXPECT_EQ(iw, w);
   EXPECT_EQ(ih, h);
   EXPECT_EQ(comps, 3);
-  ASSERT_EQ(acldvppPngPredictDecSize(file.data(), static_cast<uint32_t>(len),
-                                     PIXEL_FORMAT_RGB_888, &size),
+  ASSERT_EQ(acldvppPngPredictDecSize(file.data(), static_cast<uint32_t>(len), PIXEL_FORMAT_RGB_888,
+                                     &size),
             ACL_SUCCESS);
   EXPECT_EQ(size, 128u * 16);
   void* in = device(file);
@@ -452,8 +455,8 @@ TEST_F(DvppTest, UnimplementedFunctionsReturnFeatureUnsupported) {
 class NoDvppTest : public DeviceTest {
  protected:
   void configure(models::ChipConfig& c, FakeTiming&) override {
-    for (models::DvppModuleConfig* m : {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd,
-                                        &c.dvpp.vdec, &c.dvpp.venc}) {
+    for (models::DvppModuleConfig* m :
+         {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd, &c.dvpp.vdec, &c.dvpp.venc}) {
       m->channels = 0;
     }
   }
