@@ -411,23 +411,25 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
     void* dst = const_cast<void*>(data);
     const std::uint32_t capacity = *size;
     uint32_t* size_out = size;
-    dvpp::submit(
-        c, stream, DvppModule::kJpege,
-        {dvpp::frame(in.image.width, in.image.height,
-                     picture_bytes(in.image.kind, in.image.width_stride, in.image.height_stride),
-                     in.image.width, in.image.height, capacity)},
-        "JPEGE", [mem, in, out, dst, capacity, size_out, quality]() -> int {
-          if (!mem->alive(in.range.serial) || !mem->alive(out.serial)) {
-            return ACL_ERROR_RT_DEVICE_MEM_ERROR;
-          }
-          std::size_t written = 0;
-          std::string why;
-          if (!dvpp::jpeg_encode(in.image, quality, dst, capacity, written, why)) {
-            return ACL_ERROR_RT_INTERNAL_ERROR;
-          }
-          *size_out = static_cast<uint32_t>(written);
-          return 0;
-        });
+    // The encoded size is known only after encoding: the write is timed at the raw 4:2:0
+    // picture's size (an upper bound for practically every JPEG), capped by the buffer.
+    const std::uint64_t raw =
+        picture_bytes(in.image.kind, in.image.width_stride, in.image.height_stride);
+    dvpp::submit(c, stream, DvppModule::kJpege,
+                 {dvpp::frame(in.image.width, in.image.height, raw, in.image.width, in.image.height,
+                              std::min<std::uint64_t>(raw, capacity))},
+                 "JPEGE", [mem, in, out, dst, capacity, size_out, quality]() -> int {
+                   if (!mem->alive(in.range.serial) || !mem->alive(out.serial)) {
+                     return ACL_ERROR_RT_DEVICE_MEM_ERROR;
+                   }
+                   std::size_t written = 0;
+                   std::string why;
+                   if (!dvpp::jpeg_encode(in.image, quality, dst, capacity, written, why)) {
+                     return ACL_ERROR_RT_INTERNAL_ERROR;
+                   }
+                   *size_out = static_cast<uint32_t>(written);
+                   return 0;
+                 });
   });
 }
 
