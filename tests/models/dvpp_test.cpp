@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/chip_config_loader.h"
 #include "models/dvpp.h"
 #include "models/task_scheduler.h"
 #include "tests/models/bench.h"
@@ -175,6 +176,21 @@ TEST(Dvpp, RecordsOneOpSummaryRowPerTask) {
   const std::string csv = op_summary_csv(records, OpSummaryParams{});
   EXPECT_NE(csv.find(",VPC_BATCH_CROP,VPC_BATCH_CROP,N/A,DVPP,0.700,10000.300,"), std::string::npos)
       << csv;
+}
+
+TEST(Dvpp, Preset310pFollowsThePublishedTable) {
+  // ascend310p: JPEGD 1080p n x 128 fps up to 16 channels, 2048 in total; 4K (4x the pixels)
+  // n x 32 fps. A 4K frame takes 1/32 s on a unit; two 1080p frames run side by side.
+  ChipConfig c = load_chip_config("ascend310p", {}, "");
+  c.scheduler = test_config().scheduler;  // round dispatch/completion figures
+  Bench bench(c);
+  Seen& k4 = bench.submit(dvpp_task(DvppModule::kJpegd, 1, {{3840ull * 2160, 0, 0}}));
+  Seen& a = bench.submit(dvpp_task(DvppModule::kJpegd, 2, {{1920ull * 1080, 0, 0}}));
+  Seen& b = bench.submit(dvpp_task(DvppModule::kVpc, 3, {{1920ull * 1080, 0, 0}}));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(k4.out.end, kStart + 31250 * sim::kUs + kCompletion);
+  EXPECT_EQ(a.out.end, kStart + 7812500 * kNs + kCompletion);
+  EXPECT_EQ(b.out.end, kStart + SimTime{2777777778} + kCompletion);  // 1/360 s to the ps
 }
 
 TEST(Dvpp, AbsentModuleClaimsNothing) {
