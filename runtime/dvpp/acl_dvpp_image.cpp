@@ -29,6 +29,7 @@
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 #include "runtime/api_call.h"
+#include "runtime/context.h"
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
 #include "runtime/dvpp/image_ops.h"
@@ -83,6 +84,10 @@ Range device_range(Call& c, const void* p, std::uint64_t bytes, const std::strin
   const Allocation* a = c.runtime().memory().find(p);
   require(a != nullptr && (a->kind == MemKind::kDevice || a->kind == MemKind::kManaged),
           ACL_ERROR_INVALID_PARAM, what + " is not device memory (allocate it with acldvppMalloc)");
+  const std::uint32_t device = c.context().device;
+  require(a->device == device, ACL_ERROR_INVALID_PARAM,
+          what + " is memory of device " + std::to_string(a->device) +
+              ", not of the current device " + std::to_string(device));
   require(a->contains(reinterpret_cast<std::uintptr_t>(p), bytes), ACL_ERROR_INVALID_PARAM,
           what + " + " + std::to_string(bytes) + " bytes runs past the end of its allocation");
   return Range{a->serial};

@@ -446,6 +446,24 @@ TEST_F(DvppTest, PngDecodeIsExact) {
   EXPECT_EQ(tasks_of(TaskKind::kDvppPngd), 1u);
 }
 
+TEST_F(DvppTest, PicturesMustBeMemoryOfTheCurrentDevice) {
+  const Bytes in = nv12(16, 8, 16, 8, flat, 128, 128);
+  void* local = device(in);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  void* other = nullptr;
+  ASSERT_EQ(acldvppMalloc(&other, in.size()), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  acldvppResizeConfig* r = acldvppCreateResizeConfig();
+  EXPECT_EQ(acldvppVpcResizeAsync(channel_, pic(local, 1, 16, 8, 16, 8, 192),
+                                  pic(other, 1, 16, 8, 16, 8, 192), r, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("memory of device 1"), std::string::npos);
+  acldvppDestroyResizeConfig(r);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  EXPECT_EQ(acldvppFree(other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
 TEST_F(DvppTest, UnimplementedFunctionsReturnFeatureUnsupported) {
   EXPECT_EQ(acldvppVpcPyrDownAsync(channel_, nullptr, nullptr, nullptr, stream_),
             ACL_ERROR_FEATURE_UNSUPPORTED);
