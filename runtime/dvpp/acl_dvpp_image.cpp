@@ -405,6 +405,10 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
       probe.width = std::min<std::uint32_t>(probe.width, 4096);
       probe.height = std::min<std::uint32_t>(probe.height, 4096);
       Pic p = vpc_picture(c, &probe, "inputDesc", false);
+      require(inputDesc->width_stride >= inputDesc->width &&
+                  inputDesc->height_stride >= inputDesc->height,
+              ACL_ERROR_INVALID_PARAM,
+              "inputDesc: widthStride/heightStride must cover the width/height");
       p.image.width = inputDesc->width;
       p.image.height = inputDesc->height;
       return p;

@@ -223,6 +223,26 @@ TEST_F(DvppTest, JpegRoundTripThroughJpegeAndJpegd) {
   EXPECT_EQ(last_dvpp(), "JPEGD");
 }
 
+TEST_F(DvppTest, JpegeInputRules) {
+  void* in = device({}, 4608 * 64 * 3 / 2);
+  void* out = device({}, 65536);
+  acldvppJpegeConfig* cfg = acldvppCreateJpegeConfig();
+  uint32_t size = 65536;
+  // Wider than 4096 (JPEGE takes up to 8192) but the stride does not cover the width.
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, pic(in, 1, 4600, 64, 4096, 64, 4096 * 96), out,
+                                   &size, cfg, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, pic(in, 1, 16, 64, 16, 64, 1536), out, &size, cfg,
+                                   stream_),
+            ACL_ERROR_INVALID_PARAM);  // narrower than 32
+  size = 0;
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, pic(in, 1, 64, 64, 64, 64, 6144), out, &size, cfg,
+                                   stream_),
+            ACL_ERROR_INVALID_PARAM);  // no room for the output
+  EXPECT_EQ(tasks_of(TaskKind::kDvppJpege), 0u);
+  acldvppDestroyJpegeConfig(cfg);
+}
+
 TEST_F(DvppTest, JpegdOutputAlignmentRules) {
   const Bytes jpg = encode(nv12(64, 48, 64, 48, pattern, 128, 128), 64, 48, 64, 48);
   void* in = device(jpg);
