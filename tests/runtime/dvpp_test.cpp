@@ -484,6 +484,57 @@ TEST_F(DvppTest, PicturesMustBeMemoryOfTheCurrentDevice) {
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
 }
 
+TEST_F(DvppTest, RandomDescriptorsGetDocumentedCodesOnly) {
+  // Deterministic random pictures, strides, sizes, formats and ROIs over small buffers: every
+  // call either succeeds (and its task runs within the buffers: the sanitizer build checks) or
+  // fails with ACL_ERROR_INVALID_PARAM.
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  auto next = [&](std::uint32_t n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return static_cast<std::uint32_t>(x % n);
+  };
+  const std::size_t cap = 64 * 48 * 3 / 2;
+  void* a = device(nv12(64, 48, 64, 48, pattern, 50, 60));
+  void* b = device({}, cap);
+  acldvppResizeConfig* r = acldvppCreateResizeConfig();
+  int ok = 0;
+  for (int i = 0; i < 3000; ++i) {
+    auto random_pic = [&](void* data) {
+      const std::uint32_t w = next(80), h = next(60);
+      const std::uint32_t ws = next(3) == 0 ? next(100) : (w + 15) / 16 * 16;
+      const std::uint32_t hs = next(3) == 0 ? next(70) : (h + 1) / 2 * 2;
+      const std::uint32_t formats[] = {1, 2, 3, 12, 1000, 10000};
+      return pic(data, formats[next(6)], w, h, ws, hs, next(2) ? ws * hs * 3 / 2 : next(5000));
+    };
+    acldvppPicDesc* in = random_pic(a);
+    acldvppPicDesc* out = random_pic(b);
+    acldvppRoiConfig* crop = acldvppCreateRoiConfig(next(70), next(80), next(50), next(60));
+    acldvppRoiConfig* paste = acldvppCreateRoiConfig(next(4) * 16, next(80), next(50), next(60));
+    aclError rc = ACL_SUCCESS;
+    switch (next(5)) {
+      case 0: rc = acldvppVpcResizeAsync(channel_, in, out, r, stream_); break;
+      case 1: rc = acldvppVpcCropAsync(channel_, in, out, crop, stream_); break;
+      case 2: rc = acldvppVpcCropAndPasteAsync(channel_, in, out, crop, paste, stream_); break;
+      case 3: rc = acldvppVpcConvertColorAsync(channel_, in, out, stream_); break;
+      default:
+        rc = acldvppJpegDecodeAsync(channel_, a, static_cast<uint32_t>(next(cap)), out, stream_);
+    }
+    EXPECT_TRUE(rc == ACL_SUCCESS || rc == ACL_ERROR_INVALID_PARAM) << rc;
+    ok += rc == ACL_SUCCESS;
+    acldvppDestroyRoiConfig(crop);
+    acldvppDestroyRoiConfig(paste);
+    descs_.pop_back();
+    descs_.pop_back();
+    acldvppDestroyPicDesc(in);
+    acldvppDestroyPicDesc(out);
+  }
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_GT(ok, 0);
+  acldvppDestroyResizeConfig(r);
+}
+
 TEST_F(DvppTest, UnimplementedFunctionsReturnFeatureUnsupported) {
   EXPECT_EQ(acldvppVpcPyrDownAsync(channel_, nullptr, nullptr, nullptr, stream_),
             ACL_ERROR_FEATURE_UNSUPPORTED);
