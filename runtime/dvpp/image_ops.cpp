@@ -162,15 +162,21 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
   cinfo.err = &err.pub;
   std::vector<std::uint8_t> planes[3];
   std::uint32_t plane_w[3] = {0, 0, 0};
+  int h_samp[3] = {1, 1, 1}, v_samp[3] = {1, 1, 1};  // copied: finish frees comp_info
   std::vector<JSAMPROW> rows[3];
   jpeg_create_decompress(&cinfo);
   bool colorspace_ok = true;
+  bool size_ok = true;
   const bool ok = guarded(err, [&] {
     jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
     jpeg_read_header(&cinfo, TRUE);
     if (cinfo.num_components != 1 &&
         !(cinfo.num_components == 3 && cinfo.jpeg_color_space == JCS_YCbCr)) {
       colorspace_ok = false;
+      return;
+    }
+    if (cinfo.image_width > out.width || cinfo.image_height > out.height) {
+      size_ok = false;  // not the picture `out` was laid out for
       return;
     }
     cinfo.raw_data_out = TRUE;
@@ -183,6 +189,8 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
     for (int c = 0; c < nc; ++c) {
       const jpeg_component_info& comp = cinfo.comp_info[c];
       plane_w[c] = comp.width_in_blocks * DCTSIZE;
+      h_samp[c] = comp.h_samp_factor;
+      v_samp[c] = comp.v_samp_factor;
       const std::size_t h = static_cast<std::size_t>(passes) * comp.v_samp_factor * DCTSIZE;
       planes[c].assign(plane_w[c] * h, 0);
       rows[c].resize(static_cast<std::size_t>(comp.v_samp_factor) * DCTSIZE);
@@ -200,8 +208,9 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
     }
     jpeg_finish_decompress(&cinfo);
   });
-  if (!ok || !colorspace_ok) {
+  if (!ok || !colorspace_ok || !size_ok) {
     why = !colorspace_ok ? std::string("the JPEG's colour space is not YCbCr or grey")
+          : !size_ok     ? std::string("the JPEG is larger than the output picture")
                          : std::string("JPEG decoding failed: ") + err.message;
     jpeg_destroy_decompress(&cinfo);
     return false;
@@ -228,9 +237,8 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
           const std::uint32_t lx = std::min(2 * x + (d & 1), w - 1);
           const std::uint32_t ly = std::min(2 * y + (d >> 1), h - 1);
           for (int c = 1; c < 3; ++c) {
-            const jpeg_component_info& comp = cinfo.comp_info[c];
-            const std::size_t cx = lx * static_cast<std::uint32_t>(comp.h_samp_factor) / max_h;
-            const std::size_t cy = ly * static_cast<std::uint32_t>(comp.v_samp_factor) / max_v;
+            const std::size_t cx = lx * static_cast<std::uint32_t>(h_samp[c]) / max_h;
+            const std::size_t cy = ly * static_cast<std::uint32_t>(v_samp[c]) / max_v;
             sum[c - 1] += planes[c][cy * plane_w[c] + cx];
           }
         }
@@ -349,6 +357,11 @@ bool png_decode(const void* data, std::size_t size, const Image& out, std::strin
   image.version = PNG_IMAGE_VERSION;
   if (png_image_begin_read_from_memory(&image, data, size) == 0) {
     why = std::string("not a PNG image: ") + image.message;
+    png_image_free(&image);
+    return false;
+  }
+  if (image.width > out.width || image.height > out.height) {
+    why = "the PNG is larger than the output picture";
     png_image_free(&image);
     return false;
   }
