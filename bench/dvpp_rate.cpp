@@ -23,13 +23,13 @@
 
 namespace {
 
-#define CHECK(x)                                                                 \
-  do {                                                                           \
-    const aclError e_ = (x);                                                     \
-    if (e_ != ACL_SUCCESS) {                                                     \
+#define CHECK(x)                                                                  \
+  do {                                                                            \
+    const aclError e_ = (x);                                                      \
+    if (e_ != ACL_SUCCESS) {                                                      \
       std::fprintf(stderr, "%s failed: %d (%s)\n", #x, e_, aclGetRecentErrMsg()); \
-      std::exit(1);                                                              \
-    }                                                                            \
+      std::exit(1);                                                               \
+    }                                                                             \
   } while (0)
 
 constexpr std::uint32_t kW = 1920, kH = 1080;

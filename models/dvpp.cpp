@@ -23,12 +23,18 @@ const char* lower_name(DvppModule m) {
 
 const DvppModuleConfig& dvpp_module_config(const DvppConfig& cfg, DvppModule module) {
   switch (module) {
-    case DvppModule::kVpc: return cfg.vpc;
-    case DvppModule::kJpegd: return cfg.jpegd;
-    case DvppModule::kJpege: return cfg.jpege;
-    case DvppModule::kPngd: return cfg.pngd;
-    case DvppModule::kVdec: return cfg.vdec;
-    case DvppModule::kVenc: return cfg.venc;
+    case DvppModule::kVpc:
+      return cfg.vpc;
+    case DvppModule::kJpegd:
+      return cfg.jpegd;
+    case DvppModule::kJpege:
+      return cfg.jpege;
+    case DvppModule::kPngd:
+      return cfg.pngd;
+    case DvppModule::kVdec:
+      return cfg.vdec;
+    case DvppModule::kVenc:
+      return cfg.venc;
   }
   return cfg.vpc;
 }
@@ -49,8 +55,8 @@ DvppModuleEngine::DvppModuleEngine(const sc_core::sc_module_name& name, DvppModu
   completion_ = ctx.cfg.scheduler.completion.ps;
   bind_memory(ctx.hbm);
   for (std::int64_t i = 0; i < cfg.channels; ++i) {
-    unit_tracks_.push_back(ctx.tracks.add(std::string("DVPP ") + dvpp_module_name(module) +
-                                          " ch " + std::to_string(i)));
+    unit_tracks_.push_back(ctx.tracks.add(std::string("DVPP ") + dvpp_module_name(module) + " ch " +
+                                          std::to_string(i)));
   }
   stats.add("frames", frames_, "", "frames processed");
   stats.add("pixels", pixels_, "", "pixels processed");

@@ -56,7 +56,7 @@ uint64_t acldvppGetChannelDescChannelId(const acldvppChannelDesc* channelDesc) {
 aclError acldvppSetChannelDescMode(acldvppChannelDesc* channelDesc, uint32_t mode) {
   return set("acldvppSetChannelDescMode", channelDesc, "channelDesc", [&](acldvppChannelDesc& d) {
     require(mode != 0 && (mode & ~uint32_t{DVPP_CHNMODE_VPC | DVPP_CHNMODE_JPEGD |
-                                            DVPP_CHNMODE_JPEGE | DVPP_CHNMODE_PNGD}) == 0,
+                                           DVPP_CHNMODE_JPEGE | DVPP_CHNMODE_PNGD}) == 0,
             ACL_ERROR_INVALID_PARAM,
             "mode " + std::to_string(mode) + " is not a combination of acldvppChannelMode bits");
     d.mode = mode;
@@ -77,7 +77,8 @@ aclError acldvppSetPicDescData(acldvppPicDesc* picDesc, void* dataDev) {
 }
 
 aclError acldvppSetPicDescSize(acldvppPicDesc* picDesc, uint32_t size) {
-  return set("acldvppSetPicDescSize", picDesc, "picDesc", [&](acldvppPicDesc& d) { d.size = size; });
+  return set("acldvppSetPicDescSize", picDesc, "picDesc",
+             [&](acldvppPicDesc& d) { d.size = size; });
 }
 
 aclError acldvppSetPicDescFormat(acldvppPicDesc* picDesc, acldvppPixelFormat format) {
@@ -150,9 +151,8 @@ uint32_t acldvppGetPicDescRetCode(const acldvppPicDesc* picDesc) {
 
 acldvppBatchPicDesc* acldvppCreateBatchPicDesc(uint32_t batchSize) {
   if (batchSize == 0) {
-    (void)api_any("acldvppCreateBatchPicDesc", [](Call&) {
-      fail(ACL_ERROR_INVALID_PARAM, "batchSize is 0");
-    });
+    (void)api_any("acldvppCreateBatchPicDesc",
+                  [](Call&) { fail(ACL_ERROR_INVALID_PARAM, "batchSize is 0"); });
     return nullptr;
   }
   auto* d = new (std::nothrow) acldvppBatchPicDesc();
@@ -189,7 +189,8 @@ aclError acldvppDestroyRoiConfig(acldvppRoiConfig* roiConfig) {
 }
 
 aclError acldvppSetRoiConfigLeft(acldvppRoiConfig* config, uint32_t left) {
-  return set("acldvppSetRoiConfigLeft", config, "config", [&](acldvppRoiConfig& d) { d.left = left; });
+  return set("acldvppSetRoiConfigLeft", config, "config",
+             [&](acldvppRoiConfig& d) { d.left = left; });
 }
 
 aclError acldvppSetRoiConfigRight(acldvppRoiConfig* config, uint32_t right) {
@@ -208,11 +209,14 @@ aclError acldvppSetRoiConfigBottom(acldvppRoiConfig* config, uint32_t bottom) {
 
 aclError acldvppSetRoiConfig(acldvppRoiConfig* config, uint32_t left, uint32_t right, uint32_t top,
                              uint32_t bottom) {
-  return set("acldvppSetRoiConfig", config, "config",
-             [&](acldvppRoiConfig& d) { d = acldvppRoiConfig{left, right, top, bottom}; });
+  return set("acldvppSetRoiConfig", config, "config", [&](acldvppRoiConfig& d) {
+    d = acldvppRoiConfig{left, right, top, bottom};
+  });
 }
 
-acldvppResizeConfig* acldvppCreateResizeConfig() { return new (std::nothrow) acldvppResizeConfig(); }
+acldvppResizeConfig* acldvppCreateResizeConfig() {
+  return new (std::nothrow) acldvppResizeConfig();
+}
 
 aclError acldvppDestroyResizeConfig(acldvppResizeConfig* resizeConfig) {
   return destroy("acldvppDestroyResizeConfig", resizeConfig, "resizeConfig");
@@ -240,12 +244,11 @@ aclError acldvppDestroyJpegeConfig(acldvppJpegeConfig* jpegeConfig) {
 }
 
 aclError acldvppSetJpegeConfigLevel(acldvppJpegeConfig* jpegeConfig, uint32_t level) {
-  return set("acldvppSetJpegeConfigLevel", jpegeConfig, "jpegeConfig",
-             [&](acldvppJpegeConfig& d) {
-               require(level <= 100, ACL_ERROR_INVALID_PARAM,
-                       "level " + std::to_string(level) + " is not in [0, 100]");
-               d.level = level;
-             });
+  return set("acldvppSetJpegeConfigLevel", jpegeConfig, "jpegeConfig", [&](acldvppJpegeConfig& d) {
+    require(level <= 100, ACL_ERROR_INVALID_PARAM,
+            "level " + std::to_string(level) + " is not in [0, 100]");
+    d.level = level;
+  });
 }
 
 uint32_t acldvppGetJpegeConfigLevel(const acldvppJpegeConfig* jpegeConfig) {

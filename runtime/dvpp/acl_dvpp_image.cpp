@@ -29,6 +29,7 @@
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 #include "runtime/api_call.h"
+#include "runtime/context.h"
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
 #include "runtime/dvpp/image_ops.h"
@@ -49,11 +50,16 @@ std::uint32_t align_up(std::uint32_t v, std::uint32_t a) { return (v + a - 1) / 
 
 std::uint32_t channel_bit(DvppModule m) {
   switch (m) {
-    case DvppModule::kVpc: return DVPP_CHNMODE_VPC;
-    case DvppModule::kJpegd: return DVPP_CHNMODE_JPEGD;
-    case DvppModule::kJpege: return DVPP_CHNMODE_JPEGE;
-    case DvppModule::kPngd: return DVPP_CHNMODE_PNGD;
-    default: return 0;
+    case DvppModule::kVpc:
+      return DVPP_CHNMODE_VPC;
+    case DvppModule::kJpegd:
+      return DVPP_CHNMODE_JPEGD;
+    case DvppModule::kJpege:
+      return DVPP_CHNMODE_JPEGE;
+    case DvppModule::kPngd:
+      return DVPP_CHNMODE_PNGD;
+    default:
+      return 0;
   }
 }
 
@@ -63,7 +69,8 @@ void check_channel(Call& c, const acldvppChannelDesc* ch, DvppModule module, con
   require(ch->created, ACL_ERROR_INVALID_PARAM,
           "channelDesc was not created with acldvppCreateChannel (or was destroyed)");
   require(ch->mode == 0 || (ch->mode & channel_bit(module)) != 0, ACL_ERROR_INVALID_PARAM,
-          std::string("the channel's mode does not include ") + npusim::models::dvpp_module_name(module));
+          std::string("the channel's mode does not include ") +
+              npusim::models::dvpp_module_name(module));
   dvpp::check_module(c, module, api);
 }
 
@@ -76,8 +83,11 @@ Range device_range(Call& c, const void* p, std::uint64_t bytes, const std::strin
   require(p != nullptr, ACL_ERROR_INVALID_PARAM, what + " is NULL");
   const Allocation* a = c.runtime().memory().find(p);
   require(a != nullptr && (a->kind == MemKind::kDevice || a->kind == MemKind::kManaged),
-          ACL_ERROR_INVALID_PARAM,
-          what + " is not device memory (allocate it with acldvppMalloc)");
+          ACL_ERROR_INVALID_PARAM, what + " is not device memory (allocate it with acldvppMalloc)");
+  const std::uint32_t device = c.context().device;
+  require(a->device == device, ACL_ERROR_INVALID_PARAM,
+          what + " is memory of device " + std::to_string(a->device) +
+              ", not of the current device " + std::to_string(device));
   require(a->contains(reinterpret_cast<std::uintptr_t>(p), bytes), ACL_ERROR_INVALID_PARAM,
           what + " + " + std::to_string(bytes) + " bytes runs past the end of its allocation");
   return Range{a->serial};
@@ -89,11 +99,16 @@ bool yuv420sp(std::uint32_t f) {
 
 Image::Kind kind_of(std::uint32_t f) {
   switch (f) {
-    case PIXEL_FORMAT_YVU_SEMIPLANAR_420: return Image::kNv21;
-    case PIXEL_FORMAT_RGB_888: return Image::kRgb;
-    case PIXEL_FORMAT_BGR_888: return Image::kBgr;
-    case PIXEL_FORMAT_RGBA_8888: return Image::kRgba;
-    default: return Image::kNv12;
+    case PIXEL_FORMAT_YVU_SEMIPLANAR_420:
+      return Image::kNv21;
+    case PIXEL_FORMAT_RGB_888:
+      return Image::kRgb;
+    case PIXEL_FORMAT_BGR_888:
+      return Image::kBgr;
+    case PIXEL_FORMAT_RGBA_8888:
+      return Image::kRgba;
+    default:
+      return Image::kNv12;
   }
 }
 
@@ -154,9 +169,8 @@ Rect roi(const acldvppRoiConfig* r, const std::string& what, const Image& pic, b
           what + ": top must be even, right and bottom odd");
   require(r->right < pic.width && r->bottom < pic.height, ACL_ERROR_INVALID_PARAM,
           what + " (" + std::to_string(r->left) + ".." + std::to_string(r->right) + " x " +
-              std::to_string(r->top) + ".." + std::to_string(r->bottom) +
-              ") is not inside the " + std::to_string(pic.width) + "x" +
-              std::to_string(pic.height) + " picture");
+              std::to_string(r->top) + ".." + std::to_string(r->bottom) + ") is not inside the " +
+              std::to_string(pic.width) + "x" + std::to_string(pic.height) + " picture");
   require(rect.width() >= 10 && rect.height() >= 6, ACL_ERROR_INVALID_PARAM,
           what + " is smaller than 10x6");
   return rect;
@@ -203,7 +217,9 @@ Rect whole(const Image& img) { return Rect{0, img.width - 1, 0, img.height - 1};
 
 // ---- JPEG ----
 
-std::uint32_t jpegd_width_align(const Call& c) { return c.config().soc.npu_arch == 2002 ? 64 : 128; }
+std::uint32_t jpegd_width_align(const Call& c) {
+  return c.config().soc.npu_arch == 2002 ? 64 : 128;
+}
 
 dvpp::JpegInfo checked_jpeg(const void* data, std::uint32_t size) {
   require(data != nullptr, ACL_ERROR_INVALID_PARAM, "data is NULL");
@@ -260,8 +276,8 @@ aclError acldvppDestroyChannel(acldvppChannelDesc* channelDesc) {
   });
 }
 
-aclError acldvppJpegGetImageInfo(const void* data, uint32_t size, uint32_t* width,
-                                 uint32_t* height, int32_t* components) {
+aclError acldvppJpegGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,
+                                 int32_t* components) {
   return api_any("acldvppJpegGetImageInfo", [&](Call&) {
     const dvpp::JpegInfo info = checked_jpeg(data, size);
     if (width != nullptr) *width = info.width;
@@ -293,9 +309,8 @@ aclError acldvppJpegPredictDecSize(const void* data, uint32_t dataSize,
             "outputPixelFormat " + std::to_string(f) +
                 " is not one npusim's JPEGD writes (YUV420SP NV12/NV21, or UNKNOWN for a 4:2:0 "
                 "source)");
-    *decSize = static_cast<uint32_t>(
-        picture_bytes(Image::kNv12, align_up(info.width, jpegd_width_align(c)),
-                      align_up(info.height, 16)));
+    *decSize = static_cast<uint32_t>(picture_bytes(
+        Image::kNv12, align_up(info.width, jpegd_width_align(c)), align_up(info.height, 16)));
   });
 }
 
@@ -368,8 +383,8 @@ aclError acldvppJpegPredictEncSize(const acldvppPicDesc* inputDesc,
             "inputDesc width/height is 0");
     // An upper bound of a baseline 4:2:0 JPEG of any content at any quality: twice the raw
     // 4:2:0 picture plus headers (npusim's bound; CANN's formula is not documented).
-    const std::uint64_t raw =
-        picture_bytes(Image::kNv12, align_up(inputDesc->width, 16), align_up(inputDesc->height, 16));
+    const std::uint64_t raw = picture_bytes(Image::kNv12, align_up(inputDesc->width, 16),
+                                            align_up(inputDesc->height, 16));
     *size = static_cast<uint32_t>(std::min<std::uint64_t>(2 * raw + 4096, UINT32_MAX));
   });
 }
@@ -390,6 +405,10 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
       probe.width = std::min<std::uint32_t>(probe.width, 4096);
       probe.height = std::min<std::uint32_t>(probe.height, 4096);
       Pic p = vpc_picture(c, &probe, "inputDesc", false);
+      require(inputDesc->width_stride >= inputDesc->width &&
+                  inputDesc->height_stride >= inputDesc->height,
+              ACL_ERROR_INVALID_PARAM,
+              "inputDesc: widthStride/heightStride must cover the width/height");
       p.image.width = inputDesc->width;
       p.image.height = inputDesc->height;
       return p;
@@ -401,11 +420,13 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
     void* dst = const_cast<void*>(data);
     const std::uint32_t capacity = *size;
     uint32_t* size_out = size;
+    // The encoded size is known only after encoding: the write is timed at the raw 4:2:0
+    // picture's size (an upper bound for practically every JPEG), capped by the buffer.
+    const std::uint64_t raw =
+        picture_bytes(in.image.kind, in.image.width_stride, in.image.height_stride);
     dvpp::submit(c, stream, DvppModule::kJpege,
-                 {dvpp::frame(in.image.width, in.image.height,
-                              picture_bytes(in.image.kind, in.image.width_stride,
-                                            in.image.height_stride),
-                              in.image.width, in.image.height, capacity)},
+                 {dvpp::frame(in.image.width, in.image.height, raw, in.image.width, in.image.height,
+                              std::min<std::uint64_t>(raw, capacity))},
                  "JPEGE", [mem, in, out, dst, capacity, size_out, quality]() -> int {
                    if (!mem->alive(in.range.serial) || !mem->alive(out.serial)) {
                      return ACL_ERROR_RT_DEVICE_MEM_ERROR;
@@ -473,11 +494,10 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDesc, const void* data
     require(format == PIXEL_FORMAT_RGB_888 || format == PIXEL_FORMAT_RGBA_8888,
             ACL_ERROR_INVALID_PARAM, "outputDesc format must be RGB888, RGBA8888 or UNKNOWN");
     const std::uint32_t bpp = format == PIXEL_FORMAT_RGBA_8888 ? 4 : 3;
-    require(o.width_stride % 128 == 0 && o.width_stride >= bpp * info.width,
-            ACL_ERROR_INVALID_PARAM,
-            "outputDesc widthStride " + std::to_string(o.width_stride) +
-                " must be a multiple of 128 covering " + std::to_string(bpp * info.width) +
-                " bytes");
+    require(
+        o.width_stride % 128 == 0 && o.width_stride >= bpp * info.width, ACL_ERROR_INVALID_PARAM,
+        "outputDesc widthStride " + std::to_string(o.width_stride) +
+            " must be a multiple of 128 covering " + std::to_string(bpp * info.width) + " bytes");
     require(o.height_stride % 16 == 0 && o.height_stride >= info.height, ACL_ERROR_INVALID_PARAM,
             "outputDesc heightStride must be a multiple of 16 covering the image height");
     const std::uint64_t bytes = static_cast<std::uint64_t>(o.width_stride) * o.height_stride;
@@ -519,7 +539,9 @@ aclError acldvppVpcResizeAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc* 
     check_channel(c, channelDesc, DvppModule::kVpc, "acldvppVpcResizeAsync");
     const dvpp::Interp interp = interp_of(resizeConfig);
     VpcJob j{vpc_picture(c, inputDesc, "inputDesc", false),
-             vpc_picture(c, outputDesc, "outputDesc", false), {}, {}};
+             vpc_picture(c, outputDesc, "outputDesc", false),
+             {},
+             {}};
     j.crop = whole(j.in.image);
     j.paste = whole(j.out.image);
     submit_vpc(c, stream, {j}, interp, "VPC_RESIZE");
@@ -532,7 +554,9 @@ aclError acldvppVpcCropAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc* in
   return api("acldvppVpcCropAsync", [&](Call& c) {
     check_channel(c, channelDesc, DvppModule::kVpc, "acldvppVpcCropAsync");
     VpcJob j{vpc_picture(c, inputDesc, "inputDesc", false),
-             vpc_picture(c, outputDesc, "outputDesc", false), {}, {}};
+             vpc_picture(c, outputDesc, "outputDesc", false),
+             {},
+             {}};
     j.crop = roi(cropArea, "cropArea", j.in.image, false);
     j.paste = whole(j.out.image);
     submit_vpc(c, stream, {j}, dvpp::Interp::kBilinear, "VPC_CROP");
@@ -546,7 +570,9 @@ aclError acldvppVpcCropResizeAsync(acldvppChannelDesc* channelDesc, acldvppPicDe
     check_channel(c, channelDesc, DvppModule::kVpc, "acldvppVpcCropResizeAsync");
     const dvpp::Interp interp = interp_of(resizeConfig);
     VpcJob j{vpc_picture(c, inputDesc, "inputDesc", false),
-             vpc_picture(c, outputDesc, "outputDesc", false), {}, {}};
+             vpc_picture(c, outputDesc, "outputDesc", false),
+             {},
+             {}};
     j.crop = roi(cropArea, "cropArea", j.in.image, false);
     j.paste = whole(j.out.image);
     submit_vpc(c, stream, {j}, interp, "VPC_CROP_RESIZE");
@@ -559,22 +585,26 @@ aclError acldvppVpcCropAndPasteAsync(acldvppChannelDesc* channelDesc, acldvppPic
   return api("acldvppVpcCropAndPasteAsync", [&](Call& c) {
     check_channel(c, channelDesc, DvppModule::kVpc, "acldvppVpcCropAndPasteAsync");
     VpcJob j{vpc_picture(c, inputDesc, "inputDesc", false),
-             vpc_picture(c, outputDesc, "outputDesc", false), {}, {}};
+             vpc_picture(c, outputDesc, "outputDesc", false),
+             {},
+             {}};
     j.crop = roi(cropArea, "cropArea", j.in.image, false);
     j.paste = roi(pasteArea, "pasteArea", j.out.image, true);
     submit_vpc(c, stream, {j}, dvpp::Interp::kBilinear, "VPC_CROP_AND_PASTE");
   });
 }
 
-aclError acldvppVpcCropResizePasteAsync(acldvppChannelDesc* channelDesc,
-                                        acldvppPicDesc* inputDesc, acldvppPicDesc* outputDesc,
-                                        acldvppRoiConfig* cropArea, acldvppRoiConfig* pasteArea,
+aclError acldvppVpcCropResizePasteAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc* inputDesc,
+                                        acldvppPicDesc* outputDesc, acldvppRoiConfig* cropArea,
+                                        acldvppRoiConfig* pasteArea,
                                         acldvppResizeConfig* resizeConfig, aclrtStream stream) {
   return api("acldvppVpcCropResizePasteAsync", [&](Call& c) {
     check_channel(c, channelDesc, DvppModule::kVpc, "acldvppVpcCropResizePasteAsync");
     const dvpp::Interp interp = interp_of(resizeConfig);
     VpcJob j{vpc_picture(c, inputDesc, "inputDesc", false),
-             vpc_picture(c, outputDesc, "outputDesc", false), {}, {}};
+             vpc_picture(c, outputDesc, "outputDesc", false),
+             {},
+             {}};
     j.crop = roi(cropArea, "cropArea", j.in.image, false);
     j.paste = roi(pasteArea, "pasteArea", j.out.image, true);
     submit_vpc(c, stream, {j}, interp, "VPC_CROP_RESIZE_PASTE");
@@ -588,8 +618,8 @@ namespace {
 /// The batch calls: srcs[i] gives roiNums[i] crops, in order, to dsts[k] (k over all ROIs).
 void batch(Call& c, acldvppChannelDesc* ch, acldvppBatchPicDesc* srcs, uint32_t* roiNums,
            uint32_t size, acldvppBatchPicDesc* dsts, acldvppRoiConfig* crops[],
-           acldvppRoiConfig* pastes[], acldvppResizeConfig* resize, void* stream,
-           const char* api, const char* name) {
+           acldvppRoiConfig* pastes[], acldvppResizeConfig* resize, void* stream, const char* api,
+           const char* name) {
   check_channel(c, ch, DvppModule::kVpc, api);
   require_not_null(srcs, "srcBatchPicDescs");
   require_not_null(dsts, "dstBatchPicDescs");
@@ -601,8 +631,7 @@ void batch(Call& c, acldvppChannelDesc* ch, acldvppBatchPicDesc* srcs, uint32_t*
   const dvpp::Interp interp = resize != nullptr ? interp_of(resize) : dvpp::Interp::kBilinear;
   std::uint64_t total = 0;
   for (uint32_t i = 0; i < size; ++i) {
-    require(roiNums[i] > 0, ACL_ERROR_INVALID_PARAM,
-            "roiNums[" + std::to_string(i) + "] is 0");
+    require(roiNums[i] > 0, ACL_ERROR_INVALID_PARAM, "roiNums[" + std::to_string(i) + "] is 0");
     total += roiNums[i];
   }
   require(total <= dsts->pics.size(), ACL_ERROR_INVALID_PARAM,
@@ -654,32 +683,26 @@ aclError acldvppVpcBatchCropResizeAsync(acldvppChannelDesc* channelDesc,
 }
 
 aclError acldvppVpcBatchCropAndPasteAsync(acldvppChannelDesc* channelDesc,
-                                          acldvppBatchPicDesc* srcBatchPicDescs,
-                                          uint32_t* roiNums, uint32_t size,
-                                          acldvppBatchPicDesc* dstBatchPicDescs,
+                                          acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
+                                          uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs,
                                           acldvppRoiConfig* cropAreas[],
                                           acldvppRoiConfig* pasteAreas[], aclrtStream stream) {
   return api("acldvppVpcBatchCropAndPasteAsync", [&](Call& c) {
     require_not_null(pasteAreas, "pasteAreas");
-    batch(c, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas,
-          pasteAreas, nullptr, stream, "acldvppVpcBatchCropAndPasteAsync",
-          "VPC_BATCH_CROP_AND_PASTE");
+    batch(c, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, pasteAreas,
+          nullptr, stream, "acldvppVpcBatchCropAndPasteAsync", "VPC_BATCH_CROP_AND_PASTE");
   });
 }
 
-aclError acldvppVpcBatchCropResizePasteAsync(acldvppChannelDesc* channelDesc,
-                                             acldvppBatchPicDesc* srcBatchPicDescs,
-                                             uint32_t* roiNums, uint32_t size,
-                                             acldvppBatchPicDesc* dstBatchPicDescs,
-                                             acldvppRoiConfig* cropAreas[],
-                                             acldvppRoiConfig* pasteAreas[],
-                                             acldvppResizeConfig* resizeConfig,
-                                             aclrtStream stream) {
+aclError acldvppVpcBatchCropResizePasteAsync(
+    acldvppChannelDesc* channelDesc, acldvppBatchPicDesc* srcBatchPicDescs, uint32_t* roiNums,
+    uint32_t size, acldvppBatchPicDesc* dstBatchPicDescs, acldvppRoiConfig* cropAreas[],
+    acldvppRoiConfig* pasteAreas[], acldvppResizeConfig* resizeConfig, aclrtStream stream) {
   return api("acldvppVpcBatchCropResizePasteAsync", [&](Call& c) {
     require_not_null(pasteAreas, "pasteAreas");
     require_not_null(resizeConfig, "resizeConfig");
-    batch(c, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas,
-          pasteAreas, resizeConfig, stream, "acldvppVpcBatchCropResizePasteAsync",
+    batch(c, channelDesc, srcBatchPicDescs, roiNums, size, dstBatchPicDescs, cropAreas, pasteAreas,
+          resizeConfig, stream, "acldvppVpcBatchCropResizePasteAsync",
           "VPC_BATCH_CROP_RESIZE_PASTE");
   });
 }

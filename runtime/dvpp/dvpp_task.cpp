@@ -13,12 +13,18 @@ namespace npusim::rt::dvpp {
 
 bool has_module(const models::ChipConfig& config, DvppModule module) {
   switch (module) {
-    case DvppModule::kVpc: return config.dvpp.vpc.channels > 0;
-    case DvppModule::kJpegd: return config.dvpp.jpegd.channels > 0;
-    case DvppModule::kJpege: return config.dvpp.jpege.channels > 0;
-    case DvppModule::kPngd: return config.dvpp.pngd.channels > 0;
-    case DvppModule::kVdec: return config.dvpp.vdec.channels > 0;
-    case DvppModule::kVenc: return config.dvpp.venc.channels > 0;
+    case DvppModule::kVpc:
+      return config.dvpp.vpc.channels > 0;
+    case DvppModule::kJpegd:
+      return config.dvpp.jpegd.channels > 0;
+    case DvppModule::kJpege:
+      return config.dvpp.jpege.channels > 0;
+    case DvppModule::kPngd:
+      return config.dvpp.pngd.channels > 0;
+    case DvppModule::kVdec:
+      return config.dvpp.vdec.channels > 0;
+    case DvppModule::kVenc:
+      return config.dvpp.venc.channels > 0;
   }
   return false;
 }

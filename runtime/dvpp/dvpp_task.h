@@ -5,7 +5,8 @@
 //
 //   check_module(call, DvppModule::kJpegd, "acldvppJpegDecodeAsync");   // chip has JPEGD?
 //   DvppFrame f = frame(in_w, in_h, in_bytes, out_w, out_h, out_bytes);
-//   submit(call, stream, DvppModule::kJpegd, {f}, "JPEGD", [=]() -> int { ...decode...; return 0; });
+//   submit(call, stream, DvppModule::kJpegd, {f}, "JPEGD", [=]() -> int { ...decode...; return 0;
+//   });
 //
 // The task runs in its stream's order like any other; its simulated time is the module's
 // (frames x pixels at the preset's published rates, plus HBM traffic); `effect` runs once at the

@@ -96,10 +96,10 @@ Tap tap(std::uint32_t o, std::uint32_t src, std::uint32_t dst, Interp interp) {
 
 /// Resizes a plane of `comps` interleaved components; `swap` exchanges the two components
 /// (NV12 <-> NV21).
-void resize_plane(const std::uint8_t* src, std::uint32_t sstride, std::uint32_t sx, std::uint32_t sy,
-                  std::uint32_t sw, std::uint32_t sh, std::uint8_t* dst, std::uint32_t dstride,
-                  std::uint32_t dx, std::uint32_t dy, std::uint32_t dw, std::uint32_t dh,
-                  int comps, bool swap, Interp interp) {
+void resize_plane(const std::uint8_t* src, std::uint32_t sstride, std::uint32_t sx,
+                  std::uint32_t sy, std::uint32_t sw, std::uint32_t sh, std::uint8_t* dst,
+                  std::uint32_t dstride, std::uint32_t dx, std::uint32_t dy, std::uint32_t dw,
+                  std::uint32_t dh, int comps, bool swap, Interp interp) {
   std::vector<Tap> xs(dw);
   for (std::uint32_t x = 0; x < dw; ++x) xs[x] = tap(x, sw, dw, interp);
   for (std::uint32_t y = 0; y < dh; ++y) {
@@ -162,15 +162,21 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
   cinfo.err = &err.pub;
   std::vector<std::uint8_t> planes[3];
   std::uint32_t plane_w[3] = {0, 0, 0};
+  int h_samp[3] = {1, 1, 1}, v_samp[3] = {1, 1, 1};  // copied: finish frees comp_info
   std::vector<JSAMPROW> rows[3];
   jpeg_create_decompress(&cinfo);
   bool colorspace_ok = true;
+  bool size_ok = true;
   const bool ok = guarded(err, [&] {
     jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
     jpeg_read_header(&cinfo, TRUE);
     if (cinfo.num_components != 1 &&
         !(cinfo.num_components == 3 && cinfo.jpeg_color_space == JCS_YCbCr)) {
       colorspace_ok = false;
+      return;
+    }
+    if (cinfo.image_width > out.width || cinfo.image_height > out.height) {
+      size_ok = false;  // not the picture `out` was laid out for
       return;
     }
     cinfo.raw_data_out = TRUE;
@@ -183,6 +189,8 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
     for (int c = 0; c < nc; ++c) {
       const jpeg_component_info& comp = cinfo.comp_info[c];
       plane_w[c] = comp.width_in_blocks * DCTSIZE;
+      h_samp[c] = comp.h_samp_factor;
+      v_samp[c] = comp.v_samp_factor;
       const std::size_t h = static_cast<std::size_t>(passes) * comp.v_samp_factor * DCTSIZE;
       planes[c].assign(plane_w[c] * h, 0);
       rows[c].resize(static_cast<std::size_t>(comp.v_samp_factor) * DCTSIZE);
@@ -200,8 +208,9 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
     }
     jpeg_finish_decompress(&cinfo);
   });
-  if (!ok || !colorspace_ok) {
+  if (!ok || !colorspace_ok || !size_ok) {
     why = !colorspace_ok ? std::string("the JPEG's colour space is not YCbCr or grey")
+          : !size_ok     ? std::string("the JPEG is larger than the output picture")
                          : std::string("JPEG decoding failed: ") + err.message;
     jpeg_destroy_decompress(&cinfo);
     return false;
@@ -228,9 +237,8 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
           const std::uint32_t lx = std::min(2 * x + (d & 1), w - 1);
           const std::uint32_t ly = std::min(2 * y + (d >> 1), h - 1);
           for (int c = 1; c < 3; ++c) {
-            const jpeg_component_info& comp = cinfo.comp_info[c];
-            const std::size_t cx = lx * static_cast<std::uint32_t>(comp.h_samp_factor) / max_h;
-            const std::size_t cy = ly * static_cast<std::uint32_t>(comp.v_samp_factor) / max_v;
+            const std::size_t cx = lx * static_cast<std::uint32_t>(h_samp[c]) / max_h;
+            const std::size_t cy = ly * static_cast<std::uint32_t>(v_samp[c]) / max_v;
             sum[c - 1] += planes[c][cy * plane_w[c] + cx];
           }
         }
@@ -254,8 +262,10 @@ bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
   std::vector<std::uint8_t> up(static_cast<std::size_t>(pw / 2) * (ph / 2));
   std::vector<std::uint8_t> vp(up.size());
   for (std::uint32_t y = 0; y < ph; ++y) {
-    const std::uint8_t* src = in.data + static_cast<std::size_t>(std::min(y, h - 1)) * in.width_stride;
-    for (std::uint32_t x = 0; x < pw; ++x) yp[static_cast<std::size_t>(y) * pw + x] = src[std::min(x, w - 1)];
+    const std::uint8_t* src =
+        in.data + static_cast<std::size_t>(std::min(y, h - 1)) * in.width_stride;
+    for (std::uint32_t x = 0; x < pw; ++x)
+      yp[static_cast<std::size_t>(y) * pw + x] = src[std::min(x, w - 1)];
   }
   const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
   const bool nv21 = in.kind == Image::kNv21;
@@ -296,7 +306,8 @@ bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
     jpeg_start_compress(&cinfo, TRUE);
     JSAMPARRAY arrays[3] = {yrows.data(), urows.data(), vrows.data()};
     for (std::uint32_t p = 0; cinfo.next_scanline < cinfo.image_height; ++p) {
-      for (std::uint32_t r = 0; r < 16; ++r) yrows[r] = yp.data() + (p * 16 + r) * static_cast<std::size_t>(pw);
+      for (std::uint32_t r = 0; r < 16; ++r)
+        yrows[r] = yp.data() + (p * 16 + r) * static_cast<std::size_t>(pw);
       for (std::uint32_t r = 0; r < 8; ++r) {
         urows[r] = up.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
         vrows[r] = vp.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
@@ -349,6 +360,11 @@ bool png_decode(const void* data, std::size_t size, const Image& out, std::strin
     png_image_free(&image);
     return false;
   }
+  if (image.width > out.width || image.height > out.height) {
+    why = "the PNG is larger than the output picture";
+    png_image_free(&image);
+    return false;
+  }
   image.format = out.kind == Image::kRgba ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
   if (png_image_finish_read(&image, nullptr, out.data, static_cast<png_int_32>(out.width_stride),
                             nullptr) == 0) {
@@ -361,14 +377,14 @@ bool png_decode(const void* data, std::size_t size, const Image& out, std::strin
 
 void resize_yuv420sp(const Image& in, const Rect& crop, const Image& out, const Rect& paste,
                      Interp interp) {
-  resize_plane(in.data, in.width_stride, crop.left, crop.top, crop.width(), crop.height(),
-               out.data, out.width_stride, paste.left, paste.top, paste.width(), paste.height(),
-               1, false, interp);
+  resize_plane(in.data, in.width_stride, crop.left, crop.top, crop.width(), crop.height(), out.data,
+               out.width_stride, paste.left, paste.top, paste.width(), paste.height(), 1, false,
+               interp);
   const std::uint32_t scw = (crop.width() + 1) / 2, sch = (crop.height() + 1) / 2;
   const std::uint32_t dcw = (paste.width() + 1) / 2, dch = (paste.height() + 1) / 2;
   resize_plane(chroma_plane(in), in.width_stride / 2 * 2, crop.left / 2, crop.top / 2, scw, sch,
-               chroma_plane(out), out.width_stride / 2 * 2, paste.left / 2, paste.top / 2, dcw,
-               dch, 2, in.kind != out.kind, interp);
+               chroma_plane(out), out.width_stride / 2 * 2, paste.left / 2, paste.top / 2, dcw, dch,
+               2, in.kind != out.kind, interp);
 }
 
 void convert_color(const Image& in, const Image& out) {

@@ -42,7 +42,15 @@ struct Rect {
   std::uint32_t height() const { return bottom - top + 1; }
 };
 
-enum class JpegSampling : std::int32_t { k444 = 0, k422 = 1, k420 = 2, kGray = 3, k440 = 4, k411 = 5, kUnknown = 1000 };
+enum class JpegSampling : std::int32_t {
+  k444 = 0,
+  k422 = 1,
+  k420 = 2,
+  kGray = 3,
+  k440 = 4,
+  k411 = 5,
+  kUnknown = 1000
+};
 
 struct JpegInfo {
   std::uint32_t width = 0;

@@ -23,7 +23,8 @@
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
   std::ifstream in(argv[1], std::ios::binary);
-  const std::vector<char> jpg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<char> jpg((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
   CHECK(aclInit(nullptr));
   CHECK(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
@@ -53,7 +54,8 @@ int main(int argc, char** argv) {
   CHECK(aclrtSynchronizeStream(stream));
   std::vector<char> yuv(acldvppGetPicDescSize(out));
   CHECK(aclrtMemcpy(yuv.data(), yuv.size(), dst, yuv.size(), ACL_MEMCPY_DEVICE_TO_HOST));
-  std::ofstream(argv[2], std::ios::binary).write(yuv.data(), static_cast<std::streamsize>(yuv.size()));
+  std::ofstream(argv[2], std::ios::binary)
+      .write(yuv.data(), static_cast<std::streamsize>(yuv.size()));
   std::printf("decoded %ux%u (%d components) into %ux%u strides, %zu bytes\n", w, h, comps, ws, hs,
               yuv.size());
   acldvppDestroyPicDesc(out);

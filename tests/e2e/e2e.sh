@@ -364,7 +364,10 @@ PY
            abs(e['dur'] - (1000 + 1548288 / 100e9 * 1e6 + 0.1)) < 0.002 for e in d)"
     json_check out/timeline.json \
       "any(e.get('ph')=='M' and e.get('name')=='thread_name' and e['args']['name']=='DVPP JPEGD ch 0' for e in d)"
-    grep -q ',JPEGD,JPEGD,N/A,DVPP,' out/op_summary.csv ;;
+    grep -q ',JPEGD,JPEGD,N/A,DVPP,' out/op_summary.csv
+    # Deterministic: the same program and config give the same timeline and op_summary.
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=out2 ./dvpp_jpegd in.jpg out2.yuv
+    cmp out/timeline.json out2/timeline.json && cmp out/op_summary.csv out2/op_summary.csv ;;
   dvpp_absent)  # a chip without JPEGD rejects the call with ACL_ERROR_FEATURE_UNSUPPORTED
     "${PREFIX}/share/npusim/npusim_dvpp_ref" gen-jpeg 64 64 in.jpg
     build dvpp_jpegd acl_dvpp

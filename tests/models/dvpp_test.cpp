@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/chip_config_loader.h"
 #include "models/dvpp.h"
 #include "models/task_scheduler.h"
 #include "tests/models/bench.h"
@@ -17,8 +18,8 @@ namespace {
 /// Round numbers: reference 1000x1000; a channel does 100 reference frames/s (10 ms each).
 ChipConfig dvpp_config(std::int64_t channels, double fps, double total_fps) {
   ChipConfig c = test_config();
-  for (DvppModuleConfig* m : {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd,
-                              &c.dvpp.vdec, &c.dvpp.venc}) {
+  for (DvppModuleConfig* m :
+       {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd, &c.dvpp.vdec, &c.dvpp.venc}) {
     *m = DvppModuleConfig{channels, 1000, 1000, fps, total_fps};
   }
   return c;
@@ -114,8 +115,8 @@ TEST(Dvpp, BatchFramesSpreadOverUnits) {
   // unit (10 ms; the bucket refills meanwhile), 5 starts then too; 6 waits for the debt (20 ms),
   // 7 for the next (30 ms): the task ends at 40 ms (units alone would allow 20 ms).
   Bench bench(dvpp_config(4, 100, 100), /*trace=*/true);
-  Seen& r = bench.submit(dvpp_task(DvppModule::kVpc, 1,
-                                   std::vector<DvppFrame>(8, DvppFrame{1000000, 0, 0})));
+  Seen& r = bench.submit(
+      dvpp_task(DvppModule::kVpc, 1, std::vector<DvppFrame>(8, DvppFrame{1000000, 0, 0})));
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   EXPECT_EQ(r.out.end, kStart + 40 * kMs + kCompletion);
   EXPECT_EQ(bench.stat("chip0.dvpp.vpc.frames"), 8.0);
@@ -127,8 +128,8 @@ TEST(Dvpp, BatchFramesSpreadOverUnits) {
 TEST(Dvpp, BatchWaitsForAFreeUnit) {
   // 2 units, total not binding: frames 0 and 1 run at once, frame 2 waits for unit 0.
   Bench bench(dvpp_config(2, 100, 1e6));
-  Seen& r = bench.submit(dvpp_task(DvppModule::kVpc, 1,
-                                   {{1000000, 0, 0}, {1000000, 0, 0}, {1000000, 0, 0}}));
+  Seen& r = bench.submit(
+      dvpp_task(DvppModule::kVpc, 1, {{1000000, 0, 0}, {1000000, 0, 0}, {1000000, 0, 0}}));
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   // Frames 0 and 1 start at once, frame 2 when unit 0 frees (10 ms).
   EXPECT_EQ(r.out.end, kStart + 20 * kMs + kCompletion);
@@ -173,9 +174,23 @@ TEST(Dvpp, RecordsOneOpSummaryRowPerTask) {
   EXPECT_EQ(records[0].start, kStart);
   EXPECT_EQ(records[0].end, kStart + 10 * kMs + kCompletion);  // both frames at once
   const std::string csv = op_summary_csv(records, OpSummaryParams{});
-  EXPECT_NE(csv.find(",VPC_BATCH_CROP,VPC_BATCH_CROP,N/A,DVPP,0.700,10000.300,"),
-            std::string::npos)
+  EXPECT_NE(csv.find(",VPC_BATCH_CROP,VPC_BATCH_CROP,N/A,DVPP,0.700,10000.300,"), std::string::npos)
       << csv;
+}
+
+TEST(Dvpp, Preset310pFollowsThePublishedTable) {
+  // ascend310p: JPEGD 1080p n x 128 fps up to 16 channels, 2048 in total; 4K (4x the pixels)
+  // n x 32 fps. A 4K frame takes 1/32 s on a unit; two 1080p frames run side by side.
+  ChipConfig c = load_chip_config("ascend310p", {}, "");
+  c.scheduler = test_config().scheduler;  // round dispatch/completion figures
+  Bench bench(c);
+  Seen& k4 = bench.submit(dvpp_task(DvppModule::kJpegd, 1, {{3840ull * 2160, 0, 0}}));
+  Seen& a = bench.submit(dvpp_task(DvppModule::kJpegd, 2, {{1920ull * 1080, 0, 0}}));
+  Seen& b = bench.submit(dvpp_task(DvppModule::kVpc, 3, {{1920ull * 1080, 0, 0}}));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  EXPECT_EQ(k4.out.end, kStart + 31250 * sim::kUs + kCompletion);
+  EXPECT_EQ(a.out.end, kStart + 7812500 * kNs + kCompletion);
+  EXPECT_EQ(b.out.end, kStart + SimTime{2777777778} + kCompletion);  // 1/360 s to the ps
 }
 
 TEST(Dvpp, AbsentModuleClaimsNothing) {

@@ -223,6 +223,26 @@ TEST_F(DvppTest, JpegRoundTripThroughJpegeAndJpegd) {
   EXPECT_EQ(last_dvpp(), "JPEGD");
 }
 
+TEST_F(DvppTest, JpegeInputRules) {
+  void* in = device({}, 4608 * 64 * 3 / 2);
+  void* out = device({}, 65536);
+  acldvppJpegeConfig* cfg = acldvppCreateJpegeConfig();
+  uint32_t size = 65536;
+  // Wider than 4096 (JPEGE takes up to 8192) but the stride does not cover the width.
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, pic(in, 1, 4600, 64, 4096, 64, 4096 * 96), out,
+                                   &size, cfg, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, pic(in, 1, 16, 64, 16, 64, 1536), out, &size, cfg,
+                                   stream_),
+            ACL_ERROR_INVALID_PARAM);  // narrower than 32
+  size = 0;
+  EXPECT_EQ(acldvppJpegEncodeAsync(channel_, pic(in, 1, 64, 64, 64, 64, 6144), out, &size, cfg,
+                                   stream_),
+            ACL_ERROR_INVALID_PARAM);  // no room for the output
+  EXPECT_EQ(tasks_of(TaskKind::kDvppJpege), 0u);
+  acldvppDestroyJpegeConfig(cfg);
+}
+
 TEST_F(DvppTest, JpegdOutputAlignmentRules) {
   const Bytes jpg = encode(nv12(64, 48, 64, 48, pattern, 128, 128), 64, 48, 64, 48);
   void* in = device(jpg);
@@ -241,9 +261,9 @@ TEST_F(DvppTest, JpegdOutputAlignmentRules) {
   EXPECT_EQ(acldvppJpegDecodeAsync(channel_, in, n, pic(out, 12, 64, 48, 128, 48, 9216), stream_),
             ACL_ERROR_INVALID_PARAM);
   // Input not in device memory.
-  EXPECT_EQ(acldvppJpegDecodeAsync(channel_, jpg.data(), n, pic(out, 1, 64, 48, 128, 48, 9216),
-                                   stream_),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(
+      acldvppJpegDecodeAsync(channel_, jpg.data(), n, pic(out, 1, 64, 48, 128, 48, 9216), stream_),
+      ACL_ERROR_INVALID_PARAM);
   // Not a JPEG.
   const Bytes junk(64, 0x55);
   EXPECT_EQ(acldvppJpegGetImageInfo(junk.data(), 64, nullptr, nullptr, nullptr),
@@ -265,7 +285,7 @@ TEST_F(DvppTest, ResizeValuesFollowTheDocumentedSampling) {
             ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   const Bytes out = host(b, 288);
-  const std::uint8_t want[20] = {0, 3, 8, 13, 18, 23, 28, 33, 38, 43,
+  const std::uint8_t want[20] = {0,  3,  8,  13, 18, 23, 28, 33, 38, 43,
                                  48, 53, 58, 63, 68, 73, 78, 83, 88, 90};
   for (int x = 0; x < 20; ++x) EXPECT_EQ(out[5 * 32 + x], want[x]) << x;
   // NV12 in, NV21 out: the chroma pair is swapped.
@@ -307,7 +327,10 @@ TEST_F(DvppTest, CropAndPasteCopyExactlyAndCheckTheRoiRules) {
   EXPECT_EQ(out[48 * 16 + 1 * 48 + 17], 2);  // V
   EXPECT_EQ(out[48 * 16 + 0 * 48 + 16], 7);  // chroma row 0 untouched
   // ROI rules: left even, right odd, top even, bottom odd, inside; paste left a multiple of 16.
-  const struct { uint32_t l, r, t, b; bool paste; } bad[] = {
+  const struct {
+    uint32_t l, r, t, b;
+    bool paste;
+  } bad[] = {
       {11, 25, 4, 13, false}, {10, 24, 4, 13, false}, {10, 25, 5, 13, false},
       {10, 25, 4, 12, false}, {10, 65, 4, 13, false}, {10, 15, 4, 9, false},
       {8, 23, 2, 11, true},
@@ -427,8 +450,8 @@ TEST_F(DvppTest, PngDecodeIsExact) {
   EXPECT_EQ(iw, w);
   EXPECT_EQ(ih, h);
   EXPECT_EQ(comps, 3);
-  ASSERT_EQ(acldvppPngPredictDecSize(file.data(), static_cast<uint32_t>(len),
-                                     PIXEL_FORMAT_RGB_888, &size),
+  ASSERT_EQ(acldvppPngPredictDecSize(file.data(), static_cast<uint32_t>(len), PIXEL_FORMAT_RGB_888,
+                                     &size),
             ACL_SUCCESS);
   EXPECT_EQ(size, 128u * 16);
   void* in = device(file);
@@ -443,6 +466,75 @@ TEST_F(DvppTest, PngDecodeIsExact) {
   EXPECT_EQ(tasks_of(TaskKind::kDvppPngd), 1u);
 }
 
+TEST_F(DvppTest, PicturesMustBeMemoryOfTheCurrentDevice) {
+  const Bytes in = nv12(16, 8, 16, 8, flat, 128, 128);
+  void* local = device(in);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  void* other = nullptr;
+  ASSERT_EQ(acldvppMalloc(&other, in.size()), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  acldvppResizeConfig* r = acldvppCreateResizeConfig();
+  EXPECT_EQ(acldvppVpcResizeAsync(channel_, pic(local, 1, 16, 8, 16, 8, 192),
+                                  pic(other, 1, 16, 8, 16, 8, 192), r, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("memory of device 1"), std::string::npos);
+  acldvppDestroyResizeConfig(r);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  EXPECT_EQ(acldvppFree(other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+}
+
+TEST_F(DvppTest, RandomDescriptorsGetDocumentedCodesOnly) {
+  // Deterministic random pictures, strides, sizes, formats and ROIs over small buffers: every
+  // call either succeeds (and its task runs within the buffers: the sanitizer build checks) or
+  // fails with ACL_ERROR_INVALID_PARAM.
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  auto next = [&](std::uint32_t n) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return static_cast<std::uint32_t>(x % n);
+  };
+  const std::size_t cap = 64 * 48 * 3 / 2;
+  void* a = device(nv12(64, 48, 64, 48, pattern, 50, 60));
+  void* b = device({}, cap);
+  acldvppResizeConfig* r = acldvppCreateResizeConfig();
+  int ok = 0;
+  for (int i = 0; i < 3000; ++i) {
+    auto random_pic = [&](void* data) {
+      const std::uint32_t w = next(80), h = next(60);
+      const std::uint32_t ws = next(3) == 0 ? next(100) : (w + 15) / 16 * 16;
+      const std::uint32_t hs = next(3) == 0 ? next(70) : (h + 1) / 2 * 2;
+      const std::uint32_t formats[] = {1, 2, 3, 12, 1000, 10000};
+      return pic(data, formats[next(6)], w, h, ws, hs, next(2) ? ws * hs * 3 / 2 : next(5000));
+    };
+    acldvppPicDesc* in = random_pic(a);
+    acldvppPicDesc* out = random_pic(b);
+    acldvppRoiConfig* crop = acldvppCreateRoiConfig(next(70), next(80), next(50), next(60));
+    acldvppRoiConfig* paste = acldvppCreateRoiConfig(next(4) * 16, next(80), next(50), next(60));
+    aclError rc = ACL_SUCCESS;
+    switch (next(5)) {
+      case 0: rc = acldvppVpcResizeAsync(channel_, in, out, r, stream_); break;
+      case 1: rc = acldvppVpcCropAsync(channel_, in, out, crop, stream_); break;
+      case 2: rc = acldvppVpcCropAndPasteAsync(channel_, in, out, crop, paste, stream_); break;
+      case 3: rc = acldvppVpcConvertColorAsync(channel_, in, out, stream_); break;
+      default:
+        rc = acldvppJpegDecodeAsync(channel_, a, static_cast<uint32_t>(next(cap)), out, stream_);
+    }
+    EXPECT_TRUE(rc == ACL_SUCCESS || rc == ACL_ERROR_INVALID_PARAM) << rc;
+    ok += rc == ACL_SUCCESS;
+    acldvppDestroyRoiConfig(crop);
+    acldvppDestroyRoiConfig(paste);
+    descs_.pop_back();
+    descs_.pop_back();
+    acldvppDestroyPicDesc(in);
+    acldvppDestroyPicDesc(out);
+  }
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_GT(ok, 0);
+  acldvppDestroyResizeConfig(r);
+}
+
 TEST_F(DvppTest, UnimplementedFunctionsReturnFeatureUnsupported) {
   EXPECT_EQ(acldvppVpcPyrDownAsync(channel_, nullptr, nullptr, nullptr, stream_),
             ACL_ERROR_FEATURE_UNSUPPORTED);
@@ -452,8 +544,8 @@ TEST_F(DvppTest, UnimplementedFunctionsReturnFeatureUnsupported) {
 class NoDvppTest : public DeviceTest {
  protected:
   void configure(models::ChipConfig& c, FakeTiming&) override {
-    for (models::DvppModuleConfig* m : {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd,
-                                        &c.dvpp.vdec, &c.dvpp.venc}) {
+    for (models::DvppModuleConfig* m :
+         {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd, &c.dvpp.vdec, &c.dvpp.venc}) {
       m->channels = 0;
     }
   }

@@ -56,10 +56,13 @@ void write_file(const std::string& path, const Bytes& b) {
   }
 }
 
-std::uint8_t clamp(double v) { return static_cast<std::uint8_t>(v < 0 ? 0 : v > 255 ? 255 : std::lround(v)); }
+std::uint8_t clamp(double v) {
+  return static_cast<std::uint8_t>(v < 0 ? 0 : v > 255 ? 255 : std::lround(v));
+}
 
 /// Synthetic content: gradients, rings and a checker, so resizing and coding are exercised.
-void pixel(std::uint32_t x, std::uint32_t y, std::uint32_t w, std::uint32_t h, std::uint8_t rgb[3]) {
+void pixel(std::uint32_t x, std::uint32_t y, std::uint32_t w, std::uint32_t h,
+           std::uint8_t rgb[3]) {
   const double fx = static_cast<double>(x) / w, fy = static_cast<double>(y) / h;
   const double r = std::hypot(fx - 0.5, fy - 0.5);
   const double ring = 0.5 + 0.5 * std::cos(r * 60.0);
@@ -97,19 +100,22 @@ int gen_jpeg(std::uint32_t w, std::uint32_t h, const std::string& out, int quali
   return 0;
 }
 
-int gen_nv12(std::uint32_t w, std::uint32_t h, std::uint32_t ws, std::uint32_t hs, const std::string& out) {
+int gen_nv12(std::uint32_t w, std::uint32_t h, std::uint32_t ws, std::uint32_t hs,
+             const std::string& out) {
   Bytes b(static_cast<std::size_t>(ws) * hs * 3 / 2, 0);
   std::uint8_t rgb[3];
   for (std::uint32_t y = 0; y < h; ++y) {
     for (std::uint32_t x = 0; x < w; ++x) {
       pixel(x, y, w, h, rgb);
-      b[static_cast<std::size_t>(y) * ws + x] = clamp(0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]);
+      b[static_cast<std::size_t>(y) * ws + x] =
+          clamp(0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]);
     }
   }
   for (std::uint32_t y = 0; y < (h + 1) / 2; ++y) {
     for (std::uint32_t x = 0; x < (w + 1) / 2; ++x) {
       pixel(2 * x, 2 * y, w, h, rgb);
-      std::uint8_t* uv = &b[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(y) * ws + 2 * x];
+      std::uint8_t* uv =
+          &b[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(y) * ws + 2 * x];
       uv[0] = clamp(128 - 0.168736 * rgb[0] - 0.331264 * rgb[1] + 0.5 * rgb[2]);
       uv[1] = clamp(128 + 0.5 * rgb[0] - 0.418688 * rgb[1] - 0.081312 * rgb[2]);
     }
@@ -121,7 +127,8 @@ int gen_nv12(std::uint32_t w, std::uint32_t h, std::uint32_t ws, std::uint32_t h
 int gen_png(std::uint32_t w, std::uint32_t h, const std::string& out) {
   Bytes rgb(3 * static_cast<std::size_t>(w) * h);
   for (std::uint32_t y = 0; y < h; ++y)
-    for (std::uint32_t x = 0; x < w; ++x) pixel(x, y, w, h, &rgb[3 * (static_cast<std::size_t>(y) * w + x)]);
+    for (std::uint32_t x = 0; x < w; ++x)
+      pixel(x, y, w, h, &rgb[3 * (static_cast<std::size_t>(y) * w + x)]);
   png_image img;
   std::memset(&img, 0, sizeof img);
   img.version = PNG_IMAGE_VERSION;
@@ -158,21 +165,25 @@ bool decode_ycc(const Bytes& jpg, std::uint32_t& w, std::uint32_t& h, Bytes& ycc
     JSAMPROW r = row.data();
     jpeg_read_scanlines(&d, &r, 1);
     for (std::uint32_t x = 0; x < w; ++x)
-      for (int c = 0; c < nc; ++c) ycc[3 * (static_cast<std::size_t>(y) * w + x) + c] = row[nc * x + c];
+      for (int c = 0; c < nc; ++c)
+        ycc[3 * (static_cast<std::size_t>(y) * w + x) + c] = row[nc * x + c];
   }
   jpeg_finish_decompress(&d);
   jpeg_destroy_decompress(&d);
   return true;
 }
 
-Bytes ycc_to_nv12(const Bytes& ycc, std::uint32_t w, std::uint32_t h, std::uint32_t ws, std::uint32_t hs) {
+Bytes ycc_to_nv12(const Bytes& ycc, std::uint32_t w, std::uint32_t h, std::uint32_t ws,
+                  std::uint32_t hs) {
   Bytes b(static_cast<std::size_t>(ws) * hs * 3 / 2, 0);
   for (std::uint32_t y = 0; y < h; ++y)
-    for (std::uint32_t x = 0; x < w; ++x) b[static_cast<std::size_t>(y) * ws + x] = ycc[3 * (static_cast<std::size_t>(y) * w + x)];
+    for (std::uint32_t x = 0; x < w; ++x)
+      b[static_cast<std::size_t>(y) * ws + x] = ycc[3 * (static_cast<std::size_t>(y) * w + x)];
   for (std::uint32_t y = 0; y < (h + 1) / 2; ++y)
     for (std::uint32_t x = 0; x < (w + 1) / 2; ++x) {
       const std::size_t s = 3 * (static_cast<std::size_t>(2 * y) * w + 2 * x);
-      std::uint8_t* uv = &b[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(y) * ws + 2 * x];
+      std::uint8_t* uv =
+          &b[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(y) * ws + 2 * x];
       uv[0] = ycc[s + 1];
       uv[1] = ycc[s + 2];
     }
@@ -209,20 +220,26 @@ int ref_resize(const std::string& in, std::uint32_t iw, std::uint32_t ih, std::u
   if (cw == static_cast<int>(ow) && ch == static_cast<int>(oh)) {
     // No scaling: the reference is the crop itself (swscale's unscaled NV12 path is not used).
     for (int y = 0; y < ch; ++y)
-      std::memcpy(&dst[static_cast<std::size_t>(y) * ows], &src[static_cast<std::size_t>(t + y) * iws + l], cw);
+      std::memcpy(&dst[static_cast<std::size_t>(y) * ows],
+                  &src[static_cast<std::size_t>(t + y) * iws + l], cw);
     for (int y = 0; y < (ch + 1) / 2; ++y)
-      std::memcpy(&dst[static_cast<std::size_t>(ows) * ohs + static_cast<std::size_t>(y) * ows],
-                  &src[static_cast<std::size_t>(iws) * ihs + static_cast<std::size_t>(t / 2 + y) * iws + l],
-                  2 * ((cw + 1) / 2));
+      std::memcpy(
+          &dst[static_cast<std::size_t>(ows) * ohs + static_cast<std::size_t>(y) * ows],
+          &src[static_cast<std::size_t>(iws) * ihs + static_cast<std::size_t>(t / 2 + y) * iws + l],
+          2 * ((cw + 1) / 2));
     write_file(out, dst);
     return 0;
   }
-  SwsContext* sws = sws_getContext(cw, ch, AV_PIX_FMT_NV12, static_cast<int>(ow), static_cast<int>(oh),
-                                   AV_PIX_FMT_NV12, SWS_BILINEAR | SWS_ACCURATE_RND, nullptr, nullptr, nullptr);
-  const std::uint8_t* sp[4] = {src.data() + static_cast<std::size_t>(t) * iws + l,
-                               src.data() + static_cast<std::size_t>(iws) * ihs + static_cast<std::size_t>(t / 2) * iws + l, nullptr, nullptr};
+  SwsContext* sws =
+      sws_getContext(cw, ch, AV_PIX_FMT_NV12, static_cast<int>(ow), static_cast<int>(oh),
+                     AV_PIX_FMT_NV12, SWS_BILINEAR | SWS_ACCURATE_RND, nullptr, nullptr, nullptr);
+  const std::uint8_t* sp[4] = {
+      src.data() + static_cast<std::size_t>(t) * iws + l,
+      src.data() + static_cast<std::size_t>(iws) * ihs + static_cast<std::size_t>(t / 2) * iws + l,
+      nullptr, nullptr};
   const int ss[4] = {static_cast<int>(iws), static_cast<int>(iws), 0, 0};
-  std::uint8_t* dp[4] = {dst.data(), dst.data() + static_cast<std::size_t>(ows) * ohs, nullptr, nullptr};
+  std::uint8_t* dp[4] = {dst.data(), dst.data() + static_cast<std::size_t>(ows) * ohs, nullptr,
+                         nullptr};
   const int ds[4] = {static_cast<int>(ows), static_cast<int>(ows), 0, 0};
   sws_scale(sws, sp, ss, 0, ch, dp, ds);
   sws_freeContext(sws);
@@ -239,10 +256,13 @@ int crop_nv12(const std::string& in, std::uint32_t ws, std::uint32_t hs, std::ui
   }
   Bytes dst(static_cast<std::size_t>(w) * h * 3 / 2, 0);
   for (std::uint32_t y = 0; y < h; ++y)
-    std::memcpy(&dst[static_cast<std::size_t>(y) * w], &src[static_cast<std::size_t>(t + y) * ws + l], w);
+    std::memcpy(&dst[static_cast<std::size_t>(y) * w],
+                &src[static_cast<std::size_t>(t + y) * ws + l], w);
   for (std::uint32_t y = 0; y < (h + 1) / 2; ++y)
-    std::memcpy(&dst[static_cast<std::size_t>(w) * h + static_cast<std::size_t>(y) * w],
-                &src[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(t / 2 + y) * ws + l], 2 * ((w + 1) / 2));
+    std::memcpy(
+        &dst[static_cast<std::size_t>(w) * h + static_cast<std::size_t>(y) * w],
+        &src[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(t / 2 + y) * ws + l],
+        2 * ((w + 1) / 2));
   write_file(out, dst);
   return 0;
 }
@@ -253,7 +273,8 @@ int compare(const std::string& a, const std::string& b, std::uint32_t w, std::ui
             std::uint32_t aws, std::uint32_t ahs, std::uint32_t bws, std::uint32_t bhs,
             const std::string& mode) {
   const Bytes x = read_file(a), y = read_file(b);
-  if (x.size() < static_cast<std::size_t>(aws) * ahs * 3 / 2 || y.size() < static_cast<std::size_t>(bws) * bhs * 3 / 2) {
+  if (x.size() < static_cast<std::size_t>(aws) * ahs * 3 / 2 ||
+      y.size() < static_cast<std::size_t>(bws) * bhs * 3 / 2) {
     std::printf("compare: a file is smaller than its picture\n");
     return 1;
   }
@@ -261,14 +282,16 @@ int compare(const std::string& a, const std::string& b, std::uint32_t w, std::ui
   std::size_t n[2] = {0, 0};
   for (std::uint32_t r = 0; r < h; ++r)
     for (std::uint32_t c = 0; c < w; ++c) {
-      const double d = x[static_cast<std::size_t>(r) * aws + c] - y[static_cast<std::size_t>(r) * bws + c];
+      const double d =
+          x[static_cast<std::size_t>(r) * aws + c] - y[static_cast<std::size_t>(r) * bws + c];
       se[0] += d * d;
       ++n[0];
     }
   for (std::uint32_t r = 0; r < (h + 1) / 2; ++r)
     for (std::uint32_t c = 0; c < 2 * ((w + 1) / 2); ++c) {
-      const double d = x[static_cast<std::size_t>(aws) * ahs + static_cast<std::size_t>(r) * aws + c] -
-                       y[static_cast<std::size_t>(bws) * bhs + static_cast<std::size_t>(r) * bws + c];
+      const double d =
+          x[static_cast<std::size_t>(aws) * ahs + static_cast<std::size_t>(r) * aws + c] -
+          y[static_cast<std::size_t>(bws) * bhs + static_cast<std::size_t>(r) * bws + c];
       se[1] += d * d;
       ++n[1];
     }
@@ -286,19 +309,23 @@ std::uint32_t u(const char* s) { return static_cast<std::uint32_t>(std::strtoul(
 
 int main(int argc, char** argv) {
   const std::string cmd = argc > 1 ? argv[1] : "";
-  if (cmd == "gen-jpeg" && argc >= 5) return gen_jpeg(u(argv[2]), u(argv[3]), argv[4], argc > 5 ? std::atoi(argv[5]) : 90);
-  if (cmd == "gen-nv12" && argc == 7) return gen_nv12(u(argv[2]), u(argv[3]), u(argv[4]), u(argv[5]), argv[6]);
+  if (cmd == "gen-jpeg" && argc >= 5)
+    return gen_jpeg(u(argv[2]), u(argv[3]), argv[4], argc > 5 ? std::atoi(argv[5]) : 90);
+  if (cmd == "gen-nv12" && argc == 7)
+    return gen_nv12(u(argv[2]), u(argv[3]), u(argv[4]), u(argv[5]), argv[6]);
   if (cmd == "gen-png" && argc == 5) return gen_png(u(argv[2]), u(argv[3]), argv[4]);
   if (cmd == "ref-jpegd" && argc == 6) return ref_jpegd(argv[2], u(argv[3]), u(argv[4]), argv[5]);
   if (cmd == "crop-nv12" && argc == 10)
-    return crop_nv12(argv[2], u(argv[3]), u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]), u(argv[8]), argv[9]);
+    return crop_nv12(argv[2], u(argv[3]), u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]),
+                     u(argv[8]), argv[9]);
   if (cmd == "jpeg-to-nv12" && argc == 4) return jpeg_to_nv12(argv[2], argv[3]);
   if (cmd == "ref-resize" && argc == 16)
-    return ref_resize(argv[2], u(argv[3]), u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]), u(argv[8]),
-                      u(argv[9]), u(argv[10]), u(argv[11]), u(argv[12]), u(argv[13]), u(argv[14]), argv[15]);
+    return ref_resize(argv[2], u(argv[3]), u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]),
+                      u(argv[8]), u(argv[9]), u(argv[10]), u(argv[11]), u(argv[12]), u(argv[13]),
+                      u(argv[14]), argv[15]);
   if (cmd == "compare" && argc >= 10)
-    return compare(argv[2], argv[3], u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]), u(argv[8]), u(argv[9]),
-                   argc > 10 ? argv[10] : "");
+    return compare(argv[2], argv[3], u(argv[4]), u(argv[5]), u(argv[6]), u(argv[7]), u(argv[8]),
+                   u(argv[9]), argc > 10 ? argv[10] : "");
   std::fprintf(stderr, "usage: see tools/dvpp_ref/dvpp_ref.cpp\n");
   return 2;
 }
