@@ -242,6 +242,64 @@ TEST_F(VdecTest, DestroyDeliversEveryPendingCallbackAndTooSmallBuffersReportIt) 
   for (void* p : bufs) acldvppFree(p);
 }
 
+TEST_F(VdecTest, SkippedFramesAreDecodedWithoutOutputAndOutputSizeScales) {
+  auto packets = encode(VideoCodec::kH264, 320, 240, 3);
+  ReportThread reports;
+  aclvdecChannelDesc* ch = make_channel(reports.tid(), H264_MAIN_LEVEL,
+                                        PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  ASSERT_EQ(aclvdecSetChannelDescOutPicWidth(ch, 160), ACL_SUCCESS);
+  ASSERT_EQ(aclvdecSetChannelDescOutPicHeight(ch, 120), ACL_SUCCESS);
+  ASSERT_EQ(aclvdecCreateChannel(ch), ACL_SUCCESS);
+  acldvppStreamDesc* in = acldvppCreateStreamDesc();
+  std::vector<void*> bufs;
+  const std::uint32_t out_size = 160 * 120 * 3 / 2;
+  for (int i = 0; i < 3; ++i) {
+    bufs.push_back(to_device(packets[i].data(), packets[i].size()));
+    acldvppSetStreamDescData(in, bufs.back());
+    acldvppSetStreamDescSize(in, static_cast<std::uint32_t>(packets[i].size()));
+    void* user = reinterpret_cast<void*>(std::uintptr_t(i));
+    if (i == 1) {  // P frame 1 is decoded (frame 2 refers to it) but not output
+      ASSERT_EQ(aclvdecSendSkippedFrame(ch, in, nullptr, user), ACL_SUCCESS);
+      continue;
+    }
+    void* out = nullptr;
+    ASSERT_EQ(acldvppMalloc(&out, out_size), ACL_SUCCESS);
+    bufs.push_back(out);
+    acldvppPicDesc* pic = acldvppCreatePicDesc();
+    acldvppSetPicDescData(pic, out);
+    acldvppSetPicDescSize(pic, out_size);
+    ASSERT_EQ(aclvdecSendFrame(ch, in, pic, nullptr, user), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclvdecDestroyChannel(ch), ACL_SUCCESS);
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    ASSERT_EQ(g_pictures.size(), 3u);
+    EXPECT_EQ(g_pictures[1].user, 1u);
+    EXPECT_EQ(g_pictures[1].size, 0u);  // no output description: nothing filled in
+    for (int i : {0, 2}) {
+      const Picture& p = g_pictures[static_cast<std::size_t>(i)];
+      EXPECT_EQ(p.ret, 0u);
+      EXPECT_EQ(p.width, 160u);
+      EXPECT_EQ(p.height, 120u);
+      EXPECT_EQ(p.wstride, 160u);
+      EXPECT_EQ(p.hstride, 120u);
+      // Half size: compared with the source frame halved by the same scaler.
+      const YuvImage src = synthetic_frame(320, 240, static_cast<std::uint32_t>(i));
+      const codec::Yuv420spLayout l = codec::vdec_layout(160, 120, ChromaOrder::kNv12);
+      std::vector<std::uint8_t> ref(l.bytes());
+      std::string err;
+      ASSERT_TRUE(codec::write_yuv420sp(src, l, ref.data(), ref.size(), &err)) << err;
+      YuvImage want, got;
+      ASSERT_TRUE(codec::read_yuv420sp(ref.data(), ref.size(), l, &want, &err)) << err;
+      ASSERT_TRUE(codec::read_yuv420sp(p.bytes.data(), p.bytes.size(), l, &got, &err)) << err;
+      EXPECT_GT(codec::psnr(got, want), 33.0) << "frame " << i;
+    }
+  }
+  EXPECT_EQ(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
+  acldvppDestroyStreamDesc(in);
+  for (void* p : bufs) acldvppFree(p);
+}
+
 TEST_F(VdecTest, BadArgumentsReturnTheDocumentedCodes) {
   aclvdecChannelDesc* ch = aclvdecCreateChannelDesc();
   EXPECT_EQ(aclvdecSetChannelDescEnType(ch, static_cast<acldvppStreamFormat>(7)),
