@@ -11,7 +11,8 @@
 //    width); heightStride a multiple of 2 and >= height; size >= widthStride x heightStride x 3/2
 //    (RGB: x 1); data inside one device allocation of that size.
 //  - crop ROI: left and top even, right and bottom odd, inside the input, at least 10 x 6;
-//    paste ROI: left a multiple of 16, top even, right/bottom odd, inside the output.
+//    paste ROI: left a multiple of 16, top even, right/bottom odd, inside the output; the
+//    output (paste area, or the whole output picture) 1/32 to 16 times the crop per direction.
 //  - JPEGD output: widthStride a multiple of 64 on 310P (npu_arch 2002) and of 128 elsewhere,
 //    heightStride a multiple of 16, both covering the image; the decoded picture's width/height
 //    are written back to the output description (size = widthStride x heightStride x 3/2).
@@ -194,10 +195,24 @@ dvpp::DvppFrame vpc_frame(const VpcJob& j) {
                      picture_bytes(j.out.image.kind, j.paste.width(), j.paste.height()));
 }
 
+/// CANN's VPC scaling range: the output is 1/32 to 16 times the crop in each direction.
+void check_scale(const VpcJob& j) {
+  const std::uint64_t cw = j.crop.width(), ch = j.crop.height();
+  const std::uint64_t pw = j.paste.width(), ph = j.paste.height();
+  require(pw * 32 >= cw && pw <= cw * 16 && ph * 32 >= ch && ph <= ch * 16,
+          ACL_ERROR_INVALID_PARAM,
+          "scaling " + std::to_string(cw) + "x" + std::to_string(ch) + " to " +
+              std::to_string(pw) + "x" + std::to_string(ph) +
+              " is outside the VPC's [1/32, 16] range per direction");
+}
+
 void submit_vpc(Call& c, void* stream, std::vector<VpcJob> jobs, dvpp::Interp interp,
                 const char* name) {
   std::vector<dvpp::DvppFrame> frames;
-  for (const VpcJob& j : jobs) frames.push_back(vpc_frame(j));
+  for (const VpcJob& j : jobs) {
+    check_scale(j);
+    frames.push_back(vpc_frame(j));
+  }
   const MemoryRegistry* mem = &c.runtime().memory();
   dvpp::submit(c, stream, DvppModule::kVpc, std::move(frames), name,
                [mem, jobs = std::move(jobs), interp]() -> int {

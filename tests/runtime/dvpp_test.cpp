@@ -355,6 +355,14 @@ TEST_F(DvppTest, CropAndPasteCopyExactlyAndCheckTheRoiRules) {
   EXPECT_EQ(tasks_of(TaskKind::kDvppVpc), 1u);
   acldvppDestroyRoiConfig(crop);
   acldvppDestroyRoiConfig(paste);
+  // Scaling range [1/32, 16] per direction: 10x6 up to 176x6 (17.6x wider) is refused.
+  void* big = device({}, 176 * 6 * 3 / 2);
+  acldvppRoiConfig* small = roi(0, 9, 0, 5);
+  EXPECT_EQ(acldvppVpcCropAsync(channel_, src, pic(big, 1, 176, 6, 176, 6, 1584), small, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(acldvppVpcCropAsync(channel_, src, pic(big, 1, 160, 6, 160, 6, 1440), small, stream_),
+            ACL_SUCCESS);  // 16x
+  acldvppDestroyRoiConfig(small);
 }
 
 TEST_F(DvppTest, BatchCropIsOneTaskWithAFramePerRoi) {
