@@ -56,13 +56,11 @@ aclError set_field(const char* name, D* desc, F&& set) {
   });
 }
 
-/// A getter: the field, or `fallback` (and the error logged) for a NULL description.
+/// A getter: the field, or CANN's default `fallback` for a NULL description (plain host objects,
+/// as the picture and stream descriptions' getters: no lock, no trace).
 template <class T, class D, class F>
-T get_field(const char* name, const D* desc, T fallback, F&& get) {
-  return api_value<T>(name, Needs::kNothing, fallback, [&](Call&) {
-    require_not_null(desc, "channelDesc");
-    return get(*desc);
-  });
+T get_field(const char* /*name*/, const D* desc, T fallback, F&& get) {
+  return desc == nullptr ? fallback : get(*desc);
 }
 
 void check_stream_format(int v) {
@@ -549,17 +547,11 @@ aclError aclvencSetFrameConfigEos(aclvencFrameConfig* config, uint8_t eos) {
 }
 
 uint8_t aclvencGetFrameConfigForceIFrame(const aclvencFrameConfig* config) {
-  return api_value<uint8_t>("aclvencGetFrameConfigForceIFrame", Needs::kNothing, 0, [&](Call&) {
-    require_not_null(config, "config");
-    return config->force_i_frame;
-  });
+  return config == nullptr ? 0 : config->force_i_frame;
 }
 
 uint8_t aclvencGetFrameConfigEos(const aclvencFrameConfig* config) {
-  return api_value<uint8_t>("aclvencGetFrameConfigEos", Needs::kNothing, 0, [&](Call&) {
-    require_not_null(config, "config");
-    return config->eos;
-  });
+  return config == nullptr ? 0 : config->eos;
 }
 
 // ---- VENC channel ----

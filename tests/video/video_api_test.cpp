@@ -300,6 +300,36 @@ TEST_F(VdecTest, SkippedFramesAreDecodedWithoutOutputAndOutputSizeScales) {
   for (void* p : bufs) acldvppFree(p);
 }
 
+TEST_F(VdecTest, AnUndecodableFrameReportsNoPicture) {
+  ReportThread reports;
+  aclvdecChannelDesc* ch = make_channel(reports.tid(), H265_MAIN_LEVEL,
+                                        PIXEL_FORMAT_YUV_SEMIPLANAR_420);
+  ASSERT_EQ(aclvdecCreateChannel(ch), ACL_SUCCESS);
+  std::vector<std::uint8_t> junk(2048);
+  for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<std::uint8_t>(i * 151 + 7);
+  void* dev = to_device(junk.data(), junk.size());
+  void* out = nullptr;
+  ASSERT_EQ(acldvppMalloc(&out, 4096), ACL_SUCCESS);
+  acldvppStreamDesc* in = acldvppCreateStreamDesc();
+  acldvppSetStreamDescData(in, dev);
+  acldvppSetStreamDescSize(in, 2048);
+  acldvppPicDesc* pic = acldvppCreatePicDesc();
+  acldvppSetPicDescData(pic, out);
+  acldvppSetPicDescSize(pic, 4096);
+  ASSERT_EQ(aclvdecSendFrame(ch, in, pic, nullptr, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclvdecDestroyChannel(ch), ACL_SUCCESS);
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    ASSERT_EQ(g_pictures.size(), 1u);
+    EXPECT_EQ(g_pictures[0].ret, dvpp::kVideoNoPicture);
+  }
+  EXPECT_EQ(aclvdecDestroyChannelDesc(ch), ACL_SUCCESS);
+  acldvppDestroyPicDesc(pic);
+  acldvppDestroyStreamDesc(in);
+  acldvppFree(dev);
+  acldvppFree(out);
+}
+
 TEST_F(VdecTest, BadArgumentsReturnTheDocumentedCodes) {
   aclvdecChannelDesc* ch = aclvdecCreateChannelDesc();
   EXPECT_EQ(aclvdecSetChannelDescEnType(ch, static_cast<acldvppStreamFormat>(7)),
