@@ -300,8 +300,9 @@ video_prepare() {
   case "${sample}" in
     vdec) "${gen}" stream h265 1280 720 1 "${dir}/data/vdec_h265_1frame_rabbit_1280x720.h265" ;;
     venc)
-      # The sample describes its input with strides 1920 x 1088 (ALIGN_UP16 of both sides).
-      "${gen}" yuv 1920 1080 1920 1088 nv12 "${dir}/data/dvpp_vpc_1920x1080_nv12.yuv" || return 1
+      # VENC reads width stride x height x 3/2 bytes (CANN: its height stride need not be set;
+      # the sample sets 1088): a 1920x1080 NV12 picture, 3110400 bytes.
+      "${gen}" yuv 1920 1080 1920 1080 nv12 "${dir}/data/dvpp_vpc_1920x1080_nv12.yuv" || return 1
       # Its CMakeLists requires THIRDPART_PATH and CPU_ARCH and links OpenCV libraries main.cpp
       # never calls: empty stand-ins, dropped from the program at link time (--as-needed).
       local tp="${dir}/thirdpart" l

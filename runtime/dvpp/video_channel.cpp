@@ -387,6 +387,11 @@ std::shared_ptr<VencChannel> VencChannel::create(Call& call, const VencConfig& c
           ACL_ERROR_INVALID_PARAM,
           "picture size " + std::to_string(config.width) + "x" + std::to_string(config.height) +
               " must be even, from 128x128 to 4096x4096");
+  require(config.en_type == H265_MAIN_LEVEL ||
+              std::uint64_t{config.width} * config.height <= std::uint64_t{4096} * 2304,
+          ACL_ERROR_INVALID_PARAM,
+          "an H.264 picture may have at most 4096 x 2304 pixels (" + std::to_string(config.width) +
+              "x" + std::to_string(config.height) + ")");
   require(config.rc_mode <= 2, ACL_ERROR_INVALID_PARAM,
           "rcMode " + std::to_string(config.rc_mode) + " is not 0 (default), 1 (VBR) or 2 (CBR)");
   require(out_desc != nullptr, ACL_ERROR_RT_MEMORY_ALLOCATION, "no output stream description");
@@ -442,7 +447,9 @@ void VencChannel::send(Call& call, const PicInfo& input, bool force_idr, void* u
   l.width = input.width != 0 ? input.width : config_.width;
   l.height = input.height != 0 ? input.height : config_.height;
   l.width_stride = input.width_stride != 0 ? input.width_stride : align_up(l.width, 16);
-  l.height_stride = input.height_stride != 0 ? input.height_stride : align_up(l.height, 2);
+  // CANN (VENC restrictions): the height stride need not be set; the input is width stride x
+  // height x 3/2 bytes, chroma right after the height's luma rows.
+  l.height_stride = l.height;
   l.order = order_of(format);
   require(l.width == config_.width && l.height == config_.height, ACL_ERROR_INVALID_PARAM,
           "input picture " + std::to_string(l.width) + "x" + std::to_string(l.height) +
