@@ -3,7 +3,7 @@
 """Generates runtime/dvpp/acl_dvpp_unsupported.cpp and tests/runtime/dvpp_symbols_test.cpp.
 
 Every function declared in runtime/include/acl/ops/*.h (the DVPP API) must be exported. The ones
-implemented are defined in runtime/dvpp/*.cpp; every other one gets a definition that logs
+implemented are defined in runtime/dvpp/**/*.cpp; every other one gets a definition that logs
 "npusim: <name> is not supported yet" (once) and returns ACL_ERROR_FEATURE_UNSUPPORTED (NULL or 0
 for other return types). The test takes the address of every declared function.
 
@@ -25,7 +25,7 @@ TEST = os.path.join(ROOT, "tests/runtime/dvpp_symbols_test.cpp")
 
 def implemented():
     names = set()
-    for path in glob.glob(os.path.join(ROOT, "runtime/dvpp/*.cpp")):
+    for path in glob.glob(os.path.join(ROOT, "runtime/dvpp/**/*.cpp"), recursive=True):
         if path == OUT:
             continue
         for m in re.finditer(r"^[A-Za-z_][\w\s\*]*?\b(acl\w+)\(", open(path).read(), re.M):
