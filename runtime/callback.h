@@ -18,6 +18,11 @@
 // polling in wall time sees every report at the same simulated time in every run. Whoever drives
 // the simulation (Runtime::wait) stops at hold_limit(), marks reports released at their R
 // (release_due) and parks while a report waits for its thread.
+//
+// Media callbacks (VDEC/VENC, Report::api_allowed) may call the runtime: taken as above, released
+// at R at once, then run after the aclrtProcessReport call that took them (Call::run_after); until
+// they return their thread holds the others back from its clock like a thread making calls, and
+// the reports queued for it hold no time (Runtime::media_callback_begin/end).
 #pragma once
 
 #include <cstdint>
