@@ -359,6 +359,56 @@ struct AiCpuConfig {
   }
 };
 
+/// One DVPP module (VPC, JPEGD...): its channels and its published throughput
+/// (models/dvpp.h states the timing model). channels = 0: the chip has no such module.
+struct DvppModuleConfig {
+  std::int64_t channels = 0;
+  std::int64_t ref_width = 1920;
+  std::int64_t ref_height = 1080;
+  double fps = 1;
+  double total_fps = 1;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("channels", channels,
+            "frames the module processes at once (its hardware channels; tasks queue when all "
+            "are busy); 0 = the chip has no such module and its API calls are rejected",
+            sim::range(0, 1024));
+    v.field("ref_width", ref_width, "width of the published table's reference resolution",
+            sim::range(1, 65536));
+    v.field("ref_height", ref_height, "height of the published table's reference resolution",
+            sim::range(1, 65536));
+    v.field("fps", fps,
+            "frames per second of one channel at the reference resolution (time scales with "
+            "the frame's pixels)",
+            sim::above(0));
+    v.field("total_fps", total_fps,
+            "frames per second of the whole module at the reference resolution (caps the sum "
+            "over channels)",
+            sim::above(0));
+  }
+};
+
+/// DVPP: the media unit (models/dvpp.h). Defaults: the Atlas A2 training product (no VENC).
+struct DvppConfig {
+  DvppModuleConfig vpc{12, 1920, 1080, 360, 4320};
+  DvppModuleConfig jpegd{16, 1920, 1080, 128, 2048};
+  DvppModuleConfig jpege{8, 1920, 1080, 128, 1024};
+  DvppModuleConfig pngd{6, 1920, 1080, 4, 24};
+  DvppModuleConfig vdec{4, 1920, 1080, 300, 1200};
+  DvppModuleConfig venc{0, 1920, 1080, 240, 720};
+
+  template <class V>
+  void visit(V& v) {
+    v.group("vpc", vpc, "VPC: crop, resize, crop-and-paste, colour conversion");
+    v.group("jpegd", jpegd, "JPEG decoder");
+    v.group("jpege", jpege, "JPEG encoder");
+    v.group("pngd", pngd, "PNG decoder");
+    v.group("vdec", vdec, "H.264/H.265 video decoder");
+    v.group("venc", venc, "H.264/H.265 video encoder");
+  }
+};
+
 /// The collective library (runtime/hccl): which algorithm an AllReduce uses inside a server.
 struct HcclConfig {
   Bytes ring_threshold{1024 * 1024};
@@ -413,6 +463,7 @@ struct ChipConfig {
   SchedulerConfig scheduler;
   AiCoreConfig aicore;
   AiCpuConfig aicpu;
+  DvppConfig dvpp;
   HcclConfig hccl;
   TopologyConfig topology;
 
@@ -428,6 +479,7 @@ struct ChipConfig {
     v.group("scheduler", scheduler, "task scheduler");
     v.group("aicore", aicore, "AI Cores");
     v.group("aicpu", aicpu, "AI CPU");
+    v.group("dvpp", dvpp, "DVPP media unit (image and video processing)");
     v.group("hccl", hccl, "collective communication library (HCCL)");
     v.group("topology", topology, "links between the devices");
   }

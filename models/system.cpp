@@ -6,6 +6,7 @@
 
 #include "models/aicore/aicore_engine.h"
 #include "models/aicpu.h"
+#include "models/dvpp.h"
 
 namespace npusim::models {
 
@@ -37,6 +38,7 @@ void System::keep_kernel_records(bool on) {
   for (auto& chip : chips_) {
     if (AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) aicore->keep_records(on);
     if (AiCpu* aicpu = chip->unit<AiCpu>()) aicpu->keep_records(on);
+    if (Dvpp* dvpp = chip->unit<Dvpp>()) dvpp->keep_records(on);
   }
 }
 
@@ -48,6 +50,10 @@ std::vector<KernelRecord> System::kernel_records() const {
     }
     if (const AiCpu* aicpu = chip->unit<AiCpu>()) {
       records.insert(records.end(), aicpu->records().begin(), aicpu->records().end());
+    }
+    if (const Dvpp* dvpp = chip->unit<Dvpp>()) {
+      const std::vector<KernelRecord> d = dvpp->records();
+      records.insert(records.end(), d.begin(), d.end());
     }
   }
   return records;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/aicpu_work.h"
+#include "models/dvpp_work.h"
 #include "models/kernel_work.h"
 #include "sim/quantity.h"
 #include "sim/wait.h"
@@ -43,6 +44,14 @@ enum class TaskKind : std::uint8_t {
   kReduce,       // SDMA (kD2D) / HCCS (kPeer): dst = dst (op) src element-wise
   kRandom,       // DSA: random numbers into device memory (aclrtRandomNumAsync)
   kAiCpu,        // AI CPU: an AI CPU kernel (an AiCpuWork)
+  // DVPP media unit (models/dvpp.h), one kind per module in DvppModule order; Task::dvpp says
+  // what the task processes.
+  kDvppVpc,
+  kDvppJpegd,
+  kDvppJpege,
+  kDvppPngd,
+  kDvppVdec,
+  kDvppVenc,
 };
 constexpr int kFirstUnitKind = 32;
 constexpr int kTaskKinds = 256;  // every value of the underlying type
@@ -88,6 +97,7 @@ struct Task {
   std::string name;           // timeline label; empty = the unit's task type ("SDMA_SQE"...)
   std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch
   std::shared_ptr<const AiCpuWork> aicpu;    // kAiCpu: the launch
+  std::shared_ptr<const DvppWork> dvpp;      // kDvpp*: the frames
 
   /// Wait tasks (kEventWait, kValueWait): the stream holds until ready() is true. Re-tested when
   /// the task reaches the head of its stream and after every task completion.
@@ -108,6 +118,11 @@ struct Task {
   /// submit_at, without a doorbell. Set by the backend for the tasks follow() hands over.
   bool resident = false;
 };
+
+/// The TaskKind of a DVPP module.
+inline TaskKind dvpp_task_kind(DvppModule module) {
+  return static_cast<TaskKind>(static_cast<int>(TaskKind::kDvppVpc) + static_cast<int>(module));
+}
 
 inline bool is_wait(TaskKind kind) {
   return kind == TaskKind::kEventWait || kind == TaskKind::kValueWait;

@@ -5,6 +5,7 @@
 #include "models/aicore/aicore_engine.h"
 #include "models/aicpu.h"
 #include "models/dsa_engine.h"
+#include "models/dvpp.h"
 #include "models/hccs_link.h"
 #include "models/host_cpu.h"
 #include "models/host_link.h"
@@ -24,6 +25,7 @@ const UnitSpec kBuiltinUnits[] = {
     {"dsa", make_unit<DsaEngine>},
     {"aicpu", make_unit<AiCpu>},
     {"hccs", make_unit<HccsLink>},
+    {"dvpp", make_unit<Dvpp>},
 };
 
 std::mutex& added_mutex() {

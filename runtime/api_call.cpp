@@ -217,6 +217,12 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
       deliver_exceptions(reports);
       for (const StreamStateCall& s : states) s.callback(s.stream, s.state);
     }
+    if (call.after_fn() != nullptr) {  // a media callback (Runtime::media_callback_begin)
+      if (lock.owns_lock()) lock.unlock();
+      call.after_fn()(call.after_arg());
+      lock.lock();
+      rt.media_callback_end(*thread, os_thread_id());
+    }
   } catch (const std::bad_alloc&) {
     code = ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (thread != nullptr) record_failure(*thread, name, code, "out of host memory");

@@ -99,6 +99,14 @@ class Call {
     charged_ = true;
   }
   std::unique_lock<std::mutex>& lock() const { return lock_; }
+  /// Runs fn(arg) once the call has ended, on the calling thread with the API lock released, so
+  /// it may call the API (a media callback taken by aclrtProcessReport: callback.h).
+  void run_after(void (*fn)(void*), void* arg) {
+    after_fn_ = fn;
+    after_arg_ = arg;
+  }
+  void (*after_fn() const)(void*) { return after_fn_; }
+  void* after_arg() const { return after_arg_; }
 
   /// Called by run_api: syncs the host clock with the backend at entry.
   void begin();
@@ -123,6 +131,8 @@ class Call {
   bool finished_ = false;
   bool silent_ = false;
   std::uint64_t flow_id_ = 0;
+  void (*after_fn_)(void*) = nullptr;
+  void* after_arg_ = nullptr;
 };
 
 /// Runs one API call (see the file comment); returns its aclError.

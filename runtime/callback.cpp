@@ -111,7 +111,9 @@ void CallbackHub::clear_reports() {
 SimTime CallbackHub::hold_limit() const {
   SimTime limit = kForeverTime;
   for (const auto& r : live_) {
-    if (r->state == Report::State::kQueued) limit = std::min(limit, r->due);
+    if (r->state == Report::State::kQueued && busy_.count(r->thread) == 0) {
+      limit = std::min(limit, r->due);
+    }
     if (r->state == Report::State::kRunning) limit = std::min(limit, r->release);
   }
   return limit;

@@ -18,6 +18,11 @@
 // polling in wall time sees every report at the same simulated time in every run. Whoever drives
 // the simulation (Runtime::wait) stops at hold_limit(), marks reports released at their R
 // (release_due) and parks while a report waits for its thread.
+//
+// Media callbacks (VDEC/VENC, Report::api_allowed) may call the runtime: taken as above, released
+// at R at once, then run after the aclrtProcessReport call that took them (Call::run_after); until
+// they return their thread holds the others back from its clock like a thread making calls, and
+// the reports queued for it hold no time (Runtime::media_callback_begin/end).
 #pragma once
 
 #include <cstdint>
@@ -51,6 +56,11 @@ struct Report {
   SimTime start = 0;    // taken by its thread
   SimTime release = 0;  // start + host.callback: the stream's wait ends here
   bool dropped = false;  // never ran (its thread unsubscribed, the stream was stopped...)
+  // A media callback (VDEC/VENC, runtime/dvpp): CANN's programs call the runtime inside it (they
+  // copy and free the decoded picture there), so it runs after its aclrtProcessReport call has
+  // ended, with the API lock released and runtime calls allowed, and it holds simulated time only
+  // up to its release R (its calls are the thread's ordinary calls, from R on).
+  bool api_allowed = false;
 };
 
 class CallbackHub {
@@ -99,6 +109,16 @@ class CallbackHub {
   bool release_due(SimTime now);
   /// True while some report holds simulated time (queued, or running its callback).
   bool holding() const { return hold_limit() != kForeverTime; }
+  /// `thread` runs a media callback (Report::api_allowed) that may call the runtime: the reports
+  /// queued for it meanwhile do not hold simulated time (it takes them when it returns, from its
+  /// clock then: ThreadState::callbacks_until).
+  void set_busy(std::uint64_t thread, bool busy) {
+    if (busy) {
+      busy_.insert(thread);
+    } else {
+      busy_.erase(thread);
+    }
+  }
 
   static constexpr SimTime kForeverTime = ~SimTime{0};
 
@@ -112,6 +132,7 @@ class CallbackHub {
 
   std::deque<std::shared_ptr<Report>> live_;  // delivered and not yet processed, by delivery
   std::set<std::uint64_t> exited_;             // threads that exited (their reports are dropped)
+  std::set<std::uint64_t> busy_;               // threads running a media callback
   std::uint64_t deliveries_ = 0;
   std::uint64_t tasks_in_flight_ = 0;
 };

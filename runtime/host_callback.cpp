@@ -38,8 +38,14 @@ void run_taken(Call& call, Report& r) {
   thread.callbacks_until = r.release;
   call.set_silent(false);
   call.set_span(start, r.release);
-  rt.run_report(call.lock(), r);
-  rt.callbacks().returned(r);
+  if (r.api_allowed) {
+    rt.callbacks().returned(r);  // holds nothing past R: its runtime calls need simulated time
+    rt.media_callback_begin(thread, r.thread);
+    call.run_after(r.fn, r.arg);
+  } else {
+    rt.run_report(call.lock(), r);
+    rt.callbacks().returned(r);
+  }
   call.backend().trace_host(thread.index,
                             r.kind == ReportKind::kCallback ? "Callback" : "HostFunc", r.start,
                             r.release);
@@ -48,7 +54,7 @@ void run_taken(Call& call, Report& r) {
 }  // namespace
 
 void launch_report(Call& call, void* handle, ReportKind kind, void (*fn)(void*), void* arg,
-                   bool block) {
+                   bool block, bool api_allowed) {
   require(fn != nullptr, ACL_ERROR_INVALID_PARAM, "fn is NULL");
   Stream& s = call.stream(handle);
   const std::uint64_t thread = subscriber_slot(s, kind);
@@ -62,6 +68,7 @@ void launch_report(Call& call, void* handle, ReportKind kind, void (*fn)(void*),
   report->fn = fn;
   report->arg = arg;
   report->thread = thread;  // kRuntimeThread: an unsubscribed host function
+  report->api_allowed = api_allowed;
   report->stream = s.id;
   Runtime* rt = &call.runtime();
   Task task;

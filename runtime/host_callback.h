@@ -14,8 +14,9 @@ class Call;
 /// Queues a callback on `stream`: a host task that delivers the report to the stream's subscribed
 /// thread (kCallback: 107015 when there is none; kHostFunc: the runtime's own thread when there is
 /// none), followed, when `block`, by a wait that holds the stream until the report is processed.
+/// `api_allowed`: a media callback (Report::api_allowed).
 void launch_report(Call& call, void* stream, ReportKind kind, void (*fn)(void*), void* arg,
-                   bool block);
+                   bool block, bool api_allowed = false);
 /// aclrtSubscribeReport / aclrtSubscribeHostFunc: `thread` (pthread id) runs the stream's reports.
 void subscribe_reports(Call& call, ReportKind kind, std::uint64_t thread, void* stream);
 /// aclrtUnSubscribeReport / aclrtUnSubscribeHostFunc; reports still queued for it never run.

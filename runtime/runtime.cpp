@@ -359,6 +359,21 @@ void Runtime::end_call_multi(ThreadState& thread) {
   turns_changed();
 }
 
+void Runtime::media_callback_begin(ThreadState& thread, std::uint64_t os_thread) {
+  callbacks_.set_busy(os_thread, true);
+  if (thread.polling) {
+    thread.polling = false;
+    turns_changed();
+  }
+}
+
+void Runtime::media_callback_end(ThreadState& thread, std::uint64_t os_thread) {
+  callbacks_.set_busy(os_thread, false);
+  thread.callbacks_until = std::max(thread.callbacks_until, thread.clock);
+  turns_changed();
+  note_activity();
+}
+
 void Runtime::note_activity() {
   ++activity_;
   if (parked_ > 0) activity_cv_.notify_all();

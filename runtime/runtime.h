@@ -146,6 +146,12 @@ class Runtime {
     thread.in_call = false;
     if (threads_.size() > 1) end_call_multi(thread);
   }
+  /// A media callback (callback.h, Report::api_allowed) taken by `thread`, which runs it after
+  /// its aclrtProcessReport call: from now until media_callback_end the thread holds the others
+  /// back from its clock (its runtime calls take their turns like any call) and its queued reports
+  /// hold no simulated time. End: its next report starts no earlier than its clock.
+  void media_callback_begin(ThreadState& thread, std::uint64_t os_thread);
+  void media_callback_end(ThreadState& thread, std::uint64_t os_thread);
   /// Registered live threads (tests).
   std::size_t thread_count() const { return threads_.size(); }
   double passive_ms() const { return passive_ms_; }

@@ -373,13 +373,54 @@ for op in ("RmsNorm", "Softmax"):  # 64 then 256 rows of 4096
         sys.exit("%s: time does not grow with size: %s" % (op, t))
 PY
     ;;
-  conformance)  # CANN samples (NPUSIM_SAMPLES) and HCCL examples (NPUSIM_HCCL_SAMPLES), when given
-    if [[ -z "${NPUSIM_SAMPLES:-}" && -z "${NPUSIM_HCCL_SAMPLES:-}" ]]; then
-      echo "NPUSIM_SAMPLES and NPUSIM_HCCL_SAMPLES not set: skipped"; exit 77
+  conformance)  # CANN samples (NPUSIM_SAMPLES), HCCL examples (NPUSIM_HCCL_SAMPLES) and DVPP
+                # samples (NPUSIM_DVPP_SAMPLES: an Ascend/samples checkout), when given
+    if [[ -z "${NPUSIM_SAMPLES:-}" && -z "${NPUSIM_HCCL_SAMPLES:-}" && -z "${NPUSIM_DVPP_SAMPLES:-}" ]]; then
+      echo "NPUSIM_SAMPLES, NPUSIM_HCCL_SAMPLES and NPUSIM_DVPP_SAMPLES not set: skipped"; exit 77
     fi
     bash "${SRC}/../../tools/conformance.sh" ${NPUSIM_SAMPLES:+--samples "${NPUSIM_SAMPLES}"} \
-      ${NPUSIM_HCCL_SAMPLES:+--hccl-samples "${NPUSIM_HCCL_SAMPLES}"} --prefix "${PREFIX}" \
+      ${NPUSIM_HCCL_SAMPLES:+--hccl-samples "${NPUSIM_HCCL_SAMPLES}"} \
+      ${NPUSIM_DVPP_SAMPLES:+--dvpp-samples "${NPUSIM_DVPP_SAMPLES}"} --prefix "${PREFIX}" \
       --work "${WORK}/samples" ;;
+  dvpp_jpegd)  # a JPEG through the installed DVPP API: exact output, timeline, op_summary
+    "${PREFIX}/share/npusim/npusim_dvpp_ref" gen-jpeg 1000 1000 in.jpg
+    build dvpp_jpegd acl_dvpp
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=out ./dvpp_jpegd in.jpg out.yuv
+    "${PREFIX}/share/npusim/npusim_dvpp_ref" ref-jpegd in.jpg 1024 1008 ref.yuv
+    "${PREFIX}/share/npusim/npusim_dvpp_ref" compare out.yuv ref.yuv 1000 1000 1024 1008 1024 1008 exact
+    # tiny: a 1000x1000 frame is 1 ms on a JPEGD unit; then 1024 x 1008 x 1.5 bytes written at
+    # 100 GB/s plus 100 ns latency.
+    json_check out/timeline.json \
+      "any(e.get('ph')=='X' and e.get('name')=='JPEGD' and e['args'].get('frame')==0 and \
+           abs(e['dur'] - (1000 + 1548288 / 100e9 * 1e6 + 0.1)) < 0.002 for e in d)"
+    json_check out/timeline.json \
+      "any(e.get('ph')=='M' and e.get('name')=='thread_name' and e['args']['name']=='DVPP JPEGD ch 0' for e in d)"
+    grep -q ',JPEGD,JPEGD,N/A,DVPP,' out/op_summary.csv
+    # Deterministic: the same program and config give the same timeline and op_summary.
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=out2 ./dvpp_jpegd in.jpg out2.yuv
+    cmp out/timeline.json out2/timeline.json && cmp out/op_summary.csv out2/op_summary.csv ;;
+  dvpp_absent)  # a chip without JPEGD rejects the call with ACL_ERROR_FEATURE_UNSUPPORTED
+    "${PREFIX}/share/npusim/npusim_dvpp_ref" gen-jpeg 64 64 in.jpg
+    build dvpp_jpegd acl_dvpp
+    if NPUSIM_CONFIG=tiny NPUSIM_SET="dvpp.jpegd.channels=0" ./dvpp_jpegd in.jpg out.yuv 2> err.txt; then
+      echo "decoded on a chip without JPEGD"; exit 1
+    fi
+    grep -q "acldvppJpegDecodeAsync.*failed: 200006" err.txt ;;
+  dvpp_vdec)  # an H.265 stream through the installed VDEC API: exact pictures, frame spans
+    "${PREFIX}/share/npusim/npusim_videogen" stream h265 1000 1000 3 in.h265
+    build dvpp_vdec acl_dvpp
+    NPUSIM_CONFIG=tiny NPUSIM_OUT=out ./dvpp_vdec in.h265 out.yuv > log.txt
+    grep -q "^pictures=3 width=1000 height=1000 wstride=1008 hstride=1000 ret=0$" log.txt
+    "${PREFIX}/share/npusim/npusim_videogen" decode h265 in.h265 ref.yuv
+    cmp out.yuv ref.yuv
+    # tiny: a 1000x1000 frame is 1 ms on a VDEC unit; then its 1008 x 1000 x 1.5 bytes written at
+    # 100 GB/s plus 100 ns latency. One channel: the three frames one after another.
+    json_check out/timeline.json \
+      "sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='VDEC' and e['args'].get('frame')==0 and \
+           abs(e['dur'] - (1000 + 1512000 / 100e9 * 1e6 + 0.1)) < 0.002) == 3"
+    json_check out/timeline.json \
+      "any(e.get('ph')=='M' and e.get('name')=='thread_name' and e['args']['name']=='DVPP VDEC ch 0' for e in d)"
+    test "$(grep -c ',VDEC,VDEC,N/A,DVPP,' out/op_summary.csv)" -eq 3 ;;
   *) echo "unknown case ${CASE}"; exit 2 ;;
 esac
 echo "e2e ${CASE}: OK"

@@ -116,6 +116,7 @@ class Bench {
 
   sim::Engine& engine() { return engine_; }
   TaskScheduler& scheduler() { return chip_.scheduler(); }
+  Chip& chip() { return chip_; }
   double stat(const std::string& path) const { return stats_.value(path); }
   /// The timeline so far (Bench(cfg, /*trace=*/true)), as written to timeline.json.
   std::string timeline_json() const {

@@ -113,7 +113,7 @@ TEST(UnitRegistry, BuiltinUnitsAreListedOnce) {
   std::vector<std::string> names;
   for (const UnitSpec& u : unit_specs()) names.emplace_back(u.name);
   EXPECT_EQ(names, (std::vector<std::string>{"pcie", "sdma", "host_cpu", "sync_tasks", "aicore",
-                                                 "dsa", "aicpu", "hccs"}));
+                                                 "dsa", "aicpu", "hccs", "dvpp"}));
 }
 
 }  // namespace
