@@ -4,7 +4,11 @@
 // next to the published figures of bench/fidelity/published.yaml:
 //   quantity | conditions | published | simulated | error % | source
 //
-//   npusim_fidelity [--config ascend910b|ascend310p] [--quick] [--published FILE]
+//   npusim_fidelity [--config ascend910b|ascend310p] [--quick] [--published FILE] [--out DIR]
+//
+// --out DIR also writes DIR/stats.json, {"fidelity": {"<id>": {"value", "unit", "desc"}}}, the
+// form `npusim check` reads: bench/fidelity/targets_<preset>.yaml holds the table as targets
+// (tests/bench: a change that breaks calibration fails the suite).
 //
 // The rows (ids as in published.yaml):
 //   h2d_gbps_<size>, d2h_gbps_<size>  pinned copies, aclrtMemcpyAsync back to back between two
@@ -455,7 +459,7 @@ std::string fmt(double v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string config = "ascend910b", published = NPUSIM_FIDELITY_PUBLISHED, section;
+  std::string config = "ascend910b", published = NPUSIM_FIDELITY_PUBLISHED, section, out;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -467,10 +471,12 @@ int main(int argc, char** argv) {
       section = argv[++i];
     } else if (a == "--quick") {
       quick = true;
+    } else if (a == "--out" && i + 1 < argc) {
+      out = argv[++i];
     } else {
       std::fprintf(stderr,
                    "usage: npusim_fidelity [--config ascend910b|ascend310p] [--quick] "
-                   "[--published FILE]\n");
+                   "[--published FILE] [--out DIR]\n");
       return 2;
     }
   }
@@ -514,6 +520,7 @@ int main(int argc, char** argv) {
   std::printf("| quantity | conditions | published | simulated | error %% | source |\n");
   std::printf("|---|---|---|---|---|---|\n");
   std::map<std::string, bool> printed;
+  nlohmann::json metrics = nlohmann::json::object();
   int finite = 0, total = 0;
   auto print = [&](const std::string& id, const YAML::Node& r) {
     const double sim = rows[id];
@@ -548,6 +555,7 @@ int main(int argc, char** argv) {
         }
       }
     }
+    if (std::isfinite(sim)) metrics[id] = {{"value", sim}, {"unit", unit}, {"desc", quantity}};
     std::printf("| %s | %s | %s | %s %s | %s | %s |\n", quantity.c_str(), cond.c_str(),
                 pub.c_str(), fmt(sim).c_str(), unit.c_str(), err.c_str(), source.c_str());
   };
@@ -566,5 +574,14 @@ int main(int argc, char** argv) {
   for (const auto& [id, v] : rows)
     if (!printed[id]) print(id, YAML::Node());
   std::printf("\nfidelity: %d of %d rows have a finite simulated value\n", finite, total);
+  if (!out.empty()) {
+    std::filesystem::create_directories(out, ec);
+    std::ofstream f(out + "/stats.json");
+    f << nlohmann::json{{"fidelity", metrics}, {"preset", config}}.dump(2) << "\n";
+    if (!f) {
+      std::fprintf(stderr, "fidelity: cannot write %s/stats.json\n", out.c_str());
+      return 1;
+    }
+  }
   return finite == total && total > 0 ? 0 : 1;
 }
