@@ -39,7 +39,10 @@ class AiCpu : public ChannelEngine, public Unit {
   sim::SimTime duration(const AiCpuCount& count) const;
 
   /// Keep a record of every finished task for op_summary.csv (off by default).
-  void keep_records(bool on) { keep_records_ = on; }
+  void keep_records(bool on) override { keep_records_ = on; }
+  void append_records(std::vector<KernelRecord>& out) const override {
+    out.insert(out.end(), records_.begin(), records_.end());
+  }
   const std::vector<KernelRecord>& records() const { return records_; }
 
  protected:

@@ -33,6 +33,9 @@ class Chip : public sc_core::sc_module {
   TaskScheduler& scheduler() { return scheduler_; }
   std::uint32_t device() const { return device_; }
 
+  /// Every unit, in unit_specs() order.
+  const std::vector<std::unique_ptr<Unit>>& units() const { return units_; }
+
   /// The first unit of type T, or nullptr.
   template <class T>
   T* unit() const {

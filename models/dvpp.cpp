@@ -181,6 +181,12 @@ void Dvpp::keep_records(bool on) {
   }
 }
 
+void Dvpp::append_records(std::vector<KernelRecord>& out) const {
+  for (const auto& m : modules_) {
+    if (m) out.insert(out.end(), m->records().begin(), m->records().end());
+  }
+}
+
 std::vector<KernelRecord> Dvpp::records() const {
   std::vector<KernelRecord> all;
   for (const auto& m : modules_) {

@@ -97,7 +97,8 @@ class Dvpp : public sc_core::sc_module, public Unit {
   /// The module's engine, or nullptr when the chip has none.
   DvppModuleEngine* module(DvppModule m) { return modules_[static_cast<int>(m)].get(); }
   /// op_summary records of every module (DvppModuleEngine::keep_records).
-  void keep_records(bool on);
+  void keep_records(bool on) override;
+  void append_records(std::vector<KernelRecord>& out) const override;
   std::vector<KernelRecord> records() const;
 
  private:

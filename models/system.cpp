@@ -4,9 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/aicore/aicore_engine.h"
-#include "models/aicpu.h"
-#include "models/dvpp.h"
 
 namespace npusim::models {
 
@@ -36,25 +33,14 @@ void System::reevaluate_waits() {
 
 void System::keep_kernel_records(bool on) {
   for (auto& chip : chips_) {
-    if (AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) aicore->keep_records(on);
-    if (AiCpu* aicpu = chip->unit<AiCpu>()) aicpu->keep_records(on);
-    if (Dvpp* dvpp = chip->unit<Dvpp>()) dvpp->keep_records(on);
+    for (const auto& unit : chip->units()) unit->keep_records(on);
   }
 }
 
 std::vector<KernelRecord> System::kernel_records() const {
   std::vector<KernelRecord> records;
   for (const auto& chip : chips_) {
-    if (const AiCoreEngine* aicore = chip->unit<AiCoreEngine>()) {
-      records.insert(records.end(), aicore->records().begin(), aicore->records().end());
-    }
-    if (const AiCpu* aicpu = chip->unit<AiCpu>()) {
-      records.insert(records.end(), aicpu->records().begin(), aicpu->records().end());
-    }
-    if (const Dvpp* dvpp = chip->unit<Dvpp>()) {
-      const std::vector<KernelRecord> d = dvpp->records();
-      records.insert(records.end(), d.begin(), d.end());
-    }
+    for (const auto& unit : chip->units()) unit->append_records(records);
   }
   return records;
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aicore/op_summary.h"
 #include "models/chip_config.h"
 #include "models/engine.h"
 #include "sim/stats.h"
@@ -59,6 +60,11 @@ struct UnitContext {
 class Unit {
  public:
   virtual ~Unit() = default;
+  /// Units whose tasks are rows of op_summary.csv (AI Core, AI CPU, DVPP) keep a KernelRecord of
+  /// every task that finishes while `on` (the runtime turns it on only when it writes the file).
+  virtual void keep_records(bool on) { (void)on; }
+  /// Appends the records kept, in completion order.
+  virtual void append_records(std::vector<KernelRecord>& out) const { (void)out; }
 };
 
 using UnitFactory = std::unique_ptr<Unit> (*)(const char* name, UnitContext& ctx);

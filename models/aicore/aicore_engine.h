@@ -113,7 +113,10 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
 
   /// Keep a KernelRecord of every kernel that finishes from now on (off by default: the records
   /// grow with every launch and only op_summary.csv reads them).
-  void keep_records(bool on) { keep_records_ = on; }
+  void keep_records(bool on) override { keep_records_ = on; }
+  void append_records(std::vector<KernelRecord>& out) const override {
+    out.insert(out.end(), records_.begin(), records_.end());
+  }
   /// Every kernel finished while records were kept, in completion order.
   const std::vector<KernelRecord>& records() const { return records_; }
   bool coupled() const { return coupled_; }
