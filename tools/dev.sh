@@ -20,8 +20,8 @@ JOBS="$(nproc)"
 PACKAGES=(build-essential cmake make pkg-config ccache
           libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev libeigen3-dev
           python3 python3-numpy
-          libjpeg62-turbo-dev libpng-dev libswscale-dev libavutil-dev)
-PACKAGES+=(libavcodec-dev)  # VDEC/VENC (runtime/dvpp/video_codec): libavcodec with libx264/libx265
+          libjpeg62-turbo-dev libpng-dev                          # DVPP JPEG / PNG
+          libavcodec-dev libavutil-dev libswscale-dev)            # DVPP VDEC / VENC (x264, x265)
 
 deps() {
   local missing=()
