@@ -150,13 +150,29 @@ int main(int argc, char** argv) {
   pthread_t poller;
   pthread_create(&poller, nullptr, poll, ctx);
   const std::uint64_t tid = static_cast<std::uint64_t>(poller);
-  // The published figures as the preset states them (configs/<preset>.yaml cites the table), from
-  // the configuration this run uses: the VDEC row at its reference resolution, scaled by pixels.
+  // The published figures: on the 310P preset, CANN's VDEC table for Atlas inference products
+  // (configs/ascend310p.yaml cites it) at its three resolutions; otherwise (another preset or
+  // resolution) the preset's VDEC row at its reference resolution, scaled by pixels.
   const npusim::models::ChipConfig cfg = npusim::models::config_from_env();
-  const double fps = cfg.dvpp.vdec.fps;
-  const double total = cfg.dvpp.vdec.total_fps;
-  const double scale = static_cast<double>(cfg.dvpp.vdec.ref_width * cfg.dvpp.vdec.ref_height) /
-                       (static_cast<double>(w) * h);
+  double fps = cfg.dvpp.vdec.fps;
+  double total = cfg.dvpp.vdec.total_fps;
+  double scale = static_cast<double>(cfg.dvpp.vdec.ref_width * cfg.dvpp.vdec.ref_height) /
+                 (static_cast<double>(w) * h);
+  struct Row {
+    std::uint32_t w, h;
+    double fps, total;
+  };
+  static const Row k310p[] = {{1920, 1080, 240, 2880}, {1280, 720, 480, 5760},
+                              {3840, 2160, 60, 720}};
+  if (std::string(aclrtGetSocName()).find("310P") != std::string::npos) {
+    for (const Row& r : k310p) {
+      if (r.w == w && r.h == h) {
+        fps = r.fps;
+        total = r.total;
+        scale = 1;
+      }
+    }
+  }
   std::printf("VDEC frame rate vs channels on %s, %ux%u H.265, %d frames per channel\n",
               aclrtGetSocName(), w, h, frames);
   std::printf("%8s %12s %12s %8s\n", "channels", "fps(sim)", "published", "ratio");

@@ -367,6 +367,7 @@ struct DvppModuleConfig {
   std::int64_t ref_height = 1080;
   double fps = 1;
   double total_fps = 1;
+  Duration frame_overhead{0};
 
   template <class V>
   void visit(V& v) {
@@ -386,6 +387,10 @@ struct DvppModuleConfig {
             "frames per second of the whole module at the reference resolution (caps the sum "
             "over channels)",
             sim::above(0));
+    v.field("frame_overhead", frame_overhead,
+            "fixed part of a frame's time on a channel (the rest scales with its pixels, so a "
+            "reference frame still takes 1 / fps); must be below 1 / fps; 0 = time linear in "
+            "pixels");
   }
 };
 

@@ -47,6 +47,7 @@ DvppModuleEngine::DvppModuleEngine(const sc_core::sc_module_name& name, DvppModu
       ref_pixels_(static_cast<double>(cfg.ref_width) * static_cast<double>(cfg.ref_height)),
       fps_(cfg.fps),
       total_fps_(cfg.total_fps),
+      overhead_s_(static_cast<double>(cfg.frame_overhead.ps) * 1e-12),
       unit_free_(static_cast<std::size_t>(cfg.channels), 0),
       jobs_(static_cast<std::size_t>(cfg.channels)) {
   depth_ = static_cast<sim::SimTime>(
@@ -63,8 +64,12 @@ DvppModuleEngine::DvppModuleEngine(const sc_core::sc_module_name& name, DvppModu
   ctx.routes.claim(dvpp_task_kind(module), *this, std::string("dvpp_") + lower_name(module));
 }
 
+// A channel: overhead + (1 / fps - overhead) x pixels / reference pixels; the module total
+// (rate = total_fps) the same scaled by fps / total_fps.
 sim::SimTime DvppModuleEngine::frame_time(std::uint64_t pixels, double rate) const {
-  const double seconds = static_cast<double>(pixels) / ref_pixels_ / rate;
+  const double channel =
+      overhead_s_ + (1.0 / fps_ - overhead_s_) * static_cast<double>(pixels) / ref_pixels_;
+  const double seconds = channel * fps_ / rate;
   return static_cast<sim::SimTime>(std::llround(seconds * 1e12));
 }
 

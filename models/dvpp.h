@@ -77,6 +77,7 @@ class DvppModuleEngine : public ChannelEngine {
   double ref_pixels_;
   double fps_;
   double total_fps_;
+  double overhead_s_;  // DvppModuleConfig::frame_overhead, seconds
   sim::SimTime depth_ = 0;     // the bucket's capacity, ps of module time
   std::int64_t level_ = 0;     // ps of module time available (negative: debt)
   sim::SimTime level_at_ = 0;  // when level_ was last brought up to date
