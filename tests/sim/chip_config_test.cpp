@@ -244,6 +244,8 @@ TEST_F(ConfigFiles, RangeValidation) {
   expect("l2.size=1001KiB", "l2.size: must be a non-zero multiple of line_size x ways (8192 B), "
                             "got 1025024");
   expect("hbm.efficiency=1.2", "hbm.efficiency: must be between 0.05 and 1, got 1.2");
+  expect("dvpp.vdec.frame_overhead=1ms",
+         "dvpp.vdec.frame_overhead: must be below 1 / fps (1000.000000 us), got 1000.000000 us");
   expect("aicore.mte2_bytes_per_cycle=0",
          "aicore.mte2_bytes_per_cycle: must be greater than 0, got 0");
   expect("aicore.scalar_cycles_per_bb=-1",
