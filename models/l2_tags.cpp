@@ -17,9 +17,8 @@ L2Tags::L2Tags(const Geometry& g)
 
 void L2Tags::clear() { ways_.clear(); }
 
-L2Tags::Way& L2Tags::find(std::uint64_t line_no, Result& out) {
-  if (ways_.empty()) ways_.resize(sets_ * g_.ways);
-  Way* set = &ways_[(line_no % sets_) * g_.ways];
+L2Tags::Way& L2Tags::find(std::uint64_t line_no, std::uint64_t set_index, Result& out) {
+  Way* set = &ways_[set_index * g_.ways];
   Way* victim = set;
   for (std::uint64_t w = 0; w < g_.ways; ++w) {
     if (set[w].tag == line_no + 1) return set[w];
@@ -34,12 +33,15 @@ L2Tags::Way& L2Tags::find(std::uint64_t line_no, Result& out) {
 }
 
 void L2Tags::range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& out) {
+  if (ways_.empty()) ways_.resize(sets_ * g_.ways);
   std::uint64_t at = addr;
   const std::uint64_t end = addr + bytes;
+  std::uint64_t set = (at >> line_shift_) % sets_;  // then one more per line: no division
   while (at < end) {
     const std::uint64_t line_no = at >> line_shift_;
     const std::uint64_t line_end = std::min(end, (line_no + 1) << line_shift_);
-    Way& way = find(line_no, out);
+    Way& way = find(line_no, set, out);
+    if (++set == sets_) set = 0;
     way.used = ++clock_;
     const unsigned first = static_cast<unsigned>((at - (line_no << line_shift_)) >> sector_shift_);
     const unsigned last =

@@ -57,7 +57,8 @@ class L2Tags {
     std::uint8_t dirty = 0;
   };
   void range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& out);
-  Way& find(std::uint64_t line_no, Result& out);
+  /// The way holding `line_no` (in set `set`), allocated if absent.
+  Way& find(std::uint64_t line_no, std::uint64_t set, Result& out);
 
   Geometry g_;
   std::uint64_t sets_;
