@@ -3,6 +3,7 @@
 // Every declared function the runtime does not implement yet: it logs once and fails with
 // ACL_ERROR_RT_FEATURE_NOT_SUPPORT, so each declared symbol is exported (dlsym finds it).
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "acl/acl_rt_allocator.h"
 #include "runtime/api_call.h"
 
@@ -95,6 +96,94 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 
 aclError aclmdlSetDump(const char* dumpCfgPath) {
   return unsupported("aclmdlSetDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclprofSubscribeConfig* aclprofCreateSubscribeConfig(
+    int8_t timeInfoSwitch,
+    aclprofAicoreMetrics aicoreMetrics,
+    void* fd) {
+  unsupported("aclprofCreateSubscribeConfig", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  return nullptr;
+}
+
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
+  return unsupported("aclprofDestroySubscribeConfig", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  unsupported("aclprofGetModelId", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  return 0;
+}
+
+aclError aclprofGetOpDescSize(size_t* opDescSize) {
+  return unsupported("aclprofGetOpDescSize", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  unsupported("aclprofGetOpDuration", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  return 0;
+}
+
+uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  unsupported("aclprofGetOpEnd", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  return 0;
+}
+
+aclError aclprofGetOpName(
+    const void* opInfo,
+    size_t opInfoLen,
+    uint32_t index,
+    char* opName,
+    size_t opNameLen) {
+  return unsupported("aclprofGetOpName", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError aclprofGetOpNameLen(
+    const void* opInfo,
+    size_t opInfoLen,
+    uint32_t index,
+    size_t* opNameLen) {
+  return unsupported("aclprofGetOpNameLen", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
+  return unsupported("aclprofGetOpNum", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  unsupported("aclprofGetOpStart", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  return 0;
+}
+
+aclError aclprofGetOpType(
+    const void* opInfo,
+    size_t opInfoLen,
+    uint32_t index,
+    char* opType,
+    size_t opTypeLen) {
+  return unsupported("aclprofGetOpType", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError aclprofGetOpTypeLen(
+    const void* opInfo,
+    size_t opInfoLen,
+    uint32_t index,
+    size_t* opTypeLen) {
+  return unsupported("aclprofGetOpTypeLen", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError aclprofGetSupportedFeatures(size_t* featuresSize, void** featuresData) {
+  return unsupported("aclprofGetSupportedFeatures", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError aclprofModelSubscribe(
+    uint32_t modelId,
+    const aclprofSubscribeConfig* profSubscribeConfig) {
+  return unsupported("aclprofModelSubscribe", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError aclprofModelUnSubscribe(uint32_t modelId) {
+  return unsupported("aclprofModelUnSubscribe", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
