@@ -6,9 +6,12 @@
 #include <set>
 #include <string>
 
+#include <unistd.h>
+
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
 #include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
 #include "runtime/profiler.h"
@@ -391,6 +394,182 @@ void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
   mstx_call("mstxDomainRangeEnd", [&](Call& c) {
     const std::string d = domain_name(c, domain);
     end_range(c, id, &d);
+  });
+}
+
+}  // extern "C"
+
+// ---- Model subscription (profiler.h: subscriptions()) ----
+
+namespace {
+
+const OpDescRecord& op_record(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  require_not_null(opInfo, "opInfo");
+  require(opInfoLen > 0 && opInfoLen % sizeof(OpDescRecord) == 0, ACL_ERROR_INVALID_PARAM,
+          "opInfoLen must be a positive multiple of aclprofGetOpDescSize");
+  require(index < opInfoLen / sizeof(OpDescRecord), ACL_ERROR_INVALID_PARAM,
+          "index " + std::to_string(index) + " is past the last operator");
+  const auto* r = static_cast<const OpDescRecord*>(opInfo) + index;
+  require(r->magic == kOpDescMagic, ACL_ERROR_INVALID_PARAM, "opInfo holds no operator records");
+  return *r;
+}
+
+void copy_text(const char* text, char* out, size_t outLen, const char* what) {
+  require_not_null(out, what);
+  const size_t need = strnlen(text, 257) + 1;
+  require(outLen >= need, ACL_ERROR_INVALID_PARAM,
+          std::string(what) + "Len must be at least " + std::to_string(need));
+  std::memcpy(out, text, need);
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  return api("MsprofSetDeviceIdByGeModelIdx", [&](Call& c) {
+           (void)c.device(deviceId);
+           prof(c).model_devices()[geModelIdx] = deviceId;
+         }) == ACL_SUCCESS
+             ? 0
+             : -1;
+}
+
+int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  return api("MsprofUnsetDeviceIdByGeModelIdx", [&](Call& c) {
+           auto& m = prof(c).model_devices();
+           auto it = m.find(geModelIdx);
+           require(it != m.end() && it->second == deviceId, ACL_ERROR_INVALID_PARAM,
+                   "model " + std::to_string(geModelIdx) + " is not bound to device " +
+                       std::to_string(deviceId));
+           m.erase(it);
+         }) == ACL_SUCCESS
+             ? 0
+             : -1;
+}
+
+aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
+                                                     aclprofAicoreMetrics aicoreMetrics, void* fd) {
+  return api_value("aclprofCreateSubscribeConfig", Needs::kInit,
+                   static_cast<aclprofSubscribeConfig*>(nullptr), [&](Call& c) {
+    require(timeInfoSwitch == 0 || timeInfoSwitch == 1, ACL_ERROR_INVALID_PARAM,
+            "timeInfoSwitch must be 0 or 1");
+    const int metrics = as_int(aicoreMetrics);
+    require((metrics >= ACL_AICORE_ARITHMETIC_UTILIZATION && metrics <= ACL_AICORE_MEMORY_ACCESS) ||
+                metrics == ACL_AICORE_NONE,
+            ACL_ERROR_INVALID_PARAM, "aicoreMetrics " + std::to_string(metrics) + " is unknown");
+    require_not_null(fd, "fd");
+    auto config = std::make_shared<ProfSubscribeConfig>();
+    config->time_info = timeInfoSwitch;
+    config->aicore_metrics = metrics;
+    config->fd = *static_cast<const int*>(fd);
+    require(config->fd >= 0, ACL_ERROR_INVALID_PARAM, "fd is not a file descriptor");
+    return static_cast<aclprofSubscribeConfig*>(prof(c).subscribe_configs().add(std::move(config)));
+  });
+}
+
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
+  return api("aclprofDestroySubscribeConfig", [&](Call& c) {
+    require_not_null(profSubscribeConfig, "profSubscribeConfig");
+    require(prof(c).subscribe_configs().remove(profSubscribeConfig) != nullptr,
+            ACL_ERROR_INVALID_PARAM, "profSubscribeConfig is not a live subscription config");
+  });
+}
+
+aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
+  return api("aclprofModelSubscribe", [&](Call& c) {
+    require_not_null(profSubscribeConfig, "profSubscribeConfig");
+    ProfSubscribeConfig* config = prof(c).subscribe_configs().find(profSubscribeConfig);
+    require(config != nullptr, ACL_ERROR_INVALID_PARAM,
+            "profSubscribeConfig is not a live subscription config");
+    require(!prof(c).started(), ACL_ERROR_PROF_API_CONFLICT,
+            "model subscription cannot be used while aclprofStart collection runs");
+    require(prof(c).model_devices().count(modelId) != 0, ACL_ERROR_INVALID_PARAM,
+            "model " + std::to_string(modelId) + " is not loaded");
+    require(prof(c).subscriptions().count(modelId) == 0, ACL_ERROR_PROF_REPEAT_SUBSCRIBE,
+            "model " + std::to_string(modelId) + " is already subscribed");
+    prof(c).subscriptions()[modelId] = config->fd;
+  });
+}
+
+aclError aclprofModelUnSubscribe(uint32_t modelId) {
+  return api("aclprofModelUnSubscribe", [&](Call& c) {
+    auto& subs = prof(c).subscriptions();
+    auto it = subs.find(modelId);
+    require(it != subs.end(), ACL_ERROR_INVALID_PARAM,
+            "model " + std::to_string(modelId) + " is not subscribed");
+    ::close(it->second);  // the reader sees end of file
+    subs.erase(it);
+  });
+}
+
+aclError aclprofGetOpDescSize(size_t* opDescSize) {
+  return api_any("aclprofGetOpDescSize", [&](Call&) {
+    require_not_null(opDescSize, "opDescSize");
+    *opDescSize = sizeof(OpDescRecord);
+  });
+}
+
+aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
+  return api_any("aclprofGetOpNum", [&](Call&) {
+    (void)op_record(opInfo, opInfoLen, 0);
+    require_not_null(opNumber, "opNumber");
+    *opNumber = static_cast<uint32_t>(opInfoLen / sizeof(OpDescRecord));
+  });
+}
+
+aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index,
+                             size_t* opTypeLen) {
+  return api_any("aclprofGetOpTypeLen", [&](Call&) {
+    const OpDescRecord& r = op_record(opInfo, opInfoLen, index);
+    require_not_null(opTypeLen, "opTypeLen");
+    *opTypeLen = strnlen(r.type, sizeof r.type - 1) + 1;
+  });
+}
+
+aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType,
+                          size_t opTypeLen) {
+  return api_any("aclprofGetOpType", [&](Call&) {
+    copy_text(op_record(opInfo, opInfoLen, index).type, opType, opTypeLen, "opType");
+  });
+}
+
+aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index,
+                             size_t* opNameLen) {
+  return api_any("aclprofGetOpNameLen", [&](Call&) {
+    const OpDescRecord& r = op_record(opInfo, opInfoLen, index);
+    require_not_null(opNameLen, "opNameLen");
+    *opNameLen = strnlen(r.name, sizeof r.name - 1) + 1;
+  });
+}
+
+aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName,
+                          size_t opNameLen) {
+  return api_any("aclprofGetOpName", [&](Call&) {
+    copy_text(op_record(opInfo, opInfoLen, index).name, opName, opNameLen, "opName");
+  });
+}
+
+uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  return api_value("aclprofGetOpStart", Needs::kNothing, uint64_t{0},
+                   [&](Call&) { return op_record(opInfo, opInfoLen, index).start_ns; });
+}
+
+uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  return api_value("aclprofGetOpEnd", Needs::kNothing, uint64_t{0},
+                   [&](Call&) { return op_record(opInfo, opInfoLen, index).end_ns; });
+}
+
+uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  return api_value("aclprofGetOpDuration", Needs::kNothing, uint64_t{0}, [&](Call&) {
+    const OpDescRecord& r = op_record(opInfo, opInfoLen, index);
+    return r.end_ns - r.start_ns;
+  });
+}
+
+size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  return api_value("aclprofGetModelId", Needs::kNothing, size_t{0}, [&](Call&) {
+    return static_cast<size_t>(op_record(opInfo, opInfoLen, index).model_id);
   });
 }
 

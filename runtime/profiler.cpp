@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "sim/log.h"
 
 namespace npusim::rt {
@@ -126,6 +128,12 @@ void Profiler::reset() {
   stamps_.clear();
   steps_.clear();
   domains_.clear();
+  subscribe_configs_.clear();
+  model_devices_.clear();
+  // aclFinalize ends the subscriptions still open as aclprofModelUnSubscribe would: their fds
+  // are closed, so readers see end of file.
+  for (const auto& [model, fd] : subscriptions_) ::close(fd);
+  subscriptions_.clear();
   records_.clear();
   push_stacks_.clear();
   last_range_id_ = 0;

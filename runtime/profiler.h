@@ -42,6 +42,25 @@ struct ProfStepInfo {
   bool started = false;
 };
 
+/// A model subscription's settings (aclprofCreateSubscribeConfig).
+struct ProfSubscribeConfig {
+  int time_info = 1;
+  int aicore_metrics = 0;
+  int fd = -1;  // where the op records of subscribed models are written
+};
+
+/// One operator record of a subscribed model, as written to the subscriber's fd and read by the
+/// aclprofGetOp* functions (aclprofGetOpDescSize = its size). npusim's own layout.
+struct OpDescRecord {
+  std::uint32_t magic;  // kOpDescMagic
+  std::uint32_t model_id;
+  std::uint64_t start_ns;  // simulated time
+  std::uint64_t end_ns;
+  char type[65];   // ACL_PROF_MAX_OP_TYPE_LEN, NUL-terminated
+  char name[257];  // ACL_PROF_MAX_OP_NAME_LEN, NUL-terminated
+};
+constexpr std::uint32_t kOpDescMagic = 0x4F504453;  // "OPDS"
+
 struct ProfDomain {
   std::string name;
 };
@@ -66,6 +85,13 @@ class Profiler {
   HandleTable<ProfStamp>& stamps() { return stamps_; }
   HandleTable<ProfStepInfo>& steps() { return steps_; }
   HandleTable<ProfDomain>& domains() { return domains_; }
+  HandleTable<ProfSubscribeConfig>& subscribe_configs() { return subscribe_configs_; }
+  /// Model id → device (MsprofSetDeviceIdByGeModelIdx).
+  std::map<std::uint32_t, std::uint32_t>& model_devices() { return model_devices_; }
+  /// Subscribed model id → the fd its records go to. Only aclmdl models would produce records
+  /// and npusim executes none (aclmdlExecute is not supported), so a subscription delivers no
+  /// records; aclprofModelUnSubscribe closes the fd (the reader sees end of file).
+  std::map<std::uint32_t, int>& subscriptions() { return subscriptions_; }
 
   void init(std::string path);
   void finalize() { initialized_ = false; }
@@ -111,6 +137,9 @@ class Profiler {
   HandleTable<ProfStamp> stamps_{0x21};
   HandleTable<ProfStepInfo> steps_{0x22};
   HandleTable<ProfDomain> domains_{0x23};
+  HandleTable<ProfSubscribeConfig> subscribe_configs_{0x24};
+  std::map<std::uint32_t, std::uint32_t> model_devices_;
+  std::map<std::uint32_t, int> subscriptions_;
   std::vector<TxRecord> records_;
   std::map<std::uint32_t, std::vector<std::size_t>> push_stacks_;
   std::uint64_t last_range_id_ = 0;

@@ -7,8 +7,11 @@
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "acl/acl_prof.h"
 #include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
 #include "runtime/runtime.h"
 #include "tests/runtime/test_support.h"
 
@@ -129,10 +132,61 @@ TEST_F(ProfTest, ArgumentErrors) {
   aclprofDestroyStepInfo(step);
 }
 
-TEST_F(ProfTest, ModelSubscriptionIsNotSupported) {
-  EXPECT_EQ(aclprofModelSubscribe(0, nullptr), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-  EXPECT_EQ(aclprofModelUnSubscribe(0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+// A subscription needs a bound model; unsubscribing closes the fd (the reader sees end of file).
+TEST_F(ProfTest, ModelSubscription) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
   EXPECT_EQ(aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, nullptr), nullptr);
+  EXPECT_EQ(aclprofCreateSubscribeConfig(2, ACL_AICORE_NONE, &fds[1]), nullptr);
+  aclprofSubscribeConfig* config = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
+  ASSERT_NE(config, nullptr);
+  EXPECT_EQ(aclprofModelSubscribe(3, config), ACL_ERROR_INVALID_PARAM);  // not bound
+  EXPECT_EQ(MsprofSetDeviceIdByGeModelIdx(3, 1000), -1);  // no device 1000
+  EXPECT_EQ(MsprofSetDeviceIdByGeModelIdx(3, 0), 0);
+  EXPECT_EQ(aclprofModelSubscribe(3, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclprofModelSubscribe(3, config), ACL_SUCCESS);
+  EXPECT_EQ(aclprofModelSubscribe(3, config), ACL_ERROR_PROF_REPEAT_SUBSCRIBE);
+  EXPECT_EQ(aclprofModelUnSubscribe(4), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclprofModelUnSubscribe(3), ACL_SUCCESS);
+  char byte;
+  EXPECT_EQ(read(fds[0], &byte, 1), 0);  // end of file: the write end was closed
+  close(fds[0]);
+  EXPECT_EQ(MsprofUnsetDeviceIdByGeModelIdx(3, 1), -1);
+  EXPECT_EQ(MsprofUnsetDeviceIdByGeModelIdx(3, 0), 0);
+  EXPECT_EQ(aclprofDestroySubscribeConfig(config), ACL_SUCCESS);
+  EXPECT_EQ(aclprofDestroySubscribeConfig(config), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(ProfTest, OpRecordReaders) {
+  size_t size = 0;
+  ASSERT_EQ(aclprofGetOpDescSize(&size), ACL_SUCCESS);
+  ASSERT_EQ(size, sizeof(OpDescRecord));
+  OpDescRecord records[2] = {};
+  records[0] = {kOpDescMagic, 5, 1000, 3500, "Add", "add_1"};
+  records[1] = {kOpDescMagic, 5, 4000, 4100, "MatMul", "mm"};
+  uint32_t n = 0;
+  ASSERT_EQ(aclprofGetOpNum(records, sizeof records, &n), ACL_SUCCESS);
+  EXPECT_EQ(n, 2u);
+  EXPECT_EQ(aclprofGetOpNum(records, sizeof records - 1, &n), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclprofGetOpNum(nullptr, sizeof records, &n), ACL_ERROR_INVALID_PARAM);
+  size_t len = 0;
+  ASSERT_EQ(aclprofGetOpTypeLen(records, sizeof records, 1, &len), ACL_SUCCESS);
+  EXPECT_EQ(len, 7u);  // "MatMul" + NUL
+  char type[7];
+  EXPECT_EQ(aclprofGetOpType(records, sizeof records, 1, type, 6), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclprofGetOpType(records, sizeof records, 1, type, 7), ACL_SUCCESS);
+  EXPECT_STREQ(type, "MatMul");
+  ASSERT_EQ(aclprofGetOpNameLen(records, sizeof records, 0, &len), ACL_SUCCESS);
+  EXPECT_EQ(len, 6u);
+  char name[16];
+  ASSERT_EQ(aclprofGetOpName(records, sizeof records, 0, name, sizeof name), ACL_SUCCESS);
+  EXPECT_STREQ(name, "add_1");
+  EXPECT_EQ(aclprofGetOpStart(records, sizeof records, 0), 1000u);
+  EXPECT_EQ(aclprofGetOpEnd(records, sizeof records, 0), 3500u);
+  EXPECT_EQ(aclprofGetOpDuration(records, sizeof records, 0), 2500u);
+  EXPECT_EQ(aclprofGetModelId(records, sizeof records, 1), 5u);
+  EXPECT_EQ(aclprofGetOpStart(records, sizeof records, 2), 0u);  // past the last
+  EXPECT_EQ(aclprofGetOpTypeLen(records, sizeof records, 2, &len), ACL_ERROR_INVALID_PARAM);
 }
 
 // Markers are zero-length spans at the host clock of their call; a range runs from the clock of

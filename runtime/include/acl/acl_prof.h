@@ -4,7 +4,9 @@
 // npusim records in simulated time: markers (aclprofMark), ranges (aclprofPush/Pop,
 // aclprofRangeStart/Stop) and step timestamps appear on the host track of the timeline and in
 // msprof_tx.csv; aclprofStop writes the session's files under the aclprofInit path
-// (runtime/profiler.h says where). Model subscription is not supported (the documented code).
+// (runtime/profiler.h says where). Model subscription works for models bound with
+// MsprofSetDeviceIdByGeModelIdx (profiling/aprof_pub.h); npusim executes no aclmdl models, so a
+// subscription delivers no operator records (profiler.h).
 #ifndef NPUSIM_ACL_ACL_PROF_H
 #define NPUSIM_ACL_ACL_PROF_H
 
@@ -99,7 +101,11 @@ ACL_FUNC_VISIBILITY aclError aclprofSetConfig(aclprofConfigType configType, cons
                                               size_t configLength);
 ACL_FUNC_VISIBILITY aclError aclprofGetSupportedFeatures(size_t* featuresSize, void** featuresData);
 
-// ---- Model subscription (not supported by npusim).
+// ---- Model subscription: a subscribed model's operator records (aclprofGetOpDescSize bytes each)
+// are written to the config's fd; aclprofModelUnSubscribe closes it. Model not bound: INVALID_PARAM;
+// subscribed twice: ACL_ERROR_PROF_REPEAT_SUBSCRIBE; while aclprofStart runs:
+// ACL_ERROR_PROF_API_CONFLICT. The aclprofGetOp* readers take a buffer of whole records
+// (otherwise ACL_ERROR_INVALID_PARAM, 0 for the uint64_t/size_t ones); times are in ns.
 ACL_FUNC_VISIBILITY aclError aclprofModelSubscribe(uint32_t modelId,
                                                    const aclprofSubscribeConfig* profSubscribeConfig);
 ACL_FUNC_VISIBILITY aclError aclprofModelUnSubscribe(uint32_t modelId);
