@@ -146,6 +146,15 @@ TEST_F(ProfTest, ModelSubscription) {
   EXPECT_EQ(aclprofModelSubscribe(3, nullptr), ACL_ERROR_INVALID_PARAM);
   ASSERT_EQ(aclprofModelSubscribe(3, config), ACL_SUCCESS);
   EXPECT_EQ(aclprofModelSubscribe(3, config), ACL_ERROR_PROF_REPEAT_SUBSCRIBE);
+  {  // aclprofStart collection and subscription exclude each other
+    const fs::path dir = fresh_dir("conflict");
+    const std::string path = dir.string();
+    ASSERT_EQ(aclprofInit(path.c_str(), path.size()), ACL_SUCCESS);
+    aclprofConfig* session = make_config();
+    EXPECT_EQ(aclprofStart(session), ACL_ERROR_PROF_API_CONFLICT);
+    EXPECT_EQ(aclprofDestroyConfig(session), ACL_SUCCESS);
+    EXPECT_EQ(aclprofFinalize(), ACL_SUCCESS);
+  }
   EXPECT_EQ(aclprofModelUnSubscribe(4), ACL_ERROR_INVALID_PARAM);
   ASSERT_EQ(aclprofModelUnSubscribe(3), ACL_SUCCESS);
   char byte;
