@@ -3,7 +3,9 @@
 #include "securec.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace {
 
@@ -158,6 +160,116 @@ int sprintf_s(char *strDest, size_t destMax, const char *format, ...) {
   va_list args;
   va_start(args, format);
   int n = vsnprintf_s(strDest, destMax, destMax, format, args);
+  va_end(args);
+  return n;
+}
+
+}  // extern "C"
+
+// ---- sscanf_s: the format is taken one directive at a time; each piece is handed to sscanf with
+// a trailing %n to learn how much input it consumed. Buffer sizes are checked by scanning string
+// fields into a scratch buffer first.
+namespace {
+
+// One conversion of `format` starting at '%': its full text (with the %[...] set).
+size_t spec_length(const char *f) {
+  size_t i = 1;
+  if (f[i] == '*') ++i;
+  while (f[i] >= '0' && f[i] <= '9') ++i;
+  while (f[i] != '\0' && std::strchr("hljztLq", f[i]) != nullptr) ++i;
+  if (f[i] == '[') {
+    ++i;
+    if (f[i] == '^') ++i;
+    if (f[i] == ']') ++i;
+    while (f[i] != '\0' && f[i] != ']') ++i;
+  }
+  return f[i] == '\0' ? i : i + 1;
+}
+
+}  // namespace
+
+extern "C" {
+
+int vsscanf_s(const char *buffer, const char *format, va_list argList) {
+  if (buffer == nullptr || format == nullptr) return -1;
+  va_list args;
+  va_copy(args, argList);
+  const char *in = buffer;
+  const char *f = format;
+  int assigned = 0;
+  bool converted = false;  // some conversion was attempted with input left
+  while (*f != '\0') {
+    if (*f != '%' || f[1] == '%') {
+      // A run of literal text (and %%): matched by sscanf itself.
+      const char *end = f;
+      while (*end != '\0' && (*end != '%' || end[1] == '%')) end += (*end == '%') ? 2 : 1;
+      std::string piece(f, end);
+      piece += "%n";
+      int used = -1;
+      std::sscanf(in, piece.c_str(), &used);
+      if (used < 0) break;  // mismatch or end of input
+      in += used;
+      f = end;
+      continue;
+    }
+    const size_t len = spec_length(f);
+    std::string spec(f, len);
+    f += len;
+    const char conv = spec.find('[') != std::string::npos ? '[' : spec.back();  // %[...] ends in ]
+    const bool suppress = spec.size() > 1 && spec[1] == '*';
+    if (conv == 'n') {
+      if (!suppress) *static_cast<int *>(va_arg(args, void *)) = static_cast<int>(in - buffer);
+      continue;
+    }
+    if (*in == '\0' && conv != 'c') {
+      // sscanf would report end of input (leading whitespace is skipped for the others).
+      if (!converted) assigned = -1;
+      break;
+    }
+    const bool text = conv == 's' || conv == 'c' || conv == '[';
+    int used = -1;
+    int got = 0;
+    if (suppress) {
+      std::sscanf(in, (spec + "%n").c_str(), &used);
+      got = used >= 0 ? 0 : -1;
+    } else if (text) {
+      char *dest = static_cast<char *>(va_arg(args, void *));
+      const size_t size = va_arg(args, size_t);
+      std::string scratch(std::strlen(in) + 1, '\0');
+      got = std::sscanf(in, (spec + "%n").c_str(), &scratch[0], &used);
+      if (got == 1) {
+        size_t width = 1;  // %c: the field width (default 1), no NUL
+        if (conv == 'c') {
+          const char *w = spec.c_str() + 1;
+          if (*w >= '0' && *w <= '9') width = std::strtoul(w, nullptr, 10);
+        }
+        const size_t need = conv == 'c' ? width : std::strlen(scratch.c_str()) + 1;
+        if (dest == nullptr || need > size) {
+          if (dest != nullptr && size > 0) dest[0] = '\0';
+          break;
+        }
+        std::memcpy(dest, scratch.data(), need);
+      }
+    } else {
+      got = std::sscanf(in, (spec + "%n").c_str(), va_arg(args, void *), &used);
+    }
+    if (got == EOF && !converted) {
+      assigned = -1;
+      break;
+    }
+    converted = true;
+    if (got != 1 && !(suppress && used >= 0)) break;
+    if (!suppress) ++assigned;
+    in += used;
+  }
+  va_end(args);
+  return assigned;
+}
+
+int sscanf_s(const char *buffer, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int n = vsscanf_s(buffer, format, args);
   va_end(args);
   return n;
 }

@@ -145,3 +145,41 @@ TEST(Securec, SnprintfSCutsAtCount) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Securec, SscanfSNumbersAndStrings) {
+  int a = 0;
+  unsigned b = 0;
+  double d = 0;
+  char word[8] = "zzz";
+  char ch[3] = {'x', 'x', 'x'};
+  EXPECT_EQ(sscanf_s("12 ab:34 2.5 hello xyz", "%d %2s:%u %lf %s %2c", &a, word, sizeof word, &b,
+                     &d, word, sizeof word, ch, sizeof ch),
+            6);
+  EXPECT_EQ(a, 12);
+  EXPECT_EQ(b, 34u);
+  EXPECT_EQ(d, 2.5);
+  EXPECT_STREQ(word, "hello");
+  EXPECT_EQ(ch[0], 'x');  // the %2c after "hello" skips the space: "xy"
+  EXPECT_EQ(ch[1], 'y');
+  int n = 0;
+  EXPECT_EQ(sscanf_s("7,8", "%d,%*d%n", &a, &n), 1);  // suppressed fields do not count
+  EXPECT_EQ(n, 3);
+}
+
+TEST(Securec, SscanfSErrors) {
+  char small[4] = "zzz";
+  int a = 0;
+  EXPECT_EQ(sscanf_s("5 toolong", "%d %s", &a, small, sizeof small), 1);  // "toolong" needs 8
+  EXPECT_STREQ(small, "");
+  EXPECT_EQ(sscanf_s("abc", "%3[a-z]", small, sizeof small), 1);
+  EXPECT_STREQ(small, "abc");
+  EXPECT_EQ(sscanf_s("abcd", "%[a-z]", small, sizeof small), 0);
+  EXPECT_EQ(sscanf_s("x", "%d", &a), 0);    // mismatch
+  EXPECT_EQ(sscanf_s("", "%d", &a), -1);    // input ends before the first conversion
+  EXPECT_EQ(sscanf_s(nullptr, "%d", &a), -1);
+  EXPECT_EQ(sscanf_s("1", nullptr), -1);
+}
+
+}  // namespace

@@ -63,6 +63,14 @@ SECUREC_API int snprintf_s(char *strDest, size_t destMax, size_t count, const ch
 SECUREC_API int vsnprintf_s(char *strDest, size_t destMax, size_t count, const char *format,
                             va_list argList) __attribute__((format(printf, 4, 0)));
 
+/* Scanning: as sscanf, except that every %s, %c and %[ that assigns takes an extra size_t
+ * argument after its pointer: the buffer's size in bytes. A field that does not fit its buffer
+ * (with the NUL of %s and %[) stops the scan: the buffer gets "" and the number of fields
+ * assigned before it is returned. -1 when buffer or format is NULL, or when the input ends
+ * before the first conversion. */
+SECUREC_API int sscanf_s(const char *buffer, const char *format, ...);
+SECUREC_API int vsscanf_s(const char *buffer, const char *format, va_list argList);
+
 #ifdef __cplusplus
 }
 #endif
