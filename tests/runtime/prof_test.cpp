@@ -152,6 +152,17 @@ TEST_F(ProfTest, ModelSubscription) {
     ASSERT_EQ(aclprofInit(path.c_str(), path.size()), ACL_SUCCESS);
     aclprofConfig* session = make_config();
     EXPECT_EQ(aclprofStart(session), ACL_ERROR_PROF_API_CONFLICT);
+    ASSERT_EQ(aclprofModelUnSubscribe(3), ACL_SUCCESS);
+    ASSERT_EQ(aclprofStart(session), ACL_SUCCESS);
+    EXPECT_EQ(aclprofModelSubscribe(3, config), ACL_ERROR_PROF_API_CONFLICT);
+    EXPECT_EQ(aclprofStop(session), ACL_SUCCESS);
+    close(fds[0]);
+    ASSERT_EQ(pipe(fds), 0);  // the unsubscribe closed the write end: a new pipe
+    aclprofSubscribeConfig* again = aclprofCreateSubscribeConfig(1, ACL_AICORE_NONE, &fds[1]);
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ(aclprofDestroySubscribeConfig(config), ACL_SUCCESS);
+    config = again;
+    ASSERT_EQ(aclprofModelSubscribe(3, config), ACL_SUCCESS);
     EXPECT_EQ(aclprofDestroyConfig(session), ACL_SUCCESS);
     EXPECT_EQ(aclprofFinalize(), ACL_SUCCESS);
   }
