@@ -3,6 +3,7 @@
 // Every declared function the runtime does not implement yet: it logs once and fails with
 // ACL_ERROR_RT_FEATURE_NOT_SUPPORT, so each declared symbol is exported (dlsym finds it).
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "acl/acl_rt_allocator.h"
 #include "runtime/api_call.h"
 
@@ -95,6 +96,10 @@ aclError aclmdlRIUpdate(aclmdlRI modelRI) {
 
 aclError aclmdlSetDump(const char* dumpCfgPath) {
   return unsupported("aclmdlSetDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError aclprofGetSupportedFeatures(size_t* featuresSize, void** featuresData) {
+  return unsupported("aclprofGetSupportedFeatures", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {

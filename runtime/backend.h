@@ -72,6 +72,10 @@ class Backend {
   /// Write the timeline, stats and effective config to the output directory (if one is set).
   /// May be called more than once; each call rewrites the files with everything so far.
   virtual void write_outputs() = 0;
+
+  /// The output directory (NPUSIM_OUT; empty when the run writes no outputs and so records no
+  /// timeline). Profiling (profiler.h) writes its files there and copies the timeline from it.
+  virtual std::string output_dir() const { return {}; }
 };
 
 /// The SystemC backend, built from the config chosen by the environment (NPUSIM_CONFIG,

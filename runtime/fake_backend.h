@@ -66,6 +66,9 @@ class FakeBackend : public Backend {
   void trace_host(std::uint32_t thread, const char* name, SimTime start, SimTime end) override;
   void advance_to(SimTime t) override;
   void write_outputs() override { ++outputs_written_; }
+  std::string output_dir() const override { return out_dir_; }
+  /// Tests: the directory output_dir() reports (the fake backend writes nothing there itself).
+  void set_output_dir(std::string dir) { out_dir_ = std::move(dir); }
 
   // Test introspection.
   const std::vector<TaskTrace>& tasks() const { return finished_; }
@@ -104,6 +107,7 @@ class FakeBackend : public Backend {
   std::vector<ApiTrace> api_calls_;
   std::vector<ApiTrace> host_spans_;
   int outputs_written_ = 0;
+  std::string out_dir_;
 };
 
 }  // namespace npusim::rt

@@ -95,6 +95,7 @@ def main():
         "// Every declared function the runtime does not implement yet: it logs once and fails with",
         "// ACL_ERROR_RT_FEATURE_NOT_SUPPORT, so each declared symbol is exported (dlsym finds it).",
         '#include "acl/acl.h"',
+        '#include "acl/acl_prof.h"',
         '#include "acl/acl_rt_allocator.h"',
         '#include "runtime/api_call.h"',
         "",
@@ -114,6 +115,7 @@ def main():
         "#include <gtest/gtest.h>",
         "",
         '#include "acl/acl.h"',
+        '#include "acl/acl_prof.h"',
         '#include "acl/acl_rt_allocator.h"',
     ]
     test += [f'#include "{os.path.relpath(h, os.path.join(ROOT, "runtime/include"))}"'

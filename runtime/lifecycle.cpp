@@ -58,7 +58,11 @@ void finalize(Call& call) {
   rt.trace_memo().clear();
   rt.mark_finalized();
   call.finish();
-  if (rt.backend() != nullptr) rt.backend()->write_outputs();
+  if (rt.backend() != nullptr) {
+    rt.backend()->write_outputs();
+    rt.profiler().write_outputs(*rt.backend());
+  }
+  rt.profiler().reset();
 }
 
 }  // namespace npusim::rt

@@ -64,7 +64,10 @@ void write_outputs_at_exit() {
     sim::log_warn("exit during an API call: the outputs were not written");
     return;
   }
-  if (rt.initialized() && rt.backend() != nullptr) rt.backend()->write_outputs();
+  if (rt.initialized() && rt.backend() != nullptr) {
+    rt.backend()->write_outputs();
+    rt.profiler().write_outputs(*rt.backend());
+  }
 }
 
 }  // namespace

@@ -66,6 +66,7 @@
 #include "runtime/exception_info.h"
 #include "runtime/function_ref.h"
 #include "runtime/handle_table.h"
+#include "runtime/profiler.h"
 #include "runtime/kernel_binary.h"
 #include "runtime/memory_registry.h"
 #include "runtime/notify.h"
@@ -203,6 +204,8 @@ class Runtime {
   HandleTable<Event>& events() { return events_; }
   HandleTable<AllocatorDesc>& allocator_descs() { return allocator_descs_; }
   HandleTable<Notify>& notifies() { return notifies_; }
+  /// The profiling API's state (acl_prof.h, mstx).
+  Profiler& profiler() { return profiler_; }
   /// Live aclrtStreamConfigHandle and aclDataBuffer objects (plain structs handed out by pointer).
   std::set<const void*>& stream_configs() { return stream_configs_; }
   std::set<const void*>& data_buffers() { return data_buffers_; }
@@ -302,6 +305,7 @@ class Runtime {
   HandleTable<Event> events_{0x3};
   HandleTable<AllocatorDesc> allocator_descs_{0x4};
   HandleTable<Notify> notifies_{0x6};
+  Profiler profiler_;
   std::set<const void*> stream_configs_;
   std::set<const void*> data_buffers_;
   MemoryRegistry memory_;

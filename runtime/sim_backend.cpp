@@ -61,6 +61,7 @@ class SimBackend final : public Backend {
   void trace_host(std::uint32_t thread, const char* name, SimTime start, SimTime end) override;
   void advance_to(SimTime t) override { engine_.advance_to(t); }
   void write_outputs() override;
+  std::string output_dir() const override { return out_dir_; }
 
  private:
   std::string op_summary() const;

@@ -104,6 +104,10 @@ read -r -d '' TABLE <<'EOT'
 3_memory_advanced/host_register/0_simple_zero_copy|Verified [0-9]+ FP16 additions through mapped Host memory|Run the simple_zero_copy sample successfully
 3_memory_advanced/managed_memory/0_uvm_allocate|Run the uvm_allocate sample successfully|\[SUCCESS\] result correct
 4_reliability/overflow_detection/0_overflow_detection|Overflow detection sample finished successfully
+5_performance/profiling/0_create_config|\[INFO\]  -------- Start --------|\[INFO\]  profiling init done|\[INFO\]  profiling set config done|\[INFO\]  profiling start|\[INFO\]  model running \.\.\.\.|\[INFO\]  profiling stop and finalize done|\[INFO\]  -------- End --------|=0:\[ERROR\]
+5_performance/profiling/1_msproftx|\[INFO\]  -------- Start --------|\[INFO\]  Preprocess range start|\[INFO\]  Preprocess range stop|\[INFO\]  Nested operator dispatch range start|\[INFO\]  Nested operator dispatch range stop|\[INFO\]  Model execute start|\[INFO\]  Model execute end|\[INFO\]  -------- End --------|=0:\[ERROR\]
+5_performance/profiling/2_subscribe_model|\[INFO\]  -------- Start --------|\[INFO\]  Running \.\.\.\.\.\.|\[INFO\]  Stopped \.\.\.\.\.\.|\[INFO\]  -------- End --------|=0:\[ERROR\]
+5_performance/profiling/3_mstx_with_domain|^result\[0\] is: 1\.200000$|^result\[1\] is: 2\.200000$|^result\[2\] is: 3\.200000$|^result\[3\] is: 5\.400000$|^result\[4\] is: 6\.400000$|^result\[5\] is: 7\.400000$|^result\[6\] is: 9\.600000$|^result\[7\] is: 10\.600000$|=0:call failed
 EOT
 
 # The HCCL examples: <path under examples/>|<marker>... (markers as in TABLE), taken from each

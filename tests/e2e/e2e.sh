@@ -164,6 +164,29 @@ PY
       "sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='Callback')==3 and \
        sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='HostFunc')==1 and \
        sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='AscendCL@aclrtProcessReport')==3" ;;
+  profiling)  # aclprof + mstx + securec as CANN programs link them; deterministic outputs
+    g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${SRC}/profiling.cpp" \
+        -L"${PREFIX}/lib64" -lmsprofiler -lc_sec -lascendcl -o profiling
+    for run in 1 2; do
+      mkdir -p run${run} && (cd run${run} && NPUSIM_CONFIG=tiny NPUSIM_OUT=out ../profiling)
+    done
+    cmp run1/out/timeline.json run2/out/timeline.json
+    cmp run1/out/msprof_tx.csv run2/out/msprof_tx.csv
+    session=run1/prof/PROF_000001_npusim/mindstudio_profiler_output
+    cmp run1/out/msprof_tx.csv "${session}/msprof_tx.csv"
+    test -s "${session}/msprof.json" && test -s "${session}/op_summary.csv"
+    # Markers (zero length) and ranges on the host track, at simulated times: the h2d range
+    # holds the synchronous copy's span.
+    json_check run1/out/timeline.json \
+      "(lambda x: x('begin')['dur'] == 0 and x('h2d')['dur'] > 0 and x('d2h')['dur'] > 0 and \
+         x('begin')['ts'] <= x('h2d')['ts'] < x('d2h')['ts'] and \
+         x('h2d')['ts'] <= x('AscendCL@aclrtMemcpy')['ts'] and \
+         x('AscendCL@aclrtMemcpy')['ts'] + x('AscendCL@aclrtMemcpy')['dur'] <= \
+           x('h2d')['ts'] + x('h2d')['dur'])( \
+         lambda n: next(e for e in d if e.get('ph') == 'X' and e.get('name') == n))"
+    grep -q '^marker,default,begin,0,' run1/out/msprof_tx.csv
+    grep -q '^start_end,copies,h2d,0,' run1/out/msprof_tx.csv
+    grep -q '^push_pop,default,d2h,0,' run1/out/msprof_tx.csv ;;
   threads)  # one host thread per device, racing in wall time: 10 identical timelines and stats
     build threads
     for run in 1 2 3 4 5 6 7 8 9 10; do

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "acl/acl_rt_allocator.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn/aclnn_base.h"
@@ -109,6 +110,40 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclmdlRIUnbindStream),
       reinterpret_cast<const void*>(&aclmdlRIUpdate),
       reinterpret_cast<const void*>(&aclmdlSetDump),
+      reinterpret_cast<const void*>(&aclprofCreateConfig),
+      reinterpret_cast<const void*>(&aclprofCreateStamp),
+      reinterpret_cast<const void*>(&aclprofCreateStepInfo),
+      reinterpret_cast<const void*>(&aclprofCreateSubscribeConfig),
+      reinterpret_cast<const void*>(&aclprofDestroyConfig),
+      reinterpret_cast<const void*>(&aclprofDestroyStamp),
+      reinterpret_cast<const void*>(&aclprofDestroyStepInfo),
+      reinterpret_cast<const void*>(&aclprofDestroySubscribeConfig),
+      reinterpret_cast<const void*>(&aclprofFinalize),
+      reinterpret_cast<const void*>(&aclprofGetModelId),
+      reinterpret_cast<const void*>(&aclprofGetOpDescSize),
+      reinterpret_cast<const void*>(&aclprofGetOpDuration),
+      reinterpret_cast<const void*>(&aclprofGetOpEnd),
+      reinterpret_cast<const void*>(&aclprofGetOpName),
+      reinterpret_cast<const void*>(&aclprofGetOpNameLen),
+      reinterpret_cast<const void*>(&aclprofGetOpNum),
+      reinterpret_cast<const void*>(&aclprofGetOpStart),
+      reinterpret_cast<const void*>(&aclprofGetOpType),
+      reinterpret_cast<const void*>(&aclprofGetOpTypeLen),
+      reinterpret_cast<const void*>(&aclprofGetStepTimestamp),
+      reinterpret_cast<const void*>(&aclprofGetSupportedFeatures),
+      reinterpret_cast<const void*>(&aclprofInit),
+      reinterpret_cast<const void*>(&aclprofMark),
+      reinterpret_cast<const void*>(&aclprofMarkEx),
+      reinterpret_cast<const void*>(&aclprofModelSubscribe),
+      reinterpret_cast<const void*>(&aclprofModelUnSubscribe),
+      reinterpret_cast<const void*>(&aclprofPop),
+      reinterpret_cast<const void*>(&aclprofPush),
+      reinterpret_cast<const void*>(&aclprofRangeStart),
+      reinterpret_cast<const void*>(&aclprofRangeStop),
+      reinterpret_cast<const void*>(&aclprofSetConfig),
+      reinterpret_cast<const void*>(&aclprofSetStampTraceMessage),
+      reinterpret_cast<const void*>(&aclprofStart),
+      reinterpret_cast<const void*>(&aclprofStop),
       reinterpret_cast<const void*>(&aclrtActiveStream),
       reinterpret_cast<const void*>(&aclrtAllocBuf),
       reinterpret_cast<const void*>(&aclrtAllocatorCreateDesc),
@@ -447,7 +482,7 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclsysGetVersionStr),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 397u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 431u);
 }
 
 TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Profiling, mstx and securec from a real program linked as CANN programs link them
+// (-lmsprofiler -lc_sec -lascendcl): markers and ranges around a copy, a session under
+// aclprofInit, securec's checked copies.
+#include <cstring>
+#include <vector>
+
+#include "acl/acl_prof.h"
+#include "e2e_common.h"
+#include "mstx/ms_tools_ext.h"
+#include "securec.h"
+
+int main() {
+  E2E_CHECK(aclInit(nullptr));
+  E2E_CHECK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  E2E_CHECK(aclrtCreateStream(&stream));
+  const char path[] = "prof";
+  E2E_CHECK(aclprofInit(path, sizeof path - 1));
+  uint32_t devices[1] = {0};
+  aclprofConfig* config = aclprofCreateConfig(devices, 1, ACL_AICORE_NONE, nullptr,
+                                              ACL_PROF_TASK_TIME | ACL_PROF_MSPROFTX);
+  E2E_EXPECT(config != nullptr);
+  E2E_CHECK(aclprofStart(config));
+
+  mstxDomainHandle_t domain = mstxDomainCreateA("copies");
+  mstxMarkA("begin", stream);
+  const mstxRangeId range = mstxDomainRangeStartA(domain, "h2d", stream);
+  constexpr size_t kBytes = 1u << 20;
+  std::vector<unsigned char> host(kBytes, 7), back(kBytes, 0);
+  void* dev = nullptr;
+  E2E_CHECK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_NORMAL_ONLY));
+  E2E_CHECK(aclrtMemcpy(dev, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+  mstxDomainRangeEnd(domain, range);
+  void* stamp = aclprofCreateStamp();
+  E2E_CHECK(aclprofSetStampTraceMessage(stamp, "d2h", 3));
+  E2E_CHECK(aclprofPush(stamp));
+  E2E_CHECK(aclrtMemcpy(back.data(), kBytes, dev, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
+  E2E_CHECK(aclprofPop());
+  aclprofDestroyStamp(stamp);
+  mstxDomainDestroy(domain);
+  E2E_EXPECT(back == host);
+
+  // securec: a checked copy that fits, one that does not (the destination is cleared).
+  char small[8];
+  E2E_EXPECT(memcpy_s(small, sizeof small, "abcdefg", 8) == EOK);
+  E2E_EXPECT(strcpy_s(small, sizeof small, "far too long") == ERANGE_AND_RESET);
+  E2E_EXPECT(small[0] == '\0');
+  E2E_EXPECT(sprintf_s(small, sizeof small, "%d", 1234) == 4);
+
+  E2E_CHECK(aclprofStop(config));
+  E2E_CHECK(aclprofDestroyConfig(config));
+  E2E_CHECK(aclprofFinalize());
+  E2E_CHECK(aclrtFree(dev));
+  E2E_CHECK(aclrtDestroyStream(stream));
+  E2E_CHECK(aclrtResetDevice(0));
+  E2E_CHECK(aclFinalize());
+  std::printf("profiling ok\n");
+  return 0;
+}
