@@ -251,9 +251,9 @@ void BlockReplay::resolve_earliest() {
   const SimTime core_end = start + nodes_[i].duration;
   const SimTime request = start + startup_ps_[static_cast<int>(in.pipe)];
   SimTime latency = latency_[i];
-  const SimTime data = host_->gm_access(in, request, latency);
-  finish(i, std::max(core_end, std::max(data, request + latency) - latency),
-         std::max(core_end + latency, std::max(data, request + latency)));
+  const SimTime answered = host_->gm_access(in, request, latency);  // may raise latency
+  const SimTime data = std::max(answered, request + latency);
+  finish(i, std::max(core_end, data - latency), std::max(core_end + latency, data));
 }
 
 void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {
