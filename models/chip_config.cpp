@@ -161,19 +161,18 @@ void validate_chip_config(const ChipConfig& config, const std::string& origin) {
                          std::to_string(set_bytes) + " B), got " +
                          std::to_string(l2.size.value));
   }
-  const auto check_dvpp = [&](const char* name, const DvppModuleConfig& m) {
-    if (static_cast<double>(m.frame_overhead.ps) * 1e-12 * m.fps >= 1.0) {
+  // Every DVPP module (the list DvppConfig::visit keeps): its fixed part must leave time to scale.
+  struct DvppOverheadCheck {
+    const std::string& origin;
+    void group(const char* name, const DvppModuleConfig& m, const char*) const {
+      if (static_cast<double>(m.frame_overhead.ps) * 1e-12 * m.fps < 1.0) return;
       throw ConfigError(origin + ": dvpp." + name + ".frame_overhead: must be below 1 / fps (" +
                         std::to_string(1e6 / m.fps) + " us), got " +
                         std::to_string(static_cast<double>(m.frame_overhead.ps) * 1e-6) + " us");
     }
   };
-  check_dvpp("vpc", config.dvpp.vpc);
-  check_dvpp("jpegd", config.dvpp.jpegd);
-  check_dvpp("jpege", config.dvpp.jpege);
-  check_dvpp("pngd", config.dvpp.pngd);
-  check_dvpp("vdec", config.dvpp.vdec);
-  check_dvpp("venc", config.dvpp.venc);
+  DvppOverheadCheck dvpp_check{origin};
+  copy.dvpp.visit(dvpp_check);
   std::string why;
   for (const LinkPair& p : parse_link_list(config.topology.links, why)) {
     if (p.b >= config.soc.num_devices) {
