@@ -124,6 +124,19 @@ struct Pic {
   Range range;
 };
 
+/// The picture `d` describes as an image of `kind`, `width` x `height` (its strides and data).
+Image image_of(const acldvppPicDesc& d, Image::Kind kind, std::uint32_t width,
+               std::uint32_t height) {
+  Image img;
+  img.kind = kind;
+  img.data = static_cast<std::uint8_t*>(d.data);
+  img.width = width;
+  img.height = height;
+  img.width_stride = d.width_stride;
+  img.height_stride = d.height_stride;
+  return img;
+}
+
 /// A VPC picture (see the file comment); `rgb_ok`: RGB888/BGR888 are accepted too.
 Pic vpc_picture(Call& c, const acldvppPicDesc* d, const std::string& what, bool rgb_ok) {
   require(d != nullptr, ACL_ERROR_INVALID_PARAM, what + " is NULL");
@@ -144,17 +157,12 @@ Pic vpc_picture(Call& c, const acldvppPicDesc* d, const std::string& what, bool 
           what + ": heightStride " + std::to_string(d->height_stride) +
               " must be a multiple of 2 and at least the height " + std::to_string(d->height));
   Pic p;
-  p.image.kind = kind_of(d->format);
+  p.image = image_of(*d, kind_of(d->format), d->width, d->height);
   const std::uint64_t bytes = picture_bytes(p.image.kind, d->width_stride, d->height_stride);
   require(d->size >= bytes, ACL_ERROR_INVALID_PARAM,
           what + ": size " + std::to_string(d->size) + " is smaller than the picture's " +
               std::to_string(bytes) + " bytes");
   p.range = device_range(c, d->data, bytes, what + " data");
-  p.image.data = static_cast<std::uint8_t*>(d->data);
-  p.image.width = d->width;
-  p.image.height = d->height;
-  p.image.width_stride = d->width_stride;
-  p.image.height_stride = d->height_stride;
   return p;
 }
 
@@ -360,13 +368,7 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelDesc, const void* dat
             "outputDesc size " + std::to_string(o.size) + " is smaller than the " +
                 std::to_string(bytes) + " bytes of the decoded picture");
     const Range out = device_range(c, o.data, bytes, "outputDesc data");
-    Image img;
-    img.kind = kind_of(format);
-    img.data = static_cast<std::uint8_t*>(o.data);
-    img.width = info.width;
-    img.height = info.height;
-    img.width_stride = o.width_stride;
-    img.height_stride = o.height_stride;
+    const Image img = image_of(o, kind_of(format), info.width, info.height);
     const MemoryRegistry* mem = &c.runtime().memory();
     acldvppPicDesc* desc = outputDesc;
     dvpp::submit(c, stream, DvppModule::kJpegd,
@@ -518,13 +520,8 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDesc, const void* data
     const std::uint64_t bytes = static_cast<std::uint64_t>(o.width_stride) * o.height_stride;
     require(o.size >= bytes, ACL_ERROR_INVALID_PARAM, "outputDesc size is too small");
     const Range out = device_range(c, o.data, bytes, "outputDesc data");
-    Image img;
-    img.kind = format == PIXEL_FORMAT_RGBA_8888 ? Image::kRgba : Image::kRgb;
-    img.data = static_cast<std::uint8_t*>(o.data);
-    img.width = info.width;
-    img.height = info.height;
-    img.width_stride = o.width_stride;
-    img.height_stride = o.height_stride;
+    const Image img = image_of(o, format == PIXEL_FORMAT_RGBA_8888 ? Image::kRgba : Image::kRgb,
+                               info.width, info.height);
     const MemoryRegistry* mem = &c.runtime().memory();
     acldvppPicDesc* desc = outputDesc;
     dvpp::submit(c, stream, DvppModule::kPngd,
