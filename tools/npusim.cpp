@@ -12,6 +12,9 @@
 //       checks a run's outputs against performance targets (tools/check/check.h; docs/check.md)
 //   npusim compare RUN_A RUN_B [--csv FILE]
 //       per-metric and per-op deltas between two runs' outputs
+//   npusim sweep SWEEP.yaml --out DIR [-j N | --slurm [--sbatch OPT]...] [--collect] [--rerun]
+//       one workload over a grid of configurations, on a local pool or a Slurm job array
+//       (tools/sweep/sweep.h; docs/sweep.md); `npusim sweep-task DIR I` is one array task
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -31,6 +34,7 @@
 #include "sim/config.h"
 #include "tools/check/check.h"
 #include "tools/replay/runner.h"
+#include "tools/sweep/sweep.h"
 
 namespace fs = std::filesystem;
 using npusim::models::ChipConfig;
@@ -181,6 +185,40 @@ int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
   return 0;
 }
 
+int sweep(const std::string& file, npusim::sweep::Options opt, bool dry_run, bool collect_only) {
+  namespace sw = npusim::sweep;
+  const sw::Validator validate = [](const std::string& config, const std::vector<std::string>& sets) {
+    try {
+      npusim::models::load_chip_config(config, sets);
+      return std::string();
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+  };
+  sw::Plan plan;
+  try {
+    plan = sw::load_plan(file, validate);
+  } catch (const std::exception& e) {
+    std::cerr << "npusim sweep: " << e.what() << "\n";
+    return 2;
+  }
+  if (dry_run) {
+    for (const sw::Run& r : plan.runs) {
+      std::cout << r.index;
+      for (const auto& a : r.args) std::cout << " " << a;
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  if (opt.out.empty()) {
+    std::cerr << "npusim sweep: --out DIR is required (the runs and the table go there)\n";
+    return 2;
+  }
+  if (collect_only) return sw::collect(plan, opt.out, std::cout);
+  opt.npusim = (self_dir() / "npusim").string();
+  return sw::run_sweep(plan, opt, std::cout, std::cerr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -242,7 +280,38 @@ int main(int argc, char** argv) {
   cmp->add_option("run_b", cmp_b, "the --out directory of the second run (B)")->required();
   cmp->add_option("--csv", cmp_csv, "also write the deltas as CSV to this file");
 
+  std::string sweep_file;
+  npusim::sweep::Options sweep_opts;
+  sweep_opts.jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  bool sweep_dry = false, sweep_collect = false, sweep_no_wait = false;
+  CLI::App* swp = app.add_subcommand(
+      "sweep", "run one workload over a grid of configurations (local pool or Slurm job array)");
+  swp->add_option("sweep_file", sweep_file, "the sweep file (YAML; see docs/sweep.md)")->required();
+  swp->add_option("-o,--out", sweep_opts.out, "output directory: runs/<i>/, sweep.csv, sweep_meta.json");
+  swp->add_option("-j,--jobs", sweep_opts.jobs, "runs at a time on the local pool (default: cores)")
+      ->check(CLI::PositiveNumber);
+  swp->add_flag("--slurm", sweep_opts.slurm, "submit the pending runs as one Slurm job array (sbatch --array)");
+  swp->add_option("--sbatch", sweep_opts.sbatch, "an extra sbatch option, e.g. --sbatch=--partition=x (repeatable)")
+      ->allow_extra_args(false);
+  swp->add_option("--slurm-parallel", sweep_opts.slurm_parallel, "at most N array tasks at a time (--array=...%N)");
+  swp->add_flag("--no-wait", sweep_no_wait, "Slurm: submit and return (collect later with --collect)");
+  swp->add_flag("--collect", sweep_collect, "run nothing: write the table from the runs finished so far");
+  swp->add_flag("--rerun", sweep_opts.rerun, "run every run again, finished or not");
+  swp->add_flag("--dry-run", sweep_dry, "print each run's npusim arguments and stop");
+
+  std::string task_dir;
+  int task_index = -1;
+  CLI::App* task = app.add_subcommand("sweep-task", "one run of a sweep (what a Slurm array task executes)");
+  task->group("");  // internal: not in --help
+  task->add_option("dir", task_dir, "the sweep's --out directory")->required();
+  task->add_option("index", task_index, "the run index ($SLURM_ARRAY_TASK_ID)")->required();
+
   CLI11_PARSE(app, argc, argv);
+  if (*swp) {
+    sweep_opts.wait = !sweep_no_wait;
+    return sweep(sweep_file, sweep_opts, sweep_dry, sweep_collect);
+  }
+  if (*task) return npusim::sweep::run_task(task_dir, task_index, std::cerr);
   if (*chk) return npusim::check::run_check(check_targets, check_run, check_junit, std::cout, std::cerr);
   if (*cmp) return npusim::check::run_compare(cmp_a, cmp_b, cmp_csv, std::cout, std::cerr);
   if (*run) return run_program(run_opts, out_dir, program);

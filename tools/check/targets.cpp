@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "tools/check/check.h"
+#include "tools/check/metric_yaml.h"
 
 namespace npusim::check {
 namespace {
@@ -16,6 +17,8 @@ namespace {
 class Parser {
  public:
   explicit Parser(std::string file) : file_(std::move(file)) {}
+
+  Metric metric(const YAML::Node& n, const std::string& ctx) const { return parse_metric(n, ctx); }
 
   std::vector<Target> parse(const YAML::Node& root) {
     if (root.IsMap()) {
@@ -208,6 +211,10 @@ std::vector<Target> parse_targets(const std::string& text, const std::string& fi
   }
   if (!root || root.IsNull()) throw TargetsError(file + ": empty targets file");
   return Parser(file).parse(root);
+}
+
+Metric parse_metric(const YAML::Node& node, const std::string& file, const std::string& context) {
+  return Parser(file).metric(node, context);
 }
 
 std::vector<Target> load_targets(const std::string& path) {
