@@ -121,15 +121,19 @@ PY
     fi
     export SLURM_CONF="${WORK}/slurm/slurm.conf"
     trap 'bash "${SRC}/tests/tools/slurm_local.sh" stop "${WORK}/slurm" > /dev/null 2>&1 || true' EXIT
-    "${NPUSIM}" sweep "${SWEEP}" --out s --slurm > log1.txt
+    "${NPUSIM}" sweep "${SWEEP}" --out s --slurm --sbatch=--time=10 --sbatch=--job-name=npusim-test > log1.txt
     grep -q "submitted Slurm job array [0-9]* (50 tasks, --array=0-49)" log1.txt || fail "no array job: $(cat log1.txt)"
+    job=$(sed -n 's/.*submitted Slurm job array \([0-9]*\).*/\1/p' log1.txt)
+    shown="$(scontrol -o show job "${job}")"
+    grep -q "JobName=npusim-test .*TimeLimit=00:10:00" <<< "${shown}" ||
+      fail "the --sbatch options did not reach the job: $(head -1 <<< "${shown}")"
     check_table s/sweep.csv
     "${NPUSIM}" sweep "${SWEEP}" --out local -j 2 > /dev/null
     cmp s/sweep.csv local/sweep.csv || fail "the Slurm table differs from the local pool's"
     # Resumable: two lost runs are resubmitted as a two-task array.
     rm s/runs/3/run.json s/runs/40/run.json
-    "${NPUSIM}" sweep "${SWEEP}" --out s --slurm > log2.txt
-    grep -q "(2 tasks, --array=3,40)" log2.txt || fail "resume did not resubmit runs 3 and 40: $(cat log2.txt)"
+    "${NPUSIM}" sweep "${SWEEP}" --out s --slurm --slurm-parallel 1 > log2.txt
+    grep -q "(2 tasks, --array=3,40%1)" log2.txt || fail "resume did not resubmit runs 3 and 40: $(cat log2.txt)"
     cmp s/sweep.csv local/sweep.csv || fail "the resumed Slurm table differs"
     ;;
 
