@@ -2,6 +2,7 @@
 #include "models/l2_tags.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace npusim::models {
 
@@ -15,34 +16,66 @@ L2Tags::L2Tags(const Geometry& g)
       line_shift_(log2_of(g.line)),
       sector_shift_(log2_of(g.sector)) {}
 
-void L2Tags::clear() { ways_.clear(); }
+void L2Tags::clear() {
+  tags_.clear();
+  meta_.clear();
+}
 
-L2Tags::Way& L2Tags::find(std::uint64_t line_no, std::uint64_t set_index, Result& out) {
-  Way* set = &ways_[set_index * g_.ways];
-  Way* victim = set;
+std::uint32_t L2Tags::stamp() {
+  if (clock_ == UINT32_MAX) {
+    std::vector<std::uint32_t> order(g_.ways);
+    for (std::uint64_t s = 0; s < sets_; ++s) {
+      Meta* set = &meta_[s * g_.ways];
+      for (std::uint32_t w = 0; w < g_.ways; ++w) order[w] = w;
+      std::sort(order.begin(), order.end(),
+                [set](std::uint32_t a, std::uint32_t b) { return set[a].used < set[b].used; });
+      for (std::uint32_t r = 0; r < g_.ways; ++r) {
+        if (set[order[r]].used != 0) set[order[r]].used = r + 1;
+      }
+    }
+    clock_ = static_cast<std::uint32_t>(g_.ways);
+  }
+  return ++clock_;
+}
+
+std::uint64_t L2Tags::find(std::uint64_t line_no, std::uint64_t set_index, Result& out) {
+  const std::uint64_t base = set_index * g_.ways;
+  const std::uint64_t* tags = &tags_[base];
+  const std::uint64_t tag = line_no + 1;
   for (std::uint64_t w = 0; w < g_.ways; ++w) {
-    if (set[w].tag == line_no + 1) return set[w];
-    if (set[w].used < victim->used) victim = &set[w];  // empty ways have used 0: taken first
+    if (tags[w] == tag) return base + w;
   }
-  if (victim->tag != 0) {
+  const Meta* meta = &meta_[base];
+  std::uint64_t victim = 0;
+  for (std::uint64_t w = 1; w < g_.ways; ++w) {
+    if (meta[w].used < meta[victim].used) victim = w;  // empty ways have used 0: taken first
+  }
+  const std::uint64_t v = base + victim;
+  if (tags_[v] != 0) {
     ++out.evictions;
-    out.writeback_bytes += static_cast<std::uint64_t>(__builtin_popcount(victim->dirty)) * g_.sector;
+    out.writeback_bytes += static_cast<std::uint64_t>(__builtin_popcount(meta_[v].dirty)) * g_.sector;
   }
-  *victim = Way{line_no + 1, 0, 0, 0};
-  return *victim;
+  tags_[v] = tag;
+  meta_[v] = Meta{};
+  return v;
 }
 
 void L2Tags::range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& out) {
-  if (ways_.empty()) ways_.resize(sets_ * g_.ways);
+  if (tags_.empty()) {
+    tags_.assign(sets_ * g_.ways, 0);
+    meta_.assign(sets_ * g_.ways, Meta{});
+  }
   std::uint64_t at = addr;
   const std::uint64_t end = addr + bytes;
   std::uint64_t set = (at >> line_shift_) % sets_;  // then one more per line: no division
   while (at < end) {
     const std::uint64_t line_no = at >> line_shift_;
     const std::uint64_t line_end = std::min(end, (line_no + 1) << line_shift_);
-    Way& way = find(line_no, set, out);
+    const std::uint64_t index = find(line_no, set, out);
     if (++set == sets_) set = 0;
-    way.used = ++clock_;
+    const std::uint32_t used = stamp();  // may re-rank meta_: take the reference after it
+    Meta& way = meta_[index];
+    way.used = used;
     const unsigned first = static_cast<unsigned>((at - (line_no << line_shift_)) >> sector_shift_);
     const unsigned last =
         static_cast<unsigned>((line_end - 1 - (line_no << line_shift_)) >> sector_shift_);

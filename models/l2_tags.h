@@ -49,22 +49,30 @@ class L2Tags {
 
   std::uint64_t sets() const { return sets_; }
 
+  /// Tests only: the LRU stamp counter, to reach its wrap-around (every 2^32 line accesses).
+  void set_clock_for_test(std::uint32_t clock) { clock_ = clock; }
+
  private:
-  struct Way {
-    std::uint64_t tag = 0;   // line number + 1 (0: empty)
-    std::uint64_t used = 0;  // LRU stamp
+  /// Per way, apart from its tag: the tags of a set are contiguous (a hit scans only them, 8 bytes
+  /// per way); this is read only for the way found and, on a miss, to choose the victim.
+  struct Meta {
+    std::uint32_t used = 0;  // LRU stamp (0: never used); re-ranked per set when clock_ wraps
     std::uint8_t valid = 0;  // sector bits
     std::uint8_t dirty = 0;
   };
   void range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& out);
-  /// The way holding `line_no` (in set `set`), allocated if absent.
-  Way& find(std::uint64_t line_no, std::uint64_t set, Result& out);
+  /// The way index (into tags_/meta_) holding `line_no` in set `set`, allocated if absent.
+  std::uint64_t find(std::uint64_t line_no, std::uint64_t set, Result& out);
+  /// The next LRU stamp; when the 32-bit stamps run out, every set's stamps are replaced by
+  /// their rank (1..ways), which keeps each set's LRU order exactly.
+  std::uint32_t stamp();
 
   Geometry g_;
   std::uint64_t sets_;
   unsigned line_shift_, sector_shift_;
-  std::uint64_t clock_ = 0;
-  std::vector<Way> ways_;  // sets_ x g_.ways, allocated at first use
+  std::uint32_t clock_ = 0;
+  std::vector<std::uint64_t> tags_;  // sets_ x g_.ways: line number + 1 (0: empty); at first use
+  std::vector<Meta> meta_;           // the same shape
 };
 
 }  // namespace npusim::models

@@ -65,6 +65,22 @@ TEST(L2Tags, LeastRecentlyUsedLineIsTheVictim) {
   EXPECT_EQ(run(t, kBase + way_stride, 512).hit_bytes, 0u);
 }
 
+// The 32-bit LRU stamps wrap after 2^32 line accesses: every set is re-ranked, so the order (and
+// the victim) is the same as without the wrap.
+TEST(L2Tags, LruOrderSurvivesTheStampWrapAround) {
+  L2Tags t = small();
+  const std::uint64_t way_stride = 32 * 512;  // same set
+  run(t, kBase + 31 * 512, 512);              // another set, used before the wrap
+  t.set_clock_for_test(UINT32_MAX - 3);
+  for (int i = 0; i < 4; ++i) run(t, kBase + i * way_stride, 512);  // the wrap happens inside
+  run(t, kBase, 512);                   // line 0 becomes most recent
+  run(t, kBase + 4 * way_stride, 512);  // evicts line 1, the least recent
+  EXPECT_EQ(run(t, kBase, 512).hit_bytes, 512u);
+  EXPECT_EQ(run(t, kBase + 2 * way_stride, 512).hit_bytes, 512u);
+  EXPECT_EQ(run(t, kBase + way_stride, 512).hit_bytes, 0u);
+  EXPECT_EQ(run(t, kBase + 31 * 512, 512).hit_bytes, 512u);
+}
+
 TEST(L2Tags, WritesAllocateWithoutFetchAndWriteBackWhenEvicted) {
   L2Tags t = small();
   L2Tags::Result w = run(t, kBase, 64 * 1024, true);
