@@ -153,6 +153,11 @@ class Tdt {
   void forward();
 };
 
+/// aclFinalize: destroys the channels and queues the program left (their handles and ids become
+/// invalid) and drops every route. Data items, datasets, attributes, routes and route lists are
+/// host objects and stay.
+void release_all();
+
 // ---- Waiting and moving bytes (transfer.cpp) ----
 
 /// A slot of a channel or queue held while its bytes are copied in; given back by release() (the

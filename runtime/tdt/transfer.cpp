@@ -6,6 +6,7 @@
 #include "runtime/errors.h"
 #include "runtime/stream.h"
 #include "runtime/tdt/tdt.h"
+#include "sim/log.h"
 
 namespace npusim::rt::tdt {
 
@@ -53,6 +54,25 @@ void Tdt::forward() {
       }
     }
   }
+}
+
+void release_all() {
+  Tdt& tdt = Tdt::instance();
+  if (!tdt.channels.empty() || !tdt.queues.empty()) {
+    sim::log_info("aclFinalize: destroying " + std::to_string(tdt.channels.size()) +
+                  " TDT channel(s) and " + std::to_string(tdt.queues.size()) +
+                  " queue(s) the program left");
+  }
+  for (const void* h : tdt.channels) {
+    auto* handle = static_cast<acltdtChannelHandle*>(const_cast<void*>(h));
+    handle->state->destroyed = true;
+    delete handle;
+  }
+  tdt.channels.clear();
+  for (auto& [qid, q] : tdt.queues) q->destroyed = true;
+  tdt.queues.clear();
+  tdt.bound.clear();
+  tdt.grants.clear();
 }
 
 bool wait_for(Call& call, const std::function<bool()>& ready, std::int32_t timeout_ms, int code,

@@ -534,6 +534,23 @@ TEST_F(TdtQueueTest, ABlockedDequeueIsWokenByAnEnqueueOnAnotherThread) {
   EXPECT_GT(span("acltdtDequeueData").end, span("acltdtEnqueueData").end);
 }
 
+TEST_F(TdtQueueTest, AclFinalizeReleasesTheChannelsAndQueuesLeft) {
+  acltdtChannelHandle* c = acltdtCreateChannelWithCapacity(0, "left", 2);
+  ASSERT_NE(c, nullptr);
+  uint32_t q = 0;
+  ASSERT_EQ(acltdtCreateQueue(nullptr, &q), ACL_SUCCESS);
+  ASSERT_EQ(put(q, 1), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  size_t n = 0;
+  EXPECT_EQ(acltdtQueryChannelSize(c, &n), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(put(q, 2), ACL_ERROR_INVALID_QUEUE_ID);
+  EXPECT_EQ(acltdtDestroyQueue(q), ACL_ERROR_INVALID_QUEUE_ID);
+  acltdtChannelHandle* again = channel("left", 2);  // the name is free again
+  EXPECT_NE(again, nullptr);
+}
+
 // ---- Routes ----
 
 struct RouteList {
