@@ -348,6 +348,25 @@ TEST_F(TdtTest, AWaitWithAnotherThreadAliveTimesOutAtItsDeadline) {
   EXPECT_EQ(acltdtDestroyDataset(got), ACL_SUCCESS);
 }
 
+// Two threads both waiting forever on an empty channel: nobody can ever send, so both fail at
+// once (deadlock) instead of hanging.
+TEST_F(TdtTest, ThreadsThatAllWaitForeverFailWithADeadlock) {
+  acltdtChannelHandle* c = channel("all_wait", 2);
+  acltdtDataset* a = acltdtCreateDataset();
+  acltdtDataset* b = acltdtCreateDataset();
+  aclError other = -1;
+  std::thread t([&] {
+    aclrtSetDevice(0);
+    other = acltdtReceiveTensor(c, b, -1);
+  });
+  const aclError mine = acltdtReceiveTensor(c, a, -1);
+  t.join();
+  EXPECT_EQ(mine, ACL_ERROR_RT_QUEUE_EMPTY);
+  EXPECT_EQ(other, ACL_ERROR_RT_QUEUE_EMPTY);
+  EXPECT_EQ(acltdtDestroyDataset(a), ACL_SUCCESS);
+  EXPECT_EQ(acltdtDestroyDataset(b), ACL_SUCCESS);
+}
+
 // ---- Queues ----
 
 class TdtQueueTest : public TdtTest {
