@@ -32,7 +32,7 @@ bool is_device_memory(Call& call, const void* p, std::size_t size, const char* n
   return a->kind == MemKind::kDevice || a->kind == MemKind::kManaged;
 }
 
-// True if a route path leads from `from` to `to` over the bound routes plus `extra`.
+// True if a path of bound routes (those in `bound` plus `extra`) leads from `from` to `to`.
 bool reaches(const std::vector<Route>& bound, const std::vector<Route>& extra, std::uint32_t from,
              std::uint32_t to) {
   std::vector<std::uint32_t> todo{from};
@@ -44,7 +44,7 @@ bool reaches(const std::vector<Route>& bound, const std::vector<Route>& extra, s
     if (!seen.insert(q).second) continue;
     for (const auto* list : {&bound, &extra}) {
       for (const Route& r : *list) {
-        if (r.src == q && r.status != kRouteUnbound) todo.push_back(r.dst);
+        if (r.src == q && r.status == kRouteBound) todo.push_back(r.dst);
       }
     }
   }
