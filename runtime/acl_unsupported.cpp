@@ -3,8 +3,15 @@
 // Every declared function the runtime does not implement yet: it logs once and fails with
 // ACL_ERROR_RT_FEATURE_NOT_SUPPORT, so each declared symbol is exported (dlsym finds it).
 #include "acl/acl.h"
+#include "acl/acl_base.h"
+#include "acl/acl_base_rt.h"
+#include "acl/acl_mdl.h"
+#include "acl/acl_op.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_rt.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 #include "runtime/api_call.h"
 
 using npusim::rt::unsupported;
@@ -964,6 +971,58 @@ aclError aclrtTaskUpdateAsync(
 
 aclError aclrtUnmapMem(void* virPtr) {
   return unsupported("aclrtUnmapMem", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtAllocBuf(size_t size, uint32_t type, acltdtBuf *buf) {
+  return unsupported("acltdtAllocBuf", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtAppendBufChain(acltdtBuf headBuf, acltdtBuf buf) {
+  return unsupported("acltdtAppendBufChain", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtCopyBufRef(const acltdtBuf buf, acltdtBuf *newBuf) {
+  return unsupported("acltdtCopyBufRef", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtDequeue(uint32_t qid, acltdtBuf *buf, int32_t timeout) {
+  return unsupported("acltdtDequeue", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtEnqueue(uint32_t qid, acltdtBuf buf, int32_t timeout) {
+  return unsupported("acltdtEnqueue", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtFreeBuf(acltdtBuf buf) {
+  return unsupported("acltdtFreeBuf", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtGetBufChainNum(acltdtBuf headBuf, uint32_t *num) {
+  return unsupported("acltdtGetBufChainNum", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtGetBufData(const acltdtBuf buf, void **dataPtr, size_t *size) {
+  return unsupported("acltdtGetBufData", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtGetBufDataLen(acltdtBuf buf, size_t *len) {
+  return unsupported("acltdtGetBufDataLen", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtGetBufFromChain(acltdtBuf headBuf, uint32_t index, acltdtBuf *buf) {
+  return unsupported("acltdtGetBufFromChain", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtGetBufUserData(const acltdtBuf buf, void *userData, size_t size, size_t offset) {
+  return unsupported("acltdtGetBufUserData", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtSetBufDataLen(acltdtBuf buf, size_t len) {
+  return unsupported("acltdtSetBufDataLen", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+}
+
+aclError acltdtSetBufUserData(acltdtBuf buf, const void *userData, size_t size, size_t offset) {
+  return unsupported("acltdtSetBufUserData", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 }  // extern "C"

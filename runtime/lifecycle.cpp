@@ -10,6 +10,7 @@
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
 #include "runtime/runtime.h"
+#include "runtime/tdt/tdt.h"
 #include "sim/log.h"
 
 namespace npusim::rt {
@@ -56,6 +57,7 @@ void finalize(Call& call) {
   rt.memory().release_all(MemKind::kHostPinned);
   rt.memory().release_all(MemKind::kManaged);
   rt.trace_memo().clear();
+  tdt::release_all();
   rt.mark_finalized();
   call.finish();
   if (rt.backend() != nullptr) {

@@ -187,6 +187,20 @@ PY
     grep -q '^marker,default,begin,0,' run1/out/msprof_tx.csv
     grep -q '^start_end,copies,h2d,0,' run1/out/msprof_tx.csv
     grep -q '^push_pop,default,d2h,0,' run1/out/msprof_tx.csv ;;
+  tdt)  # TDT channel + routed queues between two threads: values checked, 3 identical timelines
+    g++ -std=c++17 -O2 -Wall -Werror -D_GLIBCXX_USE_CXX11_ABI=0 -I"${PREFIX}/include" \
+        "${SRC}/tdt.cpp" -L"${PREFIX}/lib64" -lacl_tdt_channel -lacl_tdt_queue -lascendcl -pthread \
+        -o tdt
+    for run in 1 2 3; do NPUSIM_CONFIG=tiny NPUSIM_OUT=run${run} ./tdt; done
+    cmp run1/timeline.json run2/timeline.json
+    cmp run1/timeline.json run3/timeline.json
+    # Every 1 MiB dataset crosses the host link once each way, taking simulated time (each copy
+    # shows on its stream's track and on the PCIe unit's track).
+    json_check run1/timeline.json \
+      "(lambda x: len(x('TDT_SEND_H2D')) == 16 and len(x('TDT_RECV_D2H')) == 16 and \
+         len(x('TDT_ENQUEUE_H2D')) == 16 and len(x('TDT_DEQUEUE_D2H')) == 16 and \
+         all(e['dur'] > 0 for e in x('TDT_SEND_H2D') + x('TDT_RECV_D2H')))( \
+         lambda n: [e for e in d if e.get('ph') == 'X' and e.get('name') == n])" ;;
   threads)  # one host thread per device, racing in wall time: 10 identical timelines and stats
     build threads
     for run in 1 2 3 4 5 6 7 8 9 10; do

@@ -3,8 +3,15 @@
 #include <gtest/gtest.h>
 
 #include "acl/acl.h"
+#include "acl/acl_base.h"
+#include "acl/acl_base_rt.h"
+#include "acl/acl_mdl.h"
+#include "acl/acl_op.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_rt.h"
 #include "acl/acl_rt_allocator.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 #include "aclnn/acl_meta.h"
 #include "aclnn/aclnn_base.h"
 #include "aclnnop/aclnn_adaptive_avg_pool2d.h"
@@ -480,9 +487,69 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclsysGetCANNVersion),
       reinterpret_cast<const void*>(&aclsysGetVersionNum),
       reinterpret_cast<const void*>(&aclsysGetVersionStr),
+      reinterpret_cast<const void*>(&acltdtAddDataItem),
+      reinterpret_cast<const void*>(&acltdtAddQueueRoute),
+      reinterpret_cast<const void*>(&acltdtAllocBuf),
+      reinterpret_cast<const void*>(&acltdtAppendBufChain),
+      reinterpret_cast<const void*>(&acltdtAttachQueue),
+      reinterpret_cast<const void*>(&acltdtBindQueueRoutes),
+      reinterpret_cast<const void*>(&acltdtCleanChannel),
+      reinterpret_cast<const void*>(&acltdtCopyBufRef),
+      reinterpret_cast<const void*>(&acltdtCreateChannel),
+      reinterpret_cast<const void*>(&acltdtCreateChannelWithCapacity),
+      reinterpret_cast<const void*>(&acltdtCreateDataItem),
+      reinterpret_cast<const void*>(&acltdtCreateDataset),
+      reinterpret_cast<const void*>(&acltdtCreateQueue),
+      reinterpret_cast<const void*>(&acltdtCreateQueueAttr),
+      reinterpret_cast<const void*>(&acltdtCreateQueueRoute),
+      reinterpret_cast<const void*>(&acltdtCreateQueueRouteList),
+      reinterpret_cast<const void*>(&acltdtCreateQueueRouteQueryInfo),
+      reinterpret_cast<const void*>(&acltdtDequeue),
+      reinterpret_cast<const void*>(&acltdtDequeueData),
+      reinterpret_cast<const void*>(&acltdtDestroyChannel),
+      reinterpret_cast<const void*>(&acltdtDestroyDataItem),
+      reinterpret_cast<const void*>(&acltdtDestroyDataset),
+      reinterpret_cast<const void*>(&acltdtDestroyQueue),
+      reinterpret_cast<const void*>(&acltdtDestroyQueueAttr),
+      reinterpret_cast<const void*>(&acltdtDestroyQueueRoute),
+      reinterpret_cast<const void*>(&acltdtDestroyQueueRouteList),
+      reinterpret_cast<const void*>(&acltdtDestroyQueueRouteQueryInfo),
+      reinterpret_cast<const void*>(&acltdtEnqueue),
+      reinterpret_cast<const void*>(&acltdtEnqueueData),
+      reinterpret_cast<const void*>(&acltdtFreeBuf),
+      reinterpret_cast<const void*>(&acltdtGetBufChainNum),
+      reinterpret_cast<const void*>(&acltdtGetBufData),
+      reinterpret_cast<const void*>(&acltdtGetBufDataLen),
+      reinterpret_cast<const void*>(&acltdtGetBufFromChain),
+      reinterpret_cast<const void*>(&acltdtGetBufUserData),
+      reinterpret_cast<const void*>(&acltdtGetDataAddrFromItem),
+      reinterpret_cast<const void*>(&acltdtGetDataItem),
+      reinterpret_cast<const void*>(&acltdtGetDataSizeFromItem),
+      reinterpret_cast<const void*>(&acltdtGetDataTypeFromItem),
+      reinterpret_cast<const void*>(&acltdtGetDatasetName),
+      reinterpret_cast<const void*>(&acltdtGetDatasetSize),
+      reinterpret_cast<const void*>(&acltdtGetDimNumFromItem),
+      reinterpret_cast<const void*>(&acltdtGetDimsFromItem),
+      reinterpret_cast<const void*>(&acltdtGetQueueAttr),
+      reinterpret_cast<const void*>(&acltdtGetQueueRoute),
+      reinterpret_cast<const void*>(&acltdtGetQueueRouteNum),
+      reinterpret_cast<const void*>(&acltdtGetQueueRouteParam),
+      reinterpret_cast<const void*>(&acltdtGetSliceInfoFromItem),
+      reinterpret_cast<const void*>(&acltdtGetTensorTypeFromItem),
+      reinterpret_cast<const void*>(&acltdtGrantQueue),
+      reinterpret_cast<const void*>(&acltdtQueryChannelSize),
+      reinterpret_cast<const void*>(&acltdtQueryQueueRoutes),
+      reinterpret_cast<const void*>(&acltdtReceiveTensor),
+      reinterpret_cast<const void*>(&acltdtSendTensor),
+      reinterpret_cast<const void*>(&acltdtSetBufDataLen),
+      reinterpret_cast<const void*>(&acltdtSetBufUserData),
+      reinterpret_cast<const void*>(&acltdtSetQueueAttr),
+      reinterpret_cast<const void*>(&acltdtSetQueueRouteQueryInfo),
+      reinterpret_cast<const void*>(&acltdtStopChannel),
+      reinterpret_cast<const void*>(&acltdtUnbindQueueRoutes),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 431u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 491u);
 }
 
 TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
