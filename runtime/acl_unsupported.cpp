@@ -35,14 +35,6 @@ aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallback
   return unsupported("aclInitCallbackUnRegister", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclmdlFinalizeDump(void) {
-  return unsupported("aclmdlFinalizeDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlInitDump(void) {
-  return unsupported("aclmdlInitDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclmdlRIAbort(aclmdlRI modelRI) {
   return unsupported("aclmdlRIAbort", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -92,10 +84,6 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
   return unsupported("aclmdlRIUpdate", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlSetDump(const char* dumpCfgPath) {
-  return unsupported("aclmdlSetDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclprofGetSupportedFeatures(size_t* featuresSize, void** featuresData) {

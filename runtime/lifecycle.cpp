@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/api_call.h"
+#include "runtime/dump.h"
 #include "runtime/errors.h"
 #include "runtime/runtime.h"
 #include "sim/log.h"
@@ -15,8 +16,8 @@
 namespace npusim::rt {
 namespace {
 
-// The aclInit file configures dump and profiling, which npusim does not model: it must exist and
-// be JSON (or empty), and its contents are ignored.
+// The aclInit file must exist and be JSON (or empty). Its "dump" section configures the dump
+// library (runtime/dump.h); its other settings are ignored.
 void check_config_file(const char* path) {
   std::ifstream in(path);
   require(in.good(), ACL_ERROR_INVALID_FILE, std::string("cannot read config file ") + path);
@@ -25,7 +26,8 @@ void check_config_file(const char* path) {
   if (!nlohmann::json::accept(text)) {
     fail(ACL_ERROR_PARSE_FILE, std::string("config file ") + path + " is not valid JSON");
   }
-  sim::log_info(std::string("aclInit: ") + path + " accepted; its settings are ignored");
+  dump::configure_from_init(text, path);
+  sim::log_info(std::string("aclInit: ") + path + " accepted; settings other than dump are ignored");
 }
 
 }  // namespace
@@ -63,6 +65,7 @@ void finalize(Call& call) {
     rt.profiler().write_outputs(*rt.backend());
   }
   rt.profiler().reset();
+  dump::reset();
 }
 
 }  // namespace npusim::rt

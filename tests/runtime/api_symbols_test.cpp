@@ -70,6 +70,11 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclInitCallbackRegister),
       reinterpret_cast<const void*>(&aclInitCallbackUnRegister),
       reinterpret_cast<const void*>(&aclUpdateDataBuffer),
+      reinterpret_cast<const void*>(&acldumpGetExceptionInfoPath),
+      reinterpret_cast<const void*>(&acldumpGetPath),
+      reinterpret_cast<const void*>(&acldumpRegCallback),
+      reinterpret_cast<const void*>(&acldumpSaveExceptionInfo),
+      reinterpret_cast<const void*>(&acldumpUnregCallback),
       reinterpret_cast<const void*>(&aclmdlFinalizeDump),
       reinterpret_cast<const void*>(&aclmdlInitDump),
       reinterpret_cast<const void*>(&aclmdlRIAbort),
@@ -110,6 +115,8 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclmdlRIUnbindStream),
       reinterpret_cast<const void*>(&aclmdlRIUpdate),
       reinterpret_cast<const void*>(&aclmdlSetDump),
+      reinterpret_cast<const void*>(&aclopStartDumpArgs),
+      reinterpret_cast<const void*>(&aclopStopDumpArgs),
       reinterpret_cast<const void*>(&aclprofCreateConfig),
       reinterpret_cast<const void*>(&aclprofCreateStamp),
       reinterpret_cast<const void*>(&aclprofCreateStepInfo),
@@ -482,7 +489,7 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclsysGetVersionStr),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 431u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 438u);
 }
 
 TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
