@@ -235,7 +235,9 @@ void emit(const fs::path& file, const std::vector<std::uint8_t>& bytes) {
     chunk->isLastChunk = off + len == bytes.size() ? 1 : 0;
     chunk->offset = static_cast<std::int64_t>(off);
     chunk->flag = 0;
-    if (len > 0) std::memcpy(c.bytes.data() + sizeof(acldumpChunk), bytes.data() + off, len);
+    // dataBuf starts before the struct's tail padding; the length handed over stays
+    // sizeof(acldumpChunk) + bufLen (what callers check).
+    if (len > 0) std::memcpy(chunk->dataBuf, bytes.data() + off, len);
     s.chunks.push_back(std::move(c));
     off += len;
   } while (off < bytes.size());
@@ -418,6 +420,7 @@ std::shared_ptr<OpRun> before_op(Call& call, void* stream, const OpDesc& desc) {
       run->inputs_taken = true;
     };
     submit_to_stream(call, st, std::move(t));
+    run->task_id = st.next_task_id & 0xFFFFu;  // the operator's first kernel
   }
   return run;
 }

@@ -115,6 +115,7 @@ def main():
         "#include <gtest/gtest.h>",
         "",
         '#include "acl/acl.h"',
+        '#include "acl/acl_dump.h"',
         '#include "acl/acl_prof.h"',
         '#include "acl/acl_rt_allocator.h"',
     ]

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "acl/acl.h"
+#include "acl/acl_dump.h"
 #include "acl/acl_prof.h"
 #include "acl/acl_rt_allocator.h"
 #include "aclnn/acl_meta.h"
