@@ -377,8 +377,7 @@ Config parse_config(const std::string& text, const std::string& source) {
   return c;
 }
 
-void configure_from_init(const std::string& text, const std::string& source) {
-  Config c = parse_config(text, source);
+void configure_from_init(const Config& c) {
   State& s = state();
   s.init = c;
   s.time_dir = civil_time(0, 14);
@@ -414,6 +413,7 @@ std::shared_ptr<OpRun> before_op(Call& call, void* stream, const OpDesc& desc) {
     t.name = "DUMP_INPUTS";
     t.done = [run](const TaskOutcome& o) {
       if (o.discarded || o.error != 0) return;
+      run->inputs.clear();  // a model run instance runs the recorded task again
       for (const TensorView& v : run->desc.inputs) {
         if (v.addr != nullptr) run->inputs.push_back(gather(v));
       }

@@ -117,7 +117,8 @@ void on_kernel_failure(const std::string& kernel, std::uint32_t device, std::uin
                        const void* args, std::uint32_t args_size);
 
 // ---- The C skin's operations (runtime/acl_dump.cpp) ----
-void configure_from_init(const std::string& text, const std::string& source);
+/// aclInit succeeded with `config` (parse_config of its file; default without one).
+void configure_from_init(const Config& config);
 void init_dump(Call& call);
 void set_dump(Call& call, const char* path);
 void finalize_dump(Call& call);

@@ -18,23 +18,27 @@ namespace {
 
 // The aclInit file must exist and be JSON (or empty). Its "dump" section configures the dump
 // library (runtime/dump.h); its other settings are ignored.
-void check_config_file(const char* path) {
+// Returns the dump configuration it holds (applied once aclInit succeeds).
+dump::Config check_config_file(const char* path) {
   std::ifstream in(path);
   require(in.good(), ACL_ERROR_INVALID_FILE, std::string("cannot read config file ") + path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return;
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return {};
   if (!nlohmann::json::accept(text)) {
     fail(ACL_ERROR_PARSE_FILE, std::string("config file ") + path + " is not valid JSON");
   }
-  dump::configure_from_init(text, path);
+  dump::Config dump = dump::parse_config(text, path);
   sim::log_info(std::string("aclInit: ") + path + " accepted; settings other than dump are ignored");
+  return dump;
 }
 
 }  // namespace
 
 void initialize(Call& call, const char* config_path) {
-  if (config_path != nullptr && *config_path != '\0') check_config_file(config_path);
+  dump::Config dump;
+  if (config_path != nullptr && *config_path != '\0') dump = check_config_file(config_path);
   call.runtime().init();
+  dump::configure_from_init(dump);
 }
 
 void finalize(Call& call) {

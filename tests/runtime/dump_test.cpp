@@ -206,6 +206,10 @@ TEST_F(DumpTest, AclInitConfigurationEnablesSingleOperatorDump) {
   ASSERT_NE(path, nullptr);
   EXPECT_EQ(std::string(path), dir.string() + "/");
   EXPECT_EQ(aclmdlInitDump(), ACL_ERROR_DUMP_ALREADY_RUN);  // aclInit already enabled it
+  const std::string other = write_config(
+      "init_other", R"({"dump": {"dump_path": "/tmp/npusim_other", "dump_op_switch": "on"}})");
+  EXPECT_EQ(aclInit(other.c_str()), ACL_ERROR_REPEAT_INITIALIZE);  // changes nothing
+  EXPECT_EQ(std::string(acldumpGetPath(DATA_DUMP)), dir.string() + "/");
   run_add(8);
   EXPECT_EQ(files_under(dir).size(), 1u);
 }
