@@ -14,6 +14,7 @@
 
 #include "runtime/api_call.h"
 #include "runtime/errors.h"
+#include "runtime/runtime.h"
 #include "runtime/stream.h"
 #include "sim/log.h"
 
@@ -36,6 +37,9 @@ struct State {
   std::string args_path;
   std::map<std::string, int> args_written;  // signature -> n
   std::map<std::string, int> args_per_type;
+  // Exception dump: the last operator queued on each (device, stream), whose kernels a failure
+  // may belong to.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::shared_ptr<OpRun>> exception_ops;
   std::vector<PendingChunk> chunks;
   std::string path_answer;  // what acldumpGetPath returned last (kept alive)
 };
@@ -387,6 +391,8 @@ void configure_from_init(const Config& c) {
 // ---- Operator runs ----
 struct OpRun {
   OpDesc desc;
+  bool data = false;  // data dump (else only kept for the exception dump)
+  std::uint32_t last_task = 0;
   Mode mode = Mode::kOutput;
   fs::path dir;
   std::uint32_t task_id = 0, stream_id = 0, device = 0;
@@ -398,16 +404,20 @@ std::shared_ptr<OpRun> before_op(Call& call, void* stream, const OpDesc& desc) {
   State& s = state();
   if (s.args_on) write_args_file(desc);
   const Config& c = active();
-  if (!c.op_switch || !selected(c, desc)) return nullptr;
+  const bool data = c.op_switch && selected(c, desc);
+  const bool exception = c.scene != Scene::kNone;
+  if (!data && !exception) return nullptr;
   Stream& st = call.stream(stream);
   auto run = std::make_shared<OpRun>();
   run->desc = desc;
+  run->data = data;
   run->mode = c.mode;
   run->task_id = st.next_task_id & 0xFFFFu;
   run->stream_id = st.id;
   run->device = st.device;
   run->dir = absolute_dir(c.path) / s.time_dir / std::to_string(st.device);
-  if (run->mode != Mode::kOutput) {
+  if (exception) s.exception_ops[{st.device, st.id}] = run;
+  if (data && run->mode != Mode::kOutput) {
     Task t;
     t.kind = TaskKind::kNop;
     t.name = "DUMP_INPUTS";
@@ -428,6 +438,8 @@ std::shared_ptr<OpRun> before_op(Call& call, void* stream, const OpDesc& desc) {
 void after_op(Call& call, void* stream, const std::shared_ptr<OpRun>& run) {
   if (run == nullptr) return;
   Stream& st = call.stream(stream);
+  run->last_task = (st.next_task_id - 1) & 0xFFFFu;
+  if (!run->data) return;
   Task t;
   t.kind = TaskKind::kNop;
   t.name = "DUMP_OUTPUTS";
@@ -490,6 +502,38 @@ void on_kernel_failure(const std::string& kernel, std::uint32_t device, std::uin
     hex.push_back(digits[b[i] & 15]);
   }
   j["args"] = hex;
+  // An operator's kernel: its tensors as the device holds them now, in a DumpData file beside.
+  auto op = state().exception_ops.find({device, stream});
+  if (op != state().exception_ops.end() && task_id >= op->second->task_id &&
+      task_id <= op->second->last_task) {
+    const OpRun& run = *op->second;
+    const MemoryRegistry& mem = Runtime::instance().memory();
+    std::vector<Tensor> tensors;
+    auto add = [&](const std::vector<TensorView>& views, int kind) {
+      for (const TensorView& v : views) {
+        if (v.addr == nullptr || mem.find(v.addr) == nullptr) continue;  // absent or not device memory
+        Tensor t;
+        t.kind = kind;
+        t.dtype = v.dtype;
+        t.format = v.format;
+        t.shape = t.origin_shape = udims(v.dims);
+        t.data = gather(v);
+        tensors.push_back(std::move(t));
+      }
+    };
+    add(run.desc.inputs, 0);
+    add(run.desc.outputs, 1);
+    const std::string data_name = run.desc.type + "." + run.desc.name + "." +
+                                  std::to_string(task_id) + "." + std::to_string(stream) + "." +
+                                  std::to_string(us);
+    j["op_type"] = run.desc.type;
+    j["op_name"] = run.desc.name;
+    j["tensors"] = tensors.size();
+    j["data_file"] = data_name;
+    if (!write_file(exception_root(device) / data_name, encode_file(run.desc.name, us, tensors, ""))) {
+      sim::log_error("exception dump: cannot write " + data_name);
+    }
+  }
   const std::string text = j.dump(2) + "\n";
   const fs::path p = exception_root(device) / (kernel + "." + std::to_string(task_id) + "." +
                                                 std::to_string(stream) + "." +
@@ -672,7 +716,9 @@ void save_exception_info(Call& call, const char* file, const char* tag,
 
 void reset() { state() = State{}; }
 
-bool op_dump_wanted() { return state().args_on || active().op_switch; }
+bool op_dump_wanted() {
+  return state().args_on || active().op_switch || active().scene != Scene::kNone;
+}
 
 std::vector<PendingChunk> take_chunks() {
   std::vector<PendingChunk> out;

@@ -46,7 +46,9 @@
 // by 1 ms while such a file exists) in the data dump format (workspace tensors as buffers, the
 // user tag as attr "user_tag"). A kernel that fails while exception dump is on leaves
 // <root>/<kernel name>.<task id>.<stream id>.<timestamp>.exception.json (error code, ids, times,
-// and its argument block in hex).
+// and its argument block in hex); when the kernel is an aclnn operator's, the JSON also names the
+// operator and a DumpData file beside it, <OpType>.<OpName>.<task id>.<stream id>.<timestamp>,
+// holds the operator's device tensors (inputs, outputs) as the device held them at the failure.
 #pragma once
 
 #include <cstddef>

@@ -449,6 +449,44 @@ TEST_F(DumpTest, FailingKernelLeavesAnExceptionFile) {
   EXPECT_EQ(files_under(dir).size(), 1u);
 }
 
+TEST_F(DumpTest, FailingOperatorLeavesItsTensorsBesideTheExceptionFile) {
+  const fs::path dir = fresh_dir("opfault");
+  enable("opfault", R"({"dump_path": ")" + dir.string() + R"(", "dump_scene": "aic_err_brief_dump"})");
+  std::vector<float> a{1, 2, 3, 4}, host(4, 1.0f);
+  void* da = alloc(16);
+  void* dy = alloc(16);
+  std::memcpy(da, a.data(), 16);
+  const std::vector<std::int64_t> shape{2, 2};
+  float one = 1.0f;
+  aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  // `other` is host memory the kernel may not read: the Add kernel faults.
+  ASSERT_EQ(aclnnAddGetWorkspaceSize(tensor(shape, ACL_FLOAT, da),
+                                     tensor(shape, ACL_FLOAT, host.data()), alpha,
+                                     tensor(shape, ACL_FLOAT, dy), &ws, &ex),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnAdd(nullptr, 0, ex, stream_), ACLNN_SUCCESS);
+  EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyScalar(alpha), ACLNN_SUCCESS);
+  const fs::path root = dir / "extra-info" / "data-dump" / "0";
+  const std::vector<fs::path> files = files_under(dir);
+  ASSERT_EQ(files.size(), 2u);
+  const fs::path json = files[0].extension() == ".json" ? files[0] : files[1];
+  const fs::path data = files[0].extension() == ".json" ? files[1] : files[0];
+  std::ifstream f(json);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  EXPECT_EQ(j["op_type"], "Add");
+  EXPECT_EQ(j["op_name"], "aclnnAdd");
+  EXPECT_EQ(j["tensors"], 2);  // self and out; other is not device memory
+  EXPECT_EQ(root / j["data_file"].get<std::string>(), data);
+  const std::string prefix = "Add.aclnnAdd.0." + std::to_string(stream_id()) + ".";
+  EXPECT_EQ(data.filename().string().rfind(prefix, 0), 0u) << data;
+  const std::vector<std::uint8_t> bytes = read_bytes(data);
+  ASSERT_GE(bytes.size(), 32u);
+  EXPECT_EQ(std::vector<std::uint8_t>(bytes.end() - 32, bytes.end() - 16), float_bytes(a));
+}
+
 TEST(DumpPieces, CivilTimeOfSimulatedTime) {
   EXPECT_EQ(dump::civil_time(0, 14), "19700101000000");
   const sim::SimTime ms = 1000000000ULL;  // ps
