@@ -375,6 +375,12 @@ Config parse_config(const std::string& text, const std::string& source) {
   }
   if (all_ops) c.layers.clear();
   if (c.op_switch && c.path.empty()) bad(source, "dump_op_switch is on but dump_path is missing");
+  if (c.op_switch) {  // the data dump's directory: created when missing
+    std::error_code ec;
+    const fs::path dir = absolute_dir(c.path);
+    fs::create_directories(dir, ec);
+    if (!fs::is_directory(dir, ec)) bad(source, "dump_path " + dir.string() + " cannot be created");
+  }
   if (c.op_switch && c.scene != Scene::kNone) {
     bad(source, "exception dump (dump_scene) cannot be combined with single-operator dump");
   }

@@ -4,8 +4,9 @@
 //
 // Configuration: the "dump" object of the aclInit file, or of an aclmdlSetDump file between
 // aclmdlInitDump and aclmdlFinalizeDump (which take precedence while active). Keys:
-//   dump_path       directory of the data dump (required when data dump is on); relative paths are
-//                   relative to the working directory
+//   dump_path       directory of the data dump (required when data dump is on; created when
+//                   missing, refused when it cannot be); relative paths are relative to the
+//                   working directory
 //   dump_op_switch  "on" | "off" (default): single-operator dump, i.e. the aclnn operators
 //   dump_list       array of objects; "layer": operator names or types to dump (an entry without
 //                   one, or no entry at all, means every operator); "model_name" is accepted (npusim

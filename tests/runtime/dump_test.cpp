@@ -176,6 +176,8 @@ TEST_F(DumpTest, BadConfigurationsAreRefusedWithTheDocumentedCode) {
       {R"({"dump": {"dump_path": "/tmp", "dump_debug": "on"}})", ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
        "overflow dump"},
       {R"({"dump": {"dump_path": "/tmp"}})", ACL_ERROR_INVALID_DUMP_CONFIG, "enables no dump"},
+      {R"({"dump": {"dump_path": "/proc/npusim_no/dir", "dump_op_switch": "on"}})",
+       ACL_ERROR_INVALID_DUMP_CONFIG, "cannot be created"},
   };
   int i = 0;
   for (const Case& c : cases) {
