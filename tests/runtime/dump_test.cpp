@@ -3,11 +3,11 @@
 // order, data dump files of aclnn operators (layout, DumpData header, tensor bytes), callback
 // chunks, operator information files, the exception dump root, acldumpSaveExceptionInfo and the
 // exception file of a failing kernel.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
