@@ -5,6 +5,7 @@
 #include "acl/acl.h"
 #include "acl/acl_base.h"
 #include "acl/acl_base_rt.h"
+#include "acl/acl_dump.h"
 #include "acl/acl_mdl.h"
 #include "acl/acl_op.h"
 #include "acl/acl_prof.h"
@@ -40,14 +41,6 @@ aclError aclInitCallbackRegister(
 
 aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
   return unsupported("aclInitCallbackUnRegister", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlFinalizeDump(void) {
-  return unsupported("aclmdlFinalizeDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlInitDump(void) {
-  return unsupported("aclmdlInitDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclmdlRIAbort(aclmdlRI modelRI) {
@@ -99,10 +92,6 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
   return unsupported("aclmdlRIUpdate", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclmdlSetDump(const char* dumpCfgPath) {
-  return unsupported("aclmdlSetDump", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclprofGetSupportedFeatures(size_t* featuresSize, void** featuresData) {

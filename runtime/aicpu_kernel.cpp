@@ -14,6 +14,7 @@
 #include "npusim/kernel/block_context.h"
 #include "npusim/kernel/launch.h"
 #include "runtime/api_call.h"
+#include "runtime/dump.h"
 #include "runtime/errors.h"
 #include "runtime/fault_guard.h"
 #include "runtime/kernel_launch.h"
@@ -340,6 +341,10 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
   task.aicpu = std::move(work);
   task.done = [st, release, &rt, info = launch_exception_info(call, s, spec.origin),
                origin = spec.origin, keep = std::move(spec.keep_alive)](const TaskOutcome& r) {
+    if (r.error != 0 && !r.discarded) {  // exception dump (dump_scene), when on
+      dump::on_kernel_failure(st->name, info.device_id, info.stream_id, info.task_id, r, info.args,
+                              info.args_size);
+    }
     report_launch_failure(rt, r, info, origin);
     if (release) release();
   };

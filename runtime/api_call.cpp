@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "runtime/dump.h"
 #include "runtime/errors.h"
 #include "sim/log.h"
 
@@ -212,9 +213,11 @@ int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexce
     if (!call.silent()) rt.note_activity();
     std::vector<PendingException> reports = rt.take_exceptions();
     std::vector<StreamStateCall> states = rt.take_stream_state_calls();
-    if (!reports.empty() || !states.empty()) {
+    std::vector<dump::PendingChunk> chunks = dump::take_chunks();
+    if (!reports.empty() || !states.empty() || !chunks.empty()) {
       lock.unlock();  // these callbacks may call the API
       deliver_exceptions(reports);
+      dump::deliver(chunks);
       for (const StreamStateCall& s : states) s.callback(s.stream, s.state);
     }
     if (call.after_fn() != nullptr) {  // a media callback (Runtime::media_callback_begin)

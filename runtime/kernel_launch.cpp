@@ -14,6 +14,7 @@
 #include "npusim/kernel/block_context.h"
 #include "npusim/kernel/launch.h"
 #include "runtime/api_call.h"
+#include "runtime/dump.h"
 #include "runtime/errors.h"
 #include "runtime/fault_guard.h"
 #include "runtime/memory_registry.h"
@@ -339,6 +340,10 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
       st->printf_text.clear();  // a model replays the launch: each run prints its own output
     }
     if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = st->pipes.type();
+    if (r.error != 0 && !r.discarded) {  // exception dump (dump_scene), when on
+      dump::on_kernel_failure(st->name, info.device_id, info.stream_id, info.task_id, r, info.args,
+                              info.args_size);
+    }
     report_launch_failure(rt, r, info, origin);
     if (on_retire) on_retire();
   };

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "runtime/api_call.h"
+#include "runtime/dump.h"
 #include "runtime/errors.h"
 #include "runtime/runtime.h"
 #include "runtime/tdt/tdt.h"
@@ -16,24 +17,29 @@
 namespace npusim::rt {
 namespace {
 
-// The aclInit file configures dump and profiling, which npusim does not model: it must exist and
-// be JSON (or empty), and its contents are ignored.
-void check_config_file(const char* path) {
+// The aclInit file must exist and be JSON (or empty). Its "dump" section configures the dump
+// library (runtime/dump.h); its other settings are ignored.
+// Returns the dump configuration it holds (applied once aclInit succeeds).
+dump::Config check_config_file(const char* path) {
   std::ifstream in(path);
   require(in.good(), ACL_ERROR_INVALID_FILE, std::string("cannot read config file ") + path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return;
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return {};
   if (!nlohmann::json::accept(text)) {
     fail(ACL_ERROR_PARSE_FILE, std::string("config file ") + path + " is not valid JSON");
   }
-  sim::log_info(std::string("aclInit: ") + path + " accepted; its settings are ignored");
+  dump::Config dump = dump::parse_config(text, path);
+  sim::log_info(std::string("aclInit: ") + path + " accepted; settings other than dump are ignored");
+  return dump;
 }
 
 }  // namespace
 
 void initialize(Call& call, const char* config_path) {
-  if (config_path != nullptr && *config_path != '\0') check_config_file(config_path);
+  dump::Config dump;
+  if (config_path != nullptr && *config_path != '\0') dump = check_config_file(config_path);
   call.runtime().init();
+  dump::configure_from_init(dump);
 }
 
 void finalize(Call& call) {
@@ -65,6 +71,7 @@ void finalize(Call& call) {
     rt.profiler().write_outputs(*rt.backend());
   }
   rt.profiler().reset();
+  dump::reset();
 }
 
 }  // namespace npusim::rt

@@ -10,6 +10,7 @@
 #include "models/chip_config.h"
 #include "runtime/aicpu_kernel.h"
 #include "runtime/api_call.h"
+#include "runtime/dump.h"
 #include "runtime/errors.h"
 #include "runtime/kernel_launch.h"
 
@@ -208,6 +209,32 @@ aclnnStatus prepare(const char* api, const char* op, std::uint64_t* workspace_si
   });
 }
 
+namespace {
+
+// What the dump library (runtime/dump.h) reads of one run of `ex` at `addrs`.
+rt::dump::OpDesc dump_desc(const aclOpExecutor& ex, const Addrs& addrs) {
+  rt::dump::OpDesc d;
+  d.type = ex.op;
+  d.name = "aclnn" + ex.op;
+  auto view = [](const aclTensor& t, const std::uint8_t* addr) {
+    rt::dump::TensorView v;
+    v.dtype = t.dtype;
+    v.format = t.format;
+    v.dims = t.dims;
+    v.strides = t.strides;
+    v.elem_size = element_size(t.dtype);
+    v.addr = addr;
+    return v;
+  };
+  for (std::size_t i = 0; i < ex.inputs.size(); ++i) d.inputs.push_back(view(ex.inputs[i], addrs.in[i]));
+  for (std::size_t i = 0; i < ex.outputs.size(); ++i) {
+    d.outputs.push_back(view(ex.outputs[i], addrs.out[i]));
+  }
+  return d;
+}
+
+}  // namespace
+
 aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_size,
                     aclOpExecutor* executor, aclrtStream stream) {
   return rt::run_api(api, rt::Needs::kInit, [&](rt::Call& c) {
@@ -226,6 +253,8 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
     for (const aclTensor& t : ex->inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
     for (const aclTensor& t : ex->outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
     addrs->workspace = static_cast<std::uint8_t*>(workspace);
+    std::shared_ptr<rt::dump::OpRun> dumped;  // dump of the run (runtime/dump.h), if on
+    if (rt::dump::op_dump_wanted()) dumped = rt::dump::before_op(c, stream, dump_desc(*ex, *addrs));
     for (std::size_t i = 0; i < ex->launches.size(); ++i) {
       const Launch& l = ex->launches[i];
       if (l.core == Core::kAiCpu) {
@@ -255,6 +284,7 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
       spec.keep_alive = ex;
       rt::submit_kernel(c, stream, std::move(spec));
     }
+    rt::dump::after_op(c, stream, dumped);
   });
 }
 

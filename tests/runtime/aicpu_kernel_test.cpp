@@ -4,8 +4,10 @@
 // counted work handed to the AI CPU unit, errors of the kernels and of bad input.
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -195,6 +197,37 @@ TEST_F(AiCpuTest, FailingKernelsEndWithTheAiCpuException) {
             ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICPU_EXCEPTION);
   EXPECT_EQ(last_aicpu()->record.error, ACL_ERROR_RT_AICPU_EXCEPTION);
+}
+
+// Exception dump (runtime/dump.h): a failed AI CPU task leaves its exception file.
+TEST_F(AiCpuTest, ExceptionDumpWritesTheFailedTasksFile) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::absolute(fs::path(::testing::TempDir()) / "npusim_aicpu_exception");
+  fs::remove_all(dir);
+  const fs::path cfg = fs::path(::testing::TempDir()) / "npusim_aicpu_exception.json";
+  std::ofstream(cfg) << R"({"dump": {"dump_path": ")" << dir.string()
+                     << R"(", "dump_scene": "aic_err_brief_dump"}})";
+  ASSERT_EQ(aclmdlInitDump(), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlSetDump(cfg.string().c_str()), ACL_SUCCESS);
+  std::uint64_t zero = 0;
+  ASSERT_EQ(aclrtLaunchKernelWithHostArgs(func("SevenOp"), 1, stream_, nullptr, &zero, 8,
+                                          nullptr, 0),
+            ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICPU_EXCEPTION);
+  ASSERT_EQ(aclmdlFinalizeDump(), ACL_SUCCESS);
+  const fs::path root = dir / "extra-info" / "data-dump" / "0";
+  ASSERT_TRUE(fs::is_directory(root));
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(root)) files.push_back(e.path());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].filename().string().rfind("SevenOp.0.", 0), 0u) << files[0];
+  std::ifstream f(files[0]);
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_NE(text.str().find("\"error_code\": " + std::to_string(ACL_ERROR_RT_AICPU_EXCEPTION)),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("\"args\": \"0000000000000000\""), std::string::npos) << text.str();
 }
 
 TEST_F(AiCpuTest, AFailedTaskIsReportedToTheExceptionCallbacks) {

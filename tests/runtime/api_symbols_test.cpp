@@ -5,6 +5,7 @@
 #include "acl/acl.h"
 #include "acl/acl_base.h"
 #include "acl/acl_base_rt.h"
+#include "acl/acl_dump.h"
 #include "acl/acl_mdl.h"
 #include "acl/acl_op.h"
 #include "acl/acl_prof.h"
@@ -77,6 +78,11 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclInitCallbackRegister),
       reinterpret_cast<const void*>(&aclInitCallbackUnRegister),
       reinterpret_cast<const void*>(&aclUpdateDataBuffer),
+      reinterpret_cast<const void*>(&acldumpGetExceptionInfoPath),
+      reinterpret_cast<const void*>(&acldumpGetPath),
+      reinterpret_cast<const void*>(&acldumpRegCallback),
+      reinterpret_cast<const void*>(&acldumpSaveExceptionInfo),
+      reinterpret_cast<const void*>(&acldumpUnregCallback),
       reinterpret_cast<const void*>(&aclmdlFinalizeDump),
       reinterpret_cast<const void*>(&aclmdlInitDump),
       reinterpret_cast<const void*>(&aclmdlRIAbort),
@@ -117,6 +123,8 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&aclmdlRIUnbindStream),
       reinterpret_cast<const void*>(&aclmdlRIUpdate),
       reinterpret_cast<const void*>(&aclmdlSetDump),
+      reinterpret_cast<const void*>(&aclopStartDumpArgs),
+      reinterpret_cast<const void*>(&aclopStopDumpArgs),
       reinterpret_cast<const void*>(&aclprofCreateConfig),
       reinterpret_cast<const void*>(&aclprofCreateStamp),
       reinterpret_cast<const void*>(&aclprofCreateStepInfo),
@@ -549,7 +557,7 @@ TEST(ApiSymbols, EveryDeclaredFunctionIsDefined) {
       reinterpret_cast<const void*>(&acltdtUnbindQueueRoutes),
   };
   for (const void* f : functions) EXPECT_NE(f, nullptr);
-  EXPECT_EQ(sizeof functions / sizeof functions[0], 491u);
+  EXPECT_EQ(sizeof functions / sizeof functions[0], 498u);
 }
 
 TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {
