@@ -12,6 +12,9 @@
 //       checks a run's outputs against performance targets (tools/check/check.h; docs/check.md)
 //   npusim compare RUN_A RUN_B [--csv FILE]
 //       per-metric and per-op deltas between two runs' outputs
+//   npusim report DIR [-o FILE.html] [--title T]
+//       a self-contained HTML page with plots of a run's or a sweep's outputs: runs
+//       tools/report/npusim_report.py (installed in share/npusim/) with Python 3 and matplotlib
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -181,6 +184,73 @@ int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
   return 0;
 }
 
+/// The Python that runs the report script: $NPUSIM_PYTHON, else Debian's /usr/bin/python3 (where
+/// python3-matplotlib installs), else python3 on PATH.
+std::string report_python() {
+  if (const char* env = std::getenv("NPUSIM_PYTHON"); env != nullptr && *env != '\0') return env;
+  if (access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
+  return "python3";
+}
+
+int report(const std::string& dir, const std::string& out, const std::string& title) {
+  std::error_code ec;
+  const fs::path d(dir);
+  if (!fs::exists(d, ec)) {
+    std::cerr << "npusim report: " << dir << ": no such directory\n";
+    return 2;
+  }
+  const bool sweep = fs::exists(d / "sweep.csv", ec);
+  if (!fs::is_directory(d, ec) ||
+      (!sweep && !fs::exists(d / "timeline.json", ec) && !fs::exists(d / "stats.json", ec) &&
+       !fs::exists(d / "op_summary.csv", ec))) {
+    std::cerr << "npusim report: " << dir
+              << ": not a run directory (no timeline.json, stats.json or op_summary.csv: give the "
+                 "--out directory of npusim run / replay) nor a sweep directory (no sweep.csv)\n";
+    return 2;
+  }
+  // Installed: bin/npusim and share/npusim/npusim_report.py; build tree: next to the binary.
+  fs::path script;
+  const fs::path candidates[] = {self_dir() / ".." / "share" / "npusim" / "npusim_report.py",
+                                 self_dir() / "npusim_report.py"};
+  for (const fs::path& c : candidates) {
+    if (fs::exists(c, ec)) {
+      script = c.lexically_normal();
+      break;
+    }
+  }
+  if (script.empty()) {
+    std::cerr << "npusim report: cannot find npusim_report.py (looked in " << candidates[0].string()
+              << " and " << candidates[1].string() << ")\n";
+    return 2;
+  }
+  const std::string python = report_python();
+  std::vector<std::string> argv = {python, script.string(), dir};
+  if (!out.empty()) argv.insert(argv.end(), {"-o", out});
+  if (!title.empty()) argv.insert(argv.end(), {"--title", title});
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("npusim report: fork");
+    return 2;
+  }
+  if (pid == 0) {
+    execvp(args[0], args.data());
+    std::cerr << "npusim report: cannot run Python 3 (" << python << "): " << std::strerror(errno)
+              << "; install python3 and python3-matplotlib, or set NPUSIM_PYTHON\n";
+    _exit(2);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    std::cerr << "npusim report: " << python << " killed by signal " << WTERMSIG(status) << "\n";
+    return 2;
+  }
+  return WEXITSTATUS(status);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -242,7 +312,17 @@ int main(int argc, char** argv) {
   cmp->add_option("run_b", cmp_b, "the --out directory of the second run (B)")->required();
   cmp->add_option("--csv", cmp_csv, "also write the deltas as CSV to this file");
 
+  std::string report_dir, report_out, report_title;
+  CLI::App* rpt = app.add_subcommand(
+      "report", "a self-contained HTML page with plots of a run's or a sweep's outputs");
+  rpt->add_option("dir", report_dir,
+                  "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
+      ->required();
+  rpt->add_option("-o,--output", report_out, "the HTML file (default: DIR/report.html)");
+  rpt->add_option("--title", report_title, "the page title (default: from the directory name)");
+
   CLI11_PARSE(app, argc, argv);
+  if (*rpt) return report(report_dir, report_out, report_title);
   if (*chk) return npusim::check::run_check(check_targets, check_run, check_junit, std::cout, std::cerr);
   if (*cmp) return npusim::check::run_compare(cmp_a, cmp_b, cmp_csv, std::cout, std::cerr);
   if (*run) return run_program(run_opts, out_dir, program);

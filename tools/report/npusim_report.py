@@ -1,0 +1,922 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""npusim report: one self-contained HTML page with plots for a run or a sweep directory.
+
+    npusim_report.py DIR -o OUT.html
+
+DIR is either
+  - a run directory (the --out of `npusim run` / `npusim replay`): timeline.json (Chrome trace
+    events), stats.json, op_summary.csv, config.yaml, replay_summary.json; any subset with at least
+    one of timeline.json, stats.json, op_summary.csv;
+  - a sweep directory (the output of `npusim sweep`): sweep.csv (columns: run, the swept
+    parameters, status, exit_code, the metrics), sweep_meta.json ({"params": [...],
+    "metrics": [...]}) and runs/<index>/.
+
+The page has no external resource: plots are PNG images (matplotlib, Agg) embedded as base64 data
+URIs, the style sheet and the one script are inline. The output is deterministic: the same
+directory gives a byte-identical page (no timestamps, no Software metadata in the PNGs, every
+iteration over names is sorted or in file order).
+
+Exit status: 0 written; 2 bad directory / unreadable inputs / matplotlib missing (a message on
+stderr says which).
+"""
+import argparse
+import base64
+import csv
+import html
+import io
+import json
+import math
+import os
+import re
+import sys
+
+PROG = "npusim report"
+
+
+class ReportError(Exception):
+    pass
+
+
+def fail(msg):
+    sys.stderr.write(f"{PROG}: {msg}\n")
+    sys.exit(2)
+
+
+def load_matplotlib():
+    # A private, writable cache directory when the default one is not writable (the font cache).
+    if "MPLCONFIGDIR" not in os.environ:
+        home_cache = os.path.join(os.path.expanduser("~"), ".cache", "matplotlib")
+        parent = os.path.dirname(home_cache)
+        if not (os.access(home_cache, os.W_OK) or (not os.path.exists(home_cache) and os.access(parent, os.W_OK))):
+            import tempfile
+            os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="npusim-mpl-")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        import numpy as np
+    except ImportError as e:
+        fail(f"needs matplotlib and numpy for {sys.executable} ({e}); on Debian: "
+             "apt-get install python3-matplotlib (or set NPUSIM_PYTHON to a Python that has them)")
+    matplotlib.rcParams.update({
+        "figure.dpi": 100, "savefig.dpi": 100, "font.size": 9, "axes.titlesize": 10,
+        "axes.grid": True, "grid.alpha": 0.3, "legend.fontsize": 8,
+        "svg.hashsalt": "npusim", "path.simplify": True,
+    })
+    return matplotlib, plt, np
+
+
+MPL = PLT = NP = None
+
+
+# ---------------------------------------------------------------------------------------------
+# Page assembly
+
+
+class Page:
+    def __init__(self, title):
+        self.title = title
+        self.parts = []
+        self.plots = []  # ids, in order
+
+    def h2(self, text, anchor):
+        self.parts.append(f'<h2 id="{anchor}">{html.escape(text)}</h2>')
+
+    def p(self, text, cls=None):
+        c = f' class="{cls}"' if cls else ""
+        self.parts.append(f"<p{c}>{text}</p>")
+
+    def raw(self, text):
+        self.parts.append(text)
+
+    def figure(self, fig, plot_id, kind, caption):
+        buf = io.BytesIO()
+        # metadata: no Software/date chunk, so the bytes depend only on the drawing.
+        fig.savefig(buf, format="png", metadata={"Software": None})
+        PLT.close(fig)
+        data = base64.b64encode(buf.getvalue()).decode("ascii")
+        self.plots.append(plot_id)
+        self.parts.append(
+            f'<figure><img class="plot" id="{html.escape(plot_id)}" data-plot="{html.escape(kind)}" '
+            f'alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+    def table(self, header, rows, cls="data", raw_cells=False):
+        out = [f'<table class="{cls}"><thead><tr>']
+        out += [f"<th>{html.escape(str(h))}</th>" for h in header]
+        out.append("</tr></thead><tbody>")
+        for r in rows:
+            cells = []
+            for c in r:
+                text = c if raw_cells and isinstance(c, str) and c.startswith("<") else html.escape(str(c))
+                cells.append(f"<td>{text}</td>")
+            out.append("<tr>" + "".join(cells) + "</tr>")
+        out.append("</tbody></table>")
+        self.parts.append("".join(out))
+
+    def render(self):
+        plots = " ".join(self.plots)
+        return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{html.escape(self.title)}</title>
+<style>
+body {{ font-family: sans-serif; margin: 1.5em; max-width: 1200px; color: #222; }}
+h1 {{ font-size: 1.4em; }} h2 {{ font-size: 1.15em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }}
+table.data {{ border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }}
+table.data th, table.data td {{ border: 1px solid #ccc; padding: 2px 6px; text-align: left; }}
+table.data td {{ font-variant-numeric: tabular-nums; }}
+figure {{ margin: 0.8em 0; }} figure img {{ max-width: 100%; border: 1px solid #eee; }}
+figcaption {{ font-size: 0.85em; color: #555; }}
+pre {{ background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.8em; }}
+.note {{ color: #666; font-size: 0.9em; }}
+.failed {{ color: #b00; }} .skipped {{ color: #888; }}
+</style></head>
+<body data-plots="{html.escape(plots)}">
+<h1>{html.escape(self.title)}</h1>
+{chr(10).join(self.parts)}
+<script>
+// Records, once the page has loaded, whether every plot decoded (for people and for tests that
+// read the DOM of a headless browser): data-natural-width/-height on each image, and
+// data-plots-decoded="decoded/total" on the body.
+window.addEventListener("load", function () {{
+  var imgs = document.querySelectorAll("img.plot"), ok = 0;
+  for (var i = 0; i < imgs.length; i++) {{
+    var im = imgs[i], good = im.complete && im.naturalWidth > 0 && im.naturalHeight > 0;
+    im.setAttribute("data-natural-width", String(im.naturalWidth));
+    im.setAttribute("data-natural-height", String(im.naturalHeight));
+    im.setAttribute("data-decoded", good ? "1" : "0");
+    if (good) ok++;
+  }}
+  document.body.setAttribute("data-plots-decoded", ok + "/" + imgs.length);
+}});
+</script>
+</body></html>
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        if v == 0:
+            return "0"
+        if abs(v) >= 1e6 or abs(v) < 1e-3:
+            return f"{v:.4g}"
+        return f"{v:,.4f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def fmt_bytes(b):
+    b = float(b)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(b) < 1024 or unit == "TiB":
+            return f"{b:.0f} {unit}" if unit == "B" else f"{b:.2f} {unit}"
+        b /= 1024
+
+
+def read_json(path, what):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: cannot read {what}: {e}")
+
+
+def read_csv(path):
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            return list(csv.reader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise ReportError(f"{path}: cannot read: {e}")
+
+
+def to_float(s):
+    try:
+        v = float(s)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def stat(stats, path):
+    """The value of a stats.json leaf ({value, unit, desc}) by dotted path, or None."""
+    node = stats
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    if isinstance(node, dict):
+        node = node.get("value")
+    return node if isinstance(node, (int, float)) and not isinstance(node, bool) else None
+
+
+def short_label(text, n=40):
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def palette(n):
+    cmap = MPL.colormaps["tab20"] if n > 10 else MPL.colormaps["tab10"]
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Timeline model
+
+
+class Track:
+    __slots__ = ("pid", "tid", "name", "sort", "starts", "durs", "names", "bytes")
+
+    def __init__(self, pid, tid, name, sort):
+        self.pid, self.tid, self.name, self.sort = pid, tid, name, sort
+        self.starts, self.durs, self.names, self.bytes = [], [], [], []
+
+
+class Timeline:
+    def __init__(self, events):
+        self.procs = {}       # pid -> name
+        self.labels = {}      # pid -> label (NPU k)
+        self.tracks = {}      # (pid, tid) -> Track
+        thread_names, thread_sort = {}, {}
+        for e in events:
+            if not isinstance(e, dict):
+                continue
+            ph = e.get("ph")
+            if ph != "M":
+                continue
+            args = e.get("args") or {}
+            key = (e.get("pid"), e.get("tid"))
+            if e.get("name") == "process_name":
+                self.procs[e.get("pid")] = str(args.get("name", ""))
+            elif e.get("name") == "process_labels":
+                self.labels[e.get("pid")] = str(args.get("labels", ""))
+            elif e.get("name") == "thread_name":
+                thread_names[key] = str(args.get("name", ""))
+            elif e.get("name") == "thread_sort_index":
+                thread_sort[key] = args.get("sort_index", 0)
+        for key, name in thread_names.items():
+            self.tracks[key] = Track(key[0], key[1], name, thread_sort.get(key, key[1]))
+        self.slices = 0
+        self.t_end = 0.0
+        for e in events:
+            if not isinstance(e, dict) or e.get("ph") != "X":
+                continue
+            ts, dur = to_float(e.get("ts")), to_float(e.get("dur", 0))
+            if ts is None or dur is None:
+                continue
+            key = (e.get("pid"), e.get("tid"))
+            t = self.tracks.get(key)
+            if t is None:
+                t = self.tracks[key] = Track(key[0], key[1], f"tid {key[1]}", key[1])
+            args = e.get("args") or {}
+            t.starts.append(ts)
+            t.durs.append(max(dur, 0.0))
+            t.names.append(str(e.get("name", "")))
+            t.bytes.append(to_float(args.get("size(B)")) or 0.0)
+            self.slices += 1
+            self.t_end = max(self.t_end, ts + dur)
+
+    def tracks_of(self, pred):
+        out = [t for t in self.tracks.values() if pred(self.procs.get(t.pid, ""), t)]
+        return sorted(out, key=lambda t: (t.pid, t.sort, t.tid))
+
+
+ENGINE_SUFFIX = re.compile(r"^(.*?)(?: ch| core)? \d+$")
+
+
+def engine_of(track_name):
+    """'AIC 3' -> 'AIC', 'PCIe H2D ch 0' -> 'PCIe H2D', 'AI CPU core 2' -> 'AI CPU'."""
+    m = ENGINE_SUFFIX.match(track_name)
+    return m.group(1) if m else track_name
+
+
+def busy_per_bin(starts, durs, edges):
+    """Busy time of a set of (possibly overlapping) slices in each bin [edges[i], edges[i+1])."""
+    s = NP.sort(NP.asarray(starts, dtype=float))
+    e = NP.sort(NP.asarray(starts, dtype=float) + NP.asarray(durs, dtype=float))
+    cs = NP.concatenate([[0.0], NP.cumsum(s)])
+    ce = NP.concatenate([[0.0], NP.cumsum(e)])
+    ns = NP.searchsorted(s, edges, side="left")
+    ne = NP.searchsorted(e, edges, side="left")
+    # F(t) = sum over slices of min(max(t - s, 0), d) = sum_{s<t}(t - s) - sum_{e<t}(t - e)
+    f = ns * edges - cs[ns] - (ne * edges - ce[ne])
+    return NP.diff(f)
+
+
+def bytes_per_bin(starts, durs, nbytes, edges):
+    """Bytes of transfers spread evenly over each slice, per bin."""
+    s = NP.asarray(starts, dtype=float)
+    d = NP.asarray(durs, dtype=float)
+    b = NP.asarray(nbytes, dtype=float)
+    out = NP.zeros(len(edges) - 1)
+    inst = d <= 0
+    if inst.any():  # zero-length transfers: all their bytes in the bin they start in
+        idx = NP.clip(NP.searchsorted(edges, s[inst], side="right") - 1, 0, len(out) - 1)
+        NP.add.at(out, idx, b[inst])
+    if (~inst).any():
+        s, d, b = s[~inst], d[~inst], b[~inst]
+        rate = b / d
+        # Bytes up to t: sum rate * min(max(t - s, 0), d), as in busy_per_bin but weighted.
+        order_s = NP.argsort(s, kind="stable")
+        order_e = NP.argsort(s + d, kind="stable")
+        ss, rs = s[order_s], rate[order_s]
+        ee, re_ = (s + d)[order_e], rate[order_e]
+        crs = NP.concatenate([[0.0], NP.cumsum(rs)])
+        crss = NP.concatenate([[0.0], NP.cumsum(rs * ss)])
+        cre = NP.concatenate([[0.0], NP.cumsum(re_)])
+        cree = NP.concatenate([[0.0], NP.cumsum(re_ * ee)])
+        ns = NP.searchsorted(ss, edges, side="left")
+        ne = NP.searchsorted(ee, edges, side="left")
+        f = crs[ns] * edges - crss[ns] - (cre[ne] * edges - cree[ne])
+        out += NP.diff(f)
+    return out
+
+
+def time_axis(t0, t1, nbins=200):
+    if t1 <= t0:
+        t1 = t0 + 1.0
+    return NP.linspace(t0, t1, nbins + 1)
+
+
+def time_unit(span_us):
+    if span_us >= 2e6:
+        return 1e6, "s"
+    if span_us >= 2e3:
+        return 1e3, "ms"
+    return 1.0, "µs"
+
+
+# ---------------------------------------------------------------------------------------------
+# Run report
+
+
+HEADLINE = [
+    ("replay:trace", "trace"),
+    ("replay:ops_run", "ops run"),
+    ("replay:simulated_us", "simulated end-to-end (µs)"),
+    ("stats:sim_time", "simulated time"),
+    ("stats:functional", "functional (1) / timing-only (0)"),
+    ("stats:system.root_complex.h2d.bytes", "host → devices bytes"),
+    ("stats:system.root_complex.d2h.bytes", "devices → host bytes"),
+]
+
+CHIP_HEADLINE = [
+    ("scheduler.completed", "tasks completed"),
+    ("aicore.kernels", "kernels"),
+    ("aicore.blocks", "kernel blocks"),
+    ("hbm.bytes", "HBM bytes"),
+    ("hbm.utilization", "HBM utilisation"),
+    ("l2.read_hit_rate", "L2 read hit rate"),
+    ("pcie.h2d.bytes", "PCIe H2D bytes"),
+    ("pcie.d2h.bytes", "PCIe D2H bytes"),
+    ("pcie.h2d.link.utilization", "PCIe H2D link utilisation"),
+    ("pcie.d2h.link.utilization", "PCIe D2H link utilisation"),
+    ("sdma.bytes", "SDMA bytes"),
+    ("hccs.bytes", "HCCS engine bytes"),
+    ("aicpu.tasks", "AI CPU tasks"),
+    ("dsa.tasks", "DSA tasks"),
+]
+
+
+def headline_section(page, d, stats, replay):
+    page.h2("Headline", "headline")
+    rows = []
+    for key, label in HEADLINE:
+        src, path = key.split(":", 1)
+        if src == "replay":
+            v = replay.get(path) if isinstance(replay, dict) else None
+        else:
+            v = stat(stats, path) if stats else None
+        if v is None:
+            continue
+        if path.endswith("bytes"):
+            v = f"{fmt(v)} ({fmt_bytes(v)})"
+        elif path == "sim_time":
+            v = f"{v / 1e6:,.3f} µs"
+        rows.append((label, fmt(v)))
+    if stats:
+        chips = [k for k in stats if re.fullmatch(r"chip\d+", k)]
+        chips.sort(key=lambda k: int(k[4:]))
+        for chip in chips:
+            if not stat(stats, f"{chip}.scheduler.completed") and not stat(stats, f"{chip}.hbm.bytes"):
+                continue  # an idle device
+            for path, label in CHIP_HEADLINE:
+                v = stat(stats, f"{chip}.{path}")
+                if v is None:
+                    continue
+                if path.endswith("bytes"):
+                    text = f"{fmt(v)} ({fmt_bytes(v)})"
+                elif "utilization" in path or "rate" in path:
+                    text = f"{100 * v:.2f} %"
+                else:
+                    text = fmt(v)
+                rows.append((f"{chip}: {label}", text))
+    if rows:
+        page.table(("metric", "value"), rows)
+    else:
+        page.p("No stats.json or replay_summary.json in this directory.", "note")
+
+
+def utilisation_section(page, tl):
+    page.h2("Engine utilisation over time", "utilisation")
+    unit_tracks = tl.tracks_of(lambda pname, t: pname.endswith(" Units"))
+    if not unit_tracks:
+        page.p("The timeline has no unit tracks (no “NPU k Units” process).", "note")
+        return
+    active = [t for t in unit_tracks if t.starts]
+    if not active:
+        page.p("No unit was busy in this run.", "note")
+        return
+    t0 = min(min(t.starts) for t in active)
+    t1 = max(max(s + d for s, d in zip(t.starts, t.durs)) for t in active)
+    edges = time_axis(t0, t1)
+    width = NP.diff(edges)
+    scale, unit = time_unit(t1 - t0)
+    centers = (edges[:-1] + edges[1:]) / 2 / scale
+    by_pid = {}
+    for t in unit_tracks:
+        by_pid.setdefault(t.pid, []).append(t)
+    for pid in sorted(by_pid):
+        tracks = by_pid[pid]
+        if not any(t.starts for t in tracks):
+            continue
+        pname = tl.procs.get(pid, f"pid {pid}")
+        npu = pname[: -len(" Units")]
+        # Per engine: busy fraction = busy time of its tracks / (tracks x bin width).
+        engines = {}
+        for t in tracks:
+            engines.setdefault(engine_of(t.name), []).append(t)
+        names = [n for n in engines if any(t.starts for t in engines[n])]
+        names.sort(key=lambda n: -sum(sum(t.durs) for t in engines[n]))
+        idle = sorted(n for n in engines if n not in names)
+        fig, ax = PLT.subplots(figsize=(11, 3.6))
+        for color, n in zip(palette(len(names)), names):
+            ts = engines[n]
+            busy = NP.zeros(len(width))
+            for t in ts:
+                if t.starts:
+                    busy += busy_per_bin(t.starts, t.durs, edges)
+            frac = NP.clip(busy / (width * len(ts)), 0, 1)
+            ax.plot(centers, 100 * frac, color=color, lw=1.2, label=f"{n} ({len(ts)})")
+        ax.set_ylim(0, 105)
+        ax.set_xlim(centers[0] - (centers[1] - centers[0]) / 2, centers[-1] + (centers[1] - centers[0]) / 2)
+        ax.set_xlabel(f"simulated time ({unit})")
+        ax.set_ylabel("busy (% of the engine's units)")
+        ax.set_title(f"{npu}: engine utilisation ({len(edges) - 1} bins of {fmt(width[0])} µs)")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="engine (units)")
+        fig.tight_layout()
+        slug = re.sub(r"[^a-z0-9]+", "-", npu.lower()).strip("-")
+        page.figure(fig, f"plot-utilisation-{slug}", "utilisation",
+                    f"{npu}: per-engine busy fraction over time. Idle engines: "
+                    + (", ".join(idle) if idle else "none") + ".")
+        # Per-unit heat map (units with any activity), the engine view broken down.
+        act = [t for t in tracks if t.starts]
+        grid = NP.zeros((len(act), len(width)))
+        for i, t in enumerate(act):
+            grid[i] = NP.clip(busy_per_bin(t.starts, t.durs, edges) / width, 0, 1)
+        h = min(0.9 + 0.12 * len(act), 12)
+        fig, ax = PLT.subplots(figsize=(11, h))
+        im = ax.imshow(100 * grid, aspect="auto", interpolation="nearest", cmap="viridis",
+                       vmin=0, vmax=100, extent=(edges[0] / scale, edges[-1] / scale, len(act) - 0.5, -0.5))
+        step = max(1, len(act) // 40)
+        ax.set_yticks(range(0, len(act), step))
+        ax.set_yticklabels([act[i].name for i in range(0, len(act), step)], fontsize=7)
+        ax.grid(False)
+        ax.set_xlabel(f"simulated time ({unit})")
+        ax.set_title(f"{npu}: busy % per unit")
+        fig.colorbar(im, ax=ax, pad=0.01, label="busy %")
+        fig.tight_layout()
+        page.figure(fig, f"plot-unit-heatmap-{slug}", "unit-heatmap",
+                    f"{npu}: busy fraction of each unit that ran something ({len(act)} of {len(tracks)} units).")
+
+
+def bandwidth_section(page, tl):
+    page.h2("Link bandwidth over time", "bandwidth")
+    # Transfers are the slices with a size(B) argument on the unit tracks (PCIe H2D/D2H, SDMA,
+    # HCCS engine channels, DSA...) and on the HCCS link tracks; the stream tracks of "Ascend
+    # Hardware" repeat the same copies and are left out.
+    groups = {}
+    for t in tl.tracks_of(lambda pname, t: pname.endswith(" Units") or pname == "HCCS"):
+        if not any(b > 0 for b in t.bytes):
+            continue
+        pname = tl.procs.get(t.pid, "")
+        label = f"{pname[:-len(' Units')]} {engine_of(t.name)}" if pname.endswith(" Units") else t.name
+        groups.setdefault((t.pid, label), []).append(t)
+    if not groups:
+        page.p("No transfer (a slice with a size(B) argument) on the timeline.", "note")
+        return
+    keys = sorted(groups, key=lambda k: (k[0], k[1]))
+    t0 = min(min(t.starts) for k in keys for t in groups[k])
+    t1 = max(max(s + d for s, d in zip(t.starts, t.durs)) for k in keys for t in groups[k])
+    edges = time_axis(t0, t1)
+    width = NP.diff(edges)
+    scale, unit = time_unit(t1 - t0)
+    centers = (edges[:-1] + edges[1:]) / 2 / scale
+    fig, ax = PLT.subplots(figsize=(11, 3.6))
+    rows = []
+    for color, k in zip(palette(len(keys)), keys):
+        s, d, b = [], [], []
+        for t in groups[k]:
+            for si, di, bi in zip(t.starts, t.durs, t.bytes):
+                if bi > 0:
+                    s.append(si), d.append(di), b.append(bi)
+        per_bin = bytes_per_bin(s, d, b, edges)
+        gbps = per_bin / (width * 1e3)  # bytes per µs / 1e3 = GB/s
+        ax.plot(centers, gbps, color=color, lw=1.2, label=k[1])
+        busy = sum(d)
+        rows.append((k[1], len(s), f"{fmt(sum(b))} ({fmt_bytes(sum(b))})",
+                     f"{max(gbps):.2f}", f"{sum(b) / busy / 1e3:.2f}" if busy > 0 else "-"))
+    ax.set_xlim(edges[0] / scale, edges[-1] / scale)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel(f"simulated time ({unit})")
+    ax.set_ylabel("GB/s")
+    ax.set_title(f"Transfer bandwidth ({len(edges) - 1} bins of {fmt(width[0])} µs)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.tight_layout()
+    page.figure(fig, "plot-bandwidth", "bandwidth",
+                "Bytes moved per time bin by each link engine (a transfer's bytes spread evenly over its slice).")
+    page.table(("link / engine", "transfers", "bytes", "peak GB/s (binned)", "GB/s while busy"), rows)
+    page.p("HBM and L2 traffic is not on the timeline; its totals are in the headline table "
+           "(stats.json hbm.*, l2.*).", "note")
+
+
+def gantt_section(page, tl):
+    page.h2("Streams: task Gantt summary", "streams")
+    tracks = [t for t in tl.tracks_of(lambda pname, t: pname == "Ascend Hardware") if t.starts]
+    if not tracks:
+        page.p("No stream track with tasks on the timeline.", "note")
+        return
+    multi = len({t.pid for t in tracks}) > 1
+    label = {}
+    for t in tracks:
+        npu = tl.labels.get(t.pid, "")
+        label[(t.pid, t.tid)] = f"{npu} {t.name}" if multi and npu else t.name
+    # Colours by task name, the ten with the most time; the rest grey.
+    total = {}
+    for t in tracks:
+        for n, d in zip(t.names, t.durs):
+            total[n] = total.get(n, 0.0) + d
+    top = sorted(total, key=lambda n: (-total[n], n))[:10]
+    colors = dict(zip(top, palette(10)))
+    t0 = min(min(t.starts) for t in tracks)
+    t1 = max(max(s + d for s, d in zip(t.starts, t.durs)) for t in tracks)
+    scale, unit = time_unit(t1 - t0)
+    min_w = (t1 - t0) / 1500  # a task shorter than this is drawn this wide (still visible)
+    fig, ax = PLT.subplots(figsize=(11, min(1.2 + 0.45 * len(tracks), 14)))
+    for row, t in enumerate(tracks):
+        by_color = {}
+        for s, d, n in zip(t.starts, t.durs, t.names):
+            by_color.setdefault(n if n in colors else "", []).append(((s - 0) / scale, max(d, min_w) / scale))
+        for n in sorted(by_color, key=lambda n: (n not in colors, top.index(n) if n in colors else 0)):
+            ax.broken_barh(by_color[n], (row - 0.4, 0.8), facecolors=colors.get(n, (0.6, 0.6, 0.6, 1)),
+                           edgecolor="none")
+    ax.set_yticks(range(len(tracks)))
+    ax.set_yticklabels([label[(t.pid, t.tid)] for t in tracks])
+    ax.invert_yaxis()
+    ax.set_xlim(t0 / scale, t1 / scale)
+    ax.set_xlabel(f"simulated time ({unit})")
+    ax.set_title("Tasks per stream")
+    handles = [MPL.patches.Patch(color=colors[n], label=short_label(n, 28)) for n in top]
+    if len(total) > len(top):
+        handles.append(MPL.patches.Patch(color=(0.6, 0.6, 0.6, 1), label=f"{len(total) - len(top)} other names"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="task")
+    fig.tight_layout()
+    page.figure(fig, "plot-stream-gantt", "stream-gantt",
+                "Every task on every stream track (Ascend Hardware), coloured by task name.")
+    rows = []
+    for t in tracks:
+        s = NP.asarray(t.starts)
+        e = s + NP.asarray(t.durs)
+        # Busy = union of the tasks' intervals.
+        order = NP.argsort(s, kind="stable")
+        busy, cur_s, cur_e = 0.0, None, None
+        for i in order:
+            if cur_e is None or s[i] > cur_e:
+                if cur_e is not None:
+                    busy += cur_e - cur_s
+                cur_s, cur_e = s[i], e[i]
+            else:
+                cur_e = max(cur_e, e[i])
+        busy += cur_e - cur_s
+        span = e.max() - s.min()
+        rows.append((label[(t.pid, t.tid)], len(t.starts), f"{s.min():,.3f}", f"{e.max():,.3f}",
+                     f"{busy:,.3f}", f"{100 * busy / span:.1f} %" if span > 0 else "-"))
+    page.table(("stream", "tasks", "first start (µs)", "last end (µs)", "busy (µs)", "busy / span"), rows)
+
+
+def ops_section(page, d):
+    page.h2("Operator time breakdown", "ops")
+    path = os.path.join(d, "op_summary.csv")
+    if not os.path.exists(path):
+        page.p("No op_summary.csv in this directory.", "note")
+        return
+    rows = read_csv(path)
+    if not rows:
+        raise ReportError(f"{path}: empty (no header)")
+    head = rows[0]
+    col = {h: i for i, h in enumerate(head)}
+    for need in ("OP Type", "Task Duration(us)"):
+        if need not in col:
+            raise ReportError(f"{path}: no column '{need}'")
+    ops = []
+    for r in rows[1:]:
+        if len(r) != len(head):
+            continue
+        dur = to_float(r[col["Task Duration(us)"]])
+        if dur is None:
+            continue
+        ops.append(r + [dur])
+    if not ops:
+        page.p("op_summary.csv has no kernel rows (the run launched no operators or kernels).", "note")
+        return
+    by_type = {}
+    for r in ops:
+        t = r[col["OP Type"]]
+        c, s = by_type.get(t, (0, 0.0))
+        by_type[t] = (c + 1, s + r[-1])
+    types = sorted(by_type, key=lambda t: (-by_type[t][1], t))
+    grand = sum(s for _, s in by_type.values())
+    top = types[:15]
+    rest = sum(by_type[t][1] for t in types[15:])
+    labels = [short_label(t, 32) for t in top] + ([f"{len(types) - 15} other types"] if rest > 0 else [])
+    vals = [by_type[t][1] for t in top] + ([rest] if rest > 0 else [])
+    fig, ax = PLT.subplots(figsize=(11, 0.9 + 0.32 * len(vals)))
+    ypos = NP.arange(len(vals))
+    bars = ax.barh(ypos, vals, color=palette(len(vals)))
+    ax.set_yticks(ypos)
+    ax.set_yticklabels(labels)
+    ax.invert_yaxis()
+    for b, v in zip(bars, vals):
+        ax.text(b.get_width(), b.get_y() + b.get_height() / 2, f" {v:,.2f} µs ({100 * v / grand:.1f} %)",
+                va="center", fontsize=8)
+    ax.set_xlim(0, max(vals) * 1.3)
+    ax.set_xlabel("total Task Duration (µs)")
+    ax.set_title(f"Kernel time by OP Type ({len(ops)} kernels, {grand:,.2f} µs)")
+    fig.tight_layout()
+    page.figure(fig, "plot-op-breakdown", "op-breakdown",
+                "Sum of Task Duration per OP Type (op_summary.csv), the 15 largest.")
+    page.table(("OP Type", "count", "total (µs)", "mean (µs)", "share"),
+               [(t, by_type[t][0], f"{by_type[t][1]:,.3f}", f"{by_type[t][1] / by_type[t][0]:,.3f}",
+                 f"{100 * by_type[t][1] / grand:.1f} %") for t in types])
+    longest = sorted(range(len(ops)), key=lambda i: (-ops[i][-1], i))[:10]
+    cols = [c for c in ("Op Name", "OP Type", "Stream ID", "Task ID", "Task Start Time(us)", "Block Num") if c in col]
+    page.p("The ten longest kernels:")
+    page.table(cols + ["Task Duration(us)"], [[ops[i][col[c]] for c in cols] + [f"{ops[i][-1]:,.3f}"] for i in longest])
+
+
+def config_section(page, d):
+    page.h2("Effective configuration", "config")
+    path = os.path.join(d, "config.yaml")
+    if not os.path.exists(path):
+        page.p("No config.yaml in this directory.", "note")
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ReportError(f"{path}: cannot read: {e}")
+    source = next((ln[len("# source:"):].strip() for ln in text.splitlines() if ln.startswith("# source:")), None)
+    if source:
+        page.p(f"Source: <code>{html.escape(source)}</code>")
+    page.raw(f"<details><summary>config.yaml ({len(text.splitlines())} lines)</summary>"
+             f"<pre>{html.escape(text)}</pre></details>")
+
+
+RUN_FILES = ("timeline.json", "stats.json", "op_summary.csv")
+
+
+def run_report(d, page):
+    stats = read_json(os.path.join(d, "stats.json"), "the run's statistics") \
+        if os.path.exists(os.path.join(d, "stats.json")) else None
+    replay = read_json(os.path.join(d, "replay_summary.json"), "the replay summary") \
+        if os.path.exists(os.path.join(d, "replay_summary.json")) else None
+    tl = None
+    if os.path.exists(os.path.join(d, "timeline.json")):
+        events = read_json(os.path.join(d, "timeline.json"), "the timeline")
+        if isinstance(events, dict):
+            events = events.get("traceEvents")
+        if not isinstance(events, list):
+            raise ReportError(f"{os.path.join(d, 'timeline.json')}: not a list of trace events")
+        tl = Timeline(events)
+    page.p("Sections: " + " · ".join(f'<a href="#{a}">{t}</a>' for a, t in (
+        ("headline", "headline"), ("utilisation", "engine utilisation"), ("bandwidth", "link bandwidth"),
+        ("streams", "streams"), ("ops", "operators"), ("config", "configuration"))))
+    headline_section(page, d, stats, replay)
+    if tl is not None:
+        page.p(f"timeline.json: {tl.slices:,} slices on {sum(1 for t in tl.tracks.values() if t.starts)} "
+               f"tracks, last end at {tl.t_end:,.3f} µs.", "note")
+        utilisation_section(page, tl)
+        bandwidth_section(page, tl)
+        gantt_section(page, tl)
+    else:
+        page.h2("Timeline", "utilisation")
+        page.p("No timeline.json in this directory: no utilisation, bandwidth or stream plots.", "note")
+    ops_section(page, d)
+    config_section(page, d)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sweep report
+
+NUM_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/%]*)\s*$")
+
+
+def numeric_column(values):
+    """(numbers, unit) when every non-empty value is a number with the same (maybe empty) unit."""
+    nums, units = [], set()
+    for v in values:
+        m = NUM_UNIT.match(v)
+        if not m:
+            return None
+        nums.append(float(m.group(1)))
+        units.add(m.group(2))
+    if not nums or len(units) != 1:
+        return None
+    return nums, units.pop()
+
+
+def sweep_report(d, page):
+    meta_path = os.path.join(d, "sweep_meta.json")
+    csv_path = os.path.join(d, "sweep.csv")
+    if not os.path.exists(meta_path):
+        raise ReportError(f"{d}: has sweep.csv but no sweep_meta.json (the swept parameters and metrics)")
+    meta = read_json(meta_path, "the sweep's parameter and metric names")
+    if not isinstance(meta, dict) or not isinstance(meta.get("params"), list) \
+            or not isinstance(meta.get("metrics"), list):
+        raise ReportError(f"{meta_path}: expected {{\"params\": [...], \"metrics\": [...]}}")
+    params = [str(p) for p in meta["params"]]
+    metrics = [str(m) for m in meta["metrics"]]
+    rows = read_csv(csv_path)
+    if not rows:
+        raise ReportError(f"{csv_path}: empty (no header)")
+    head = rows[0]
+    col = {h: i for i, h in enumerate(head)}
+    for need in ["run", "status"] + params + metrics:
+        if need not in col:
+            raise ReportError(f"{csv_path}: no column '{need}' (sweep_meta.json names it)")
+    runs = [r for r in rows[1:] if len(r) == len(head)]
+    if len(runs) != len(rows) - 1:
+        raise ReportError(f"{csv_path}: {len(rows) - 1 - len(runs)} rows do not have {len(head)} fields")
+    ok = [r for r in runs if r[col["status"]] == "ok"]
+    counts = {}
+    for r in runs:
+        counts[r[col["status"]]] = counts.get(r[col["status"]], 0) + 1
+    page.p(f"{len(runs)} runs: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+           + f". Swept: {', '.join(params) or '(nothing)'}. Metrics: {', '.join(metrics) or '(none)'}.")
+    page.p("Sections: <a href=\"#curves\">curves</a> · <a href=\"#table\">table</a>")
+
+    # Parameter kinds, over the runs that finished (the points that can be drawn).
+    kinds = {}
+    for p in params:
+        vals = [r[col[p]] for r in ok if r[col[p]] != ""]
+        nu = numeric_column(vals)
+        kinds[p] = ("num", nu[1]) if nu else ("cat", "")
+
+    def pval(r, p):
+        v = r[col[p]]
+        if kinds[p][0] == "num":
+            m = NUM_UNIT.match(v)
+            return float(m.group(1)) if m else None
+        return v
+
+    page.h2("Metrics versus parameters", "curves")
+    if not ok:
+        page.p("No run finished (status ok): nothing to plot.", "note")
+    num_params = [p for p in params if kinds[p][0] == "num"]
+    drawn = 0
+    for m in metrics:
+        pts = [(r, to_float(r[col[m]])) for r in ok]
+        pts = [(r, v) for r, v in pts if v is not None]
+        if not pts:
+            if ok:
+                page.p(f"{html.escape(m)}: no numeric value in any finished run.", "note")
+            continue
+        mslug = re.sub(r"[^A-Za-z0-9]+", "-", m).strip("-").lower()
+        for p in num_params:
+            others = [q for q in params if q != p]
+            curves = {}
+            for r, v in pts:
+                x = pval(r, p)
+                if x is None:
+                    continue
+                key = tuple(r[col[q]] for q in others)
+                curves.setdefault(key, []).append((x, v))
+            keys = sorted(curves, key=lambda k: tuple(_sort_key(kinds[q], s) for q, s in zip(others, k)))
+            fig, ax = PLT.subplots(figsize=(8, 4.2))
+            shown = keys[:20]
+            for color, k in zip(palette(len(shown)), shown):
+                xy = sorted(curves[k])
+                lab = ", ".join(f"{q}={s}" for q, s in zip(others, k)) or m
+                ax.plot([a for a, _ in xy], [b for _, b in xy], "o-", color=color, ms=4, lw=1.3,
+                        label=short_label(lab, 60))
+            unit = kinds[p][1]
+            ax.set_xlabel(f"{p} ({unit})" if unit else p)
+            ax.set_ylabel(m)
+            ax.set_title(f"{m} vs {p}")
+            if len(shown) > 1 or others:
+                ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="other parameters" if others else None)
+            fig.tight_layout()
+            pslug = re.sub(r"[^A-Za-z0-9]+", "-", p).strip("-").lower()
+            extra = f" ({len(keys) - len(shown)} more curves not drawn)" if len(keys) > len(shown) else ""
+            page.figure(fig, f"plot-sweep-{mslug}-vs-{pslug}", "sweep-curve",
+                        f"{m} against {p}, one curve per combination of the other parameters{extra}.")
+            drawn += 1
+        if not num_params:
+            # Only categorical parameters: one bar per run, grouped by the first parameter.
+            labels, vals = [], []
+            srt = sorted(pts, key=lambda rv: tuple(_sort_key(kinds[q], rv[0][col[q]]) for q in params))
+            for r, v in srt:
+                labels.append(short_label(", ".join(r[col[q]] for q in params) or r[col["run"]], 40))
+                vals.append(v)
+            fig, ax = PLT.subplots(figsize=(8, 0.9 + 0.3 * len(vals)))
+            ypos = NP.arange(len(vals))
+            first = [r[col[params[0]]] if params else "" for r, _ in srt]
+            groups = sorted(set(first), key=lambda s: _sort_key(kinds[params[0]], s) if params else s)
+            cmap = dict(zip(groups, palette(len(groups))))
+            ax.barh(ypos, vals, color=[cmap[g] for g in first])
+            ax.set_yticks(ypos)
+            ax.set_yticklabels(labels)
+            ax.invert_yaxis()
+            ax.set_xlabel(m)
+            ax.set_title(f"{m} per run" + (f" ({', '.join(params)})" if params else ""))
+            fig.tight_layout()
+            page.figure(fig, f"plot-sweep-{mslug}-bars", "sweep-bars",
+                        f"{m} for each finished run (bars coloured by {params[0] if params else 'run'}).")
+            drawn += 1
+    if ok and drawn == 0:
+        page.p("No metric with numeric values to plot.", "note")
+
+    page.h2("Runs", "table")
+    body = []
+    for r in runs:
+        status = r[col["status"]]
+        cls = "" if status == "ok" else f' class="{html.escape(status)}"'
+        run_dir = os.path.join("runs", r[col["run"]])
+        link = r[col["run"]]
+        if os.path.isdir(os.path.join(d, run_dir)):
+            link = f'<a href="{html.escape(run_dir)}/">{html.escape(r[col["run"]])}</a>'
+        else:
+            link = html.escape(link)
+        cells = [link] + [html.escape(c) for c in r[1:]]
+        body.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    page.raw('<table class="data"><thead><tr>' + "".join(f"<th>{html.escape(h)}</th>" for h in head)
+             + "</tr></thead><tbody>" + "".join(body) + "</tbody></table>")
+
+
+def _sort_key(kind, s):
+    if kind[0] == "num":
+        m = NUM_UNIT.match(s)
+        return (0, float(m.group(1)), "") if m else (1, 0.0, s)
+    return (0, 0.0, s)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog=PROG, description="self-contained HTML report of a run or sweep directory")
+    ap.add_argument("dir", help="the --out directory of npusim run / replay, or a sweep directory")
+    ap.add_argument("-o", "--output", help="the HTML file to write (default: DIR/report.html)")
+    ap.add_argument("--title", help="page title (default: from the directory name)")
+    a = ap.parse_args(argv)
+    d = a.dir
+    if not os.path.exists(d):
+        fail(f"{d}: no such directory")
+    if not os.path.isdir(d):
+        fail(f"{d}: not a directory (give the --out directory of npusim run / replay, or a sweep directory)")
+    is_sweep = os.path.exists(os.path.join(d, "sweep.csv"))
+    if not is_sweep and not any(os.path.exists(os.path.join(d, f)) for f in RUN_FILES):
+        fail(f"{d}: not a run directory (no {', '.join(RUN_FILES)}) nor a sweep directory (no sweep.csv)")
+    out = a.output or os.path.join(d, "report.html")
+    global MPL, PLT, NP
+    MPL, PLT, NP = load_matplotlib()
+    import matplotlib.patches  # noqa: F401  (MPL.patches)
+    name = os.path.basename(os.path.normpath(os.path.abspath(d)))
+    title = a.title or (f"npusim sweep report: {name}" if is_sweep else f"npusim run report: {name}")
+    page = Page(title)
+    try:
+        (sweep_report if is_sweep else run_report)(d, page)
+    except ReportError as e:
+        fail(str(e))
+    text = page.render()
+    try:
+        tmp = out + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, out)
+    except OSError as e:
+        fail(f"cannot write {out}: {e}")
+    print(f"{PROG}: wrote {out} ({len(page.plots)} plots, {len(text.encode('utf-8')):,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
