@@ -136,9 +136,10 @@ pre {{ background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.8em; 
 <h1>{html.escape(self.title)}</h1>
 {chr(10).join(self.parts)}
 <script>
-// Records, once the page has loaded, whether every plot decoded (for people and for tests that
-// read the DOM of a headless browser): data-natural-width/-height on each image, and
-// data-plots-decoded="decoded/total" on the body.
+// Once the page has loaded, records on each plot whether it decoded and how much of it is drawn
+// (for people, and for tests that read the DOM of a headless browser): data-natural-width and
+// -height, data-decoded (1/0), data-ink (the fraction of its pixels that are not white, -1 when
+// the browser will not say); and on the body, data-plots-decoded as decoded/total.
 window.addEventListener("load", function () {{
   var imgs = document.querySelectorAll("img.plot"), ok = 0;
   for (var i = 0; i < imgs.length; i++) {{
@@ -146,6 +147,21 @@ window.addEventListener("load", function () {{
     im.setAttribute("data-natural-width", String(im.naturalWidth));
     im.setAttribute("data-natural-height", String(im.naturalHeight));
     im.setAttribute("data-decoded", good ? "1" : "0");
+    var ink = -1;
+    if (good) {{
+      try {{
+        var c = document.createElement("canvas");
+        c.width = im.naturalWidth; c.height = im.naturalHeight;
+        var g = c.getContext("2d");
+        g.drawImage(im, 0, 0);
+        var px = g.getImageData(0, 0, c.width, c.height).data, n = 0;
+        for (var k = 0; k < px.length; k += 4) {{
+          if (px[k] < 250 || px[k + 1] < 250 || px[k + 2] < 250) n++;
+        }}
+        ink = n / (c.width * c.height);
+      }} catch (e) {{ ink = -1; }}
+    }}
+    im.setAttribute("data-ink", ink.toFixed(4));
     if (good) ok++;
   }}
   document.body.setAttribute("data-plots-decoded", ok + "/" + imgs.length);
@@ -482,7 +498,7 @@ def utilisation_section(page, tl):
         grid = NP.zeros((len(act), len(width)))
         for i, t in enumerate(act):
             grid[i] = NP.clip(busy_per_bin(t.starts, t.durs, edges) / width, 0, 1)
-        h = min(0.9 + 0.12 * len(act), 12)
+        h = min(1.0 + 0.09 * len(act), 9)
         fig, ax = PLT.subplots(figsize=(11, h))
         im = ax.imshow(100 * grid, aspect="auto", interpolation="nearest", cmap="viridis",
                        vmin=0, vmax=100, extent=(edges[0] / scale, edges[-1] / scale, len(act) - 0.5, -0.5))
@@ -914,7 +930,8 @@ def main(argv):
         os.replace(tmp, out)
     except OSError as e:
         fail(f"cannot write {out}: {e}")
-    print(f"{PROG}: wrote {out} ({len(page.plots)} plots, {len(text.encode('utf-8')):,} bytes)")
+    n = len(page.plots)
+    print(f"{PROG}: wrote {out} ({n} plot{'' if n == 1 else 's'}, {len(text.encode('utf-8')):,} bytes)")
     return 0
 
 
