@@ -12,7 +12,7 @@
 //       checks a run's outputs against performance targets (tools/check/check.h; docs/check.md)
 //   npusim compare RUN_A RUN_B [--csv FILE]
 //       per-metric and per-op deltas between two runs' outputs
-//   npusim report DIR [-o FILE.html] [--title T]
+//   npusim report DIR [-o FILE.html] [--title T] [--png-dir DIR]
 //       a self-contained HTML page with plots of a run's or a sweep's outputs: runs
 //       tools/report/npusim_report.py (installed in share/npusim/) with Python 3 and matplotlib
 // Only this file includes CLI11 (it is the most expensive header to compile).
@@ -192,7 +192,12 @@ std::string report_python() {
   return "python3";
 }
 
-int report(const std::string& dir, const std::string& out, const std::string& title) {
+struct ReportOptions {
+  std::string dir, out, title, png_dir;
+};
+
+int report(const ReportOptions& o) {
+  const std::string& dir = o.dir;
   std::error_code ec;
   const fs::path d(dir);
   if (!fs::exists(d, ec)) {
@@ -225,8 +230,9 @@ int report(const std::string& dir, const std::string& out, const std::string& ti
   }
   const std::string python = report_python();
   std::vector<std::string> argv = {python, script.string(), dir};
-  if (!out.empty()) argv.insert(argv.end(), {"-o", out});
-  if (!title.empty()) argv.insert(argv.end(), {"--title", title});
+  if (!o.out.empty()) argv.insert(argv.end(), {"-o", o.out});
+  if (!o.title.empty()) argv.insert(argv.end(), {"--title", o.title});
+  if (!o.png_dir.empty()) argv.insert(argv.end(), {"--png-dir", o.png_dir});
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);
@@ -312,17 +318,19 @@ int main(int argc, char** argv) {
   cmp->add_option("run_b", cmp_b, "the --out directory of the second run (B)")->required();
   cmp->add_option("--csv", cmp_csv, "also write the deltas as CSV to this file");
 
-  std::string report_dir, report_out, report_title;
+  ReportOptions report_opts;
   CLI::App* rpt = app.add_subcommand(
       "report", "a self-contained HTML page with plots of a run's or a sweep's outputs");
-  rpt->add_option("dir", report_dir,
+  rpt->add_option("dir", report_opts.dir,
                   "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
       ->required();
-  rpt->add_option("-o,--output", report_out, "the HTML file (default: DIR/report.html)");
-  rpt->add_option("--title", report_title, "the page title (default: from the directory name)");
+  rpt->add_option("-o,--output", report_opts.out, "the HTML file (default: DIR/report.html)");
+  rpt->add_option("--title", report_opts.title, "the page title (default: from the directory name)");
+  rpt->add_option("--png-dir", report_opts.png_dir,
+                  "also write every plot as PNG_DIR/<plot id>.png (for documents)");
 
   CLI11_PARSE(app, argc, argv);
-  if (*rpt) return report(report_dir, report_out, report_title);
+  if (*rpt) return report(report_opts);
   if (*chk) return npusim::check::run_check(check_targets, check_run, check_junit, std::cout, std::cerr);
   if (*cmp) return npusim::check::run_compare(cmp_a, cmp_b, cmp_csv, std::cout, std::cerr);
   if (*run) return run_program(run_opts, out_dir, program);

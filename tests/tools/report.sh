@@ -79,7 +79,7 @@ case "${CASE}" in
     CHROME="$(browser)"
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out run > /dev/null
     "${NPUSIM}" report run -o page.html | tee report.txt
-    grep -q "npusim report: wrote page.html (5 plots," report.txt
+    grep -q "npusim report: wrote page.html (6 plots," report.txt
     # Self-contained: nothing is fetched (no src/href to another place, no external CSS/JS).
     if grep -Eo '(src|href)="[^"#d][^"]*"' page.html | grep -v '^src="data:image/png;base64,' ; then
       echo "the page refers to an external resource"; exit 1
@@ -105,7 +105,7 @@ print("--table\nmetric=ops run:value=5")
 PY
 )
     "${PY}" "${SRC}/tests/tools/report_dom.py" page.dom.html plot-utilisation-npu-0 \
-      plot-unit-heatmap-npu-0 plot-bandwidth plot-stream-gantt plot-op-breakdown "${rows[@]}"
+      plot-utilisation-kernels-npu-0 plot-unit-heatmap-npu-0 plot-bandwidth plot-stream-gantt plot-op-breakdown "${rows[@]}"
     shot page.html page.png
     "${PY}" "${SRC}/tests/tools/report_dom.py" page.dom.html --screenshot page.png ;;
   sweep)  # a sweep directory: one curve plot per metric and numeric parameter, the runs table
@@ -116,6 +116,17 @@ PY
     "${NPUSIM}" report sw -o sweep2.html > /dev/null
     cmp sweep.html sweep2.html
     grep -q '18 runs: 1 failed, 16 ok, 1 skipped' sweep.html
+    # --png-dir: the same page, and each plot also as a file with the embedded image's bytes.
+    "${NPUSIM}" report sw -o sweep3.html --png-dir png > /dev/null
+    cmp sweep.html sweep3.html
+    "${PY}" - <<'PY'
+import base64, os, re
+page = open("sweep.html").read()
+imgs = dict(re.findall(r'<img class="plot" id="([^"]+)"[^>]* src="data:image/png;base64,([^"]+)"', page))
+assert sorted(f[:-4] for f in os.listdir("png")) == sorted(imgs), (os.listdir("png"), sorted(imgs))
+for k, v in imgs.items():
+    assert open(f"png/{k}.png", "rb").read() == base64.b64decode(v), k
+PY
     dom sweep.html sweep.dom.html
     "${PY}" "${SRC}/tests/tools/report_dom.py" sweep.dom.html \
       plot-sweep-simulated-us-vs-pcie-h2d-bandwidth plot-sweep-simulated-us-vs-aicore-cores \

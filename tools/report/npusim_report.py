@@ -75,10 +75,11 @@ MPL = PLT = NP = None
 
 
 class Page:
-    def __init__(self, title):
+    def __init__(self, title, png_dir=None):
         self.title = title
         self.parts = []
         self.plots = []  # ids, in order
+        self.png_dir = png_dir  # also write each plot as <png_dir>/<id>.png
 
     def h2(self, text, anchor):
         self.parts.append(f'<h2 id="{anchor}">{html.escape(text)}</h2>')
@@ -95,6 +96,9 @@ class Page:
         # metadata: no Software/date chunk, so the bytes depend only on the drawing.
         fig.savefig(buf, format="png", metadata={"Software": None})
         PLT.close(fig)
+        if self.png_dir:
+            with open(os.path.join(self.png_dir, plot_id + ".png"), "wb") as f:
+                f.write(buf.getvalue())
         data = base64.b64encode(buf.getvalue()).decode("ascii")
         self.plots.append(plot_id)
         self.parts.append(
@@ -233,6 +237,11 @@ def stat(stats, path):
     if isinstance(node, dict):
         node = node.get("value")
     return node if isinstance(node, (int, float)) and not isinstance(node, bool) else None
+
+
+def natural_key(text):
+    """'NPU 10' after 'NPU 9'."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text)]
 
 
 def short_label(text, n=40):
@@ -441,6 +450,33 @@ def headline_section(page, d, stats, replay):
         page.p("No stats.json or replay_summary.json in this directory.", "note")
 
 
+KERNEL_ENGINES = ("AIC", "AIV", "AI Core")
+
+
+def engine_figure(title, engines, names, colours, edges):
+    """Busy fraction per engine (busy time of its units / (units x bin width)) over the bins."""
+    width = NP.diff(edges)
+    scale, unit = time_unit(edges[-1] - edges[0])
+    centers = (edges[:-1] + edges[1:]) / 2 / scale
+    fig, ax = PLT.subplots(figsize=(11, 3.6))
+    for n in names:
+        ts = engines[n]
+        busy = NP.zeros(len(width))
+        for t in ts:
+            if t.starts:
+                busy += busy_per_bin(t.starts, t.durs, edges)
+        frac = NP.clip(busy / (width * len(ts)), 0, 1)
+        ax.plot(centers, 100 * frac, color=colours[n], lw=1.2, label=f"{n} ({len(ts)})")
+    ax.set_ylim(0, 105)
+    ax.set_xlim(edges[0] / scale, edges[-1] / scale)
+    ax.set_xlabel(f"simulated time ({unit})")
+    ax.set_ylabel("busy (% of the engine's units)")
+    ax.set_title(f"{title} ({len(edges) - 1} bins of {fmt(width[0])} µs)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="engine (units)")
+    fig.tight_layout()
+    return fig
+
+
 def utilisation_section(page, tl):
     page.h2("Engine utilisation over time", "utilisation")
     unit_tracks = tl.tracks_of(lambda pname, t: pname.endswith(" Units"))
@@ -457,6 +493,15 @@ def utilisation_section(page, tl):
     width = NP.diff(edges)
     scale, unit = time_unit(t1 - t0)
     centers = (edges[:-1] + edges[1:]) / 2 / scale
+    # When the cores were busy during less than half the run (typically: a long upload of the
+    # inputs first), a second plot zooms on the window in which kernels ran.
+    kern = [t for t in active if engine_of(t.name) in KERNEL_ENGINES]
+    kwin = None
+    if kern:
+        k0 = min(min(t.starts) for t in kern)
+        k1 = max(max(s + d for s, d in zip(t.starts, t.durs)) for t in kern)
+        if k1 > k0 and k1 - k0 < 0.5 * (t1 - t0):
+            kwin = (k0, k1)
     by_pid = {}
     for t in unit_tracks:
         by_pid.setdefault(t.pid, []).append(t)
@@ -473,26 +518,18 @@ def utilisation_section(page, tl):
         names = [n for n in engines if any(t.starts for t in engines[n])]
         names.sort(key=lambda n: -sum(sum(t.durs) for t in engines[n]))
         idle = sorted(n for n in engines if n not in names)
-        fig, ax = PLT.subplots(figsize=(11, 3.6))
-        for color, n in zip(palette(len(names)), names):
-            ts = engines[n]
-            busy = NP.zeros(len(width))
-            for t in ts:
-                if t.starts:
-                    busy += busy_per_bin(t.starts, t.durs, edges)
-            frac = NP.clip(busy / (width * len(ts)), 0, 1)
-            ax.plot(centers, 100 * frac, color=color, lw=1.2, label=f"{n} ({len(ts)})")
-        ax.set_ylim(0, 105)
-        ax.set_xlim(centers[0] - (centers[1] - centers[0]) / 2, centers[-1] + (centers[1] - centers[0]) / 2)
-        ax.set_xlabel(f"simulated time ({unit})")
-        ax.set_ylabel("busy (% of the engine's units)")
-        ax.set_title(f"{npu}: engine utilisation ({len(edges) - 1} bins of {fmt(width[0])} µs)")
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="engine (units)")
-        fig.tight_layout()
+        colours = dict(zip(names, palette(len(names))))
         slug = re.sub(r"[^a-z0-9]+", "-", npu.lower()).strip("-")
+        fig = engine_figure(f"{npu}: engine utilisation", engines, names, colours, edges)
         page.figure(fig, f"plot-utilisation-{slug}", "utilisation",
                     f"{npu}: per-engine busy fraction over time. Idle engines: "
                     + (", ".join(idle) if idle else "none") + ".")
+        if kwin is not None and any(t.starts for n in KERNEL_ENGINES for t in engines.get(n, [])):
+            fig = engine_figure(f"{npu}: engine utilisation while kernels ran", engines, names, colours,
+                                time_axis(*kwin))
+            page.figure(fig, f"plot-utilisation-kernels-{slug}", "utilisation-kernels",
+                        f"{npu}: the same, from the first kernel block's start to the last one's end "
+                        f"({kwin[0]:,.3f} to {kwin[1]:,.3f} µs; the run is {t1 - t0:,.3f} µs long).")
         # Per-unit heat map (units with any activity), the engine view broken down.
         act = [t for t in tracks if t.starts]
         grid = NP.zeros((len(act), len(width)))
@@ -518,48 +555,74 @@ def bandwidth_section(page, tl):
     page.h2("Link bandwidth over time", "bandwidth")
     # Transfers are the slices with a size(B) argument on the unit tracks (PCIe H2D/D2H, SDMA,
     # HCCS engine channels, DSA...) and on the HCCS link tracks; the stream tracks of "Ascend
-    # Hardware" repeat the same copies and are left out.
-    groups = {}
+    # Hardware" repeat the same copies and are left out. One panel per kind of link, one curve per
+    # device (engines) or per link direction (HCCS links).
+    kinds = {}  # kind -> {curve label -> [tracks]}
     for t in tl.tracks_of(lambda pname, t: pname.endswith(" Units") or pname == "HCCS"):
         if not any(b > 0 for b in t.bytes):
             continue
         pname = tl.procs.get(t.pid, "")
-        label = f"{pname[:-len(' Units')]} {engine_of(t.name)}" if pname.endswith(" Units") else t.name
-        groups.setdefault((t.pid, label), []).append(t)
-    if not groups:
+        if pname.endswith(" Units"):
+            kind, label = engine_of(t.name), pname[: -len(" Units")]
+            if kind == "HCCS":
+                kind = "HCCS (engine)"
+        else:
+            kind, label = "HCCS links", t.name
+        kinds.setdefault(kind, {}).setdefault(label, []).append(t)
+    if not kinds:
         page.p("No transfer (a slice with a size(B) argument) on the timeline.", "note")
         return
-    keys = sorted(groups, key=lambda k: (k[0], k[1]))
-    t0 = min(min(t.starts) for k in keys for t in groups[k])
-    t1 = max(max(s + d for s, d in zip(t.starts, t.durs)) for k in keys for t in groups[k])
+    order = ["PCIe H2D", "PCIe D2H", "SDMA", "HCCS links", "HCCS (engine)"]
+    names = sorted(kinds, key=lambda k: (order.index(k) if k in order else len(order), k))
+    every = [t for k in names for ts in kinds[k].values() for t in ts]
+    t0 = min(min(t.starts) for t in every)
+    t1 = max(max(s + d for s, d in zip(t.starts, t.durs)) for t in every)
     edges = time_axis(t0, t1)
     width = NP.diff(edges)
     scale, unit = time_unit(t1 - t0)
     centers = (edges[:-1] + edges[1:]) / 2 / scale
-    fig, ax = PLT.subplots(figsize=(11, 3.6))
+    # One colour per device / link direction, the same in every panel.
+    colour = {}
+    for group in ([k for k in names if k != "HCCS links"], [k for k in names if k == "HCCS links"]):
+        labels = sorted({lab for k in group for lab in kinds[k]}, key=natural_key)
+        colour.update(zip(labels, palette(len(labels))))
+    fig, axes = PLT.subplots(len(names), 1, figsize=(11, 0.6 + 2.1 * len(names)), sharex=True,
+                             squeeze=False)
     rows = []
-    for color, k in zip(palette(len(keys)), keys):
-        s, d, b = [], [], []
-        for t in groups[k]:
-            for si, di, bi in zip(t.starts, t.durs, t.bytes):
-                if bi > 0:
-                    s.append(si), d.append(di), b.append(bi)
-        per_bin = bytes_per_bin(s, d, b, edges)
-        gbps = per_bin / (width * 1e3)  # bytes per µs / 1e3 = GB/s
-        ax.plot(centers, gbps, color=color, lw=1.2, label=k[1])
-        busy = sum(d)
-        rows.append((k[1], len(s), f"{fmt(sum(b))} ({fmt_bytes(sum(b))})",
-                     f"{max(gbps):.2f}", f"{sum(b) / busy / 1e3:.2f}" if busy > 0 else "-"))
-    ax.set_xlim(edges[0] / scale, edges[-1] / scale)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel(f"simulated time ({unit})")
-    ax.set_ylabel("GB/s")
-    ax.set_title(f"Transfer bandwidth ({len(edges) - 1} bins of {fmt(width[0])} µs)")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    for ax, kind in zip(axes[:, 0], names):
+        curves = []
+        for label in kinds[kind]:
+            s, d, b = [], [], []
+            for t in kinds[kind][label]:
+                for si, di, bi in zip(t.starts, t.durs, t.bytes):
+                    if bi > 0:
+                        s.append(si), d.append(di), b.append(bi)
+            gbps = bytes_per_bin(s, d, b, edges) / (width * 1e3)  # bytes per µs / 1e3 = GB/s
+            curves.append((label, gbps, len(s), sum(b), sum(d)))
+        # The ten curves with the most bytes, the others summed into one.
+        curves.sort(key=lambda c: (-c[3], c[0]))
+        shown, rest = curves[:10], curves[10:]
+        for label, gbps, _, _, _ in sorted(shown, key=lambda c: natural_key(c[0])):
+            ax.plot(centers, gbps, color=colour[label], lw=1.2, label=label)
+        if rest:
+            ax.plot(centers, sum(c[1] for c in rest), color="0.5", lw=1.0, ls="--",
+                    label=f"{len(rest)} others (sum)")
+        for label, gbps, n, nbytes, busy in sorted(curves, key=lambda c: natural_key(c[0])):
+            rows.append((kind, label, n, f"{fmt(nbytes)} ({fmt_bytes(nbytes)})", f"{max(gbps):.2f}",
+                         f"{nbytes / busy / 1e3:.2f}" if busy > 0 else "-"))
+        ax.set_ylim(bottom=0)
+        ax.set_ylabel("GB/s")
+        ax.set_title(kind, loc="left", fontsize=9)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    axes[-1, 0].set_xlim(edges[0] / scale, edges[-1] / scale)
+    axes[-1, 0].set_xlabel(f"simulated time ({unit})")
+    fig.suptitle(f"Transfer bandwidth ({len(edges) - 1} bins of {fmt(width[0])} µs)", fontsize=10)
     fig.tight_layout()
     page.figure(fig, "plot-bandwidth", "bandwidth",
-                "Bytes moved per time bin by each link engine (a transfer's bytes spread evenly over its slice).")
-    page.table(("link / engine", "transfers", "bytes", "peak GB/s (binned)", "GB/s while busy"), rows)
+                "Bytes moved per time bin by each kind of link engine, per device or link direction "
+                "(a transfer's bytes spread evenly over its slice).")
+    page.table(("link", "device / direction", "transfers", "bytes", "peak GB/s (binned)", "GB/s while busy"),
+               rows)
     page.p("HBM and L2 traffic is not on the timeline; its totals are in the headline table "
            "(stats.json hbm.*, l2.*).", "note")
 
@@ -596,7 +659,7 @@ def gantt_section(page, tl):
                            edgecolor="none")
     ax.set_yticks(range(len(tracks)))
     ax.set_yticklabels([label[(t.pid, t.tid)] for t in tracks])
-    ax.invert_yaxis()
+    ax.set_ylim(len(tracks) - 0.5, -0.5)
     ax.set_xlim(t0 / scale, t1 / scale)
     ax.set_xlabel(f"simulated time ({unit})")
     ax.set_title("Tasks per stream")
@@ -902,6 +965,7 @@ def main(argv):
     ap.add_argument("dir", help="the --out directory of npusim run / replay, or a sweep directory")
     ap.add_argument("-o", "--output", help="the HTML file to write (default: DIR/report.html)")
     ap.add_argument("--title", help="page title (default: from the directory name)")
+    ap.add_argument("--png-dir", help="also write every plot as PNG_DIR/<plot id>.png (for documents)")
     a = ap.parse_args(argv)
     d = a.dir
     if not os.path.exists(d):
@@ -917,11 +981,18 @@ def main(argv):
     import matplotlib.patches  # noqa: F401  (MPL.patches)
     name = os.path.basename(os.path.normpath(os.path.abspath(d)))
     title = a.title or (f"npusim sweep report: {name}" if is_sweep else f"npusim run report: {name}")
-    page = Page(title)
+    if a.png_dir:
+        try:
+            os.makedirs(a.png_dir, exist_ok=True)
+        except OSError as e:
+            fail(f"cannot create {a.png_dir}: {e}")
+    page = Page(title, a.png_dir)
     try:
         (sweep_report if is_sweep else run_report)(d, page)
     except ReportError as e:
         fail(str(e))
+    except OSError as e:
+        fail(f"cannot write a plot: {e}")
     text = page.render()
     try:
         tmp = out + ".tmp"
