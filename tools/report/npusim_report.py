@@ -941,7 +941,8 @@ def sweep_report(d, page):
         run_dir = os.path.join("runs", r[col["run"]])
         link = r[col["run"]]
         if os.path.isdir(os.path.join(d, run_dir)):
-            link = f'<a href="{html.escape(run_dir)}/">{html.escape(r[col["run"]])}</a>'
+            target = run_dir + ("/report.html" if os.path.exists(os.path.join(d, run_dir, "report.html")) else "/")
+            link = f'<a href="{html.escape(target)}">{html.escape(r[col["run"]])}</a>'
         else:
             link = html.escape(link)
         cells = [link] + [html.escape(c) for c in r[1:]]
