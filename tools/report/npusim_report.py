@@ -897,6 +897,13 @@ def sweep_report(d, page):
                 ax.plot([a for a, _ in xy], [b for _, b in xy], "o-", color=color, ms=4, lw=1.3,
                         label=short_label(lab, 60))
             unit = kinds[p][1]
+            xs = sorted({a for k in shown for a, _ in curves[k]})
+            if xs and xs[0] > 0 and xs[-1] / xs[0] >= 16:  # e.g. 1, 2, 4 ... 64 cores: log scale
+                pow2 = all(math.log2(x).is_integer() for x in xs)
+                ax.set_xscale("log", base=2 if pow2 else 10)
+                if pow2:
+                    ax.set_xticks(xs)
+                    ax.set_xticklabels([fmt(int(x)) if x >= 1 else fmt(x) for x in xs])
             ax.set_xlabel(f"{p} ({unit})" if unit else p)
             ax.set_ylabel(m)
             ax.set_title(f"{m} vs {p}")
