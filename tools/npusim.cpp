@@ -325,7 +325,7 @@ int main(int argc, char** argv) {
                   "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
       ->required();
   rpt->add_option("-o,--output", report_opts.out, "the HTML file (default: DIR/report.html)");
-  rpt->add_option("--title", report_opts.title, "the page title (default: from the directory name)");
+  rpt->add_option("--title", report_opts.title, "the page title (default: the directory name)");
   rpt->add_option("--png-dir", report_opts.png_dir,
                   "also write every plot as PNG_DIR/<plot id>.png (for documents)");
 

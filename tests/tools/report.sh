@@ -3,7 +3,8 @@
 # `npusim report` end to end (the build tree's CLI and tools/report/npusim_report.py next to it).
 # The pages are checked as a person would see them: loaded in headless Chromium, whose DOM (after
 # the page's own script recorded each plot's decoded size and drawn pixels) and screenshot are
-# inspected. Cases that need the browser exit 77 (skip) when Chromium is not installed.
+# inspected. Cases that need the browser exit 77 (skip) when Chromium is not installed
+# ($NPUSIM_TEST_BROWSER names another Chromium-like browser).
 #   report.sh <npusim> <source dir> <scratch dir> <case>
 set -euo pipefail
 NPUSIM="$1"; SRC="$2"; WORK="$3"; CASE="$4"
@@ -13,11 +14,11 @@ export NPUSIM_LOG=error
 PY="${NPUSIM_PYTHON:-/usr/bin/python3}"
 [[ -x "${PY}" ]] || PY=python3
 
-browser() {
-  for b in chromium chromium-browser google-chrome; do
+browser() {  # the browser: $NPUSIM_TEST_BROWSER, else the first of these on PATH
+  for b in ${NPUSIM_TEST_BROWSER:-chromium chromium-browser google-chrome}; do
     if command -v "${b}" > /dev/null; then command -v "${b}"; return; fi
   done
-  echo "SKIP: Chromium is not installed (apt-get install chromium): the report pages cannot be rendered" >&2
+  echo "SKIP: Chromium is not installed (apt-get install chromium): cannot render the pages" >&2
   exit 77
 }
 
@@ -76,7 +77,6 @@ expect_error() {  # expect_error <message fragment> <command...>: exit 2 and the
 
 case "${CASE}" in
   run)  # a replay's --out directory: every plot rendered by the browser, tables match the files
-    CHROME="$(browser)"
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out run > /dev/null
     "${NPUSIM}" report run -o page.html | tee report.txt
     grep -q "npusim report: wrote page.html (6 plots," report.txt
@@ -88,6 +88,7 @@ case "${CASE}" in
     # Deterministic: a second report (default output path) is byte-identical.
     "${NPUSIM}" report run > /dev/null
     cmp page.html run/report.html
+    CHROME="$(browser)"
     dom page.html page.dom.html
     # Expected table rows, from the run's own files.
     mapfile -t rows < <("${PY}" - <<'PY'
@@ -109,7 +110,6 @@ PY
     shot page.html page.png
     "${PY}" "${SRC}/tests/tools/report_dom.py" page.dom.html --screenshot page.png ;;
   sweep)  # a sweep directory: one curve plot per metric and numeric parameter, the runs table
-    CHROME="$(browser)"
     mkdir sw && fake_sweep sw
     "${NPUSIM}" report sw -o sweep.html | tee report.txt
     grep -q "(4 plots," report.txt
@@ -127,6 +127,7 @@ assert sorted(f[:-4] for f in os.listdir("png")) == sorted(imgs), (os.listdir("p
 for k, v in imgs.items():
     assert open(f"png/{k}.png", "rb").read() == base64.b64decode(v), k
 PY
+    CHROME="$(browser)"
     dom sweep.html sweep.dom.html
     "${PY}" "${SRC}/tests/tools/report_dom.py" sweep.dom.html \
       plot-sweep-simulated-us-vs-pcie-h2d-bandwidth plot-sweep-simulated-us-vs-aicore-cores \
