@@ -88,6 +88,14 @@ case "${CASE}" in
     # Deterministic: a second report (default output path) is byte-identical.
     "${NPUSIM}" report run > /dev/null
     cmp page.html run/report.html
+    # With per-pipe tracks (aicore.trace_pipes): a pipe utilisation plot; the pipe tracks are not
+    # units (the heat map has the same rows as without them).
+    "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --set aicore.trace_pipes=true \
+      --out pipes > /dev/null
+    "${NPUSIM}" report pipes --png-dir pipes/png | grep -q "(7 plots,"
+    [[ -s pipes/png/plot-pipes-npu-0.png ]]
+    grep -q 'busy fraction of each unit that ran something (5 of ' pipes/report.html
+    grep -q 'busy fraction of each unit that ran something (5 of ' page.html
     CHROME="$(browser)"
     dom page.html page.dom.html
     # Expected table rows, from the run's own files.

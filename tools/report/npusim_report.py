@@ -315,6 +315,13 @@ class Timeline:
 
 
 ENGINE_SUFFIX = re.compile(r"^(.*?)(?: ch| core)? \d+$")
+PIPE_TRACK = re.compile(r"^(AIC|AIV|AI Core) \d+ ([A-Z][A-Z0-9]*)$")  # aicore.trace_pipes: 'AIV 3 MTE2'
+
+
+def pipe_of(track_name):
+    """'AIV 3 MTE2' -> 'AIV MTE2' for a per-pipe track, else None."""
+    m = PIPE_TRACK.match(track_name)
+    return f"{m.group(1)} {m.group(2)}" if m else None
 
 
 def engine_of(track_name):
@@ -453,7 +460,7 @@ def headline_section(page, d, stats, replay):
 KERNEL_ENGINES = ("AIC", "AIV", "AI Core")
 
 
-def engine_figure(title, engines, names, colours, edges):
+def engine_figure(title, engines, names, colours, edges, legend="engine (units)"):
     """Busy fraction per engine (busy time of its units / (units x bin width)) over the bins."""
     width = NP.diff(edges)
     scale, unit = time_unit(edges[-1] - edges[0])
@@ -472,14 +479,16 @@ def engine_figure(title, engines, names, colours, edges):
     ax.set_xlabel(f"simulated time ({unit})")
     ax.set_ylabel("busy (% of the engine's units)")
     ax.set_title(f"{title} ({len(edges) - 1} bins of {fmt(width[0])} µs)")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="engine (units)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title=legend, ncol=1 + len(names) // 16)
     fig.tight_layout()
     return fig
 
 
 def utilisation_section(page, tl):
     page.h2("Engine utilisation over time", "utilisation")
-    unit_tracks = tl.tracks_of(lambda pname, t: pname.endswith(" Units"))
+    every = tl.tracks_of(lambda pname, t: pname.endswith(" Units"))
+    unit_tracks = [t for t in every if pipe_of(t.name) is None]
+    pipe_tracks = [t for t in every if pipe_of(t.name) is not None]
     if not unit_tracks:
         page.p("The timeline has no unit tracks (no “NPU k Units” process).", "note")
         return
@@ -530,6 +539,18 @@ def utilisation_section(page, tl):
             page.figure(fig, f"plot-utilisation-kernels-{slug}", "utilisation-kernels",
                         f"{npu}: the same, from the first kernel block's start to the last one's end "
                         f"({kwin[0]:,.3f} to {kwin[1]:,.3f} µs; the run is {t1 - t0:,.3f} µs long).")
+        pipes = {}
+        for t in pipe_tracks:
+            if t.pid == pid:
+                pipes.setdefault(pipe_of(t.name), []).append(t)
+        pnames = sorted((n for n in pipes if any(t.starts for t in pipes[n])), key=natural_key)
+        if pnames:  # aicore.trace_pipes: the busy fraction of each pipe over the cores of a kind
+            fig = engine_figure(f"{npu}: pipe utilisation", pipes, pnames,
+                                dict(zip(pnames, palette(len(pnames)))), time_axis(*(kwin or (t0, t1))),
+                                legend="pipe (cores)")
+            page.figure(fig, f"plot-pipes-{slug}", "pipes",
+                        f"{npu}: busy fraction of each pipe over all cores of its kind (per-pipe tracks "
+                        "of aicore.trace_pipes=true)" + (", while kernels ran." if kwin else "."))
         # Per-unit heat map (units with any activity), the engine view broken down.
         act = [t for t in tracks if t.starts]
         grid = NP.zeros((len(act), len(width)))
