@@ -79,7 +79,7 @@ case "${CASE}" in
   run)  # a replay's --out directory: every plot rendered by the browser, tables match the files
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out run > /dev/null
     "${NPUSIM}" report run -o page.html | tee report.txt
-    grep -q "npusim report: wrote page.html (6 plots," report.txt
+    grep -q "npusim report: wrote page.html (7 plots," report.txt
     # Self-contained: nothing is fetched (no src/href to another place, no external CSS/JS).
     if grep -Eo '(src|href)="[^"#d][^"]*"' page.html | grep -v '^src="data:image/png;base64,' ; then
       echo "the page refers to an external resource"; exit 1
@@ -92,7 +92,7 @@ case "${CASE}" in
     # units (the heat map has the same rows as without them).
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --set aicore.trace_pipes=true \
       --out pipes > /dev/null
-    "${NPUSIM}" report pipes --png-dir pipes/png | grep -q "(7 plots,"
+    "${NPUSIM}" report pipes --png-dir pipes/png | grep -q "(8 plots,"
     [[ -s pipes/png/plot-pipes-npu-0.png ]]
     grep -q 'busy fraction of each unit that ran something (5 of ' pipes/report.html
     grep -q 'busy fraction of each unit that ran something (5 of ' page.html
@@ -114,7 +114,8 @@ print("--table\nmetric=ops run:value=5")
 PY
 )
     "${PY}" "${SRC}/tests/tools/report_dom.py" page.dom.html plot-utilisation-npu-0 \
-      plot-utilisation-kernels-npu-0 plot-unit-heatmap-npu-0 plot-bandwidth plot-stream-gantt plot-op-breakdown "${rows[@]}"
+      plot-utilisation-kernels-npu-0 plot-unit-heatmap-npu-0 plot-bandwidth plot-stream-gantt plot-op-breakdown plot-op-pipes \
+      "${rows[@]}"
     shot page.html page.png
     "${PY}" "${SRC}/tests/tools/report_dom.py" page.dom.html --screenshot page.png ;;
   sweep)  # a sweep directory: one curve plot per metric and numeric parameter, the runs table

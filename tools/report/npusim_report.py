@@ -766,10 +766,60 @@ def ops_section(page, d):
     page.table(("OP Type", "count", "total (µs)", "mean (µs)", "share"),
                [(t, by_type[t][0], f"{by_type[t][1]:,.3f}", f"{by_type[t][1] / by_type[t][0]:,.3f}",
                  f"{100 * by_type[t][1] / grand:.1f} %") for t in types])
+    op_pipes_plot(page, ops, col, top)
     longest = sorted(range(len(ops)), key=lambda i: (-ops[i][-1], i))[:10]
     cols = [c for c in ("Op Name", "OP Type", "Stream ID", "Task ID", "Task Start Time(us)", "Block Num") if c in col]
     page.p("The ten longest kernels:")
     page.table(cols + ["Task Duration(us)"], [[ops[i][col[c]] for c in cols] + [f"{ops[i][-1]:,.3f}"] for i in longest])
+
+
+OP_PIPES = [("aicore_time(us)", p) for p in ("mac", "scalar", "mte1", "mte2", "fixpipe")] + \
+    [("aiv_time(us)", p) for p in ("vec", "scalar", "mte2", "mte3")]
+
+
+def op_pipes_plot(page, ops, col, types):
+    """Per OP Type and pipe: the pipe's busy time / the core time (op_summary's *_time(us)
+    columns summed over the type's kernels), as a heat map."""
+    cols, grid = [], []
+    for base, pipe in OP_PIPES:
+        side = "aic" if base.startswith("aicore") else "aiv"
+        name = f"{side}_{pipe}_time(us)"
+        if name not in col or base not in col:
+            continue
+        values = []
+        for t in types:
+            num = den = 0.0
+            for r in ops:
+                if r[col["OP Type"]] != t:
+                    continue
+                a, b = to_float(r[col[name]]), to_float(r[col[base]])
+                if a is not None and b is not None and b > 0:
+                    num, den = num + a, den + b
+            values.append(num / den if den > 0 else NP.nan)
+        if not all(NP.isnan(values)):
+            cols.append(f"{side.upper()} {pipe}")
+            grid.append(values)
+    if not cols:
+        return
+    g = NP.array(grid).T  # rows: types, columns: pipes
+    fig, ax = PLT.subplots(figsize=(11, 1.1 + 0.32 * len(types)))
+    im = ax.imshow(NP.ma.masked_invalid(100 * g), aspect="auto", cmap="Blues", vmin=0, vmax=100)
+    for i in range(g.shape[0]):
+        for j in range(g.shape[1]):
+            if not NP.isnan(g[i, j]):
+                ax.text(j, i, f"{100 * g[i, j]:.0f}", ha="center", va="center", fontsize=8,
+                        color="white" if g[i, j] > 0.6 else "black")
+    ax.set_xticks(range(len(cols)))
+    ax.set_xticklabels(cols)
+    ax.set_yticks(range(len(types)))
+    ax.set_yticklabels([short_label(t, 32) for t in types])
+    ax.grid(False)
+    ax.set_title("Pipe busy time as % of the core time, per OP Type (the bound pipe is the darkest)")
+    fig.colorbar(im, ax=ax, pad=0.01, label="%")
+    fig.tight_layout()
+    page.figure(fig, "plot-op-pipes", "op-pipes",
+                "Sum of each pipe's time / sum of aicore_time (AIC pipes) or aiv_time (AIV pipes) over "
+                "the kernels of each OP Type (op_summary.csv); blank: the type has no such core.")
 
 
 def config_section(page, d):
