@@ -187,8 +187,8 @@ def fmt(v):
     if isinstance(v, int):
         return f"{v:,}"
     if isinstance(v, float):
-        if v == 0:
-            return "0"
+        if v.is_integer() and abs(v) < 1e15:
+            return f"{int(v):,}"
         if abs(v) >= 1e6 or abs(v) < 1e-3:
             return f"{v:.4g}"
         return f"{v:,.4f}".rstrip("0").rstrip(".")
@@ -921,7 +921,8 @@ def sweep_report(d, page):
         counts[r[col["status"]]] = counts.get(r[col["status"]], 0) + 1
     page.p(f"{len(runs)} runs: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
            + f". Swept: {', '.join(params) or '(nothing)'}. Metrics: {', '.join(metrics) or '(none)'}.")
-    page.p("Sections: <a href=\"#curves\">curves</a> · <a href=\"#table\">table</a>")
+    page.p("Sections: <a href=\"#curves\">curves</a> · <a href=\"#extremes\">extremes</a> · "
+           "<a href=\"#table\">table</a>")
 
     # Parameter kinds, over the runs that finished (the points that can be drawn).
     kinds = {}
@@ -1010,6 +1011,21 @@ def sweep_report(d, page):
             drawn += 1
     if ok and drawn == 0:
         page.p("No metric with numeric values to plot.", "note")
+
+    # Per metric: the extreme runs, with their parameters.
+    summary = []
+    for m in metrics:
+        pts = [(r, to_float(r[col[m]])) for r in ok]
+        pts = [(r, v) for r, v in pts if v is not None]
+        if not pts:
+            continue
+        lo = min(pts, key=lambda rv: (rv[1], int(rv[0][col["run"]]) if rv[0][col["run"]].isdigit() else 0))
+        hi = max(pts, key=lambda rv: (rv[1], -int(rv[0][col["run"]]) if rv[0][col["run"]].isdigit() else 0))
+        where = lambda r: f"run {r[col['run']]}" + ("".join(f", {q}={r[col[q]]}" for q in params))
+        summary.append((m, len(pts), fmt(lo[1]), where(lo[0]), fmt(hi[1]), where(hi[0])))
+    if summary:
+        page.h2("Extremes", "extremes")
+        page.table(("metric", "runs with a value", "min", "min at", "max", "max at"), summary)
 
     page.h2("Runs", "table")
     body = []
