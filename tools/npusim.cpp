@@ -204,13 +204,10 @@ int report(const ReportOptions& o) {
     std::cerr << "npusim report: " << dir << ": no such directory\n";
     return 2;
   }
-  const bool sweep = fs::exists(d / "sweep.csv", ec);
-  if (!fs::is_directory(d, ec) ||
-      (!sweep && !fs::exists(d / "timeline.json", ec) && !fs::exists(d / "stats.json", ec) &&
-       !fs::exists(d / "op_summary.csv", ec))) {
+  if (!fs::is_directory(d, ec)) {  // what is in it, the script checks
     std::cerr << "npusim report: " << dir
-              << ": not a run directory (no timeline.json, stats.json or op_summary.csv: give the "
-                 "--out directory of npusim run / replay) nor a sweep directory (no sweep.csv)\n";
+              << ": not a directory (give the --out directory of npusim run / replay, an aclprof "
+                 "PROF_* directory or a sweep directory)\n";
     return 2;
   }
   // Installed: bin/npusim and share/npusim/npusim_report.py; build tree: next to the binary.

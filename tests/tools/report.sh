@@ -88,6 +88,13 @@ case "${CASE}" in
     # Deterministic: a second report (default output path) is byte-identical.
     "${NPUSIM}" report run > /dev/null
     cmp page.html run/report.html
+    # msprof's layout (an aclprof session): the same plots from msprof_<stamp>.json and
+    # op_summary_<stamp>.csv under PROF_*/mindstudio_profiler_output/.
+    mkdir -p prof/PROF_000001_x/mindstudio_profiler_output
+    cp run/timeline.json prof/PROF_000001_x/mindstudio_profiler_output/msprof_20261202000000.json
+    cp run/op_summary.csv prof/PROF_000001_x/mindstudio_profiler_output/op_summary_20261202000000.csv
+    "${NPUSIM}" report prof/PROF_000001_x -o prof.html | grep -q "(7 plots,"
+    grep -q "msprof_20261202000000.json: [0-9,]* slices" prof.html
     # With per-pipe tracks (aicore.trace_pipes): a pipe utilisation plot; the pipe tracks are not
     # units (the heat map has the same rows as without them).
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --set aicore.trace_pipes=true \
@@ -159,7 +166,7 @@ PY
   errors)  # bad directories and a missing Python / matplotlib: exit 2 with a message
     expect_error "nope: no such directory" "${NPUSIM}" report nope
     touch afile
-    expect_error "afile: not a run directory" "${NPUSIM}" report afile
+    expect_error "afile: not a directory" "${NPUSIM}" report afile
     mkdir empty
     expect_error "empty: not a run directory (no timeline.json, stats.json or op_summary.csv" \
       "${NPUSIM}" report empty

@@ -712,10 +712,9 @@ def gantt_section(page, tl):
     page.table(("stream", "tasks", "first start (µs)", "last end (µs)", "busy (µs)", "busy / span"), rows)
 
 
-def ops_section(page, d):
+def ops_section(page, path):
     page.h2("Operator time breakdown", "ops")
-    path = os.path.join(d, "op_summary.csv")
-    if not os.path.exists(path):
+    if path is None:
         page.p("No op_summary.csv in this directory.", "note")
         return
     rows = read_csv(path)
@@ -822,10 +821,36 @@ def op_pipes_plot(page, ops, col, types):
                 "the kernels of each OP Type (op_summary.csv); blank: the type has no such core.")
 
 
-def config_section(page, d):
+def markers_section(page, path):
+    """mstx markers and ranges (msprof_tx.csv), when the program made any."""
+    if path is None:
+        return
+    rows = read_csv(path)
+    if len(rows) < 2:
+        return
+    head = rows[0]
+    col = {h: i for i, h in enumerate(head)}
+    need = ("event_type", "domain", "message", "duration(us)")
+    if any(n not in col for n in need):
+        raise ReportError(f"{path}: expected the columns {', '.join(need)}")
+    page.h2("Markers and ranges (mstx)", "markers")
+    groups = {}
+    for r in rows[1:]:
+        if len(r) != len(head):
+            continue
+        key = (r[col["event_type"]], r[col["domain"]], r[col["message"]])
+        n, total = groups.get(key, (0, 0.0))
+        groups[key] = (n + 1, total + (to_float(r[col["duration(us)"]]) or 0.0))
+    keys = sorted(groups, key=lambda k: (-groups[k][1], k))
+    page.table(("kind", "domain", "message", "count", "total duration (µs)"),
+               [(k[0], k[1], k[2], groups[k][0], f"{groups[k][1]:,.3f}") for k in keys[:50]])
+    if len(keys) > 50:
+        page.p(f"{len(keys) - 50} more (msprof_tx.csv).", "note")
+
+
+def config_section(page, path):
     page.h2("Effective configuration", "config")
-    path = os.path.join(d, "config.yaml")
-    if not os.path.exists(path):
+    if path is None:
         page.p("No config.yaml in this directory.", "note")
         return
     try:
@@ -840,28 +865,55 @@ def config_section(page, d):
              f"<pre>{html.escape(text)}</pre></details>")
 
 
-RUN_FILES = ("timeline.json", "stats.json", "op_summary.csv")
+def run_files(d):
+    """The inputs of a run's page: npusim's names (timeline.json, op_summary.csv, msprof_tx.csv,
+    ...), or msprof's layout (an aclprof session PROF_*/ or its mindstudio_profiler_output/:
+    msprof[_<stamp>].json, op_summary[_<stamp>].csv, msprof_tx[_<stamp>].csv). None if absent."""
+    sub = os.path.join(d, "mindstudio_profiler_output")
+    if os.path.isdir(sub):
+        d = sub
+
+    def find(name, stem, ext):
+        if os.path.exists(os.path.join(d, name)):
+            return os.path.join(d, name)
+        if stem is None:
+            return None
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            return None
+        pat = re.compile(rf"^{stem}(_[0-9A-Za-z]+)?\.{ext}$")
+        hits = [n for n in names if pat.match(n)]
+        return os.path.join(d, hits[0]) if hits else None
+
+    return {
+        "timeline": find("timeline.json", "msprof", "json"),
+        "stats": find("stats.json", None, None),
+        "op_summary": find("op_summary.csv", "op_summary", "csv"),
+        "tx": find("msprof_tx.csv", "msprof_tx", "csv"),
+        "config": find("config.yaml", None, None),
+        "replay": find("replay_summary.json", None, None),
+    }
 
 
 def run_report(d, page):
-    stats = read_json(os.path.join(d, "stats.json"), "the run's statistics") \
-        if os.path.exists(os.path.join(d, "stats.json")) else None
-    replay = read_json(os.path.join(d, "replay_summary.json"), "the replay summary") \
-        if os.path.exists(os.path.join(d, "replay_summary.json")) else None
+    files = run_files(d)
+    stats = read_json(files["stats"], "the run's statistics") if files["stats"] else None
+    replay = read_json(files["replay"], "the replay summary") if files["replay"] else None
     tl = None
-    if os.path.exists(os.path.join(d, "timeline.json")):
-        events = read_json(os.path.join(d, "timeline.json"), "the timeline")
+    if files["timeline"]:
+        events = read_json(files["timeline"], "the timeline")
         if isinstance(events, dict):
             events = events.get("traceEvents")
         if not isinstance(events, list):
-            raise ReportError(f"{os.path.join(d, 'timeline.json')}: not a list of trace events")
+            raise ReportError(f"{files['timeline']}: not a list of trace events")
         tl = Timeline(events)
     page.p("Sections: " + " · ".join(f'<a href="#{a}">{t}</a>' for a, t in (
         ("headline", "headline"), ("utilisation", "engine utilisation"), ("bandwidth", "link bandwidth"),
         ("streams", "streams"), ("ops", "operators"), ("config", "configuration"))))
     headline_section(page, d, stats, replay)
     if tl is not None:
-        page.p(f"timeline.json: {tl.slices:,} slices on {sum(1 for t in tl.tracks.values() if t.starts)} "
+        page.p(f"{os.path.basename(files['timeline'])}: {tl.slices:,} slices on {sum(1 for t in tl.tracks.values() if t.starts)} "
                f"tracks, last end at {tl.t_end:,.3f} µs.", "note")
         utilisation_section(page, tl)
         bandwidth_section(page, tl)
@@ -869,8 +921,9 @@ def run_report(d, page):
     else:
         page.h2("Timeline", "utilisation")
         page.p("No timeline.json in this directory: no utilisation, bandwidth or stream plots.", "note")
-    ops_section(page, d)
-    config_section(page, d)
+    ops_section(page, files["op_summary"])
+    markers_section(page, files["tx"])
+    config_section(page, files["config"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1068,8 +1121,10 @@ def main(argv):
     if not os.path.isdir(d):
         fail(f"{d}: not a directory (give the --out directory of npusim run / replay, or a sweep directory)")
     is_sweep = os.path.exists(os.path.join(d, "sweep.csv"))
-    if not is_sweep and not any(os.path.exists(os.path.join(d, f)) for f in RUN_FILES):
-        fail(f"{d}: not a run directory (no {', '.join(RUN_FILES)}) nor a sweep directory (no sweep.csv)")
+    found = run_files(d)
+    if not is_sweep and not (found["timeline"] or found["stats"] or found["op_summary"]):
+        fail(f"{d}: not a run directory (no timeline.json, stats.json or op_summary.csv, nor msprof's "
+             "mindstudio_profiler_output) nor a sweep directory (no sweep.csv)")
     out = a.output or os.path.join(d, "report.html")
     global MPL, PLT, NP
     MPL, PLT, NP = load_matplotlib()
