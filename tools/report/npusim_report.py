@@ -44,16 +44,23 @@ def fail(msg):
 
 
 def load_matplotlib():
-    # A private, writable cache directory when the default one is not writable (the font cache).
-    if "MPLCONFIGDIR" not in os.environ:
-        home_cache = os.path.join(os.path.expanduser("~"), ".cache", "matplotlib")
-        parent = os.path.dirname(home_cache)
-        if not (os.access(home_cache, os.W_OK) or (not os.path.exists(home_cache) and os.access(parent, os.W_OK))):
+    # matplotlib keeps a font cache in ~/.cache/matplotlib; where that cannot be written (a
+    # read-only home in CI), a temporary one, removed at exit, instead of matplotlib's warning.
+    if "MPLCONFIGDIR" not in os.environ and "XDG_CACHE_HOME" not in os.environ:
+        path = os.path.join(os.path.expanduser("~"), ".cache", "matplotlib")
+        while not os.path.exists(path) and os.path.dirname(path) != path:
+            path = os.path.dirname(path)
+        if not os.access(path, os.W_OK):
+            import atexit
+            import shutil
             import tempfile
-            os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="npusim-mpl-")
+            tmp = tempfile.mkdtemp(prefix="npusim-mpl-")
+            atexit.register(shutil.rmtree, tmp, True)
+            os.environ["MPLCONFIGDIR"] = tmp
     try:
         import matplotlib
         matplotlib.use("Agg")
+        import matplotlib.patches  # noqa: F401  (used as matplotlib.patches.Patch)
         import matplotlib.pyplot as plt
         import numpy as np
     except ImportError as e:
@@ -451,6 +458,13 @@ def headline_section(page, d, stats, replay):
                 else:
                     text = fmt(v)
                 rows.append((f"{chip}: {label}", text))
+            cores = (stats[chip].get("aicore") or {}).get("cores") if isinstance(stats[chip], dict) else None
+            if isinstance(cores, dict) and cores:
+                util = [stat(c, "utilization") for c in cores.values() if isinstance(c, dict)]
+                util = [u for u in util if u is not None]
+                if util:
+                    rows.append((f"{chip}: AI Core mean utilisation ({len(util)} cores)",
+                                 f"{100 * sum(util) / len(util):.2f} %"))
     if rows:
         page.table(("metric", "value"), rows)
     else:
@@ -501,7 +515,6 @@ def utilisation_section(page, tl):
     edges = time_axis(t0, t1)
     width = NP.diff(edges)
     scale, unit = time_unit(t1 - t0)
-    centers = (edges[:-1] + edges[1:]) / 2 / scale
     # When the cores were busy during less than half the run (typically: a long upload of the
     # inputs first), a second plot zooms on the window in which kernels ran.
     kern = [t for t in active if engine_of(t.name) in KERNEL_ENGINES]
@@ -1128,7 +1141,6 @@ def main(argv):
     out = a.output or os.path.join(d, "report.html")
     global MPL, PLT, NP
     MPL, PLT, NP = load_matplotlib()
-    import matplotlib.patches  # noqa: F401  (MPL.patches)
     name = os.path.basename(os.path.normpath(os.path.abspath(d)))
     title = a.title or (f"npusim sweep report: {name}" if is_sweep else f"npusim run report: {name}")
     if a.png_dir:
