@@ -78,15 +78,16 @@ expect_error() {  # expect_error <message fragment> <command...>: exit 2 and the
 case "${CASE}" in
   run)  # a replay's --out directory: every plot rendered by the browser, tables match the files
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out run > /dev/null
-    "${NPUSIM}" report run -o page.html | tee report.txt
+    PYTHONHASHSEED=1 "${NPUSIM}" report run -o page.html | tee report.txt
     grep -q "npusim report: wrote page.html (7 plots," report.txt
     # Self-contained: nothing is fetched (no src/href to another place, no external CSS/JS).
     if grep -Eo '(src|href)="[^"#d][^"]*"' page.html | grep -v '^src="data:image/png;base64,' ; then
       echo "the page refers to an external resource"; exit 1
     fi
     ! grep -Eq '<link|<script src|@import|url\(' page.html
-    # Deterministic: a second report (default output path) is byte-identical.
-    "${NPUSIM}" report run > /dev/null
+    # Deterministic: a second report (default output path, another string hash seed) is
+    # byte-identical.
+    PYTHONHASHSEED=2 "${NPUSIM}" report run > /dev/null
     cmp page.html run/report.html
     # msprof's layout (an aclprof session): the same plots from msprof_<stamp>.json and
     # op_summary_<stamp>.csv under PROF_*/mindstudio_profiler_output/.
