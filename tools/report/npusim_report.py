@@ -1027,12 +1027,21 @@ def sweep_report(d, page):
                 key = tuple(r[col[q]] for q in others)
                 curves.setdefault(key, []).append((x, v))
             keys = sorted(curves, key=lambda k: tuple(_sort_key(kinds[q], s) for q, s in zip(others, k)))
-            fig, ax = PLT.subplots(figsize=(8, 4.2))
+            fig, ax = PLT.subplots(figsize=(10.5, 4.4))
             shown = keys[:20]
-            for color, k in zip(palette(len(shown)), shown):
+            # The first categorical parameter (a preset) sets the line style and marker, the
+            # other parameters the colour; without one, each curve its own colour.
+            cat = next((i for i, q in enumerate(others) if kinds[q][0] == "cat"), None)
+            rest_of = (lambda k: k[:cat] + k[cat + 1:]) if cat is not None else (lambda k: k)
+            cat_values = sorted({k[cat] for k in shown}) if cat is not None else []
+            rest_values = list(dict.fromkeys(rest_of(k) for k in shown))
+            colours = palette(len(rest_values))
+            for k in shown:
                 xy = sorted(curves[k])
                 lab = ", ".join(f"{q}={s}" for q, s in zip(others, k)) or m
-                ax.plot([a for a, _ in xy], [b for _, b in xy], "o-", color=color, ms=4, lw=1.3,
+                ci = cat_values.index(k[cat]) if cat is not None else 0
+                ax.plot([a for a, _ in xy], [b for _, b in xy], color=colours[rest_values.index(rest_of(k))],
+                        ls=("-", "--", ":", "-.")[ci % 4], marker="osD^v<>"[ci % 7], ms=4, lw=1.3,
                         label=short_label(lab, 60))
             unit = kinds[p][1]
             xs = sorted({a for k in shown for a, _ in curves[k]})
