@@ -119,6 +119,8 @@ tasks = collections.Counter(names[(e["pid"], e["tid"])] for e in ev if e.get("ph
 for s, n in sorted(tasks.items()):
     print(f"--table\nstream={s}:tasks={n}")
 print("--table\nmetric=ops run:value=5")
+api = collections.Counter(e["name"] for e in ev if e.get("ph") == "X" and e["name"] == "AscendCL@aclnnMul")
+print(f"--table\ncall=AscendCL@aclnnMul:count={api['AscendCL@aclnnMul']}")
 PY
 )
     "${PY}" "${SRC}/tests/tools/report_dom.py" page.dom.html plot-utilisation-npu-0 \

@@ -725,6 +725,25 @@ def gantt_section(page, tl):
     page.table(("stream", "tasks", "first start (µs)", "last end (µs)", "busy (µs)", "busy / span"), rows)
 
 
+def host_section(page, tl):
+    """The host threads' API calls (the CANN process): time per API, the largest first."""
+    tracks = [t for t in tl.tracks_of(lambda pname, t: pname == "CANN") if t.starts]
+    if not tracks:
+        return
+    page.h2("Host API calls", "host")
+    per = {}
+    for t in tracks:
+        for n, d in zip(t.names, t.durs):
+            c, total, mx = per.get(n, (0, 0.0, 0.0))
+            per[n] = (c + 1, total + d, max(mx, d))
+    names = sorted(per, key=lambda n: (-per[n][1], n))
+    page.table(("call", "count", "total (µs)", "max (µs)"),
+               [(n, per[n][0], f"{per[n][1]:,.3f}", f"{per[n][2]:,.3f}") for n in names[:20]])
+    page.p(f"{len(tracks)} host thread(s), {sum(len(t.starts) for t in tracks):,} spans, "
+           f"{len(per)} distinct names" + ("; the 20 with the most time are shown." if len(per) > 20 else "."),
+           "note")
+
+
 def ops_section(page, path):
     page.h2("Operator time breakdown", "ops")
     if path is None:
@@ -923,7 +942,7 @@ def run_report(d, page):
         tl = Timeline(events)
     page.p("Sections: " + " · ".join(f'<a href="#{a}">{t}</a>' for a, t in (
         ("headline", "headline"), ("utilisation", "engine utilisation"), ("bandwidth", "link bandwidth"),
-        ("streams", "streams"), ("ops", "operators"), ("config", "configuration"))))
+        ("streams", "streams"), ("host", "host API"), ("ops", "operators"), ("config", "configuration"))))
     headline_section(page, d, stats, replay)
     if tl is not None:
         page.p(f"{os.path.basename(files['timeline'])}: {tl.slices:,} slices on {sum(1 for t in tl.tracks.values() if t.starts)} "
@@ -931,6 +950,7 @@ def run_report(d, page):
         utilisation_section(page, tl)
         bandwidth_section(page, tl)
         gantt_section(page, tl)
+        host_section(page, tl)
     else:
         page.h2("Timeline", "utilisation")
         page.p("No timeline.json in this directory: no utilisation, bandwidth or stream plots.", "note")
