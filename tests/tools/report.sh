@@ -62,7 +62,7 @@ with open(os.path.join(d, "sweep.csv"), "w", newline="") as f:
     w.writerow(["run"] + params + ["status", "exit_code"] + metrics)
     w.writerows(rows)
 with open(os.path.join(d, "sweep_meta.json"), "w") as f:
-    json.dump({"params": params, "metrics": metrics}, f)
+    json.dump({"params": params, "metrics": metrics, "sweep": "fake.yaml"}, f)
 PY
 }
 
@@ -154,7 +154,7 @@ PY
       plot-sweep-stats-chip0-hbm-bytes-vs-aicore-cores \
       --table "run=7:status=failed" --table "run=0:simulated_us=1250.000" --table "run=3:simulated_us=937.500" \
       --table "metric=simulated_us:min at=run 8, preset=ascend910b, pcie.h2d_bandwidth=64GB/s, aicore.cores=24" \
-      --table "metric=stats.chip0.hbm.bytes:max=25,165,824" --table "metric=simulated_us:runs with a value=16"
+      --table "metric=stats.chip0.hbm.bytes:max=25,165,824" --table "sweep_meta.json=sweep:value=fake.yaml" --table "metric=simulated_us:runs with a value=16"
     # Only a categorical parameter: one bar per run.
     mkdir cat
     printf 'run,preset,status,exit_code,simulated_us\n0,ascend910b,ok,0,10.5\n1,ascend310p,ok,0,20.25\n2,tiny,failed,3,\n' \

@@ -1007,6 +1007,10 @@ def sweep_report(d, page):
         counts[r[col["status"]]] = counts.get(r[col["status"]], 0) + 1
     page.p(f"{len(runs)} runs: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
            + f". Swept: {', '.join(params) or '(nothing)'}. Metrics: {', '.join(metrics) or '(none)'}.")
+    extra = [(k, v if isinstance(v, str) else json.dumps(v, sort_keys=True))
+             for k, v in meta.items() if k not in ("params", "metrics")]
+    if extra:  # whatever else npusim sweep recorded (the sweep file, the program...)
+        page.table(("sweep_meta.json", "value"), [(k, short_label(v, 200)) for k, v in extra])
     page.p("Sections: <a href=\"#curves\">curves</a> · <a href=\"#extremes\">extremes</a> · "
            "<a href=\"#table\">table</a>")
 
