@@ -154,16 +154,25 @@ PY
       plot-sweep-stats-chip0-hbm-bytes-vs-aicore-cores \
       --table "run=7:status=failed" --table "run=0:simulated_us=1250.000" --table "run=3:simulated_us=937.500" \
       --table "metric=simulated_us:min at=run 8, preset=ascend910b, pcie.h2d_bandwidth=64GB/s, aicore.cores=24" \
-      --table "metric=stats.chip0.hbm.bytes:max=25,165,824" --table "sweep_meta.json=sweep:value=fake.yaml" --table "metric=simulated_us:runs with a value=16"
+      --table "metric=stats.chip0.hbm.bytes:max=25,165,824" --table "sweep_meta.json=sweep:value=fake.yaml" \
+      --table "run=17:exit_code=0" --table "run=12:status=skipped" --table "metric=simulated_us:runs with a value=16"
     # Only a categorical parameter: one bar per run.
     mkdir cat
-    printf 'run,preset,status,exit_code,simulated_us\n0,ascend910b,ok,0,10.5\n1,ascend310p,ok,0,20.25\n2,tiny,failed,3,\n' \
+    # A parameter with one value is named once, not plotted; npusim sweep's name, description
+    # and metric sources are shown.
+    printf 'run,preset,param.layers,status,exit_code,simulated_us\n0,ascend910b,4,ok,0,10.5\n1,ascend310p,4,ok,0,20.25\n2,tiny,4,failed,3,\n' \
       > cat/sweep.csv
-    echo '{"params": ["preset"], "metrics": ["simulated_us"]}' > cat/sweep_meta.json
+    cat > cat/sweep_meta.json <<'JSON'
+{"name": "presets", "description": "three presets", "params": ["preset", "param.layers"],
+ "metrics": ["simulated_us"], "metric_sources": {"simulated_us": "replay_summary.json simulated_us"}}
+JSON
     "${NPUSIM}" report cat -o cat.html > /dev/null
+    grep -q '<title>npusim sweep report: presets</title>' cat.html
+    grep -q 'Same in every finished run: param.layers=4.' cat.html
     dom cat.html cat.dom.html
     "${PY}" "${SRC}/tests/tools/report_dom.py" cat.dom.html plot-sweep-simulated-us-bars \
-      --table "run=1:preset=ascend310p"
+      --table "run=1:preset=ascend310p" --table "metric=simulated_us:source=replay_summary.json simulated_us" \
+      --table "metric=simulated_us:max at=run 1, preset=ascend310p"
     shot sweep.html sweep.png
     "${PY}" "${SRC}/tests/tools/report_dom.py" sweep.dom.html --screenshot sweep.png ;;
   errors)  # bad directories and a missing Python / matplotlib: exit 2 with a message

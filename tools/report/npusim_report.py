@@ -61,6 +61,7 @@ def load_matplotlib():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.patches  # noqa: F401  (used as matplotlib.patches.Patch)
+        import matplotlib.ticker  # noqa: F401
         import matplotlib.pyplot as plt
         import numpy as np
     except ImportError as e:
@@ -82,8 +83,9 @@ MPL = PLT = NP = None
 
 
 class Page:
-    def __init__(self, title, png_dir=None):
+    def __init__(self, title, png_dir=None, title_given=False):
         self.title = title
+        self.title_given = title_given
         self.parts = []
         self.plots = []  # ids, in order
         self.png_dir = png_dir  # also write each plot as <png_dir>/<id>.png
@@ -1007,8 +1009,13 @@ def sweep_report(d, page):
         counts[r[col["status"]]] = counts.get(r[col["status"]], 0) + 1
     page.p(f"{len(runs)} runs: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
            + f". Swept: {', '.join(params) or '(nothing)'}. Metrics: {', '.join(metrics) or '(none)'}.")
+    if isinstance(meta.get("name"), str) and meta["name"] and not page.title_given:
+        page.title = f"npusim sweep report: {meta['name']}"
+    if isinstance(meta.get("description"), str) and meta["description"]:
+        page.p(html.escape(meta["description"]))
+    sources = meta.get("metric_sources") if isinstance(meta.get("metric_sources"), dict) else {}
     extra = [(k, v if isinstance(v, str) else json.dumps(v, sort_keys=True))
-             for k, v in meta.items() if k not in ("params", "metrics")]
+             for k, v in meta.items() if k not in ("params", "metrics", "name", "description", "metric_sources")]
     if extra:  # whatever else npusim sweep recorded (the sweep file, the program...)
         page.table(("sweep_meta.json", "value"), [(k, short_label(v, 200)) for k, v in extra])
     page.p("Sections: <a href=\"#curves\">curves</a> · <a href=\"#extremes\">extremes</a> · "
@@ -1021,6 +1028,14 @@ def sweep_report(d, page):
         nu = numeric_column(vals)
         kinds[p] = ("num", nu[1]) if nu else ("cat", "")
 
+    # A parameter with one value over the finished runs (a grid axis of one value) is no axis:
+    # it is named once here and left out of the plots and their labels.
+    varied = [p for p in params if len({r[col[p]] for r in ok}) > 1] if ok else list(params)
+    fixed = [p for p in params if p not in varied]
+    if fixed:
+        page.p("Same in every finished run: " + ", ".join(f"{html.escape(p)}={html.escape(ok[0][col[p]])}"
+                                                          for p in fixed) + ".")
+
     def pval(r, p):
         v = r[col[p]]
         if kinds[p][0] == "num":
@@ -1031,7 +1046,7 @@ def sweep_report(d, page):
     page.h2("Metrics versus parameters", "curves")
     if not ok:
         page.p("No run finished (status ok): nothing to plot.", "note")
-    num_params = [p for p in params if kinds[p][0] == "num"]
+    num_params = [p for p in varied if kinds[p][0] == "num"]
     drawn = 0
     for m in metrics:
         pts = [(r, to_float(r[col[m]])) for r in ok]
@@ -1042,7 +1057,7 @@ def sweep_report(d, page):
             continue
         mslug = re.sub(r"[^A-Za-z0-9]+", "-", m).strip("-").lower()
         for p in num_params:
-            others = [q for q in params if q != p]
+            others = [q for q in varied if q != p]
             curves = {}
             for r, v in pts:
                 x = pval(r, p)
@@ -1059,6 +1074,8 @@ def sweep_report(d, page):
             rest_of = (lambda k: k[:cat] + k[cat + 1:]) if cat is not None else (lambda k: k)
             cat_values = sorted({k[cat] for k in shown}) if cat is not None else []
             rest_values = list(dict.fromkeys(rest_of(k) for k in shown))
+            if len(rest_values) == 1 and cat is not None:  # the preset is the only other one
+                rest_of, rest_values = (lambda k: k[cat]), cat_values
             colours = palette(len(rest_values))
             for k in shown:
                 xy = sorted(curves[k])
@@ -1072,9 +1089,10 @@ def sweep_report(d, page):
             if xs and xs[0] > 0 and xs[-1] / xs[0] >= 16:  # e.g. 1, 2, 4 ... 64 cores: log scale
                 pow2 = all(math.log2(x).is_integer() for x in xs)
                 ax.set_xscale("log", base=2 if pow2 else 10)
-                if pow2:
+                if len(xs) <= 12:  # the swept values themselves as the ticks
+                    ax.xaxis.set_minor_locator(MPL.ticker.NullLocator())
                     ax.set_xticks(xs)
-                    ax.set_xticklabels([fmt(int(x)) if x >= 1 else fmt(x) for x in xs])
+                    ax.set_xticklabels([fmt(x) for x in xs])
             ax.set_xlabel(f"{p} ({unit})" if unit else p)
             ax.set_ylabel(m)
             ax.set_title(f"{m} vs {p}")
@@ -1089,24 +1107,24 @@ def sweep_report(d, page):
         if not num_params:
             # Only categorical parameters: one bar per run, grouped by the first parameter.
             labels, vals = [], []
-            srt = sorted(pts, key=lambda rv: tuple(_sort_key(kinds[q], rv[0][col[q]]) for q in params))
+            srt = sorted(pts, key=lambda rv: tuple(_sort_key(kinds[q], rv[0][col[q]]) for q in varied))
             for r, v in srt:
-                labels.append(short_label(", ".join(r[col[q]] for q in params) or r[col["run"]], 40))
+                labels.append(short_label(", ".join(r[col[q]] for q in varied) or r[col["run"]], 40))
                 vals.append(v)
             fig, ax = PLT.subplots(figsize=(8, 0.9 + 0.3 * len(vals)))
             ypos = NP.arange(len(vals))
-            first = [r[col[params[0]]] if params else "" for r, _ in srt]
-            groups = sorted(set(first), key=lambda s: _sort_key(kinds[params[0]], s) if params else s)
+            first = [r[col[varied[0]]] if varied else "" for r, _ in srt]
+            groups = sorted(set(first), key=lambda s: _sort_key(kinds[varied[0]], s) if varied else s)
             cmap = dict(zip(groups, palette(len(groups))))
             ax.barh(ypos, vals, color=[cmap[g] for g in first])
             ax.set_yticks(ypos)
             ax.set_yticklabels(labels)
             ax.invert_yaxis()
             ax.set_xlabel(m)
-            ax.set_title(f"{m} per run" + (f" ({', '.join(params)})" if params else ""))
+            ax.set_title(f"{m} per run" + (f" ({', '.join(varied)})" if varied else ""))
             fig.tight_layout()
             page.figure(fig, f"plot-sweep-{mslug}-bars", "sweep-bars",
-                        f"{m} for each finished run (bars coloured by {params[0] if params else 'run'}).")
+                        f"{m} for each finished run (bars coloured by {varied[0] if varied else 'run'}).")
             drawn += 1
     if ok and drawn == 0:
         page.p("No metric with numeric values to plot.", "note")
@@ -1120,11 +1138,14 @@ def sweep_report(d, page):
             continue
         lo = min(pts, key=lambda rv: (rv[1], int(rv[0][col["run"]]) if rv[0][col["run"]].isdigit() else 0))
         hi = max(pts, key=lambda rv: (rv[1], -int(rv[0][col["run"]]) if rv[0][col["run"]].isdigit() else 0))
-        where = lambda r: f"run {r[col['run']]}" + ("".join(f", {q}={r[col[q]]}" for q in params))
-        summary.append((m, len(pts), fmt(lo[1]), where(lo[0]), fmt(hi[1]), where(hi[0])))
+        where = lambda r: f"run {r[col['run']]}" + ("".join(f", {q}={r[col[q]]}" for q in varied))
+        summary.append((m, str(sources.get(m, "")), len(pts), fmt(lo[1]), where(lo[0]), fmt(hi[1]), where(hi[0])))
     if summary:
         page.h2("Extremes", "extremes")
-        page.table(("metric", "runs with a value", "min", "min at", "max", "max at"), summary)
+        xhead = ("metric", "source", "runs with a value", "min", "min at", "max", "max at")
+        if not any(row[1] for row in summary):
+            xhead, summary = xhead[:1] + xhead[2:], [row[:1] + row[2:] for row in summary]
+        page.table(xhead, summary)
 
     page.h2("Runs", "table")
     body = []
@@ -1181,7 +1202,7 @@ def main(argv):
             os.makedirs(a.png_dir, exist_ok=True)
         except OSError as e:
             fail(f"cannot create {a.png_dir}: {e}")
-    page = Page(title, a.png_dir)
+    page = Page(title, a.png_dir, title_given=bool(a.title))
     try:
         (sweep_report if is_sweep else run_report)(d, page)
     except ReportError as e:
