@@ -8,13 +8,13 @@
 //                 [--strict] [--param k=v]... [--dump DIR] [--skip-op TYPE]...
 //       runs a workload trace (YAML op graph or msprof op_summary CSV) in this process through
 //       the aclnn operators (tools/replay/runner.h; format: traces/README.md)
+//   npusim report DIR [-o FILE.html] [--title T] [--png-dir DIR]
+//       a self-contained HTML page with plots of a run's or a sweep's outputs: runs
+//       tools/report/npusim_report.py (installed in share/npusim/) with Python 3 and matplotlib
 //   npusim check TARGETS.yaml RUN_DIR [--junit FILE]
 //       checks a run's outputs against performance targets (tools/check/check.h; docs/check.md)
 //   npusim compare RUN_A RUN_B [--csv FILE]
 //       per-metric and per-op deltas between two runs' outputs
-//   npusim report DIR [-o FILE.html] [--title T] [--png-dir DIR]
-//       a self-contained HTML page with plots of a run's or a sweep's outputs: runs
-//       tools/report/npusim_report.py (installed in share/npusim/) with Python 3 and matplotlib
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -168,22 +168,6 @@ int replay(const ConfigOptions& o, npusim::replay::Options r, const std::vector<
   return npusim::replay::run_replay(r);
 }
 
-int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
-  ChipConfig cfg;
-  if (!load(o, cfg)) return 2;
-  if (soc) {
-    std::cout << cfg.soc.name << "\n";
-    return 0;
-  }
-  if (!ref_only) std::cout << "# Effective configuration\n" << npusim::sim::dump_yaml(cfg) << "\n";
-  if (!effective_only) {
-    ChipConfig defaults;
-    std::cout << "# Reference: every key (type/unit, default, description)\n"
-              << npusim::sim::reference(defaults);
-  }
-  return 0;
-}
-
 /// The Python that runs the report script: $NPUSIM_PYTHON, else Debian's /usr/bin/python3 (where
 /// python3-matplotlib installs), else python3 on PATH.
 std::string report_python() {
@@ -254,6 +238,22 @@ int report(const ReportOptions& o) {
   return WEXITSTATUS(status);
 }
 
+int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
+  ChipConfig cfg;
+  if (!load(o, cfg)) return 2;
+  if (soc) {
+    std::cout << cfg.soc.name << "\n";
+    return 0;
+  }
+  if (!ref_only) std::cout << "# Effective configuration\n" << npusim::sim::dump_yaml(cfg) << "\n";
+  if (!effective_only) {
+    ChipConfig defaults;
+    std::cout << "# Reference: every key (type/unit, default, description)\n"
+              << npusim::sim::reference(defaults);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -301,6 +301,17 @@ int main(int argc, char** argv) {
                   "do not run ops of this type (what-if runs; reported like missing operators)")
       ->allow_extra_args(false);
 
+  ReportOptions report_opts;
+  CLI::App* rpt = app.add_subcommand(
+      "report", "a self-contained HTML page with plots of a run's or a sweep's outputs");
+  rpt->add_option("dir", report_opts.dir,
+                  "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
+      ->required();
+  rpt->add_option("-o,--output", report_opts.out, "the HTML file (default: DIR/report.html)");
+  rpt->add_option("--title", report_opts.title, "the page title (default: the directory name)");
+  rpt->add_option("--png-dir", report_opts.png_dir,
+                  "also write every plot as PNG_DIR/<plot id>.png (for documents)");
+
   std::string check_targets, check_run, check_junit;
   CLI::App* chk = app.add_subcommand(
       "check", "check a run's outputs against performance targets (exit 0 pass, 1 fail, 2 error)");
@@ -315,22 +326,11 @@ int main(int argc, char** argv) {
   cmp->add_option("run_b", cmp_b, "the --out directory of the second run (B)")->required();
   cmp->add_option("--csv", cmp_csv, "also write the deltas as CSV to this file");
 
-  ReportOptions report_opts;
-  CLI::App* rpt = app.add_subcommand(
-      "report", "a self-contained HTML page with plots of a run's or a sweep's outputs");
-  rpt->add_option("dir", report_opts.dir,
-                  "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
-      ->required();
-  rpt->add_option("-o,--output", report_opts.out, "the HTML file (default: DIR/report.html)");
-  rpt->add_option("--title", report_opts.title, "the page title (default: the directory name)");
-  rpt->add_option("--png-dir", report_opts.png_dir,
-                  "also write every plot as PNG_DIR/<plot id>.png (for documents)");
-
   CLI11_PARSE(app, argc, argv);
-  if (*rpt) return report(report_opts);
   if (*chk) return npusim::check::run_check(check_targets, check_run, check_junit, std::cout, std::cerr);
   if (*cmp) return npusim::check::run_compare(cmp_a, cmp_b, cmp_csv, std::cout, std::cerr);
   if (*run) return run_program(run_opts, out_dir, program);
   if (*rep) return replay(replay_opts, replay_args, replay_params);
+  if (*rpt) return report(report_opts);
   return info(info_opts, soc, ref_only, effective_only);
 }
