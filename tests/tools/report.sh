@@ -189,6 +189,8 @@ JSON
     expect_error "badmeta/sweep.csv: no column 'p' (sweep_meta.json names it)" "${NPUSIM}" report badmeta
     mkdir badjson && echo '[{"ph": "X",' > badjson/timeline.json
     expect_error "badjson/timeline.json: cannot read the timeline" "${NPUSIM}" report badjson
+    mkdir badstats && echo '[1, 2]' > badstats/stats.json
+    expect_error "badstats/stats.json: not a JSON object of statistics" "${NPUSIM}" report badstats
     mkdir badcsv && echo "a,b" > badcsv/op_summary.csv && echo "1,2" >> badcsv/op_summary.csv
     expect_error "badcsv/op_summary.csv: no column 'OP Type'" "${NPUSIM}" report badcsv
     mkdir okdir && printf 'OP Type,Task Duration(us)\nAdd,1.5\n' > okdir/op_summary.csv

@@ -222,7 +222,7 @@ def read_json(path, what):
 
 def read_csv(path):
     try:
-        with open(path, newline="", encoding="utf-8") as f:
+        with open(path, newline="", encoding="utf-8-sig") as f:  # msprof's CSVs may start with a BOM
             return list(csv.reader(f))
     except (OSError, UnicodeDecodeError, csv.Error) as e:
         raise ReportError(f"{path}: cannot read: {e}")
@@ -286,7 +286,7 @@ class Timeline:
             ph = e.get("ph")
             if ph != "M":
                 continue
-            args = e.get("args") or {}
+            args = e.get("args") if isinstance(e.get("args"), dict) else {}
             key = (e.get("pid"), e.get("tid"))
             if e.get("name") == "process_name":
                 self.procs[e.get("pid")] = str(args.get("name", ""))
@@ -310,7 +310,7 @@ class Timeline:
             t = self.tracks.get(key)
             if t is None:
                 t = self.tracks[key] = Track(key[0], key[1], f"tid {key[1]}", key[1])
-            args = e.get("args") or {}
+            args = e.get("args") if isinstance(e.get("args"), dict) else {}
             t.starts.append(ts)
             t.durs.append(max(dur, 0.0))
             t.names.append(str(e.get("name", "")))
@@ -933,6 +933,8 @@ def run_files(d):
 def run_report(d, page):
     files = run_files(d)
     stats = read_json(files["stats"], "the run's statistics") if files["stats"] else None
+    if stats is not None and not isinstance(stats, dict):
+        raise ReportError(f"{files['stats']}: not a JSON object of statistics")
     replay = read_json(files["replay"], "the replay summary") if files["replay"] else None
     tl = None
     if files["timeline"]:
