@@ -191,6 +191,11 @@ JSON
     expect_error "badjson/timeline.json: cannot read the timeline" "${NPUSIM}" report badjson
     mkdir badstats && echo '[1, 2]' > badstats/stats.json
     expect_error "badstats/stats.json: not a JSON object of statistics" "${NPUSIM}" report badstats
+    # Events of unexpected shapes are skipped: a page without plots, exit 0.
+    mkdir oddtl
+    echo '[{"ph": "M", "name": "process_name", "pid": 1, "args": [1]}, {"ph": "X", "pid": 1, "ts": "a"},
+           {"ph": "X", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": 5}, 7]' > oddtl/timeline.json
+    "${NPUSIM}" report oddtl | grep -q "(0 plots,"
     mkdir badcsv && echo "a,b" > badcsv/op_summary.csv && echo "1,2" >> badcsv/op_summary.csv
     expect_error "badcsv/op_summary.csv: no column 'OP Type'" "${NPUSIM}" report badcsv
     mkdir okdir && printf 'OP Type,Task Duration(us)\nAdd,1.5\n' > okdir/op_summary.csv

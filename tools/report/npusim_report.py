@@ -1211,6 +1211,10 @@ def main(argv):
         fail(str(e))
     except OSError as e:
         fail(f"cannot write a plot: {e}")
+    except Exception as e:  # a bug or an input nobody foresaw: still exit 2, with the trace
+        import traceback
+        traceback.print_exc()
+        fail(f"internal error while reading {d}: {type(e).__name__}: {e}")
     text = page.render()
     try:
         tmp = out + ".tmp"
