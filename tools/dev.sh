@@ -20,6 +20,7 @@ JOBS="$(nproc)"
 PACKAGES=(build-essential cmake make pkg-config ccache
           libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev libeigen3-dev
           python3 python3-numpy
+          python3-matplotlib chromium                             # npusim report; its browser test
           libjpeg62-turbo-dev libpng-dev                          # DVPP JPEG / PNG
           libavcodec-dev libavutil-dev libswscale-dev             # DVPP VDEC / VENC (x264, x265)
           slurm-wlm munge)                                        # npusim sweep --slurm, tested for real

@@ -8,6 +8,9 @@
 //                 [--strict] [--param k=v]... [--dump DIR] [--skip-op TYPE]...
 //       runs a workload trace (YAML op graph or msprof op_summary CSV) in this process through
 //       the aclnn operators (tools/replay/runner.h; format: traces/README.md)
+//   npusim report DIR [-o FILE.html] [--title T] [--png-dir DIR]
+//       a self-contained HTML page with plots of a run's or a sweep's outputs: runs
+//       tools/report/npusim_report.py (installed in share/npusim/) with Python 3 and matplotlib
 //   npusim check TARGETS.yaml RUN_DIR [--junit FILE]
 //       checks a run's outputs against performance targets (tools/check/check.h; docs/check.md)
 //   npusim compare RUN_A RUN_B [--csv FILE]
@@ -169,6 +172,76 @@ int replay(const ConfigOptions& o, npusim::replay::Options r, const std::vector<
   return npusim::replay::run_replay(r);
 }
 
+/// The Python that runs the report script: $NPUSIM_PYTHON, else Debian's /usr/bin/python3 (where
+/// python3-matplotlib installs), else python3 on PATH.
+std::string report_python() {
+  if (const char* env = std::getenv("NPUSIM_PYTHON"); env != nullptr && *env != '\0') return env;
+  if (access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
+  return "python3";
+}
+
+struct ReportOptions {
+  std::string dir, out, title, png_dir;
+};
+
+int report(const ReportOptions& o) {
+  const std::string& dir = o.dir;
+  std::error_code ec;
+  const fs::path d(dir);
+  if (!fs::exists(d, ec)) {
+    std::cerr << "npusim report: " << dir << ": no such directory\n";
+    return 2;
+  }
+  if (!fs::is_directory(d, ec)) {  // what is in it, the script checks
+    std::cerr << "npusim report: " << dir
+              << ": not a directory (give the --out directory of npusim run / replay, an aclprof "
+                 "PROF_* directory or a sweep directory)\n";
+    return 2;
+  }
+  // Installed: bin/npusim and share/npusim/npusim_report.py; build tree: next to the binary.
+  fs::path script;
+  const fs::path candidates[] = {self_dir() / ".." / "share" / "npusim" / "npusim_report.py",
+                                 self_dir() / "npusim_report.py"};
+  for (const fs::path& c : candidates) {
+    if (fs::exists(c, ec)) {
+      script = c.lexically_normal();
+      break;
+    }
+  }
+  if (script.empty()) {
+    std::cerr << "npusim report: cannot find npusim_report.py (looked in " << candidates[0].string()
+              << " and " << candidates[1].string() << ")\n";
+    return 2;
+  }
+  const std::string python = report_python();
+  std::vector<std::string> argv = {python, script.string(), dir};
+  if (!o.out.empty()) argv.insert(argv.end(), {"-o", o.out});
+  if (!o.title.empty()) argv.insert(argv.end(), {"--title", o.title});
+  if (!o.png_dir.empty()) argv.insert(argv.end(), {"--png-dir", o.png_dir});
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("npusim report: fork");
+    return 2;
+  }
+  if (pid == 0) {
+    execvp(args[0], args.data());
+    std::cerr << "npusim report: cannot run Python 3 (" << python << "): " << std::strerror(errno)
+              << "; install python3 and python3-matplotlib, or set NPUSIM_PYTHON\n";
+    _exit(2);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    std::cerr << "npusim report: " << python << " killed by signal " << WTERMSIG(status) << "\n";
+    return 2;
+  }
+  return WEXITSTATUS(status);
+}
+
 int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
   ChipConfig cfg;
   if (!load(o, cfg)) return 2;
@@ -266,6 +339,17 @@ int main(int argc, char** argv) {
                   "do not run ops of this type (what-if runs; reported like missing operators)")
       ->allow_extra_args(false);
 
+  ReportOptions report_opts;
+  CLI::App* rpt = app.add_subcommand(
+      "report", "a self-contained HTML page with plots of a run's or a sweep's outputs");
+  rpt->add_option("dir", report_opts.dir,
+                  "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
+      ->required();
+  rpt->add_option("-o,--output", report_opts.out, "the HTML file (default: DIR/report.html)");
+  rpt->add_option("--title", report_opts.title, "the page title (default: the directory name)");
+  rpt->add_option("--png-dir", report_opts.png_dir,
+                  "also write every plot as PNG_DIR/<plot id>.png (for documents)");
+
   std::string check_targets, check_run, check_junit;
   CLI::App* chk = app.add_subcommand(
       "check", "check a run's outputs against performance targets (exit 0 pass, 1 fail, 2 error)");
@@ -316,5 +400,6 @@ int main(int argc, char** argv) {
   if (*cmp) return npusim::check::run_compare(cmp_a, cmp_b, cmp_csv, std::cout, std::cerr);
   if (*run) return run_program(run_opts, out_dir, program);
   if (*rep) return replay(replay_opts, replay_args, replay_params);
+  if (*rpt) return report(report_opts);
   return info(info_opts, soc, ref_only, effective_only);
 }
