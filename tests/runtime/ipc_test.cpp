@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
 #include "runtime/ipc_registry.h"
+#include "tests/runtime/kernel_sources.h"
 #include "tests/runtime/test_support.h"
 
 namespace npusim::rt::testing {
@@ -186,6 +189,32 @@ TEST_F(VmmTest, TwoMappingsOfOnePhysicalAllocationShowTheSameBytes) {
   EXPECT_EQ(read(b, 4), (std::vector<int>{0, 0, 33, 44}));
   ASSERT_EQ(aclrtUnmapMem(b), ACL_SUCCESS);
   ASSERT_EQ(aclrtReleaseMemAddress(b), ACL_SUCCESS);
+}
+
+// Kernels see a mapping as device memory: checked and raw stores through one mapping are read
+// through the other; once unmapped, the range faults the kernel, not the process.
+TEST_F(VmmTest, KernelsUseMappedMemory) {
+  aclrtPhysicalMemProp p = prop();
+  aclrtDrvMemHandle h = nullptr;
+  ASSERT_EQ(aclrtMallocPhysical(&h, kGran, &p, 0), ACL_SUCCESS);
+  void* a = reserve_and_map(h);
+  void* b = reserve_and_map(h);
+  ASSERT_EQ(FillDo(4, stream_, static_cast<int32_t*>(a), 10), ACL_SUCCESS);
+  ASSERT_EQ(StoreCheckedDo(1, stream_, static_cast<char*>(a) + 64, 77), ACL_SUCCESS);
+  ASSERT_EQ(AddOneDo(3, stream_, static_cast<int32_t*>(b)), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(read(a, 4), (std::vector<int>{13, 11, 12, 13}));
+  EXPECT_EQ(read(static_cast<char*>(b) + 64, 1), (std::vector<int>{77}));
+  ASSERT_EQ(aclrtUnmapMem(a), ACL_SUCCESS);
+  ASSERT_EQ(StoreCheckedDo(1, stream_, a, 5), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  ASSERT_EQ(StoreRawDo(1, stream_, a, 0, 5), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_EQ(read(b, 1), (std::vector<int>{13}));
+  ASSERT_EQ(aclrtUnmapMem(b), ACL_SUCCESS);
+  ASSERT_EQ(aclrtReleaseMemAddress(a), ACL_SUCCESS);
+  ASSERT_EQ(aclrtReleaseMemAddress(b), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFreePhysical(h), ACL_SUCCESS);
 }
 
 TEST_F(VmmTest, ReserveChecksItsArguments) {
@@ -497,6 +526,43 @@ TEST_F(IpcEventTest, ImportedNotifySignalsTheExportersWait) {
   aclrtNotify late = nullptr;
   EXPECT_EQ(aclrtNotifyImportByKey(&late, key, 0), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_EQ(aclrtDestroyNotify(imported), ACL_SUCCESS);
+}
+
+// The shape of the IPC notify samples with two host threads: one waits on its notify, the other
+// (on another device) imports it by key and records it later.
+TEST_F(IpcEventTest, ThreadsShareANotifyByKey) {
+  aclrtNotify notify = nullptr;
+  ASSERT_EQ(aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT), ACL_SUCCESS);
+  char key[65] = {};
+  ASSERT_EQ(aclrtNotifyGetExportKey(notify, key, 65,
+                                    ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION),
+            ACL_SUCCESS);
+  aclError wait_rc = -1, sync_rc = -1, import_rc = -1, record_rc = -1, done_rc = -1;
+  std::thread waiter([&] {
+    aclrtSetDevice(0);
+    wait_rc = aclrtWaitAndResetNotify(notify, stream_, 0);
+    sync_rc = aclrtSynchronizeStream(stream_);
+  });
+  std::thread recorder([&] {
+    aclrtSetDevice(1);
+    aclrtStream s = nullptr;
+    aclrtCreateStream(&s);
+    aclrtNotify imported = nullptr;
+    import_rc = aclrtNotifyImportByKey(&imported, key, ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS);
+    record_rc = aclrtRecordNotify(imported, s);
+    done_rc = aclrtSynchronizeStream(s);
+    aclrtDestroyNotify(imported);
+    aclrtDestroyStream(s);
+  });
+  recorder.join();
+  waiter.join();
+  EXPECT_EQ(wait_rc, ACL_SUCCESS);
+  EXPECT_EQ(sync_rc, ACL_SUCCESS);
+  EXPECT_EQ(import_rc, ACL_SUCCESS);
+  EXPECT_EQ(record_rc, ACL_SUCCESS);
+  EXPECT_EQ(done_rc, ACL_SUCCESS);
+  EXPECT_GE(end_of("NOTIFY_WAIT"), end_of("NOTIFY_RECORD"));
+  ASSERT_EQ(aclrtDestroyNotify(notify), ACL_SUCCESS);
 }
 
 }  // namespace
