@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/vmm.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <iterator>
 #include <string>
 
 #include "acl/acl_rt.h"
@@ -47,8 +49,46 @@ void make_inaccessible(std::uintptr_t base, std::size_t size) {
 
 }  // namespace
 
+PhysicalPool::~PhysicalPool() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::int64_t PhysicalPool::allocate(std::size_t size) {
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < size) continue;
+    const std::int64_t at = it->first;
+    const std::size_t rest = it->second - size;
+    free_.erase(it);
+    if (rest != 0) free_.emplace(at + static_cast<std::int64_t>(size), rest);
+    return at;
+  }
+  if (fd_ < 0) fd_ = memfd_create("npusim-physical", MFD_CLOEXEC);
+  if (fd_ < 0 || ftruncate(fd_, static_cast<off_t>(end_ + size)) != 0) return -1;
+  const auto at = static_cast<std::int64_t>(end_);
+  end_ += size;
+  return at;
+}
+
+void PhysicalPool::release(std::int64_t offset, std::size_t size) {
+  fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, static_cast<off_t>(size));
+  std::size_t span = size;
+  auto next = free_.lower_bound(offset);
+  if (next != free_.end() && offset + static_cast<std::int64_t>(span) == next->first) {
+    span += next->second;
+    next = free_.erase(next);
+  }
+  if (next != free_.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + static_cast<std::int64_t>(prev->second) == offset) {
+      prev->second += span;
+      return;
+    }
+  }
+  free_.emplace(offset, span);
+}
+
 PhysicalMemory::~PhysicalMemory() {
-  if (fd >= 0) ::close(fd);
+  if (pool != nullptr && offset >= 0) pool->release(offset, size);
 }
 
 VmmReservation* VirtualMemory::reservation_of(const void* p) {
@@ -134,10 +174,13 @@ void* malloc_physical(Call& call, std::size_t size, const void* prop_arg, std::u
              std::to_string(used >= capacity ? 0 : capacity - used) + " free on device " +
              std::to_string(device));
   }
+  PhysicalPool& pool = call.runtime().vmm().pool();
+  const std::int64_t offset = pool.allocate(size);
+  require(offset >= 0, ACL_ERROR_RT_MEMORY_ALLOCATION,
+          "the host cannot back the physical allocation");
   auto mem = std::make_shared<PhysicalMemory>();
-  mem->fd = memfd_create("npusim-physical", MFD_CLOEXEC);
-  require(mem->fd >= 0 && ftruncate(mem->fd, static_cast<off_t>(size)) == 0,
-          ACL_ERROR_RT_MEMORY_ALLOCATION, "the host cannot back the physical allocation");
+  mem->pool = &pool;
+  mem->offset = offset;
   mem->size = size;
   mem->device = device;
   mem->mem_attr = static_cast<int>(prop.memAttr);
@@ -191,8 +234,8 @@ void map_memory(Call& call, void* virt, std::size_t size, std::size_t offset, vo
     overlap = overlap || before.base + before.size > base;
   }
   require(!overlap, ACL_ERROR_RT_PARAM_INVALID, "the range is already mapped");
-  void* p = mmap(virt, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, h.memory->fd,
-                 static_cast<off_t>(offset));
+  void* p = mmap(virt, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                 call.runtime().vmm().pool().fd(), static_cast<off_t>(h.memory->offset + offset));
   if (p == MAP_FAILED) {
     make_inaccessible(base, size);
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "the host cannot map the physical allocation");

@@ -15,7 +15,9 @@
 //    keeps the pages until the last mapping goes; the allocating handle's capacity charge ends
 //    when it is freed, and an export of it is withdrawn then.
 //  - Two mappings of one physical allocation (the same or an imported handle) show the same bytes:
-//    a physical allocation is a memfd, mapped shared at each virtual address.
+//    a physical allocation is a range of the process's one physical-memory memfd (PhysicalPool),
+//    mapped shared at each virtual address. One file for all: programs (caching allocators) hold
+//    thousands of 2 MiB physical allocations, far more than a process may open files.
 #pragma once
 
 #include <cstddef>
@@ -32,9 +34,30 @@ class Call;
 
 constexpr std::size_t kVmmGranularity = std::size_t{2} << 20;
 
-/// The pages of one aclrtMallocPhysical: shared by its handle, imported handles and mappings.
+/// Where physical pages live: one memfd, grown as needed; freed ranges give their pages back
+/// (hole punching) and are reused first fit.
+class PhysicalPool {
+ public:
+  PhysicalPool() = default;
+  PhysicalPool(const PhysicalPool&) = delete;
+  PhysicalPool& operator=(const PhysicalPool&) = delete;
+  ~PhysicalPool();
+  /// Offset of `size` bytes (a multiple of the granularity), or -1 when the host says no.
+  std::int64_t allocate(std::size_t size);
+  void release(std::int64_t offset, std::size_t size);
+  int fd() const { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::size_t end_ = 0;                         // file size
+  std::map<std::int64_t, std::size_t> free_;   // released ranges by offset (coalesced)
+};
+
+/// The pages of one aclrtMallocPhysical: shared by its handle, imported handles and mappings;
+/// its range of the pool is released with the last of them.
 struct PhysicalMemory {
-  int fd = -1;
+  PhysicalPool* pool = nullptr;
+  std::int64_t offset = -1;
   std::size_t size = 0;
   std::uint32_t device = 0;
   int mem_attr = 0;  // aclrtMemAttr of the allocation
@@ -68,6 +91,7 @@ struct VmmReservation {
 class VirtualMemory {
  public:
   HandleTable<PhysicalHandle>& handles() { return handles_; }
+  PhysicalPool& pool() { return pool_; }
   std::map<std::uintptr_t, VmmReservation>& reservations() { return reservations_; }
   /// The reservation containing `p`, or nullptr.
   VmmReservation* reservation_of(const void* p);
@@ -75,6 +99,7 @@ class VirtualMemory {
   VmmMapping* mapping_of(const void* p);
 
  private:
+  PhysicalPool pool_;  // first: destroyed after everything holding its ranges
   HandleTable<PhysicalHandle> handles_{0x30};
   std::map<std::uintptr_t, VmmReservation> reservations_;
 };

@@ -217,6 +217,22 @@ TEST_F(VmmTest, KernelsUseMappedMemory) {
   ASSERT_EQ(aclrtFreePhysical(h), ACL_SUCCESS);
 }
 
+// Caching allocators hold thousands of 2 MiB physical allocations: more than a process may have
+// files open, so they share one backing file; freed ranges are reused.
+TEST_F(VmmTest, ThousandsOfPhysicalAllocations) {
+  aclrtPhysicalMemProp p = prop();
+  std::vector<aclrtDrvMemHandle> handles(3000, nullptr);
+  for (auto& h : handles) ASSERT_EQ(aclrtMallocPhysical(&h, kGran, &p, 0), ACL_SUCCESS);
+  void* v = reserve_and_map(handles.back());
+  write(v, {5});
+  for (auto& h : handles) ASSERT_EQ(aclrtFreePhysical(h), ACL_SUCCESS);
+  EXPECT_EQ(read(v, 1), (std::vector<int>{5}));  // still mapped: its pages stay
+  ASSERT_EQ(aclrtUnmapMem(v), ACL_SUCCESS);
+  ASSERT_EQ(aclrtReleaseMemAddress(v), ACL_SUCCESS);
+  for (auto& h : handles) ASSERT_EQ(aclrtMallocPhysical(&h, kGran, &p, 0), ACL_SUCCESS);
+  for (auto& h : handles) ASSERT_EQ(aclrtFreePhysical(h), ACL_SUCCESS);
+}
+
 TEST_F(VmmTest, ReserveChecksItsArguments) {
   void* v = nullptr;
   EXPECT_EQ(aclrtReserveMemAddress(&v, 0, 0, nullptr, 0), ACL_ERROR_INVALID_PARAM);
