@@ -69,6 +69,13 @@ aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
   });
 }
 
+aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
+  return api("aclrtMemRetainAllocationHandle", [&](Call& c) {
+    require_not_null(handle, "handle");
+    *handle = retain_physical(c, virPtr);
+  });
+}
+
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
                      uint64_t flags) {
   return api("aclrtMapMem",

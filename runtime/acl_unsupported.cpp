@@ -589,10 +589,6 @@ aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t fl
   return unsupported("aclrtMemP2PMap", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-  return unsupported("aclrtMemRetainAllocationHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtMemSetPidToShareableHandleV2(
     void* shareableHandle,
     aclrtMemSharedHandleType shareType,

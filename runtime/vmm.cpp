@@ -207,6 +207,17 @@ void free_physical(Call& call, void* handle) {
   call.runtime().vmm().handles().remove(handle);  // mappings keep the pages
 }
 
+void* retain_physical(Call& call, void* virt) {
+  require_not_null(virt, "virPtr");
+  VmmMapping* m = call.runtime().vmm().mapping_of(virt);
+  require(m != nullptr && m->base == reinterpret_cast<std::uintptr_t>(virt),
+          ACL_ERROR_RT_PARAM_INVALID, "virPtr is not the start of an aclrtMapMem mapping");
+  auto h = std::make_shared<PhysicalHandle>();
+  h->memory = m->memory;
+  h->imported = true;
+  return call.runtime().vmm().handles().add(std::move(h));
+}
+
 void map_memory(Call& call, void* virt, std::size_t size, std::size_t offset, void* handle,
                 std::uint64_t flags) {
   require_not_null(virt, "virPtr");

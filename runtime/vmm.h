@@ -67,10 +67,11 @@ struct PhysicalMemory {
   ~PhysicalMemory();
 };
 
-/// An aclrtDrvMemHandle: the allocating one or one made by an import.
+/// An aclrtDrvMemHandle: the allocating one, or one made by an import or by
+/// aclrtMemRetainAllocationHandle (each freed by its own aclrtFreePhysical).
 struct PhysicalHandle {
   std::shared_ptr<PhysicalMemory> memory;
-  bool imported = false;
+  bool imported = false;  // not the allocating handle: holds no capacity charge, never exported
   std::uint64_t export_id = 0;  // IpcRegistry id of its export (0: not exported)
 };
 
@@ -111,6 +112,9 @@ void release_address(Call& call, void* virt);
 /// `prop` is an aclrtPhysicalMemProp.
 void* malloc_physical(Call& call, std::size_t size, const void* prop, std::uint64_t flags);
 void free_physical(Call& call, void* handle);
+/// aclrtMemRetainAllocationHandle: a new handle of the allocation mapped at `virt` (a mapping's
+/// start), to be freed with aclrtFreePhysical.
+void* retain_physical(Call& call, void* virt);
 void map_memory(Call& call, void* virt, std::size_t size, std::size_t offset, void* handle,
                 std::uint64_t flags);
 void unmap_memory(Call& call, void* virt);

@@ -304,9 +304,21 @@ TEST_F(VmmTest, ShareableHandleFollowsTheWhitelist) {
   aclrtDrvMemHandle late = nullptr;
   EXPECT_EQ(aclrtMemImportFromShareableHandle(shareable, 0, &late), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(read(b, 1), (std::vector<int>{456}));
+  // A retained handle of the mapping at b: another handle of the same pages, freed on its own.
+  aclrtDrvMemHandle retained = nullptr;
+  EXPECT_EQ(aclrtMemRetainAllocationHandle(static_cast<char*>(b) + 4096, &retained),
+            ACL_ERROR_RT_PARAM_INVALID);  // not a mapping's start
+  ASSERT_EQ(aclrtMemRetainAllocationHandle(b, &retained), ACL_SUCCESS);
+  ASSERT_NE(retained, imported);
+  ASSERT_EQ(aclrtFreePhysical(imported), ACL_SUCCESS);
+  void* c = reserve_and_map(retained);
+  EXPECT_EQ(read(c, 1), (std::vector<int>{456}));
+  ASSERT_EQ(aclrtUnmapMem(c), ACL_SUCCESS);
+  ASSERT_EQ(aclrtReleaseMemAddress(c), ACL_SUCCESS);
   ASSERT_EQ(aclrtUnmapMem(b), ACL_SUCCESS);
   ASSERT_EQ(aclrtReleaseMemAddress(b), ACL_SUCCESS);
-  ASSERT_EQ(aclrtFreePhysical(imported), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFreePhysical(retained), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreePhysical(retained), ACL_ERROR_RT_PARAM_INVALID);
 }
 
 TEST_F(VmmTest, ShareableHandleWithoutPidValidation) {
