@@ -14,9 +14,10 @@
 //    import, the exporter's own pid included; without it any process may. Only the exporter may
 //    list pids. Events are exported without a whitelist.
 //  - close(): a process that imported the id drops one import; the exporter (with no import of
-//    its own left) withdraws the export, after which the id is unknown. Destroying or freeing the
-//    exported object also withdraws it (withdraw()). Imports already made stay valid: they hold
-//    the object.
+//    its own left) withdraws the export, after which the id is unknown. Destroying the exported
+//    object (event, notify, the allocating physical handle) also withdraws it (withdraw()); an
+//    IPC memory key of freed memory is refused at import. Imports already made stay valid: they
+//    hold the object.
 // The importer's pid is a parameter of every call, so whitelisting is checked (and tested) in one
 // process exactly as a server would check it for another.
 #pragma once
