@@ -243,10 +243,6 @@ aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
   return unsupported("aclrtDestroyGroupInfo", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtDeviceGetBareTgid(int32_t* pid) {
-  return unsupported("aclrtDeviceGetBareTgid", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
   return unsupported("aclrtDeviceGetByPCIBusId", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
@@ -294,10 +290,6 @@ aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
 
 aclError aclrtFreeBuf(aclrtMbuf buf) {
   return unsupported("aclrtFreeBuf", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
-  return unsupported("aclrtFreePhysical", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
@@ -440,36 +432,12 @@ aclError aclrtHostMemMapCapabilities(
   return unsupported("aclrtHostMemMapCapabilities", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
-  return unsupported("aclrtIpcGetEventHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtIpcMemClose(const char* key) {
-  return unsupported("aclrtIpcMemClose", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
-  return unsupported("aclrtIpcMemGetExportKey", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
-  return unsupported("aclrtIpcMemImportByKey", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num) {
   return unsupported("aclrtIpcMemImportPidInterServer", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
   return unsupported("aclrtIpcMemSetAttr", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
-  return unsupported("aclrtIpcMemSetImportPid", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-  return unsupported("aclrtIpcOpenEventHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
@@ -524,31 +492,6 @@ aclError aclrtMallocForTaskScheduler(
   return unsupported("aclrtMallocForTaskScheduler", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtMallocPhysical(
-    aclrtDrvMemHandle* handle,
-    size_t size,
-    const aclrtPhysicalMemProp* prop,
-    uint64_t flags) {
-  return unsupported("aclrtMallocPhysical", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMapMem(
-    void* virPtr,
-    size_t size,
-    size_t offset,
-    aclrtDrvMemHandle handle,
-    uint64_t flags) {
-  return unsupported("aclrtMapMem", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemExportToShareableHandle(
-    aclrtDrvMemHandle handle,
-    aclrtMemHandleType handleType,
-    uint64_t flags,
-    uint64_t* shareableHandle) {
-  return unsupported("aclrtMemExportToShareableHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtMemExportToShareableHandleV2(
     aclrtDrvMemHandle handle,
     uint64_t flags,
@@ -559,30 +502,6 @@ aclError aclrtMemExportToShareableHandleV2(
 
 aclError aclrtMemFlush(void* devPtr, size_t size) {
   return unsupported("aclrtMemFlush", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
-  return unsupported("aclrtMemGetAccess", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemGetAllocationGranularity(
-    aclrtPhysicalMemProp* prop,
-    aclrtMemGranularityOptions option,
-    size_t* granularity) {
-  return unsupported("aclrtMemGetAllocationGranularity", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemGetAllocationPropertiesFromHandle(
-    aclrtDrvMemHandle handle,
-    aclrtPhysicalMemProp* prop) {
-  return unsupported("aclrtMemGetAllocationPropertiesFromHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemImportFromShareableHandle(
-    uint64_t shareableHandle,
-    int32_t deviceId,
-    aclrtDrvMemHandle* handle) {
-  return unsupported("aclrtMemImportFromShareableHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtMemImportFromShareableHandleV2(
@@ -664,18 +583,6 @@ aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLin
 
 aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
   return unsupported("aclrtMemP2PMap", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-  return unsupported("aclrtMemRetainAllocationHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
-  return unsupported("aclrtMemSetAccess", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
-  return unsupported("aclrtMemSetPidToShareableHandle", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtMemSetPidToShareableHandleV2(
@@ -802,18 +709,6 @@ aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
   return unsupported("aclrtNotifyBatchReset", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
-  return unsupported("aclrtNotifyGetExportKey", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
-  return unsupported("aclrtNotifyImportByKey", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
-  return unsupported("aclrtNotifySetImportPid", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtNotifySetImportPidInterServer(
     aclrtNotify notify,
     aclrtServerPid* serverPids,
@@ -844,21 +739,8 @@ aclError aclrtRegDeviceStateCallback(
   return unsupported("aclrtRegDeviceStateCallback", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
-aclError aclrtReleaseMemAddress(void* virPtr) {
-  return unsupported("aclrtReleaseMemAddress", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
 aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
   return unsupported("aclrtRepairError", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtReserveMemAddress(
-    void** virPtr,
-    size_t size,
-    size_t alignment,
-    void* expectPtr,
-    uint64_t flags) {
-  return unsupported("aclrtReserveMemAddress", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError aclrtReserveMemAddressNoUCMemory(
@@ -956,10 +838,6 @@ aclError aclrtTaskUpdateAsync(
     aclrtTaskUpdateInfo* info,
     aclrtStream execStream) {
   return unsupported("aclrtTaskUpdateAsync", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-}
-
-aclError aclrtUnmapMem(void* virPtr) {
-  return unsupported("aclrtUnmapMem", ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
 aclError acltdtAllocBuf(size_t size, uint32_t type, acltdtBuf *buf) {

@@ -16,8 +16,9 @@ constexpr std::uint32_t kKnownEventFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_ST
                                            ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY |
                                            ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
 
+// An IPC event is one event of the machine: streams of any device record and wait for it.
 void require_same_device(const Event& e, const Stream& s) {
-  require(e.device == s.device, ACL_ERROR_RT_PARAM_INVALID,
+  require(e.device == s.device || (e.flags & ACL_EVENT_IPC) != 0, ACL_ERROR_RT_PARAM_INVALID,
           "the event and the stream belong to different devices");
 }
 
@@ -37,10 +38,9 @@ const EventState& finished_record(const Event& e, const char* which) {
 void* create_event(Call& call, std::uint32_t flags, bool ex) {
   Context& ctx = call.context();
   require((flags & ~kKnownEventFlags) == 0, ACL_ERROR_INVALID_PARAM, "unknown event flag bits");
-  if ((flags & ACL_EVENT_IPC) != 0) {
-    call.runtime().report_unsupported("aclrtCreateEventExWithFlag(ACL_EVENT_IPC)");
-    fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "IPC events are not supported");
-  }
+  // IPC events are made by aclrtCreateEventExWithFlag only (runtime/ipc.h).
+  require((flags & ACL_EVENT_IPC) == 0 || ex, ACL_ERROR_INVALID_PARAM,
+          "ACL_EVENT_IPC events are created with aclrtCreateEventExWithFlag");
   Device& dev = call.device(ctx.device);
   if (!ex) {
     require(dev.live_events < call.config().scheduler.max_events, ACL_ERROR_RT_NO_EVENT_RESOURCE,
@@ -61,6 +61,7 @@ void destroy_event(Call& call, void* handle) {
     auto& devices = call.runtime().devices();
     if (e.device < devices.size()) --devices[e.device].live_events;
   }
+  if (e.export_id != 0) call.runtime().ipc().withdraw(e.export_id);
   call.runtime().events().remove(handle);
 }
 
@@ -107,7 +108,9 @@ void stream_wait_event(Call& call, void* stream, void* event) {
   // A stream may wait for another device's event once its device enabled peer access to it (the
   // cross-chip synchronisation collectives need); recording and resetting stay on the event's
   // device.
-  if (e.device != s.device) require_peer_access(call, s.device, e.device, "waiting for an event");
+  if (e.device != s.device && (e.flags & ACL_EVENT_IPC) == 0) {
+    require_peer_access(call, s.device, e.device, "waiting for an event");
+  }
   // Waits for the record issued last before this call (a model: before the model's launch).
   // An event never recorded does not block an eager wait; a wait inside a model waits for the
   // event's next record (the device's event flag), which is how a model waits for work issued

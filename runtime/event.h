@@ -28,6 +28,8 @@ struct Event {
   std::uint32_t id = 0;
   std::uint32_t flags = 0;
   bool ex = false;  // aclrtCreateEventExWithFlag: no hardware slot, reads complete before a record
+  bool opened = false;          // made by aclrtIpcOpenEventHandle (runtime/ipc.h)
+  std::uint64_t export_id = 0;  // IpcRegistry id of its export (0: not exported)
   std::shared_ptr<EventState> state = std::make_shared<EventState>();
 };
 

@@ -10,6 +10,7 @@
 #include "runtime/api_call.h"
 #include "runtime/dump.h"
 #include "runtime/errors.h"
+#include "runtime/ipc.h"
 #include "runtime/runtime.h"
 #include "runtime/tdt/tdt.h"
 #include "sim/log.h"
@@ -58,6 +59,8 @@ void finalize(Call& call) {
   rt.events().clear();
   rt.notifies().clear();
   rt.kernels().clear();
+  release_all_vmm(call);
+  rt.ipc().withdraw_all(process_pid());
   rt.memory().unregister_all();
   rt.memory().release_all(MemKind::kDevice);
   rt.memory().release_all(MemKind::kHostPinned);

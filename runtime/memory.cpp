@@ -54,6 +54,8 @@ void free_device(Call& call, void* ptr) {
   require(a != nullptr && a->kind != MemKind::kHostPinned, ACL_ERROR_RT_MEMORY_FREE,
           "devPtr is not the start of a live aclrtMalloc or aclrtMemAllocManaged allocation "
           "(double free?)");
+  require(!a->mapped, ACL_ERROR_RT_MEMORY_FREE,
+          "devPtr is an aclrtMapMem mapping: release it with aclrtUnmapMem");
   memory.release(ptr);
 }
 

@@ -1,13 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/memory_registry.h"
 
+#include <sys/mman.h>
+
 #include <iterator>
 #include <vector>
 
 namespace npusim::rt {
 
 MemoryRegistry::~MemoryRegistry() {
-  for (auto& [base, a] : blocks_) unmap(a);
+  for (auto& [base, a] : blocks_) {
+    if (!a.mapped) unmap(a);
+  }
+}
+
+void* MemoryRegistry::reserve_range(std::size_t size) {
+  void* p = arena_.allocate(size);
+  if (p == nullptr) return nullptr;
+  // Inaccessible until aclrtMapMem puts physical pages there.
+  mmap(p, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  return p;
+}
+
+void MemoryRegistry::release_range(void* base, std::size_t size) { arena_.release(base, size); }
+
+const Allocation* MemoryRegistry::add_mapping(std::uint32_t device, void* base,
+                                              std::size_t size) {
+  Allocation a;
+  a.base = reinterpret_cast<std::uintptr_t>(base);
+  a.size = size;
+  a.kind = MemKind::kDevice;
+  a.device = device;
+  a.serial = next_serial_++;
+  a.mapped = true;
+  ++generation_;
+  live_serials_.insert(a.serial);
+  return &blocks_.emplace(a.base, a).first->second;
 }
 
 const Allocation* MemoryRegistry::allocate(MemKind kind, std::uint32_t device, std::size_t size,
@@ -52,7 +80,7 @@ bool MemoryRegistry::release(const void* base) {
     pinned_bytes_ -= a.size;
     registered_.erase(registered_.lower_bound(a.base), registered_.lower_bound(a.base + a.size));
   }
-  unmap(a);
+  if (!a.mapped) unmap(a);
   blocks_.erase(it);
   ++generation_;
   return true;
@@ -102,7 +130,7 @@ bool MemoryRegistry::device_accessible(const void* p, std::uint64_t bytes, bool 
 void MemoryRegistry::release_all(MemKind kind) {
   std::vector<std::uintptr_t> bases;
   for (const auto& [base, a] : blocks_) {
-    if (a.kind == kind) bases.push_back(base);
+    if (a.kind == kind && !a.mapped) bases.push_back(base);  // mappings: runtime/vmm.h
   }
   for (std::uintptr_t b : bases) release(reinterpret_cast<const void*>(b));
 }

@@ -31,6 +31,9 @@ struct Allocation {
   MemKind kind = MemKind::kDevice;
   std::uint32_t device = 0;
   std::uint64_t serial = 0;
+  /// A physical allocation mapped into a reserved range (aclrtMapMem, runtime/vmm.h): device
+  /// memory, but not aclrtFree's and not the arena's to unmap.
+  bool mapped = false;
 
   bool contains(std::uintptr_t p, std::size_t bytes) const {
     return p >= base && bytes <= size && p - base <= size - bytes;
@@ -83,6 +86,20 @@ class MemoryRegistry {
   /// The address range of device (and managed) memory: [first, second).
   std::pair<std::uintptr_t, std::uintptr_t> device_range() const {
     return {arena_.base(), arena_.base() + (arena_.base() != 0 ? arena_.reserved() : 0)};
+  }
+
+  // ---- Virtual memory (runtime/vmm.h) ----
+  /// Reserves `size` bytes of device address space (page-aligned start), inaccessible until
+  /// pages are mapped into it; nullptr when the arena is exhausted. Not an allocation.
+  void* reserve_range(std::size_t size);
+  /// Returns a range from reserve_range (its mappings must be gone from the registry).
+  void release_range(void* base, std::size_t size);
+  /// Records [base, base + size) (inside a reserved range, already backed) as device memory of
+  /// `device`, charging nothing; released with release().
+  const Allocation* add_mapping(std::uint32_t device, void* base, std::size_t size);
+  /// Physical allocations count against the device's capacity (`bytes` may be negative).
+  void charge(std::uint32_t device, std::int64_t bytes) {
+    charged_[device] = static_cast<std::uint64_t>(static_cast<std::int64_t>(charged_[device]) + bytes);
   }
 
   // ---- Registered host ranges ----

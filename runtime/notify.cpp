@@ -39,7 +39,8 @@ Notify& live_notify(Call& call, void* handle) {
 void destroy_notify(Call& call, void* handle) {
   Notify& n = live_notify(call, handle);
   auto& devices = call.runtime().devices();
-  if (n.device < devices.size()) --devices[n.device].live_notifies;
+  if (!n.imported && n.device < devices.size()) --devices[n.device].live_notifies;
+  if (n.export_id != 0) call.runtime().ipc().withdraw(n.export_id);
   call.runtime().notifies().remove(handle);
 }
 
@@ -49,7 +50,7 @@ void record_notify(Call& call, void* handle, void* stream) {
   // Recording another device's notify is a write over the chip-to-chip link: allowed once the
   // stream's device enabled peer access to the notify's (how collectives signal their peers). The
   // wait stays on the notify's own device.
-  if (n.device != s.device) {
+  if (n.device != s.device && !n.peer_ok) {
     require_peer_access(call, s.device, n.device, "recording a notify");
   }
   Task task;

@@ -19,6 +19,9 @@ struct Notify {
   std::uint32_t device = 0;
   std::uint32_t id = 0;
   std::shared_ptr<NotifyState> state = std::make_shared<NotifyState>();
+  bool imported = false;        // made by aclrtNotifyImportByKey (runtime/ipc.h)
+  bool peer_ok = false;         // imported with ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS
+  std::uint64_t export_id = 0;  // IpcRegistry id of its export (0: not exported)
 };
 
 void* create_notify(Call& call, std::uint64_t flag);

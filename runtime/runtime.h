@@ -66,12 +66,14 @@
 #include "runtime/exception_info.h"
 #include "runtime/function_ref.h"
 #include "runtime/handle_table.h"
+#include "runtime/ipc_registry.h"
 #include "runtime/profiler.h"
 #include "runtime/kernel_binary.h"
 #include "runtime/memory_registry.h"
 #include "runtime/notify.h"
 #include "runtime/stream.h"
 #include "runtime/thread_state.h"
+#include "runtime/vmm.h"
 
 namespace npusim::rt {
 
@@ -210,6 +212,11 @@ class Runtime {
   std::set<const void*>& stream_configs() { return stream_configs_; }
   std::set<const void*>& data_buffers() { return data_buffers_; }
   MemoryRegistry& memory() { return memory_; }
+  /// Reserved ranges, physical handles and mappings (vmm.h).
+  VirtualMemory& vmm() { return vmm_; }
+  /// Where exported objects are published (ipc_registry.h): in-process unless replaced.
+  IpcRegistry& ipc() { return *ipc_; }
+  void set_ipc_registry(std::unique_ptr<IpcRegistry> registry) { ipc_ = std::move(registry); }
   /// Every stream task of the process, destroyed streams included (aclFinalize drains it).
   const std::shared_ptr<TaskCounter>& all_tasks() const { return all_tasks_; }
 
@@ -309,6 +316,8 @@ class Runtime {
   std::set<const void*> stream_configs_;
   std::set<const void*> data_buffers_;
   MemoryRegistry memory_;
+  VirtualMemory vmm_;  // after memory_: its pages are mapped in memory_'s arena
+  std::unique_ptr<IpcRegistry> ipc_ = std::make_unique<LocalIpcRegistry>();
   std::shared_ptr<TaskCounter> all_tasks_ = std::make_shared<TaskCounter>();
   KernelObjects kernels_;
   std::map<const void*, models::CoreType> learned_core_types_;

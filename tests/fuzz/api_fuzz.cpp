@@ -5,7 +5,11 @@
 // hangs or corrupts (run it under ASan/UBSan too), that every call returns an aclError the API
 // documents, and that memory does not grow from the first half of the run to the second.
 //
-//   npusim_api_fuzz [--seed N] [--calls N] [--threads N]     (calls: total over all threads)
+//   npusim_api_fuzz [--seed N] [--calls N] [--threads N] [--ipc 1]
+//                                                              (calls: total over all threads)
+// --ipc 1 exercises the sharing APIs instead: virtual memory (reserve, physical allocations,
+// map/unmap, shareable handles), IPC memory keys, IPC events and notifies, with copies through
+// mappings that other threads unmap meanwhile.
 //
 // Prints "api fuzz: <calls> calls, <n> distinct error codes, RSS ..." and, last,
 // "N passed, N failed" (failed = calls that returned an unknown code, or memory growth).
@@ -46,7 +50,9 @@ const std::set<int> kKnownCodes = {
     ACL_ERROR_RT_MODEL_CAPTURED, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
     // operators (aclnn): their own codes, and a kernel that read freed memory failing its stream
     ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_PARAM_INVALID, ACL_ERROR_RT_VECTOR_CORE_EXCEPTION,
-    ACL_ERROR_RT_AICORE_EXCEPTION};
+    ACL_ERROR_RT_AICORE_EXCEPTION,
+    // sharing (--ipc): a whitelist refusal
+    ACL_ERROR_RT_NO_PERMISSION};
 
 long rss_kib() {
   FILE* f = std::fopen("/proc/self/statm", "r");
@@ -69,6 +75,11 @@ struct Pool {
   std::vector<void*> managed{nullptr};
   std::vector<aclmdlRI> models{nullptr};
   std::vector<aclTensor*> tensors{nullptr};
+  std::vector<aclrtDrvMemHandle> physical{nullptr};
+  std::vector<void*> reserved{nullptr};
+  std::vector<std::uint64_t> shareable{0};
+  std::vector<std::string> keys{"", "garbage"};
+  std::vector<aclrtNotify> notifies{nullptr};
 
   template <class T>
   T pick(std::vector<T>& v, std::mt19937_64& rng) {
@@ -95,6 +106,7 @@ struct Stats {
   std::mutex m;
   std::set<int> codes;
   std::atomic<long> unknown{0};
+  std::atomic<long> ipc_ok[16] = {};  // --ipc: successful calls per operation
 };
 
 constexpr std::size_t kBuf = 1 << 16;
@@ -263,16 +275,129 @@ void worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_ca
   }
 }
 
+constexpr std::size_t kGran = std::size_t{2} << 20;
+
+// The sharing APIs with live, stale and bogus handles, keys and addresses.
+void ipc_worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_calls) {
+  std::mt19937_64 rng(seed);
+  std::vector<char> host(kBuf, 1);
+  aclrtSetDevice(0);
+  int32_t me = 0;
+  aclrtDeviceGetBareTgid(&me);
+  auto granule = [&rng] { return static_cast<std::ptrdiff_t>(rng() % 3) * static_cast<std::ptrdiff_t>(kGran); };
+  auto at = [&](void* base) { return base == nullptr ? nullptr : static_cast<char*>(base) + granule(); };
+  for (long i = 0; i < calls; ++i) {
+    const int op = static_cast<int>(rng() % 16);
+    int rc = ACL_SUCCESS;
+    switch (op) {
+      case 0: {
+        aclrtPhysicalMemProp p = {};
+        p.memAttr = rng() % 8 == 0 ? ACL_DDR_MEM : ACL_HBM_MEM_NORMAL;
+        p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+        p.location.id = static_cast<uint32_t>(rng() % 3);
+        aclrtDrvMemHandle h = nullptr;
+        rc = aclrtMallocPhysical(&h, kGran * (1 + rng() % 2) + (rng() % 8 == 0 ? 1 : 0), &p, 0);
+        if (rc == 0) aclrtFreePhysical(pool.add(pool.physical, h));
+        break;
+      }
+      case 1: rc = aclrtFreePhysical(pool.pick(pool.physical, rng)); break;
+      case 2: {
+        void* v = nullptr;
+        rc = aclrtReserveMemAddress(&v, kGran * (1 + rng() % 3), 0, nullptr, 0);
+        if (rc == 0) aclrtReleaseMemAddress(pool.add(pool.reserved, v));
+        break;
+      }
+      case 3: rc = aclrtReleaseMemAddress(pool.pick(pool.reserved, rng)); break;
+      case 4: rc = aclrtMapMem(at(pool.pick(pool.reserved, rng)), kGran * (1 + rng() % 2), 0, pool.pick(pool.physical, rng), 0); break;
+      case 5: rc = aclrtUnmapMem(at(pool.pick(pool.reserved, rng))); break;
+      case 6: {
+        const std::size_t n = rng() % kBuf;
+        void* dev = at(pool.pick(pool.reserved, rng));
+        rc = rng() % 2 == 0 ? aclrtMemcpy(dev, n, host.data(), n, ACL_MEMCPY_HOST_TO_DEVICE)
+                            : aclrtMemcpy(host.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST);
+        break;
+      }
+      case 7: {
+        uint64_t sh = 0;
+        rc = aclrtMemExportToShareableHandle(pool.pick(pool.physical, rng), ACL_MEM_HANDLE_TYPE_NONE, rng() % 2, &sh);
+        if (rc == 0) { std::lock_guard<std::mutex> lock(pool.m); if (pool.shareable.size() < 512) pool.shareable.push_back(sh); }
+        break;
+      }
+      case 8: { int32_t pid = rng() % 2 == 0 ? me : me + 1; rc = aclrtMemSetPidToShareableHandle(pool.pick(pool.shareable, rng), &pid, 1); break; }
+      case 9: {
+        aclrtDrvMemHandle h = nullptr;
+        rc = aclrtMemImportFromShareableHandle(pool.pick(pool.shareable, rng), static_cast<int32_t>(rng() % 3), &h);
+        if (rc == 0) aclrtFreePhysical(pool.add(pool.physical, h));
+        break;
+      }
+      case 10: {
+        char key[65] = {};
+        void* dev = at(pool.pick(pool.reserved, rng));
+        rc = aclrtIpcMemGetExportKey(dev, 1 + rng() % 4096, key, 65, rng() % 2);
+        if (rc == 0) { std::lock_guard<std::mutex> lock(pool.m); if (pool.keys.size() < 512) pool.keys.push_back(key); }
+        break;
+      }
+      case 11: {
+        const std::string key = pool.pick(pool.keys, rng);
+        void* p = nullptr;
+        rc = aclrtIpcMemImportByKey(&p, key.c_str(), rng() % 2);
+        break;
+      }
+      case 12: { const std::string key = pool.pick(pool.keys, rng); rc = aclrtIpcMemClose(key.c_str()); break; }
+      case 13: { const std::string key = pool.pick(pool.keys, rng); int32_t pid = me; rc = aclrtIpcMemSetImportPid(key.c_str(), &pid, 1); break; }
+      case 14: {  // an IPC event: created, exported, opened, recorded and waited for, destroyed
+        aclrtEvent e = nullptr;
+        rc = aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC);
+        if (rc != 0) break;
+        aclrtIpcEventHandle h;
+        aclrtEvent opened = nullptr;
+        if (aclrtIpcGetEventHandle(e, &h) == 0 && aclrtIpcOpenEventHandle(h, &opened) == 0) {
+          note(st, aclrtRecordEvent(e, pool.pick(pool.streams, rng)), "record");
+          note(st, aclrtStreamWaitEvent(pool.pick(pool.streams, rng), opened), "wait");
+          note(st, aclrtSynchronizeEventWithTimeout(opened, 1), "sync");
+          aclrtDestroyEvent(opened);
+        }
+        rc = aclrtDestroyEvent(e);
+        break;
+      }
+      case 15: {  // notifies: exported, imported (whitelisted or not), recorded, destroyed
+        aclrtNotify n = nullptr;
+        rc = aclrtCreateNotify(&n, 0);
+        if (rc != 0) break;
+        char key[65] = {};
+        if (aclrtNotifyGetExportKey(n, key, 65, rng() % 2 == 0 ? 0 : ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION) == 0) {
+          if (rng() % 2 == 0) note(st, aclrtNotifySetImportPid(n, &me, 1), "set pid");
+          aclrtNotify imported = nullptr;
+          if (aclrtNotifyImportByKey(&imported, key, 0) == 0) {
+            note(st, aclrtRecordNotify(imported, pool.pick(pool.streams, rng)), "record notify");
+            note(st, aclrtDestroyNotify(imported), "destroy imported");
+          }
+        }
+        aclrtNotify old = pool.add(pool.notifies, n);
+        if (old != nullptr) aclrtDestroyNotify(old);
+        rc = aclrtDestroyNotify(pool.pick(pool.notifies, rng));
+        break;
+      }
+    }
+    note(st, rc, "ipc call");
+    if (rc == ACL_SUCCESS) ++st.ipc_ok[op];
+    (void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    ++done_calls;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   long calls = 20000;
   int threads = 3;
+  bool ipc = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--seed") == 0) seed = std::strtoull(argv[i + 1], nullptr, 10);
     if (std::strcmp(argv[i], "--calls") == 0) calls = std::strtol(argv[i + 1], nullptr, 10);
     if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
+    if (std::strcmp(argv[i], "--ipc") == 0) ipc = std::atoi(argv[i + 1]) != 0;
   }
   setenv("NPUSIM_HANG_TIMEOUT", "0.05", 0);  // parked waits give up quickly
   setenv("NPUSIM_LOG", "off", 0);
@@ -287,7 +412,7 @@ int main(int argc, char** argv) {
     std::vector<std::thread> ts;
     std::vector<long> done(threads, 0);
     for (int t = 0; t < threads; ++t) {
-      ts.emplace_back(worker, std::ref(pool), std::ref(st), seed * 1000 + half * 100 + t,
+      ts.emplace_back(ipc ? ipc_worker : worker, std::ref(pool), std::ref(st), seed * 1000 + half * 100 + t,
                       calls / 2 / threads, std::ref(done[t]));
     }
     for (auto& t : ts) t.join();
@@ -307,7 +432,16 @@ int main(int argc, char** argv) {
               "after half, %ld KiB at the end, aclFinalize %d\n",
               static_cast<unsigned long long>(seed), calls, threads, st.codes.size(), rss_half,
               rss_end, fin);
-  const long failed = st.unknown.load() + (grew ? 1 : 0) + (fin != 0 ? 1 : 0);
+  long idle_ops = 0;  // --ipc: every operation must succeed sometimes, or the run tested little
+  if (ipc) {
+    std::printf("api fuzz: successful calls per sharing operation:");
+    for (const auto& n : st.ipc_ok) {
+      std::printf(" %ld", n.load());
+      if (n.load() == 0) ++idle_ops;
+    }
+    std::printf("\n");
+  }
+  const long failed = idle_ops + st.unknown.load() + (grew ? 1 : 0) + (fin != 0 ? 1 : 0);
   std::printf("%ld passed, %ld failed\n", calls - st.unknown.load(), failed);
   return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/ipc.h"
+
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "runtime/api_call.h"
+#include "runtime/errors.h"
+#include "runtime/event.h"
+#include "runtime/notify.h"
+#include "runtime/peer.h"
+#include "runtime/runtime.h"
+
+namespace npusim::rt {
+namespace {
+
+constexpr std::size_t kKeyLen = 65;  // 64 characters and the terminator
+
+// What an IPC memory export names.
+struct IpcMemory {
+  std::uintptr_t base = 0;
+  std::size_t size = 0;
+  std::uint32_t device = 0;
+  std::uint64_t serial = 0;  // the allocation's: a freed one is detected at import
+};
+
+// What an IPC event export carries: the event's state, shared with every opened copy.
+struct IpcEvent {
+  std::shared_ptr<EventState> state;
+  std::uint32_t flags = 0;
+};
+
+// What an IPC notify export carries.
+struct IpcNotify {
+  std::shared_ptr<NotifyState> state;
+  std::uint32_t device = 0;
+  std::uint32_t id = 0;
+};
+
+const char* prefix(IpcKind kind) {
+  switch (kind) {
+    case IpcKind::kMemory: return "npusim-ipc-mem-";
+    case IpcKind::kNotify: return "npusim-ipc-notify-";
+    case IpcKind::kEvent: return "npusim-ipc-event-";
+    case IpcKind::kPhysical: break;
+  }
+  return "npusim-ipc-vmm-";
+}
+
+void write_key(IpcKind kind, std::uint64_t id, char* key, std::size_t len) {
+  const std::string text = ipc_key(kind, id);
+  std::memcpy(key, text.c_str(), text.size() + 1);
+  (void)len;
+}
+
+std::vector<std::int32_t> pid_list(const std::int32_t* pids, std::size_t count) {
+  require_not_null(pids, "pid");
+  require(count != 0, ACL_ERROR_INVALID_PARAM, "num is 0");
+  return std::vector<std::int32_t>(pids, pids + count);
+}
+
+}  // namespace
+
+std::int32_t process_pid() { return static_cast<std::int32_t>(::getpid()); }
+
+void check_ipc(IpcStatus status, const std::string& what) {
+  switch (status) {
+    case IpcStatus::kOk: return;
+    case IpcStatus::kUnknownKey:
+      fail(ACL_ERROR_RT_PARAM_INVALID,
+           what + " is not exported (never exported, closed, or its object was destroyed)");
+    case IpcStatus::kNotOwner:
+      fail(ACL_ERROR_RT_NO_PERMISSION, what + " was exported by another process");
+    case IpcStatus::kNotPermitted:
+      fail(ACL_ERROR_RT_NO_PERMISSION,
+           what + " is exported with pid validation and this process (pid " +
+               std::to_string(process_pid()) + ") is not on its whitelist");
+  }
+}
+
+std::string ipc_key(IpcKind kind, std::uint64_t id) {
+  char text[kKeyLen];
+  std::snprintf(text, sizeof text, "%s%016" PRIx64, prefix(kind), id);
+  return text;
+}
+
+std::uint64_t parse_ipc_key(IpcKind kind, const char* key) {
+  if (key == nullptr) return 0;
+  const char* p = prefix(kind);
+  const std::size_t n = std::strlen(p);
+  if (strnlen(key, kKeyLen) >= kKeyLen || std::strncmp(key, p, n) != 0) return 0;
+  const char* hex = key + n;
+  if (std::strlen(hex) != 16) return 0;
+  std::uint64_t id = 0;
+  for (const char* c = hex; *c != '\0'; ++c) {
+    int v = (*c >= '0' && *c <= '9') ? *c - '0' : (*c >= 'a' && *c <= 'f') ? *c - 'a' + 10 : -1;
+    if (v < 0) return 0;
+    id = id << 4 | static_cast<std::uint64_t>(v);
+  }
+  return id;
+}
+
+// ---- IPC memory ----
+
+void ipc_mem_export(Call& call, void* ptr, std::size_t size, char* key, std::size_t len,
+                    std::uint64_t flags) {
+  require_not_null(ptr, "devPtr");
+  require_not_null(key, "key");
+  require(size != 0, ACL_ERROR_INVALID_PARAM, "size is 0");
+  require(len >= kKeyLen, ACL_ERROR_INVALID_PARAM, "len must be at least 65 (the key's length)");
+  require(flags == ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT ||
+              flags == ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION,
+          ACL_ERROR_INVALID_PARAM, "flags must be an ACL_RT_IPC_MEM_EXPORT_FLAG_* value");
+  call.context();
+  const Allocation* a = call.runtime().memory().find(ptr);
+  const auto addr = reinterpret_cast<std::uintptr_t>(ptr);
+  require(a != nullptr && a->kind == MemKind::kDevice, ACL_ERROR_RT_PARAM_INVALID,
+          "devPtr is not inside a live device allocation");
+  require(a->contains(addr, size), ACL_ERROR_RT_PARAM_INVALID,
+          "devPtr + size runs past the end of its allocation");
+  auto m = std::make_shared<IpcMemory>();
+  m->base = addr;
+  m->size = size;
+  m->device = a->device;
+  m->serial = a->serial;
+  const std::uint64_t id = call.runtime().ipc().publish(
+      IpcKind::kMemory, process_pid(), flags == ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT, std::move(m));
+  write_key(IpcKind::kMemory, id, key, len);
+}
+
+void ipc_mem_set_pids(Call& call, const char* key, const std::int32_t* pids, std::size_t count) {
+  require_not_null(key, "key");
+  std::vector<std::int32_t> list = pid_list(pids, count);
+  call.context();
+  check_ipc(call.runtime().ipc().allow(parse_ipc_key(IpcKind::kMemory, key), IpcKind::kMemory,
+                                       process_pid(), list),
+            std::string("key \"") + key + "\"");
+}
+
+void* ipc_mem_import(Call& call, const char* key, std::uint64_t flags) {
+  require_not_null(key, "key");
+  require(flags == ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT ||
+              flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS,
+          ACL_ERROR_INVALID_PARAM, "flags must be an ACL_RT_IPC_MEM_IMPORT_FLAG_* value");
+  const Context& ctx = call.context();
+  const std::uint64_t id = parse_ipc_key(IpcKind::kMemory, key);
+  const std::string what = std::string("key \"") + key + "\"";
+  IpcRegistry& registry = call.runtime().ipc();
+  IpcObject object;
+  check_ipc(registry.import(id, IpcKind::kMemory, process_pid(), &object), what);
+  const auto& m = *std::static_pointer_cast<IpcMemory>(object);
+  if (!call.runtime().memory().alive(m.serial)) {
+    registry.close(id, IpcKind::kMemory, process_pid());
+    registry.withdraw(id);
+    fail(ACL_ERROR_RT_PARAM_INVALID, what + " names device memory that was freed");
+  }
+  if (m.device != ctx.device && flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS &&
+      peer_capable(call)) {
+    call.device(ctx.device).peers.insert(m.device);
+  }
+  return reinterpret_cast<void*>(m.base);
+}
+
+void ipc_mem_close(Call& call, const char* key) {
+  require_not_null(key, "key");
+  call.context();
+  check_ipc(call.runtime().ipc().close(parse_ipc_key(IpcKind::kMemory, key), IpcKind::kMemory,
+                                       process_pid()),
+            std::string("key \"") + key + "\"");
+}
+
+// ---- IPC events ----
+
+void ipc_event_export(Call& call, void* event, void* handle) {
+  require_not_null(handle, "handle");
+  Event& e = call.event(event);
+  require((e.flags & ACL_EVENT_IPC) != 0 && e.ex, ACL_ERROR_RT_PARAM_INVALID,
+          "event was not created by aclrtCreateEventExWithFlag with ACL_EVENT_IPC");
+  if (e.export_id == 0) {
+    auto x = std::make_shared<IpcEvent>();
+    x->state = e.state;
+    x->flags = e.flags;
+    e.export_id = call.runtime().ipc().publish(IpcKind::kEvent, process_pid(), false, std::move(x));
+  }
+  auto* out = static_cast<aclrtIpcEventHandle*>(handle);
+  std::memset(out->reserved, 0, sizeof out->reserved);
+  write_key(IpcKind::kEvent, e.export_id, out->reserved, sizeof out->reserved);
+}
+
+void* ipc_event_open(Call& call, const void* handle) {
+  const auto* in = static_cast<const aclrtIpcEventHandle*>(handle);
+  char key[kKeyLen] = {};
+  std::memcpy(key, in->reserved, sizeof in->reserved);
+  Context& ctx = call.context();
+  const std::uint64_t id = parse_ipc_key(IpcKind::kEvent, key);
+  IpcObject object;
+  check_ipc(call.runtime().ipc().import(id, IpcKind::kEvent, process_pid(), &object),
+            "the IPC event handle");
+  call.runtime().ipc().close(id, IpcKind::kEvent, process_pid());  // the event holds the state
+  const auto& x = *std::static_pointer_cast<IpcEvent>(object);
+  Device& dev = call.device(ctx.device);
+  auto e = std::make_shared<Event>();
+  e->device = dev.id;
+  e->id = dev.next_event_id++;
+  e->flags = x.flags;
+  e->ex = true;
+  e->opened = true;
+  e->state = x.state;
+  return call.runtime().events().add(std::move(e));
+}
+
+// ---- IPC notifies ----
+
+void notify_export(Call& call, void* notify, char* key, std::size_t len, std::uint64_t flags) {
+  require_not_null(key, "key");
+  require(len >= kKeyLen, ACL_ERROR_INVALID_PARAM, "len must be at least 65 (the key's length)");
+  require(flags == ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT ||
+              flags == ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION,
+          ACL_ERROR_INVALID_PARAM, "flags must be an ACL_RT_NOTIFY_EXPORT_FLAG_* value");
+  Notify& n = live_notify(call, notify);
+  require(!n.imported, ACL_ERROR_RT_PARAM_INVALID,
+          "notify was imported: only the creating process exports it");
+  require(n.export_id == 0, ACL_ERROR_RT_PARAM_INVALID, "notify is already exported");
+  auto x = std::make_shared<IpcNotify>();
+  x->state = n.state;
+  x->device = n.device;
+  x->id = n.id;
+  n.export_id = call.runtime().ipc().publish(IpcKind::kNotify, process_pid(),
+                                             flags == ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT,
+                                             std::move(x));
+  write_key(IpcKind::kNotify, n.export_id, key, len);
+}
+
+void notify_set_pids(Call& call, void* notify, const std::int32_t* pids, std::size_t count) {
+  Notify& n = live_notify(call, notify);
+  std::vector<std::int32_t> list = pid_list(pids, count);
+  require(n.export_id != 0, ACL_ERROR_RT_PARAM_INVALID,
+          "notify is not exported (aclrtNotifyGetExportKey first)");
+  check_ipc(call.runtime().ipc().allow(n.export_id, IpcKind::kNotify, process_pid(), list),
+            "the notify");
+}
+
+void* notify_import(Call& call, const char* key, std::uint64_t flags) {
+  require_not_null(key, "key");
+  require(flags == ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT ||
+              flags == ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS,
+          ACL_ERROR_INVALID_PARAM, "flags must be an ACL_RT_NOTIFY_IMPORT_FLAG_* value");
+  call.context();
+  const std::uint64_t id = parse_ipc_key(IpcKind::kNotify, key);
+  IpcObject object;
+  check_ipc(call.runtime().ipc().import(id, IpcKind::kNotify, process_pid(), &object),
+            std::string("key \"") + key + "\"");
+  call.runtime().ipc().close(id, IpcKind::kNotify, process_pid());  // the notify holds the state
+  const auto& x = *std::static_pointer_cast<IpcNotify>(object);
+  auto n = std::make_shared<Notify>();
+  n->device = x.device;
+  n->id = x.id;
+  n->state = x.state;
+  n->imported = true;
+  n->peer_ok = flags == ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS;
+  return call.runtime().notifies().add(std::move(n));
+}
+
+}  // namespace npusim::rt
