@@ -110,6 +110,22 @@ TEST(ShapeOps, GatherInTimingOnlyModeRecordsButWritesNothing) {
   for (int i = 0; i < 64; ++i) EXPECT_NE(dst[i], 7.0f) << i;
 }
 
+// In timing-only mode the offsets are undefined data (nothing computed them): out-of-range or
+// unaligned values are not errors there (a timing-only MaxPool2dWithIndices replay used to stop on
+// them), and the recorded instruction is the same as with good offsets.
+TEST(ShapeOps, GatherInTimingOnlyModeIgnoresUndefinedOffsets) {
+  std::vector<float> src(64), dst(64);
+  std::vector<std::uint32_t> off(64, 0xFFFFFFF3u);
+  auto r =
+      run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 64u, 0u, false);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  ASSERT_EQ(r.blocks[0].trace.instrs.size(), 5u);
+  EXPECT_EQ(r.blocks[0].trace.instrs[3].bytes, 64u * 4u);
+  // The same offsets in a functional run are the kernel's error.
+  r = run_blocks(&gather_kernel, 1, gm(src.data()), gm(off.data()), gm(dst.data()), 64u, 0u, true);
+  EXPECT_FALSE(r.ok());
+}
+
 TEST(ShapeOps, CompareAndSelectMakeAnElementwiseMax) {
   std::vector<half> a(64), b(64), out(64);
   std::vector<std::uint8_t> mask(32, 0xee);

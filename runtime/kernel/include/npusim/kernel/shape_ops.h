@@ -39,13 +39,15 @@ NPUSIM_TWIN_FN void gather_body(BlockContext& ctx, Operand<T> dst, Operand<T> sr
   if (src.data == nullptr) fail("Gather", "src has no buffer");
   const std::uint64_t src_bytes = static_cast<std::uint64_t>(src.size) * sizeof(T);
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(src.data);
-  for (std::uint32_t i = 0; i < count; ++i) {
+  // The offsets are data: in timing-only mode (no vector op computed them) they are undefined, so
+  // they are neither checked nor used; the instruction's cost does not depend on them.
+  for (std::uint32_t i = 0; i < count && ctx.functional; ++i) {
     const std::uint64_t at = static_cast<std::uint64_t>(base) + offsets.data[i];
     if (at % sizeof(T) != 0 || at + sizeof(T) > src_bytes) {
       fail("Gather", "element %u: byte offset %llu is unaligned or beyond src (%llu bytes)", i,
            static_cast<unsigned long long>(at), static_cast<unsigned long long>(src_bytes));
     }
-    if (ctx.functional) __builtin_memcpy(static_cast<void*>(dst.data + i), bytes + at, sizeof(T));
+    __builtin_memcpy(static_cast<void*>(dst.data + i), bytes + at, sizeof(T));
   }
   record_vector(ctx, Op::kCopy, dtype_of<T>(), dtype_of<T>(), n, sizeof(T),
                 {{dst.slot, true}, {src.slot, false}, {offsets.slot, false}});
