@@ -120,6 +120,30 @@ bool export_env(const ConfigOptions& o, const std::string& out_dir, const char* 
   return true;
 }
 
+/// Runs argv[0] (looked up on PATH) with argv and waits for it; returns its wait status, or -1
+/// when it could not be started. When exec fails the child prints
+/// "npusim <command>: <cannot>: <reason>" and exits with `exec_failure`.
+int spawn_and_wait(std::vector<std::string> argv, const char* command, const std::string& cannot,
+                   int exec_failure) {
+  std::vector<char*> args;
+  for (auto& a : argv) args.push_back(a.data());
+  args.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::cerr << "npusim " << command << ": fork: " << std::strerror(errno) << "\n";
+    return -1;
+  }
+  if (pid == 0) {
+    execvp(args[0], args.data());
+    std::cerr << "npusim " << command << ": " << cannot << ": " << std::strerror(errno) << "\n";
+    _exit(exec_failure);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
 int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<std::string> argv) {
   ChipConfig cfg;
   if (!load(o, cfg)) return 2;
@@ -130,22 +154,8 @@ int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<
   if (!export_env(o, out_dir, "run")) return 2;
   prepend_env_path("LD_LIBRARY_PATH", self_dir() / ".." / "lib64");
 
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::perror("npusim run: fork");
-    return 2;
-  }
-  if (pid == 0) {
-    execvp(args[0], args.data());
-    std::cerr << "npusim run: cannot execute " << argv[0] << ": " << std::strerror(errno) << "\n";
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = spawn_and_wait(argv, "run", "cannot execute " + argv[0], 127);
+  if (status < 0) return 2;
   if (const char* out = std::getenv("NPUSIM_OUT")) {
     std::cerr << "npusim: outputs in " << out << " (timeline.json opens in ui.perfetto.dev)\n";
   }
@@ -218,23 +228,11 @@ int report(const ReportOptions& o) {
   if (!o.out.empty()) argv.insert(argv.end(), {"-o", o.out});
   if (!o.title.empty()) argv.insert(argv.end(), {"--title", o.title});
   if (!o.png_dir.empty()) argv.insert(argv.end(), {"--png-dir", o.png_dir});
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::perror("npusim report: fork");
-    return 2;
-  }
-  if (pid == 0) {
-    execvp(args[0], args.data());
-    std::cerr << "npusim report: cannot run Python 3 (" << python << "): " << std::strerror(errno)
-              << "; install python3 and python3-matplotlib, or set NPUSIM_PYTHON\n";
-    _exit(2);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = spawn_and_wait(
+      argv, "report",
+      "cannot run Python 3 (" + python + ") [install python3 and python3-matplotlib, or set NPUSIM_PYTHON]",
+      2);
+  if (status < 0) return 2;
   if (WIFSIGNALED(status)) {
     std::cerr << "npusim report: " << python << " killed by signal " << WTERMSIG(status) << "\n";
     return 2;
