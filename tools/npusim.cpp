@@ -177,6 +177,7 @@ int replay(const ConfigOptions& o, npusim::replay::Options r, const std::vector<
     }
     r.params[p.substr(0, eq)] = p.substr(eq + 1);
   }
+  r.timing_only = !cfg.aicore.functional;
   if (!export_env(o, r.out_dir, "replay")) return 2;
   if (const char* out = std::getenv("NPUSIM_OUT"); out != nullptr && *out != '\0') r.out_dir = out;
   return npusim::replay::run_replay(r);

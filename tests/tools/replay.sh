@@ -18,6 +18,17 @@ PY
 }
 
 case "${CASE}" in
+  timing_only)  # aicore.functional=false: the same simulated times, checks skipped (not failed)
+    "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out f > f.txt
+    "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --set aicore.functional=false --out t | tee t.txt
+    grep -q "check y: skipped (timing-only run" t.txt
+    json_check t/replay_summary.json "d['checks_passed'] == 0 and d['checks_skipped'] == 3 and d['checks_failed'] == 0"
+    json_check f/replay_summary.json "d['checks_passed'] == 3 and d['checks_skipped'] == 0"
+    fsim=$(python3 -c "import json; print(json.load(open('f/replay_summary.json'))['simulated_us'])")
+    tsim=$(python3 -c "import json; print(json.load(open('t/replay_summary.json'))['simulated_us'])")
+    [[ "${fsim}" == "${tsim}" ]] || { echo "timing-only ${tsim} us != functional ${fsim} us"; exit 1; }
+    cmp <(cut -d, -f1-12 f/op_summary.csv) <(cut -d, -f1-12 t/op_summary.csv)
+    ;;
   add_mul)  # results checked by the trace's expect: entries; events between the two streams
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out out | tee run.txt
     grep -q "check y: OK" run.txt && grep -q "check z: OK" run.txt && grep -q "check hz: OK" run.txt

@@ -37,6 +37,10 @@ struct Options {
   bool strict = false;
   std::set<std::string> skip_ops;  // --skip-op: op types not run (reported as such)
   int repeat = 1;
+  /// The chip runs timing-only (aicore.functional=false): kernels compute nothing, so the values
+  /// of floating-point inputs cannot matter; they are not generated (zeros are copied in, at the
+  /// same simulated cost). Integer tensors (indices, which may steer addresses) still are.
+  bool timing_only = false;
 };
 
 int run_replay(const Options& options);
