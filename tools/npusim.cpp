@@ -37,6 +37,7 @@
 #include "sim/config.h"
 #include "tools/check/check.h"
 #include "tools/replay/runner.h"
+#include "runtime/remote/session.h"
 #include "tools/sweep/sweep.h"
 
 namespace fs = std::filesystem;
@@ -389,7 +390,26 @@ int main(int argc, char** argv) {
   task->add_option("dir", task_dir, "the sweep's --out directory")->required();
   task->add_option("index", task_index, "the run index ($SLURM_ARRAY_TASK_ID)")->required();
 
+  std::string serve_session;
+  CLI::App* srv = app.add_subcommand(
+      "serve", "the simulation server of a session (several processes, one simulated machine)");
+  srv->add_option("--session", serve_session, "the session id (what NPUSIM_SESSION says)")->required();
+
   CLI11_PARSE(app, argc, argv);
+  if (*srv) {
+    namespace remote = npusim::rt::remote;
+    if (!remote::valid_session(serve_session)) {
+      std::cerr << "npusim serve: '" << serve_session << "' is not a session id ([A-Za-z0-9._-], 1..64)\n";
+      return 2;
+    }
+    try {
+      remote::Server server(remote::socket_path(serve_session));
+      return server.run();
+    } catch (const std::exception& e) {
+      std::cerr << "npusim serve: " << e.what() << "\n";
+      return 2;
+    }
+  }
   if (*swp) {
     sweep_opts.wait = !sweep_no_wait;
     return sweep(sweep_file, sweep_opts, sweep_dry, sweep_collect);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+// Several processes on one simulated machine (issue 14; design: docs/multiprocess.md) — the
+// session plumbing: where a session's server listens, the wire framing, the server's client
+// table, and starting the server on demand. Plain C++ and POSIX (Unix stream sockets,
+// SO_PEERCRED, flock); no simulator here. The engine and the registry ride on these frames later.
+//
+//   Session   NPUSIM_SESSION=<id> groups processes; its server listens on
+//             $XDG_RUNTIME_DIR/npusim-<uid>-<id>.sock (or /tmp/...). Ids are [A-Za-z0-9._-]{1,64}.
+//   Frames    u32 type, u32 payload length, payload (little-endian host order: one machine).
+//   Server    accepts clients, learns each one's pid from the socket (SO_PEERCRED, not from what
+//             the client says), numbers them in order of arrival, answers kList, notices a client
+//             that goes without kBye (exit or crash: the socket closes) and goes on serving the
+//             others; exits when the last client has left (after at least one came), or when no
+//             client came within `idle_exit_ms` of starting.
+//   Start     connect_or_start(): takes <sock>.lock with flock (so two processes starting at once
+//             start one server), connects if a server listens, else forks `<exe> serve --session
+//             <id>` detached (setsid) and waits for it to listen.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npusim::rt::remote {
+
+/// NPUSIM_SESSION, or "" (no session: the in-process backend, today's path).
+std::string session_from_env();
+/// Whether `id` is a usable session id ([A-Za-z0-9._-], 1..64 characters).
+bool valid_session(const std::string& id);
+/// The socket of a session's server.
+std::string socket_path(const std::string& session);
+
+enum class FrameType : std::uint32_t {
+  kHello = 1,    // client -> server: payload = the client's program name
+  kWelcome = 2,  // server -> client: payload = "<client number> <pid the server saw>"
+  kList = 3,     // client -> server: the clients now connected
+  kClients = 4,  // server -> client: payload = "<number>:<pid> ..." in arrival order
+  kBye = 5,      // client -> server: leaving in good order
+};
+
+struct Frame {
+  FrameType type = FrameType::kHello;
+  std::string payload;
+};
+
+/// Blocking frame I/O on a stream socket; false on EOF or error (errno kept). Frames above
+/// 64 MiB are refused (payload bytes travel through shared memory, not the socket).
+bool write_frame(int fd, const Frame& frame);
+bool read_frame(int fd, Frame& frame);
+
+struct ClientInfo {
+  std::uint32_t number = 0;  // 1, 2, ... in order of arrival
+  pid_t pid = 0;             // from SO_PEERCRED
+  std::string program;
+};
+
+/// What happened to the server's clients, for its log and tests.
+struct ServerEvent {
+  enum class Kind { kJoined, kLeft, kLost } kind;  // kLost: the socket closed without kBye
+  ClientInfo client;
+};
+
+class Server {
+ public:
+  /// Listens on `path` (a stale socket file is replaced). Throws std::runtime_error.
+  Server(std::string path, int idle_exit_ms = 10000);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  /// Serves until the last client has left; returns 0 (1 if it gave up waiting for a first
+  /// client). `log` (may be null) receives one line per event.
+  int run(std::vector<ServerEvent>* events = nullptr, bool log = true);
+
+ private:
+  std::string path_;
+  int listen_fd_ = -1;
+  int idle_exit_ms_;
+};
+
+/// Connects to the session's server, starting `server_exe serve --session <id>` first when none
+/// listens; sends kHello and reads kWelcome. Returns the connected fd, or -1 with `error` set.
+/// `number` receives the client number the server gave.
+int connect_or_start(const std::string& session, const std::string& server_exe,
+                     const std::string& program, std::uint32_t& number, std::string& error);
+
+/// Connects to a server already listening (no start). Same return as connect_or_start.
+int connect_to(const std::string& path, const std::string& program, std::uint32_t& number,
+               std::string& error);
+
+}  // namespace npusim::rt::remote
