@@ -18,6 +18,9 @@
 //   npusim sweep SWEEP.yaml --out DIR [-j N | --slurm [--sbatch OPT]...] [--collect] [--rerun]
 //       one workload over a grid of configurations, on a local pool or a Slurm job array
 //       (tools/sweep/sweep.h; docs/sweep.md); `npusim sweep-task DIR I` is one array task
+//   npusim serve --session ID
+//       the server of a session of several processes (runtime/remote/session.h; started on
+//       demand by the first process; docs/multiprocess.md)
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
