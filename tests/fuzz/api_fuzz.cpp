@@ -5,8 +5,11 @@
 // hangs or corrupts (run it under ASan/UBSan too), that every call returns an aclError the API
 // documents, and that memory does not grow from the first half of the run to the second.
 //
-//   npusim_api_fuzz [--seed N] [--calls N] [--threads N] [--ipc 1]
+//   npusim_api_fuzz [--seed N] [--calls N] [--threads N] [--ipc 1 | --tdt 1]
 //                                                              (calls: total over all threads)
+// --tdt 1 exercises the data-transfer APIs instead: channels (capacities, sends and receives
+// with short timeouts, stop/clean/destroy under other threads' feet) and queues (enqueue,
+// dequeue into buffers too small, routes bound and unbound between live and destroyed queues).
 // --ipc 1 exercises the sharing APIs instead: virtual memory (reserve, physical allocations,
 // map/unmap, shareable handles), IPC memory keys, IPC events and notifies, with copies through
 // mappings that other threads unmap meanwhile.
@@ -30,6 +33,8 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
 
@@ -52,7 +57,9 @@ const std::set<int> kKnownCodes = {
     ACLNN_ERR_PARAM_NULLPTR, ACLNN_ERR_PARAM_INVALID, ACL_ERROR_RT_VECTOR_CORE_EXCEPTION,
     ACL_ERROR_RT_AICORE_EXCEPTION,
     // sharing (--ipc): a whitelist refusal
-    ACL_ERROR_RT_NO_PERMISSION};
+    ACL_ERROR_RT_NO_PERMISSION,
+    // data transfer (--tdt): full / empty (also after a timeout), unknown queue, stopped channel
+    ACL_ERROR_RT_QUEUE_FULL, ACL_ERROR_RT_QUEUE_EMPTY, ACL_ERROR_INVALID_QUEUE_ID, ACL_ERROR_FAILURE};
 
 long rss_kib() {
   FILE* f = std::fopen("/proc/self/statm", "r");
@@ -80,6 +87,8 @@ struct Pool {
   std::vector<std::uint64_t> shareable{0};
   std::vector<std::string> keys{"", "garbage"};
   std::vector<aclrtNotify> notifies{nullptr};
+  std::vector<acltdtChannelHandle*> channels{nullptr};
+  std::vector<std::uint32_t> queues{0, 999999};  // --tdt: queue ids (two never valid)
 
   template <class T>
   T pick(std::vector<T>& v, std::mt19937_64& rng) {
@@ -386,18 +395,123 @@ void ipc_worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& don
   }
 }
 
+
+void tdt_worker(Pool& pool, Stats& st, std::uint64_t seed, long calls, long& done_calls) {
+  std::mt19937_64 rng(seed);
+  std::vector<char> host(kBuf, 3);
+  aclrtSetDevice(0);
+  auto timeout = [&rng] { return static_cast<int32_t>(rng() % 3); };  // 0, 1 or 2 simulated ms
+  auto qid = [&] {
+    std::lock_guard<std::mutex> lock(pool.m);
+    return pool.queues[rng() % pool.queues.size()];
+  };
+  for (long i = 0; i < calls; ++i) {
+    const int op = static_cast<int>(rng() % 12);
+    int rc = ACL_SUCCESS;
+    switch (op) {
+      case 0: {
+        // Mostly fresh names (a name in use is refused), sometimes a taken one.
+        const std::string name = "fuzz" + std::to_string(rng() % 8 == 0 ? 0 : seed * 100000 + i);
+        acltdtChannelHandle* h = rng() % 2 == 0 ? acltdtCreateChannel(0, name.c_str())
+                                                : acltdtCreateChannelWithCapacity(0, name.c_str(), rng() % 5);
+        if (h == nullptr) { rc = ACL_ERROR_INVALID_PARAM; break; }
+        acltdtChannelHandle* old = pool.add(pool.channels, h);
+        if (old != nullptr) acltdtDestroyChannel(old);
+        break;
+      }
+      case 1: rc = acltdtDestroyChannel(pool.pick(pool.channels, rng)); break;
+      case 2: {  // a dataset of one tensor (host bytes, possibly empty) sent with a short timeout
+        const std::size_t n = rng() % 4096;
+        const int64_t dims[1] = {static_cast<int64_t>(n / 4)};
+        acltdtDataItem* item = acltdtCreateDataItem(ACL_TENSOR_DATA_TENSOR, dims, 1, ACL_FLOAT, host.data(), n / 4 * 4);
+        acltdtDataset* ds = acltdtCreateDataset();
+        if (item != nullptr && ds != nullptr) note(st, acltdtAddDataItem(ds, item), "add item");
+        rc = acltdtSendTensor(pool.pick(pool.channels, rng), ds, timeout());
+        if (ds != nullptr) note(st, acltdtDestroyDataset(ds), "destroy dataset");
+        if (item != nullptr) note(st, acltdtDestroyDataItem(item), "destroy item");
+        break;
+      }
+      case 3: {
+        acltdtDataset* ds = acltdtCreateDataset();
+        rc = acltdtReceiveTensor(pool.pick(pool.channels, rng), ds, timeout());
+        if (ds != nullptr) {
+          for (std::size_t k = 0; k < acltdtGetDatasetSize(ds); ++k) {
+            const acltdtDataItem* item = acltdtGetDataItem(ds, k);
+            (void)acltdtGetDataSizeFromItem(item);
+          }
+          note(st, acltdtDestroyDataset(ds), "destroy received dataset");
+        }
+        break;
+      }
+      case 4: { size_t n = 0; rc = acltdtQueryChannelSize(pool.pick(pool.channels, rng), &n); break; }
+      case 5: rc = rng() % 2 == 0 ? acltdtCleanChannel(pool.pick(pool.channels, rng))
+                                  : acltdtStopChannel(pool.pick(pool.channels, rng)); break;
+      case 6: {
+        acltdtQueueAttr* attr = acltdtCreateQueueAttr();
+        const uint32_t depth = static_cast<uint32_t>(rng() % 5);
+        if (attr != nullptr && rng() % 2 == 0) note(st, acltdtSetQueueAttr(attr, ACL_TDT_QUEUE_DEPTH_UINT32, sizeof(depth), &depth), "depth");
+        uint32_t q = 0;
+        rc = acltdtCreateQueue(attr, &q);
+        if (attr != nullptr) note(st, acltdtDestroyQueueAttr(attr), "destroy attr");
+        if (rc == 0) {
+          std::uint32_t old = 0;
+          {
+            std::lock_guard<std::mutex> lock(pool.m);
+            if (pool.queues.size() < 64) {
+              pool.queues.push_back(q);
+            } else {
+              std::uint32_t& slot = pool.queues[2 + q % (pool.queues.size() - 2)];
+              old = slot;
+              slot = q;
+            }
+          }
+          if (old != 0) acltdtDestroyQueue(old);
+        }
+        break;
+      }
+      case 7: rc = acltdtDestroyQueue(qid()); break;
+      case 8: {
+        const std::size_t n = rng() % 2048;
+        const char user[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+        rc = acltdtEnqueueData(qid(), host.data(), n, user, rng() % 9, timeout(), 0);
+        break;
+      }
+      case 9: {
+        std::vector<char> out(rng() % 2048);
+        size_t got = 0;
+        char user[8];
+        rc = acltdtDequeueData(qid(), out.data(), out.size(), &got, user, rng() % 9, timeout());
+        break;
+      }
+      case 10: case 11: {  // a route between two queues (live, destroyed or never made)
+        acltdtQueueRouteList* list = acltdtCreateQueueRouteList();
+        acltdtQueueRoute* route = acltdtCreateQueueRoute(qid(), qid());
+        if (list != nullptr && route != nullptr) note(st, acltdtAddQueueRoute(list, route), "add route");
+        rc = op == 10 ? acltdtBindQueueRoutes(list) : acltdtUnbindQueueRoutes(list);
+        if (route != nullptr) note(st, acltdtDestroyQueueRoute(route), "destroy route");
+        if (list != nullptr) note(st, acltdtDestroyQueueRouteList(list), "destroy route list");
+        break;
+      }
+    }
+    note(st, rc, "tdt call");
+    if (rc == ACL_SUCCESS) ++st.ipc_ok[op];
+    ++done_calls;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   long calls = 20000;
   int threads = 3;
-  bool ipc = false;
+  bool ipc = false, tdt = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (std::strcmp(argv[i], "--seed") == 0) seed = std::strtoull(argv[i + 1], nullptr, 10);
     if (std::strcmp(argv[i], "--calls") == 0) calls = std::strtol(argv[i + 1], nullptr, 10);
     if (std::strcmp(argv[i], "--threads") == 0) threads = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--ipc") == 0) ipc = std::atoi(argv[i + 1]) != 0;
+    if (std::strcmp(argv[i], "--tdt") == 0) tdt = std::atoi(argv[i + 1]) != 0;
   }
   setenv("NPUSIM_HANG_TIMEOUT", "0.05", 0);  // parked waits give up quickly
   setenv("NPUSIM_LOG", "off", 0);
@@ -412,7 +526,7 @@ int main(int argc, char** argv) {
     std::vector<std::thread> ts;
     std::vector<long> done(threads, 0);
     for (int t = 0; t < threads; ++t) {
-      ts.emplace_back(ipc ? ipc_worker : worker, std::ref(pool), std::ref(st), seed * 1000 + half * 100 + t,
+      ts.emplace_back(tdt ? tdt_worker : ipc ? ipc_worker : worker, std::ref(pool), std::ref(st), seed * 1000 + half * 100 + t,
                       calls / 2 / threads, std::ref(done[t]));
     }
     for (auto& t : ts) t.join();
@@ -433,9 +547,11 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(seed), calls, threads, st.codes.size(), rss_half,
               rss_end, fin);
   long idle_ops = 0;  // --ipc: every operation must succeed sometimes, or the run tested little
-  if (ipc) {
-    std::printf("api fuzz: successful calls per sharing operation:");
-    for (const auto& n : st.ipc_ok) {
+  if (ipc || tdt) {
+    std::printf("api fuzz: successful calls per %s operation:", tdt ? "data-transfer" : "sharing");
+    const std::size_t ops = tdt ? 12 : 16;
+    for (std::size_t k = 0; k < ops; ++k) {
+      const auto& n = st.ipc_ok[k];
       std::printf(" %ld", n.load());
       if (n.load() == 0) ++idle_ops;
     }
