@@ -209,6 +209,17 @@ std::vector<std::uint64_t> udims(const std::vector<std::int64_t>& dims) {
   return out;
 }
 
+/// The DumpData tensor of `v` (kind 0 input, 1 output) holding `data`.
+Tensor tensor_of(const TensorView& v, int kind, std::vector<std::uint8_t> data) {
+  Tensor t;
+  t.kind = kind;
+  t.dtype = v.dtype;
+  t.format = v.format;
+  t.shape = t.origin_shape = udims(v.dims);
+  t.data = std::move(data);
+  return t;
+}
+
 bool write_file(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
@@ -456,25 +467,13 @@ void after_op(Call& call, void* stream, const std::shared_ptr<OpRun>& run) {
       std::size_t k = 0;
       for (const TensorView& v : run->desc.inputs) {
         if (v.addr == nullptr) continue;
-        Tensor t;
-        t.kind = 0;
-        t.dtype = v.dtype;
-        t.format = v.format;
-        t.shape = t.origin_shape = udims(v.dims);
-        t.data = std::move(run->inputs[k++]);
-        tensors.push_back(std::move(t));
+        tensors.push_back(tensor_of(v, 0, std::move(run->inputs[k++])));
       }
     }
     if (run->mode != Mode::kInput) {
       for (const TensorView& v : run->desc.outputs) {
         if (v.addr == nullptr) continue;
-        Tensor t;
-        t.kind = 1;
-        t.dtype = v.dtype;
-        t.format = v.format;
-        t.shape = t.origin_shape = udims(v.dims);
-        t.data = gather(v);
-        tensors.push_back(std::move(t));
+        tensors.push_back(tensor_of(v, 1, gather(v)));
       }
     }
     const std::uint64_t us = o.end / 1000000;
@@ -517,13 +516,7 @@ void on_kernel_failure(const std::string& kernel, std::uint32_t device, std::uin
     auto add = [&](const std::vector<TensorView>& views, int kind) {
       for (const TensorView& v : views) {
         if (v.addr == nullptr || mem.find(v.addr) == nullptr) continue;  // absent or not device memory
-        Tensor t;
-        t.kind = kind;
-        t.dtype = v.dtype;
-        t.format = v.format;
-        t.shape = t.origin_shape = udims(v.dims);
-        t.data = gather(v);
-        tensors.push_back(std::move(t));
+        tensors.push_back(tensor_of(v, kind, gather(v)));
       }
     };
     add(run.desc.inputs, 0);
