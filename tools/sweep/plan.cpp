@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "tools/check/metric_yaml.h"
 #include "tools/sweep/sweep.h"
@@ -17,7 +18,9 @@ namespace fs = std::filesystem;
 namespace npusim::sweep {
 namespace {
 
-constexpr const char* kParamPrefix = "param.";
+/// A swept or fixed key naming a trace parameter: "param.NAME" (passed as --param NAME=value).
+constexpr std::string_view kParamPrefix = "param.";
+bool is_param(const std::string& key) { return key.compare(0, kParamPrefix.size(), kParamPrefix) == 0; }
 
 class Parser {
  public:
@@ -139,12 +142,12 @@ class Parser {
       }
       std::string config = base_config;
       std::vector<std::string> sets, params;
-      for (const auto& [k, v] : fixed) (k.rfind(kParamPrefix, 0) == 0 ? params : sets).push_back(assign(k, v));
+      for (const auto& [k, v] : fixed) (is_param(k) ? params : sets).push_back(assign(k, v));
       for (const auto& [k, v] : run.values) {
         if (v.empty()) continue;  // not set by this run: the base value
         if (k == "config") {
           config = config_path(v);
-        } else if (k.rfind(kParamPrefix, 0) == 0) {
+        } else if (is_param(k)) {
           params.push_back(assign(k, v));
         } else {
           sets.push_back(assign(k, v));
@@ -159,7 +162,7 @@ class Parser {
       run.args = head;
       if (!config.empty()) run.args.insert(run.args.end(), {"--config", config});
       for (const auto& s : sets) run.args.insert(run.args.end(), {"--set", s});
-      for (const auto& p : params) run.args.insert(run.args.end(), {"--param", p.substr(6)});
+      for (const auto& p : params) run.args.insert(run.args.end(), {"--param", p.substr(kParamPrefix.size())});
       run.args.insert(run.args.end(), {"--out", "{out}"});
       run.args.insert(run.args.end(), tail.begin(), tail.end());
       plan.runs.push_back(std::move(run));
@@ -219,9 +222,9 @@ class Parser {
   void check_param(const YAML::Node& at, const std::string& key, bool replay,
                    const std::string& ctx) const {
     if (key.empty()) fail(at, ctx + ": empty key");
-    if (key.rfind(kParamPrefix, 0) == 0) {
+    if (is_param(key)) {
       if (!replay) fail(at, ctx + "." + key + ": trace parameters (param.NAME) need 'replay'");
-      if (key.size() == 6) fail(at, ctx + "." + key + ": expected param.NAME");
+      if (key.size() == kParamPrefix.size()) fail(at, ctx + "." + key + ": expected param.NAME");
     }
     if (key == "run" || key == "status" || key == "exit_code") {
       fail(at, ctx + "." + key + ": '" + key + "' names a column of the table, not a parameter");
