@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/device_arena.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <iterator>
 
@@ -30,12 +32,22 @@ std::size_t page_round(std::size_t v) { return (v + kPage - 1) / kPage * kPage; 
 
 DeviceArena::~DeviceArena() {
   if (base_ != 0) munmap(reinterpret_cast<void*>(base_), size_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 bool DeviceArena::reserve() {
   for (std::size_t size : kReserveTries) {
     void* p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) continue;
+    // The pages behind the range: one sparse memfd as large as the range, so another process of
+    // the session can map an exported range (runtime/ipc.cpp) and see the same bytes.
+    const int fd = ::memfd_create("npusim-device-arena", MFD_CLOEXEC);
+    if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(size)) != 0) {
+      if (fd >= 0) ::close(fd);
+      munmap(p, size);
+      continue;
+    }
+    fd_ = fd;
     base_ = reinterpret_cast<std::uintptr_t>(p);
     size_ = size;
     bump_ = kPage;  // the first page stays inaccessible too
@@ -105,7 +117,8 @@ void* DeviceArena::allocate_pages(std::size_t size) {
   const std::uintptr_t at = take(usable + kPage);  // + the guard page after it
   if (at == 0) return nullptr;
   void* p = reinterpret_cast<void*>(at);
-  if (mprotect(p, usable, PROT_READ | PROT_WRITE) != 0) {
+  if (mmap(p, usable, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
+           static_cast<off_t>(at - base_)) == MAP_FAILED) {
     release_pages(p, size);
     return nullptr;
   }
@@ -119,6 +132,8 @@ void DeviceArena::release_pages(void* p, std::size_t size) {
   // own, and a long run would reach the kernel's limit on mappings per process).
   mmap(p, usable, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(at - base_),
+            static_cast<off_t>(usable));
   std::size_t span = usable + kPage;
   auto next = free_.lower_bound(at);
   if (next != free_.end() && at + span == next->first) {  // merge with the span after

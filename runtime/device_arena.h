@@ -11,7 +11,9 @@
 // (the runtime can tell a freed or past-the-end device pointer from host memory), and a kernel's
 // stray access near a buffer, into freed memory or to address 0 faults instead of silently
 // corrupting host memory (the kernel launcher turns that fault into an AI Core exception).
-// Plain C++ over mmap/mprotect/madvise.
+// The pages are those of one sparse memfd as large as the range (offset = address - base), mapped
+// shared: a range exported to another process of a session is mapped there from the same file
+// (fd(), offset_of()); freed ranges punch holes in it. Plain C++ over mmap/memfd/fallocate.
 #pragma once
 
 #include <cstddef>
@@ -45,6 +47,11 @@ class DeviceArena {
   std::size_t reserved() const { return size_; }
   /// Start of the reserved range (0 until the first allocation reserves it).
   std::uintptr_t base() const { return base_; }
+  /// The memfd behind the range (-1 until reserved); `p`'s offset in it.
+  int fd() const { return fd_; }
+  std::uint64_t offset_of(const void* p) const {
+    return reinterpret_cast<std::uintptr_t>(p) - base_;
+  }
 
  private:
   bool reserve();
@@ -61,6 +68,7 @@ class DeviceArena {
   std::size_t page_allocations_ = 0;  // live page-granular allocations (slabs not counted)
   std::uintptr_t base_ = 0;
   std::size_t size_ = 0;
+  int fd_ = -1;
   std::size_t bump_ = 0;                        // offset of the never-used rest
   std::map<std::uintptr_t, std::size_t> free_;  // released spans by address (coalesced)
   std::deque<std::uintptr_t> small_free_[kClasses];  // free chunks per class, oldest first

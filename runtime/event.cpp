@@ -77,7 +77,9 @@ void record_event(Call& call, void* event, void* stream) {
     task.kind = TaskKind::kEventRecord;
     task.name = "EVENT_RECORD";
     task.done = [st, generation](const TaskOutcome& r) {
-      if (r.discarded || generation <= st->done) return;
+      if (r.discarded) return;
+      if (st->shared != 0) Runtime::instance().shared_sync().recorded_here(st->shared, r.end);
+      if (generation <= st->done) return;
       st->done = generation;
       st->done_time = r.end;
     };

@@ -19,6 +19,7 @@ struct EventState {
   std::uint64_t recorded = 0;  // records issued (generation of the latest)
   std::uint64_t done = 0;      // generation of the latest completed record (0 after a reset)
   sim::SimTime done_time = 0;  // simulated completion time of that record
+  std::uint64_t shared = 0;    // machine-wide id when shared with other processes (session)
 
   bool complete() const { return recorded != 0 && done == recorded; }
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/ipc.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cinttypes>
@@ -15,7 +16,11 @@
 #include "runtime/event.h"
 #include "runtime/notify.h"
 #include "runtime/peer.h"
+#include "runtime/remote/session.h"
 #include "runtime/runtime.h"
+#include "runtime/session_client.h"
+#include "runtime/vmm.h"
+#include "sim/log.h"
 
 namespace npusim::rt {
 namespace {
@@ -34,6 +39,7 @@ struct IpcMemory {
 struct IpcEvent {
   std::shared_ptr<EventState> state;
   std::uint32_t flags = 0;
+  std::uint32_t device = 0;
 };
 
 // What an IPC notify export carries.
@@ -41,6 +47,135 @@ struct IpcNotify {
   std::shared_ptr<NotifyState> state;
   std::uint32_t device = 0;
   std::uint32_t id = 0;
+};
+
+constexpr std::size_t kPage = 4096;
+
+// ---- How each kind travels to another process of the session (session_client.h) ----
+
+// IPC memory: the exporter's device arena file and the range's offset in it; the importer maps
+// that range at an address of its own and records it as device memory of the exporter's device.
+class MemoryCodec final : public IpcCodec {
+ public:
+  IpcWire describe(const IpcObject& object) override {
+    const auto& m = *std::static_pointer_cast<IpcMemory>(object);
+    const MemoryRegistry& memory = Runtime::instance().memory();
+    const std::uint64_t offset = memory.device_arena().offset_of(reinterpret_cast<void*>(m.base));
+    IpcWire w;
+    remote::WireOut out;
+    out.u64(offset / kPage * kPage).u64(offset % kPage).u64(m.size).u64(m.device);
+    w.description = out.bytes();
+    w.fd = memory.device_arena().fd();
+    return w;
+  }
+  void published(const IpcObject&, std::uint64_t) override {}
+  IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
+    remote::WireIn in(wire.description);
+    const std::uint64_t page_offset = in.u64();
+    const std::uint64_t in_page = in.u64();
+    const std::uint64_t size = in.u64();
+    const auto device = static_cast<std::uint32_t>(in.u64());
+    if (!in.ok() || wire.fd < 0) return nullptr;
+    const std::size_t span = (in_page + size + kPage - 1) / kPage * kPage;
+    MemoryRegistry& memory = Runtime::instance().memory();
+    void* p = memory.reserve_range(span);
+    if (p == nullptr || mmap(p, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, wire.fd,
+                             static_cast<off_t>(page_offset)) == MAP_FAILED) {
+      ::close(wire.fd);
+      if (p != nullptr) memory.release_range(p, span);
+      sim::log_error("cannot map IPC memory " + ipc_key(IpcKind::kMemory, id) +
+                     " of another process");
+      return nullptr;
+    }
+    ::close(wire.fd);  // the mapping keeps the pages
+    const Allocation* a = memory.add_mapping(device, p, span);
+    auto* m = new IpcMemory;
+    m->base = reinterpret_cast<std::uintptr_t>(p) + in_page;
+    m->size = size;
+    m->device = device;
+    m->serial = a->serial;
+    // The last close of the import unmaps it (the range faults again, like freed memory).
+    return std::shared_ptr<IpcMemory>(m, [p, span](IpcMemory* dead) {
+      MemoryRegistry& mem = Runtime::instance().memory();
+      mem.release(p);
+      mmap(p, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+      mem.release_range(p, span);
+      delete dead;
+    });
+  }
+};
+
+// Events: the importer gets its own state, kept in step by the session (SharedSync); the export
+// carries the latest record so far.
+class EventCodec final : public IpcCodec {
+ public:
+  IpcWire describe(const IpcObject& object) override {
+    const auto& x = *std::static_pointer_cast<IpcEvent>(object);
+    IpcWire w;
+    remote::WireOut out;
+    out.u64(x.flags);
+    w.description = out.bytes();
+    if (x.state->complete()) {
+      w.records = 1;
+      w.last_time = static_cast<std::int64_t>(x.state->done_time);
+    }
+    return w;
+  }
+  void published(const IpcObject& object, std::uint64_t id) override {
+    const auto& x = *std::static_pointer_cast<IpcEvent>(object);
+    Runtime::instance().shared_sync().track_event(id, x.state, x.device);
+  }
+  IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
+    remote::WireIn in(wire.description);
+    auto x = std::make_shared<IpcEvent>();
+    x->state = std::make_shared<EventState>();
+    x->flags = static_cast<std::uint32_t>(in.u64());
+    Runtime& rt = Runtime::instance();
+    if (wire.records != 0 && wire.last_time >= 0) {
+      // The record another process completed: here it completes at that simulated time (a
+      // phantom task when that is still ahead of this process's engine).
+      const auto t = static_cast<SimTime>(wire.last_time);
+      std::shared_ptr<EventState> st = x->state;
+      st->recorded = 1;
+      auto apply = [st, t] {
+        st->done = 1;
+        st->done_time = t;
+      };
+      if (rt.backend() != nullptr && t > rt.backend()->now()) {
+        rt.submit_phantom({0, t, apply, "IPC_EVENT_RECORD(export)"});
+      } else {
+        apply();
+      }
+    }
+    rt.shared_sync().track_event(id, x->state, 0);
+    return x;
+  }
+};
+
+class NotifyCodec final : public IpcCodec {
+ public:
+  IpcWire describe(const IpcObject& object) override {
+    const auto& x = *std::static_pointer_cast<IpcNotify>(object);
+    IpcWire w;
+    remote::WireOut out;
+    out.u64(x.device).u64(x.id);
+    w.description = out.bytes();
+    return w;
+  }
+  void published(const IpcObject& object, std::uint64_t id) override {
+    const auto& x = *std::static_pointer_cast<IpcNotify>(object);
+    Runtime::instance().shared_sync().track_notify(id, x.state, x.device);
+  }
+  IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
+    remote::WireIn in(wire.description);
+    auto x = std::make_shared<IpcNotify>();
+    x->state = std::make_shared<NotifyState>();
+    x->device = static_cast<std::uint32_t>(in.u64());
+    x->id = static_cast<std::uint32_t>(in.u64());
+    if (!in.ok()) return nullptr;
+    Runtime::instance().shared_sync().track_notify(id, x->state, x->device);
+    return x;
+  }
 };
 
 const char* prefix(IpcKind kind) {
@@ -68,6 +203,16 @@ std::vector<std::int32_t> pid_list(const std::int32_t* pids, std::size_t count) 
 }  // namespace
 
 std::int32_t process_pid() { return static_cast<std::int32_t>(::getpid()); }
+
+void install_ipc_codecs(RemoteIpcRegistry& registry) {
+  static MemoryCodec memory;
+  static EventCodec event;
+  static NotifyCodec notify;
+  registry.set_codec(IpcKind::kMemory, &memory);
+  registry.set_codec(IpcKind::kEvent, &event);
+  registry.set_codec(IpcKind::kNotify, &notify);
+  registry.set_codec(IpcKind::kPhysical, &physical_codec());
+}
 
 void check_ipc(IpcStatus status, const std::string& what) {
   switch (status) {
@@ -186,6 +331,7 @@ void ipc_event_export(Call& call, void* event, void* handle) {
     auto x = std::make_shared<IpcEvent>();
     x->state = e.state;
     x->flags = e.flags;
+    x->device = e.device;
     e.export_id = call.runtime().ipc().publish(IpcKind::kEvent, process_pid(), false, std::move(x));
   }
   auto* out = static_cast<aclrtIpcEventHandle*>(handle);

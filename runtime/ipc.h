@@ -35,6 +35,10 @@
 namespace npusim::rt {
 
 class Call;
+class RemoteIpcRegistry;
+
+/// Tells a session's registry how IPC memory, events, notifies and physical allocations travel.
+void install_ipc_codecs(RemoteIpcRegistry& registry);
 
 /// aclrtDeviceGetBareTgid: this process's id (the id whitelists hold).
 std::int32_t process_pid();

@@ -61,6 +61,7 @@ void finalize(Call& call) {
   rt.kernels().clear();
   release_all_vmm(call);
   rt.ipc().withdraw_all(process_pid());
+  rt.leave_session();
   rt.memory().unregister_all();
   rt.memory().release_all(MemKind::kDevice);
   rt.memory().release_all(MemKind::kHostPinned);

@@ -57,7 +57,9 @@ void record_notify(Call& call, void* handle, void* stream) {
   task.kind = TaskKind::kEventRecord;
   task.name = "NOTIFY_RECORD";
   task.done = [st = n.state](const TaskOutcome& r) {
-    if (!r.discarded) st->set = true;
+    if (r.discarded) return;
+    st->set = true;
+    if (st->shared != 0) Runtime::instance().shared_sync().recorded_here(st->shared, r.end);
   };
   submit_to_stream(call, s, std::move(task));
 }

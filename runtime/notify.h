@@ -13,6 +13,7 @@ class Call;
 
 struct NotifyState {
   bool set = false;
+  std::uint64_t shared = 0;  // machine-wide id when shared with other processes (session)
 };
 
 struct Notify {

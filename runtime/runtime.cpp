@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/runtime.h"
 
+#include <dlfcn.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +15,8 @@
 #include "acl/acl_base.h"
 #include "models/chip_config_loader.h"
 #include "runtime/errors.h"
+#include "runtime/ipc.h"
+#include "runtime/remote/link.h"
 #include "sim/log.h"
 
 namespace npusim::rt {
@@ -114,8 +119,98 @@ void Runtime::init() {
     devices_[i].sat_mode = cfg.generation().inf_nan_mode ? 1 : 0;  // else saturation only
   }
   trace_memo_.configure_from_env();
+  if (!factory_) join_session();
   initialized_ = true;
   init_references_ = 1;
+}
+
+namespace {
+
+// NPUSIM_SERVER, else bin/npusim of the install tree this library belongs to.
+std::string server_exe() {
+  if (const char* e = std::getenv("NPUSIM_SERVER"); e != nullptr && *e != '\0') return e;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&session_name), &info) == 0 || info.dli_fname == nullptr) {
+    return {};
+  }
+  std::string lib = info.dli_fname;
+  const std::size_t slash = lib.rfind('/');
+  if (slash == std::string::npos) return {};
+  const std::string exe = lib.substr(0, slash) + "/../bin/npusim";
+  return ::access(exe.c_str(), X_OK) == 0 ? exe : std::string();
+}
+
+constexpr std::uint32_t kRemoteStream = 0xFFFE0000u;  // phantoms of other processes' records
+
+}  // namespace
+
+void Runtime::join_session() {
+  if (session_checked_) return;
+  session_checked_ = true;
+  const std::string name = session_name();
+  if (name.empty()) return;
+  const std::string exe = server_exe();
+  if (exe.empty()) {
+    sim::log_debug("no npusim executable next to the runtime (NPUSIM_SERVER unset): IPC objects "
+                   "are shared within this process only");
+    return;
+  }
+  auto registry = std::make_unique<RemoteIpcRegistry>(name, exe);
+  install_ipc_codecs(*registry);
+  registry->set_on_connect([](remote::Link& link) {
+    link.set_drain_handler([] { Runtime::instance().drain_for_peer(); });
+  });
+  remote_ = registry.get();
+  shared_sync_.set_registry(remote_);
+  ipc_ = std::move(registry);
+}
+
+void Runtime::leave_session() {
+  if (remote_ != nullptr) remote_->disconnect();
+}
+
+void Runtime::drain_for_peer() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!initialized_ || !backend_) return;
+  catch_up(lock, ~SimTime{0});
+}
+
+bool Runtime::remote_stall(std::unique_lock<std::mutex>& lock, Describe what) {
+  if (remote_ == nullptr || !shared_sync_.any()) return false;
+  remote::Link* link = remote_->connected();
+  if (link == nullptr) return false;
+  std::vector<SharedSync::Phantom> phantoms;
+  std::string error;
+  bool ok = shared_sync_.take(*link, phantoms, error);
+  if (ok && phantoms.empty()) {
+    remote::WireOut w;
+    link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
+    lock.unlock();
+    link->wait_push();
+    lock.lock();
+    link->send(remote::FrameType::kUnblocked, {});
+    ok = shared_sync_.take(*link, phantoms, error);
+  }
+  if (!ok) {
+    sim::log_error("deadlock: " + what() + ": " + error);
+    return false;
+  }
+  for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
+  return true;
+}
+
+void Runtime::submit_phantom(SharedSync::Phantom p) {
+  Task t;
+  t.kind = TaskKind::kNop;
+  t.device = p.device;
+  t.stream = kRemoteStream;
+  t.task_id = remote_task_seq_++ & 0xFFFFu;
+  t.submit_at = std::max(backend_->now(), p.at);
+  t.name = std::move(p.name);
+  t.done = [apply = std::move(p.apply)](const TaskOutcome& r) {
+    if (!r.discarded) apply();
+  };
+  backend_->submit(std::move(t));
 }
 
 void Runtime::mark_finalized() {
@@ -494,6 +589,7 @@ WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread
       if (step == Step::kContinue) continue;
     }
     if (others_all_waiting(thread)) {
+      if (remote_stall(lock, what)) continue;
       sim::log_error("deadlock: " + what() +
                      ", but no task can make progress and no other host thread can act");
       return r;
@@ -583,6 +679,7 @@ WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& 
     }
     if (d == Drive::kStarved && hold_back_limit(nullptr) == kForeverTime &&
         others_all_waiting(thread)) {
+      if (remote_stall(lock, what)) continue;
       sim::log_error("deadlock: " + what() +
                      ", but no task can make progress and no other host thread can act");
       failed = true;

@@ -68,6 +68,7 @@
 #include "runtime/handle_table.h"
 #include "runtime/ipc_registry.h"
 #include "runtime/profiler.h"
+#include "runtime/session_client.h"
 #include "runtime/kernel_binary.h"
 #include "runtime/memory_registry.h"
 #include "runtime/notify.h"
@@ -216,6 +217,15 @@ class Runtime {
   VirtualMemory& vmm() { return vmm_; }
   /// Where exported objects are published (ipc_registry.h): in-process unless replaced.
   IpcRegistry& ipc() { return *ipc_; }
+  /// Cross-process events and notifies (session_client.h).
+  SharedSync& shared_sync() { return shared_sync_; }
+  /// aclFinalize: leaves the session (its server forgets this process's exports).
+  void leave_session();
+  /// The session server asks this process to finish the device work its host submitted (another
+  /// process imports memory it wrote). Takes the API lock.
+  void drain_for_peer();
+  /// Applies another process's record on this engine: a task completing at p.at (or now).
+  void submit_phantom(SharedSync::Phantom p);
   void set_ipc_registry(std::unique_ptr<IpcRegistry> registry) { ipc_ = std::move(registry); }
   /// Every stream task of the process, destroyed streams included (aclFinalize drains it).
   const std::shared_ptr<TaskCounter>& all_tasks() const { return all_tasks_; }
@@ -318,6 +328,14 @@ class Runtime {
   MemoryRegistry memory_;
   VirtualMemory vmm_;  // after memory_: its pages are mapped in memory_'s arena
   std::unique_ptr<IpcRegistry> ipc_ = std::make_unique<LocalIpcRegistry>();
+  SharedSync shared_sync_;
+  RemoteIpcRegistry* remote_ = nullptr;  // ipc_, when it is a session's
+  bool session_checked_ = false;
+  std::uint32_t remote_task_seq_ = 0;
+  /// A host wait has nothing left to simulate: waits for another process of the session (true:
+  /// something arrived, simulate on), or reports why it cannot (false).
+  bool remote_stall(std::unique_lock<std::mutex>& lock, Describe what);
+  void join_session();
   std::shared_ptr<TaskCounter> all_tasks_ = std::make_shared<TaskCounter>();
   KernelObjects kernels_;
   std::map<const void*, models::CoreType> learned_core_types_;

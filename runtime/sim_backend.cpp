@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -182,12 +183,43 @@ std::string env_or_empty(const char* name) {
   return v != nullptr ? v : "";
 }
 
+// NPUSIM_OUT may hold "%p": the program's name and arguments ("proc_b-1-1"), so processes of one
+// session that share the variable write to directories of their own (a name that does not
+// depend on pids or on the order they start in).
+std::string output_dir_from_env() {
+  std::string out = env_or_empty("NPUSIM_OUT");
+  const std::size_t at = out.find("%p");
+  if (at == std::string::npos) return out;
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string name;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= cmdline.size(); ++i) {
+    if (i < cmdline.size() && cmdline[i] != '\0') continue;
+    std::string arg = cmdline.substr(start, i - start);
+    start = i + 1;
+    if (arg.empty()) continue;
+    if (name.empty()) {
+      const std::size_t slash = arg.rfind('/');
+      if (slash != std::string::npos) arg = arg.substr(slash + 1);
+    } else {
+      name += '-';
+    }
+    for (char c : arg) {
+      const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '-';
+      name += ok ? c : '_';
+    }
+  }
+  return out.replace(at, 2, name.empty() ? "program" : name);
+}
+
 }  // namespace
 
 std::unique_ptr<Backend> make_sim_backend() {
   models::ChipConfig cfg = models::config_from_env();
   return std::make_unique<SimBackend>(std::move(cfg), models::config_origin_from_env(),
-                                      env_or_empty("NPUSIM_OUT"));
+                                      output_dir_from_env());
 }
 
 }  // namespace npusim::rt

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/vmm.h"
 
+#include "runtime/remote/session.h"
+#include "runtime/session_client.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -89,6 +92,42 @@ void PhysicalPool::release(std::int64_t offset, std::size_t size) {
 
 PhysicalMemory::~PhysicalMemory() {
   if (pool != nullptr && offset >= 0) pool->release(offset, size);
+  if (fd >= 0) ::close(fd);
+}
+
+namespace {
+
+// Another process maps the same range of this process's pool file.
+class PhysicalCodec final : public IpcCodec {
+ public:
+  IpcWire describe(const IpcObject& object) override {
+    const auto& m = *std::static_pointer_cast<PhysicalMemory>(object);
+    IpcWire w;
+    remote::WireOut out;
+    out.i64(m.offset).u64(m.size).u64(m.device).i64(m.mem_attr);
+    w.description = out.bytes();
+    w.fd = m.fd >= 0 ? m.fd : (m.pool != nullptr ? m.pool->fd() : -1);
+    return w;
+  }
+  void published(const IpcObject&, std::uint64_t) override {}
+  IpcObject materialize(std::uint64_t, const IpcWire& wire) override {
+    remote::WireIn in(wire.description);
+    auto m = std::make_shared<PhysicalMemory>();
+    m->offset = in.i64();
+    m->size = in.u64();
+    m->device = static_cast<std::uint32_t>(in.u64());
+    m->mem_attr = static_cast<int>(in.i64());
+    m->fd = wire.fd;
+    if (!in.ok() || wire.fd < 0) return nullptr;
+    return m;
+  }
+};
+
+}  // namespace
+
+IpcCodec& physical_codec() {
+  static PhysicalCodec codec;
+  return codec;
 }
 
 VmmReservation* VirtualMemory::reservation_of(const void* p) {
@@ -246,7 +285,8 @@ void map_memory(Call& call, void* virt, std::size_t size, std::size_t offset, vo
   }
   require(!overlap, ACL_ERROR_RT_PARAM_INVALID, "the range is already mapped");
   void* p = mmap(virt, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-                 call.runtime().vmm().pool().fd(), static_cast<off_t>(h.memory->offset + offset));
+                 h.memory->fd >= 0 ? h.memory->fd : call.runtime().vmm().pool().fd(),
+                 static_cast<off_t>(h.memory->offset + offset));
   if (p == MAP_FAILED) {
     make_inaccessible(base, size);
     fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "the host cannot map the physical allocation");

@@ -31,6 +31,7 @@
 namespace npusim::rt {
 
 class Call;
+class IpcCodec;
 
 constexpr std::size_t kVmmGranularity = std::size_t{2} << 20;
 
@@ -56,7 +57,8 @@ class PhysicalPool {
 /// The pages of one aclrtMallocPhysical: shared by its handle, imported handles and mappings;
 /// its range of the pool is released with the last of them.
 struct PhysicalMemory {
-  PhysicalPool* pool = nullptr;
+  PhysicalPool* pool = nullptr;  // this process's pool; null for another process's allocation
+  int fd = -1;                   // another process's pool (imported through the session), owned
   std::int64_t offset = -1;
   std::size_t size = 0;
   std::uint32_t device = 0;
@@ -122,6 +124,8 @@ void unmap_memory(Call& call, void* virt);
 void set_access(Call& call, void* virt, std::size_t size, const void* descs, std::size_t count);
 PhysicalHandle& live_physical(Call& call, void* handle);
 std::uint64_t export_physical(Call& call, void* handle, int handle_type, std::uint64_t flags);
+/// How a physical allocation travels to another process of the session (session_client.h).
+IpcCodec& physical_codec();
 void allow_physical_import(Call& call, std::uint64_t shareable, const std::int32_t* pids,
                            std::size_t count);
 void* import_physical(Call& call, std::uint64_t shareable, std::int32_t device);

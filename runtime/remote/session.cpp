@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/remote/session.h"
 
+#include "runtime/remote/hub.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/file.h>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <thread>
@@ -105,19 +108,68 @@ std::string socket_path(const std::string& session) {
   return dir + "/npusim-" + std::to_string(getuid()) + "-" + session + ".sock";
 }
 
-bool write_frame(int fd, const Frame& frame) {
+bool write_frame(int fd, const Frame& frame, int pass_fd) {
   if (frame.payload.size() > kMaxPayload) {
     errno = EMSGSIZE;
     return false;
   }
   const std::uint32_t head[2] = {static_cast<std::uint32_t>(frame.type),
                                  static_cast<std::uint32_t>(frame.payload.size())};
-  return write_all(fd, head, sizeof(head)) && write_all(fd, frame.payload.data(), frame.payload.size());
+  if (pass_fd < 0) {
+    return write_all(fd, head, sizeof(head)) &&
+           write_all(fd, frame.payload.data(), frame.payload.size());
+  }
+  // The descriptor rides on the header's bytes.
+  iovec io{const_cast<std::uint32_t*>(head), sizeof(head)};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &io;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof(control);
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &pass_fd, sizeof(int));
+  ssize_t w;
+  do {
+    w = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+  } while (w < 0 && errno == EINTR);
+  if (w <= 0) return false;
+  const auto sent = static_cast<std::size_t>(w);
+  return write_all(fd, reinterpret_cast<const char*>(head) + sent, sizeof(head) - sent) &&
+         write_all(fd, frame.payload.data(), frame.payload.size());
 }
 
-bool read_frame(int fd, Frame& frame) {
+bool read_frame(int fd, Frame& frame, int* received_fd) {
+  if (received_fd != nullptr) *received_fd = -1;
   std::uint32_t head[2];
-  if (!read_all(fd, head, sizeof(head))) return false;
+  // The header is read with recvmsg, so a descriptor sent with it is never dropped unseen.
+  iovec io{head, sizeof(head)};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &io;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof(control);
+  ssize_t r;
+  do {
+    r = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+  } while (r < 0 && errno == EINTR);
+  if (r <= 0) return false;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    int got = -1;
+    std::memcpy(&got, CMSG_DATA(c), sizeof(int));
+    if (received_fd != nullptr && *received_fd < 0) {
+      *received_fd = got;
+    } else {
+      ::close(got);
+    }
+  }
+  const auto n = static_cast<std::size_t>(r);
+  if (!read_all(fd, reinterpret_cast<char*>(head) + n, sizeof(head) - n)) return false;
   if (head[1] > kMaxPayload) {
     errno = EMSGSIZE;
     return false;
@@ -148,6 +200,7 @@ Server::~Server() {
 
 int Server::run(std::vector<ServerEvent>* events, bool log) {
   std::map<int, ClientInfo> clients;  // by fd
+  Hub hub;
   std::uint32_t next_number = 1;
   bool had_client = false;
   const auto note = [&](ServerEvent::Kind kind, const ClientInfo& c) {
@@ -158,12 +211,21 @@ int Server::run(std::vector<ServerEvent>* events, bool log) {
                  static_cast<int>(c.pid), c.program.c_str(), kWhat[static_cast<int>(kind)],
                  clients.size());
   };
+  std::vector<Outgoing> out;
+  const auto flush = [&] {
+    for (const Outgoing& o : out) {
+      if (clients.count(o.client) != 0) write_frame(o.client, o.frame, o.pass_fd);
+    }
+    out.clear();
+  };
   for (;;) {
     std::vector<pollfd> fds{{listen_fd_, POLLIN, 0}};
     for (const auto& [fd, c] : clients) fds.push_back({fd, POLLIN, 0});
-    const int n = ::poll(fds.data(), fds.size(), had_client ? -1 : idle_exit_ms_);
+    int timeout = hub.poll_timeout_ms(Hub::Clock::now());
+    if (!had_client) timeout = timeout < 0 ? idle_exit_ms_ : std::min(timeout, idle_exit_ms_);
+    const int n = ::poll(fds.data(), fds.size(), timeout);
     if (n < 0 && errno == EINTR) continue;
-    if (n == 0) return 1;  // nobody came
+    if (n == 0 && !had_client) return 1;  // nobody came
     if (fds[0].revents & POLLIN) {
       const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd >= 0) {
@@ -174,6 +236,7 @@ int Server::run(std::vector<ServerEvent>* events, bool log) {
         if (read_frame(fd, f) && f.type == FrameType::kHello) {
           ClientInfo c{next_number++, cred.pid, f.payload};
           clients[fd] = c;
+          hub.joined(fd, cred.pid, f.payload);
           had_client = true;
           write_frame(fd, {FrameType::kWelcome, std::to_string(c.number) + " " + std::to_string(cred.pid)});
           note(ServerEvent::Kind::kJoined, c);
@@ -186,7 +249,8 @@ int Server::run(std::vector<ServerEvent>* events, bool log) {
       if (fds[i].revents == 0) continue;
       const int fd = fds[i].fd;
       Frame f;
-      const bool got = (fds[i].revents & POLLIN) && read_frame(fd, f);
+      int passed = -1;
+      const bool got = (fds[i].revents & POLLIN) && read_frame(fd, f, &passed);
       if (got && f.type == FrameType::kList) {
         std::string list;
         std::map<std::uint32_t, pid_t> ordered;
@@ -197,12 +261,21 @@ int Server::run(std::vector<ServerEvent>* events, bool log) {
         write_frame(fd, {FrameType::kClients, list});
         continue;
       }
-      if (got && f.type != FrameType::kBye) continue;  // later frames: the engine's (not yet)
+      if (got && f.type != FrameType::kBye) {
+        hub.frame(fd, f, passed, out);
+        flush();
+        continue;
+      }
+      if (passed >= 0) ::close(passed);
       const ClientInfo c = clients[fd];
+      hub.left(fd, !got, out);
+      flush();
       clients.erase(fd);
       ::close(fd);
       note(got ? ServerEvent::Kind::kLeft : ServerEvent::Kind::kLost, c);
     }
+    hub.tick(Hub::Clock::now(), out);
+    flush();
     if (had_client && clients.empty()) return 0;
   }
 }
@@ -242,10 +315,17 @@ int connect_or_start(const std::string& session, const std::string& server_exe,
     if (pid == 0) {  // detached: a second fork so the server is not this process's child
       ::setsid();
       if (::fork() != 0) _exit(0);
+      // The server's log (clients joining and leaving) goes to NPUSIM_SERVE_LOG, else nowhere:
+      // it must not mix into the output of the program that happened to start it.
       const int null = ::open("/dev/null", O_RDWR);
+      const char* log_path = std::getenv("NPUSIM_SERVE_LOG");
+      const int log = log_path != nullptr && *log_path != '\0'
+                          ? ::open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0600)
+                          : null;
       if (null >= 0) {
         ::dup2(null, 0);
         ::dup2(null, 1);
+        ::dup2(log >= 0 ? log : null, 2);
       }
       ::execl(server_exe.c_str(), server_exe.c_str(), "serve", "--session", session.c_str(),
               static_cast<char*>(nullptr));

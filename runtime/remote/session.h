@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,23 @@ enum class FrameType : std::uint32_t {
   kList = 3,     // client -> server: the clients now connected
   kClients = 4,  // server -> client: payload = "<number>:<pid> ..." in arrival order
   kBye = 5,      // client -> server: leaving in good order
+  // The shared-object registry and cross-process synchronisation (runtime/remote/hub.h). A
+  // request starts with a u64 request id that its kReply echoes.
+  kPublish = 10,    // req, kind u8, check_pid u8, description (+ an fd): -> status, id
+  kAllow = 11,      // req, id, kind u8, pids i32...: -> status
+  kImport = 12,     // req, id, kind u8: -> status, owner pid, description (+ the fd)
+  kClose = 13,      // req, id, kind u8: -> status
+  kWithdraw = 14,   // id (no reply)
+  kWithdrawAll = 15,  // (no reply): every export of the sender
+  kRecord = 16,     // id, simulated time: a record of a shared event/notify completed (no reply)
+  kBlocked = 17,    // pushes received so far: the sender's host waits on other processes
+  kUnblocked = 18,  // (no reply)
+  kDrainAck = 19,   // token (no reply)
+  kReply = 30,      // server -> client: req, ...
+  kRecorded = 31,   // server -> client: id, simulated time, recorder pid
+  kDrain = 32,      // server -> client: token: finish the device work you have submitted
+  kPeerLost = 33,   // server -> client: pid, program: a client left without goodbye
+  kDeadlock = 34,   // server -> client: every process of the session waits on another
 };
 
 struct Frame {
@@ -47,8 +65,71 @@ struct Frame {
 
 /// Blocking frame I/O on a stream socket; false on EOF or error (errno kept). Frames above
 /// 64 MiB are refused (payload bytes travel through shared memory, not the socket).
-bool write_frame(int fd, const Frame& frame);
-bool read_frame(int fd, Frame& frame);
+/// A frame may carry one file descriptor (SCM_RIGHTS): write_frame sends `pass_fd` when it is
+/// >= 0; read_frame stores a received one in *received_fd (closed when that is null).
+bool write_frame(int fd, const Frame& frame, int pass_fd = -1);
+bool read_frame(int fd, Frame& frame, int* received_fd = nullptr);
+
+/// Little-endian fields of a frame's payload, written and read in order.
+class WireOut {
+ public:
+  WireOut& u8(std::uint8_t v) { return raw(&v, 1); }
+  WireOut& u64(std::uint64_t v) { return raw(&v, 8); }
+  WireOut& i64(std::int64_t v) { return raw(&v, 8); }
+  WireOut& i32(std::int32_t v) { return raw(&v, 4); }
+  WireOut& str(const std::string& v) {
+    u64(v.size());
+    text_ += v;
+    return *this;
+  }
+  const std::string& bytes() const { return text_; }
+
+ private:
+  WireOut& raw(const void* p, std::size_t n) {
+    text_.append(static_cast<const char*>(p), n);
+    return *this;
+  }
+  std::string text_;
+};
+
+/// Reads what WireOut wrote; a short payload reads as zeros and sets ok() false.
+class WireIn {
+ public:
+  explicit WireIn(const std::string& bytes) : bytes_(bytes) {}
+  std::uint8_t u8() { return get<std::uint8_t>(); }
+  std::uint64_t u64() { return get<std::uint64_t>(); }
+  std::int64_t i64() { return get<std::int64_t>(); }
+  std::int32_t i32() { return get<std::int32_t>(); }
+  std::string str() {
+    const std::uint64_t n = u64();
+    if (!ok_ || n > bytes_.size() - at_) {
+      ok_ = false;
+      return {};
+    }
+    std::string v = bytes_.substr(at_, n);
+    at_ += n;
+    return v;
+  }
+  bool done() const { return at_ >= bytes_.size(); }
+  bool ok() const { return ok_; }
+
+ private:
+  template <typename T>
+  T get() {
+    T v{};
+    if (bytes_.size() - at_ < sizeof(T)) {
+      ok_ = false;
+      at_ = bytes_.size();
+      return v;
+    }
+    std::memcpy(&v, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return v;
+  }
+  const std::string& bytes_;
+  std::size_t at_ = 0;
+  bool ok_ = true;
+};
 
 struct ClientInfo {
   std::uint32_t number = 0;  // 1, 2, ... in order of arrival

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// The session server's state (issue 14; docs/multiprocess.md): the machine-wide registry of
+// shared objects, the fan-out of records of shared events and notifies, the drains that make one
+// process's device writes visible to another, and the detection of a session where every process
+// waits on another (a deadlock, or a peer that died). Plain C++: Server::run (session.h) feeds it
+// frames and sends what it returns; the tests drive it directly.
+//
+// Rules:
+//  - Registry: as LocalIpcRegistry (runtime/ipc_registry.h) with the caller's pid taken from the
+//    socket (SO_PEERCRED), never from the request. An export carries an opaque description and
+//    at most one file descriptor (a memfd of device pages), which the hub keeps and hands to each
+//    importer. An exporter that leaves without withdrawing keeps its exports: imports already
+//    made stay valid, new imports of memory still work (the hub holds the pages' fd).
+//  - Events and notifies exported through the hub are "shared": whoever holds one (the exporter
+//    and every importing process) reports each completed record (kRecord, with its simulated
+//    time); the hub forwards it to the other holders (kRecorded). An import of an event carries
+//    the latest record's time so far.
+//  - Memory imports first drain the exporter (kDrain / kDrainAck): its device finishes what its
+//    host submitted, so the importer reads what the exporter's earlier work wrote. No drain is
+//    asked of a process that waits for a reply of its own (it cannot act on it meanwhile).
+//  - Deadlock: a process whose host waits for another process says kBlocked (with the count of
+//    kRecorded it has received, so a block that crossed a forward in flight is ignored). When
+//    every connected process is blocked for `grace_ms` of wall time, or a process is blocked and
+//    all others have left, every blocked process gets kDeadlock (and the pids lost on the way).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runtime/remote/session.h"
+
+namespace npusim::rt::remote {
+
+/// A frame for a client (by socket), possibly with a descriptor to pass (not owned).
+struct Outgoing {
+  int client = -1;
+  Frame frame;
+  int pass_fd = -1;
+};
+
+class Hub {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit Hub(int grace_ms = 500) : grace_ms_(grace_ms) {}
+  ~Hub();
+  Hub(const Hub&) = delete;
+  Hub& operator=(const Hub&) = delete;
+
+  void joined(int client, pid_t pid, const std::string& program);
+  /// `lost`: the socket closed without kBye.
+  void left(int client, bool lost, std::vector<Outgoing>& out);
+  /// A frame from `client`; `fd` is a descriptor that came with it (the hub takes it) or -1.
+  void frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out);
+  /// Deadlock detection over wall time: call when poll() times out or after frames.
+  void tick(Clock::time_point now, std::vector<Outgoing>& out);
+  /// How long poll() may sleep before tick() has something to decide (-1: no limit).
+  int poll_timeout_ms(Clock::time_point now) const;
+
+  std::size_t exports() const { return objects_.size(); }
+
+ private:
+  struct Client {
+    pid_t pid = 0;
+    std::string program;
+    bool blocked = false;
+    std::uint64_t forwarded = 0;  // kRecorded sent to it
+    std::uint64_t waiting_drain = 0;  // a request of its own waits for a drain (its token)
+  };
+  struct Object {
+    std::uint8_t kind = 0;
+    pid_t owner = 0;
+    int owner_client = -1;  // -1 once the owner left
+    bool check_pid = true;
+    std::set<pid_t> allowed;
+    std::map<pid_t, std::size_t> imports;
+    std::string description;
+    int fd = -1;
+    std::set<int> holders;  // clients that hold a shared event/notify
+    std::uint64_t records = 0;
+    std::int64_t last_time = -1;
+  };
+  struct PendingImport {
+    int client = -1;
+    std::uint64_t req = 0;
+    std::uint64_t id = 0;
+  };
+
+  void reply(int client, std::uint64_t req, const WireOut& body, std::vector<Outgoing>& out,
+             int pass_fd = -1);
+  void answer_import(int client, std::uint64_t req, std::uint64_t id, std::vector<Outgoing>& out);
+  Object* find(std::uint64_t id, std::uint8_t kind);
+  void erase(std::uint64_t id);
+  void deadlock_check(Clock::time_point now, std::vector<Outgoing>& out);
+
+  int grace_ms_;
+  std::map<int, Client> clients_;
+  std::map<std::uint64_t, Object> objects_;
+  std::map<std::uint64_t, PendingImport> drains_;  // by token
+  std::vector<std::string> lost_;                  // "pid (program)" of clients lost so far
+  std::uint64_t next_id_ = 1;
+  std::uint64_t next_token_ = 1;
+  bool all_blocked_ = false;
+  Clock::time_point all_blocked_since_{};
+};
+
+}  // namespace npusim::rt::remote
