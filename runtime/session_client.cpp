@@ -158,7 +158,12 @@ IpcStatus RemoteIpcRegistry::close(std::uint64_t id, IpcKind kind, std::int32_t 
   if (st != IpcStatus::kOk) return st;
   auto it = imported_.find(id);
   if (it != imported_.end()) {
-    if (--it->second.count == 0) imported_.erase(it);  // the last import here: unmapped
+    if (--it->second.count == 0) {
+      // The last import here. Its memory stays mapped until aclFinalize: device work submitted
+      // before the close may still run on it (the simulated device runs behind the host).
+      retired_.push_back(std::move(it->second.object));
+      imported_.erase(it);
+    }
   } else {
     exported_.erase(id);
   }
@@ -167,6 +172,7 @@ IpcStatus RemoteIpcRegistry::close(std::uint64_t id, IpcKind kind, std::int32_t 
 
 void RemoteIpcRegistry::disconnect() {
   imported_.clear();
+  retired_.clear();
   exported_.clear();
   link_.reset();
   tried_ = false;

@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "runtime/ipc_registry.h"
 #include "sim/quantity.h"
@@ -106,6 +107,7 @@ class RemoteIpcRegistry final : public IpcRegistry {
     std::size_t count = 0;
   };
   std::map<std::uint64_t, Imported> imported_;  // other processes' objects imported here
+  std::vector<IpcObject> retired_;               // closed imports, kept until aclFinalize
 };
 
 /// Cross-process synchronisation of shared events and notifies (one per process, in Runtime).

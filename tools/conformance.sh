@@ -97,6 +97,14 @@ read -r -d '' TABLE <<'EOT'
 2_advanced_features/tdt_queue/1_queue_route|\[INFO\]  Queried route count: 1$|\[INFO\]  Route: src=[0-9]+ dst=[0-9]+ status=1$|Run the queue_route sample successfully\.|=0:\[WARN\]|=0:\[ERROR\]
 2_advanced_features/kernel/0_launch_kernel --run-mode simple|runs in simple mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
 2_advanced_features/kernel/0_launch_kernel --run-mode placeholder|runs in placeholder mode|Run the launch_kernel sample successfully|\[SUCCESS\] result correct
+1_basic_features/memory/7_physical_memory_sharing_withpid|=1:Destination data: 123$|\[SUCCESS\] Memory sharing successfully\. Values at source and destination are equal: 123$|=0:\[ERROR\]|=0:npusim E
+1_basic_features/memory/8_physical_memory_sharing_withoutpid|=1:Destination data: 123$|\[SUCCESS\] Memory sharing successfully\. Values at source and destination are equal: 123$|=0:\[ERROR\]|=0:npusim E
+1_basic_features/memory/10_ipc_memory_withpid|\[SUCCESS\] IPC memory sharing successfully\. Values at source and destination are equal: 123$|=0:\[ERROR\]|=0:npusim E
+1_basic_features/memory/11_ipc_memory_withoutpid|\[SUCCESS\] IPC memory sharing successfully\. Values at source and destination are equal: 123$|=0:\[ERROR\]|=0:npusim E
+2_advanced_features/ipcevent/0_ipcevent|Process B: event received, stream synchronized|Process B: cleanup completed|Process A: cleanup completed|\[SUCCESS\] IPC event synchronization works correctly\.|=0:\[ERROR\]|=0:npusim E
+2_advanced_features/ipcevent/1_ipcevent_multi_device|Consumer 1: event received, stream synchronized|Consumer 1 \(device 1\) finished successfully\.|All 1 consumers have finished\.|\[SUCCESS\] IPC event multi-device synchronization works correctly\.|=0:\[ERROR\]|=0:npusim E
+2_advanced_features/notify/0_ipc_notify_withpid|Process A: add Process B to the whitelist successfully|\[SUCCESS\] IPC notify for task synchronization is successful\. Values at source and destination are equal: 123$|=0:\[ERROR\]|=0:npusim E
+2_advanced_features/notify/1_ipc_notify_withoutpid|\[SUCCESS\] IPC notify for task synchronization is successful\. Values at source and destination are equal: 123$|=0:\[ERROR\]|=0:npusim E
 2_advanced_features/kernel/1_launch_kernel_with_reslimit|=8:^Hello World$|Launch kernels under resource limits successfully
 2_advanced_features/label/0_simple_label|Persistent label stream created\.|Persistent label stream bound to the model runtime instance\.|Submitted switch-label task with branch index 1\.|Set label 1 on the persistent stream\.|Model runtime instance build finished\.|Switch label executed successfully with branch index 1\.|Run the simple_label sample successfully\.
 2_advanced_features/model_ri/0_simple_model|execute model, loop count: 4\.|=4:The vector data is: 6\.4000  8\.4000  10\.4000  12\.4000  14\.4000  16\.4000  18\.4000  20\.4000

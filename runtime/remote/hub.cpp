@@ -277,7 +277,7 @@ void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
     all_blocked_ = true;
     all_blocked_since_ = now;
   }
-  if (now - all_blocked_since_ < std::chrono::milliseconds(grace_ms_)) return;
+  if (now - all_blocked_since_ < std::chrono::milliseconds(grace_ms())) return;
   std::string lost;
   for (const std::string& l : lost_) lost += (lost.empty() ? "" : ", ") + l;
   for (auto& [fd, c] : clients_) {
@@ -300,7 +300,7 @@ int Hub::poll_timeout_ms(Clock::time_point now) const {
   }
   if (!any || !all) return -1;
   if (!all_blocked_) return 0;
-  const auto left = std::chrono::milliseconds(grace_ms_) -
+  const auto left = std::chrono::milliseconds(grace_ms()) -
                     std::chrono::duration_cast<std::chrono::milliseconds>(now - all_blocked_since_);
   return left.count() < 0 ? 0 : static_cast<int>(left.count()) + 1;
 }

@@ -20,8 +20,11 @@
 //    asked of a process that waits for a reply of its own (it cannot act on it meanwhile).
 //  - Deadlock: a process whose host waits for another process says kBlocked (with the count of
 //    kRecorded it has received, so a block that crossed a forward in flight is ignored). When
-//    every connected process is blocked for `grace_ms` of wall time, or a process is blocked and
-//    all others have left, every blocked process gets kDeadlock (and the pids lost on the way).
+//    every connected process is blocked, every blocked process gets kDeadlock (and the pids lost
+//    on the way) once that has lasted `lost_grace_ms` of wall time after a process was lost
+//    (crashed, killed), else `wait_ms`: a process of the session connects only at its first
+//    export or import, so a peer that has not done that yet (still starting, polling a file) is
+//    given time to arrive.
 #pragma once
 
 #include <sys/types.h>
@@ -47,7 +50,8 @@ struct Outgoing {
 class Hub {
  public:
   using Clock = std::chrono::steady_clock;
-  explicit Hub(int grace_ms = 500) : grace_ms_(grace_ms) {}
+  explicit Hub(int wait_ms = 10000, int lost_grace_ms = 300)
+      : wait_ms_(wait_ms), lost_grace_ms_(lost_grace_ms) {}
   ~Hub();
   Hub(const Hub&) = delete;
   Hub& operator=(const Hub&) = delete;
@@ -98,7 +102,9 @@ class Hub {
   void erase(std::uint64_t id);
   void deadlock_check(Clock::time_point now, std::vector<Outgoing>& out);
 
-  int grace_ms_;
+  int grace_ms() const { return lost_.empty() ? wait_ms_ : lost_grace_ms_; }
+  int wait_ms_;
+  int lost_grace_ms_;
   std::map<int, Client> clients_;
   std::map<std::uint64_t, Object> objects_;
   std::map<std::uint64_t, PendingImport> drains_;  // by token

@@ -191,16 +191,30 @@ Server::Server(std::string path, int idle_exit_ms) : path_(std::move(path)), idl
     throw std::runtime_error("cannot listen on " + path_ + ": " + why);
   }
   ::chmod(path_.c_str(), 0600);  // the user's own processes only
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0) inode_ = static_cast<unsigned long>(st.st_ino);
 }
 
 Server::~Server() {
+  // A new server may already listen on the path (this one stopped accepting when its last client
+  // left): remove the socket file only while it is still this server's, under the start lock.
+  const std::string lock_path = path_ + ".lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock >= 0) ::flock(lock, LOCK_EX);
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0 && static_cast<unsigned long>(st.st_ino) == inode_) {
+    ::unlink(path_.c_str());
+  }
   if (listen_fd_ >= 0) ::close(listen_fd_);
-  ::unlink(path_.c_str());
+  if (lock >= 0) ::close(lock);
 }
 
 int Server::run(std::vector<ServerEvent>* events, bool log) {
   std::map<int, ClientInfo> clients;  // by fd
-  Hub hub;
+  // How long every process may wait on another before that is a deadlock (NPUSIM_SESSION_WAIT_MS;
+  // after a process was lost, 300 ms).
+  const char* wait_env = std::getenv("NPUSIM_SESSION_WAIT_MS");
+  Hub hub(wait_env != nullptr && *wait_env != '\0' ? std::atoi(wait_env) : 10000);
   std::uint32_t next_number = 1;
   bool had_client = false;
   const auto note = [&](ServerEvent::Kind kind, const ClientInfo& c) {
@@ -290,7 +304,7 @@ int connect_to(const std::string& path, const std::string& program, std::uint32_
   return hello(fd, program, number, error);
 }
 
-int connect_or_start(const std::string& session, const std::string& server_exe,
+static int connect_or_start_once(const std::string& session, const std::string& server_exe,
                      const std::string& program, std::uint32_t& number, std::string& error) {
   if (!valid_session(session)) {
     error = "NPUSIM_SESSION '" + session + "' is not a session id ([A-Za-z0-9._-], 1..64 characters)";
@@ -346,6 +360,23 @@ int connect_or_start(const std::string& session, const std::string& server_exe,
   }
   ::close(lock);  // the server now exists: later clients just connect
   return hello(fd, program, number, error);
+}
+
+}  // namespace npusim::rt::remote
+
+namespace npusim::rt::remote {
+
+int connect_or_start(const std::string& session, const std::string& server_exe,
+                     const std::string& program, std::uint32_t& number, std::string& error) {
+  // A server that is leaving (its last client just left) may take a connection and close it
+  // unanswered: try again, which starts a new server.
+  for (int attempt = 0;; ++attempt) {
+    const int fd = connect_or_start_once(session, server_exe, program, number, error);
+    if (fd >= 0 || attempt == 3 || error.rfind("the session server did not welcome", 0) != 0) {
+      return fd;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
 }
 
 }  // namespace npusim::rt::remote

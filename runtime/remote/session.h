@@ -158,6 +158,7 @@ class Server {
  private:
   std::string path_;
   int listen_fd_ = -1;
+  unsigned long inode_ = 0;  // of the socket file this server bound (a successor's is not removed)
   int idle_exit_ms_;
 };
 
