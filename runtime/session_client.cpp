@@ -251,7 +251,6 @@ bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string
       case remote::FrameType::kRecorded: {
         const std::uint64_t id = in.u64();
         const auto t = static_cast<sim::SimTime>(in.i64());
-        const std::int32_t pid = in.i32();
         auto range = tracked_.equal_range(id);
         for (auto it = range.first; it != range.second; ++it) {
           Phantom ph;
@@ -259,14 +258,14 @@ bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string
           ph.at = t;
           if (auto ev = it->second.event.lock()) {
             const std::uint64_t generation = ++ev->recorded;
-            ph.name = "IPC_EVENT_RECORD(pid " + std::to_string(pid) + ")";
+            ph.name = "IPC_EVENT_RECORD";
             ph.apply = [ev, generation, t] {
               if (generation <= ev->done) return;
               ev->done = generation;
               ev->done_time = t;
             };
           } else if (auto n = it->second.notify.lock()) {
-            ph.name = "IPC_NOTIFY_RECORD(pid " + std::to_string(pid) + ")";
+            ph.name = "IPC_NOTIFY_RECORD";
             ph.apply = [n] { n->set = true; };
           } else {
             continue;

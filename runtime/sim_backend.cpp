@@ -183,9 +183,9 @@ std::string env_or_empty(const char* name) {
   return v != nullptr ? v : "";
 }
 
-// NPUSIM_OUT may hold "%p": the program's name and arguments ("proc_b-1-1"), so processes of one
-// session that share the variable write to directories of their own (a name that does not
-// depend on pids or on the order they start in).
+// NPUSIM_OUT may hold "%p": the program's name and arguments, each path by its last component
+// ("proc_b-1-1"), so processes of one session that share the variable write to directories of
+// their own (a name that does not depend on pids or on the order they start in).
 std::string output_dir_from_env() {
   std::string out = env_or_empty("NPUSIM_OUT");
   const std::size_t at = out.find("%p");
@@ -198,13 +198,11 @@ std::string output_dir_from_env() {
     if (i < cmdline.size() && cmdline[i] != '\0') continue;
     std::string arg = cmdline.substr(start, i - start);
     start = i + 1;
+    while (arg.size() > 1 && arg.back() == '/') arg.pop_back();
+    const std::size_t slash = arg.rfind('/');  // a path stands for its last component
+    if (slash != std::string::npos && slash + 1 < arg.size()) arg = arg.substr(slash + 1);
     if (arg.empty()) continue;
-    if (name.empty()) {
-      const std::size_t slash = arg.rfind('/');
-      if (slash != std::string::npos) arg = arg.substr(slash + 1);
-    } else {
-      name += '-';
-    }
+    if (!name.empty()) name += '-';
     for (char c : arg) {
       const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                       c == '.' || c == '_' || c == '-';

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Two processes on one simulated machine (issue 14): tests/multiprocess/ipc_peer.cpp as owner and
+# peer of one session.
+#   ipc_pair.sh PEER NPUSIM WORKDIR pair    values, whitelist error, and the same timelines twice
+#   ipc_pair.sh PEER NPUSIM WORKDIR kill    the peer dies mid-run: the owner's wait ends with an
+#                                           error (507046) instead of hanging; the server leaves
+set -u
+peer_bin="$1"
+npusim="$2"
+work="$3"
+mode="$4"
+rm -rf "${work}"
+mkdir -p "${work}"
+export NPUSIM_SERVER="${npusim}"
+export NPUSIM_SET="soc.num_devices=2"
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+export NPUSIM_SERVE_LOG="${work}/serve.log"
+fail() {
+  echo "FAIL: $*"
+  for f in "${work}"/*.log; do echo "== ${f}"; cat "${f}"; done
+  exit 1
+}
+
+# run_pair NAME PEER_ROLE: both processes in session npusim-test-<pid>-NAME; outputs in
+# ${work}/NAME/out/<program-args>/ (NPUSIM_OUT with %p).
+run_pair() {
+  local name="$1" role="$2" d="${work}/$1"
+  mkdir -p "${d}/files"
+  export NPUSIM_SESSION="npusim-test-$$-${name}"
+  export NPUSIM_OUT="${d}/out/%p"
+  timeout 60 "${peer_bin}" owner "${d}/files" >"${work}/${name}_owner.log" 2>&1 &
+  local a=$!
+  timeout 60 "${peer_bin}" "${role}" "${d}/files" >"${work}/${name}_${role}.log" 2>&1 &
+  local b=$!
+  wait "${a}"
+  owner_rc=$?
+  wait "${b}"
+  peer_rc=$?
+  # The server leaves with its last client.
+  local sock="${XDG_RUNTIME_DIR:-/tmp}/npusim-$(id -u)-${NPUSIM_SESSION}.sock"
+  for _ in $(seq 1 100); do [[ -e "${sock}" ]] || break; sleep 0.05; done
+  [[ -e "${sock}" ]] && fail "the session server of ${name} is still there after its clients left"
+  return 0
+}
+
+case "${mode}" in
+  pair)
+    for run in 1 2; do
+      run_pair "run${run}" peer
+      [[ ${owner_rc} -eq 0 && ${peer_rc} -eq 0 ]] || fail "run ${run}: exit codes ${owner_rc}/${peer_rc}"
+      grep -q "^owner: sync=0 value=42$" "${work}/run${run}_owner.log" || fail "run ${run}: the owner did not read 42"
+      grep -q "^peer: import before the whitelist: 207006$" "${work}/run${run}_peer.log" ||
+        fail "run ${run}: an import before the whitelist was not refused with 207006"
+      grep -q "^owner: done$" "${work}/run${run}_owner.log" || fail "run ${run}: owner unfinished"
+      grep -q "^peer: done$" "${work}/run${run}_peer.log" || fail "run ${run}: peer unfinished"
+    done
+    # The owner's wait ends at the peer's record (simulated time), not before it.
+    rec=$(sed -n 's/^peer: recorded at \([0-9]*\) us$/\1/p' "${work}/run1_peer.log")
+    passed=$(sed -n 's/^owner: notify passed at \([0-9]*\) us$/\1/p' "${work}/run1_owner.log")
+    [[ -n "${rec}" && -n "${passed}" ]] || fail "missing times"
+    [[ ${passed} -ge ${rec} ]] || fail "the owner went on at ${passed} us, before the peer's record at ${rec} us"
+    for p in npusim_ipc_peer-owner-files npusim_ipc_peer-peer-files; do
+      a="${work}/run1/out/${p}/timeline.json"
+      b="${work}/run2/out/${p}/timeline.json"
+      [[ -s "${a}" ]] || fail "no timeline ${a}"
+      cmp -s "${a}" "${b}" || fail "the timelines of ${p} differ between two runs"
+    done
+    grep -q "IPC_NOTIFY_RECORD" "${work}/run1/out/npusim_ipc_peer-owner-files/timeline.json" ||
+      fail "the owner's timeline does not show the peer's record"
+    diff <(grep -v "notify passed\|recorded at" "${work}/run1_owner.log") \
+         <(grep -v "notify passed\|recorded at" "${work}/run2_owner.log") >/dev/null || true
+    cmp -s "${work}/run1_owner.log" "${work}/run2_owner.log" || fail "the owner's output differs between runs"
+    echo "PASS: values, whitelist error, identical timelines (owner passed at ${passed} us, peer recorded at ${rec} us)"
+    ;;
+  kill)
+    start=$(date +%s)
+    run_pair "kill" victim
+    took=$(( $(date +%s) - start ))
+    [[ ${peer_rc} -eq 137 || ${peer_rc} -eq 9 ]] || fail "the victim was not killed (exit ${peer_rc})"
+    [[ ${owner_rc} -eq 0 ]] || fail "the owner did not finish normally (exit ${owner_rc})"
+    grep -q "^owner: sync=507046 value=-1$" "${work}/kill_owner.log" ||
+      fail "the owner's wait did not end with 507046"
+    grep -q "ended without cleaning up" "${work}/kill_owner.log" || fail "the owner was not told the peer died"
+    grep -q "^owner: done$" "${work}/kill_owner.log" || fail "the owner did not finish"
+    grep -q "lost" "${work}/serve.log" || fail "the server did not notice the lost client"
+    echo "PASS: the victim died, the owner finished with 507046 in ${took} s, the server left"
+    ;;
+  *)
+    echo "unknown mode ${mode}" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// One side of a two-process test (tests/multiprocess/ipc_pair.sh): two OS processes of one npusim
+// session share device memory, a notify and an event through the public ACL API, handing keys to
+// each other through files in DIR (as the CANN samples do).
+//
+//   ipc_peer owner DIR   device 0: exports a buffer and a notify (with pid validation), waits
+//                        on its stream for the notify, then copies the buffer to the host and
+//                        prints what the peer wrote, the sync result and the simulated times.
+//   ipc_peer peer DIR    device 1: is refused before being whitelisted (207006), then imports
+//                        both, writes 42 into the buffer, records the notify (and an IPC event).
+//   ipc_peer victim DIR  as peer, but dies (SIGKILL) after importing, before recording: the
+//                        owner's wait must end with an error, not hang.
+// Every file wait is bounded (20 s of wall time): a broken runtime fails instead of hanging.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "acl/acl.h"
+
+namespace {
+
+std::string dir;
+
+void put(const std::string& name, const std::string& text) {
+  const std::string tmp = dir + "/" + name + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << text;
+  }
+  std::rename(tmp.c_str(), (dir + "/" + name).c_str());
+}
+
+std::string get(const std::string& name) {
+  for (int i = 0; i < 2000; ++i) {
+    std::ifstream in(dir + "/" + name);
+    if (in) {
+      std::stringstream s;
+      s << in.rdbuf();
+      return s.str();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::printf("timeout waiting for %s\n", name.c_str());
+  std::exit(3);
+}
+
+#define CHECK(call)                                                         \
+  do {                                                                      \
+    const aclError e_ = (call);                                             \
+    if (e_ != ACL_SUCCESS) {                                                \
+      std::printf("%s failed: %d\n", #call, static_cast<int>(e_));          \
+      std::exit(2);                                                         \
+    }                                                                       \
+  } while (0)
+
+std::uint64_t now_us(aclrtStream stream) {
+  aclrtEvent e = nullptr;
+  CHECK(aclrtCreateEvent(&e));
+  CHECK(aclrtRecordEvent(e, stream));
+  CHECK(aclrtSynchronizeEvent(e));
+  std::uint64_t ts = 0;
+  CHECK(aclrtEventGetTimestamp(e, &ts));
+  CHECK(aclrtDestroyEvent(e));
+  return ts;
+}
+
+int owner() {
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  CHECK(aclrtCreateStream(&stream));
+  void* buf = nullptr;
+  CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemset(buf, 4096, 0, 4096));
+  char mem_key[65] = {};
+  CHECK(aclrtIpcMemGetExportKey(buf, 4096, mem_key, sizeof mem_key, 0));
+  aclrtNotify notify = nullptr;
+  CHECK(aclrtCreateNotify(&notify, 0));
+  char notify_key[65] = {};
+  CHECK(aclrtNotifyGetExportKey(notify, notify_key, sizeof notify_key, 0));
+  put("keys", std::string(mem_key) + " " + notify_key);
+  int peer_pid = std::stoi(get("pid"));
+  CHECK(aclrtIpcMemSetImportPid(mem_key, &peer_pid, 1));
+  CHECK(aclrtNotifySetImportPid(notify, &peer_pid, 1));
+  put("allowed", "1");
+  CHECK(aclrtWaitAndResetNotify(notify, stream, 0));
+  void* pinned = nullptr;
+  CHECK(aclrtMallocHost(&pinned, 4096));
+  auto* host = static_cast<std::int32_t*>(pinned);
+  *host = -1;
+  CHECK(aclrtMemcpyAsync(host, sizeof *host, buf, sizeof *host, ACL_MEMCPY_DEVICE_TO_HOST, stream));
+  const aclError sync = aclrtSynchronizeStream(stream);
+  std::printf("owner: sync=%d value=%d\n", static_cast<int>(sync), static_cast<int>(*host));
+  (void)aclrtFreeHost(pinned);
+  if (sync == ACL_SUCCESS) std::printf("owner: notify passed at %llu us\n",
+                                       static_cast<unsigned long long>(now_us(stream)));
+  if (sync == ACL_SUCCESS) get("closed");  // importers close first, then the exporter
+  CHECK(aclrtIpcMemClose(mem_key));
+  (void)aclrtDestroyNotify(notify);
+  (void)aclrtFree(buf);
+  (void)aclrtDestroyStreamForce(stream);
+  (void)aclrtResetDeviceForce(0);
+  CHECK(aclFinalize());
+  std::printf("owner: done\n");
+  return 0;
+}
+
+int peer(bool die) {
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(1));
+  aclrtStream stream = nullptr;
+  CHECK(aclrtCreateStream(&stream));
+  const std::string keys = get("keys");
+  const std::string mem_key = keys.substr(0, keys.find(' '));
+  const std::string notify_key = keys.substr(keys.find(' ') + 1);
+  void* buf = nullptr;
+  const aclError refused = aclrtIpcMemImportByKey(&buf, mem_key.c_str(), 0);
+  std::printf("peer: import before the whitelist: %d\n", static_cast<int>(refused));
+  std::int32_t pid = 0;
+  CHECK(aclrtDeviceGetBareTgid(&pid));
+  put("pid", std::to_string(pid));
+  get("allowed");
+  CHECK(aclrtIpcMemImportByKey(&buf, mem_key.c_str(), ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS));
+  aclrtNotify notify = nullptr;
+  CHECK(aclrtNotifyImportByKey(&notify, notify_key.c_str(), ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS));
+  if (die) {
+    std::printf("peer: dying before the record\n");
+    std::fflush(stdout);
+    raise(SIGKILL);
+  }
+  // Some device work first, so the record's simulated time is well after the owner's wait.
+  void* local = nullptr;
+  CHECK(aclrtMalloc(&local, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  for (int i = 0; i < 4; ++i) CHECK(aclrtMemsetAsync(local, 1 << 20, i, 1 << 20, stream));
+  const std::int32_t value = 42;
+  CHECK(aclrtMemcpy(local, sizeof value, &value, sizeof value, ACL_MEMCPY_HOST_TO_DEVICE));
+  // Into the owner's buffer (device 0) from this device: over the chip-to-chip link.
+  CHECK(aclrtMemcpyAsync(buf, sizeof value, local, sizeof value, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
+  CHECK(aclrtRecordNotify(notify, stream));
+  CHECK(aclrtSynchronizeStream(stream));
+  std::printf("peer: recorded at %llu us\n", static_cast<unsigned long long>(now_us(stream)));
+  CHECK(aclrtIpcMemClose(mem_key.c_str()));
+  put("closed", "1");
+  CHECK(aclrtDestroyNotify(notify));
+  CHECK(aclrtFree(local));
+  CHECK(aclrtDestroyStream(stream));
+  CHECK(aclrtResetDevice(1));
+  CHECK(aclFinalize());
+  std::printf("peer: done\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: ipc_peer owner|peer|victim DIR\n");
+    return 1;
+  }
+  setvbuf(stdout, nullptr, _IOLBF, 0);
+  dir = argv[2];
+  const std::string role = argv[1];
+  if (role == "owner") return owner();
+  if (role == "peer" || role == "victim") return peer(role == "victim");
+  std::fprintf(stderr, "unknown role %s\n", role.c_str());
+  return 1;
+}
