@@ -133,6 +133,7 @@ void stream_wait_event(Call& call, void* stream, void* event) {
 
 EventQuery query_event(Call& call, void* event) {
   Event& e = call.event(event);
+  if (e.state->shared != 0) call.runtime().poll_remote();
   call.catch_up();
   if (e.ex && e.state->recorded == 0) return EventQuery::kComplete;
   return e.state->complete() ? EventQuery::kComplete : EventQuery::kNotReady;

@@ -166,13 +166,32 @@ void Runtime::join_session() {
 }
 
 void Runtime::leave_session() {
-  if (remote_ != nullptr) remote_->disconnect();
+  if (remote_ == nullptr) return;
+  leaving_ = true;  // a drain waiting for the API lock gives up: the link's threads are joined
+  remote_->disconnect();
+  leaving_ = false;
 }
 
 void Runtime::drain_for_peer() {
-  std::unique_lock<std::mutex> lock(mutex_);
+  // The drain thread must not block on the API lock: aclFinalize holds it while it joins that
+  // thread (leave_session).
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  while (!lock.try_lock()) {
+    if (leaving_) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   if (!initialized_ || !backend_) return;
   catch_up(lock, ~SimTime{0});
+}
+
+void Runtime::poll_remote() {
+  if (remote_ == nullptr || backend_ == nullptr) return;
+  remote::Link* link = remote_->connected();
+  if (link == nullptr) return;
+  std::vector<SharedSync::Phantom> phantoms;
+  std::string error;
+  shared_sync_.take(*link, phantoms, error);
+  for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
 }
 
 bool Runtime::remote_stall(std::unique_lock<std::mutex>& lock, Describe what) {

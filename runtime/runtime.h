@@ -43,6 +43,7 @@
 // (timestamps are "since device boot") and the timeline covers the whole process.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -226,6 +227,9 @@ class Runtime {
   void drain_for_peer();
   /// Applies another process's record on this engine: a task completing at p.at (or now).
   void submit_phantom(SharedSync::Phantom p);
+  /// A poll of a shared object (aclrtQueryEvent...): applies the records of other processes that
+  /// arrived so far, without waiting (a program polling for one must see it eventually).
+  void poll_remote();
   void set_ipc_registry(std::unique_ptr<IpcRegistry> registry) { ipc_ = std::move(registry); }
   /// Every stream task of the process, destroyed streams included (aclFinalize drains it).
   const std::shared_ptr<TaskCounter>& all_tasks() const { return all_tasks_; }
@@ -331,6 +335,7 @@ class Runtime {
   SharedSync shared_sync_;
   RemoteIpcRegistry* remote_ = nullptr;  // ipc_, when it is a session's
   bool session_checked_ = false;
+  std::atomic<bool> leaving_{false};
   std::uint32_t remote_task_seq_ = 0;
   /// A host wait has nothing left to simulate: waits for another process of the session (true:
   /// something arrived, simulate on), or reports why it cannot (false).
