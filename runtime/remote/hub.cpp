@@ -6,9 +6,7 @@
 namespace npusim::rt::remote {
 namespace {
 
-// IpcKind (runtime/ipc_registry.h) and IpcStatus values as they travel.
-constexpr std::uint8_t kKindMemory = 0;
-constexpr std::uint8_t kKindPhysical = 1;
+// IpcKind (runtime/ipc_registry.h) and IpcStatus values as they travel (memory 0, physical 1).
 constexpr std::uint8_t kKindEvent = 2;
 constexpr std::uint8_t kKindNotify = 3;
 constexpr std::uint8_t kOk = 0;
@@ -16,7 +14,6 @@ constexpr std::uint8_t kUnknownKey = 1;
 constexpr std::uint8_t kNotOwner = 2;
 constexpr std::uint8_t kNotPermitted = 3;
 
-bool is_memory(std::uint8_t kind) { return kind == kKindMemory || kind == kKindPhysical; }
 bool is_sync(std::uint8_t kind) { return kind == kKindEvent || kind == kKindNotify; }
 
 }  // namespace
@@ -63,7 +60,9 @@ void Hub::answer_import(int client, std::uint64_t req, std::uint64_t id,
     reply(client, req, w.u8(kUnknownKey), out);
     return;
   }
-  const Object& o = it->second;
+  Object& o = it->second;
+  // A holder from now on: records completed until now (during the drain too) are in the answer.
+  if (is_sync(o.kind)) o.holders.insert(client);
   w.u8(kOk).i32(o.owner).u64(o.records).i64(o.last_time).str(o.description);
   reply(client, req, w, out, o.fd);
 }
@@ -128,9 +127,8 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
         return;
       }
       ++o->imports[me.pid];
-      if (is_sync(kind)) o->holders.insert(client);
       auto owner = clients_.find(o->owner_client);
-      if (is_memory(kind) && owner != clients_.end() && o->owner_client != client &&
+      if (kind != kKindNotify && owner != clients_.end() && o->owner_client != client &&
           owner->second.waiting_drain == 0) {
         const std::uint64_t token = next_token_++;
         drains_[token] = PendingImport{client, req, id};

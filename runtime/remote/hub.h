@@ -15,9 +15,11 @@
 //    and every importing process) reports each completed record (kRecord, with its simulated
 //    time); the hub forwards it to the other holders (kRecorded). An import of an event carries
 //    the latest record's time so far.
-//  - Memory imports first drain the exporter (kDrain / kDrainAck): its device finishes what its
-//    host submitted, so the importer reads what the exporter's earlier work wrote. No drain is
-//    asked of a process that waits for a reply of its own (it cannot act on it meanwhile).
+//  - Memory and event imports first drain the exporter (kDrain / kDrainAck): its device finishes
+//    what its host submitted, so the importer reads what the exporter's earlier work wrote and
+//    sees the event's records issued before the export. No drain is asked of a process that waits
+//    for a reply of its own (it cannot act on it meanwhile). The importer becomes a holder when
+//    it is answered: what was recorded until then is in the answer, the rest is forwarded.
 //  - Deadlock: a process whose host waits for another process says kBlocked (with the count of
 //    kRecorded it has received, so a block that crossed a forward in flight is ignored). When
 //    every connected process is blocked, every blocked process gets kDeadlock (and the pids lost

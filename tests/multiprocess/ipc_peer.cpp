@@ -86,10 +86,43 @@ int owner() {
   CHECK(aclrtCreateNotify(&notify, 0));
   char notify_key[65] = {};
   CHECK(aclrtNotifyGetExportKey(notify, notify_key, sizeof notify_key, 0));
-  put("keys", std::string(mem_key) + " " + notify_key);
+  // A physical allocation, filled with 7s, shared by its handle.
+  aclrtPhysicalMemProp prop = {};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = 0;
+  prop.memAttr = ACL_HBM_MEM_NORMAL;
+  size_t gran = 0;
+  CHECK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran));
+  aclrtDrvMemHandle phys = nullptr;
+  CHECK(aclrtMallocPhysical(&phys, gran, &prop, 0));
+  void* va = nullptr;
+  CHECK(aclrtReserveMemAddress(&va, gran, 0, nullptr, 0));
+  CHECK(aclrtMapMem(va, gran, 0, phys, 0));
+  CHECK(aclrtMemset(va, gran, 7, gran));
+  std::uint64_t shareable = 0;
+  CHECK(aclrtMemExportToShareableHandle(phys, ACL_MEM_HANDLE_TYPE_NONE, 0, &shareable));
+  // An IPC event recorded behind some device work, exported before that work has finished.
+  aclrtEvent ev = nullptr;
+  CHECK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_IPC));
+  void* work = nullptr;
+  CHECK(aclrtMalloc(&work, 8 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+  for (int i = 0; i < 4; ++i) CHECK(aclrtMemsetAsync(work, 8 << 20, i, 8 << 20, stream));
+  CHECK(aclrtRecordEvent(ev, stream));
+  aclrtIpcEventHandle handle;
+  CHECK(aclrtIpcGetEventHandle(ev, &handle));
+  std::string hex;
+  for (unsigned char c : std::string(handle.reserved, sizeof handle.reserved)) {
+    char b[3];
+    std::snprintf(b, sizeof b, "%02x", c);
+    hex += b;
+  }
+  put("keys", std::string(mem_key) + " " + notify_key + " " + std::to_string(shareable) + " " + hex);
   int peer_pid = std::stoi(get("pid"));
   CHECK(aclrtIpcMemSetImportPid(mem_key, &peer_pid, 1));
   CHECK(aclrtNotifySetImportPid(notify, &peer_pid, 1));
+  CHECK(aclrtMemSetPidToShareableHandle(shareable, &peer_pid, 1));
   put("allowed", "1");
   CHECK(aclrtWaitAndResetNotify(notify, stream, 0));
   void* pinned = nullptr;
@@ -102,9 +135,17 @@ int owner() {
   (void)aclrtFreeHost(pinned);
   if (sync == ACL_SUCCESS) std::printf("owner: notify passed at %llu us\n",
                                        static_cast<unsigned long long>(now_us(stream)));
+  std::uint64_t ev_us = 0;
+  CHECK(aclrtEventGetTimestamp(ev, &ev_us));
+  std::printf("owner: event recorded at %llu us\n", static_cast<unsigned long long>(ev_us));
   if (sync == ACL_SUCCESS) get("closed");  // importers close first, then the exporter
   CHECK(aclrtIpcMemClose(mem_key));
   (void)aclrtDestroyNotify(notify);
+  (void)aclrtDestroyEvent(ev);
+  (void)aclrtFree(work);
+  CHECK(aclrtUnmapMem(va));
+  CHECK(aclrtReleaseMemAddress(va));
+  CHECK(aclrtFreePhysical(phys));
   (void)aclrtFree(buf);
   (void)aclrtDestroyStreamForce(stream);
   (void)aclrtResetDeviceForce(0);
@@ -118,9 +159,10 @@ int peer(bool die) {
   CHECK(aclrtSetDevice(1));
   aclrtStream stream = nullptr;
   CHECK(aclrtCreateStream(&stream));
-  const std::string keys = get("keys");
-  const std::string mem_key = keys.substr(0, keys.find(' '));
-  const std::string notify_key = keys.substr(keys.find(' ') + 1);
+  std::istringstream keys(get("keys"));
+  std::string mem_key, notify_key, hex;
+  std::uint64_t shareable = 0;
+  keys >> mem_key >> notify_key >> shareable >> hex;
   void* buf = nullptr;
   const aclError refused = aclrtIpcMemImportByKey(&buf, mem_key.c_str(), 0);
   std::printf("peer: import before the whitelist: %d\n", static_cast<int>(refused));
@@ -131,6 +173,36 @@ int peer(bool die) {
   CHECK(aclrtIpcMemImportByKey(&buf, mem_key.c_str(), ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS));
   aclrtNotify notify = nullptr;
   CHECK(aclrtNotifyImportByKey(&notify, notify_key.c_str(), ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS));
+  aclrtDrvMemHandle phys = nullptr;
+  CHECK(aclrtMemImportFromShareableHandle(shareable, 1, &phys));
+  aclrtPhysicalMemProp prop = {};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = 1;
+  prop.memAttr = ACL_HBM_MEM_NORMAL;
+  size_t gran = 0;
+  CHECK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran));
+  void* va = nullptr;
+  CHECK(aclrtReserveMemAddress(&va, gran, 0, nullptr, 0));
+  CHECK(aclrtMapMem(va, gran, 0, phys, 0));
+  std::uint32_t word = 0;
+  CHECK(aclrtMemcpy(&word, sizeof word, va, sizeof word, ACL_MEMCPY_DEVICE_TO_HOST));
+  std::printf("peer: physical memory reads 0x%08x\n", word);
+  CHECK(aclrtUnmapMem(va));
+  CHECK(aclrtReleaseMemAddress(va));
+  CHECK(aclrtFreePhysical(phys));
+  aclrtIpcEventHandle handle;
+  for (std::size_t i = 0; i < sizeof handle.reserved; ++i) {
+    handle.reserved[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  }
+  aclrtEvent ev = nullptr;
+  CHECK(aclrtIpcOpenEventHandle(handle, &ev));
+  CHECK(aclrtStreamWaitEvent(stream, ev));
+  CHECK(aclrtSynchronizeStream(stream));
+  std::printf("peer: event wait passed at %llu us\n",
+              static_cast<unsigned long long>(now_us(stream)));
+  CHECK(aclrtDestroyEvent(ev));
   if (die) {
     std::printf("peer: dying before the record\n");
     std::fflush(stdout);
