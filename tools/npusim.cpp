@@ -21,6 +21,8 @@
 //   npusim serve --session ID
 //       the server of a session of several processes (runtime/remote/session.h; started on
 //       demand by the first process; docs/multiprocess.md)
+//   npusim merge -o OUT DIR...
+//       one timeline.json of several processes' output directories (tools/merge/merge.h)
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -39,6 +41,7 @@
 #include "models/chip_config_loader.h"
 #include "sim/config.h"
 #include "tools/check/check.h"
+#include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
 #include "runtime/remote/session.h"
 #include "tools/sweep/sweep.h"
@@ -398,7 +401,39 @@ int main(int argc, char** argv) {
       "serve", "the simulation server of a session (several processes, one simulated machine)");
   srv->add_option("--session", serve_session, "the session id (what NPUSIM_SESSION says)")->required();
 
+  std::string merge_out;
+  std::vector<std::string> merge_dirs;
+  CLI::App* mrg = app.add_subcommand(
+      "merge", "one timeline of several processes of a session (their output directories)");
+  mrg->add_option("-o,--out", merge_out, "write the merged timeline.json here")->required();
+  mrg->add_option("dirs", merge_dirs, "output directories (or timeline.json files), in order")
+      ->required();
+
   CLI11_PARSE(app, argc, argv);
+  if (*mrg) {
+    std::vector<npusim::tools::MergeInput> inputs;
+    for (const std::string& d : merge_dirs) {
+      std::filesystem::path p(d);
+      if (std::filesystem::is_directory(p)) {
+        inputs.push_back({p.filename().empty() ? p.parent_path().filename().string()
+                                               : p.filename().string(),
+                          (p / "timeline.json").string()});
+      } else {
+        inputs.push_back({p.parent_path().filename().string(), p.string()});
+      }
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(merge_out, ec);
+    const std::string error =
+        npusim::tools::merge_timelines(inputs, (std::filesystem::path(merge_out) / "timeline.json").string());
+    if (!error.empty()) {
+      std::cerr << "npusim merge: " << error << "\n";
+      return 2;
+    }
+    std::cout << "npusim merge: " << inputs.size() << " timelines -> " << merge_out
+              << "/timeline.json\n";
+    return 0;
+  }
   if (*srv) {
     namespace remote = npusim::rt::remote;
     if (!remote::valid_session(serve_session)) {

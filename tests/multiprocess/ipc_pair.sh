@@ -75,6 +75,27 @@ case "${mode}" in
     done
     grep -q "IPC_NOTIFY_RECORD" "${work}/run1/out/npusim_ipc_peer-owner-files/timeline.json" ||
       fail "the owner's timeline does not show the peer's record"
+    # One view of the session: both processes' tracks, named after their directories.
+    "${npusim}" merge -o "${work}/merged" "${work}/run1/out/npusim_ipc_peer-owner-files" \
+      "${work}/run1/out/npusim_ipc_peer-peer-files" >/dev/null || fail "npusim merge failed"
+    "${npusim}" merge -o "${work}/bad" "${work}/nowhere" 2>"${work}/merge_err.txt" &&
+      fail "npusim merge accepted a missing directory"
+    grep -q "nowhere/timeline.json: cannot open" "${work}/merge_err.txt" || fail "unclear merge error"
+    python3 - "${work}" <<'PY' || fail "the merged timeline is wrong"
+import json, sys
+w = sys.argv[1]
+merged = json.load(open(w + "/merged/timeline.json"))
+parts = [json.load(open(w + "/run1/out/npusim_ipc_peer-" + r + "-files/timeline.json")) for r in ("owner", "peer")]
+assert len(merged) == sum(len(p) for p in parts), "events lost or added"
+names = [e["args"]["name"] for e in merged if e.get("ph") == "M" and e.get("name") == "process_name"]
+assert any(n.startswith("npusim_ipc_peer-owner-files: ") for n in names), names
+assert any(n.startswith("npusim_ipc_peer-peer-files: ") for n in names), names
+pids = {}
+for e in merged:
+    if e.get("ph") == "M" and e.get("name") == "process_name":
+        assert e["pid"] not in pids, "two processes share a pid"
+        pids[e["pid"]] = e["args"]["name"]
+PY
     cmp -s "${work}/run1_owner.log" "${work}/run2_owner.log" || fail "the owner's output differs between runs"
     echo "PASS: values, whitelist error, identical timelines (owner's event at ${ev} us, the peer's wait passed at ${waited} us; the peer's notify at ${rec} us, the owner's wait passed at ${passed} us)"
     ;;
