@@ -80,7 +80,7 @@ case "${mode}" in
       "${work}/run1/out/npusim_ipc_peer-peer-files" >/dev/null || fail "npusim merge failed"
     "${npusim}" merge -o "${work}/bad" "${work}/nowhere" 2>"${work}/merge_err.txt" &&
       fail "npusim merge accepted a missing directory"
-    grep -q "nowhere/timeline.json: cannot open" "${work}/merge_err.txt" || fail "unclear merge error"
+    grep -q "nowhere: cannot open" "${work}/merge_err.txt" || fail "unclear merge error"
     python3 - "${work}" <<'PY' || fail "the merged timeline is wrong"
 import json, sys
 w = sys.argv[1]
