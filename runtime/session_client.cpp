@@ -210,19 +210,13 @@ std::size_t RemoteIpcRegistry::imports(std::uint64_t id) const {
 void SharedSync::track_event(std::uint64_t id, const std::shared_ptr<EventState>& state,
                              std::uint32_t device) {
   state->shared = id;
-  Tracked t;
-  t.event = state;
-  t.device = device;
-  tracked_.emplace(id, t);
+  tracked_.emplace(id, Tracked{state, {}, device});
 }
 
 void SharedSync::track_notify(std::uint64_t id, const std::shared_ptr<NotifyState>& state,
                               std::uint32_t device) {
   state->shared = id;
-  Tracked t;
-  t.notify = state;
-  t.device = device;
-  tracked_.emplace(id, t);
+  tracked_.emplace(id, Tracked{{}, state, device});
 }
 
 bool SharedSync::any() {

@@ -94,74 +94,11 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
       reply(client, req, w.u8(kOk).u64(id), out);
       return;
     }
-    case FrameType::kAllow: {
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = in.u64();
-      const std::uint8_t kind = in.u8();
-      Object* o = find(id, kind);
-      WireOut w;
-      if (o == nullptr) {
-        reply(client, req, w.u8(kUnknownKey), out);
-        return;
-      }
-      if (o->owner != me.pid) {
-        reply(client, req, w.u8(kNotOwner), out);
-        return;
-      }
-      while (!in.done() && in.ok()) o->allowed.insert(in.i32());
-      reply(client, req, w.u8(kOk), out);
+    case FrameType::kAllow:
+    case FrameType::kImport:
+    case FrameType::kClose:
+      keyed(client, me, f.type, in, out);
       return;
-    }
-    case FrameType::kImport: {
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = in.u64();
-      const std::uint8_t kind = in.u8();
-      Object* o = find(id, kind);
-      WireOut w;
-      if (o == nullptr) {
-        reply(client, req, w.u8(kUnknownKey), out);
-        return;
-      }
-      if (o->check_pid && o->allowed.count(me.pid) == 0) {
-        reply(client, req, w.u8(kNotPermitted), out);
-        return;
-      }
-      ++o->imports[me.pid];
-      auto owner = clients_.find(o->owner_client);
-      if (kind != kKindNotify && owner != clients_.end() && o->owner_client != client &&
-          owner->second.waiting_drain == 0) {
-        const std::uint64_t token = next_token_++;
-        drains_[token] = PendingImport{client, req, id};
-        me.waiting_drain = token;
-        WireOut t;
-        out.push_back({o->owner_client, {FrameType::kDrain, t.u64(token).bytes()}, -1});
-        return;
-      }
-      answer_import(client, req, id, out);
-      return;
-    }
-    case FrameType::kClose: {
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = in.u64();
-      const std::uint8_t kind = in.u8();
-      Object* o = find(id, kind);
-      WireOut w;
-      if (o == nullptr) {
-        reply(client, req, w.u8(kUnknownKey), out);
-        return;
-      }
-      auto imp = o->imports.find(me.pid);
-      if (imp != o->imports.end()) {
-        if (--imp->second == 0) o->imports.erase(imp);
-      } else if (o->owner == me.pid) {
-        erase(id);
-      } else {
-        reply(client, req, w.u8(kNotOwner), out);
-        return;
-      }
-      reply(client, req, w.u8(kOk), out);
-      return;
-    }
     case FrameType::kWithdraw: {
       const std::uint64_t id = in.u64();
       auto it = objects_.find(id);
@@ -221,6 +158,49 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
       if (fd >= 0) ::close(fd);
       return;
   }
+}
+
+// The requests about one exported object: req, id, kind, then what the type adds.
+void Hub::keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<Outgoing>& out) {
+  const std::uint64_t req = in.u64();
+  const std::uint64_t id = in.u64();
+  const std::uint8_t kind = in.u8();
+  const auto answer = [&](std::uint8_t status) {
+    WireOut w;
+    reply(client, req, w.u8(status), out);
+  };
+  Object* o = find(id, kind);
+  if (o == nullptr) return answer(kUnknownKey);
+  if (type == FrameType::kAllow) {
+    if (o->owner != me.pid) return answer(kNotOwner);
+    while (!in.done() && in.ok()) o->allowed.insert(in.i32());
+    return answer(kOk);
+  }
+  if (type == FrameType::kClose) {
+    auto imp = o->imports.find(me.pid);
+    if (imp != o->imports.end()) {
+      if (--imp->second == 0) o->imports.erase(imp);
+    } else if (o->owner == me.pid) {
+      erase(id);
+    } else {
+      return answer(kNotOwner);
+    }
+    return answer(kOk);
+  }
+  // kImport
+  if (o->check_pid && o->allowed.count(me.pid) == 0) return answer(kNotPermitted);
+  ++o->imports[me.pid];
+  auto owner = clients_.find(o->owner_client);
+  if (kind != kKindNotify && owner != clients_.end() && o->owner_client != client &&
+      owner->second.waiting_drain == 0) {
+    const std::uint64_t token = next_token_++;
+    drains_[token] = PendingImport{client, req, id};
+    me.waiting_drain = token;
+    WireOut t;
+    out.push_back({o->owner_client, {FrameType::kDrain, t.u64(token).bytes()}, -1});
+    return;
+  }
+  answer_import(client, req, id, out);
 }
 
 void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {

@@ -100,6 +100,7 @@ class Hub {
   void reply(int client, std::uint64_t req, const WireOut& body, std::vector<Outgoing>& out,
              int pass_fd = -1);
   void answer_import(int client, std::uint64_t req, std::uint64_t id, std::vector<Outgoing>& out);
+  void keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<Outgoing>& out);
   Object* find(std::uint64_t id, std::uint8_t kind);
   void erase(std::uint64_t id);
   void deadlock_check(Clock::time_point now, std::vector<Outgoing>& out);
