@@ -51,6 +51,21 @@ bool read_all(int fd, void* data, std::size_t n) {
   return true;
 }
 
+// Room for one descriptor in a message's control data.
+struct FdControl {
+  alignas(cmsghdr) char bytes[CMSG_SPACE(sizeof(int))] = {};
+};
+
+// A message of one buffer (a frame header) with room for one descriptor.
+msghdr header_message(iovec& io, FdControl& control) {
+  msghdr msg{};
+  msg.msg_iov = &io;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control.bytes;
+  msg.msg_controllen = sizeof(control.bytes);
+  return msg;
+}
+
 sockaddr_un address(const std::string& path) {
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
@@ -121,12 +136,8 @@ bool write_frame(int fd, const Frame& frame, int pass_fd) {
   }
   // The descriptor rides on the header's bytes.
   iovec io{const_cast<std::uint32_t*>(head), sizeof(head)};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
+  FdControl control;
+  msghdr msg = header_message(io, control);
   cmsghdr* c = CMSG_FIRSTHDR(&msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
@@ -147,12 +158,8 @@ bool read_frame(int fd, Frame& frame, int* received_fd) {
   std::uint32_t head[2];
   // The header is read with recvmsg, so a descriptor sent with it is never dropped unseen.
   iovec io{head, sizeof(head)};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
+  FdControl control;
+  msghdr msg = header_message(io, control);
   ssize_t r;
   do {
     r = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);

@@ -72,6 +72,16 @@ std::uint64_t now_us(aclrtStream stream) {
   return ts;
 }
 
+aclrtPhysicalMemProp physical_prop(std::int32_t device) {
+  aclrtPhysicalMemProp prop = {};
+  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  prop.memAttr = ACL_HBM_MEM_NORMAL;
+  return prop;
+}
+
 int owner() {
   CHECK(aclInit(nullptr));
   CHECK(aclrtSetDevice(0));
@@ -87,12 +97,7 @@ int owner() {
   char notify_key[65] = {};
   CHECK(aclrtNotifyGetExportKey(notify, notify_key, sizeof notify_key, 0));
   // A physical allocation, filled with 7s, shared by its handle.
-  aclrtPhysicalMemProp prop = {};
-  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
-  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-  prop.location.id = 0;
-  prop.memAttr = ACL_HBM_MEM_NORMAL;
+  aclrtPhysicalMemProp prop = physical_prop(0);
   size_t gran = 0;
   CHECK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran));
   aclrtDrvMemHandle phys = nullptr;
@@ -175,12 +180,7 @@ int peer(bool die) {
   CHECK(aclrtNotifyImportByKey(&notify, notify_key.c_str(), ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS));
   aclrtDrvMemHandle phys = nullptr;
   CHECK(aclrtMemImportFromShareableHandle(shareable, 1, &phys));
-  aclrtPhysicalMemProp prop = {};
-  prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
-  prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-  prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-  prop.location.id = 1;
-  prop.memAttr = ACL_HBM_MEM_NORMAL;
+  aclrtPhysicalMemProp prop = physical_prop(1);
   size_t gran = 0;
   CHECK(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran));
   void* va = nullptr;
