@@ -32,22 +32,43 @@ std::size_t page_round(std::size_t v) { return (v + kPage - 1) / kPage * kPage; 
 
 DeviceArena::~DeviceArena() {
   if (base_ != 0) munmap(reinterpret_cast<void*>(base_), size_);
-  if (fd_ >= 0) ::close(fd_);
+  for (auto& [at, s] : shared_) ::close(s.fd);
+}
+
+int DeviceArena::share(const void* p, std::size_t size, std::uint64_t* offset) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t first = addr / kPage * kPage;
+  const std::uintptr_t end = page_round(addr + size);
+  // Shared before: the same range or one containing it.
+  auto it = shared_.upper_bound(first);
+  if (it != shared_.begin()) {
+    auto prev = std::prev(it);
+    if (prev->first <= first && end <= prev->first + prev->second.size) {
+      *offset = first - prev->first;
+      return ::fcntl(prev->second.fd, F_DUPFD_CLOEXEC, 0);
+    }
+    if (prev->first + prev->second.size > first) return -1;  // partly overlapping
+  }
+  if (it != shared_.end() && it->first < end) return -1;
+  const std::size_t len = end - first;
+  const int fd = ::memfd_create("npusim-ipc-memory", MFD_CLOEXEC);
+  if (fd < 0) return -1;
+  void* at = reinterpret_cast<void*>(first);
+  if (::ftruncate(fd, static_cast<off_t>(len)) != 0 ||
+      ::pwrite(fd, at, len, 0) != static_cast<ssize_t>(len) ||
+      mmap(at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED) {
+    ::close(fd);
+    return -1;
+  }
+  shared_[first] = Shared{len, fd};
+  *offset = 0;
+  return ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
 }
 
 bool DeviceArena::reserve() {
   for (std::size_t size : kReserveTries) {
     void* p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) continue;
-    // The pages behind the range: one sparse memfd as large as the range, so another process of
-    // the session can map an exported range (runtime/ipc.cpp) and see the same bytes.
-    const int fd = ::memfd_create("npusim-device-arena", MFD_CLOEXEC);
-    if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(size)) != 0) {
-      if (fd >= 0) ::close(fd);
-      munmap(p, size);
-      continue;
-    }
-    fd_ = fd;
     base_ = reinterpret_cast<std::uintptr_t>(p);
     size_ = size;
     bump_ = kPage;  // the first page stays inaccessible too
@@ -117,8 +138,7 @@ void* DeviceArena::allocate_pages(std::size_t size) {
   const std::uintptr_t at = take(usable + kPage);  // + the guard page after it
   if (at == 0) return nullptr;
   void* p = reinterpret_cast<void*>(at);
-  if (mmap(p, usable, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
-           static_cast<off_t>(at - base_)) == MAP_FAILED) {
+  if (mprotect(p, usable, PROT_READ | PROT_WRITE) != 0) {
     release_pages(p, size);
     return nullptr;
   }
@@ -132,8 +152,11 @@ void DeviceArena::release_pages(void* p, std::size_t size) {
   // own, and a long run would reach the kernel's limit on mappings per process).
   mmap(p, usable, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
-  fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(at - base_),
-            static_cast<off_t>(usable));
+  // Shared ranges inside it end here (importers keep their own mapping of the pages).
+  for (auto s = shared_.lower_bound(at); s != shared_.end() && s->first < at + usable;) {
+    ::close(s->second.fd);
+    s = shared_.erase(s);
+  }
   std::size_t span = usable + kPage;
   auto next = free_.lower_bound(at);
   if (next != free_.end() && at + span == next->first) {  // merge with the span after

@@ -59,13 +59,20 @@ class MemoryCodec final : public IpcCodec {
  public:
   IpcWire describe(const IpcObject& object) override {
     const auto& m = *std::static_pointer_cast<IpcMemory>(object);
-    const MemoryRegistry& memory = Runtime::instance().memory();
-    const std::uint64_t offset = memory.device_arena().offset_of(reinterpret_cast<void*>(m.base));
+    std::uint64_t offset = 0;
+    const int fd = Runtime::instance().memory().device_arena().share(
+        reinterpret_cast<void*>(m.base), m.size, &offset);
+    if (fd < 0) {
+      fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+           "cannot share this range with other processes (it partly overlaps a range exported "
+           "before; export the same range or one inside it)");
+    }
     IpcWire w;
     remote::WireOut out;
-    out.u64(offset / kPage * kPage).u64(offset % kPage).u64(m.size).u64(m.device);
+    out.u64(offset).u64(m.base % kPage).u64(m.size).u64(m.device);
     w.description = out.bytes();
-    w.fd = memory.device_arena().fd();
+    w.fd = fd;
+    w.owned_fd = true;
     return w;
   }
   void published(const IpcObject&, std::uint64_t) override {}

@@ -84,7 +84,7 @@ class MemoryRegistry {
     return arena_.contains(p) || pinned_arena_.contains(p);
   }
   /// The address range of device (and managed) memory: [first, second).
-  const DeviceArena& device_arena() const { return arena_; }
+  DeviceArena& device_arena() { return arena_; }
   std::pair<std::uintptr_t, std::uintptr_t> device_range() const {
     return {arena_.base(), arena_.base() + (arena_.base() != 0 ? arena_.reserved() : 0)};
   }

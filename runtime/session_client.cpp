@@ -73,7 +73,9 @@ std::uint64_t RemoteIpcRegistry::publish(IpcKind kind, std::int32_t owner_pid, b
   w.u8(static_cast<std::uint8_t>(kind)).u8(check_pid ? 1 : 0).u64(wire.records).i64(wire.last_time);
   w.str(wire.description);
   std::string reply;
-  if (!l->request(remote::FrameType::kPublish, w.bytes(), wire.fd, reply)) {
+  const bool sent = l->request(remote::FrameType::kPublish, w.bytes(), wire.fd, reply);
+  if (wire.owned_fd && wire.fd >= 0) ::close(wire.fd);
+  if (!sent) {
     sim::log_error("the session server is gone: the export stays in this process");
     return local_.publish(kind, owner_pid, check_pid, object);
   }

@@ -46,7 +46,8 @@ class Runtime;
 /// How one kind of shared object travels (ipc.cpp and vmm.cpp provide them).
 struct IpcWire {
   std::string description;
-  int fd = -1;                  // a descriptor sent with it (not owned by the sender's copy)
+  int fd = -1;                  // a descriptor sent with it
+  bool owned_fd = false;        // the sender closes fd once sent
   std::uint64_t records = 0;    // events: records so far
   std::int64_t last_time = -1;  // events: simulated time of the latest (ps; -1: none)
 };
