@@ -33,12 +33,17 @@ std::size_t page_round(std::size_t v) { return (v + kPage - 1) / kPage * kPage; 
 DeviceArena::~DeviceArena() {
   if (base_ != 0) munmap(reinterpret_cast<void*>(base_), size_);
   for (auto& [at, s] : shared_) ::close(s.fd);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 int DeviceArena::share(const void* p, std::size_t size, std::uint64_t* offset) {
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t first = addr / kPage * kPage;
   const std::uintptr_t end = page_round(addr + size);
+  if (fd_ >= 0) {  // the whole range is one file already
+    *offset = first - base_;
+    return ::fcntl(fd_, F_DUPFD_CLOEXEC, 0);
+  }
   // Shared before: the same range or one containing it.
   auto it = shared_.upper_bound(first);
   if (it != shared_.begin()) {
@@ -69,6 +74,15 @@ bool DeviceArena::reserve() {
   for (std::size_t size : kReserveTries) {
     void* p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) continue;
+    if (whole_file_) {
+      const int fd = ::memfd_create("npusim-device-arena", MFD_CLOEXEC);
+      if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(size)) != 0) {
+        if (fd >= 0) ::close(fd);
+        munmap(p, size);
+        continue;
+      }
+      fd_ = fd;
+    }
     base_ = reinterpret_cast<std::uintptr_t>(p);
     size_ = size;
     bump_ = kPage;  // the first page stays inaccessible too
@@ -138,7 +152,9 @@ void* DeviceArena::allocate_pages(std::size_t size) {
   const std::uintptr_t at = take(usable + kPage);  // + the guard page after it
   if (at == 0) return nullptr;
   void* p = reinterpret_cast<void*>(at);
-  if (mprotect(p, usable, PROT_READ | PROT_WRITE) != 0) {
+  if (fd_ >= 0 ? mmap(p, usable, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
+                      static_cast<off_t>(at - base_)) == MAP_FAILED
+               : mprotect(p, usable, PROT_READ | PROT_WRITE) != 0) {
     release_pages(p, size);
     return nullptr;
   }
@@ -152,6 +168,10 @@ void DeviceArena::release_pages(void* p, std::size_t size) {
   // own, and a long run would reach the kernel's limit on mappings per process).
   mmap(p, usable, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
   std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  if (fd_ >= 0) {
+    fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(at - base_),
+              static_cast<off_t>(usable));
+  }
   // Shared ranges inside it end here (importers keep their own mapping of the pages).
   for (auto s = shared_.lower_bound(at); s != shared_.end() && s->first < at + usable;) {
     ::close(s->second.fd);

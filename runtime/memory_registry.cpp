@@ -3,10 +3,17 @@
 
 #include <sys/mman.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <vector>
 
 namespace npusim::rt {
+
+MemoryRegistry::MemoryRegistry() {
+  const char* session = std::getenv("NPUSIM_SESSION");
+  arena_.set_whole_file(session != nullptr && *session != '\0' && std::strcmp(session, "off") != 0);
+}
 
 MemoryRegistry::~MemoryRegistry() {
   for (auto& [base, a] : blocks_) {

@@ -52,7 +52,9 @@ struct HostRegistration {
 
 class MemoryRegistry {
  public:
-  MemoryRegistry() = default;
+  /// In a named session (NPUSIM_SESSION set, not "off") all device memory is one memfd, so a
+  /// peer process can map any buffer (device_arena.h).
+  MemoryRegistry();
   MemoryRegistry(const MemoryRegistry&) = delete;
   MemoryRegistry& operator=(const MemoryRegistry&) = delete;
   ~MemoryRegistry();

@@ -3,6 +3,9 @@
 # Two processes on one simulated machine (issue 14): tests/multiprocess/ipc_peer.cpp as owner and
 # peer of one session.
 #   ipc_pair.sh PEER NPUSIM WORKDIR pair    values, whitelist error, and the same timelines twice
+#                                           (a named session: all device memory is one memfd)
+#   ipc_pair.sh PEER NPUSIM WORKDIR pair_default   the same in the session "default" (no
+#                                           NPUSIM_SESSION: exported ranges move to a memfd)
 #   ipc_pair.sh PEER NPUSIM WORKDIR kill    the peer dies mid-run: the owner's wait ends with an
 #                                           error (507046) instead of hanging; the server leaves
 set -u
@@ -27,7 +30,11 @@ fail() {
 run_pair() {
   local name="$1" role="$2" d="${work}/$1"
   mkdir -p "${d}/files"
-  export NPUSIM_SESSION="npusim-test-$$-${name}"
+  if [[ "${mode}" == pair_default ]]; then
+    unset NPUSIM_SESSION
+  else
+    export NPUSIM_SESSION="npusim-test-$$-${name}"
+  fi
   export NPUSIM_OUT="${d}/out/%p"
   timeout 60 "${peer_bin}" owner "${d}/files" >"${work}/${name}_owner.log" 2>&1 &
   local a=$!
@@ -38,14 +45,14 @@ run_pair() {
   wait "${b}"
   peer_rc=$?
   # The server leaves with its last client.
-  local sock="${XDG_RUNTIME_DIR:-/tmp}/npusim-$(id -u)-${NPUSIM_SESSION}.sock"
+  local sock="${XDG_RUNTIME_DIR:-/tmp}/npusim-$(id -u)-${NPUSIM_SESSION:-default}.sock"
   for _ in $(seq 1 100); do [[ -e "${sock}" ]] || break; sleep 0.05; done
   [[ -e "${sock}" ]] && fail "the session server of ${name} is still there after its clients left"
   return 0
 }
 
 case "${mode}" in
-  pair)
+  pair|pair_default)
     for run in 1 2; do
       run_pair "run${run}" peer
       [[ ${owner_rc} -eq 0 && ${peer_rc} -eq 0 ]] || fail "run ${run}: exit codes ${owner_rc}/${peer_rc}"
