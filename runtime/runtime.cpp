@@ -181,8 +181,9 @@ bool Runtime::remote_stall(std::unique_lock<std::mutex>& lock, Describe what) {
   if (link == nullptr) return false;
   std::vector<SharedSync::Phantom> phantoms;
   std::string error;
-  bool ok = shared_sync_.take(*link, phantoms, error);
-  if (ok && phantoms.empty()) {
+  std::size_t taken = 0;
+  bool ok = shared_sync_.take(*link, phantoms, error, &taken);
+  if (ok && taken == 0) {
     remote::WireOut w;
     link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
     lock.unlock();

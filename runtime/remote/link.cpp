@@ -119,7 +119,10 @@ void Link::serve() {
       WireIn in(f.payload);
       drains_.push_back(in.u64());
     } else {
-      if (f.type == FrameType::kRecorded) ++recorded_;
+      if (f.type == FrameType::kRecorded || f.type == FrameType::kHcclMembers ||
+          f.type == FrameType::kHcclBatch) {
+        ++recorded_;
+      }
       pushes_.push_back({static_cast<std::uint32_t>(f.type), std::move(f.payload)});
     }
     cv_.notify_all();

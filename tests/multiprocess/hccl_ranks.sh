@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# HCCL with one process per rank: runs <n> hccl_rank processes of one session twice, each writing
+# its own timeline (NPUSIM_OUT=<dir>/%p), checks every rank's results (the program does) and that
+# the two runs' timelines are byte-identical.
+#   hccl_ranks.sh <hccl_rank> <npusim> <work dir> <n>
+set -euo pipefail
+prog="$1"; server="$2"; work="$3"; n="$4"
+rm -rf "${work}"; mkdir -p "${work}"
+export NPUSIM_SERVER="${server}"
+# The sessions' sockets (and their lock files) in a directory of this test's own.
+XDG_RUNTIME_DIR="$(mktemp -d /tmp/npusim-hccl-mp.XXXXXX)"
+export XDG_RUNTIME_DIR
+trap 'rm -rf "${XDG_RUNTIME_DIR}"' EXIT
+export NPUSIM_SET="soc.num_devices=${n}"
+unset NPUSIM_CONFIG
+
+run() {  # run <label>: all ranks of one session, in parallel
+  local dir="${work}/$1"
+  mkdir -p "${dir}"
+  export NPUSIM_SESSION="hccl-mp-$$-$1"
+  export NPUSIM_OUT="${dir}/out/%p"
+  local pids=()
+  for ((r = n - 1; r >= 0; --r)); do  # rank 0 last: the others wait for its root info
+    (cd "${dir}" && exec "${prog}" "${r}" "${n}" root.info) >"${dir}/rank${r}.log" 2>&1 &
+    pids+=($!)
+  done
+  local fail=0
+  for p in "${pids[@]}"; do wait "${p}" || fail=1; done
+  for ((r = 0; r < n; ++r)); do
+    if ! grep -qx "rank ${r}: OK" "${dir}/rank${r}.log"; then
+      echo "FAIL: run $1, rank ${r}:"; cat "${dir}/rank${r}.log"; fail=1
+    fi
+  done
+  [[ ${fail} == 0 ]] || exit 1
+}
+
+run a
+run b
+count=0
+for t in "${work}"/a/out/*/timeline.json; do
+  rel="${t#"${work}"/a/}"
+  if ! cmp -s "${t}" "${work}/b/${rel}"; then
+    echo "FAIL: ${rel} differs between two runs"; exit 1
+  fi
+  count=$((count + 1))
+done
+[[ ${count} == "${n}" ]] || { echo "FAIL: ${count} timelines, expected ${n}"; ls -R "${work}/a/out"; exit 1; }
+echo "PASS: ${n} ranks in ${n} processes, results exact, ${count} timelines identical in two runs"
