@@ -2,8 +2,10 @@
 // One rank of an HCCL communicator, one process per rank (as torchrun runs them): rank 0 writes
 // HcclGetRootInfo's root info to a file, the others poll for it; every rank joins with
 // HcclCommInitRootInfo on device `rank` and runs collectives, checking every result exactly.
-//   hccl_rank <rank> <nranks> <root-info file>
-// Prints "rank R: OK" and exits 0 when every check passed.
+//   hccl_rank <rank> <nranks> <root-info file> [<dead rank>]
+// Prints "rank R: OK" and exits 0 when every check passed. With <dead rank>, that rank's process
+// exits without cleaning up right after joining; the others' first AllReduce must then fail (not
+// hang): they print "rank R: peer lost: <aclError>" and exit 0.
 #include <unistd.h>
 
 #include <cstdint>
@@ -73,10 +75,11 @@ void expect(const char* what, const std::vector<float>& got, const std::vector<f
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: hccl_rank <rank> <nranks> <root-info file>\n");
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: hccl_rank <rank> <nranks> <root-info file> [<dead rank>]\n");
     return 2;
   }
+  const int dead = argc == 5 ? std::atoi(argv[4]) : -1;
   const int rank = std::atoi(argv[1]);
   const int n = std::atoi(argv[2]);
   const std::string path = argv[3];
@@ -107,6 +110,24 @@ int main(int argc, char** argv) {
   if (size != static_cast<uint32_t>(n) || id != static_cast<uint32_t>(rank)) {
     std::fprintf(stderr, "rank %d: size %u id %u\n", rank, size, id);
     return 1;
+  }
+
+  if (dead >= 0) {
+    if (rank == dead) ::_exit(3);  // a crash: no HcclCommDestroy, no aclFinalize
+    Device send(4096), recv(4096);
+    CHECK_ACL(HcclAllReduce(send.p, recv.p, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
+                            stream));
+    const int rc = aclrtSynchronizeStream(stream);
+    if (rc == 0) {
+      std::fprintf(stderr, "rank %d: the AllReduce with a dead rank succeeded\n", rank);
+      return 1;
+    }
+    std::printf("rank %d: peer lost: %d\n", rank, rc);
+    HcclCommDestroy(comm);
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(rank);
+    aclFinalize();
+    return 0;
   }
 
   // AllReduce (sum), below the ring threshold (mesh) and above it (ring: 1 MiB and more).
@@ -165,6 +186,50 @@ int main(int argc, char** argv) {
                                 stream));
     CHECK_ACL(aclrtSynchronizeStream(stream));
     expect("HcclReduceScatter", recv.get(count), want);
+  }
+  // Reduce (sum) to rank 0, Scatter from the last rank, AlltoAll, Barrier.
+  {
+    const std::size_t count = 200;
+    Device send(count * 4), recv(count * 4);
+    std::vector<float> in(count), want(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      in[i] = input(rank, i);
+      float s = 0;
+      for (int r = 0; r < n; ++r) s += input(r, i);
+      want[i] = s;
+    }
+    send.put(in);
+    CHECK_ACL(HcclReduce(send.p, recv.p, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 0, comm,
+                         stream));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    if (rank == 0) expect("HcclReduce", recv.get(count), want);
+  }
+  {
+    const std::size_t count = 100;
+    Device send(count * 4 * n), recv(count * 4);
+    std::vector<float> in(count * n), want(count);
+    for (std::size_t i = 0; i < count * n; ++i) in[i] = input(rank, i);
+    for (std::size_t i = 0; i < count; ++i) want[i] = input(n - 1, rank * count + i);
+    send.put(in);
+    CHECK_ACL(HcclScatter(send.p, recv.p, count, HCCL_DATA_TYPE_FP32, static_cast<uint32_t>(n - 1),
+                          comm, stream));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    expect("HcclScatter", recv.get(count), want);
+  }
+  {
+    const std::size_t count = 50;  // per peer
+    Device send(count * 4 * n), recv(count * 4 * n);
+    std::vector<float> in(count * n), want(count * n);
+    for (std::size_t i = 0; i < count * n; ++i) in[i] = input(rank, i);
+    for (int r = 0; r < n; ++r) {
+      for (std::size_t i = 0; i < count; ++i) want[r * count + i] = input(r, rank * count + i);
+    }
+    send.put(in);
+    CHECK_ACL(HcclAlltoAll(send.p, count, HCCL_DATA_TYPE_FP32, recv.p, count, HCCL_DATA_TYPE_FP32,
+                           comm, stream));
+    CHECK_ACL(HcclBarrier(comm, stream));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    expect("HcclAlltoAll", recv.get(count * n), want);
   }
   // Point to point around the ring: send to the next rank, receive from the previous one.
   if (n > 1) {

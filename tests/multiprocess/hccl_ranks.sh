@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # HCCL with one process per rank: runs <n> hccl_rank processes of one session twice, each writing
 # its own timeline (NPUSIM_OUT=<dir>/%p), checks every rank's results (the program does) and that
-# the two runs' timelines are byte-identical.
-#   hccl_ranks.sh <hccl_rank> <npusim> <work dir> <n>
+# the two runs' timelines are byte-identical. With <dead rank>: that rank's process exits without
+# cleaning up after joining; every other rank must report the failed collective (not hang).
+#   hccl_ranks.sh <hccl_rank> <npusim> <work dir> <n> [<dead rank>]
 set -euo pipefail
-prog="$1"; server="$2"; work="$3"; n="$4"
+prog="$1"; server="$2"; work="$3"; n="$4"; dead="${5:-}"
 rm -rf "${work}"; mkdir -p "${work}"
 export NPUSIM_SERVER="${server}"
 # The sessions' sockets (and their lock files) in a directory of this test's own.
@@ -34,6 +35,33 @@ run() {  # run <label>: all ranks of one session, in parallel
   done
   [[ ${fail} == 0 ]] || exit 1
 }
+
+if [[ -n "${dead}" ]]; then
+  dir="${work}/dead"
+  mkdir -p "${dir}"
+  export NPUSIM_SESSION="hccl-mp-$$-dead"
+  pids=()
+  for ((r = n - 1; r >= 0; --r)); do
+    (cd "${dir}" && exec "${prog}" "${r}" "${n}" root.info "${dead}") >"${dir}/rank${r}.log" 2>&1 &
+    pids+=($!)
+  done
+  codes=()
+  for p in "${pids[@]}"; do
+    set +e; wait "${p}"; codes+=($?); set -e
+  done
+  fail=0
+  for ((r = 0; r < n; ++r)); do
+    code="${codes[$((n - 1 - r))]}"
+    if [[ ${r} == "${dead}" ]]; then
+      [[ ${code} == 3 ]] || { echo "FAIL: the dead rank ${r} exited with ${code}"; fail=1; }
+    elif [[ ${code} != 0 ]] || ! grep -q "^rank ${r}: peer lost: [1-9]" "${dir}/rank${r}.log"; then
+      echo "FAIL: rank ${r} (exit ${code}):"; cat "${dir}/rank${r}.log"; fail=1
+    fi
+  done
+  [[ ${fail} == 0 ]] || exit 1
+  echo "PASS: rank ${dead} of ${n} died; the others' collective failed with an error"
+  exit 0
+fi
 
 run a
 run b
