@@ -82,10 +82,12 @@ unsigned char* arena_of(Domain& d, std::uint32_t rank) {
   return base;
 }
 
-// An arena offset as it travels: offset + 1 (0: no buffer).
+// An arena offset as it travels: offset + 1 (0: no buffer, or memory outside this process's
+// arena, e.g. another process's imported memory: a peer's read of it then fails cleanly).
 std::uint64_t wire_offset(const Buffer& b) {
   if (b.ptr == nullptr) return 0;
   const MemoryRegistry& memory = Runtime::instance().memory();
+  if (!memory.device_arena().contains(b.ptr)) return 0;
   return memory.device_arena().offset_of(b.ptr) + 1;
 }
 

@@ -8,6 +8,7 @@
 // hang): they print "rank R: peer lost: <aclError>" and exit 0.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -79,7 +80,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: hccl_rank <rank> <nranks> <root-info file> [<dead rank>]\n");
     return 2;
   }
-  const int dead = argc == 5 ? std::atoi(argv[4]) : -1;
+  // The 4th argument: a dead rank, or "repeat=N" (N AllReduces of 4 KB, each synchronised, with
+  // the host wall time per AllReduce printed: the cost of crossing processes).
+  const std::string extra = argc == 5 ? argv[4] : "";
+  const bool bench = extra.rfind("repeat=", 0) == 0;
+  const int repeat = bench ? std::atoi(extra.c_str() + 7) : 0;
+  const int dead = argc == 5 && !bench ? std::atoi(argv[4]) : -1;
   const int rank = std::atoi(argv[1]);
   const int n = std::atoi(argv[2]);
   const std::string path = argv[3];
@@ -112,6 +118,24 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  if (bench) {
+    Device send(4096), recv(4096);
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < repeat; ++i) {
+      CHECK_ACL(HcclAllReduce(send.p, recv.p, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
+                              stream));
+      CHECK_ACL(aclrtSynchronizeStream(stream));
+    }
+    const double us = std::chrono::duration<double, std::micro>(
+                          std::chrono::steady_clock::now() - start).count();
+    std::printf("rank %d: %d AllReduces of 4 KB, %.1f us of host wall time each\n", rank, repeat,
+                us / repeat);
+    CHECK_ACL(HcclCommDestroy(comm));
+    CHECK_ACL(aclrtDestroyStream(stream));
+    CHECK_ACL(aclrtResetDevice(rank));
+    CHECK_ACL(aclFinalize());
+    return 0;
+  }
   if (dead >= 0) {
     if (rank == dead) ::_exit(3);  // a crash: no HcclCommDestroy, no aclFinalize
     Device send(4096), recv(4096);
