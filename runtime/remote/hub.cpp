@@ -95,6 +95,9 @@ void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector
       std::set<int> processes;
       for (const HcclMember& m : d.members) processes.insert(m.client);
       d.cross = processes.size() > 1;
+      // From now on the domain's processes are those of its ranks (the one that registered it
+      // may hold none, e.g. a launcher: it must not hold the ranks back).
+      d.clients = processes;
       WireOut w;
       w.u64(id).u64(d.nranks);
       for (const HcclMember& m : d.members) w.u64(m.device).i32(m.pid);

@@ -172,6 +172,19 @@ TEST_F(HubHccl, PostsAreHeldUntilEveryMemberProcessIsBlocked) {
   EXPECT_EQ(out[0].client, kB);
 }
 
+TEST_F(HubHccl, TheProcessThatRegisteredWithoutRanksDoesNotHoldTheRanksBack) {
+  const std::uint64_t id = new_domain(kC);  // a launcher: registers, joins no rank
+  join(kA, id, 2, 0, 0);
+  join(kB, id, 2, 1, 1);
+  EXPECT_TRUE(post(kA, id, "a").empty());
+  EXPECT_TRUE(blocked(kA, 0).empty());  // A's member list came: a stale block
+  EXPECT_TRUE(blocked(kA, 1).empty());
+  auto out = blocked(kB, 1);  // C never blocks, yet B gets A's post
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].client, kB);
+  EXPECT_EQ(out[0].frame.type, FrameType::kHcclBatch);
+}
+
 TEST_F(HubHccl, AProcessThatLeavesNoLongerHoldsTheOthersBack) {
   const std::uint64_t id = new_domain(kA);
   join(kA, id, 3, 0, 0);
