@@ -4,6 +4,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
+
 namespace npusim::rt::remote {
 
 Link::Link(int fd) : fd_(fd) {
@@ -87,6 +89,13 @@ std::uint64_t Link::recorded_received() const {
 void Link::wait_push() {
   std::unique_lock<std::mutex> lock(mutex_);
   cv_.wait(lock, [&] { return !pushes_.empty() || stopping_; });
+}
+
+bool Link::wait_push_for(int ms) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return cv_.wait_for(lock, std::chrono::milliseconds(ms),
+                      [&] { return !pushes_.empty() || stopping_; }) &&
+         !pushes_.empty();
 }
 
 bool Link::gone() const {

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// One rank of an HCCL communicator, one process per rank (as torchrun runs them): rank 0 writes
-// HcclGetRootInfo's root info to a file, the others poll for it; every rank joins with
-// HcclCommInitRootInfo on device `rank` and runs collectives, checking every result exactly.
-//   hccl_rank <rank> <nranks> <root-info file> [<dead rank>]
-// Prints "rank R: OK" and exits 0 when every check passed. With <dead rank>, that rank's process
-// exits without cleaning up right after joining; the others' first AllReduce must then fail (not
-// hang): they print "rank R: peer lost: <aclError>" and exit 0.
+// Ranks of an HCCL communicator, one process per rank (as torchrun runs them) or several ranks
+// per process in host threads: the process holding rank 0 writes HcclGetRootInfo's root info to
+// a file, the others poll for it; every rank joins with HcclCommInitRootInfo on device `rank` and
+// runs collectives, checking every result exactly.
+//   hccl_rank <rank>[+<rank>...] <nranks> <root-info file> [<dead rank> | repeat=N]
+// Prints "rank R: OK" per rank and exits 0 when every check passed. With <dead rank>, that rank's
+// process exits without cleaning up right after joining; the others' first AllReduce must then
+// fail (not hang): they print "rank R: peer lost: <aclError>" and exit 0.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "acl/acl.h"
@@ -20,7 +23,7 @@
 
 namespace {
 
-int g_rank = 0;
+thread_local int g_rank = 0;
 
 #define CHECK_ACL(x)                                                                      \
   do {                                                                                    \
@@ -61,7 +64,7 @@ struct Device {
   }
 };
 
-int failures = 0;
+thread_local int failures = 0;
 void expect(const char* what, const std::vector<float>& got, const std::vector<float>& want) {
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (got[i] != want[i]) {
@@ -73,40 +76,22 @@ void expect(const char* what, const std::vector<float>& got, const std::vector<f
   }
 }
 
-}  // namespace
+struct Mode {
+  int n = 0;
+  int dead = -1;   // a rank whose process exits after joining
+  int repeat = 0;  // > 0: the AllReduce cost measurement
+};
 
-int main(int argc, char** argv) {
-  if (argc != 4 && argc != 5) {
-    std::fprintf(stderr, "usage: hccl_rank <rank> <nranks> <root-info file> [<dead rank>]\n");
-    return 2;
-  }
-  // The 4th argument: a dead rank, or "repeat=N" (N AllReduces of 4 KB, each synchronised, with
-  // the host wall time per AllReduce printed: the cost of crossing processes).
-  const std::string extra = argc == 5 ? argv[4] : "";
-  const bool bench = extra.rfind("repeat=", 0) == 0;
-  const int repeat = bench ? std::atoi(extra.c_str() + 7) : 0;
-  const int dead = argc == 5 && !bench ? std::atoi(argv[4]) : -1;
-  const int rank = std::atoi(argv[1]);
-  const int n = std::atoi(argv[2]);
-  const std::string path = argv[3];
+// One rank, on device `rank`: joins, runs the collectives, checks them. 0: every check passed.
+int run_rank(int rank, const HcclRootInfo& root, const Mode& mode) {
   g_rank = rank;
-  CHECK_ACL(aclInit(nullptr));
+  const int n = mode.n;
+  const int dead = mode.dead;
+  const bool bench = mode.repeat > 0;
+  const int repeat = mode.repeat;
   CHECK_ACL(aclrtSetDevice(rank));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
-
-  HcclRootInfo root{};
-  if (rank == 0) {
-    CHECK_ACL(HcclGetRootInfo(&root));
-    const std::string tmp = path + ".tmp";
-    FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr || std::fwrite(&root, 1, sizeof root, f) != sizeof root) return 2;
-    std::fclose(f);
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) return 2;
-  } else if (!read_root_info(path, &root)) {
-    std::fprintf(stderr, "rank %d: no root info in %s\n", rank, path.c_str());
-    return 2;
-  }
   HcclComm comm = nullptr;
   CHECK_ACL(HcclCommInitRootInfo(static_cast<uint32_t>(n), &root, static_cast<uint32_t>(rank),
                                  &comm));
@@ -133,7 +118,6 @@ int main(int argc, char** argv) {
     CHECK_ACL(HcclCommDestroy(comm));
     CHECK_ACL(aclrtDestroyStream(stream));
     CHECK_ACL(aclrtResetDevice(rank));
-    CHECK_ACL(aclFinalize());
     return 0;
   }
   if (dead >= 0) {
@@ -150,7 +134,6 @@ int main(int argc, char** argv) {
     HcclCommDestroy(comm);
     aclrtDestroyStream(stream);
     aclrtResetDevice(rank);
-    aclFinalize();
     return 0;
   }
 
@@ -284,8 +267,65 @@ int main(int argc, char** argv) {
   CHECK_ACL(HcclCommDestroy(comm));
   CHECK_ACL(aclrtDestroyStream(stream));
   CHECK_ACL(aclrtResetDevice(rank));
-  CHECK_ACL(aclFinalize());
   if (failures != 0) return 1;
   std::printf("rank %d: OK\n", rank);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr,
+                 "usage: hccl_rank <rank>[+<rank>...] <nranks> <root-info file> "
+                 "[<dead rank> | repeat=N]\n");
+    return 2;
+  }
+  // Ranks "a+b": this process holds several ranks, one host thread each (processes and threads
+  // mixed in one communicator).
+  std::vector<int> ranks;
+  for (std::string spec = argv[1]; !spec.empty();) {
+    const std::size_t plus = spec.find('+');
+    ranks.push_back(std::atoi(spec.substr(0, plus).c_str()));
+    spec = plus == std::string::npos ? "" : spec.substr(plus + 1);
+  }
+  Mode mode;
+  mode.n = std::atoi(argv[2]);
+  const std::string path = argv[3];
+  // The 4th argument: a dead rank, or "repeat=N" (N AllReduces of 4 KB, each synchronised, with
+  // the host wall time per AllReduce printed: the cost of crossing processes).
+  const std::string extra = argc == 5 ? argv[4] : "";
+  if (extra.rfind("repeat=", 0) == 0) {
+    mode.repeat = std::atoi(extra.c_str() + 7);
+  } else if (!extra.empty()) {
+    mode.dead = std::atoi(extra.c_str());
+  }
+  g_rank = ranks.front();
+  CHECK_ACL(aclInit(nullptr));
+  HcclRootInfo root{};
+  if (std::find(ranks.begin(), ranks.end(), 0) != ranks.end()) {
+    CHECK_ACL(HcclGetRootInfo(&root));
+    const std::string tmp = path + ".tmp";
+    FILE* f = std::fopen(tmp.c_str(), "wb");
+    if (f == nullptr || std::fwrite(&root, 1, sizeof root, f) != sizeof root) return 2;
+    std::fclose(f);
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) return 2;
+  } else if (!read_root_info(path, &root)) {
+    std::fprintf(stderr, "rank %d: no root info in %s\n", ranks.front(), path.c_str());
+    return 2;
+  }
+  int result = 0;
+  if (ranks.size() == 1) {
+    result = run_rank(ranks.front(), root, mode);
+  } else {
+    std::vector<int> results(ranks.size(), 0);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      threads.emplace_back([&, i] { results[i] = run_rank(ranks[i], root, mode); });
+    }
+    for (std::thread& t : threads) t.join();
+    for (int r : results) result = std::max(result, r);
+  }
+  CHECK_ACL(aclFinalize());
+  return result;
 }

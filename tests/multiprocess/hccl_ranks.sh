@@ -2,11 +2,20 @@
 # SPDX-License-Identifier: Apache-2.0
 # HCCL with one process per rank: runs <n> hccl_rank processes of one session twice, each writing
 # its own timeline (NPUSIM_OUT=<dir>/%p), checks every rank's results (the program does) and that
-# the two runs' timelines are byte-identical. With <dead rank>: that rank's process exits without
-# cleaning up after joining; every other rank must report the failed collective (not hang).
-#   hccl_ranks.sh <hccl_rank> <npusim> <work dir> <n> [<dead rank>]
+# the two runs' timelines are byte-identical. "mixed": ranks 0 and 1 are host threads of one
+# process, the others one process each. <dead rank>: that rank's process exits without cleaning
+# up after joining; every other rank must report the failed collective (not hang).
+#   hccl_ranks.sh <hccl_rank> <npusim> <work dir> <n> [mixed | <dead rank>]
 set -euo pipefail
 prog="$1"; server="$2"; work="$3"; n="$4"; dead="${5:-}"
+specs=()  # the processes' rank lists, rank 0's last (the others wait for its root info)
+if [[ "${dead}" == mixed ]]; then
+  dead=""
+  for ((r = n - 1; r >= 2; --r)); do specs+=("${r}"); done
+  specs+=("0+1")
+else
+  for ((r = n - 1; r >= 0; --r)); do specs+=("${r}"); done
+fi
 rm -rf "${work}"; mkdir -p "${work}"
 export NPUSIM_SERVER="${server}"
 # The sessions' sockets (and their lock files) in a directory of this test's own.
@@ -16,22 +25,24 @@ trap 'rm -rf "${XDG_RUNTIME_DIR}"' EXIT
 export NPUSIM_SET="soc.num_devices=${n}"
 unset NPUSIM_CONFIG
 
-run() {  # run <label>: all ranks of one session, in parallel
+run() {  # run <label>: all processes of one session, in parallel
   local dir="${work}/$1"
   mkdir -p "${dir}"
   export NPUSIM_SESSION="hccl-mp-$$-$1"
   export NPUSIM_OUT="${dir}/out/%p"
-  local pids=()
-  for ((r = n - 1; r >= 0; --r)); do  # rank 0 last: the others wait for its root info
-    (cd "${dir}" && exec "${prog}" "${r}" "${n}" root.info) >"${dir}/rank${r}.log" 2>&1 &
+  local pids=() spec
+  for spec in "${specs[@]}"; do
+    (cd "${dir}" && exec "${prog}" "${spec}" "${n}" root.info) >"${dir}/ranks${spec}.log" 2>&1 &
     pids+=($!)
   done
   local fail=0
   for p in "${pids[@]}"; do wait "${p}" || fail=1; done
-  for ((r = 0; r < n; ++r)); do
-    if ! grep -qx "rank ${r}: OK" "${dir}/rank${r}.log"; then
-      echo "FAIL: run $1, rank ${r}:"; cat "${dir}/rank${r}.log"; fail=1
-    fi
+  for spec in "${specs[@]}"; do
+    for r in ${spec//+/ }; do
+      if ! grep -qx "rank ${r}: OK" "${dir}/ranks${spec}.log"; then
+        echo "FAIL: run $1, rank ${r}:"; cat "${dir}/ranks${spec}.log"; fail=1
+      fi
+    done
   done
   [[ ${fail} == 0 ]] || exit 1
 }
@@ -73,5 +84,6 @@ for t in "${work}"/a/out/*/timeline.json; do
   fi
   count=$((count + 1))
 done
-[[ ${count} == "${n}" ]] || { echo "FAIL: ${count} timelines, expected ${n}"; ls -R "${work}/a/out"; exit 1; }
-echo "PASS: ${n} ranks in ${n} processes, results exact, ${count} timelines identical in two runs"
+[[ ${count} == "${#specs[@]}" ]] || {
+  echo "FAIL: ${count} timelines, expected ${#specs[@]}"; ls -R "${work}/a/out"; exit 1; }
+echo "PASS: ${n} ranks in ${#specs[@]} processes, results exact, ${count} timelines identical in two runs"
