@@ -220,6 +220,10 @@ Runtime::Remote Runtime::remote_wait(std::unique_lock<std::mutex>& lock, ThreadS
     remote::WireOut w;
     link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
     const auto step = static_cast<int>(std::max(1.0, passive_ms_ / 2));
+    const auto hang_end = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(hang_timeout_s_));
+    bool quiet = false;
     ++parked_;
     thread.waiting = true;
     for (;;) {
@@ -227,11 +231,16 @@ Runtime::Remote Runtime::remote_wait(std::unique_lock<std::mutex>& lock, ThreadS
       const bool pushed = link->wait_push_for(step);
       lock.lock();
       if (pushed || activity_ != seen_activity || turns_ != seen_turns) break;
+      if (std::chrono::steady_clock::now() >= hang_end) {
+        quiet = true;  // nothing from anywhere: park() decides (and reports the hang)
+        break;
+      }
     }
     thread.waiting = false;
     --parked_;
     link->send(remote::FrameType::kUnblocked, {});
     ok = shared_sync_.take(*link, phantoms, error, &taken);
+    if (ok && quiet && taken == 0) return Remote::kNone;
   }
   if (!ok) {
     sim::log_error("deadlock: " + what() + ": " + error);
