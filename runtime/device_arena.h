@@ -59,8 +59,11 @@ class DeviceArena {
   int share(const void* p, std::size_t size, std::uint64_t* offset);
   /// Before the first allocation: back the whole range by one memfd (see the file comment).
   void set_whole_file(bool on) { whole_file_ = on; }
-  /// The whole-range memfd (-1 unless whole_file and reserved); `p`'s offset in it.
-  int fd() const { return fd_; }
+  /// The whole-range memfd (-1 unless whole_file; reserves the range first); `p`'s offset in it.
+  int fd() {
+    if (base_ == 0) reserve();
+    return fd_;
+  }
   std::uint64_t offset_of(const void* p) const {
     return reinterpret_cast<std::uintptr_t>(p) - base_;
   }

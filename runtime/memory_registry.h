@@ -87,6 +87,7 @@ class MemoryRegistry {
   }
   /// The address range of device (and managed) memory: [first, second).
   DeviceArena& device_arena() { return arena_; }
+  const DeviceArena& device_arena() const { return arena_; }
   std::pair<std::uintptr_t, std::uintptr_t> device_range() const {
     return {arena_.base(), arena_.base() + (arena_.base() != 0 ? arena_.reserved() : 0)};
   }

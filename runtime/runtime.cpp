@@ -200,8 +200,9 @@ bool Runtime::remote_stall(std::unique_lock<std::mutex>& lock, Describe what) {
   if (link == nullptr) return false;
   std::vector<SharedSync::Phantom> phantoms;
   std::string error;
-  bool ok = shared_sync_.take(*link, phantoms, error);
-  if (ok && phantoms.empty()) {
+  std::size_t taken = 0;
+  bool ok = shared_sync_.take(*link, phantoms, error, &taken);
+  if (ok && taken == 0) {
     remote::WireOut w;
     link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
     lock.unlock();
@@ -216,6 +217,56 @@ bool Runtime::remote_stall(std::unique_lock<std::mutex>& lock, Describe what) {
   }
   for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
   return true;
+}
+
+Runtime::Remote Runtime::remote_wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                                     Describe what) {
+  if (remote_ == nullptr || !shared_sync_.any()) return Remote::kNone;
+  remote::Link* link = remote_->connected();
+  if (link == nullptr) return Remote::kNone;
+  for (const ThreadState* t : threads_) {
+    if (t != &thread && !t->waiting && !t->passive) return Remote::kNone;
+  }
+  std::vector<SharedSync::Phantom> phantoms;
+  std::string error;
+  std::size_t taken = 0;
+  bool ok = shared_sync_.take(*link, phantoms, error, &taken);
+  if (ok && taken == 0) {
+    // Blocked as far as the session can tell (a passive thread's next call is later in
+    // simulated time); a call of a local thread ends the block too.
+    const std::uint64_t seen_activity = activity_;
+    const std::uint64_t seen_turns = turns_;
+    remote::WireOut w;
+    link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
+    const auto step = static_cast<int>(std::max(1.0, passive_ms_ / 2));
+    const auto hang_end = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(hang_timeout_s_));
+    bool quiet = false;
+    ++parked_;
+    thread.waiting = true;
+    for (;;) {
+      lock.unlock();
+      const bool pushed = link->wait_push_for(step);
+      lock.lock();
+      if (pushed || activity_ != seen_activity || turns_ != seen_turns) break;
+      if (std::chrono::steady_clock::now() >= hang_end) {
+        quiet = true;  // nothing from anywhere: park() decides (and reports the hang)
+        break;
+      }
+    }
+    thread.waiting = false;
+    --parked_;
+    link->send(remote::FrameType::kUnblocked, {});
+    ok = shared_sync_.take(*link, phantoms, error, &taken);
+    if (ok && quiet && taken == 0) return Remote::kNone;
+  }
+  if (!ok) {
+    sim::log_error("deadlock: " + what() + ": " + error);
+    return Remote::kFailed;
+  }
+  for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
+  return Remote::kAgain;
 }
 
 void Runtime::submit_phantom(SharedSync::Phantom p) {
@@ -703,6 +754,14 @@ WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& 
                      ", but no task can make progress and no other host thread can act");
       failed = true;
       break;
+    }
+    if (d == Drive::kStarved && hold_back_limit(nullptr) == kForeverTime) {
+      const Remote r = remote_wait(lock, thread, what);
+      if (r == Remote::kAgain) continue;
+      if (r == Remote::kFailed) {
+        failed = true;
+        break;
+      }
     }
     // A thread that holds back is at the limit, or nothing is left to simulate: others must act.
     if (!park(lock, thread)) {

@@ -340,6 +340,11 @@ class Runtime {
   /// A host wait has nothing left to simulate: waits for another process of the session (true:
   /// something arrived, simulate on), or reports why it cannot (false).
   bool remote_stall(std::unique_lock<std::mutex>& lock, Describe what);
+  /// remote_stall for a thread whose peers are waiting or passive (outside the runtime, e.g. a
+  /// main thread joining rank threads): blocks on the session while no local thread acts.
+  /// kNone: nothing to wait for there (park); kAgain: something happened; kFailed: deadlock.
+  enum class Remote { kNone, kAgain, kFailed };
+  Remote remote_wait(std::unique_lock<std::mutex>& lock, ThreadState& thread, Describe what);
   void join_session();
   std::shared_ptr<TaskCounter> all_tasks_ = std::make_shared<TaskCounter>();
   KernelObjects kernels_;

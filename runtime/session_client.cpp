@@ -222,6 +222,7 @@ void SharedSync::track_notify(std::uint64_t id, const std::shared_ptr<NotifyStat
 }
 
 bool SharedSync::any() {
+  if (holders_ > 0) return true;
   for (auto it = tracked_.begin(); it != tracked_.end();) {
     if (it->second.event.expired() && it->second.notify.expired()) {
       it = tracked_.erase(it);
@@ -239,9 +240,12 @@ void SharedSync::recorded_here(std::uint64_t id, sim::SimTime t) {
   l->send(remote::FrameType::kRecord, w.u64(id).i64(static_cast<std::int64_t>(t)).bytes());
 }
 
-bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string& error) {
+bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string& error,
+                      std::size_t* taken) {
   bool ok = true;
-  for (remote::Link::Push& p : link.take_pushes()) {
+  std::vector<remote::Link::Push> pushes = link.take_pushes();
+  if (taken != nullptr) *taken = pushes.size();
+  for (remote::Link::Push& p : pushes) {
     remote::WireIn in(p.payload);
     switch (static_cast<remote::FrameType>(p.kind)) {
       case remote::FrameType::kRecorded: {
@@ -270,6 +274,10 @@ bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string
         }
         break;
       }
+      case remote::FrameType::kHcclMembers:
+      case remote::FrameType::kHcclBatch:
+        if (push_handler_) push_handler_(p.kind, p.payload, out);
+        break;
       case remote::FrameType::kPeerLost: {
         const std::int32_t pid = in.i32();
         sim::log_warn("process " + std::to_string(pid) + " (" + in.str() +

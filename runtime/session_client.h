@@ -129,7 +129,19 @@ class SharedSync {
     std::string name;
   };
   /// Turns the link's pushes into phantoms; false (with `error`) on a deadlock or a lost server.
-  bool take(remote::Link& link, std::vector<Phantom>& out, std::string& error);
+  /// `taken` (may be null) receives how many pushes there were (a push that makes no phantom
+  /// may still have changed what a host wait waits for).
+  bool take(remote::Link& link, std::vector<Phantom>& out, std::string& error,
+            std::size_t* taken = nullptr);
+
+  /// Cross-process state other than events and notifies (HCCL domains, runtime/hccl/comm.h):
+  /// while any is held, any() is true; its pushes (kHcclMembers, kHcclBatch) go to `handler`,
+  /// which may add phantoms.
+  using PushHandler = std::function<void(std::uint32_t kind, const std::string& payload,
+                                         std::vector<Phantom>& out)>;
+  void hold() { ++holders_; }
+  void release() { --holders_; }
+  void set_push_handler(PushHandler handler) { push_handler_ = std::move(handler); }
 
   void set_registry(RemoteIpcRegistry* registry) { registry_ = registry; }
   RemoteIpcRegistry* registry() const { return registry_; }
@@ -142,6 +154,8 @@ class SharedSync {
   };
   std::multimap<std::uint64_t, Tracked> tracked_;
   RemoteIpcRegistry* registry_ = nullptr;
+  int holders_ = 0;
+  PushHandler push_handler_;
 };
 
 }  // namespace npusim::rt

@@ -162,7 +162,7 @@ Locate locate(const std::shared_ptr<Domain>& d, const MemoryRegistry* memory, st
     const Buffer& b = ref.which == Ref::kSend   ? a.send
                       : ref.which == Ref::kRecv ? a.recv
                                                 : a.scratch;
-    if (b.ptr == nullptr || !memory->alive(b.serial)) return nullptr;
+    if (b.ptr == nullptr || (!b.remote && !memory->alive(b.serial))) return nullptr;
     std::uint64_t offset = ref.offset;
     if (ref.sdispl >= 0) {
       const auto i = static_cast<std::size_t>(ref.sdispl);
@@ -214,6 +214,12 @@ class Queue {
       f = std::max(f, value);
       return 0;
     };
+    // Ranks of other processes wait for the progress and message flags (not the local ones).
+    if (d_->cross && (channel == kProgress || channel >= kSendReady)) {
+      t.done = [d = d_, rank, channel, value](const TaskOutcome& r) {
+        if (!r.discarded) post_flag(*d, rank, channel, value, r.end);
+      };
+    }
     add(s, std::move(t));
   }
 
@@ -321,7 +327,10 @@ void remove_comm(Comm* comm) { comms().erase(comm); }
 
 // ---- Comm ----
 
-std::string Comm::name() const { return "npusim_hccl_domain_" + std::to_string(domain_->id); }
+std::string Comm::name() const {
+  if (domain_->cross) return "npusim_hccl_session_domain_" + std::to_string(domain_->remote_id);
+  return "npusim_hccl_domain_" + std::to_string(domain_->id);
+}
 
 struct Comm::Plan {
   struct Move {
@@ -396,6 +405,7 @@ std::uint64_t Comm::publish(RankArgs args) {
   Domain::Op& op = domain_->ops[seq];
   if (op.args.size() != size()) op.args.resize(size());
   op.args[rank_] = std::move(args);
+  if (domain_->cross) post_args(*domain_, seq, rank_, op.args[rank_]);
   return seq;
 }
 
@@ -404,10 +414,7 @@ void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const cha
   const std::uint64_t base = op_base(seq);
   const MemoryRegistry* memory = &c.runtime().memory();
   Queue q(c, domain_, name);
-  auto device_of = [&](std::uint32_t r) {
-    Comm* peer = domain_->ranks[r];
-    return peer != nullptr ? peer->device() : device_;
-  };
+  auto device_of = [&](std::uint32_t r) { return domain_->device_of(r, device_); };
   auto issue = [&](Stream& on, const Plan::Move& m) {
     q.data(on, device_of(m.peer), locate(domain_, memory, seq, m.dst),
            locate(domain_, memory, seq, m.src), m.bytes, m.reduce, plan.op, plan.type, plan.width,
@@ -452,10 +459,7 @@ void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const cha
     if (p != rank_) q.wait(s, p, kProgress, base + 2);
   }
   for (const Plan::Move& m : plan.finish) issue(s, m);
-  q.submit(s, [d = domain_, seq] {
-    auto it = d->ops.find(seq);
-    if (it != d->ops.end() && ++it->second.finished >= d->nranks) d->ops.erase(it);
-  });
+  q.submit(s, [d = domain_, seq] { d->finish_op(seq); });
 }
 
 void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint64_t count,
@@ -465,7 +469,7 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
   const MemoryRegistry* memory = &c.runtime().memory();
   const std::uint32_t pred = (rank_ + n - 1) % n;
   const std::uint32_t succ = (rank_ + 1) % n;
-  const std::uint32_t pred_device = domain_->ranks[pred]->device();
+  const std::uint32_t pred_device = domain_->device_of(pred, device_);
   Queue q(c, domain_, "HcclAllReduce ring");
   auto recv_chunk = [&](std::uint32_t r, std::uint32_t chunk) {
     Ref ref;
@@ -503,10 +507,7 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
     q.post(s, rank_, kProgress, base + n + 1 + k);
   }
   if (n > 1) q.wait(s, succ, kProgress, base + 2 * n - 1);  // the next rank read our result
-  q.submit(s, [d = domain_, seq] {
-    auto it = d->ops.find(seq);
-    if (it != d->ops.end() && ++it->second.finished >= d->nranks) d->ops.erase(it);
-  });
+  q.submit(s, [d = domain_, seq] { d->finish_op(seq); });
 }
 
 void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
@@ -723,6 +724,7 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
     if (!x.item->send) continue;
     const std::uint64_t k = ++sent_[x.item->peer];
     domain_->messages[{rank_, x.item->peer, k}] = {x.buf, x.bytes};
+    if (domain_->cross) post_message(*domain_, rank_, x.item->peer, k, x.buf, x.bytes);
     q.post(s, rank_, kSendReady + x.item->peer, k);
     sends.emplace_back(x.item->peer, k);
   }
@@ -733,8 +735,7 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
     const std::uint64_t k = ++received_[peer];
     q.wait(s, peer, kSendReady + rank_, k);
     const auto key = std::make_tuple(peer, rank_, k);
-    Comm* sender = domain_->ranks[peer];
-    const std::uint32_t peer_device = sender != nullptr ? sender->device() : device_;
+    const std::uint32_t peer_device = domain_->device_of(peer, device_);
     const Buffer mine = x.buf;
     const std::uint64_t bytes = x.bytes;
     q.data(
@@ -748,7 +749,7 @@ void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const
           const Domain::Message m = it->second;
           d->messages.erase(it);
           // A send of another size than the receive fails the receive (nothing is copied).
-          if (m.bytes != bytes || !memory->alive(m.buf.serial)) return nullptr;
+          if (m.bytes != bytes || (!m.buf.remote && !memory->alive(m.buf.serial))) return nullptr;
           return m.buf.ptr;
         },
         bytes, false, 0, 7, 1, "Memcpy");
@@ -779,6 +780,9 @@ void Comm::destroy(Call& c) {
   scratch_.clear();
   if (rank_ < domain_->ranks.size() && domain_->ranks[rank_] == this) {
     domain_->ranks[rank_] = nullptr;
+    if (domain_->local > 0 && --domain_->local == 0 && domain_->remote_id != 0) {
+      leave_remote(*domain_);
+    }
   }
 }
 

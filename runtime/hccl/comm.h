@@ -19,6 +19,15 @@
 // a peer runs only after that peer's "ready" flag, which its stream writes after the publishing
 // call), so ranks may call in any host order.
 //
+// Ranks in several processes (one process per rank, like torchrun; runtime/remote/hub.h): the
+// root info names the domain the session's hub registered (HcclGetRootInfo in a process whose
+// environment names a session, NPUSIM_SESSION: without it, no server is involved); a rank of another process joins through the hub with its device and its process's
+// device-arena file. Each process keeps its own Domain object for it (Domain::cross): the flags
+// its ranks write that others wait for, and the buffers they publish (as offsets in their arena,
+// which readers map), go through the hub, which hands them to the other processes at quiescent
+// points (every member process blocked); each process applies a flag write as a task completing
+// at the writer's simulated time (or its own, when later). Same program, same timelines.
+//
 // Algorithms (README "HCCL"):
 //  - mesh (full-mesh one-shot, every collective below hccl.ring_threshold and all the others):
 //    handshake (each rank posts "inputs ready" and waits for every peer's), every rank pulls what
@@ -36,7 +45,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -64,6 +75,7 @@ enum Code : int {
 struct Buffer {
   unsigned char* ptr = nullptr;
   std::uint64_t serial = 0;
+  bool remote = false;  // another process's memory, mapped here (no serial to check)
 };
 
 /// What one rank published for one collective.
@@ -96,6 +108,33 @@ struct Domain {
     std::uint64_t bytes = 0;
   };
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint64_t>, Message> messages;
+
+  // ---- Ranks in other processes (remote_id != 0: registered with the session's hub) ----
+  std::uint64_t remote_id = 0;
+  bool cross = false;                  // some rank lives in another process
+  std::uint32_t local = 0;             // ranks of this process that joined
+  std::uint32_t holds = 0;             // SharedSync holds taken for it
+  std::vector<std::uint32_t> devices;  // by rank (every rank once all joined)
+  std::vector<std::int32_t> pids;      // by rank (cross)
+  std::vector<std::uint32_t> local_devices;  // devices of this process's ranks
+  std::uint64_t retired = 0;           // every op below has finished here
+  std::set<std::uint64_t> finished_ops;  // finished ops at or above `retired`
+
+  std::uint32_t device_of(std::uint32_t rank, std::uint32_t fallback) const {
+    return rank < devices.size() && devices[rank] != kNoDevice ? devices[rank] : fallback;
+  }
+  static constexpr std::uint32_t kNoDevice = 0xFFFFFFFFu;
+  /// The op `seq` finished on one rank of this process: drop it when all of them did.
+  void finish_op(std::uint64_t seq) {
+    auto it = ops.find(seq);
+    if (it == ops.end() || ++it->second.finished < (cross ? local : nranks)) return;
+    ops.erase(it);
+    finished_ops.insert(seq);
+    while (finished_ops.erase(retired) != 0) ++retired;
+  }
+  bool op_finished(std::uint64_t seq) const {
+    return seq < retired || finished_ops.count(seq) != 0;
+  }
 
   std::uint64_t flag(std::uint32_t rank, std::uint64_t channel) const {
     auto it = flags.find({rank, channel});
@@ -145,6 +184,9 @@ class Comm {
 
   /// HcclCommDestroy: waits for the helper streams, frees them and the scratch memory.
   void destroy(Call& c);
+  /// A rank of a domain registered with the hub: makes sure the device arena exists (its file
+  /// is what the other processes map).
+  void reserve_arena(Call& c) { scratch(c, 64); }
 
  private:
   struct Plan;
@@ -170,6 +212,26 @@ class Comm {
 /// The domain registry (under the API lock).
 std::shared_ptr<Domain> new_domain();
 std::shared_ptr<Domain> find_domain(std::uint64_t id);
+/// Cross-process domains (runtime/hccl/cross.cpp). The hub's id of a new domain (0: no session).
+std::uint64_t register_domain(const std::shared_ptr<Domain>& d);
+/// This process's Domain for the hub's domain `remote_id` (made on first use).
+std::shared_ptr<Domain> remote_domain(std::uint64_t remote_id);
+/// Sends rank `rank` (of this process, on `device`) to the hub; fails with a message.
+void join_remote(Call& c, const std::shared_ptr<Domain>& d, std::uint32_t rank,
+                 std::uint32_t nranks, std::uint32_t device);
+/// After the rendezvous: an all-local domain needs the hub no more.
+void settle(const std::shared_ptr<Domain>& d);
+/// The last rank of this process left the domain.
+void leave_remote(Domain& d);
+/// What this process's ranks tell the other processes (cross domains only).
+void post_flag(Domain& d, std::uint32_t rank, std::uint64_t channel, std::uint64_t value,
+               std::uint64_t time);
+void post_args(Domain& d, std::uint64_t seq, std::uint32_t rank, const RankArgs& args);
+void post_message(Domain& d, std::uint32_t from, std::uint32_t to, std::uint64_t k,
+                  const Buffer& buf, std::uint64_t bytes);
+/// The session name this process uses ("" without one).
+std::string session();
+
 /// Live communicators (handle validation).
 bool live_comm(const void* comm);
 void add_comm(Comm* comm);

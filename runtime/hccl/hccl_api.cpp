@@ -4,6 +4,9 @@
 // failure recorded as the thread's last error. Codes: HCCL's own (hccl_types.h); a runtime error
 // underneath (a bad stream, no current context...) is reported as HCCL_E_PARA (bad argument) or
 // HCCL_E_RUNTIME.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -25,6 +28,42 @@ using npusim::rt::hccl::Domain;
 namespace {
 
 constexpr char kMagic[8] = {'N', 'P', 'U', 'S', 'I', 'M', 'H', 'C'};
+
+// HcclRootInfo.internal: magic, the domain's id in its process, that process's pid, the
+// session hub's id of the domain (0: not registered), the session's name (u8 length, bytes).
+struct RootInfo {
+  std::uint64_t id = 0;
+  std::int32_t pid = 0;
+  std::uint64_t remote_id = 0;
+  std::string session;
+};
+constexpr std::size_t kIdAt = sizeof kMagic;
+constexpr std::size_t kPidAt = kIdAt + 8;
+constexpr std::size_t kRemoteAt = kPidAt + 8;
+constexpr std::size_t kSessionAt = kRemoteAt + 8;
+
+void write_root_info(HcclRootInfo* info, const RootInfo& r) {
+  std::memset(info->internal, 0, sizeof info->internal);
+  std::memcpy(info->internal, kMagic, sizeof kMagic);
+  std::memcpy(info->internal + kIdAt, &r.id, sizeof r.id);
+  std::memcpy(info->internal + kPidAt, &r.pid, sizeof r.pid);
+  std::memcpy(info->internal + kRemoteAt, &r.remote_id, sizeof r.remote_id);
+  const auto n = static_cast<unsigned char>(std::min<std::size_t>(r.session.size(), 200));
+  info->internal[kSessionAt] = static_cast<char>(n);
+  std::memcpy(info->internal + kSessionAt + 1, r.session.data(), n);
+}
+
+RootInfo read_root_info(const HcclRootInfo* info) {
+  require(std::memcmp(info->internal, kMagic, sizeof kMagic) == 0, HCCL_E_PARA,
+          "rootInfo was not filled by HcclGetRootInfo");
+  RootInfo r;
+  std::memcpy(&r.id, info->internal + kIdAt, sizeof r.id);
+  std::memcpy(&r.pid, info->internal + kPidAt, sizeof r.pid);
+  std::memcpy(&r.remote_id, info->internal + kRemoteAt, sizeof r.remote_id);
+  const auto n = static_cast<unsigned char>(info->internal[kSessionAt]);
+  r.session.assign(info->internal + kSessionAt + 1, n);
+  return r;
+}
 
 HcclResult to_hccl(int code) {
   if (code >= 0 && code < HCCL_E_RESERVED) return static_cast<HcclResult>(code);
@@ -74,9 +113,14 @@ HCCL_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo* rootInfo) {
   return hccl_api("HcclGetRootInfo", [&](Call&) {
     if (rootInfo == nullptr) fail(HCCL_E_PTR, "rootInfo is NULL");
     std::shared_ptr<Domain> d = hccl::new_domain();
-    std::memset(rootInfo->internal, 0, sizeof rootInfo->internal);
-    std::memcpy(rootInfo->internal, kMagic, sizeof kMagic);
-    std::memcpy(rootInfo->internal + sizeof kMagic, &d->id, sizeof d->id);
+    // In a session, the domain is registered with its server: ranks of other processes of the
+    // session may join it (the root info carries the session).
+    RootInfo r;
+    r.id = d->id;
+    r.pid = static_cast<std::int32_t>(::getpid());
+    r.remote_id = hccl::register_domain(d);
+    if (r.remote_id != 0) r.session = hccl::session();
+    write_root_info(rootInfo, r);
     // The domain lives as long as a rank or the root info's holder may use it: keep it.
     static auto* keep = new std::vector<std::shared_ptr<Domain>>();  // never destroyed
     keep->push_back(std::move(d));
@@ -88,12 +132,23 @@ HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo*
   return hccl_api("HcclCommInitRootInfo", [&](Call& c) {
     if (rootInfo == nullptr) fail(HCCL_E_PTR, "rootInfo is NULL");
     if (comm == nullptr) fail(HCCL_E_PTR, "comm is NULL");
-    std::uint64_t id = 0;
-    require(std::memcmp(rootInfo->internal, kMagic, sizeof kMagic) == 0, HCCL_E_PARA,
-            "rootInfo was not filled by HcclGetRootInfo");
-    std::memcpy(&id, rootInfo->internal + sizeof kMagic, sizeof id);
-    std::shared_ptr<Domain> d = hccl::find_domain(id);
-    require(d != nullptr, HCCL_E_PARA, "rootInfo names no communication domain of this process");
+    const RootInfo info = read_root_info(rootInfo);
+    std::shared_ptr<Domain> d;
+    if (info.pid == static_cast<std::int32_t>(::getpid())) d = hccl::find_domain(info.id);
+    if (d == nullptr && info.remote_id != 0) {
+      const std::string mine = hccl::session();
+      require(mine == info.session, HCCL_E_PARA,
+              "rootInfo names a domain of session '" + info.session + "', this process is " +
+                  (mine.empty() ? std::string("in no session (NPUSIM_SESSION, NPUSIM_SERVER)")
+                                : "in session '" + mine + "'"));
+      d = hccl::remote_domain(info.remote_id);
+    }
+    require(d != nullptr, HCCL_E_PARA,
+            info.remote_id == 0 && info.pid != static_cast<std::int32_t>(::getpid())
+                ? "rootInfo comes from process " + std::to_string(info.pid) +
+                      ", which was in no session (ranks in several processes need one: "
+                      "NPUSIM_SESSION)"
+                : std::string("rootInfo names no communication domain of this process"));
     const auto devices = static_cast<std::uint32_t>(c.runtime().devices().size());
     require(nRanks >= 1 && nRanks <= devices, HCCL_E_PARA,
             "nRanks " + std::to_string(nRanks) + " must be in [1, " + std::to_string(devices) +
@@ -110,6 +165,7 @@ HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo*
     if (d->nranks == 0) {
       d->nranks = nRanks;
       d->ranks.assign(nRanks, nullptr);
+      d->devices.assign(nRanks, Domain::kNoDevice);
     }
     require(d->ranks[rank] == nullptr, HCCL_E_PARA,
             "rank " + std::to_string(rank) + " of the domain has already joined");
@@ -120,7 +176,19 @@ HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo*
     }
     auto owned = std::make_unique<Comm>(d, rank, device);
     Comm* mine = owned.get();
+    if (d->remote_id != 0) {  // the session's hub hears of every rank
+      mine->reserve_arena(c);
+      try {
+        hccl::join_remote(c, d, rank, nRanks, device);
+      } catch (...) {
+        mine->destroy(c);
+        throw;
+      }
+    }
     d->ranks[rank] = mine;
+    d->devices[rank] = device;
+    d->local_devices.push_back(device);
+    ++d->local;
     ++d->joined;
     hccl::add_comm(owned.release());
     // Rendezvous: every rank blocks until all nRanks joined (other host threads act meanwhile).
@@ -135,12 +203,13 @@ HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo*
                                    ") waits for rank(s) " + missing + " to join";
                           });
     if (r != WaitResult::kDone) {
-      d->ranks[rank] = nullptr;
-      --d->joined;
+      mine->destroy(c);
+      if (d->joined < d->nranks) --d->joined;
       hccl::remove_comm(mine);
       delete mine;
       fail(HCCL_E_TIMEOUT, "deadlock: not every rank of the domain called HcclCommInitRootInfo");
     }
+    hccl::settle(d);
     *comm = mine;
   });
 }
@@ -164,9 +233,11 @@ HCCL_EXPORT HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm
     std::shared_ptr<Domain> d = hccl::new_domain();
     d->nranks = ndev;
     d->ranks.assign(ndev, nullptr);
+    d->local = ndev;
     for (std::uint32_t i = 0; i < ndev; ++i) {
       auto* comm = new Comm(d, i, static_cast<std::uint32_t>(devices[i]));
       d->ranks[i] = comm;
+      d->devices.push_back(static_cast<std::uint32_t>(devices[i]));
       hccl::add_comm(comm);
       comms[i] = comm;
     }

@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 namespace npusim::rt::remote {
 namespace {
 
@@ -22,6 +24,169 @@ Hub::~Hub() {
   for (auto& [id, o] : objects_) {
     if (o.fd >= 0) ::close(o.fd);
   }
+  for (auto& [id, d] : hccl_) {
+    for (HcclMember& m : d.members) {
+      if (m.fd >= 0) ::close(m.fd);
+    }
+  }
+}
+
+void Hub::hccl_erase(std::uint64_t id) {
+  auto it = hccl_.find(id);
+  if (it == hccl_.end()) return;
+  for (HcclMember& m : it->second.members) {
+    if (m.fd >= 0) ::close(m.fd);
+  }
+  hccl_.erase(it);
+}
+
+void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out) {
+  WireIn in(f.payload);
+  switch (f.type) {
+    case FrameType::kHcclDomain: {
+      const std::uint64_t req = in.u64();
+      const std::uint64_t id = next_id_++;
+      hccl_[id].clients.insert(client);
+      WireOut w;
+      reply(client, req, w.u8(kOk).u64(id), out);
+      return;
+    }
+    case FrameType::kHcclJoin: {
+      const std::uint64_t req = in.u64();
+      const std::uint64_t id = in.u64();
+      const auto nranks = static_cast<std::uint32_t>(in.u64());
+      const auto rank = static_cast<std::uint32_t>(in.u64());
+      const auto device = static_cast<std::uint32_t>(in.u64());
+      auto it = hccl_.find(id);
+      std::string error;
+      if (it == hccl_.end()) {
+        error = "the rootInfo's communication domain is not known to the session (its process "
+                "left?)";
+      } else if (it->second.complete) {
+        error = "every rank of this rootInfo's domain has joined already";
+      } else if (it->second.nranks != 0 && it->second.nranks != nranks) {
+        error = "nRanks " + std::to_string(nranks) + " differs from the " +
+                std::to_string(it->second.nranks) + " another rank of the domain gave";
+      } else if (nranks == 0 || rank >= nranks) {
+        error = "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nranks);
+      } else if (!it->second.members.empty() && it->second.members[rank].joined) {
+        error = "rank " + std::to_string(rank) + " of the domain has already joined (pid " +
+                std::to_string(it->second.members[rank].pid) + ")";
+      }
+      WireOut ack;
+      if (!error.empty()) {
+        if (fd >= 0) ::close(fd);
+        reply(client, req, ack.u8(kNotPermitted).str(error), out);
+        return;
+      }
+      reply(client, req, ack.u8(kOk).str({}), out);
+      HcclDomain& d = it->second;
+      if (d.nranks == 0) {
+        d.nranks = nranks;
+        d.members.resize(nranks);
+      }
+      d.members[rank] = HcclMember{client, device, me.pid, fd, true};
+      d.clients.insert(client);
+      if (++d.joined < d.nranks) return;
+      d.complete = true;
+      std::set<int> processes;
+      for (const HcclMember& m : d.members) processes.insert(m.client);
+      d.cross = processes.size() > 1;
+      // From now on the domain's processes are those of its ranks (the one that registered it
+      // may hold none, e.g. a launcher: it must not hold the ranks back).
+      d.clients = processes;
+      WireOut w;
+      w.u64(id).u64(d.nranks);
+      for (const HcclMember& m : d.members) w.u64(m.device).i32(m.pid);
+      for (int c : processes) {
+        auto cc = clients_.find(c);
+        if (cc == clients_.end()) continue;
+        out.push_back({c, {FrameType::kHcclMembers, w.bytes()}, -1});
+        ++cc->second.forwarded;
+        cc->second.blocked = false;
+      }
+      all_blocked_ = false;
+      return;
+    }
+    case FrameType::kHcclArena: {
+      const std::uint64_t req = in.u64();
+      const std::uint64_t id = in.u64();
+      const std::uint64_t rank = in.u64();
+      auto it = hccl_.find(id);
+      WireOut w;
+      if (it == hccl_.end() || rank >= it->second.members.size() ||
+          it->second.members[rank].fd < 0) {
+        reply(client, req, w.u8(kUnknownKey), out);
+        return;
+      }
+      reply(client, req, w.u8(kOk), out, it->second.members[rank].fd);
+      return;
+    }
+    case FrameType::kHcclPost: {
+      if (fd >= 0) ::close(fd);
+      const std::uint64_t id = in.u64();
+      auto it = hccl_.find(id);
+      if (it == hccl_.end()) return;
+      WireOut item;
+      item.str(f.payload);
+      for (int c : it->second.clients) {
+        if (c != client) held_[c] += item.bytes();
+      }
+      hccl_release(out);
+      return;
+    }
+    case FrameType::kHcclLeave: {
+      const std::uint64_t id = in.u64();
+      auto it = hccl_.find(id);
+      if (it == hccl_.end()) return;
+      it->second.clients.erase(client);
+      if (it->second.clients.empty()) hccl_erase(id);
+      hccl_release(out);
+      return;
+    }
+    default:
+      if (fd >= 0) ::close(fd);
+      return;
+  }
+}
+
+void Hub::hccl_release(std::vector<Outgoing>& out, bool force) {
+  bool any = false;
+  for (const auto& [c, items] : held_) any = any || !items.empty();
+  if (!any) {
+    hccl_stalled_ = false;
+    return;
+  }
+  if (!force) {
+    for (const auto& [id, d] : hccl_) {
+      if (!d.cross) continue;
+      for (int c : d.clients) {
+        auto cc = clients_.find(c);
+        if (cc != clients_.end() && !cc->second.blocked) {
+          if (!hccl_stalled_) {
+            hccl_stalled_ = true;
+            hccl_stalled_since_ = Clock::now();
+          }
+          return;
+        }
+      }
+    }
+  }
+  for (auto& [c, items] : held_) {
+    if (items.empty()) continue;
+    auto cc = clients_.find(c);
+    if (cc == clients_.end()) {
+      items.clear();
+      continue;
+    }
+    if (force && !cc->second.blocked) continue;
+    out.push_back({c, {FrameType::kHcclBatch, items}, -1});
+    items.clear();
+    ++cc->second.forwarded;
+    cc->second.blocked = false;
+  }
+  hccl_stalled_ = false;
+  all_blocked_ = false;
 }
 
 void Hub::joined(int client, pid_t pid, const std::string& program) {
@@ -137,6 +302,7 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     case FrameType::kBlocked: {
       // A block sent before the client saw what was forwarded to it is stale: it wakes anyway.
       if (in.u64() == me.forwarded) me.blocked = true;
+      if (me.blocked) hccl_release(out);
       return;
     }
     case FrameType::kUnblocked:
@@ -154,6 +320,13 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
       answer_import(p.client, p.req, p.id, out);
       return;
     }
+    case FrameType::kHcclDomain:
+    case FrameType::kHcclJoin:
+    case FrameType::kHcclArena:
+    case FrameType::kHcclPost:
+    case FrameType::kHcclLeave:
+      hccl_frame(client, me, f, fd, out);
+      return;
     default:
       if (fd >= 0) ::close(fd);
       return;
@@ -237,6 +410,14 @@ void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {
     requester->second.waiting_drain = 0;
     answer_import(p.client, p.req, p.id, out);
   }
+  held_.erase(client);
+  std::vector<std::uint64_t> empty;
+  for (auto& [id, d] : hccl_) {
+    d.clients.erase(client);
+    if (d.clients.empty()) empty.push_back(id);
+  }
+  for (std::uint64_t id : empty) hccl_erase(id);
+  hccl_release(out);
   all_blocked_ = false;
 }
 
@@ -267,9 +448,27 @@ void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
   all_blocked_ = false;
 }
 
-void Hub::tick(Clock::time_point now, std::vector<Outgoing>& out) { deadlock_check(now, out); }
+void Hub::tick(Clock::time_point now, std::vector<Outgoing>& out) {
+  if (hccl_stalled_ && now - hccl_stalled_since_ >= std::chrono::milliseconds(hccl_force_ms_)) {
+    hccl_release(out, true);
+  }
+  deadlock_check(now, out);
+}
 
 int Hub::poll_timeout_ms(Clock::time_point now) const {
+  int hccl = -1;
+  if (hccl_stalled_) {
+    const auto left = std::chrono::milliseconds(hccl_force_ms_) -
+                      std::chrono::duration_cast<std::chrono::milliseconds>(now -
+                                                                            hccl_stalled_since_);
+    hccl = left.count() < 0 ? 0 : static_cast<int>(left.count()) + 1;
+  }
+  const int dead = deadlock_timeout_ms(now);
+  if (hccl < 0) return dead;
+  return dead < 0 ? hccl : std::min(hccl, dead);
+}
+
+int Hub::deadlock_timeout_ms(Clock::time_point now) const {
   bool any = false;
   bool all = !clients_.empty();
   for (const auto& [fd, c] : clients_) {

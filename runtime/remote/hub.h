@@ -27,6 +27,18 @@
 //    (crashed, killed), else `wait_ms`: a process of the session connects only at its first
 //    export or import, so a peer that has not done that yet (still starting, polling a file) is
 //    given time to arrive.
+//  - HCCL domains (runtime/hccl/comm.h): HcclGetRootInfo registers one (kHcclDomain); each rank
+//    joins with its device and its process's device-arena fd (kHcclJoin); when every rank has
+//    joined, each member process gets the member list (kHcclMembers), and may ask for a peer's
+//    arena fd (kHcclArena) to read its buffers. A domain whose ranks live in several processes
+//    is "cross-process": what one rank posts for the others (kHcclPost: notify flag writes with
+//    their simulated time, buffer publications) is held and released to the other member
+//    processes only at a quiescent point, when every member process of a cross-process domain
+//    is blocked (kBlocked): each process then applies what it got at its own simulated time, so
+//    the order of arrival on the wall clock never shows in simulated time (bulk-synchronous
+//    conservative synchronisation; deterministic). A member that stays busy on its host while
+//    others wait holds them back; after `hccl_force_ms` of that, what is held goes out anyway
+//    (logged: the run may then differ from run to run).
 #pragma once
 
 #include <sys/types.h>
@@ -52,8 +64,8 @@ struct Outgoing {
 class Hub {
  public:
   using Clock = std::chrono::steady_clock;
-  explicit Hub(int wait_ms = 10000, int lost_grace_ms = 300)
-      : wait_ms_(wait_ms), lost_grace_ms_(lost_grace_ms) {}
+  explicit Hub(int wait_ms = 10000, int lost_grace_ms = 300, int hccl_force_ms = 30000)
+      : wait_ms_(wait_ms), lost_grace_ms_(lost_grace_ms), hccl_force_ms_(hccl_force_ms) {}
   ~Hub();
   Hub(const Hub&) = delete;
   Hub& operator=(const Hub&) = delete;
@@ -67,6 +79,7 @@ class Hub {
   void tick(Clock::time_point now, std::vector<Outgoing>& out);
   /// How long poll() may sleep before tick() has something to decide (-1: no limit).
   int poll_timeout_ms(Clock::time_point now) const;
+  int deadlock_timeout_ms(Clock::time_point now) const;
 
   std::size_t exports() const { return objects_.size(); }
 
@@ -97,6 +110,27 @@ class Hub {
     std::uint64_t id = 0;
   };
 
+  struct HcclMember {
+    int client = -1;
+    std::uint32_t device = 0;
+    pid_t pid = 0;
+    int fd = -1;
+    bool joined = false;
+  };
+  struct HcclDomain {
+    std::uint32_t nranks = 0;
+    std::uint32_t joined = 0;
+    bool complete = false;
+    bool cross = false;      // ranks in more than one process
+    std::vector<HcclMember> members;  // by rank
+    std::set<int> clients;   // member processes that have not left it
+  };
+  void hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out);
+  /// Releases the held posts when every member process of a cross-process domain is blocked
+  /// (or `force`: to those blocked, after hccl_force_ms_).
+  void hccl_release(std::vector<Outgoing>& out, bool force = false);
+  void hccl_erase(std::uint64_t id);
+
   void reply(int client, std::uint64_t req, const WireOut& body, std::vector<Outgoing>& out,
              int pass_fd = -1);
   void answer_import(int client, std::uint64_t req, std::uint64_t id, std::vector<Outgoing>& out);
@@ -108,6 +142,11 @@ class Hub {
   int grace_ms() const { return lost_.empty() ? wait_ms_ : lost_grace_ms_; }
   int wait_ms_;
   int lost_grace_ms_;
+  int hccl_force_ms_;
+  std::map<std::uint64_t, HcclDomain> hccl_;
+  std::map<int, std::string> held_;  // posts held for a member process, by client
+  bool hccl_stalled_ = false;        // posts held while some member is busy
+  Clock::time_point hccl_stalled_since_{};
   std::map<int, Client> clients_;
   std::map<std::uint64_t, Object> objects_;
   std::map<std::uint64_t, PendingImport> drains_;  // by token

@@ -4,6 +4,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
+
 namespace npusim::rt::remote {
 
 Link::Link(int fd) : fd_(fd) {
@@ -89,6 +91,13 @@ void Link::wait_push() {
   cv_.wait(lock, [&] { return !pushes_.empty() || stopping_; });
 }
 
+bool Link::wait_push_for(int ms) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return cv_.wait_for(lock, std::chrono::milliseconds(ms),
+                      [&] { return !pushes_.empty() || stopping_; }) &&
+         !pushes_.empty();
+}
+
 bool Link::gone() const {
   std::lock_guard<std::mutex> g(mutex_);
   return gone_;
@@ -119,7 +128,10 @@ void Link::serve() {
       WireIn in(f.payload);
       drains_.push_back(in.u64());
     } else {
-      if (f.type == FrameType::kRecorded) ++recorded_;
+      if (f.type == FrameType::kRecorded || f.type == FrameType::kHcclMembers ||
+          f.type == FrameType::kHcclBatch) {
+        ++recorded_;
+      }
       pushes_.push_back({static_cast<std::uint32_t>(f.type), std::move(f.payload)});
     }
     cv_.notify_all();

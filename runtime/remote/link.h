@@ -55,6 +55,8 @@ class Link {
   std::uint64_t recorded_received() const;
   /// Blocks until a push is queued. The caller holds no lock the drain handler needs.
   void wait_push();
+  /// As wait_push, for at most `ms` of wall time; true if a push is queued.
+  bool wait_push_for(int ms);
   bool gone() const;
 
  private:

@@ -56,6 +56,14 @@ enum class FrameType : std::uint32_t {
   kDrain = 32,      // server -> client: token: finish the device work you have submitted
   kPeerLost = 33,   // server -> client: pid, program: a client left without goodbye
   kDeadlock = 34,   // server -> client: every process of the session waits on another
+  // HCCL communication domains across processes (runtime/hccl/comm.h, runtime/remote/hub.h).
+  kHcclDomain = 40,   // req: -> status, machine-wide domain id
+  kHcclJoin = 41,     // req, domain, nranks, rank, device (+ the arena's fd): -> status, error
+  kHcclArena = 42,    // req, domain, rank: -> status (+ that rank's device arena fd)
+  kHcclPost = 43,     // domain, kind u8, time i64, body: for the other ranks' processes
+  kHcclLeave = 44,    // domain: this process's ranks left (HcclCommDestroy) (no reply)
+  kHcclMembers = 50,  // server -> client: domain, nranks, (device, pid) by rank: all joined
+  kHcclBatch = 51,    // server -> client: posts released at a quiescent point, in order
 };
 
 struct Frame {
