@@ -87,7 +87,8 @@ done
 # Each process applied the flag writes of the ranks of the other processes (as tasks at their
 # writers' simulated times): the collectives really crossed processes.
 for spec in "${specs[@]}"; do
-  python3 - "${work}/a/out/hccl_rank-${spec//+/_}-${n}-root.info/timeline.json" "${spec}" "${n}" <<'PY'
+  timeline="${work}/a/out/hccl_rank-${spec//+/_}-${n}-root.info/timeline.json"
+  python3 - "${timeline}" "${spec}" "${n}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d = d if isinstance(d, list) else d["traceEvents"]
@@ -96,9 +97,11 @@ names = {e.get("name") for e in d if e.get("ph") == "X"}
 for k in range(int(sys.argv[3])):
     seen = "HCCL Notify Record (rank %d)" % k in names
     if seen == (k in mine):
-        sys.exit("%s: flag writes of rank %d %s" % (sys.argv[1], k, "applied" if seen else "missing"))
+        sys.exit("%s: flag writes of rank %d %s"
+                 % (sys.argv[1], k, "applied" if seen else "missing"))
 PY
 done
 [[ ${count} == "${#specs[@]}" ]] || {
   echo "FAIL: ${count} timelines, expected ${#specs[@]}"; ls -R "${work}/a/out"; exit 1; }
-echo "PASS: ${n} ranks in ${#specs[@]} processes, results exact, ${count} timelines identical in two runs"
+echo "PASS: ${n} ranks in ${#specs[@]} processes, results exact," \
+  "${count} timelines identical in two runs"
