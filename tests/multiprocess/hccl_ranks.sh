@@ -105,9 +105,13 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d = d if isinstance(d, list) else d["traceEvents"]
 mine = {int(r) for r in sys.argv[2].split("+")}
-names = {e.get("name") for e in d if e.get("ph") == "X"}
+applied = set()  # ranks named by "HCCL Notify Record (rank k)" or "(ranks i, j, k)"
+for e in d:
+    name = e.get("name", "")
+    if e.get("ph") == "X" and name.startswith("HCCL Notify Record (rank"):
+        applied |= {int(r) for r in name.split(" ", 4)[4].rstrip(")").split(", ")}
 for k in range(int(sys.argv[3])):
-    seen = "HCCL Notify Record (rank %d)" % k in names
+    seen = k in applied
     if seen == (k in mine):
         sys.exit("%s: flag writes of rank %d %s"
                  % (sys.argv[1], k, "applied" if seen else "missing"))
