@@ -21,12 +21,13 @@
 //
 // Ranks in several processes (one process per rank, like torchrun; runtime/remote/hub.h): the
 // root info names the domain the session's hub registered (HcclGetRootInfo in a process whose
-// environment names a session, NPUSIM_SESSION: without it, no server is involved); a rank of another process joins through the hub with its device and its process's
-// device-arena file. Each process keeps its own Domain object for it (Domain::cross): the flags
-// its ranks write that others wait for, and the buffers they publish (as offsets in their arena,
-// which readers map), go through the hub, which hands them to the other processes at quiescent
-// points (every member process blocked); each process applies a flag write as a task completing
-// at the writer's simulated time (or its own, when later). Same program, same timelines.
+// environment names a session, NPUSIM_SESSION: without it, no server is involved); a rank of
+// another process joins through the hub with its device and its process's device-arena file.
+// Each process keeps its own Domain object for it (Domain::cross): the flags its ranks write that
+// others wait for, and the buffers they publish (as offsets in their arena, which readers map),
+// go through the hub, which hands them to the other processes at quiescent points (every member
+// process blocked); each process applies a flag write as a task completing at the writer's
+// simulated time (or its own, when later). Same program, same timelines.
 //
 // Algorithms (README "HCCL"):
 //  - mesh (full-mesh one-shot, every collective below hccl.ring_threshold and all the others):

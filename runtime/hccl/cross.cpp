@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -195,7 +197,31 @@ void on_push(std::uint32_t kind, const std::string& payload,
       for (auto& [key, ph] : flags) what += " " + ph.name + "@" + std::to_string(ph.at);
       sim::log_debug("HCCL: flags from other processes:" + what);
     }
-    for (auto& [key, ph] : flags) out.push_back(std::move(ph));
+    // Writes due at the same simulated time on the same device are applied by one task (not one
+    // after the other: each task takes simulated time, which in-process flags do not).
+    std::map<std::pair<sim::SimTime, std::uint32_t>, std::size_t> merged;  // -> index in out
+    std::map<std::size_t, std::set<std::uint64_t>> ranks;                  // out index -> ranks
+    for (auto& [key, ph] : flags) {
+      std::uint64_t rank = 0;
+      for (int b = 8; b < 16; ++b) rank = (rank << 8) | static_cast<unsigned char>(key[b]);
+      auto [it, fresh] = merged.emplace(std::make_pair(ph.at, ph.device), out.size());
+      if (fresh) {
+        out.push_back(std::move(ph));
+      } else {
+        SharedSync::Phantom& into = out[it->second];
+        into.apply = [first = std::move(into.apply), second = std::move(ph.apply)] {
+          first();
+          second();
+        };
+      }
+      ranks[it->second].insert(rank);
+    }
+    for (auto& [index, set] : ranks) {
+      std::string list;
+      for (std::uint64_t r : set) list += (list.empty() ? "" : ", ") + std::to_string(r);
+      out[index].name = std::string("HCCL Notify Record (rank") + (set.size() > 1 ? "s " : " ") +
+                        list + ")";
+    }
     return;
   }
   // kHcclMembers: every rank has joined.

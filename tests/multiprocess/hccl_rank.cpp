@@ -47,12 +47,16 @@ bool read_root_info(const std::string& path, HcclRootInfo* info) {
 }
 
 // Element i of rank r's input: small integers, exact in fp32 sums.
-float input(int r, std::size_t i) { return static_cast<float>(r * 1000 + static_cast<int>(i % 97)); }
+float input(int r, std::size_t i) {
+  return static_cast<float>(r * 1000 + static_cast<int>(i % 97));
+}
 
 struct Device {
   void* p = nullptr;
   std::size_t bytes = 0;
-  explicit Device(std::size_t n) : bytes(n) { CHECK_ACL(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST)); }
+  explicit Device(std::size_t n) : bytes(n) {
+    CHECK_ACL(aclrtMalloc(&p, n, ACL_MEM_MALLOC_HUGE_FIRST));
+  }
   ~Device() { aclrtFree(p); }
   void put(const std::vector<float>& v) {
     CHECK_ACL(aclrtMemcpy(p, bytes, v.data(), v.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE));

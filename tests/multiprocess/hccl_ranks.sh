@@ -3,9 +3,10 @@
 # HCCL with one process per rank: runs <n> hccl_rank processes of one session twice, each writing
 # its own timeline (NPUSIM_OUT=<dir>/%p), checks every rank's results (the program does) and that
 # the two runs' timelines are byte-identical. "mixed": ranks 0 and 1 are host threads of one
-# process, the others one process each. <dead rank>: that rank's process exits without cleaning
+# process, the others one process each; "one": all ranks are threads of one process (in a named
+# session, which it does not need). <dead rank>: that rank's process exits without cleaning
 # up after joining; every other rank must report the failed collective (not hang).
-#   hccl_ranks.sh <hccl_rank> <npusim> <work dir> <n> [mixed | <dead rank>]
+#   hccl_ranks.sh <hccl_rank> <npusim> <work dir> <n> [mixed | one | <dead rank>]
 set -euo pipefail
 prog="$1"; server="$2"; work="$3"; n="$4"; dead="${5:-}"
 specs=()  # the processes' rank lists, rank 0's last (the others wait for its root info)
@@ -13,6 +14,12 @@ if [[ "${dead}" == mixed ]]; then
   dead=""
   for ((r = n - 1; r >= 2; --r)); do specs+=("${r}"); done
   specs+=("0+1")
+elif [[ "${dead}" == one ]]; then  # every rank a thread of one process (the session unused)
+  dead=""
+  one=1
+  all="0"
+  for ((r = 1; r < n; ++r)); do all+="+${r}"; done
+  specs+=("${all}")
 else
   for ((r = n - 1; r >= 0; --r)); do specs+=("${r}"); done
 fi
@@ -25,10 +32,10 @@ trap 'rm -rf "${XDG_RUNTIME_DIR}"' EXIT
 export NPUSIM_SET="soc.num_devices=${n}"
 unset NPUSIM_CONFIG
 
-run() {  # run <label>: all processes of one session, in parallel
+run() {  # run <label> [<session>]: all processes of one session, in parallel
   local dir="${work}/$1"
   mkdir -p "${dir}"
-  export NPUSIM_SESSION="hccl-mp-$$-$1"
+  export NPUSIM_SESSION="${2:-hccl-mp-$$-$1}"
   export NPUSIM_OUT="${dir}/out/%p"
   local pids=() spec
   for spec in "${specs[@]}"; do
@@ -76,29 +83,41 @@ fi
 
 run a
 run b
+# All ranks in one process: the same timeline as without any session.
+[[ -n "${one:-}" ]] && run c off
 count=0
 for t in "${work}"/a/out/*/timeline.json; do
   rel="${t#"${work}"/a/}"
   if ! cmp -s "${t}" "${work}/b/${rel}"; then
     echo "FAIL: ${rel} differs between two runs"; exit 1
   fi
+  if [[ -n "${one:-}" ]] && ! cmp -s "${t}" "${work}/c/${rel}"; then
+    echo "FAIL: ${rel} differs from the run without a session"; exit 1
+  fi
   count=$((count + 1))
 done
 # Each process applied the flag writes of the ranks of the other processes (as tasks at their
 # writers' simulated times): the collectives really crossed processes.
 for spec in "${specs[@]}"; do
-  python3 - "${work}/a/out/hccl_rank-${spec//+/_}-${n}-root.info/timeline.json" "${spec}" "${n}" <<'PY'
+  timeline="${work}/a/out/hccl_rank-${spec//+/_}-${n}-root.info/timeline.json"
+  python3 - "${timeline}" "${spec}" "${n}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d = d if isinstance(d, list) else d["traceEvents"]
 mine = {int(r) for r in sys.argv[2].split("+")}
-names = {e.get("name") for e in d if e.get("ph") == "X"}
+applied = set()  # ranks named by "HCCL Notify Record (rank k)" or "(ranks i, j, k)"
+for e in d:
+    name = e.get("name", "")
+    if e.get("ph") == "X" and name.startswith("HCCL Notify Record (rank"):
+        applied |= {int(r) for r in name.split(" ", 4)[4].rstrip(")").split(", ")}
 for k in range(int(sys.argv[3])):
-    seen = "HCCL Notify Record (rank %d)" % k in names
+    seen = k in applied
     if seen == (k in mine):
-        sys.exit("%s: flag writes of rank %d %s" % (sys.argv[1], k, "applied" if seen else "missing"))
+        sys.exit("%s: flag writes of rank %d %s"
+                 % (sys.argv[1], k, "applied" if seen else "missing"))
 PY
 done
 [[ ${count} == "${#specs[@]}" ]] || {
   echo "FAIL: ${count} timelines, expected ${#specs[@]}"; ls -R "${work}/a/out"; exit 1; }
-echo "PASS: ${n} ranks in ${#specs[@]} processes, results exact, ${count} timelines identical in two runs"
+echo "PASS: ${n} ranks in ${#specs[@]} processes, results exact," \
+  "${count} timelines identical in two runs"

@@ -44,8 +44,8 @@ class HubHccl : public ::testing::Test {
   std::vector<Outgoing> join(int client, std::uint64_t id, std::uint64_t nranks,
                              std::uint64_t rank, std::uint64_t device, int fd = -1) {
     WireOut w;
-    auto out = send(client, FrameType::kHcclJoin, w.u64(9).u64(id).u64(nranks).u64(rank).u64(device),
-                    fd);
+    w.u64(9).u64(id).u64(nranks).u64(rank).u64(device);
+    auto out = send(client, FrameType::kHcclJoin, w, fd);
     EXPECT_FALSE(out.empty());
     EXPECT_EQ(out[0].client, client);
     EXPECT_EQ(out[0].frame.type, FrameType::kReply);
