@@ -120,7 +120,9 @@ bool valid_session(const std::string& id) {
 std::string socket_path(const std::string& session) {
   const char* run = std::getenv("XDG_RUNTIME_DIR");
   std::string dir = run != nullptr && *run != '\0' ? run : "/tmp";
-  return dir + "/npusim-" + std::to_string(getuid()) + "-" + session + ".sock";
+  // The protocol's version is part of the name: a server of another npusim build (other frames)
+  // never serves this one's clients; each version has its own server.
+  return dir + "/npusim-" + std::to_string(getuid()) + "-" + session + "-" + kProtocol + ".sock";
 }
 
 bool write_frame(int fd, const Frame& frame, int pass_fd) {

@@ -5,7 +5,8 @@
 // SO_PEERCRED, flock); no simulator here. The engine and the registry ride on these frames later.
 //
 //   Session   NPUSIM_SESSION=<id> groups processes; its server listens on
-//             $XDG_RUNTIME_DIR/npusim-<uid>-<id>.sock (or /tmp/...). Ids are [A-Za-z0-9._-]{1,64}.
+//             $XDG_RUNTIME_DIR/npusim-<uid>-<id>-<protocol>.sock (or /tmp/...). Ids are
+//             [A-Za-z0-9._-]{1,64}.
 //   Frames    u32 type, u32 payload length, payload (little-endian host order: one machine).
 //   Server    accepts clients, learns each one's pid from the socket (SO_PEERCRED, not from what
 //             the client says), numbers them in order of arrival, answers kList, notices a client
@@ -30,6 +31,8 @@ namespace npusim::rt::remote {
 std::string session_from_env();
 /// Whether `id` is a usable session id ([A-Za-z0-9._-], 1..64 characters).
 bool valid_session(const std::string& id);
+/// The version of the frames below; part of the socket's name.
+constexpr const char* kProtocol = "p2";
 /// The socket of a session's server.
 std::string socket_path(const std::string& session);
 

@@ -19,6 +19,9 @@ export NPUSIM_SERVER="${npusim}"
 export NPUSIM_SET="soc.num_devices=2"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 export NPUSIM_SERVE_LOG="${work}/serve.log"
+# The sessions' sockets and lock files in this test's directory.
+export XDG_RUNTIME_DIR="${work}/run"
+mkdir -p "${XDG_RUNTIME_DIR}"
 fail() {
   echo "FAIL: $*"
   for f in "${work}"/*.log; do echo "== ${f}"; cat "${f}"; done
@@ -45,9 +48,12 @@ run_pair() {
   wait "${b}"
   peer_rc=$?
   # The server leaves with its last client.
-  local sock="${XDG_RUNTIME_DIR:-/tmp}/npusim-$(id -u)-${NPUSIM_SESSION:-default}.sock"
-  for _ in $(seq 1 100); do [[ -e "${sock}" ]] || break; sleep 0.05; done
-  [[ -e "${sock}" ]] && fail "the session server of ${name} is still there after its clients left"
+  local sock
+  sock="$(ls "${XDG_RUNTIME_DIR}"/npusim-"$(id -u)"-"${NPUSIM_SESSION:-default}"-*.sock 2>/dev/null)"
+  for _ in $(seq 1 100); do [[ -n "${sock}" && -e "${sock}" ]] || break; sleep 0.05; done
+  [[ -n "${sock}" && -e "${sock}" ]] &&
+    fail "the session server of ${name} is still there after its clients left"
+  ls "${XDG_RUNTIME_DIR}"/npusim-*.sock.lock >/dev/null 2>&1 || fail "no session was formed for ${name}"
   return 0
 }
 

@@ -44,7 +44,7 @@ TEST(RemoteSession, SessionIdsAndSocketPaths) {
   EXPECT_FALSE(valid_session("a/b"));
   EXPECT_FALSE(valid_session(std::string(65, 'x')));
   const std::string p = socket_path("s1");
-  EXPECT_NE(p.find("npusim-" + std::to_string(getuid()) + "-s1.sock"), std::string::npos) << p;
+  EXPECT_NE(p.find("npusim-" + std::to_string(getuid()) + "-s1-" + std::string(kProtocol) + ".sock"), std::string::npos) << p;
 }
 
 TEST(RemoteSession, ServerNumbersClientsNoticesALostOneAndLeavesWithTheLast) {
