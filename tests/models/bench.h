@@ -4,6 +4,10 @@
 // Each TEST that builds a Bench elaborates SystemC: it must run alone in its process (ctest).
 #pragma once
 
+#include <unistd.h>
+
+#include <cstdio>
+
 #include <cstdint>
 #include <deque>
 #include <fstream>
@@ -120,10 +124,14 @@ class Bench {
   double stat(const std::string& path) const { return stats_.value(path); }
   /// The timeline so far (Bench(cfg, /*trace=*/true)), as written to timeline.json.
   std::string timeline_json() const {
-    const std::string path = ::testing::TempDir() + "bench_timeline.json";
+    // One file per test process: ctest runs model tests in parallel, each in a process of its own.
+    const std::string path =
+        ::testing::TempDir() + "bench_timeline_" + std::to_string(::getpid()) + ".json";
     trace_.write(path);
     std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(path.c_str());
+    return text;
   }
 
  private:
