@@ -59,6 +59,12 @@ run_pair() {
 
 case "${mode}" in
   pair|pair_default)
+    # A program that shares nothing never connects: no server, no socket, no lock file.
+    (unset NPUSIM_SESSION; timeout 60 "${peer_bin}" local "${work}" >"${work}/local.log" 2>&1) ||
+      fail "the local program failed"
+    grep -q "^local: done" "${work}/local.log" || fail "the local program did not finish"
+    ls "${XDG_RUNTIME_DIR}"/npusim-* >/dev/null 2>&1 &&
+      fail "a program that shares nothing connected to a session"
     for run in 1 2; do
       run_pair "run${run}" peer
       [[ ${owner_rc} -eq 0 && ${peer_rc} -eq 0 ]] || fail "run ${run}: exit codes ${owner_rc}/${peer_rc}"

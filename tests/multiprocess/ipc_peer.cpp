@@ -10,6 +10,7 @@
 //                        both, writes 42 into the buffer, records the notify (and an IPC event).
 //   ipc_peer victim DIR  as peer, but dies (SIGKILL) after importing, before recording: the
 //                        owner's wait must end with an error, not hang.
+//   ipc_peer local DIR   shares nothing (copies, an event): must never connect to a session.
 // Every file wait is bounded (20 s of wall time): a broken runtime fails instead of hanging.
 #include <signal.h>
 #include <unistd.h>
@@ -230,6 +231,21 @@ int peer(bool die) {
   return 0;
 }
 
+int local() {
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  CHECK(aclrtCreateStream(&stream));
+  void* buf = nullptr;
+  CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclrtMemsetAsync(buf, 4096, 1, 4096, stream));
+  std::printf("local: done at %llu us\n", static_cast<unsigned long long>(now_us(stream)));
+  CHECK(aclrtFree(buf));
+  CHECK(aclrtDestroyStream(stream));
+  CHECK(aclFinalize());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -241,6 +257,7 @@ int main(int argc, char** argv) {
   dir = argv[2];
   const std::string role = argv[1];
   if (role == "owner") return owner();
+  if (role == "local") return local();
   if (role == "peer" || role == "victim") return peer(role == "victim");
   std::fprintf(stderr, "unknown role %s\n", role.c_str());
   return 1;
