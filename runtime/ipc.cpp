@@ -142,16 +142,12 @@ class EventCodec final : public IpcCodec {
       // The record another process completed: here it completes at that simulated time (a
       // phantom task when that is still ahead of this process's engine).
       const auto t = static_cast<SimTime>(wire.last_time);
-      std::shared_ptr<EventState> st = x->state;
-      st->recorded = 1;
-      auto apply = [st, t] {
-        st->done = 1;
-        st->done_time = t;
-      };
+      SharedSync::Phantom record =
+          SharedSync::event_record(x->state, t, 0, "IPC_EVENT_RECORD(export)");
       if (rt.backend() != nullptr && t > rt.backend()->now()) {
-        rt.submit_phantom({0, t, apply, "IPC_EVENT_RECORD(export)"});
+        rt.submit_phantom(std::move(record));
       } else {
-        apply();
+        record.apply();
       }
     }
     rt.shared_sync().track_event(id, x->state, 0);

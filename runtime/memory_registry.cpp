@@ -3,16 +3,15 @@
 
 #include <sys/mman.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <iterator>
 #include <vector>
+
+#include "runtime/remote/session.h"
 
 namespace npusim::rt {
 
 MemoryRegistry::MemoryRegistry() {
-  const char* session = std::getenv("NPUSIM_SESSION");
-  arena_.set_whole_file(session != nullptr && *session != '\0' && std::strcmp(session, "off") != 0);
+  arena_.set_whole_file(remote::session_named_in_env());
 }
 
 MemoryRegistry::~MemoryRegistry() {

@@ -130,7 +130,7 @@ namespace {
 std::string server_exe() {
   if (const char* e = std::getenv("NPUSIM_SERVER"); e != nullptr && *e != '\0') return e;
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&session_name), &info) == 0 || info.dli_fname == nullptr) {
+  if (dladdr(reinterpret_cast<void*>(&server_exe), &info) == 0 || info.dli_fname == nullptr) {
     return {};
   }
   std::string lib = info.dli_fname;
@@ -147,7 +147,7 @@ constexpr std::uint32_t kRemoteStream = 0xFFFE0000u;  // phantoms of other proce
 void Runtime::join_session() {
   if (session_checked_) return;
   session_checked_ = true;
-  const std::string name = session_name();
+  const std::string name = remote::session_from_env();
   if (name.empty()) return;
   const std::string exe = server_exe();
   if (exe.empty()) {

@@ -230,7 +230,6 @@ class Runtime {
   /// A poll of a shared object (aclrtQueryEvent...): applies the records of other processes that
   /// arrived so far, without waiting (a program polling for one must see it eventually).
   void poll_remote();
-  void set_ipc_registry(std::unique_ptr<IpcRegistry> registry) { ipc_ = std::move(registry); }
   /// Every stream task of the process, destroyed streams included (aclFinalize drains it).
   const std::shared_ptr<TaskCounter>& all_tasks() const { return all_tasks_; }
 

@@ -3,8 +3,6 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
-
 #include "runtime/event.h"
 #include "runtime/notify.h"
 #include "runtime/remote/link.h"
@@ -24,13 +22,6 @@ std::string program_name() {
 }
 
 }  // namespace
-
-std::string session_name() {
-  const char* s = std::getenv("NPUSIM_SESSION");
-  if (s == nullptr || *s == '\0') return "default";
-  const std::string v = s;
-  return v == "off" ? "" : v;
-}
 
 RemoteIpcRegistry::RemoteIpcRegistry(std::string session, std::string server_exe)
     : session_(std::move(session)), server_exe_(std::move(server_exe)) {}
@@ -240,6 +231,17 @@ void SharedSync::recorded_here(std::uint64_t id, sim::SimTime t) {
   l->send(remote::FrameType::kRecord, w.u64(id).i64(static_cast<std::int64_t>(t)).bytes());
 }
 
+SharedSync::Phantom SharedSync::event_record(const std::shared_ptr<EventState>& ev, sim::SimTime t,
+                                             std::uint32_t device, std::string name) {
+  const std::uint64_t generation = ++ev->recorded;
+  auto apply = [ev, generation, t] {
+    if (generation <= ev->done) return;
+    ev->done = generation;
+    ev->done_time = t;
+  };
+  return {device, t, std::move(apply), std::move(name)};
+}
+
 bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string& error,
                       std::size_t* taken) {
   bool ok = true;
@@ -253,24 +255,11 @@ bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string
         const auto t = static_cast<sim::SimTime>(in.i64());
         auto range = tracked_.equal_range(id);
         for (auto it = range.first; it != range.second; ++it) {
-          Phantom ph;
-          ph.device = it->second.device;
-          ph.at = t;
           if (auto ev = it->second.event.lock()) {
-            const std::uint64_t generation = ++ev->recorded;
-            ph.name = "IPC_EVENT_RECORD";
-            ph.apply = [ev, generation, t] {
-              if (generation <= ev->done) return;
-              ev->done = generation;
-              ev->done_time = t;
-            };
+            out.push_back(event_record(ev, t, it->second.device, "IPC_EVENT_RECORD"));
           } else if (auto n = it->second.notify.lock()) {
-            ph.name = "IPC_NOTIFY_RECORD";
-            ph.apply = [n] { n->set = true; };
-          } else {
-            continue;
+            out.push_back({it->second.device, t, [n] { n->set = true; }, "IPC_NOTIFY_RECORD"});
           }
-          out.push_back(std::move(ph));
         }
         break;
       }

@@ -63,9 +63,6 @@ class IpcCodec {
   virtual IpcObject materialize(std::uint64_t id, const IpcWire& wire) = 0;
 };
 
-/// NPUSIM_SESSION, "default" when unset, "" when "off".
-std::string session_name();
-
 /// The registry of a session process: exports and imports go through the server; without a
 /// server (none can be started) it works as LocalIpcRegistry and says so once.
 class RemoteIpcRegistry final : public IpcRegistry {
@@ -128,6 +125,10 @@ class SharedSync {
     std::function<void()> apply;
     std::string name;
   };
+  /// A record of shared event `ev` that another process completed at `t`: counted as the event's
+  /// next generation, marked done (with time t) by the returned phantom.
+  static Phantom event_record(const std::shared_ptr<EventState>& ev, sim::SimTime t,
+                              std::uint32_t device, std::string name);
   /// Turns the link's pushes into phantoms; false (with `error`) on a deadlock or a lost server.
   /// `taken` (may be null) receives how many pushes there were (a push that makes no phantom
   /// may still have changed what a host wait waits for).

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <set>
@@ -255,14 +254,13 @@ void install_handler() {
 
 std::string session() {
   RemoteIpcRegistry* r = Runtime::instance().shared_sync().registry();
-  return r != nullptr ? session_name() : std::string();
+  return r != nullptr ? remote::session_from_env() : std::string();
 }
 
 std::uint64_t register_domain(const std::shared_ptr<Domain>& d) {
   // Only in a session named in the environment: a program of one process (the usual HCCL
   // program, ranks in threads) keeps to itself, as without sessions (no server started).
-  const char* named = std::getenv("NPUSIM_SESSION");
-  if (named == nullptr || *named == '\0') return 0;
+  if (!remote::session_named_in_env()) return 0;
   RemoteIpcRegistry* r = Runtime::instance().shared_sync().registry();
   remote::Link* l = r != nullptr ? r->link() : nullptr;
   if (l == nullptr) return 0;

@@ -104,7 +104,14 @@ int hello(int fd, const std::string& program, std::uint32_t& number, std::string
 
 std::string session_from_env() {
   const char* s = std::getenv("NPUSIM_SESSION");
-  return s != nullptr ? s : "";
+  if (s == nullptr || *s == '\0') return "default";
+  const std::string v = s;
+  return v == "off" ? "" : v;
+}
+
+bool session_named_in_env() {
+  const char* s = std::getenv("NPUSIM_SESSION");
+  return s != nullptr && *s != '\0' && std::strcmp(s, "off") != 0;
 }
 
 bool valid_session(const std::string& id) {

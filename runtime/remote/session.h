@@ -27,8 +27,11 @@
 
 namespace npusim::rt::remote {
 
-/// NPUSIM_SESSION, or "" (no session: the in-process backend, today's path).
+/// The session NPUSIM_SESSION puts this process in: "default" when unset or empty, "" when "off"
+/// (no session: IPC objects stay in the process).
 std::string session_from_env();
+/// Whether NPUSIM_SESSION names a session explicitly (set, not empty, not "off").
+bool session_named_in_env();
 /// Whether `id` is a usable session id ([A-Za-z0-9._-], 1..64 characters).
 bool valid_session(const std::string& id);
 /// The version of the frames below; part of the socket's name.
