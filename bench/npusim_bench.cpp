@@ -20,7 +20,7 @@
 //     the output bits; then, in a child process with aicore.functional=false (timing-only),
 //     the first launch (cold: the kernel body runs for every block) and then launches of it for
 //     at least 3 wall seconds (warm: the runtime reuses the first launch's block traces,
-//     runtime/trace_memo.h; NPUSIM_TRACE_MEMO=0 turns that off): replayed pipe instructions per
+//     runtime/core/trace_memo.h; NPUSIM_TRACE_MEMO=0 turns that off): replayed pipe instructions per
 //     wall-second of each, and whether the simulated time per launch equals the functional run's
 //  9. peak resident memory of the process
 // Uses the default chip (or NPUSIM_CONFIG / NPUSIM_SET). Wall time here is measured on purpose;
@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "npusim/kernel/half.h"
+#include "npusim/ascendc/half.h"
 
 // bench/vadd_kernel.cpp (built with the Ascend C toolchain)
 int32_t bench_vadd_do(uint32_t block_dim, void* stream, void* x, void* y, void* z, uint32_t len,
@@ -311,7 +311,7 @@ int traced_copies(int tasks) {
   return 0;
 }
 
-using Half = npusim::kernel::Half;
+using Half = npusim::ascendc::Half;
 
 constexpr uint32_t kMmM = 2048, kMmN = 2048, kMmK = 2048;
 

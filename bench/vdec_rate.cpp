@@ -29,7 +29,7 @@
 #include "acl/ops/acl_dvpp.h"
 #include "models/chip_config_loader.h"
 #include "runtime/dvpp/video_codec.h"
-#include "tests/video/synthetic_video.h"
+#include "tests/runtime/dvpp/video/synthetic_video.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 //   setup + gen + last_burst / (hbm.bandwidth x hbm.efficiency) + hbm.latency
 // (generation is far slower than HBM on the presets), and shares HBM with everything else.
 // The figures are assumptions (no public source gives the DSA's rate); the functional result is
-// computed by the runtime (runtime/builtin_tasks.h) at the end of the task.
+// computed by the runtime (runtime/core/builtin_tasks.h) at the end of the task.
 #pragma once
 
 #include <cstdint>

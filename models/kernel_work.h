@@ -13,7 +13,7 @@
 #include <functional>
 #include <string>
 
-#include "npusim/kernel/trace.h"
+#include "npusim/ascendc/trace.h"
 
 namespace npusim::models {
 
@@ -37,14 +37,14 @@ struct PipeUse {
   bool cube = false;
   bool vector = false;
 
-  void note(const npusim::kernel::BlockTrace& trace) {
-    using npusim::kernel::Mem;
-    using npusim::kernel::Pipe;
+  void note(const npusim::ascendc::BlockTrace& trace) {
+    using npusim::ascendc::Mem;
+    using npusim::ascendc::Pipe;
     auto cube_memory = [](Mem m) {
       return m == Mem::kL1 || m == Mem::kL0a || m == Mem::kL0b || m == Mem::kL0c ||
              m == Mem::kBiasTable || m == Mem::kFixpipeBuf;
     };
-    for (const npusim::kernel::Instr& i : trace.instrs) {
+    for (const npusim::ascendc::Instr& i : trace.instrs) {
       if (i.pipe == Pipe::kCube || i.pipe == Pipe::kMte1 || i.pipe == Pipe::kFixpipe ||
           cube_memory(i.src) || cube_memory(i.dst)) {
         cube = true;
@@ -78,7 +78,7 @@ struct KernelWork {
   /// aclError (e.g. 507035 for a trap); after an error no further blocks of the kernel start and
   /// the task ends with the first error once its running blocks finish. Called on the simulation
   /// host thread, never concurrently; must not call back into the backend.
-  std::function<int(std::uint32_t block, npusim::kernel::BlockTrace& trace)> run_block;
+  std::function<int(std::uint32_t block, npusim::ascendc::BlockTrace& trace)> run_block;
 };
 
 }  // namespace npusim::models

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The task vocabulary shared by the runtime and the device models: what the host puts in a
 // stream's submission queue (one SQE), how it ended, and what an engine is handed when the task
-// scheduler dispatches it. Plain C++: runtime/backend.h uses these types as they are.
+// scheduler dispatches it. Plain C++: runtime/core/backend.h uses these types as they are.
 #pragma once
 
 #include <cstdint>
@@ -108,7 +108,7 @@ struct Task {
   /// Called exactly once: after effect() with the outcome, or with discarded = true.
   std::function<void(const TaskOutcome&)> done;
 
-  /// Device-side control flow (model run instances, runtime/model_ri.h). Called once when the
+  /// Device-side control flow (model run instances, runtime/core/model_ri.h). Called once when the
   /// task completes, after effect() and before done() (never for a discarded task); it appends
   /// the tasks that become runnable at that simulated time, each naming its own device and
   /// stream. The backend queues them at once, behind what their streams already hold, as

@@ -16,6 +16,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${NPUSIM_BUILD_DIR:-${ROOT}/build}"
 PREFIX="${BUILD}/install"
 JOBS="$(nproc)"
+# ccache: paths relative to the checkout and no build directory in the hash, so a clone in another
+# folder (CI's) reuses what this one compiled.
+export CCACHE_BASEDIR="${ROOT}" CCACHE_NOHASHDIR=1
 
 PACKAGES=(build-essential cmake make pkg-config ccache
           libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev libeigen3-dev

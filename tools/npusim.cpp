@@ -19,7 +19,7 @@
 //       one workload over a grid of configurations, on a local pool or a Slurm job array
 //       (tools/sweep/sweep.h; docs/sweep.md); `npusim sweep-task DIR I` is one array task
 //   npusim serve --session ID
-//       the server of a session of several processes (runtime/remote/session.h; started on
+//       the server of a session of several processes (runtime/session/session.h; started on
 //       demand by the first process; docs/multiprocess.md)
 //   npusim merge -o OUT DIR...
 //       one timeline.json of several processes' output directories (tools/merge/merge.h)
@@ -43,7 +43,7 @@
 #include "tools/check/check.h"
 #include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
-#include "runtime/remote/session.h"
+#include "runtime/session/session.h"
 #include "tools/sweep/sweep.h"
 
 namespace fs = std::filesystem;

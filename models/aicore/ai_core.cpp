@@ -9,10 +9,10 @@
 namespace npusim::models {
 namespace {
 
-using kernel::Pipe;
+using ascendc::Pipe;
 
 /// Stat names of the pipes, in Pipe order.
-const char* const kPipeStatNames[kernel::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
+const char* const kPipeStatNames[ascendc::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
                                                          "mte2",   "mte3",   "fixpipe"};
 
 }  // namespace
@@ -46,8 +46,8 @@ void AiCore::declare_tracks() {
   declared_ = true;
   tracks_.core.declare(label_);
   if (!tracks_.pipes) return;
-  for (int p = 0; p < kernel::kPipeCount; ++p) {
-    tracks_.pipe[p].declare(label_ + " " + kernel::pipe_name(Pipe(p)));
+  for (int p = 0; p < ascendc::kPipeCount; ++p) {
+    tracks_.pipe[p].declare(label_ + " " + ascendc::pipe_name(Pipe(p)));
   }
 }
 
@@ -193,11 +193,11 @@ void AiCore::step() {
   sink_.block_finished(*this);
 }
 
-SimTime AiCore::gm_access(const kernel::Instr& in, SimTime request, SimTime& latency) {
+SimTime AiCore::gm_access(const ascendc::Instr& in, SimTime request, SimTime& latency) {
   const SimTime now = sim::sim_now();
   constexpr std::uint64_t kMaxLength = std::numeric_limits<unsigned int>::max();
   const auto bytes = static_cast<unsigned int>(std::clamp<std::uint64_t>(in.bytes, 1, kMaxLength));
-  const bool write = in.dst == kernel::Mem::kGm;
+  const bool write = in.dst == ascendc::Mem::kGm;
   payload_.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
   payload_.set_address(in.gm_addr);
   payload_.set_data_length(bytes);
@@ -212,24 +212,24 @@ SimTime AiCore::gm_access(const kernel::Instr& in, SimTime request, SimTime& lat
   if (in.gm_addr != 0 && !write) {  // addressed read: now we know its hits (pipe_costs.h)
     const std::uint64_t misses = bytes - std::min<std::uint64_t>(access_.hit_bytes, bytes);
     if (misses > 0) latency += costs_.hbm_latency();
-    if (in.pipe == kernel::Pipe::kMte2)
+    if (in.pipe == ascendc::Pipe::kMte2)
       data = std::max(data, request + costs_.mte2_stream_ps(bytes - misses, misses) + latency);
   }
   return data;
 }
 
-void AiCore::instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) {
+void AiCore::instr_done(const ascendc::Instr& in, int lane, SimTime start, SimTime end) {
   const bool vector_side = lane == kMte2AivLane || in.pipe == Pipe::kVector ||
                            in.pipe == Pipe::kMte3;
   const AiCore& owner = job_.partner != nullptr && vector_side ? *job_.partner : *this;
   owner.tracks_.pipe[static_cast<int>(lane_pipe(lane))].span(instr_label(in), start, end);
 }
 
-void AiCore::account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed,
+void AiCore::account(const std::array<SimTime, ascendc::kPipeCount>& busy, SimTime executed,
                      bool block) {
   if (block) ++blocks_;
   busy_ps_ += executed;
-  for (int p = 0; p < kernel::kPipeCount; ++p) pipe_busy_ps_[p] += busy[p];
+  for (int p = 0; p < ascendc::kPipeCount; ++p) pipe_busy_ps_[p] += busy[p];
 }
 
 void AiCore::trace_block(const std::string& name, SimTime from, SimTime to,
@@ -248,7 +248,7 @@ void AiCore::register_stats(sim::StatGroup& stats) {
     const SimTime now = sim::sim_now();
     return now == 0 ? 0.0 : static_cast<double>(busy_ps_) / static_cast<double>(now);
   }, "", "busy_time / simulated time");
-  for (int p = 0; p < kernel::kPipeCount; ++p) {
+  for (int p = 0; p < ascendc::kPipeCount; ++p) {
     const std::string name = kPipeStatNames[p];
     stats.formula(name + "_busy_cycles", [this, p] { return costs_.to_cycles(pipe_busy_ps_[p]); },
                   "cycles", "cycles this pipe executed instructions (scalar: issue + scalar code)");

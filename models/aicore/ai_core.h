@@ -32,7 +32,7 @@
 #include "models/aicore/block_replay.h"
 #include "models/aicore/pipe_costs.h"
 #include "models/l2_cache.h"
-#include "npusim/kernel/trace.h"
+#include "npusim/ascendc/trace.h"
 #include "sim/stats.h"
 #include "sim/tracks.h"
 
@@ -80,7 +80,7 @@ class CoreSink {
 /// when tracing pipes, one per pipe.
 struct CoreTracks {
   sim::Track core;
-  std::array<sim::Track, kernel::kPipeCount> pipe;
+  std::array<sim::Track, ascendc::kPipeCount> pipe;
   bool pipes = false;
 };
 
@@ -99,7 +99,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   const std::string& label() const { return label_; }  // "AIV 3"
 
   /// The buffer the engine fills (run_block) before assign().
-  kernel::BlockTrace& trace_buffer() { return trace_; }
+  ascendc::BlockTrace& trace_buffer() { return trace_; }
   /// Contract: the core is idle; starts replaying trace_buffer() as `job`.
   void assign(const BlockJob& job);
   const BlockJob& job() const { return job_; }
@@ -124,11 +124,11 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
 
   /// Counts a block this core ran or took part in, with its pipe busy time (ps) and execution
   /// time.
-  void account(const std::array<SimTime, kernel::kPipeCount>& busy, SimTime executed,
+  void account(const std::array<SimTime, ascendc::kPipeCount>& busy, SimTime executed,
                bool block = true);
   /// Counters (ps): block execution time and busy time per pipe.
   std::uint64_t busy_time() const { return busy_ps_; }
-  const std::array<std::uint64_t, kernel::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
+  const std::array<std::uint64_t, ascendc::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
   /// Whether trace_block records anything (the timeline is on).
   bool tracing() const { return tracks_.core.on(); }
   /// A span on this core's track.
@@ -146,8 +146,8 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   SimTime transfer(bool write, std::uint64_t bytes);
   /// Sleeps `until` (absolute) or until a preemption is asked.
   void sleep_until(SimTime until, SimTime now);
-  SimTime gm_access(const kernel::Instr& in, SimTime request, SimTime& latency) override;
-  void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) override;
+  SimTime gm_access(const ascendc::Instr& in, SimTime request, SimTime& latency) override;
+  void instr_done(const ascendc::Instr& in, int lane, SimTime start, SimTime end) override;
   void declare_tracks();
   void register_stats(sim::StatGroup& stats);
 
@@ -158,7 +158,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   CoreTracks tracks_;
   CoreSink& sink_;
   BlockReplay replay_;
-  kernel::BlockTrace trace_;
+  ascendc::BlockTrace trace_;
   BlockJob job_;
   const ReplayResult* result_ = nullptr;
   enum class Phase : std::uint8_t { kIdle, kStart, kRestore, kReplay, kTail, kSave, kSaving };
@@ -173,14 +173,14 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   PreemptMode want_mode_ = PreemptMode::kKill;
   std::uint64_t want_bytes_ = 0;
   PreemptResult preempt_;
-  kernel::BlockTrace rest_;
+  ascendc::BlockTrace rest_;
   sc_core::sc_event go_, preempt_ev_;
   GmAccessExtension access_;  // payload_'s extension (cleared before payload_ is destroyed)
   tlm::tlm_generic_payload payload_;
 
   std::uint64_t blocks_ = 0;
   std::uint64_t busy_ps_ = 0;
-  std::array<std::uint64_t, kernel::kPipeCount> pipe_busy_ps_{};
+  std::array<std::uint64_t, ascendc::kPipeCount> pipe_busy_ps_{};
 };
 
 }  // namespace npusim::models

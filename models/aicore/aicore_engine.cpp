@@ -13,9 +13,9 @@
 namespace npusim::models {
 namespace {
 
-using kernel::Pipe;
+using ascendc::Pipe;
 
-const char* const kPipeStatNames[kernel::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
+const char* const kPipeStatNames[ascendc::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
                                                          "mte2",   "mte3",   "fixpipe"};
 
 bool vector_lane(int lane) {
@@ -23,12 +23,12 @@ bool vector_lane(int lane) {
          lane == static_cast<int>(Pipe::kMte3);
 }
 
-void add_to_side(KernelSide& side, const std::array<SimTime, kernel::kPipeCount>& busy,
+void add_to_side(KernelSide& side, const std::array<SimTime, ascendc::kPipeCount>& busy,
                  SimTime executed, bool block) {
   side.used = true;
   if (block) ++side.blocks;
   side.total += executed;
-  for (int p = 0; p < kernel::kPipeCount; ++p) side.busy[p] += busy[p];
+  for (int p = 0; p < ascendc::kPipeCount; ++p) side.busy[p] += busy[p];
 }
 
 }  // namespace
@@ -209,7 +209,7 @@ double prema_weight(std::uint32_t priority) { return 8.0 - std::min<std::uint32_
 /// An isolated replay: no other initiator, so a GM access costs its latency only.
 class IsolatedHost : public ReplayHost {
  public:
-  SimTime gm_access(const kernel::Instr&, SimTime request, SimTime&) override { return request; }
+  SimTime gm_access(const ascendc::Instr&, SimTime request, SimTime&) override { return request; }
 };
 
 }  // namespace
@@ -352,14 +352,14 @@ void AiCoreEngine::preempt_for(Kernel& h, const std::vector<Kernel*>& ord) {
   }
 }
 
-void AiCoreEngine::predict(Kernel& k, const kernel::BlockTrace& block0) {
+void AiCoreEngine::predict(Kernel& k, const ascendc::BlockTrace& block0) {
   IsolatedHost host;
   const bool split_mix = k.pool == 0 && k.need[1] > 0;
   const SimTime block = predictor_->run(block0, 0, split_mix, false, host).end;
   const std::uint32_t dim = k.work->block_dim;
   const SimTime waves = (dim + k.cap - 1) / k.cap;
   double gm_bytes = 0;  // the memory roofline: every block moves block 0's GM bytes through HBM
-  for (const kernel::Instr& in : block0.instrs) {
+  for (const ascendc::Instr& in : block0.instrs) {
     if (in.touches_gm()) gm_bytes += static_cast<double>(in.bytes);
   }
   const auto memory = static_cast<SimTime>(gm_bytes * dim / hbm_bandwidth_ * 1e12);
@@ -464,7 +464,7 @@ void AiCoreEngine::assign(Kernel& k) {
   core.assign(job);
 }
 
-int AiCoreEngine::run_block(Kernel& k, std::uint32_t block, kernel::BlockTrace& trace) {
+int AiCoreEngine::run_block(Kernel& k, std::uint32_t block, ascendc::BlockTrace& trace) {
   trace.clear();
   if (!k.work->run_block) return 0;
   try {
@@ -569,7 +569,7 @@ void AiCoreEngine::block_preempted(AiCore& core) {
 void AiCoreEngine::charge(Kernel& k, AiCore& core, const Slot& slot,
                           const std::array<SimTime, kLaneCount>& lanes, SimTime executed,
                           bool record, bool block) {
-  std::array<SimTime, kernel::kPipeCount> own{}, vec{};
+  std::array<SimTime, ascendc::kPipeCount> own{}, vec{};
   for (int lane = 0; lane < kLaneCount; ++lane) {
     const bool to_partner = !slot.partners.empty() && vector_lane(lane);
     (to_partner ? vec : own)[static_cast<int>(lane_pipe(lane))] += lanes[lane];
@@ -681,7 +681,7 @@ void AiCoreEngine::register_stats(sim::StatGroup& stats) {
          "normalized turnaround");
   streams_group_ = &stats.child("streams");
   sim::StatGroup& pipes = stats.child("pipes");
-  for (int p = 0; p < kernel::kPipeCount; ++p) {
+  for (int p = 0; p < ascendc::kPipeCount; ++p) {
     const auto total = [this, p] {
       std::uint64_t sum = 0;
       for (const auto& core : cores_) sum += core->pipe_busy()[p];

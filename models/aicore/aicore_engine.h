@@ -127,7 +127,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   /// its whole trace), or under prema block 0 run ahead for the prediction.
   struct Parked {
     std::uint32_t block = 0;
-    kernel::BlockTrace trace;
+    ascendc::BlockTrace trace;
     std::uint64_t restore_bytes = 0;
     int error = 0;  // run_block's result (prema's block 0 run ahead)
     bool preempted = false;  // false: prema's block 0, never dispatched yet
@@ -189,7 +189,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   /// The dispatch order: kernels_ (priority, arrival), or PREMA's.
   const std::vector<Kernel*>& order();
   void preempt_for(Kernel& h, const std::vector<Kernel*>& order);
-  void predict(Kernel& k, const kernel::BlockTrace& block0);
+  void predict(Kernel& k, const ascendc::BlockTrace& block0);
   StreamStats& stream_stats(std::uint32_t stream);
   void release_slot(Kernel& k, AiCore& core, Slot& slot);
   void plan(Kernel& k) const;
@@ -198,7 +198,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::uint32_t free_blocks(const Kernel& k) const;
   int take_core(int pool);
   void assign(Kernel& k);
-  int run_block(Kernel& k, std::uint32_t block, kernel::BlockTrace& trace);
+  int run_block(Kernel& k, std::uint32_t block, ascendc::BlockTrace& trace);
   void block_finished(AiCore& core) override;
   void block_preempted(AiCore& core) override;
   void account(Kernel& k, AiCore& core, const Slot& slot);

@@ -5,9 +5,9 @@
 
 namespace npusim::models {
 
-using kernel::Instr;
-using kernel::Mem;
-using kernel::Pipe;
+using ascendc::Instr;
+using ascendc::Mem;
+using ascendc::Pipe;
 
 namespace {
 
@@ -32,7 +32,7 @@ std::size_t shape_hash(const Instr& in) {
 }  // namespace
 
 BlockReplay::BlockReplay(const PipeCosts& costs) : costs_(costs) {
-  for (int p = 0; p < kernel::kPipeCount; ++p) {
+  for (int p = 0; p < ascendc::kPipeCount; ++p) {
     startup_ps_[p] = costs_.to_ps(static_cast<double>(costs_.startup_cycles(Pipe(p))));
   }
 }
@@ -58,7 +58,7 @@ SimTime BlockReplay::issue_ps(std::uint64_t bbs, double bb_cycles) {
   return c.ps;
 }
 
-const ReplayResult& BlockReplay::run(const kernel::BlockTrace& trace, SimTime start,
+const ReplayResult& BlockReplay::run(const ascendc::BlockTrace& trace, SimTime start,
                                      bool split_mix, bool trace_instrs, ReplayHost& host) {
   begin(trace, start, split_mix, trace_instrs, host);
   SimTime now = 0, wake_at = 0;  // every GM instruction goes through host.wait_until()
@@ -69,7 +69,7 @@ const ReplayResult& BlockReplay::run(const kernel::BlockTrace& trace, SimTime st
   return result_;
 }
 
-void BlockReplay::begin(const kernel::BlockTrace& trace, SimTime start, bool split_mix,
+void BlockReplay::begin(const ascendc::BlockTrace& trace, SimTime start, bool split_mix,
                         bool trace_instrs, ReplayHost& host) {
   trace_ = &trace;
   host_ = &host;
@@ -265,7 +265,7 @@ void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {
   if (trace_instrs_) host_->instr_done(trace_->instrs[i], nodes_[i].lane, nodes_[i].start, release);
 }
 
-bool BlockReplay::cut(SimTime now, kernel::BlockTrace& rest, Cut& out) const {
+bool BlockReplay::cut(SimTime now, ascendc::BlockTrace& rest, Cut& out) const {
   const std::vector<Instr>& instrs = trace_->instrs;
   const std::size_t n = instrs.size();
   out = Cut{};

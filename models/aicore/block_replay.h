@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Replays one block's instruction trace (npusim/kernel/trace.h) over an AI Core's pipes and
+// Replays one block's instruction trace (npusim/ascendc/trace.h) over an AI Core's pipes and
 // computes when each instruction runs. Plain C++: the core (ai_core.h) supplies the waiting and
 // the GM traffic through ReplayHost.
 //
@@ -37,7 +37,7 @@
 #include <vector>
 
 #include "models/aicore/pipe_costs.h"
-#include "npusim/kernel/trace.h"
+#include "npusim/ascendc/trace.h"
 #include "sim/quantity.h"
 
 namespace npusim::models {
@@ -46,12 +46,12 @@ using sim::SimTime;
 
 /// Replay lanes: the 7 pipes, plus the AIV's own MTE2 for MIX blocks on split chips (copies into
 /// UB then run on the vector core's MTE2, beside the cube core's MTE2).
-constexpr int kLaneCount = kernel::kPipeCount + 1;
-constexpr int kMte2AivLane = kernel::kPipeCount;
+constexpr int kLaneCount = ascendc::kPipeCount + 1;
+constexpr int kMte2AivLane = ascendc::kPipeCount;
 
 /// The pipe a lane belongs to.
-inline kernel::Pipe lane_pipe(int lane) {
-  return lane == kMte2AivLane ? kernel::Pipe::kMte2 : static_cast<kernel::Pipe>(lane);
+inline ascendc::Pipe lane_pipe(int lane) {
+  return lane == kMte2AivLane ? ascendc::Pipe::kMte2 : static_cast<ascendc::Pipe>(lane);
 }
 
 struct ReplayResult {
@@ -70,9 +70,9 @@ class ReplayHost {
   /// its memory request issues at `request` (>= now). Returns when its data is complete.
   /// `latency` comes in as PipeCosts::gm_latency; the host raises it when the access turns out
   /// to need more (an addressed read that misses in L2 also waits for HBM).
-  virtual SimTime gm_access(const kernel::Instr& in, SimTime request, SimTime& latency) = 0;
+  virtual SimTime gm_access(const ascendc::Instr& in, SimTime request, SimTime& latency) = 0;
   /// Pipe tracing (only when run() is asked to trace): `in` occupied `lane` in [start, end).
-  virtual void instr_done(const kernel::Instr& in, int lane, SimTime start, SimTime end) {}
+  virtual void instr_done(const ascendc::Instr& in, int lane, SimTime start, SimTime end) {}
 };
 
 class BlockReplay {
@@ -82,14 +82,14 @@ class BlockReplay {
   /// Replays `trace` with the first issue slot at `start`. `split_mix`: MTE2 copies into UB run
   /// on kMte2AivLane. The result stays valid until the next run(). (begin() + advance(), waiting
   /// with host.wait_until().)
-  const ReplayResult& run(const kernel::BlockTrace& trace, SimTime start, bool split_mix,
+  const ReplayResult& run(const ascendc::BlockTrace& trace, SimTime start, bool split_mix,
                           bool trace_instrs, ReplayHost& host);
 
   /// The same in steps, for a caller that cannot block: begin(), then advance(now) until it
   /// returns true; each false gives in `wake` the simulated time to call it again (the start of
   /// the next GM instruction: its memory access must happen at that time, in time order with
   /// every other initiator). `trace` and `host` must outlive the replay.
-  void begin(const kernel::BlockTrace& trace, SimTime start, bool split_mix, bool trace_instrs,
+  void begin(const ascendc::BlockTrace& trace, SimTime start, bool split_mix, bool trace_instrs,
              ReplayHost& host);
   bool advance(SimTime now, SimTime& wake_at);
   const ReplayResult& result() const { return result_; }
@@ -108,7 +108,7 @@ class BlockReplay {
   /// deps on finished instructions are dropped and whose basic-block counts restart after the
   /// last finished instruction, replayed later from its own start. Returns false when nothing is
   /// left but the scalar tail (the block is not worth preempting: it just ends).
-  bool cut(SimTime now, kernel::BlockTrace& rest, Cut& out) const;
+  bool cut(SimTime now, ascendc::BlockTrace& rest, Cut& out) const;
 
  private:
   static constexpr SimTime kUnknown = ~SimTime{0};
@@ -117,7 +117,7 @@ class BlockReplay {
   // Durations of one instruction shape (all fields but scalar_bbs and deps), memoised: a
   // kernel's blocks replay the same few shapes over and over. Pure functions of the shape.
   struct ShapeCost {
-    kernel::Instr shape;
+    ascendc::Instr shape;
     bool valid = false;
     SimTime duration = 0;  // PipeCosts::cycles, in ps
     SimTime latency = 0;   // PipeCosts::gm_latency
@@ -129,7 +129,7 @@ class BlockReplay {
   };
 
   void prepare(bool split_mix);
-  const ShapeCost& shape_cost(const kernel::Instr& in);
+  const ShapeCost& shape_cost(const ascendc::Instr& in);
   SimTime issue_ps(std::uint64_t bbs, double bb_cycles);
   bool issue_next();
   bool start_head(int lane);
@@ -145,7 +145,7 @@ class BlockReplay {
   SimTime scalar_tail();
 
   const PipeCosts& costs_;
-  const kernel::BlockTrace* trace_ = nullptr;
+  const ascendc::BlockTrace* trace_ = nullptr;
   ReplayHost* host_ = nullptr;
   bool trace_instrs_ = false;
   SimTime start_time_ = 0;
@@ -164,7 +164,7 @@ class BlockReplay {
   };
   std::vector<Node> nodes_;
   std::vector<SimTime> latency_;  // per instruction: PipeCosts::gm_latency (GM instructions)
-  std::array<SimTime, kernel::kPipeCount> startup_ps_{};
+  std::array<SimTime, ascendc::kPipeCount> startup_ps_{};
   std::array<ShapeCost, 32> shapes_{};
   std::array<IssueCost, 64> issue_costs_{};
   std::array<std::vector<std::uint32_t>, kLaneCount> lanes_;

@@ -8,7 +8,7 @@
 namespace npusim::models {
 namespace {
 
-using kernel::Pipe;
+using ascendc::Pipe;
 
 const char* const kFixedColumns[] = {
     "Device_id", "Model ID", "Task ID", "Stream ID", "Op Name", "OP Type", "OP State",

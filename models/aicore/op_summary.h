@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "npusim/kernel/trace.h"
+#include "npusim/ascendc/trace.h"
 #include "sim/quantity.h"
 
 namespace npusim::models {
@@ -30,7 +30,7 @@ struct KernelSide {
   bool used = false;
   std::uint32_t blocks = 0;
   sim::SimTime total = 0;                                // ps of block execution
-  std::array<sim::SimTime, kernel::kPipeCount> busy{};   // ps per pipe
+  std::array<sim::SimTime, ascendc::kPipeCount> busy{};   // ps per pipe
 };
 
 struct KernelRecord {

@@ -7,11 +7,11 @@
 namespace npusim::models {
 namespace {
 
-using kernel::DType;
-using kernel::Instr;
-using kernel::Mem;
-using kernel::Op;
-using kernel::Pipe;
+using ascendc::DType;
+using ascendc::Instr;
+using ascendc::Mem;
+using ascendc::Op;
+using ascendc::Pipe;
 
 constexpr std::uint64_t kFractalBytes = 512;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Closed-form costs of AI Core instructions (one recorded twin call each, npusim/kernel/trace.h),
+// Closed-form costs of AI Core instructions (one recorded twin call each, npusim/ascendc/trace.h),
 // in cycles of the AI Core clock, from per-core rates in AiCoreConfig (docs/sources.md §1):
 //   scalar GetValue/SetValue   scalar_access_cycles
 //   vector (V)                 vector_startup + ceil(bytes / vector_bytes_per_cycle)   (1 repeat
@@ -27,7 +27,7 @@
 #include <cstdint>
 
 #include "models/chip_config.h"
-#include "npusim/kernel/trace.h"
+#include "npusim/ascendc/trace.h"
 #include "sim/quantity.h"
 
 namespace npusim::models {
@@ -37,12 +37,12 @@ class PipeCosts {
   explicit PipeCosts(const ChipConfig& cfg);
 
   /// Core-side cycles of `in` (see the header comment).
-  std::uint64_t cycles(const kernel::Instr& in) const;
+  std::uint64_t cycles(const ascendc::Instr& in) const;
   /// Cycles from an instruction's start to its first memory request.
-  std::uint64_t startup_cycles(kernel::Pipe pipe) const;
+  std::uint64_t startup_cycles(ascendc::Pipe pipe) const;
   /// Unloaded latency (ps) a GM instruction's data adds to its core-side end (an addressed read:
   /// its L2 hit latency; the core adds hbm_latency() when L2 says it misses).
-  sim::SimTime gm_latency(const kernel::Instr& in) const;
+  sim::SimTime gm_latency(const ascendc::Instr& in) const;
   sim::SimTime hbm_latency() const { return hbm_latency_; }
   /// Picoseconds the core's MTE2 needs to stream `hit` bytes from L2 and `miss` bytes from HBM.
   sim::SimTime mte2_stream_ps(std::uint64_t hit, std::uint64_t miss) const;
@@ -60,8 +60,8 @@ class PipeCosts {
 
  private:
   PipeCosts(const AiCoreConfig& core, const L2Config& l2, const HbmConfig& hbm);
-  std::uint64_t copy_cycles(const kernel::Instr& in) const;
-  std::uint64_t cube_cycles(const kernel::Instr& in) const;
+  std::uint64_t copy_cycles(const ascendc::Instr& in) const;
+  std::uint64_t cube_cycles(const ascendc::Instr& in) const;
 
   double freq_hz_, period_ps_;
   double scalar_per_bb_;
@@ -75,6 +75,6 @@ class PipeCosts {
 };
 
 /// Short name of an instruction for pipe timeline spans ("Add", "MTE2 GM->UB", "Mmad").
-const char* instr_label(const kernel::Instr& in);
+const char* instr_label(const ascendc::Instr& in);
 
 }  // namespace npusim::models

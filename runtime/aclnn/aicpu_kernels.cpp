@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The operator library's AI CPU kernels (aicpu_kernels.h). Built with -fsanitize-coverage=trace-pc
-// and -fsanitize=thread (access hooks only, runtime/kernel/memory_counter.cpp): the AI CPU model
+// and -fsanitize=thread (access hooks only, runtime/ascendc/memory_counter.cpp): the AI CPU model
 // times them from their counted basic blocks and device-memory bytes.
 #include "runtime/aclnn/aicpu_kernels.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The operator library's AI CPU kernels: host C++ run as AI CPU tasks (runtime/aicpu_kernel.h),
+// The operator library's AI CPU kernels: host C++ run as AI CPU tasks (runtime/core/aicpu_kernel.h),
 // built like user AI CPU kernels (aicpu_kernels.cpp is compiled with -fsanitize-coverage=trace-pc
 // and -fsanitize=thread's access hooks) so their basic blocks and device-memory bytes are counted.
 #pragma once

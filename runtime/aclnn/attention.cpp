@@ -12,7 +12,7 @@
 // workspace holds, per block, two S tiles (fp32; the cube fills one while the vector side reads
 // the other), one P tile and one P V tile (fp32).
 //
-// Accuracy (tests/runtime/aclnn_attention_test.cpp, inputs in [-1, 1] so |out| <= 1): vs a
+// Accuracy (tests/runtime/aclnn/aclnn_attention_test.cpp, inputs in [-1, 1] so |out| <= 1): vs a
 // double-precision softmax(QK^T*scale + mask)V within 2e-3 for FLOAT16 and 1e-2 for BFLOAT16
 // (P is rounded to the input type before P V, as on the device); softmaxMax within 1e-4,
 // softmaxSum within 1e-4 relative.
@@ -27,7 +27,7 @@
 #include "aclnnop/aclnn_prompt_flash_attention.h"
 #include "runtime/aclnn/attention_kernels.h"
 #include "runtime/aclnn/op_api.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 namespace npusim::aclnn {
 namespace {

@@ -25,7 +25,7 @@
 // expanded input) as long as the innermost merged dimension is contiguous; out must not overlap
 // itself (ACLNN_ERR_PARAM_INVALID otherwise).
 //
-// Accuracy against exact arithmetic (what tests/runtime/aclnn_elementwise_test.cpp checks):
+// Accuracy against exact arithmetic (what tests/runtime/aclnn/aclnn_elementwise_test.cpp checks):
 // + - * / correctly rounded in the compute type (so within 1 ulp of the result type after the
 // final conversion); activations within 1e-5 relative + 1e-6 absolute in FLOAT (exp-based forms;
 // tanh near 0 loses relative accuracy, its absolute error is ~1e-7), 2e-3 relative + 1e-3

@@ -9,9 +9,9 @@
 #include <set>
 #include <type_traits>
 
-#include "runtime/api_call.h"
-#include "runtime/errors.h"
-#include "runtime/half_float.h"
+#include "runtime/core/api_call.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/half_float.h"
 #include "sim/log.h"
 
 namespace npusim::aclnn {

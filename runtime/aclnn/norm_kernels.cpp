@@ -3,7 +3,7 @@
 // twin (kernel_operator.h): DataCopyPad tiles in and out through TQue buffers (double-buffered),
 // fp32 vector math in UB. A tile of whole rows is computed with whole-tile instructions: row
 // statistics by the high-level Sum / ReduceMax<AR> (column statistics by ReduceMax / ReduceSum
-// <RA>), broadcast back over the tile with Broadcast (npusim/kernel/norm_ops.h). Only a row
+// <RA>), broadcast back over the tile with Broadcast (npusim/ascendc/norm_ops.h). Only a row
 // longer than UB, walked in chunks, reads its statistics back with the scalar unit (GetValue).
 #include "runtime/aclnn/norm_kernels.h"
 

@@ -8,11 +8,11 @@
 #include <utility>
 
 #include "models/chip_config.h"
-#include "runtime/aicpu_kernel.h"
-#include "runtime/api_call.h"
-#include "runtime/dump.h"
-#include "runtime/errors.h"
-#include "runtime/kernel_launch.h"
+#include "runtime/core/aicpu_kernel.h"
+#include "runtime/core/api_call.h"
+#include "runtime/dump/dump.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/kernel_launch.h"
 
 namespace npusim::aclnn {
 namespace {
@@ -211,7 +211,7 @@ aclnnStatus prepare(const char* api, const char* op, std::uint64_t* workspace_si
 
 namespace {
 
-// What the dump library (runtime/dump.h) reads of one run of `ex` at `addrs`.
+// What the dump library (runtime/dump/dump.h) reads of one run of `ex` at `addrs`.
 rt::dump::OpDesc dump_desc(const aclOpExecutor& ex, const Addrs& addrs) {
   rt::dump::OpDesc d;
   d.type = ex.op;
@@ -253,7 +253,7 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
     for (const aclTensor& t : ex->inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
     for (const aclTensor& t : ex->outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
     addrs->workspace = static_cast<std::uint8_t*>(workspace);
-    std::shared_ptr<rt::dump::OpRun> dumped;  // dump of the run (runtime/dump.h), if on
+    std::shared_ptr<rt::dump::OpRun> dumped;  // dump of the run (runtime/dump/dump.h), if on
     if (rt::dump::op_dump_wanted()) dumped = rt::dump::before_op(c, stream, dump_desc(*ex, *addrs));
     for (std::size_t i = 0; i < ex->launches.size(); ++i) {
       const Launch& l = ex->launches[i];

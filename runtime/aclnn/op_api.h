@@ -39,7 +39,7 @@
 
 #include "acl/acl_rt.h"
 #include "runtime/aclnn/meta.h"
-#include "runtime/function_ref.h"
+#include "runtime/core/function_ref.h"
 
 namespace npusim::models {
 struct ChipConfig;

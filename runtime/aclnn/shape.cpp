@@ -12,7 +12,7 @@
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "runtime/aclnn/op_api.h"
 #include "runtime/aclnn/shape_kernels.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 namespace npusim::aclnn {
 namespace {

@@ -176,7 +176,7 @@ class Embedding {
     for (std::int64_t k = 0; k < ng; ++k) {
       std::int64_t v = Index(ib, g0 + k);
       // Timing-only mode (no element math) may leave the indices undefined: read row 0 there.
-      if ((v < 0 || v >= t.num) && !npusim::kernel::block().functional) v = 0;
+      if ((v < 0 || v >= t.num) && !npusim::ascendc::block().functional) v = 0;
       if (v < 0 || v >= t.num) {
         AscendC::printf("aclnnEmbedding: index %lld at position %lld is outside [0, %lld)\n",
                         static_cast<long long>(v), static_cast<long long>(s + g0 + k),

@@ -8,9 +8,9 @@
 
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
-#include "runtime/api_call.h"
+#include "runtime/core/api_call.h"
 #include "runtime/dvpp/descriptors.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
 

@@ -29,14 +29,14 @@
 
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
-#include "runtime/api_call.h"
-#include "runtime/context.h"
+#include "runtime/core/api_call.h"
+#include "runtime/core/context.h"
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
 #include "runtime/dvpp/image_ops.h"
-#include "runtime/errors.h"
-#include "runtime/memory_registry.h"
-#include "runtime/runtime.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/memory_registry.h"
+#include "runtime/core/runtime.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
 using npusim::models::DvppModule;

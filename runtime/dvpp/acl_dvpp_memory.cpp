@@ -4,9 +4,9 @@
 // DVPP's 128-byte alignment of every input and output buffer).
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
-#include "runtime/api_call.h"
-#include "runtime/errors.h"
-#include "runtime/memory.h"
+#include "runtime/core/api_call.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/memory.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
 

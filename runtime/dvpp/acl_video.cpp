@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "runtime/api_call.h"
+#include "runtime/core/api_call.h"
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/video_channel.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 
 using namespace npusim::rt;         // NOLINT(google-build-using-namespace): the C skin only
 using namespace npusim::rt::dvpp;   // NOLINT(google-build-using-namespace)

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "acl/acl_base.h"
-#include "runtime/errors.h"
-#include "runtime/stream.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/stream.h"
 
 namespace npusim::rt::dvpp {
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "models/dvpp_work.h"
-#include "runtime/api_call.h"
+#include "runtime/core/api_call.h"
 
 namespace npusim::rt::dvpp {
 

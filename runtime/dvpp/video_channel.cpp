@@ -5,14 +5,14 @@
 #include <cstring>
 #include <utility>
 
-#include "runtime/api_call.h"
+#include "runtime/core/api_call.h"
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
-#include "runtime/errors.h"
-#include "runtime/host_callback.h"
-#include "runtime/memory.h"
-#include "runtime/memory_registry.h"
-#include "runtime/stream.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/host_callback.h"
+#include "runtime/core/memory.h"
+#include "runtime/core/memory_registry.h"
+#include "runtime/core/stream.h"
 #include "sim/log.h"
 
 namespace npusim::rt::dvpp {

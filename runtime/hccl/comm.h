@@ -19,7 +19,7 @@
 // a peer runs only after that peer's "ready" flag, which its stream writes after the publishing
 // call), so ranks may call in any host order.
 //
-// Ranks in several processes (one process per rank, like torchrun; runtime/remote/hub.h): the
+// Ranks in several processes (one process per rank, like torchrun; runtime/session/hub.h): the
 // root info names the domain the session's hub registered (HcclGetRootInfo in a process whose
 // environment names a session, NPUSIM_SESSION: without it, no server is involved); a rank of
 // another process joins through the hub with its device and its process's device-arena file.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // HCCL domains whose ranks live in several processes of a session (runtime/hccl/comm.h, the
-// hub's side in runtime/remote/hub.h): registration, the rendezvous through the hub, and what
+// hub's side in runtime/session/hub.h): registration, the rendezvous through the hub, and what
 // crosses processes during collectives (flag writes, buffer publications, point-to-point
 // messages), applied here as the hub releases them.
 #include <sys/mman.h>
@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "runtime/api_call.h"
-#include "runtime/errors.h"
+#include "runtime/core/api_call.h"
+#include "runtime/core/errors.h"
 #include "runtime/hccl/comm.h"
-#include "runtime/memory_registry.h"
-#include "runtime/remote/link.h"
-#include "runtime/remote/session.h"
-#include "runtime/runtime.h"
-#include "runtime/session_client.h"
+#include "runtime/core/memory_registry.h"
+#include "runtime/session/link.h"
+#include "runtime/session/session.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/session_client.h"
 #include "sim/log.h"
 
 namespace npusim::rt::hccl {

@@ -14,10 +14,10 @@
 
 #include "acl/acl_base.h"
 #include "hccl/hccl.h"
-#include "runtime/api_call.h"
-#include "runtime/errors.h"
+#include "runtime/core/api_call.h"
+#include "runtime/core/errors.h"
 #include "runtime/hccl/comm.h"
-#include "runtime/runtime.h"
+#include "runtime/core/runtime.h"
 
 #define HCCL_EXPORT extern "C" __attribute__((visibility("default")))
 

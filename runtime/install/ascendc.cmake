@@ -24,7 +24,7 @@
 #       model turns both into time at the aicpu.* rates.
 #       OP_INFO copies the operator information file (.json: op type -> opInfo.kernelSo,
 #       opInfo.functionName) next to the library, where aclrtBinaryLoadFromFile(<that .json>)
-#       finds it (runtime/aicpu_kernel.h). Not rewritten; acl/*.h are on the include path.
+#       finds it (runtime/core/aicpu_kernel.h). Not rewritten; acl/*.h are on the include path.
 #   ascendc_compile_definitions(<name> [PRIVATE|PUBLIC|INTERFACE] <defs...>)
 #   ascendc_include_directories(<name> [PRIVATE|PUBLIC|INTERFACE] <dirs...>)
 #   ascendc_compile_options(<name> [PRIVATE|PUBLIC|INTERFACE] <opts...>)
@@ -36,7 +36,7 @@
 # kernel gets a registration appended. A `#line` directive keeps diagnostics on the original file
 # and line. The result is compiled with:
 #   -iquote <source dir>               #include "..." resolves as from the original location
-#   -isystem <prefix>/include/ascendc   kernel_operator.h, npusim/kernel/*.h (kernels only)
+#   -isystem <prefix>/include/ascendc   kernel_operator.h, npusim/ascendc/*.h (kernels only)
 #   -I<prefix>/include                  acl/*.h
 #   -D__NPU_ARCH__=<n>                  from SOC_VERSION (or the configured chip), see below
 #   -fsanitize-coverage=trace-pc        scalar work counted per basic block (libacl_rt.so

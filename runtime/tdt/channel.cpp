@@ -5,7 +5,7 @@
 #include <string>
 
 #include "acl/acl.h"
-#include "runtime/errors.h"
+#include "runtime/core/errors.h"
 #include "runtime/tdt/tdt.h"
 
 namespace npusim::rt::tdt {

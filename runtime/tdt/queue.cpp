@@ -7,8 +7,8 @@
 
 #include "acl/acl.h"
 #include "acl/acl_tdt_queue.h"
-#include "runtime/errors.h"
-#include "runtime/memory_registry.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/memory_registry.h"
 #include "runtime/tdt/tdt.h"
 
 namespace npusim::rt::tdt {

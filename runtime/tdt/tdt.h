@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tensor data transfer (acl/acl_tdt.h channels, acl/acl_tdt_queue.h queues and routes): plain C++
-// over the runtime's internal API, tested against FakeBackend (tests/runtime/tdt_test.cpp).
+// over the runtime's internal API, tested against FakeBackend (tests/runtime/tdt/tdt_test.cpp).
 //
 // State. Channels and queues are host-side FIFOs standing for the device's queue service; their
 // contents only change inside API calls (no device task produces or consumes them), always under
@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "acl/acl_tdt.h"
-#include "runtime/api_call.h"
+#include "runtime/core/api_call.h"
 
 // ---- The C handle types (opaque in the headers) ----
 

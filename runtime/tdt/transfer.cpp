@@ -3,8 +3,8 @@
 #include <string>
 
 #include "acl/acl.h"
-#include "runtime/errors.h"
-#include "runtime/stream.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/stream.h"
 #include "runtime/tdt/tdt.h"
 #include "sim/log.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// A captured model replays with the per-task launch cost removed (runtime/model_ri.h, README
+// A captured model replays with the per-task launch cost removed (runtime/core/model_ri.h, README
 // "How a model replays"). Run with NPUSIM_CONFIG=tiny and
 // NPUSIM_SET="scheduler.doorbell=500ns;scheduler.dispatch=200ns;scheduler.completion=300ns;
 // scheduler.sync_task=100ns;host.launch_call=2us".

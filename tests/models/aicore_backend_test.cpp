@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/backend.h"
+#include "runtime/core/backend.h"
 #include "sim/config.h"
 #include "tests/models/aicore_bench.h"
 

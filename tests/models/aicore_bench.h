@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Test bench for the AI Core model: a chip with an explicit round-number AI Core configuration
 // (1 GHz, so 1 cycle = 1 ns), synthetic block traces with the dependencies the Ascend C twin
-// records (npusim/kernel/trace.h), and helpers to launch kernels and read their records.
+// records (npusim/ascendc/trace.h), and helpers to launch kernels and read their records.
 // Each TEST that builds a KernelBench elaborates SystemC: it must run alone in its process.
 #pragma once
 
@@ -15,17 +15,17 @@
 #include "models/aicore/aicore_engine.h"
 #include "models/chip.h"
 #include "models/kernel_work.h"
-#include "npusim/kernel/trace.h"
+#include "npusim/ascendc/trace.h"
 #include "tests/models/bench.h"
 
 namespace npusim::models::testing {
 
-using kernel::BlockTrace;
-using kernel::DType;
-using kernel::Instr;
-using kernel::Mem;
-using kernel::Op;
-using kernel::Pipe;
+using ascendc::BlockTrace;
+using ascendc::DType;
+using ascendc::Instr;
+using ascendc::Mem;
+using ascendc::Op;
+using ascendc::Pipe;
 
 constexpr std::uint32_t kNoDep = 0xffffffffu;
 
@@ -99,7 +99,7 @@ inline Instr vec(Op op, std::uint64_t bytes, DType t = DType::kFp16) {
   in.dtype = t;
   in.src = in.dst = Mem::kUb;
   in.bytes = bytes;
-  in.count = static_cast<std::uint32_t>(bytes / kernel::dtype_size(t));
+  in.count = static_cast<std::uint32_t>(bytes / ascendc::dtype_size(t));
   return in;
 }
 

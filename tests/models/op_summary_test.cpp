@@ -8,7 +8,7 @@
 namespace npusim::models {
 namespace {
 
-using kernel::Pipe;
+using ascendc::Pipe;
 using sim::kUs;
 
 TEST(OpSummary, HeaderUsesMsprofColumnNames) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The SystemC backend through the runtime's seam (runtime/backend.h): task mapping, run_until,
+// The SystemC backend through the runtime's seam (runtime/core/backend.h): task mapping, run_until,
 // discard_stream, multi-device waits, outputs, and a rough speed figure.
 #include <chrono>
 #include <cstdio>
@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "runtime/backend.h"
+#include "runtime/core/backend.h"
 #include "sim/config.h"
 #include "tests/models/bench.h"
 

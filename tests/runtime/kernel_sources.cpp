@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Ascend C kernels of the runtime tests, compiled into the test program like an
 // ascendc_library(STATIC) kernel source; the *Do wrappers launch them through the `<<<>>>` seam
-// (npusim::kernel::launch is what rewrite_launch.py turns `K<<<b, l2, s>>>(...)` into).
+// (npusim::ascendc::launch is what rewrite_launch.py turns `K<<<b, l2, s>>>(...)` into).
 #include "tests/runtime/kernel_sources.h"
 
 #include "kernel_operator.h"
@@ -58,38 +58,38 @@ __global__ __aicore__ void ub_hog(uint32_t bytes) {
 }  // namespace
 
 int32_t UbHogDo(uint32_t block_dim, void* stream, uint32_t bytes) {
-  return npusim::kernel::launch(ub_hog, "ub_hog", block_dim, nullptr, stream, bytes);
+  return npusim::ascendc::launch(ub_hog, "ub_hog", block_dim, nullptr, stream, bytes);
 }
 
 int32_t FillDo(uint32_t block_dim, void* stream, int32_t* out, int32_t value) {
-  return npusim::kernel::launch(fill, "fill", block_dim, nullptr, stream,
+  return npusim::ascendc::launch(fill, "fill", block_dim, nullptr, stream,
                                 reinterpret_cast<GM_ADDR>(out), value);
 }
 
 int32_t HelloDo(uint32_t block_dim, void* stream, int32_t tag) {
-  return npusim::kernel::launch(hello, "hello", block_dim, nullptr, stream, tag);
+  return npusim::ascendc::launch(hello, "hello", block_dim, nullptr, stream, tag);
 }
 
 int32_t AddOneDo(uint32_t block_dim, void* stream, int32_t* x) {
-  return npusim::kernel::launch(add_one, "add_one", block_dim, nullptr, stream,
+  return npusim::ascendc::launch(add_one, "add_one", block_dim, nullptr, stream,
                                 reinterpret_cast<GM_ADDR>(x));
 }
 
 int32_t TrapDo(uint32_t block_dim, void* stream) {
-  return npusim::kernel::launch(trap_kernel, "trap_kernel", block_dim, nullptr, stream);
+  return npusim::ascendc::launch(trap_kernel, "trap_kernel", block_dim, nullptr, stream);
 }
 
 int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value) {
-  return npusim::kernel::launch(store_checked, "store_checked", block_dim, nullptr, stream,
+  return npusim::ascendc::launch(store_checked, "store_checked", block_dim, nullptr, stream,
                                 static_cast<GM_ADDR>(out), value);
 }
 
 int32_t StoreRawDo(uint32_t block_dim, void* stream, void* out, uint64_t offset, int32_t value) {
-  return npusim::kernel::launch(store_raw, "store_raw", block_dim, nullptr, stream,
+  return npusim::ascendc::launch(store_raw, "store_raw", block_dim, nullptr, stream,
                                 static_cast<GM_ADDR>(out), offset, value);
 }
 
 int32_t ToL1Do(uint32_t block_dim, void* stream, void* src) {
-  return npusim::kernel::launch(to_l1, "to_l1", block_dim, nullptr, stream,
+  return npusim::ascendc::launch(to_l1, "to_l1", block_dim, nullptr, stream,
                                 static_cast<GM_ADDR>(src));
 }

@@ -4,7 +4,7 @@
 #include <memory>
 #include <mutex>
 
-#include "runtime/runtime.h"
+#include "runtime/core/runtime.h"
 
 namespace npusim::rt {
 

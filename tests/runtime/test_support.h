@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "acl/acl.h"
-#include "runtime/fake_backend.h"
+#include "runtime/backend/fake_backend.h"
 
 namespace npusim::rt::testing {
 

@@ -2,7 +2,7 @@
 // npusim public header: the dump API (acldump*, aclopStartDumpArgs; lib64/libascend_dump.so is the
 // runtime library). Names, values, struct layouts and signatures follow CANN's acl_dump.h; the
 // model dump configuration calls (aclmdlInitDump / aclmdlSetDump / aclmdlFinalizeDump) are
-// declared in acl_rt.h. What npusim dumps, where, and in which format: runtime/dump.h.
+// declared in acl_rt.h. What npusim dumps, where, and in which format: runtime/dump/dump.h.
 #ifndef NPUSIM_ACL_ACL_DUMP_H
 #define NPUSIM_ACL_ACL_DUMP_H
 

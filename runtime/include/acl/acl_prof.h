@@ -4,7 +4,7 @@
 // npusim records in simulated time: markers (aclprofMark), ranges (aclprofPush/Pop,
 // aclprofRangeStart/Stop) and step timestamps appear on the host track of the timeline and in
 // msprof_tx.csv; aclprofStop writes the session's files under the aclprofInit path
-// (runtime/profiler.h says where). Model subscription works for models bound with
+// (runtime/prof/profiler.h says where). Model subscription works for models bound with
 // MsprofSetDeviceIdByGeModelIdx (profiling/aprof_pub.h); npusim executes no aclmdl models, so a
 // subscription delivers no operator records (profiler.h).
 #ifndef NPUSIM_ACL_ACL_PROF_H

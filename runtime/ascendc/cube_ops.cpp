@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: Apache-2.0
+// Out-of-line bodies of the cube ops (cube_ops.h): LoadData, Mmad and Fixpipe for the types the
+// cube takes. They live in libacl_rt.so, built once, optimised and without
+// -fsanitize-coverage, so a kernel's matmul costs no basic-block callback per element (inline in
+// the kernel's translation unit, the element loops and half.h's conversions were instrumented
+// and took most of a matmul's wall time).
+//
+// Results:
+//  - Mmad, float inputs (half, bfloat16_t, float): the operands are converted to float exactly
+//    and Eigen's GEMM (cube_gemm.h) accumulates their products in float, in its own blocked
+//    order, possibly fused (FMA): within K * 2^-24 * sum |a * b| of the exact sum (half / bf16
+//    products are exact in float), but no longer bit-identical to the generic body's
+//    per-product-rounded k-order loop. Deterministic: the same bits run after run on one machine.
+//  - Mmad, int8 / uint8: exact, as the generic body: int32 sums wrapping modulo 2^32 (the same
+//    float GEMM, 256 k at a time, where every partial sum is an exact integer; cube_gemm.h).
+//  - Fixpipe: where the L0C -> output conversion has a bit-trick equal to cast_value's IEEE
+//    rounding for every input (float -> half / bf16 / float, NaNs included; exhaustively
+//    checked when written), that is used; everything else goes through fixpipe_convert.
+// In timing-only mode (BlockContext::functional false) the bodies check their arguments and
+// record their instruction as usual but compute nothing.
+#include "npusim/ascendc/cube_ops.h"
+
+#include "cube_gemm.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace npusim::ascendc {
+namespace {
+
+using F4 = float __attribute__((vector_size(16)));
+using U4 = std::uint32_t __attribute__((vector_size(16)));
+using I4 = std::int32_t __attribute__((vector_size(16)));
+
+std::uint32_t k0_of_type(DType t) {
+  switch (t) {
+    case DType::kFp16:
+    case DType::kBf16:
+      return 16;
+    case DType::kFp32:
+      return 8;
+    default:
+      return 32;  // int8 / uint8
+  }
+}
+
+// ---- Fixpipe ----
+
+// L0C element -> output element, equal to fixpipe_convert<T>(v, p) for every v.
+template <class T, class U>
+struct GenericConvert {
+  const AscendC::FixpipeParamsV220* p;
+  T operator()(U v) const { return fixpipe_convert<T>(v, *p); }
+};
+
+// float -> half, rounded to nearest even (Fp16Format::from_float is that rounding, NaN ->
+// sign | 0x7e00 like round_to_format), after ReLU and an optional scale.
+struct FloatToHalf {
+  bool relu;
+  bool scaled;
+  float scale;
+  Half operator()(float v) const {
+    if (relu && v < 0.0f) v = 0.0f;
+    return Half::from_bits(Fp16Format::from_float(scaled ? v * scale : v));
+  }
+};
+
+// float -> bfloat16_t, rounded to nearest even; NaN -> sign | 0x7fc0 as round_to_format gives
+// (Bf16Format::from_float would keep the payload).
+struct FloatToBf16 {
+  bool relu;
+  BFloat16 operator()(float v) const {
+    if (relu && v < 0.0f) v = 0.0f;
+    const auto f = detail::bit_cast<std::uint32_t>(v);
+    if ((f & 0x7fffffffu) > 0x7f800000u)
+      return BFloat16::from_bits(static_cast<std::uint16_t>(((f >> 16) & 0x8000u) | 0x7fc0u));
+    return BFloat16::from_bits(Bf16Format::from_float(v));
+  }
+};
+
+// float -> float: the value itself; NaN -> sign | 0x7fc00000 as round_to_format gives.
+struct FloatToFloat {
+  bool relu;
+  float operator()(float v) const {
+    if (relu && v < 0.0f) v = 0.0f;
+    const auto f = detail::bit_cast<std::uint32_t>(v);
+    if ((f & 0x7fffffffu) > 0x7f800000u)
+      return detail::bit_cast<float>((f & 0x80000000u) | 0x7fc00000u);
+    return v;
+  }
+};
+
+// int32 -> int32 without quantisation: the value itself (cast_value's saturation is a no-op).
+struct IntToInt {
+  bool relu;
+  std::int32_t operator()(std::int32_t v) const { return relu && v < 0 ? 0 : v; }
+};
+
+// int32 -> half with DEQF16: float(v) * scale, rounded to half.
+struct DequantToHalf {
+  bool relu;
+  float scale;
+  Half operator()(std::int32_t v) const {
+    if (relu && v < 0) v = 0;
+    return Half::from_bits(Fp16Format::from_float(static_cast<float>(v) * scale));
+  }
+};
+
+// The generic body's loops, 16 consecutive elements (one fractal row) at a time: same elements,
+// same order, the same error at the same element.
+template <class T, class U, class Convert>
+void fixpipe_loop(T* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p, bool nd,
+                  Convert convert) {
+  const std::uint64_t c0 = 32 / sizeof(T);
+  const U* sd = static_cast<const U*>(src.data);
+  for (std::uint32_t t = 0; t < p.ndNum; ++t) {
+    const std::uint64_t sbase = static_cast<std::uint64_t>(t) * p.srcNdStride * 256;
+    const std::uint64_t dbase = static_cast<std::uint64_t>(t) * p.dstNdStride;
+    for (std::uint32_t mi = 0; mi < p.mSize; ++mi) {
+      const std::uint64_t drow =
+          nd ? dbase + static_cast<std::uint64_t>(mi) * p.dstStride : dbase + mi * 16ull;
+      for (std::uint32_t nf = 0; nf * 16 < p.nSize; ++nf) {
+        const std::uint32_t width = p.nSize - nf * 16 < 16 ? p.nSize - nf * 16 : 16;
+        const std::uint64_t si = sbase + nf * p.srcStride * 16ull + mi * 16ull;
+        const std::uint64_t room = si < src.size ? src.size - si : 0;
+        const std::uint32_t valid = room < width ? static_cast<std::uint32_t>(room) : width;
+        T* d = dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
+        const U* s = sd + si;
+        for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j]);
+        if (valid < width) {
+          fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
+               static_cast<unsigned long long>(si + valid), src.size);
+        }
+      }
+    }
+  }
+}
+
+template <class T, class U>
+void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
+                   const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
+  if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
+  if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
+    fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
+  const bool nd = layout == AscendC::CO2Layout::ROW_MAJOR;
+  T* dst = static_cast<T*>(dst_ptr);
+  check_gm_range(ctx, dst, fixpipe_span(p, nd, 32 / sizeof(T)) * sizeof(T), true, "Fixpipe");
+  using QM = QuantMode_t;
+  const QM q = p.quantPre;
+  const bool relu = p.reluEn;
+  const float deq = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+  bool done = false;
+  if (!ctx.functional) {  // timing-only: the checks the loops would make, no conversion
+    fixpipe_check(src, p, q);
+    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
+    return;
+  }
+  if constexpr (std::is_same_v<U, float>) {
+    const bool plain = q == QM::NoQuant || q == QM::F322F16 || q == QM::F322BF16;
+    if constexpr (std::is_same_v<T, Half>) {
+      if (plain || q == QM::DEQF16) {
+        fixpipe_loop<T, U>(dst, src, p, nd, FloatToHalf{relu, q == QM::DEQF16, deq});
+        done = true;
+      }
+    } else if constexpr (std::is_same_v<T, BFloat16>) {
+      if (plain) {
+        fixpipe_loop<T, U>(dst, src, p, nd, FloatToBf16{relu});
+        done = true;
+      }
+    } else if constexpr (std::is_same_v<T, float>) {
+      if (plain) {
+        fixpipe_loop<T, U>(dst, src, p, nd, FloatToFloat{relu});
+        done = true;
+      }
+    }
+  } else if constexpr (std::is_same_v<U, std::int32_t>) {
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      if (q == QM::NoQuant) {
+        fixpipe_loop<T, U>(dst, src, p, nd, IntToInt{relu});
+        done = true;
+      }
+    } else if constexpr (std::is_same_v<T, Half>) {
+      if (q == QM::DEQF16) {
+        fixpipe_loop<T, U>(dst, src, p, nd, DequantToHalf{relu, deq});
+        done = true;
+      }
+    }
+  }
+  if (!done) {  // fails at the first element if quantPre is not supported
+    fixpipe_loop<T, U>(dst, src, p, nd, GenericConvert<T, U>{&p});
+  }
+  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
+}
+
+template <class U>
+void fixpipe_from(BlockContext& ctx, DType dst_type, void* dst, const CubeOperand& src,
+                  const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
+  switch (dst_type) {
+    case DType::kFp32:
+      return fixpipe_typed<float, U>(ctx, dst, src, p, layout);
+    case DType::kFp16:
+      return fixpipe_typed<Half, U>(ctx, dst, src, p, layout);
+    case DType::kBf16:
+      return fixpipe_typed<BFloat16, U>(ctx, dst, src, p, layout);
+    case DType::kInt32:
+      return fixpipe_typed<std::int32_t, U>(ctx, dst, src, p, layout);
+    case DType::kInt16:
+      return fixpipe_typed<std::int16_t, U>(ctx, dst, src, p, layout);
+    case DType::kInt8:
+      return fixpipe_typed<std::int8_t, U>(ctx, dst, src, p, layout);
+    case DType::kUInt8:
+      return fixpipe_typed<std::uint8_t, U>(ctx, dst, src, p, layout);
+    default:
+      fail("Fixpipe", "output type %d is not a Fixpipe output type", static_cast<int>(dst_type));
+  }
+}
+
+}  // namespace
+
+void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_t elem_bytes, const CubeOperand& dst,
+                  const void* src, std::uint64_t src_size, Mem src_mem, std::int32_t src_slot,
+                  const AscendC::LoadData2DParams& p) {
+  if (dst.mem != Mem::kL0a && dst.mem != Mem::kL0b)
+    fail("LoadData", "destination must be A2 or B2, got %s", mem_name(dst.mem));
+  if (p.ifTranspose && elem_bytes != 2) fail("LoadData", "ifTranspose needs a 16-bit type");
+  const std::uint32_t frac = 512 / elem_bytes;  // elements per fractal
+  auto* d_base = static_cast<std::uint8_t*>(dst.data);
+  const auto* s_base = static_cast<const std::uint8_t*>(src);
+  // Timing-only with a local source: when the first and last fractals are in bounds (sf and df
+  // are monotone in r) every check below passes and nothing is moved: skip the loop.
+  bool skip = false;
+  if (!ctx.functional && src_mem != Mem::kGm && p.repeatTimes > 0) {
+    const std::int64_t span = static_cast<std::int64_t>(p.repeatTimes - 1) * p.srcStride;
+    const std::int64_t lo = p.addrMode == 0 ? p.startIndex : p.startIndex - span;
+    const std::int64_t hi = p.addrMode == 0 ? p.startIndex + span : p.startIndex;
+    const std::uint64_t d_last = static_cast<std::uint64_t>(p.repeatTimes - 1) * (1u + p.dstGap);
+    skip = lo >= 0 && (static_cast<std::uint64_t>(hi) + 1) * frac <= src_size &&
+           (d_last + 1) * frac <= dst.size;
+  }
+  for (std::uint32_t r = 0; !skip && r < p.repeatTimes; ++r) {
+    const std::int64_t sf = p.addrMode == 0
+                                ? p.startIndex + static_cast<std::int64_t>(r) * p.srcStride
+                                : p.startIndex - static_cast<std::int64_t>(r) * p.srcStride;
+    const std::uint64_t df = static_cast<std::uint64_t>(r) * (1u + p.dstGap);
+    if (sf < 0 || (static_cast<std::uint64_t>(sf) + 1) * frac > src_size)
+      fail("LoadData", "source fractal %lld beyond the source tensor", static_cast<long long>(sf));
+    if ((df + 1) * frac > dst.size)
+      fail("LoadData", "destination fractal %llu beyond the %u-element tensor",
+           static_cast<unsigned long long>(df), dst.size);
+    const std::uint8_t* s = s_base + static_cast<std::uint64_t>(sf) * 512;
+    std::uint8_t* d = d_base + df * 512;
+    if (src_mem == Mem::kGm) check_gm_range(ctx, s, 512, false, "LoadData");
+    if (!ctx.functional) continue;  // timing-only: checked, not moved
+    if (!p.ifTranspose) {
+      std::memcpy(d, s, 512);
+      continue;
+    }
+    std::uint16_t in[256], out[256];
+    std::memcpy(in, s, 512);
+    for (std::uint32_t i = 0; i < 16; ++i) {
+      for (std::uint32_t j = 0; j < 16; ++j) out[i * 16 + j] = in[j * 16 + i];
+    }
+    std::memcpy(d, out, 512);
+  }
+  Instr ins;
+  ins.pipe = src_mem == Mem::kGm ? Pipe::kMte2 : Pipe::kMte1;
+  ins.op = Op::kLoad2d;
+  ins.dtype = dtype;
+  ins.src = src_mem;
+  ins.dst = dst.mem;
+  ins.count = p.repeatTimes;
+  ins.bytes = 512ull * p.repeatTimes;
+  if (src_mem == Mem::kGm) {  // fractals srcStride apart from startIndex (addrMode 1: downwards)
+    const std::int64_t first =
+        p.addrMode == 0 ? p.startIndex
+                        : p.startIndex - static_cast<std::int64_t>(p.repeatTimes - 1) * p.srcStride;
+    ins.gm_addr = reinterpret_cast<std::uintptr_t>(s_base + std::max<std::int64_t>(first, 0) * 512);
+    ins.gm_pitch = p.repeatTimes > 1 ? 512ull * p.srcStride : 0;
+  }
+  ctx.emit(ins, {{src_slot, false}, {dst.slot, true}});
+}
+
+void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, const CubeOperand& c,
+               const CubeOperand& a, const CubeOperand& b, const AscendC::MmadParams& p) {
+  const std::uint32_t k0 = k0_of_type(a_type);
+  const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, k0), n1 = ceil_div(p.n, 16);
+  if (a.size < m1 * k1 * 16 * k0)
+    fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k,
+         m1 * k1 * 16 * k0);
+  if (b.size < k1 * n1 * 16 * k0)
+    fail("Mmad", "B (L0B) holds %u elements, k=%u n=%u needs %u", b.size, p.k, p.n,
+         k1 * n1 * 16 * k0);
+  if (c.size < m1 * n1 * 256)
+    fail("Mmad", "C (L0C) holds %u elements, m=%u n=%u needs %u", c.size, p.m, p.n, m1 * n1 * 256);
+  const bool accumulate = !p.cmatrixInitVal || p.isBias;
+  if (!ctx.functional) {
+    // timing-only: nothing computed
+  } else if (c_type == DType::kFp32) {
+    const detail::MmadInput in = a_type == DType::kFp16   ? detail::MmadInput::kHalf
+                                 : a_type == DType::kBf16 ? detail::MmadInput::kBf16
+                                                          : detail::MmadInput::kFloat;
+    detail::mmad_f32(in, a.data, b.data, static_cast<float*>(c.data), p.m, p.n, p.k, accumulate);
+  } else {
+    const auto in = [](DType t) {
+      return t == DType::kInt8 ? detail::MmadInput::kInt8 : detail::MmadInput::kUInt8;
+    };
+    detail::mmad_i32(in(a_type), in(b_type), a.data, b.data, static_cast<std::int32_t*>(c.data),
+                     p.m, p.n, p.k, accumulate);
+  }
+  Instr ins;
+  ins.pipe = Pipe::kCube;
+  ins.op = Op::kMmad;
+  ins.dtype = a_type;
+  ins.dtype2 = c_type;
+  ins.src = Mem::kL0a;
+  ins.dst = Mem::kL0c;
+  ins.m = p.m;
+  ins.n = p.n;
+  ins.k = p.k;
+  ctx.emit(ins, {{a.slot, false}, {b.slot, false}, {c.slot, true}});
+}
+
+void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,
+                  const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                  AscendC::CO2Layout layout) {
+  if (src_type == DType::kFp32) {
+    fixpipe_from<float>(ctx, dst_type, dst, src, p, layout);
+  } else {
+    fixpipe_from<std::int32_t>(ctx, dst_type, dst, src, p, layout);
+  }
+}
+
+namespace detail {
+
+void fp16_to_float(const std::uint16_t* src, float* dst, std::size_t n) {
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {  // Fp16Format::to_float on 4 lanes, without branches
+    const U4 h = {src[i], src[i + 1], src[i + 2], src[i + 3]};
+    const U4 sign = (h & 0x8000u) << 16;
+    const U4 em = h & 0x7fffu;  // exponent and fraction
+    const U4 exp = em >> 10;
+    const U4 normal = (em << 13) + 0x38000000u;   // exponent rebiased by 127 - 15
+    const U4 special = (em << 13) | 0x7f800000u;  // inf / NaN, fraction kept
+    const F4 sub_value =
+        __builtin_convertvector(__builtin_convertvector(em, I4), F4) * 5.9604644775390625e-8f;
+    U4 sub;
+    std::memcpy(&sub, &sub_value, sizeof sub);  // exponent 0: fraction * 2^-24, exact
+    const U4 is_sub = __builtin_convertvector(exp == 0u, U4);
+    const U4 is_special = __builtin_convertvector(exp == 0x1fu, U4);
+    const U4 bits =
+        sign | (sub & is_sub) | (special & is_special) | (normal & ~(is_sub | is_special));
+    std::memcpy(dst + i, &bits, sizeof bits);
+  }
+  for (; i < n; ++i) dst[i] = Fp16Format::to_float(src[i]);
+}
+
+}  // namespace detail
+
+}  // namespace npusim::ascendc

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// A minimal launcher for tests: runs a kernel for blocks 0..block_dim-1 one after another, each
+// with a fresh BlockContext, and collects per-block printf text, traces and errors (traps and
+// KernelErrors are caught and reported with the block index). The real launch path is the
+// runtime's launch_kernel().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "npusim/ascendc/block_context.h"
+#include "npusim/ascendc/trace.h"
+
+namespace npusim::ascendc {
+
+struct BlockResult {
+  std::uint32_t block = 0;
+  std::string printf_out;
+  BlockTrace trace;
+  bool trapped = false;
+  std::string error;  // empty on success, else "block <n>: <what>"
+};
+
+struct RunResult {
+  std::vector<BlockResult> blocks;
+
+  bool ok() const {
+    for (const auto& b : blocks) {
+      if (!b.error.empty()) return false;
+    }
+    return true;
+  }
+  std::string first_error() const {
+    for (const auto& b : blocks) {
+      if (!b.error.empty()) return b.error;
+    }
+    return {};
+  }
+  std::string printf_all() const {  // block order, as the runtime flushes it
+    std::string s;
+    for (const auto& b : blocks) s += b.printf_out;
+    return s;
+  }
+};
+
+/// Runs blocks 0..block_dim-1 with the given local memory capacities; `functional` false:
+/// timing-only (BlockContext::functional), the twin ops record but compute nothing.
+template <class... P, class... A>
+RunResult run_blocks_mode(bool functional, const CoreBuffers& caps, void (*kernel)(P...),
+                          std::uint32_t block_dim, A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "run_blocks: wrong number of kernel arguments");
+  RunResult result;
+  for (std::uint32_t b = 0; b < block_dim; ++b) {
+    BlockContext ctx(b, block_dim, caps);
+    ctx.functional = functional;
+    BlockResult r;
+    r.block = b;
+    {
+      ScopedBlock scope(ctx);
+      try {
+        kernel(args...);
+      } catch (const DeviceTrap& e) {
+        r.trapped = true;
+        r.error = "block " + std::to_string(b) + ": " + e.what();
+      } catch (const KernelError& e) {
+        r.error = "block " + std::to_string(b) + ": " + e.what();
+      }
+    }
+    ctx.finish();
+    r.printf_out.assign(ctx.printf_out.begin(), ctx.printf_out.end());
+    r.trace = std::move(ctx.trace);
+    result.blocks.push_back(std::move(r));
+  }
+  return result;
+}
+
+/// Runs blocks 0..block_dim-1 with the given local memory capacities.
+template <class... P, class... A>
+RunResult run_blocks_with(const CoreBuffers& caps, void (*kernel)(P...), std::uint32_t block_dim,
+                          A&&... args) {
+  return run_blocks_mode(true, caps, kernel, block_dim, std::forward<A>(args)...);
+}
+
+/// Runs with the default (910B) capacities.
+template <class... P, class... A>
+RunResult run_blocks(void (*kernel)(P...), std::uint32_t block_dim, A&&... args) {
+  return run_blocks_with(CoreBuffers{}, kernel, block_dim, std::forward<A>(args)...);
+}
+
+}  // namespace npusim::ascendc

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Rewrites an Ascend C kernel source so the host compiler accepts it (npusim toolchain step).
+
+  Name<<<blockDim, l2ctrl, stream>>>(args...)
+      -> ::npusim::ascendc::launch(Name, "Name", blockDim, l2ctrl, stream, args...)
+  asm volatile(...) / __asm__ __volatile__(...)  ->  asm(...)   (kernel_operator.h maps asm)
+  every __global__ kernel definition  ->  NPUSIM_REGISTER_KERNEL_AS(Name, ns::Name) appended
+                                          at the end of the file (see npusim/ascendc/launch.h)
+
+Line numbers are preserved: the output starts with `#line 1 "<source>"` and no rewrite adds or
+removes a newline before the appended registrations, so diagnostics point at the original file.
+Includes relative to the source's directory need `-I<source dir>` when compiling the output.
+
+usage: rewrite_launch.py SOURCE OUTPUT
+"""
+import re
+import sys
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*::\s*[A-Za-z_][A-Za-z0-9_]*)*")
+_ASM = re.compile(r"\b(?:asm|__asm__|__asm)\b(\s+(?:volatile|__volatile__|__volatile)\b)?(\s*)\(")
+_NAMESPACE = re.compile(r"\bnamespace\s+([A-Za-z_][A-Za-z0-9_:\s]*?)?\s*\{")
+
+
+def mask(text):
+    """Returns text with comments and string/char literals replaced by spaces (newlines kept)."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            if c == '"' and i > 0 and text[i - 1] == "R":  # raw strings: keep it simple
+                end = text.find(')"', i)
+                j = n if end < 0 else end + 2
+        else:
+            i += 1
+            continue
+        for k in range(i, j):
+            if out[k] != "\n":
+                out[k] = " "
+        i = j
+    return "".join(out)
+
+
+def matching(masked, start, open_ch, close_ch):
+    """Index of the bracket closing the one at `start`, or -1."""
+    depth = 0
+    for i in range(start, len(masked)):
+        if masked[i] == open_ch:
+            depth += 1
+        elif masked[i] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def find_launches(masked):
+    """Yields (name_start, name, cfg_span, args_span, end) for each `Name<<<...>>>(...)`."""
+    pos = 0
+    while True:
+        lt = masked.find("<<<", pos)
+        if lt < 0:
+            return
+        pos = lt + 3
+        head = masked[:lt].rstrip()
+        m = re.search(r"([A-Za-z_][A-Za-z0-9_]*(?:\s*::\s*[A-Za-z_][A-Za-z0-9_]*)*)$", head)
+        if not m:
+            continue
+        depth, gt = 0, -1
+        for i in range(lt + 3, len(masked)):
+            ch = masked[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+            elif depth == 0 and masked.startswith(">>>", i):
+                gt = i
+                break
+        if gt < 0:
+            continue
+        paren = gt + 3
+        while paren < len(masked) and masked[paren].isspace():
+            paren += 1
+        if paren >= len(masked) or masked[paren] != "(":
+            continue
+        close = matching(masked, paren, "(", ")")
+        if close < 0:
+            continue
+        yield m.start(1), re.sub(r"\s+", "", m.group(1)), (lt + 3, gt), (paren + 1, close), close + 1
+        pos = close + 1
+
+
+def rewrite_launches(text):
+    masked = mask(text)
+    out, last = [], 0
+    for start, name, (c0, c1), (a0, a1), end in find_launches(masked):
+        cfg = text[c0:c1]
+        args = text[a0:a1]
+        # Whitespace/newlines between the pieces that the new text drops: keep their newlines.
+        dropped = text[start:c0] + text[c1:a0]
+        newlines = "\n" * dropped.count("\n")
+        call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (name, name.split("::")[-1], cfg)
+        if args.strip():
+            call += ", " + args
+        out.append(text[last:start])
+        out.append(call + newlines + ")")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def rewrite_asm(text):
+    masked = mask(text)
+    out, last = [], 0
+    for m in _ASM.finditer(masked):
+        out.append(text[last:m.start()])
+        out.append("asm" + "\n" * text[m.start():m.end()].count("\n") + "(")
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def namespace_at(masked, pos):
+    """Namespace path enclosing `pos`, or None when inside a non-namespace brace (class, body)."""
+    stack = []  # one entry per open brace: namespace name, "" (anonymous) or None (other)
+    ns_braces = {}
+    for m in _NAMESPACE.finditer(masked, 0, pos):
+        ns_braces[m.end() - 1] = re.sub(r"\s+", "", m.group(1) or "")
+    for i in range(pos):
+        ch = masked[i]
+        if ch == "{":
+            stack.append(ns_braces.get(i))
+        elif ch == "}" and stack:
+            stack.pop()
+    if any(s is None for s in stack):
+        return None
+    return [s for s in stack if s]
+
+
+def find_kernels(text):
+    """Qualified names of the __global__ kernels defined (not just declared) in the source."""
+    masked = mask(text)
+    kernels = []
+    for m in re.finditer(r"\b__global__\b", masked):
+        paren = masked.find("(", m.end())
+        if paren < 0:
+            continue
+        head = masked[m.end():paren]
+        if "<" in head or re.search(r"\btemplate\b", masked[max(0, m.start() - 200):m.start()]):
+            continue  # template kernels cannot be registered by name
+        name = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", head)
+        close = matching(masked, paren, "(", ")")
+        if not name or close < 0:
+            continue
+        after = masked[close + 1:].lstrip()
+        if not after.startswith("{"):
+            continue  # a declaration
+        path = namespace_at(masked, m.start())
+        if path is None:
+            continue
+        kernels.append((name.group(1), "::".join(path + [name.group(1)])))
+    return kernels
+
+
+def rewrite(text, source_path):
+    body = rewrite_asm(rewrite_launches(text))
+    lines = ['#line 1 "%s"\n' % source_path.replace("\\", "\\\\").replace('"', '\\"'), body]
+    if not body.endswith("\n"):
+        lines.append("\n")
+    kernels = find_kernels(text)
+    if kernels:
+        lines.append("// npusim: kernel registrations for the binary path\n")
+        for name, qualified in kernels:
+            lines.append("NPUSIM_REGISTER_KERNEL_AS(%s, %s)\n" % (name, qualified))
+    return "".join(lines)
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
+    with open(argv[1], encoding="utf-8") as f:
+        text = f.read()
+    with open(argv[2], "w", encoding="utf-8") as f:
+        f.write(rewrite(text, argv[1]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

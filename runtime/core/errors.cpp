@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/core/errors.h"
+
+namespace npusim::rt {
+
+void fail(int code, std::string message) { throw ApiError(code, std::move(message)); }
+
+}  // namespace npusim::rt

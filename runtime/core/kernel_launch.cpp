@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/core/kernel_launch.h"
+
+#include <array>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <string>
+#include <utility>
+
+#include "acl/acl_rt.h"
+#include "npusim/ascendc/block_context.h"
+#include "npusim/ascendc/launch.h"
+#include "runtime/core/api_call.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/fault_guard.h"
+#include "runtime/core/memory_registry.h"
+#include "runtime/core/runtime.h"
+#include "runtime/core/library.h"
+#include "sim/log.h"
+
+namespace npusim::rt {
+namespace {
+
+using ascendc::Mem;
+using ascendc::Pipe;
+using models::CoreType;
+
+// Split chips have separate AIC and AIV cores; the others have coupled AI Cores with every pipe.
+bool split_chip(const models::ChipConfig& cfg) {
+  return cfg.generation().split_cores && cfg.aicore.vector_cores > 0;
+}
+
+ascendc::CoreBuffers core_buffers(const models::ChipConfig& cfg) {
+  ascendc::CoreBuffers caps;
+  caps.ub = static_cast<std::uint32_t>(cfg.aicore.ub.value);
+  caps.l1 = static_cast<std::uint32_t>(cfg.aicore.l1.value);
+  caps.l0a = static_cast<std::uint32_t>(cfg.aicore.l0a.value);
+  caps.l0b = static_cast<std::uint32_t>(cfg.aicore.l0b.value);
+  caps.l0c = static_cast<std::uint32_t>(cfg.aicore.l0c.value);
+  return caps;
+}
+
+using models::PipeUse;
+
+// The GM check of a launch's blocks: MemoryRegistry::device_accessible, remembering the last few
+// device allocations that passed (a block's copies keep hitting the same few buffers). Forgotten
+// before every block: allocations change only between blocks (no API call runs while a block
+// does), so within one it answers exactly as the registry would.
+class GmCheck {
+ public:
+  void reset(const MemoryRegistry& memory) {
+    memory_ = &memory;
+    known_ = {};
+    next_ = 0;
+  }
+
+  bool operator()(const void* p, std::uint64_t bytes, bool write) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    for (const Range& r : known_) {
+      if (bytes != 0 && addr >= r.base && bytes <= r.size && addr - r.base <= r.size - bytes) {
+        return true;
+      }
+    }
+    if (!memory_->device_accessible(p, bytes, write)) return false;
+    const Allocation* a = memory_->find(p);
+    if (a != nullptr && a->kind != MemKind::kHostPinned && a->contains(addr, bytes)) {
+      known_[next_] = Range{a->base, a->size};
+      next_ = (next_ + 1) % known_.size();
+    }
+    return true;
+  }
+
+ private:
+  struct Range {
+    std::uintptr_t base = 0;
+    std::uint64_t size = 0;
+  };
+  const MemoryRegistry* memory_ = nullptr;
+  std::array<Range, 4> known_{};
+  std::size_t next_ = 0;
+};
+
+// What the blocks of one launch share, and what its retirement needs.
+struct LaunchState {
+  std::string name;
+  std::uint32_t block_dim = 0;
+  std::function<void()> body;
+  ascendc::CoreBuffers caps;
+  Runtime* runtime = nullptr;
+  std::shared_ptr<ContextFault> fault;
+  int exception_code = ACL_ERROR_RT_AICORE_EXCEPTION;
+  int timeout_code = ACL_ERROR_RT_AICORE_TIMEOUT;
+  std::uint64_t bb_limit = ~std::uint64_t{0};  // the watchdog, in basic blocks of scalar work
+  bool functional = true;                        // aicore.functional (false: timing-only)
+  std::string printf_text;
+  PipeUse pipes;
+  GmCheck gm_check;
+  bool ran = false;
+  /// The launch's full memo key (empty: not memoised): kernel identity, name, argument bytes,
+  /// blockDim, core type, local memory sizes and watchdog (the block index is the memo's slot).
+  std::string memo_key;
+};
+
+void append_bytes(std::string& key, const void* p, std::size_t n) {
+  key.append(static_cast<const char*>(p), n);
+}
+
+// The full memo key of a launch (see LaunchState::memo_key).
+std::string launch_memo_key(const KernelSpec& spec, CoreType type, const ascendc::CoreBuffers& caps,
+                            std::uint64_t bb_limit) {
+  std::string key;
+  key.reserve(64 + spec.name.size() + spec.memo_key.size());
+  const auto identity = reinterpret_cast<std::uintptr_t>(spec.identity);
+  const auto core = static_cast<std::uint32_t>(type);
+  const std::uint32_t sizes[] = {spec.block_dim, core, caps.ub, caps.l1, caps.l0a, caps.l0b,
+                                 caps.l0c, static_cast<std::uint32_t>(spec.name.size())};
+  append_bytes(key, &identity, sizeof identity);
+  append_bytes(key, &bb_limit, sizeof bb_limit);
+  append_bytes(key, sizes, sizeof sizes);
+  key += spec.name;
+  key += spec.memo_key;
+  return key;
+}
+
+int block_failed(const LaunchState& st, std::uint32_t block, const char* what) {
+  std::string text = "kernel " + st.name + " block " + std::to_string(block) + " of " +
+                     std::to_string(st.block_dim) + " failed: " + what;
+  sim::log_error(text);
+  st.runtime->set_device_error(std::move(text));
+  return st.exception_code;
+}
+
+// Runs the body for the installed block; the error code of the block (0 = fine). A memory fault
+// in it (a raw __gm__ load or store outside device memory) ends the block like a trap.
+int run_body(const LaunchState& st, std::uint32_t block) {
+  try {
+    const MemoryFault fault = run_guarded([&st] { st.body(); });
+    if (fault.hit) {
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "illegal global memory access at address 0x%llx (%s): outside every live "
+                    "device allocation",
+                    static_cast<unsigned long long>(fault.address),
+                    fault.signal == SIGBUS ? "bus error" : "segmentation fault");
+      return block_failed(st, block, text);
+    }
+    return 0;
+  } catch (const ascendc::KernelTimeout& e) {
+    block_failed(st, block, e.what());
+    return st.timeout_code;
+  } catch (const ascendc::DeviceTrap& e) {
+    return block_failed(st, block, e.what());
+  } catch (const ascendc::KernelError& e) {
+    return block_failed(st, block, e.what());
+  } catch (const std::exception& e) {
+    return block_failed(st, block, (std::string("exception: ") + e.what()).c_str());
+  } catch (...) {
+    return block_failed(st, block, "unknown exception");
+  }
+}
+
+bool same_caps(const ascendc::CoreBuffers& a, const ascendc::CoreBuffers& b) {
+  return a.ub == b.ub && a.l1 == b.l1 && a.l0a == b.l0a && a.l0b == b.l0b && a.l0c == b.l0c;
+}
+
+// The runtime's one BlockContext, prepared for `block` (its memories are allocated once and reused
+// by every block of every kernel: blocks never run concurrently).
+ascendc::BlockContext& block_context(LaunchState& st, std::uint32_t block) {
+  std::unique_ptr<ascendc::BlockContext>& ctx = st.runtime->block_context();
+  if (!ctx || !same_caps(ctx->caps(), st.caps)) {
+    ctx = std::make_unique<ascendc::BlockContext>(block, st.block_dim, st.caps);
+  } else {
+    ctx->reset(block, st.block_dim);
+  }
+  ctx->scalar_bb_limit = st.bb_limit;
+  ctx->functional = st.functional;
+  st.gm_check.reset(st.runtime->memory());
+  ctx->gm_check = std::ref(st.gm_check);  // stored in place: no allocation
+  return *ctx;
+}
+
+// KernelWork::run_block.
+int run_block(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) {
+  if (st.fault->stopped) return 0;  // the context stopped (stop-on-failure): nothing runs
+  TraceMemo& memo = st.runtime->trace_memo();
+  const bool memoise = !st.functional && !st.memo_key.empty() && memo.enabled();
+  const std::uint64_t generation = memoise ? st.runtime->memory().generation() : 0;
+  if (memoise) {
+    if (const TraceMemo::Block* m = memo.find(st.memo_key, st.block_dim, block, generation)) {
+      trace = m->trace;
+      st.printf_text += m->printf_text;
+      st.pipes.cube = st.pipes.cube || m->cube;
+      st.pipes.vector = st.pipes.vector || m->vector;
+      st.ran = true;
+      if (block == 0 && sim::log_enabled(sim::LogLevel::kDebug)) {
+        sim::log_debug("kernel " + st.name + ": block traces reused from an earlier launch with "
+                       "the same arguments (timing-only trace memo)");
+      }
+      return 0;
+    }
+  }
+  ascendc::BlockContext& ctx = block_context(st, block);
+  int code;
+  {
+    ascendc::ScopedBlock scope(ctx);
+    code = run_body(st, block);
+  }
+  ctx.finish();
+  std::swap(trace, ctx.trace);  // the block's trace out, the (cleared) buffer back for reuse
+  st.printf_text.append(ctx.printf_out.begin(), ctx.printf_out.end());
+  PipeUse use;
+  use.note(trace);
+  st.pipes.cube = st.pipes.cube || use.cube;
+  st.pipes.vector = st.pipes.vector || use.vector;
+  st.ran = true;
+  // Only successful blocks, and only while memory is as it was when the block started (the body
+  // runs no API call, so it is).
+  if (memoise && code == 0 && st.runtime->memory().generation() == generation) {
+    TraceMemo::Block b;
+    b.trace = trace;
+    b.printf_text.assign(ctx.printf_out.begin(), ctx.printf_out.end());
+    b.cube = use.cube;
+    b.vector = use.vector;
+    memo.store(st.memo_key, st.block_dim, block, generation, std::move(b));
+  }
+  return code;
+}
+
+// The core cap of `type` for a launch on `s` by this thread: the stream's limit, the thread's
+// stream limit (aclrtUseStreamResInCurrentThread), the process's, else 0 (every core).
+std::uint32_t core_cap(Call& call, const Stream& s, int type) {
+  if (s.limits.set[type]) return s.limits.value[type];
+  const Stream* thread_stream = call.runtime().streams().find(call.thread().res_stream);
+  if (thread_stream != nullptr && thread_stream->limits.set[type]) {
+    return thread_stream->limits.value[type];
+  }
+  const Device& dev = call.device(s.device);
+  return dev.limits.set[type] ? dev.limits.value[type] : 0;
+}
+
+// The launch's core type; `known` false when neither the launch nor an earlier run of the kernel
+// says (the AI Core engine then decides from block 0's trace; kAiv until then).
+CoreType choose_core_type(Call& call, const KernelSpec& spec, bool& known) {
+  known = true;
+  if (spec.engine == ACL_RT_ENGINE_TYPE_AIC) return CoreType::kAic;
+  if (spec.engine == ACL_RT_ENGINE_TYPE_AIV) return CoreType::kAiv;
+  if (spec.engine == kEngineMix) return CoreType::kMix;
+  auto& learned = call.runtime().learned_core_types();
+  auto it = spec.identity != nullptr ? learned.find(spec.identity) : learned.end();
+  known = it != learned.end();
+  return known ? it->second : CoreType::kAiv;
+}
+
+Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<LaunchState> st) {
+  const models::ChipConfig& cfg = call.config();
+  bool split = split_chip(cfg);
+  auto work = std::make_shared<models::KernelWork>();
+  work->name = spec.name;
+  work->block_dim = spec.block_dim;
+  work->core_type = choose_core_type(call, spec, work->core_type_known);
+  bool vector = split && work->core_type == CoreType::kAiv;
+  work->max_cores =
+      core_cap(call, s, vector ? ACL_RT_DEV_RES_VECTOR_CORE : ACL_RT_DEV_RES_CUBE_CORE);
+  work->batch_mode = spec.batch_mode;
+  st->exception_code = vector ? ACL_ERROR_RT_VECTOR_CORE_EXCEPTION : ACL_ERROR_RT_AICORE_EXCEPTION;
+  st->timeout_code = vector ? ACL_ERROR_RT_VECTOR_CORE_TIMEOUT : ACL_ERROR_RT_AICORE_TIMEOUT;
+  st->functional = cfg.aicore.functional;
+  // The watchdog on the functional run: aicore.timeout of scalar work alone (pipe time comes on
+  // top in the replay, which the AI Core engine holds to the same timeout).
+  const double cycles = static_cast<double>(cfg.aicore.timeout.ps) * cfg.aicore.frequency.hz * 1e-12;
+  if (cfg.aicore.scalar_cycles_per_bb > 0) {
+    const double bbs = cycles / cfg.aicore.scalar_cycles_per_bb;
+    if (bbs < 1.8e19) st->bb_limit = static_cast<std::uint64_t>(bbs);
+  }
+  if (!spec.memo_key.empty() && !st->functional) {
+    st->memo_key = launch_memo_key(spec, work->core_type, st->caps, st->bb_limit);
+  }
+  work->run_block = [st](std::uint32_t block, ascendc::BlockTrace& trace) {
+    return run_block(*st, block, trace);
+  };
+  Task task;
+  task.kind = TaskKind::kKernel;
+  task.name = spec.name;
+  task.kernel = std::move(work);
+  return task;
+}
+
+}  // namespace
+
+// The exception report of a failed launch, if anyone listens.
+void report_launch_failure(Runtime& rt, const TaskOutcome& r, rtExceptionInfo info,
+                           const KernelOrigin& origin) {
+  if (r.error == 0 || r.discarded) return;
+  if (rt.exception_callback() == nullptr && origin.binary_callback == nullptr) return;
+  info.error_code = static_cast<std::uint32_t>(r.error);
+  rt.queue_exception(PendingException{info, rt.exception_callback(), origin.binary_callback,
+                                      origin.binary_user_data});
+}
+
+// What the exception callbacks will see if the launch (the next task of `s`) fails.
+rtExceptionInfo launch_exception_info(Call& call, const Stream& s, const KernelOrigin& origin) {
+  rtExceptionInfo info;
+  info.task_id = s.next_task_id & 0xFFFFu;  // the id submit_to_stream gives the task
+  info.stream_id = s.id;
+  info.device_id = s.device;
+  info.thread_id = call.thread().index;
+  info.args = origin.args;
+  info.args_size = origin.args_size;
+  info.func_handle = origin.func_handle;
+  return info;
+}
+
+void submit_kernel(Call& call, void* stream, KernelSpec spec) {
+  Stream& s = call.stream(stream);
+  require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
+          "the stream does not belong to the current context");
+  require(spec.block_dim >= 1 && spec.block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID,
+          "blockDim " + std::to_string(spec.block_dim) + " of kernel " + spec.name +
+              " is outside [1, " + std::to_string(kMaxBlockDim) + "]");
+  require(static_cast<bool>(spec.body), ACL_ERROR_INVALID_PARAM, "the kernel has no body");
+  Runtime& rt = call.runtime();
+  auto st = std::make_shared<LaunchState>();
+  st->name = spec.name;
+  st->block_dim = spec.block_dim;
+  st->body = std::move(spec.body);
+  st->caps = core_buffers(call.config());
+  st->runtime = &rt;
+  st->fault = s.context_fault;
+  Task task = kernel_task(call, s, spec, st);
+  task.done = [st, &rt, info = launch_exception_info(call, s, spec.origin), origin = spec.origin,
+               identity = spec.identity,
+               on_retire = std::move(spec.on_retire),
+               keep = std::move(spec.keep_alive)](const TaskOutcome& r) {
+    if (!st->printf_text.empty()) {
+      std::fwrite(st->printf_text.data(), 1, st->printf_text.size(), stdout);
+      std::fflush(stdout);
+      st->printf_text.clear();  // a model replays the launch: each run prints its own output
+    }
+    if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = st->pipes.type();
+    if (r.error != 0 && !r.discarded) {  // exception dump (dump_scene), when on
+      libraries_kernel_failed(
+          {st->name, info.device_id, info.stream_id, info.task_id, r, info.args, info.args_size});
+    }
+    report_launch_failure(rt, r, info, origin);
+    if (on_retire) on_retire();
+  };
+  submit_to_stream(call, s, std::move(task));
+}
+
+}  // namespace npusim::rt
+
+// The `<<<>>>` seam (npusim/ascendc/launch.h): the rewritten launch expression's value.
+std::int32_t npusim::ascendc::launch_kernel(KernelLaunch&& launch) {
+  return rt::api("KernelLaunch", [&](rt::Call& c) {
+    rt::KernelSpec spec;
+    spec.name = launch.name != nullptr ? launch.name : "kernel";
+    spec.identity = launch.kernel;
+    spec.block_dim = launch.block_dim;
+    spec.body = std::move(launch.run_block);
+    if (launch.memo_key && !c.config().aicore.functional &&
+        c.runtime().trace_memo().enabled()) {
+      spec.memo_key = launch.memo_key();
+    }
+    rt::submit_kernel(c, launch.stream, std::move(spec));
+  });
+}

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/core/runtime.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "acl/acl_base.h"
+#include "models/chip_config_loader.h"
+#include "runtime/core/errors.h"
+#include "runtime/core/ipc.h"
+#include "runtime/core/library.h"
+#include "runtime/session/link.h"
+#include "sim/log.h"
+
+namespace npusim::rt {
+namespace {
+
+constexpr SimTime kForeverTime = ~SimTime{0};
+
+// aclrtProcessReport / aclrtProcessHostFunc (a report thread's polls take no turn).
+bool is_poll(const char* name) {
+  return std::strncmp(name, "aclrtProcess", 12) == 0 &&
+         (std::strcmp(name + 12, "Report") == 0 || std::strcmp(name + 12, "HostFunc") == 0);
+}
+
+// At process exit, write the outputs of a run that never called aclFinalize. A thread still
+// inside an API call at exit may hold the lock: give up after a second rather than hang.
+void write_outputs_at_exit() {
+  Runtime& rt = Runtime::instance();
+  std::unique_lock<std::mutex> lock(rt.mutex(), std::try_to_lock);
+  for (int i = 0; i < 100 && !lock.owns_lock(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    lock.try_lock();
+  }
+  if (!lock.owns_lock()) {
+    sim::log_warn("exit during an API call: the outputs were not written");
+    return;
+  }
+  if (rt.initialized() && rt.backend() != nullptr) {
+    rt.backend()->write_outputs();
+    libraries_write_outputs(*rt.backend());
+  }
+}
+
+}  // namespace
+
+Runtime& Runtime::instance() {
+  // Never destroyed: threads may still unregister, and the SystemC backend must not be torn down
+  // during static destruction. Outputs are written by aclFinalize or the atexit hook.
+  static Runtime* runtime = [] {
+    auto* r = new Runtime();
+    std::atexit(write_outputs_at_exit);
+    return r;
+  }();
+  return *runtime;
+}
+
+Runtime::Runtime() = default;
+
+void Runtime::init() {
+  if (initialized_) {
+    ++init_references_;
+    fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit has already been called");
+  }
+  if (!backend_) {
+    try {
+      backend_ = factory_ ? factory_() : make_sim_backend();
+    } catch (const std::exception& e) {
+      sim::log_error(std::string("cannot start the simulated chip: ") + e.what());
+      fail(ACL_ERROR_INVALID_FILE, std::string("cannot start the simulated chip: ") + e.what());
+    }
+    ++backend_epoch_;
+    runtime_thread_clock_ = 0;
+  }
+  const models::ChipConfig& cfg = backend_->config();
+  devices_.assign(static_cast<std::size_t>(std::max<std::int64_t>(1, cfg.soc.num_devices)), {});
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    devices_[i].id = static_cast<std::uint32_t>(i);
+    devices_[i].sat_mode = cfg.generation().inf_nan_mode ? 1 : 0;  // else saturation only
+  }
+  trace_memo_.configure_from_env();
+  if (!factory_) join_session();
+  initialized_ = true;
+  init_references_ = 1;
+}
+
+namespace {
+
+// NPUSIM_SERVER, else bin/npusim of the install tree this library belongs to.
+std::string server_exe() {
+  if (const char* e = std::getenv("NPUSIM_SERVER"); e != nullptr && *e != '\0') return e;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&server_exe), &info) == 0 || info.dli_fname == nullptr) {
+    return {};
+  }
+  std::string lib = info.dli_fname;
+  const std::size_t slash = lib.rfind('/');
+  if (slash == std::string::npos) return {};
+  const std::string exe = lib.substr(0, slash) + "/../bin/npusim";
+  return ::access(exe.c_str(), X_OK) == 0 ? exe : std::string();
+}
+
+constexpr std::uint32_t kRemoteStream = 0xFFFE0000u;  // phantoms of other processes' records
+
+}  // namespace
+
+void Runtime::join_session() {
+  if (session_checked_) return;
+  session_checked_ = true;
+  const std::string name = remote::session_from_env();
+  if (name.empty()) return;
+  const std::string exe = server_exe();
+  if (exe.empty()) {
+    sim::log_debug("no npusim executable next to the runtime (NPUSIM_SERVER unset): IPC objects "
+                   "are shared within this process only");
+    return;
+  }
+  auto registry = std::make_unique<RemoteIpcRegistry>(name, exe);
+  install_ipc_codecs(*registry);
+  registry->set_on_connect([](remote::Link& link) {
+    link.set_drain_handler([] { Runtime::instance().drain_for_peer(); });
+  });
+  remote_ = registry.get();
+  shared_sync_.set_registry(remote_);
+  ipc_ = std::move(registry);
+}
+
+void Runtime::leave_session() {
+  if (remote_ == nullptr) return;
+  leaving_ = true;  // a drain waiting for the API lock gives up: the link's threads are joined
+  remote_->disconnect();
+  leaving_ = false;
+}
+
+void Runtime::drain_for_peer() {
+  // The drain thread must not block on the API lock: aclFinalize holds it while it joins that
+  // thread (leave_session).
+  std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
+  while (!lock.try_lock()) {
+    if (leaving_) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (!initialized_ || !backend_) return;
+  catch_up(lock, ~SimTime{0});
+}
+
+void Runtime::poll_remote() {
+  if (remote_ == nullptr || backend_ == nullptr) return;
+  remote::Link* link = remote_->connected();
+  if (link == nullptr) return;
+  std::vector<SharedSync::Phantom> phantoms;
+  std::string error;
+  shared_sync_.take(*link, phantoms, error);
+  for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
+}
+
+bool Runtime::remote_stall(std::unique_lock<std::mutex>& lock, Describe what) {
+  if (remote_ == nullptr || !shared_sync_.any()) return false;
+  remote::Link* link = remote_->connected();
+  if (link == nullptr) return false;
+  std::vector<SharedSync::Phantom> phantoms;
+  std::string error;
+  std::size_t taken = 0;
+  bool ok = shared_sync_.take(*link, phantoms, error, &taken);
+  if (ok && taken == 0) {
+    remote::WireOut w;
+    link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
+    lock.unlock();
+    link->wait_push();
+    lock.lock();
+    link->send(remote::FrameType::kUnblocked, {});
+    ok = shared_sync_.take(*link, phantoms, error);
+  }
+  if (!ok) {
+    sim::log_error("deadlock: " + what() + ": " + error);
+    return false;
+  }
+  for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
+  return true;
+}
+
+Runtime::Remote Runtime::remote_wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                                     Describe what) {
+  if (remote_ == nullptr || !shared_sync_.any()) return Remote::kNone;
+  remote::Link* link = remote_->connected();
+  if (link == nullptr) return Remote::kNone;
+  for (const ThreadState* t : threads_.all()) {
+    if (t != &thread && !t->waiting && !t->passive) return Remote::kNone;
+  }
+  std::vector<SharedSync::Phantom> phantoms;
+  std::string error;
+  std::size_t taken = 0;
+  bool ok = shared_sync_.take(*link, phantoms, error, &taken);
+  if (ok && taken == 0) {
+    // Blocked as far as the session can tell (a passive thread's next call is later in
+    // simulated time); a call of a local thread ends the block too.
+    const HostThreads::Seen seen = threads_.seen();
+    remote::WireOut w;
+    link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
+    const auto step = static_cast<int>(std::max(1.0, threads_.passive_ms() / 2));
+    const auto hang_end = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(threads_.hang_timeout_seconds()));
+    bool quiet = false;
+    threads_.enter_park(thread);
+    for (;;) {
+      lock.unlock();
+      const bool pushed = link->wait_push_for(step);
+      lock.lock();
+      if (pushed || threads_.changed_since(seen)) break;
+      if (std::chrono::steady_clock::now() >= hang_end) {
+        quiet = true;  // nothing from anywhere: park() decides (and reports the hang)
+        break;
+      }
+    }
+    threads_.leave_park(thread);
+    link->send(remote::FrameType::kUnblocked, {});
+    ok = shared_sync_.take(*link, phantoms, error, &taken);
+    if (ok && quiet && taken == 0) return Remote::kNone;
+  }
+  if (!ok) {
+    sim::log_error("deadlock: " + what() + ": " + error);
+    return Remote::kFailed;
+  }
+  for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
+  return Remote::kAgain;
+}
+
+void Runtime::submit_phantom(SharedSync::Phantom p) {
+  Task t;
+  t.kind = TaskKind::kNop;
+  t.device = p.device;
+  t.stream = kRemoteStream;
+  t.task_id = remote_task_seq_++ & 0xFFFFu;
+  t.submit_at = std::max(backend_->now(), p.at);
+  t.name = std::move(p.name);
+  t.done = [apply = std::move(p.apply)](const TaskOutcome& r) {
+    if (!r.discarded) apply();
+  };
+  backend_->submit(std::move(t));
+}
+
+void Runtime::mark_finalized() {
+  callbacks_.clear_reports();  // a report nobody processed before aclFinalize is dropped
+  initialized_ = false;
+  init_references_ = 0;
+  devices_.clear();
+  for (ThreadState* t : threads_.all()) {  // per-thread session state ends with the session
+    t->context = nullptr;
+    t->res_stream = nullptr;
+    t->has_task = false;
+  }
+}
+
+void Runtime::set_backend_factory(BackendFactory factory) {
+  if (initialized_) throw std::logic_error("set_backend_factory while initialized");
+  factory_ = std::move(factory);
+  backend_.reset();
+}
+
+const models::ChipConfig& Runtime::config() {
+  if (backend_) return backend_->config();
+  if (!env_config_) {
+    try {
+      env_config_ = models::config_from_env();
+    } catch (const std::exception& e) {
+      // Say it on stderr too: the program may only see a NULL or an error code.
+      std::string message = std::string("bad npusim configuration: ") + e.what();
+      sim::log_error(message);
+      fail(ACL_ERROR_INVALID_FILE, message);
+    }
+  }
+  return *env_config_;
+}
+
+SimTime Runtime::first_clock() const {
+  return threads_.first_clock(backend_ ? backend_->now() : 0, backend_epoch_);
+}
+
+void Runtime::register_thread(ThreadState& thread) {
+  threads_.assign_index(thread);
+  thread.registered = true;
+  thread.os_id = os_thread_id();
+  if (backend_) {
+    thread.backend_epoch = backend_epoch_;
+    thread.clock = first_clock();
+  }
+  callbacks_.thread_started(thread.os_id);
+  threads_.add(thread);
+}
+
+void Runtime::register_created(ThreadState& thread, const ThreadState* creator) {
+  threads_.assign_index(thread);
+  thread.registered = true;
+  if (creator != nullptr && creator->registered) {
+    thread.backend_epoch = creator->backend_epoch;
+    thread.clock = creator->clock;
+  } else if (backend_) {
+    thread.backend_epoch = backend_epoch_;
+    thread.clock = first_clock();
+  }
+  threads_.add(thread);
+}
+
+void Runtime::thread_running(ThreadState& thread) {
+  thread.os_id = os_thread_id();
+  callbacks_.thread_started(thread.os_id);
+}
+
+void Runtime::thread_joining(ThreadState& thread) {
+  thread.passive = true;
+  threads_.turns_changed();
+}
+
+void Runtime::thread_joined(ThreadState& thread, SimTime exit_clock) {
+  if (exit_clock != kForeverTime) thread.clock = std::max(thread.clock, exit_clock);
+  thread.passive = false;
+  thread.seen_calls = ~std::uint64_t{0};  // its grace starts anew
+  threads_.turns_changed();
+}
+
+void Runtime::unregister_thread(ThreadState& thread) {
+  thread.registered = false;
+  if (thread.os_id != 0) callbacks_.thread_exited(thread.os_id);
+  threads_.remove(thread);
+}
+
+// ---- Order between host threads (see the class comment) ----
+
+void Runtime::take_turn_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                              const char* name) {
+  const bool poll = is_poll(name);
+  if (thread.passive || thread.polling != poll) {
+    thread.passive = false;
+    thread.polling = poll;
+    threads_.turns_changed();
+  }
+  if (!threads_.multi() || poll) return;
+  for (;;) {
+    if (!threads_.first_in_order(thread)) {
+      threads_.park(lock, thread, false);
+      continue;
+    }
+    if (backend_ && backend_->now() < thread.clock && threads_.any_waiter()) {
+      const Drive d = drive(lock, nullptr, thread.clock, [] { return std::string("a turn"); });
+      if (d == Drive::kWoke || d == Drive::kAgain) continue;
+    }
+    return;
+  }
+}
+
+void Runtime::end_call_multi(ThreadState& thread) {
+  if (threads_.any_waiter()) threads_.wake_waiters(thread.clock);  // host state this call changed (a rendezvous)
+  threads_.turns_changed();
+}
+
+void Runtime::media_callback_begin(ThreadState& thread, std::uint64_t os_thread) {
+  callbacks_.set_busy(os_thread, true);
+  if (thread.polling) {
+    thread.polling = false;
+    threads_.turns_changed();
+  }
+}
+
+void Runtime::media_callback_end(ThreadState& thread, std::uint64_t os_thread) {
+  callbacks_.set_busy(os_thread, false);
+  thread.callbacks_until = std::max(thread.callbacks_until, thread.clock);
+  threads_.turns_changed();
+  threads_.note_activity();
+}
+
+void Runtime::run_report(std::unique_lock<std::mutex>& lock, const Report& report) {
+  lock.unlock();
+  run_host_callback(report.fn, report.arg);
+  lock.lock();
+}
+
+bool Runtime::run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unlock) {
+  bool ran = false;
+  while (std::shared_ptr<Report> r = callbacks_.next_for(ReportKind::kHostFunc, kRuntimeThread)) {
+    const SimTime start = std::max(runtime_thread_clock_, r->due);
+    callbacks_.take(*r, start, backend_->config().host.callback.ps);
+    if (unlock) {
+      run_report(lock, *r);
+    } else {
+      run_host_callback(r->fn, r->arg);
+    }
+    callbacks_.returned(*r);
+    runtime_thread_clock_ = r->release;
+    if (backend_) backend_->trace_host(kRuntimeCallbackThread, "HostFunc", r->start, r->release);
+    ran = true;
+  }
+  return ran;
+}
+
+// One slice of a wait while callbacks are about (callback.h): runs the runtime thread's host
+// functions, releases processed reports at their release time, runs the backend up to the
+// deadline or where a report holds simulated time, and parks while a report waits for its thread.
+// kContinue: go on; kReturn: `r` is the wait's result; kStarved: nothing left to simulate.
+Runtime::Step Runtime::callback_step(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                                     const std::function<bool()>& done, SimTime deadline,
+                                     Describe what, WaitResult& r) {
+  if (run_runtime_reports(lock, true)) return Step::kContinue;
+  callbacks_.release_due(backend_->now());
+  const SimTime stop = std::min({deadline, callbacks_.hold_limit(), callbacks_.next_release()});
+  // One pointer captured: the predicate fits std::function's inline buffer (no allocation).
+  const struct {
+    const std::function<bool()>& done;
+    const CallbackHub& hub;
+    std::uint64_t seen;
+  } until{done, callbacks_, callbacks_.deliveries()};
+  r = backend_->run_until([u = &until] { return u->done() || u->hub.deliveries() != u->seen; },
+                          stop);
+  if (callbacks_.deliveries() != until.seen) {
+    threads_.note_activity();  // wake the threads the reports are for
+    r = WaitResult::kDone;
+    return done() ? Step::kReturn : Step::kContinue;
+  }
+  if (r == WaitResult::kDone) return Step::kReturn;
+  const SimTime now = backend_->now();
+  if (r == WaitResult::kTimeout && now >= deadline) return Step::kReturn;
+  if (callbacks_.next_release() <= now) return Step::kContinue;
+  if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+    r = WaitResult::kStarved;
+    const std::uint64_t me = os_thread_id();
+    if (callbacks_.next_for(ReportKind::kCallback, me) ||
+        callbacks_.next_for(ReportKind::kHostFunc, me)) {
+      sim::log_error("deadlock: " + what() +
+                     ", but a host callback this thread must process itself is waiting");
+      return Step::kReturn;
+    }
+    if (!threads_.park(lock, thread, true)) {
+      sim::log_error("hang: " + what() + ", and a host callback report waited " +
+                     std::to_string(threads_.hang_timeout_seconds()) +
+                     " s for its thread (is a thread calling aclrtProcessReport?)");
+      return Step::kReturn;
+    }
+    return Step::kContinue;
+  }
+  if (callbacks_.next_release() != CallbackHub::kForeverTime) {  // nothing else to simulate
+    backend_->advance_to(std::min(deadline, callbacks_.next_release()));
+    return Step::kContinue;
+  }
+  return r == WaitResult::kStarved ? Step::kStarved : Step::kContinue;
+}
+
+// The simulation loop of every blocking call (see the class comment). Without callbacks in
+// flight it is one backend run; callback_step() handles the rest. With several registered
+// threads, wait_multi() does it.
+WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                         const std::function<bool()>& done, SimTime deadline,
+                         Describe what) {
+  if (!backend_) fail(ACL_ERROR_UNINITIALIZE, "the runtime is not initialized");
+  for (;;) {
+    if (threads_.multi()) return wait_multi(lock, thread, done, deadline, what);
+    WaitResult r = WaitResult::kStarved;
+    if (callbacks_.idle()) {  // no callback can hold simulated time during this run
+      r = backend_->run_until(done, deadline);
+      if (r != WaitResult::kStarved) return r;
+    } else {
+      const Step step = callback_step(lock, thread, done, deadline, what, r);
+      if (step == Step::kReturn) return r;
+      if (step == Step::kContinue) continue;
+    }
+    if (threads_.others_all_waiting(thread)) {
+      if (remote_stall(lock, what)) continue;
+      sim::log_error("deadlock: " + what() +
+                     ", but no task can make progress and no other host thread can act");
+      return r;
+    }
+    if (!threads_.park(lock, thread, true)) {
+      sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
+                     std::to_string(threads_.hang_timeout_seconds()) + " s (NPUSIM_HANG_TIMEOUT)");
+      return r;
+    }
+  }
+}
+
+Runtime::Drive Runtime::drive(std::unique_lock<std::mutex>& lock, ThreadState* waiter,
+                              SimTime limit, Describe what) {
+  if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
+  // Nothing to simulate before `limit`: a waiter's deadline before the next thread's clock
+  // still passes (nobody can submit anything earlier).
+  auto starved = [&] {
+    const SimTime d = threads_.earliest_waiter_deadline();
+    if (d != kForeverTime && d <= limit && d <= threads_.hold_back_limit(nullptr) && d > backend_->now()) {
+      backend_->advance_to(d);
+      if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
+    }
+    return Drive::kStarved;
+  };
+  if (callbacks_.idle()) {
+    const WaitResult r = backend_->run_until(threads_.any_woken(), limit);
+    if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
+    return r == WaitResult::kStarved ? starved() : Drive::kReached;
+  }
+  if (waiter == nullptr) {  // catch_up's loop, one slice: never parks
+    if (run_runtime_reports(lock, false)) return Drive::kAgain;
+    callbacks_.release_due(backend_->now());
+    if (backend_->now() >= limit) return Drive::kReached;
+    const SimTime stop = std::min({limit, callbacks_.hold_limit(), callbacks_.next_release()});
+    const std::uint64_t seen = callbacks_.deliveries();
+    const WaitResult r = backend_->run_until(
+        [this, seen] { return threads_.any_woken()() || callbacks_.deliveries() != seen; }, stop);
+    if (callbacks_.deliveries() != seen) threads_.note_activity();  // wake the threads the reports are for
+    if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
+    if (callbacks_.deliveries() != seen) return Drive::kAgain;
+    const SimTime now = backend_->now();
+    if (callbacks_.next_release() <= now) return Drive::kAgain;
+    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+      return Drive::kReached;  // a report waits for its thread
+    }
+    if (callbacks_.next_release() != CallbackHub::kForeverTime) {
+      backend_->advance_to(std::min(limit, callbacks_.next_release()));
+      return Drive::kAgain;
+    }
+    return r == WaitResult::kStarved ? starved() : Drive::kReached;
+  }
+  WaitResult r = WaitResult::kStarved;
+  const Step step = callback_step(lock, *waiter, threads_.any_woken(), limit, what, r);
+  if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
+  if (step == Step::kContinue) return Drive::kAgain;
+  if (step == Step::kStarved) return starved();
+  if (r == WaitResult::kTimeout) return Drive::kReached;
+  if (r == WaitResult::kDone) return Drive::kAgain;
+  return Drive::kFailed;  // deadlock or hang (logged)
+}
+
+WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                               const std::function<bool()>& done, SimTime deadline,
+                               Describe what) {
+  // This call may have changed host state others wait on (a rendezvous): they wake at its clock.
+  if (threads_.any_waiter()) threads_.wake_waiters(thread.clock);
+  Waiter w;
+  w.done = &done;
+  w.deadline = deadline;
+  thread.waiter = &w;
+  struct Unregister {  // no dangling waiter if anything below throws
+    ThreadState& thread;
+    ~Unregister() { thread.waiter = nullptr; }
+  } unregister{thread};
+  threads_.turns_changed();  // this thread holds nobody back while it waits
+  bool failed = false;
+  for (;;) {
+    if (!w.woken) threads_.wake_waiters(backend_->now());
+    if (w.woken) break;
+    const SimTime limit = std::min(threads_.hold_back_limit(nullptr), threads_.earliest_waiter_deadline());
+    const Drive d = drive(lock, &thread, limit, what);
+    if (d == Drive::kWoke || d == Drive::kAgain) continue;
+    if (d == Drive::kFailed) {
+      failed = true;
+      break;
+    }
+    if (d == Drive::kStarved && threads_.hold_back_limit(nullptr) == kForeverTime &&
+        threads_.others_all_waiting(thread)) {
+      if (remote_stall(lock, what)) continue;
+      sim::log_error("deadlock: " + what() +
+                     ", but no task can make progress and no other host thread can act");
+      failed = true;
+      break;
+    }
+    if (d == Drive::kStarved && threads_.hold_back_limit(nullptr) == kForeverTime) {
+      const Remote r = remote_wait(lock, thread, what);
+      if (r == Remote::kAgain) continue;
+      if (r == Remote::kFailed) {
+        failed = true;
+        break;
+      }
+    }
+    // A thread that holds back is at the limit, or nothing is left to simulate: others must act.
+    if (!threads_.park(lock, thread, true)) {
+      sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
+                     std::to_string(threads_.hang_timeout_seconds()) + " s (NPUSIM_HANG_TIMEOUT)");
+      failed = true;
+      break;
+    }
+  }
+  thread.waiter = nullptr;
+  threads_.turns_changed();
+  if (failed) return WaitResult::kStarved;
+  thread.clock = std::max(thread.clock, w.at);
+  // Take the turn again at the wake time (not counted as a new call).
+  for (;;) {
+    if (!threads_.first_in_order(thread)) {
+      threads_.park(lock, thread, false);
+      continue;
+    }
+    if (backend_->now() < thread.clock && threads_.any_waiter()) {
+      const Drive d = drive(lock, nullptr, thread.clock, what);
+      if (d == Drive::kWoke || d == Drive::kAgain) continue;
+    }
+    break;
+  }
+  if (done()) return WaitResult::kDone;
+  return w.at >= deadline ? WaitResult::kTimeout : WaitResult::kDone;
+}
+
+void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
+  if (!backend_) return;
+  if (threads_.multi()) {
+    // Not past a thread that holds back; waiters due on the way are woken there.
+    t = std::min(t, threads_.hold_back_limit(nullptr));
+    for (;;) {
+      if (backend_->now() >= t) return;
+      const Drive d = drive(lock, nullptr, t, [] { return std::string("a query"); });
+      if (d != Drive::kAgain) return;
+    }
+  }
+  if (callbacks_.idle()) {
+    static const auto& never = *new std::function<bool()>([] { return false; });  // never freed
+    backend_->run_until(never, t);
+    return;
+  }
+  for (;;) {
+    if (run_runtime_reports(lock, false)) continue;
+    callbacks_.release_due(backend_->now());
+    if (backend_->now() >= t) return;
+    const SimTime stop = std::min({t, callbacks_.hold_limit(), callbacks_.next_release()});
+    const std::uint64_t seen = callbacks_.deliveries();
+    WaitResult r = backend_->run_until(
+        [hub = &callbacks_, seen] { return hub->deliveries() != seen; }, stop);
+    if (callbacks_.deliveries() != seen) {
+      threads_.note_activity();  // wake the threads the reports are for
+      continue;
+    }
+    const SimTime now = backend_->now();
+    if (callbacks_.next_release() <= now) continue;
+    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+      return;  // a report waits for its thread: the device is seen as it is now
+    }
+    if (callbacks_.next_release() != CallbackHub::kForeverTime) {
+      backend_->advance_to(std::min(t, callbacks_.next_release()));
+      continue;
+    }
+    return;  // reached t, or nothing left to simulate
+  }
+}
+
+void Runtime::queue_stream_state(void* stream, int state) {
+  for (const auto& [name, callback] : stream_state_callbacks_) {
+    stream_state_calls_.push_back({callback, stream, state});
+  }
+}
+
+void Runtime::report_unsupported(const char* function) {
+  if (unsupported_reported_.insert(function).second) {
+    std::fprintf(stderr, "npusim: %s is not supported yet\n", function);
+  }
+}
+
+}  // namespace npusim::rt

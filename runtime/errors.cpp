@@ -1,8 +1,0 @@
-// SPDX-License-Identifier: Apache-2.0
-#include "runtime/errors.h"
-
-namespace npusim::rt {
-
-void fail(int code, std::string message) { throw ApiError(code, std::move(message)); }
-
-}  // namespace npusim::rt

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "runtime/session/hub.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace npusim::rt::remote {
+namespace {
+
+// IpcKind (runtime/core/ipc_registry.h) and IpcStatus values as they travel (memory 0, physical 1).
+constexpr std::uint8_t kKindEvent = 2;
+constexpr std::uint8_t kKindNotify = 3;
+constexpr std::uint8_t kOk = 0;
+constexpr std::uint8_t kUnknownKey = 1;
+constexpr std::uint8_t kNotOwner = 2;
+constexpr std::uint8_t kNotPermitted = 3;
+
+bool is_sync(std::uint8_t kind) { return kind == kKindEvent || kind == kKindNotify; }
+
+}  // namespace
+
+Hub::~Hub() {
+  for (auto& [id, o] : objects_) {
+    if (o.fd >= 0) ::close(o.fd);
+  }
+  for (auto& [id, d] : hccl_) {
+    for (HcclMember& m : d.members) {
+      if (m.fd >= 0) ::close(m.fd);
+    }
+  }
+}
+
+void Hub::hccl_erase(std::uint64_t id) {
+  auto it = hccl_.find(id);
+  if (it == hccl_.end()) return;
+  for (HcclMember& m : it->second.members) {
+    if (m.fd >= 0) ::close(m.fd);
+  }
+  hccl_.erase(it);
+}
+
+void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out) {
+  WireIn in(f.payload);
+  switch (f.type) {
+    case FrameType::kHcclDomain: {
+      const std::uint64_t req = in.u64();
+      const std::uint64_t id = next_id_++;
+      hccl_[id].clients.insert(client);
+      WireOut w;
+      reply(client, req, w.u8(kOk).u64(id), out);
+      return;
+    }
+    case FrameType::kHcclJoin: {
+      const std::uint64_t req = in.u64();
+      const std::uint64_t id = in.u64();
+      const auto nranks = static_cast<std::uint32_t>(in.u64());
+      const auto rank = static_cast<std::uint32_t>(in.u64());
+      const auto device = static_cast<std::uint32_t>(in.u64());
+      auto it = hccl_.find(id);
+      std::string error;
+      if (it == hccl_.end()) {
+        error = "the rootInfo's communication domain is not known to the session (its process "
+                "left?)";
+      } else if (it->second.complete) {
+        error = "every rank of this rootInfo's domain has joined already";
+      } else if (it->second.nranks != 0 && it->second.nranks != nranks) {
+        error = "nRanks " + std::to_string(nranks) + " differs from the " +
+                std::to_string(it->second.nranks) + " another rank of the domain gave";
+      } else if (nranks == 0 || rank >= nranks) {
+        error = "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nranks);
+      } else if (!it->second.members.empty() && it->second.members[rank].joined) {
+        error = "rank " + std::to_string(rank) + " of the domain has already joined (pid " +
+                std::to_string(it->second.members[rank].pid) + ")";
+      }
+      WireOut ack;
+      if (!error.empty()) {
+        if (fd >= 0) ::close(fd);
+        reply(client, req, ack.u8(kNotPermitted).str(error), out);
+        return;
+      }
+      reply(client, req, ack.u8(kOk).str({}), out);
+      HcclDomain& d = it->second;
+      if (d.nranks == 0) {
+        d.nranks = nranks;
+        d.members.resize(nranks);
+      }
+      d.members[rank] = HcclMember{client, device, me.pid, fd, true};
+      d.clients.insert(client);
+      if (++d.joined < d.nranks) return;
+      d.complete = true;
+      std::set<int> processes;
+      for (const HcclMember& m : d.members) processes.insert(m.client);
+      d.cross = processes.size() > 1;
+      // From now on the domain's processes are those of its ranks (the one that registered it
+      // may hold none, e.g. a launcher: it must not hold the ranks back).
+      d.clients = processes;
+      WireOut w;
+      w.u64(id).u64(d.nranks);
+      for (const HcclMember& m : d.members) w.u64(m.device).i32(m.pid);
+      for (int c : processes) {
+        auto cc = clients_.find(c);
+        if (cc == clients_.end()) continue;
+        out.push_back({c, {FrameType::kHcclMembers, w.bytes()}, -1});
+        ++cc->second.forwarded;
+        cc->second.blocked = false;
+      }
+      all_blocked_ = false;
+      return;
+    }
+    case FrameType::kHcclArena: {
+      const std::uint64_t req = in.u64();
+      const std::uint64_t id = in.u64();
+      const std::uint64_t rank = in.u64();
+      auto it = hccl_.find(id);
+      WireOut w;
+      if (it == hccl_.end() || rank >= it->second.members.size() ||
+          it->second.members[rank].fd < 0) {
+        reply(client, req, w.u8(kUnknownKey), out);
+        return;
+      }
+      reply(client, req, w.u8(kOk), out, it->second.members[rank].fd);
+      return;
+    }
+    case FrameType::kHcclPost: {
+      if (fd >= 0) ::close(fd);
+      const std::uint64_t id = in.u64();
+      auto it = hccl_.find(id);
+      if (it == hccl_.end()) return;
+      WireOut item;
+      item.str(f.payload);
+      for (int c : it->second.clients) {
+        if (c != client) held_[c] += item.bytes();
+      }
+      hccl_release(out);
+      return;
+    }
+    case FrameType::kHcclLeave: {
+      const std::uint64_t id = in.u64();
+      auto it = hccl_.find(id);
+      if (it == hccl_.end()) return;
+      it->second.clients.erase(client);
+      if (it->second.clients.empty()) hccl_erase(id);
+      hccl_release(out);
+      return;
+    }
+    default:
+      if (fd >= 0) ::close(fd);
+      return;
+  }
+}
+
+void Hub::hccl_release(std::vector<Outgoing>& out, bool force) {
+  bool any = false;
+  for (const auto& [c, items] : held_) any = any || !items.empty();
+  if (!any) {
+    hccl_stalled_ = false;
+    return;
+  }
+  if (!force) {
+    for (const auto& [id, d] : hccl_) {
+      if (!d.cross) continue;
+      for (int c : d.clients) {
+        auto cc = clients_.find(c);
+        if (cc != clients_.end() && !cc->second.blocked) {
+          if (!hccl_stalled_) {
+            hccl_stalled_ = true;
+            hccl_stalled_since_ = Clock::now();
+          }
+          return;
+        }
+      }
+    }
+  }
+  for (auto& [c, items] : held_) {
+    if (items.empty()) continue;
+    auto cc = clients_.find(c);
+    if (cc == clients_.end()) {
+      items.clear();
+      continue;
+    }
+    if (force && !cc->second.blocked) continue;
+    out.push_back({c, {FrameType::kHcclBatch, items}, -1});
+    items.clear();
+    ++cc->second.forwarded;
+    cc->second.blocked = false;
+  }
+  hccl_stalled_ = false;
+  all_blocked_ = false;
+}
+
+void Hub::joined(int client, pid_t pid, const std::string& program) {
+  Client c;
+  c.pid = pid;
+  c.program = program;
+  clients_[client] = c;
+  all_blocked_ = false;
+}
+
+Hub::Object* Hub::find(std::uint64_t id, std::uint8_t kind) {
+  auto it = objects_.find(id);
+  if (it == objects_.end() || it->second.kind != kind) return nullptr;
+  return &it->second;
+}
+
+void Hub::erase(std::uint64_t id) {
+  auto it = objects_.find(id);
+  if (it == objects_.end()) return;
+  if (it->second.fd >= 0) ::close(it->second.fd);
+  objects_.erase(it);
+}
+
+void Hub::reply(int client, std::uint64_t req, const WireOut& body, std::vector<Outgoing>& out,
+                int pass_fd) {
+  WireOut w;
+  w.u64(req);
+  out.push_back({client, {FrameType::kReply, w.bytes() + body.bytes()}, pass_fd});
+}
+
+void Hub::answer_import(int client, std::uint64_t req, std::uint64_t id,
+                        std::vector<Outgoing>& out) {
+  auto it = objects_.find(id);
+  WireOut w;
+  if (it == objects_.end()) {
+    reply(client, req, w.u8(kUnknownKey), out);
+    return;
+  }
+  Object& o = it->second;
+  // A holder from now on: records completed until now (during the drain too) are in the answer.
+  if (is_sync(o.kind)) o.holders.insert(client);
+  w.u8(kOk).i32(o.owner).u64(o.records).i64(o.last_time).str(o.description);
+  reply(client, req, w, out, o.fd);
+}
+
+void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) {
+  auto cit = clients_.find(client);
+  if (cit == clients_.end()) {
+    if (fd >= 0) ::close(fd);
+    return;
+  }
+  Client& me = cit->second;
+  WireIn in(f.payload);
+  switch (f.type) {
+    case FrameType::kPublish: {
+      const std::uint64_t req = in.u64();
+      Object o;
+      o.kind = in.u8();
+      o.check_pid = in.u8() != 0;
+      o.records = in.u64();
+      o.last_time = in.i64();
+      o.description = in.str();
+      o.owner = me.pid;
+      o.owner_client = client;
+      o.fd = fd;
+      if (is_sync(o.kind)) o.holders.insert(client);
+      const std::uint64_t id = next_id_++;
+      objects_.emplace(id, std::move(o));
+      WireOut w;
+      reply(client, req, w.u8(kOk).u64(id), out);
+      return;
+    }
+    case FrameType::kAllow:
+    case FrameType::kImport:
+    case FrameType::kClose:
+      keyed(client, me, f.type, in, out);
+      return;
+    case FrameType::kWithdraw: {
+      const std::uint64_t id = in.u64();
+      auto it = objects_.find(id);
+      if (it != objects_.end() && it->second.owner == me.pid) erase(id);
+      return;
+    }
+    case FrameType::kWithdrawAll: {
+      std::vector<std::uint64_t> mine;
+      for (const auto& [id, o] : objects_) {
+        if (o.owner == me.pid) mine.push_back(id);
+      }
+      for (std::uint64_t id : mine) erase(id);
+      return;
+    }
+    case FrameType::kRecord: {
+      const std::uint64_t id = in.u64();
+      const std::int64_t time = in.i64();
+      auto it = objects_.find(id);
+      if (it == objects_.end()) return;
+      Object& o = it->second;
+      ++o.records;
+      o.last_time = time;
+      for (int h : o.holders) {
+        if (h == client) continue;
+        auto hc = clients_.find(h);
+        if (hc == clients_.end()) continue;
+        WireOut w;
+        w.u64(id).i64(time).i32(me.pid);
+        out.push_back({h, {FrameType::kRecorded, w.bytes()}, -1});
+        ++hc->second.forwarded;
+        hc->second.blocked = false;
+      }
+      all_blocked_ = false;
+      return;
+    }
+    case FrameType::kBlocked: {
+      // A block sent before the client saw what was forwarded to it is stale: it wakes anyway.
+      if (in.u64() == me.forwarded) me.blocked = true;
+      if (me.blocked) hccl_release(out);
+      return;
+    }
+    case FrameType::kUnblocked:
+      me.blocked = false;
+      all_blocked_ = false;
+      return;
+    case FrameType::kDrainAck: {
+      auto it = drains_.find(in.u64());
+      if (it == drains_.end()) return;
+      const PendingImport p = it->second;
+      drains_.erase(it);
+      auto requester = clients_.find(p.client);
+      if (requester == clients_.end()) return;
+      requester->second.waiting_drain = 0;
+      answer_import(p.client, p.req, p.id, out);
+      return;
+    }
+    case FrameType::kHcclDomain:
+    case FrameType::kHcclJoin:
+    case FrameType::kHcclArena:
+    case FrameType::kHcclPost:
+    case FrameType::kHcclLeave:
+      hccl_frame(client, me, f, fd, out);
+      return;
+    default:
+      if (fd >= 0) ::close(fd);
+      return;
+  }
+}
+
+// The requests about one exported object: req, id, kind, then what the type adds.
+void Hub::keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<Outgoing>& out) {
+  const std::uint64_t req = in.u64();
+  const std::uint64_t id = in.u64();
+  const std::uint8_t kind = in.u8();
+  const auto answer = [&](std::uint8_t status) {
+    WireOut w;
+    reply(client, req, w.u8(status), out);
+  };
+  Object* o = find(id, kind);
+  if (o == nullptr) return answer(kUnknownKey);
+  if (type == FrameType::kAllow) {
+    if (o->owner != me.pid) return answer(kNotOwner);
+    while (!in.done() && in.ok()) o->allowed.insert(in.i32());
+    return answer(kOk);
+  }
+  if (type == FrameType::kClose) {
+    auto imp = o->imports.find(me.pid);
+    if (imp != o->imports.end()) {
+      if (--imp->second == 0) o->imports.erase(imp);
+    } else if (o->owner == me.pid) {
+      erase(id);
+    } else {
+      return answer(kNotOwner);
+    }
+    return answer(kOk);
+  }
+  // kImport
+  if (o->check_pid && o->allowed.count(me.pid) == 0) return answer(kNotPermitted);
+  ++o->imports[me.pid];
+  auto owner = clients_.find(o->owner_client);
+  if (kind != kKindNotify && owner != clients_.end() && o->owner_client != client &&
+      owner->second.waiting_drain == 0) {
+    const std::uint64_t token = next_token_++;
+    drains_[token] = PendingImport{client, req, id};
+    me.waiting_drain = token;
+    WireOut t;
+    out.push_back({o->owner_client, {FrameType::kDrain, t.u64(token).bytes()}, -1});
+    return;
+  }
+  answer_import(client, req, id, out);
+}
+
+void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {
+  auto cit = clients_.find(client);
+  if (cit == clients_.end()) return;
+  const Client gone = cit->second;
+  clients_.erase(cit);
+  if (lost) {
+    lost_.push_back(std::to_string(gone.pid) + " (" + gone.program + ")");
+    for (const auto& [fd, c] : clients_) {
+      WireOut w;
+      w.i32(gone.pid).str(gone.program);
+      out.push_back({fd, {FrameType::kPeerLost, w.bytes()}, -1});
+    }
+  }
+  for (auto& [id, o] : objects_) {
+    o.holders.erase(client);
+    if (o.owner_client == client) o.owner_client = -1;
+  }
+  // Imports waiting for its drain are answered as they are (it cannot drain any more); its own
+  // pending imports are dropped.
+  std::vector<std::uint64_t> done;
+  for (const auto& [token, p] : drains_) {
+    auto it = objects_.find(p.id);
+    const bool from_gone = p.client == client;
+    const bool to_gone = it == objects_.end() || it->second.owner_client == -1;
+    if (from_gone || to_gone) done.push_back(token);
+  }
+  for (std::uint64_t token : done) {
+    const PendingImport p = drains_[token];
+    drains_.erase(token);
+    auto requester = clients_.find(p.client);
+    if (requester == clients_.end()) continue;
+    requester->second.waiting_drain = 0;
+    answer_import(p.client, p.req, p.id, out);
+  }
+  held_.erase(client);
+  std::vector<std::uint64_t> empty;
+  for (auto& [id, d] : hccl_) {
+    d.clients.erase(client);
+    if (d.clients.empty()) empty.push_back(id);
+  }
+  for (std::uint64_t id : empty) hccl_erase(id);
+  hccl_release(out);
+  all_blocked_ = false;
+}
+
+void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
+  bool any = false;
+  bool all = !clients_.empty();
+  for (const auto& [fd, c] : clients_) {
+    any = any || c.blocked;
+    all = all && c.blocked;
+  }
+  if (!any || !all) {
+    all_blocked_ = false;
+    return;
+  }
+  if (!all_blocked_) {
+    all_blocked_ = true;
+    all_blocked_since_ = now;
+  }
+  if (now - all_blocked_since_ < std::chrono::milliseconds(grace_ms())) return;
+  std::string lost;
+  for (const std::string& l : lost_) lost += (lost.empty() ? "" : ", ") + l;
+  for (auto& [fd, c] : clients_) {
+    if (!c.blocked) continue;
+    c.blocked = false;
+    WireOut w;
+    out.push_back({fd, {FrameType::kDeadlock, w.str(lost).bytes()}, -1});
+  }
+  all_blocked_ = false;
+}
+
+void Hub::tick(Clock::time_point now, std::vector<Outgoing>& out) {
+  if (hccl_stalled_ && now - hccl_stalled_since_ >= std::chrono::milliseconds(hccl_force_ms_)) {
+    hccl_release(out, true);
+  }
+  deadlock_check(now, out);
+}
+
+int Hub::poll_timeout_ms(Clock::time_point now) const {
+  int hccl = -1;
+  if (hccl_stalled_) {
+    const auto left = std::chrono::milliseconds(hccl_force_ms_) -
+                      std::chrono::duration_cast<std::chrono::milliseconds>(now -
+                                                                            hccl_stalled_since_);
+    hccl = left.count() < 0 ? 0 : static_cast<int>(left.count()) + 1;
+  }
+  const int dead = deadlock_timeout_ms(now);
+  if (hccl < 0) return dead;
+  return dead < 0 ? hccl : std::min(hccl, dead);
+}
+
+int Hub::deadlock_timeout_ms(Clock::time_point now) const {
+  bool any = false;
+  bool all = !clients_.empty();
+  for (const auto& [fd, c] : clients_) {
+    any = any || c.blocked;
+    all = all && c.blocked;
+  }
+  if (!any || !all) return -1;
+  if (!all_blocked_) return 0;
+  const auto left = std::chrono::milliseconds(grace_ms()) -
+                    std::chrono::duration_cast<std::chrono::milliseconds>(now - all_blocked_since_);
+  return left.count() < 0 ? 0 : static_cast<int>(left.count()) + 1;
+}
+
+}  // namespace npusim::rt::remote

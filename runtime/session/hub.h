@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+// The session server's state (issue 14; docs/multiprocess.md): the machine-wide registry of
+// shared objects, the fan-out of records of shared events and notifies, the drains that make one
+// process's device writes visible to another, and the detection of a session where every process
+// waits on another (a deadlock, or a peer that died). Plain C++: Server::run (session.h) feeds it
+// frames and sends what it returns; the tests drive it directly.
+//
+// Rules:
+//  - Registry: as LocalIpcRegistry (runtime/core/ipc_registry.h) with the caller's pid taken from the
+//    socket (SO_PEERCRED), never from the request. An export carries an opaque description and
+//    at most one file descriptor (a memfd of device pages), which the hub keeps and hands to each
+//    importer. An exporter that leaves without withdrawing keeps its exports: imports already
+//    made stay valid, new imports of memory still work (the hub holds the pages' fd).
+//  - Events and notifies exported through the hub are "shared": whoever holds one (the exporter
+//    and every importing process) reports each completed record (kRecord, with its simulated
+//    time); the hub forwards it to the other holders (kRecorded). An import of an event carries
+//    the latest record's time so far.
+//  - Memory and event imports first drain the exporter (kDrain / kDrainAck): its device finishes
+//    what its host submitted, so the importer reads what the exporter's earlier work wrote and
+//    sees the event's records issued before the export. No drain is asked of a process that waits
+//    for a reply of its own (it cannot act on it meanwhile). The importer becomes a holder when
+//    it is answered: what was recorded until then is in the answer, the rest is forwarded.
+//  - Deadlock: a process whose host waits for another process says kBlocked (with the count of
+//    kRecorded it has received, so a block that crossed a forward in flight is ignored). When
+//    every connected process is blocked, every blocked process gets kDeadlock (and the pids lost
+//    on the way) once that has lasted `lost_grace_ms` of wall time after a process was lost
+//    (crashed, killed), else `wait_ms`: a process of the session connects only at its first
+//    export or import, so a peer that has not done that yet (still starting, polling a file) is
+//    given time to arrive.
+//  - HCCL domains (runtime/hccl/comm.h): HcclGetRootInfo registers one (kHcclDomain); each rank
+//    joins with its device and its process's device-arena fd (kHcclJoin); when every rank has
+//    joined, each member process gets the member list (kHcclMembers), and may ask for a peer's
+//    arena fd (kHcclArena) to read its buffers. A domain whose ranks live in several processes
+//    is "cross-process": what one rank posts for the others (kHcclPost: notify flag writes with
+//    their simulated time, buffer publications) is held and released to the other member
+//    processes only at a quiescent point, when every member process of a cross-process domain
+//    is blocked (kBlocked): each process then applies what it got at its own simulated time, so
+//    the order of arrival on the wall clock never shows in simulated time (bulk-synchronous
+//    conservative synchronisation; deterministic). A member that stays busy on its host while
+//    others wait holds them back; after `hccl_force_ms` of that, what is held goes out anyway
+//    (logged: the run may then differ from run to run).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runtime/session/session.h"
+
+namespace npusim::rt::remote {
+
+/// A frame for a client (by socket), possibly with a descriptor to pass (not owned).
+struct Outgoing {
+  int client = -1;
+  Frame frame;
+  int pass_fd = -1;
+};
+
+class Hub {
+ public:
+  using Clock = std::chrono::steady_clock;
+  explicit Hub(int wait_ms = 10000, int lost_grace_ms = 300, int hccl_force_ms = 30000)
+      : wait_ms_(wait_ms), lost_grace_ms_(lost_grace_ms), hccl_force_ms_(hccl_force_ms) {}
+  ~Hub();
+  Hub(const Hub&) = delete;
+  Hub& operator=(const Hub&) = delete;
+
+  void joined(int client, pid_t pid, const std::string& program);
+  /// `lost`: the socket closed without kBye.
+  void left(int client, bool lost, std::vector<Outgoing>& out);
+  /// A frame from `client`; `fd` is a descriptor that came with it (the hub takes it) or -1.
+  void frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out);
+  /// Deadlock detection over wall time: call when poll() times out or after frames.
+  void tick(Clock::time_point now, std::vector<Outgoing>& out);
+  /// How long poll() may sleep before tick() has something to decide (-1: no limit).
+  int poll_timeout_ms(Clock::time_point now) const;
+  int deadlock_timeout_ms(Clock::time_point now) const;
+
+  std::size_t exports() const { return objects_.size(); }
+
+ private:
+  struct Client {
+    pid_t pid = 0;
+    std::string program;
+    bool blocked = false;
+    std::uint64_t forwarded = 0;  // kRecorded sent to it
+    std::uint64_t waiting_drain = 0;  // a request of its own waits for a drain (its token)
+  };
+  struct Object {
+    std::uint8_t kind = 0;
+    pid_t owner = 0;
+    int owner_client = -1;  // -1 once the owner left
+    bool check_pid = true;
+    std::set<pid_t> allowed;
+    std::map<pid_t, std::size_t> imports;
+    std::string description;
+    int fd = -1;
+    std::set<int> holders;  // clients that hold a shared event/notify
+    std::uint64_t records = 0;
+    std::int64_t last_time = -1;
+  };
+  struct PendingImport {
+    int client = -1;
+    std::uint64_t req = 0;
+    std::uint64_t id = 0;
+  };
+
+  struct HcclMember {
+    int client = -1;
+    std::uint32_t device = 0;
+    pid_t pid = 0;
+    int fd = -1;
+    bool joined = false;
+  };
+  struct HcclDomain {
+    std::uint32_t nranks = 0;
+    std::uint32_t joined = 0;
+    bool complete = false;
+    bool cross = false;      // ranks in more than one process
+    std::vector<HcclMember> members;  // by rank
+    std::set<int> clients;   // member processes that have not left it
+  };
+  void hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out);
+  /// Releases the held posts when every member process of a cross-process domain is blocked
+  /// (or `force`: to those blocked, after hccl_force_ms_).
+  void hccl_release(std::vector<Outgoing>& out, bool force = false);
+  void hccl_erase(std::uint64_t id);
+
+  void reply(int client, std::uint64_t req, const WireOut& body, std::vector<Outgoing>& out,
+             int pass_fd = -1);
+  void answer_import(int client, std::uint64_t req, std::uint64_t id, std::vector<Outgoing>& out);
+  void keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<Outgoing>& out);
+  Object* find(std::uint64_t id, std::uint8_t kind);
+  void erase(std::uint64_t id);
+  void deadlock_check(Clock::time_point now, std::vector<Outgoing>& out);
+
+  int grace_ms() const { return lost_.empty() ? wait_ms_ : lost_grace_ms_; }
+  int wait_ms_;
+  int lost_grace_ms_;
+  int hccl_force_ms_;
+  std::map<std::uint64_t, HcclDomain> hccl_;
+  std::map<int, std::string> held_;  // posts held for a member process, by client
+  bool hccl_stalled_ = false;        // posts held while some member is busy
+  Clock::time_point hccl_stalled_since_{};
+  std::map<int, Client> clients_;
+  std::map<std::uint64_t, Object> objects_;
+  std::map<std::uint64_t, PendingImport> drains_;  // by token
+  std::vector<std::string> lost_;                  // "pid (program)" of clients lost so far
+  std::uint64_t next_id_ = 1;
+  std::uint64_t next_token_ = 1;
+  bool all_blocked_ = false;
+  Clock::time_point all_blocked_since_{};
+};
+
+}  // namespace npusim::rt::remote
