@@ -74,7 +74,7 @@ int c_jpeg_info(const void* data, std::size_t size, npusim_dvpp_jpeg_info* out, 
                 std::size_t n) {
   return guarded(why, n, [&](std::string& text) {
     JpegInfo i;
-    if (!jpeg_info(data, size, i, text)) return false;
+    if (!codecs::jpeg_info(data, size, i, text)) return false;
     *out = {i.width, i.height, i.components, static_cast<std::int32_t>(i.sampling),
             i.progressive ? 1 : 0, i.arithmetic ? 1 : 0};
     return true;
@@ -84,14 +84,14 @@ int c_jpeg_info(const void* data, std::size_t size, npusim_dvpp_jpeg_info* out, 
 int c_jpeg_decode(const void* data, std::size_t size, const npusim_dvpp_image* out, char* why,
                   std::size_t n) {
   return guarded(why, n, [&](std::string& text) {
-    return jpeg_decode(data, size, image_of(*out), text);
+    return codecs::jpeg_decode(data, size, image_of(*out), text);
   });
 }
 
 int c_jpeg_encode(const npusim_dvpp_image* in, int quality, void* dst, std::size_t capacity,
                   std::size_t* written, char* why, std::size_t n) {
   return guarded(why, n, [&](std::string& text) {
-    return jpeg_encode(image_of(*in), quality, dst, capacity, *written, text);
+    return codecs::jpeg_encode(image_of(*in), quality, dst, capacity, *written, text);
   });
 }
 
@@ -99,7 +99,7 @@ int c_png_info(const void* data, std::size_t size, npusim_dvpp_png_info* out, ch
                std::size_t n) {
   return guarded(why, n, [&](std::string& text) {
     PngInfo i;
-    if (!png_info(data, size, i, text)) return false;
+    if (!codecs::png_info(data, size, i, text)) return false;
     *out = {i.width, i.height, i.components, i.bit_depth};
     return true;
   });
@@ -108,7 +108,7 @@ int c_png_info(const void* data, std::size_t size, npusim_dvpp_png_info* out, ch
 int c_png_decode(const void* data, std::size_t size, const npusim_dvpp_image* out, char* why,
                  std::size_t n) {
   return guarded(why, n, [&](std::string& text) {
-    return png_decode(data, size, image_of(*out), text);
+    return codecs::png_decode(data, size, image_of(*out), text);
   });
 }
 
