@@ -470,15 +470,16 @@ PY
       "any(e.get('ph')=='M' and e.get('name')=='thread_name' and e['args']['name']=='DVPP VDEC ch 0' for e in d)"
     test "$(grep -c ',VDEC,VDEC,N/A,DVPP,' out/op_summary.csv)" -eq 3 ;;
   link_hygiene)  # the runtime links no media library; callgrind runs an ACL program (issue 22)
-    test -f "${PREFIX}/lib64/libacl_dvpp.so" && test ! -L "${PREFIX}/lib64/libacl_dvpp.so"
+    test -f "${PREFIX}/lib64/libacl_dvpp.so"
+    test ! -L "${PREFIX}/lib64/libacl_dvpp.so"  # the codec library itself, not a link
     if [[ -n "$(media_libs "${PREFIX}/lib64/libacl_rt.so")" ]]; then
       echo "libacl_rt.so links media libraries:"; media_libs "${PREFIX}/lib64/libacl_rt.so"; exit 1
     fi
-    media_libs "${PREFIX}/lib64/libacl_dvpp.so" | grep -q libavcodec  # the codecs live there
-    # The DVPP API resolves through both libraries programs link (the stub links the runtime).
+    [[ "$(media_libs "${PREFIX}/lib64/libacl_dvpp.so")" == *libavcodec* ]]  # the codecs are there
+    # The DVPP API resolves through the stub programs link (a link to the runtime, which has it).
     for lib in "${PREFIX}/lib64/stub/libacl_dvpp.so" "${PREFIX}/lib64/libacl_rt.so"; do
-      nm -D --defined-only "${lib}" | grep -qw acldvppJpegDecodeAsync
-      nm -D --defined-only "${lib}" | grep -qw aclvdecSendFrame
+      syms="$(nm -D --defined-only "${lib}")"
+      [[ "${syms}" == *" T acldvppJpegDecodeAsync"* && "${syms}" == *" T aclvdecSendFrame"* ]]
     done
     build tiny_acl
     if NPUSIM_CONFIG=tiny LD_DEBUG=libs ./tiny_acl 2>&1 | grep -E 'calling init: .*lib(avcodec|jpeg|png)'; then
