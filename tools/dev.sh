@@ -26,6 +26,7 @@ PACKAGES=(build-essential cmake make pkg-config ccache
           python3-matplotlib chromium                             # npusim report; its browser test
           libjpeg62-turbo-dev libpng-dev                          # DVPP JPEG / PNG
           libavcodec-dev libavutil-dev libswscale-dev             # DVPP VDEC / VENC (x264, x265)
+          valgrind                                                # e2e_link_hygiene: callgrind runs an ACL program
           slurm-wlm munge)                                        # npusim sweep --slurm, tested for real
 
 deps() {

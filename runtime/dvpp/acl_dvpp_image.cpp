@@ -31,6 +31,7 @@
 #include "acl/ops/acl_dvpp.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/context.h"
+#include "runtime/dvpp/codec_loader.h"
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
 #include "runtime/dvpp/image_ops.h"
@@ -441,6 +442,7 @@ aclError acldvppJpegEncodeAsync(acldvppChannelDesc* channelDesc, acldvppPicDesc*
     // picture's size (an upper bound for practically every JPEG), capped by the buffer.
     const std::uint64_t raw =
         picture_bytes(in.image.kind, in.image.width_stride, in.image.height_stride);
+    dvpp::require_codecs();  // the encoder (codec_loader.h): fail now, not in the task
     dvpp::submit(c, stream, DvppModule::kJpege,
                  {dvpp::frame(in.image.width, in.image.height, raw, in.image.width, in.image.height,
                               std::min<std::uint64_t>(raw, capacity))},

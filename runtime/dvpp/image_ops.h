@@ -2,6 +2,10 @@
 // The functional side of the DVPP image modules (plain C++, no runtime state): JPEG and PNG
 // parsing/decoding/encoding with libjpeg-turbo and libpng, and the VPC's crop/resize/paste and
 // colour conversion on semi-planar YUV 4:2:0 (NV12 = UV order, NV21 = VU order) and packed RGB.
+// The JPEG/PNG functions run in the codec library libacl_dvpp.so (image_codecs.cpp), reached
+// through its C table (codec_client.cpp, codec_loader.h): jpeg_info and png_info, called by API
+// calls, fail the call (ApiError, ACL_ERROR_FEATURE_UNSUPPORTED) when that library cannot be
+// loaded; the others return false with the reason. Resize and colour conversion are here.
 //
 // JPEG decode to YUV420SP: the components are read as raw downsampled planes (libjpeg
 // raw_data_out: no colour conversion, no upsampling), so a 4:2:0 JPEG's chroma is exactly the

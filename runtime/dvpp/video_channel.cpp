@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "runtime/core/api_call.h"
+#include "runtime/dvpp/codec_client.h"
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
 #include "runtime/core/errors.h"
@@ -21,7 +22,6 @@ namespace {
 using ::npusim::dvpp::read_yuv420sp;
 using ::npusim::dvpp::vdec_layout;
 using ::npusim::dvpp::video_codec_name;
-using ::npusim::dvpp::write_yuv420sp;
 
 constexpr std::uint32_t kMaxChannelId = 256;  // VDEC and JPEGD share 256 channels (CANN)
 constexpr std::uint32_t kMinSide = 128;       // VDEC input / VENC picture: 128 x 128 ...
@@ -184,7 +184,7 @@ std::shared_ptr<VdecChannel> VdecChannel::create(Call& call, const VdecConfig& c
                 std::to_string(config.out_height) + " must be even, from 10x6 to 4096x4096");
   }
   std::string err;
-  std::unique_ptr<VideoDecoder> decoder = VideoDecoder::create(codec_of(config.en_type), &err);
+  std::unique_ptr<VideoDecoder> decoder = codec::create_decoder(codec_of(config.en_type), &err);
   require(decoder != nullptr, ACL_ERROR_FEATURE_UNSUPPORTED, err);
   std::shared_ptr<VdecChannel> ch(new VdecChannel(config, std::move(decoder)));
   ch->stream_ = open_stream(call, config.thread);
@@ -292,8 +292,8 @@ void VdecChannel::emit(Call& call, std::vector<YuvImage> pictures, std::uint32_t
       for (Write& w : *writes) {
         if (!mem->alive(w.serial)) continue;  // freed before the picture came: no output
         std::string err;
-        if (write_yuv420sp(w.picture, w.d->layout, static_cast<std::uint8_t*>(w.data), w.size,
-                           &err)) {
+        if (codec::write_yuv420sp(w.picture, w.d->layout, static_cast<std::uint8_t*>(w.data),
+                                  w.size, &err)) {
           w.d->ret_code = 0;
         } else {
           w.d->ret_code = kVideoBufferTooSmall;
@@ -406,13 +406,13 @@ std::shared_ptr<VencChannel> VencChannel::create(Call& call, const VencConfig& c
   p.frame_rate = config.src_rate == 0 ? 30 : config.src_rate;
   p.bit_rate_kbps = config.max_bit_rate == 0 ? 2000 : config.max_bit_rate;
   p.constant_bit_rate = config.rc_mode == 2;
-  if (!VideoEncoder::available(p.codec)) {
+  if (!codec::encoder_available(p.codec)) {
     fail(ACL_ERROR_FEATURE_UNSUPPORTED, std::string(kApi) + ": this build has no " +
                                             video_codec_name(p.codec) +
                                             " encoder (libavcodec without libx264/libx265)");
   }
   std::string err;
-  std::unique_ptr<VideoEncoder> enc = VideoEncoder::create(p, &err);
+  std::unique_ptr<VideoEncoder> enc = codec::create_encoder(p, &err);
   require(enc != nullptr, ACL_ERROR_INVALID_PARAM, err);
   std::shared_ptr<VencChannel> ch(new VencChannel(config, std::move(enc), out_desc));
   if (config.buf_addr != nullptr) {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The functional half of VDEC and VENC: H.264/H.265 decode and encode over FFmpeg's libavcodec
-// (plain C++; no FFmpeg type leaks out of video_codec.cpp).
+// (plain C++; no FFmpeg type leaks out of video_codec.cpp). The codecs and write_yuv420sp (libswscale)
+// are in video_codec.cpp, part of the codec library libacl_dvpp.so, which the runtime reaches
+// through its C table (codec_abi.h, codec_client.h); the rest (video_layout.cpp) is plain code the
+// runtime links.
 //
 // Pictures cross this layer in DVPP's YUV420SP layout (NV12: Y plane then interleaved U,V; NV21:
 // V,U) with explicit strides. VDEC's documented output alignment (CANN "VDEC functions and
@@ -54,6 +57,10 @@ struct YuvImage {
   /// A black-initialised image of the given size.
   static YuvImage blank(std::uint32_t width, std::uint32_t height);
 };
+
+/// True if `l` is a usable YUV420SP layout (even, non-zero size; strides at least the size); else
+/// false with `error`.
+bool yuv420sp_layout_ok(const Yuv420spLayout& l, std::string* error);
 
 /// Writes `image` into `dst` laid out as `layout` (scaled with libswscale when the layout's
 /// width/height differ from the image's; a straight copy otherwise). False (with `error`) if the

@@ -17,9 +17,20 @@ if [[ "${NPUSIM_SANITIZER:-}" == asan ]]; then
 fi
 KERNEL_PROJECT="$(dirname "${WORK}")/kernel_build"  # built by the kernel_build case
 
-build() {  # build <name> [lib]
+build() {  # build <name> [lib...] (default: acl_rt)
+  local name="$1" libs=() l; shift
+  for l in "${@:-acl_rt}"; do libs+=("-l${l}"); done
   g++ -std=c++17 -O2 -Wall -Werror -D_GLIBCXX_USE_CXX11_ABI=0 -I"${PREFIX}/include" \
-      "${SRC}/$1.cpp" -L"${PREFIX}/lib64" "-l${2:-acl_rt}" -pthread -o "$1"
+      "${SRC}/${name}.cpp" -L"${PREFIX}/lib64" "${libs[@]}" -pthread -o "${name}"
+}
+
+build_samples_way() {  # build_samples_way <name>: as CANN's DVPP samples link (lib64/stub)
+  g++ -std=c++17 -O2 -Wall -Werror -D_GLIBCXX_USE_CXX11_ABI=0 -I"${PREFIX}/include" \
+      "${SRC}/$1.cpp" -L"${PREFIX}/lib64/stub" -lascendcl -lacl_dvpp -pthread -o "$1"
+}
+
+media_libs() {  # media_libs <ELF>: its NEEDED media libraries (none expected of the runtime)
+  readelf -d "$1" | grep NEEDED | grep -E 'lib(av|sw|jpeg|png|x26|jxl|hwy)' || true
 }
 
 json_check() {  # json_check <file> <python expression over `d` that must be true>
@@ -421,7 +432,7 @@ PY
       --work "${WORK}/samples" ;;
   dvpp_jpegd)  # a JPEG through the installed DVPP API: exact output, timeline, op_summary
     "${PREFIX}/share/npusim/npusim_dvpp_ref" gen-jpeg 1000 1000 in.jpg
-    build dvpp_jpegd acl_dvpp
+    build dvpp_jpegd ascendcl acl_dvpp  # the API is libascendcl's; the codecs libacl_dvpp's
     NPUSIM_CONFIG=tiny NPUSIM_OUT=out ./dvpp_jpegd in.jpg out.yuv
     "${PREFIX}/share/npusim/npusim_dvpp_ref" ref-jpegd in.jpg 1024 1008 ref.yuv
     "${PREFIX}/share/npusim/npusim_dvpp_ref" compare out.yuv ref.yuv 1000 1000 1024 1008 1024 1008 exact
@@ -438,14 +449,14 @@ PY
     cmp out/timeline.json out2/timeline.json && cmp out/op_summary.csv out2/op_summary.csv ;;
   dvpp_absent)  # a chip without JPEGD rejects the call with ACL_ERROR_FEATURE_UNSUPPORTED
     "${PREFIX}/share/npusim/npusim_dvpp_ref" gen-jpeg 64 64 in.jpg
-    build dvpp_jpegd acl_dvpp
+    build_samples_way dvpp_jpegd
     if NPUSIM_CONFIG=tiny NPUSIM_SET="dvpp.jpegd.channels=0" ./dvpp_jpegd in.jpg out.yuv 2> err.txt; then
       echo "decoded on a chip without JPEGD"; exit 1
     fi
     grep -q "acldvppJpegDecodeAsync.*failed: 200006" err.txt ;;
   dvpp_vdec)  # an H.265 stream through the installed VDEC API: exact pictures, frame spans
     "${PREFIX}/share/npusim/npusim_videogen" stream h265 1000 1000 3 in.h265
-    build dvpp_vdec acl_dvpp
+    build_samples_way dvpp_vdec
     NPUSIM_CONFIG=tiny NPUSIM_OUT=out ./dvpp_vdec in.h265 out.yuv > log.txt
     grep -q "^pictures=3 width=1000 height=1000 wstride=1008 hstride=1000 ret=0$" log.txt
     "${PREFIX}/share/npusim/npusim_videogen" decode h265 in.h265 ref.yuv
@@ -458,6 +469,29 @@ PY
     json_check out/timeline.json \
       "any(e.get('ph')=='M' and e.get('name')=='thread_name' and e['args']['name']=='DVPP VDEC ch 0' for e in d)"
     test "$(grep -c ',VDEC,VDEC,N/A,DVPP,' out/op_summary.csv)" -eq 3 ;;
+  link_hygiene)  # the runtime links no media library; callgrind runs an ACL program (issue 22)
+    test -f "${PREFIX}/lib64/libacl_dvpp.so"
+    test ! -L "${PREFIX}/lib64/libacl_dvpp.so"  # the codec library itself, not a link
+    if [[ -n "$(media_libs "${PREFIX}/lib64/libacl_rt.so")" ]]; then
+      echo "libacl_rt.so links media libraries:"; media_libs "${PREFIX}/lib64/libacl_rt.so"; exit 1
+    fi
+    [[ "$(media_libs "${PREFIX}/lib64/libacl_dvpp.so")" == *libavcodec* ]]  # the codecs are there
+    # The DVPP API resolves through the stub programs link (a link to the runtime, which has it).
+    for lib in "${PREFIX}/lib64/stub/libacl_dvpp.so" "${PREFIX}/lib64/libacl_rt.so"; do
+      syms="$(nm -D --defined-only "${lib}")"
+      [[ "${syms}" == *" T acldvppJpegDecodeAsync"* && "${syms}" == *" T aclvdecSendFrame"* ]]
+    done
+    build tiny_acl
+    if NPUSIM_CONFIG=tiny LD_DEBUG=libs ./tiny_acl 2>&1 | grep -E 'calling init: .*lib(avcodec|jpeg|png)'; then
+      echo "an ACL program without DVPP loaded a codec"; exit 1
+    fi
+    if ! command -v valgrind > /dev/null; then
+      echo "valgrind not installed: callgrind check skipped"; exit 77
+    fi
+    NPUSIM_CONFIG=tiny valgrind --tool=callgrind --callgrind-out-file=cg.out ./tiny_acl \
+      > out.txt 2> vg.txt || { cat vg.txt; echo "callgrind run failed"; exit 1; }
+    grep -q "tiny_acl: OK" out.txt
+    grep "Collected" vg.txt ;;
   *) echo "unknown case ${CASE}"; exit 2 ;;
 esac
 echo "e2e ${CASE}: OK"

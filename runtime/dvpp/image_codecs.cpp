@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: Apache-2.0
+// JPEG and PNG for DVPP (JPEGD, JPEGE, PNGD) over libjpeg-turbo and libpng: part of the codec
+// library libacl_dvpp.so (codec_library.cpp), which the runtime loads at the first codec use, so
+// the runtime itself links no media library. The behaviour is documented in image_ops.h, whose
+// jpeg_*/png_* are the runtime's way in (codec_client.cpp forwards them here).
+#include "runtime/dvpp/image_codecs.h"
+
+#include <algorithm>
+#include <csetjmp>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <jpeglib.h>
+#include <png.h>
+
+namespace npusim::rt::dvpp::codecs {
+namespace {
+// ---- libjpeg error handling: longjmp out of the library into guarded() ----
+
+struct JpegError {
+  jpeg_error_mgr pub;
+  std::jmp_buf jump;
+  char message[JMSG_LENGTH_MAX];
+};
+
+void jpeg_error_exit(j_common_ptr cinfo) {
+  auto* err = reinterpret_cast<JpegError*>(cinfo->err);
+  (*cinfo->err->format_message)(cinfo, err->message);
+  std::longjmp(err->jump, 1);
+}
+
+void jpeg_silent(j_common_ptr) {}
+
+/// Runs `work` (which holds no object with a destructor across library calls); false when the
+/// library failed (err.message says why).
+template <class F>
+bool guarded(JpegError& err, F&& work) {
+  if (setjmp(err.jump) != 0) return false;
+  work();
+  return true;
+}
+
+void init_error(JpegError& err) {
+  jpeg_std_error(&err.pub);
+  err.pub.error_exit = jpeg_error_exit;
+  err.pub.output_message = jpeg_silent;
+  err.message[0] = '\0';
+}
+
+JpegSampling sampling_of(const jpeg_decompress_struct& c) {
+  if (c.num_components == 1) return JpegSampling::kGray;
+  if (c.num_components != 3) return JpegSampling::kUnknown;
+  for (int i = 1; i < 3; ++i) {
+    if (c.comp_info[i].h_samp_factor != 1 || c.comp_info[i].v_samp_factor != 1) {
+      return JpegSampling::kUnknown;
+    }
+  }
+  const int h = c.comp_info[0].h_samp_factor, v = c.comp_info[0].v_samp_factor;
+  if (h == 1 && v == 1) return JpegSampling::k444;
+  if (h == 2 && v == 1) return JpegSampling::k422;
+  if (h == 2 && v == 2) return JpegSampling::k420;
+  if (h == 1 && v == 2) return JpegSampling::k440;
+  if (h == 4 && v == 1) return JpegSampling::k411;
+  return JpegSampling::kUnknown;
+}
+
+std::uint8_t* chroma_plane(const Image& img) {
+  return img.data + static_cast<std::size_t>(img.width_stride) * img.height_stride;
+}
+
+}  // namespace
+
+bool jpeg_info(const void* data, std::size_t size, JpegInfo& info, std::string& why) {
+  jpeg_decompress_struct cinfo;
+  JpegError err;
+  init_error(err);
+  cinfo.err = &err.pub;
+  jpeg_create_decompress(&cinfo);
+  const bool ok = guarded(err, [&] {
+    jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
+    jpeg_read_header(&cinfo, TRUE);
+  });
+  if (ok) {
+    info.width = cinfo.image_width;
+    info.height = cinfo.image_height;
+    info.components = cinfo.num_components;
+    info.sampling = sampling_of(cinfo);
+    info.progressive = cinfo.progressive_mode != 0;
+    info.arithmetic = cinfo.arith_code != 0;
+  } else {
+    why = std::string("not a JPEG image: ") + err.message;
+  }
+  jpeg_destroy_decompress(&cinfo);
+  return ok;
+}
+
+bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::string& why) {
+  jpeg_decompress_struct cinfo;
+  JpegError err;
+  init_error(err);
+  cinfo.err = &err.pub;
+  std::vector<std::uint8_t> planes[3];
+  std::uint32_t plane_w[3] = {0, 0, 0};
+  int h_samp[3] = {1, 1, 1}, v_samp[3] = {1, 1, 1};  // copied: finish frees comp_info
+  std::vector<JSAMPROW> rows[3];
+  jpeg_create_decompress(&cinfo);
+  bool colorspace_ok = true;
+  bool size_ok = true;
+  const bool ok = guarded(err, [&] {
+    jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
+    jpeg_read_header(&cinfo, TRUE);
+    if (cinfo.num_components != 1 &&
+        !(cinfo.num_components == 3 && cinfo.jpeg_color_space == JCS_YCbCr)) {
+      colorspace_ok = false;
+      return;
+    }
+    if (cinfo.image_width > out.width || cinfo.image_height > out.height) {
+      size_ok = false;  // not the picture `out` was laid out for
+      return;
+    }
+    cinfo.raw_data_out = TRUE;
+    cinfo.do_fancy_upsampling = FALSE;
+    cinfo.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&cinfo);
+    const int nc = cinfo.num_components;
+    const int max_v = cinfo.max_v_samp_factor;
+    const JDIMENSION passes = (cinfo.output_height + max_v * DCTSIZE - 1) / (max_v * DCTSIZE);
+    for (int c = 0; c < nc; ++c) {
+      const jpeg_component_info& comp = cinfo.comp_info[c];
+      plane_w[c] = comp.width_in_blocks * DCTSIZE;
+      h_samp[c] = comp.h_samp_factor;
+      v_samp[c] = comp.v_samp_factor;
+      const std::size_t h = static_cast<std::size_t>(passes) * comp.v_samp_factor * DCTSIZE;
+      planes[c].assign(plane_w[c] * h, 0);
+      rows[c].resize(static_cast<std::size_t>(comp.v_samp_factor) * DCTSIZE);
+    }
+    JSAMPARRAY arrays[3] = {nullptr, nullptr, nullptr};
+    for (JDIMENSION p = 0; cinfo.output_scanline < cinfo.output_height; ++p) {
+      for (int c = 0; c < nc; ++c) {
+        const std::size_t n = rows[c].size();
+        for (std::size_t r = 0; r < n; ++r) {
+          rows[c][r] = planes[c].data() + (p * n + r) * plane_w[c];
+        }
+        arrays[c] = rows[c].data();
+      }
+      jpeg_read_raw_data(&cinfo, arrays, static_cast<JDIMENSION>(max_v * DCTSIZE));
+    }
+    jpeg_finish_decompress(&cinfo);
+  });
+  if (!ok || !colorspace_ok || !size_ok) {
+    why = !colorspace_ok ? std::string("the JPEG's colour space is not YCbCr or grey")
+          : !size_ok     ? std::string("the JPEG is larger than the output picture")
+                         : std::string("JPEG decoding failed: ") + err.message;
+    jpeg_destroy_decompress(&cinfo);
+    return false;
+  }
+  const std::uint32_t w = cinfo.image_width, h = cinfo.image_height;
+  for (std::uint32_t y = 0; y < h; ++y) {
+    std::memcpy(out.data + static_cast<std::size_t>(y) * out.width_stride,
+                planes[0].data() + static_cast<std::size_t>(y) * plane_w[0], w);
+  }
+  std::uint8_t* uv = chroma_plane(out);
+  const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const bool nv21 = out.kind == Image::kNv21;
+  if (cinfo.num_components == 1) {
+    for (std::uint32_t y = 0; y < ch; ++y) {
+      std::memset(uv + static_cast<std::size_t>(y) * out.width_stride, 0x80, 2 * cw);
+    }
+  } else {
+    const int max_h = cinfo.max_h_samp_factor, max_v = cinfo.max_v_samp_factor;
+    for (std::uint32_t y = 0; y < ch; ++y) {
+      std::uint8_t* row = uv + static_cast<std::size_t>(y) * out.width_stride;
+      for (std::uint32_t x = 0; x < cw; ++x) {
+        std::uint32_t sum[2] = {0, 0};
+        for (std::uint32_t d = 0; d < 4; ++d) {
+          const std::uint32_t lx = std::min(2 * x + (d & 1), w - 1);
+          const std::uint32_t ly = std::min(2 * y + (d >> 1), h - 1);
+          for (int c = 1; c < 3; ++c) {
+            const std::size_t cx = lx * static_cast<std::uint32_t>(h_samp[c]) / max_h;
+            const std::size_t cy = ly * static_cast<std::uint32_t>(v_samp[c]) / max_v;
+            sum[c - 1] += planes[c][cy * plane_w[c] + cx];
+          }
+        }
+        const std::uint8_t u = static_cast<std::uint8_t>((sum[0] + 2) / 4);
+        const std::uint8_t v = static_cast<std::uint8_t>((sum[1] + 2) / 4);
+        row[2 * x] = nv21 ? v : u;
+        row[2 * x + 1] = nv21 ? u : v;
+      }
+    }
+  }
+  jpeg_destroy_decompress(&cinfo);
+  return true;
+}
+
+bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
+                 std::size_t& written, std::string& why) {
+  const std::uint32_t w = in.width, h = in.height;
+  const std::uint32_t pw = (w + 15) / 16 * 16, ph = (h + 15) / 16 * 16;
+  // Padded planes (edge samples replicated), as raw_data_in wants whole MCUs.
+  std::vector<std::uint8_t> yp(static_cast<std::size_t>(pw) * ph);
+  std::vector<std::uint8_t> up(static_cast<std::size_t>(pw / 2) * (ph / 2));
+  std::vector<std::uint8_t> vp(up.size());
+  for (std::uint32_t y = 0; y < ph; ++y) {
+    const std::uint8_t* src =
+        in.data + static_cast<std::size_t>(std::min(y, h - 1)) * in.width_stride;
+    for (std::uint32_t x = 0; x < pw; ++x)
+      yp[static_cast<std::size_t>(y) * pw + x] = src[std::min(x, w - 1)];
+  }
+  const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const bool nv21 = in.kind == Image::kNv21;
+  for (std::uint32_t y = 0; y < ph / 2; ++y) {
+    const std::uint8_t* src =
+        chroma_plane(in) + static_cast<std::size_t>(std::min(y, ch - 1)) * in.width_stride;
+    for (std::uint32_t x = 0; x < pw / 2; ++x) {
+      const std::uint32_t sx = std::min(x, cw - 1);
+      up[static_cast<std::size_t>(y) * (pw / 2) + x] = src[2 * sx + (nv21 ? 1 : 0)];
+      vp[static_cast<std::size_t>(y) * (pw / 2) + x] = src[2 * sx + (nv21 ? 0 : 1)];
+    }
+  }
+  jpeg_compress_struct cinfo;
+  JpegError err;
+  init_error(err);
+  cinfo.err = &err.pub;
+  unsigned char* buffer = nullptr;
+  unsigned long length = 0;
+  std::vector<JSAMPROW> yrows(16), urows(8), vrows(8);
+  jpeg_create_compress(&cinfo);
+  const bool ok = guarded(err, [&] {
+    jpeg_mem_dest(&cinfo, &buffer, &length);
+    cinfo.image_width = w;
+    cinfo.image_height = h;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_YCbCr;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_colorspace(&cinfo, JCS_YCbCr);
+    cinfo.raw_data_in = TRUE;
+    cinfo.dct_method = JDCT_ISLOW;
+    cinfo.comp_info[0].h_samp_factor = 2;
+    cinfo.comp_info[0].v_samp_factor = 2;
+    for (int c = 1; c < 3; ++c) {
+      cinfo.comp_info[c].h_samp_factor = 1;
+      cinfo.comp_info[c].v_samp_factor = 1;
+    }
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    jpeg_start_compress(&cinfo, TRUE);
+    JSAMPARRAY arrays[3] = {yrows.data(), urows.data(), vrows.data()};
+    for (std::uint32_t p = 0; cinfo.next_scanline < cinfo.image_height; ++p) {
+      for (std::uint32_t r = 0; r < 16; ++r)
+        yrows[r] = yp.data() + (p * 16 + r) * static_cast<std::size_t>(pw);
+      for (std::uint32_t r = 0; r < 8; ++r) {
+        urows[r] = up.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
+        vrows[r] = vp.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
+      }
+      jpeg_write_raw_data(&cinfo, arrays, 16);
+    }
+    jpeg_finish_compress(&cinfo);
+  });
+  jpeg_destroy_compress(&cinfo);
+  bool result = ok;
+  if (!ok) {
+    why = std::string("JPEG encoding failed: ") + err.message;
+  } else if (length > capacity) {
+    why = "the encoded picture (" + std::to_string(length) + " bytes) does not fit the " +
+          std::to_string(capacity) + "-byte output buffer";
+    result = false;
+  } else {
+    std::memcpy(dst, buffer, length);
+    written = length;
+  }
+  std::free(buffer);
+  return result;
+}
+
+bool png_info(const void* data, std::size_t size, PngInfo& info, std::string& why) {
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_memory(&image, data, size) == 0) {
+    why = std::string("not a PNG image: ") + image.message;
+    png_image_free(&image);
+    return false;
+  }
+  info.width = image.width;
+  info.height = image.height;
+  const bool color = (image.format & PNG_FORMAT_FLAG_COLOR) != 0;
+  const bool alpha = (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
+  info.components = (color ? 3 : 1) + (alpha ? 1 : 0);
+  info.bit_depth = (image.format & PNG_FORMAT_FLAG_LINEAR) != 0 ? 16 : 8;
+  png_image_free(&image);
+  return true;
+}
+
+bool png_decode(const void* data, std::size_t size, const Image& out, std::string& why) {
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_memory(&image, data, size) == 0) {
+    why = std::string("not a PNG image: ") + image.message;
+    png_image_free(&image);
+    return false;
+  }
+  if (image.width > out.width || image.height > out.height) {
+    why = "the PNG is larger than the output picture";
+    png_image_free(&image);
+    return false;
+  }
+  image.format = out.kind == Image::kRgba ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+  if (png_image_finish_read(&image, nullptr, out.data, static_cast<png_int_32>(out.width_stride),
+                            nullptr) == 0) {
+    why = std::string("PNG decoding failed: ") + image.message;
+    png_image_free(&image);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace npusim::rt::dvpp::codecs
