@@ -43,6 +43,7 @@
 #include "tools/check/check.h"
 #include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
+#include "runtime/remote/private_dir.h"
 #include "runtime/remote/session.h"
 #include "tools/sweep/sweep.h"
 
@@ -438,6 +439,11 @@ int main(int argc, char** argv) {
     namespace remote = npusim::rt::remote;
     if (!remote::valid_session(serve_session)) {
       std::cerr << "npusim serve: '" << serve_session << "' is not a session id ([A-Za-z0-9._-], 1..64)\n";
+      return 2;
+    }
+    std::string dir_error;
+    if (!remote::ensure_private_dir(remote::session_dir(), geteuid(), dir_error)) {
+      std::cerr << "npusim serve: " << dir_error << "\n";
       return 2;
     }
     try {

@@ -25,7 +25,7 @@ Hub::~Hub() {
     if (o.fd >= 0) ::close(o.fd);
   }
   for (auto& [id, d] : hccl_) {
-    for (HcclMember& m : d.members) {
+    for (auto& [rank, m] : d.members) {
       if (m.fd >= 0) ::close(m.fd);
     }
   }
@@ -34,7 +34,7 @@ Hub::~Hub() {
 void Hub::hccl_erase(std::uint64_t id) {
   auto it = hccl_.find(id);
   if (it == hccl_.end()) return;
-  for (HcclMember& m : it->second.members) {
+  for (auto& [rank, m] : it->second.members) {
     if (m.fd >= 0) ::close(m.fd);
   }
   hccl_.erase(it);
@@ -44,89 +44,46 @@ void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector
   WireIn in(f.payload);
   switch (f.type) {
     case FrameType::kHcclDomain: {
+      if (fd >= 0) ::close(fd);
       const std::uint64_t req = in.u64();
+      WireOut w;
+      if (hccl_.size() >= HubLimits::kMaxDomains) {
+        reply(client, req, w.u8(kNotPermitted), out);
+        return;
+      }
       const std::uint64_t id = next_id_++;
       hccl_[id].clients.insert(client);
-      WireOut w;
       reply(client, req, w.u8(kOk).u64(id), out);
       return;
     }
-    case FrameType::kHcclJoin: {
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = in.u64();
-      const auto nranks = static_cast<std::uint32_t>(in.u64());
-      const auto rank = static_cast<std::uint32_t>(in.u64());
-      const auto device = static_cast<std::uint32_t>(in.u64());
-      auto it = hccl_.find(id);
-      std::string error;
-      if (it == hccl_.end()) {
-        error = "the rootInfo's communication domain is not known to the session (its process "
-                "left?)";
-      } else if (it->second.complete) {
-        error = "every rank of this rootInfo's domain has joined already";
-      } else if (it->second.nranks != 0 && it->second.nranks != nranks) {
-        error = "nRanks " + std::to_string(nranks) + " differs from the " +
-                std::to_string(it->second.nranks) + " another rank of the domain gave";
-      } else if (nranks == 0 || rank >= nranks) {
-        error = "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nranks);
-      } else if (!it->second.members.empty() && it->second.members[rank].joined) {
-        error = "rank " + std::to_string(rank) + " of the domain has already joined (pid " +
-                std::to_string(it->second.members[rank].pid) + ")";
-      }
-      WireOut ack;
-      if (!error.empty()) {
-        if (fd >= 0) ::close(fd);
-        reply(client, req, ack.u8(kNotPermitted).str(error), out);
-        return;
-      }
-      reply(client, req, ack.u8(kOk).str({}), out);
-      HcclDomain& d = it->second;
-      if (d.nranks == 0) {
-        d.nranks = nranks;
-        d.members.resize(nranks);
-      }
-      d.members[rank] = HcclMember{client, device, me.pid, fd, true};
-      d.clients.insert(client);
-      if (++d.joined < d.nranks) return;
-      d.complete = true;
-      std::set<int> processes;
-      for (const HcclMember& m : d.members) processes.insert(m.client);
-      d.cross = processes.size() > 1;
-      // From now on the domain's processes are those of its ranks (the one that registered it
-      // may hold none, e.g. a launcher: it must not hold the ranks back).
-      d.clients = processes;
-      WireOut w;
-      w.u64(id).u64(d.nranks);
-      for (const HcclMember& m : d.members) w.u64(m.device).i32(m.pid);
-      for (int c : processes) {
-        auto cc = clients_.find(c);
-        if (cc == clients_.end()) continue;
-        out.push_back({c, {FrameType::kHcclMembers, w.bytes()}, -1});
-        ++cc->second.forwarded;
-        cc->second.blocked = false;
-      }
-      all_blocked_ = false;
+    case FrameType::kHcclJoin:
+      hccl_join(client, me, in, fd, out);
       return;
-    }
     case FrameType::kHcclArena: {
+      if (fd >= 0) ::close(fd);
       const std::uint64_t req = in.u64();
       const std::uint64_t id = in.u64();
       const std::uint64_t rank = in.u64();
       auto it = hccl_.find(id);
       WireOut w;
-      if (it == hccl_.end() || rank >= it->second.members.size() ||
-          it->second.members[rank].fd < 0) {
+      const HcclMember* m = nullptr;
+      if (it != hccl_.end() && rank <= UINT32_MAX) {
+        auto found = it->second.members.find(static_cast<std::uint32_t>(rank));
+        if (found != it->second.members.end()) m = &found->second;
+      }
+      if (m == nullptr || m->fd < 0) {
         reply(client, req, w.u8(kUnknownKey), out);
         return;
       }
-      reply(client, req, w.u8(kOk), out, it->second.members[rank].fd);
+      reply(client, req, w.u8(kOk), out, m->fd);
       return;
     }
     case FrameType::kHcclPost: {
       if (fd >= 0) ::close(fd);
       const std::uint64_t id = in.u64();
       auto it = hccl_.find(id);
-      if (it == hccl_.end()) return;
+      // Only a process of the domain posts to it.
+      if (it == hccl_.end() || it->second.clients.count(client) == 0) return;
       WireOut item;
       item.str(f.payload);
       for (int c : it->second.clients) {
@@ -136,6 +93,7 @@ void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector
       return;
     }
     case FrameType::kHcclLeave: {
+      if (fd >= 0) ::close(fd);
       const std::uint64_t id = in.u64();
       auto it = hccl_.find(id);
       if (it == hccl_.end()) return;
@@ -148,6 +106,74 @@ void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector
       if (fd >= 0) ::close(fd);
       return;
   }
+}
+
+std::string Hub::hccl_join_error(std::uint64_t id, std::uint64_t nranks, std::uint64_t rank,
+                                 std::uint64_t device) const {
+  auto it = hccl_.find(id);
+  if (it == hccl_.end()) {
+    return "the rootInfo's communication domain is not known to the session (its process left?)";
+  }
+  const HcclDomain& d = it->second;
+  if (d.complete) return "every rank of this rootInfo's domain has joined already";
+  if (nranks == 0 || nranks > HubLimits::kMaxRanks) {
+    return "nRanks " + std::to_string(nranks) + " is not in 1.." +
+           std::to_string(HubLimits::kMaxRanks);
+  }
+  if (d.nranks != 0 && d.nranks != nranks) {
+    return "nRanks " + std::to_string(nranks) + " differs from the " + std::to_string(d.nranks) +
+           " another rank of the domain gave";
+  }
+  if (rank >= nranks) {
+    return "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nranks);
+  }
+  if (device > UINT32_MAX) return "device " + std::to_string(device) + " is out of range";
+  auto m = d.members.find(static_cast<std::uint32_t>(rank));
+  if (m != d.members.end()) {
+    return "rank " + std::to_string(rank) + " of the domain has already joined (pid " +
+           std::to_string(m->second.pid) + ")";
+  }
+  return {};
+}
+
+void Hub::hccl_join(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out) {
+  const std::uint64_t req = in.u64();
+  const std::uint64_t id = in.u64();
+  const std::uint64_t nranks = in.u64();
+  const std::uint64_t rank = in.u64();
+  const std::uint64_t device = in.u64();
+  std::string error = in.ok() ? hccl_join_error(id, nranks, rank, device) : "a malformed join";
+  WireOut ack;
+  if (!error.empty()) {
+    if (fd >= 0) ::close(fd);
+    reply(client, req, ack.u8(kNotPermitted).str(error), out);
+    return;
+  }
+  reply(client, req, ack.u8(kOk).str({}), out);
+  HcclDomain& d = hccl_[id];
+  d.nranks = static_cast<std::uint32_t>(nranks);
+  d.members[static_cast<std::uint32_t>(rank)] =
+      HcclMember{client, static_cast<std::uint32_t>(device), me.pid, fd, true};
+  d.clients.insert(client);
+  if (++d.joined < d.nranks) return;
+  d.complete = true;
+  std::set<int> processes;
+  for (const auto& [r, m] : d.members) processes.insert(m.client);
+  d.cross = processes.size() > 1;
+  // From now on the domain's processes are those of its ranks (the one that registered it may
+  // hold none, e.g. a launcher: it must not hold the ranks back).
+  d.clients = processes;
+  WireOut w;
+  w.u64(id).u64(d.nranks);
+  for (const auto& [r, m] : d.members) w.u64(m.device).i32(m.pid);
+  for (int c : processes) {
+    auto cc = clients_.find(c);
+    if (cc == clients_.end()) continue;
+    out.push_back({c, {FrameType::kHcclMembers, w.bytes()}, -1});
+    ++cc->second.forwarded;
+    cc->second.blocked = false;
+  }
+  all_blocked_ = false;
 }
 
 void Hub::hccl_release(std::vector<Outgoing>& out, bool force) {
@@ -232,6 +258,53 @@ void Hub::answer_import(int client, std::uint64_t req, std::uint64_t id,
   reply(client, req, w, out, o.fd);
 }
 
+void Hub::publish(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out) {
+  const std::uint64_t req = in.u64();
+  Object o;
+  o.kind = in.u8();
+  o.check_pid = in.u8() != 0;
+  o.records = in.u64();
+  o.last_time = in.i64();
+  o.description = in.str();
+  WireOut w;
+  if (!in.ok() || o.kind > HubLimits::kMaxKind ||
+      o.description.size() > HubLimits::kMaxDescription ||
+      objects_.size() >= HubLimits::kMaxObjects) {
+    if (fd >= 0) ::close(fd);
+    reply(client, req, w.u8(kNotPermitted), out);
+    return;
+  }
+  o.owner = me.pid;
+  o.owner_client = client;
+  o.fd = fd;
+  if (is_sync(o.kind)) o.holders.insert(client);
+  const std::uint64_t id = next_id_++;
+  objects_.emplace(id, std::move(o));
+  reply(client, req, w.u8(kOk).u64(id), out);
+}
+
+void Hub::record(int client, Client& me, WireIn& in, std::vector<Outgoing>& out) {
+  const std::uint64_t id = in.u64();
+  const std::int64_t time = in.i64();
+  auto it = objects_.find(id);
+  // Only a holder of a shared event or notify records it.
+  if (it == objects_.end() || it->second.holders.count(client) == 0) return;
+  Object& o = it->second;
+  ++o.records;
+  o.last_time = time;
+  for (int h : o.holders) {
+    if (h == client) continue;
+    auto hc = clients_.find(h);
+    if (hc == clients_.end()) continue;
+    WireOut w;
+    w.u64(id).i64(time).i32(me.pid);
+    out.push_back({h, {FrameType::kRecorded, w.bytes()}, -1});
+    ++hc->second.forwarded;
+    hc->second.blocked = false;
+  }
+  all_blocked_ = false;
+}
+
 void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) {
   auto cit = clients_.find(client);
   if (cit == clients_.end()) {
@@ -239,26 +312,16 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     return;
   }
   Client& me = cit->second;
+  // Only an export and an HCCL join carry a descriptor; any other that came is closed here.
+  if (fd >= 0 && f.type != FrameType::kPublish && f.type != FrameType::kHcclJoin) {
+    ::close(fd);
+    fd = -1;
+  }
   WireIn in(f.payload);
   switch (f.type) {
-    case FrameType::kPublish: {
-      const std::uint64_t req = in.u64();
-      Object o;
-      o.kind = in.u8();
-      o.check_pid = in.u8() != 0;
-      o.records = in.u64();
-      o.last_time = in.i64();
-      o.description = in.str();
-      o.owner = me.pid;
-      o.owner_client = client;
-      o.fd = fd;
-      if (is_sync(o.kind)) o.holders.insert(client);
-      const std::uint64_t id = next_id_++;
-      objects_.emplace(id, std::move(o));
-      WireOut w;
-      reply(client, req, w.u8(kOk).u64(id), out);
+    case FrameType::kPublish:
+      publish(client, me, in, fd, out);
       return;
-    }
     case FrameType::kAllow:
     case FrameType::kImport:
     case FrameType::kClose:
@@ -278,27 +341,9 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
       for (std::uint64_t id : mine) erase(id);
       return;
     }
-    case FrameType::kRecord: {
-      const std::uint64_t id = in.u64();
-      const std::int64_t time = in.i64();
-      auto it = objects_.find(id);
-      if (it == objects_.end()) return;
-      Object& o = it->second;
-      ++o.records;
-      o.last_time = time;
-      for (int h : o.holders) {
-        if (h == client) continue;
-        auto hc = clients_.find(h);
-        if (hc == clients_.end()) continue;
-        WireOut w;
-        w.u64(id).i64(time).i32(me.pid);
-        out.push_back({h, {FrameType::kRecorded, w.bytes()}, -1});
-        ++hc->second.forwarded;
-        hc->second.blocked = false;
-      }
-      all_blocked_ = false;
+    case FrameType::kRecord:
+      record(client, me, in, out);
       return;
-    }
     case FrameType::kBlocked: {
       // A block sent before the client saw what was forwarded to it is stale: it wakes anyway.
       if (in.u64() == me.forwarded) me.blocked = true;
@@ -312,6 +357,9 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     case FrameType::kDrainAck: {
       auto it = drains_.find(in.u64());
       if (it == drains_.end()) return;
+      // Only the drained exporter acknowledges its drain.
+      auto obj = objects_.find(it->second.id);
+      if (obj != objects_.end() && obj->second.owner_client != client) return;
       const PendingImport p = it->second;
       drains_.erase(it);
       auto requester = clients_.find(p.client);
@@ -346,7 +394,13 @@ void Hub::keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<
   if (o == nullptr) return answer(kUnknownKey);
   if (type == FrameType::kAllow) {
     if (o->owner != me.pid) return answer(kNotOwner);
-    while (!in.done() && in.ok()) o->allowed.insert(in.i32());
+    while (!in.done() && in.ok()) {
+      const std::int32_t pid = in.i32();
+      if (o->allowed.size() >= HubLimits::kMaxAllowed && o->allowed.count(pid) == 0) {
+        return answer(kNotPermitted);
+      }
+      o->allowed.insert(pid);
+    }
     return answer(kOk);
   }
   if (type == FrameType::kClose) {

@@ -39,6 +39,9 @@
 //    conservative synchronisation; deterministic). A member that stays busy on its host while
 //    others wait holds them back; after `hccl_force_ms` of that, what is held goes out anyway
 //    (logged: the run may then differ from run to run).
+//  - Limits (issue 23): every field is checked before anything is allocated for it; a request
+//    beyond a limit is answered kNotPermitted (with a reason where the reply has room), a
+//    message without reply is ignored. A frame never throws out of frame().
 #pragma once
 
 #include <sys/types.h>
@@ -59,6 +62,16 @@ struct Outgoing {
   int client = -1;
   Frame frame;
   int pass_fd = -1;
+};
+
+/// What one client may make the hub hold.
+struct HubLimits {
+  static constexpr std::uint64_t kMaxRanks = 65536;          // of an HCCL domain
+  static constexpr std::size_t kMaxDomains = 65536;          // HCCL domains at once
+  static constexpr std::size_t kMaxObjects = 1u << 20;       // exports at once
+  static constexpr std::size_t kMaxDescription = 64u << 10;  // bytes of an export's description
+  static constexpr std::size_t kMaxAllowed = 65536;          // pids whitelisted for one export
+  static constexpr std::uint8_t kMaxKind = 3;                // IpcKind values (ipc_registry.h)
 };
 
 class Hub {
@@ -122,10 +135,15 @@ class Hub {
     std::uint32_t joined = 0;
     bool complete = false;
     bool cross = false;      // ranks in more than one process
-    std::vector<HcclMember> members;  // by rank
+    std::map<std::uint32_t, HcclMember> members;  // by rank (those that joined)
     std::set<int> clients;   // member processes that have not left it
   };
   void hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out);
+  void hccl_join(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out);
+  std::string hccl_join_error(std::uint64_t id, std::uint64_t nranks, std::uint64_t rank,
+                              std::uint64_t device) const;
+  void publish(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out);
+  void record(int client, Client& me, WireIn& in, std::vector<Outgoing>& out);
   /// Releases the held posts when every member process of a cross-process domain is blocked
   /// (or `force`: to those blocked, after hccl_force_ms_).
   void hccl_release(std::vector<Outgoing>& out, bool force = false);
