@@ -138,7 +138,7 @@ PY
     echo "PASS: the victim died, the owner finished with 507046 in ${took} s, the server left"
     ;;
   server_kill)
-    export NPUSIM_SESSION="npusim-test-$$-server-kill"
+    export NPUSIM_SESSION="npusim-test-$$-sk"
     d="${work}/server_kill"
     mkdir -p "${d}"
     timeout 60 "${peer_bin}" orphan "${d}" >"${work}/orphan.log" 2>&1 &
