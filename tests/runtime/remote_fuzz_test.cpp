@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // A frame fuzzer for the session server (issue 23): a live `npusim serve` gets random and mutated
 // frames (random types and lengths, well-formed requests with random fields, truncated frames,
-// stray descriptors, oversized headers) from clients that reconnect whenever the server drops
-// them, while a well-behaved client asks for the client list every 500 frames and must be
+// stray descriptors, oversized headers; ids the server handed out are fed back into fields)
+// from clients that reconnect whenever the server drops them, plus a few connections that stay
+// open silent or with half a frame sent, while a well-behaved client asks for the client list every 500 frames and must be
 // answered each time (within 2 s). At the end the server is alive and still leaves with its last
 // client. Deterministic: a fixed seed (NPUSIM_FUZZ_SEED).
 //
@@ -17,11 +18,14 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "runtime/remote/session.h"
 
@@ -55,25 +59,27 @@ class Fuzzer {
   Fuzzer(std::string path, std::uint64_t seed) : path_(std::move(path)), rng_(seed) {}
   ~Fuzzer() {
     if (fd_ >= 0) close(fd_);
+    for (int fd : idle_) close(fd);
   }
   /// Sends one frame (reconnecting first when the server dropped the last connection).
   void step() {
+    if (rng_() % 2000 == 0 && idle_.size() < 8) open_idle();
     if (fd_ < 0) connect_new();
     if (fd_ < 0) return;
     discard_replies();
     const std::uint32_t pick = rng_() % 100;
     bool ok;
-    if (pick < 55) {
+    if (pick < 65) {
       ok = send_request();
-    } else if (pick < 80) {
+    } else if (pick < 85) {
       ok = send_random();
-    } else if (pick < 88) {
-      ok = send_with_fd();
-    } else if (pick < 92) {
-      ok = send_truncated();
     } else if (pick < 94) {
+      ok = send_with_fd();
+    } else if (pick < 95) {
+      ok = send_truncated();
+    } else if (pick < 96) {
       ok = send_raw_header(static_cast<std::uint32_t>(rng_()), static_cast<std::uint32_t>(rng_()));
-    } else {
+    } else {  // kHello again, kList, kBye: the connection's own protocol
       ok = write_frame(fd_, {static_cast<FrameType>(1 + rng_() % 5), bytes(rng_() % 16)});
     }
     if (!ok) drop();
@@ -92,12 +98,40 @@ class Fuzzer {
   void drop() {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
+    in_.clear();
   }
+  // A connection that stays open: silent, or with half a frame header sent.
+  void open_idle() {
+    const int keep = fd_;
+    fd_ = -1;
+    connect_new();
+    if (fd_ >= 0 && rng_() % 2 == 0) {
+      const std::uint32_t head = static_cast<std::uint32_t>(FrameType::kPublish);
+      (void)!send(fd_, &head, 2, MSG_NOSIGNAL);
+    }
+    if (fd_ >= 0) idle_.push_back(fd_);
+    fd_ = keep;
+  }
+  // Reads what the server sent; keeps the ids its replies carry (status, then an id) to use as
+  // fields. Descriptors in replies are closed by recv (no control buffer).
   void discard_replies() {
     char buf[65536];
     for (;;) {
       const ssize_t r = recv(fd_, buf, sizeof(buf), MSG_DONTWAIT);
-      if (r <= 0) break;  // (descriptors in replies are closed by recv: no control buffer)
+      if (r <= 0) break;
+      in_.append(buf, static_cast<std::size_t>(r));
+    }
+    while (in_.size() >= 8) {
+      std::uint32_t head[2];
+      std::memcpy(head, in_.data(), 8);
+      if (in_.size() < 8 + static_cast<std::size_t>(head[1])) break;
+      if (head[0] == static_cast<std::uint32_t>(FrameType::kReply) && head[1] >= 17 &&
+          in_[16] == 0) {
+        std::uint64_t id = 0;
+        std::memcpy(&id, in_.data() + 17, 8);
+        ids_[ids_count_++ % ids_.size()] = id;
+      }
+      in_.erase(0, 8 + head[1]);
     }
   }
   std::string bytes(std::size_t n) {
@@ -106,7 +140,8 @@ class Fuzzer {
     return s;
   }
   std::uint64_t field() {
-    switch (rng_() % 6) {
+    switch (rng_() % 7) {
+      case 6: return ids_[(ids_count_ + ids_.size() - 1 - rng_() % 4) % ids_.size()];  // recent
       case 0: return 0;
       case 1: return rng_() % 8;
       case 2: return 0xFFFFFFFFull;
@@ -125,9 +160,10 @@ class Fuzzer {
     WireOut w;
     const int fields = static_cast<int>(rng_() % 7);
     for (int i = 0; i < fields; ++i) {
-      if (rng_() % 5 == 0) {
+      const std::uint32_t kind = rng_() % 20;
+      if (kind < 3) {
         w.str(bytes(rng_() % 64));
-      } else if (rng_() % 4 == 0) {
+      } else if (kind < 6) {
         w.u8(static_cast<std::uint8_t>(field()));
       } else {
         w.u64(field());
@@ -167,6 +203,10 @@ class Fuzzer {
   std::string path_;
   std::mt19937 rng_;
   int fd_ = -1;
+  std::string in_;                       // bytes from the server not yet parsed
+  std::array<std::uint64_t, 64> ids_{};  // ids seen in replies
+  std::size_t ids_count_ = 0;
+  std::vector<int> idle_;
 };
 
 TEST(RemoteFuzz, TheServerSurvivesRandomFramesAndKeepsAnsweringOthers) {
