@@ -43,6 +43,7 @@
 #include "tools/check/check.h"
 #include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
+#include "runtime/hccl/hub_domains.h"
 #include "runtime/remote/private_dir.h"
 #include "runtime/remote/session.h"
 #include "tools/sweep/sweep.h"
@@ -446,6 +447,7 @@ int main(int argc, char** argv) {
       std::cerr << "npusim serve: " << dir_error << "\n";
       return 2;
     }
+    npusim::hccl::register_hub_domains();  // HCCL domains across processes (issue 22)
     try {
       remote::Server server(remote::socket_path(serve_session));
       return server.run();

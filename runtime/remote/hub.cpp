@@ -24,195 +24,60 @@ Hub::~Hub() {
   for (auto& [id, o] : objects_) {
     if (o.fd >= 0) ::close(o.fd);
   }
-  for (auto& [id, d] : hccl_) {
-    for (auto& [rank, m] : d.members) {
-      if (m.fd >= 0) ::close(m.fd);
-    }
-  }
 }
 
-void Hub::hccl_erase(std::uint64_t id) {
-  auto it = hccl_.find(id);
-  if (it == hccl_.end()) return;
-  for (auto& [rank, m] : it->second.members) {
-    if (m.fd >= 0) ::close(m.fd);
-  }
-  hccl_.erase(it);
+namespace {
+
+struct Registered {
+  std::uint32_t first;
+  std::uint32_t last;
+  HubExtensionFactory make;
+};
+
+std::vector<Registered>& registered() {
+  static std::vector<Registered> list;
+  return list;
 }
 
-void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out) {
-  WireIn in(f.payload);
-  switch (f.type) {
-    case FrameType::kHcclDomain: {
-      if (fd >= 0) ::close(fd);
-      const std::uint64_t req = in.u64();
-      WireOut w;
-      if (hccl_.size() >= HubLimits::kMaxDomains) {
-        reply(client, req, w.u8(kNotPermitted), out);
-        return;
-      }
-      const std::uint64_t id = next_id_++;
-      hccl_[id].clients.insert(client);
-      reply(client, req, w.u8(kOk).u64(id), out);
-      return;
-    }
-    case FrameType::kHcclJoin:
-      hccl_join(client, me, in, fd, out);
-      return;
-    case FrameType::kHcclArena: {
-      if (fd >= 0) ::close(fd);
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = in.u64();
-      const std::uint64_t rank = in.u64();
-      auto it = hccl_.find(id);
-      WireOut w;
-      const HcclMember* m = nullptr;
-      if (it != hccl_.end() && rank <= UINT32_MAX) {
-        auto found = it->second.members.find(static_cast<std::uint32_t>(rank));
-        if (found != it->second.members.end()) m = &found->second;
-      }
-      if (m == nullptr || m->fd < 0) {
-        reply(client, req, w.u8(kUnknownKey), out);
-        return;
-      }
-      reply(client, req, w.u8(kOk), out, m->fd);
-      return;
-    }
-    case FrameType::kHcclPost: {
-      if (fd >= 0) ::close(fd);
-      const std::uint64_t id = in.u64();
-      auto it = hccl_.find(id);
-      // Only a process of the domain posts to it.
-      if (it == hccl_.end() || it->second.clients.count(client) == 0) return;
-      WireOut item;
-      item.str(f.payload);
-      for (int c : it->second.clients) {
-        if (c != client) held_[c] += item.bytes();
-      }
-      hccl_release(out);
-      return;
-    }
-    case FrameType::kHcclLeave: {
-      if (fd >= 0) ::close(fd);
-      const std::uint64_t id = in.u64();
-      auto it = hccl_.find(id);
-      if (it == hccl_.end()) return;
-      it->second.clients.erase(client);
-      if (it->second.clients.empty()) hccl_erase(id);
-      hccl_release(out);
-      return;
-    }
-    default:
-      if (fd >= 0) ::close(fd);
-      return;
-  }
+}  // namespace
+
+void register_hub_extension(std::uint32_t first, std::uint32_t last, HubExtensionFactory make) {
+  registered().push_back({first, last, std::move(make)});
 }
 
-std::string Hub::hccl_join_error(std::uint64_t id, std::uint64_t nranks, std::uint64_t rank,
-                                 std::uint64_t device) const {
-  auto it = hccl_.find(id);
-  if (it == hccl_.end()) {
-    return "the rootInfo's communication domain is not known to the session (its process left?)";
-  }
-  const HcclDomain& d = it->second;
-  if (d.complete) return "every rank of this rootInfo's domain has joined already";
-  if (nranks == 0 || nranks > HubLimits::kMaxRanks) {
-    return "nRanks " + std::to_string(nranks) + " is not in 1.." +
-           std::to_string(HubLimits::kMaxRanks);
-  }
-  if (d.nranks != 0 && d.nranks != nranks) {
-    return "nRanks " + std::to_string(nranks) + " differs from the " + std::to_string(d.nranks) +
-           " another rank of the domain gave";
-  }
-  if (rank >= nranks) {
-    return "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nranks);
-  }
-  if (device > UINT32_MAX) return "device " + std::to_string(device) + " is out of range";
-  auto m = d.members.find(static_cast<std::uint32_t>(rank));
-  if (m != d.members.end()) {
-    return "rank " + std::to_string(rank) + " of the domain has already joined (pid " +
-           std::to_string(m->second.pid) + ")";
-  }
-  return {};
+Hub::Hub(int wait_ms, int lost_grace_ms) : wait_ms_(wait_ms), lost_grace_ms_(lost_grace_ms) {
+  for (const Registered& r : registered()) extensions_.push_back({r.first, r.last, r.make()});
 }
 
-void Hub::hccl_join(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out) {
-  const std::uint64_t req = in.u64();
-  const std::uint64_t id = in.u64();
-  const std::uint64_t nranks = in.u64();
-  const std::uint64_t rank = in.u64();
-  const std::uint64_t device = in.u64();
-  std::string error = in.ok() ? hccl_join_error(id, nranks, rank, device) : "a malformed join";
-  WireOut ack;
-  if (!error.empty()) {
-    if (fd >= 0) ::close(fd);
-    reply(client, req, ack.u8(kNotPermitted).str(error), out);
-    return;
-  }
-  reply(client, req, ack.u8(kOk).str({}), out);
-  HcclDomain& d = hccl_[id];
-  d.nranks = static_cast<std::uint32_t>(nranks);
-  d.members[static_cast<std::uint32_t>(rank)] =
-      HcclMember{client, static_cast<std::uint32_t>(device), me.pid, fd, true};
-  d.clients.insert(client);
-  if (++d.joined < d.nranks) return;
-  d.complete = true;
-  std::set<int> processes;
-  for (const auto& [r, m] : d.members) processes.insert(m.client);
-  d.cross = processes.size() > 1;
-  // From now on the domain's processes are those of its ranks (the one that registered it may
-  // hold none, e.g. a launcher: it must not hold the ranks back).
-  d.clients = processes;
-  WireOut w;
-  w.u64(id).u64(d.nranks);
-  for (const auto& [r, m] : d.members) w.u64(m.device).i32(m.pid);
-  for (int c : processes) {
-    auto cc = clients_.find(c);
-    if (cc == clients_.end()) continue;
-    out.push_back({c, {FrameType::kHcclMembers, w.bytes()}, -1});
-    ++cc->second.forwarded;
-    cc->second.blocked = false;
-  }
-  all_blocked_ = false;
+void Hub::add_extension(std::uint32_t first, std::uint32_t last,
+                        std::unique_ptr<HubExtension> ext) {
+  extensions_.push_back({first, last, std::move(ext)});
 }
 
-void Hub::hccl_release(std::vector<Outgoing>& out, bool force) {
-  bool any = false;
-  for (const auto& [c, items] : held_) any = any || !items.empty();
-  if (!any) {
-    hccl_stalled_ = false;
-    return;
+HubExtension* Hub::extension_for(FrameType type) {
+  const auto t = static_cast<std::uint32_t>(type);
+  for (Extension& e : extensions_) {
+    if (t >= e.first && t <= e.last) return e.ext.get();
   }
-  if (!force) {
-    for (const auto& [id, d] : hccl_) {
-      if (!d.cross) continue;
-      for (int c : d.clients) {
-        auto cc = clients_.find(c);
-        if (cc != clients_.end() && !cc->second.blocked) {
-          if (!hccl_stalled_) {
-            hccl_stalled_ = true;
-            hccl_stalled_since_ = Clock::now();
-          }
-          return;
-        }
-      }
-    }
-  }
-  for (auto& [c, items] : held_) {
-    if (items.empty()) continue;
-    auto cc = clients_.find(c);
-    if (cc == clients_.end()) {
-      items.clear();
-      continue;
-    }
-    if (force && !cc->second.blocked) continue;
-    out.push_back({c, {FrameType::kHcclBatch, items}, -1});
-    items.clear();
-    ++cc->second.forwarded;
-    cc->second.blocked = false;
-  }
-  hccl_stalled_ = false;
-  all_blocked_ = false;
+  return nullptr;
+}
+
+void Hub::push(int client, Frame f, std::vector<Outgoing>& out) {
+  auto it = clients_.find(client);
+  if (it == clients_.end()) return;
+  out.push_back({client, std::move(f), -1});
+  ++it->second.forwarded;
+  it->second.blocked = false;
+}
+
+bool Hub::client_blocked(int client) const {
+  auto it = clients_.find(client);
+  return it != clients_.end() && it->second.blocked;
+}
+
+pid_t Hub::client_pid(int client) const {
+  auto it = clients_.find(client);
+  return it == clients_.end() ? 0 : it->second.pid;
 }
 
 void Hub::joined(int client, pid_t pid, const std::string& program) {
@@ -312,8 +177,12 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     return;
   }
   Client& me = cit->second;
-  // Only an export and an HCCL join carry a descriptor; any other that came is closed here.
-  if (fd >= 0 && f.type != FrameType::kPublish && f.type != FrameType::kHcclJoin) {
+  if (HubExtension* ext = extension_for(f.type)) {
+    ext->frame(*this, client, f, fd, out);
+    return;
+  }
+  // Of the hub's own frames only an export carries a descriptor; any other is closed here.
+  if (fd >= 0 && f.type != FrameType::kPublish) {
     ::close(fd);
     fd = -1;
   }
@@ -347,7 +216,8 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     case FrameType::kBlocked: {
       // A block sent before the client saw what was forwarded to it is stale: it wakes anyway.
       if (in.u64() == me.forwarded) me.blocked = true;
-      if (me.blocked) hccl_release(out);
+      if (!me.blocked) return;
+      for (Extension& e : extensions_) e.ext->blocked(*this, out);
       return;
     }
     case FrameType::kUnblocked:
@@ -368,13 +238,6 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
       answer_import(p.client, p.req, p.id, out);
       return;
     }
-    case FrameType::kHcclDomain:
-    case FrameType::kHcclJoin:
-    case FrameType::kHcclArena:
-    case FrameType::kHcclPost:
-    case FrameType::kHcclLeave:
-      hccl_frame(client, me, f, fd, out);
-      return;
     default:
       if (fd >= 0) ::close(fd);
       return;
@@ -464,14 +327,7 @@ void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {
     requester->second.waiting_drain = 0;
     answer_import(p.client, p.req, p.id, out);
   }
-  held_.erase(client);
-  std::vector<std::uint64_t> empty;
-  for (auto& [id, d] : hccl_) {
-    d.clients.erase(client);
-    if (d.clients.empty()) empty.push_back(id);
-  }
-  for (std::uint64_t id : empty) hccl_erase(id);
-  hccl_release(out);
+  for (Extension& e : extensions_) e.ext->left(*this, client, out);
   all_blocked_ = false;
 }
 
@@ -503,23 +359,17 @@ void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
 }
 
 void Hub::tick(Clock::time_point now, std::vector<Outgoing>& out) {
-  if (hccl_stalled_ && now - hccl_stalled_since_ >= std::chrono::milliseconds(hccl_force_ms_)) {
-    hccl_release(out, true);
-  }
+  for (Extension& e : extensions_) e.ext->tick(*this, now, out);
   deadlock_check(now, out);
 }
 
 int Hub::poll_timeout_ms(Clock::time_point now) const {
-  int hccl = -1;
-  if (hccl_stalled_) {
-    const auto left = std::chrono::milliseconds(hccl_force_ms_) -
-                      std::chrono::duration_cast<std::chrono::milliseconds>(now -
-                                                                            hccl_stalled_since_);
-    hccl = left.count() < 0 ? 0 : static_cast<int>(left.count()) + 1;
+  int t = deadlock_timeout_ms(now);
+  for (const Extension& e : extensions_) {
+    const int ext = e.ext->poll_timeout_ms(now);
+    if (ext >= 0) t = t < 0 ? ext : std::min(t, ext);
   }
-  const int dead = deadlock_timeout_ms(now);
-  if (hccl < 0) return dead;
-  return dead < 0 ? hccl : std::min(hccl, dead);
+  return t;
 }
 
 int Hub::deadlock_timeout_ms(Clock::time_point now) const {

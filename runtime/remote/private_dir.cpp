@@ -44,7 +44,9 @@ std::string session_dir_for(const char* xdg, const std::string& tmp, uid_t uid) 
   return tmp + "/npusim-" + std::to_string(uid);
 }
 
-std::string session_dir() { return session_dir_for(std::getenv("XDG_RUNTIME_DIR"), "/tmp", geteuid()); }
+std::string session_dir() {
+  return session_dir_for(std::getenv("XDG_RUNTIME_DIR"), "/tmp", geteuid());
+}
 
 bool ensure_private_dir(const std::string& path, uid_t uid, std::string& error) {
   if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
@@ -61,7 +63,8 @@ bool ensure_private_dir(const std::string& path, uid_t uid, std::string& error) 
     return false;
   }
   struct stat st {};
-  const std::string fault = ::fstat(fd, &st) != 0 ? std::strerror(errno) : private_dir_fault(st, uid);
+  const std::string fault =
+      ::fstat(fd, &st) != 0 ? std::strerror(errno) : private_dir_fault(st, uid);
   ::close(fd);
   if (!fault.empty()) {
     error = "refusing the session directory " + path + ": it " + fault +

@@ -336,7 +336,9 @@ void ServerLoop::accept_new(Clock::time_point now) {
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
       // Out of descriptors: stop polling the listener for a while rather than spin on it.
-      if (errno == EMFILE || errno == ENFILE) accept_pause_until_ = now + std::chrono::milliseconds(100);
+      if (errno == EMFILE || errno == ENFILE) {
+        accept_pause_until_ = now + std::chrono::milliseconds(100);
+      }
       return;
     }
     std::string why;
@@ -426,7 +428,9 @@ void Server::take_serving_lock() {
 Server::Server(std::string path, int idle_exit_ms)
     : path_(std::move(path)), idle_exit_ms_(idle_exit_ms) {
   sockaddr_un a{};
-  if (path_.size() >= sizeof(a.sun_path)) throw std::runtime_error("socket path too long: " + path_);
+  if (path_.size() >= sizeof(a.sun_path)) {
+    throw std::runtime_error("socket path too long: " + path_);
+  }
   a.sun_family = AF_UNIX;
   std::memcpy(a.sun_path, path_.c_str(), path_.size() + 1);
   take_serving_lock();

@@ -23,6 +23,7 @@
 #include <string>
 #include <thread>
 
+#include "runtime/hccl/hub_domains.h"
 #include "runtime/remote/hub.h"
 #include "runtime/remote/session.h"
 
@@ -51,6 +52,7 @@ std::uint8_t status_of(const std::vector<Outgoing>& out, std::size_t i = 0) {
 
 TEST(HubLimits, AJoinAnnouncingFourBillionRanksIsRefusedWithoutAllocating) {
   Hub hub;
+  hccl::add_hub_domains(hub);
   hub.joined(5, 100, "a");
   std::vector<Outgoing> out;
   WireOut d;

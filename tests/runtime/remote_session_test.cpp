@@ -118,6 +118,7 @@ TEST(RemoteSession, ServerNumbersClientsNoticesALostOneAndLeavesWithTheLast) {
   // kJoined 0, kLeft 1, kLost 2.
   EXPECT_EQ(text.str(), "0 1 client-a\n0 2 client-b\n2 2 client-b\n1 1 client-a\n");
   std::remove(log.c_str());
+  std::remove((path + ".serving").c_str());
   EXPECT_NE(access(path.c_str(), F_OK), 0) << "the socket file stays behind";
 }
 
@@ -158,12 +159,16 @@ TEST(RemoteSession, TheFirstClientStartsTheServerTheSecondJoinsIt) {
   }
   EXPECT_TRUE(gone) << "the server did not leave with its last client";
   std::remove((socket_path(session) + ".lock").c_str());
+  std::remove((socket_path(session) + ".serving").c_str());
 }
 
 TEST(RemoteSession, AServerNobodyJoinsGivesUp) {
   const std::string path = "/tmp/npusim-test-idle-" + std::to_string(getpid()) + ".sock";
-  Server s(path, 50);
-  EXPECT_EQ(s.run(nullptr, false), 1);
+  {
+    Server s(path, 50);
+    EXPECT_EQ(s.run(nullptr, false), 1);
+  }
+  std::remove((path + ".serving").c_str());
 }
 
 TEST(RemoteSession, ConnectingWhereNobodyListensSaysSo) {
