@@ -21,6 +21,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <cstdlib>
 #include <random>
@@ -240,6 +241,8 @@ TEST(RemoteFuzz, TheServerSurvivesRandomFramesAndKeepsAnsweringOthers) {
               static_cast<unsigned long long>(seed));
   write_frame(good, {FrameType::kBye, ""});
   close(good);
+  std::remove((socket_path(session) + ".lock").c_str());  // this test's session only
+  std::remove((socket_path(session) + ".serving").c_str());
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -289,6 +290,8 @@ TEST(RemoteRobustness, ASecondServerOfALiveSessionLeavesItServing) {
   write_frame(a, {FrameType::kBye, ""});
   close(b);
   close(a);
+  std::remove((path + ".lock").c_str());  // this test's session only
+  std::remove((path + ".serving").c_str());
 }
 
 }  // namespace

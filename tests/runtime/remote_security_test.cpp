@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -185,7 +186,10 @@ int start_session_bounded(const std::string& session) {
     write_frame(fd, {FrameType::kBye, ""});
     _exit(0);
   }
-  return wait_bounded(client, 10000);
+  const int status = wait_bounded(client, 10000);
+  std::remove((socket_path(session) + ".lock").c_str());  // this test's session only
+  std::remove((socket_path(session) + ".serving").c_str());
+  return status;
 }
 
 std::string old_lock_name(const std::string& session) {
