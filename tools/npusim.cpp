@@ -43,6 +43,8 @@
 #include "tools/check/check.h"
 #include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
+#include "runtime/hccl/hub_domains.h"
+#include "runtime/session/private_dir.h"
 #include "runtime/session/session.h"
 #include "tools/sweep/sweep.h"
 
@@ -440,6 +442,12 @@ int main(int argc, char** argv) {
       std::cerr << "npusim serve: '" << serve_session << "' is not a session id ([A-Za-z0-9._-], 1..64)\n";
       return 2;
     }
+    std::string dir_error;
+    if (!remote::ensure_private_dir(remote::session_dir(), geteuid(), dir_error)) {
+      std::cerr << "npusim serve: " << dir_error << "\n";
+      return 2;
+    }
+    npusim::hccl::register_hub_domains();  // HCCL domains across processes (issue 22)
     try {
       remote::Server server(remote::socket_path(serve_session));
       return server.run();

@@ -71,7 +71,11 @@ std::uint64_t RemoteIpcRegistry::publish(IpcKind kind, std::int32_t owner_pid, b
     return local_.publish(kind, owner_pid, check_pid, object);
   }
   remote::WireIn in(reply);
-  in.u8();
+  if (in.u8() != 0) {
+    sim::log_error("the session server refused the export (beyond its limits): it stays in this "
+                   "process");
+    return local_.publish(kind, owner_pid, check_pid, object);
+  }
   const std::uint64_t id = in.u64();
   exported_[id] = object;
   codec->published(object, id);
@@ -285,6 +289,12 @@ bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string
         ok = false;
         break;
     }
+  }
+  // Its kServerGone was taken by an earlier wait: every later wait on the session fails too,
+  // at once (nothing can come any more).
+  if (pushes.empty() && link.gone()) {
+    error = "the session server is gone";
+    ok = false;
   }
   return ok;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // HCCL domains whose ranks live in several processes of a session (runtime/hccl/comm.h, the
-// hub's side in runtime/session/hub.h): registration, the rendezvous through the hub, and what
-// crosses processes during collectives (flag writes, buffer publications, point-to-point
+// hub's side in runtime/hccl/hub_domains.h): registration, the rendezvous through the hub, and
+// what crosses processes during collectives (flag writes, buffer publications, point-to-point
 // messages), applied here as the hub releases them.
 #include <sys/mman.h>
 #include <sys/stat.h>

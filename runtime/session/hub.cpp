@@ -24,169 +24,60 @@ Hub::~Hub() {
   for (auto& [id, o] : objects_) {
     if (o.fd >= 0) ::close(o.fd);
   }
-  for (auto& [id, d] : hccl_) {
-    for (HcclMember& m : d.members) {
-      if (m.fd >= 0) ::close(m.fd);
-    }
-  }
 }
 
-void Hub::hccl_erase(std::uint64_t id) {
-  auto it = hccl_.find(id);
-  if (it == hccl_.end()) return;
-  for (HcclMember& m : it->second.members) {
-    if (m.fd >= 0) ::close(m.fd);
-  }
-  hccl_.erase(it);
+namespace {
+
+struct Registered {
+  std::uint32_t first;
+  std::uint32_t last;
+  HubExtensionFactory make;
+};
+
+std::vector<Registered>& registered() {
+  static std::vector<Registered> list;
+  return list;
 }
 
-void Hub::hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out) {
-  WireIn in(f.payload);
-  switch (f.type) {
-    case FrameType::kHcclDomain: {
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = next_id_++;
-      hccl_[id].clients.insert(client);
-      WireOut w;
-      reply(client, req, w.u8(kOk).u64(id), out);
-      return;
-    }
-    case FrameType::kHcclJoin: {
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = in.u64();
-      const auto nranks = static_cast<std::uint32_t>(in.u64());
-      const auto rank = static_cast<std::uint32_t>(in.u64());
-      const auto device = static_cast<std::uint32_t>(in.u64());
-      auto it = hccl_.find(id);
-      std::string error;
-      if (it == hccl_.end()) {
-        error = "the rootInfo's communication domain is not known to the session (its process "
-                "left?)";
-      } else if (it->second.complete) {
-        error = "every rank of this rootInfo's domain has joined already";
-      } else if (it->second.nranks != 0 && it->second.nranks != nranks) {
-        error = "nRanks " + std::to_string(nranks) + " differs from the " +
-                std::to_string(it->second.nranks) + " another rank of the domain gave";
-      } else if (nranks == 0 || rank >= nranks) {
-        error = "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nranks);
-      } else if (!it->second.members.empty() && it->second.members[rank].joined) {
-        error = "rank " + std::to_string(rank) + " of the domain has already joined (pid " +
-                std::to_string(it->second.members[rank].pid) + ")";
-      }
-      WireOut ack;
-      if (!error.empty()) {
-        if (fd >= 0) ::close(fd);
-        reply(client, req, ack.u8(kNotPermitted).str(error), out);
-        return;
-      }
-      reply(client, req, ack.u8(kOk).str({}), out);
-      HcclDomain& d = it->second;
-      if (d.nranks == 0) {
-        d.nranks = nranks;
-        d.members.resize(nranks);
-      }
-      d.members[rank] = HcclMember{client, device, me.pid, fd, true};
-      d.clients.insert(client);
-      if (++d.joined < d.nranks) return;
-      d.complete = true;
-      std::set<int> processes;
-      for (const HcclMember& m : d.members) processes.insert(m.client);
-      d.cross = processes.size() > 1;
-      // From now on the domain's processes are those of its ranks (the one that registered it
-      // may hold none, e.g. a launcher: it must not hold the ranks back).
-      d.clients = processes;
-      WireOut w;
-      w.u64(id).u64(d.nranks);
-      for (const HcclMember& m : d.members) w.u64(m.device).i32(m.pid);
-      for (int c : processes) {
-        auto cc = clients_.find(c);
-        if (cc == clients_.end()) continue;
-        out.push_back({c, {FrameType::kHcclMembers, w.bytes()}, -1});
-        ++cc->second.forwarded;
-        cc->second.blocked = false;
-      }
-      all_blocked_ = false;
-      return;
-    }
-    case FrameType::kHcclArena: {
-      const std::uint64_t req = in.u64();
-      const std::uint64_t id = in.u64();
-      const std::uint64_t rank = in.u64();
-      auto it = hccl_.find(id);
-      WireOut w;
-      if (it == hccl_.end() || rank >= it->second.members.size() ||
-          it->second.members[rank].fd < 0) {
-        reply(client, req, w.u8(kUnknownKey), out);
-        return;
-      }
-      reply(client, req, w.u8(kOk), out, it->second.members[rank].fd);
-      return;
-    }
-    case FrameType::kHcclPost: {
-      if (fd >= 0) ::close(fd);
-      const std::uint64_t id = in.u64();
-      auto it = hccl_.find(id);
-      if (it == hccl_.end()) return;
-      WireOut item;
-      item.str(f.payload);
-      for (int c : it->second.clients) {
-        if (c != client) held_[c] += item.bytes();
-      }
-      hccl_release(out);
-      return;
-    }
-    case FrameType::kHcclLeave: {
-      const std::uint64_t id = in.u64();
-      auto it = hccl_.find(id);
-      if (it == hccl_.end()) return;
-      it->second.clients.erase(client);
-      if (it->second.clients.empty()) hccl_erase(id);
-      hccl_release(out);
-      return;
-    }
-    default:
-      if (fd >= 0) ::close(fd);
-      return;
-  }
+}  // namespace
+
+void register_hub_extension(std::uint32_t first, std::uint32_t last, HubExtensionFactory make) {
+  registered().push_back({first, last, std::move(make)});
 }
 
-void Hub::hccl_release(std::vector<Outgoing>& out, bool force) {
-  bool any = false;
-  for (const auto& [c, items] : held_) any = any || !items.empty();
-  if (!any) {
-    hccl_stalled_ = false;
-    return;
+Hub::Hub(int wait_ms, int lost_grace_ms) : wait_ms_(wait_ms), lost_grace_ms_(lost_grace_ms) {
+  for (const Registered& r : registered()) extensions_.push_back({r.first, r.last, r.make()});
+}
+
+void Hub::add_extension(std::uint32_t first, std::uint32_t last,
+                        std::unique_ptr<HubExtension> ext) {
+  extensions_.push_back({first, last, std::move(ext)});
+}
+
+HubExtension* Hub::extension_for(FrameType type) {
+  const auto t = static_cast<std::uint32_t>(type);
+  for (Extension& e : extensions_) {
+    if (t >= e.first && t <= e.last) return e.ext.get();
   }
-  if (!force) {
-    for (const auto& [id, d] : hccl_) {
-      if (!d.cross) continue;
-      for (int c : d.clients) {
-        auto cc = clients_.find(c);
-        if (cc != clients_.end() && !cc->second.blocked) {
-          if (!hccl_stalled_) {
-            hccl_stalled_ = true;
-            hccl_stalled_since_ = Clock::now();
-          }
-          return;
-        }
-      }
-    }
-  }
-  for (auto& [c, items] : held_) {
-    if (items.empty()) continue;
-    auto cc = clients_.find(c);
-    if (cc == clients_.end()) {
-      items.clear();
-      continue;
-    }
-    if (force && !cc->second.blocked) continue;
-    out.push_back({c, {FrameType::kHcclBatch, items}, -1});
-    items.clear();
-    ++cc->second.forwarded;
-    cc->second.blocked = false;
-  }
-  hccl_stalled_ = false;
-  all_blocked_ = false;
+  return nullptr;
+}
+
+void Hub::push(int client, Frame f, std::vector<Outgoing>& out) {
+  auto it = clients_.find(client);
+  if (it == clients_.end()) return;
+  out.push_back({client, std::move(f), -1});
+  ++it->second.forwarded;
+  it->second.blocked = false;
+}
+
+bool Hub::client_blocked(int client) const {
+  auto it = clients_.find(client);
+  return it != clients_.end() && it->second.blocked;
+}
+
+pid_t Hub::client_pid(int client) const {
+  auto it = clients_.find(client);
+  return it == clients_.end() ? 0 : it->second.pid;
 }
 
 void Hub::joined(int client, pid_t pid, const std::string& program) {
@@ -232,6 +123,53 @@ void Hub::answer_import(int client, std::uint64_t req, std::uint64_t id,
   reply(client, req, w, out, o.fd);
 }
 
+void Hub::publish(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out) {
+  const std::uint64_t req = in.u64();
+  Object o;
+  o.kind = in.u8();
+  o.check_pid = in.u8() != 0;
+  o.records = in.u64();
+  o.last_time = in.i64();
+  o.description = in.str();
+  WireOut w;
+  if (!in.ok() || o.kind > HubLimits::kMaxKind ||
+      o.description.size() > HubLimits::kMaxDescription ||
+      objects_.size() >= HubLimits::kMaxObjects) {
+    if (fd >= 0) ::close(fd);
+    reply(client, req, w.u8(kNotPermitted), out);
+    return;
+  }
+  o.owner = me.pid;
+  o.owner_client = client;
+  o.fd = fd;
+  if (is_sync(o.kind)) o.holders.insert(client);
+  const std::uint64_t id = next_id_++;
+  objects_.emplace(id, std::move(o));
+  reply(client, req, w.u8(kOk).u64(id), out);
+}
+
+void Hub::record(int client, Client& me, WireIn& in, std::vector<Outgoing>& out) {
+  const std::uint64_t id = in.u64();
+  const std::int64_t time = in.i64();
+  auto it = objects_.find(id);
+  // Only a holder of a shared event or notify records it.
+  if (it == objects_.end() || it->second.holders.count(client) == 0) return;
+  Object& o = it->second;
+  ++o.records;
+  o.last_time = time;
+  for (int h : o.holders) {
+    if (h == client) continue;
+    auto hc = clients_.find(h);
+    if (hc == clients_.end()) continue;
+    WireOut w;
+    w.u64(id).i64(time).i32(me.pid);
+    out.push_back({h, {FrameType::kRecorded, w.bytes()}, -1});
+    ++hc->second.forwarded;
+    hc->second.blocked = false;
+  }
+  all_blocked_ = false;
+}
+
 void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) {
   auto cit = clients_.find(client);
   if (cit == clients_.end()) {
@@ -239,26 +177,20 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     return;
   }
   Client& me = cit->second;
+  if (HubExtension* ext = extension_for(f.type)) {
+    ext->frame(*this, client, f, fd, out);
+    return;
+  }
+  // Of the hub's own frames only an export carries a descriptor; any other is closed here.
+  if (fd >= 0 && f.type != FrameType::kPublish) {
+    ::close(fd);
+    fd = -1;
+  }
   WireIn in(f.payload);
   switch (f.type) {
-    case FrameType::kPublish: {
-      const std::uint64_t req = in.u64();
-      Object o;
-      o.kind = in.u8();
-      o.check_pid = in.u8() != 0;
-      o.records = in.u64();
-      o.last_time = in.i64();
-      o.description = in.str();
-      o.owner = me.pid;
-      o.owner_client = client;
-      o.fd = fd;
-      if (is_sync(o.kind)) o.holders.insert(client);
-      const std::uint64_t id = next_id_++;
-      objects_.emplace(id, std::move(o));
-      WireOut w;
-      reply(client, req, w.u8(kOk).u64(id), out);
+    case FrameType::kPublish:
+      publish(client, me, in, fd, out);
       return;
-    }
     case FrameType::kAllow:
     case FrameType::kImport:
     case FrameType::kClose:
@@ -278,31 +210,14 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
       for (std::uint64_t id : mine) erase(id);
       return;
     }
-    case FrameType::kRecord: {
-      const std::uint64_t id = in.u64();
-      const std::int64_t time = in.i64();
-      auto it = objects_.find(id);
-      if (it == objects_.end()) return;
-      Object& o = it->second;
-      ++o.records;
-      o.last_time = time;
-      for (int h : o.holders) {
-        if (h == client) continue;
-        auto hc = clients_.find(h);
-        if (hc == clients_.end()) continue;
-        WireOut w;
-        w.u64(id).i64(time).i32(me.pid);
-        out.push_back({h, {FrameType::kRecorded, w.bytes()}, -1});
-        ++hc->second.forwarded;
-        hc->second.blocked = false;
-      }
-      all_blocked_ = false;
+    case FrameType::kRecord:
+      record(client, me, in, out);
       return;
-    }
     case FrameType::kBlocked: {
       // A block sent before the client saw what was forwarded to it is stale: it wakes anyway.
       if (in.u64() == me.forwarded) me.blocked = true;
-      if (me.blocked) hccl_release(out);
+      if (!me.blocked) return;
+      for (Extension& e : extensions_) e.ext->blocked(*this, out);
       return;
     }
     case FrameType::kUnblocked:
@@ -312,6 +227,9 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     case FrameType::kDrainAck: {
       auto it = drains_.find(in.u64());
       if (it == drains_.end()) return;
+      // Only the drained exporter acknowledges its drain.
+      auto obj = objects_.find(it->second.id);
+      if (obj != objects_.end() && obj->second.owner_client != client) return;
       const PendingImport p = it->second;
       drains_.erase(it);
       auto requester = clients_.find(p.client);
@@ -320,13 +238,6 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
       answer_import(p.client, p.req, p.id, out);
       return;
     }
-    case FrameType::kHcclDomain:
-    case FrameType::kHcclJoin:
-    case FrameType::kHcclArena:
-    case FrameType::kHcclPost:
-    case FrameType::kHcclLeave:
-      hccl_frame(client, me, f, fd, out);
-      return;
     default:
       if (fd >= 0) ::close(fd);
       return;
@@ -346,7 +257,13 @@ void Hub::keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<
   if (o == nullptr) return answer(kUnknownKey);
   if (type == FrameType::kAllow) {
     if (o->owner != me.pid) return answer(kNotOwner);
-    while (!in.done() && in.ok()) o->allowed.insert(in.i32());
+    while (!in.done() && in.ok()) {
+      const std::int32_t pid = in.i32();
+      if (o->allowed.size() >= HubLimits::kMaxAllowed && o->allowed.count(pid) == 0) {
+        return answer(kNotPermitted);
+      }
+      o->allowed.insert(pid);
+    }
     return answer(kOk);
   }
   if (type == FrameType::kClose) {
@@ -410,14 +327,7 @@ void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {
     requester->second.waiting_drain = 0;
     answer_import(p.client, p.req, p.id, out);
   }
-  held_.erase(client);
-  std::vector<std::uint64_t> empty;
-  for (auto& [id, d] : hccl_) {
-    d.clients.erase(client);
-    if (d.clients.empty()) empty.push_back(id);
-  }
-  for (std::uint64_t id : empty) hccl_erase(id);
-  hccl_release(out);
+  for (Extension& e : extensions_) e.ext->left(*this, client, out);
   all_blocked_ = false;
 }
 
@@ -449,23 +359,17 @@ void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
 }
 
 void Hub::tick(Clock::time_point now, std::vector<Outgoing>& out) {
-  if (hccl_stalled_ && now - hccl_stalled_since_ >= std::chrono::milliseconds(hccl_force_ms_)) {
-    hccl_release(out, true);
-  }
+  for (Extension& e : extensions_) e.ext->tick(*this, now, out);
   deadlock_check(now, out);
 }
 
 int Hub::poll_timeout_ms(Clock::time_point now) const {
-  int hccl = -1;
-  if (hccl_stalled_) {
-    const auto left = std::chrono::milliseconds(hccl_force_ms_) -
-                      std::chrono::duration_cast<std::chrono::milliseconds>(now -
-                                                                            hccl_stalled_since_);
-    hccl = left.count() < 0 ? 0 : static_cast<int>(left.count()) + 1;
+  int t = deadlock_timeout_ms(now);
+  for (const Extension& e : extensions_) {
+    const int ext = e.ext->poll_timeout_ms(now);
+    if (ext >= 0) t = t < 0 ? ext : std::min(t, ext);
   }
-  const int dead = deadlock_timeout_ms(now);
-  if (hccl < 0) return dead;
-  return dead < 0 ? hccl : std::min(hccl, dead);
+  return t;
 }
 
 int Hub::deadlock_timeout_ms(Clock::time_point now) const {

@@ -27,25 +27,23 @@
 //    (crashed, killed), else `wait_ms`: a process of the session connects only at its first
 //    export or import, so a peer that has not done that yet (still starting, polling a file) is
 //    given time to arrive.
-//  - HCCL domains (runtime/hccl/comm.h): HcclGetRootInfo registers one (kHcclDomain); each rank
-//    joins with its device and its process's device-arena fd (kHcclJoin); when every rank has
-//    joined, each member process gets the member list (kHcclMembers), and may ask for a peer's
-//    arena fd (kHcclArena) to read its buffers. A domain whose ranks live in several processes
-//    is "cross-process": what one rank posts for the others (kHcclPost: notify flag writes with
-//    their simulated time, buffer publications) is held and released to the other member
-//    processes only at a quiescent point, when every member process of a cross-process domain
-//    is blocked (kBlocked): each process then applies what it got at its own simulated time, so
-//    the order of arrival on the wall clock never shows in simulated time (bulk-synchronous
-//    conservative synchronisation; deterministic). A member that stays busy on its host while
-//    others wait holds them back; after `hccl_force_ms` of that, what is held goes out anyway
-//    (logged: the run may then differ from run to run).
+//  - Extensions (issue 22): a library serves its own range of frame types by registering a
+//    HubExtension (register_hub_extension); the hub hands it the frames of that range it does
+//    not interpret, tells it when a client blocks or leaves, and lets it push frames and ask
+//    about clients. HCCL's communication domains are one (runtime/hccl/hub_domains.h), which
+//    `npusim serve` registers.
+//  - Limits (issue 23): every field is checked before anything is allocated for it; a request
+//    beyond a limit is answered kNotPermitted (with a reason where the reply has room), a
+//    message without reply is ignored. A frame never throws out of frame().
 #pragma once
 
 #include <sys/types.h>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -61,11 +59,45 @@ struct Outgoing {
   int pass_fd = -1;
 };
 
+/// What one client may make the hub hold.
+struct HubLimits {
+  static constexpr std::uint64_t kMaxRanks = 65536;          // of an HCCL domain
+  static constexpr std::size_t kMaxDomains = 65536;          // HCCL domains at once
+  static constexpr std::size_t kMaxObjects = 1u << 20;       // exports at once
+  static constexpr std::size_t kMaxDescription = 64u << 10;  // bytes of an export's description
+  static constexpr std::size_t kMaxAllowed = 65536;          // pids whitelisted for one export
+  static constexpr std::uint8_t kMaxKind = 3;                // IpcKind values (ipc_registry.h)
+};
+
+class Hub;
+
+/// A library's part of the session server: the frames of its own type range.
+class HubExtension {
+ public:
+  using Clock = std::chrono::steady_clock;
+  virtual ~HubExtension() = default;
+  /// A frame of the extension's range from a connected `client`; `fd` (-1: none) is the
+  /// extension's to keep or close.
+  virtual void frame(Hub& hub, int client, const Frame& f, int fd, std::vector<Outgoing>& out) = 0;
+  /// A client has just become blocked (kBlocked).
+  virtual void blocked(Hub& hub, std::vector<Outgoing>& out) = 0;
+  /// `client` has left (the hub no longer knows it).
+  virtual void left(Hub& hub, int client, std::vector<Outgoing>& out) = 0;
+  /// Wall time passes (before the hub's own deadlock check).
+  virtual void tick(Hub& hub, Clock::time_point now, std::vector<Outgoing>& out) = 0;
+  /// How long poll() may sleep before tick() has something to do for it (-1: no limit).
+  virtual int poll_timeout_ms(Clock::time_point now) const = 0;
+};
+
+using HubExtensionFactory = std::function<std::unique_ptr<HubExtension>()>;
+/// Every Hub made afterwards in this process gets an extension from `make` for the frame types
+/// first..last (inclusive).
+void register_hub_extension(std::uint32_t first, std::uint32_t last, HubExtensionFactory make);
+
 class Hub {
  public:
   using Clock = std::chrono::steady_clock;
-  explicit Hub(int wait_ms = 10000, int lost_grace_ms = 300, int hccl_force_ms = 30000)
-      : wait_ms_(wait_ms), lost_grace_ms_(lost_grace_ms), hccl_force_ms_(hccl_force_ms) {}
+  explicit Hub(int wait_ms = 10000, int lost_grace_ms = 300);
   ~Hub();
   Hub(const Hub&) = delete;
   Hub& operator=(const Hub&) = delete;
@@ -82,6 +114,24 @@ class Hub {
   int deadlock_timeout_ms(Clock::time_point now) const;
 
   std::size_t exports() const { return objects_.size(); }
+
+  /// Adds an extension for frame types first..last (besides the registered ones).
+  void add_extension(std::uint32_t first, std::uint32_t last, std::unique_ptr<HubExtension> ext);
+
+  // For extensions.
+  void reply(int client, std::uint64_t req, const WireOut& body, std::vector<Outgoing>& out,
+             int pass_fd = -1);
+  /// A frame for `client` that ends its block (it counts in kBlocked's "pushes received": the
+  /// client's Link must count its type, as it counts kRecorded, kHcclMembers and kHcclBatch);
+  /// nothing when the client is not connected.
+  void push(int client, Frame f, std::vector<Outgoing>& out);
+  /// Something happened: the wait before a deadlock is declared starts again.
+  void activity() { all_blocked_ = false; }
+  /// A new machine-wide id (exports and extensions share one space).
+  std::uint64_t new_id() { return next_id_++; }
+  bool has_client(int client) const { return clients_.count(client) != 0; }
+  bool client_blocked(int client) const;
+  pid_t client_pid(int client) const;
 
  private:
   struct Client {
@@ -110,29 +160,15 @@ class Hub {
     std::uint64_t id = 0;
   };
 
-  struct HcclMember {
-    int client = -1;
-    std::uint32_t device = 0;
-    pid_t pid = 0;
-    int fd = -1;
-    bool joined = false;
+  struct Extension {
+    std::uint32_t first = 0;
+    std::uint32_t last = 0;
+    std::unique_ptr<HubExtension> ext;
   };
-  struct HcclDomain {
-    std::uint32_t nranks = 0;
-    std::uint32_t joined = 0;
-    bool complete = false;
-    bool cross = false;      // ranks in more than one process
-    std::vector<HcclMember> members;  // by rank
-    std::set<int> clients;   // member processes that have not left it
-  };
-  void hccl_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out);
-  /// Releases the held posts when every member process of a cross-process domain is blocked
-  /// (or `force`: to those blocked, after hccl_force_ms_).
-  void hccl_release(std::vector<Outgoing>& out, bool force = false);
-  void hccl_erase(std::uint64_t id);
+  void publish(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out);
+  void record(int client, Client& me, WireIn& in, std::vector<Outgoing>& out);
+  HubExtension* extension_for(FrameType type);
 
-  void reply(int client, std::uint64_t req, const WireOut& body, std::vector<Outgoing>& out,
-             int pass_fd = -1);
   void answer_import(int client, std::uint64_t req, std::uint64_t id, std::vector<Outgoing>& out);
   void keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<Outgoing>& out);
   Object* find(std::uint64_t id, std::uint8_t kind);
@@ -142,11 +178,7 @@ class Hub {
   int grace_ms() const { return lost_.empty() ? wait_ms_ : lost_grace_ms_; }
   int wait_ms_;
   int lost_grace_ms_;
-  int hccl_force_ms_;
-  std::map<std::uint64_t, HcclDomain> hccl_;
-  std::map<int, std::string> held_;  // posts held for a member process, by client
-  bool hccl_stalled_ = false;        // posts held while some member is busy
-  Clock::time_point hccl_stalled_since_{};
+  std::vector<Extension> extensions_;
   std::map<int, Client> clients_;
   std::map<std::uint64_t, Object> objects_;
   std::map<std::uint64_t, PendingImport> drains_;  // by token

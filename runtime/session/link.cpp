@@ -88,14 +88,16 @@ std::uint64_t Link::recorded_received() const {
 
 void Link::wait_push() {
   std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [&] { return !pushes_.empty() || stopping_; });
+  // A server that is gone sends nothing more: the wait ends (its kServerGone push may have been
+  // taken by an earlier wait).
+  cv_.wait(lock, [&] { return !pushes_.empty() || stopping_ || gone_; });
 }
 
 bool Link::wait_push_for(int ms) {
   std::unique_lock<std::mutex> lock(mutex_);
   return cv_.wait_for(lock, std::chrono::milliseconds(ms),
-                      [&] { return !pushes_.empty() || stopping_; }) &&
-         !pushes_.empty();
+                      [&] { return !pushes_.empty() || stopping_ || gone_; }) &&
+         (!pushes_.empty() || gone_);
 }
 
 bool Link::gone() const {

@@ -53,9 +53,10 @@ class Link {
   /// Pushes received so far (taken out of the queue), and how many kRecorded came in all.
   std::vector<Push> take_pushes();
   std::uint64_t recorded_received() const;
-  /// Blocks until a push is queued. The caller holds no lock the drain handler needs.
+  /// Blocks until a push is queued or the server is gone. The caller holds no lock the drain
+  /// handler needs.
   void wait_push();
-  /// As wait_push, for at most `ms` of wall time; true if a push is queued.
+  /// As wait_push, for at most `ms` of wall time; true if a push is queued or the server is gone.
   bool wait_push_for(int ms);
   bool gone() const;
 

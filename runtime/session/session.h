@@ -5,17 +5,22 @@
 // SO_PEERCRED, flock); no simulator here. The engine and the registry ride on these frames later.
 //
 //   Session   NPUSIM_SESSION=<id> groups processes; its server listens on
-//             $XDG_RUNTIME_DIR/npusim-<uid>-<id>-<protocol>.sock (or /tmp/...). Ids are
-//             [A-Za-z0-9._-]{1,64}.
+//             <dir>/<id>-<protocol>.sock, <dir> the user's private directory
+//             (runtime/session/private_dir.h: $XDG_RUNTIME_DIR/npusim or /tmp/npusim-<uid>,
+//             mode 0700, checked). Ids are [A-Za-z0-9._-]{1,64}. Client and server talk only to
+//             a peer of their own uid (docs/session-security.md).
 //   Frames    u32 type, u32 payload length, payload (little-endian host order: one machine).
-//   Server    accepts clients, learns each one's pid from the socket (SO_PEERCRED, not from what
+//   Server    one thread, non-blocking sockets with per-client buffers (server.cpp): no client
+//             (silent, half a frame, not reading) holds up another. Accepts clients of its own
+//             uid, learns each one's pid from the socket (SO_PEERCRED, not from what
 //             the client says), numbers them in order of arrival, answers kList, notices a client
 //             that goes without kBye (exit or crash: the socket closes) and goes on serving the
 //             others; exits when the last client has left (after at least one came), or when no
 //             client came within `idle_exit_ms` of starting.
 //   Start     connect_or_start(): takes <sock>.lock with flock (so two processes starting at once
 //             start one server), connects if a server listens, else forks `<exe> serve --session
-//             <id>` detached (setsid) and waits for it to listen.
+//             <id>` detached (setsid) and waits for it to listen. A server holds <sock>.serving
+//             (flock) while it lives: a second server of the session sees it and exits.
 #pragma once
 
 #include <sys/types.h>
@@ -71,6 +76,9 @@ enum class FrameType : std::uint32_t {
   kHcclMembers = 50,  // server -> client: domain, nranks, (device, pid) by rank: all joined
   kHcclBatch = 51,    // server -> client: posts released at a quiescent point, in order
 };
+
+/// The largest payload a frame may have.
+constexpr std::uint32_t kMaxFramePayload = 64u << 20;
 
 struct Frame {
   FrameType type = FrameType::kHello;
@@ -159,7 +167,8 @@ struct ServerEvent {
 
 class Server {
  public:
-  /// Listens on `path` (a stale socket file is replaced). Throws std::runtime_error.
+  /// Listens on `path` (a stale socket file is replaced). Throws std::runtime_error, also when
+  /// another server of the path is alive (it holds <path>.serving, or answers on the socket).
   Server(std::string path, int idle_exit_ms = 10000);
   ~Server();
   Server(const Server&) = delete;
@@ -168,10 +177,14 @@ class Server {
   /// Serves until the last client has left; returns 0 (1 if it gave up waiting for a first
   /// client). `log` (may be null) receives one line per event.
   int run(std::vector<ServerEvent>* events = nullptr, bool log = true);
+  /// Stops accepting and removes the socket file (while it is still this server's).
+  void stop_listening();
 
  private:
+  void take_serving_lock();
   std::string path_;
   int listen_fd_ = -1;
+  int serving_lock_ = -1;  // flock held while this server lives
   unsigned long inode_ = 0;  // of the socket file this server bound (a successor's is not removed)
   int idle_exit_ms_;
 };
@@ -181,6 +194,10 @@ class Server {
 /// `number` receives the client number the server gave.
 int connect_or_start(const std::string& session, const std::string& server_exe,
                      const std::string& program, std::uint32_t& number, std::string& error);
+
+/// Connects to `path` and checks that the server there runs as this user (SO_PEERCRED). -1 with
+/// `error` empty when nobody listens (errno kept), with `error` set when the server is refused.
+int connect_checked(const std::string& path, std::string& error);
 
 /// Connects to a server already listening (no start). Same return as connect_or_start.
 int connect_to(const std::string& path, const std::string& program, std::uint32_t& number,

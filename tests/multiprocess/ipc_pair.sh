@@ -8,6 +8,9 @@
 #                                           NPUSIM_SESSION: exported ranges move to a memfd)
 #   ipc_pair.sh PEER NPUSIM WORKDIR kill    the peer dies mid-run: the owner's wait ends with an
 #                                           error (507046) instead of hanging; the server leaves
+#   ipc_pair.sh PEER NPUSIM WORKDIR server_kill   the session's server is killed (SIGKILL): the
+#                                           client's sync ends with 507046 and its stream's
+#                                           destroy returns promptly (issue 23 item 7)
 set -u
 peer_bin="$1"
 npusim="$2"
@@ -20,8 +23,10 @@ export NPUSIM_SET="soc.num_devices=2"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 export NPUSIM_SERVE_LOG="${work}/serve.log"
 # The sessions' sockets and lock files in this test's directory.
+# (A runtime directory must be the user's own, mode 0700, or the session uses /tmp/npusim-<uid>.)
 export XDG_RUNTIME_DIR="${work}/run"
-mkdir -p "${XDG_RUNTIME_DIR}"
+mkdir -p -m 0700 "${XDG_RUNTIME_DIR}"
+sessions="${XDG_RUNTIME_DIR}/npusim"
 fail() {
   echo "FAIL: $*"
   for f in "${work}"/*.log; do echo "== ${f}"; cat "${f}"; done
@@ -49,11 +54,12 @@ run_pair() {
   peer_rc=$?
   # The server leaves with its last client.
   local sock
-  sock="$(ls "${XDG_RUNTIME_DIR}"/npusim-"$(id -u)"-"${NPUSIM_SESSION:-default}"-*.sock 2>/dev/null)"
+  sock="$(ls "${sessions}/${NPUSIM_SESSION:-default}"-*.sock 2>/dev/null)"
   for _ in $(seq 1 100); do [[ -n "${sock}" && -e "${sock}" ]] || break; sleep 0.05; done
   [[ -n "${sock}" && -e "${sock}" ]] &&
     fail "the session server of ${name} is still there after its clients left"
-  ls "${XDG_RUNTIME_DIR}"/npusim-*.sock.lock >/dev/null 2>&1 || fail "no session was formed for ${name}"
+  ls "${sessions}"/*.sock.lock >/dev/null 2>&1 || fail "no session was formed for ${name}"
+  [[ "$(stat -c %a "${sessions}")" == 700 ]] || fail "the session directory is not private"
   return 0
 }
 
@@ -63,7 +69,7 @@ case "${mode}" in
     (unset NPUSIM_SESSION; timeout 60 "${peer_bin}" local "${work}" >"${work}/local.log" 2>&1) ||
       fail "the local program failed"
     grep -q "^local: done" "${work}/local.log" || fail "the local program did not finish"
-    ls "${XDG_RUNTIME_DIR}"/npusim-* >/dev/null 2>&1 &&
+    ls "${sessions}"/* >/dev/null 2>&1 &&
       fail "a program that shares nothing connected to a session"
     for run in 1 2; do
       run_pair "run${run}" peer
@@ -130,6 +136,29 @@ PY
     grep -q "^owner: done$" "${work}/kill_owner.log" || fail "the owner did not finish"
     grep -q "lost" "${work}/serve.log" || fail "the server did not notice the lost client"
     echo "PASS: the victim died, the owner finished with 507046 in ${took} s, the server left"
+    ;;
+  server_kill)
+    export NPUSIM_SESSION="npusim-test-$$-sk"
+    d="${work}/server_kill"
+    mkdir -p "${d}"
+    timeout 60 "${peer_bin}" orphan "${d}" >"${work}/orphan.log" 2>&1 &
+    a=$!
+    for _ in $(seq 1 400); do [[ -e "${d}/ready" ]] && break; sleep 0.05; done
+    [[ -e "${d}/ready" ]] || fail "the client did not connect"
+    # The server of this test's own session (its name is unique to this run).
+    server=$(pgrep -f "serve --session ${NPUSIM_SESSION}\$")
+    [[ -n "${server}" ]] || fail "no server runs for ${NPUSIM_SESSION}"
+    kill -KILL ${server}
+    touch "${d}/killed"
+    wait "${a}"
+    rc=$?
+    [[ ${rc} -eq 0 ]] || fail "the client did not finish (exit ${rc}; 124: it hung)"
+    line=$(grep "^orphan: sync=" "${work}/orphan.log")
+    [[ "${line}" =~ ^orphan:\ sync=507046\ destroy=(0|507000)\ in\ ([0-9]+)\ ms$ ]] ||
+      fail "unexpected results: ${line}"
+    (( BASH_REMATCH[2] < 5000 )) || fail "the destroy took ${BASH_REMATCH[2]} ms"
+    grep -q "^orphan: done$" "${work}/orphan.log" || fail "the client did not finish"
+    echo "PASS: ${line}"
     ;;
   *)
     echo "unknown mode ${mode}" >&2

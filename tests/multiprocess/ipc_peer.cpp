@@ -11,6 +11,9 @@
 //   ipc_peer victim DIR  as peer, but dies (SIGKILL) after importing, before recording: the
 //                        owner's wait must end with an error, not hang.
 //   ipc_peer local DIR   shares nothing (copies, an event): must never connect to a session.
+//   ipc_peer orphan DIR  exports a notify, then (once ipc_pair.sh has killed the session's
+//                        server) waits on its stream for it: the sync fails with 507046 and the
+//                        stream's destroy, the device reset and aclFinalize return at once.
 // Every file wait is bounded (20 s of wall time): a broken runtime fails instead of hanging.
 #include <signal.h>
 #include <unistd.h>
@@ -246,6 +249,33 @@ int local() {
   return 0;
 }
 
+int orphan() {
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  CHECK(aclrtCreateStream(&stream));
+  aclrtNotify notify = nullptr;
+  CHECK(aclrtCreateNotify(&notify, 0));
+  char key[65] = {};
+  CHECK(aclrtNotifyGetExportKey(notify, key, sizeof key, 0));  // connects to the session
+  put("ready", std::to_string(getpid()));
+  get("killed");
+  CHECK(aclrtWaitAndResetNotify(notify, stream, 0));
+  const aclError sync = aclrtSynchronizeStream(stream);
+  const auto start = std::chrono::steady_clock::now();
+  const aclError destroy = aclrtDestroyStream(stream);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - start).count();
+  std::printf("orphan: sync=%d destroy=%d in %lld ms\n", static_cast<int>(sync),
+              static_cast<int>(destroy), static_cast<long long>(ms));
+  if (destroy != ACL_SUCCESS) CHECK(aclrtDestroyStreamForce(stream));
+  CHECK(aclrtDestroyNotify(notify));
+  CHECK(aclrtResetDevice(0));
+  CHECK(aclFinalize());
+  std::printf("orphan: done\n");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -258,6 +288,7 @@ int main(int argc, char** argv) {
   const std::string role = argv[1];
   if (role == "owner") return owner();
   if (role == "local") return local();
+  if (role == "orphan") return orphan();
   if (role == "peer" || role == "victim") return peer(role == "victim");
   std::fprintf(stderr, "unknown role %s\n", role.c_str());
   return 1;

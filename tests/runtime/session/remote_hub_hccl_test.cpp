@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/hccl/hub_domains.h"
 #include "runtime/session/hub.h"
 
 namespace npusim::rt::remote {
@@ -22,6 +23,7 @@ class HubHccl : public ::testing::Test {
   static constexpr int kC = 13;
 
   void SetUp() override {
+    hccl::add_hub_domains(hub_);  // the HCCL library's part of the server (issue 22)
     hub_.joined(kA, 100, "a");
     hub_.joined(kB, 200, "b");
     hub_.joined(kC, 300, "c");

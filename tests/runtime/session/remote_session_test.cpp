@@ -4,6 +4,7 @@
 // others, the server leaving with its last client. Processes are real (fork); every wait is
 // bounded so that a broken server fails the test instead of hanging it.
 #include "runtime/session/session.h"
+#include "runtime/session/private_dir.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -43,8 +44,7 @@ TEST(RemoteSession, SessionIdsAndSocketPaths) {
   EXPECT_FALSE(valid_session(""));
   EXPECT_FALSE(valid_session("a/b"));
   EXPECT_FALSE(valid_session(std::string(65, 'x')));
-  const std::string p = socket_path("s1");
-  EXPECT_NE(p.find("npusim-" + std::to_string(getuid()) + "-s1-" + std::string(kProtocol) + ".sock"), std::string::npos) << p;
+  EXPECT_EQ(socket_path("s1"), session_dir() + "/s1-" + std::string(kProtocol) + ".sock");
 }
 
 TEST(RemoteSession, ServerNumbersClientsNoticesALostOneAndLeavesWithTheLast) {
@@ -118,6 +118,7 @@ TEST(RemoteSession, ServerNumbersClientsNoticesALostOneAndLeavesWithTheLast) {
   // kJoined 0, kLeft 1, kLost 2.
   EXPECT_EQ(text.str(), "0 1 client-a\n0 2 client-b\n2 2 client-b\n1 1 client-a\n");
   std::remove(log.c_str());
+  std::remove((path + ".serving").c_str());
   EXPECT_NE(access(path.c_str(), F_OK), 0) << "the socket file stays behind";
 }
 
@@ -158,12 +159,16 @@ TEST(RemoteSession, TheFirstClientStartsTheServerTheSecondJoinsIt) {
   }
   EXPECT_TRUE(gone) << "the server did not leave with its last client";
   std::remove((socket_path(session) + ".lock").c_str());
+  std::remove((socket_path(session) + ".serving").c_str());
 }
 
 TEST(RemoteSession, AServerNobodyJoinsGivesUp) {
   const std::string path = "/tmp/npusim-test-idle-" + std::to_string(getpid()) + ".sock";
-  Server s(path, 50);
-  EXPECT_EQ(s.run(nullptr, false), 1);
+  {
+    Server s(path, 50);
+    EXPECT_EQ(s.run(nullptr, false), 1);
+  }
+  std::remove((path + ".serving").c_str());
 }
 
 TEST(RemoteSession, ConnectingWhereNobodyListensSaysSo) {
