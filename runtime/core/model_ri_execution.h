@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/core/model_ri_detail.h"
+#include "sim/log.h"
 
 namespace npusim::rt::model_detail {
 
@@ -243,5 +244,6 @@ class Execution : public std::enable_shared_from_this<Execution> {
   }
 
   int running_ = 0;
+};
 
 }  // namespace npusim::rt::model_detail

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "acl/acl_base.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/builtin_tasks.h"
 #include "runtime/core/memory_registry.h"
