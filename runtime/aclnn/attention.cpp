@@ -204,20 +204,22 @@ void balance(AttentionTiling& t, std::uint32_t blocks) {
   }
 }
 
-void plan_attention(Plan& p, const Request& r) {
+// The tensors' layouts once the shared checks passed: query, key (and value), attentionOut.
+struct Layouts {
+  Layout q, k, o;
+};
+
+void check_types(const Plan& p, const Request& r) {
   const aclTensor& q = *r.q;
-  const aclTensor& k = *r.k;
-  const aclTensor& v = *r.v;
-  const aclTensor& out = *r.out;
-  const std::string& form = r.form;
   p.require_dtype(q, {ACL_FLOAT16, ACL_BF16}, "query");
-  p.require(k.dtype == q.dtype && v.dtype == q.dtype && out.dtype == q.dtype,
+  p.require(r.k->dtype == q.dtype && r.v->dtype == q.dtype && r.out->dtype == q.dtype,
             "key, value and attentionOut must have query's data type");
-  for (const aclTensor* t : {&q, &k, &v, &out}) p.require_contiguous(*t, "tensor");
+  for (const aclTensor* t : {r.q, r.k, r.v, r.out}) p.require_contiguous(*t, "tensor");
   p.require(r.head_num > 0, "the number of query heads must be positive");
-  p.require(k.dims == v.dims, "key and value must have the same shape");
-  const Layout lq = layout_of(p, q, form, r.head_num, 0, "query");
-  const Layout lk = layout_of(p, k, form, 0, lq.d, "key");
+  p.require(r.k->dims == r.v->dims, "key and value must have the same shape");
+}
+
+void check_heads_and_sizes(const Plan& p, const Request& r, const Layout& lq, const Layout& lk) {
   p.require(lq.n == r.head_num, "query has " + std::to_string(lq.n) + " heads, the head count is " +
                                     std::to_string(r.head_num));
   p.require(r.kv_heads < 0 || (r.kv_heads == 0 ? lq.n : r.kv_heads) == lk.n,
@@ -230,92 +232,127 @@ void plan_attention(Plan& p, const Request& r) {
   p.require(lq.d % 16 == 0 && lq.d <= 256,
             "head dimension " + std::to_string(lq.d) + " must be a multiple of 16 up to 256");
   p.require(lq.ss <= 65535 && lk.ss <= 65535, "rows longer than 65535 elements");
-  Layout lo = lq;
+}
+
+// attentionOut's layout: query's, or its own (out_form) holding the same sizes.
+Layout out_layout(const Plan& p, const Request& r, const Layout& lq) {
   if (r.out_form.empty()) {
-    p.require(out.dims == q.dims, "attentionOut must have query's shape");
-  } else {
-    lo = layout_of(p, out, r.out_form, r.head_num, 0, "attentionOut");
-    p.require(
-        lo.b == lq.b && lo.n == lq.n && lo.s == lq.s && lo.d == lq.d,
-        "attentionOut must hold query's batch, heads, sequence and head dimension in layout " +
-            r.out_form);
-    p.require(lo.ss <= 65535, "rows longer than 65535 elements");
+    p.require(r.out->dims == r.q->dims, "attentionOut must have query's shape");
+    return lq;
   }
-  if (r.smax != nullptr) {
-    p.require_dtype(*r.smax, {ACL_FLOAT}, "softmaxMax");
-    p.require_dtype(*r.ssum, {ACL_FLOAT}, "softmaxSum");
-    p.require_contiguous(*r.smax, "softmaxMax");
-    p.require_contiguous(*r.ssum, "softmaxSum");
-    p.require_shape(*r.smax, {lq.b, lq.n, lq.s, 8}, "softmaxMax");
-    p.require_shape(*r.ssum, {lq.b, lq.n, lq.s, 8}, "softmaxSum");
-  }
+  const Layout lo = layout_of(p, *r.out, r.out_form, r.head_num, 0, "attentionOut");
+  p.require(lo.b == lq.b && lo.n == lq.n && lo.s == lq.s && lo.d == lq.d,
+            "attentionOut must hold query's batch, heads, sequence and head dimension in layout " +
+                r.out_form);
+  p.require(lo.ss <= 65535, "rows longer than 65535 elements");
+  return lo;
+}
 
+// softmaxMax / softmaxSum (FlashAttentionScore): FLOAT [B, N, Sq, 8].
+void check_softmax_outputs(const Plan& p, const Request& r, const Layout& lq) {
+  if (r.smax == nullptr) return;
+  p.require_dtype(*r.smax, {ACL_FLOAT}, "softmaxMax");
+  p.require_dtype(*r.ssum, {ACL_FLOAT}, "softmaxSum");
+  p.require_contiguous(*r.smax, "softmaxMax");
+  p.require_contiguous(*r.ssum, "softmaxSum");
+  p.require_shape(*r.smax, {lq.b, lq.n, lq.s, 8}, "softmaxMax");
+  p.require_shape(*r.ssum, {lq.b, lq.n, lq.s, 8}, "softmaxSum");
+}
+
+Layouts check_tensors(const Plan& p, const Request& r) {
+  check_types(p, r);
+  Layouts l;
+  l.q = layout_of(p, *r.q, r.form, r.head_num, 0, "query");
+  l.k = layout_of(p, *r.k, r.form, 0, l.q.d, "key");
+  check_heads_and_sizes(p, r, l.q, l.k);
+  l.o = out_layout(p, r, l.q);
+  check_softmax_outputs(p, r, l.q);
+  return l;
+}
+
+// The tiling's sizes and strides, from the layouts.
+AttentionTiling sized_tiling(const Layouts& l, double scale) {
   AttentionTiling t;
-  t.batch = static_cast<std::uint32_t>(lq.b);
-  t.heads = static_cast<std::uint32_t>(lq.n);
-  t.kv_heads = static_cast<std::uint32_t>(lk.n);
-  t.sq = static_cast<std::uint32_t>(lq.s);
-  t.skv = static_cast<std::uint32_t>(lk.s);
-  t.d = static_cast<std::uint32_t>(lq.d);
-  t.q_sb = lq.sb;
-  t.q_sn = lq.sn;
-  t.q_ss = lq.ss;
-  t.o_sb = lo.sb;
-  t.o_sn = lo.sn;
-  t.o_ss = lo.ss;
-  t.kv_sb = lk.sb;
-  t.kv_sn = lk.sn;
-  t.kv_ss = lk.ss;
-  t.scale = static_cast<float>(r.scale);
-  if (!r.kv_lens.empty()) {
-    p.require(static_cast<std::int64_t>(r.kv_lens.size()) == lq.b,
-              "actualSeqLengths must have one length per batch");
-    for (std::int64_t len : r.kv_lens) {
-      p.require(len >= 1 && len <= lk.s, "actualSeqLengths " + std::to_string(len) +
-                                             " is outside [1, " + std::to_string(lk.s) + "]");
-      t.kv_lens.push_back(static_cast<std::uint32_t>(len));
-    }
-  }
+  t.batch = static_cast<std::uint32_t>(l.q.b);
+  t.heads = static_cast<std::uint32_t>(l.q.n);
+  t.kv_heads = static_cast<std::uint32_t>(l.k.n);
+  t.sq = static_cast<std::uint32_t>(l.q.s);
+  t.skv = static_cast<std::uint32_t>(l.k.s);
+  t.d = static_cast<std::uint32_t>(l.q.d);
+  t.q_sb = l.q.sb;
+  t.q_sn = l.q.sn;
+  t.q_ss = l.q.ss;
+  t.o_sb = l.o.sb;
+  t.o_sn = l.o.sn;
+  t.o_ss = l.o.ss;
+  t.kv_sb = l.k.sb;
+  t.kv_sn = l.k.sn;
+  t.kv_ss = l.k.ss;
+  t.scale = static_cast<float>(scale);
+  return t;
+}
 
+// IncreFlashAttention's actualSeqLengths: one KV length per batch, each in [1, Skv].
+void kv_lengths(const Plan& p, const Request& r, const Layouts& l, AttentionTiling& t) {
+  if (r.kv_lens.empty()) return;
+  p.require(static_cast<std::int64_t>(r.kv_lens.size()) == l.q.b,
+            "actualSeqLengths must have one length per batch");
+  for (std::int64_t len : r.kv_lens) {
+    p.require(len >= 1 && len <= l.k.s, "actualSeqLengths " + std::to_string(len) +
+                                            " is outside [1, " + std::to_string(l.k.s) + "]");
+    t.kv_lens.push_back(static_cast<std::uint32_t>(len));
+  }
+}
+
+void sparse_mask(const Plan& p, const Request& r, const Layouts& l, AttentionTiling& t) {
   p.require(r.sparse_mode >= 0 && r.sparse_mode <= 3,
             "sparseMode " + std::to_string(r.sparse_mode) +
                 " is not supported (0 default, 1 all, 2 leftUpCausal, 3 rightDownCausal)");
-  if (r.sparse_mode <= 1 && r.mask != nullptr) mask_layout(p, *r.mask, lq, lk.s, t);
+  if (r.sparse_mode <= 1 && r.mask != nullptr) mask_layout(p, *r.mask, l.q, l.k.s, t);
   p.require(r.sparse_mode != 1 || r.mask != nullptr, "sparseMode 1 (allMask) needs attenMask");
-  if (r.fold_groups && lq.s == 1 && lq.n > lk.n) {
-    // Decode with grouped heads: the G query heads of a KV head become the G rows of one query
-    // tile, so each KV head's keys and values are read once, not G times.
-    const std::int64_t g = lq.n / lk.n;
-    t.sq = static_cast<std::uint32_t>(g);
-    t.heads = t.kv_heads;
-    t.q_ss = lq.sn;
-    t.q_sn = lq.sn * g;
-    t.o_ss = lo.sn;
-    t.o_sn = lo.sn * g;
-    t.mask_ss = t.mask_sn;
-    t.mask_sn *= g;
-  }
-  if (r.pse != nullptr) {  // [B|1, N, Sq|1, Skv]
-    const aclTensor& e = *r.pse;
-    p.require(e.dtype == q.dtype, "realShift must have query's data type");
-    p.require_contiguous(e, "realShift");
-    const auto& x = e.dims;
-    p.require(x.size() == 4 && (x[0] == lq.b || x[0] == 1) && x[1] == lq.n &&
-                  (x[2] == lq.s || x[2] == 1) && x[3] == lk.s,
-              "realShift must be [B, N, Sq, Skv], [1, N, Sq, Skv] or [B, N, 1, Skv] (alibi "
-              "compression is not supported)");
-    t.has_pse = true;
-    t.pse_ss = x[2] == 1 ? 0 : lk.s;
-    t.pse_sn = x[2] * lk.s;
-    t.pse_sb = x[0] == 1 ? 0 : lq.n * x[2] * lk.s;
-  }
+}
+
+// Decode with grouped heads: the G query heads of a KV head become the G rows of one query
+// tile, so each KV head's keys and values are read once, not G times.
+void fold_groups(const Request& r, const Layouts& l, AttentionTiling& t) {
+  if (!r.fold_groups || l.q.s != 1 || l.q.n <= l.k.n) return;
+  const std::int64_t g = l.q.n / l.k.n;
+  t.sq = static_cast<std::uint32_t>(g);
+  t.heads = t.kv_heads;
+  t.q_ss = l.q.sn;
+  t.q_sn = l.q.sn * g;
+  t.o_ss = l.o.sn;
+  t.o_sn = l.o.sn * g;
+  t.mask_ss = t.mask_sn;
+  t.mask_sn *= g;
+}
+
+// realShift (FlashAttentionScore): [B|1, N, Sq|1, Skv].
+void pse_layout(const Plan& p, const Request& r, const Layouts& l, AttentionTiling& t) {
+  if (r.pse == nullptr) return;
+  const aclTensor& e = *r.pse;
+  p.require(e.dtype == r.q->dtype, "realShift must have query's data type");
+  p.require_contiguous(e, "realShift");
+  const auto& x = e.dims;
+  p.require(x.size() == 4 && (x[0] == l.q.b || x[0] == 1) && x[1] == l.q.n &&
+                (x[2] == l.q.s || x[2] == 1) && x[3] == l.k.s,
+            "realShift must be [B, N, Sq, Skv], [1, N, Sq, Skv] or [B, N, 1, Skv] (alibi "
+            "compression is not supported)");
+  t.has_pse = true;
+  t.pse_ss = x[2] == 1 ? 0 : l.k.s;
+  t.pse_sn = x[2] * l.k.s;
+  t.pse_sb = x[0] == 1 ? 0 : l.q.n * x[2] * l.k.s;
+}
+
+// The band of keys each query row sees (preTokens / nextTokens, or causal).
+void band(const Request& r, const Layouts& l, AttentionTiling& t) {
   if (r.sparse_mode == 0 && r.mask != nullptr) {  // without a mask the band is ignored
     t.pre = clamp_tokens(r.pre);
     t.next = clamp_tokens(r.next);
-    t.has_band = t.pre < lk.s + lq.s || t.next < lk.s + lq.s;
+    t.has_band = t.pre < l.k.s + l.q.s || t.next < l.k.s + l.q.s;
   } else if (r.sparse_mode >= 2) {  // causal; the (compressed) attenMask is not read
     t.pre = kFar;
-    t.next = r.sparse_mode == 2 ? 0 : lk.s - lq.s;
+    t.next = r.sparse_mode == 2 ? 0 : l.k.s - l.q.s;
     t.has_band = true;
   }
   // Key tiles the band hides from a whole query tile are skipped when the band leaves every row
@@ -323,14 +360,17 @@ void plan_attention(Plan& p, const Request& r) {
   // the values, as on the device).
   if (t.has_band) {
     bool every_row_sees_a_key = true;
-    for (std::int64_t i = 0; i < lq.s && every_row_sees_a_key; ++i) {
+    for (std::int64_t i = 0; i < l.q.s && every_row_sees_a_key; ++i) {
       const std::int64_t lo = i - t.pre > 0 ? i - t.pre : 0;
-      const std::int64_t hi = i + t.next < lk.s - 1 ? i + t.next : lk.s - 1;
+      const std::int64_t hi = i + t.next < l.k.s - 1 ? i + t.next : l.k.s - 1;
       every_row_sees_a_key = lo <= hi;
     }
     t.skip_masked_tiles = every_row_sees_a_key;
   }
+}
 
+// Query tiles, blocks and workspace; returns the blocks to launch.
+std::uint32_t tile(Plan& p, AttentionTiling& t) {
   t.nt = kKeyTile;
   t.mt = query_tile(p, t.d, t.sq, t.has_mask, t.has_pse);
   p.require(t.mt != 0,
@@ -343,7 +383,11 @@ void plan_attention(Plan& p, const Request& r) {
   t.ws_block_bytes =
       (std::uint64_t{t.mt} * t.nt * (2 * 4 + 2) + std::uint64_t{t.mt} * t.d * 4 + 511) / 512 * 512;
   p.set_workspace(t.ws_block_bytes * blocks);
-  const int dtype = q.dtype == ACL_FLOAT16 ? 0 : 1;
+  return blocks;
+}
+
+void launch_attention(Plan& p, const Request& r, const AttentionTiling& t, std::uint32_t blocks) {
+  const int dtype = r.q->dtype == ACL_FLOAT16 ? 0 : 1;
   const int mask_in = r.mask_in, pse_in = r.pse_in, out_index = r.out_index,
             smax_index = r.smax_index, ssum_index = r.ssum_index;
   p.launch(r.op, reinterpret_cast<const void*>(&flash_attention_kernel), blocks, Core::kMix,
@@ -353,6 +397,19 @@ void plan_attention(Plan& p, const Request& r) {
                  t.has_pse ? a.in[pse_in] : nullptr, smax_index >= 0 ? a.out[smax_index] : nullptr,
                  ssum_index >= 0 ? a.out[ssum_index] : nullptr, a.out[out_index], a.workspace, t);
            });
+}
+
+// Validate, infer the layouts, then tile: the shared part of the three operators.
+void plan_attention(Plan& p, const Request& r) {
+  const Layouts l = check_tensors(p, r);
+  AttentionTiling t = sized_tiling(l, r.scale);
+  kv_lengths(p, r, l, t);
+  sparse_mask(p, r, l, t);
+  fold_groups(r, l, t);
+  pse_layout(p, r, l, t);
+  band(r, l, t);
+  const std::uint32_t blocks = tile(p, t);
+  launch_attention(p, r, t, blocks);
 }
 
 void require_layout(const std::string& form, std::initializer_list<const char*> allowed,
@@ -410,6 +467,30 @@ void plan_flash_attention_score(Plan& p, const aclTensor* query, const aclTensor
   plan_attention(p, r);
 }
 
+// What PromptFlashAttention and IncreFlashAttention read alike after key and value: pseShift
+// (not supported), attenMask (input 4), attentionOut and inputLayout.
+void read_mask_and_out(Plan& p, Request& r, const aclTensor* pse_shift, const aclTensor* atten_mask,
+                       const aclTensor* attention_out, const char* input_layout,
+                       std::initializer_list<const char*> layouts) {
+  const aclTensor* pse = p.optional_input(pse_shift, "pseShift");
+  r.mask = p.optional_input(atten_mask, "attenMask");
+  r.mask_in = 4;
+  r.out = &p.output(attention_out, "attentionOut");
+  rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+              std::string("aclnn") + r.op + ": inputLayout is NULL");
+  p.require(pse == nullptr, "pseShift is not supported by npusim");
+  r.form = input_layout;
+  require_layout(r.form, layouts, r.op);
+}
+
+void read_heads(const Plan& p, Request& r, std::int64_t num_heads, std::int64_t num_kv_heads,
+                double scale) {
+  r.head_num = num_heads;
+  r.kv_heads = num_kv_heads;
+  p.require(num_kv_heads >= 0, "numKeyValueHeads must not be negative");
+  r.scale = scale;
+}
+
 void plan_prompt_flash_attention(Plan& p, const aclTensor* query, const aclTensor* key,
                                  const aclTensor* value, const aclTensor* pse_shift,
                                  const aclTensor* atten_mask, const aclIntArray* actual_seq,
@@ -421,23 +502,13 @@ void plan_prompt_flash_attention(Plan& p, const aclTensor* query, const aclTenso
   r.q = &p.input(query, "query");
   r.k = &p.input(key, "key");
   r.v = &p.input(value, "value");
-  const aclTensor* pse = p.optional_input(pse_shift, "pseShift");
-  r.mask = p.optional_input(atten_mask, "attenMask");
-  r.mask_in = 4;
-  r.out = &p.output(attention_out, "attentionOut");
-  rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-              "aclnnPromptFlashAttention: inputLayout is NULL");
-  p.require(pse == nullptr, "pseShift is not supported by npusim");
-  r.form = input_layout;
-  require_layout(r.form, {"BSH", "BSND", "BNSD", "BNSD_BSND"}, r.op);
+  read_mask_and_out(p, r, pse_shift, atten_mask, attention_out, input_layout,
+                    {"BSH", "BSND", "BNSD", "BNSD_BSND"});
   if (r.form == "BNSD_BSND") {  // query, key, value BNSD; attentionOut BSND
     r.form = "BNSD";
     r.out_form = "BSND";
   }
-  r.head_num = num_heads;
-  r.kv_heads = num_kv_heads;
-  p.require(num_kv_heads >= 0, "numKeyValueHeads must not be negative");
-  r.scale = scale;
+  read_heads(p, r, num_heads, num_kv_heads, scale);
   r.pre = pre_tokens;
   r.next = next_tokens;
   if (actual_seq != nullptr) {  // padded query rows are not supported: every length is Sq
@@ -466,19 +537,9 @@ void plan_incre_flash_attention(Plan& p, const aclTensor* query, const aclTensor
   p.require(values.size() == 1, "value must be a list of one tensor holding every batch");
   r.k = keys[0];
   r.v = values[0];
-  const aclTensor* pse = p.optional_input(pse_shift, "pseShift");
-  r.mask = p.optional_input(atten_mask, "attenMask");
-  r.mask_in = 4;
-  r.out = &p.output(attention_out, "attentionOut");
-  rt::require(input_layout != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-              "aclnnIncreFlashAttention: inputLayout is NULL");
-  p.require(pse == nullptr, "pseShift is not supported by npusim");
-  r.form = input_layout;
-  require_layout(r.form, {"BSH", "BSND", "BNSD"}, r.op);
-  r.head_num = num_heads;
-  r.kv_heads = num_kv_heads;
-  p.require(num_kv_heads >= 0, "numKeyValueHeads must not be negative");
-  r.scale = scale;
+  read_mask_and_out(p, r, pse_shift, atten_mask, attention_out, input_layout,
+                    {"BSH", "BSND", "BNSD"});
+  read_heads(p, r, num_heads, num_kv_heads, scale);
   r.pre = r.next = kFar;
   const Layout lq = layout_of(p, *r.q, r.form, num_heads, 0, "query");
   p.require(lq.s == 1, "query's sequence length must be 1 (one new token per batch)");
