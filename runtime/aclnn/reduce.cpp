@@ -222,6 +222,16 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
   p.set_workspace(ws.size());
 }
 
+// Amax / Amin: out has self's data type.
+aclnnStatus extreme_prepare(const char* api, const char* op, const aclTensor* self,
+                            const aclIntArray* dim, bool keep, aclTensor* out, ReduceKind kind,
+                            std::uint64_t* workspace_size, aclOpExecutor** executor) {
+  return prepare(api, op, workspace_size, executor, [&](Plan& p) {
+    const int type = self != nullptr && is_live(self) ? self->dtype : ACL_FLOAT;
+    plan_reduce(p, self, dim, keep, type, out, kind, false, "dim");
+  });
+}
+
 }  // namespace
 }  // namespace npusim::aclnn::norm
 
@@ -259,11 +269,8 @@ aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAmaxGetWorkspaceSize", "Amax", workspaceSize, executor, [&](nn::Plan& p) {
-        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
-        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMax, false, "dim");
-      });
+  return nm::extreme_prepare("aclnnAmaxGetWorkspaceSize", "Amax", self, dim, keepDim, out,
+                             nm::ReduceKind::kMax, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -274,11 +281,8 @@ aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAminGetWorkspaceSize", "Amin", workspaceSize, executor, [&](nn::Plan& p) {
-        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
-        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMin, false, "dim");
-      });
+  return nm::extreme_prepare("aclnnAminGetWorkspaceSize", "Amin", self, dim, keepDim, out,
+                             nm::ReduceKind::kMin, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
