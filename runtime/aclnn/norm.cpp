@@ -39,6 +39,22 @@ void require_stat_shape(const Plan& p, const aclTensor& s, const std::vector<std
                     "followed by dimensions of size 1");
 }
 
+// RmsNorm's gamma (x's last dimensions) and rstdOut (x's leading dimensions, then 1s); x (named
+// `x_name`) must not be empty.
+void require_gamma_and_rstd(const Plan& p, const aclTensor& x, const aclTensor& g,
+                            const aclTensor& rs, const char* x_name) {
+  const std::string name = x_name;
+  p.require(!g.dims.empty() && g.dims.size() <= x.dims.size(),
+            "gamma must have 1 to " + name + ".dim() dimensions");
+  const std::size_t lead = x.dims.size() - g.dims.size();
+  for (std::size_t i = 0; i < g.dims.size(); ++i) {
+    p.require(x.dims[lead + i] == g.dims[i],
+              "gamma's shape must equal " + name + "'s last dimensions");
+  }
+  p.require(x.numel() > 0, name + " is empty (empty tensors are not supported)");
+  require_stat_shape(p, rs, x.dims, lead, "rstdOut");
+}
+
 void launch_norm(Plan& p, Workspace& ws, const aclTensor& x, const aclTensor* w, int w_index,
                  const aclTensor* b, int b_index, const aclTensor* mean, const aclTensor* rstd,
                  std::int64_t rows, std::int64_t len, double eps, bool rms) {
@@ -220,32 +236,26 @@ aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize, aclOpExecuto
 aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, double epsilon,
                                          const aclTensor* yOut, const aclTensor* rstdOut,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnRmsNormGetWorkspaceSize", "RmsNorm", workspaceSize, executor, [&](nn::Plan& p) {
-        const aclTensor& xt = p.input(x, "x");
-        const aclTensor& g = p.input(gamma, "gamma");
-        const aclTensor& y = p.output(yOut, "yOut");
-        const aclTensor& rs = p.output(rstdOut, "rstdOut");
-        nm::require_float_type(p, xt, "x");
-        p.require(y.dtype == xt.dtype, "yOut must have x's data type");
-        p.require_shape(y, xt.dims, "yOut");
-        nm::require_param_type(p, g, xt.dtype, "gamma");
-        p.require(rs.dtype == ACL_FLOAT,
-                  "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
-        for (const aclTensor* t : {&xt, &g, &y, &rs}) p.require_contiguous(*t, "every tensor");
-        p.require(!g.dims.empty() && g.dims.size() <= xt.dims.size(),
-                  "gamma must have 1 to x.dim() dimensions");
-        const std::size_t lead = xt.dims.size() - g.dims.size();
-        for (std::size_t i = 0; i < g.dims.size(); ++i) {
-          p.require(xt.dims[lead + i] == g.dims[i], "gamma's shape must equal x's last dimensions");
-        }
-        p.require(xt.numel() > 0, "x is empty (empty tensors are not supported)");
-        nm::require_stat_shape(p, rs, xt.dims, lead, "rstdOut");
-        const std::int64_t len = g.numel();
-        nm::Workspace ws;
-        nm::launch_norm(p, ws, xt, &g, 1, nullptr, -1, nullptr, &rs, xt.numel() / len, len, epsilon,
-                        true);
-      });
+  return nn::prepare("aclnnRmsNormGetWorkspaceSize", "RmsNorm", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       const aclTensor& xt = p.input(x, "x");
+                       const aclTensor& g = p.input(gamma, "gamma");
+                       const aclTensor& y = p.output(yOut, "yOut");
+                       const aclTensor& rs = p.output(rstdOut, "rstdOut");
+                       nm::require_float_type(p, xt, "x");
+                       p.require(y.dtype == xt.dtype, "yOut must have x's data type");
+                       p.require_shape(y, xt.dims, "yOut");
+                       nm::require_param_type(p, g, xt.dtype, "gamma");
+                       p.require(rs.dtype == ACL_FLOAT,
+                                 "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
+                       for (const aclTensor* t : {&xt, &g, &y, &rs})
+                         p.require_contiguous(*t, "every tensor");
+                       nm::require_gamma_and_rstd(p, xt, g, rs, "x");
+                       const std::int64_t len = g.numel();
+                       nm::Workspace ws;
+                       nm::launch_norm(p, ws, xt, &g, 1, nullptr, -1, nullptr, &rs,
+                                       xt.numel() / len, len, epsilon, true);
+                     });
 }
 
 aclnnStatus aclnnRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -276,14 +286,7 @@ aclnnStatus aclnnAddRmsNormGetWorkspaceSize(const aclTensor* x1, const aclTensor
                   "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
         for (const aclTensor* t : {&a, &b, &g, &y, &rs, &xo})
           p.require_contiguous(*t, "every tensor");
-        p.require(!g.dims.empty() && g.dims.size() <= a.dims.size(),
-                  "gamma must have 1 to x1.dim() dimensions");
-        const std::size_t lead = a.dims.size() - g.dims.size();
-        for (std::size_t i = 0; i < g.dims.size(); ++i) {
-          p.require(a.dims[lead + i] == g.dims[i], "gamma's shape must equal x1's last dimensions");
-        }
-        p.require(a.numel() > 0, "x1 is empty (empty tensors are not supported)");
-        nm::require_stat_shape(p, rs, a.dims, lead, "rstdOut");
+        nm::require_gamma_and_rstd(p, a, g, rs, "x1");
         const std::int64_t len = g.numel(), rows = a.numel() / len;
         nm::Workspace ws;
         const nm::F32Source fg = nm::f32_param(p, ws, &g, 2);
@@ -313,91 +316,122 @@ aclnnStatus aclnnAddRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecut
   return nn::execute("aclnnAddRmsNorm", workspace, workspaceSize, executor, stream);
 }
 
+namespace npusim::aclnn::norm {
+namespace {
+
+// BatchNorm's tensors (NULL for an optional one not given).
+struct BatchNormArgs {
+  const aclTensor* x;
+  const aclTensor *w, *b, *rm, *rv;  // weight, bias, runningMean, runningVar
+  const aclTensor* y;
+  const aclTensor *sm, *si;  // saveMean, saveInvstd
+};
+
+void check_batch_norm_input(const Plan& p, const BatchNormArgs& a, bool training) {
+  p.require(!training,
+            "training mode (batch statistics, running-statistics update) is not supported; "
+            "only inference (training = false) is");
+  p.require(a.rm != nullptr && a.rv != nullptr, "inference mode needs runningMean and runningVar");
+  const aclTensor& x = *a.x;
+  require_float_type(p, x, "input");
+  p.require(x.dims.size() >= 2 && x.dims.size() <= 8, "input must have 2 to 8 dimensions");
+  p.require(a.y->dtype == x.dtype, "output must have input's data type");
+  p.require_shape(*a.y, x.dims, "output");
+  p.require_contiguous(x, "input");
+  p.require_contiguous(*a.y, "output");
+  p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
+}
+
+// The per-channel tensors: parameters FLOAT or input's type, saved statistics FLOAT; all [C].
+void check_channel_tensors(const Plan& p, const BatchNormArgs& a, std::int64_t c) {
+  for (const aclTensor* t : {a.w, a.b, a.rm, a.rv}) {
+    if (t == nullptr) continue;
+    const char* what = t == a.w    ? "weight"
+                       : t == a.b  ? "bias"
+                       : t == a.rm ? "runningMean"
+                                   : "runningVar";
+    require_param_type(p, *t, a.x->dtype, what);
+    p.require_shape(*t, {c}, what);
+    p.require_contiguous(*t, what);
+  }
+  for (const aclTensor* t : {a.sm, a.si}) {
+    if (t == nullptr) continue;
+    const char* what = t == a.sm ? "saveMean" : "saveInvstd";
+    p.require(t->dtype == ACL_FLOAT, std::string(what) + " must be FLOAT");
+    p.require_shape(*t, {c}, what);
+    p.require_contiguous(*t, what);
+  }
+}
+
+// Channels per tile of bn_stats_kernel: 4 input and 4 output tiles and a row of ones, 36 bytes
+// per channel.
+ChannelTiling channel_tiling(const Plan& p, std::int64_t batch, std::int64_t c, double eps) {
+  ChannelTiling ct;
+  ct.channels = c;
+  ct.batch = batch;
+  const std::uint64_t ub = p.ub_bytes() > 2 * kUbReserve ? p.ub_bytes() - kUbReserve : kUbReserve;
+  ct.tile = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      std::min<std::uint64_t>(round_up64(static_cast<std::uint64_t>(c), 8), ub / 36 / 8 * 8), 8));
+  ct.eps = static_cast<float>(eps);
+  return ct;
+}
+
+// Two launches: per (batch, channel) scale and shift into the workspace, then rows of
+// x * scale + shift.
+void plan_batch_norm(Plan& p, const BatchNormArgs& a, double eps) {
+  const aclTensor& x = *a.x;
+  const std::int64_t c = x.dims[1], batch = x.dims[0];
+  Workspace ws;
+  const F32Source fw = f32_param(p, ws, a.w, 1), fb = f32_param(p, ws, a.b, 2);
+  const F32Source fm = f32_param(p, ws, a.rm, 3), fv = f32_param(p, ws, a.rv, 4);
+  const std::uint64_t scale = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
+  const std::uint64_t shift = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
+  const ChannelTiling ct = channel_tiling(p, batch, c, eps);
+  const bool has_sm = a.sm != nullptr, has_si = a.si != nullptr;
+  p.launch("BatchNormStats", reinterpret_cast<const void*>(&bn_stats_kernel), 1, Core::kVector,
+           [=](const Addrs& ad) {
+             bn_stats_kernel(fw.resolve(ad), fb.resolve(ad), fm.resolve(ad), fv.resolve(ad),
+                             ad.workspace + scale, ad.workspace + shift,
+                             has_sm ? ad.out[1] : nullptr, has_si ? ad.out[2] : nullptr, ct);
+           });
+  const std::int64_t len = product(x.dims, 2, x.dims.size());
+  const std::int64_t rows = x.numel() / len;
+  RowNeeds needs;
+  needs.f32_tile_bufs = 1;          // broadcast coefficients
+  needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
+  const RowTiling t = plan_rows(p, dt_of(x.dtype), rows, len, needs);
+  p.launch("BatchNorm", reinterpret_cast<const void*>(&affine_rows_kernel),
+           row_blocks(rows, t.per_block), Core::kVector, [=](const Addrs& ad) {
+             affine_rows_kernel(ad.in[0], ad.workspace + scale, ad.workspace + shift, ad.out[0], t);
+           });
+  p.set_workspace(ws.size());
+}
+
+}  // namespace
+}  // namespace npusim::aclnn::norm
+
 aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTensor* weight,
                                            const aclTensor* bias, aclTensor* runningMean,
                                            aclTensor* runningVar, bool training, double momentum,
                                            double eps, aclTensor* output, aclTensor* saveMean,
                                            aclTensor* saveInvstd, uint64_t* workspaceSize,
                                            aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnBatchNormGetWorkspaceSize", "BatchNorm", workspaceSize, executor, [&](nn::Plan& p) {
-        (void)momentum;  // updates running statistics in training mode only
-        const aclTensor& x = p.input(input, "input");
-        const aclTensor* w = p.optional_input(weight, "weight");
-        const aclTensor* b = p.optional_input(bias, "bias");
-        const aclTensor* rm = p.optional_input(runningMean, "runningMean");
-        const aclTensor* rv = p.optional_input(runningVar, "runningVar");
-        const aclTensor& y = p.output(output, "output");
-        const aclTensor* sm = p.optional_output(saveMean, "saveMean");
-        const aclTensor* si = p.optional_output(saveInvstd, "saveInvstd");
-        p.require(!training,
-                  "training mode (batch statistics, running-statistics update) is not supported; "
-                  "only inference (training = false) is");
-        p.require(rm != nullptr && rv != nullptr,
-                  "inference mode needs runningMean and runningVar");
-        nm::require_float_type(p, x, "input");
-        p.require(x.dims.size() >= 2 && x.dims.size() <= 8, "input must have 2 to 8 dimensions");
-        p.require(y.dtype == x.dtype, "output must have input's data type");
-        p.require_shape(y, x.dims, "output");
-        p.require_contiguous(x, "input");
-        p.require_contiguous(y, "output");
-        const std::int64_t c = x.dims[1];
-        p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
-        for (const aclTensor* t : {w, b, rm, rv}) {
-          if (t == nullptr) continue;
-          const char* what = t == w    ? "weight"
-                             : t == b  ? "bias"
-                             : t == rm ? "runningMean"
-                                       : "runningVar";
-          nm::require_param_type(p, *t, x.dtype, what);
-          p.require_shape(*t, {c}, what);
-          p.require_contiguous(*t, what);
-        }
-        for (const aclTensor* t : {sm, si}) {
-          if (t == nullptr) continue;
-          const char* what = t == sm ? "saveMean" : "saveInvstd";
-          p.require(t->dtype == ACL_FLOAT, std::string(what) + " must be FLOAT");
-          p.require_shape(*t, {c}, what);
-          p.require_contiguous(*t, what);
-        }
-        nm::Workspace ws;
-        const nm::F32Source fw = nm::f32_param(p, ws, w, 1), fb = nm::f32_param(p, ws, b, 2);
-        const nm::F32Source fm = nm::f32_param(p, ws, rm, 3), fv = nm::f32_param(p, ws, rv, 4);
-        const std::int64_t batch = x.dims[0];
-        const std::uint64_t scale = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
-        const std::uint64_t shift = ws.take(static_cast<std::uint64_t>(batch * c) * 4);
-        nm::ChannelTiling ct;
-        ct.channels = c;
-        ct.batch = batch;
-        // 4 input and 4 output tiles and a row of ones: 36 bytes per channel of a tile.
-        const std::uint64_t ub =
-            p.ub_bytes() > 2 * nm::kUbReserve ? p.ub_bytes() - nm::kUbReserve : nm::kUbReserve;
-        ct.tile = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-            std::min<std::uint64_t>(nm::round_up64(static_cast<std::uint64_t>(c), 8),
-                                    ub / 36 / 8 * 8),
-            8));
-        ct.eps = static_cast<float>(eps);
-        const bool has_sm = sm != nullptr, has_si = si != nullptr;
-        p.launch("BatchNormStats", reinterpret_cast<const void*>(&nm::bn_stats_kernel), 1,
-                 nn::Core::kVector, [=](const nn::Addrs& a) {
-                   nm::bn_stats_kernel(fw.resolve(a), fb.resolve(a), fm.resolve(a), fv.resolve(a),
-                                       a.workspace + scale, a.workspace + shift,
-                                       has_sm ? a.out[1] : nullptr, has_si ? a.out[2] : nullptr,
-                                       ct);
-                 });
-        const std::int64_t len = nm::product(x.dims, 2, x.dims.size());
-        const std::int64_t rows = x.numel() / len;
-        nm::RowNeeds needs;
-        needs.f32_tile_bufs = 1;          // broadcast coefficients
-        needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
-        const nm::RowTiling t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
-        p.launch("BatchNorm", reinterpret_cast<const void*>(&nm::affine_rows_kernel),
-                 nm::row_blocks(rows, t.per_block), nn::Core::kVector, [=](const nn::Addrs& a) {
-                   nm::affine_rows_kernel(a.in[0], a.workspace + scale, a.workspace + shift,
-                                          a.out[0], t);
-                 });
-        p.set_workspace(ws.size());
-      });
+  return nn::prepare("aclnnBatchNormGetWorkspaceSize", "BatchNorm", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       (void)momentum;  // updates running statistics in training mode only
+                       nm::BatchNormArgs a;
+                       a.x = &p.input(input, "input");
+                       a.w = p.optional_input(weight, "weight");
+                       a.b = p.optional_input(bias, "bias");
+                       a.rm = p.optional_input(runningMean, "runningMean");
+                       a.rv = p.optional_input(runningVar, "runningVar");
+                       a.y = &p.output(output, "output");
+                       a.sm = p.optional_output(saveMean, "saveMean");
+                       a.si = p.optional_output(saveInvstd, "saveInvstd");
+                       nm::check_batch_norm_input(p, a, training);
+                       nm::check_channel_tensors(p, a, a.x->dims[1]);
+                       nm::plan_batch_norm(p, a, eps);
+                     });
 }
 
 aclnnStatus aclnnBatchNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

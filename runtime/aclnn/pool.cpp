@@ -61,6 +61,24 @@ std::vector<std::int64_t> out_shape(const aclTensor& x, const PoolTiling& t) {
   return s;
 }
 
+// MaxPool's pads: none, one for all, (H, W), or (top, left, bottom, right).
+void four_pads(const Plan& p, const std::vector<std::int64_t>& pad, std::int64_t& top,
+               std::int64_t& left, std::int64_t& bottom, std::int64_t& right) {
+  top = left = bottom = right = 0;
+  p.require(pad.size() <= 2 || pad.size() == 4, "pads must have 0, 1, 2 or 4 values");
+  if (pad.size() == 1) top = left = bottom = right = pad[0];
+  if (pad.size() == 2) {
+    top = bottom = pad[0];
+    left = right = pad[1];
+  }
+  if (pad.size() == 4) {
+    top = pad[0];
+    left = pad[1];
+    bottom = pad[2];
+    right = pad[3];
+  }
+}
+
 // Bands of output rows that fit the UB (and give every vector core work), split over the vector
 // cores; the launch.
 void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
@@ -117,6 +135,19 @@ void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
            [t, kernel, indices](const Addrs& a) {
              kernel(a.in[0], a.out[0], indices ? a.out[1] : nullptr, t);
            });
+}
+
+// Without dilation or indices: the output size (`bottom` / `right` < 0: padding as at the
+// start), out's shape, contiguity, then the launch.
+void size_and_launch(Plan& p, PoolTiling& t, const aclTensor& x, const aclTensor& y, bool ceil_mode,
+                     std::int64_t bottom, std::int64_t right, const char* name) {
+  t.ho = out_size(t.h, t.kh, t.sh, t.ph, 1, ceil_mode, bottom);
+  t.wo = out_size(t.w, t.kw, t.sw, t.pw, 1, ceil_mode, right);
+  p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
+  p.require_shape(y, out_shape(x, t), "out");
+  p.require_contiguous(x, "self");
+  p.require_contiguous(y, "out");
+  plan_and_launch(p, t, x.dtype, name);
 }
 
 }  // namespace
@@ -179,38 +210,32 @@ aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntAr
                                            int64_t divisorOverride, int8_t cubeMathType,
                                            aclTensor* out, uint64_t* workspaceSize,
                                            aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAvgPool2dGetWorkspaceSize", "AvgPool2d", workspaceSize, executor, [&](nn::Plan& p) {
-        const aclTensor& x = p.input(self, "self");
-        const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
-        const std::vector<std::int64_t> s = p.int_array(strides, "strides");
-        const std::vector<std::int64_t> pad = p.int_array(paddings, "paddings");
-        const aclTensor& y = p.output(out, "out");
-        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
-        p.require(y.dtype == x.dtype, "out must have self's data type");
-        p.require(cubeMathType >= 0 && cubeMathType <= 3,
-                  "cubeMathType must be 0 (KEEP_DTYPE) .. 3 (USE_HF32)");
-        p.require(divisorOverride >= 0, "divisorOverride must not be negative");
-        nk::PoolTiling t;
-        t.max = false;
-        t.count_include_pad = countIncludePad;
-        t.divisor = divisorOverride;
-        nn::planes_of(p, x, t);
-        nn::pair(p, k, "kernelSize", t.kh, t.kw);
-        nn::pair(p, s, "strides", t.sh, t.sw, k);
-        nn::pair(p, pad, "paddings", t.ph, t.pw);
-        p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0,
-                  "kernelSize and strides must be positive");
-        p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
-                  "paddings must be between 0 and half the kernel size");
-        t.ho = nn::out_size(t.h, t.kh, t.sh, t.ph, 1, ceilMode);
-        t.wo = nn::out_size(t.w, t.kw, t.sw, t.pw, 1, ceilMode);
-        p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
-        p.require_shape(y, nn::out_shape(x, t), "out");
-        p.require_contiguous(x, "self");
-        p.require_contiguous(y, "out");
-        nn::plan_and_launch(p, t, x.dtype, "AvgPool2d");
-      });
+  return nn::prepare("aclnnAvgPool2dGetWorkspaceSize", "AvgPool2d", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       const aclTensor& x = p.input(self, "self");
+                       const std::vector<std::int64_t> k = p.int_array(kernelSize, "kernelSize");
+                       const std::vector<std::int64_t> s = p.int_array(strides, "strides");
+                       const std::vector<std::int64_t> pad = p.int_array(paddings, "paddings");
+                       const aclTensor& y = p.output(out, "out");
+                       p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+                       p.require(y.dtype == x.dtype, "out must have self's data type");
+                       p.require(cubeMathType >= 0 && cubeMathType <= 3,
+                                 "cubeMathType must be 0 (KEEP_DTYPE) .. 3 (USE_HF32)");
+                       p.require(divisorOverride >= 0, "divisorOverride must not be negative");
+                       nk::PoolTiling t;
+                       t.max = false;
+                       t.count_include_pad = countIncludePad;
+                       t.divisor = divisorOverride;
+                       nn::planes_of(p, x, t);
+                       nn::pair(p, k, "kernelSize", t.kh, t.kw);
+                       nn::pair(p, s, "strides", t.sh, t.sw, k);
+                       nn::pair(p, pad, "paddings", t.ph, t.pw);
+                       p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0,
+                                 "kernelSize and strides must be positive");
+                       p.require(t.ph >= 0 && t.pw >= 0 && 2 * t.ph <= t.kh && 2 * t.pw <= t.kw,
+                                 "paddings must be between 0 and half the kernel size");
+                       nn::size_and_launch(p, t, x, y, ceilMode, -1, -1, "AvgPool2d");
+                     });
 }
 
 aclnnStatus aclnnAvgPool2d(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -275,20 +300,8 @@ aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArra
         nn::pair(p, k, "kernelShape", t.kh, t.kw);
         p.require(s.size() <= 2, "strides must have 0, 1 or 2 values");
         nn::pair(p, s, "strides", t.sh, t.sw, {1});
-        // pads: none, one for all, (H, W), or (top, left, bottom, right).
-        std::int64_t top = 0, left = 0, bottom = 0, right = 0;
-        p.require(pad.size() <= 2 || pad.size() == 4, "pads must have 0, 1, 2 or 4 values");
-        if (pad.size() == 1) top = left = bottom = right = pad[0];
-        if (pad.size() == 2) {
-          top = bottom = pad[0];
-          left = right = pad[1];
-        }
-        if (pad.size() == 4) {
-          top = pad[0];
-          left = pad[1];
-          bottom = pad[2];
-          right = pad[3];
-        }
+        std::int64_t top, left, bottom, right;
+        nn::four_pads(p, pad, top, left, bottom, right);
         p.require(dil.size() <= 2 || dil.size() == 4, "dilations must have 0, 1, 2 or 4 values");
         for (std::int64_t d : dil) p.require(d == 1, "dilations must be 1");
         p.require(t.kh > 0 && t.kw > 0 && t.sh > 0 && t.sw > 0,
@@ -298,13 +311,7 @@ aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArra
                   "pads must not be negative and their sum per axis at most the kernel size");
         t.ph = top;
         t.pw = left;
-        t.ho = nn::out_size(t.h, t.kh, t.sh, top, 1, ceilMode != 0, bottom);
-        t.wo = nn::out_size(t.w, t.kw, t.sw, left, 1, ceilMode != 0, right);
-        p.require(t.ho > 0 && t.wo > 0, "the output would be empty (kernel larger than the input)");
-        p.require_shape(y, nn::out_shape(x, t), "out");
-        p.require_contiguous(x, "self");
-        p.require_contiguous(y, "out");
-        nn::plan_and_launch(p, t, x.dtype, "MaxPool");
+        nn::size_and_launch(p, t, x, y, ceilMode != 0, bottom, right, "MaxPool");
       });
 }
 

@@ -81,11 +81,7 @@ struct Group {
   bool reduced;
 };
 
-void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, bool keep, int dtype,
-                 aclTensor* out, ReduceKind kind, bool mean, const char* dim_name) {
-  const aclTensor& x = p.input(self, "self");
-  const std::vector<std::int64_t> dims = p.int_array(dim_array, dim_name);
-  const aclTensor& y = p.output(out, "out");
+void check_reduce_tensors(const Plan& p, const aclTensor& x, const aclTensor& y, int dtype) {
   p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
   p.require_dtype(y, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "out");
   p.require(y.dtype == dtype,
@@ -93,47 +89,76 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
   p.require_contiguous(x, "self");
   p.require_contiguous(y, "out");
   p.require(x.numel() > 0, "self is empty (empty tensors are not supported)");
-  const std::vector<bool> red = reduced_axes(p, x, dims, dim_name);
-  std::vector<std::int64_t> expect;
+}
+
+// x's axes as groups of neighbours alike (reduced or kept; size-1 axes dropped), out's expected
+// shape and the number of elements each output reduces.
+struct Grouping {
   std::vector<Group> groups;
+  std::vector<std::int64_t> expect;
   std::int64_t count = 1;
+};
+
+Grouping group_axes(const aclTensor& x, const std::vector<bool>& red, bool keep) {
+  Grouping gr;
   for (std::size_t i = 0; i < x.dims.size(); ++i) {
-    if (red[i]) count *= x.dims[i];
-    if (!red[i] || keep) expect.push_back(red[i] ? 1 : x.dims[i]);
+    if (red[i]) gr.count *= x.dims[i];
+    if (!red[i] || keep) gr.expect.push_back(red[i] ? 1 : x.dims[i]);
     const bool r = red[i] && x.dims[i] > 1;  // a reduced size-1 axis changes nothing
     if (x.dims[i] == 1) continue;
-    if (!groups.empty() && groups.back().reduced == r) {
-      groups.back().size *= x.dims[i];
+    if (!gr.groups.empty() && gr.groups.back().reduced == r) {
+      gr.groups.back().size *= x.dims[i];
     } else {
-      groups.push_back({x.dims[i], r});
+      gr.groups.push_back({x.dims[i], r});
     }
   }
-  p.require_shape(y, expect, "out");
-  // Few long rows (the last axis reduced into few outputs): split each row into segments
-  // reduced by more cores first (rows [outer * segments, len / segments]), then the partials.
-  if (!groups.empty() && groups.back().reduced) {
-    std::int64_t outer = 1;
-    for (std::size_t i = 0; i + 1 < groups.size(); ++i) outer *= groups[i].size;
-    const std::int64_t len = groups.back().size;
-    const auto cores = static_cast<std::int64_t>(p.vector_cores());
-    if (outer * 2 <= cores && len >= 4 * kSegmentMin) {
-      for (std::int64_t seg = std::max<std::int64_t>(cores / outer, 2); seg >= 2; --seg) {
-        if (len % seg != 0 || len / seg < kSegmentMin) continue;
-        groups.back().size = seg;
-        groups.push_back({len / seg, true});
-        break;
-      }
-    }
+  return gr;
+}
+
+// Few long rows (the last axis reduced into few outputs): split each row into segments
+// reduced by more cores first (rows [outer * segments, len / segments]), then the partials.
+void split_long_rows(const Plan& p, std::vector<Group>& groups) {
+  if (groups.empty() || !groups.back().reduced) return;
+  std::int64_t outer = 1;
+  for (std::size_t i = 0; i + 1 < groups.size(); ++i) outer *= groups[i].size;
+  const std::int64_t len = groups.back().size;
+  const auto cores = static_cast<std::int64_t>(p.vector_cores());
+  if (outer * 2 > cores || len < 4 * kSegmentMin) return;
+  for (std::int64_t seg = std::max<std::int64_t>(cores / outer, 2); seg >= 2; --seg) {
+    if (len % seg != 0 || len / seg < kSegmentMin) continue;
+    groups.back().size = seg;
+    groups.push_back({len / seg, true});
+    break;
   }
-  // One pass per reduced group, right-most first.
-  struct Pass {
-    ReduceTiling t;
-    bool from_input;
-    std::uint64_t src, dst;  // workspace offsets
-    bool to_output;
-  };
+}
+
+// The view [outer, len, inner] of reducing group g (the right-most reduced one), which it
+// removes from `groups` (merging the kept neighbours it leaves side by side).
+void take_group(std::vector<Group>& groups, std::size_t g, std::int64_t& outer, std::int64_t& len,
+                std::int64_t& inner) {
+  for (std::size_t i = 0; i < g; ++i) outer *= groups[i].size;
+  len = groups[g].size;
+  for (std::size_t i = g + 1; i < groups.size(); ++i) inner *= groups[i].size;
+  groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g));
+  if (g > 0 && g < groups.size() && !groups[g - 1].reduced && !groups[g].reduced) {
+    groups[g - 1].size *= groups[g].size;
+    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g));
+  }
+}
+
+// One reduce_kernel launch.
+struct Pass {
+  ReduceTiling t;
+  bool from_input;
+  std::uint64_t src, dst;  // workspace offsets
+  bool to_output;
+};
+
+// One pass per reduced group, right-most first (or one scaling / converting pass when nothing
+// is reduced); partial results alternate between two fp32 workspace buffers.
+std::vector<Pass> plan_passes(const Plan& p, const aclTensor& x, std::vector<Group> groups,
+                              ReduceKind kind, Workspace& ws) {
   std::vector<Pass> passes;
-  Workspace ws;
   std::uint64_t buf[2] = {0, 0};
   std::int64_t elems = x.numel();
   for (;;) {
@@ -143,18 +168,7 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
     if (g < 0 && !passes.empty()) break;
     std::int64_t outer = 1, len = 1, inner = 1;
     if (g >= 0) {
-      for (int i = 0; i < g; ++i) outer *= groups[static_cast<std::size_t>(i)].size;
-      len = groups[static_cast<std::size_t>(g)].size;
-      for (std::size_t i = static_cast<std::size_t>(g) + 1; i < groups.size(); ++i)
-        inner *= groups[i].size;
-      groups.erase(groups.begin() + g);
-      // Neighbours that are both kept merge.
-      if (g > 0 && static_cast<std::size_t>(g) < groups.size() &&
-          !groups[static_cast<std::size_t>(g) - 1].reduced &&
-          !groups[static_cast<std::size_t>(g)].reduced) {
-        groups[static_cast<std::size_t>(g) - 1].size *= groups[static_cast<std::size_t>(g)].size;
-        groups.erase(groups.begin() + g);
-      }
+      take_group(groups, static_cast<std::size_t>(g), outer, len, inner);
     } else {
       outer = elems;  // nothing to reduce: one scaling / converting pass
     }
@@ -171,9 +185,10 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
     passes.push_back(ps);
     if (g < 0) break;
   }
-  Pass& last = passes.back();
-  if (mean) last.t.scale = 1.0f / static_cast<float>(count);
-  last.to_output = y.dtype == ACL_FLOAT;
+  return passes;
+}
+
+void launch_passes(Plan& p, const std::vector<Pass>& passes, ReduceKind kind) {
   for (const Pass& ps : passes) {
     const char* name = kind == ReduceKind::kMax   ? "ReduceMax"
                        : kind == ReduceKind::kMin ? "ReduceMin"
@@ -185,8 +200,36 @@ void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, b
                reduce_kernel(src, dst, ps.t);
              });
   }
+}
+
+// Validate, infer out's shape and the groups of axes, then one pass per group.
+void plan_reduce(Plan& p, const aclTensor* self, const aclIntArray* dim_array, bool keep, int dtype,
+                 aclTensor* out, ReduceKind kind, bool mean, const char* dim_name) {
+  const aclTensor& x = p.input(self, "self");
+  const std::vector<std::int64_t> dims = p.int_array(dim_array, dim_name);
+  const aclTensor& y = p.output(out, "out");
+  check_reduce_tensors(p, x, y, dtype);
+  Grouping gr = group_axes(x, reduced_axes(p, x, dims, dim_name), keep);
+  p.require_shape(y, gr.expect, "out");
+  split_long_rows(p, gr.groups);
+  Workspace ws;
+  std::vector<Pass> passes = plan_passes(p, x, gr.groups, kind, ws);
+  Pass& last = passes.back();
+  if (mean) last.t.scale = 1.0f / static_cast<float>(gr.count);
+  last.to_output = y.dtype == ACL_FLOAT;
+  launch_passes(p, passes, kind);
   if (!last.to_output) cast_out(p, last.dst, y.dtype, y.numel(), 0);
   p.set_workspace(ws.size());
+}
+
+// Amax / Amin: out has self's data type.
+aclnnStatus extreme_prepare(const char* api, const char* op, const aclTensor* self,
+                            const aclIntArray* dim, bool keep, aclTensor* out, ReduceKind kind,
+                            std::uint64_t* workspace_size, aclOpExecutor** executor) {
+  return prepare(api, op, workspace_size, executor, [&](Plan& p) {
+    const int type = self != nullptr && is_live(self) ? self->dtype : ACL_FLOAT;
+    plan_reduce(p, self, dim, keep, type, out, kind, false, "dim");
+  });
 }
 
 }  // namespace
@@ -226,11 +269,8 @@ aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAmaxGetWorkspaceSize", "Amax", workspaceSize, executor, [&](nn::Plan& p) {
-        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
-        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMax, false, "dim");
-      });
+  return nm::extreme_prepare("aclnnAmaxGetWorkspaceSize", "Amax", self, dim, keepDim, out,
+                             nm::ReduceKind::kMax, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -241,11 +281,8 @@ aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAminGetWorkspaceSize", "Amin", workspaceSize, executor, [&](nn::Plan& p) {
-        const int type = self != nullptr && nn::is_live(self) ? self->dtype : ACL_FLOAT;
-        nm::plan_reduce(p, self, dim, keepDim, type, out, nm::ReduceKind::kMin, false, "dim");
-      });
+  return nm::extreme_prepare("aclnnAminGetWorkspaceSize", "Amin", self, dim, keepDim, out,
+                             nm::ReduceKind::kMin, workspaceSize, executor);
 }
 
 aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

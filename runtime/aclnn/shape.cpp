@@ -83,6 +83,46 @@ void coalesce(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& stride
   }
 }
 
+// Square tiles of up to 64 x 64; a narrow plane (few rows or columns) grows the other side
+// until the tile holds 64 x 64 elements, as long as the buffers fit.
+void transpose_tiles(PermuteTiling& t, std::uint32_t elem, std::int64_t budget) {
+  auto fits = [&](std::int64_t r, std::int64_t c) {
+    const std::int64_t in = r * round32(c * elem), out = c * round32(r * elem);
+    return 2 * in + 2 * out + out / elem * 4 <= budget && r <= kMaxBurst && c <= kMaxBurst;
+  };
+  std::int64_t side = elem == 8 ? 32 : 64;
+  while (side > 8 && !fits(side, side)) side /= 2;
+  t.tile_rows = std::min(t.rows, side);
+  t.tile_cols = std::min(t.cols, side);
+  while (t.tile_rows * t.tile_cols < side * side) {
+    if (t.tile_rows < t.rows && fits(t.tile_rows * 2, t.tile_cols)) {
+      t.tile_rows = std::min(t.rows, t.tile_rows * 2);
+    } else if (t.tile_cols < t.cols && fits(t.tile_rows, t.tile_cols * 2)) {
+      t.tile_cols = std::min(t.cols, t.tile_cols * 2);
+    } else {
+      break;
+    }
+  }
+}
+
+// Tile sizes (UB buffers double-buffered) and the number of tiles.
+void tile_permute(const Plan& p, PermuteTiling& t, std::uint32_t elem) {
+  const std::int64_t budget = ub_budget(p);
+  if (!t.transpose) {
+    const std::int64_t each = std::min<std::int64_t>(64 * 1024, budget / 2);
+    t.tile_cols = std::max<std::int64_t>(1, std::min<std::int64_t>(t.cols, each / elem / 32 * 32));
+    t.tile_rows = std::max<std::int64_t>(
+        1, std::min({t.rows, each / round32(t.tile_cols * elem), kMaxBurst}));
+  } else {
+    transpose_tiles(t, elem, budget);
+  }
+  t.tiles_r = (t.rows + t.tile_rows - 1) / t.tile_rows;
+  t.tiles_c = (t.cols + t.tile_cols - 1) / t.tile_cols;
+  std::int64_t batch = 1;
+  for (std::int32_t k = 0; k < t.batch_rank; ++k) batch *= t.batch_dims[k];
+  t.total_tiles = batch * t.tiles_r * t.tiles_c;
+}
+
 // The plane of the kernel: "col" = the input dimension of stride 1 (moved by contiguous
 // bursts), "row" = the output's innermost other dimension; the rest is the batch.
 PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
@@ -131,38 +171,7 @@ PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
   p.require(t.in_row_stride * elem < kMaxStrideBytes && t.out_row_stride * elem < kMaxStrideBytes &&
                 t.out_col_stride * elem < kMaxStrideBytes,
             "tensor too large for the permute kernel's strided copies");
-  const std::int64_t budget = ub_budget(p);
-  if (!t.transpose) {
-    const std::int64_t each = std::min<std::int64_t>(64 * 1024, budget / 2);
-    t.tile_cols = std::max<std::int64_t>(1, std::min<std::int64_t>(t.cols, each / elem / 32 * 32));
-    t.tile_rows = std::max<std::int64_t>(
-        1, std::min({t.rows, each / round32(t.tile_cols * elem), kMaxBurst}));
-  } else {
-    // Square tiles of up to 64 x 64; a narrow plane (few rows or columns) grows the other side
-    // until the tile holds 64 x 64 elements, as long as the buffers fit.
-    auto fits = [&](std::int64_t r, std::int64_t c) {
-      const std::int64_t in = r * round32(c * elem), out = c * round32(r * elem);
-      return 2 * in + 2 * out + out / elem * 4 <= budget && r <= kMaxBurst && c <= kMaxBurst;
-    };
-    std::int64_t side = elem == 8 ? 32 : 64;
-    while (side > 8 && !fits(side, side)) side /= 2;
-    t.tile_rows = std::min(t.rows, side);
-    t.tile_cols = std::min(t.cols, side);
-    while (t.tile_rows * t.tile_cols < side * side) {
-      if (t.tile_rows < t.rows && fits(t.tile_rows * 2, t.tile_cols)) {
-        t.tile_rows = std::min(t.rows, t.tile_rows * 2);
-      } else if (t.tile_cols < t.cols && fits(t.tile_rows, t.tile_cols * 2)) {
-        t.tile_cols = std::min(t.cols, t.tile_cols * 2);
-      } else {
-        break;
-      }
-    }
-  }
-  t.tiles_r = (t.rows + t.tile_rows - 1) / t.tile_rows;
-  t.tiles_c = (t.cols + t.tile_cols - 1) / t.tile_cols;
-  std::int64_t batch = 1;
-  for (std::int32_t k = 0; k < t.batch_rank; ++k) batch *= t.batch_dims[k];
-  t.total_tiles = batch * t.tiles_r * t.tiles_c;
+  tile_permute(p, t, elem);
   return t;
 }
 
