@@ -204,6 +204,20 @@ struct ReportOptions {
   std::string dir, out, title, png_dir;
 };
 
+/// npusim_report.py: installed in share/npusim/ beside bin/npusim, or next to the binary in the
+/// build tree; "" (reported) when it is in neither.
+fs::path find_report_script() {
+  std::error_code ec;
+  const fs::path candidates[] = {self_dir() / ".." / "share" / "npusim" / "npusim_report.py",
+                                 self_dir() / "npusim_report.py"};
+  for (const fs::path& c : candidates) {
+    if (fs::exists(c, ec)) return c.lexically_normal();
+  }
+  std::cerr << "npusim report: cannot find npusim_report.py (looked in " << candidates[0].string()
+            << " and " << candidates[1].string() << ")\n";
+  return {};
+}
+
 int report(const ReportOptions& o) {
   const std::string& dir = o.dir;
   std::error_code ec;
@@ -218,21 +232,8 @@ int report(const ReportOptions& o) {
                  "PROF_* directory or a sweep directory)\n";
     return 2;
   }
-  // Installed: bin/npusim and share/npusim/npusim_report.py; build tree: next to the binary.
-  fs::path script;
-  const fs::path candidates[] = {self_dir() / ".." / "share" / "npusim" / "npusim_report.py",
-                                 self_dir() / "npusim_report.py"};
-  for (const fs::path& c : candidates) {
-    if (fs::exists(c, ec)) {
-      script = c.lexically_normal();
-      break;
-    }
-  }
-  if (script.empty()) {
-    std::cerr << "npusim report: cannot find npusim_report.py (looked in " << candidates[0].string()
-              << " and " << candidates[1].string() << ")\n";
-    return 2;
-  }
+  const fs::path script = find_report_script();
+  if (script.empty()) return 2;
   const std::string python = report_python();
   std::vector<std::string> argv = {python, script.string(), dir};
   if (!o.out.empty()) argv.insert(argv.end(), {"-o", o.out});

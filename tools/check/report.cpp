@@ -246,6 +246,28 @@ std::string junit_xml(const std::vector<Result>& results, const std::string& sui
   return x;
 }
 
+namespace {
+
+/// 0 every target passed (or improved), 1 one failed, 2 one could not be evaluated (each named).
+int exit_code(const std::vector<Result>& results, const std::string& targets_file,
+              std::ostream& err) {
+  bool failed = false, errored = false;
+  for (const Result& r : results) {
+    failed |= r.verdict == Verdict::kFail;
+    errored |= r.verdict == Verdict::kError;
+  }
+  if (!errored) return failed ? 1 : 0;
+  for (const Result& r : results) {
+    if (r.verdict == Verdict::kError) {
+      err << "npusim check: target '" << r.target->name << "' (" << targets_file << ":"
+          << r.target->line << "): " << r.message << "\n";
+    }
+  }
+  return 2;
+}
+
+}  // namespace
+
 int run_check(const std::string& targets_file, const std::string& run_dir,
               const std::string& junit_file, std::ostream& out, std::ostream& err) {
   std::vector<Target> targets;
@@ -271,21 +293,7 @@ int run_check(const std::string& targets_file, const std::string& run_dir,
       return 2;
     }
   }
-  bool failed = false, errored = false;
-  for (const Result& r : results) {
-    failed |= r.verdict == Verdict::kFail;
-    errored |= r.verdict == Verdict::kError;
-  }
-  if (errored) {
-    for (const Result& r : results) {
-      if (r.verdict == Verdict::kError) {
-        err << "npusim check: target '" << r.target->name << "' (" << targets_file << ":"
-            << r.target->line << "): " << r.message << "\n";
-      }
-    }
-    return 2;
-  }
-  return failed ? 1 : 0;
+  return exit_code(results, targets_file, err);
 }
 
 namespace {
