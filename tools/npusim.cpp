@@ -451,7 +451,9 @@ Command add_compare(CLI::App& app) {
   cmp->add_option("run_a", a->a, "the --out directory of the first run (A)")->required();
   cmp->add_option("run_b", a->b, "the --out directory of the second run (B)")->required();
   cmp->add_option("--csv", a->csv, "also write the deltas as CSV to this file");
-  return {cmp, [a] { return npusim::check::run_compare(a->a, a->b, a->csv, std::cout, std::cerr); }};
+  return {cmp, [a] {
+            return npusim::check::run_compare(a->a, a->b, a->csv, std::cout, std::cerr);
+          }};
 }
 
 Command add_sweep(CLI::App& app) {

@@ -428,7 +428,11 @@ Attr Loader::parse_attr(const YAML::Node& v, const AttrSpec& spec, const std::st
     fail(v, akey + ": expected a scalar or a list");
   }
   const std::string text = attr.items.empty() ? "" : attr.items[0];
-  auto bad = [&](const char* want) { fail(v, akey + ": expected " + want + ", got '" + text + "'"); };
+  auto bad = [&](const char* want) {
+    fail(v, akey + ": expected " + want + ", got '" + text + "'");
+  };
+  auto parse_int = [](const std::string& s, std::size_t* n) { return std::stoll(s, n); };
+  auto parse_float = [](const std::string& s, std::size_t* n) { return std::stod(s, n); };
   switch (spec.type) {
     case AttrType::kInts:
       if (!attr.list) bad("a list of integers");
@@ -440,14 +444,12 @@ Attr Loader::parse_attr(const YAML::Node& v, const AttrSpec& spec, const std::st
         attr.items[0] = std::to_string(it->second);
         break;
       }
-      if (!parses_fully(text, [](const std::string& s, std::size_t* n) { return std::stoll(s, n); }))
-        bad("an integer");
+      if (!parses_fully(text, parse_int)) bad("an integer");
       break;
     }
     case AttrType::kFloat:
       if (attr.list) bad("a number");
-      if (!parses_fully(text, [](const std::string& s, std::size_t* n) { return std::stod(s, n); }))
-        bad("a number");
+      if (!parses_fully(text, parse_float)) bad("a number");
       break;
     case AttrType::kBool:
       if (attr.list || (text != "true" && text != "false")) bad("true or false");

@@ -82,7 +82,9 @@ class Parser {
   void parse_command(const YAML::Node& root, bool replay, Workload& w) const {
     if (replay) {
       w.head = {"replay", absolute(scalar(root["replay"], "replay"))};
-      if (!fs::is_regular_file(w.head[1])) fail(root["replay"], "replay: no such trace file: " + w.head[1]);
+      if (!fs::is_regular_file(w.head[1])) {
+        fail(root["replay"], "replay: no such trace file: " + w.head[1]);
+      }
     } else {
       const YAML::Node r = root["run"];
       std::vector<std::string> prog = r.IsSequence() ? strings(r, "run") : std::vector<std::string>{scalar(r, "run")};
@@ -198,7 +200,8 @@ class Parser {
     if (validate_) {
       const std::string why = validate_(config, sets);
       if (!why.empty()) {
-        fail(origin, "run " + std::to_string(run.index) + " (" + describe(run.values) + "): " + why);
+        fail(origin,
+             "run " + std::to_string(run.index) + " (" + describe(run.values) + "): " + why);
       }
     }
     std::vector<std::string> args = w.head;
