@@ -131,9 +131,9 @@ void Runner::write_summary(int ops_run, double simulated_us, int checks_failed) 
   j << "},\n  \"rejected\": {";
   first = true;
   json_counts(j, rejected_, first);
-  j << "},\n  \"checks_passed\": " << checks_passed_ << ",\n  \"checks_skipped\": " << checks_skipped_
-    << ",\n  \"checks_failed\": " << checks_failed
-    << "\n}\n";
+  j << "},\n  \"checks_passed\": " << checks_passed_
+    << ",\n  \"checks_skipped\": " << checks_skipped_
+    << ",\n  \"checks_failed\": " << checks_failed << "\n}\n";
   std::ofstream out(fs::path(o_.out_dir) / "replay_summary.json");
   out << j.str();
 }
