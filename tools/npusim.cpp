@@ -33,7 +33,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -204,6 +206,20 @@ struct ReportOptions {
   std::string dir, out, title, png_dir;
 };
 
+/// npusim_report.py: installed in share/npusim/ beside bin/npusim, or next to the binary in the
+/// build tree; "" (reported) when it is in neither.
+fs::path find_report_script() {
+  std::error_code ec;
+  const fs::path candidates[] = {self_dir() / ".." / "share" / "npusim" / "npusim_report.py",
+                                 self_dir() / "npusim_report.py"};
+  for (const fs::path& c : candidates) {
+    if (fs::exists(c, ec)) return c.lexically_normal();
+  }
+  std::cerr << "npusim report: cannot find npusim_report.py (looked in " << candidates[0].string()
+            << " and " << candidates[1].string() << ")\n";
+  return {};
+}
+
 int report(const ReportOptions& o) {
   const std::string& dir = o.dir;
   std::error_code ec;
@@ -218,21 +234,8 @@ int report(const ReportOptions& o) {
                  "PROF_* directory or a sweep directory)\n";
     return 2;
   }
-  // Installed: bin/npusim and share/npusim/npusim_report.py; build tree: next to the binary.
-  fs::path script;
-  const fs::path candidates[] = {self_dir() / ".." / "share" / "npusim" / "npusim_report.py",
-                                 self_dir() / "npusim_report.py"};
-  for (const fs::path& c : candidates) {
-    if (fs::exists(c, ec)) {
-      script = c.lexically_normal();
-      break;
-    }
-  }
-  if (script.empty()) {
-    std::cerr << "npusim report: cannot find npusim_report.py (looked in " << candidates[0].string()
-              << " and " << candidates[1].string() << ")\n";
-    return 2;
-  }
+  const fs::path script = find_report_script();
+  if (script.empty()) return 2;
   const std::string python = report_python();
   std::vector<std::string> argv = {python, script.string(), dir};
   if (!o.out.empty()) argv.insert(argv.end(), {"-o", o.out});
@@ -300,143 +303,35 @@ int sweep(const std::string& file, npusim::sweep::Options opt, bool dry_run, boo
   return sw::run_sweep(plan, opt, std::cout, std::cerr);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"npusim: a cycle-approximate Ascend-class NPU simulator behind the CANN ACL runtime"};
-  app.require_subcommand(1);
-
-  ConfigOptions run_opts;
-  std::string out_dir;
-  std::vector<std::string> program;
-  CLI::App* run = app.add_subcommand("run", "run a program built against npusim on the simulated chip");
-  add_config_options(run, run_opts);
-  run->add_option("-o,--out", out_dir, "write timeline.json, stats.json and config.yaml here");
-  run->add_option("program", program, "the program and its arguments (after --)")->required();
-
-  ConfigOptions info_opts;
-  bool soc = false, ref_only = false, effective_only = false;
-  CLI::App* inf = app.add_subcommand("info", "print the effective chip config and the key reference");
-  add_config_options(inf, info_opts);
-  inf->add_flag("--soc", soc, "print only the SoC name (what aclrtGetSocName returns)");
-  inf->add_flag("--reference", ref_only, "print only the key reference");
-  inf->add_flag("--effective", effective_only, "print only the effective configuration");
-
-  ConfigOptions replay_opts;
-  npusim::replay::Options replay_args;
-  std::vector<std::string> replay_params;
-  CLI::App* rep = app.add_subcommand(
-      "replay", "run a workload trace (YAML op graph or msprof op_summary CSV) through aclnn");
-  add_config_options(rep, replay_opts);
-  rep->add_option("trace", replay_args.trace, "traces/X.yaml, or an msprof op_summary CSV")
-      ->required();
-  rep->add_option("-o,--out", replay_args.out_dir,
-                  "write timeline.json, stats.json, op_summary.csv, config.yaml and "
-                  "replay_summary.json here");
-  rep->add_flag("--sync-per-op", replay_args.sync_per_op,
-                "synchronize each op's stream after it (default: asynchronous, events between "
-                "streams)");
-  rep->add_option("--repeat", replay_args.repeat, "run the trace N times (default 1)");
-  rep->add_flag("--strict", replay_args.strict,
-                "fail (exit 2) before running when an op type cannot be replayed (default: "
-                "report it by name and skip it)");
-  rep->add_option("-p,--param", replay_params, "override a trace parameter, e.g. layers=2")
-      ->allow_extra_args(false);
-  rep->add_option("--dump", replay_args.dump_dir, "write role-output tensors as raw .bin files");
-  rep->add_option("--skip-op", replay_args.skip_ops,
-                  "do not run ops of this type (what-if runs; reported like missing operators)")
-      ->allow_extra_args(false);
-
-  ReportOptions report_opts;
-  CLI::App* rpt = app.add_subcommand(
-      "report", "a self-contained HTML page with plots of a run's or a sweep's outputs");
-  rpt->add_option("dir", report_opts.dir,
-                  "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
-      ->required();
-  rpt->add_option("-o,--output", report_opts.out, "the HTML file (default: DIR/report.html)");
-  rpt->add_option("--title", report_opts.title, "the page title (default: the directory name)");
-  rpt->add_option("--png-dir", report_opts.png_dir,
-                  "also write every plot as PNG_DIR/<plot id>.png (for documents)");
-
-  std::string check_targets, check_run, check_junit;
-  CLI::App* chk = app.add_subcommand(
-      "check", "check a run's outputs against performance targets (exit 0 pass, 1 fail, 2 error)");
-  chk->add_option("targets", check_targets, "targets file (YAML; see docs/check.md)")->required();
-  chk->add_option("run_dir", check_run, "the --out directory of npusim run / npusim replay")
-      ->required();
-  chk->add_option("--junit", check_junit, "also write the results as JUnit XML to this file");
-
-  std::string cmp_a, cmp_b, cmp_csv;
-  CLI::App* cmp = app.add_subcommand("compare", "per-metric and per-op deltas between two runs");
-  cmp->add_option("run_a", cmp_a, "the --out directory of the first run (A)")->required();
-  cmp->add_option("run_b", cmp_b, "the --out directory of the second run (B)")->required();
-  cmp->add_option("--csv", cmp_csv, "also write the deltas as CSV to this file");
-
-  std::string sweep_file;
-  npusim::sweep::Options sweep_opts;
-  sweep_opts.jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-  bool sweep_dry = false, sweep_collect = false, sweep_no_wait = false;
-  CLI::App* swp = app.add_subcommand(
-      "sweep", "run one workload over a grid of configurations (local pool or Slurm job array)");
-  swp->add_option("sweep_file", sweep_file, "the sweep file (YAML; see docs/sweep.md)")->required();
-  swp->add_option("-o,--out", sweep_opts.out, "output directory: runs/<i>/, sweep.csv, sweep_meta.json");
-  swp->add_option("-j,--jobs", sweep_opts.jobs, "runs at a time on the local pool (default: cores)")
-      ->check(CLI::PositiveNumber);
-  swp->add_flag("--slurm", sweep_opts.slurm, "submit the pending runs as one Slurm job array (sbatch --array)");
-  swp->add_option("--sbatch", sweep_opts.sbatch, "an extra sbatch option, e.g. --sbatch=--partition=x (repeatable)")
-      ->allow_extra_args(false);
-  swp->add_option("--slurm-parallel", sweep_opts.slurm_parallel, "at most N array tasks at a time (--array=...%N)");
-  swp->add_flag("--no-wait", sweep_no_wait, "Slurm: submit and return (collect later with --collect)");
-  swp->add_flag("--collect", sweep_collect, "run nothing: write the table from the runs finished so far");
-  swp->add_flag("--rerun", sweep_opts.rerun, "run every run again, finished or not");
-  swp->add_flag("--dry-run", sweep_dry, "print each run's npusim arguments and stop");
-
-  std::string task_dir;
-  int task_index = -1;
-  CLI::App* task = app.add_subcommand("sweep-task", "one run of a sweep (what a Slurm array task executes)");
-  task->group("");  // internal: not in --help
-  task->add_option("dir", task_dir, "the sweep's --out directory")->required();
-  task->add_option("index", task_index, "the run index ($SLURM_ARRAY_TASK_ID)")->required();
-
-  std::string serve_session;
-  CLI::App* srv = app.add_subcommand(
-      "serve", "the simulation server of a session (several processes, one simulated machine)");
-  srv->add_option("--session", serve_session, "the session id (what NPUSIM_SESSION says)")->required();
-
-  std::string merge_out;
-  std::vector<std::string> merge_dirs;
-  CLI::App* mrg = app.add_subcommand(
-      "merge", "one timeline of several processes of a session (their output directories)");
-  mrg->add_option("-o,--out", merge_out, "write the merged timeline.json here")->required();
-  mrg->add_option("dirs", merge_dirs, "output directories (or timeline.json files), in order")
-      ->required();
-
-  CLI11_PARSE(app, argc, argv);
-  if (*mrg) {
-    std::vector<npusim::tools::MergeInput> inputs;
-    for (const std::string& d : merge_dirs) {
-      std::filesystem::path p(d);
-      if (std::filesystem::is_directory(p)) {
-        inputs.push_back({p.filename().empty() ? p.parent_path().filename().string()
-                                               : p.filename().string(),
-                          (p / "timeline.json").string()});
-      } else {
-        inputs.push_back({p.parent_path().filename().string(), p.string()});
-      }
+/// `npusim merge`: inputs are output directories (named by the directory) or timeline.json
+/// files (named by their directory).
+int merge(const std::string& merge_out, const std::vector<std::string>& merge_dirs) {
+  std::vector<npusim::tools::MergeInput> inputs;
+  for (const std::string& d : merge_dirs) {
+    std::filesystem::path p(d);
+    if (std::filesystem::is_directory(p)) {
+      inputs.push_back({p.filename().empty() ? p.parent_path().filename().string()
+                                             : p.filename().string(),
+                        (p / "timeline.json").string()});
+    } else {
+      inputs.push_back({p.parent_path().filename().string(), p.string()});
     }
-    std::error_code ec;
-    std::filesystem::create_directories(merge_out, ec);
-    const std::string error =
-        npusim::tools::merge_timelines(inputs, (std::filesystem::path(merge_out) / "timeline.json").string());
-    if (!error.empty()) {
-      std::cerr << "npusim merge: " << error << "\n";
-      return 2;
-    }
-    std::cout << "npusim merge: " << inputs.size() << " timelines -> " << merge_out
-              << "/timeline.json\n";
-    return 0;
   }
-  if (*srv) {
+  std::error_code ec;
+  std::filesystem::create_directories(merge_out, ec);
+  const std::string error =
+      npusim::tools::merge_timelines(inputs, (std::filesystem::path(merge_out) / "timeline.json").string());
+  if (!error.empty()) {
+    std::cerr << "npusim merge: " << error << "\n";
+    return 2;
+  }
+  std::cout << "npusim merge: " << inputs.size() << " timelines -> " << merge_out
+            << "/timeline.json\n";
+  return 0;
+}
+
+/// `npusim serve`: the server of a session of several processes.
+int serve(const std::string& serve_session) {
     namespace remote = npusim::rt::remote;
     if (!remote::valid_session(serve_session)) {
       std::cerr << "npusim serve: '" << serve_session << "' is not a session id ([A-Za-z0-9._-], 1..64)\n";
@@ -455,16 +350,196 @@ int main(int argc, char** argv) {
       std::cerr << "npusim serve: " << e.what() << "\n";
       return 2;
     }
+}
+
+// ---- the subcommands' options ----
+// Each add_* declares one subcommand and its options (held by the returned runner, which CLI11
+// fills while parsing) and returns what runs it when it is the one given.
+
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+Command add_run(CLI::App& app) {
+  struct Args {
+    ConfigOptions config;
+    std::string out_dir;
+    std::vector<std::string> program;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* run = app.add_subcommand("run", "run a program built against npusim on the simulated chip");
+  add_config_options(run, a->config);
+  run->add_option("-o,--out", a->out_dir, "write timeline.json, stats.json and config.yaml here");
+  run->add_option("program", a->program, "the program and its arguments (after --)")->required();
+  return {run, [a] { return run_program(a->config, a->out_dir, a->program); }};
+}
+
+Command add_info(CLI::App& app) {
+  struct Args {
+    ConfigOptions config;
+    bool soc = false, ref_only = false, effective_only = false;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* inf = app.add_subcommand("info", "print the effective chip config and the key reference");
+  add_config_options(inf, a->config);
+  inf->add_flag("--soc", a->soc, "print only the SoC name (what aclrtGetSocName returns)");
+  inf->add_flag("--reference", a->ref_only, "print only the key reference");
+  inf->add_flag("--effective", a->effective_only, "print only the effective configuration");
+  return {inf, [a] { return info(a->config, a->soc, a->ref_only, a->effective_only); }};
+}
+
+Command add_replay(CLI::App& app) {
+  struct Args {
+    ConfigOptions config;
+    npusim::replay::Options replay;
+    std::vector<std::string> params;
+  };
+  auto a = std::make_shared<Args>();
+  npusim::replay::Options& r = a->replay;
+  CLI::App* rep = app.add_subcommand(
+      "replay", "run a workload trace (YAML op graph or msprof op_summary CSV) through aclnn");
+  add_config_options(rep, a->config);
+  rep->add_option("trace", r.trace, "traces/X.yaml, or an msprof op_summary CSV")->required();
+  rep->add_option("-o,--out", r.out_dir,
+                  "write timeline.json, stats.json, op_summary.csv, config.yaml and "
+                  "replay_summary.json here");
+  rep->add_flag("--sync-per-op", r.sync_per_op,
+                "synchronize each op's stream after it (default: asynchronous, events between "
+                "streams)");
+  rep->add_option("--repeat", r.repeat, "run the trace N times (default 1)");
+  rep->add_flag("--strict", r.strict,
+                "fail (exit 2) before running when an op type cannot be replayed (default: "
+                "report it by name and skip it)");
+  rep->add_option("-p,--param", a->params, "override a trace parameter, e.g. layers=2")
+      ->allow_extra_args(false);
+  rep->add_option("--dump", r.dump_dir, "write role-output tensors as raw .bin files");
+  rep->add_option("--skip-op", r.skip_ops,
+                  "do not run ops of this type (what-if runs; reported like missing operators)")
+      ->allow_extra_args(false);
+  return {rep, [a] { return replay(a->config, a->replay, a->params); }};
+}
+
+Command add_report(CLI::App& app) {
+  auto o = std::make_shared<ReportOptions>();
+  CLI::App* rpt = app.add_subcommand(
+      "report", "a self-contained HTML page with plots of a run's or a sweep's outputs");
+  rpt->add_option("dir", o->dir,
+                  "the --out directory of npusim run / replay, or a sweep directory (sweep.csv)")
+      ->required();
+  rpt->add_option("-o,--output", o->out, "the HTML file (default: DIR/report.html)");
+  rpt->add_option("--title", o->title, "the page title (default: the directory name)");
+  rpt->add_option("--png-dir", o->png_dir,
+                  "also write every plot as PNG_DIR/<plot id>.png (for documents)");
+  return {rpt, [o] { return report(*o); }};
+}
+
+Command add_check(CLI::App& app) {
+  struct Args {
+    std::string targets, run, junit;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* chk = app.add_subcommand(
+      "check", "check a run's outputs against performance targets (exit 0 pass, 1 fail, 2 error)");
+  chk->add_option("targets", a->targets, "targets file (YAML; see docs/check.md)")->required();
+  chk->add_option("run_dir", a->run, "the --out directory of npusim run / npusim replay")
+      ->required();
+  chk->add_option("--junit", a->junit, "also write the results as JUnit XML to this file");
+  return {chk, [a] {
+            return npusim::check::run_check(a->targets, a->run, a->junit, std::cout, std::cerr);
+          }};
+}
+
+Command add_compare(CLI::App& app) {
+  struct Args {
+    std::string a, b, csv;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmp = app.add_subcommand("compare", "per-metric and per-op deltas between two runs");
+  cmp->add_option("run_a", a->a, "the --out directory of the first run (A)")->required();
+  cmp->add_option("run_b", a->b, "the --out directory of the second run (B)")->required();
+  cmp->add_option("--csv", a->csv, "also write the deltas as CSV to this file");
+  return {cmp, [a] {
+            return npusim::check::run_compare(a->a, a->b, a->csv, std::cout, std::cerr);
+          }};
+}
+
+Command add_sweep(CLI::App& app) {
+  struct Args {
+    std::string file;
+    npusim::sweep::Options opts;
+    bool dry = false, collect = false, no_wait = false;
+  };
+  auto a = std::make_shared<Args>();
+  npusim::sweep::Options& o = a->opts;
+  o.jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  CLI::App* swp = app.add_subcommand(
+      "sweep", "run one workload over a grid of configurations (local pool or Slurm job array)");
+  swp->add_option("sweep_file", a->file, "the sweep file (YAML; see docs/sweep.md)")->required();
+  swp->add_option("-o,--out", o.out, "output directory: runs/<i>/, sweep.csv, sweep_meta.json");
+  swp->add_option("-j,--jobs", o.jobs, "runs at a time on the local pool (default: cores)")
+      ->check(CLI::PositiveNumber);
+  swp->add_flag("--slurm", o.slurm, "submit the pending runs as one Slurm job array (sbatch --array)");
+  swp->add_option("--sbatch", o.sbatch, "an extra sbatch option, e.g. --sbatch=--partition=x (repeatable)")
+      ->allow_extra_args(false);
+  swp->add_option("--slurm-parallel", o.slurm_parallel, "at most N array tasks at a time (--array=...%N)");
+  swp->add_flag("--no-wait", a->no_wait, "Slurm: submit and return (collect later with --collect)");
+  swp->add_flag("--collect", a->collect, "run nothing: write the table from the runs finished so far");
+  swp->add_flag("--rerun", o.rerun, "run every run again, finished or not");
+  swp->add_flag("--dry-run", a->dry, "print each run's npusim arguments and stop");
+  return {swp, [a] {
+            a->opts.wait = !a->no_wait;
+            return sweep(a->file, a->opts, a->dry, a->collect);
+          }};
+}
+
+Command add_sweep_task(CLI::App& app) {
+  struct Args {
+    std::string dir;
+    int index = -1;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* task = app.add_subcommand("sweep-task", "one run of a sweep (what a Slurm array task executes)");
+  task->group("");  // internal: not in --help
+  task->add_option("dir", a->dir, "the sweep's --out directory")->required();
+  task->add_option("index", a->index, "the run index ($SLURM_ARRAY_TASK_ID)")->required();
+  return {task, [a] { return npusim::sweep::run_task(a->dir, a->index, std::cerr); }};
+}
+
+Command add_serve(CLI::App& app) {
+  auto serve_session = std::make_shared<std::string>();
+  CLI::App* srv = app.add_subcommand(
+      "serve", "the simulation server of a session (several processes, one simulated machine)");
+  srv->add_option("--session", *serve_session, "the session id (what NPUSIM_SESSION says)")->required();
+  return {srv, [serve_session] { return serve(*serve_session); }};
+}
+
+Command add_merge(CLI::App& app) {
+  struct Args {
+    std::string out;
+    std::vector<std::string> dirs;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* mrg = app.add_subcommand(
+      "merge", "one timeline of several processes of a session (their output directories)");
+  mrg->add_option("-o,--out", a->out, "write the merged timeline.json here")->required();
+  mrg->add_option("dirs", a->dirs, "output directories (or timeline.json files), in order")
+      ->required();
+  return {mrg, [a] { return merge(a->out, a->dirs); }};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"npusim: a cycle-approximate Ascend-class NPU simulator behind the CANN ACL runtime"};
+  app.require_subcommand(1);
+  // In --help order.
+  const std::vector<Command> commands = {
+      add_run(app),    add_info(app),  add_replay(app),     add_report(app), add_check(app),
+      add_compare(app), add_sweep(app), add_sweep_task(app), add_serve(app),  add_merge(app)};
+  CLI11_PARSE(app, argc, argv);
+  for (const Command& c : commands) {
+    if (*c.app) return c.run();
   }
-  if (*swp) {
-    sweep_opts.wait = !sweep_no_wait;
-    return sweep(sweep_file, sweep_opts, sweep_dry, sweep_collect);
-  }
-  if (*task) return npusim::sweep::run_task(task_dir, task_index, std::cerr);
-  if (*chk) return npusim::check::run_check(check_targets, check_run, check_junit, std::cout, std::cerr);
-  if (*cmp) return npusim::check::run_compare(cmp_a, cmp_b, cmp_csv, std::cout, std::cerr);
-  if (*run) return run_program(run_opts, out_dir, program);
-  if (*rep) return replay(replay_opts, replay_args, replay_params);
-  if (*rpt) return report(report_opts);
-  return info(info_opts, soc, ref_only, effective_only);
+  return 2;  // not reached: exactly one subcommand is required
 }

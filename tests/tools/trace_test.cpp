@@ -7,12 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
 
 #include "acl/acl_base.h"
+#include "tools/replay/elements.h"
 #include "tools/replay/op_table.h"
 
 namespace npusim::replay {
@@ -311,6 +313,49 @@ TEST(ShippedTraces, Load) {
   }
   EXPECT_EQ(load_yaml_trace(dir + "llama7b_decode.yaml", {{"layers", "2"}}).ops.size(),
             1u + 2 * 16 + 2);
+}
+
+// The host-side element values the replay fills tensors with and checks them by: every type
+// stores and loads through its own width (float16/bfloat16 rounded to nearest even).
+TEST(Elements, StoreLoadEveryType) {
+  const int types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16,  ACL_DOUBLE, ACL_INT8, ACL_UINT8,
+                       ACL_BOOL,  ACL_INT16,   ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64,
+                       ACL_UINT64};
+  for (int dt : types) {
+    char buf[16] = {};
+    store_element(dt, buf, 3.0);
+    EXPECT_EQ(load_element(dt, buf), 3.0) << dtype_name(dt);
+    for (std::size_t k = dtype_size(dt); k < sizeof(buf); ++k) {
+      EXPECT_EQ(buf[k], 0) << dtype_name(dt);  // nothing past the element's width
+    }
+  }
+  char buf[8] = {};
+  store_element(ACL_FLOAT16, buf, 1.0 + 1.0 / 2048);  // halfway to 1 + 2^-10: to even (1.0)
+  EXPECT_EQ(load_element(ACL_FLOAT16, buf), 1.0);
+  store_element(ACL_FLOAT16, buf, 1.0 + 3.0 / 2048);  // halfway: to even (1 + 2^-9)
+  EXPECT_EQ(load_element(ACL_FLOAT16, buf), 1.0 + 2.0 / 1024);
+  store_element(ACL_FLOAT16, buf, 65520.0);  // rounds past the largest half: infinity
+  EXPECT_TRUE(std::isinf(load_element(ACL_FLOAT16, buf)));
+  store_element(ACL_FLOAT16, buf, 1e-7);  // a subnormal half
+  EXPECT_NEAR(load_element(ACL_FLOAT16, buf), 1.1920929e-7, 1e-12);
+  store_element(ACL_BF16, buf, 1.0 + 1.0 / 256);  // halfway: to even (1.0)
+  EXPECT_EQ(load_element(ACL_BF16, buf), 1.0);
+  store_element(ACL_BF16, buf, -2.5);
+  EXPECT_EQ(load_element(ACL_BF16, buf), -2.5);
+  store_element(ACL_INT32, buf, -7.9);  // integers truncate
+  EXPECT_EQ(load_element(ACL_INT32, buf), -7.0);
+  EXPECT_TRUE(is_integer(ACL_BOOL));
+  EXPECT_FALSE(is_integer(ACL_BF16));
+}
+
+// Random fills are a function of the seed only: the same sequence each time, another per name.
+TEST(Elements, SeededSequence) {
+  std::uint64_t a = name_hash("x", 1), b = name_hash("x", 1), c = name_hash("y", 1);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  const std::uint64_t first = splitmix(a);
+  EXPECT_EQ(first, splitmix(b));
+  EXPECT_NE(first, splitmix(a));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reading a run's outputs and extracting metrics (stats.json paths, op_summary.csv aggregates,
 // replay_summary.json fields).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -113,121 +114,139 @@ std::string RunOutputs::stats_unit(const std::string& path) {
   return it == units_.end() ? "" : it->second;
 }
 
+namespace {
+
+/// Sum, minimum and maximum of the values seen.
+struct Accumulator {
+  double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  std::size_t n = 0;
+  void add(double v) {
+    ++n;
+    sum += v;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  /// kMean, kMax, kMin or (anything else) the sum.
+  double aggregate(Metric::Agg agg) const {
+    switch (agg) {
+      case Metric::Agg::kMean: return sum / static_cast<double>(n);
+      case Metric::Agg::kMax: return hi;
+      case Metric::Agg::kMin: return lo;
+      default: return sum;
+    }
+  }
+};
+
+/// The keys of a JSON object, at most 12, for "no key" messages.
+std::string some_keys(const json& j) {
+  std::string have;
+  if (!j.is_object()) return have;
+  int n = 0;
+  for (auto it = j.begin(); it != j.end() && n < 12; ++it, ++n) {
+    have += (have.empty() ? "" : ", ") + it.key();
+  }
+  return have;
+}
+
+/// A dotted path into stats.json; a {value, unit, desc} statistic gives its value.
+double stats_value(const json& root, const std::string& dir, const std::string& path) {
+  const json* j = &root;
+  std::string walked;
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    const std::size_t dot = path.find('.', pos);
+    const std::string key = path.substr(pos, dot == std::string::npos ? dot : dot - pos);
+    if (!j->is_object() || !j->contains(key)) {
+      const std::string have = some_keys(*j);
+      throw MetricError(dir + "/stats.json: no key '" + key + "' under '" +
+                        (walked.empty() ? "(top)" : walked) + "'" +
+                        (have.empty() ? "" : " (it has: " + have + ")"));
+    }
+    j = &(*j)[key];
+    walked += (walked.empty() ? "" : ".") + key;
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  if (j->is_object() && j->contains("value")) j = &(*j)["value"];  // a {value, unit, desc}
+  if (const auto v = number_of(*j)) return *v;
+  throw MetricError(dir + "/stats.json: '" + path + "' is not a number");
+}
+
+double replay_value(const json& j, const std::string& dir, const std::string& field) {
+  if (!j.is_object() || !j.contains(field)) {
+    throw MetricError(dir + "/replay_summary.json: no field '" + field + "'");
+  }
+  if (const auto v = number_of(j[field])) return *v;
+  throw MetricError(dir + "/replay_summary.json: '" + field + "' is not a number");
+}
+
+/// Complete events named m.event: count, span, or an aggregate of their durations.
+double timeline_value(const json& t, const std::string& dir, const Metric& m) {
+  const json& events = t.is_object() && t.contains("traceEvents") ? t["traceEvents"] : t;
+  if (!events.is_array()) throw MetricError(dir + "/timeline.json: not a list of events");
+  Accumulator durations;
+  double first = std::numeric_limits<double>::infinity(), last = -first;
+  for (const json& e : events) {
+    if (!e.is_object() || e.value("ph", "") != "X" || e.value("name", "") != m.event) continue;
+    const double ts = e.value("ts", 0.0), dur = e.value("dur", 0.0);
+    durations.add(dur);
+    first = std::min(first, ts);
+    last = std::max(last, ts + dur);
+  }
+  if (m.agg == Metric::Agg::kCount) return static_cast<double>(durations.n);
+  if (durations.n == 0) {
+    if (m.agg == Metric::Agg::kSum) return 0.0;
+    throw MetricError(dir + "/timeline.json: " + m.describe() + ": no event named '" + m.event +
+                      "'");
+  }
+  return m.agg == Metric::Agg::kSpan ? last - first : durations.aggregate(m.agg);
+}
+
+std::size_t column_of(const std::vector<std::string>& header, const std::string& name,
+                      const std::string& dir) {
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    if (header[c] == name) return c;
+  }
+  throw MetricError(dir + "/op_summary.csv: no column '" + name + "'");
+}
+
+/// The rows matching m.op / m.op_type: their count, or an aggregate of m.column's numbers.
+double op_summary_value(const std::vector<std::vector<std::string>>& rows,
+                        const std::string& dir, const Metric& m) {
+  const std::size_t c_name = column_of(rows[0], "Op Name", dir);
+  const std::size_t c_type = column_of(rows[0], "OP Type", dir);
+  const std::size_t c_val = m.agg == Metric::Agg::kCount ? 0 : column_of(rows[0], m.column, dir);
+  Accumulator values;
+  std::size_t matched = 0;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    const auto& row = rows[r];
+    auto cell = [&](std::size_t c) { return c < row.size() ? row[c] : std::string(); };
+    if (!m.op.empty() && cell(c_name) != m.op) continue;
+    if (!m.op_type.empty() && cell(c_type) != m.op_type) continue;
+    ++matched;
+    if (m.agg == Metric::Agg::kCount) continue;
+    double v = 0;
+    if (parse_number(cell(c_val), v)) values.add(v);  // not N/A cells
+  }
+  if (m.agg == Metric::Agg::kCount) return static_cast<double>(matched);
+  if (m.agg == Metric::Agg::kSum && matched == 0) return 0.0;
+  if (values.n == 0) {
+    throw MetricError(dir + "/op_summary.csv: " + m.describe() + ": " +
+                      (matched == 0 ? "no row matches"
+                                    : std::to_string(matched) + " rows match but none has a "
+                                                                "number in that column"));
+  }
+  return values.aggregate(m.agg);
+}
+
+}  // namespace
+
 double RunOutputs::value(const Metric& m) {
   switch (m.source) {
-    case Metric::Source::kStats: {
-      const json* j = &stats_json();
-      std::string walked;
-      std::size_t pos = 0;
-      while (pos <= m.path.size()) {
-        const std::size_t dot = m.path.find('.', pos);
-        const std::string key = m.path.substr(pos, dot == std::string::npos ? dot : dot - pos);
-        if (!j->is_object() || !j->contains(key)) {
-          std::string have;
-          if (j->is_object()) {
-            int n = 0;
-            for (auto it = j->begin(); it != j->end() && n < 12; ++it, ++n) {
-              have += (have.empty() ? "" : ", ") + it.key();
-            }
-          }
-          throw MetricError(dir_ + "/stats.json: no key '" + key + "' under '" +
-                            (walked.empty() ? "(top)" : walked) + "'" +
-                            (have.empty() ? "" : " (it has: " + have + ")"));
-        }
-        j = &(*j)[key];
-        walked += (walked.empty() ? "" : ".") + key;
-        if (dot == std::string::npos) break;
-        pos = dot + 1;
-      }
-      if (j->is_object() && j->contains("value")) j = &(*j)["value"];  // a {value, unit, desc}
-      if (const auto v = number_of(*j)) return *v;
-      throw MetricError(dir_ + "/stats.json: '" + m.path + "' is not a number");
-    }
-    case Metric::Source::kReplay: {
-      const json& j = replay_json();
-      if (!j.is_object() || !j.contains(m.path)) {
-        throw MetricError(dir_ + "/replay_summary.json: no field '" + m.path + "'");
-      }
-      if (const auto v = number_of(j[m.path])) return *v;
-      throw MetricError(dir_ + "/replay_summary.json: '" + m.path + "' is not a number");
-    }
-    case Metric::Source::kTimeline: {
-      const json& t = timeline_json();
-      const json& events = t.is_object() && t.contains("traceEvents") ? t["traceEvents"] : t;
-      if (!events.is_array()) throw MetricError(dir_ + "/timeline.json: not a list of events");
-      double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      double first = lo, last = -lo;
-      std::size_t n = 0;
-      for (const json& e : events) {
-        if (!e.is_object() || e.value("ph", "") != "X" || e.value("name", "") != m.event) continue;
-        const double ts = e.value("ts", 0.0), dur = e.value("dur", 0.0);
-        ++n;
-        sum += dur;
-        lo = std::min(lo, dur);
-        hi = std::max(hi, dur);
-        first = std::min(first, ts);
-        last = std::max(last, ts + dur);
-      }
-      if (m.agg == Metric::Agg::kCount) return static_cast<double>(n);
-      if (n == 0) {
-        if (m.agg == Metric::Agg::kSum) return 0.0;
-        throw MetricError(dir_ + "/timeline.json: " + m.describe() + ": no event named '" +
-                          m.event + "'");
-      }
-      switch (m.agg) {
-        case Metric::Agg::kMean: return sum / static_cast<double>(n);
-        case Metric::Agg::kMax: return hi;
-        case Metric::Agg::kMin: return lo;
-        case Metric::Agg::kSpan: return last - first;
-        default: return sum;
-      }
-    }
-    case Metric::Source::kOpSummary: {
-      const auto& rows = op_rows();
-      const auto& header = rows[0];
-      auto column_of = [&](const std::string& name) -> std::size_t {
-        for (std::size_t c = 0; c < header.size(); ++c) {
-          if (header[c] == name) return c;
-        }
-        throw MetricError(dir_ + "/op_summary.csv: no column '" + name + "'");
-      };
-      const std::size_t c_name = column_of("Op Name"), c_type = column_of("OP Type");
-      const std::size_t c_val = m.agg == Metric::Agg::kCount ? 0 : column_of(m.column);
-      double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      std::size_t matched = 0, numeric = 0;
-      for (std::size_t r = 1; r < rows.size(); ++r) {
-        const auto& row = rows[r];
-        auto cell = [&](std::size_t c) { return c < row.size() ? row[c] : std::string(); };
-        if (!m.op.empty() && cell(c_name) != m.op) continue;
-        if (!m.op_type.empty() && cell(c_type) != m.op_type) continue;
-        ++matched;
-        if (m.agg == Metric::Agg::kCount) continue;
-        double v = 0;
-        if (!parse_number(cell(c_val), v)) continue;  // N/A cells
-        ++numeric;
-        sum += v;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-      if (m.agg == Metric::Agg::kCount) return static_cast<double>(matched);
-      if (m.agg == Metric::Agg::kSum && matched == 0) return 0.0;
-      if (numeric == 0) {
-        throw MetricError(dir_ + "/op_summary.csv: " + m.describe() + ": " +
-                          (matched == 0 ? "no row matches"
-                                        : std::to_string(matched) + " rows match but none has a "
-                                                                    "number in that column"));
-      }
-      switch (m.agg) {
-        case Metric::Agg::kMean:
-          return sum / static_cast<double>(numeric);
-        case Metric::Agg::kMax:
-          return hi;
-        case Metric::Agg::kMin:
-          return lo;
-        default:
-          return sum;
-      }
-    }
+    case Metric::Source::kStats: return stats_value(stats_json(), dir_, m.path);
+    case Metric::Source::kReplay: return replay_value(replay_json(), dir_, m.path);
+    case Metric::Source::kTimeline: return timeline_value(timeline_json(), dir_, m);
+    case Metric::Source::kOpSummary: return op_summary_value(op_rows(), dir_, m);
   }
   return 0;
 }

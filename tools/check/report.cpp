@@ -246,6 +246,28 @@ std::string junit_xml(const std::vector<Result>& results, const std::string& sui
   return x;
 }
 
+namespace {
+
+/// 0 every target passed (or improved), 1 one failed, 2 one could not be evaluated (each named).
+int exit_code(const std::vector<Result>& results, const std::string& targets_file,
+              std::ostream& err) {
+  bool failed = false, errored = false;
+  for (const Result& r : results) {
+    failed |= r.verdict == Verdict::kFail;
+    errored |= r.verdict == Verdict::kError;
+  }
+  if (!errored) return failed ? 1 : 0;
+  for (const Result& r : results) {
+    if (r.verdict == Verdict::kError) {
+      err << "npusim check: target '" << r.target->name << "' (" << targets_file << ":"
+          << r.target->line << "): " << r.message << "\n";
+    }
+  }
+  return 2;
+}
+
+}  // namespace
+
 int run_check(const std::string& targets_file, const std::string& run_dir,
               const std::string& junit_file, std::ostream& out, std::ostream& err) {
   std::vector<Target> targets;
@@ -271,149 +293,148 @@ int run_check(const std::string& targets_file, const std::string& run_dir,
       return 2;
     }
   }
-  bool failed = false, errored = false;
-  for (const Result& r : results) {
-    failed |= r.verdict == Verdict::kFail;
-    errored |= r.verdict == Verdict::kError;
-  }
-  if (errored) {
-    for (const Result& r : results) {
-      if (r.verdict == Verdict::kError) {
-        err << "npusim check: target '" << r.target->name << "' (" << targets_file << ":"
-            << r.target->line << "): " << r.message << "\n";
-      }
-    }
-    return 2;
-  }
-  return failed ? 1 : 0;
+  return exit_code(results, targets_file, err);
 }
+
+namespace {
+
+using CsvRows = std::vector<std::vector<std::string>>;
+
+/// stats.json: the numeric leaves in both runs that differ, largest relative change first.
+void compare_stats(RunOutputs& a, RunOutputs& b, std::ostream& out, CsvRows& csv) {
+  const auto& la = a.stats_leaves();
+  const auto& lb = b.stats_leaves();
+  struct Change {
+    std::string key;
+    double a, b, rel;
+  };
+  std::vector<Change> changed;
+  std::size_t common = 0, only_a = 0, only_b = 0;
+  for (const auto& [key, va] : la) {
+    const auto it = lb.find(key);
+    if (it == lb.end()) {
+      ++only_a;
+      continue;
+    }
+    ++common;
+    if (va != it->second) changed.push_back({key, va, it->second, rel_change(va, it->second)});
+  }
+  for (const auto& kv : lb) only_b += la.count(kv.first) ? 0 : 1;
+  std::stable_sort(changed.begin(), changed.end(), [](const Change& x, const Change& y) {
+    return std::fabs(x.rel) > std::fabs(y.rel);
+  });
+  out << "npusim compare: A = " << a.dir() << ", B = " << b.dir() << "\n\nstats.json: " << common
+      << " numeric metrics in both, " << changed.size() << " changed";
+  if (only_a || only_b) out << " (" << only_a << " only in A, " << only_b << " only in B)";
+  out << "\n";
+  if (changed.empty()) return;
+  Table t({"metric", "unit", "A", "B", "delta", "change"}, {0, 1});
+  for (const Change& c : changed) {
+    const std::string unit = a.stats_unit(c.key);
+    t.add({c.key, unit, num(c.a), num(c.b), num(c.b - c.a), percent(c.rel)});
+    csv.push_back({"stats", c.key, "value", unit, num(c.a), num(c.b), num(c.b - c.a),
+                   csv_percent(c.rel)});
+  }
+  out << "\n";
+  t.print(out);
+}
+
+struct OpTimes {
+  double count = 0, total = 0;
+};
+
+/// op_summary.csv per Op Name: kernels and total Task Duration. Throws MetricError.
+std::map<std::string, OpTimes> per_op(RunOutputs& r) {
+  std::map<std::string, OpTimes> m;
+  const auto& rows = r.op_rows();
+  std::size_t c_name = rows[0].size(), c_dur = rows[0].size();
+  for (std::size_t c = 0; c < rows[0].size(); ++c) {
+    if (rows[0][c] == "Op Name") c_name = c;
+    if (rows[0][c] == "Task Duration(us)") c_dur = c;
+  }
+  if (c_name == rows[0].size() || c_dur == rows[0].size()) {
+    throw MetricError(r.dir() + "/op_summary.csv: no 'Op Name' or 'Task Duration(us)' column");
+  }
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].size() <= std::max(c_name, c_dur)) continue;
+    OpTimes& g = m[rows[i][c_name]];
+    g.count += 1;
+    g.total += std::strtod(rows[i][c_dur].c_str(), nullptr);
+  }
+  return m;
+}
+
+/// Per operator (Op Name): count, total and mean Task Duration. Throws MetricError.
+void compare_ops(RunOutputs& a, RunOutputs& b, std::ostream& out, CsvRows& csv) {
+  const auto pa = per_op(a), pb = per_op(b);
+  std::set<std::string> names;
+  for (const auto& kv : pa) names.insert(kv.first);
+  for (const auto& kv : pb) names.insert(kv.first);
+  Table t({"op", "quantity", "A", "B", "delta", "change"}, {0, 1});
+  for (const std::string& n : names) {
+    const OpTimes ga = pa.count(n) ? pa.at(n) : OpTimes{}, gb = pb.count(n) ? pb.at(n) : OpTimes{};
+    const double ma = ga.count ? ga.total / ga.count : 0, mb = gb.count ? gb.total / gb.count : 0;
+    const std::pair<const char*, std::pair<double, double>> qs[] = {
+        {"count", {ga.count, gb.count}},
+        {"total_us", {ga.total, gb.total}},
+        {"mean_us", {ma, mb}}};
+    for (const auto& [q, v] : qs) {
+      const double rel = rel_change(v.first, v.second);
+      t.add({n, q, num(v.first), num(v.second), num(v.second - v.first), percent(rel)});
+      csv.push_back({"op", n, q, std::string(q) == "count" ? "" : "us", num(v.first),
+                     num(v.second), num(v.second - v.first), csv_percent(rel)});
+    }
+  }
+  out << "\nop_summary.csv: per Op Name (Task Duration)\n\n";
+  t.print(out);
+}
+
+/// replay_summary.json's simulated_us, when both runs have one.
+void compare_replay(RunOutputs& a, RunOutputs& b, std::ostream& out, CsvRows& csv) {
+  Metric m;
+  m.source = Metric::Source::kReplay;
+  m.path = "simulated_us";
+  try {
+    const double va = a.value(m), vb = b.value(m);
+    out << "\nreplay_summary.json simulated_us: A " << num(va) << ", B " << num(vb) << ", delta "
+        << num(vb - va) << " (" << percent(rel_change(va, vb)) << ")\n";
+    csv.push_back({"replay", "simulated_us", "value", "us", num(va), num(vb), num(vb - va),
+                   csv_percent(rel_change(va, vb))});
+  } catch (const MetricError& e) {
+    out << "\nreplay_summary.json: " << e.what() << "\n";
+  }
+}
+
+bool write_csv(const std::string& file, const CsvRows& csv) {
+  std::ofstream f(file);
+  for (const auto& row : csv) {
+    for (std::size_t c = 0; c < row.size(); ++c) f << (c ? "," : "") << csv_cell(row[c]);
+    f << "\n";
+  }
+  return static_cast<bool>(f);
+}
+
+}  // namespace
 
 int run_compare(const std::string& run_a, const std::string& run_b, const std::string& csv_file,
                 std::ostream& out, std::ostream& err) {
   RunOutputs a(run_a), b(run_b);
-  std::vector<std::vector<std::string>> csv = {
-      {"section", "name", "quantity", "unit", "a", "b", "delta", "percent"}};
+  CsvRows csv = {{"section", "name", "quantity", "unit", "a", "b", "delta", "percent"}};
   try {
-    const auto& la = a.stats_leaves();
-    const auto& lb = b.stats_leaves();
-    struct Change {
-      std::string key;
-      double a, b, rel;
-    };
-    std::vector<Change> changed;
-    std::size_t common = 0, only_a = 0, only_b = 0;
-    for (const auto& [key, va] : la) {
-      const auto it = lb.find(key);
-      if (it == lb.end()) {
-        ++only_a;
-        continue;
-      }
-      ++common;
-      if (va != it->second) changed.push_back({key, va, it->second, rel_change(va, it->second)});
-    }
-    for (const auto& kv : lb) only_b += la.count(kv.first) ? 0 : 1;
-    std::stable_sort(changed.begin(), changed.end(), [](const Change& x, const Change& y) {
-      return std::fabs(x.rel) > std::fabs(y.rel);
-    });
-    out << "npusim compare: A = " << run_a << ", B = " << run_b << "\n\nstats.json: " << common
-        << " numeric metrics in both, " << changed.size() << " changed";
-    if (only_a || only_b) out << " (" << only_a << " only in A, " << only_b << " only in B)";
-    out << "\n";
-    if (!changed.empty()) {
-      Table t({"metric", "unit", "A", "B", "delta", "change"}, {0, 1});
-      for (const Change& c : changed) {
-        const std::string unit = a.stats_unit(c.key);
-        t.add({c.key, unit, num(c.a), num(c.b), num(c.b - c.a), percent(c.rel)});
-        csv.push_back({"stats", c.key, "value", unit, num(c.a), num(c.b), num(c.b - c.a),
-                       csv_percent(c.rel)});
-      }
-      out << "\n";
-      t.print(out);
+    compare_stats(a, b, out, csv);
+    if (a.has_op_summary() && b.has_op_summary()) {
+      compare_ops(a, b, out, csv);
+    } else if (a.has_op_summary() != b.has_op_summary()) {
+      out << "\nop_summary.csv: only in " << (a.has_op_summary() ? "A" : "B") << ", not compared\n";
     }
   } catch (const MetricError& e) {
     err << "npusim compare: " << e.what() << "\n";
     return 2;
   }
-
-  // Per operator (Op Name): count, total and mean Task Duration.
-  if (a.has_op_summary() && b.has_op_summary()) {
-    struct Agg {
-      double count = 0, total = 0;
-    };
-    auto per_op = [](RunOutputs& r) {
-      std::map<std::string, Agg> m;
-      const auto& rows = r.op_rows();
-      std::size_t c_name = rows[0].size(), c_dur = rows[0].size();
-      for (std::size_t c = 0; c < rows[0].size(); ++c) {
-        if (rows[0][c] == "Op Name") c_name = c;
-        if (rows[0][c] == "Task Duration(us)") c_dur = c;
-      }
-      if (c_name == rows[0].size() || c_dur == rows[0].size()) {
-        throw MetricError(r.dir() + "/op_summary.csv: no 'Op Name' or 'Task Duration(us)' column");
-      }
-      for (std::size_t i = 1; i < rows.size(); ++i) {
-        if (rows[i].size() <= std::max(c_name, c_dur)) continue;
-        Agg& g = m[rows[i][c_name]];
-        g.count += 1;
-        g.total += std::strtod(rows[i][c_dur].c_str(), nullptr);
-      }
-      return m;
-    };
-    try {
-      const auto pa = per_op(a), pb = per_op(b);
-      std::set<std::string> names;
-      for (const auto& kv : pa) names.insert(kv.first);
-      for (const auto& kv : pb) names.insert(kv.first);
-      Table t({"op", "quantity", "A", "B", "delta", "change"}, {0, 1});
-      for (const std::string& n : names) {
-        const Agg ga = pa.count(n) ? pa.at(n) : Agg{}, gb = pb.count(n) ? pb.at(n) : Agg{};
-        const double ma = ga.count ? ga.total / ga.count : 0, mb = gb.count ? gb.total / gb.count : 0;
-        const std::pair<const char*, std::pair<double, double>> qs[] = {
-            {"count", {ga.count, gb.count}},
-            {"total_us", {ga.total, gb.total}},
-            {"mean_us", {ma, mb}}};
-        for (const auto& [q, v] : qs) {
-          const double rel = rel_change(v.first, v.second);
-          t.add({n, q, num(v.first), num(v.second), num(v.second - v.first), percent(rel)});
-          csv.push_back({"op", n, q, std::string(q) == "count" ? "" : "us", num(v.first),
-                         num(v.second), num(v.second - v.first), csv_percent(rel)});
-        }
-      }
-      out << "\nop_summary.csv: per Op Name (Task Duration)\n\n";
-      t.print(out);
-    } catch (const MetricError& e) {
-      err << "npusim compare: " << e.what() << "\n";
-      return 2;
-    }
-  } else if (a.has_op_summary() != b.has_op_summary()) {
-    out << "\nop_summary.csv: only in " << (a.has_op_summary() ? "A" : "B") << ", not compared\n";
-  }
-
-  if (a.has_replay_summary() && b.has_replay_summary()) {
-    Metric m;
-    m.source = Metric::Source::kReplay;
-    m.path = "simulated_us";
-    try {
-      const double va = a.value(m), vb = b.value(m);
-      out << "\nreplay_summary.json simulated_us: A " << num(va) << ", B " << num(vb) << ", delta "
-          << num(vb - va) << " (" << percent(rel_change(va, vb)) << ")\n";
-      csv.push_back({"replay", "simulated_us", "value", "us", num(va), num(vb), num(vb - va),
-                     csv_percent(rel_change(va, vb))});
-    } catch (const MetricError& e) {
-      out << "\nreplay_summary.json: " << e.what() << "\n";
-    }
-  }
-
-  if (!csv_file.empty()) {
-    std::ofstream f(csv_file);
-    for (const auto& row : csv) {
-      for (std::size_t c = 0; c < row.size(); ++c) f << (c ? "," : "") << csv_cell(row[c]);
-      f << "\n";
-    }
-    if (!f) {
-      err << "npusim compare: cannot write " << csv_file << "\n";
-      return 2;
-    }
+  if (a.has_replay_summary() && b.has_replay_summary()) compare_replay(a, b, out, csv);
+  if (!csv_file.empty() && !write_csv(csv_file, csv)) {
+    err << "npusim compare: cannot write " << csv_file << "\n";
+    return 2;
   }
   return 0;
 }

@@ -112,26 +112,15 @@ aclnnStatus flash_attention(Call& c) {
       c.out(0));
 }
 
-std::vector<OpEntry> make_table() {
+// Element-wise: arithmetic, Cast, activations.
+void add_elementwise(std::vector<OpEntry>& t) {
+  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
   const char* un = "(const aclTensor* self, aclTensor* out)";
   const char* bin = "(const aclTensor* self, const aclTensor* other, aclTensor* out)";
   const char* bin_alpha =
       "(const aclTensor* self, const aclTensor* other, const aclScalar* alpha, aclTensor* out)";
-  const char* mm =
-      "(const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType)";
-  const char* red =
-      "(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclDataType dtype, "
-      "aclTensor* out)";
   const std::vector<AttrSpec> alpha = {{"alpha", kFloat, "1"}};
-  const std::vector<AttrSpec> mm_attrs = {{"transpose_a", kBool, "false"},
-                                          {"transpose_b", kBool, "false"},
-                                          {"cube_math_type", kInt, "0"}};
-  const std::vector<AttrSpec> red_attrs = {{"dims", kInts, "[]"}, {"keep_dim", kBool, "false"}};
-  const std::vector<AttrSpec> pool = {
-      {"kernel_size", kInts, nullptr}, {"stride", kInts, "[]"}, {"padding", kInts, "[0, 0]"}};
   // clang-format off
-  std::vector<OpEntry> t;
-  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
   add({"Add", "Add", 2, 2, 1, 1, alpha, binary_alpha, bin_alpha,
        "self, other -> out (out = self + alpha*other)", false, false, true});
   add({"Sub", "Sub", 2, 2, 1, 1, alpha, binary_alpha, bin_alpha,
@@ -148,6 +137,13 @@ std::vector<OpEntry> make_table() {
   add({"Sigmoid", "Sigmoid", 1, 1, 1, 1, {}, unary, un, "self -> out"});
   add({"Tanh", "Tanh", 1, 1, 1, 1, {}, unary, un, "self -> out"});
   add({"Exp", "Exp", 1, 1, 1, 1, {}, unary, un, "self -> out"});
+  // clang-format on
+}
+
+// Softmax and the normalizations of a row.
+void add_normalizations(std::vector<OpEntry>& t) {
+  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
+  // clang-format off
   add({"Softmax", "Softmax", 1, 1, 1, 1, {{"dim", kInt, "-1"}},
        [](Call& c) { return c.run<T, std::int64_t, O>(c.in(0), c.attr_int("dim"), c.out(0)); },
        "(const aclTensor* self, int64_t dim, aclTensor* out)", "self -> out"});
@@ -166,6 +162,17 @@ std::vector<OpEntry> make_table() {
        "(const aclTensor* x, const aclTensor* gamma, double epsilon, const aclTensor* yOut, "
        "const aclTensor* rstdOut)",
        "x, gamma -> y, rstd (rstd: FLOAT, x's shape with the gamma dims 1)"});
+  // clang-format on
+}
+
+// Reductions over dims, and dimension reorders (Permute, Transpose).
+void add_reductions_and_layout(std::vector<OpEntry>& t) {
+  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
+  const char* red =
+      "(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclDataType dtype, "
+      "aclTensor* out)";
+  const std::vector<AttrSpec> red_attrs = {{"dims", kInts, "[]"}, {"keep_dim", kBool, "false"}};
+  // clang-format off
   add({"ReduceSum", "ReduceSum", 1, 1, 1, 1, red_attrs, reduce_typed, red,
        "self -> out (dtype = out's dtype)", false, true});
   add({"Mean", "Mean", 1, 1, 1, 1, red_attrs, reduce_typed, red,
@@ -183,11 +190,30 @@ std::vector<OpEntry> make_table() {
   add({"Transpose", "Permute", 1, 1, 1, 1, {{"dim0", kInt, "-2"}, {"dim1", kInt, "-1"}},
        transpose, "(const aclTensor* self, const aclIntArray* dims, aclTensor* out)",
        "self -> out (swaps dim0 and dim1: an aclnnPermute)", false, true});
+  // clang-format on
+}
+
+// Matrix products.
+void add_matmul(std::vector<OpEntry>& t) {
+  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
+  const char* mm =
+      "(const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType)";
+  const std::vector<AttrSpec> mm_attrs = {{"transpose_a", kBool, "false"},
+                                          {"transpose_b", kBool, "false"},
+                                          {"cube_math_type", kInt, "0"}};
+  // clang-format off
   add({"Matmul", "Matmul", 2, 2, 1, 1, mm_attrs, matmul, mm,
        "self, mat2 -> out (transpose_a/b: the input is stored transposed, passed as a strided "
        "view)"});
   add({"BatchMatMul", "BatchMatMul", 2, 2, 1, 1, mm_attrs, matmul, mm,
        "self [B,M,K], mat2 [B,K,N] -> out [B,M,N] (transpose flags as Matmul)"});
+  // clang-format on
+}
+
+// Convolution and the batch normalization that follows it in CNNs (NCHW).
+void add_convolution(std::vector<OpEntry>& t) {
+  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
+  // clang-format off
   add({"Convolution", "Convolution", 2, 3, 1, 1,
        {{"stride", kInts, "[1, 1]"}, {"padding", kInts, "[0, 0]"}, {"dilation", kInts, "[1, 1]"},
         {"transposed", kBool, "false"}, {"output_padding", kInts, "[0, 0]"},
@@ -206,28 +232,42 @@ std::vector<OpEntry> make_table() {
        "aclTensor* output, aclTensor* saveMean, aclTensor* saveInvstd)",
        "input, weight?, bias?, running_mean?, running_var? -> output, save_mean?, save_invstd?",
        true});
-  {
-    std::vector<AttrSpec> a = pool;
-    a.push_back({"dilation", kInts, "[1, 1]"});
-    a.push_back({"ceil_mode", kBool, "false"});
-    add({"MaxPool2d", "MaxPool2dWithIndices", 1, 1, 2, 2, a, max_pool,
-         "(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const "
-         "aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* out, "
-         "aclTensor* indices)",
-         "self -> out, indices (stride defaults to kernel_size)", true, true});
-  }
-  {
-    std::vector<AttrSpec> a = pool;
-    a.push_back({"ceil_mode", kBool, "false"});
-    a.push_back({"count_include_pad", kBool, "true"});
-    a.push_back({"divisor_override", kInt, "0"});
-    a.push_back({"cube_math_type", kInt, "0"});
-    add({"AvgPool2d", "AvgPool2d", 1, 1, 1, 1, a, avg_pool,
-         "(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, "
-         "const aclIntArray* paddings, bool ceilMode, bool countIncludePad, int64_t "
-         "divisorOverride, int8_t cubeMathType, aclTensor* out)",
-         "self -> out (stride defaults to kernel_size)", true, true});
-  }
+  // clang-format on
+}
+
+// The attributes of 2-D pooling: kernel_size, stride, padding, then `more`.
+std::vector<AttrSpec> pool_attrs(std::initializer_list<AttrSpec> more) {
+  std::vector<AttrSpec> a = {
+      {"kernel_size", kInts, nullptr}, {"stride", kInts, "[]"}, {"padding", kInts, "[0, 0]"}};
+  a.insert(a.end(), more);
+  return a;
+}
+
+// 2-D pooling (NCHW).
+void add_pooling(std::vector<OpEntry>& t) {
+  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
+  // clang-format off
+  add({"MaxPool2d", "MaxPool2dWithIndices", 1, 1, 2, 2,
+       pool_attrs({{"dilation", kInts, "[1, 1]"}, {"ceil_mode", kBool, "false"}}), max_pool,
+       "(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* stride, const "
+       "aclIntArray* padding, const aclIntArray* dilation, bool ceilMode, aclTensor* out, "
+       "aclTensor* indices)",
+       "self -> out, indices (stride defaults to kernel_size)", true, true});
+  add({"AvgPool2d", "AvgPool2d", 1, 1, 1, 1,
+       pool_attrs({{"ceil_mode", kBool, "false"}, {"count_include_pad", kBool, "true"},
+                   {"divisor_override", kInt, "0"}, {"cube_math_type", kInt, "0"}}),
+       avg_pool,
+       "(const aclTensor* self, const aclIntArray* kernelSize, const aclIntArray* strides, "
+       "const aclIntArray* paddings, bool ceilMode, bool countIncludePad, int64_t "
+       "divisorOverride, int8_t cubeMathType, aclTensor* out)",
+       "self -> out (stride defaults to kernel_size)", true, true});
+  // clang-format on
+}
+
+// Embedding lookups and rotary position embedding.
+void add_embeddings(std::vector<OpEntry>& t) {
+  auto add = [&](OpEntry e) { t.push_back(std::move(e)); };
+  // clang-format off
   add({"Embedding", "Embedding", 2, 2, 1, 1, {},
        [](Call& c) { return c.run<T, T, T>(c.in(0), c.in(1), c.out(0)); },
        "(const aclTensor* weight, const aclTensor* indices, const aclTensor* out)",
@@ -240,7 +280,13 @@ std::vector<OpEntry> make_table() {
        "(const aclTensor* x, const aclTensor* cos, const aclTensor* sin, int64_t mode, "
        "aclTensor* out)",
        "x [B,S,N,D], cos, sin -> out (mode 0: rotate half)"});
-  add({"FlashAttentionScore", "FlashAttentionScore", 3, 7, 3, 4,
+  // clang-format on
+}
+
+// Fused attention.
+void add_attention(std::vector<OpEntry>& t) {
+  // clang-format off
+  t.push_back({"FlashAttentionScore", "FlashAttentionScore", 3, 7, 3, 4,
        {{"head_num", kInt, nullptr}, {"input_layout", kString, "BSH"}, {"scale", kFloat, "1"},
         {"keep_prob", kFloat, "1"}, {"pre_tokens", kInt, "2147483647"},
         {"next_tokens", kInt, "2147483647"}, {"inner_precise", kInt, "0"},
@@ -257,6 +303,19 @@ std::vector<OpEntry> make_table() {
        "attention_out, softmax_max [B,N,Sq,8] FLOAT, softmax_sum (same), softmax_out?",
        false, true});
   // clang-format on
+}
+
+/// The table; error messages list the known types in this order.
+std::vector<OpEntry> make_table() {
+  std::vector<OpEntry> t;
+  add_elementwise(t);
+  add_normalizations(t);
+  add_reductions_and_layout(t);
+  add_matmul(t);
+  add_convolution(t);
+  add_pooling(t);
+  add_embeddings(t);
+  add_attention(t);
   return t;
 }
 

@@ -1,27 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
-// The YAML trace loader (format: traces/README.md).
-#include "tools/replay/trace.h"
-
+// The YAML trace loader (format: traces/README.md): the header and its `params:`, the tensors,
+// and the ops (`repeat:` blocks expanded, per-layer tensors instantiated per iteration), each
+// checked as it is read so that an error names the file, the line, the tensor or op and the key.
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
 #include <filesystem>
 #include <set>
-#include <sstream>
 
-#include "acl/acl_base.h"
 #include "tools/replay/op_table.h"
+#include "tools/replay/trace.h"
 
 namespace npusim::replay {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string lower(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
+/// True when `parse` (std::stoll, std::stod...) reads all of `text`.
+template <class Parse>
+bool parses_fully(const std::string& text, Parse parse) {
+  std::size_t used = 0;
+  try {
+    (void)parse(text, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return used != 0 && used == text.size();
+}
+
+/// "a, b, c" from the names.
+template <class List, class Name>
+std::string names_of(const List& list, Name name) {
+  std::string out;
+  for (const auto& x : list) out += std::string(out.empty() ? "" : ", ") + name(x);
+  return out;
 }
 
 class Loader {
@@ -56,11 +68,31 @@ class Loader {
   std::int64_t count_of(const YAML::Node& n, const std::string& what) const;
   std::vector<std::int64_t> int_list(const YAML::Node& n, const std::string& what) const;
   std::vector<double> number_list(const YAML::Node& n, const std::string& what) const;
+  void check_count(const YAML::Node& n, std::size_t count, const std::string& what,
+                   const Tensor& t) const;
+  // The header.
+  void parse_header(const YAML::Node& root);
+  void parse_params(const YAML::Node& root);
+  // Tensors.
   void parse_tensor(const YAML::Node& n, std::size_t index);
+  std::vector<std::int64_t> parse_shape(const YAML::Node& n, const std::string& what) const;
+  Role parse_role(const YAML::Node& n, const std::string& what) const;
+  void parse_view(const YAML::Node& n, const std::string& what, bool per_layer, Tensor& t) const;
   Init parse_init(const YAML::Node& n, const std::string& what, const Tensor& t) const;
+  Init::Kind init_kind(const YAML::Node& n, const std::string& what) const;
+  int parse_init_map(const YAML::Node& n, const std::string& what, const Tensor& t,
+                     Init& init) const;
+  std::string init_file(const YAML::Node& n, const std::string& what, const Tensor& t) const;
   Expect parse_expect(const YAML::Node& n, const std::string& what, const Tensor& t) const;
+  // Ops.
   void parse_ops(const YAML::Node& list, int repeat_index, const std::string& prefix);
+  void parse_repeat(const YAML::Node& n, int repeat_index, const std::string& what);
   void parse_op(const YAML::Node& n, int repeat_index, const std::string& prefix);
+  const OpEntry& op_entry(const YAML::Node& n, const Op& op) const;
+  void parse_attrs(const YAML::Node& n, const OpEntry& entry, Op& op) const;
+  Attr parse_attr(const YAML::Node& v, const AttrSpec& spec, const std::string& what) const;
+  void parse_operands(const YAML::Node& n, const char* key, int lo, int hi, int repeat_index,
+                      const Op& op, std::vector<int>& out);
   int resolve(const YAML::Node& name_node, int repeat_index, const std::string& what);
   int instantiate(int decl, int repeat_index);
 
@@ -101,95 +133,97 @@ std::vector<double> Loader::number_list(const YAML::Node& n, const std::string& 
   return out;
 }
 
-Init Loader::parse_init(const YAML::Node& n, const std::string& what, const Tensor& t) const {
-  Init init;
-  if (n.IsScalar()) {
-    const std::string kind = n.Scalar();
-    if (kind == "random") {
-      init.kind = Init::Kind::kRandom;
-    } else if (kind == "zeros") {
-      init.kind = Init::Kind::kZeros;
-    } else if (kind == "none") {
-      init.kind = Init::Kind::kNone;
-    } else {
-      fail(n, what + ": unknown init '" + kind + "' (random, zeros, none, or a map)");
-    }
-    return init;
+/// A `values:` list has one value per element of the tensor.
+void Loader::check_count(const YAML::Node& n, std::size_t count, const std::string& what,
+                         const Tensor& t) const {
+  if (static_cast<std::int64_t>(count) != t.elements()) {
+    fail(n, what + ": " + std::to_string(count) + " values for " + std::to_string(t.elements()) +
+                " elements");
   }
-  if (!n.IsMap()) fail(n, what + ": expected random, zeros, none or a map");
-  check_keys(n, {"random", "seed", "low", "high", "zeros", "value", "values", "file", "triu"},
-             what);
-  int kinds = 0;
-  if (n["random"] || n["seed"] || n["low"] || n["high"]) {
-    ++kinds;
-    init.kind = Init::Kind::kRandom;
-    if (n["seed"]) init.seed = scalar<std::uint64_t>(n["seed"], what + ".seed");
-    if (n["low"]) init.low = scalar<double>(n["low"], what + ".low");
-    if (n["high"]) init.high = scalar<double>(n["high"], what + ".high");
-    if (!(init.low < init.high)) fail(n, what + ": low must be below high");
-  }
-  if (n["zeros"]) ++kinds, init.kind = Init::Kind::kZeros;
-  if (n["value"]) {
-    ++kinds;
-    init.kind = Init::Kind::kValue;
-    init.value = scalar<double>(n["value"], what + ".value");
-  }
-  if (n["values"]) {
-    ++kinds;
-    init.kind = Init::Kind::kValues;
-    init.values = number_list(n["values"], what + ".values");
-    if (static_cast<std::int64_t>(init.values.size()) != t.elements()) {
-      fail(n["values"], what + ".values: " + std::to_string(init.values.size()) + " values for " +
-                            std::to_string(t.elements()) + " elements");
-    }
-  }
-  if (n["file"]) {
-    ++kinds;
-    init.kind = Init::Kind::kFile;
-    fs::path p = scalar<std::string>(n["file"], what + ".file");
-    if (p.is_relative()) p = fs::path(file_).parent_path() / p;
-    std::error_code ec;
-    const auto size = fs::file_size(p, ec);
-    if (ec) fail(n["file"], what + ".file: cannot read " + p.string() + ": " + ec.message());
-    const auto want = static_cast<std::uintmax_t>(t.elements()) * dtype_size(t.dtype);
-    if (size != want) {
-      fail(n["file"], what + ".file: " + p.string() + " has " + std::to_string(size) +
-                          " bytes, the tensor " + std::to_string(want));
-    }
-    init.file = p.string();
-  }
-  if (n["triu"]) {
-    ++kinds;
-    init.kind = Init::Kind::kTriu;
-    init.diagonal = scalar<std::int64_t>(n["triu"], what + ".triu");
-    if (t.shape.size() < 2) fail(n, what + ".triu: needs a tensor of at least 2 dimensions");
-  }
-  if (kinds != 1)
-    fail(n, what + ": give exactly one of random/seed, zeros, value, values, file, triu");
-  return init;
 }
 
-Expect Loader::parse_expect(const YAML::Node& n, const std::string& what, const Tensor& t) const {
-  Expect e;
-  e.present = true;
-  if (!n.IsMap()) fail(n, what + ": expected a map (values or value, atol, rtol)");
-  check_keys(n, {"values", "value", "atol", "rtol"}, what);
-  if (n["values"] && n["value"]) fail(n, what + ": give values or value, not both");
-  if (n["values"]) {
-    e.values = number_list(n["values"], what + ".values");
-    if (static_cast<std::int64_t>(e.values.size()) != t.elements()) {
-      fail(n["values"], what + ".values: " + std::to_string(e.values.size()) + " values for " +
-                            std::to_string(t.elements()) + " elements");
+// ---- the header ----
+
+void Loader::parse_header(const YAML::Node& root) {
+  if (!root.IsMap()) throw TraceError(file_ + ": a trace is a map (name, tensors, ops)");
+  check_keys(root, {"name", "description", "seed", "params", "tensors", "ops"}, "trace");
+  trace_.file = file_;
+  trace_.name =
+      root["name"] ? scalar<std::string>(root["name"], "name") : fs::path(file_).stem().string();
+  if (root["description"])
+    trace_.description = scalar<std::string>(root["description"], "description");
+  if (root["seed"]) trace_.seed = scalar<std::uint64_t>(root["seed"], "seed");
+}
+
+/// The trace's `params:`, then the --param overrides (only of parameters the trace has).
+void Loader::parse_params(const YAML::Node& root) {
+  if (root["params"]) {
+    if (!root["params"].IsMap()) fail(root["params"], "params: expected a map of integers");
+    for (const auto& kv : root["params"]) {
+      const std::string key = kv.first.as<std::string>();
+      params_[key] = scalar<std::int64_t>(kv.second, "params." + key);
     }
-  } else if (n["value"]) {
-    e.values = {scalar<double>(n["value"], what + ".value")};
-    e.single = true;
-  } else {
-    fail(n, what + ": needs values or value");
   }
-  if (n["atol"]) e.atol = scalar<double>(n["atol"], what + ".atol");
-  if (n["rtol"]) e.rtol = scalar<double>(n["rtol"], what + ".rtol");
-  return e;
+  for (const auto& [key, value] : cli_params_) {
+    if (!params_.count(key)) {
+      throw TraceError(file_ + ": --param " + key + ": the trace has no parameter '" + key + "'");
+    }
+    try {
+      std::size_t used = 0;
+      params_[key] = std::stoll(value, &used);
+      if (used != value.size()) throw std::invalid_argument(value);
+    } catch (const std::exception&) {
+      throw TraceError(file_ + ": --param " + key + "=" + value + ": not an integer");
+    }
+  }
+}
+
+// ---- tensors ----
+
+std::vector<std::int64_t> Loader::parse_shape(const YAML::Node& n, const std::string& what) const {
+  std::vector<std::int64_t> shape = int_list(n, what + ".shape");
+  for (std::int64_t d : shape) {
+    if (d < 0) fail(n, what + ".shape: a dimension is negative");
+  }
+  if (shape.size() > 8) fail(n, what + ".shape: more than 8 dimensions");
+  long double count = 1;
+  for (std::int64_t d : shape) count *= static_cast<long double>(d);
+  if (count > static_cast<long double>(std::int64_t{1} << 40)) {
+    fail(n, what + ".shape: more than 2^40 elements");
+  }
+  return shape;
+}
+
+Role Loader::parse_role(const YAML::Node& n, const std::string& what) const {
+  const std::string role = n ? scalar<std::string>(n, what + ".role") : "intermediate";
+  if (role == "input") return Role::kInput;
+  if (role == "weight") return Role::kWeight;
+  if (role == "output") return Role::kOutput;
+  if (role == "intermediate") return Role::kIntermediate;
+  fail(n, what + ".role: '" + role + "' is not input, weight, output or intermediate");
+}
+
+/// `view_of` and `offset`: a view of an earlier tensor's memory.
+void Loader::parse_view(const YAML::Node& n, const std::string& what, bool per_layer,
+                        Tensor& t) const {
+  const YAML::Node at = n["view_of"];
+  const std::string base = scalar<std::string>(at, what + ".view_of");
+  auto it = by_name_.find(base);
+  if (it == by_name_.end()) fail(at, what + ".view_of: no earlier tensor named '" + base + "'");
+  t.view_of = it->second;
+  const Tensor& b = trace_.tensors[static_cast<std::size_t>(t.view_of)];
+  if (b.view_of >= 0) fail(at, what + ".view_of: '" + base + "' is itself a view");
+  if (b.dtype != t.dtype) fail(at, what + ".view_of: dtype differs from '" + base + "'");
+  if (per_layer_[static_cast<std::size_t>(t.view_of)] != per_layer) {
+    fail(at, what + ".view_of: a view is per_layer exactly when its base is");
+  }
+  if (n["offset"]) t.offset = scalar<std::int64_t>(n["offset"], what + ".offset");
+  if (t.offset < 0 || t.offset + t.elements() > b.elements()) {
+    fail(at, what + ": offset " + std::to_string(t.offset) + " + " +
+                 std::to_string(t.elements()) + " elements exceed '" + base + "' (" +
+                 std::to_string(b.elements()) + " elements)");
+  }
+  if (n["init"]) fail(n["init"], what + ".init: a view has no init (its base has)");
 }
 
 void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
@@ -209,35 +243,12 @@ void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
   }
   if (by_name_.count(t.name)) fail(n["name"], what + ": name already used by another tensor");
   if (!n["shape"]) fail(n, what + ": missing key 'shape'");
-  t.shape = int_list(n["shape"], what + ".shape");
-  for (std::int64_t d : t.shape) {
-    if (d < 0) fail(n["shape"], what + ".shape: a dimension is negative");
-  }
-  if (t.shape.size() > 8) fail(n["shape"], what + ".shape: more than 8 dimensions");
-  {
-    long double count = 1;
-    for (std::int64_t d : t.shape) count *= static_cast<long double>(d);
-    if (count > static_cast<long double>(std::int64_t{1} << 40)) {
-      fail(n["shape"], what + ".shape: more than 2^40 elements");
-    }
-  }
+  t.shape = parse_shape(n["shape"], what);
   if (!n["dtype"]) fail(n, what + ": missing key 'dtype'");
   t.dtype_name = scalar<std::string>(n["dtype"], what + ".dtype");
   t.dtype = parse_dtype(t.dtype_name);
   if (t.dtype < 0) fail(n["dtype"], what + ".dtype: unknown type '" + t.dtype_name + "'");
-  const std::string role =
-      n["role"] ? scalar<std::string>(n["role"], what + ".role") : "intermediate";
-  if (role == "input") {
-    t.role = Role::kInput;
-  } else if (role == "weight") {
-    t.role = Role::kWeight;
-  } else if (role == "output") {
-    t.role = Role::kOutput;
-  } else if (role == "intermediate") {
-    t.role = Role::kIntermediate;
-  } else {
-    fail(n["role"], what + ".role: '" + role + "' is not input, weight, output or intermediate");
-  }
+  t.role = parse_role(n["role"], what);
   if (n["format"]) {
     t.format = scalar<std::string>(n["format"], what + ".format");
     if (t.format != "ND" && t.format != "NCHW" && t.format != "NHWC") {
@@ -246,26 +257,7 @@ void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
   }
   const bool per_layer = n["per_layer"] && scalar<bool>(n["per_layer"], what + ".per_layer");
   if (n["view_of"]) {
-    const std::string base = scalar<std::string>(n["view_of"], what + ".view_of");
-    auto it = by_name_.find(base);
-    if (it == by_name_.end()) {
-      fail(n["view_of"], what + ".view_of: no earlier tensor named '" + base + "'");
-    }
-    t.view_of = it->second;
-    const Tensor& b = trace_.tensors[static_cast<std::size_t>(t.view_of)];
-    if (b.view_of >= 0) fail(n["view_of"], what + ".view_of: '" + base + "' is itself a view");
-    if (b.dtype != t.dtype)
-      fail(n["view_of"], what + ".view_of: dtype differs from '" + base + "'");
-    if (per_layer_[static_cast<std::size_t>(t.view_of)] != per_layer) {
-      fail(n["view_of"], what + ".view_of: a view is per_layer exactly when its base is");
-    }
-    if (n["offset"]) t.offset = scalar<std::int64_t>(n["offset"], what + ".offset");
-    if (t.offset < 0 || t.offset + t.elements() > b.elements()) {
-      fail(n["view_of"], what + ": offset " + std::to_string(t.offset) + " + " +
-                             std::to_string(t.elements()) + " elements exceed '" + base + "' (" +
-                             std::to_string(b.elements()) + " elements)");
-    }
-    if (n["init"]) fail(n["init"], what + ".init: a view has no init (its base has)");
+    parse_view(n, what, per_layer, t);
   } else if (n["offset"]) {
     fail(n["offset"], what + ".offset: only for a view (view_of)");
   }
@@ -277,6 +269,103 @@ void Loader::parse_tensor(const YAML::Node& n, std::size_t index) {
   by_name_[t.name] = static_cast<int>(trace_.tensors.size());
   per_layer_.push_back(per_layer);
   trace_.tensors.push_back(std::move(t));
+}
+
+/// `init: random | zeros | none`.
+Init::Kind Loader::init_kind(const YAML::Node& n, const std::string& what) const {
+  const std::string kind = n.Scalar();
+  if (kind == "random") return Init::Kind::kRandom;
+  if (kind == "zeros") return Init::Kind::kZeros;
+  if (kind == "none") return Init::Kind::kNone;
+  fail(n, what + ": unknown init '" + kind + "' (random, zeros, none, or a map)");
+}
+
+/// `init: {file: PATH}`: raw elements, exactly the tensor's size; relative to the trace.
+std::string Loader::init_file(const YAML::Node& n, const std::string& what,
+                              const Tensor& t) const {
+  fs::path p = scalar<std::string>(n, what + ".file");
+  if (p.is_relative()) p = fs::path(file_).parent_path() / p;
+  std::error_code ec;
+  const auto size = fs::file_size(p, ec);
+  if (ec) fail(n, what + ".file: cannot read " + p.string() + ": " + ec.message());
+  const auto want = static_cast<std::uintmax_t>(t.elements()) * dtype_size(t.dtype);
+  if (size != want) {
+    fail(n, what + ".file: " + p.string() + " has " + std::to_string(size) + " bytes, the tensor " +
+                std::to_string(want));
+  }
+  return p.string();
+}
+
+/// An init map; returns how many kinds it gives (exactly one is valid).
+int Loader::parse_init_map(const YAML::Node& n, const std::string& what, const Tensor& t,
+                           Init& init) const {
+  int kinds = 0;
+  if (n["random"] || n["seed"] || n["low"] || n["high"]) {
+    ++kinds;
+    init.kind = Init::Kind::kRandom;
+    if (n["seed"]) init.seed = scalar<std::uint64_t>(n["seed"], what + ".seed");
+    if (n["low"]) init.low = scalar<double>(n["low"], what + ".low");
+    if (n["high"]) init.high = scalar<double>(n["high"], what + ".high");
+    if (!(init.low < init.high)) fail(n, what + ": low must be below high");
+  }
+  if (n["zeros"]) ++kinds, init.kind = Init::Kind::kZeros;
+  if (n["value"]) {
+    ++kinds;
+    init.kind = Init::Kind::kValue;
+    init.value = scalar<double>(n["value"], what + ".value");
+  }
+  if (n["values"]) {
+    ++kinds;
+    init.kind = Init::Kind::kValues;
+    init.values = number_list(n["values"], what + ".values");
+    check_count(n["values"], init.values.size(), what + ".values", t);
+  }
+  if (n["file"]) {
+    ++kinds;
+    init.kind = Init::Kind::kFile;
+    init.file = init_file(n["file"], what, t);
+  }
+  if (n["triu"]) {
+    ++kinds;
+    init.kind = Init::Kind::kTriu;
+    init.diagonal = scalar<std::int64_t>(n["triu"], what + ".triu");
+    if (t.shape.size() < 2) fail(n, what + ".triu: needs a tensor of at least 2 dimensions");
+  }
+  return kinds;
+}
+
+Init Loader::parse_init(const YAML::Node& n, const std::string& what, const Tensor& t) const {
+  Init init;
+  if (n.IsScalar()) {
+    init.kind = init_kind(n, what);
+    return init;
+  }
+  if (!n.IsMap()) fail(n, what + ": expected random, zeros, none or a map");
+  check_keys(n, {"random", "seed", "low", "high", "zeros", "value", "values", "file", "triu"},
+             what);
+  if (parse_init_map(n, what, t, init) != 1)
+    fail(n, what + ": give exactly one of random/seed, zeros, value, values, file, triu");
+  return init;
+}
+
+Expect Loader::parse_expect(const YAML::Node& n, const std::string& what, const Tensor& t) const {
+  Expect e;
+  e.present = true;
+  if (!n.IsMap()) fail(n, what + ": expected a map (values or value, atol, rtol)");
+  check_keys(n, {"values", "value", "atol", "rtol"}, what);
+  if (n["values"] && n["value"]) fail(n, what + ": give values or value, not both");
+  if (n["values"]) {
+    e.values = number_list(n["values"], what + ".values");
+    check_count(n["values"], e.values.size(), what + ".values", t);
+  } else if (n["value"]) {
+    e.values = {scalar<double>(n["value"], what + ".value")};
+    e.single = true;
+  } else {
+    fail(n, what + ": needs values or value");
+  }
+  if (n["atol"]) e.atol = scalar<double>(n["atol"], what + ".atol");
+  if (n["rtol"]) e.rtol = scalar<double>(n["rtol"], what + ".rtol");
+  return e;
 }
 
 // A per-layer tensor's instance for one repeat iteration: "name@i", made on first use (views
@@ -314,6 +403,110 @@ int Loader::resolve(const YAML::Node& n, int repeat_index, const std::string& wh
   return instantiate(it->second, repeat_index);
 }
 
+// ---- ops ----
+
+const OpEntry& Loader::op_entry(const YAML::Node& n, const Op& op) const {
+  const OpEntry* entry = find_op(op.type);
+  if (entry == nullptr) {
+    const std::string known = names_of(op_table(), [](const OpEntry& e) { return e.type; });
+    fail(n["type"], op.where + ": unknown op type '" + op.type + "' (known: " + known + ")");
+  }
+  return *entry;
+}
+
+/// One attribute as written, type-checked now so that a bad attribute never reaches the run.
+Attr Loader::parse_attr(const YAML::Node& v, const AttrSpec& spec, const std::string& akey) const {
+  Attr attr;
+  if (v.IsSequence()) {
+    attr.list = true;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      attr.items.push_back(std::to_string(count_of(v[i], akey)));
+    }
+  } else if (v.IsScalar()) {
+    attr.items.push_back(v.Scalar());
+  } else {
+    fail(v, akey + ": expected a scalar or a list");
+  }
+  const std::string text = attr.items.empty() ? "" : attr.items[0];
+  auto bad = [&](const char* want) {
+    fail(v, akey + ": expected " + want + ", got '" + text + "'");
+  };
+  auto parse_int = [](const std::string& s, std::size_t* n) { return std::stoll(s, n); };
+  auto parse_float = [](const std::string& s, std::size_t* n) { return std::stod(s, n); };
+  switch (spec.type) {
+    case AttrType::kInts:
+      if (!attr.list) bad("a list of integers");
+      break;
+    case AttrType::kInt: {
+      if (attr.list) bad("an integer");
+      const auto it = params_.find(text);
+      if (it != params_.end()) {
+        attr.items[0] = std::to_string(it->second);
+        break;
+      }
+      if (!parses_fully(text, parse_int)) bad("an integer");
+      break;
+    }
+    case AttrType::kFloat:
+      if (attr.list) bad("a number");
+      if (!parses_fully(text, parse_float)) bad("a number");
+      break;
+    case AttrType::kBool:
+      if (attr.list || (text != "true" && text != "false")) bad("true or false");
+      break;
+    case AttrType::kString:
+      if (attr.list) bad("a string");
+      break;
+  }
+  return attr;
+}
+
+/// Every key but type/name/inputs/outputs/stream is an attribute of the op's entry; the ones
+/// without a fallback are required.
+void Loader::parse_attrs(const YAML::Node& n, const OpEntry& entry, Op& op) const {
+  for (const auto& kv : n) {
+    const std::string key = kv.first.as<std::string>();
+    if (key == "type" || key == "name" || key == "inputs" || key == "outputs" || key == "stream") {
+      continue;
+    }
+    auto spec = std::find_if(entry.attrs.begin(), entry.attrs.end(),
+                             [&](const AttrSpec& a) { return key == a.name; });
+    if (spec == entry.attrs.end()) {
+      const std::string known = names_of(entry.attrs, [](const AttrSpec& a) { return a.name; });
+      fail(kv.first, op.where + ": unknown attribute '" + key + "' for " + op.type +
+                         (known.empty() ? " (it takes none)" : " (it takes: " + known + ")"));
+    }
+    op.attrs[key] = parse_attr(kv.second, *spec, op.where + ": attribute '" + key + "'");
+  }
+  for (const AttrSpec& a : entry.attrs) {
+    if (a.fallback == nullptr && !op.attrs.count(a.name)) {
+      fail(n, op.where + ": missing attribute '" + std::string(a.name) + "'");
+    }
+  }
+}
+
+/// `inputs` or `outputs`: lo..hi tensor names; null (~) for an optional one left out.
+void Loader::parse_operands(const YAML::Node& n, const char* key, int lo, int hi,
+                            int repeat_index, const Op& op, std::vector<int>& out) {
+  const std::string& what = op.where;
+  const YAML::Node list = n[key];
+  if (!list) fail(n, what + ": missing key '" + key + "'");
+  if (!list.IsSequence()) fail(list, what + "." + key + ": expected a list of tensor names");
+  const int count = static_cast<int>(list.size());
+  if (count < lo || count > hi) {
+    fail(list,
+         what + "." + key + ": " + op.type + " takes " +
+             (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+             ", got " + std::to_string(count));
+  }
+  for (int i = 0; i < count; ++i) {
+    const std::string w = what + "." + key + "[" + std::to_string(i) + "]";
+    const int t = resolve(list[static_cast<std::size_t>(i)], repeat_index, w);
+    if (t < 0 && i < lo) fail(list[static_cast<std::size_t>(i)], w + ": required, not optional");
+    out.push_back(t);
+  }
+}
+
 void Loader::parse_op(const YAML::Node& n, int repeat_index, const std::string& prefix) {
   std::string what = prefix + "op " + std::to_string(trace_.ops.size());
   if (!n.IsMap()) fail(n, what + ": expected a map (type, inputs, outputs, attributes)");
@@ -322,132 +515,37 @@ void Loader::parse_op(const YAML::Node& n, int repeat_index, const std::string& 
   op.type = scalar<std::string>(n["type"], what + ".type");
   op.name = n["name"] ? scalar<std::string>(n["name"], what + ".name")
                       : op.type + "_" + std::to_string(trace_.ops.size());
-  what += " (" + op.type + " '" + op.name + "')";
-  op.where = what;
-  const OpEntry* entry = find_op(op.type);
-  if (entry == nullptr) {
-    std::string known;
-    for (const OpEntry& e : op_table()) known += std::string(known.empty() ? "" : ", ") + e.type;
-    fail(n["type"], what + ": unknown op type '" + op.type + "' (known: " + known + ")");
-  }
-  for (const auto& kv : n) {
-    const std::string key = kv.first.as<std::string>();
-    if (key == "type" || key == "name" || key == "inputs" || key == "outputs" || key == "stream") {
-      continue;
-    }
-    auto spec = std::find_if(entry->attrs.begin(), entry->attrs.end(),
-                             [&](const AttrSpec& a) { return key == a.name; });
-    if (spec == entry->attrs.end()) {
-      std::string known;
-      for (const AttrSpec& a : entry->attrs)
-        known += std::string(known.empty() ? "" : ", ") + a.name;
-      fail(kv.first, what + ": unknown attribute '" + key + "' for " + op.type +
-                         (known.empty() ? " (it takes none)" : " (it takes: " + known + ")"));
-    }
-    Attr attr;
-    const YAML::Node& v = kv.second;
-    const std::string akey = what + ": attribute '" + key + "'";
-    if (v.IsSequence()) {
-      attr.list = true;
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        attr.items.push_back(std::to_string(count_of(v[i], akey)));
-      }
-    } else if (v.IsScalar()) {
-      attr.items.push_back(v.Scalar());
-    } else {
-      fail(v, akey + ": expected a scalar or a list");
-    }
-    // Type check now, so a bad attribute never reaches the run.
-    const std::string text = attr.items.empty() ? "" : attr.items[0];
-    auto bad = [&](const char* want) {
-      fail(v, akey + ": expected " + want + ", got '" + text + "'");
-    };
-    switch (spec->type) {
-      case AttrType::kInts:
-        if (!attr.list) bad("a list of integers");
-        break;
-      case AttrType::kInt: {
-        if (attr.list) bad("an integer");
-        const auto it = params_.find(text);
-        if (it != params_.end()) {
-          attr.items[0] = std::to_string(it->second);
-          break;
-        }
-        std::size_t used = 0;
-        try {
-          (void)std::stoll(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != text.size()) bad("an integer");
-        break;
-      }
-      case AttrType::kFloat: {
-        if (attr.list) bad("a number");
-        std::size_t used = 0;
-        try {
-          (void)std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != text.size()) bad("a number");
-        break;
-      }
-      case AttrType::kBool:
-        if (attr.list || (text != "true" && text != "false")) bad("true or false");
-        break;
-      case AttrType::kString:
-        if (attr.list) bad("a string");
-        break;
-    }
-    op.attrs[key] = std::move(attr);
-  }
-  for (const AttrSpec& a : entry->attrs) {
-    if (a.fallback == nullptr && !op.attrs.count(a.name)) {
-      fail(n, what + ": missing attribute '" + std::string(a.name) + "'");
-    }
-  }
-  auto operands = [&](const char* key, int lo, int hi, std::vector<int>& out) {
-    const YAML::Node list = n[key];
-    if (!list) fail(n, what + ": missing key '" + key + "'");
-    if (!list.IsSequence()) fail(list, what + "." + key + ": expected a list of tensor names");
-    const int count = static_cast<int>(list.size());
-    if (count < lo || count > hi) {
-      fail(list,
-           what + "." + key + ": " + op.type + " takes " +
-               (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-               ", got " + std::to_string(count));
-    }
-    for (int i = 0; i < count; ++i) {
-      const std::string w = what + "." + key + "[" + std::to_string(i) + "]";
-      const int t = resolve(list[static_cast<std::size_t>(i)], repeat_index, w);
-      if (t < 0 && i < lo) fail(list[static_cast<std::size_t>(i)], w + ": required, not optional");
-      out.push_back(t);
-    }
-  };
-  operands("inputs", entry->min_inputs, entry->max_inputs, op.inputs);
-  operands("outputs", entry->min_outputs, entry->max_outputs, op.outputs);
+  op.where = what + " (" + op.type + " '" + op.name + "')";
+  const OpEntry& entry = op_entry(n, op);
+  parse_attrs(n, entry, op);
+  parse_operands(n, "inputs", entry.min_inputs, entry.max_inputs, repeat_index, op, op.inputs);
+  parse_operands(n, "outputs", entry.min_outputs, entry.max_outputs, repeat_index, op,
+                 op.outputs);
   if (n["stream"]) {
-    op.stream = static_cast<int>(count_of(n["stream"], what + ".stream"));
-    if (op.stream < 0 || op.stream >= 64) fail(n["stream"], what + ".stream: must be 0..63");
+    op.stream = static_cast<int>(count_of(n["stream"], op.where + ".stream"));
+    if (op.stream < 0 || op.stream >= 64) fail(n["stream"], op.where + ".stream: must be 0..63");
   }
   trace_.streams = std::max(trace_.streams, op.stream + 1);
   trace_.ops.push_back(std::move(op));
+}
+
+/// `{repeat: N, ops: [...]}`: the ops N times, as layers 0..N-1 (no nesting).
+void Loader::parse_repeat(const YAML::Node& n, int repeat_index, const std::string& what) {
+  if (repeat_index >= 0) fail(n, what + ": repeat blocks do not nest");
+  check_keys(n, {"repeat", "ops"}, what);
+  const std::int64_t count = count_of(n["repeat"], what + ".repeat");
+  if (count < 0 || count > 100000) fail(n["repeat"], what + ".repeat: must be 0..100000");
+  if (!n["ops"] || !n["ops"].IsSequence()) fail(n, what + ": needs an 'ops' list");
+  for (std::int64_t r = 0; r < count; ++r) {
+    parse_ops(n["ops"], static_cast<int>(r), "layer " + std::to_string(r) + ": ");
+  }
 }
 
 void Loader::parse_ops(const YAML::Node& list, int repeat_index, const std::string& prefix) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     const YAML::Node n = list[i];
     if (n.IsMap() && n["repeat"]) {
-      const std::string what = prefix + "ops[" + std::to_string(i) + "] (repeat)";
-      if (repeat_index >= 0) fail(n, what + ": repeat blocks do not nest");
-      check_keys(n, {"repeat", "ops"}, what);
-      const std::int64_t count = count_of(n["repeat"], what + ".repeat");
-      if (count < 0 || count > 100000) fail(n["repeat"], what + ".repeat: must be 0..100000");
-      if (!n["ops"] || !n["ops"].IsSequence()) fail(n, what + ": needs an 'ops' list");
-      for (std::int64_t r = 0; r < count; ++r) {
-        parse_ops(n["ops"], static_cast<int>(r), "layer " + std::to_string(r) + ": ");
-      }
+      parse_repeat(n, repeat_index, prefix + "ops[" + std::to_string(i) + "] (repeat)");
     } else {
       parse_op(n, repeat_index, prefix);
     }
@@ -463,33 +561,8 @@ Trace Loader::load() {
   } catch (const YAML::ParserException& e) {
     throw TraceError(file_ + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
-  if (!root.IsMap()) throw TraceError(file_ + ": a trace is a map (name, tensors, ops)");
-  check_keys(root, {"name", "description", "seed", "params", "tensors", "ops"}, "trace");
-  trace_.file = file_;
-  trace_.name =
-      root["name"] ? scalar<std::string>(root["name"], "name") : fs::path(file_).stem().string();
-  if (root["description"])
-    trace_.description = scalar<std::string>(root["description"], "description");
-  if (root["seed"]) trace_.seed = scalar<std::uint64_t>(root["seed"], "seed");
-  if (root["params"]) {
-    if (!root["params"].IsMap()) fail(root["params"], "params: expected a map of integers");
-    for (const auto& kv : root["params"]) {
-      const std::string key = kv.first.as<std::string>();
-      params_[key] = scalar<std::int64_t>(kv.second, "params." + key);
-    }
-  }
-  for (const auto& [key, value] : cli_params_) {
-    if (!params_.count(key)) {
-      throw TraceError(file_ + ": --param " + key + ": the trace has no parameter '" + key + "'");
-    }
-    try {
-      std::size_t used = 0;
-      params_[key] = std::stoll(value, &used);
-      if (used != value.size()) throw std::invalid_argument(value);
-    } catch (const std::exception&) {
-      throw TraceError(file_ + ": --param " + key + "=" + value + ": not an integer");
-    }
-  }
+  parse_header(root);
+  parse_params(root);
   if (!root["tensors"] || !root["tensors"].IsSequence()) {
     fail(root, "trace: needs a 'tensors' list");
   }
@@ -503,98 +576,6 @@ Trace Loader::load() {
 
 }  // namespace
 
-std::int64_t Tensor::elements() const {
-  std::int64_t n = 1;
-  for (std::int64_t d : shape) n *= d;
-  return n;
-}
-
-std::size_t dtype_size(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-      return 4;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_DOUBLE:
-    case ACL_INT64:
-    case ACL_UINT64:
-      return 8;
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-int parse_dtype(const std::string& text) {
-  std::string s = lower(text);
-  if (s.rfind("dt_", 0) == 0) s = s.substr(3);
-  static const std::map<std::string, int> names = {
-      {"float", ACL_FLOAT},     {"float32", ACL_FLOAT}, {"fp32", ACL_FLOAT},
-      {"float16", ACL_FLOAT16}, {"fp16", ACL_FLOAT16},  {"half", ACL_FLOAT16},
-      {"bfloat16", ACL_BF16},   {"bf16", ACL_BF16},     {"double", ACL_DOUBLE},
-      {"float64", ACL_DOUBLE},  {"int8", ACL_INT8},     {"uint8", ACL_UINT8},
-      {"int16", ACL_INT16},     {"uint16", ACL_UINT16}, {"int32", ACL_INT32},
-      {"uint32", ACL_UINT32},   {"int64", ACL_INT64},   {"uint64", ACL_UINT64},
-      {"bool", ACL_BOOL}};
-  auto it = names.find(s);
-  return it == names.end() ? -1 : it->second;
-}
-
-std::string dtype_name(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT:
-      return "float32";
-    case ACL_FLOAT16:
-      return "float16";
-    case ACL_BF16:
-      return "bfloat16";
-    case ACL_DOUBLE:
-      return "double";
-    case ACL_INT8:
-      return "int8";
-    case ACL_UINT8:
-      return "uint8";
-    case ACL_INT16:
-      return "int16";
-    case ACL_UINT16:
-      return "uint16";
-    case ACL_INT32:
-      return "int32";
-    case ACL_UINT32:
-      return "uint32";
-    case ACL_INT64:
-      return "int64";
-    case ACL_UINT64:
-      return "uint64";
-    case ACL_BOOL:
-      return "bool";
-    default:
-      return "type " + std::to_string(dtype);
-  }
-}
-
-const char* role_name(Role role) {
-  switch (role) {
-    case Role::kInput:
-      return "input";
-    case Role::kWeight:
-      return "weight";
-    case Role::kOutput:
-      return "output";
-    case Role::kIntermediate:
-      return "intermediate";
-  }
-  return "?";
-}
-
 Trace load_yaml_trace(const std::string& path, const std::map<std::string, std::string>& params) {
   try {
     return Loader(path, params).load();
@@ -603,15 +584,6 @@ Trace load_yaml_trace(const std::string& path, const std::map<std::string, std::
   } catch (const YAML::Exception& e) {  // anything the checks above did not name
     throw TraceError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-}
-
-Trace load_trace(const std::string& path, const std::map<std::string, std::string>& params) {
-  const std::string ext = lower(fs::path(path).extension().string());
-  if (ext == ".csv") {
-    if (!params.empty()) throw TraceError(path + ": --param applies to YAML traces only");
-    return load_msprof_csv(path);
-  }
-  return load_yaml_trace(path, params);
 }
 
 }  // namespace npusim::replay

@@ -217,20 +217,11 @@ int run_local(const Plan& plan, const Options& opt, const std::vector<int>& pend
   return failures == 0 ? 0 : 1;
 }
 
-int run_slurm(const Plan& plan, const Options& opt, const std::vector<int>& pending,
-              std::ostream& out, std::ostream& err) {
-  if (!on_path("sbatch")) {
-    err << "npusim sweep --slurm: sbatch is not on PATH (install slurm-client, or run without "
-           "--slurm for the local pool)\n";
-    return 2;
-  }
+/// OUT/slurm/sweep.sbatch: one array task (`npusim sweep-task`) per pending run; "" (reported)
+/// when it cannot be written.
+std::string write_array_script(const Plan& plan, const Options& opt, const std::string& spec,
+                               std::ostream& err) {
   const fs::path slurm = fs::path(opt.out) / "slurm";
-  std::error_code ec;
-  fs::create_directories(slurm, ec);
-  // Old records of the pending runs go now, so that progress counts only this job's runs.
-  for (int i : pending) fs::remove(fs::path(run_dir(opt.out, i)) / kRecordFile, ec);
-  std::string spec = array_spec(pending);
-  if (opt.slurm_parallel > 0) spec += "%" + std::to_string(opt.slurm_parallel);
   std::ostringstream script;
   script << "#!/bin/sh\n"
          << "# npusim sweep " << plan.name << ": one array task per pending run (written by npusim sweep)\n"
@@ -243,30 +234,20 @@ int run_slurm(const Plan& plan, const Options& opt, const std::vector<int>& pend
   const fs::path script_file = slurm / "sweep.sbatch";
   if (!write_atomically(script_file, script.str())) {
     err << "npusim sweep: cannot write " << script_file.string() << "\n";
-    return 2;
+    return "";
   }
-  std::vector<std::string> cmd{"sbatch", "--parsable"};
-  cmd.insert(cmd.end(), opt.sbatch.begin(), opt.sbatch.end());
-  cmd.push_back(script_file.string());
-  std::string reply;
-  if (capture(cmd, reply) != 0) {
-    err << "npusim sweep: sbatch failed (its message is above); script: " << script_file.string() << "\n";
-    return 2;
-  }
-  const std::string job = reply.substr(0, reply.find_first_of(";\n"));
-  out << "submitted Slurm job array " << job << " (" << pending.size() << " tasks, --array=" << spec
-      << "); script " << script_file.string() << "\n" << std::flush;
-  if (!opt.wait) {
-    out << "not waiting: when the array has finished, `npusim sweep " << plan.file << " --out "
-        << opt.out << " --collect` writes the table\n";
-    return 0;
-  }
+  return script_file.string();
+}
+
+/// Polls squeue until the job has left the queue, reporting the runs finished so far.
+void wait_for_array(const std::string& job, const std::vector<int>& pending,
+                    const std::string& out_dir, std::ostream& out) {
   std::size_t reported = 0;
   for (;;) {
     std::string queued;
     const int rc = capture({"squeue", "-h", "-j", job, "-o", "%i"}, queued);
     std::size_t finished = 0;
-    for (int i : pending) finished += fs::exists(fs::path(run_dir(opt.out, i)) / kRecordFile);
+    for (int i : pending) finished += fs::exists(fs::path(run_dir(out_dir, i)) / kRecordFile);
     if (finished != reported) {
       out << "[" << finished << "/" << pending.size() << "] array tasks finished\n" << std::flush;
       reported = finished;
@@ -274,6 +255,40 @@ int run_slurm(const Plan& plan, const Options& opt, const std::vector<int>& pend
     if (rc != 0 || queued.find_first_not_of(" \n") == std::string::npos) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
   }
+}
+
+int run_slurm(const Plan& plan, const Options& opt, const std::vector<int>& pending,
+              std::ostream& out, std::ostream& err) {
+  if (!on_path("sbatch")) {
+    err << "npusim sweep --slurm: sbatch is not on PATH (install slurm-client, or run without "
+           "--slurm for the local pool)\n";
+    return 2;
+  }
+  std::error_code ec;
+  fs::create_directories(fs::path(opt.out) / "slurm", ec);
+  // Old records of the pending runs go now, so that progress counts only this job's runs.
+  for (int i : pending) fs::remove(fs::path(run_dir(opt.out, i)) / kRecordFile, ec);
+  std::string spec = array_spec(pending);
+  if (opt.slurm_parallel > 0) spec += "%" + std::to_string(opt.slurm_parallel);
+  const std::string script_file = write_array_script(plan, opt, spec, err);
+  if (script_file.empty()) return 2;
+  std::vector<std::string> cmd{"sbatch", "--parsable"};
+  cmd.insert(cmd.end(), opt.sbatch.begin(), opt.sbatch.end());
+  cmd.push_back(script_file);
+  std::string reply;
+  if (capture(cmd, reply) != 0) {
+    err << "npusim sweep: sbatch failed (its message is above); script: " << script_file << "\n";
+    return 2;
+  }
+  const std::string job = reply.substr(0, reply.find_first_of(";\n"));
+  out << "submitted Slurm job array " << job << " (" << pending.size() << " tasks, --array=" << spec
+      << "); script " << script_file << "\n" << std::flush;
+  if (!opt.wait) {
+    out << "not waiting: when the array has finished, `npusim sweep " << plan.file << " --out "
+        << opt.out << " --collect` writes the table\n";
+    return 0;
+  }
+  wait_for_array(job, pending, opt.out, out);
   return 0;
 }
 

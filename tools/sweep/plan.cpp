@@ -34,6 +34,35 @@ class Parser {
     Plan plan;
     plan.file = file_;
     plan.text = text;
+    parse_header(root, plan);
+    const Workload workload = parse_workload(root, plan.replay);
+    // The swept values: the grid's combinations, then the explicit runs.
+    Combos combos;
+    if (const YAML::Node g = root["grid"]) expand_grid(g, plan, combos);
+    if (const YAML::Node rs = root["runs"]) add_runs(rs, plan, combos);
+    if (combos.values.empty()) fail(root, "nothing to sweep: give 'grid' and/or 'runs'");
+    std::map<std::vector<Assignment>, int> seen;
+    for (std::size_t i = 0; i < combos.values.size(); ++i) {
+      plan.runs.push_back(make_run(plan, workload, combos, i, seen));
+    }
+    parse_metrics(root, plan);
+    return plan;
+  }
+
+ private:
+  /// The part of every run's arguments that does not change.
+  struct Workload {
+    std::vector<std::string> head, tail;  // before and after the swept arguments
+    std::string base_config;
+    std::vector<Assignment> fixed;  // `set:`
+  };
+  /// Each run's swept values, and the node it comes from (for messages).
+  struct Combos {
+    std::vector<std::vector<Assignment>> values;
+    std::vector<YAML::Node> origin;
+  };
+
+  void parse_header(const YAML::Node& root, Plan& plan) const {
     plan.name = root["name"] ? scalar(root["name"], "name") : fs::path(file_).stem().string();
     if (root["description"]) plan.description = scalar(root["description"], "description");
     if (root["replay"] && root["run"]) fail(root["run"], "give either 'replay' or 'run', not both");
@@ -47,147 +76,164 @@ class Parser {
       plan.timeout_s = number(root["timeout"], "timeout");
       if (plan.timeout_s < 0) fail(root["timeout"], "timeout: must be >= 0 seconds (0: none)");
     }
+  }
 
-    // The part of every run's arguments that does not change.
-    std::vector<std::string> head, tail;
-    if (plan.replay) {
-      head = {"replay", absolute(scalar(root["replay"], "replay"))};
-      if (!fs::is_regular_file(head[1])) fail(root["replay"], "replay: no such trace file: " + head[1]);
+  /// `replay: TRACE` (+ `args`) or `run: [PROGRAM, args...]`.
+  void parse_command(const YAML::Node& root, bool replay, Workload& w) const {
+    if (replay) {
+      w.head = {"replay", absolute(scalar(root["replay"], "replay"))};
+      if (!fs::is_regular_file(w.head[1])) {
+        fail(root["replay"], "replay: no such trace file: " + w.head[1]);
+      }
     } else {
       const YAML::Node r = root["run"];
       std::vector<std::string> prog = r.IsSequence() ? strings(r, "run") : std::vector<std::string>{scalar(r, "run")};
       if (prog.empty()) fail(r, "run: empty (expected [PROGRAM, args...])");
       // A path with a slash is relative to the sweep file; a bare name is looked up on PATH.
       if (prog[0].find('/') != std::string::npos) prog[0] = absolute(prog[0]);
-      head = {"run"};
-      tail.push_back("--");
-      tail.insert(tail.end(), prog.begin(), prog.end());
+      w.head = {"run"};
+      w.tail.push_back("--");
+      w.tail.insert(w.tail.end(), prog.begin(), prog.end());
     }
     if (root["args"]) {
-      if (!plan.replay) fail(root["args"], "args: only for 'replay' (a program's arguments go in 'run')");
-      for (const auto& a : strings(root["args"], "args")) tail.push_back(a);
+      if (!replay) fail(root["args"], "args: only for 'replay' (a program's arguments go in 'run')");
+      for (const auto& a : strings(root["args"], "args")) w.tail.push_back(a);
     }
-    std::string base_config;
-    if (root["config"]) base_config = config_path(scalar(root["config"], "config"));
-    std::vector<Assignment> fixed;
+  }
+
+  Workload parse_workload(const YAML::Node& root, bool replay) const {
+    Workload w;
+    parse_command(root, replay, w);
+    if (root["config"]) w.base_config = config_path(scalar(root["config"], "config"));
     if (const YAML::Node s = root["set"]) {
       if (!s.IsMap()) fail(s, "set: expected a map of config keys to values");
       for (const auto& kv : s) {
         const std::string key = kv.first.as<std::string>();
-        check_param(kv.first, key, plan.replay, "set");
-        fixed.emplace_back(key, scalar(kv.second, "set." + key));
+        check_param(kv.first, key, replay, "set");
+        w.fixed.emplace_back(key, scalar(kv.second, "set." + key));
       }
     }
-
-    // The swept values: the grid's combinations, then the explicit runs.
-    std::vector<std::vector<Assignment>> combos;
-    std::vector<YAML::Node> origin;
-    if (const YAML::Node g = root["grid"]) {
-      if (!g.IsMap() || g.size() == 0) fail(g, "grid: expected a map of keys to lists of values");
-      std::vector<std::pair<std::string, std::vector<std::string>>> axes;
-      for (const auto& kv : g) {
-        const std::string key = kv.first.as<std::string>();
-        check_param(kv.first, key, plan.replay, "grid");
-        if (!kv.second.IsSequence() || kv.second.size() == 0) {
-          fail(kv.second, "grid." + key + ": expected a non-empty list of values");
-        }
-        add_param(plan, key);
-        axes.emplace_back(key, strings(kv.second, "grid." + key));
-      }
-      std::vector<std::size_t> at(axes.size(), 0);
-      for (;;) {  // the first key varies slowest (nested loops in file order)
-        std::vector<Assignment> c;
-        for (std::size_t a = 0; a < axes.size(); ++a) c.emplace_back(axes[a].first, axes[a].second[at[a]]);
-        combos.push_back(std::move(c));
-        origin.push_back(g);
-        std::size_t a = axes.size();
-        while (a > 0 && ++at[a - 1] == axes[a - 1].second.size()) at[--a] = 0;
-        if (a == 0) break;
-      }
-    }
-    if (const YAML::Node rs = root["runs"]) {
-      if (!rs.IsSequence()) fail(rs, "runs: expected a list of maps (key: value)");
-      for (std::size_t i = 0; i < rs.size(); ++i) {
-        const YAML::Node r = rs[i];
-        const std::string ctx = "runs[" + std::to_string(i) + "]";
-        if (!r.IsMap() || r.size() == 0) fail(r, ctx + ": expected a non-empty map (key: value)");
-        std::vector<Assignment> c;
-        for (const auto& kv : r) {
-          const std::string key = kv.first.as<std::string>();
-          check_param(kv.first, key, plan.replay, ctx);
-          add_param(plan, key);
-          c.emplace_back(key, scalar(kv.second, ctx + "." + key));
-        }
-        combos.push_back(std::move(c));
-        origin.push_back(r);
-      }
-    }
-    if (combos.empty()) fail(root, "nothing to sweep: give 'grid' and/or 'runs'");
-
-    std::map<std::vector<Assignment>, int> seen;
-    for (std::size_t i = 0; i < combos.size(); ++i) {
-      Run run;
-      run.index = static_cast<int>(i);
-      for (const std::string& p : plan.params) {
-        std::string v;
-        for (const auto& [k, val] : combos[i]) {
-          if (k == p) v = val;
-        }
-        run.values.emplace_back(p, v);
-      }
-      const auto [it, fresh] = seen.emplace(run.values, run.index);
-      if (!fresh) {
-        fail(origin[i], "run " + std::to_string(i) + " (" + describe(run.values) +
-                            ") repeats run " + std::to_string(it->second));
-      }
-      std::string config = base_config;
-      std::vector<std::string> sets, params;
-      for (const auto& [k, v] : fixed) (is_param(k) ? params : sets).push_back(assign(k, v));
-      for (const auto& [k, v] : run.values) {
-        if (v.empty()) continue;  // not set by this run: the base value
-        if (k == "config") {
-          config = config_path(v);
-        } else if (is_param(k)) {
-          params.push_back(assign(k, v));
-        } else {
-          sets.push_back(assign(k, v));
-        }
-      }
-      if (validate_) {
-        const std::string why = validate_(config, sets);
-        if (!why.empty()) {
-          fail(origin[i], "run " + std::to_string(i) + " (" + describe(run.values) + "): " + why);
-        }
-      }
-      run.args = head;
-      if (!config.empty()) run.args.insert(run.args.end(), {"--config", config});
-      for (const auto& s : sets) run.args.insert(run.args.end(), {"--set", s});
-      for (const auto& p : params) run.args.insert(run.args.end(), {"--param", p.substr(kParamPrefix.size())});
-      run.args.insert(run.args.end(), {"--out", "{out}"});
-      run.args.insert(run.args.end(), tail.begin(), tail.end());
-      plan.runs.push_back(std::move(run));
-    }
-
-    if (const YAML::Node m = root["metrics"]) {
-      if (!m.IsMap() || m.size() == 0) fail(m, "metrics: expected a map of column names to metrics");
-      std::set<std::string> names(plan.params.begin(), plan.params.end());
-      names.insert({"run", "status", "exit_code"});
-      for (const auto& kv : m) {
-        const std::string name = kv.first.as<std::string>();
-        if (!names.insert(name).second) fail(kv.first, "metrics." + name + ": the column name is taken");
-        try {
-          plan.metrics.emplace_back(name, check::parse_metric(kv.second, file_, "metrics." + name));
-        } catch (const check::TargetsError& e) {
-          throw SweepError(e.what());
-        }
-      }
-    } else {
-      plan.metrics = default_metrics(plan.replay);
-    }
-    return plan;
+    return w;
   }
 
- private:
+  /// Every combination of the grid's values; the first key varies slowest.
+  void expand_grid(const YAML::Node& g, Plan& plan, Combos& combos) const {
+    if (!g.IsMap() || g.size() == 0) fail(g, "grid: expected a map of keys to lists of values");
+    std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+    for (const auto& kv : g) {
+      const std::string key = kv.first.as<std::string>();
+      check_param(kv.first, key, plan.replay, "grid");
+      if (!kv.second.IsSequence() || kv.second.size() == 0) {
+        fail(kv.second, "grid." + key + ": expected a non-empty list of values");
+      }
+      add_param(plan, key);
+      axes.emplace_back(key, strings(kv.second, "grid." + key));
+    }
+    std::vector<std::size_t> at(axes.size(), 0);
+    for (;;) {  // the first key varies slowest (nested loops in file order)
+      std::vector<Assignment> c;
+      for (std::size_t a = 0; a < axes.size(); ++a) c.emplace_back(axes[a].first, axes[a].second[at[a]]);
+      combos.values.push_back(std::move(c));
+      combos.origin.push_back(g);
+      std::size_t a = axes.size();
+      while (a > 0 && ++at[a - 1] == axes[a - 1].second.size()) at[--a] = 0;
+      if (a == 0) break;
+    }
+  }
+
+  /// The explicit `runs:`, one map of key: value each.
+  void add_runs(const YAML::Node& rs, Plan& plan, Combos& combos) const {
+    if (!rs.IsSequence()) fail(rs, "runs: expected a list of maps (key: value)");
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      const YAML::Node r = rs[i];
+      const std::string ctx = "runs[" + std::to_string(i) + "]";
+      if (!r.IsMap() || r.size() == 0) fail(r, ctx + ": expected a non-empty map (key: value)");
+      std::vector<Assignment> c;
+      for (const auto& kv : r) {
+        const std::string key = kv.first.as<std::string>();
+        check_param(kv.first, key, plan.replay, ctx);
+        add_param(plan, key);
+        c.emplace_back(key, scalar(kv.second, ctx + "." + key));
+      }
+      combos.values.push_back(std::move(c));
+      combos.origin.push_back(r);
+    }
+  }
+
+  /// Run i: its value of every swept key ("" where it sets none), refused when it repeats an
+  /// earlier run or the validator rejects its configuration; then its npusim arguments.
+  Run make_run(const Plan& plan, const Workload& w, const Combos& combos, std::size_t i,
+               std::map<std::vector<Assignment>, int>& seen) const {
+    Run run;
+    run.index = static_cast<int>(i);
+    for (const std::string& p : plan.params) {
+      std::string v;
+      for (const auto& [k, val] : combos.values[i]) {
+        if (k == p) v = val;
+      }
+      run.values.emplace_back(p, v);
+    }
+    const auto [it, fresh] = seen.emplace(run.values, run.index);
+    if (!fresh) {
+      fail(combos.origin[i], "run " + std::to_string(i) + " (" + describe(run.values) +
+                                 ") repeats run " + std::to_string(it->second));
+    }
+    run.args = arguments(w, run, combos.origin[i]);
+    return run;
+  }
+
+  std::vector<std::string> arguments(const Workload& w, const Run& run,
+                                     const YAML::Node& origin) const {
+    std::string config = w.base_config;
+    std::vector<std::string> sets, params;
+    for (const auto& [k, v] : w.fixed) (is_param(k) ? params : sets).push_back(assign(k, v));
+    for (const auto& [k, v] : run.values) {
+      if (v.empty()) continue;  // not set by this run: the base value
+      if (k == "config") {
+        config = config_path(v);
+      } else if (is_param(k)) {
+        params.push_back(assign(k, v));
+      } else {
+        sets.push_back(assign(k, v));
+      }
+    }
+    if (validate_) {
+      const std::string why = validate_(config, sets);
+      if (!why.empty()) {
+        fail(origin,
+             "run " + std::to_string(run.index) + " (" + describe(run.values) + "): " + why);
+      }
+    }
+    std::vector<std::string> args = w.head;
+    if (!config.empty()) args.insert(args.end(), {"--config", config});
+    for (const auto& s : sets) args.insert(args.end(), {"--set", s});
+    for (const auto& p : params) args.insert(args.end(), {"--param", p.substr(kParamPrefix.size())});
+    args.insert(args.end(), {"--out", "{out}"});
+    args.insert(args.end(), w.tail.begin(), w.tail.end());
+    return args;
+  }
+
+  /// The table's metric columns: `metrics:`, or the defaults.
+  void parse_metrics(const YAML::Node& root, Plan& plan) const {
+    const YAML::Node m = root["metrics"];
+    if (!m) {
+      plan.metrics = default_metrics(plan.replay);
+      return;
+    }
+    if (!m.IsMap() || m.size() == 0) fail(m, "metrics: expected a map of column names to metrics");
+    std::set<std::string> names(plan.params.begin(), plan.params.end());
+    names.insert({"run", "status", "exit_code"});
+    for (const auto& kv : m) {
+      const std::string name = kv.first.as<std::string>();
+      if (!names.insert(name).second) fail(kv.first, "metrics." + name + ": the column name is taken");
+      try {
+        plan.metrics.emplace_back(name, check::parse_metric(kv.second, file_, "metrics." + name));
+      } catch (const check::TargetsError& e) {
+        throw SweepError(e.what());
+      }
+    }
+  }
+
   static std::vector<std::pair<std::string, check::Metric>> default_metrics(bool replay) {
     using check::Metric;
     std::vector<std::pair<std::string, Metric>> out;

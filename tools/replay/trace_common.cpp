@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// What both trace formats (tools/replay/trace.h) share: a tensor's element count, element types
+// by name and size, role names, and the choice of loader by the file's extension.
+#include <cctype>
+#include <filesystem>
+
+#include "acl/acl_base.h"
+#include "tools/replay/trace.h"
+
+namespace npusim::replay {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+}  // namespace
+
+std::int64_t Tensor::elements() const {
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) n *= d;
+  return n;
+}
+
+std::size_t dtype_size(int dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+      return 4;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_DOUBLE:
+    case ACL_INT64:
+    case ACL_UINT64:
+      return 8;
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+int parse_dtype(const std::string& text) {
+  std::string s = lower(text);
+  if (s.rfind("dt_", 0) == 0) s = s.substr(3);
+  static const std::map<std::string, int> names = {
+      {"float", ACL_FLOAT},     {"float32", ACL_FLOAT}, {"fp32", ACL_FLOAT},
+      {"float16", ACL_FLOAT16}, {"fp16", ACL_FLOAT16},  {"half", ACL_FLOAT16},
+      {"bfloat16", ACL_BF16},   {"bf16", ACL_BF16},     {"double", ACL_DOUBLE},
+      {"float64", ACL_DOUBLE},  {"int8", ACL_INT8},     {"uint8", ACL_UINT8},
+      {"int16", ACL_INT16},     {"uint16", ACL_UINT16}, {"int32", ACL_INT32},
+      {"uint32", ACL_UINT32},   {"int64", ACL_INT64},   {"uint64", ACL_UINT64},
+      {"bool", ACL_BOOL}};
+  auto it = names.find(s);
+  return it == names.end() ? -1 : it->second;
+}
+
+std::string dtype_name(int dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return "float32";
+    case ACL_FLOAT16:
+      return "float16";
+    case ACL_BF16:
+      return "bfloat16";
+    case ACL_DOUBLE:
+      return "double";
+    case ACL_INT8:
+      return "int8";
+    case ACL_UINT8:
+      return "uint8";
+    case ACL_INT16:
+      return "int16";
+    case ACL_UINT16:
+      return "uint16";
+    case ACL_INT32:
+      return "int32";
+    case ACL_UINT32:
+      return "uint32";
+    case ACL_INT64:
+      return "int64";
+    case ACL_UINT64:
+      return "uint64";
+    case ACL_BOOL:
+      return "bool";
+    default:
+      return "type " + std::to_string(dtype);
+  }
+}
+
+const char* role_name(Role role) {
+  switch (role) {
+    case Role::kInput:
+      return "input";
+    case Role::kWeight:
+      return "weight";
+    case Role::kOutput:
+      return "output";
+    case Role::kIntermediate:
+      return "intermediate";
+  }
+  return "?";
+}
+
+Trace load_trace(const std::string& path, const std::map<std::string, std::string>& params) {
+  const std::string ext = lower(std::filesystem::path(path).extension().string());
+  if (ext == ".csv") {
+    if (!params.empty()) throw TraceError(path + ": --param applies to YAML traces only");
+    return load_msprof_csv(path);
+  }
+  return load_yaml_trace(path, params);
+}
+
+}  // namespace npusim::replay
