@@ -28,6 +28,7 @@
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 #include "models/chip_config_loader.h"
+#include "models/dvpp_config.h"
 #include "runtime/dvpp/video_codec.h"
 #include "tests/runtime/dvpp/video/synthetic_video.h"
 
@@ -154,9 +155,10 @@ int main(int argc, char** argv) {
   // (configs/ascend310p.yaml cites it) at its three resolutions; otherwise (another preset or
   // resolution) the preset's VDEC row at its reference resolution, scaled by pixels.
   const npusim::models::ChipConfig cfg = npusim::models::config_from_env();
-  double fps = cfg.dvpp.vdec.fps;
-  double total = cfg.dvpp.vdec.total_fps;
-  double scale = static_cast<double>(cfg.dvpp.vdec.ref_width * cfg.dvpp.vdec.ref_height) /
+  const auto& vdec = cfg.unit<npusim::models::DvppConfig>().vdec;
+  double fps = vdec.fps;
+  double total = vdec.total_fps;
+  double scale = static_cast<double>(vdec.ref_width * vdec.ref_height) /
                  (static_cast<double>(w) * h);
   struct Row {
     std::uint32_t w, h;

@@ -8,6 +8,8 @@
 namespace npusim::models {
 namespace {
 
+const AiCpuConfig& aicpu_config(const UnitContext& ctx) { return ctx.cfg.unit<AiCpuConfig>(); }
+
 std::uint64_t ceil_cycles(double v) {
   if (!(v > 0)) return 0;
   const double c = std::ceil(v);
@@ -17,16 +19,16 @@ std::uint64_t ceil_cycles(double v) {
 }  // namespace
 
 AiCpu::AiCpu(const sc_core::sc_module_name& name, UnitContext& ctx)
-    : ChannelEngine(name, ctx.cfg.aicpu.cores, ctx.tracks, "AI CPU", ctx.stats, "core"),
+    : ChannelEngine(name, aicpu_config(ctx).cores, ctx.tracks, "AI CPU", ctx.stats, "core"),
       device_(ctx.device),
-      task_start_(ctx.cfg.aicpu.task_start.ps),
-      clock_(ctx.cfg.aicpu.clock),
-      ipc_(ctx.cfg.aicpu.ipc),
-      instructions_per_bb_(ctx.cfg.aicpu.instructions_per_bb),
-      bytes_per_cycle_(ctx.cfg.aicpu.hbm_bytes_per_cycle),
+      task_start_(aicpu_config(ctx).task_start.ps),
+      clock_(aicpu_config(ctx).clock),
+      ipc_(aicpu_config(ctx).ipc),
+      instructions_per_bb_(aicpu_config(ctx).instructions_per_bb),
+      bytes_per_cycle_(aicpu_config(ctx).hbm_bytes_per_cycle),
       completion_(ctx.cfg.scheduler.completion.ps) {
   bind_memory(ctx.hbm);
-  const std::int64_t n = std::max<std::int64_t>(ctx.cfg.aicpu.cores, 1);
+  const std::int64_t n = std::max<std::int64_t>(aicpu_config(ctx).cores, 1);
   for (std::int64_t i = 0; i < n; ++i) {
     cores_.push_back(std::make_unique<Core>());
     sim::StatGroup& g = ctx.stats.child("core" + std::to_string(i));
@@ -36,7 +38,7 @@ AiCpu::AiCpu(const sc_core::sc_module_name& name, UnitContext& ctx)
   ctx.stats.add("basic_blocks", basic_blocks_, "", "basic blocks of AI CPU kernel code executed");
   ctx.stats.add("failed_tasks", failed_, "", "AI CPU tasks that ended with an error");
   // A chip without AI CPU cores executes no AI CPU task (the runtime rejects such launches).
-  if (ctx.cfg.aicpu.cores > 0) ctx.routes.claim(TaskKind::kAiCpu, *this, "aicpu");
+  if (aicpu_config(ctx).cores > 0) ctx.routes.claim(TaskKind::kAiCpu, *this, "aicpu");
 }
 
 sim::SimTime AiCpu::duration(const AiCpuCount& count) const {
@@ -49,13 +51,14 @@ sim::SimTime AiCpu::duration(const AiCpuCount& count) const {
 std::optional<sim::SimTime> AiCpu::resume(EngineJob& job, sim::SimTime now) {
   Core& core = *cores_[job.channel];
   Task& task = *job.task;
+  const AiCpuWork* work = task.payload.get<AiCpuWork>();
   if (!core.running) {
     core.running = true;
     core.count = AiCpuCount{};
     core.error = 0;
-    if (task.aicpu && task.aicpu->run_block) {
-      for (std::uint32_t b = 0; b < task.aicpu->block_dim && core.error == 0; ++b) {
-        core.error = task.aicpu->run_block(b, core.count);
+    if (work != nullptr && work->run_block) {
+      for (std::uint32_t b = 0; b < work->block_dim && core.error == 0; ++b) {
+        core.error = work->run_block(b, core.count);
       }
     }
     return now + duration(core.count);
@@ -77,10 +80,10 @@ std::optional<sim::SimTime> AiCpu::resume(EngineJob& job, sim::SimTime now) {
     r.device = device_;
     r.stream = task.stream;
     r.task_id = task.task_id;
-    r.name = task.aicpu ? task.aicpu->name : task.name;
-    r.op_type = task.aicpu ? task.aicpu->op_type : std::string();
+    r.name = work ? work->name : task.name;
+    r.op_type = work ? work->op_type : std::string();
     r.task_type = "AI_CPU";
-    r.block_dim = task.aicpu ? task.aicpu->block_dim : 1;
+    r.block_dim = work ? work->block_dim : 1;
     r.start = job.start;
     r.end = now + completion_;
     r.first_block = job.start;

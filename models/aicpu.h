@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "models/aicore/op_summary.h"
+#include "models/aicpu_config.h"
+#include "models/aicpu_work.h"
 #include "models/channel_engine.h"
 #include "models/unit.h"
 

@@ -161,18 +161,7 @@ void validate_chip_config(const ChipConfig& config, const std::string& origin) {
                          std::to_string(set_bytes) + " B), got " +
                          std::to_string(l2.size.value));
   }
-  // Every DVPP module (the list DvppConfig::visit keeps): its fixed part must leave time to scale.
-  struct DvppOverheadCheck {
-    const std::string& origin;
-    void group(const char* name, const DvppModuleConfig& m, const char*) const {
-      if (static_cast<double>(m.frame_overhead.ps) * 1e-12 * m.fps < 1.0) return;
-      throw ConfigError(origin + ": dvpp." + name + ".frame_overhead: must be below 1 / fps (" +
-                        std::to_string(1e6 / m.fps) + " us), got " +
-                        std::to_string(static_cast<double>(m.frame_overhead.ps) * 1e-6) + " us");
-    }
-  };
-  DvppOverheadCheck dvpp_check{origin};
-  copy.dvpp.visit(dvpp_check);
+  config.units.check(origin);  // each unit group's own cross-key rules
   std::string why;
   for (const LinkPair& p : parse_link_list(config.topology.links, why)) {
     if (p.b >= config.soc.num_devices) {

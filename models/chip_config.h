@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// The chip's typed configuration: every parameter declared once, here, with its key, type (and so
-// its unit), default and description. sim/config.h walks these structs through visit() to parse
-// YAML, apply --set overrides, reject unknown keys, dump the effective config and print the key
-// reference. Plain C++: the runtime reads it too (aclrtGetDeviceInfo, aclrtGetSocName...).
+// The chip's typed configuration: every parameter declared once, with its key, type (and so its
+// unit), default and description — the core groups here, each unit's own group beside the unit
+// (models/unit_config.h). sim/config.h walks these structs through visit() to parse YAML, apply
+// --set overrides, reject unknown keys, dump the effective config and print the key reference.
+// Plain C++: the runtime reads it too (aclrtGetDeviceInfo, aclrtGetSocName...).
 //
 // Defaults describe a 910B2-class chip (docs/sources.md §1).
 #pragma once
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/unit_config.h"
 #include "npusim/chip_arch.h"
 #include "sim/config.h"
 #include "sim/quantity.h"
@@ -163,39 +165,6 @@ struct L2Config {
   }
 };
 
-/// System DMA engine: device-side copies (D2D) and memsets.
-struct SdmaConfig {
-  std::int64_t channels = 4;
-  Duration setup{500 * sim::kNs};
-  Bytes burst{64 * 1024};
-
-  template <class V>
-  void visit(V& v) {
-    v.field("channels", channels, "number of SDMA channels that run copies/memsets concurrently",
-            sim::range(1, 64));
-    v.field("setup", setup, "per-task setup latency of an SDMA channel");
-    v.field("burst", burst, "burst size of SDMA transfers");
-  }
-};
-
-/// DSA: the scheduler's random-number accelerator (aclrtRandomNumAsync; models/dsa_engine.h).
-struct DsaConfig {
-  Duration setup{1 * sim::kUs};
-  Frequency clock{1e9};
-  double numbers_per_cycle = 4;
-  Bytes burst{64 * 1024};
-
-  template <class V>
-  void visit(V& v) {
-    v.field("setup", setup, "per-task setup of the DSA (read the task's parameters and counter)");
-    v.field("clock", clock, "DSA clock");
-    v.field("numbers_per_cycle", numbers_per_cycle,
-            "random numbers (or dropout mask bits) the DSA generates per cycle",
-            sim::above(0));
-    v.field("burst", burst, "size of the DSA's writes of its results to device memory");
-  }
-};
-
 /// Task scheduler (STARS/HWTS): stream queues, dispatch and completion.
 struct SchedulerConfig {
   Duration doorbell{500 * sim::kNs};
@@ -329,91 +298,6 @@ struct AiCoreConfig {
   }
 };
 
-/// The AI CPU: ARM cores that run AI CPU kernels (models/aicpu.h gives the timing model).
-struct AiCpuConfig {
-  std::int64_t cores = 6;
-  Frequency clock{2e9};
-  double ipc = 1.0;
-  double instructions_per_bb = 5.0;
-  double hbm_bytes_per_cycle = 16.0;
-  Duration task_start{10 * sim::kUs};
-
-  template <class V>
-  void visit(V& v) {
-    v.field("cores", cores, "AI CPU cores available to AI CPU tasks", sim::range(0, 1024));
-    v.field("clock", clock, "AI CPU core clock");
-    v.field("ipc", ipc,
-            "instructions an AI CPU core retires per cycle on a kernel's counted basic-block work",
-            sim::above(0));
-    v.field("instructions_per_bb", instructions_per_bb,
-            "average instructions in one counted basic block of AI CPU kernel code (the count "
-            "comes from -fsanitize-coverage=trace-pc, as for AI Core scalar code)",
-            sim::above(0));
-    v.field("hbm_bytes_per_cycle", hbm_bytes_per_cycle,
-            "bytes per AI CPU cycle one core moves to or from device memory (HBM) for the bytes a "
-            "kernel reads and writes there",
-            sim::above(0));
-    v.field("task_start", task_start,
-            "per-task overhead of an AI CPU task on its core (the AI CPU scheduler takes the task, "
-            "finds the kernel, unpacks its arguments) before the kernel's first instruction");
-  }
-};
-
-/// One DVPP module (VPC, JPEGD...): its channels and its published throughput
-/// (models/dvpp.h states the timing model). channels = 0: the chip has no such module.
-struct DvppModuleConfig {
-  std::int64_t channels = 0;
-  std::int64_t ref_width = 1920;
-  std::int64_t ref_height = 1080;
-  double fps = 1;
-  double total_fps = 1;
-  Duration frame_overhead{0};
-
-  template <class V>
-  void visit(V& v) {
-    v.field("channels", channels,
-            "frames the module processes at once (its hardware channels; tasks queue when all "
-            "are busy); 0 = the chip has no such module and its API calls are rejected",
-            sim::range(0, 1024));
-    v.field("ref_width", ref_width, "width of the published table's reference resolution",
-            sim::range(1, 65536));
-    v.field("ref_height", ref_height, "height of the published table's reference resolution",
-            sim::range(1, 65536));
-    v.field("fps", fps,
-            "frames per second of one channel at the reference resolution (time scales with "
-            "the frame's pixels)",
-            sim::above(0));
-    v.field("total_fps", total_fps,
-            "frames per second of the whole module at the reference resolution (caps the sum "
-            "over channels)",
-            sim::above(0));
-    v.field("frame_overhead", frame_overhead,
-            "fixed part of a frame's time on a channel (the rest scales with its pixels, so a "
-            "reference frame still takes 1 / fps); must be below 1 / fps; 0 = time linear in "
-            "pixels");
-  }
-};
-
-/// DVPP: the media unit (models/dvpp.h). Defaults: the Atlas A2 training product (no VENC).
-struct DvppConfig {
-  DvppModuleConfig vpc{12, 1920, 1080, 360, 4320};
-  DvppModuleConfig jpegd{16, 1920, 1080, 128, 2048};
-  DvppModuleConfig jpege{8, 1920, 1080, 128, 1024};
-  DvppModuleConfig pngd{6, 1920, 1080, 4, 24};
-  DvppModuleConfig vdec{4, 1920, 1080, 300, 1200};
-  DvppModuleConfig venc{0, 1920, 1080, 240, 720};
-
-  template <class V>
-  void visit(V& v) {
-    v.group("vpc", vpc, "VPC: crop, resize, crop-and-paste, colour conversion");
-    v.group("jpegd", jpegd, "JPEG decoder");
-    v.group("jpege", jpege, "JPEG encoder");
-    v.group("pngd", pngd, "PNG decoder");
-    v.group("vdec", vdec, "H.264/H.265 video decoder");
-    v.group("venc", venc, "H.264/H.265 video encoder");
-  }
-};
-
 /// The collective library (runtime/hccl): which algorithm an AllReduce uses inside a server.
 struct HcclConfig {
   Bytes ring_threshold{1024 * 1024};
@@ -456,21 +340,18 @@ struct TopologyConfig {
   }
 };
 
-/// The root: one section per unit, mirroring the model tree.
+/// The root: the core groups, then the groups units register (models/unit_config.h).
 struct ChipConfig {
   SocConfig soc;
   HostConfig host;
   PcieConfig pcie;
   HbmConfig hbm;
   L2Config l2;
-  SdmaConfig sdma;
-  DsaConfig dsa;
   SchedulerConfig scheduler;
   AiCoreConfig aicore;
-  AiCpuConfig aicpu;
-  DvppConfig dvpp;
   HcclConfig hccl;
   TopologyConfig topology;
+  UnitConfigs units;  // every registered unit group (sdma, dsa, aicpu, dvpp, ...)
 
   template <class V>
   void visit(V& v) {
@@ -479,14 +360,21 @@ struct ChipConfig {
     v.group("pcie", pcie, "PCIe host link");
     v.group("hbm", hbm, "device memory");
     v.group("l2", l2, "L2 cache");
-    v.group("sdma", sdma, "system DMA engine");
-    v.group("dsa", dsa, "random-number accelerator (DSA)");
     v.group("scheduler", scheduler, "task scheduler");
     v.group("aicore", aicore, "AI Cores");
-    v.group("aicpu", aicpu, "AI CPU");
-    v.group("dvpp", dvpp, "DVPP media unit (image and video processing)");
     v.group("hccl", hccl, "collective communication library (HCCL)");
     v.group("topology", topology, "links between the devices");
+    units.visit(v);
+  }
+
+  /// A unit's own group (models/unit_config.h), e.g. cfg.unit<AiCpuConfig>().cores.
+  template <class T>
+  const T& unit() const {
+    return units.get<T>();
+  }
+  template <class T>
+  T& unit() {
+    return units.get<T>();
   }
 
   /// The chip generation of soc.npu_arch (validation accepts only numbers in the table).

@@ -5,13 +5,18 @@
 #include <cmath>
 
 namespace npusim::models {
+namespace {
+
+const DsaConfig& dsa_config(const UnitContext& ctx) { return ctx.cfg.unit<DsaConfig>(); }
+
+}  // namespace
 
 DsaEngine::DsaEngine(const sc_core::sc_module_name& name, UnitContext& ctx)
     : ChannelEngine(name, 1, ctx.tracks, "DSA", ctx.stats),
-      setup_(ctx.cfg.dsa.setup.ps),
-      clock_(ctx.cfg.dsa.clock),
-      numbers_per_cycle_(ctx.cfg.dsa.numbers_per_cycle),
-      burst_(std::max<std::uint64_t>(ctx.cfg.dsa.burst.value, 1)) {
+      setup_(dsa_config(ctx).setup.ps),
+      clock_(dsa_config(ctx).clock),
+      numbers_per_cycle_(dsa_config(ctx).numbers_per_cycle),
+      burst_(std::max<std::uint64_t>(dsa_config(ctx).burst.value, 1)) {
   bind_memory(ctx.hbm);
   ctx.routes.claim(TaskKind::kRandom, *this, "dsa");
 }

@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "models/channel_engine.h"
+#include "models/dsa_config.h"
 #include "models/unit.h"
 
 namespace npusim::models {

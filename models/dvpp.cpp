@@ -102,7 +102,8 @@ void DvppModuleEngine::admit(Frame& f, const DvppFrame& frame, sim::SimTime now)
 std::optional<sim::SimTime> DvppModuleEngine::resume(EngineJob& job, sim::SimTime now) {
   const Task& task = *job.task;
   JobState& st = jobs_[static_cast<std::size_t>(job.channel)];
-  const std::vector<DvppFrame>* frames = task.dvpp ? &task.dvpp->frames : nullptr;
+  const DvppWork* work = task.payload.get<DvppWork>();
+  const std::vector<DvppFrame>* frames = work ? &work->frames : nullptr;
   if (frames == nullptr || frames->empty()) return std::nullopt;  // nothing to process
   if (st.frames.empty()) {
     st.frames.resize(frames->size());
@@ -203,7 +204,7 @@ std::vector<KernelRecord> Dvpp::records() const {
 Dvpp::Dvpp(const sc_core::sc_module_name& name, UnitContext& ctx) : sc_module(name) {
   for (int m = 0; m < kDvppModules; ++m) {
     const auto module = static_cast<DvppModule>(m);
-    const DvppModuleConfig& cfg = dvpp_module_config(ctx.cfg.dvpp, module);
+    const DvppModuleConfig& cfg = dvpp_module_config(ctx.cfg.unit<DvppConfig>(), module);
     if (cfg.channels <= 0) continue;
     modules_[static_cast<std::size_t>(m)] = std::make_unique<DvppModuleEngine>(
         lower_name(module), module, cfg, ctx, ctx.stats.child(lower_name(module)));

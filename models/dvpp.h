@@ -34,6 +34,8 @@
 
 #include "models/aicore/op_summary.h"
 #include "models/channel_engine.h"
+#include "models/dvpp_config.h"
+#include "models/dvpp_work.h"
 #include "models/unit.h"
 
 namespace npusim::models {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/task.h"
+
 namespace npusim::models {
 
 /// The DVPP modules; each executes its own TaskKind (models/task.h: kDvppVpc + module).
@@ -17,6 +19,11 @@ constexpr int kDvppModules = 6;
 inline const char* dvpp_module_name(DvppModule m) {
   static const char* const kNames[kDvppModules] = {"VPC", "JPEGD", "JPEGE", "PNGD", "VDEC", "VENC"};
   return kNames[static_cast<int>(m)];
+}
+
+/// The TaskKind of a DVPP module.
+inline TaskKind dvpp_task_kind(DvppModule module) {
+  return static_cast<TaskKind>(static_cast<int>(TaskKind::kDvppVpc) + static_cast<int>(module));
 }
 
 struct DvppFrame {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/channel_engine.h"
+#include "models/sdma_config.h"
 #include "models/unit.h"
 
 namespace npusim::models {

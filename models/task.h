@@ -8,11 +8,10 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <typeinfo>
+#include <utility>
 #include <vector>
 
-#include "models/aicpu_work.h"
-#include "models/dvpp_work.h"
-#include "models/kernel_work.h"
 #include "sim/quantity.h"
 #include "sim/wait.h"
 
@@ -38,14 +37,14 @@ enum class TaskKind : std::uint8_t {
   kEventReset,   // scheduler-internal (writes the event's flag)
   kValueWrite,   // scheduler-internal write of 8 bytes to device memory
   kValueWait,    // scheduler-internal, holds its stream until ready()
-  kKernel,       // AI Core (a KernelWork; without one: a fixed scheduler.sync_task)
+  kKernel,       // AI Core (payload: a KernelWork; without one: a fixed scheduler.sync_task)
   kHostFunc,     // host callback
   kNop,          // scheduler-internal, does nothing (barriers, placeholders)
   kReduce,       // SDMA (kD2D) / HCCS (kPeer): dst = dst (op) src element-wise
   kRandom,       // DSA: random numbers into device memory (aclrtRandomNumAsync)
-  kAiCpu,        // AI CPU: an AI CPU kernel (an AiCpuWork)
-  // DVPP media unit (models/dvpp.h), one kind per module in DvppModule order; Task::dvpp says
-  // what the task processes.
+  kAiCpu,        // AI CPU: an AI CPU kernel (payload: an AiCpuWork)
+  // DVPP media unit (models/dvpp.h), one kind per module in DvppModule order; the task's payload
+  // (a DvppWork) says what it processes.
   kDvppVpc,
   kDvppJpegd,
   kDvppJpege,
@@ -62,6 +61,39 @@ constexpr int kTaskKinds = 256;  // every value of the underlying type
 /// through the host when the topology has no direct link (models/hccs_link.h).
 enum class Direction : std::uint8_t { kH2H, kH2D, kD2H, kD2D, kPeer };
 constexpr int kDirections = 5;
+
+/// What the unit executing a task needs to know beyond the common fields (a KernelWork, an
+/// AiCpuWork, a DvppWork, or a type of a unit's own), opaque to everything between the submitter
+/// and that unit. Shared and immutable: the runtime's records may keep it after the task ends.
+class TaskPayload {
+ public:
+  TaskPayload() = default;
+  template <class T>
+  TaskPayload(std::shared_ptr<T> p)  // NOLINT: implicit, task.payload = make_shared<Work>(...)
+      : ptr_(std::move(p)), type_(ptr_ ? &typeid(T) : nullptr) {}
+
+  explicit operator bool() const { return ptr_ != nullptr; }
+  /// Whether the payload is a T.
+  template <class T>
+  bool is() const {
+    return type_ != nullptr && *type_ == typeid(T);
+  }
+  /// The payload if it is a T; nullptr when there is none or it is of another type.
+  template <class T>
+  const T* get() const {
+    return is<T>() ? static_cast<const T*>(ptr_.get()) : nullptr;
+  }
+  /// The same, sharing ownership.
+  template <class T>
+  std::shared_ptr<const T> share() const {
+    if (!is<T>()) return nullptr;
+    return std::shared_ptr<const T>(ptr_, static_cast<const T*>(ptr_.get()));
+  }
+
+ private:
+  std::shared_ptr<const void> ptr_;
+  const std::type_info* type_ = nullptr;
+};
 
 /// How a task ended; times in simulated ps.
 struct TaskOutcome {
@@ -95,9 +127,7 @@ struct Task {
   std::uint64_t sync_flow_out = 0;
   std::uint64_t sync_flow_in = 0;
   std::string name;           // timeline label; empty = the unit's task type ("SDMA_SQE"...)
-  std::shared_ptr<const KernelWork> kernel;  // kKernel: the launch
-  std::shared_ptr<const AiCpuWork> aicpu;    // kAiCpu: the launch
-  std::shared_ptr<const DvppWork> dvpp;      // kDvpp*: the frames
+  TaskPayload payload;        // read by the unit that executes the task (KernelWork for kKernel...)
 
   /// Wait tasks (kEventWait, kValueWait): the stream holds until ready() is true. Re-tested when
   /// the task reaches the head of its stream and after every task completion.
@@ -118,11 +148,6 @@ struct Task {
   /// submit_at, without a doorbell. Set by the backend for the tasks follow() hands over.
   bool resident = false;
 };
-
-/// The TaskKind of a DVPP module.
-inline TaskKind dvpp_task_kind(DvppModule module) {
-  return static_cast<TaskKind>(static_cast<int>(TaskKind::kDvppVpc) + static_cast<int>(module));
-}
 
 inline bool is_wait(TaskKind kind) {
   return kind == TaskKind::kEventWait || kind == TaskKind::kValueWait;

@@ -6,8 +6,11 @@
 // statistics (ctx.stats, the group "chip<N>.<unit name>"), and claims the tasks its engines
 // execute (ctx.routes.claim). Nothing else in the models or the runtime names it. The built-in
 // units are listed once, in models/units.cpp; add_unit() adds more (tests, plug-ins) before a
-// chip is built. Adding a unit = its .h/.cpp, its test, one line in units.cpp (plus its TaskKind
-// in models/task.h when it executes a new kind of task).
+// chip is built. A unit owns the rest too: its configuration group (models/unit_config.h,
+// registered in models/unit_configs.cpp or by add_unit_config()), the payload type its tasks
+// carry (Task::payload, read with payload.get<T>()), and a TaskKind >= kFirstUnitKind when it
+// executes a new kind of task. Adding a unit = its .h/.cpp, its test, one line in units.cpp (and
+// one in unit_configs.cpp when it has configuration keys).
 #pragma once
 
 #include <cstdint>

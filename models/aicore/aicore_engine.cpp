@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <limits>
 #include <string>
 
 #include "models/l2_cache.h"
@@ -14,9 +13,6 @@ namespace npusim::models {
 namespace {
 
 using ascendc::Pipe;
-
-const char* const kPipeStatNames[ascendc::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
-                                                         "mte2",   "mte3",   "fixpipe"};
 
 bool vector_lane(int lane) {
   return lane == kMte2AivLane || lane == static_cast<int>(Pipe::kVector) ||
@@ -46,18 +42,13 @@ AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx
       completion_(ctx.cfg.scheduler.completion.ps),
       max_kernels_(static_cast<std::size_t>(std::max<std::int64_t>(
           ctx.cfg.aicore.max_concurrent_kernels, 1))) {
-  by_priority_ = ctx.cfg.scheduler.policy != "fifo";
-  prema_ = ctx.cfg.scheduler.policy == "prema";
-  const std::string& mode = ctx.cfg.scheduler.preemption;
-  preemption_ = mode == "drain"        ? Preemption::kDrain
-                : mode == "checkpoint" ? Preemption::kCheckpoint
-                : mode == "kill"       ? Preemption::kKill
-                : mode == "dynamic"    ? Preemption::kDynamic
-                                       : Preemption::kNone;
-  threshold_ = static_cast<std::uint32_t>(std::max<std::int64_t>(ctx.cfg.scheduler.preempt_threshold, 1));
+  hbm_bandwidth_ = ctx.cfg.hbm.bandwidth.bytes_per_sec * ctx.cfg.hbm.efficiency;
+  policy_ = make_dispatch_policy(ctx.cfg.scheduler.policy);
+  preemption_ = make_preemption(ctx.cfg.scheduler.preemption, {block_launch_, hbm_bandwidth_});
+  threshold_ = static_cast<std::uint32_t>(
+      std::max<std::int64_t>(ctx.cfg.scheduler.preempt_threshold, 1));
   context_bytes_ = ctx.cfg.aicore.context_bytes.value;
   predictor_ = std::make_unique<BlockReplay>(costs_);
-  hbm_bandwidth_ = ctx.cfg.hbm.bandwidth.bytes_per_sec * ctx.cfg.hbm.efficiency;
   SC_METHOD(on_wake);
   sensitive << wake_;
   dont_initialize();
@@ -95,16 +86,17 @@ void AiCoreEngine::build_cores(const ChipConfig& cfg, sim::TrackGroup& tracks,
 }
 
 const char* AiCoreEngine::task_type(const Task& task) const {
-  if (coupled_ || !task.kernel) return "AI_CORE";
-  if (task.kernel->core_type == CoreType::kAiv) return "AI_VECTOR_CORE";
-  if (task.kernel->core_type == CoreType::kMix) return "MIX_AIC";
+  const KernelWork* work = task.payload.get<KernelWork>();
+  if (coupled_ || work == nullptr) return "AI_CORE";
+  if (work->core_type == CoreType::kAiv) return "AI_VECTOR_CORE";
+  if (work->core_type == CoreType::kMix) return "MIX_AIC";
   return "AI_CORE";
 }
 
 bool AiCoreEngine::has_free_channel() const { return kernels_.size() < max_kernels_; }
 
 void AiCoreEngine::start(EngineJob& job, SimTime delay, JobSink& sink) {
-  const std::uint32_t priority = by_priority_ ? job.task->priority : 0;
+  const std::uint32_t priority = policy_->priority(job.task->priority);
   auto at_pos = std::find_if(kernels_.begin(), kernels_.end(),
                              [priority](const Kernel& o) { return o.priority > priority; });
   const auto it = kernels_.emplace(at_pos);
@@ -113,7 +105,7 @@ void AiCoreEngine::start(EngineJob& job, SimTime delay, JobSink& sink) {
   k.priority = priority;
   k.job = &job;
   k.sink = &sink;
-  k.work = job.task->kernel;
+  k.work = job.task->payload.share<KernelWork>();
   k.seq = seq_ + 1;
   const SimTime now = sim::sim_now();
   job.channel = 0;
@@ -167,11 +159,10 @@ void AiCoreEngine::on_wake() {
     arrivals_.pop();
     k.ready = true;
     k.ready_at = now;
-    k.tokens = 8.0 - std::min<std::uint32_t>(k.priority, 7);  // prema: starts with its weight
-    k.token_at = now;
+    policy_->on_ready(k, now);
     if (!k.work || k.work->block_dim == 0) {
       finish(k);
-    } else if ((prema_ || !k.work->core_type_known) && k.next_block == 0) {
+    } else if ((policy_->predicts_at_ready() || !k.work->core_type_known) && k.next_block == 0) {
       // Block 0 runs now: its trace is PREMA's prediction, and it shows which cores a kernel of
       // unknown type needs (its first launch: a cube kernel must not start on AIV cores).
       Parked first;
@@ -186,7 +177,7 @@ void AiCoreEngine::on_wake() {
       } else {
         k.parked.push_back(std::move(first));
       }
-      if (prema_) predict(k, k.parked.back().trace);
+      if (policy_->predicts_at_ready()) predict(k, k.parked.back().trace);
     }
   }
   dispatch();
@@ -203,9 +194,6 @@ std::uint32_t AiCoreEngine::free_blocks(const Kernel& k) const {
 
 namespace {
 
-/// PREMA's weight of a stream priority (0 = highest .. 7): 8 .. 1.
-double prema_weight(std::uint32_t priority) { return 8.0 - std::min<std::uint32_t>(priority, 7); }
-
 /// An isolated replay: no other initiator, so a GM access costs its latency only.
 class IsolatedHost : public ReplayHost {
  public:
@@ -215,46 +203,10 @@ class IsolatedHost : public ReplayHost {
 }  // namespace
 
 const std::vector<AiCoreEngine::Kernel*>& AiCoreEngine::order() {
-  std::vector<Kernel*>& out = order_;
-  out.clear();
-  for (Kernel& k : kernels_) out.push_back(&k);
-  if (!prema_) return out;
-  const SimTime now = sim::sim_now();
-  const auto waiting = [this](const Kernel* k) {
-    return k->ready && !k->failed && waiting_blocks(*k) > 0;
-  };
-  double most = 0;
-  for (Kernel* k : out) {
-    if (!waiting(k)) continue;
-    if (k->predicted > 0) {
-      k->tokens += prema_weight(k->priority) * static_cast<double>(now - k->token_at) /
-                   static_cast<double>(k->predicted);
-    }
-    k->token_at = now;
-    most = std::max(most, k->tokens);
-  }
-  double threshold = 0;
-  for (Kernel* k : out) {
-    const double w = prema_weight(k->priority);
-    if (waiting(k) && w <= most) threshold = std::max(threshold, w);
-  }
-  const auto remaining = [this](const Kernel* k) {
-    const std::uint32_t dim = std::max<std::uint32_t>(k->work ? k->work->block_dim : 1, 1);
-    return static_cast<double>(k->predicted) * waiting_blocks(*k) / dim;
-  };
-  std::stable_sort(out.begin(), out.end(), [&](const Kernel* a, const Kernel* b) {
-    const bool ca = waiting(a) && a->tokens >= threshold;
-    const bool cb = waiting(b) && b->tokens >= threshold;
-    if (ca != cb) return ca;
-    if (ca) {
-      const double ra = remaining(a), rb = remaining(b);
-      if (ra != rb) return ra < rb;
-    } else if (a->tokens != b->tokens) {
-      return a->tokens > b->tokens;
-    }
-    return a->seq < b->seq;
-  });
-  return out;
+  order_.clear();
+  for (Kernel& k : kernels_) order_.push_back(&k);
+  policy_->order(order_, sim::sim_now());
+  return order_;
 }
 
 void AiCoreEngine::dispatch() {
@@ -277,7 +229,7 @@ void AiCoreEngine::dispatch() {
     }
     if (!k.failed && waiting_blocks(k) > 0 && k.running < k.cap) hold(k);
   }
-  if (preemption_ == Preemption::kNone) return;
+  if (!preemption_->preempts()) return;
   for (Kernel* kp : ord) {
     Kernel& k = *kp;
     if (k.ready && !k.failed && waiting_blocks(k) > 0 && k.running < k.cap) preempt_for(k, ord);
@@ -287,68 +239,67 @@ void AiCoreEngine::dispatch() {
 void AiCoreEngine::preempt_for(Kernel& h, const std::vector<Kernel*>& ord) {
   const std::uint32_t wanted = std::min(waiting_blocks(h), h.cap - h.running);
   std::array<std::int64_t, 2> deficit{};
-  bool short_of = false;
   for (int p = 0; p < 2; ++p) {
     deficit[p] = static_cast<std::int64_t>(wanted) * h.need[p] - free_[p] - incoming_[p];
-    short_of = short_of || (h.need[p] > 0 && deficit[p] > 0);
   }
-  if (!short_of) return;
-  const auto rank = [&ord](const Kernel* k) {
-    return static_cast<std::size_t>(std::find(ord.begin(), ord.end(), k) - ord.begin());
+  const auto short_of = [&h, &deficit] {
+    bool any = false;
+    for (int p = 0; p < 2; ++p) any = any || (h.need[p] > 0 && deficit[p] > 0);
+    return any;
   };
-  const std::size_t h_rank = rank(&h);
+  while (short_of()) {
+    const int victim = pick_victim(h, ord, deficit);
+    if (victim < 0) return;
+    preempt_slot(h, victim, deficit);
+  }
+}
+
+int AiCoreEngine::pick_victim(const Kernel& h, const std::vector<Kernel*>& ord,
+                              const std::array<std::int64_t, 2>& deficit) const {
+  const auto rank = [&ord](const Kernel* k) { return std::find(ord.begin(), ord.end(), k); };
+  const auto h_rank = rank(&h);
+  int best = -1;
+  for (int i = static_cast<int>(slots_.size()) - 1; i >= 0; --i) {
+    const Slot& s = slots_[i];
+    if (s.kernel == nullptr || s.yielding || s.kernel == &h) continue;
+    const Kernel& v = *s.kernel;
+    if (v.priority < h.priority + threshold_) continue;
+    if (policy_->preempts_only_later() && rank(&v) < h_rank) continue;
+    const bool useful = (h.need[v.pool] > 0 && deficit[v.pool] > 0) ||
+                        (!s.partners.empty() && h.need[1] > 0 && deficit[1] > 0);
+    if (!useful) continue;
+    if (best >= 0) {
+      const Kernel& b = *slots_[best].kernel;
+      if (b.priority > v.priority || (b.priority == v.priority && b.seq >= v.seq)) continue;
+    }
+    best = i;
+  }
+  return best;
+}
+
+void AiCoreEngine::preempt_slot(Kernel& h, int index, std::array<std::int64_t, 2>& deficit) {
   const SimTime now = sim::sim_now();
-  for (;;) {
-    int best = -1;
-    for (int i = static_cast<int>(slots_.size()) - 1; i >= 0; --i) {
-      const Slot& s = slots_[i];
-      if (s.kernel == nullptr || s.yielding || s.kernel == &h) continue;
-      const Kernel& v = *s.kernel;
-      if (v.priority < h.priority + threshold_) continue;
-      if (prema_ && rank(&v) < h_rank) continue;
-      const bool useful = (h.need[v.pool] > 0 && deficit[v.pool] > 0) ||
-                          (!s.partners.empty() && h.need[1] > 0 && deficit[1] > 0);
-      if (!useful) continue;
-      if (best >= 0) {
-        const Kernel& b = *slots_[best].kernel;
-        if (b.priority > v.priority || (b.priority == v.priority && b.seq >= v.seq)) continue;
-      }
-      best = i;
-    }
-    if (best < 0) return;
-    Slot& s = slots_[best];
-    Kernel& v = *s.kernel;
-    s.yielding = true;
-    s.asked = now;
-    ++incoming_[v.pool];
-    --deficit[v.pool];
-    incoming_[1] += static_cast<int>(s.partners.size());
-    deficit[1] -= static_cast<std::int64_t>(s.partners.size());
-    ++preemptions_;
-    ++stream_stats(h.rec.stream).caused;
-    ++stream_stats(v.rec.stream).suffered;
-    h.preempted_others = true;
-    h.latency_pending = true;
-    AiCore& core = *cores_[best];
-    const std::uint64_t bytes = context_bytes_ > 0 ? context_bytes_ : core.trace_buffer().local_bytes;
-    s.drain = preemption_ == Preemption::kDrain;
-    if (preemption_ == Preemption::kDynamic) {  // PREMA's choice: drain a block about to end
-      const SimTime start = core.job().start;
-      const SimTime elapsed = now > start ? now - start : 0;
-      const SimTime remaining = v.block_time > elapsed ? v.block_time - elapsed : 0;
-      const auto move = static_cast<SimTime>(static_cast<double>(bytes) / hbm_bandwidth_ * 1e12);
-      s.drain = remaining <= block_launch_ + 2 * move;
-    }
-    if (s.drain) {
-      // the block runs to its end; its kernel's further blocks wait behind h
-    } else if (preemption_ == Preemption::kKill) {
-      core.preempt(PreemptMode::kKill, 0);
-    } else {
-      core.preempt(PreemptMode::kCheckpoint, bytes);
-    }
-    bool still = false;
-    for (int p = 0; p < 2; ++p) still = still || (h.need[p] > 0 && deficit[p] > 0);
-    if (!still) return;
+  Slot& s = slots_[index];
+  Kernel& v = *s.kernel;
+  s.yielding = true;
+  s.asked = now;
+  ++incoming_[v.pool];
+  --deficit[v.pool];
+  incoming_[1] += static_cast<int>(s.partners.size());
+  deficit[1] -= static_cast<std::int64_t>(s.partners.size());
+  ++preemptions_;
+  ++stream_stats(h.rec.stream).caused;
+  ++stream_stats(v.rec.stream).suffered;
+  h.preempted_others = true;
+  h.latency_pending = true;
+  AiCore& core = *cores_[index];
+  const std::uint64_t bytes = context_bytes_ > 0 ? context_bytes_ : core.trace_buffer().local_bytes;
+  const PreemptAction action = preemption_->choose({now, core.job().start, v.block_time, bytes});
+  s.drain = action == PreemptAction::kDrain;  // the block runs to its end
+  if (action == PreemptAction::kKill) {
+    core.preempt(PreemptMode::kKill, 0);
+  } else if (action == PreemptAction::kCheckpoint) {
+    core.preempt(PreemptMode::kCheckpoint, bytes);
   }
 }
 
@@ -365,45 +316,6 @@ void AiCoreEngine::predict(Kernel& k, const ascendc::BlockTrace& block0) {
   const auto memory = static_cast<SimTime>(gm_bytes * dim / hbm_bandwidth_ * 1e12);
   k.predicted = kernel_launch_ + std::max(waves * (block_launch_ + block), block_launch_ + memory);
   k.block_time = std::max(block, memory / waves);  // one block, its wave sharing HBM
-}
-
-AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
-  auto [it, fresh] = streams_.try_emplace(stream);
-  StreamStats& st = it->second;
-  if (!fresh || streams_group_ == nullptr) return st;
-  sim::StatGroup& g = streams_group_->child("s" + std::to_string(stream));
-  g.add("kernels", st.kernels, "", "kernels of this stream finished");
-  g.add("first_received", st.first_received, "ps", "when the engine received its first kernel");
-  g.add("last_end", st.last_end, "ps", "when its last kernel's last block ended");
-  g.add("preemptions_caused", st.caused, "", "running blocks preempted for this stream's kernels");
-  g.add("preemptions_suffered", st.suffered, "", "this stream's running blocks preempted");
-  g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.count()); },
-            "", "kernels of this stream that preempted (latency samples)");
-  g.formula("preempt_latency_p50", [&st] { return st.latency.percentile(50); }, "ps",
-            "median preemption latency: a preempting kernel's readiness to the first issue slot "
-            "of the first block it dispatched after asking");
-  g.formula("preempt_latency_p99", [&st] { return st.latency.percentile(99); }, "ps",
-            "99th percentile preemption latency");
-  g.formula("preempt_latency_max", [&st] { return st.latency.percentile(100); }, "ps",
-            "largest preemption latency");
-  g.formula("start_latency_p50", [&st] { return st.start.percentile(50); }, "ps",
-            "median over its kernels of readiness (aicore.kernel_launch after receipt) to the "
-            "first block's first issue slot, preempting or not");
-  g.formula("start_latency_p99", [&st] { return st.start.percentile(99); }, "ps",
-            "99th percentile of start_latency");
-  g.formula("start_latency_max", [&st] { return st.start.percentile(100); }, "ps",
-            "largest start_latency");
-  g.add("saved_bytes", st.saved_bytes, "B", "context bytes its preempted blocks wrote (checkpoint)");
-  g.add("restored_bytes", st.restored_bytes, "B", "context bytes its resumed blocks read back");
-  g.add("save_time", st.save_time, "ps", "core time its preempted blocks spent saving context");
-  g.add("restore_time", st.restore_time, "ps", "core time its resumed blocks spent restoring context");
-  g.add("killed_time", st.killed_time, "ps", "execution time of its blocks discarded by kill");
-  g.add("redispatched_blocks", st.redispatched, "",
-        "preempted blocks dispatched again (each pays aicore.block_launch again)");
-  g.formula("normalized_turnaround", [&st] {
-    return st.iso > 0 ? st.turnaround / st.iso : std::numeric_limits<double>::quiet_NaN();
-  }, "", "sum of its kernels' engine times / sum of their predicted isolated times");
-  return st;
 }
 
 int AiCoreEngine::take_core(int pool) {
@@ -640,62 +552,6 @@ void AiCoreEngine::finish(Kernel& k) {
   }
   kernels_.erase(k.self);
   sink.job_finished(job);
-}
-
-void AiCoreEngine::register_stats(sim::StatGroup& stats) {
-  stats.add("kernels", kernels_done_, "", "kernels finished");
-  stats.add("failed_kernels", failed_, "", "kernels that ended with an error");
-  stats.add("blocks", blocks_, "", "blocks run");
-  stats.add("instructions", instrs_, "", "pipe instructions replayed");
-  stats.add("preemptions", preemptions_, "",
-            "running blocks preempted (scheduler.preemption; drain counts the blocks waited for)");
-  const auto all_latency = [this] {
-    sim::Distribution all;
-    for (const auto& [id, st] : streams_) all.merge(st.latency);
-    return all;
-  };
-  stats.formula("preempt_latency_p50", [all_latency] { return all_latency().percentile(50); },
-                "ps", "median preemption latency over all streams (streams.s<id> has the definition)");
-  stats.formula("preempt_latency_p99", [all_latency] { return all_latency().percentile(99); },
-                "ps", "99th percentile preemption latency over all streams");
-  stats.formula("preempt_latency_max", [all_latency] { return all_latency().percentile(100); },
-                "ps", "largest preemption latency");
-  stats.formula("antt", [this] {
-    double sum = 0;
-    int n = 0;
-    for (const auto& [id, st] : streams_) {
-      if (st.iso <= 0) continue;
-      sum += st.turnaround / st.iso;
-      ++n;
-    }
-    return n == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / n;
-  }, "", "average normalized turnaround time over streams (PREMA's ANTT; lower is better): mean "
-         "of streams.s<id>.normalized_turnaround");
-  stats.formula("stp", [this] {
-    double sum = 0;
-    for (const auto& [id, st] : streams_) {
-      if (st.iso > 0 && st.turnaround > 0) sum += st.iso / st.turnaround;
-    }
-    return sum;
-  }, "", "system throughput over streams (PREMA's STP; higher is better): sum of 1 / "
-         "normalized turnaround");
-  streams_group_ = &stats.child("streams");
-  sim::StatGroup& pipes = stats.child("pipes");
-  for (int p = 0; p < ascendc::kPipeCount; ++p) {
-    const auto total = [this, p] {
-      std::uint64_t sum = 0;
-      for (const auto& core : cores_) sum += core->pipe_busy()[p];
-      return sum;
-    };
-    pipes.formula(std::string(kPipeStatNames[p]) + "_busy_cycles",
-                  [this, total] { return costs_.to_cycles(total()); }, "cycles",
-                  "busy cycles of this pipe summed over all cores");
-    pipes.formula(std::string(kPipeStatNames[p]) + "_utilization", [this, total] {
-      const SimTime now = sim::sim_now();
-      if (now == 0) return 0.0;
-      return static_cast<double>(total()) / (static_cast<double>(now) * cores_.size());
-    }, "", "busy time / (simulated time x cores)");
-  }
 }
 
 }  // namespace npusim::models

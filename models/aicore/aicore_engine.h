@@ -70,6 +70,9 @@
 //    "preempt (kill)" and, under drain, "preempt (drain)" spans on the core tracks; a preempted
 //    block's span ends at the preemption and carries the arg "preempted".
 //    Under policy=fifo every kernel has the same priority, so nothing is ever preempted.
+// Policies: the dispatch order (scheduler.policy) and the preemption mechanism
+// (scheduler.preemption) are small interfaces with one file per implementation, chosen by name
+// (policy/dispatch_policy.h, policy/preemption.h, policy/registry.cpp); the engine dispatches.
 // Run_block is called from this module's SC_METHOD (the simulation's main stack, not a core's
 // coroutine stack), so kernel code may use deep stacks.
 // Records for op_summary.csv are kept only after keep_records(true) (the runtime asks for them
@@ -88,8 +91,11 @@
 #include <systemc>
 
 #include "models/aicore/ai_core.h"
+#include "models/aicore/engine_kernel.h"
 #include "models/aicore/op_summary.h"
 #include "models/aicore/pipe_costs.h"
+#include "models/aicore/policy/dispatch_policy.h"
+#include "models/aicore/policy/preemption.h"
 #include "models/chip_config.h"
 #include "models/kernel_work.h"
 #include "models/unit.h"
@@ -123,15 +129,8 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::size_t core_count() const { return cores_.size(); }
 
  private:
-  /// A preempted block waiting to run again (checkpoint: its remaining trace and context; kill:
-  /// its whole trace), or under prema block 0 run ahead for the prediction.
-  struct Parked {
-    std::uint32_t block = 0;
-    ascendc::BlockTrace trace;
-    std::uint64_t restore_bytes = 0;
-    int error = 0;  // run_block's result (prema's block 0 run ahead)
-    bool preempted = false;  // false: prema's block 0, never dispatched yet
-  };
+  using Parked = ParkedBlock;
+  using Kernel = AicoreKernel;
   /// Per-stream preemption measurements (aicore.streams.s<id>).
   struct StreamStats {
     std::uint64_t kernels = 0, caused = 0, suffered = 0, saved_bytes = 0, restored_bytes = 0;
@@ -140,32 +139,6 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
     sim::Distribution start;    // ps, per kernel: readiness to first issue slot
     double iso = 0, turnaround = 0;      // ps, summed over its kernels with a prediction
     std::uint64_t first_received = 0, last_end = 0;  // ps: its first kernel's receipt, last end
-  };
-  struct Kernel {
-    EngineJob* job = nullptr;
-    JobSink* sink = nullptr;
-    std::shared_ptr<const KernelWork> work;
-    CoreType type = CoreType::kAiv;       // work's, or what block 0 used (!core_type_known)
-    const char* type_name = "AI_CORE";    // msprof's task type of `type` on this chip
-    std::array<std::uint32_t, 2> need{};  // cores per block from pool 0 (AIC / AI Core), 1 (AIV)
-    int pool = 0;                         // the pool of the core that replays the block
-    std::uint32_t priority = 0;           // the stream's (0 = highest; 0 for all under fifo)
-    std::uint32_t cap = 1;                // blocks running at once
-    std::uint32_t next_block = 0;
-    std::uint32_t running = 0;
-    bool ready = false, started = false, failed = false;
-    int error = 0;
-    std::deque<Parked> parked;  // dispatched before next_block
-    SimTime ready_at = 0;
-    SimTime predicted = 0;      // isolated time (0: not known yet)
-    SimTime block_time = 0;     // a block's predicted time (dynamic preemption)
-    bool preempted_others = false;
-    bool latency_pending = false;  // preempted for; its next dispatched block is the sample
-    double tokens = 0;          // prema
-    SimTime token_at = 0;
-    std::uint64_t seq = 0;      // arrival order
-    KernelRecord rec;
-    std::list<Kernel>::iterator self;
   };
   struct Slot {
     Kernel* kernel = nullptr;
@@ -182,13 +155,14 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   };
 
   void build_cores(const ChipConfig& cfg, sim::TrackGroup& tracks, sim::StatGroup& stats);
-  std::uint32_t waiting_blocks(const Kernel& k) const {
-    return static_cast<std::uint32_t>(k.parked.size()) +
-           (k.work && k.next_block < k.work->block_dim ? k.work->block_dim - k.next_block : 0);
-  }
-  /// The dispatch order: kernels_ (priority, arrival), or PREMA's.
+  /// The dispatch order: kernels_ (priority, arrival) as the dispatch policy reorders it.
   const std::vector<Kernel*>& order();
   void preempt_for(Kernel& h, const std::vector<Kernel*>& order);
+  /// The slot whose block to preempt for `h` (-1: none); `deficit`: cores h lacks, per pool.
+  int pick_victim(const Kernel& h, const std::vector<Kernel*>& order,
+                  const std::array<std::int64_t, 2>& deficit) const;
+  /// Asks slot `index`'s block to give its cores up for `h`.
+  void preempt_slot(Kernel& h, int index, std::array<std::int64_t, 2>& deficit);
   void predict(Kernel& k, const ascendc::BlockTrace& block0);
   StreamStats& stream_stats(std::uint32_t stream);
   void release_slot(Kernel& k, AiCore& core, Slot& slot);
@@ -210,11 +184,10 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   void finish(Kernel& k);
   void register_stats(sim::StatGroup& stats);
 
-  enum class Preemption : std::uint8_t { kNone, kDrain, kCheckpoint, kKill, kDynamic };
   std::uint32_t device_;
-  Preemption preemption_ = Preemption::kNone;
+  std::unique_ptr<DispatchPolicy> policy_;           // scheduler.policy
+  std::unique_ptr<PreemptionMechanism> preemption_;  // scheduler.preemption
   std::uint32_t threshold_ = 1;
-  bool prema_ = false;
   std::uint64_t context_bytes_ = 0;
   std::array<int, 2> incoming_{};  // cores of yielding slots, per pool
   std::unique_ptr<BlockReplay> predictor_;
@@ -232,7 +205,6 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::vector<Slot> slots_;
   std::list<Kernel> kernels_;  // dispatch order: by priority, then arrival
   std::vector<Kernel*> order_;  // order()'s result (kept: no allocation per dispatch)
-  bool by_priority_ = true;
   std::priority_queue<Arrival, std::vector<Arrival>, std::greater<Arrival>> arrivals_;
   sc_core::sc_event wake_;
   std::uint64_t seq_ = 0;

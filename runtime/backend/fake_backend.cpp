@@ -78,15 +78,16 @@ void FakeBackend::run_kernel(Queue& q) {
   q.instrs = 0;
   q.trace_digest = 14695981039346656037ull;
   q.aicpu = models::AiCpuCount{};
-  if (q.running.kind == TaskKind::kAiCpu && q.running.aicpu && q.running.aicpu->run_block) {
-    const models::AiCpuWork& cpu = *q.running.aicpu;
+  const models::AiCpuWork* cpu_work = q.running.payload.get<models::AiCpuWork>();
+  if (q.running.kind == TaskKind::kAiCpu && cpu_work && cpu_work->run_block) {
+    const models::AiCpuWork& cpu = *cpu_work;
     for (std::uint32_t b = 0; b < cpu.block_dim && q.kernel_error == 0; ++b) {
       q.kernel_error = cpu.run_block(b, q.aicpu);
       ++q.blocks_run;
     }
     return;
   }
-  const models::KernelWork* work = q.running.kernel.get();
+  const models::KernelWork* work = q.running.payload.get<models::KernelWork>();
   if (q.running.kind != TaskKind::kKernel || work == nullptr || !work->run_block) return;
   npusim::ascendc::BlockTrace trace;
   for (std::uint32_t b = 0; b < work->block_dim && q.kernel_error == 0; ++b) {
@@ -129,7 +130,7 @@ void FakeBackend::finish(Queue& q, const StreamKey& key) {
     }
   }
   finished_.push_back({task.name, task.kind, key.first, key.second, task.task_id, task.flow_id, r,
-                       task.kernel, q.blocks_run, q.instrs, q.trace_digest, q.aicpu});
+                       task.payload.share<models::KernelWork>(), q.blocks_run, q.instrs, q.trace_digest, q.aicpu});
   if (task.done) task.done(r);
 }
 

@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/aicpu_work.h"
+#include "models/kernel_work.h"
 #include "runtime/core/backend.h"
 
 namespace npusim::rt {

@@ -11,16 +11,18 @@
 #include <utility>
 
 #include "acl/acl_rt.h"
+#include "models/aicpu_config.h"
+#include "models/aicpu_work.h"
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/launch.h"
 #include "runtime/core/api_call.h"
+#include "runtime/core/library.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/fault_guard.h"
 #include "runtime/core/kernel_launch.h"
 #include "runtime/core/memory_registry.h"
 #include "runtime/core/runtime.h"
 #include "runtime/core/stream.h"
-#include "runtime/core/library.h"
 #include "sim/log.h"
 
 namespace npusim::rt {
@@ -276,7 +278,8 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
               " is outside [1, " + std::to_string(kMaxBlockDim) + "]");
   require(static_cast<bool>(spec.body), ACL_ERROR_INVALID_PARAM, "the kernel has no body");
   const models::ChipConfig& cfg = call.config();
-  if (cfg.aicpu.cores <= 0) {
+  const auto& aicpu = cfg.unit<models::AiCpuConfig>();
+  if (aicpu.cores <= 0) {
     call.runtime().report_unsupported("AI CPU kernels on a chip without AI CPU cores");
     fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
          "the chip has no AI CPU cores (aicpu.cores: 0): AI CPU kernel " + spec.name +
@@ -290,8 +293,8 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
   st->runtime = &rt;
   st->fault = s.context_fault;
   // The watchdog: aicore.timeout worth of basic blocks at the AI CPU's rates.
-  const double bbs = static_cast<double>(cfg.aicore.timeout.ps) * 1e-12 * cfg.aicpu.clock.hz *
-                     cfg.aicpu.ipc / cfg.aicpu.instructions_per_bb;
+  const double bbs = static_cast<double>(cfg.aicore.timeout.ps) * 1e-12 * aicpu.clock.hz *
+                     aicpu.ipc / aicpu.instructions_per_bb;
   if (bbs < 1.8e19) st->bb_limit = static_cast<std::uint64_t>(bbs);
 
   MemoryRegistry& memory = rt.memory();
@@ -338,7 +341,7 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
   Task task;
   task.kind = TaskKind::kAiCpu;
   task.name = spec.name;
-  task.aicpu = std::move(work);
+  task.payload = std::move(work);
   task.done = [st, release, &rt, info = launch_exception_info(call, s, spec.origin),
                origin = spec.origin, keep = std::move(spec.keep_alive)](const TaskOutcome& r) {
     if (r.error != 0 && !r.discarded) {  // exception dump (dump_scene), when on

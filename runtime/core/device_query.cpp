@@ -6,6 +6,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "models/aicpu_config.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
@@ -50,7 +51,7 @@ std::int64_t device_info(Call& call, std::int64_t device, int attr) {
   const models::ChipConfig& cfg = call.config();
   switch (attr) {
     case ACL_DEV_ATTR_AICPU_CORE_NUM:
-      return cfg.aicpu.cores;
+      return cfg.unit<models::AiCpuConfig>().cores;
     case ACL_DEV_ATTR_AICORE_CORE_NUM:
     case ACL_DEV_ATTR_CUBE_CORE_NUM:
       return cfg.aicore.cube_cores;

@@ -284,7 +284,7 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
   Task task;
   task.kind = TaskKind::kKernel;
   task.name = spec.name;
-  task.kernel = std::move(work);
+  task.payload = std::move(work);
   return task;
 }
 

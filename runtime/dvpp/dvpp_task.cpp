@@ -6,25 +6,27 @@
 #include <string>
 
 #include "acl/acl_base.h"
+#include "models/dvpp_config.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/stream.h"
 
 namespace npusim::rt::dvpp {
 
 bool has_module(const models::ChipConfig& config, DvppModule module) {
+  const models::DvppConfig& dvpp = config.unit<models::DvppConfig>();
   switch (module) {
     case DvppModule::kVpc:
-      return config.dvpp.vpc.channels > 0;
+      return dvpp.vpc.channels > 0;
     case DvppModule::kJpegd:
-      return config.dvpp.jpegd.channels > 0;
+      return dvpp.jpegd.channels > 0;
     case DvppModule::kJpege:
-      return config.dvpp.jpege.channels > 0;
+      return dvpp.jpege.channels > 0;
     case DvppModule::kPngd:
-      return config.dvpp.pngd.channels > 0;
+      return dvpp.pngd.channels > 0;
     case DvppModule::kVdec:
-      return config.dvpp.vdec.channels > 0;
+      return dvpp.vdec.channels > 0;
     case DvppModule::kVenc:
-      return config.dvpp.venc.channels > 0;
+      return dvpp.venc.channels > 0;
   }
   return false;
 }
@@ -56,7 +58,7 @@ void submit(Call& call, void* stream, DvppModule module, std::vector<DvppFrame> 
   work->module = module;
   for (const DvppFrame& f : frames) task.bytes += f.read_bytes + f.write_bytes;
   work->frames = std::move(frames);
-  task.dvpp = std::move(work);
+  task.payload = std::move(work);
   task.effect = std::move(effect);
   submit_to_stream(call, s, std::move(task));
 }

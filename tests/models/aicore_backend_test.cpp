@@ -41,7 +41,7 @@ TEST(AiCoreBackend, KernelTaskRunsAndIsReportedInOpSummary) {
   t.kind = rt::TaskKind::kKernel;
   t.stream = 1;
   t.name = "vadd";
-  t.kernel = std::make_shared<const KernelWork>(
+  t.payload = std::make_shared<const KernelWork>(
       work_of("vadd", 4, CoreType::kAiv, vector_add_trace(2, 1024, 2)));
   rt::TaskOutcome record;
   bool finished = false;

@@ -196,7 +196,7 @@ class KernelBench {
     t.submit_at = at;
     t.priority = priority;
     t.name = work.name;
-    t.kernel = std::make_shared<const KernelWork>(std::move(work));
+    t.payload = std::make_shared<const KernelWork>(std::move(work));
     return submit(std::move(t));
   }
 

@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "models/aicpu_config.h"
+#include "models/aicpu_work.h"
 #include "tests/models/bench.h"
 
 namespace npusim::models::testing {
@@ -13,12 +15,12 @@ namespace {
 
 ChipConfig aicpu_config(std::int64_t cores) {
   ChipConfig c = test_config();
-  c.aicpu.cores = cores;
-  c.aicpu.clock = sim::Frequency{2e9};  // 0.5 ns a cycle
-  c.aicpu.ipc = 2.0;
-  c.aicpu.instructions_per_bb = 5.0;
-  c.aicpu.hbm_bytes_per_cycle = 16.0;
-  c.aicpu.task_start = sim::Duration{10 * kUs};
+  c.unit<AiCpuConfig>().cores = cores;
+  c.unit<AiCpuConfig>().clock = sim::Frequency{2e9};  // 0.5 ns a cycle
+  c.unit<AiCpuConfig>().ipc = 2.0;
+  c.unit<AiCpuConfig>().instructions_per_bb = 5.0;
+  c.unit<AiCpuConfig>().hbm_bytes_per_cycle = 16.0;
+  c.unit<AiCpuConfig>().task_start = sim::Duration{10 * kUs};
   return c;
 }
 
@@ -40,7 +42,7 @@ Task aicpu_task(std::uint32_t stream, std::uint64_t bbs, std::uint64_t bytes,
   t.kind = TaskKind::kAiCpu;
   t.stream = stream;
   t.name = "NonZero";
-  t.aicpu = std::move(work);
+  t.payload = std::move(work);
   return t;
 }
 

@@ -18,6 +18,7 @@
 
 #include "models/chip.h"
 #include "models/chip_config.h"
+#include "models/sdma_config.h"
 #include "sim/engine.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
@@ -47,9 +48,9 @@ inline ChipConfig test_config() {
   c.hbm.bandwidth = sim::Bandwidth{1e12};
   c.hbm.efficiency = 1.0;
   c.hbm.latency = sim::Duration{100 * kNs};
-  c.sdma.channels = 1;
-  c.sdma.setup = sim::Duration{500 * kNs};
-  c.sdma.burst = sim::Bytes{64 * kKiB};
+  c.unit<SdmaConfig>().channels = 1;
+  c.unit<SdmaConfig>().setup = sim::Duration{500 * kNs};
+  c.unit<SdmaConfig>().burst = sim::Bytes{64 * kKiB};
   c.scheduler.doorbell = sim::Duration{500 * kNs};
   c.scheduler.dispatch = sim::Duration{200 * kNs};
   c.scheduler.completion = sim::Duration{300 * kNs};

@@ -3,6 +3,7 @@
 // written to HBM as they are generated; one generator, so tasks of two streams take turns.
 #include <gtest/gtest.h>
 
+#include "models/dsa_config.h"
 #include "tests/models/bench.h"
 
 namespace npusim::models::testing {
@@ -10,10 +11,10 @@ namespace {
 
 ChipConfig dsa_config() {
   ChipConfig c = test_config();
-  c.dsa.setup = sim::Duration{1 * kUs};
-  c.dsa.clock = sim::Frequency{1e9};
-  c.dsa.numbers_per_cycle = 4;
-  c.dsa.burst = sim::Bytes{64 * kKiB};
+  c.unit<DsaConfig>().setup = sim::Duration{1 * kUs};
+  c.unit<DsaConfig>().clock = sim::Frequency{1e9};
+  c.unit<DsaConfig>().numbers_per_cycle = 4;
+  c.unit<DsaConfig>().burst = sim::Bytes{64 * kKiB};
   return c;
 }
 
@@ -69,8 +70,8 @@ TEST(Dsa, OneGeneratorServesStreamsInTurn) {
 
 TEST(Dsa, FasterClockShortensGeneration) {
   ChipConfig c = dsa_config();
-  c.dsa.clock = sim::Frequency{2e9};
-  c.dsa.numbers_per_cycle = 8;
+  c.unit<DsaConfig>().clock = sim::Frequency{2e9};
+  c.unit<DsaConfig>().numbers_per_cycle = 8;
   Bench bench(c);
   Seen& r = bench.submit(random_task(1, 8000, 32000));  // 1000 cycles = 500 ns
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);

@@ -18,8 +18,9 @@ namespace {
 /// Round numbers: reference 1000x1000; a channel does 100 reference frames/s (10 ms each).
 ChipConfig dvpp_config(std::int64_t channels, double fps, double total_fps) {
   ChipConfig c = test_config();
+  DvppConfig& d = c.unit<DvppConfig>();
   for (DvppModuleConfig* m :
-       {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd, &c.dvpp.vdec, &c.dvpp.venc}) {
+       {&d.vpc, &d.jpegd, &d.jpege, &d.pngd, &d.vdec, &d.venc}) {
     *m = DvppModuleConfig{channels, 1000, 1000, fps, total_fps};
   }
   return c;
@@ -32,7 +33,7 @@ Task dvpp_task(DvppModule module, std::uint32_t stream, std::vector<DvppFrame> f
   auto work = std::make_shared<DvppWork>();
   work->module = module;
   work->frames = std::move(frames);
-  t.dvpp = std::move(work);
+  t.payload = std::move(work);
   return t;
 }
 
@@ -195,7 +196,7 @@ TEST(Dvpp, Preset310pFollowsThePublishedTable) {
 
 TEST(Dvpp, AbsentModuleClaimsNothing) {
   ChipConfig c = dvpp_config(1, 100, 100);
-  c.dvpp.venc.channels = 0;
+  c.unit<DvppConfig>().venc.channels = 0;
   Bench bench(c, /*trace=*/true);
   Seen& r = bench.submit(dvpp_task(DvppModule::kVenc, 1, {{1000000, 0, 0}}));
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);

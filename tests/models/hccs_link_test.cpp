@@ -36,7 +36,7 @@ ChipConfig system_config(int devices, const std::string& links) {
   c.topology.hccs_bandwidth = sim::Bandwidth{32e9};
   c.topology.hccs_latency = sim::Duration{1 * kUs};
   c.pcie.root_complex_bandwidth = sim::Bandwidth{64e9};
-  c.sdma.channels = 2;
+  c.unit<SdmaConfig>().channels = 2;
   return c;
 }
 

@@ -7,8 +7,10 @@
 
 #include <unistd.h>
 
+#include "models/aicpu_config.h"
 #include "models/chip_config_loader.h"
 #include "models/presets.h"
+#include "models/sdma_config.h"
 
 namespace npusim::models {
 namespace {
@@ -132,7 +134,7 @@ TEST(ChipConfig, PresetFigures) {
   EXPECT_EQ(p.aicore.l0c.value, 256u * 1024);
   EXPECT_EQ(p.aicore.l1.value, 1u << 20);
   EXPECT_EQ(p.aicore.ub.value, 256u * 1024);
-  EXPECT_EQ(p.aicpu.cores, 7);
+  EXPECT_EQ(p.unit<AiCpuConfig>().cores, 7);
 
   ChipConfig t = load_chip_config("tiny", {});
   EXPECT_EQ(t.aicore.cube_cores, 2);
@@ -157,7 +159,7 @@ TEST_F(ConfigFiles, FileWithBasePresetAndOverrides) {
 TEST_F(ConfigFiles, FileWithoutBaseStartsFromTheDefault) {
   std::string f = write("plain.yml", "aicpu:\n  cores: 3\n");
   ChipConfig c = load_chip_config(f, {});
-  EXPECT_EQ(c.aicpu.cores, 3);
+  EXPECT_EQ(c.unit<AiCpuConfig>().cores, 3);
   EXPECT_EQ(c.aicore.cube_cores, 24);
 }
 
@@ -166,8 +168,8 @@ TEST_F(ConfigFiles, BaseChainsResolveRelativeToTheIncludingFile) {
   write("sub/b.yaml", "base: c.yaml\naicpu:\n  cores: 2\nsdma:\n  channels: 3\n");
   write("sub/c.yaml", "base: ascend310p\nsdma:\n  channels: 9\nl2:\n  size: 8MiB\n");
   ChipConfig c = load_chip_config(a, {});
-  EXPECT_EQ(c.aicpu.cores, 1);             // a over b
-  EXPECT_EQ(c.sdma.channels, 3);           // b over c
+  EXPECT_EQ(c.unit<AiCpuConfig>().cores, 1);             // a over b
+  EXPECT_EQ(c.unit<SdmaConfig>().channels, 3);           // b over c
   EXPECT_EQ(c.l2.size.value, 8u << 20);    // c over ascend310p
   EXPECT_EQ(c.soc.name, "Ascend310P3");    // from the preset at the end of the chain
 }
@@ -292,7 +294,7 @@ TEST(ChipConfig, FromEnvironment) {
   ChipConfig c = config_from_env();
   EXPECT_EQ(c.soc.name, "TinyNPU");
   EXPECT_EQ(c.pcie.h2d_bandwidth.bytes_per_sec, 16e9);
-  EXPECT_EQ(c.sdma.channels, 3);
+  EXPECT_EQ(c.unit<SdmaConfig>().channels, 3);
   EXPECT_EQ(config_origin_from_env(),
             "preset tiny + overrides: pcie.h2d_bandwidth=16GB/s sdma.channels=3");
   ::setenv("NPUSIM_SET", "sdma.chanels=3", 1);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aicpu_config.h"
 #include "npusim/ascendc/launch.h"
 #include "tests/runtime/core/aicpu_kernels.h"
 #include "tests/runtime/test_support.h"
@@ -370,7 +371,9 @@ TEST_F(AiCpuWatchdogTest, AKernelThatNeverEndsIsStoppedWithTheAiCpuTimeout) {
 
 class NoAiCpuTest : public DeviceTest {
  protected:
-  void configure(models::ChipConfig& config, FakeTiming&) override { config.aicpu.cores = 0; }
+  void configure(models::ChipConfig& config, FakeTiming&) override {
+    config.unit<models::AiCpuConfig>().cores = 0;
+  }
 };
 
 TEST_F(NoAiCpuTest, AChipWithoutAiCpuCoresRejectsAiCpuLaunches) {

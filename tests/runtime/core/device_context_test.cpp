@@ -2,6 +2,7 @@
 // Devices (reference-counted set/reset, queries from the configuration) and contexts (per thread).
 #include <thread>
 
+#include "models/aicpu_config.h"
 #include "tests/runtime/test_support.h"
 
 namespace npusim::rt::testing {
@@ -124,7 +125,7 @@ TEST_F(DeviceContextTest, DeviceQueriesComeFromTheConfig) {
   ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_VECTOR_CORE_NUM, &v), ACL_SUCCESS);
   EXPECT_EQ(v, cfg.aicore.vector_cores);
   ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICPU_CORE_NUM, &v), ACL_SUCCESS);
-  EXPECT_EQ(v, cfg.aicpu.cores);
+  EXPECT_EQ(v, cfg.unit<models::AiCpuConfig>().cores);
   ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, &v), ACL_SUCCESS);
   EXPECT_EQ(static_cast<uint64_t>(v), cfg.hbm.size.value);
   ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_L2_CACHE_SIZE, &v), ACL_SUCCESS);

@@ -11,6 +11,7 @@
 #include "acl/acl.h"
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
+#include "models/dvpp_config.h"
 #include "runtime/dvpp/image_ops.h"
 #include "tests/runtime/test_support.h"
 
@@ -552,8 +553,9 @@ TEST_F(DvppTest, UnimplementedFunctionsReturnFeatureUnsupported) {
 class NoDvppTest : public DeviceTest {
  protected:
   void configure(models::ChipConfig& c, FakeTiming&) override {
+    models::DvppConfig& d = c.unit<models::DvppConfig>();
     for (models::DvppModuleConfig* m :
-         {&c.dvpp.vpc, &c.dvpp.jpegd, &c.dvpp.jpege, &c.dvpp.pngd, &c.dvpp.vdec, &c.dvpp.venc}) {
+         {&d.vpc, &d.jpegd, &d.jpege, &d.pngd, &d.vdec, &d.venc}) {
       m->channels = 0;
     }
   }
@@ -568,7 +570,9 @@ TEST_F(NoDvppTest, ChannelCreationIsRejected) {
 
 class NoJpegdTest : public DeviceTest {
  protected:
-  void configure(models::ChipConfig& c, FakeTiming&) override { c.dvpp.jpegd.channels = 0; }
+  void configure(models::ChipConfig& c, FakeTiming&) override {
+    c.unit<models::DvppConfig>().jpegd.channels = 0;
+  }
 };
 
 TEST_F(NoJpegdTest, OnlyTheMissingModuleIsRejected) {

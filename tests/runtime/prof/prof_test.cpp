@@ -13,6 +13,7 @@
 #include "mstx/ms_tools_ext.h"
 #include "profiling/aprof_pub.h"
 #include "runtime/core/runtime.h"
+#include "runtime/prof/profiler.h"
 #include "tests/runtime/test_support.h"
 
 namespace npusim::rt::testing {

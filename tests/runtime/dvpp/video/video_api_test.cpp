@@ -15,6 +15,7 @@
 #define ENABLE_DVPP_INTERFACE
 #include "acl/acl.h"
 #include "acl/ops/acl_dvpp.h"
+#include "models/dvpp_config.h"
 #include "runtime/dvpp/video_channel.h"
 #include "runtime/dvpp/video_codec.h"
 #include "tests/runtime/test_support.h"
@@ -384,7 +385,7 @@ void on_packet(acldvppPicDesc* /*input*/, acldvppStreamDesc* output, void* /*use
 class VencTest : public DeviceTest {
  protected:
   void configure(models::ChipConfig& config, FakeTiming&) override {
-    config.dvpp.venc.channels = 3;  // the default chip has no VENC
+    config.unit<models::DvppConfig>().venc.channels = 3;  // the default chip has no VENC
   }
   void SetUp() override {
     DeviceTest::SetUp();

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// The AI Core engine's statistics (aicore_engine.h, "Measured"): totals, per-pipe busy cycles,
+// and per stream the preemption and fairness measurements (PREMA's ANTT / STP).
+#include <limits>
+#include <string>
+
+#include "models/aicore/aicore_engine.h"
+#include "sim/engine.h"
+
+namespace npusim::models {
+namespace {
+
+const char* const kPipeStatNames[ascendc::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
+                                                         "mte2",   "mte3",   "fixpipe"};
+
+}  // namespace
+
+AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
+  auto [it, fresh] = streams_.try_emplace(stream);
+  StreamStats& st = it->second;
+  if (!fresh || streams_group_ == nullptr) return st;
+  sim::StatGroup& g = streams_group_->child("s" + std::to_string(stream));
+  g.add("kernels", st.kernels, "", "kernels of this stream finished");
+  g.add("first_received", st.first_received, "ps", "when the engine received its first kernel");
+  g.add("last_end", st.last_end, "ps", "when its last kernel's last block ended");
+  g.add("preemptions_caused", st.caused, "", "running blocks preempted for this stream's kernels");
+  g.add("preemptions_suffered", st.suffered, "", "this stream's running blocks preempted");
+  g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.count()); },
+            "", "kernels of this stream that preempted (latency samples)");
+  g.formula("preempt_latency_p50", [&st] { return st.latency.percentile(50); }, "ps",
+            "median preemption latency: a preempting kernel's readiness to the first issue slot "
+            "of the first block it dispatched after asking");
+  g.formula("preempt_latency_p99", [&st] { return st.latency.percentile(99); }, "ps",
+            "99th percentile preemption latency");
+  g.formula("preempt_latency_max", [&st] { return st.latency.percentile(100); }, "ps",
+            "largest preemption latency");
+  g.formula("start_latency_p50", [&st] { return st.start.percentile(50); }, "ps",
+            "median over its kernels of readiness (aicore.kernel_launch after receipt) to the "
+            "first block's first issue slot, preempting or not");
+  g.formula("start_latency_p99", [&st] { return st.start.percentile(99); }, "ps",
+            "99th percentile of start_latency");
+  g.formula("start_latency_max", [&st] { return st.start.percentile(100); }, "ps",
+            "largest start_latency");
+  g.add("saved_bytes", st.saved_bytes, "B", "context bytes its preempted blocks wrote (checkpoint)");
+  g.add("restored_bytes", st.restored_bytes, "B", "context bytes its resumed blocks read back");
+  g.add("save_time", st.save_time, "ps", "core time its preempted blocks spent saving context");
+  g.add("restore_time", st.restore_time, "ps", "core time its resumed blocks spent restoring context");
+  g.add("killed_time", st.killed_time, "ps", "execution time of its blocks discarded by kill");
+  g.add("redispatched_blocks", st.redispatched, "",
+        "preempted blocks dispatched again (each pays aicore.block_launch again)");
+  g.formula("normalized_turnaround", [&st] {
+    return st.iso > 0 ? st.turnaround / st.iso : std::numeric_limits<double>::quiet_NaN();
+  }, "", "sum of its kernels' engine times / sum of their predicted isolated times");
+  return st;
+}
+
+void AiCoreEngine::register_stats(sim::StatGroup& stats) {
+  stats.add("kernels", kernels_done_, "", "kernels finished");
+  stats.add("failed_kernels", failed_, "", "kernels that ended with an error");
+  stats.add("blocks", blocks_, "", "blocks run");
+  stats.add("instructions", instrs_, "", "pipe instructions replayed");
+  stats.add("preemptions", preemptions_, "",
+            "running blocks preempted (scheduler.preemption; drain counts the blocks waited for)");
+  const auto all_latency = [this] {
+    sim::Distribution all;
+    for (const auto& [id, st] : streams_) all.merge(st.latency);
+    return all;
+  };
+  stats.formula("preempt_latency_p50", [all_latency] { return all_latency().percentile(50); },
+                "ps", "median preemption latency over all streams (streams.s<id> has the definition)");
+  stats.formula("preempt_latency_p99", [all_latency] { return all_latency().percentile(99); },
+                "ps", "99th percentile preemption latency over all streams");
+  stats.formula("preempt_latency_max", [all_latency] { return all_latency().percentile(100); },
+                "ps", "largest preemption latency");
+  stats.formula("antt", [this] {
+    double sum = 0;
+    int n = 0;
+    for (const auto& [id, st] : streams_) {
+      if (st.iso <= 0) continue;
+      sum += st.turnaround / st.iso;
+      ++n;
+    }
+    return n == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / n;
+  }, "", "average normalized turnaround time over streams (PREMA's ANTT; lower is better): mean "
+         "of streams.s<id>.normalized_turnaround");
+  stats.formula("stp", [this] {
+    double sum = 0;
+    for (const auto& [id, st] : streams_) {
+      if (st.iso > 0 && st.turnaround > 0) sum += st.iso / st.turnaround;
+    }
+    return sum;
+  }, "", "system throughput over streams (PREMA's STP; higher is better): sum of 1 / "
+         "normalized turnaround");
+  streams_group_ = &stats.child("streams");
+  sim::StatGroup& pipes = stats.child("pipes");
+  for (int p = 0; p < ascendc::kPipeCount; ++p) {
+    const auto total = [this, p] {
+      std::uint64_t sum = 0;
+      for (const auto& core : cores_) sum += core->pipe_busy()[p];
+      return sum;
+    };
+    pipes.formula(std::string(kPipeStatNames[p]) + "_busy_cycles",
+                  [this, total] { return costs_.to_cycles(total()); }, "cycles",
+                  "busy cycles of this pipe summed over all cores");
+    pipes.formula(std::string(kPipeStatNames[p]) + "_utilization", [this, total] {
+      const SimTime now = sim::sim_now();
+      if (now == 0) return 0.0;
+      return static_cast<double>(total()) / (static_cast<double>(now) * cores_.size());
+    }, "", "busy time / (simulated time x cores)");
+  }
+}
+
+}  // namespace npusim::models

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// scheduler.preemption=kill: the victim block's cores are free at once; the block is dispatched
+// again later and replays its whole trace.
+#include "models/aicore/policy/preemption.h"
+
+namespace npusim::models {
+namespace {
+
+class KillPreemption final : public PreemptionMechanism {
+ public:
+  PreemptAction choose(const VictimBlock&) const override { return PreemptAction::kKill; }
+};
+
+}  // namespace
+
+std::unique_ptr<PreemptionMechanism> make_kill_preemption(const PreemptionCosts&) {
+  return std::make_unique<KillPreemption>();
+}
+
+}  // namespace npusim::models
