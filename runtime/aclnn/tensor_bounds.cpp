@@ -79,11 +79,11 @@ void check_in_allocation(rt::Call& c, const aclTensor& t, const void* data, cons
   if (bytes == 0) return;
   const rt::Allocation* a = c.runtime().memory().find(data);
   if (a == nullptr || a->contains(reinterpret_cast<std::uintptr_t>(data), bytes)) return;
+  const std::uint64_t room = a->size - (reinterpret_cast<std::uintptr_t>(data) - a->base);
   rt::fail(ACLNN_ERR_PARAM_INVALID,
-           std::string(api) + ": " + role + " " + std::to_string(index) + " spans " + std::to_string(bytes) +
-               " bytes (shape, strides and offset) but its memory holds " +
-               std::to_string(a->size - (reinterpret_cast<std::uintptr_t>(data) - a->base)) +
-               " bytes from its address");
+           std::string(api) + ": " + role + " " + std::to_string(index) + " spans " +
+               std::to_string(bytes) + " bytes (shape, strides and offset) but its memory holds " +
+               std::to_string(room) + " bytes from its address");
 }
 
 void check_reachable(rt::Call& c, const void* data, std::uint32_t device, const char* api) {
