@@ -9,6 +9,7 @@
 #include <set>
 #include <type_traits>
 
+#include "runtime/aclnn/tensor_bounds.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/half_float.h"
@@ -177,14 +178,14 @@ void describe(aclTensor& t, const int64_t* view_dims, uint64_t view_dims_num, in
       require(s >= 0, ACLNN_ERR_PARAM_INVALID, "a stride is negative");
     }
   } else {  // contiguous
-    t.strides.assign(view_dims_num, 1);
-    for (std::size_t k = view_dims_num; k-- > 1;) t.strides[k - 1] = t.strides[k] * t.dims[k];
+    t.strides = nn::contiguous_strides(t.dims);
   }
   t.offset = offset;
   t.dtype = dtype;
   t.format = format;
   t.storage.assign(storage_dims, storage_dims + storage_dims_num);
   t.data = data;
+  nn::check_tensor_shape(t);  // sizes fit int64, the view fits its storage
 }
 
 template <class T>

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "models/chip_config.h"
+#include "runtime/aclnn/tensor_bounds.h"
 #include "runtime/core/aicpu_kernel.h"
 #include "runtime/core/api_call.h"
 #include "runtime/dump/dump.h"
@@ -62,6 +63,20 @@ std::string memo_key_of(const aclOpExecutor& ex, std::size_t launch, const Addrs
   }
   key.append(reinterpret_cast<const char*>(&a.workspace), sizeof a.workspace);
   return key;
+}
+
+// Every tensor of `ex` with an address lies inside its allocation; in phase two `device` (the
+// stream's) must also reach it (tensor_bounds.h).
+void check_tensors(rt::Call& c, const aclOpExecutor& ex, const char* api,
+                   const std::uint32_t* device) {
+  for (const auto* list : {&ex.inputs, &ex.outputs}) {
+    const char* role = list == &ex.inputs ? "input" : "output";
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const aclTensor& t = (*list)[i];
+      check_in_allocation(c, t, t.data, api, role, i);
+      if (device != nullptr) check_reachable(c, t.data, *device, api);
+    }
+  }
 }
 
 std::string shape_text(const std::vector<std::int64_t>& dims) {
@@ -201,6 +216,7 @@ aclnnStatus prepare(const char* api, const char* op, std::uint64_t* workspace_si
     ex->serial = ++next_serial;
     Plan plan(*ex, c.config());
     build(plan);
+    check_tensors(c, *ex, api, nullptr);
     require(!ex->launches.empty(), ACLNN_ERR_INNER, std::string(op) + " planned no kernel");
     *workspace_size = ex->workspace;
     *executor = ex.get();
@@ -249,6 +265,8 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
     require(workspace_size >= ex->workspace, ACLNN_ERR_PARAM_INVALID,
             "workspaceSize " + std::to_string(workspace_size) + " is less than the " +
                 std::to_string(ex->workspace) + " bytes aclnn" + ex->op + " needs");
+    const std::uint32_t device = c.stream(stream).device;
+    check_tensors(c, *ex, api, &device);
     auto addrs = std::make_shared<Addrs>();
     for (const aclTensor& t : ex->inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
     for (const aclTensor& t : ex->outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);

@@ -31,6 +31,16 @@ std::set<const void*>& comms() {
   return *table;
 }
 
+// Rank `rank` finished collective `seq`. Its progress flag moves to the op's last step, which
+// releases a peer that planned more steps for the same op (ranks that disagree on the count may
+// disagree on the algorithm, mesh or ring; their data tasks failed). Ranks that agree have waited
+// for every step they wait for already: their timing is unchanged.
+void finish_op(Domain& d, std::uint64_t seq, std::uint32_t rank) {
+  std::uint64_t& f = d.flags[{rank, kProgress}];
+  f = std::max(f, op_base(seq) + kStepsPerOp - 1);
+  d.finish_op(seq);
+}
+
 }  // namespace
 
 // ---- Registry ----
@@ -51,6 +61,15 @@ std::shared_ptr<Domain> find_domain(std::uint64_t id) {
 bool live_comm(const void* comm) { return comms().count(comm) != 0; }
 void add_comm(Comm* comm) { comms().insert(comm); }
 void remove_comm(Comm* comm) { comms().erase(comm); }
+
+std::string Signature::text() const {
+  static const char* const kNames[] = {"nothing",       "AllReduce", "Broadcast",
+                                       "AllGather",     "ReduceScatter", "Reduce",
+                                       "Scatter",       "AlltoAll",  "Barrier"};
+  std::string s = kind < sizeof kNames / sizeof *kNames ? kNames[kind] : "?";
+  return s + " (count " + std::to_string(count) + ", dataType " + std::to_string(type) +
+         ", op " + std::to_string(op) + ", root " + std::to_string(root) + ")";
+}
 
 // ---- Comm ----
 
@@ -186,7 +205,7 @@ void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const cha
     if (p != rank_) q.wait(s, p, kProgress, base + 2);
   }
   for (const Plan::Move& m : plan.finish) issue(s, m);
-  q.submit(s, [d = domain_, seq] { d->finish_op(seq); });
+  q.submit(s, [d = domain_, seq, r = rank_] { finish_op(*d, seq, r); });
 }
 
 void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint64_t count,
@@ -234,7 +253,7 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
     q.post(s, rank_, kProgress, base + n + 1 + k);
   }
   if (n > 1) q.wait(s, succ, kProgress, base + 2 * n - 1);  // the next rank read our result
-  q.submit(s, [d = domain_, seq] { d->finish_op(seq); });
+  q.submit(s, [d = domain_, seq, r = rank_] { finish_op(*d, seq, r); });
 }
 
 void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
@@ -245,6 +264,7 @@ void Comm::all_reduce(Call& c, void* stream, void* send, void* recv, std::uint64
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
   RankArgs args;
+  args.sig = {Signature::kAllReduce, count, type, op, 0};
   args.send = device_buffer(c, send, bytes, device_, "sendBuf");
   args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
   const std::uint32_t n = size();
@@ -269,6 +289,7 @@ void Comm::reduce_scatter(Call& c, void* stream, void* send, void* recv, std::ui
   const std::uint32_t n = size();
   const std::uint64_t bytes = checked_bytes(count, t.width);
   RankArgs args;
+  args.sig = {Signature::kReduceScatter, count, type, op, 0};
   args.send = device_buffer(c, send, bytes * n, device_, "sendBuf");
   args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
   args.scratch = scratch(c, bytes * n);
@@ -287,6 +308,7 @@ void Comm::reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t c
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
   RankArgs args;
+  args.sig = {Signature::kReduce, count, type, op, root};
   args.send = device_buffer(c, send, bytes, device_, "sendBuf");
   Plan plan;
   if (rank_ == root) {
@@ -310,6 +332,7 @@ void Comm::broadcast(Call& c, void* stream, void* buf, std::uint64_t count, int 
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
   RankArgs args;
+  args.sig = {Signature::kBroadcast, count, type, -1, root};
   args.send = device_buffer(c, buf, bytes, device_, "buf");
   args.recv = args.send;
   const std::uint64_t seq = publish(std::move(args));
@@ -334,6 +357,7 @@ void Comm::all_gather(Call& c, void* stream, void* send, void* recv, std::uint64
   const std::uint32_t n = size();
   const std::uint64_t bytes = checked_bytes(count, t.width);
   RankArgs args;
+  args.sig = {Signature::kAllGather, count, type, -1, 0};
   args.send = device_buffer(c, send, bytes, device_, "sendBuf");
   args.recv = device_buffer(c, recv, bytes * n, device_, "recvBuf");
   const std::uint64_t seq = publish(std::move(args));
@@ -359,6 +383,7 @@ void Comm::scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t 
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
   RankArgs args;
+  args.sig = {Signature::kScatter, count, type, -1, root};
   if (rank_ == root) args.send = device_buffer(c, send, bytes * n, device_, "sendBuf");
   args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
   const std::uint64_t seq = publish(std::move(args));
@@ -391,6 +416,7 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
                         checked_bytes(rdispls[k], rt.width) + checked_bytes(rcounts[k], rt.width));
   }
   RankArgs args;
+  args.sig = {Signature::kAlltoAll, 0, stype, -1, 0};  // counts: checked pull by pull
   if (send_end > 0) args.send = device_buffer(c, send, send_end, device_, "sendBuf");
   if (recv_end > 0) args.recv = device_buffer(c, recv, recv_end, device_, "recvBuf");
   if (send_end > 0 && recv_end > 0) {
@@ -418,7 +444,9 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
 
 void Comm::barrier(Call& c, void* stream) {
   Stream& s = user_stream(c, stream);
-  const std::uint64_t seq = publish(RankArgs{});
+  RankArgs args;
+  args.sig.kind = Signature::kBarrier;
+  const std::uint64_t seq = publish(std::move(args));
   Plan plan;
   run_mesh(c, s, seq, plan, "HcclBarrier");
 }

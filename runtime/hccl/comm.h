@@ -79,8 +79,36 @@ struct Buffer {
   bool remote = false;  // another process's memory, mapped here (no serial to check)
 };
 
+/// What a rank's call of a collective said that every rank must say alike: which collective, the
+/// element count, data type, reduction and root (-1 / 0 where it takes none). Data tasks compare
+/// the ranks' signatures when they run (tasks.h, locate): a mismatch fails them (nothing is
+/// copied) instead of reading past a peer's smaller buffer.
+struct Signature {
+  enum Kind : std::uint32_t {
+    kNone,  // nothing published (yet)
+    kAllReduce,
+    kBroadcast,
+    kAllGather,
+    kReduceScatter,
+    kReduce,
+    kScatter,
+    kAlltoAll,
+    kBarrier,
+  };
+  std::uint32_t kind = kNone;
+  std::uint64_t count = 0;
+  std::int64_t type = -1;
+  std::int64_t op = -1;
+  std::uint64_t root = 0;
+  bool operator==(const Signature& o) const {
+    return kind == o.kind && count == o.count && type == o.type && op == o.op && root == o.root;
+  }
+  std::string text() const;  // for messages
+};
+
 /// What one rank published for one collective.
 struct RankArgs {
+  Signature sig;
   Buffer send;
   Buffer recv;
   Buffer scratch;
@@ -101,6 +129,7 @@ struct Domain {
   struct Op {
     std::vector<RankArgs> args;
     std::uint32_t finished = 0;
+    bool mismatch_logged = false;
   };
   std::map<std::uint64_t, Op> ops;
   /// Point-to-point messages: (from, to, message number) -> the sender's buffer and size.

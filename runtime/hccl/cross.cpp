@@ -143,6 +143,11 @@ void apply_post(const std::string& item, std::vector<SharedSync::Phantom>& out) 
     const std::uint64_t n = in.u64();
     for (std::uint64_t i = 0; i < n && in.ok(); ++i) a.sdispls.push_back(in.u64());
     for (std::uint64_t i = 0; i < n && in.ok(); ++i) a.scounts.push_back(in.u64());
+    a.sig.kind = static_cast<std::uint32_t>(in.u64());
+    a.sig.count = in.u64();
+    a.sig.type = static_cast<std::int64_t>(in.u64());
+    a.sig.op = static_cast<std::int64_t>(in.u64());
+    a.sig.root = in.u64();
     if (!in.ok() || rank >= d->nranks || d->op_finished(seq)) return;
     unsigned char* base = arena_of(*d, rank);
     a.send = remote_buffer(base, send);
@@ -344,6 +349,9 @@ void post_args(Domain& d, std::uint64_t seq, std::uint32_t rank, const RankArgs&
   w.u64(n);
   for (std::size_t i = 0; i < n; ++i) w.u64(args.sdispls[i]);
   for (std::size_t i = 0; i < n; ++i) w.u64(args.scounts[i]);
+  const Signature& g = args.sig;
+  w.u64(g.kind).u64(g.count).u64(static_cast<std::uint64_t>(g.type));
+  w.u64(static_cast<std::uint64_t>(g.op)).u64(g.root);
   send_post(d, kPostArgs, 0, w.bytes());
 }
 

@@ -8,6 +8,7 @@
 #include "acl/acl_base.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/runtime.h"
+#include "sim/log.h"
 
 namespace npusim::rt::hccl {
 namespace {
@@ -27,6 +28,26 @@ void combine_fp64(int op, void* dst, const void* src, std::size_t count) {
     }
     std::memcpy(static_cast<unsigned char*>(dst) + 8 * i, &r, 8);
   }
+}
+
+// Whether every rank that published collective `op` called it alike (Signature); the first
+// disagreement of the collective is logged once.
+bool ranks_agree(Domain::Op& op) {
+  const RankArgs* first = nullptr;
+  for (const RankArgs& a : op.args) {
+    if (a.sig.kind == Signature::kNone) continue;  // not published (yet)
+    if (first == nullptr) first = &a;
+    if (a.sig == first->sig) continue;
+    if (!op.mismatch_logged) {
+      op.mismatch_logged = true;
+      sim::log_error("HCCL: the ranks called one collective with different arguments: rank " +
+                     std::to_string(first - op.args.data()) + " " + first->sig.text() +
+                     ", rank " + std::to_string(&a - op.args.data()) + " " + a.sig.text() +
+                     "; its copies fail and nothing is written");
+    }
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -109,6 +130,7 @@ Locate locate(const std::shared_ptr<Domain>& d, const MemoryRegistry* memory, st
   return [d, memory, seq, ref]() -> unsigned char* {
     auto it = d->ops.find(seq);
     if (it == d->ops.end() || ref.rank >= it->second.args.size()) return nullptr;
+    if (!ranks_agree(it->second)) return nullptr;
     const RankArgs& a = it->second.args[ref.rank];
     const Buffer& b = ref.which == Ref::kSend   ? a.send
                       : ref.which == Ref::kRecv ? a.recv

@@ -85,6 +85,7 @@ acltdtDataItem* acltdtCreateDataItem(acltdtTensorType tdtType, const int64_t* di
             "dims is NULL but dimNum is not 0");
     require(data != nullptr || size == 0, ACL_ERROR_INVALID_PARAM,
             "data is NULL but size is not 0");
+    tdt::require_span(data, size, "size");
     for (size_t i = 0; i < dimNum; ++i) {
       require(dims[i] >= 0, ACL_ERROR_INVALID_PARAM,
               "dims[" + std::to_string(i) + "] is negative");

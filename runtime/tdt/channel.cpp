@@ -118,6 +118,12 @@ void send(Call& call, const acltdtChannelHandle* handle, const acltdtDataset* da
   require(Tdt::instance().datasets.count(dataset) != 0, ACL_ERROR_INVALID_PARAM,
           "dataset is not a live dataset");
   require_running(c);
+  std::uint64_t total = 0;
+  for (const acltdtDataItem* item : dataset->items) {
+    require_fits_device(call, item->size, "an item of the dataset");
+    total += item->size;  // both at most the device's memory: no wrap
+    require_fits_device(call, total, "the dataset");
+  }
   std::shared_ptr<ChannelState> st = handle->state;  // the handle may be destroyed meanwhile
   Message m = message_of(*dataset);
   const bool room = wait_for(

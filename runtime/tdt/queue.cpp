@@ -100,6 +100,8 @@ void enqueue(Call& call, std::uint32_t qid, const void* data, std::size_t size, 
   if (st == nullptr) tdt.queue(qid);  // fails: no such queue
   require(data != nullptr || size == 0, ACL_ERROR_INVALID_PARAM, "data is NULL but dataSize is not 0");
   require(size > 0, ACL_ERROR_INVALID_PARAM, "dataSize must be > 0");
+  require_span(data, size, "dataSize");
+  require_fits_device(call, size, "dataSize");
   require(user_size <= kMaxUserData, ACL_ERROR_INVALID_PARAM,
           "userDataSize must be at most " + std::to_string(kMaxUserData) + " bytes");
   require(user != nullptr || user_size == 0, ACL_ERROR_INVALID_PARAM,
@@ -140,6 +142,7 @@ void dequeue(Call& call, std::uint32_t qid, void* data, std::size_t size, std::s
   std::shared_ptr<QueueState> st = tdt.queues.count(qid) != 0 ? tdt.queues[qid] : nullptr;
   if (st == nullptr) tdt.queue(qid);
   require_not_null(data, "data");
+  require_span(data, size, "dataSize");
   require_not_null(ret_size, "retDataSize");
   require(user_size <= kMaxUserData, ACL_ERROR_INVALID_PARAM,
           "userDataSize must be at most " + std::to_string(kMaxUserData) + " bytes");

@@ -186,6 +186,13 @@ bool wait_for(Call& call, const std::function<bool()>& ready, std::int32_t timeo
 
 /// Moves `bytes` with one synchronous copy task on `device` (the caller's clock advances to its
 /// end). Nothing when bytes is 0. Fails with the task's error.
+/// Size arguments (issue 23): a buffer [data, data + size) that would run past the end of the
+/// address space (dataSize SIZE_MAX), and bytes meant for a device queue or channel beyond the
+/// device's memory (chip config hbm.size), which holds them, are ACL_ERROR_INVALID_PARAM with a
+/// message naming the argument (`what`), checked before any byte is copied.
+void require_span(const void* data, std::size_t size, const char* what);
+void require_fits_device(Call& call, std::uint64_t bytes, const std::string& what);
+
 void transfer(Call& call, std::uint32_t device, Direction direction, std::uint64_t bytes,
               const char* name);
 

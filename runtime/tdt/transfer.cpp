@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // TDT: the registry, waits in simulated time and the copies that move a transfer's bytes.
+#include <cstdint>
 #include <string>
 
 #include "acl/acl.h"
+#include "models/chip_config.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/stream.h"
 #include "runtime/tdt/tdt.h"
@@ -100,6 +102,21 @@ bool wait_for(Call& call, const std::function<bool()>& ready, std::int32_t timeo
     if (r == WaitResult::kTimeout) return ready();
     fail(code, "deadlock: " + what + ", but no host thread can change it");
   }
+}
+
+void require_span(const void* data, std::size_t size, const char* what) {
+  const auto start = reinterpret_cast<std::uintptr_t>(data);
+  require(size <= UINTPTR_MAX - start, ACL_ERROR_INVALID_PARAM,
+          std::string(what) + " " + std::to_string(size) +
+              " is not the size of a buffer: from its address it runs past the end of the "
+              "address space");
+}
+
+void require_fits_device(Call& call, std::uint64_t bytes, const std::string& what) {
+  const std::uint64_t capacity = call.config().hbm.size.value;
+  require(bytes <= capacity, ACL_ERROR_INVALID_PARAM,
+          what + " is " + std::to_string(bytes) + " bytes, more than the device memory (" +
+              std::to_string(capacity) + " bytes) that holds queued data");
 }
 
 void transfer(Call& call, std::uint32_t device, Direction direction, std::uint64_t bytes,
