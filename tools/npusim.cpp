@@ -42,6 +42,7 @@
 #include "models/chip_config.h"
 #include "models/chip_config_loader.h"
 #include "sim/config.h"
+#include "sim/log.h"
 #include "tools/check/check.h"
 #include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
@@ -528,6 +529,18 @@ Command add_merge(CLI::App& app) {
   return {mrg, [a] { return merge(a->out, a->dirs); }};
 }
 
+/// NPUSIM_LOG is read at a process's first message: read it now, so that a bad value is reported
+/// (naming the valid levels) even by a command that logs nothing; then it is replaced by the
+/// level used, so that the runtime library (its own copy of the logger) and the runs a sweep
+/// starts do not report it again: once per command.
+void check_log_env() {
+  const char* env = std::getenv("NPUSIM_LOG");
+  npusim::sim::LogLevel level = npusim::sim::LogLevel::kWarn;
+  if (env == nullptr || *env == '\0' || npusim::sim::parse_log_level(env, level)) return;
+  npusim::sim::log_level();  // reports it
+  setenv("NPUSIM_LOG", "warn", 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -538,6 +551,7 @@ int main(int argc, char** argv) {
       add_run(app),    add_info(app),  add_replay(app),     add_report(app), add_check(app),
       add_compare(app), add_sweep(app), add_sweep_task(app), add_serve(app),  add_merge(app)};
   CLI11_PARSE(app, argc, argv);
+  check_log_env();
   for (const Command& c : commands) {
     if (*c.app) return c.run();
   }

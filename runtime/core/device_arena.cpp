@@ -28,6 +28,38 @@ constexpr std::size_t kReserveTries[] = {
 
 std::size_t page_round(std::size_t v) { return (v + kPage - 1) / kPage * kPage; }
 
+using Spans = std::map<std::uintptr_t, std::size_t>;
+
+/// First fit: the start of a free span of `span` bytes taken out of `spans`, or 0.
+std::uintptr_t take_span(Spans& spans, std::size_t span) {
+  for (auto it = spans.begin(); it != spans.end(); ++it) {
+    if (it->second < span) continue;
+    const std::uintptr_t at = it->first;
+    const std::size_t rest = it->second - span;
+    spans.erase(it);
+    if (rest != 0) spans.emplace(at + span, rest);
+    return at;
+  }
+  return 0;
+}
+
+/// Gives [at, at + span) back to `spans`, merged with its neighbours.
+void put_span(Spans& spans, std::uintptr_t at, std::size_t span) {
+  auto next = spans.lower_bound(at);
+  if (next != spans.end() && at + span == next->first) {  // merge with the span after
+    span += next->second;
+    next = spans.erase(next);
+  }
+  if (next != spans.begin()) {
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == at) {  // merge with the span before
+      prev->second += span;
+      return;
+    }
+  }
+  spans.emplace(at, span);
+}
+
 }  // namespace
 
 DeviceArena::~DeviceArena() {
@@ -97,15 +129,7 @@ std::uintptr_t DeviceArena::take(std::size_t span) {
     bump_ += span;
     return at;
   }
-  for (auto it = free_.begin(); it != free_.end(); ++it) {  // first fit among freed spans
-    if (it->second < span) continue;
-    const std::uintptr_t at = it->first;
-    const std::size_t rest = it->second - span;
-    free_.erase(it);
-    if (rest != 0) free_.emplace(at + span, rest);
-    return at;
-  }
-  return 0;
+  return take_span(free_, span);  // first fit among freed spans
 }
 
 int DeviceArena::size_class(std::size_t size) const {
@@ -116,7 +140,9 @@ int DeviceArena::size_class(std::size_t size) const {
 
 void* DeviceArena::allocate(std::size_t size) {
   if (size > small_max_) {
-    if (page_allocations_ >= kMaxPageAllocations) return nullptr;
+    if (page_allocations_ >= kMaxGuardedAllocations && size < kPackedSlab) {
+      return allocate_packed(page_round(size));
+    }
     void* p = allocate_pages(size);
     if (p != nullptr) ++page_allocations_;
     return p;
@@ -138,6 +164,8 @@ void* DeviceArena::allocate(std::size_t size) {
 
 void DeviceArena::release(void* p, std::size_t size) {
   if (size > small_max_) {
+    const std::size_t usable = page_round(size == 0 ? 1 : size);
+    if (release_packed(reinterpret_cast<std::uintptr_t>(p), usable)) return;
     --page_allocations_;
     release_pages(p, size);
     return;
@@ -177,20 +205,60 @@ void DeviceArena::release_pages(void* p, std::size_t size) {
     ::close(s->second.fd);
     s = shared_.erase(s);
   }
-  std::size_t span = usable + kPage;
-  auto next = free_.lower_bound(at);
-  if (next != free_.end() && at + span == next->first) {  // merge with the span after
-    span += next->second;
-    next = free_.erase(next);
+  put_span(free_, at, usable + kPage);
+}
+
+void* DeviceArena::allocate_packed(std::size_t usable) {
+  for (auto& [base, slab] : packed_) {
+    const std::uintptr_t at = take_span(slab.free, usable);
+    if (at == 0) continue;
+    slab.used += usable;
+    return reinterpret_cast<void*>(at);
   }
-  if (next != free_.begin()) {
-    auto prev = std::prev(next);
-    if (prev->first + prev->second == at) {  // merge with the span before
-      prev->second += span;
-      return;
-    }
+  void* p = allocate_pages(kPackedSlab);  // a new slab (not counted among the guarded ones)
+  if (p == nullptr) return nullptr;
+  const auto base = reinterpret_cast<std::uintptr_t>(p);
+  PackedSlab& slab = packed_[base];
+  slab.used = usable;
+  if (usable < kPackedSlab) slab.free.emplace(base + usable, kPackedSlab - usable);
+  return p;
+}
+
+bool DeviceArena::release_packed(std::uintptr_t at, std::size_t usable) {
+  auto it = packed_.upper_bound(at);
+  if (it == packed_.begin()) return false;
+  --it;
+  if (at >= it->first + kPackedSlab) return false;
+  PackedSlab& slab = it->second;
+  slab.used -= usable;
+  if (slab.used == 0) {  // its last allocation: the slab goes back as a whole
+    release_pages(reinterpret_cast<void*>(it->first), kPackedSlab);
+    packed_.erase(it);
+    return true;
   }
-  free_.emplace(at, span);
+  discard(at, usable);
+  put_span(slab.free, at, usable);
+  return true;
+}
+
+void DeviceArena::discard(std::uintptr_t at, std::size_t usable) {
+  void* p = reinterpret_cast<void*>(at);
+  // A fresh mapping: the host gets the memory back, the contents go, a range another process
+  // shared or a caller made inaccessible (MemoryRegistry::reserve_range) is readable again, and
+  // the mapping merges with the slab's around it.
+  if (fd_ >= 0) {
+    fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(at - base_),
+              static_cast<off_t>(usable));
+    mmap(p, usable, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
+         static_cast<off_t>(at - base_));
+  } else {
+    mmap(p, usable, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+         -1, 0);
+  }
+  for (auto s = shared_.lower_bound(at); s != shared_.end() && s->first < at + usable;) {
+    ::close(s->second.fd);
+    s = shared_.erase(s);
+  }
 }
 
 }  // namespace npusim::rt

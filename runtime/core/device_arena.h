@@ -4,10 +4,16 @@
 // guard page; freed ranges become inaccessible again and are reused only after the rest of the
 // range has been handed out once. Small allocations (up to `small_max` bytes) share 1 MiB slabs
 // by power-of-two size class instead (aligned to their class, at least `min_chunk`), without a
-// guard page each: every page-and-guard allocation costs the process two kernel memory mappings,
+// guard page each. Every page-and-guard allocation costs the process two kernel memory mappings,
 // and tens of thousands of them would exhaust the kernel's limit (vm.max_map_count, 65530 by
-// default), which the host's own allocator also needs. So at most kMaxPageAllocations live at
-// once; past that allocate() says no. So a device address is recognisable
+// default), which the host's own allocator also needs: so the first kMaxGuardedAllocations live
+// page-granular allocations get a guard page each, and further ones below kPackedSlab bytes are
+// packed, page-granular, into shared read-write slabs of kPackedSlab bytes (two mappings per slab,
+// none per allocation; a freed packed range gets fresh zero pages and stays accessible, and a
+// slab goes back when its last allocation does). The number of live allocations is then bounded
+// only by the memory behind them (the caller's HBM accounting) and the reserved range. Packed
+// allocations are recognisable as device memory like the others, but a stray access just past
+// one or into a freed one is not caught. So a device address is recognisable
 // (the runtime can tell a freed or past-the-end device pointer from host memory), and a kernel's
 // stray access near a buffer, into freed memory or to address 0 faults instead of silently
 // corrupting host memory (the kernel launcher turns that fault into an AI Core exception).
@@ -30,7 +36,8 @@ namespace npusim::rt {
 
 class DeviceArena {
  public:
-  static constexpr std::size_t kMaxPageAllocations = 8192;
+  static constexpr std::size_t kMaxGuardedAllocations = 8192;
+  static constexpr std::size_t kPackedSlab = std::size_t{64} << 20;
 
   DeviceArena(std::size_t small_max, std::size_t min_chunk)
       : small_max_(small_max), min_chunk_(min_chunk) {}
@@ -74,13 +81,16 @@ class DeviceArena {
   void* allocate_pages(std::size_t size);
   void release_pages(void* p, std::size_t size);
   int size_class(std::size_t size) const;  // 0 = min_chunk, 1 = 2 x min_chunk, ...
+  void* allocate_packed(std::size_t usable);
+  bool release_packed(std::uintptr_t at, std::size_t usable);  // false: not a packed range
+  void discard(std::uintptr_t at, std::size_t usable);  // fresh zero pages, still accessible
 
   static constexpr int kClasses = 16;
   static constexpr std::size_t kSlab = 1 << 20;
 
   std::size_t small_max_;
   std::size_t min_chunk_;
-  std::size_t page_allocations_ = 0;  // live page-granular allocations (slabs not counted)
+  std::size_t page_allocations_ = 0;  // live guarded allocations (slabs not counted)
   std::uintptr_t base_ = 0;
   std::size_t size_ = 0;
   bool whole_file_ = false;
@@ -93,6 +103,11 @@ class DeviceArena {
   std::size_t bump_ = 0;                        // offset of the never-used rest
   std::map<std::uintptr_t, std::size_t> free_;  // released spans by address (coalesced)
   std::deque<std::uintptr_t> small_free_[kClasses];  // free chunks per class, oldest first
+  struct PackedSlab {
+    std::size_t used = 0;                        // bytes of live allocations in it
+    std::map<std::uintptr_t, std::size_t> free;  // free spans by address (coalesced)
+  };
+  std::map<std::uintptr_t, PackedSlab> packed_;  // by slab address
 };
 
 }  // namespace npusim::rt

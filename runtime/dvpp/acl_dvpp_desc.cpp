@@ -10,7 +10,9 @@
 #include "acl/ops/acl_dvpp.h"
 #include "runtime/core/api_call.h"
 #include "runtime/dvpp/descriptors.h"
+#include "runtime/dvpp/pic_desc_link.h"
 #include "runtime/core/errors.h"
+#include "sim/log.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
 
@@ -68,7 +70,16 @@ aclError acldvppSetChannelDescMode(acldvppChannelDesc* channelDesc, uint32_t mod
 acldvppPicDesc* acldvppCreatePicDesc() { return new (std::nothrow) acldvppPicDesc(); }
 
 aclError acldvppDestroyPicDesc(acldvppPicDesc* picDesc) {
-  return destroy("acldvppDestroyPicDesc", picDesc, "picDesc");
+  return api_any("acldvppDestroyPicDesc", [&](Call&) {
+    require_not_null(picDesc, "picDesc");
+    // The output of a decode still running: it drops its results instead of writing freed memory.
+    if (dvpp::unlink_pic_desc(picDesc)) {
+      npusim::sim::log_warn(
+          "acldvppDestroyPicDesc: the descriptor is the output of a decode task that has not "
+          "ended; its results (retCode, width, height...) are discarded");
+    }
+    delete picDesc;
+  });
 }
 
 aclError acldvppSetPicDescData(acldvppPicDesc* picDesc, void* dataDev) {

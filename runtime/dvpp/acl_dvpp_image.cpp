@@ -17,6 +17,11 @@
 //    heightStride a multiple of 16, both covering the image; the decoded picture's width/height
 //    are written back to the output description (size = widthStride x heightStride x 3/2).
 //    Input: baseline Huffman JPEG (not progressive, not arithmetic), 32x32 .. 8192x8192.
+//  - A JPEG/PNG whose data turns out corrupt or truncated while decoding (a JPEG cut short, or
+//    whose frame header claims more pixels than its data holds) fails the task: the stream's
+//    synchronize returns ACL_ERROR_RT_INTERNAL_ERROR (507000) and the output description's
+//    retCode (acldvppGetPicDescRetCode) is 1. The output description may be destroyed before
+//    the synchronize: the task then drops its results (pic_desc_link.h).
 //  - JPEGE input: YUV420SP, 32x32 .. 8192x8192, widthStride multiple of 16, heightStride of 2.
 //  - PNGD output: RGB888 (or RGBA8888), widthStride a multiple of 128 covering 3 (4) x width,
 //    heightStride a multiple of 16.
@@ -35,6 +40,7 @@
 #include "runtime/dvpp/descriptors.h"
 #include "runtime/dvpp/dvpp_task.h"
 #include "runtime/dvpp/image_ops.h"
+#include "runtime/dvpp/pic_desc_link.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/memory_registry.h"
 #include "runtime/core/runtime.h"
@@ -371,7 +377,7 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelDesc, const void* dat
     const Range out = device_range(c, o.data, bytes, "outputDesc data");
     const Image img = image_of(o, kind_of(format), info.width, info.height);
     const MemoryRegistry* mem = &c.runtime().memory();
-    acldvppPicDesc* desc = outputDesc;
+    auto desc = dvpp::link_pic_desc(outputDesc);  // the program may destroy it before the task
     dvpp::submit(c, stream, DvppModule::kJpegd,
                  {dvpp::frame(info.width, info.height, size, info.width, info.height, bytes)},
                  "JPEGD", [mem, in, out, data, size, img, desc, format, bytes]() -> int {
@@ -379,14 +385,18 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelDesc, const void* dat
                      return ACL_ERROR_RT_DEVICE_MEM_ERROR;
                    }
                    std::string why;
+                   // Corrupt or truncated entropy-coded data, or less of it than the frame
+                   // header's size needs: retCode 1 and a failed task.
                    const bool ok = dvpp::jpeg_decode(data, size, img, why);
-                   desc->ret_code = ok ? 0 : 1;
-                   if (!ok) return ACL_ERROR_RT_INTERNAL_ERROR;  // corrupt entropy-coded data
-                   desc->format = format;
-                   desc->width = img.width;
-                   desc->height = img.height;
-                   desc->size = static_cast<std::uint32_t>(bytes);
-                   return 0;
+                   desc->write([&](acldvppPicDesc& d) {
+                     d.ret_code = ok ? 0 : 1;
+                     if (!ok) return;
+                     d.format = format;
+                     d.width = img.width;
+                     d.height = img.height;
+                     d.size = static_cast<std::uint32_t>(bytes);
+                   });
+                   return ok ? 0 : ACL_ERROR_RT_INTERNAL_ERROR;
                  });
   });
 }
@@ -525,7 +535,7 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDesc, const void* data
     const Image img = image_of(o, format == PIXEL_FORMAT_RGBA_8888 ? Image::kRgba : Image::kRgb,
                                info.width, info.height);
     const MemoryRegistry* mem = &c.runtime().memory();
-    acldvppPicDesc* desc = outputDesc;
+    auto desc = dvpp::link_pic_desc(outputDesc);  // the program may destroy it before the task
     dvpp::submit(c, stream, DvppModule::kPngd,
                  {dvpp::frame(info.width, info.height, size, info.width, info.height, bytes)},
                  "PNGD", [mem, in, out, data, size, img, desc, format]() -> int {
@@ -534,12 +544,14 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDesc, const void* data
                    }
                    std::string reason;
                    const bool ok = dvpp::png_decode(data, size, img, reason);
-                   desc->ret_code = ok ? 0 : 1;
-                   if (!ok) return ACL_ERROR_RT_INTERNAL_ERROR;
-                   desc->format = format;
-                   desc->width = img.width;
-                   desc->height = img.height;
-                   return 0;
+                   desc->write([&](acldvppPicDesc& d) {
+                     d.ret_code = ok ? 0 : 1;
+                     if (!ok) return;
+                     d.format = format;
+                     d.width = img.width;
+                     d.height = img.height;
+                   });
+                   return ok ? 0 : ACL_ERROR_RT_INTERNAL_ERROR;
                  });
   });
 }

@@ -31,7 +31,13 @@ void jpeg_error_exit(j_common_ptr cinfo) {
   std::longjmp(err->jump, 1);
 }
 
-void jpeg_silent(j_common_ptr) {}
+/// libjpeg reports recoverable damage (data cut short, corrupt entropy-coded segments) as
+/// warnings and goes on with made-up samples; the first one's text is kept (num_warnings counts
+/// them), and a decode that had any fails, as JPEGD's does.
+void jpeg_keep_warning(j_common_ptr cinfo) {
+  auto* err = reinterpret_cast<JpegError*>(cinfo->err);
+  if (err->message[0] == '\0') (*cinfo->err->format_message)(cinfo, err->message);
+}
 
 /// Runs `work` (which holds no object with a destructor across library calls); false when the
 /// library failed (err.message says why).
@@ -45,7 +51,7 @@ bool guarded(JpegError& err, F&& work) {
 void init_error(JpegError& err) {
   jpeg_std_error(&err.pub);
   err.pub.error_exit = jpeg_error_exit;
-  err.pub.output_message = jpeg_silent;
+  err.pub.output_message = jpeg_keep_warning;
   err.message[0] = '\0';
 }
 
@@ -149,9 +155,11 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
     }
     jpeg_finish_decompress(&cinfo);
   });
-  if (!ok || !colorspace_ok || !size_ok) {
+  const bool damaged = ok && err.pub.num_warnings > 0;
+  if (!ok || !colorspace_ok || !size_ok || damaged) {
     why = !colorspace_ok ? std::string("the JPEG's colour space is not YCbCr or grey")
           : !size_ok     ? std::string("the JPEG is larger than the output picture")
+          : damaged      ? std::string("the JPEG's data is corrupt or truncated: ") + err.message
                          : std::string("JPEG decoding failed: ") + err.message;
     jpeg_destroy_decompress(&cinfo);
     return false;

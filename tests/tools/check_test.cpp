@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -263,6 +264,29 @@ TEST_F(CheckTest, StatsPaths) {
   EXPECT_EQ(leaves.size(), 5u);  // "name" is a string
   EXPECT_EQ(leaves.at("chip0.hbm.bandwidth"), 100.0);
   EXPECT_EQ(r.stats_unit("chip0.hbm.bandwidth"), "GB/s");
+}
+
+// Issue 23: `npusim compare` was quadratic in the nesting depth of stats.json (each level copied
+// its whole prefix) and recursed once per level. A chain 100,000 objects deep (the leaf's path
+// is 200,001 characters) now reads in linear time.
+TEST_F(CheckTest, StatsLeavesOfADeeplyNestedFileInLinearTime) {
+  const int depth = 100000;
+  std::string text;
+  for (int i = 0; i < depth; ++i) text += "{\"a\":";
+  text += "{\"x\": {\"value\": 3, \"unit\": \"B\"}, \"y\": 4}";
+  text += std::string(depth, '}');
+  write("run/stats.json", text);
+  RunOutputs r(run());
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto& leaves = r.stats_leaves();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(leaves.size(), 2u);
+  std::string prefix;
+  for (int i = 0; i < depth; ++i) prefix += "a.";
+  EXPECT_EQ(leaves.at(prefix + "x"), 3.0);
+  EXPECT_EQ(leaves.at(prefix + "y"), 4.0);
+  EXPECT_EQ(r.stats_unit(prefix + "x"), "B");
+  EXPECT_LT(s, 2.0);  // linear: milliseconds; quadratic: 10^10 bytes copied
 }
 
 TEST_F(CheckTest, OpSummaryAggregates) {

@@ -158,5 +158,23 @@ YAML
     [[ ${rc} -eq 2 ]] && grep -q "bad configuration" out2.txt
     set +e; "${NPUSIM}" replay "${SRC}/traces/llama7b_decode.yaml" --param layer=2 > out3.txt 2>&1; rc=$?; set -e
     [[ ${rc} -eq 2 ]] && grep -q "the trace has no parameter 'layer'" out3.txt ;;
+  bad_dump)  # issue 23: --dump into a directory that cannot take files fails before the run
+    touch not_a_dir  # a path under a regular file: unwritable for root too
+    set +e; "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --dump not_a_dir/d \
+      > out.txt 2>&1; rc=$?; set -e
+    cat out.txt
+    [[ ${rc} -eq 2 ]] && grep -q "npusim replay: --dump not_a_dir/d: cannot write files there" out.txt
+    ! grep -q "ops run:" out.txt  # nothing ran
+    # NPUSIM_LOG=garbage: reported once, naming the valid levels, by a run that logs nothing else.
+    NPUSIM_LOG=garbage "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny \
+      --dump dump > out2.txt 2> err2.txt
+    cat err2.txt
+    [[ $(grep -c 'NPUSIM_LOG="garbage" is not one of off, error, warn, info, debug' err2.txt) -eq 1 ]]
+    [[ -s dump/y.bin ]]
+    # ... and by a command that never logs (compare of two missing runs: exit 2 with its reason).
+    set +e; NPUSIM_LOG=garbage "${NPUSIM}" compare no_run_a no_run_b > out3.txt 2> err3.txt; rc=$?; set -e
+    cat err3.txt
+    [[ ${rc} -eq 2 ]]
+    [[ $(grep -c 'NPUSIM_LOG="garbage" is not one of off, error, warn, info, debug' err3.txt) -eq 1 ]] ;;
   *) echo "unknown case ${CASE}"; exit 2 ;;
 esac

@@ -17,6 +17,13 @@ Plan parse(const std::string& body, const Validator& v = {}) {
   return parse_plan("replay: " + kTrace + "\n" + body, "s.yaml", "/tmp", v);
 }
 
+/// "0, 1, ..., n-1"
+std::string values(int n) {
+  std::string s;
+  for (int i = 0; i < n; ++i) s += (i == 0 ? "" : ", ") + std::to_string(i);
+  return s;
+}
+
 TEST(Sweep, GridExpandsFirstKeySlowestThenExplicitRuns) {
   const Plan p = parse(
       "config: tiny\nset: {hbm.efficiency: 0.9}\n"
@@ -94,6 +101,29 @@ TEST(Sweep, MalformedFilesNameLineAndKey) {
             "s.yaml:3: metrics.config: the column name is taken");
   EXPECT_EQ(error("replay: " + kTrace + "\nruns: [{config: tiny}]\ntimeout: soon\n"),
             "s.yaml:3: timeout: expected a number");
+}
+
+// Issue 23: a grid of 10^10 runs grew to 5.5 GB while expanding and was killed without a word.
+// It is counted first and refused with its count, at once.
+TEST(Sweep, AGridOfTooManyRunsIsRefusedWithItsCountBeforeExpanding) {
+  std::string grid = "replay: " + kTrace + "\ngrid:\n";
+  for (int k = 0; k < 10; ++k) {
+    grid += "  param.p" + std::to_string(k) + ": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n";
+  }
+  try {
+    parse_plan(grid, "s.yaml", "/tmp", {});
+    FAIL() << "expected a SweepError";
+  } catch (const SweepError& e) {
+    EXPECT_STREQ(e.what(),
+                 "s.yaml:3: grid: 10000000000 runs (10 x 10 x 10 x 10 x 10 x 10 x 10 x 10 x 10 x "
+                 "10 values) is more than the 100000 runs a sweep may have; split it into several "
+                 "sweeps");
+  }
+  // At the limit itself the grid expands.
+  const Plan ok = parse_plan("replay: " + kTrace + "\ngrid:\n  param.a: [" + values(1000) +
+                                 "]\n  param.b: [" + values(100) + "]\n",
+                             "s.yaml", "/tmp", {});
+  EXPECT_EQ(ok.runs.size(), kMaxRuns);
 }
 
 TEST(Sweep, ArraySpecCompressesRuns) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "tools/check/check.h"
 #include "tools/replay/trace.h"  // parse_csv
@@ -43,20 +44,49 @@ std::optional<double> number_of(const json& j) {
   return std::nullopt;
 }
 
-void flatten(const json& j, const std::string& prefix, std::map<std::string, double>& out,
-             std::map<std::string, std::string>& units) {
+/// One leaf: a number (or boolean), or a statistic {value, unit, desc} (one leaf named by its
+/// path). False when `j` is neither (an object to descend into, or something else).
+bool add_leaf(const json& j, const std::string& path, std::map<std::string, double>& out,
+              std::map<std::string, std::string>& units) {
   if (!j.is_object()) {
-    if (const auto v = number_of(j); v && !prefix.empty()) out[prefix] = *v;
-    return;
+    if (const auto v = number_of(j); v && !path.empty()) out[path] = *v;
+    return true;
   }
-  // A statistic {value, unit, desc} is one leaf named by its path.
-  if (j.contains("value") && number_of(j["value"])) {
-    out[prefix] = *number_of(j["value"]);
-    if (j.contains("unit") && j["unit"].is_string()) units[prefix] = j["unit"].get<std::string>();
-    return;
-  }
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    flatten(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), out, units);
+  const auto value = j.find("value");
+  if (value == j.end() || !number_of(*value)) return false;
+  out[path] = *number_of(*value);
+  const auto unit = j.find("unit");
+  if (unit != j.end() && unit->is_string()) units[path] = unit->get<std::string>();
+  return true;
+}
+
+/// The numeric leaves of `root` by dotted path. Linear in the size of the document whatever its
+/// nesting depth: one path buffer grows and shrinks as the walk goes down and up (no copy of
+/// the prefix per level), and the walk keeps its own stack (no recursion to overflow).
+void flatten(const json& root, std::map<std::string, double>& out,
+             std::map<std::string, std::string>& units) {
+  struct Level {
+    json::const_iterator it, end;
+    std::size_t path_size;  // the path's length above this level's keys
+  };
+  std::string path;
+  std::vector<Level> stack;
+  if (add_leaf(root, path, out, units)) return;
+  stack.push_back({root.cbegin(), root.cend(), 0});
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.it == top.end) {
+      stack.pop_back();
+      continue;
+    }
+    const json& child = top.it.value();
+    path.resize(top.path_size);
+    if (!path.empty()) path += '.';
+    path += top.it.key();
+    ++top.it;
+    if (!add_leaf(child, path, out, units)) {
+      stack.push_back({child.cbegin(), child.cend(), path.size()});
+    }
   }
 }
 
@@ -103,7 +133,7 @@ const std::vector<std::vector<std::string>>& RunOutputs::op_rows() {
 const std::map<std::string, double>& RunOutputs::stats_leaves() {
   if (!leaves_) {
     leaves_.emplace();
-    flatten(stats_json(), "", *leaves_, units_);
+    flatten(stats_json(), *leaves_, units_);
   }
   return *leaves_;
 }

@@ -44,7 +44,7 @@ int Runner::prepare() {
     std::cerr << "npusim replay: bad trace: " << e.what() << "\n";
     return 2;
   }
-  if (!resolve_ops()) return 2;
+  if (!resolve_ops() || !dump_dir_writable()) return 2;
   plan();
   if (aclError st = aclInit(nullptr); st != ACL_SUCCESS) {
     std::cerr << "npusim replay: aclInit failed: " << st << recent_error() << "\n";

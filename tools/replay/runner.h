@@ -17,8 +17,9 @@
 // not in the library, and CSV rows without an entry, are reported by name with their count:
 // skipped, or with --strict nothing runs (exit 2). An op whose operator refuses its arguments
 // in phase 1 (nothing queued) is counted by type and the run goes on (--strict: stops, exit 1).
-// Exit codes: 0 success, 1 an op or a check failed, 2 a bad trace or configuration, or --strict
-// with unsupported ops.
+// Exit codes: 0 success, 1 an op or a check failed (or a --dump file could not be written), 2 a
+// bad trace or configuration, a --dump directory that cannot take files (checked before the
+// run), or --strict with unsupported ops.
 #ifndef NPUSIM_TOOLS_REPLAY_RUNNER_H_
 #define NPUSIM_TOOLS_REPLAY_RUNNER_H_
 

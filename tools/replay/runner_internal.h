@@ -152,7 +152,8 @@ class Runner {
   // runner_outputs.cpp
   int check_and_dump();
   bool read_back(std::size_t tensor, std::vector<char>& host) const;
-  void dump(const Tensor& t, const std::vector<char>& host) const;
+  bool dump_dir_writable() const;
+  bool dump(const Tensor& t, const std::vector<char>& host) const;
   bool check(const Tensor& t, const std::vector<char>& host);
   void report_rejected() const;
   void write_summary(int ops_run, double simulated_us, int checks_failed);

@@ -56,11 +56,32 @@ bool Runner::read_back(std::size_t i, std::vector<char>& host) const {
   return false;
 }
 
-void Runner::dump(const Tensor& t, const std::vector<char>& host) const {
+/// --dump's directory exists (made now if need be) and takes files: checked before the run, so
+/// that a run whose results cannot be kept does not start. False (reported) otherwise.
+bool Runner::dump_dir_writable() const {
+  if (o_.dump_dir.empty()) return true;
   std::error_code ec;
   fs::create_directories(o_.dump_dir, ec);
-  std::ofstream out(fs::path(o_.dump_dir) / (t.name + ".bin"), std::ios::binary);
+  const fs::path probe = fs::path(o_.dump_dir) / ".npusim_dump_probe";
+  const bool ok = !ec && std::ofstream(probe, std::ios::binary).good();
+  std::error_code ignored;
+  fs::remove(probe, ignored);
+  if (!ok) {
+    std::cerr << "npusim replay: --dump " << o_.dump_dir << ": cannot write files there"
+              << (ec ? " (" + ec.message() + ")" : std::string()) << "\n";
+  }
+  return ok;
+}
+
+/// Writes `t` as DIR/<name>.bin; false (reported) when the file cannot be written in full.
+bool Runner::dump(const Tensor& t, const std::vector<char>& host) const {
+  const fs::path file = fs::path(o_.dump_dir) / (t.name + ".bin");
+  std::ofstream out(file, std::ios::binary);
   out.write(host.data(), static_cast<std::streamsize>(host.size()));
+  out.close();
+  if (out) return true;
+  std::cerr << "npusim replay: --dump: writing " << file.string() << " failed\n";
+  return false;
 }
 
 /// Compares a tensor read back with its `expect:` and prints the verdict; false when it differs.
@@ -96,7 +117,7 @@ int Runner::check_and_dump() {
       ++failed;
       continue;
     }
-    if (dump_it) dump(t, host);
+    if (dump_it && !dump(t, host)) ++failed;
     if (!t.expect.present) continue;
     if (o_.timing_only) {  // the kernels computed nothing: there is no result to judge
       ++checks_skipped_;

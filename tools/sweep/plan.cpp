@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
@@ -41,6 +42,10 @@ class Parser {
     if (const YAML::Node g = root["grid"]) expand_grid(g, plan, combos);
     if (const YAML::Node rs = root["runs"]) add_runs(rs, plan, combos);
     if (combos.values.empty()) fail(root, "nothing to sweep: give 'grid' and/or 'runs'");
+    if (combos.values.size() > kMaxRuns) {
+      fail(root, std::to_string(combos.values.size()) + " runs (grid and runs) is more than the " +
+                     std::to_string(kMaxRuns) + " runs a sweep may have");
+    }
     std::map<std::vector<Assignment>, int> seen;
     for (std::size_t i = 0; i < combos.values.size(); ++i) {
       plan.runs.push_back(make_run(plan, workload, combos, i, seen));
@@ -129,6 +134,7 @@ class Parser {
       add_param(plan, key);
       axes.emplace_back(key, strings(kv.second, "grid." + key));
     }
+    check_grid_size(g, axes);
     std::vector<std::size_t> at(axes.size(), 0);
     for (;;) {  // the first key varies slowest (nested loops in file order)
       std::vector<Assignment> c;
@@ -139,6 +145,24 @@ class Parser {
       while (a > 0 && ++at[a - 1] == axes[a - 1].second.size()) at[--a] = 0;
       if (a == 0) break;
     }
+  }
+
+  /// The grid's runs are counted before they are expanded: a grid of more than kMaxRuns runs is
+  /// refused with its count (it would otherwise exhaust the host's memory while expanding).
+  void check_grid_size(const YAML::Node& g,
+                       const std::vector<std::pair<std::string, std::vector<std::string>>>& axes)
+      const {
+    double runs = 1;  // a double: 10^10 runs (or far more) must not wrap
+    std::string product;
+    for (const auto& axis : axes) {
+      runs *= static_cast<double>(axis.second.size());
+      product += (product.empty() ? "" : " x ") + std::to_string(axis.second.size());
+    }
+    if (runs <= static_cast<double>(kMaxRuns)) return;
+    std::ostringstream n;
+    n << std::setprecision(15) << runs;
+    fail(g, "grid: " + n.str() + " runs (" + product + " values) is more than the " +
+                std::to_string(kMaxRuns) + " runs a sweep may have; split it into several sweeps");
   }
 
   /// The explicit `runs:`, one map of key: value each.

@@ -34,6 +34,10 @@ class SweepError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The most runs one sweep may have (the grid's combinations plus the explicit runs); a larger
+/// grid is refused (SweepError with its count) before it is expanded.
+constexpr std::size_t kMaxRuns = 100000;
+
 /// One swept value of one run: `config` (the preset), `param.NAME` (a trace parameter, replay
 /// only) or a config key (an override, `--set key=value`).
 using Assignment = std::pair<std::string, std::string>;
