@@ -99,6 +99,63 @@ void DvppModuleEngine::admit(Frame& f, const DvppFrame& frame, sim::SimTime now)
   f.phase = 1;
 }
 
+// Moves admitted frame `f` (number i of the task) as far as `now` allows: input read, computed,
+// output written (its unit busy until then), done.
+void DvppModuleEngine::advance(const Task& task, Frame& f, const DvppFrame& in, std::size_t i,
+                               sim::SimTime now) {
+  if (f.phase == 1 && f.admit <= now) {
+    sim::SimTime slot = 0;
+    const sim::SimTime read =
+        in.read_bytes > 0 ? memory_access(tlm::TLM_READ_COMMAND, f.admit, in.read_bytes, slot)
+                          : f.admit;
+    f.compute = std::max(f.admit + f.work, read);
+    f.phase = 2;
+  }
+  if (f.phase == 2 && f.compute <= now) {
+    sim::SimTime slot = 0;
+    f.end = in.write_bytes > 0
+                ? memory_access(tlm::TLM_WRITE_COMMAND, f.compute, in.write_bytes, slot)
+                : f.compute;
+    unit_free_[static_cast<std::size_t>(f.unit)] =
+        std::max(unit_free_[static_cast<std::size_t>(f.unit)], f.end);
+    f.phase = 3;
+  }
+  if (f.phase == 3 && f.end <= now) finish(task, f, in, i);
+}
+
+// A frame done: counted, and drawn on its unit's track.
+void DvppModuleEngine::finish(const Task& task, Frame& f, const DvppFrame& in, std::size_t i) {
+  f.phase = 4;
+  ++frames_;
+  pixels_ += in.pixels;
+  bytes_ += in.read_bytes + in.write_bytes;
+  const sim::Track& track = unit_tracks_[static_cast<std::size_t>(f.unit)];
+  if (track.on()) {
+    track.span(task.name, f.admit, f.end,
+               {sim::TraceField::num("Stream Id", task.stream),
+                sim::TraceField::num("Task Id", task.task_id),
+                sim::TraceField::num("frame", static_cast<double>(i)),
+                sim::TraceField::num("pixels", static_cast<double>(in.pixels)),
+                sim::TraceField::num("read(B)", static_cast<double>(in.read_bytes)),
+                sim::TraceField::num("write(B)", static_cast<double>(in.write_bytes))});
+  }
+}
+
+void DvppModuleEngine::keep_record(const Task& task, sim::SimTime start, std::size_t frames,
+                                   sim::SimTime now) {
+  KernelRecord r;
+  r.device = task.device;
+  r.stream = task.stream;
+  r.task_id = task.task_id;
+  r.name = task.name;
+  r.op_type = task.name;
+  r.task_type = "DVPP";
+  r.block_dim = static_cast<std::uint32_t>(frames);
+  r.start = start;
+  r.end = now + completion_;
+  records_.push_back(std::move(r));
+}
+
 std::optional<sim::SimTime> DvppModuleEngine::resume(EngineJob& job, sim::SimTime now) {
   const Task& task = *job.task;
   JobState& st = jobs_[static_cast<std::size_t>(job.channel)];
@@ -124,39 +181,7 @@ std::optional<sim::SimTime> DvppModuleEngine::resume(EngineJob& job, sim::SimTim
       }
       admit(f, in, now);
     }
-    if (f.phase == 1 && f.admit <= now) {
-      sim::SimTime slot = 0;
-      const sim::SimTime read =
-          in.read_bytes > 0 ? memory_access(tlm::TLM_READ_COMMAND, f.admit, in.read_bytes, slot)
-                            : f.admit;
-      f.compute = std::max(f.admit + f.work, read);
-      f.phase = 2;
-    }
-    if (f.phase == 2 && f.compute <= now) {
-      sim::SimTime slot = 0;
-      f.end = in.write_bytes > 0
-                  ? memory_access(tlm::TLM_WRITE_COMMAND, f.compute, in.write_bytes, slot)
-                  : f.compute;
-      unit_free_[static_cast<std::size_t>(f.unit)] =
-          std::max(unit_free_[static_cast<std::size_t>(f.unit)], f.end);
-      f.phase = 3;
-    }
-    if (f.phase == 3 && f.end <= now) {
-      f.phase = 4;
-      ++frames_;
-      pixels_ += in.pixels;
-      bytes_ += in.read_bytes + in.write_bytes;
-      const sim::Track& track = unit_tracks_[static_cast<std::size_t>(f.unit)];
-      if (track.on()) {
-        track.span(task.name, f.admit, f.end,
-                   {sim::TraceField::num("Stream Id", task.stream),
-                    sim::TraceField::num("Task Id", task.task_id),
-                    sim::TraceField::num("frame", static_cast<double>(i)),
-                    sim::TraceField::num("pixels", static_cast<double>(in.pixels)),
-                    sim::TraceField::num("read(B)", static_cast<double>(in.read_bytes)),
-                    sim::TraceField::num("write(B)", static_cast<double>(in.write_bytes))});
-      }
-    }
+    advance(task, f, in, i, now);
     if (f.phase < 4) {
       const sim::SimTime at = f.phase == 1 ? f.admit : f.phase == 2 ? f.compute : f.end;
       next = pending ? std::min(next, at) : at;
@@ -165,19 +190,7 @@ std::optional<sim::SimTime> DvppModuleEngine::resume(EngineJob& job, sim::SimTim
   }
   if (pending) return std::max(next, now + 1);
   st.frames.clear();
-  if (keep_records_) {
-    KernelRecord r;
-    r.device = task.device;
-    r.stream = task.stream;
-    r.task_id = task.task_id;
-    r.name = task.name;
-    r.op_type = task.name;
-    r.task_type = "DVPP";
-    r.block_dim = static_cast<std::uint32_t>(frames->size());
-    r.start = job.start;
-    r.end = now + completion_;
-    records_.push_back(std::move(r));
-  }
+  if (keep_records_) keep_record(task, job.start, frames->size(), now);
   return std::nullopt;
 }
 

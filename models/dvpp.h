@@ -74,6 +74,10 @@ class DvppModuleEngine : public ChannelEngine {
   void admit(Frame& f, const DvppFrame& frame, sim::SimTime now);
   /// Time of `pixels` at `rate` reference frames per second, in ps (rounded to nearest).
   sim::SimTime frame_time(std::uint64_t pixels, double rate) const;
+  /// resume()'s steps: a frame's phases up to `now`; a frame done; the task's op_summary record.
+  void advance(const Task& task, Frame& f, const DvppFrame& in, std::size_t i, sim::SimTime now);
+  void finish(const Task& task, Frame& f, const DvppFrame& in, std::size_t i);
+  void keep_record(const Task& task, sim::SimTime start, std::size_t frames, sim::SimTime now);
 
   DvppModule module_;
   double ref_pixels_;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The visitors behind sim/config.h: ApplyVisitor (YAML document or override → struct, collecting
-// every problem with origin, line, dotted key and reason), DumpVisitor (struct → re-loadable YAML
-// with descriptions as comments) and ReferenceVisitor (the key table `npusim info` prints).
-// yaml-cpp is used only here.
+// The visitor behind sim/config.h's apply_yaml and apply_override: ApplyVisitor (YAML document or
+// override → struct, collecting every problem with origin, line, dotted key and reason). Values
+// and rules: config_values.h; dump, reference and validation: config_report.cpp.
+// yaml-cpp is used only here and in config_values.cpp.
 #include "sim/config.h"
 
 #include <yaml-cpp/yaml.h>
@@ -16,91 +16,12 @@
 #include <set>
 #include <type_traits>
 
+#include "sim/config_values.h"
+
 namespace npusim::sim {
 namespace {
 
-// ---------------------------------------------------------------------------------------------
-// Values: parse from a YAML scalar's text, format for the dump, name the type.
-
-std::string quoted(const std::string& s) { return "\"" + s + "\""; }
-
-std::optional<std::string> parse_value(const std::string& text, std::int64_t& out) {
-  const char* b = text.data();
-  const char* e = b + text.size();
-  if (b < e && *b == '+' && e - b > 1 && b[1] != '-') ++b;
-  int base = 10;
-  if (e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')) {
-    base = 16;
-    b += 2;
-  }
-  std::int64_t v = 0;
-  auto r = std::from_chars(b, e, v, base);
-  if (r.ec == std::errc::result_out_of_range) return "integer out of range, got " + quoted(text);
-  if (b == e || r.ec != std::errc() || r.ptr != e) return "expected an integer, got " + quoted(text);
-  out = v;
-  return std::nullopt;
-}
-
-std::optional<std::string> parse_value(const std::string& text, double& out) {
-  const char* b = text.data();
-  const char* e = b + text.size();
-  if (b < e && *b == '+') ++b;
-  double v = 0;
-  auto r = std::from_chars(b, e, v);
-  if (b == e || r.ec != std::errc() || r.ptr != e || !std::isfinite(v))
-    return "expected a number, got " + quoted(text);
-  out = v;
-  return std::nullopt;
-}
-
-std::optional<std::string> parse_value(const std::string& text, bool& out) {
-  std::string t = text;
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (t == "true" || t == "yes" || t == "on") {
-    out = true;
-  } else if (t == "false" || t == "no" || t == "off") {
-    out = false;
-  } else {
-    return "expected true or false, got " + quoted(text);
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> parse_value(const std::string& text, std::string& out) {
-  out = text;
-  return std::nullopt;
-}
-
-template <class Q>
-std::optional<std::string> parse_value(const std::string& text, Q& out) {
-  return parse_quantity(text, out);
-}
-
-std::string format_value(std::int64_t v) { return std::to_string(v); }
-std::string format_value(bool v) { return v ? "true" : "false"; }
-std::string format_value(double v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-std::string format_value(const std::string& v) {
-  YAML::Emitter e;
-  e << v;  // quotes only when YAML needs it ("", "a: b", leading '#'...)
-  return e.c_str();
-}
-template <class Q>
-std::string format_value(const Q& v) {
-  return to_string(v);
-}
-
-const char* type_name(const std::int64_t&) { return "integer"; }
-const char* type_name(const double&) { return "number"; }
-const char* type_name(const bool&) { return "bool"; }
-const char* type_name(const std::string&) { return "string"; }
-template <class Q>
-const char* type_name(const Q& v) {
-  return unit_name(v);
-}
+using namespace config_values;
 
 /// What a value of this type looks like, for "got a map" errors.
 const char* expectation(const std::int64_t&) { return "an integer"; }
@@ -117,106 +38,6 @@ std::string describe_node(const YAML::Node& n) {
   if (n.IsSequence()) return "a list";
   if (n.IsScalar()) return "the value " + quoted(n.Scalar());
   return "nothing";
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rules: what a key accepts (sim::Rule), checked in the value's base unit.
-
-/// The rule a key gets when it declares none.
-Rule default_rule(const std::int64_t&) { return at_least(0); }
-Rule default_rule(const double&) { return at_least(0); }
-Rule default_rule(const bool&) { return Rule{true}; }
-Rule default_rule(const std::string&) { return Rule{true}; }
-Rule default_rule(const Bytes&) { return above(0); }
-Rule default_rule(const Bandwidth&) { return above(0); }
-Rule default_rule(const Duration&) { return at_least(0); }
-Rule default_rule(const Frequency&) { return above(0); }
-
-template <class T>
-Rule effective_rule(const Rule& declared, const T& v) {
-  return declared.declared ? declared : default_rule(v);
-}
-
-double base_value(std::int64_t v) { return static_cast<double>(v); }
-double base_value(double v) { return v; }
-double base_value(const Bytes& v) { return static_cast<double>(v.value); }
-double base_value(const Bandwidth& v) { return v.bytes_per_sec; }
-double base_value(const Duration& v) { return static_cast<double>(v.ps); }
-double base_value(const Frequency& v) { return v.hz; }
-
-/// A bound written in the key's own unit ("4GiB", "1us", "16").
-std::string bound_text(double b, const std::int64_t&) { return std::to_string(static_cast<long long>(b)); }
-std::string bound_text(double b, const double&) { return format_value(b); }
-std::string bound_text(double b, const Bytes&) { return to_string(Bytes{static_cast<std::uint64_t>(b)}); }
-std::string bound_text(double b, const Bandwidth&) { return to_string(Bandwidth{b}); }
-std::string bound_text(double b, const Duration&) { return to_string(Duration{static_cast<SimTime>(b)}); }
-std::string bound_text(double b, const Frequency&) { return to_string(Frequency{b}); }
-
-/// "1..16", ">= 0", "> 0", "priority|fifo", "" (no limit worth printing).
-template <class T>
-std::string rule_text(const Rule& r, const T& v) {
-  if (r.choices != nullptr) return r.choices;
-  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, std::string>) {
-    return "";
-  } else {
-    if (r.has_max) return bound_text(r.min, v) + ".." + bound_text(r.max, v);
-    return (r.above ? "> " : ">= ") + bound_text(r.min, v);
-  }
-}
-
-bool is_choice(const char* choices, const std::string& v) {
-  std::string all(choices);
-  std::size_t start = 0;
-  while (true) {
-    std::size_t bar = all.find('|', start);
-    if (all.compare(start, bar == std::string::npos ? std::string::npos : bar - start, v) == 0 &&
-        (bar == std::string::npos ? all.size() - start : bar - start) == v.size())
-      return true;
-    if (bar == std::string::npos) return false;
-    start = bar + 1;
-  }
-}
-
-/// "a|b|c" -> "a, b or c".
-std::string choice_list(const char* choices) {
-  std::string out(choices);
-  const std::size_t last = out.rfind('|');
-  if (last != std::string::npos) out.replace(last, 1, " or ");
-  for (std::size_t bar = out.find('|'); bar != std::string::npos; bar = out.find('|', bar))
-    out.replace(bar, 1, ", ");
-  return out;
-}
-
-/// Why `v` breaks `declared` (or its type's default rule); "" when it does not.
-template <class T>
-std::string problem(const Rule& declared, const T& v) {
-  const Rule r = effective_rule(declared, v);
-  if (r.check != nullptr) {
-    std::string why;
-    if constexpr (std::is_same_v<T, std::string>) {
-      why = r.check(v);
-    } else {
-      why = r.check(format_value(v));
-    }
-    if (!why.empty()) return why;
-  }
-  if constexpr (std::is_same_v<T, bool>) {
-    return "";
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    if (r.choices != nullptr && !is_choice(r.choices, v))
-      return "expected " + choice_list(r.choices) + ", got " + quoted(v);
-    return "";
-  } else {
-    const double x = base_value(v);
-    if (!std::isfinite(x)) return "must be a finite number";
-    const bool low = r.above ? !(x > r.min) : !(x >= r.min);
-    const bool high = r.has_max && x > r.max;
-    if (!low && !high) return "";
-    std::string got = ", got " + format_value(v);
-    if (r.has_max) return "must be between " + bound_text(r.min, v) + " and " + bound_text(r.max, v) + got;
-    if (r.above) return "must be greater than " + (r.min == 0 ? "0" : bound_text(r.min, v)) + got;
-    return (r.min == 0 ? std::string("must not be negative") : "must be at least " + bound_text(r.min, v)) + got;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -405,143 +226,6 @@ YAML::Node load_yaml(const std::string& text, const std::string& origin) {
     throw ConfigError(where + ": YAML syntax error: " + e.msg);
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// DumpVisitor: the struct as YAML, descriptions as comments.
-
-class DumpVisitor final : public FieldVisitor {
- public:
-  void on(const char* key, std::int64_t& v, const char* d, const Rule&) override { emit(key, v, d); }
-  void on(const char* key, double& v, const char* d, const Rule&) override { emit(key, v, d); }
-  void on(const char* key, bool& v, const char* d, const Rule&) override { emit(key, v, d); }
-  void on(const char* key, std::string& v, const char* d, const Rule&) override { emit(key, v, d); }
-  void on(const char* key, Bytes& v, const char* d, const Rule&) override { emit(key, v, d); }
-  void on(const char* key, Bandwidth& v, const char* d, const Rule&) override { emit(key, v, d); }
-  void on(const char* key, Duration& v, const char* d, const Rule&) override { emit(key, v, d); }
-  void on(const char* key, Frequency& v, const char* d, const Rule&) override { emit(key, v, d); }
-
-  void begin_group(const char* key, const char* desc) override {
-    if (depth_ == 0 && !out_.empty()) out_ += "\n";
-    comment(desc);
-    out_ += indent() + key + ":\n";
-    ++depth_;
-  }
-  void end_group() override { --depth_; }
-
-  const std::string& text() const { return out_; }
-
- private:
-  std::string indent() const { return std::string(2 * static_cast<std::size_t>(depth_), ' '); }
-  void comment(const char* desc) {
-    if (desc && *desc) out_ += indent() + "# " + desc + "\n";
-  }
-  template <class T>
-  void emit(const char* key, const T& v, const char* desc) {
-    comment(desc);
-    out_ += indent() + key + ": " + format_value(v) + "\n";
-  }
-
-  std::string out_;
-  int depth_ = 0;
-};
-
-// ---------------------------------------------------------------------------------------------
-// KeyPath: the dotted prefix of the group a visitor is in ("pcie.").
-
-class KeyPath {
- public:
-  void enter(const char* group) { prefix_ += std::string(group) + "."; }
-  void leave() {
-    const std::size_t dot = prefix_.find_last_of('.', prefix_.size() - 2);
-    prefix_.resize(dot == std::string::npos ? 0 : dot + 1);
-  }
-  std::string of(const char* key) const { return prefix_ + key; }
-
- private:
-  std::string prefix_;
-};
-
-// ---------------------------------------------------------------------------------------------
-// ReferenceVisitor: one row per key (and per group), aligned in columns.
-
-class ReferenceVisitor final : public FieldVisitor {
- public:
-  void on(const char* key, std::int64_t& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-  void on(const char* key, double& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-  void on(const char* key, bool& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-  void on(const char* key, std::string& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-  void on(const char* key, Bytes& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-  void on(const char* key, Bandwidth& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-  void on(const char* key, Duration& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-  void on(const char* key, Frequency& v, const char* d, const Rule& r) override { row(key, v, d, r); }
-
-  void begin_group(const char* key, const char* desc) override {
-    rows_.push_back({path_.of(key), "group", "", "", desc ? desc : ""});
-    path_.enter(key);
-  }
-  void end_group() override { path_.leave(); }
-
-  std::string text() const;
-
- private:
-  struct Row {
-    std::string key, type, value, range, desc;
-  };
-  template <class T>
-  void row(const char* key, const T& v, const char* desc, const Rule& rule) {
-    rows_.push_back({path_.of(key), type_name(v), format_value(v),
-                     rule_text(effective_rule(rule, v), v), desc ? desc : ""});
-  }
-
-  KeyPath path_;
-  std::vector<Row> rows_;
-};
-
-std::string ReferenceVisitor::text() const {
-  std::size_t wk = 3, wt = 4, wv = 7, wr = 5;
-  for (const Row& r : rows_) {
-    wk = std::max(wk, r.key.size());
-    wt = std::max(wt, r.type.size());
-    wv = std::max(wv, r.value.size());
-    wr = std::max(wr, r.range.size());
-  }
-  auto pad = [](const std::string& s, std::size_t w) { return s + std::string(w - s.size() + 2, ' '); };
-  std::string out =
-      pad("KEY", wk) + pad("TYPE", wt) + pad("DEFAULT", wv) + pad("RANGE", wr) + "DESCRIPTION\n";
-  for (const Row& r : rows_) {
-    out += pad(r.key, wk) + pad(r.type, wt) + pad(r.value, wv) + pad(r.range, wr) + r.desc + "\n";
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// ValidateVisitor: every value against its key's rule.
-
-class ValidateVisitor final : public FieldVisitor {
- public:
-  void on(const char* key, std::int64_t& v, const char*, const Rule& r) override { check(key, v, r); }
-  void on(const char* key, double& v, const char*, const Rule& r) override { check(key, v, r); }
-  void on(const char* key, bool& v, const char*, const Rule& r) override { check(key, v, r); }
-  void on(const char* key, std::string& v, const char*, const Rule& r) override { check(key, v, r); }
-  void on(const char* key, Bytes& v, const char*, const Rule& r) override { check(key, v, r); }
-  void on(const char* key, Bandwidth& v, const char*, const Rule& r) override { check(key, v, r); }
-  void on(const char* key, Duration& v, const char*, const Rule& r) override { check(key, v, r); }
-  void on(const char* key, Frequency& v, const char*, const Rule& r) override { check(key, v, r); }
-  void begin_group(const char* key, const char*) override { path_.enter(key); }
-  void end_group() override { path_.leave(); }
-
-  std::vector<std::string> problems;
-
- private:
-  template <class T>
-  void check(const char* key, const T& v, const Rule& r) {
-    std::string why = problem(r, v);
-    if (!why.empty()) problems.push_back(path_.of(key) + ": " + why);
-  }
-
-  KeyPath path_;
-};
-
 std::string trim(const std::string& s) {
   const char* ws = " \t\r\n";
   auto b = s.find_first_not_of(ws);
@@ -607,26 +291,6 @@ void apply_override(const Walk& walk, const std::string& assignment, const std::
   problems.throw_if_any();
 }
 
-std::string dump_yaml(const Walk& walk) {
-  DumpVisitor v;
-  walk(v);
-  return v.text();
-}
-
-std::string reference(const Walk& walk) {
-  ReferenceVisitor v;
-  walk(v);
-  return v.text();
-}
-
-void validate(const Walk& walk, const std::string& origin) {
-  ValidateVisitor v;
-  walk(v);
-  if (v.problems.empty()) return;
-  std::string all;
-  for (const std::string& p : v.problems) all += (all.empty() ? "" : "\n") + origin + ": " + p;
-  throw ConfigError(all);
-}
 
 }  // namespace detail
 

@@ -222,6 +222,115 @@ class JsonOut {
   char* p_;
 };
 
+/// The fields every encoded event starts with, decoded.
+struct EventHead {
+  char ph;
+  int pid;
+  int tid;
+  SimTime ts;
+};
+
+/// A flow event ('s'/'f' host-to-device, 'S'/'F' device-to-device), without its closing brace;
+/// p is just past the head and moves past the flow id.
+inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_t*& p) {
+  char id_buf[24];
+  const auto r = std::to_chars(id_buf, id_buf + sizeof id_buf, get_varint(p));
+  const std::string_view id(id_buf, static_cast<std::size_t>(r.ptr - id_buf));
+  const bool host = h.ph == 's' || h.ph == 'f';
+  const bool begin = h.ph == 's' || h.ph == 'S';
+  if (host) {
+    out.lit("{\"name\":\"HostToDevice");
+  } else {
+    out.lit("{\"name\":\"DeviceToDevice");
+  }
+  out.put(id);
+  if (begin) {
+    out.lit("\",\"ph\":\"s\",\"pid\":");
+  } else {
+    out.lit("\",\"ph\":\"f\",\"pid\":");
+  }
+  out.integer(h.pid);
+  out.lit(",\"tid\":");
+  out.integer(h.tid);
+  if (host) {
+    out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
+  } else {
+    out.lit(",\"cat\":\"DeviceToDevice\",\"id\":\"");
+  }
+  out.put(id);
+  out.ch('"');
+  if (!begin) out.lit(",\"bp\":\"e\"");
+  out.lit(",\"ts\":");
+  out.us(h.ts);
+}
+
+/// A value's varint read from p (and its double, if any): the value as JSON.
+inline void write_value(JsonOut& out, const std::vector<std::string>& text,
+                        const std::uint8_t*& p) {
+  const std::uint64_t word = get_varint(p);
+  if ((word & 3) == kString) {
+    out.put(text[word >> 2]);
+  } else if ((word & 3) == kInteger) {
+    out.integer_number(word >> 2);
+  } else {
+    out.number(get_number(word, p));
+  }
+}
+
+/// The args object of a named event: a counter's one value under its own name, or the list of
+/// key/value pairs of a complete or instant event.
+inline void write_args(JsonOut& out, const std::vector<std::string>& text, char ph,
+                       const std::string& name, const std::uint8_t*& p) {
+  out.lit(",\"args\":{");
+  if (ph == 'C') {
+    out.put(name);
+    out.ch(':');
+    const std::uint64_t word = get_varint(p);
+    if ((word & 3) == kInteger) {
+      out.integer_number(word >> 2);
+    } else {
+      out.number(get_number(word, p));
+    }
+  } else {
+    const std::uint64_t count = get_varint(p);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      if (i) out.ch(',');
+      out.put(text[get_varint(p)]);
+      out.ch(':');
+      write_value(out, text, p);
+    }
+  }
+  out.ch('}');
+}
+
+/// A complete ('X'), instant ('i') or counter ('C') event, without its closing brace.
+inline void write_named_event(JsonOut& out, const std::vector<std::string>& text,
+                              const EventHead& h, const std::uint8_t*& p) {
+  const char ph = h.ph;
+  const SimTime dur = ph == 'X' ? get_varint(p) : 0;
+  const std::string& name = text[get_varint(p)];
+  out.lit("{\"name\":");
+  out.put(name);
+  if (ph == 'X') {
+    out.lit(",\"ph\":\"X\",\"pid\":");
+  } else if (ph == 'i') {
+    out.lit(",\"ph\":\"i\",\"pid\":");
+  } else {
+    out.lit(",\"ph\":\"C\",\"pid\":");
+  }
+  out.integer(h.pid);
+  out.lit(",\"tid\":");
+  out.integer(h.tid);
+  if (ph == 'i') out.lit(",\"s\":\"t\"");
+  out.lit(",\"ts\":");
+  out.us(h.ts);
+  if (ph == 'X') {
+    out.lit(",\"dur\":");
+    out.us(dur);
+  }
+  write_args(out, text, ph, name, p);
+}
+
 std::string quoted(const std::string& s) {
   std::string out;
   out.reserve(s.size() + 2);
@@ -412,89 +521,17 @@ void TraceWriter::write(const std::string& path) const {
     const std::uint8_t* p = c.data.get();
     const std::uint8_t* const end = p + c.used;
     while (p < end) {
-      const char ph = static_cast<char>(*p++);
-      const auto pid = static_cast<int>(unzigzag(get_varint(p)));
-      const auto tid = static_cast<int>(unzigzag(get_varint(p)));
+      EventHead head;
+      head.ph = static_cast<char>(*p++);
+      head.pid = static_cast<int>(unzigzag(get_varint(p)));
+      head.tid = static_cast<int>(unzigzag(get_varint(p)));
       ts += static_cast<SimTime>(unzigzag(get_varint(p)));
+      head.ts = ts;
+      const char ph = head.ph;
       if (ph == 's' || ph == 'f' || ph == 'S' || ph == 'F') {
-        char id_buf[24];
-        const auto r = std::to_chars(id_buf, id_buf + sizeof id_buf, get_varint(p));
-        const std::string_view id(id_buf, static_cast<std::size_t>(r.ptr - id_buf));
-        const bool host = ph == 's' || ph == 'f';
-        const bool begin = ph == 's' || ph == 'S';
-        if (host) {
-          out.lit("{\"name\":\"HostToDevice");
-        } else {
-          out.lit("{\"name\":\"DeviceToDevice");
-        }
-        out.put(id);
-        if (begin) {
-          out.lit("\",\"ph\":\"s\",\"pid\":");
-        } else {
-          out.lit("\",\"ph\":\"f\",\"pid\":");
-        }
-        out.integer(pid);
-        out.lit(",\"tid\":");
-        out.integer(tid);
-        if (host) {
-          out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
-        } else {
-          out.lit(",\"cat\":\"DeviceToDevice\",\"id\":\"");
-        }
-        out.put(id);
-        out.ch('"');
-        if (!begin) out.lit(",\"bp\":\"e\"");
-        out.lit(",\"ts\":");
-        out.us(ts);
+        write_flow_event(out, head, p);
       } else {
-        const SimTime dur = ph == 'X' ? get_varint(p) : 0;
-        const std::string& name = text[get_varint(p)];
-        out.lit("{\"name\":");
-        out.put(name);
-        if (ph == 'X') {
-          out.lit(",\"ph\":\"X\",\"pid\":");
-        } else if (ph == 'i') {
-          out.lit(",\"ph\":\"i\",\"pid\":");
-        } else {
-          out.lit(",\"ph\":\"C\",\"pid\":");
-        }
-        out.integer(pid);
-        out.lit(",\"tid\":");
-        out.integer(tid);
-        if (ph == 'i') out.lit(",\"s\":\"t\"");
-        out.lit(",\"ts\":");
-        out.us(ts);
-        if (ph == 'X') {
-          out.lit(",\"dur\":");
-          out.us(dur);
-        }
-        out.lit(",\"args\":{");
-        if (ph == 'C') {
-          out.put(name);
-          out.ch(':');
-          const std::uint64_t word = get_varint(p);
-          if ((word & 3) == kInteger) {
-            out.integer_number(word >> 2);
-          } else {
-            out.number(get_number(word, p));
-          }
-        } else {
-          const std::uint64_t count = get_varint(p);
-          for (std::uint64_t i = 0; i < count; ++i) {
-            if (i) out.ch(',');
-            out.put(text[get_varint(p)]);
-            out.ch(':');
-            const std::uint64_t word = get_varint(p);
-            if ((word & 3) == kString) {
-              out.put(text[word >> 2]);
-            } else if ((word & 3) == kInteger) {
-              out.integer_number(word >> 2);
-            } else {
-              out.number(get_number(word, p));
-            }
-          }
-        }
-        out.ch('}');
+        write_named_event(out, text, head, p);
       }
       if (++written < events_) {
         out.lit("},\n");

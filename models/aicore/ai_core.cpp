@@ -111,22 +111,23 @@ SimTime AiCore::transfer(bool write, std::uint64_t bytes) {
   return sim::sim_now() + delay.value();
 }
 
-void AiCore::step() {
-  const SimTime now = sim::sim_now();
-  if (want_) {
-    want_ = false;
-    if (begin_preempt(now)) {
-      if (preempt_.mode == PreemptMode::kKill || !preempt_.cut.progress) {
-        preempt_.saved_bytes = 0;  // nothing to save: the core is free now
-        preempt_.drained = now;
-        phase_ = Phase::kIdle;
-        sink_.block_preempted(*this);
-        return;
-      }
-      phase_ = Phase::kSave;
-    }
+// A preemption was asked for and takes: true when the core is free at once (a kill, or nothing
+// ran yet), otherwise the context goes to be saved.
+bool AiCore::preempt_now(SimTime now) {
+  if (preempt_.mode == PreemptMode::kKill || !preempt_.cut.progress) {
+    preempt_.saved_bytes = 0;  // nothing to save: the core is free now
+    preempt_.drained = now;
+    phase_ = Phase::kIdle;
+    sink_.block_preempted(*this);
+    return true;
   }
-  if (phase_ == Phase::kSave) {  // the started instructions drain, then the context is written
+  phase_ = Phase::kSave;
+  return false;
+}
+
+// kSave/kSaving: the started instructions drain, then the context is written.
+void AiCore::step_save(SimTime now) {
+  if (phase_ == Phase::kSave) {
     if (preempt_.drained > now) {
       sc_core::next_trigger(sim::to_sc_time(preempt_.drained - now));
       return;
@@ -134,21 +135,23 @@ void AiCore::step() {
     preempt_.free = preempt_.saved_bytes > 0 ? transfer(true, preempt_.saved_bytes) : now;
     phase_ = Phase::kSaving;
   }
-  if (phase_ == Phase::kSaving) {
-    if (preempt_.free > now) {
-      sc_core::next_trigger(sim::to_sc_time(preempt_.free - now));
-      return;
-    }
-    phase_ = Phase::kIdle;
-    sink_.block_preempted(*this);
+  if (preempt_.free > now) {
+    sc_core::next_trigger(sim::to_sc_time(preempt_.free - now));
     return;
   }
+  phase_ = Phase::kIdle;
+  sink_.block_preempted(*this);
+}
+
+// kStart/kRestore: a checkpointed block's context comes back first, then the replay begins.
+// False while the core sleeps.
+bool AiCore::step_start(SimTime now) {
   if (phase_ == Phase::kStart) {
     timed_out_ = false;
-    if (job_.restore_bytes > 0) {  // a checkpointed block: its context comes back first
+    if (job_.restore_bytes > 0) {
       if (job_.start > now) {
         sleep_until(job_.start, now);
-        return;
+        return false;
       }
       restored_ = transfer(false, job_.restore_bytes);
       phase_ = Phase::kRestore;
@@ -159,7 +162,7 @@ void AiCore::step() {
   if (phase_ == Phase::kRestore) {
     if (restored_ > now) {
       sleep_until(restored_, now);
-      return;
+      return false;
     }
     replay_start_ = restored_;
     phase_ = Phase::kStart;
@@ -169,22 +172,40 @@ void AiCore::step() {
     replay_.begin(trace_, replay_start_, job_.partner != nullptr, pipes, *this);
     phase_ = Phase::kReplay;
   }
-  if (phase_ == Phase::kReplay) {
-    const SimTime limit = replay_start_ + timeout_;  // the watchdog
-    SimTime wake_at = 0;
-    if (replay_.advance(now, wake_at)) {
-      timed_out_ = replay_.result().end > limit;
-      end_ = timed_out_ ? limit : replay_.result().end;
-    } else if (wake_at <= limit) {  // the next GM instruction starts later
-      sleep_until(wake_at, now);
-      return;
-    } else {  // the watchdog fires first: the block stops there (its counts so far stand)
-      timed_out_ = true;
-      end_ = limit;
-    }
-    result_ = &replay_.result();
-    phase_ = Phase::kTail;
+  return true;
+}
+
+// kReplay: the replay advanced to `now`; false while it waits for its next GM instruction.
+bool AiCore::step_replay(SimTime now) {
+  const SimTime limit = replay_start_ + timeout_;  // the watchdog
+  SimTime wake_at = 0;
+  if (replay_.advance(now, wake_at)) {
+    timed_out_ = replay_.result().end > limit;
+    end_ = timed_out_ ? limit : replay_.result().end;
+  } else if (wake_at <= limit) {  // the next GM instruction starts later
+    sleep_until(wake_at, now);
+    return false;
+  } else {  // the watchdog fires first: the block stops there (its counts so far stand)
+    timed_out_ = true;
+    end_ = limit;
   }
+  result_ = &replay_.result();
+  phase_ = Phase::kTail;
+  return true;
+}
+
+void AiCore::step() {
+  const SimTime now = sim::sim_now();
+  if (want_) {
+    want_ = false;
+    if (begin_preempt(now) && preempt_now(now)) return;
+  }
+  if (phase_ == Phase::kSave || phase_ == Phase::kSaving) {
+    step_save(now);
+    return;
+  }
+  if (!step_start(now)) return;
+  if (phase_ == Phase::kReplay && !step_replay(now)) return;
   if (end_ > now) {
     sleep_until(end_, now);
     return;

@@ -139,6 +139,10 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   /// The core's SC_METHOD: replays the assigned block in steps (begin, advance at each GM
   /// instruction's start, the block's end), sleeping in between with next_trigger.
   void step();
+  bool preempt_now(SimTime now);  // step(): a preemption that takes; true = core free
+  void step_save(SimTime now);    // step() in kSave/kSaving
+  bool step_start(SimTime now);   // step() in kStart/kRestore; false = sleeping
+  bool step_replay(SimTime now);  // step() in kReplay; false = sleeping
   /// Cuts the replay at `now` (step() at the preemption); false when the block just ends.
   bool begin_preempt(SimTime now);
   /// Reads or writes `bytes` of GM at simulated time now (a context save or restore); returns

@@ -251,9 +251,11 @@ Param random_param(Call& call, const aclrtRandomParaInfo& info, std::uint8_t wid
   return p;
 }
 
-void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stream, void* reserve) {
+// The checks of aclrtRandomNumAsync's arguments that need no device memory, in the order CANN
+// reports them; returns the stream and sets the element type and the function.
+Stream& random_checked(Call& call, const aclrtRandomNumTaskInfo* info, void* stream,
+                       void* reserve, ElemType& elem, int& func) {
   require_not_null(info, "taskInfo");
-  ElemType elem = ElemType::kFp32;
   const int type = as_int(info->dataType);
   require(random_type(type, elem), ACL_ERROR_INVALID_PARAM,
           "taskInfo->dataType " + std::to_string(type) +
@@ -263,7 +265,7 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
   const arch::Generation& gen = call.config().generation();
   require(gen.random_numbers, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
           std::string(gen.family) + " has no random-number unit (DSA)");
-  const int func = as_int(info->randomNumFuncParaInfo.funcType);
+  func = as_int(info->randomNumFuncParaInfo.funcType);
   require(func >= ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK &&
               func <= ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
           ACL_ERROR_RT_PARAM_INVALID,
@@ -276,12 +278,13 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
           "randomCounterAddr is NULL");
   require(info->randomResultAddr != nullptr, ACL_ERROR_RT_PARAM_INVALID,
           "randomResultAddr is NULL");
-  const std::uint32_t dev = s.device;
-  const Param seed = random_param(call, info->randomSeed, 8, dev, "randomSeed");
-  const Param num = random_param(call, info->randomNum, 8, dev, "randomNum");
-  const auto width = static_cast<std::uint8_t>(builtin::element_size(elem));
-  const auto& params = info->randomNumFuncParaInfo.paramInfo;
-  Param first, second;
+  return s;
+}
+
+// The function's one or two parameters (dropout ratio; min and max; mean and stddev).
+void random_func_params(Call& call, const aclrtRandomNumTaskInfo& info, int func,
+                        std::uint8_t width, std::uint32_t dev, Param& first, Param& second) {
+  const auto& params = info.randomNumFuncParaInfo.paramInfo;
   if (func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK) {
     first =
         random_param(call, params.dropoutBitmaskInfo.dropoutRation, width, dev, "dropoutRation");
@@ -292,39 +295,28 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
     first = random_param(call, params.normalDisInfo.mean, width, dev, "mean");
     second = random_param(call, params.normalDisInfo.stddev, width, dev, "stddev");
   }
-  const MemoryRegistry& memory = call.runtime().memory();
-  void* counter = info->randomCounterAddr;
-  void* result = info->randomResultAddr;
-  const std::uint64_t counter_serial = device_range(call, counter, 16, dev, "randomCounterAddr");
-  const auto rfunc = static_cast<builtin::RandomFunc>(func);
-  std::uint64_t count = 0;
-  num.read(memory, count);  // the count now (for the timing; an address is read again later)
-  require(count <= kMaxRandomNumbers, ACL_ERROR_RT_PARAM_INVALID,
-          "randomNum " + std::to_string(count) + " is larger than any device buffer can hold");
-  const std::uint64_t out_bytes = builtin::random_output_bytes(rfunc, elem, count);
-  const std::uint64_t result_serial =
-      device_range(call, result, std::max<std::uint64_t>(out_bytes, 1), dev, "randomResultAddr");
-  require(!overlap(result, out_bytes, counter, 16), ACL_ERROR_RT_PARAM_INVALID,
-          "randomResultAddr overlaps the 16-byte counter");
-  if (info->randomParaAddr != nullptr) {
-    // CANN copies the two parameters' valueOrAddr words there when the task is submitted.
-    device_range(call, info->randomParaAddr, 16, dev, "randomParaAddr");
-    std::uint64_t words[2] = {first.raw, second.raw};
-    std::memcpy(info->randomParaAddr, words, sizeof words);
-  }
+}
 
-  Task task;
-  task.kind = TaskKind::kRandom;
-  task.direction = Direction::kD2D;
-  task.name = func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ? "RANDOM_DROPOUT_BITMASK"
-              : func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS   ? "RANDOM_UNIFORM"
-              : func == ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS    ? "RANDOM_NORMAL"
-                                                                  : "RANDOM_TRUNCATED_NORMAL";
-  task.bytes = out_bytes;
-  task.elements = count;
-  const MemoryRegistry* mem = &memory;
-  task.effect = [mem, rfunc, elem, seed, num, first, second, counter, counter_serial, result,
-                 result_serial]() -> int {
+const char* random_task_name(int func) {
+  return func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ? "RANDOM_DROPOUT_BITMASK"
+         : func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS   ? "RANDOM_UNIFORM"
+         : func == ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS    ? "RANDOM_NORMAL"
+                                                             : "RANDOM_TRUNCATED_NORMAL";
+}
+
+// The effect of a random-number task: parameters read when it runs (they may be device
+// addresses), numbers generated into the result, the 16-byte counter advanced.
+struct RandomEffect {
+  const MemoryRegistry* mem;
+  builtin::RandomFunc rfunc;
+  ElemType elem;
+  Param seed, num, first, second;
+  void* counter;
+  std::uint64_t counter_serial;
+  void* result;
+  std::uint64_t result_serial;
+
+  int operator()() const {
     builtin::RandomSpec spec;
     spec.func = rfunc;
     spec.type = elem;
@@ -345,7 +337,47 @@ void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stre
     builtin::generate(spec, state, result);
     std::memcpy(counter, state, sizeof state);
     return 0;
-  };
+  }
+};
+
+void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stream, void* reserve) {
+  ElemType elem = ElemType::kFp32;
+  int func = 0;
+  Stream& s = random_checked(call, info, stream, reserve, elem, func);
+  const std::uint32_t dev = s.device;
+  const Param seed = random_param(call, info->randomSeed, 8, dev, "randomSeed");
+  const Param num = random_param(call, info->randomNum, 8, dev, "randomNum");
+  const auto width = static_cast<std::uint8_t>(builtin::element_size(elem));
+  Param first, second;
+  random_func_params(call, *info, func, width, dev, first, second);
+  const MemoryRegistry& memory = call.runtime().memory();
+  void* counter = info->randomCounterAddr;
+  void* result = info->randomResultAddr;
+  const std::uint64_t counter_serial = device_range(call, counter, 16, dev, "randomCounterAddr");
+  const auto rfunc = static_cast<builtin::RandomFunc>(func);
+  std::uint64_t count = 0;
+  num.read(memory, count);  // the count now (for the timing; an address is read again later)
+  require(count <= kMaxRandomNumbers, ACL_ERROR_RT_PARAM_INVALID,
+          "randomNum " + std::to_string(count) + " is larger than any device buffer can hold");
+  const std::uint64_t out_bytes = builtin::random_output_bytes(rfunc, elem, count);
+  const std::uint64_t result_serial =
+      device_range(call, result, std::max<std::uint64_t>(out_bytes, 1), dev, "randomResultAddr");
+  require(!overlap(result, out_bytes, counter, 16), ACL_ERROR_RT_PARAM_INVALID,
+          "randomResultAddr overlaps the 16-byte counter");
+  if (info->randomParaAddr != nullptr) {
+    // CANN copies the two parameters' valueOrAddr words there when the task is submitted.
+    device_range(call, info->randomParaAddr, 16, dev, "randomParaAddr");
+    std::uint64_t words[2] = {first.raw, second.raw};
+    std::memcpy(info->randomParaAddr, words, sizeof words);
+  }
+  Task task;
+  task.kind = TaskKind::kRandom;
+  task.direction = Direction::kD2D;
+  task.name = random_task_name(func);
+  task.bytes = out_bytes;
+  task.elements = count;
+  task.effect = RandomEffect{&memory, rfunc, elem, seed, num, first, second,
+                             counter, counter_serial, result, result_serial};
   submit_to_stream(call, s, std::move(task));
 }
 

@@ -269,8 +269,11 @@ std::vector<AiCpuOpInfo> parse_aicpu_op_info(const std::string& text, const std:
   return ops;
 }
 
-void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
-  Stream& s = call.stream(stream);
+namespace {
+
+// The launch checked (stream, blockDim, body, AI CPU cores present) and its state, with the
+// watchdog's limit: aicore.timeout worth of basic blocks at the AI CPU's rates.
+std::shared_ptr<AiCpuState> aicpu_state(Call& call, const Stream& s, AiCpuSpec& spec) {
   require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
           "the stream does not belong to the current context");
   require(spec.block_dim >= 1 && spec.block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID,
@@ -285,49 +288,66 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
          "the chip has no AI CPU cores (aicpu.cores: 0): AI CPU kernel " + spec.name +
              " cannot run");
   }
-  Runtime& rt = call.runtime();
   auto st = std::make_shared<AiCpuState>();
   st->name = spec.name;
   st->block_dim = spec.block_dim;
   st->body = std::move(spec.body);
-  st->runtime = &rt;
+  st->runtime = &call.runtime();
   st->fault = s.context_fault;
-  // The watchdog: aicore.timeout worth of basic blocks at the AI CPU's rates.
   const double bbs = static_cast<double>(cfg.aicore.timeout.ps) * 1e-12 * aicpu.clock.hz *
                      aicpu.ipc / aicpu.instructions_per_bb;
   if (bbs < 1.8e19) st->bb_limit = static_cast<std::uint64_t>(bbs);
+  return st;
+}
 
+// The caller's device argument block, checked.
+void use_device_args(MemoryRegistry& memory, const AiCpuSpec& spec, AiCpuState& st) {
+  const Allocation* a = memory.find(spec.device_args);
+  require(a != nullptr && a->kind != MemKind::kHostPinned &&
+              a->contains(reinterpret_cast<std::uintptr_t>(spec.device_args),
+                          spec.device_args_size),
+          ACL_ERROR_RT_PARAM_INVALID, "argsData + argsSize is not inside device memory");
+  st.args = spec.device_args;
+  st.args_size = spec.device_args_size;
+  st.args_serial = a->serial;
+  st.check_args = true;
+}
+
+// The host argument block copied into a device allocation of its own, placeholders patched with
+// device addresses; returns what frees that allocation (empty when there are no arguments).
+std::function<void()> copy_host_args(Call& call, MemoryRegistry& memory, const AiCpuSpec& spec,
+                                     AiCpuState& st) {
+  const std::size_t size = spec.args.size();
+  for (const auto& [addr, data] : spec.patches) {
+    require(std::size_t{addr} + 8 <= size && data < size, ACL_ERROR_RT_PARAM_INVALID,
+            "a placeholder offset lies outside the argument block");
+  }
+  if (size == 0) return {};
+  const Allocation* a = memory.allocate(MemKind::kDevice, call.context().device, size, 0);
+  require(a != nullptr, ACL_ERROR_RT_MEMORY_ALLOCATION, "no memory for the argument block");
+  auto* base = reinterpret_cast<std::uint8_t*>(a->base);
+  std::memcpy(base, spec.args.data(), size);
+  for (const auto& [addr, data] : spec.patches) {
+    const std::uint64_t address = a->base + data;
+    std::memcpy(base + addr, &address, sizeof address);
+  }
+  st.args = base;
+  st.args_size = size;
+  return [&memory, base, serial = a->serial] { memory.release_if(base, serial); };
+}
+
+}  // namespace
+
+void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
+  Stream& s = call.stream(stream);
+  auto st = aicpu_state(call, s, spec);
+  Runtime& rt = call.runtime();
   MemoryRegistry& memory = rt.memory();
   std::function<void()> release;
   if (spec.device_args != nullptr) {
-    const Allocation* a = memory.find(spec.device_args);
-    require(a != nullptr && a->kind != MemKind::kHostPinned &&
-                a->contains(reinterpret_cast<std::uintptr_t>(spec.device_args),
-                            spec.device_args_size),
-            ACL_ERROR_RT_PARAM_INVALID, "argsData + argsSize is not inside device memory");
-    st->args = spec.device_args;
-    st->args_size = spec.device_args_size;
-    st->args_serial = a->serial;
-    st->check_args = true;
+    use_device_args(memory, spec, *st);
   } else {
-    const std::size_t size = spec.args.size();
-    for (const auto& [addr, data] : spec.patches) {
-      require(std::size_t{addr} + 8 <= size && data < size, ACL_ERROR_RT_PARAM_INVALID,
-              "a placeholder offset lies outside the argument block");
-    }
-    if (size != 0) {
-      const Allocation* a = memory.allocate(MemKind::kDevice, call.context().device, size, 0);
-      require(a != nullptr, ACL_ERROR_RT_MEMORY_ALLOCATION, "no memory for the argument block");
-      auto* base = reinterpret_cast<std::uint8_t*>(a->base);
-      std::memcpy(base, spec.args.data(), size);
-      for (const auto& [addr, data] : spec.patches) {
-        const std::uint64_t address = a->base + data;
-        std::memcpy(base + addr, &address, sizeof address);
-      }
-      st->args = base;
-      st->args_size = size;
-      release = [&memory, base, serial = a->serial] { memory.release_if(base, serial); };
-    }
+    release = copy_host_args(call, memory, spec, *st);
   }
   auto work = std::make_shared<models::AiCpuWork>();
   work->name = spec.name;

@@ -88,50 +88,73 @@ std::uint32_t take_stream_id(Device& dev) {
   return dev.next_stream_id++;
 }
 
-// Builds the execution of `m`: every recorded task instantiated now (host side), in recording
-// order across the model's streams.
-std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t priority) {
-  auto ex = std::make_shared<Execution>();
-  ex->memory = &call.runtime().memory();
-  ex->device = m.device;
-  ex->priority = priority;
-  for (void* h : m.conds) {
-    if (auto c = registry(call).conds.get(h); c && c->assign_default) ex->defaults.push_back(c);
+namespace {
+
+// One instantiation: the execution being built and the recorded entries in recording order.
+class Builder {
+ public:
+  Builder(Call& call, Model& m, std::uint32_t priority) : call_(call), m_(m), priority_(priority) {}
+
+  std::shared_ptr<Execution> run() {
+    ex_ = std::make_shared<Execution>();
+    ex_->memory = &call_.runtime().memory();
+    ex_->device = m_.device;
+    ex_->priority = priority_;
+    for (void* h : m_.conds) {
+      if (auto c = registry(call_).conds.get(h); c && c->assign_default) ex_->defaults.push_back(c);
+    }
+    for (std::size_t i = 0; i < m_.streams.size(); ++i) index_[m_.streams[i].recording.get()] = i;
+    lay_out_streams();
+    // First the checks (they may fail), then the tasks (making one may have effects on the host:
+    // an event record takes its generation).
+    for (const Ref& ref : order_) check_control(ref);
+    for (const Ref& ref : order_) make_step(ref);
+    return ex_;
   }
-  std::map<const Recording*, std::size_t> index;
-  for (std::size_t i = 0; i < m.streams.size(); ++i) index[m.streams[i].recording.get()] = i;
-  auto stream_index = [&](const std::weak_ptr<Recording>& w, const char* what) {
-    std::shared_ptr<Recording> r = w.lock();
-    auto it = r ? index.find(r.get()) : index.end();
-    require(it != index.end(), ACL_ERROR_RT_PARAM_INVALID,
-            std::string(what) + " is not a stream of this model run instance");
-    return it->second;
-  };
+
+ private:
   struct Ref {
     std::uint64_t seq;
     std::size_t stream, pos;
   };
-  std::vector<Ref> order;
-  ex->streams.resize(m.streams.size());
-  for (std::size_t i = 0; i < m.streams.size(); ++i) {
-    const ModelStream& ms = m.streams[i];
-    if (ms.bound != nullptr) {
-      require(call.runtime().streams().find(ms.bound) != nullptr, ACL_ERROR_RT_PARAM_INVALID,
-              "a stream bound to the model run instance was destroyed");
-    }
-    ex->streams[i].id = ms.id;
-    ex->streams[i].steps.resize(ms.recording->entries.size());
-    if (ms.head) ex->heads.push_back(i);
-    for (std::size_t j = 0; j < ms.recording->entries.size(); ++j) {
-      order.push_back({ms.recording->entries[j].seq, i, j});
-    }
+
+  std::size_t stream_index(const std::weak_ptr<Recording>& w, const char* what) const {
+    std::shared_ptr<Recording> r = w.lock();
+    auto it = r ? index_.find(r.get()) : index_.end();
+    require(it != index_.end(), ACL_ERROR_RT_PARAM_INVALID,
+            std::string(what) + " is not a stream of this model run instance");
+    return it->second;
   }
-  std::sort(order.begin(), order.end(), [](const Ref& a, const Ref& b) { return a.seq < b.seq; });
-  // First the checks (they may fail), then the tasks (making one may have effects on the host:
-  // an event record takes its generation).
-  for (const Ref& ref : order) {
-    const Entry& e = m.streams[ref.stream].recording->entries[ref.pos];
-    Step& step = ex->streams[ref.stream].steps[ref.pos];
+
+  // One execution stream per model stream, and every entry of every stream in recording order.
+  void lay_out_streams() {
+    ex_->streams.resize(m_.streams.size());
+    for (std::size_t i = 0; i < m_.streams.size(); ++i) {
+      const ModelStream& ms = m_.streams[i];
+      if (ms.bound != nullptr) {
+        require(call_.runtime().streams().find(ms.bound) != nullptr, ACL_ERROR_RT_PARAM_INVALID,
+                "a stream bound to the model run instance was destroyed");
+      }
+      ex_->streams[i].id = ms.id;
+      ex_->streams[i].steps.resize(ms.recording->entries.size());
+      if (ms.head) ex_->heads.push_back(i);
+      for (std::size_t j = 0; j < ms.recording->entries.size(); ++j) {
+        order_.push_back({ms.recording->entries[j].seq, i, j});
+      }
+    }
+    std::sort(order_.begin(), order_.end(),
+              [](const Ref& a, const Ref& b) { return a.seq < b.seq; });
+  }
+
+  const Entry& entry(const Ref& ref) const {
+    return m_.streams[ref.stream].recording->entries[ref.pos];
+  }
+  Step& step(const Ref& ref) { return ex_->streams[ref.stream].steps[ref.pos]; }
+
+  // A control task's targets resolved (labels set, streams of this model, sub-models built).
+  void check_control(const Ref& ref) {
+    const Entry& e = entry(ref);
+    Step& step = this->step(ref);
     step.control = e.control;
     switch (e.control) {
       case Control::kLabelSwitch:
@@ -148,7 +171,7 @@ std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t prior
         break;
       case Control::kCond:
         for (void* h : e.children) {
-          Model* c = registry(call).models.find(h);
+          Model* c = registry(call_).models.find(h);
           require(c != nullptr && c->built, ACL_ERROR_RT_PARAM_INVALID,
                   "a sub-model of a condition task was destroyed or never captured");
         }
@@ -157,11 +180,14 @@ std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t prior
         break;
     }
   }
-  for (const Ref& ref : order) {
-    const Entry& e = m.streams[ref.stream].recording->entries[ref.pos];
-    Step& step = ex->streams[ref.stream].steps[ref.pos];
+
+  // The step's task (made now, made later for grouped entries, or a named no-op for control),
+  // the sub-executions of a condition, and the operands of its comparison.
+  void make_step(const Ref& ref) {
+    const Entry& e = entry(ref);
+    Step& step = this->step(ref);
     if (e.grouped) {
-      step.lazy = m.streams[ref.stream].recording;
+      step.lazy = m_.streams[ref.stream].recording;
       step.pos = ref.pos;
     } else if (e.control == Control::kNone) {
       step.task = e.make();
@@ -169,27 +195,43 @@ std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t prior
       step.task.kind = TaskKind::kNop;
       step.task.name = control_name(e.control);
     }
-    if (e.control == Control::kCond) {
-      step.cond_type = e.cond_type;
-      for (void* h : e.children) {
-        auto child = instantiate(call, *registry(call).models.find(h), priority);
-        child->parent = ex;
-        child->parent_stream = ref.stream;
-        step.children.push_back(std::move(child));
-      }
-    }
+    if (e.control == Control::kCond) add_children(e, step, ref.stream);
     step.left = e.left;
     step.right = e.right;
     step.left_serial = e.left_serial;
     step.right_serial = e.right_serial;
     step.cond = e.cond;
     step.wide = e.wide;
-    step.task.device = m.device;
-    step.task.stream = ex->streams[ref.stream].id;
+    step.task.device = m_.device;
+    step.task.stream = ex_->streams[ref.stream].id;
     step.task.task_id = static_cast<std::uint32_t>(ref.pos & 0xFFFFu);
-    step.task.priority = priority;
+    step.task.priority = priority_;
   }
-  return ex;
+
+  void add_children(const Entry& e, Step& step, std::size_t stream) {
+    step.cond_type = e.cond_type;
+    for (void* h : e.children) {
+      auto child = instantiate(call_, *registry(call_).models.find(h), priority_);
+      child->parent = ex_;
+      child->parent_stream = stream;
+      step.children.push_back(std::move(child));
+    }
+  }
+
+  Call& call_;
+  Model& m_;
+  const std::uint32_t priority_;
+  std::shared_ptr<Execution> ex_;
+  std::map<const Recording*, std::size_t> index_;
+  std::vector<Ref> order_;
+};
+
+}  // namespace
+
+// Builds the execution of `m`: every recorded task instantiated now (host side), in recording
+// order across the model's streams.
+std::shared_ptr<Execution> instantiate(Call& call, Model& m, std::uint32_t priority) {
+  return Builder(call, m, priority).run();
 }
 
 void require_not_running(const Model& m) {

@@ -127,88 +127,122 @@ HCCL_EXPORT HcclResult HcclGetRootInfo(HcclRootInfo* rootInfo) {
   });
 }
 
+namespace {
+
+// The communication domain a root info names: of this process, or (in a session) of the
+// session's hub.
+std::shared_ptr<Domain> root_domain(const RootInfo& info) {
+  std::shared_ptr<Domain> d;
+  if (info.pid == static_cast<std::int32_t>(::getpid())) d = hccl::find_domain(info.id);
+  if (d == nullptr && info.remote_id != 0) {
+    const std::string mine = hccl::session();
+    require(mine == info.session, HCCL_E_PARA,
+            "rootInfo names a domain of session '" + info.session + "', this process is " +
+                (mine.empty() ? std::string("in no session (NPUSIM_SESSION, NPUSIM_SERVER)")
+                              : "in session '" + mine + "'"));
+    d = hccl::remote_domain(info.remote_id);
+  }
+  require(d != nullptr, HCCL_E_PARA,
+          info.remote_id == 0 && info.pid != static_cast<std::int32_t>(::getpid())
+              ? "rootInfo comes from process " + std::to_string(info.pid) +
+                    ", which was in no session (ranks in several processes need one: "
+                    "NPUSIM_SESSION)"
+              : std::string("rootInfo names no communication domain of this process"));
+  return d;
+}
+
+// nRanks and rank against the devices and against what the domain's other ranks gave.
+void check_rank_count(Call& c, const Domain& d, std::uint32_t nRanks, std::uint32_t rank) {
+  const auto devices = static_cast<std::uint32_t>(c.runtime().devices().size());
+  require(nRanks >= 1 && nRanks <= devices, HCCL_E_PARA,
+          "nRanks " + std::to_string(nRanks) + " must be in [1, " + std::to_string(devices) +
+              "] (one rank per device)");
+  require(rank < nRanks, HCCL_E_PARA,
+          "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nRanks));
+  require(d.nranks == 0 || d.nranks == nRanks, HCCL_E_PARA,
+          "nRanks " + std::to_string(nRanks) + " differs from the " + std::to_string(d.nranks) +
+              " another rank of the domain gave");
+  require(d.nranks == 0 || d.joined < d.nranks, HCCL_E_PARA,
+          "every rank of this rootInfo's domain has joined already (a new communicator needs a "
+          "new HcclGetRootInfo)");
+}
+
+// The domain sized by its first rank; the rank and the device must both be free in it.
+void claim_rank(Domain& d, std::uint32_t nRanks, std::uint32_t rank, std::uint32_t device) {
+  if (d.nranks == 0) {
+    d.nranks = nRanks;
+    d.ranks.assign(nRanks, nullptr);
+    d.devices.assign(nRanks, Domain::kNoDevice);
+  }
+  require(d.ranks[rank] == nullptr, HCCL_E_PARA,
+          "rank " + std::to_string(rank) + " of the domain has already joined");
+  for (Comm* other : d.ranks) {
+    require(other == nullptr || other->device() != device, HCCL_E_PARA,
+            "device " + std::to_string(device) + " already holds rank " +
+                std::to_string(other != nullptr ? other->rank() : 0) + " of the domain");
+  }
+}
+
+// The rank's communicator, announced to the session's hub (if any) and entered in the domain.
+Comm* join_rank(Call& c, const std::shared_ptr<Domain>& d, std::uint32_t nRanks,
+                std::uint32_t rank, std::uint32_t device) {
+  auto owned = std::make_unique<Comm>(d, rank, device);
+  Comm* mine = owned.get();
+  if (d->remote_id != 0) {  // the session's hub hears of every rank
+    mine->reserve_arena(c);
+    try {
+      hccl::join_remote(c, d, rank, nRanks, device);
+    } catch (...) {
+      mine->destroy(c);
+      throw;
+    }
+  }
+  d->ranks[rank] = mine;
+  d->devices[rank] = device;
+  d->local_devices.push_back(device);
+  ++d->local;
+  ++d->joined;
+  hccl::add_comm(owned.release());
+  return mine;
+}
+
+std::string missing_ranks(const Domain& d) {
+  std::string missing;
+  for (std::uint32_t i = 0; i < d.nranks; ++i) {
+    if (d.ranks[i] == nullptr) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+  }
+  return missing;
+}
+
+// Rendezvous: every rank blocks until all nRanks joined (other host threads act meanwhile); a
+// deadlock takes the rank out again.
+void await_all_ranks(Call& c, const std::shared_ptr<Domain>& d, Comm* mine, std::uint32_t rank) {
+  WaitResult r = c.wait([d] { return d->joined >= d->nranks; }, kForever, [&] {
+    return "HcclCommInitRootInfo (rank " + std::to_string(rank) + ") waits for rank(s) " +
+           missing_ranks(*d) + " to join";
+  });
+  if (r != WaitResult::kDone) {
+    mine->destroy(c);
+    if (d->joined < d->nranks) --d->joined;
+    hccl::remove_comm(mine);
+    delete mine;
+    fail(HCCL_E_TIMEOUT, "deadlock: not every rank of the domain called HcclCommInitRootInfo");
+  }
+}
+
+}  // namespace
+
 HCCL_EXPORT HcclResult HcclCommInitRootInfo(uint32_t nRanks, const HcclRootInfo* rootInfo,
                                             uint32_t rank, HcclComm* comm) {
   return hccl_api("HcclCommInitRootInfo", [&](Call& c) {
     if (rootInfo == nullptr) fail(HCCL_E_PTR, "rootInfo is NULL");
     if (comm == nullptr) fail(HCCL_E_PTR, "comm is NULL");
-    const RootInfo info = read_root_info(rootInfo);
-    std::shared_ptr<Domain> d;
-    if (info.pid == static_cast<std::int32_t>(::getpid())) d = hccl::find_domain(info.id);
-    if (d == nullptr && info.remote_id != 0) {
-      const std::string mine = hccl::session();
-      require(mine == info.session, HCCL_E_PARA,
-              "rootInfo names a domain of session '" + info.session + "', this process is " +
-                  (mine.empty() ? std::string("in no session (NPUSIM_SESSION, NPUSIM_SERVER)")
-                                : "in session '" + mine + "'"));
-      d = hccl::remote_domain(info.remote_id);
-    }
-    require(d != nullptr, HCCL_E_PARA,
-            info.remote_id == 0 && info.pid != static_cast<std::int32_t>(::getpid())
-                ? "rootInfo comes from process " + std::to_string(info.pid) +
-                      ", which was in no session (ranks in several processes need one: "
-                      "NPUSIM_SESSION)"
-                : std::string("rootInfo names no communication domain of this process"));
-    const auto devices = static_cast<std::uint32_t>(c.runtime().devices().size());
-    require(nRanks >= 1 && nRanks <= devices, HCCL_E_PARA,
-            "nRanks " + std::to_string(nRanks) + " must be in [1, " + std::to_string(devices) +
-                "] (one rank per device)");
-    require(rank < nRanks, HCCL_E_PARA,
-            "rank " + std::to_string(rank) + " is not below nRanks " + std::to_string(nRanks));
-    require(d->nranks == 0 || d->nranks == nRanks, HCCL_E_PARA,
-            "nRanks " + std::to_string(nRanks) + " differs from the " + std::to_string(d->nranks) +
-                " another rank of the domain gave");
-    require(d->nranks == 0 || d->joined < d->nranks, HCCL_E_PARA,
-            "every rank of this rootInfo's domain has joined already (a new communicator needs a "
-            "new HcclGetRootInfo)");
+    const std::shared_ptr<Domain> d = root_domain(read_root_info(rootInfo));
+    check_rank_count(c, *d, nRanks, rank);
     const std::uint32_t device = c.context().device;
-    if (d->nranks == 0) {
-      d->nranks = nRanks;
-      d->ranks.assign(nRanks, nullptr);
-      d->devices.assign(nRanks, Domain::kNoDevice);
-    }
-    require(d->ranks[rank] == nullptr, HCCL_E_PARA,
-            "rank " + std::to_string(rank) + " of the domain has already joined");
-    for (Comm* other : d->ranks) {
-      require(other == nullptr || other->device() != device, HCCL_E_PARA,
-              "device " + std::to_string(device) + " already holds rank " +
-                  std::to_string(other != nullptr ? other->rank() : 0) + " of the domain");
-    }
-    auto owned = std::make_unique<Comm>(d, rank, device);
-    Comm* mine = owned.get();
-    if (d->remote_id != 0) {  // the session's hub hears of every rank
-      mine->reserve_arena(c);
-      try {
-        hccl::join_remote(c, d, rank, nRanks, device);
-      } catch (...) {
-        mine->destroy(c);
-        throw;
-      }
-    }
-    d->ranks[rank] = mine;
-    d->devices[rank] = device;
-    d->local_devices.push_back(device);
-    ++d->local;
-    ++d->joined;
-    hccl::add_comm(owned.release());
-    // Rendezvous: every rank blocks until all nRanks joined (other host threads act meanwhile).
-    WaitResult r = c.wait([d] { return d->joined >= d->nranks; }, kForever,
-                          [&] {
-                            std::string missing;
-                            for (std::uint32_t i = 0; i < d->nranks; ++i) {
-                              if (d->ranks[i] == nullptr)
-                                missing += (missing.empty() ? "" : ", ") + std::to_string(i);
-                            }
-                            return "HcclCommInitRootInfo (rank " + std::to_string(rank) +
-                                   ") waits for rank(s) " + missing + " to join";
-                          });
-    if (r != WaitResult::kDone) {
-      mine->destroy(c);
-      if (d->joined < d->nranks) --d->joined;
-      hccl::remove_comm(mine);
-      delete mine;
-      fail(HCCL_E_TIMEOUT, "deadlock: not every rank of the domain called HcclCommInitRootInfo");
-    }
+    claim_rank(*d, nRanks, rank, device);
+    Comm* mine = join_rank(c, d, nRanks, rank, device);
+    await_all_ranks(c, d, mine, rank);
     hccl::settle(d);
     *comm = mine;
   });
