@@ -264,16 +264,23 @@ inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_
   out.us(h.ts);
 }
 
+/// A number's varint already read (tag kInteger or kDouble; p moves past a double): as JSON.
+inline void write_number(JsonOut& out, std::uint64_t word, const std::uint8_t*& p) {
+  if ((word & 3) == kInteger) {
+    out.integer_number(word >> 2);
+  } else {
+    out.number(get_number(word, p));
+  }
+}
+
 /// A value's varint read from p (and its double, if any): the value as JSON.
 inline void write_value(JsonOut& out, const std::vector<std::string>& text,
                         const std::uint8_t*& p) {
   const std::uint64_t word = get_varint(p);
   if ((word & 3) == kString) {
     out.put(text[word >> 2]);
-  } else if ((word & 3) == kInteger) {
-    out.integer_number(word >> 2);
   } else {
-    out.number(get_number(word, p));
+    write_number(out, word, p);
   }
 }
 
@@ -285,12 +292,7 @@ inline void write_args(JsonOut& out, const std::vector<std::string>& text, char 
   if (ph == 'C') {
     out.put(name);
     out.ch(':');
-    const std::uint64_t word = get_varint(p);
-    if ((word & 3) == kInteger) {
-      out.integer_number(word >> 2);
-    } else {
-      out.number(get_number(word, p));
-    }
+    write_number(out, get_varint(p), p);
   } else {
     const std::uint64_t count = get_varint(p);
     for (std::uint64_t i = 0; i < count; ++i) {

@@ -41,72 +41,35 @@ constexpr std::uint64_t kMaxReduceSumBytes = 4ULL << 30;  // CANN: SUM count in 
 // More numbers than this cannot fit any allocation (and count * 8 bytes must not wrap).
 constexpr std::uint64_t kMaxRandomNumbers = 1ULL << 56;
 
-// aclrtReduceAsync's data types (the ones CANN's ACL layer maps; INT4 has no whole bytes).
-bool reduce_type(int type, ElemType& out, bool& int4) {
-  int4 = false;
+// The element type of an ACL data type the builtin tasks know (INT4 has no whole bytes: not one).
+bool acl_elem_type(int type, ElemType& out) {
   switch (type) {
-    case ACL_FLOAT:
-      out = ElemType::kFp32;
-      return true;
-    case ACL_FLOAT16:
-      out = ElemType::kFp16;
-      return true;
-    case ACL_BF16:
-      out = ElemType::kBf16;
-      return true;
-    case ACL_INT8:
-      out = ElemType::kInt8;
-      return true;
-    case ACL_INT16:
-      out = ElemType::kInt16;
-      return true;
-    case ACL_INT32:
-      out = ElemType::kInt32;
-      return true;
-    case ACL_UINT8:
-      out = ElemType::kUint8;
-      return true;
-    case ACL_UINT16:
-      out = ElemType::kUint16;
-      return true;
-    case ACL_UINT32:
-      out = ElemType::kUint32;
-      return true;
-    case ACL_INT4:
-      int4 = true;
-      return true;
-    default:
-      return false;
+    case ACL_FLOAT: out = ElemType::kFp32; return true;
+    case ACL_FLOAT16: out = ElemType::kFp16; return true;
+    case ACL_BF16: out = ElemType::kBf16; return true;
+    case ACL_INT8: out = ElemType::kInt8; return true;
+    case ACL_INT16: out = ElemType::kInt16; return true;
+    case ACL_INT32: out = ElemType::kInt32; return true;
+    case ACL_INT64: out = ElemType::kInt64; return true;
+    case ACL_UINT8: out = ElemType::kUint8; return true;
+    case ACL_UINT16: out = ElemType::kUint16; return true;
+    case ACL_UINT32: out = ElemType::kUint32; return true;
+    case ACL_UINT64: out = ElemType::kUint64; return true;
+    default: return false;
   }
 }
 
-// aclrtRandomNumAsync's data types.
+// aclrtReduceAsync's data types (the ones CANN's ACL layer maps: no 64-bit integers; INT4).
+bool reduce_type(int type, ElemType& out, bool& int4) {
+  int4 = type == ACL_INT4;
+  if (int4) return true;
+  return type != ACL_INT64 && type != ACL_UINT64 && acl_elem_type(type, out);
+}
+
+// aclrtRandomNumAsync's data types (no 8- or 16-bit integers).
 bool random_type(int type, ElemType& out) {
-  switch (type) {
-    case ACL_FLOAT:
-      out = ElemType::kFp32;
-      return true;
-    case ACL_FLOAT16:
-      out = ElemType::kFp16;
-      return true;
-    case ACL_BF16:
-      out = ElemType::kBf16;
-      return true;
-    case ACL_INT32:
-      out = ElemType::kInt32;
-      return true;
-    case ACL_INT64:
-      out = ElemType::kInt64;
-      return true;
-    case ACL_UINT32:
-      out = ElemType::kUint32;
-      return true;
-    case ACL_UINT64:
-      out = ElemType::kUint64;
-      return true;
-    default:
-      return false;
-  }
+  return type != ACL_INT8 && type != ACL_INT16 && type != ACL_UINT8 && type != ACL_UINT16 &&
+         acl_elem_type(type, out);
 }
 
 // Whether the comma list `list` names `name`.

@@ -107,6 +107,8 @@ TEST_F(BuiltinTest, ReduceErrorCodes) {
       {"NULL src", reduce(b_, nullptr, 16, sum, ACL_FLOAT), ACL_ERROR_INVALID_PARAM},
       {"reserve", reduce(b_, a_, 16, sum, ACL_FLOAT, &reserve), ACL_ERROR_INVALID_PARAM},
       {"double", reduce(b_, a_, 16, sum, ACL_DOUBLE), ACL_ERROR_INVALID_PARAM},
+      {"int64", reduce(b_, a_, 16, sum, ACL_INT64), ACL_ERROR_INVALID_PARAM},
+      {"uint64", reduce(b_, a_, 16, sum, ACL_UINT64), ACL_ERROR_INVALID_PARAM},
       {"count 0", reduce(b_, a_, 0, sum, ACL_FLOAT), ACL_ERROR_RT_PARAM_INVALID},
       {"kind 9", reduce(b_, a_, 16, 9, ACL_FLOAT), ACL_ERROR_RT_PARAM_INVALID},
       {"kind 14", reduce(b_, a_, 16, 14, ACL_FLOAT), ACL_ERROR_RT_PARAM_INVALID},
@@ -289,6 +291,9 @@ TEST_F(RandomTest, ErrorCodes) {
   EXPECT_EQ(aclrtRandomNumAsync(nullptr, stream_, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtRandomNumAsync(&good, stream_, &reserve), ACL_ERROR_RT_PARAM_INVALID);
   EXPECT_EQ(with([](auto& i) { i.dataType = ACL_INT8; }), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(with([](auto& i) { i.dataType = ACL_UINT8; }), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(with([](auto& i) { i.dataType = ACL_INT16; }), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(with([](auto& i) { i.dataType = ACL_UINT16; }), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(with([](auto& i) { i.dataType = ACL_DOUBLE; }), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(with([](auto& i) {
               const int bad = 4;
