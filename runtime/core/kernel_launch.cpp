@@ -133,19 +133,27 @@ int block_failed(const LaunchState& st, std::uint32_t block, const char* what) {
   return st.exception_code;
 }
 
+// What the memory-fault message says of the granularity of raw-access checks (README,
+// "memcheck"): page protection catches a raw access only where no live allocation's page is.
+constexpr const char* kRawAccessGranularity =
+    "raw __gm__ accesses are checked per page: one into a freed allocation of up to 2 KiB, into a "
+    "freed packed allocation, just past a buffer inside its last page, or into host memory is not "
+    "caught";
+
 // Runs the body for the installed block; the error code of the block (0 = fine). A memory fault
 // in it (a raw __gm__ load or store outside device memory) ends the block like a trap.
 int run_body(const LaunchState& st, std::uint32_t block) {
   try {
     const MemoryFault fault = run_guarded([&st] { st.body(); });
     if (fault.hit) {
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "illegal global memory access at address 0x%llx (%s): outside every live "
-                    "device allocation",
-                    static_cast<unsigned long long>(fault.address),
-                    fault.signal == SIGBUS ? "bus error" : "segmentation fault");
-      return block_failed(st, block, text);
+      char address[32];
+      std::snprintf(address, sizeof address, "0x%llx",
+                    static_cast<unsigned long long>(fault.address));
+      const std::string text =
+          std::string("illegal global memory access at address ") + address + " (" +
+          (fault.signal == SIGBUS ? "bus error" : "segmentation fault") +
+          "): outside every live device allocation (" + kRawAccessGranularity + ")";
+      return block_failed(st, block, text.c_str());
     }
     return 0;
   } catch (const ascendc::KernelTimeout& e) {

@@ -185,6 +185,10 @@ TEST_F(KernelTest, AStrayRawStoreFailsTheKernelNotTheProcess) {
   const std::string msg = aclGetRecentErrMsg();
   EXPECT_NE(msg.find("store_raw block 0"), std::string::npos) << msg;
   EXPECT_NE(msg.find("illegal global memory access at address 0x"), std::string::npos) << msg;
+  // The message states what raw accesses are checked at (issue 23 item 11: the granularity).
+  EXPECT_NE(msg.find("checked per page"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("freed allocation of up to 2 KiB"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("host memory is not caught"), std::string::npos) << msg;
   ASSERT_EQ(StoreRawDo(1, stream_, nullptr, 8, 7), ACL_SUCCESS);  // near address 0
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
   void* freed = nullptr;
