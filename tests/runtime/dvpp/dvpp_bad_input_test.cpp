@@ -48,9 +48,15 @@ void release() {
 }
 }  // namespace quarantine
 
+// Every single-object operator new and delete of the binary is replaced together (the nothrow
+// ones too: the runtime makes descriptors with new (std::nothrow)), so what one allocates the
+// other frees (AddressSanitizer checks that they match).
 void* operator new(std::size_t n) {
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
+}
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  return std::malloc(n == 0 ? 1 : n);
 }
 
 namespace quarantine {
@@ -70,6 +76,7 @@ void free_block(void* p) noexcept {
 
 void operator delete(void* p) noexcept { quarantine::free_block(p); }
 void operator delete(void* p, std::size_t) noexcept { quarantine::free_block(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { quarantine::free_block(p); }
 
 namespace npusim::rt::testing {
 namespace {
