@@ -23,8 +23,6 @@ HEADERS = sorted(glob.glob(os.path.join(ROOT, "runtime/include/acl/*.h")))
 OP_HEADERS = sorted(glob.glob(os.path.join(ROOT, "runtime/include/aclnn/*.h")) +
                     glob.glob(os.path.join(ROOT, "runtime/include/aclnnop/*.h")))
 OP_DECL = re.compile(r"ACL_FUNC_VISIBILITY\s+([^;{}()]*?)\b(acl\w+)\s*\(([^;{}]*?)\)\s*;", re.S)
-OUT = os.path.join(ROOT, "runtime/acl/acl_unsupported.cpp")
-TEST = os.path.join(ROOT, "tests/runtime/core/api_symbols_test.cpp")
 # Every public ACL header (acl.h first), so each declared type is known to the generated files.
 INCLUDES = ['#include "acl/acl.h"'] + [
     f'#include "acl/{os.path.basename(h)}"' for h in HEADERS if os.path.basename(h) != "acl.h"]
@@ -44,14 +42,19 @@ def declarations(headers=None):
     return found
 
 
-def implemented():
+def defined_in(paths, skip):
+    """The acl* functions the files `paths` define; `skip` (the generated file) is not read."""
     names = set()
-    for path in glob.glob(os.path.join(ROOT, "runtime/*/acl_*.cpp")):
-        if path == OUT:
+    for path in paths:
+        if os.path.abspath(path) == os.path.abspath(skip):
             continue
         for m in re.finditer(r"^[A-Za-z_][\w\s\*]*?\b(acl\w+)\(", open(path).read(), re.M):
             names.add(m.group(1))
     return names
+
+
+def implemented(skip):
+    return defined_in(glob.glob(os.path.join(ROOT, "runtime/*/acl_*.cpp")), skip)
 
 
 def signature(ret, name, params):
@@ -95,16 +98,24 @@ def write(path, lines):
     text = "\n".join(lines)
     if os.path.exists(path) and open(path).read() == text:
         return
-    open(path, "w").write(text)
+    tmp = f"{path}.{os.getpid()}.tmp"  # renamed into place: a reader never sees half a file
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def mode_and_path(argv, script):
+    """The command line of a generator: stubs|test OUTPUT.cpp."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2 or argv[0] not in ("stubs", "test"):
+        sys.exit(f"usage: {os.path.basename(script)} stubs|test OUTPUT.cpp")
+    return argv
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2 or argv[0] not in ("stubs", "test"):
-        sys.exit(f"usage: {os.path.basename(__file__)} stubs|test OUTPUT.cpp")
-    mode, path = argv
+    mode, path = mode_and_path(argv, __file__)
     decls = declarations()
-    done = implemented()
+    done = implemented(path)
     stubs = [n for n in sorted(decls) if n not in done]
     out = [
         "// SPDX-License-Identifier: Apache-2.0",
