@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Build the example against the install tree and run it under npusim, with outputs.
+#   source <install prefix>/bin/setenv.bash && ./run.sh [WORK_DIR]    (default: this folder)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+work="$(realpath -m "${1:-${here}}")"
+mkdir -p "${work}" && cd "${work}"
+cmake -S "${here}" -B build > /dev/null
+cmake --build build > /dev/null
+# `npusim run` picks the chip (default: the 910B preset, 8 chips) and writes the timeline, stats and
+# op_summary.csv into out/; running ./build/hccl_allreduce alone works too (no outputs).
+npusim run --out out -- ./build/hccl_allreduce

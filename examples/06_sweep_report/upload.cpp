@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// The workload of the sweep: one 64 MiB host-to-device copy from pinned memory, timed with
+// events. Its time depends on the chip's PCIe bandwidth, the knob the sweep turns.
+#include <cstdio>
+#include <cstdlib>
+
+#include "acl/acl.h"
+
+#define CHECK(call)                                                                 \
+  do {                                                                              \
+    const aclError err_ = (call);                                                   \
+    if (err_ != ACL_SUCCESS) {                                                      \
+      std::fprintf(stderr, "%s failed: %d (%s)\n", #call, err_, aclGetRecentErrMsg()); \
+      std::exit(1);                                                                 \
+    }                                                                               \
+  } while (0)
+
+int main() {
+  constexpr size_t kBytes = 64u << 20;
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  CHECK(aclrtCreateStream(&stream));
+  void* host = nullptr;
+  void* dev = nullptr;
+  CHECK(aclrtMallocHost(&host, kBytes));
+  CHECK(aclrtMalloc(&dev, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+
+  aclrtEvent start = nullptr, end = nullptr;
+  CHECK(aclrtCreateEventWithFlag(&start, ACL_EVENT_TIME_LINE));
+  CHECK(aclrtCreateEventWithFlag(&end, ACL_EVENT_TIME_LINE));
+  CHECK(aclrtRecordEvent(start, stream));
+  CHECK(aclrtMemcpyAsync(dev, kBytes, host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  CHECK(aclrtRecordEvent(end, stream));
+  CHECK(aclrtSynchronizeStream(stream));
+  float ms = 0;
+  CHECK(aclrtEventElapsedTime(&ms, start, end));
+  std::printf("upload of 64 MiB: %.3f ms simulated = %.2f GB/s\n", ms, kBytes / (ms * 1e-3) / 1e9);
+
+  CHECK(aclrtDestroyEvent(start));
+  CHECK(aclrtDestroyEvent(end));
+  CHECK(aclrtFree(dev));
+  CHECK(aclrtFreeHost(host));
+  CHECK(aclrtDestroyStream(stream));
+  CHECK(aclrtResetDevice(0));
+  CHECK(aclFinalize());
+  return 0;
+}

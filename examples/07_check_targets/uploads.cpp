@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// The workload held to targets: four 8 MiB host-to-device copies queued on one stream, then one
+// synchronize. `npusim check` judges the run's outputs (stats.json, timeline.json) against
+// targets.yaml; nothing in this program knows about the targets.
+#include <cstdio>
+#include <cstdlib>
+
+#include "acl/acl.h"
+
+#define CHECK(call)                                                                 \
+  do {                                                                              \
+    const aclError err_ = (call);                                                   \
+    if (err_ != ACL_SUCCESS) {                                                      \
+      std::fprintf(stderr, "%s failed: %d (%s)\n", #call, err_, aclGetRecentErrMsg()); \
+      std::exit(1);                                                                 \
+    }                                                                               \
+  } while (0)
+
+int main() {
+  constexpr size_t kChunk = 8u << 20;
+  constexpr int kChunks = 4;
+  CHECK(aclInit(nullptr));
+  CHECK(aclrtSetDevice(0));
+  aclrtStream stream = nullptr;
+  CHECK(aclrtCreateStream(&stream));
+  void* host = nullptr;
+  void* dev = nullptr;
+  CHECK(aclrtMallocHost(&host, kChunk * kChunks));
+  CHECK(aclrtMalloc(&dev, kChunk * kChunks, ACL_MEM_MALLOC_HUGE_FIRST));
+  for (int i = 0; i < kChunks; ++i) {
+    char* d = static_cast<char*>(dev) + i * kChunk;
+    const char* h = static_cast<const char*>(host) + i * kChunk;
+    CHECK(aclrtMemcpyAsync(d, kChunk, h, kChunk, ACL_MEMCPY_HOST_TO_DEVICE, stream));
+  }
+  CHECK(aclrtSynchronizeStream(stream));
+  std::printf("uploaded %d chunks of 8 MiB\n", kChunks);
+  CHECK(aclrtFree(dev));
+  CHECK(aclrtFreeHost(host));
+  CHECK(aclrtDestroyStream(stream));
+  CHECK(aclrtResetDevice(0));
+  CHECK(aclFinalize());
+  return 0;
+}
