@@ -38,7 +38,9 @@ int main() {
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
   CHECK(aclnnAddGetWorkspaceSize(ta, tb, alpha, ty, &workspace_size, &executor));  // plan
-  CHECK(aclnnAdd(nullptr, workspace_size, executor, stream));                      // queue
+  void* workspace = nullptr;                                  // Add needs none; others may
+  if (workspace_size > 0) CHECK(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST));
+  CHECK(aclnnAdd(workspace, workspace_size, executor, stream));                    // queue
   CHECK(aclrtSynchronizeStream(stream));                                           // wait
   CHECK(aclrtMemcpy(y.data(), bytes, dy, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
   std::printf("y[0] = %.1f, y[%ld] = %.1f on %s\n", y[0], static_cast<long>(n - 1), y[n - 1],
@@ -47,6 +49,7 @@ int main() {
   for (aclTensor* t : {ta, tb, ty}) aclDestroyTensor(t);
   aclDestroyScalar(alpha);
   for (void* p : {da, db, dy}) CHECK(aclrtFree(p));
+  if (workspace != nullptr) CHECK(aclrtFree(workspace));
   CHECK(aclrtDestroyStream(stream));
   CHECK(aclrtResetDevice(0));
   CHECK(aclFinalize());
