@@ -116,22 +116,24 @@ def pages(root):
     return [p for p in found if os.path.isfile(p)]
 
 
+def readme_length(root, most):
+    readme = os.path.join(root, 'README.md')
+    if not os.path.isfile(readme):
+        return ['README.md: missing']
+    with open(readme, encoding='utf-8') as f:
+        count = sum(1 for _ in f)
+    if count > most:
+        return ['README.md: %d lines, more than %d (move detail into docs/)' % (count, most)]
+    return []
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('root')
     ap.add_argument('--max-readme-lines', type=int, default=300)
     args = ap.parse_args()
     root = os.path.abspath(args.root)
-    problems, links = [], 0
-    readme = os.path.join(root, 'README.md')
-    if not os.path.isfile(readme):
-        problems.append('README.md: missing')
-    else:
-        with open(readme, encoding='utf-8') as f:
-            count = sum(1 for _ in f)
-        if count > args.max_readme_lines:
-            problems.append('README.md: %d lines, more than %d (move detail into docs/)'
-                            % (count, args.max_readme_lines))
+    problems, links = readme_length(root, args.max_readme_lines), 0
     for page in pages(root):
         for number, line in prose_lines(page):
             for m in LINK.finditer(line):

@@ -23,6 +23,8 @@ if [[ ${rc} -ne 0 ]]; then
   exit 1
 fi
 filter=()
-[[ -f "${EXAMPLE}/expected_output.filter" ]] && filter=(--filter "${EXAMPLE}/expected_output.filter")
+if [[ -f "${EXAMPLE}/expected_output.filter" ]]; then
+  filter=(--filter "${EXAMPLE}/expected_output.filter")
+fi
 python3 "$(dirname "${BASH_SOURCE[0]}")/compare_output.py" "${EXAMPLE}/expected_output.txt" \
   "${WORK}/output.txt" "${filter[@]}"
