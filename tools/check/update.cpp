@@ -213,53 +213,69 @@ void emit_metric(YAML::Emitter& e, const Metric& m) {
 
 }  // namespace
 
-std::vector<Target> default_targets(RunOutputs& run) {
-  std::vector<Target> out;
-  auto add = [&out](const std::string& name, const Metric& m, Direction d = Direction::kNone) {
-    Target t;
-    t.name = name;
-    t.metric = m;
-    t.direction = d;
-    out.push_back(t);
-  };
-  const auto lower = Direction::kLowerIsBetter;
-  std::map<std::string, double> leaves;
-  if (fs::exists(fs::path(run.dir()) / "stats.json")) leaves = run.stats_leaves();
-  if (leaves.count("sim_time")) add("simulated time", stats_metric("sim_time", "us"), lower);
-  if (run.has_replay_summary()) {
-    Metric m;
-    m.source = Metric::Source::kReplay;
-    m.path = "simulated_us";
-    add("end to end", m, lower);
+namespace {
+
+Target target(const std::string& name, const Metric& m, Direction d = Direction::kNone) {
+  Target t;
+  t.name = name;
+  t.metric = m;
+  t.direction = d;
+  return t;
+}
+
+/// kernels, and per OP Type (sorted) its kernels and their summed Task Duration.
+void op_targets(RunOutputs& run, std::vector<Target>& out) {
+  out.push_back(target("kernels", op_metric("", Metric::Agg::kCount)));
+  std::set<std::string> types;
+  const auto& rows = run.op_rows();
+  const auto col = static_cast<std::size_t>(
+      std::find(rows[0].begin(), rows[0].end(), "OP Type") - rows[0].begin());
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    if (col < rows[r].size()) types.insert(rows[r][col]);
   }
-  if (run.has_op_summary()) {
-    add("kernels", op_metric("", Metric::Agg::kCount));
-    std::set<std::string> types;
-    const auto& rows = run.op_rows();
-    const auto col = std::find(rows[0].begin(), rows[0].end(), "OP Type") - rows[0].begin();
-    for (std::size_t r = 1; r < rows.size(); ++r) {
-      if (static_cast<std::size_t>(col) < rows[r].size()) types.insert(rows[r][col]);
-    }
-    for (const std::string& t : types) {
-      add(t + " kernels", op_metric(t, Metric::Agg::kCount));
-      add(t + " time", op_metric(t, Metric::Agg::kSum), lower);
-    }
+  for (const std::string& t : types) {
+    out.push_back(target(t + " kernels", op_metric(t, Metric::Agg::kCount)));
+    out.push_back(target(t + " time", op_metric(t, Metric::Agg::kSum), Direction::kLowerIsBetter));
   }
+}
+
+/// The host link's bytes, and each chip that completed a task: its tasks and HBM bytes.
+void traffic_targets(const std::map<std::string, double>& leaves, std::vector<Target>& out) {
   const std::pair<const char*, const char*> kBytes[] = {
       {"system.root_complex.h2d.bytes", "host to device bytes"},
       {"system.root_complex.d2h.bytes", "device to host bytes"}};
   for (const auto& [path, name] : kBytes) {
-    if (leaves.count(path)) add(name, stats_metric(path));
+    if (leaves.count(path)) out.push_back(target(name, stats_metric(path)));
   }
   static const std::regex kChipTasks(R"((chip\d+)\.scheduler\.completed)");
   std::smatch m;
   for (const auto& [path, v] : leaves) {
     if (v <= 0 || !std::regex_match(path, m, kChipTasks)) continue;
-    add(m[1].str() + " tasks", stats_metric(path));
+    out.push_back(target(m[1].str() + " tasks", stats_metric(path)));
     if (leaves.count(m[1].str() + ".hbm.bytes")) {
-      add(m[1].str() + " HBM bytes", stats_metric(m[1].str() + ".hbm.bytes"));
+      out.push_back(target(m[1].str() + " HBM bytes", stats_metric(m[1].str() + ".hbm.bytes")));
     }
   }
+}
+
+}  // namespace
+
+std::vector<Target> default_targets(RunOutputs& run) {
+  std::vector<Target> out;
+  const auto lower = Direction::kLowerIsBetter;
+  std::map<std::string, double> leaves;
+  if (fs::exists(fs::path(run.dir()) / "stats.json")) leaves = run.stats_leaves();
+  if (leaves.count("sim_time")) {
+    out.push_back(target("simulated time", stats_metric("sim_time", "us"), lower));
+  }
+  if (run.has_replay_summary()) {
+    Metric m;
+    m.source = Metric::Source::kReplay;
+    m.path = "simulated_us";
+    out.push_back(target("end to end", m, lower));
+  }
+  if (run.has_op_summary()) op_targets(run, out);
+  traffic_targets(leaves, out);
   return out;
 }
 
