@@ -253,6 +253,12 @@ TEST_F(RunDir, CompareShowsTheConfigDifferenceFirstAndFoldsPerCoreRows) {
   ASSERT_EQ(run_compare(run("a"), run("b"), "", out2, err2, false), 0);
   expect_has(out2.str(), "chip0.aicore.cores.aic15.busy_time");
   EXPECT_EQ(out2.str().find("aic*"), std::string::npos);
+  // A range whose ends print the same is one value: +99.9985 % .. +100 % is "+100.00%".
+  make_run("big", 50226400, 2.0, 1e6, "1GHz");
+  make_run("big2", 50226400, 2.0, 2e6, "1GHz");
+  std::ostringstream out4, err4;
+  ASSERT_EQ(run_compare(run("big"), run("big2"), "", out4, err4), 0);
+  expect_has(out4.str(), "  1000000  +100.00%\n");
   // The same configuration: said in one line.
   make_run("c", 1, 1, 1, "1GHz");
   std::ostringstream out3, err3;

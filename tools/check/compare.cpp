@@ -141,7 +141,7 @@ std::string range(const Group& g, F value, std::string (*show)(double)) {
     lo = std::min(lo, value(*c));
     hi = std::max(hi, value(*c));
   }
-  return lo == hi ? show(lo) : show(lo) + ".." + show(hi);
+  return show(lo) == show(hi) ? show(lo) : show(lo) + ".." + show(hi);
 }
 
 std::vector<Group> group_changes(const std::vector<Change>& changed,
