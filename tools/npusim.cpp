@@ -11,9 +11,9 @@
 //   npusim report DIR [-o FILE.html] [--title T] [--png-dir DIR]
 //       a self-contained HTML page with plots of a run's or a sweep's outputs: runs
 //       tools/report/npusim_report.py (installed in share/npusim/) with Python 3 and matplotlib
-//   npusim check TARGETS.yaml RUN_DIR [--junit FILE]
+//   npusim check TARGETS.yaml RUN_DIR [--junit FILE] [--update [--tolerance T]]
 //       checks a run's outputs against performance targets (tools/check/check.h; docs/check.md)
-//   npusim compare RUN_A RUN_B [--csv FILE]
+//   npusim compare RUN_A RUN_B [--csv FILE] [--unfold]
 //       per-metric and per-op deltas between two runs' outputs
 //   npusim sweep SWEEP.yaml --out DIR [-j N | --slurm [--sbatch OPT]...] [--collect] [--rerun]
 //       one workload over a grid of configurations, on a local pool or a Slurm job array
@@ -437,7 +437,8 @@ Command add_report(CLI::App& app) {
 
 Command add_check(CLI::App& app) {
   struct Args {
-    std::string targets, run, junit;
+    std::string targets, run, junit, tolerance;
+    bool update = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* chk = app.add_subcommand(
@@ -446,7 +447,19 @@ Command add_check(CLI::App& app) {
   chk->add_option("run_dir", a->run, "the --out directory of npusim run / npusim replay")
       ->required();
   chk->add_option("--junit", a->junit, "also write the results as JUnit XML to this file");
+  CLI::Option* update = chk->add_flag(
+      "--update", a->update,
+      "write the targets file from this run instead of checking (expected = the run's values)");
+  chk->add_option("--tolerance", a->tolerance,
+                  std::string("with --update: every target's tolerance (5%, 0.05, abs:10; a new "
+                              "file's default: ") + npusim::check::kDefaultTolerance +
+                      ", an existing file's: kept)")
+      ->needs(update);
   return {chk, [a] {
+            if (a->update) {
+              return npusim::check::run_update(a->targets, a->run, a->tolerance, std::cout,
+                                               std::cerr);
+            }
             return npusim::check::run_check(a->targets, a->run, a->junit, std::cout, std::cerr);
           }};
 }
@@ -454,14 +467,18 @@ Command add_check(CLI::App& app) {
 Command add_compare(CLI::App& app) {
   struct Args {
     std::string a, b, csv;
+    bool unfold = false;
   };
   auto a = std::make_shared<Args>();
   CLI::App* cmp = app.add_subcommand("compare", "per-metric and per-op deltas between two runs");
   cmp->add_option("run_a", a->a, "the --out directory of the first run (A)")->required();
   cmp->add_option("run_b", a->b, "the --out directory of the second run (B)")->required();
   cmp->add_option("--csv", a->csv, "also write the deltas as CSV to this file");
+  cmp->add_flag("--unfold", a->unfold,
+                "one line per per-core (per-channel, per-stream) statistic, not one per unit");
   return {cmp, [a] {
-            return npusim::check::run_compare(a->a, a->b, a->csv, std::cout, std::cerr);
+            return npusim::check::run_compare(a->a, a->b, a->csv, std::cout, std::cerr,
+                                              !a->unfold);
           }};
 }
 

@@ -57,7 +57,7 @@ targets:
     tolerance: 0.001
 YAML
     "${NPUSIM}" check pass.yaml run --junit pass.xml | tee pass.txt
-    grep -Eq "^kernels +5 +±0 +5 +\+0\.00%  PASS$" pass.txt
+    grep -Eq "^kernels +count +5 +±0 +5 +\+0\.00%  PASS$" pass.txt
     grep -Eq "^end to end, old target .* IMPROVED$" pass.txt
     grep -q "8 targets: 7 passed, 1 improved, 0 failed" pass.txt
     python3 - <<'PY'
@@ -71,15 +71,15 @@ PY
     rc=0; "${NPUSIM}" check fail.yaml run --junit fail.xml > fail.txt 2>&1 || rc=$?
     cat fail.txt
     [[ ${rc} -eq 1 ]]
-    grep -Eq "^host to device bytes +54 +±0% +72 +\+33\.33%  FAIL$" fail.txt
-    grep -q "FAIL host to device bytes \[stats.json system.root_complex.h2d.bytes\]: expected 54 ±0%, actual 72 (+33.33%)" fail.txt
+    grep -Eq "^host to device bytes +B +54 +±0% +72 +\+33\.33%  FAIL$" fail.txt
+    grep -q "FAIL host to device bytes \[stats.json system.root_complex.h2d.bytes\]: expected 54 B ±0%, actual 72 B (+33.33%)" fail.txt
     grep -q "8 targets: 6 passed, 1 improved, 1 failed" fail.txt
     python3 - <<'PY'
 import xml.etree.ElementTree as ET
 s = ET.parse("fail.xml").getroot().find("testsuite")
 assert s.get("failures") == "1", s.attrib
 f = s.findall("testcase/failure")
-assert len(f) == 1 and f[0].get("message") == "expected 54 ±0%, actual 72 (+33.33%)", [x.attrib for x in f]
+assert len(f) == 1 and f[0].get("message") == "expected 54 B ±0%, actual 72 B (+33.33%)", [x.attrib for x in f]
 PY
     ;;
   check_errors)  # malformed targets and missing outputs: exit 2, file / target / key / reason
@@ -108,16 +108,29 @@ PY
     replay fast
     replay slow --set aicore.frequency=500MHz
     "${NPUSIM}" compare fast slow --csv d.csv | tee out.txt
+    # The configuration difference comes first: the one key set, with the runs' sources.
+    [[ "$(sed -n 3p out.txt)" == "config.yaml: 1 key differs" ]]
+    grep -q "^  B: preset tiny + overrides: aicore.frequency=500MHz$" out.txt
+    grep -Eq "^aicore.frequency +1GHz +500MHz$" out.txt
     grep -Eq "^stats.json: [0-9]+ numeric metrics in both, [1-9][0-9]* changed" out.txt
-    grep -Eq "^Mul +count +3 +3 +0 +\+0\.00%$" out.txt
-    grep -Eq "^Mul +mean_us .* \+[0-9.]+%$" out.txt   # slower clock: longer kernels
-    grep -Eq "^replay_summary.json simulated_us: A [0-9.]+, B [0-9.]+, delta [0-9.]+ \(\+[0-9.]+%\)$" out.txt
+    # Per-core rows are one line per unit, with the range of values and the rows' count.
+    grep -Eq "^chip0.aicore.cores.aiv\*.busy_time +ps +[0-9]+/[0-9]+ +[0-9]+\.\.[0-9]+ " out.txt
+    ! grep -q "aiv1.busy_time" out.txt
+    grep -Eq "^sim_time +ps +1 " out.txt
+    grep -Eq "^Mul +count +count +3 +3 +0 +\+0\.00%$" out.txt
+    grep -Eq "^Mul +mean +us .* \+[0-9.]+%$" out.txt   # slower clock: longer kernels
+    grep -Eq "^replay_summary.json simulated_us: A [0-9.]+ us, B [0-9.]+ us, delta [0-9.]+ us \(\+[0-9.]+%\)$" out.txt
+    "${NPUSIM}" compare fast slow --unfold > unfold.txt
+    grep -Eq "^chip0.aicore.cores.aiv1.busy_time +ps +1 " unfold.txt
     python3 - <<'PY'
 import csv
 rows = list(csv.DictReader(open("d.csv")))
 ops = {(r["name"], r["quantity"]): r for r in rows if r["section"] == "op"}
-assert float(ops[("Add", "total_us")]["b"]) > float(ops[("Add", "total_us")]["a"]), ops
+assert float(ops[("Add", "total")]["b"]) > float(ops[("Add", "total")]["a"]), ops
+assert ops[("Add", "total")]["unit"] == "us" and ops[("Add", "count")]["unit"] == "count", ops
 assert ops[("Add", "count")]["delta"] == "0"
+cfg = [r for r in rows if r["section"] == "config"]
+assert [(r["name"], r["a"], r["b"]) for r in cfg] == [("aicore.frequency", "1GHz", "500MHz")], cfg
 rep = [r for r in rows if r["section"] == "replay"]
 assert len(rep) == 1 and float(rep[0]["delta"]) > 0, rep
 st = [r for r in rows if r["section"] == "stats"]
@@ -127,7 +140,32 @@ PY
     replay fast2
     "${NPUSIM}" compare fast fast2 > same.txt
     grep -Eq "^stats.json: [0-9]+ numeric metrics in both, 0 changed$" same.txt
+    grep -Eq "^config.yaml: the same effective configuration \([0-9]+ keys\)$" same.txt
     rc=0; "${NPUSIM}" compare fast nothing > out.txt 2>&1 || rc=$?
     [[ ${rc} -eq 2 ]] && grep -q "nothing/stats.json: missing" out.txt ;;
+  check_update)  # --update: a good run becomes the targets file; it passes on that run, fails on a drift
+    replay good
+    "${NPUSIM}" check targets.yaml good --update | tee update.txt
+    grep -q "wrote targets.yaml: 11 targets from good, tolerance 1%" update.txt
+    grep -q "metric: {stats: sim_time, unit: us}" targets.yaml
+    "${NPUSIM}" check targets.yaml good --junit good.xml | tee good.txt
+    grep -q "11 targets: 11 passed, 0 improved, 0 failed" good.txt
+    grep -Eq "^simulated time +us +[0-9.]+ +±1% +[0-9.]+ +\+0\.00%  PASS$" good.txt
+    # The same trace on a slower AI Core clock: the kernels take longer and fail their targets.
+    replay drift --set aicore.frequency=500MHz
+    rc=0; "${NPUSIM}" check targets.yaml drift > drift.txt || rc=$?
+    cat drift.txt
+    [[ ${rc} -eq 1 ]]
+    grep -Eq "^Add time +us +[0-9.]+ +±1% +[0-9.]+ +\+[0-9.]+%  FAIL$" drift.txt
+    grep -Eq "^kernels +count +5 +±1% +5 +\+0\.00%  PASS$" drift.txt
+    # An existing file is updated in place: the comment stays, expected values follow the run.
+    sed -i '1i # my targets' targets.yaml
+    "${NPUSIM}" check targets.yaml drift --update --tolerance 5% | tee update2.txt
+    grep -Eq "^Add time +us +[0-9.]+ +[0-9.]+ +\+[0-9.]+%$" update2.txt
+    [[ "$(head -1 targets.yaml)" == "# my targets" ]]
+    [[ $(grep -c "tolerance: 5%" targets.yaml) -eq 11 ]]
+    "${NPUSIM}" check targets.yaml drift > /dev/null
+    rc=0; "${NPUSIM}" check targets.yaml good --tolerance 5% > /dev/null 2> err.txt || rc=$?
+    [[ ${rc} -ne 0 ]] && grep -q "requires --update" err.txt ;;
   *) echo "unknown case ${CASE}"; exit 2 ;;
 esac

@@ -146,7 +146,7 @@ TEST(TargetsParser, UnknownKeyNamesFileLineTargetAndKey) {
   expect_has(error_of("targets: []\nthresholds: 1\n"), "t.yaml:2: top level: unknown key 'thresholds'");
   expect_has(error_of("- {name: a, metric: {stat: x}, expected: 1, tolerance: 0}\n"),
              "t.yaml:1: target 0 ('a'): key 'metric': unknown key 'stat' (allowed: op_summary, "
-             "replay, stats, timeline)");
+             "replay, stats, timeline, unit)");
   expect_has(error_of("- {name: a, metric: {op_summary: {op: Add, colum: x}}, expected: 1, "
                       "tolerance: 0}\n"),
              "target 0 ('a'): key 'metric'.op_summary: unknown key 'colum'");
@@ -443,11 +443,11 @@ TEST_F(CheckTest, ExitCodesAndTable) {
   std::ostringstream out, err;
   EXPECT_EQ(run_check(pass, run(), "", out, err), 0) << out.str() << err.str();
   EXPECT_EQ(err.str(), "");
-  expect_has(out.str(), "target     expected  tolerance  actual  error %  result\n"
-                        "---------------------------------------------------------\n"
-                        "hbm bytes       456        ±0%     456   +0.00%  PASS\n"
-                        "add mean        3.1        ±5%       3   -3.23%  PASS\n"
-                        "e2e              20        ±5%    15.3  -23.50%  IMPROVED\n");
+  expect_has(out.str(), "target     unit  expected  tolerance  actual  error %  result\n"
+                        "---------------------------------------------------------------\n"
+                        "hbm bytes  B          456        ±0%     456   +0.00%  PASS\n"
+                        "add mean   us         3.1        ±5%       3   -3.23%  PASS\n"
+                        "e2e        us          20        ±5%    15.3  -23.50%  IMPROVED\n");
   expect_has(out.str(), "3 targets: 2 passed, 1 improved, 0 failed\n");
 
   const std::string fail = write(
@@ -456,8 +456,8 @@ TEST_F(CheckTest, ExitCodesAndTable) {
       "- {name: sim, metric: {stats: sim_time}, expected: 50226400, tolerance: 0}\n");
   std::ostringstream out2, err2;
   EXPECT_EQ(run_check(fail, run(), "", out2, err2), 1);
-  expect_has(out2.str(), "FAIL hbm bytes [stats.json chip0.hbm.bytes]: expected 400 ±10%, actual "
-                         "456 (+14.00%)");
+  expect_has(out2.str(), "FAIL hbm bytes [stats.json chip0.hbm.bytes]: expected 400 B ±10%, "
+                         "actual 456 B (+14.00%)");
   expect_has(out2.str(), "2 targets: 1 passed, 0 improved, 1 failed\n");
 
   const std::string missing = write(
@@ -495,8 +495,8 @@ TEST_F(CheckTest, JUnitXml) {
                 "skipped=\"0\">");
   expect_has(x, "<testcase classname=\"npusim.check\" name=\"ok\">\n      <system-out>");
   expect_has(x, "<testcase classname=\"npusim.check\" name=\"a&lt;b &amp; &apos;c&apos;\">\n"
-                "      <failure type=\"FAIL\" message=\"expected 400 ±10%, actual 456 (+14.00%)\">"
-                "metric: stats.json chip0.hbm.bytes\nexpected: 400 ±10%\nactual: 456\n</failure>");
+                "      <failure type=\"FAIL\" message=\"expected 400 B ±10%, actual 456 B (+14.00%)\">"
+                "metric: stats.json chip0.hbm.bytes\nexpected: 400 B ±10%\nactual: 456 B\n</failure>");
   expect_has(x, "<error type=\"ERROR\" message=\"" + run() + "/stats.json: no key &apos;x&apos;");
   // Well formed: every element opened is closed, in order (no XML parser in the test deps; the
   // end-to-end test parses it with Python's).
@@ -550,21 +550,23 @@ TEST_F(CheckTest, CompareDeltas) {
   ASSERT_NE(bw, std::string::npos);
   EXPECT_LT(blocks, bw);
   EXPECT_EQ(s.find("chip0.hbm.bytes"), std::string::npos);  // unchanged: not listed
-  expect_has(s, "metric                   unit    A   B  delta    change\n"
-                "-------------------------------------------------------\n"
-                "chip0.cores.aiv0.blocks          5  10      5  +100.00%\n"
-                "chip0.hbm.bandwidth      GB/s  100  50    -50   -50.00%\n");
-  expect_has(s, "Add      total_us   6  8      2   +33.33%\n");
-  expect_has(s, "Cast     count      0  1      1     +inf%\n");
-  expect_has(s, "replay_summary.json simulated_us: A 15.3, B 30.6, delta 15.3 (+100.00%)");
+  // Every row has its unit: stated by stats.json, or (blocks) from its name.
+  expect_has(s, "metric                   unit   n    A   B  delta    change\n"
+                "-----------------------------------------------------------\n"
+                "chip0.cores.aiv0.blocks  count  1    5  10      5  +100.00%\n"
+                "chip0.hbm.bandwidth      GB/s   1  100  50    -50   -50.00%\n");
+  expect_has(s, "Add      total     us      6  8      2   +33.33%\n");
+  expect_has(s, "Cast     count     count   0  1      1     +inf%\n");
+  expect_has(s, "replay_summary.json simulated_us: A 15.3 us, B 30.6 us, delta 15.3 us (+100.00%)");
+  expect_has(s, "config.yaml: in neither run, not compared\n");
   std::ifstream in(csv);
   std::stringstream text;
   text << in.rdbuf();
   expect_has(text.str(), "section,name,quantity,unit,a,b,delta,percent\n"
-                         "stats,chip0.cores.aiv0.blocks,value,,5,10,5,100.0000\n"
+                         "stats,chip0.cores.aiv0.blocks,value,count,5,10,5,100.0000\n"
                          "stats,chip0.hbm.bandwidth,value,GB/s,100,50,-50,-50.0000\n");
-  expect_has(text.str(), "op,Mul,mean_us,us,3,0,-3,-100.0000\n");
-  expect_has(text.str(), "op,Cast,count,,0,1,1,inf\n");
+  expect_has(text.str(), "op,Mul,mean,us,3,0,-3,-100.0000\n");
+  expect_has(text.str(), "op,Cast,count,count,0,1,1,inf\n");
   expect_has(text.str(), "replay,simulated_us,value,us,15.3,30.6,15.3,100.0000\n");
 
   std::ostringstream out2, err2;

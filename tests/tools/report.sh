@@ -175,6 +175,42 @@ JSON
       --table "metric=simulated_us:max at=run 1, preset=ascend310p"
     shot sweep.html sweep.png
     "${PY}" "${SRC}/tests/tools/report_dom.py" sweep.dom.html --screenshot sweep.png ;;
+  units)  # axes carry units and plain numbers (no offset, no x1e8); needs no browser
+    # A sweep in npusim sweep's format: sim_time in ps around 2.878e9 with a 0.0104 % spread
+    # (the old page drew it as "+2.878e9" and a gap filling the plot), latency in us.
+    mkdir sw
+    printf 'run,hbm.bandwidth,status,exit_code,sim_time (ps),latency (us)\n0,1TB/s,ok,0,2878000000,120.5\n1,2TB/s,ok,0,2878300000,80.25\n2,4TB/s,ok,0,2878100000,60\n' > sw/sweep.csv
+    cat > sw/sweep_meta.json <<'JSON'
+{"name": "units", "params": ["hbm.bandwidth"], "metrics": ["sim_time", "latency"],
+ "metric_units": {"sim_time": "ps", "latency": "us"},
+ "metric_columns": {"sim_time": "sim_time (ps)", "latency": "latency (us)"}}
+JSON
+    "${NPUSIM}" report sw -o sw.html > /dev/null
+    "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --out run > /dev/null
+    "${NPUSIM}" report run -o run.html > /dev/null
+    "${PY}" - <<'PY'
+import html, json, re
+def plots(page):
+    text = open(page, encoding="utf-8").read()
+    found = re.findall(r'<img class="plot" id="([^"]+)"[^>]* data-axes="([^"]*)"[^>]* alt="([^"]*)"', text)
+    return text, {i: (json.loads(html.unescape(a)), html.unescape(alt)) for i, a, alt in found}
+text, sw = plots("sw.html")
+axes, alt = sw["plot-sweep-sim-time-vs-hbm-bandwidth"]
+assert axes == [{"x": "hbm.bandwidth (TB/s)", "y": "sim_time (ms)", "offset": ""}], axes
+assert "It varies by 0.0104 % over the runs: the axis starts at 0." in alt, alt
+axes, alt = sw["plot-sweep-latency-vs-hbm-bandwidth"]
+assert axes == [{"x": "hbm.bandwidth (TB/s)", "y": "latency (µs)", "offset": ""}], axes
+assert "axis starts at 0" not in alt, alt
+assert "<th>unit</th>" in text and "<td>sim_time</td><td>ps</td>" in text, "no unit in the extremes table"
+text, run = plots("run.html")
+assert len(run) == 7, sorted(run)
+for pid, (axes, _) in run.items():
+    assert all(a["offset"] == "" for a in axes), (pid, axes)
+time_axes = [a["x"] for axes, _ in run.values() for a in axes if a["x"].startswith("simulated time")]
+assert time_axes and all(x == "simulated time (µs)" for x in time_axes), time_axes
+print("units ok:", len(sw), "sweep plots,", len(run), "run plots")
+PY
+    ;;
   errors)  # bad directories and a missing Python / matplotlib: exit 2 with a message
     expect_error "nope: no such directory" "${NPUSIM}" report nope
     touch afile

@@ -30,10 +30,12 @@ assert [int(r["run"]) for r in rows] == list(range(50))
 assert all(r["status"] == "ok" and r["exit_code"] == "0" for r in rows), [r for r in rows if r["status"] != "ok"]
 assert rows[0]["pcie.h2d_bandwidth"] == "1GB/s" and rows[0]["aicore.frequency"] == "600MHz"
 assert rows[49]["pcie.h2d_bandwidth"] == "64GB/s" and rows[49]["aicore.frequency"] == "1800MHz"
-assert all(float(r["h2d_bytes"]) == 72 and int(r["kernels"]) == 5 for r in rows)
+# Each metric column's header carries its unit.
+assert list(rows[0])[-4:] == ["simulated_us (us)", "h2d_bytes (B)", "kernels (count)", "add_us (us)"], list(rows[0])
+assert all(float(r["h2d_bytes (B)"]) == 72 and int(r["kernels (count)"]) == 5 for r in rows)
 by_clock = {}
 for r in rows:
-    by_clock.setdefault(r["aicore.frequency"], set()).add(float(r["add_us"]))
+    by_clock.setdefault(r["aicore.frequency"], set()).add(float(r["add_us (us)"]))
 assert all(len(v) == 1 for v in by_clock.values()), by_clock
 clocks = ["600MHz", "900MHz", "1200MHz", "1500MHz", "1800MHz"]
 times = [next(iter(by_clock[c])) for c in clocks]
@@ -47,7 +49,14 @@ case "${CASE}" in
     "${NPUSIM}" sweep "${SWEEP}" --out s -j 2 > log1.txt
     grep -q "50 runs, 50 to run" log1.txt || fail "first sweep: $(head -3 log1.txt)"
     check_table s/sweep.csv
-    python3 -c "import json; m = json.load(open('s/sweep_meta.json')); assert m['params'] == ['pcie.h2d_bandwidth', 'aicore.frequency'], m; assert m['metrics'] == ['simulated_us', 'h2d_bytes', 'kernels', 'add_us'], m"
+    python3 -c "import json; m = json.load(open('s/sweep_meta.json')); assert m['params'] == ['pcie.h2d_bandwidth', 'aicore.frequency'], m; assert m['metrics'] == ['simulated_us', 'h2d_bytes', 'kernels', 'add_us'], m; assert m['metric_units'] == {'simulated_us': 'us', 'h2d_bytes': 'B', 'kernels': 'count', 'add_us': 'us'}, m"
+    # Progress: after each run, done/total, the elapsed time and an ETA; the last one 0.
+    [[ $(grep -cE '^\[[0-9]+/50\] run [0-9]+ ok  .*  \(elapsed [0-9.]+ s, ETA [0-9.:]+( s)?\)$' log1.txt) -eq 50 ]] ||
+      fail "progress lines without an ETA: $(head -3 log1.txt)"
+    grep -qE '^\[50/50\] .*, ETA 0\.0 s\)$' log1.txt || fail "the last ETA is not 0: $(grep '50/50' log1.txt)"
+    # The closing line: runs ok / failed, the time taken, where the results are.
+    tail -1 log1.txt | grep -qE '^sweep add_mul_pcie: 50 runs: 50 ok, 0 failed; 50 ran in [0-9.:]+( s)?; results: s/sweep.csv, s/sweep_meta.json, s/runs/<i>/$' ||
+      fail "no summary line: $(tail -1 log1.txt)"
     for i in 0 49; do [[ -s s/runs/${i}/stats.json && -s s/runs/${i}/timeline.json ]] || fail "run ${i} has no outputs"; done
     grep -q "aicore.frequency: 1800MHz\|frequency: 1.8GHz\|frequency: 1800MHz" s/runs/49/config.yaml ||
       fail "run 49's effective config does not show its clock"
@@ -78,11 +87,12 @@ YAML
     rc=0; "${NPUSIM}" sweep bad_runs.yaml --out b -j 2 > log.txt 2>&1 || rc=$?
     [[ ${rc} -eq 1 ]] || fail "a sweep with a failing run exits ${rc}, expected 1: $(cat log.txt)"
     grep -q "run 1 failed (exit 2" log.txt || fail "the failing run is not reported: $(cat log.txt)"
+    grep -q "^sweep bad_runs: 2 runs: 1 ok, 1 failed; 2 ran in " log.txt || fail "no summary: $(cat log.txt)"
     python3 - <<'PY'
 import csv
 rows = list(csv.DictReader(open("b/sweep.csv")))
-assert rows[0]["status"] == "ok" and float(rows[0]["simulated_us"]) > 0, rows[0]
-assert rows[1]["status"] == "failed" and rows[1]["exit_code"] == "2" and rows[1]["simulated_us"] == "", rows[1]
+assert rows[0]["status"] == "ok" and float(rows[0]["simulated (us)"]) > 0, rows[0]
+assert rows[1]["status"] == "failed" and rows[1]["exit_code"] == "2" and rows[1]["simulated (us)"] == "", rows[1]
 assert rows[1]["param.missing_parameter"] == "3" and rows[0]["param.missing_parameter"] == ""
 PY
     grep -q "missing_parameter" b/runs/1/stderr.txt || fail "the failing run's stderr does not say why"

@@ -4,7 +4,12 @@
 #include "tools/sweep/sweep.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -44,9 +49,13 @@ TEST(Sweep, GridExpandsFirstKeySlowestThenExplicitRuns) {
                                 "{out}"}));
   EXPECT_EQ(p.runs[4].args[3], "tiny");
   EXPECT_EQ(p.runs[4].args[7], "aicore.count=2");
-  // Default metrics for a replay: simulated_us, sim_time_ps, tasks, task_time_us.
+  // Default metrics for a replay: simulated, sim_time (converted to us), tasks, task_time.
   ASSERT_EQ(p.metrics.size(), 4u);
-  EXPECT_EQ(p.metrics[0].first, "simulated_us");
+  EXPECT_EQ(p.metrics[0].first, "simulated");
+  EXPECT_EQ(p.metrics[1].first, "sim_time");
+  EXPECT_EQ(p.metrics[1].second.path, "sim_time");
+  EXPECT_EQ(p.metrics[1].second.unit, "us");
+  EXPECT_EQ(p.metrics[3].first, "task_time");
 }
 
 TEST(Sweep, ProgramRunsKeepTheProgramAfterTheSeparator) {
@@ -137,6 +146,94 @@ TEST(Sweep, CsvFieldsQuoteOnlyWhenNeeded) {
   EXPECT_EQ(csv_field("16GB/s"), "16GB/s");
   EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+TEST(Sweep, ProgressShowsElapsedAndAnEtaFromTheMeanRunTime) {
+  EXPECT_EQ(format_duration(0), "0.0 s");
+  EXPECT_EQ(format_duration(4.24), "4.2 s");
+  EXPECT_EQ(format_duration(65.4), "1:05");
+  EXPECT_EQ(format_duration(3723), "1:02:03");
+  // 3 of 12 runs in 6 s: 2 s a run, 9 runs left.
+  EXPECT_EQ(eta_text(3, 12, 6.0), "elapsed 6.0 s, ETA 18.0 s");
+  EXPECT_EQ(eta_text(10, 50, 100.0), "elapsed 1:40, ETA 6:40");
+  EXPECT_EQ(eta_text(5, 5, 2.5), "elapsed 2.5 s, ETA 0.0 s");
+  EXPECT_EQ(eta_text(0, 5, 1.0), "elapsed 1.0 s");
+}
+
+/// A sweep directory whose runs have finished (records and outputs written here).
+class Collect : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    out_ = std::filesystem::temp_directory_path() /
+           ("npusim_sweep_collect_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(out_);
+  }
+  void TearDown() override { std::filesystem::remove_all(out_); }
+  void finished(int index, const std::string& status, double sim_ps) {
+    const std::filesystem::path d = run_dir(out_.string(), index);
+    std::filesystem::create_directories(d);
+    std::ofstream(d / "run.json") << "{\"status\": \"" << status << "\", \"exit_code\": "
+                                  << (status == "ok" ? 0 : 3) << "}";
+    std::ofstream(d / "stats.json") << "{\"sim_time\": {\"value\": " << sim_ps
+                                    << ", \"unit\": \"ps\"}}";
+    std::ofstream(d / "replay_summary.json") << "{\"simulated_us\": " << sim_ps / 1e6 << "}";
+  }
+  std::string read(const std::string& name) const {
+    std::ifstream in(out_ / name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  std::filesystem::path out_;
+};
+
+TEST_F(Collect, HeadersAndSweepMetaCarryEachMetricsUnit) {
+  const Plan p = parse(
+      "grid:\n  aicore.frequency: [1GHz, 2GHz]\n"
+      "metrics:\n  sim_us: {stats: sim_time}\n  sim: {stats: sim_time, unit: us}\n"
+      "  e2e: {replay: simulated_us, unit: ms}\n");
+  finished(0, "ok", 2878000000);
+  finished(1, "failed", 1);
+  std::ostringstream log;
+  EXPECT_EQ(collect(p, out_.string(), log, Ran{2, 75.0}), 1);
+  EXPECT_EQ(read("sweep.csv"),
+            "run,aicore.frequency,status,exit_code,sim_us (ps),sim (us),e2e (ms)\n"
+            "0,1GHz,ok,0,2878000000,2878,2.878\n"
+            "1,2GHz,failed,3,,,\n");
+  const auto meta = nlohmann::json::parse(read("sweep_meta.json"));
+  EXPECT_EQ(meta["metrics"], nlohmann::json({"sim_us", "sim", "e2e"}));
+  EXPECT_EQ(meta["metric_units"], nlohmann::json({{"sim_us", "ps"}, {"sim", "us"}, {"e2e", "ms"}}));
+  EXPECT_EQ(meta["metric_columns"]["sim"], "sim (us)");
+  EXPECT_EQ(meta["metric_sources"]["sim"], "stats.json sim_time in us");
+  const std::string s = log.str();
+  // The column named "_us" whose values are picoseconds is pointed out, with the fix.
+  EXPECT_NE(s.find("note: metric sim_us is in ps but its name says us; add `unit: us` to its "
+                   "spec to convert\n"),
+            std::string::npos)
+      << s;
+  // The closing summary: runs ok and failed, the time, where the results are.
+  const std::string dir = out_.string();
+  EXPECT_NE(s.find("sweep s: 2 runs: 1 ok, 1 failed; 2 ran in 1:15; results: " + dir +
+                   "/sweep.csv, " + dir + "/sweep_meta.json, " + dir + "/runs/<i>/\n"),
+            std::string::npos)
+      << s;
+}
+
+TEST_F(Collect, TheSummaryNamesStatusesOtherThanFailedAndOmitsTheTimeWhenNothingRan) {
+  const Plan p = parse("runs:\n  - {config: tiny}\n  - {config: tiny, aicore.count: 2}\n"
+                       "  - {config: tiny, aicore.count: 3}\n");
+  finished(0, "ok", 1);
+  finished(1, "timeout", 1);
+  std::ostringstream log;
+  EXPECT_EQ(collect(p, out_.string(), log), 1);
+  EXPECT_NE(log.str().find("sweep s: 3 runs: 1 ok, 2 failed (1 missing, 1 timeout); results: "),
+            std::string::npos)
+      << log.str();
+  // The default metrics: the simulated times in us.
+  EXPECT_EQ(read("sweep.csv").substr(0, read("sweep.csv").find('\n')),
+            "run,config,aicore.count,status,exit_code,simulated (us),sim_time (us),tasks (count),"
+            "task_time (us)");
 }
 
 }  // namespace

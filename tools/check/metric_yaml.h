@@ -13,7 +13,8 @@
 
 namespace npusim::check {
 
-/// Parses `{stats: path}`, `{replay: field}`, `{op_summary: {...}}` or `{timeline: {...}}`.
+/// Parses `{stats: path}`, `{replay: field}`, `{op_summary: {...}}` or `{timeline: {...}}`, each
+/// with an optional `unit: U` (tools/check/units.h) the value is converted to.
 /// Throws TargetsError naming `file`, the node's line and `context`.
 Metric parse_metric(const YAML::Node& node, const std::string& file, const std::string& context);
 

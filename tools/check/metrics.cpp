@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tools/check/check.h"
+#include "tools/check/units.h"
 #include "tools/replay/trace.h"  // parse_csv
 
 namespace npusim::check {
@@ -140,8 +141,13 @@ const std::map<std::string, double>& RunOutputs::stats_leaves() {
 
 std::string RunOutputs::stats_unit(const std::string& path) {
   stats_leaves();
-  const auto it = units_.find(path);
-  return it == units_.end() ? "" : it->second;
+  const std::string leaf = path.size() > 6 && path.compare(path.size() - 6, 6, ".value") == 0
+                               ? path.substr(0, path.size() - 6)
+                               : path;
+  const auto it = units_.find(leaf);
+  if (it == units_.end() || it->second.empty()) return unit_from_name(leaf);
+  const std::string known = canonical_unit(it->second);  // "µs" -> "us"
+  return known.empty() ? it->second : known;
 }
 
 namespace {
@@ -271,7 +277,7 @@ double op_summary_value(const std::vector<std::vector<std::string>>& rows,
 
 }  // namespace
 
-double RunOutputs::value(const Metric& m) {
+double RunOutputs::source_value(const Metric& m) {
   switch (m.source) {
     case Metric::Source::kStats: return stats_value(stats_json(), dir_, m.path);
     case Metric::Source::kReplay: return replay_value(replay_json(), dir_, m.path);
@@ -279,6 +285,33 @@ double RunOutputs::value(const Metric& m) {
     case Metric::Source::kOpSummary: return op_summary_value(op_rows(), dir_, m);
   }
   return 0;
+}
+
+std::string RunOutputs::source_unit(const Metric& m) {
+  const bool count = m.agg == Metric::Agg::kCount;
+  switch (m.source) {
+    case Metric::Source::kStats: return stats_unit(m.path);
+    case Metric::Source::kReplay: return unit_from_name(m.path);
+    case Metric::Source::kTimeline: return count ? "count" : "us";  // the trace's µs
+    case Metric::Source::kOpSummary: return count ? "count" : unit_from_name(m.column);
+  }
+  return "";
+}
+
+std::string RunOutputs::unit(const Metric& m) {
+  return m.unit.empty() ? source_unit(m) : m.unit;
+}
+
+double RunOutputs::value(const Metric& m) {
+  const double v = source_value(m);
+  if (m.unit.empty()) return v;
+  const std::string from = source_unit(m);
+  const auto factor = unit_factor(from, m.unit);
+  if (!factor) {
+    throw MetricError(dir_ + ": " + m.describe() + ": the value is in " + from +
+                      ", which cannot be converted to " + m.unit);
+  }
+  return v * *factor;
 }
 
 }  // namespace npusim::check

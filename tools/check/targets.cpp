@@ -10,6 +10,7 @@
 
 #include "tools/check/check.h"
 #include "tools/check/metric_yaml.h"
+#include "tools/check/units.h"
 
 namespace npusim::check {
 namespace {
@@ -19,6 +20,7 @@ class Parser {
   explicit Parser(std::string file) : file_(std::move(file)) {}
 
   Metric metric(const YAML::Node& n, const std::string& ctx) const { return parse_metric(n, ctx); }
+  void tolerance(const YAML::Node& n, Target& t) const { parse_tolerance(n, "tolerance", t); }
 
   std::vector<Target> parse(const YAML::Node& root) {
     if (root.IsMap()) {
@@ -92,6 +94,8 @@ class Parser {
     t.metric = parse_metric(n["metric"], at + "key 'metric'");
     t.expected = number(n["expected"], at + "key 'expected'");
     parse_tolerance(n["tolerance"], at + "key 'tolerance'", t);
+    t.expected_pos = static_cast<std::size_t>(n["expected"].Mark().pos);
+    t.tolerance_pos = static_cast<std::size_t>(n["tolerance"].Mark().pos);
     if (const YAML::Node d = n["direction"]) {
       const std::string s = text(d, at + "key 'direction'");
       if (s == "lower_is_better") {
@@ -157,24 +161,40 @@ class Parser {
   Metric parse_metric(const YAML::Node& n, const std::string& ctx) const {
     const char* forms = " (one of: stats: <path in stats.json>, replay: <field of "
                         "replay_summary.json>, op_summary: {op, op_type, column, agg}, timeline: "
-                        "{event, agg})";
-    if (!n.IsMap() || n.size() != 1) fail(n, ctx + ": expected a map with exactly one source" + forms);
-    check_keys(n, {"stats", "op_summary", "replay", "timeline"}, "", ctx);
+                        "{event, agg}; and optionally unit: <unit>)";
+    if (!n.IsMap()) fail(n, ctx + ": expected a map with exactly one source" + forms);
+    check_keys(n, {"stats", "op_summary", "replay", "timeline", "unit"}, "", ctx);
+    const std::size_t sources = n.size() - (n["unit"] ? 1 : 0);
+    if (sources != 1) fail(n, ctx + ": expected a map with exactly one source" + forms);
+    for (const auto& kv : n) {
+      if (kv.first.as<std::string>() == "unit") continue;
+      Metric m = parse_source(kv.first.as<std::string>(), kv.second, ctx);
+      if (const YAML::Node u = n["unit"]) m.unit = unit(u, ctx + ".unit");
+      return m;
+    }
+    return Metric{};  // not reached: one source
+  }
+
+  std::string unit(const YAML::Node& n, const std::string& ctx) const {
+    const std::string u = canonical_unit(text(n, ctx));
+    if (u.empty()) fail(n, ctx + ": '" + n.Scalar() + "' is not a unit (" + known_units() + ")");
+    return u;
+  }
+
+  Metric parse_source(const std::string& key, const YAML::Node& value, const std::string& ctx) const {
     Metric m;
-    const auto kv = *n.begin();
-    const std::string key = kv.first.as<std::string>();
     const std::string sub = ctx + "." + key;
     if (key == "stats" || key == "replay") {
       m.source = key == "stats" ? Metric::Source::kStats : Metric::Source::kReplay;
-      m.path = text(kv.second, sub);
+      m.path = text(value, sub);
       if (m.path.front() == '.' || m.path.back() == '.' || m.path.find("..") != std::string::npos) {
-        fail(kv.second, sub + ": '" + m.path + "' is not a dotted path (e.g. chip0.hbm.bytes)");
+        fail(value, sub + ": '" + m.path + "' is not a dotted path (e.g. chip0.hbm.bytes)");
       }
       return m;
     }
     if (key == "timeline") {
       m.source = Metric::Source::kTimeline;
-      const YAML::Node o = kv.second;
+      const YAML::Node o = value;
       if (!o.IsMap()) fail(o, sub + ": expected a map {event, agg}");
       check_keys(o, {"event", "agg"}, "", sub);
       if (!o["event"]) fail(o, sub + ": missing key 'event' (e.g. AscendCL@aclrtSynchronizeStream)");
@@ -183,7 +203,7 @@ class Parser {
       return m;
     }
     m.source = Metric::Source::kOpSummary;
-    const YAML::Node o = kv.second;
+    const YAML::Node o = value;
     if (!o.IsMap()) fail(o, sub + ": expected a map {op, op_type, column, agg}");
     check_keys(o, {"op", "op_type", "column", "agg"}, "", sub);
     if (o["op"]) m.op = text(o["op"], sub + ".op");
@@ -217,6 +237,27 @@ Metric parse_metric(const YAML::Node& node, const std::string& file, const std::
   return Parser(file).metric(node, context);
 }
 
+void parse_tolerance(const std::string& text, const std::string& what, Target& t) {
+  YAML::Node n;
+  try {
+    n = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw TargetsError(what + ": '" + text + "' is not a tolerance: " + e.msg);
+  }
+  Parser(what).tolerance(n, t);
+}
+
+std::string tolerance_yaml(const Target& t) {
+  std::ostringstream s;
+  s.precision(15);
+  if (t.absolute) {
+    s << "{abs: " << t.tolerance << "}";
+  } else {
+    s << t.tolerance * 100.0 << "%";
+  }
+  return s.str();
+}
+
 std::vector<Target> load_targets(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw TargetsError(path + ": cannot read the targets file");
@@ -225,25 +266,29 @@ std::vector<Target> load_targets(const std::string& path) {
   return parse_targets(text.str(), path);
 }
 
+namespace {
+std::string in_unit(const std::string& unit) { return unit.empty() ? "" : " in " + unit; }
+}  // namespace
+
 std::string Metric::describe() const {
   static const char* kAgg[] = {"sum", "mean", "max", "min", "count", "span"};
   switch (source) {
     case Source::kStats:
-      return "stats.json " + path;
+      return "stats.json " + path + in_unit(unit);
     case Source::kReplay:
-      return "replay_summary.json " + path;
+      return "replay_summary.json " + path + in_unit(unit);
     case Source::kTimeline:
       return std::string("timeline.json ") + kAgg[static_cast<int>(agg)] + "(" +
              (agg == Agg::kSum || agg == Agg::kMean || agg == Agg::kMax || agg == Agg::kMin
                   ? "dur of "
                   : "") +
-             event + ")";
+             event + ")" + in_unit(unit);
     case Source::kOpSummary: {
       std::string s = std::string("op_summary.csv ") + kAgg[static_cast<int>(agg)] + "(" +
                       (agg == Agg::kCount ? "rows" : column) + ")";
       if (!op.empty()) s += " op=" + op;
       if (!op_type.empty()) s += " op_type=" + op_type;
-      return s;
+      return s + in_unit(unit);
     }
   }
   return "";

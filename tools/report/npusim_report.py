@@ -71,6 +71,9 @@ def load_matplotlib():
         "figure.dpi": 100, "savefig.dpi": 100, "font.size": 9, "axes.titlesize": 10,
         "axes.grid": True, "grid.alpha": 0.3, "legend.fontsize": 8,
         "svg.hashsalt": "npusim", "path.simplify": True,
+        # Plain tick labels: no "+2.878e9" offset and no "1e8" multiplier above an axis (a tiny
+        # relative gap must not look large; a value must read as it is, in the axis's unit).
+        "axes.formatter.useoffset": False, "axes.formatter.limits": (-99, 99),
     })
     return matplotlib, plt, np
 
@@ -102,8 +105,10 @@ class Page:
 
     def figure(self, fig, plot_id, kind, caption):
         buf = io.BytesIO()
+        plain_ticks(fig)
         # metadata: no Software/date chunk, so the bytes depend only on the drawing.
         fig.savefig(buf, format="png", metadata={"Software": None})
+        axes = axes_record(fig)  # after drawing: the offset texts exist only then
         PLT.close(fig)
         if self.png_dir:
             with open(os.path.join(self.png_dir, plot_id + ".png"), "wb") as f:
@@ -112,6 +117,7 @@ class Page:
         self.plots.append(plot_id)
         self.parts.append(
             f'<figure><img class="plot" id="{html.escape(plot_id)}" data-plot="{html.escape(kind)}" '
+            f'data-axes="{html.escape(json.dumps(axes, ensure_ascii=False))}" '
             f'alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
@@ -188,6 +194,50 @@ window.addEventListener("load", function () {{
 # Helpers
 
 
+def plain_ticks(fig):
+    """Every linear axis of the figure with plain numbers: no offset, no scientific notation."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            f = axis.get_major_formatter()
+            if isinstance(f, MPL.ticker.ScalarFormatter):
+                f.set_useOffset(False)
+                f.set_scientific(False)
+
+
+def axes_record(fig):
+    """What a reader sees of each axes: its labels and any offset text (always empty), for the
+    page's data-axes attribute (tests read it)."""
+    return [{"x": ax.get_xlabel(), "y": ax.get_ylabel(),
+             "offset": ax.xaxis.get_offset_text().get_text() + ax.yaxis.get_offset_text().get_text()}
+            for ax in fig.axes if ax.get_visible()]
+
+
+UNIT_SCALES = {  # unit -> (kind, factor to the kind's base); the units npusim check writes
+    "ps": ("time", 1e-12), "ns": ("time", 1e-9), "us": ("time", 1e-6), "ms": ("time", 1e-3),
+    "s": ("time", 1.0), "B": ("size", 1.0), "KB": ("size", 1e3), "MB": ("size", 1e6),
+    "GB": ("size", 1e9), "TB": ("size", 1e12),
+}
+
+
+def readable_unit(unit, magnitude):
+    """(factor, unit) that shows values around `magnitude` (in `unit`) with few digits: 2.878e9 ps
+    is drawn as 2.878 ms. Other units stay as they are."""
+    if unit not in UNIT_SCALES or not magnitude:
+        return 1.0, unit
+    kind, base = UNIT_SCALES[unit]
+    best = unit
+    for u, (k, f) in UNIT_SCALES.items():  # ascending within a kind
+        if k == kind and abs(magnitude) * base / f >= 1:
+            best = u
+    return base / UNIT_SCALES[best][1], best
+
+
+def axis_label(name, unit):
+    """'latency (µs)'; a count or an unknown unit adds nothing."""
+    shown = {"us": "µs", "count": "", "": ""}.get(unit, unit)
+    return f"{name} ({shown})" if shown else name
+
+
 def fmt(v):
     if v is None:
         return "-"
@@ -246,6 +296,19 @@ def stat(stats, path):
     if isinstance(node, dict):
         node = node.get("value")
     return node if isinstance(node, (int, float)) and not isinstance(node, bool) else None
+
+
+def stat_factor(stats, path, to):
+    """The factor that turns the stats.json leaf's value (in its stated unit; picoseconds when it
+    states none, as npusim's times were) into `to`."""
+    node = stats
+    for key in path.split("."):
+        node = node.get(key) if isinstance(node, dict) else None
+    unit = node.get("unit") if isinstance(node, dict) else None
+    unit = {"µs": "us", "μs": "us"}.get(unit, unit) if unit else "ps"
+    if unit not in UNIT_SCALES or UNIT_SCALES[unit][0] != UNIT_SCALES[to][0]:
+        return 1.0
+    return UNIT_SCALES[unit][1] / UNIT_SCALES[to][1]
 
 
 def natural_key(text):
@@ -441,7 +504,7 @@ def headline_section(page, d, stats, replay):
         if path.endswith("bytes"):
             v = f"{fmt(v)} ({fmt_bytes(v)})"
         elif path == "sim_time":
-            v = f"{v / 1e6:,.3f} µs"
+            v = f"{v * stat_factor(stats, path, 'us'):,.3f} µs"
         rows.append((label, fmt(v)))
     if stats:
         chips = [k for k in stats if re.fullmatch(r"chip\d+", k)]
@@ -994,14 +1057,21 @@ def sweep_report(d, page):
         raise ReportError(f"{meta_path}: expected {{\"params\": [...], \"metrics\": [...]}}")
     params = [str(p) for p in meta["params"]]
     metrics = [str(m) for m in meta["metrics"]]
+    # npusim sweep heads a metric's column with its unit ("latency (us)") and says which in
+    # metric_columns / metric_units; older tables have the bare name and no unit.
+    columns = meta.get("metric_columns") if isinstance(meta.get("metric_columns"), dict) else {}
+    units = meta.get("metric_units") if isinstance(meta.get("metric_units"), dict) else {}
+    munit = {m: str(units.get(m, "")) for m in metrics}
     rows = read_csv(csv_path)
     if not rows:
         raise ReportError(f"{csv_path}: empty (no header)")
     head = rows[0]
     col = {h: i for i, h in enumerate(head)}
-    for need in ["run", "status"] + params + metrics:
+    for need in ["run", "status"] + params + [str(columns.get(m, m)) for m in metrics]:
         if need not in col:
             raise ReportError(f"{csv_path}: no column '{need}' (sweep_meta.json names it)")
+    for m in metrics:
+        col[m] = col[str(columns.get(m, m))]
     runs = [r for r in rows[1:] if len(r) == len(head)]
     if len(runs) != len(rows) - 1:
         raise ReportError(f"{csv_path}: {len(rows) - 1 - len(runs)} rows do not have {len(head)} fields")
@@ -1070,6 +1140,7 @@ def sweep_report(d, page):
             keys = sorted(curves, key=lambda k: tuple(_sort_key(kinds[q], s) for q, s in zip(others, k)))
             fig, ax = PLT.subplots(figsize=(10.5, 4.4))
             shown = keys[:20]
+            scale, yunit = readable_unit(munit[m], max(abs(v) for _, v in pts))
             # The first categorical parameter (a preset) sets the line style and marker, the
             # other parameters the colour; without one, each curve its own colour.
             cat = next((i for i, q in enumerate(others) if kinds[q][0] == "cat"), None)
@@ -1083,7 +1154,7 @@ def sweep_report(d, page):
                 xy = sorted(curves[k])
                 lab = ", ".join(f"{q}={s}" for q, s in zip(others, k)) or m
                 ci = cat_values.index(k[cat]) if cat is not None else 0
-                ax.plot([a for a, _ in xy], [b for _, b in xy], color=colours[rest_values.index(rest_of(k))],
+                ax.plot([a for a, _ in xy], [b * scale for _, b in xy], color=colours[rest_values.index(rest_of(k))],
                         ls=("-", "--", ":", "-.")[ci % 4], marker="osD^v<>"[ci % 7], ms=4, lw=1.3,
                         label=short_label(lab, 60))
             unit = kinds[p][1]
@@ -1096,15 +1167,16 @@ def sweep_report(d, page):
                     ax.set_xticks(xs)
                     ax.set_xticklabels([fmt(x) for x in xs])
             ax.set_xlabel(f"{p} ({unit})" if unit else p)
-            ax.set_ylabel(m)
+            ax.set_ylabel(axis_label(m, yunit))
             ax.set_title(f"{m} vs {p}")
+            near = near_constant(ax, [v for _, v in pts])
             if len(shown) > 1 or others:
                 ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="other parameters" if others else None)
             fig.tight_layout()
             pslug = re.sub(r"[^A-Za-z0-9]+", "-", p).strip("-").lower()
             extra = f" ({len(keys) - len(shown)} more curves not drawn)" if len(keys) > len(shown) else ""
             page.figure(fig, f"plot-sweep-{mslug}-vs-{pslug}", "sweep-curve",
-                        f"{m} against {p}, one curve per combination of the other parameters{extra}.")
+                        f"{m} against {p}, one curve per combination of the other parameters{extra}.{near}")
             drawn += 1
         if not num_params:
             # Only categorical parameters: one bar per run, grouped by the first parameter.
@@ -1115,6 +1187,8 @@ def sweep_report(d, page):
                 vals.append(v)
             fig, ax = PLT.subplots(figsize=(8, 0.9 + 0.3 * len(vals)))
             ypos = NP.arange(len(vals))
+            scale, xunit = readable_unit(munit[m], max(abs(v) for v in vals))
+            vals = [v * scale for v in vals]
             first = [r[col[varied[0]]] if varied else "" for r, _ in srt]
             groups = sorted(set(first), key=lambda s: _sort_key(kinds[varied[0]], s) if varied else s)
             cmap = dict(zip(groups, palette(len(groups))))
@@ -1122,7 +1196,7 @@ def sweep_report(d, page):
             ax.set_yticks(ypos)
             ax.set_yticklabels(labels)
             ax.invert_yaxis()
-            ax.set_xlabel(m)
+            ax.set_xlabel(axis_label(m, xunit))
             ax.set_title(f"{m} per run" + (f" ({', '.join(varied)})" if varied else ""))
             fig.tight_layout()
             page.figure(fig, f"plot-sweep-{mslug}-bars", "sweep-bars",
@@ -1141,12 +1215,13 @@ def sweep_report(d, page):
         lo = min(pts, key=lambda rv: (rv[1], int(rv[0][col["run"]]) if rv[0][col["run"]].isdigit() else 0))
         hi = max(pts, key=lambda rv: (rv[1], -int(rv[0][col["run"]]) if rv[0][col["run"]].isdigit() else 0))
         where = lambda r: f"run {r[col['run']]}" + ("".join(f", {q}={r[col[q]]}" for q in varied))
-        summary.append((m, str(sources.get(m, "")), len(pts), fmt(lo[1]), where(lo[0]), fmt(hi[1]), where(hi[0])))
+        summary.append((m, munit[m], str(sources.get(m, "")), len(pts), fmt(lo[1]), where(lo[0]),
+                        fmt(hi[1]), where(hi[0])))
     if summary:
         page.h2("Extremes", "extremes")
-        xhead = ("metric", "source", "runs with a value", "min", "min at", "max", "max at")
-        if not any(row[1] for row in summary):
-            xhead, summary = xhead[:1] + xhead[2:], [row[:1] + row[2:] for row in summary]
+        xhead = ("metric", "unit", "source", "runs with a value", "min", "min at", "max", "max at")
+        if not any(row[2] for row in summary):
+            xhead, summary = xhead[:2] + xhead[3:], [row[:2] + row[3:] for row in summary]
         page.table(xhead, summary)
 
     page.h2("Runs", "table")
@@ -1165,6 +1240,16 @@ def sweep_report(d, page):
         body.append(f"<tr{cls}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     page.raw('<table class="data"><thead><tr>' + "".join(f"<th>{html.escape(h)}</th>" for h in head)
              + "</tr></thead><tbody>" + "".join(body) + "</tbody></table>")
+
+
+def near_constant(ax, values):
+    """A metric that varies by less than 1 % of its size is drawn from 0, so that a tiny gap does
+    not fill the plot; the caption says by how much it varies."""
+    lo, hi = min(values), max(values)
+    if lo < 0 or hi <= 0 or hi - lo > 0.01 * hi:
+        return ""
+    ax.set_ylim(bottom=0, top=ax.get_ylim()[1] * 1.05)
+    return f" It varies by {100 * (hi - lo) / hi:.3g} % over the runs: the axis starts at 0."
 
 
 def _sort_key(kind, s):

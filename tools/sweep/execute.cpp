@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "tools/check/text.h"
 #include "tools/sweep/sweep.h"
 
 namespace fs = std::filesystem;
@@ -43,16 +44,7 @@ json plan_json(const Plan& plan, const std::string& npusim) {
 }
 
 bool write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << text;
-    if (!out.flush()) return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
+  return check::write_file_atomically(path.string(), text);
 }
 
 /// Starts one run: its directory emptied, stdout/stderr to files in it, the environment's
@@ -178,8 +170,13 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 int run_local(const Plan& plan, const Options& opt, const std::vector<int>& pending,
               std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
   std::map<pid_t, int> running;
   std::size_t next = 0, done = 0;
   int failures = 0;
@@ -212,7 +209,8 @@ int run_local(const Plan& plan, const Options& opt, const std::vector<int>& pend
     if (rec.status != "ok") ++failures;
     out << "[" << ++done << "/" << pending.size() << "] run " << run.index << " " << rec.status;
     if (rec.status != "ok") out << " (exit " << rec.exit_code << ", see " << run_dir(opt.out, run.index) << "/stderr.txt)";
-    out << "  " << describe(run) << "\n" << std::flush;
+    out << "  " << describe(run) << "  (" << eta_text(done, pending.size(), seconds_since(start))
+        << ")\n" << std::flush;
   }
   return failures == 0 ? 0 : 1;
 }
@@ -242,6 +240,7 @@ std::string write_array_script(const Plan& plan, const Options& opt, const std::
 /// Polls squeue until the job has left the queue, reporting the runs finished so far.
 void wait_for_array(const std::string& job, const std::vector<int>& pending,
                     const std::string& out_dir, std::ostream& out) {
+  const auto start = std::chrono::steady_clock::now();
   std::size_t reported = 0;
   for (;;) {
     std::string queued;
@@ -249,7 +248,8 @@ void wait_for_array(const std::string& job, const std::vector<int>& pending,
     std::size_t finished = 0;
     for (int i : pending) finished += fs::exists(fs::path(run_dir(out_dir, i)) / kRecordFile);
     if (finished != reported) {
-      out << "[" << finished << "/" << pending.size() << "] array tasks finished\n" << std::flush;
+      out << "[" << finished << "/" << pending.size() << "] array tasks finished  ("
+          << eta_text(finished, pending.size(), seconds_since(start)) << ")\n" << std::flush;
       reported = finished;
     }
     if (rc != 0 || queued.find_first_not_of(" \n") == std::string::npos) break;
@@ -292,12 +292,6 @@ int run_slurm(const Plan& plan, const Options& opt, const std::vector<int>& pend
   return 0;
 }
 
-std::string number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.10g", v);
-  return buf;
-}
-
 }  // namespace
 
 std::string run_dir(const std::string& out, int index) {
@@ -331,11 +325,26 @@ std::string array_spec(const std::vector<int>& indices) {
   return out;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+std::string format_duration(double seconds) {
+  char buf[64];
+  if (seconds < 60) {
+    std::snprintf(buf, sizeof(buf), "%.1f s", std::max(0.0, seconds));
+    return buf;
+  }
+  const long s = std::lround(seconds);
+  if (s < 3600) {
+    std::snprintf(buf, sizeof(buf), "%ld:%02ld", s / 60, s % 60);
+  } else {
+    std::snprintf(buf, sizeof(buf), "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  }
+  return buf;
+}
+
+std::string eta_text(std::size_t done, std::size_t total, double elapsed_s) {
+  std::string s = "elapsed " + format_duration(elapsed_s);
+  if (done == 0 || done > total) return s;
+  const double per_run = elapsed_s / static_cast<double>(done);
+  return s + ", ETA " + format_duration(per_run * static_cast<double>(total - done));
 }
 
 int run_sweep(const Plan& plan, const Options& opt, std::ostream& out, std::ostream& err) {
@@ -376,13 +385,14 @@ int run_sweep(const Plan& plan, const Options& opt, std::ostream& out, std::ostr
   out << "sweep " << plan.name << ": " << plan.runs.size() << " runs, " << pending.size()
       << " to run (" << plan.runs.size() - pending.size() << " already finished), outputs in "
       << opt.out << "\n" << std::flush;
+  const auto start = std::chrono::steady_clock::now();
   if (!pending.empty()) {
     const int rc = opt.slurm ? run_slurm(plan, opt, pending, out, err)
                              : run_local(plan, opt, pending, out, err);
     if (rc == 2) return 2;
     if (opt.slurm && !opt.wait) return 0;
   }
-  return collect(plan, opt.out, out);
+  return collect(plan, opt.out, out, Ran{pending.size(), seconds_since(start)});
 }
 
 int run_task(const std::string& out, int index, std::ostream& err) {
@@ -420,51 +430,6 @@ int run_task(const std::string& out, int index, std::ostream& err) {
   const RunRecord rec = record_of(status);
   write_record(dir, run, rec);
   return rec.exit_code;
-}
-
-int collect(const Plan& plan, const std::string& out, std::ostream& log) {
-  std::ostringstream csv;
-  csv << "run";
-  for (const auto& p : plan.params) csv << "," << csv_field(p);
-  csv << ",status,exit_code";
-  for (const auto& [name, m] : plan.metrics) csv << "," << csv_field(name);
-  csv << "\n";
-  std::map<std::string, int> counts;
-  int unreadable = 0;
-  for (const Run& run : plan.runs) {
-    const RunRecord rec = read_record(out, run.index);
-    ++counts[rec.status];
-    csv << run.index;
-    for (const auto& [k, v] : run.values) csv << "," << csv_field(v);
-    csv << "," << rec.status << "," << (rec.status == "missing" ? "" : std::to_string(rec.exit_code));
-    check::RunOutputs outputs(run_dir(out, run.index));
-    for (const auto& [name, m] : plan.metrics) {
-      csv << ",";
-      if (rec.status != "ok") continue;
-      try {
-        csv << number(outputs.value(m));
-      } catch (const std::exception& e) {
-        if (unreadable++ < 5) log << "note: run " << run.index << ": metric " << name << ": " << e.what() << "\n";
-      }
-    }
-    csv << "\n";
-  }
-  json meta = {{"name", plan.name}, {"description", plan.description}, {"params", plan.params},
-               {"metrics", json::array()}, {"metric_sources", json::object()}};
-  for (const auto& [name, m] : plan.metrics) {
-    meta["metrics"].push_back(name);
-    meta["metric_sources"][name] = m.describe();
-  }
-  const fs::path table = fs::path(out) / "sweep.csv";
-  if (!write_atomically(table, csv.str()) ||
-      !write_atomically(fs::path(out) / "sweep_meta.json", meta.dump(2) + "\n")) {
-    log << "npusim sweep: cannot write " << table.string() << "\n";
-    return 2;
-  }
-  log << plan.runs.size() << " runs:";
-  for (const auto& [status, n] : counts) log << " " << n << " " << status;
-  log << "; table " << table.string() << "\n";
-  return counts["ok"] == static_cast<int>(plan.runs.size()) ? 0 : 1;
 }
 
 }  // namespace npusim::sweep

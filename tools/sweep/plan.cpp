@@ -258,6 +258,7 @@ class Parser {
     }
   }
 
+  /// simulated (us, replays), sim_time (us), tasks (count), task_time (us).
   static std::vector<std::pair<std::string, check::Metric>> default_metrics(bool replay) {
     using check::Metric;
     std::vector<std::pair<std::string, Metric>> out;
@@ -265,18 +266,19 @@ class Parser {
     if (replay) {
       m.source = Metric::Source::kReplay;
       m.path = "simulated_us";
-      out.emplace_back("simulated_us", m);
+      out.emplace_back("simulated", m);
     }
     m = Metric{};
     m.path = "sim_time";
-    out.emplace_back("sim_time_ps", m);
+    m.unit = "us";
+    out.emplace_back("sim_time", m);
     m = Metric{};
     m.source = Metric::Source::kOpSummary;
     m.agg = Metric::Agg::kCount;
     out.emplace_back("tasks", m);
     m.agg = Metric::Agg::kSum;
     m.column = "Task Duration(us)";
-    out.emplace_back("task_time_us", m);
+    out.emplace_back("task_time", m);
     return out;
   }
 

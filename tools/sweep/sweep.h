@@ -9,7 +9,9 @@
 //   skipped when the sweep is started again (resuming). Runs execute on a local process pool
 //   (-j N) or as one Slurm job array (one array task per pending run, `npusim sweep-task`).
 //   Afterwards the table DIR/sweep.csv collects, per run, the swept values, the status and
-//   the metrics (the metric specs of docs/check.md, read by npusim::check::RunOutputs).
+//   the metrics (the metric specs of docs/check.md, read by npusim::check::RunOutputs; each
+//   column's header and sweep_meta.json carry its unit). Progress lines give an ETA; a summary
+//   line closes the sweep (table.cpp).
 //
 // Plain C++ (yaml-cpp, nlohmann-json, POSIX fork/exec): no simulator. Config validation is
 // injected (Validator) so that this library does not depend on the chip model; tests in
@@ -102,9 +104,25 @@ int run_sweep(const Plan& plan, const Options& opt, std::ostream& out, std::ostr
 /// task). Returns the run's exit code (2 if the plan or index is bad).
 int run_task(const std::string& out, int index, std::ostream& err);
 
-/// Writes OUT/sweep.csv and OUT/sweep_meta.json from the runs' records and outputs; prints a
-/// summary. Returns 0 every run ok, 1 otherwise.
-int collect(const Plan& plan, const std::string& out, std::ostream& log);
+/// How many runs this invocation ran and how long they took (host wall time), for the summary.
+struct Ran {
+  std::size_t runs = 0;
+  double seconds = -1;  // < 0: nothing ran (--collect)
+};
+
+/// Writes OUT/sweep.csv and OUT/sweep_meta.json from the runs' records and outputs (a metric's
+/// column header and its sweep_meta.json entry carry its unit); prints the summary line (runs ok
+/// and failed, the time taken, where the results are). Returns 0 every run ok, 1 otherwise.
+int collect(const Plan& plan, const std::string& out, std::ostream& log, const Ran& ran = {});
+
+/// A metric column's header: "latency (us)".
+std::string metric_header(const std::string& name, const std::string& unit);
+
+/// A host wall-clock duration for progress lines: "4.2 s", "1:05", "1:02:03".
+std::string format_duration(double seconds);
+/// "elapsed 4.2 s, ETA 12.6 s": the ETA is the mean time per finished run (elapsed / done, so
+/// the pool's parallelism counts) times the runs left. Host wall time: it is about the wait.
+std::string eta_text(std::size_t done, std::size_t total, double elapsed_s);
 
 /// The Slurm array spec of run indices: "0-3,7,9-10".
 std::string array_spec(const std::vector<int>& indices);
