@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// VDEC and VENC channels (aclvdec*/aclvenc*, runtime/dvpp/acl_video.cpp is the C skin): plain C++
-// over the runtime's internal API and the codec layer (video_codec.h).
+// VDEC and VENC channels (aclvdec*/aclvenc*; runtime/dvpp/acl_vdec.cpp and acl_venc.cpp are the
+// C skin): plain C++ over the runtime's internal API and the codec layer (video_codec.h).
 //
 // A channel owns a codec, an internal stream in the creating thread's context and the
 // subscription of the user's callback thread to it (aclrtSubscribeReport, as CANN does inside
