@@ -116,6 +116,9 @@ struct Decoded {
   Range range;
 };
 
+/// A decoder (image_ops.h): false, with the reason, for corrupt or truncated data.
+using DecodeFn = bool (*)(const void* data, std::size_t size, const Image& out, std::string& why);
+
 /// Writes a decode's outcome into the output description (if the program still has it):
 /// retCode, and on success the picture's format and size.
 void report_decode(const std::shared_ptr<dvpp::PicDescLink>& desc, bool ok, const Decoded& out,
@@ -130,18 +133,19 @@ void report_decode(const std::shared_ptr<dvpp::PicDescLink>& desc, bool ok, cons
   });
 }
 
-void submit_jpegd(Call& c, void* stream, const Encoded& in, const Decoded& out,
-                  std::shared_ptr<dvpp::PicDescLink> desc) {
+/// Submits a decode of `in` into `out` on `module`: `decode` runs when the task ends; a failed
+/// one (corrupt or truncated data) sets retCode 1 and fails the task.
+void submit_decode(Call& c, void* stream, DvppModule module, const char* name, const Encoded& in,
+                   const Decoded& out, std::shared_ptr<dvpp::PicDescLink> desc,
+                   DecodeFn decode, bool with_size) {
   const MemoryRegistry* mem = &c.runtime().memory();
   const std::uint32_t w = out.image.width, h = out.image.height;
-  dvpp::submit(c, stream, DvppModule::kJpegd, {dvpp::frame(w, h, in.size, w, h, out.bytes)},
-               "JPEGD", [mem, in, out, desc]() -> int {
+  dvpp::submit(c, stream, module, {dvpp::frame(w, h, in.size, w, h, out.bytes)}, name,
+               [mem, in, out, desc, decode, with_size]() -> int {
                  if (!alive(mem, in.range, out.range)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
                  std::string why;
-                 // Corrupt or truncated entropy-coded data, or less of it than the frame
-                 // header's size needs: retCode 1 and a failed task.
-                 const bool ok = dvpp::jpeg_decode(in.data, in.size, out.image, why);
-                 report_decode(desc, ok, out, true);
+                 const bool ok = decode(in.data, in.size, out.image, why);
+                 report_decode(desc, ok, out, with_size);
                  return ok ? 0 : ACL_ERROR_RT_INTERNAL_ERROR;
                });
 }
@@ -183,20 +187,6 @@ std::uint64_t check_pngd_output(const acldvppPicDesc& o, const dvpp::PngInfo& in
   const std::uint64_t bytes = static_cast<std::uint64_t>(o.width_stride) * o.height_stride;
   require(o.size >= bytes, ACL_ERROR_INVALID_PARAM, "outputDesc size is too small");
   return bytes;
-}
-
-void submit_pngd(Call& c, void* stream, const Encoded& in, const Decoded& out,
-                 std::shared_ptr<dvpp::PicDescLink> desc) {
-  const MemoryRegistry* mem = &c.runtime().memory();
-  const std::uint32_t w = out.image.width, h = out.image.height;
-  dvpp::submit(c, stream, DvppModule::kPngd, {dvpp::frame(w, h, in.size, w, h, out.bytes)},
-               "PNGD", [mem, in, out, desc]() -> int {
-                 if (!alive(mem, in.range, out.range)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
-                 std::string reason;
-                 const bool ok = dvpp::png_decode(in.data, in.size, out.image, reason);
-                 report_decode(desc, ok, out, false);
-                 return ok ? 0 : ACL_ERROR_RT_INTERNAL_ERROR;
-               });
 }
 
 /// JPEGE's input: the VPC's picture rules but within [32, 8192] x [32, 8192].
@@ -325,7 +315,8 @@ aclError acldvppJpegDecodeAsync(acldvppChannelDesc* channelDesc, const void* dat
     const std::uint64_t bytes = check_jpegd_output(c, *outputDesc, info);
     const Decoded out{image_of(*outputDesc, kind_of(format), info.width, info.height), format,
                       bytes, device_range(c, outputDesc->data, bytes, "outputDesc data")};
-    submit_jpegd(c, stream, Encoded{data, size, in}, out, dvpp::link_pic_desc(outputDesc));
+    submit_decode(c, stream, DvppModule::kJpegd, "JPEGD", Encoded{data, size, in}, out,
+                  dvpp::link_pic_desc(outputDesc), dvpp::jpeg_decode, true);
   });
 }
 
@@ -402,7 +393,8 @@ aclError acldvppPngDecodeAsync(acldvppChannelDesc* channelDesc, const void* data
     const Image::Kind kind = format == PIXEL_FORMAT_RGBA_8888 ? Image::kRgba : Image::kRgb;
     const Decoded out{image_of(*outputDesc, kind, info.width, info.height), format, bytes,
                       device_range(c, outputDesc->data, bytes, "outputDesc data")};
-    submit_pngd(c, stream, Encoded{data, size, in}, out, dvpp::link_pic_desc(outputDesc));
+    submit_decode(c, stream, DvppModule::kPngd, "PNGD", Encoded{data, size, in}, out,
+                  dvpp::link_pic_desc(outputDesc), dvpp::png_decode, false);
   });
 }
 
