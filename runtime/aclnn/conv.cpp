@@ -82,6 +82,20 @@ void check_groups_and_size(Plan& p, const aclTensor& w, const Conv& g) {
             "empty tensors (or a kernel larger than the padded input) are not supported");
 }
 
+// Output and bias shapes; weight, bias and output contiguous.
+void check_layouts(Plan& p, const Conv& g, bool one_d, const aclTensor& w, const aclTensor* bias,
+                   const aclTensor& y) {
+  if (one_d) {
+    p.require_shape(y, {g.n, g.cout, g.ow}, "output");
+  } else {
+    p.require_shape(y, {g.n, g.cout, g.oh, g.ow}, "output");
+  }
+  if (bias != nullptr) p.require_shape(*bias, {g.cout}, "bias");
+  p.require_contiguous(w, "weight");
+  p.require_contiguous(y, "output");
+  if (bias != nullptr) p.require_contiguous(*bias, "bias");
+}
+
 // Checks the arrays and shapes (types are checked by the caller) and returns the geometry.
 Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTensor* bias,
                    const aclTensor& y, const aclIntArray* stride_a, const aclIntArray* padding_a,
@@ -100,15 +114,7 @@ Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTen
   g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
   g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
   check_groups_and_size(p, w, g);
-  if (one_d) {
-    p.require_shape(y, {g.n, g.cout, g.ow}, "output");
-  } else {
-    p.require_shape(y, {g.n, g.cout, g.oh, g.ow}, "output");
-  }
-  if (bias != nullptr) p.require_shape(*bias, {g.cout}, "bias");
-  p.require_contiguous(w, "weight");
-  p.require_contiguous(y, "output");
-  if (bias != nullptr) p.require_contiguous(*bias, "bias");
+  check_layouts(p, g, one_d, w, bias, y);
   return g;
 }
 

@@ -356,16 +356,40 @@ class Elementwise {
 
   void Activation(const LocalTensor<C>& r, const LocalTensor<C>& a, std::int32_t n) {
     if constexpr (kFloat) {
+      // (Not split into functions: the twin charges scalar time per basic block run, and every
+      // split tried changed the kernel's blocks, so its simulated time.)
       switch (t_->op) {
-        case EwOp::kRelu:
-          AscendC::Relu(r, a, n);
+        case EwOp::kRelu: AscendC::Relu(r, a, n); break;
+        case EwOp::kExp: AscendC::Exp(r, a, n); break;
+        case EwOp::kGeluErf: {
+          const auto tile = t_->tile;
+          LocalTensor<C> abs_x = tmp_.template Get<C>();
+          LocalTensor<C> u = abs_x[tile], w = abs_x[2 * tile];
+          AscendC::Abs(abs_x, a, n);
+          AscendC::Muls(u, abs_x, 0.70710678118654752f, n);  // z = |x| / sqrt(2)
+          AscendC::Mul(w, u, u, n);
+          AscendC::Muls(w, w, -1.0f, n);
+          AscendC::Exp(w, w, n);  // exp(-z^2)
+          AscendC::Muls(u, u, 0.3275911f, n);
+          AscendC::Adds(u, u, 1.0f, n);
+          AscendC::Duplicate(r, 1.0f, n);
+          AscendC::Div(u, r, u, n);  // t
+          AscendC::Muls(r, u, 1.061405429f, n);
+          AscendC::Adds(r, r, -1.453152027f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Adds(r, r, 1.421413741f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Adds(r, r, -0.284496736f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Adds(r, r, 0.254829592f, n);
+          AscendC::Mul(r, r, u, n);
+          AscendC::Mul(r, r, w, n);  // erfc(z)
+          AscendC::Mul(r, r, abs_x, n);
+          AscendC::Muls(r, r, -0.5f, n);
+          AscendC::Relu(u, a, n);
+          AscendC::Add(r, r, u, n);
           break;
-        case EwOp::kExp:
-          AscendC::Exp(r, a, n);
-          break;
-        case EwOp::kGeluErf:
-          GeluErf(r, a, n);
-          break;
+        }
         case EwOp::kToBool:
           AscendC::Abs(r, a, n);
           AscendC::Mins(r, r, 1.0f, n);
@@ -382,73 +406,32 @@ class Elementwise {
           AscendC::Adds(r, r, 1.0f, n);
           AscendC::Div(r, a, r, n);
           break;
-        case EwOp::kTanh:
-          Tanh(r, a, n);
+        case EwOp::kTanh: {
+          LocalTensor<C> num = tmp_.template Get<C>();
+          AscendC::Mins(r, a, 10.0f, n);
+          AscendC::Maxs(r, r, -10.0f, n);
+          AscendC::Muls(r, r, 2.0f, n);
+          AscendC::Exp(r, r, n);
+          AscendC::Adds(num, r, -1.0f, n);
+          AscendC::Adds(r, r, 1.0f, n);
+          AscendC::Div(r, num, r, n);
           break;
-        case EwOp::kGelu:
-          Gelu(r, a, n);
+        }
+        case EwOp::kGelu: {
+          LocalTensor<C> u = tmp_.template Get<C>();
+          AscendC::Mul(u, a, a, n);
+          AscendC::Muls(u, u, 0.044715f, n);
+          AscendC::Adds(u, u, 1.0f, n);
+          AscendC::Mul(u, u, a, n);
+          AscendC::Muls(u, u, -1.5957691216057308f, n);  // -2 * sqrt(2 / pi)
+          AscendC::Exp(u, u, n);
+          AscendC::Adds(u, u, 1.0f, n);
+          AscendC::Div(r, a, u, n);
           break;
-        default:
-          break;
+        }
+        default: break;
       }
     }
-  }
-
-  // gelu(x) = x * Phi(x) with erf by Abramowitz-Stegun 7.1.26:
-  // x * Phi(x) = relu(x) - 0.5 * |x| * erfc(|x| / sqrt(2)).
-  void GeluErf(const LocalTensor<C>& r, const LocalTensor<C>& a, std::int32_t n) {
-    const auto tile = t_->tile;
-    LocalTensor<C> abs_x = tmp_.template Get<C>();
-    LocalTensor<C> u = abs_x[tile];
-    LocalTensor<C> w = abs_x[2 * tile];
-    AscendC::Abs(abs_x, a, n);
-    AscendC::Muls(u, abs_x, 0.70710678118654752f, n);  // z = |x| / sqrt(2)
-    AscendC::Mul(w, u, u, n);
-    AscendC::Muls(w, w, -1.0f, n);
-    AscendC::Exp(w, w, n);  // exp(-z^2)
-    AscendC::Muls(u, u, 0.3275911f, n);
-    AscendC::Adds(u, u, 1.0f, n);
-    AscendC::Duplicate(r, 1.0f, n);
-    AscendC::Div(u, r, u, n);  // t
-    AscendC::Muls(r, u, 1.061405429f, n);
-    AscendC::Adds(r, r, -1.453152027f, n);
-    AscendC::Mul(r, r, u, n);
-    AscendC::Adds(r, r, 1.421413741f, n);
-    AscendC::Mul(r, r, u, n);
-    AscendC::Adds(r, r, -0.284496736f, n);
-    AscendC::Mul(r, r, u, n);
-    AscendC::Adds(r, r, 0.254829592f, n);
-    AscendC::Mul(r, r, u, n);
-    AscendC::Mul(r, r, w, n);  // erfc(z)
-    AscendC::Mul(r, r, abs_x, n);
-    AscendC::Muls(r, r, -0.5f, n);
-    AscendC::Relu(u, a, n);
-    AscendC::Add(r, r, u, n);
-  }
-
-  // tanh(x) = (e^2x - 1) / (e^2x + 1), x clamped to [-10, 10] (tanh is +-1 in float there).
-  void Tanh(const LocalTensor<C>& r, const LocalTensor<C>& a, std::int32_t n) {
-    LocalTensor<C> num = tmp_.template Get<C>();
-    AscendC::Mins(r, a, 10.0f, n);
-    AscendC::Maxs(r, r, -10.0f, n);
-    AscendC::Muls(r, r, 2.0f, n);
-    AscendC::Exp(r, r, n);
-    AscendC::Adds(num, r, -1.0f, n);
-    AscendC::Adds(r, r, 1.0f, n);
-    AscendC::Div(r, num, r, n);
-  }
-
-  // The tanh approximation: x * sigmoid(2 * sqrt(2 / pi) * (x + 0.044715 x^3)).
-  void Gelu(const LocalTensor<C>& r, const LocalTensor<C>& a, std::int32_t n) {
-    LocalTensor<C> u = tmp_.template Get<C>();
-    AscendC::Mul(u, a, a, n);
-    AscendC::Muls(u, u, 0.044715f, n);
-    AscendC::Adds(u, u, 1.0f, n);
-    AscendC::Mul(u, u, a, n);
-    AscendC::Muls(u, u, -1.5957691216057308f, n);  // -2 * sqrt(2 / pi)
-    AscendC::Exp(u, u, n);
-    AscendC::Adds(u, u, 1.0f, n);
-    AscendC::Div(r, a, u, n);
   }
 
   void CopyOut(const Span& s) {

@@ -213,6 +213,70 @@ void plan_add_rms_norm(Plan& p, const AddRmsNormArgs& args, double epsilon) {
   p.set_workspace(ws.size());
 }
 
+// LayerNorm's tensors, as the API names them.
+struct LayerNormArgs {
+  const aclTensor *input, *weight, *bias;
+  aclTensor *out, *mean, *rstd;
+};
+
+// input and out: a float type, one shape, contiguous; normalizedShape input's last dimensions.
+std::size_t check_layer_norm_input(const Plan& p, const aclTensor& x, const aclTensor& y,
+                                   const std::vector<std::int64_t>& shape) {
+  require_float_type(p, x, "input");
+  p.require(y.dtype == x.dtype, "out must have input's data type");
+  p.require_shape(y, x.dims, "out");
+  p.require_contiguous(x, "input");
+  p.require_contiguous(y, "out");
+  p.require(!shape.empty() && shape.size() <= x.dims.size(),
+            "normalizedShape must have 1 to input.dim() entries");
+  const std::size_t lead = x.dims.size() - shape.size();
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    p.require(x.dims[lead + i] == shape[i], "normalizedShape must equal input's last " +
+                                                std::to_string(shape.size()) + " dimensions");
+  }
+  p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
+  return lead;
+}
+
+// The optional weight / bias (normalizedShape) and mean / rstd outputs (statistics' shape).
+void check_layer_norm_optionals(const Plan& p, const aclTensor& x, const aclTensor* w,
+                                const aclTensor* b, const aclTensor* mean, const aclTensor* rstd,
+                                const std::vector<std::int64_t>& shape, std::size_t lead) {
+  for (const aclTensor* t : {w, b}) {
+    if (t == nullptr) continue;
+    const char* what = t == w ? "weightOptional" : "biasOptional";
+    require_param_type(p, *t, x.dtype, what);
+    p.require_shape(*t, shape, what);
+    p.require_contiguous(*t, what);
+  }
+  for (const aclTensor* t : {mean, rstd}) {
+    if (t == nullptr) continue;
+    const char* what = t == mean ? "meanOutOptional" : "rstdOutOptional";
+    require_param_type(p, *t, x.dtype, what);
+    require_stat_shape(p, *t, x.dims, lead, what);
+    p.require_contiguous(*t, what);
+  }
+}
+
+void plan_layer_norm(Plan& p, const LayerNormArgs& a, const aclIntArray* normalizedShape,
+                     double eps, std::int32_t implMode) {
+  p.require(implMode >= 0 && implMode <= 2,
+            "implMode " + std::to_string(implMode) +
+                " is not 0 (high precision), 1 (high performance) or 2 (keep FLOAT16)");
+  const aclTensor& x = p.input(a.input, "input");
+  const std::vector<std::int64_t> shape = p.int_array(normalizedShape, "normalizedShape");
+  const aclTensor* w = p.optional_input(a.weight, "weightOptional");
+  const aclTensor* b = p.optional_input(a.bias, "biasOptional");
+  const aclTensor& y = p.output(a.out, "out");
+  const aclTensor* mean = p.optional_output(a.mean, "meanOutOptional");
+  const aclTensor* rstd = p.optional_output(a.rstd, "rstdOutOptional");
+  const std::size_t lead = check_layer_norm_input(p, x, y, shape);
+  check_layer_norm_optionals(p, x, w, b, mean, rstd, shape, lead);
+  const std::int64_t len = product(x.dims, lead, x.dims.size());
+  Workspace ws;
+  launch_norm(p, ws, x, w, 1, b, 2, mean, rstd, x.numel() / len, len, eps, false);
+}
+
 }  // namespace
 }  // namespace npusim::aclnn::norm
 
@@ -234,46 +298,9 @@ aclnnStatus layer_norm_prepare(const char* api, const aclTensor* input,
                                int32_t implMode, uint64_t* workspaceSize,
                                aclOpExecutor** executor) {
   return nn::prepare(api, "LayerNorm", workspaceSize, executor, [&](nn::Plan& p) {
-    p.require(implMode >= 0 && implMode <= 2,
-              "implMode " + std::to_string(implMode) +
-                  " is not 0 (high precision), 1 (high performance) or 2 (keep FLOAT16)");
-    const aclTensor& x = p.input(input, "input");
-    const std::vector<std::int64_t> shape = p.int_array(normalizedShape, "normalizedShape");
-    const aclTensor* w = p.optional_input(weightOptional, "weightOptional");
-    const aclTensor* b = p.optional_input(biasOptional, "biasOptional");
-    const aclTensor& y = p.output(out, "out");
-    const aclTensor* mean = p.optional_output(meanOutOptional, "meanOutOptional");
-    const aclTensor* rstd = p.optional_output(rstdOutOptional, "rstdOutOptional");
-    nm::require_float_type(p, x, "input");
-    p.require(y.dtype == x.dtype, "out must have input's data type");
-    p.require_shape(y, x.dims, "out");
-    p.require_contiguous(x, "input");
-    p.require_contiguous(y, "out");
-    p.require(!shape.empty() && shape.size() <= x.dims.size(),
-              "normalizedShape must have 1 to input.dim() entries");
-    const std::size_t lead = x.dims.size() - shape.size();
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-      p.require(x.dims[lead + i] == shape[i], "normalizedShape must equal input's last " +
-                                                  std::to_string(shape.size()) + " dimensions");
-    }
-    p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
-    for (const aclTensor* t : {w, b}) {
-      if (t == nullptr) continue;
-      const char* what = t == w ? "weightOptional" : "biasOptional";
-      nm::require_param_type(p, *t, x.dtype, what);
-      p.require_shape(*t, shape, what);
-      p.require_contiguous(*t, what);
-    }
-    for (const aclTensor* t : {mean, rstd}) {
-      if (t == nullptr) continue;
-      const char* what = t == mean ? "meanOutOptional" : "rstdOutOptional";
-      nm::require_param_type(p, *t, x.dtype, what);
-      nm::require_stat_shape(p, *t, x.dims, lead, what);
-      p.require_contiguous(*t, what);
-    }
-    const std::int64_t len = nm::product(x.dims, lead, x.dims.size());
-    nm::Workspace ws;
-    nm::launch_norm(p, ws, x, w, 1, b, 2, mean, rstd, x.numel() / len, len, eps, false);
+    nm::plan_layer_norm(p, {input, weightOptional, biasOptional, out, meanOutOptional,
+                            rstdOutOptional},
+                        normalizedShape, eps, implMode);
   });
 }
 
@@ -376,6 +403,21 @@ ChannelTiling channel_tiling(const Plan& p, std::int64_t batch, std::int64_t c, 
   return ct;
 }
 
+// The rows of x * scale + shift (per (batch, channel) coefficients at workspace offsets
+// `scale` and `shift`).
+void launch_affine_rows(Plan& p, const aclTensor& x, std::uint64_t scale, std::uint64_t shift) {
+  const std::int64_t len = product(x.dims, 2, x.dims.size());
+  const std::int64_t rows = x.numel() / len;
+  RowNeeds needs;
+  needs.f32_tile_bufs = 1;          // broadcast coefficients
+  needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
+  const RowTiling t = plan_rows(p, dt_of(x.dtype), rows, len, needs);
+  p.launch("BatchNorm", reinterpret_cast<const void*>(&affine_rows_kernel),
+           row_blocks(rows, t.per_block), Core::kVector, [=](const Addrs& ad) {
+             affine_rows_kernel(ad.in[0], ad.workspace + scale, ad.workspace + shift, ad.out[0], t);
+           });
+}
+
 // Two launches: per (batch, channel) scale and shift into the workspace, then rows of
 // x * scale + shift.
 void plan_batch_norm(Plan& p, const BatchNormArgs& a, double eps) {
@@ -394,16 +436,7 @@ void plan_batch_norm(Plan& p, const BatchNormArgs& a, double eps) {
                              ad.workspace + scale, ad.workspace + shift,
                              has_sm ? ad.out[1] : nullptr, has_si ? ad.out[2] : nullptr, ct);
            });
-  const std::int64_t len = product(x.dims, 2, x.dims.size());
-  const std::int64_t rows = x.numel() / len;
-  RowNeeds needs;
-  needs.f32_tile_bufs = 1;          // broadcast coefficients
-  needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
-  const RowTiling t = plan_rows(p, dt_of(x.dtype), rows, len, needs);
-  p.launch("BatchNorm", reinterpret_cast<const void*>(&affine_rows_kernel),
-           row_blocks(rows, t.per_block), Core::kVector, [=](const Addrs& ad) {
-             affine_rows_kernel(ad.in[0], ad.workspace + scale, ad.workspace + shift, ad.out[0], t);
-           });
+  launch_affine_rows(p, x, scale, shift);
   p.set_workspace(ws.size());
 }
 

@@ -259,6 +259,16 @@ void check_workspace(const aclOpExecutor& ex, const void* workspace,
               std::to_string(ex.workspace) + " bytes aclnn" + ex.op + " needs");
 }
 
+/// The device addresses the kernels get: the tensors' (NULL for a tensor without data) and the
+/// workspace.
+std::shared_ptr<Addrs> addrs_of(const aclOpExecutor& ex, void* workspace) {
+  auto addrs = std::make_shared<Addrs>();
+  for (const aclTensor& t : ex.inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
+  for (const aclTensor& t : ex.outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
+  addrs->workspace = static_cast<std::uint8_t*>(workspace);
+  return addrs;
+}
+
 /// Launch `l` of `ex`, an AI CPU kernel, on `stream`.
 void submit_aicpu(rt::Call& c, aclrtStream stream, const std::shared_ptr<aclOpExecutor>& ex,
                   const Launch& l, const std::shared_ptr<Addrs>& addrs) {
@@ -306,10 +316,7 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
     check_workspace(*ex, workspace, workspace_size);
     const std::uint32_t device = c.stream(stream).device;
     check_tensors(c, *ex, api, &device);
-    auto addrs = std::make_shared<Addrs>();
-    for (const aclTensor& t : ex->inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
-    for (const aclTensor& t : ex->outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
-    addrs->workspace = static_cast<std::uint8_t*>(workspace);
+    const std::shared_ptr<Addrs> addrs = addrs_of(*ex, workspace);
     std::shared_ptr<rt::dump::OpRun> dumped;  // dump of the run (runtime/dump/dump.h), if on
     if (rt::dump::op_dump_wanted()) dumped = rt::dump::before_op(c, stream, dump_desc(*ex, *addrs));
     for (std::size_t i = 0; i < ex->launches.size(); ++i) {

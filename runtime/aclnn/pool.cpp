@@ -174,6 +174,32 @@ void size_and_launch(Plan& p, PoolTiling& t, const aclTensor& x, const aclTensor
   plan_and_launch(p, t, x.dtype, name);
 }
 
+// AdaptiveAvgPool2d: windows of varying size, or regular pooling when the output size divides
+// the input's.
+void plan_adaptive_avg_pool(Plan& p, const aclTensor* self, const aclIntArray* outputSize,
+                            aclTensor* out) {
+  const aclTensor& x = p.input(self, "self");
+  const std::vector<std::int64_t> size = p.int_array(outputSize, "outputSize");
+  const aclTensor& y = p.output(out, "out");
+  p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+  p.require(y.dtype == x.dtype, "out must have self's data type");
+  kernels::PoolTiling t;
+  t.max = false;
+  t.adaptive = true;
+  planes_of(p, x, t);
+  pair(p, size, "outputSize", t.ho, t.wo);
+  p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
+  p.require_shape(y, out_shape(x, t), "out");
+  if (t.h % t.ho == 0 && t.w % t.wo == 0) {  // uniform windows: regular pooling
+    t.adaptive = false;
+    t.kh = t.sh = t.h / t.ho;
+    t.kw = t.sw = t.w / t.wo;
+  }
+  p.require_contiguous(x, "self");
+  p.require_contiguous(y, "out");
+  plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");
+}
+
 }  // namespace
 }  // namespace npusim::aclnn
 
@@ -261,30 +287,9 @@ aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self,
                                                    const aclIntArray* outputSize, aclTensor* out,
                                                    uint64_t* workspaceSize,
                                                    aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAdaptiveAvgPool2dGetWorkspaceSize", "AdaptiveAvgPool2d", workspaceSize, executor,
-      [&](nn::Plan& p) {
-        const aclTensor& x = p.input(self, "self");
-        const std::vector<std::int64_t> size = p.int_array(outputSize, "outputSize");
-        const aclTensor& y = p.output(out, "out");
-        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
-        p.require(y.dtype == x.dtype, "out must have self's data type");
-        nk::PoolTiling t;
-        t.max = false;
-        t.adaptive = true;
-        nn::planes_of(p, x, t);
-        nn::pair(p, size, "outputSize", t.ho, t.wo);
-        p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
-        p.require_shape(y, nn::out_shape(x, t), "out");
-        if (t.h % t.ho == 0 && t.w % t.wo == 0) {  // uniform windows: regular pooling
-          t.adaptive = false;
-          t.kh = t.sh = t.h / t.ho;
-          t.kw = t.sw = t.w / t.wo;
-        }
-        p.require_contiguous(x, "self");
-        p.require_contiguous(y, "out");
-        nn::plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");
-      });
+  return nn::prepare("aclnnAdaptiveAvgPool2dGetWorkspaceSize", "AdaptiveAvgPool2d", workspaceSize,
+                     executor,
+                     [&](nn::Plan& p) { nn::plan_adaptive_avg_pool(p, self, outputSize, out); });
 }
 
 aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelShape,

@@ -154,40 +154,30 @@ class Pool {
     }
   }
 
-  // Where one band of output rows reads and writes: `nb` rows from output row `oh0` of its plane
-  // (0 when flat), input rows from `top` (negative: padding above the plane), `src_row` the
-  // first input row read, `dst` the first output element.
-  struct Band {
-    std::int64_t nb, top, src_row, dst, oh0;
-  };
-
-  __aicore__ Band BandOf(std::int64_t u) const {
+  // One band of output rows: flat (across planes) or inside one plane with padding rows.
+  // (Not split into functions: the twin charges scalar time per basic block run, and every
+  // split tried changed the kernel's blocks, so its simulated time.)
+  __aicore__ void UnitBand(std::int64_t u) {
     const PoolTiling& t = *t_;
-    Band b{};
+    std::int64_t nb, top, src_row, dst, oh0 = 0;
     if (t.flat) {
       const std::int64_t q0 = u * t.band, total = t.planes * t.ho;
-      b.nb = total - q0 < t.band ? total - q0 : t.band;
-      b.top = 0;
-      b.src_row = q0 * t.sh;
-      b.dst = q0 * t.wo;
+      nb = total - q0 < t.band ? total - q0 : t.band;
+      top = 0;
+      src_row = q0 * t.sh;
+      dst = q0 * t.wo;
     } else {
       const std::int64_t plane = u / t.bands;
-      b.oh0 = (u % t.bands) * t.band;
-      b.nb = t.ho - b.oh0 < t.band ? t.ho - b.oh0 : t.band;
-      b.top = b.oh0 * t.sh - t.ph;
-      b.src_row = plane * t.h + (b.top < 0 ? 0 : b.top);
-      b.dst = (plane * t.ho + b.oh0) * t.wo;
+      oh0 = (u % t.bands) * t.band;
+      nb = t.ho - oh0 < t.band ? t.ho - oh0 : t.band;
+      top = oh0 * t.sh - t.ph;
+      src_row = plane * t.h + (top < 0 ? 0 : top);
+      dst = (plane * t.ho + oh0) * t.wo;
     }
-    return b;
-  }
-
-  // The band's input rows in UB, padding rows (above or below the plane) filled with `pad`.
-  __aicore__ AscendC::LocalTensor<T> LoadBand(const Band& b) {
-    const PoolTiling& t = *t_;
-    const std::int64_t rows = (b.nb - 1) * t.sh + (t.kh - 1) * t.dh + 1;
-    const std::int64_t lead = b.top < 0 ? -b.top : 0;  // padding rows above the plane
+    const std::int64_t rows = (nb - 1) * t.sh + (t.kh - 1) * t.dh + 1;
+    const std::int64_t lead = top < 0 ? -top : 0;  // padding rows above the plane
     std::int64_t valid = rows - lead;
-    if (!t.flat && b.top + rows > t.h) valid = t.h - (b.top + lead);
+    if (!t.flat && top + rows > t.h) valid = t.h - (top + lead);
     const T pad = t.max ? T(-__builtin_inff()) : T(0.0f);
     AscendC::LocalTensor<T> x = in_q_.AllocTensor<T>();
     if (lead > 0) AscendC::Duplicate(x, pad, static_cast<std::int32_t>(lead * pitch_));
@@ -197,39 +187,25 @@ class Pool {
     }
     if (valid > 0) {
       AscendC::DataCopyPad(
-          x[static_cast<std::uint32_t>(lead * pitch_)], x_[b.src_row * t.w],
+          x[static_cast<std::uint32_t>(lead * pitch_)], x_[src_row * t.w],
           AscendC::DataCopyExtParams(static_cast<std::uint16_t>(valid),
                                      static_cast<std::uint32_t>(t.w * es), 0, 0, 0),
           AscendC::DataCopyPadExtParams<T>(true, 0, 1, pad));
     }
     in_q_.EnQue(x);
-    return in_q_.DeQue<T>();
-  }
-
-  // The accumulator's start: -inf maxima (and index 0), or a zero float sum (y itself for FLOAT).
-  __aicore__ AscendC::LocalTensor<float> StartAcc(const AscendC::LocalTensor<T>& y,
-                                                  std::int32_t ni) {
-    AscendC::LocalTensor<float> acc;
-    if (t_->max) {
-      AscendC::Duplicate(y, T(-__builtin_inff()), ni);
-      if (t_->indices) AscendC::Duplicate(idxf_, 0.0f, ni);
-      return acc;
-    }
-    if constexpr (kFloat) {
-      acc = y;
-    } else {
-      acc = accf_;
-    }
-    AscendC::Duplicate(acc, 0.0f, ni);
-    return acc;
-  }
-
-  // Every tap (i, j) of the window over the band: gather its inputs, fold them into y / acc.
-  __aicore__ void FoldTaps(const AscendC::LocalTensor<T>& x, const AscendC::LocalTensor<T>& y,
-                           const AscendC::LocalTensor<float>& acc, std::int64_t top,
-                           std::uint32_t n) {
-    const PoolTiling& t = *t_;
+    x = in_q_.DeQue<T>();
+    AscendC::LocalTensor<T> y = out_q_.AllocTensor<T>();
+    const auto n = static_cast<std::uint32_t>(nb) * opitch_;
     const auto ni = static_cast<std::int32_t>(n);
+    AscendC::LocalTensor<float> acc;
+    if (t.max) {
+      AscendC::Duplicate(y, T(-__builtin_inff()), ni);
+      if (t.indices) AscendC::Duplicate(idxf_, 0.0f, ni);
+    } else {
+      if constexpr (kFloat) acc = y;
+      else acc = accf_;
+      AscendC::Duplicate(acc, 0.0f, ni);
+    }
     for (std::int64_t i = 0; i < t.kh; ++i) {
       const auto base = static_cast<std::uint32_t>(i * t.dh * pitch_ * es);
       for (std::int64_t j = 0; j < t.kw; ++j) {
@@ -251,25 +227,14 @@ class Pool {
         }
       }
     }
-  }
-
-  // One band of output rows: flat (across planes) or inside one plane with padding rows.
-  __aicore__ void UnitBand(std::int64_t u) {
-    const PoolTiling& t = *t_;
-    const Band b = BandOf(u);
-    AscendC::LocalTensor<T> x = LoadBand(b);
-    AscendC::LocalTensor<T> y = out_q_.AllocTensor<T>();
-    const auto n = static_cast<std::uint32_t>(b.nb) * opitch_;
-    const AscendC::LocalTensor<float> acc = StartAcc(y, static_cast<std::int32_t>(n));
-    FoldTaps(x, y, acc, b.top, n);
     in_q_.FreeTensor(x);
-    if (!t.max) Scale(acc, y, b.oh0, b.nb);
+    if (!t.max) Scale(acc, y, oh0, nb);
     if (t.indices) {
       AscendC::LocalTensor<std::int32_t> yi = idx_q_.AllocTensor<std::int32_t>();
       AscendC::Cast(yi, idxf_, AscendC::RoundMode::CAST_RINT, n);
       idx_q_.EnQue(yi);
     }
-    Out(y, b.dst, b.nb);
+    Out(y, dst, nb);
   }
 
   // Average: divide by the divisor (separable row x column factors), store as T.

@@ -64,6 +64,14 @@ void check_scale(const VpcJob& j) {
               " is outside the VPC's [1/32, 16] range per direction");
 }
 
+/// Every job's pictures are still allocated (none was freed before the task ran).
+bool all_alive(const MemoryRegistry* mem, const std::vector<VpcJob>& jobs) {
+  for (const VpcJob& j : jobs) {
+    if (!alive(mem, j.in.range, j.out.range)) return false;
+  }
+  return true;
+}
+
 void submit_vpc(Call& c, void* stream, std::vector<VpcJob> jobs, dvpp::Interp interp,
                 const char* name) {
   std::vector<dvpp::DvppFrame> frames;
@@ -74,14 +82,22 @@ void submit_vpc(Call& c, void* stream, std::vector<VpcJob> jobs, dvpp::Interp in
   const MemoryRegistry* mem = &c.runtime().memory();
   dvpp::submit(c, stream, DvppModule::kVpc, std::move(frames), name,
                [mem, jobs = std::move(jobs), interp]() -> int {
-                 for (const VpcJob& j : jobs) {
-                   if (!alive(mem, j.in.range, j.out.range)) {
-                     return ACL_ERROR_RT_DEVICE_MEM_ERROR;  // freed before the task ran
-                   }
-                 }
+                 if (!all_alive(mem, jobs)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
                  for (const VpcJob& j : jobs) {
                    dvpp::resize_yuv420sp(j.in.image, j.crop, j.out.image, j.paste, interp);
                  }
+                 return 0;
+               });
+}
+
+void submit_convert(Call& c, void* stream, const Pic& in, const Pic& out) {
+  const MemoryRegistry* mem = &c.runtime().memory();
+  dvpp::submit(c, stream, DvppModule::kVpc,
+               {dvpp::frame(in.image.width, in.image.height, picture_bytes(in.image),
+                            out.image.width, out.image.height, picture_bytes(out.image))},
+               "VPC_CONVERT_COLOR", [mem, in, out]() -> int {
+                 if (!alive(mem, in.range, out.range)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
+                 dvpp::convert_color(in.image, out.image);
                  return 0;
                });
 }
@@ -274,21 +290,7 @@ aclError acldvppVpcConvertColorAsync(acldvppChannelDesc* channelDesc, acldvppPic
     require(in.image.width == out.image.width && in.image.height == out.image.height,
             ACL_ERROR_INVALID_PARAM,
             "colour conversion keeps the size: inputDesc and outputDesc width/height differ");
-    const MemoryRegistry* mem = &c.runtime().memory();
-    const std::uint64_t in_bytes =
-        picture_bytes(in.image.kind, in.image.width_stride, in.image.height_stride);
-    const std::uint64_t out_bytes =
-        picture_bytes(out.image.kind, out.image.width_stride, out.image.height_stride);
-    dvpp::submit(c, stream, DvppModule::kVpc,
-                 {dvpp::frame(in.image.width, in.image.height, in_bytes, out.image.width,
-                              out.image.height, out_bytes)},
-                 "VPC_CONVERT_COLOR", [mem, in, out]() -> int {
-                   if (!alive(mem, in.range, out.range)) {
-                     return ACL_ERROR_RT_DEVICE_MEM_ERROR;
-                   }
-                   dvpp::convert_color(in.image, out.image);
-                   return 0;
-                 });
+    submit_convert(c, stream, in, out);
   });
 }
 

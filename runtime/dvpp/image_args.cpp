@@ -85,6 +85,25 @@ Image image_of(const acldvppPicDesc& d, Image::Kind kind, std::uint32_t width,
   return img;
 }
 
+namespace {
+
+/// The VPC's format, size and stride rules for `d` (`rgb`: an RGB888/BGR888 picture).
+void check_vpc_layout(const acldvppPicDesc& d, const std::string& what, bool rgb) {
+  require(d.width >= 10 && d.width <= 4096 && d.height >= 6 && d.height <= 4096,
+          ACL_ERROR_INVALID_PARAM,
+          what + ": " + std::to_string(d.width) + "x" + std::to_string(d.height) +
+              " is outside [10, 4096] x [6, 4096]");
+  const std::uint32_t row = rgb ? 3 * d.width : d.width;
+  require(d.width_stride % 16 == 0 && d.width_stride >= row, ACL_ERROR_INVALID_PARAM,
+          what + ": widthStride " + std::to_string(d.width_stride) +
+              " must be a multiple of 16 and at least " + std::to_string(row));
+  require(d.height_stride % 2 == 0 && d.height_stride >= d.height, ACL_ERROR_INVALID_PARAM,
+          what + ": heightStride " + std::to_string(d.height_stride) +
+              " must be a multiple of 2 and at least the height " + std::to_string(d.height));
+}
+
+}  // namespace
+
 Pic vpc_picture(Call& c, const acldvppPicDesc* d, const std::string& what, bool rgb_ok) {
   require(d != nullptr, ACL_ERROR_INVALID_PARAM, what + " is NULL");
   const bool rgb = d->format == PIXEL_FORMAT_RGB_888 || d->format == PIXEL_FORMAT_BGR_888;
@@ -92,17 +111,7 @@ Pic vpc_picture(Call& c, const acldvppPicDesc* d, const std::string& what, bool 
           what + ": format " + std::to_string(d->format) +
               (rgb_ok ? " is not YUV420SP (1, 2) or RGB888/BGR888 (12, 13)"
                       : " is not YUV420SP NV12 (1) or NV21 (2)"));
-  require(d->width >= 10 && d->width <= 4096 && d->height >= 6 && d->height <= 4096,
-          ACL_ERROR_INVALID_PARAM,
-          what + ": " + std::to_string(d->width) + "x" + std::to_string(d->height) +
-              " is outside [10, 4096] x [6, 4096]");
-  const std::uint32_t row = rgb ? 3 * d->width : d->width;
-  require(d->width_stride % 16 == 0 && d->width_stride >= row, ACL_ERROR_INVALID_PARAM,
-          what + ": widthStride " + std::to_string(d->width_stride) +
-              " must be a multiple of 16 and at least " + std::to_string(row));
-  require(d->height_stride % 2 == 0 && d->height_stride >= d->height, ACL_ERROR_INVALID_PARAM,
-          what + ": heightStride " + std::to_string(d->height_stride) +
-              " must be a multiple of 2 and at least the height " + std::to_string(d->height));
+  check_vpc_layout(*d, what, rgb);
   Pic p;
   p.image = image_of(*d, kind_of(d->format), d->width, d->height);
   const std::uint64_t bytes = picture_bytes(p.image.kind, d->width_stride, d->height_stride);

@@ -147,6 +147,17 @@ std::string decode_failure(DecodeCheck check, bool damaged, const char* message)
          std::string(message);
 }
 
+/// Reads the header and, if JPEGD decodes it into `out`, the whole image into `raw` (runs inside
+/// guarded()).
+DecodeCheck read_jpeg(jpeg_decompress_struct& cinfo, const void* data, std::size_t size,
+                      const Image& out, RawPlanes& raw) {
+  jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
+  jpeg_read_header(&cinfo, TRUE);
+  const DecodeCheck check = decode_check(cinfo, out);
+  if (check == DecodeCheck::kOk) read_raw(cinfo, raw);
+  return check;
+}
+
 void copy_luma(const RawPlanes& raw, std::uint32_t w, std::uint32_t h, const Image& out) {
   for (std::uint32_t y = 0; y < h; ++y) {
     std::memcpy(out.data + static_cast<std::size_t>(y) * out.width_stride,
@@ -195,6 +206,21 @@ struct Padded420 {
   std::vector<std::uint8_t> y, u, v;
 };
 
+/// The U and V planes of `p` from `in`'s interleaved chroma, edges replicated.
+void pad_chroma(const Image& in, Padded420& p) {
+  const std::uint32_t cw = (in.width + 1) / 2, ch = (in.height + 1) / 2;
+  const bool nv21 = in.kind == Image::kNv21;
+  for (std::uint32_t y = 0; y < p.ph / 2; ++y) {
+    const std::uint8_t* src =
+        chroma_plane(in) + static_cast<std::size_t>(std::min(y, ch - 1)) * in.width_stride;
+    for (std::uint32_t x = 0; x < p.pw / 2; ++x) {
+      const std::uint32_t sx = std::min(x, cw - 1);
+      p.u[static_cast<std::size_t>(y) * (p.pw / 2) + x] = src[2 * sx + (nv21 ? 1 : 0)];
+      p.v[static_cast<std::size_t>(y) * (p.pw / 2) + x] = src[2 * sx + (nv21 ? 0 : 1)];
+    }
+  }
+}
+
 Padded420 padded_planes(const Image& in) {
   const std::uint32_t w = in.width, h = in.height;
   Padded420 p;
@@ -209,17 +235,7 @@ Padded420 padded_planes(const Image& in) {
     for (std::uint32_t x = 0; x < p.pw; ++x)
       p.y[static_cast<std::size_t>(y) * p.pw + x] = src[std::min(x, w - 1)];
   }
-  const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
-  const bool nv21 = in.kind == Image::kNv21;
-  for (std::uint32_t y = 0; y < p.ph / 2; ++y) {
-    const std::uint8_t* src =
-        chroma_plane(in) + static_cast<std::size_t>(std::min(y, ch - 1)) * in.width_stride;
-    for (std::uint32_t x = 0; x < p.pw / 2; ++x) {
-      const std::uint32_t sx = std::min(x, cw - 1);
-      p.u[static_cast<std::size_t>(y) * (p.pw / 2) + x] = src[2 * sx + (nv21 ? 1 : 0)];
-      p.v[static_cast<std::size_t>(y) * (p.pw / 2) + x] = src[2 * sx + (nv21 ? 0 : 1)];
-    }
-  }
+  pad_chroma(in, p);
   return p;
 }
 
@@ -294,12 +310,7 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
   RawPlanes raw;
   jpeg_create_decompress(&cinfo);
   DecodeCheck check = DecodeCheck::kOk;
-  const bool ok = guarded(err, [&] {
-    jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
-    jpeg_read_header(&cinfo, TRUE);
-    check = decode_check(cinfo, out);
-    if (check == DecodeCheck::kOk) read_raw(cinfo, raw);
-  });
+  const bool ok = guarded(err, [&] { check = read_jpeg(cinfo, data, size, out, raw); });
   const bool damaged = ok && err.pub.num_warnings > 0;
   if (!ok || check != DecodeCheck::kOk || damaged) {
     why = decode_failure(check, damaged, err.message);

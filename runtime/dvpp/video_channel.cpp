@@ -241,6 +241,18 @@ struct VdecChannel::Batch {
     void* data;
     std::uint32_t size;
     std::uint64_t serial;
+
+    // Writes the picture in its layout: retCode 0, or "buffer too small".
+    void run() {
+      std::string err;
+      if (codec::write_yuv420sp(picture, d->layout, static_cast<std::uint8_t*>(data), size,
+                                &err)) {
+        d->ret_code = 0;
+      } else {
+        d->ret_code = kVideoBufferTooSmall;
+        sim::log_warn("VDEC: " + err);
+      }
+    }
   };
   MemoryRegistry* mem;
   std::vector<std::unique_ptr<Delivery>> deliveries;
@@ -258,6 +270,13 @@ VdecChannel::Delivery* VdecChannel::deliver(Batch& b, const Pending& p) {
   d->ret_code = kVideoNoPicture;
   b.deliveries.push_back(std::move(d));
   return b.deliveries.back().get();
+}
+
+void VdecChannel::deliver_all(Batch& b) {
+  while (!pending_.empty()) {
+    deliver(b, pending_.front());
+    pending_.pop_front();
+  }
 }
 
 void VdecChannel::flush_failed(Batch& b) {
@@ -299,15 +318,7 @@ void VdecChannel::submit_work(Call& call, Batch& b, std::uint32_t read_bytes) {
   submit(call, stream_, DvppModule::kVdec, std::move(b.work), "VDEC",
          [mem, writes = b.writes]() -> int {
            for (Batch::Write& w : *writes) {
-             if (!mem->alive(w.serial)) continue;  // freed before the picture came: no output
-             std::string err;
-             if (codec::write_yuv420sp(w.picture, w.d->layout,
-                                       static_cast<std::uint8_t*>(w.data), w.size, &err)) {
-               w.d->ret_code = 0;
-             } else {
-               w.d->ret_code = kVideoBufferTooSmall;
-               sim::log_warn("VDEC: " + err);
-             }
+             if (mem->alive(w.serial)) w.run();  // freed before the picture came: no output
            }
            return 0;
          });
@@ -324,10 +335,7 @@ void VdecChannel::emit(Call& call, std::vector<YuvImage> pictures, std::uint32_t
     take_picture(b, pic, read_bytes);
     flush_failed(b);
   }
-  while (end_of_stream && !pending_.empty()) {  // outputs no picture will fill
-    deliver(b, pending_.front());
-    pending_.pop_front();
-  }
+  if (end_of_stream) deliver_all(b);  // outputs no picture will fill
   submit_work(call, b, read_bytes);
   for (auto& d : b.deliveries) launch_callback(call, stream_, std::move(d), *callbacks_);
 }

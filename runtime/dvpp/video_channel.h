@@ -125,6 +125,8 @@ class VdecChannel {
   Delivery* deliver(Batch& b, const Pending& p);
   /// Failed frames release no picture: their outputs report at once, in order.
   void flush_failed(Batch& b);
+  /// Every pending output reports "no picture" (end of stream).
+  void deliver_all(Batch& b);
   /// The next pending output gets `pic` (written by the task unless the frame was skipped).
   void take_picture(Batch& b, YuvImage& pic, std::uint32_t read_bytes);
   void submit_work(Call& call, Batch& b, std::uint32_t read_bytes);
