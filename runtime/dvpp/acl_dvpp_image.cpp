@@ -71,6 +71,19 @@ void check_decodable(const dvpp::JpegInfo& info) {
               ", outside JPEGD's [32, 8192] x [32, 8192]");
 }
 
+/// The JPEG image-info calls: the header's size, components and (V2) sampling, where asked for.
+aclError jpeg_image_info(const char* api, const void* data, std::uint32_t size,
+                         std::uint32_t* width, std::uint32_t* height, std::int32_t* components,
+                         acldvppJpegFormat* format) {
+  return api_any(api, [&](Call&) {
+    const dvpp::JpegInfo info = checked_jpeg(data, size);
+    if (width != nullptr) *width = info.width;
+    if (height != nullptr) *height = info.height;
+    if (components != nullptr) *components = info.components;
+    if (format != nullptr) *format = static_cast<acldvppJpegFormat>(info.sampling);
+  });
+}
+
 /// JPEGD's output format: `format`, or for UNKNOWN the source's (4:2:0 sources only).
 std::uint32_t jpegd_format(std::uint32_t format, const dvpp::JpegInfo& info) {
   if (format == PIXEL_FORMAT_UNKNOWN) {
@@ -267,24 +280,15 @@ aclError acldvppDestroyChannel(acldvppChannelDesc* channelDesc) {
 
 aclError acldvppJpegGetImageInfo(const void* data, uint32_t size, uint32_t* width, uint32_t* height,
                                  int32_t* components) {
-  return api_any("acldvppJpegGetImageInfo", [&](Call&) {
-    const dvpp::JpegInfo info = checked_jpeg(data, size);
-    if (width != nullptr) *width = info.width;
-    if (height != nullptr) *height = info.height;
-    if (components != nullptr) *components = info.components;
-  });
+  return jpeg_image_info("acldvppJpegGetImageInfo", data, size, width, height, components,
+                         nullptr);
 }
 
 aclError acldvppJpegGetImageInfoV2(const void* data, uint32_t size, uint32_t* width,
                                    uint32_t* height, int32_t* components,
                                    acldvppJpegFormat* format) {
-  return api_any("acldvppJpegGetImageInfoV2", [&](Call&) {
-    const dvpp::JpegInfo info = checked_jpeg(data, size);
-    if (width != nullptr) *width = info.width;
-    if (height != nullptr) *height = info.height;
-    if (components != nullptr) *components = info.components;
-    if (format != nullptr) *format = static_cast<acldvppJpegFormat>(info.sampling);
-  });
+  return jpeg_image_info("acldvppJpegGetImageInfoV2", data, size, width, height, components,
+                         format);
 }
 
 aclError acldvppJpegPredictDecSize(const void* data, uint32_t dataSize,

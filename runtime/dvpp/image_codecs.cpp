@@ -276,6 +276,17 @@ void write_raw(jpeg_compress_struct& cinfo, const Padded420& pad,
   jpeg_finish_compress(&cinfo);
 }
 
+/// Reads a PNG's header into `image` (false, with the reason, for what is not a PNG; `image` is
+/// then freed).
+bool png_begin(const void* data, std::size_t size, png_image& image, std::string& why) {
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_memory(&image, data, size) != 0) return true;
+  why = std::string("not a PNG image: ") + image.message;
+  png_image_free(&image);
+  return false;
+}
+
 }  // namespace
 
 bool jpeg_info(const void* data, std::size_t size, JpegInfo& info, std::string& why) {
@@ -358,13 +369,7 @@ bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
 
 bool png_info(const void* data, std::size_t size, PngInfo& info, std::string& why) {
   png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_memory(&image, data, size) == 0) {
-    why = std::string("not a PNG image: ") + image.message;
-    png_image_free(&image);
-    return false;
-  }
+  if (!png_begin(data, size, image, why)) return false;
   info.width = image.width;
   info.height = image.height;
   const bool color = (image.format & PNG_FORMAT_FLAG_COLOR) != 0;
@@ -377,13 +382,7 @@ bool png_info(const void* data, std::size_t size, PngInfo& info, std::string& wh
 
 bool png_decode(const void* data, std::size_t size, const Image& out, std::string& why) {
   png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_memory(&image, data, size) == 0) {
-    why = std::string("not a PNG image: ") + image.message;
-    png_image_free(&image);
-    return false;
-  }
+  if (!png_begin(data, size, image, why)) return false;
   if (image.width > out.width || image.height > out.height) {
     why = "the PNG is larger than the output picture";
     png_image_free(&image);
