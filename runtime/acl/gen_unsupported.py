@@ -19,9 +19,11 @@ import re
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HEADERS = sorted(glob.glob(os.path.join(ROOT, "runtime/include/acl/*.h")))
 # The operator library's headers: no stubs (every operator declared must be implemented), but the
-# symbols test covers them, so a declared operator that is missing fails to link.
-OP_HEADERS = sorted(glob.glob(os.path.join(ROOT, "runtime/include/aclnn/*.h")) +
-                    glob.glob(os.path.join(ROOT, "runtime/include/aclnnop/*.h")))
+# symbols test covers them, so a declared operator that is missing fails to link. aclnnop/*.h are
+# generated at build time (runtime/aclnn/gen_aclnnop.py): their text comes from the generator.
+OP_HEADERS = sorted(glob.glob(os.path.join(ROOT, "runtime/include/aclnn/*.h")))
+sys.path.insert(0, os.path.join(ROOT, "runtime/aclnn"))
+import gen_aclnnop  # noqa: E402
 OP_DECL = re.compile(r"ACL_FUNC_VISIBILITY\s+([^;{}()]*?)\b(acl\w+)\s*\(([^;{}]*?)\)\s*;", re.S)
 # Every public ACL header (acl.h first), so each declared type is known to the generated files.
 INCLUDES = ['#include "acl/acl.h"'] + [
@@ -34,10 +36,10 @@ def strip_comments(text):
     return re.sub(r"//[^\n]*", "", text)
 
 
-def declarations(headers=None):
+def declarations(headers=None, texts=()):
     found = {}
-    for path in headers or HEADERS:
-        for ret, name, params in DECL.findall(strip_comments(open(path).read())):
+    for text in [open(path).read() for path in headers or HEADERS] + list(texts):
+        for ret, name, params in DECL.findall(strip_comments(text)):
             found[name] = (" ".join(ret.split()), " ".join(params.split()))
     return found
 
@@ -144,6 +146,8 @@ def main(argv=None):
     ] + INCLUDES
     test += [f'#include "{os.path.relpath(h, os.path.join(ROOT, "runtime/include"))}"'
              for h in OP_HEADERS]
+    op_headers = gen_aclnnop.headers()
+    test += [f'#include "aclnnop/{name}"' for name in sorted(op_headers)]
     test += [
         "",
         "#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"",
@@ -154,7 +158,7 @@ def main(argv=None):
     test += [f"      reinterpret_cast<const void*>(&{n})," for n in sorted(decls)]
     test += ["  };", "  for (const void* f : functions) EXPECT_NE(f, nullptr);",
              f"  EXPECT_EQ(sizeof functions / sizeof functions[0], {len(decls)}u);", "}", ""]
-    ops = declarations(OP_HEADERS)
+    ops = declarations(OP_HEADERS, op_headers.values())
     test += ["TEST(ApiSymbols, EveryDeclaredOperatorFunctionIsDefined) {",
              "  const void* functions[] = {"]
     test += [f"      reinterpret_cast<const void*>(&{n})," for n in sorted(ops)]

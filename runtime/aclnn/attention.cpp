@@ -186,11 +186,6 @@ aclnnStatus aclnnFlashAttentionScoreGetWorkspaceSize(
                      });
 }
 
-aclnnStatus aclnnFlashAttentionScore(void* workspace, uint64_t workspaceSize,
-                                     aclOpExecutor* executor, const aclrtStream stream) {
-  return nn::execute("aclnnFlashAttentionScore", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnPromptFlashAttentionGetWorkspaceSize(
     const aclTensor* query, const aclTensor* key, const aclTensor* value, const aclTensor* pseShift,
     const aclTensor* attenMask, const aclIntArray* actualSeqLengths, int64_t numHeads,
@@ -206,11 +201,6 @@ aclnnStatus aclnnPromptFlashAttentionGetWorkspaceSize(
                      });
 }
 
-aclnnStatus aclnnPromptFlashAttention(void* workspace, uint64_t workspaceSize,
-                                      aclOpExecutor* executor, const aclrtStream stream) {
-  return nn::execute("aclnnPromptFlashAttention", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnIncreFlashAttentionGetWorkspaceSize(
     const aclTensor* query, const aclTensorList* key, const aclTensorList* value,
     const aclTensor* pseShift, const aclTensor* attenMask, const aclIntArray* actualSeqLengths,
@@ -222,9 +212,4 @@ aclnnStatus aclnnIncreFlashAttentionGetWorkspaceSize(
                            p, query, key, value, pseShift, attenMask, actualSeqLengths, numHeads,
                            scaleValue, inputLayout, numKeyValueHeads, attentionOut);
                      });
-}
-
-aclnnStatus aclnnIncreFlashAttention(void* workspace, uint64_t workspaceSize,
-                                     aclOpExecutor* executor, const aclrtStream stream) {
-  return nn::execute("aclnnIncreFlashAttention", workspace, workspaceSize, executor, stream);
 }

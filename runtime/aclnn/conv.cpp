@@ -34,6 +34,68 @@ struct Conv {
   std::int64_t sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
 };
 
+// The window's stride, padding and dilation into `g`: one value each (1-D) or pairs (2-D).
+void window_of(Plan& p, bool one_d, const std::vector<std::int64_t>& stride_v,
+               const std::vector<std::int64_t>& padding_v,
+               const std::vector<std::int64_t>& dilation_v, Conv& g) {
+  if (!one_d) {
+    pair_of(p, stride_v, "stride", 1, g.sh, g.sw);
+    pair_of(p, padding_v, "padding", 0, g.ph, g.pw);
+    pair_of(p, dilation_v, "dilation", 1, g.dh, g.dw);
+    return;
+  }
+  p.require(stride_v.size() == 1 && padding_v.size() == 1 && dilation_v.size() == 1,
+            "a 1-D convolution takes 1 stride, padding and dilation value");
+  g.sw = stride_v[0];
+  g.pw = padding_v[0];
+  g.dw = dilation_v[0];
+  p.require(g.sw >= 1 && g.pw >= 0 && g.dw >= 1, "stride and dilation must be >= 1, padding >= 0");
+}
+
+// Input and weight sizes into `g` (1-D as 2-D with H = 1: the input's H stride spans one row).
+void sizes_of(const aclTensor& x, const aclTensor& w, bool one_d, Conv& g) {
+  const std::size_t rank = x.dims.size();
+  g.n = x.dims[0];
+  g.cin = x.dims[1];
+  g.h = one_d ? 1 : x.dims[2];
+  g.w = x.dims[rank - 1];
+  g.xs[0] = x.strides[0];
+  g.xs[1] = x.strides[1];
+  g.xs[2] = one_d ? g.w * x.strides[2] : x.strides[2];  // 1-D: one row
+  g.xs[3] = x.strides[rank - 1];
+  g.cout = w.dims[0];
+  g.kh = one_d ? 1 : w.dims[2];
+  g.kw = w.dims[rank - 1];
+}
+
+// Groups divide the channels; the output is not empty.
+void check_groups_and_size(Plan& p, const aclTensor& w, const Conv& g) {
+  p.require(g.groups >= 1 && g.cin % g.groups == 0 && g.cout % g.groups == 0,
+            "groups (" + std::to_string(g.groups) + ") must divide the input channels (" +
+                std::to_string(g.cin) + ") and the output channels (" + std::to_string(g.cout) +
+                ")");
+  p.require(w.dims[1] == g.cin / g.groups, "weight's input channels (" +
+                                               std::to_string(w.dims[1]) +
+                                               ") must be input's / groups (" +
+                                               std::to_string(g.cin / g.groups) + ")");
+  p.require(g.n > 0 && g.cin > 0 && g.cout > 0 && g.kh > 0 && g.kw > 0 && g.oh > 0 && g.ow > 0,
+            "empty tensors (or a kernel larger than the padded input) are not supported");
+}
+
+// Output and bias shapes; weight, bias and output contiguous.
+void check_layouts(Plan& p, const Conv& g, bool one_d, const aclTensor& w, const aclTensor* bias,
+                   const aclTensor& y) {
+  if (one_d) {
+    p.require_shape(y, {g.n, g.cout, g.ow}, "output");
+  } else {
+    p.require_shape(y, {g.n, g.cout, g.oh, g.ow}, "output");
+  }
+  if (bias != nullptr) p.require_shape(*bias, {g.cout}, "bias");
+  p.require_contiguous(w, "weight");
+  p.require_contiguous(y, "output");
+  if (bias != nullptr) p.require_contiguous(*bias, "bias");
+}
+
 // Checks the arrays and shapes (types are checked by the caller) and returns the geometry.
 Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTensor* bias,
                    const aclTensor& y, const aclIntArray* stride_a, const aclIntArray* padding_a,
@@ -46,51 +108,13 @@ Conv conv_geometry(Plan& p, const aclTensor& x, const aclTensor& w, const aclTen
             "only 1-D (NCL) and 2-D (NCHW) convolutions are supported by the simulator");
   const bool one_d = rank == 3;  // computed as 2-D with H = 1
   Conv g;
-  if (one_d) {
-    p.require(stride_v.size() == 1 && padding_v.size() == 1 && dilation_v.size() == 1,
-              "a 1-D convolution takes 1 stride, padding and dilation value");
-    g.sw = stride_v[0];
-    g.pw = padding_v[0];
-    g.dw = dilation_v[0];
-    p.require(g.sw >= 1 && g.pw >= 0 && g.dw >= 1,
-              "stride and dilation must be >= 1, padding >= 0");
-  } else {
-    pair_of(p, stride_v, "stride", 1, g.sh, g.sw);
-    pair_of(p, padding_v, "padding", 0, g.ph, g.pw);
-    pair_of(p, dilation_v, "dilation", 1, g.dh, g.dw);
-  }
-  g.n = x.dims[0];
-  g.cin = x.dims[1];
-  g.h = one_d ? 1 : x.dims[2];
-  g.w = x.dims[rank - 1];
-  g.xs[0] = x.strides[0];
-  g.xs[1] = x.strides[1];
-  g.xs[2] = one_d ? g.w * x.strides[2] : x.strides[2];  // 1-D: one row
-  g.xs[3] = x.strides[rank - 1];
-  g.cout = w.dims[0];
-  g.kh = one_d ? 1 : w.dims[2];
-  g.kw = w.dims[rank - 1];
+  window_of(p, one_d, stride_v, padding_v, dilation_v, g);
+  sizes_of(x, w, one_d, g);
   g.groups = groups;
-  p.require(groups >= 1 && g.cin % groups == 0 && g.cout % groups == 0,
-            "groups (" + std::to_string(groups) + ") must divide the input channels (" +
-                std::to_string(g.cin) + ") and the output channels (" + std::to_string(g.cout) +
-                ")");
-  p.require(w.dims[1] == g.cin / groups, "weight's input channels (" + std::to_string(w.dims[1]) +
-                                             ") must be input's / groups (" +
-                                             std::to_string(g.cin / groups) + ")");
   g.oh = (g.h + 2 * g.ph - g.dh * (g.kh - 1) - 1) / g.sh + 1;
   g.ow = (g.w + 2 * g.pw - g.dw * (g.kw - 1) - 1) / g.sw + 1;
-  p.require(g.n > 0 && g.cin > 0 && g.cout > 0 && g.kh > 0 && g.kw > 0 && g.oh > 0 && g.ow > 0,
-            "empty tensors (or a kernel larger than the padded input) are not supported");
-  if (one_d) {
-    p.require_shape(y, {g.n, g.cout, g.ow}, "output");
-  } else {
-    p.require_shape(y, {g.n, g.cout, g.oh, g.ow}, "output");
-  }
-  if (bias != nullptr) p.require_shape(*bias, {g.cout}, "bias");
-  p.require_contiguous(w, "weight");
-  p.require_contiguous(y, "output");
-  if (bias != nullptr) p.require_contiguous(*bias, "bias");
+  check_groups_and_size(p, w, g);
+  check_layouts(p, g, one_d, w, bias, y);
   return g;
 }
 
@@ -153,6 +177,37 @@ Im2colTiling conv_im2col(const Plan& p, const Conv& g, bool direct, std::int64_t
   return c;
 }
 
+void check_conv_types(Plan& p, const aclTensor& x, const aclTensor& w, const aclTensor* bias,
+                      const aclTensor& y, std::int8_t cube) {
+  p.require_dtype(x, {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}, "input");
+  p.require(w.dtype == x.dtype && y.dtype == x.dtype && (bias == nullptr || bias->dtype == x.dtype),
+            "input, weight, bias and output must have the same data type");
+  check_cube_math(p, x.dtype, cube);
+  p.require(x.dtype != ACL_FLOAT || cube != 2,
+            "cubeMathType 2 (USE_FP16) with FLOAT convolutions is not supported by the simulator");
+}
+
+/// HFLOAT32 convolutions: input and weight are rounded into the workspace after its first `ws`
+/// bytes (at `off_x`, `off_w`) by a vector kernel; returns the workspace's new size.
+std::uint64_t round_to_hf32(Plan& p, const aclTensor& x, const aclTensor& w, std::uint64_t ws,
+                            std::uint64_t& off_x, std::uint64_t& off_w) {
+  check_dense(p, x, "input");
+  CastTiling ct;
+  ct.countA = static_cast<std::uint64_t>(span_of(x));
+  ct.countB = static_cast<std::uint64_t>(span_of(w));
+  ct.hf32 = true;
+  off_x = (ws + 31) / 32 * 32;
+  off_w = off_x + (ct.countA * 4 + 31) / 32 * 32;
+  const auto blocks = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>(p.vector_cores(),
+                                 (ct.countA + ct.countB + ct.chunk - 1) / ct.chunk)));
+  p.launch("RoundToHf32", convert_inputs_kernel_identity(true), blocks, Core::kVector,
+           [ct, x_at = off_x, w_at = off_w](const Addrs& a) {
+             convert_inputs_kernel(a.in[0], a.workspace + x_at, a.in[1], a.workspace + w_at, ct);
+           });
+  return off_w + (ct.countB * 4 + 31) / 32 * 32;
+}
+
 void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
                const aclTensor* bias_t, const aclIntArray* stride_a, const aclIntArray* padding_a,
                const aclIntArray* dilation_a, bool transposed, const aclIntArray* output_padding,
@@ -163,12 +218,7 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   const aclTensor& y = p.output(output_t, "output");
   if (output_padding != nullptr) p.int_array(output_padding, "outputPadding");  // live check
   p.require(!transposed, "transposed convolution is not supported by the simulator");
-  p.require_dtype(x, {ACL_FLOAT16, ACL_BF16, ACL_FLOAT}, "input");
-  p.require(w.dtype == x.dtype && y.dtype == x.dtype && (bias == nullptr || bias->dtype == x.dtype),
-            "input, weight, bias and output must have the same data type");
-  check_cube_math(p, x.dtype, cube);
-  p.require(x.dtype != ACL_FLOAT || cube != 2,
-            "cubeMathType 2 (USE_FP16) with FLOAT convolutions is not supported by the simulator");
+  check_conv_types(p, x, w, bias, y, cube);
   const bool hf32 = x.dtype == ACL_FLOAT && cube != 0;  // 1, 3: HFLOAT32 input and weight
   const Conv g = conv_geometry(p, x, w, bias, y, stride_a, padding_a, dilation_a, groups);
   const bool direct = is_direct(g);
@@ -181,25 +231,8 @@ void plan_conv(Plan& p, const aclTensor* input_t, const aclTensor* weight_t,
   // Workspace: col, the ones, then (HFLOAT32) the rounded copies of input and weight.
   const std::uint64_t col_bytes = static_cast<std::uint64_t>(c.batch * c.colStride) * es;
   std::uint64_t ws = col_bytes + static_cast<std::uint64_t>(c.onesLen) * es;
-  CastTiling ct;
   std::uint64_t off_x = 0, off_w = 0;
-  if (hf32) {
-    check_dense(p, x, "input");
-    ct.countA = static_cast<std::uint64_t>(span_of(x));
-    ct.countB = static_cast<std::uint64_t>(span_of(w));
-    ct.hf32 = true;
-    off_x = (ws + 31) / 32 * 32;
-    off_w = off_x + (ct.countA * 4 + 31) / 32 * 32;
-    ws = off_w + (ct.countB * 4 + 31) / 32 * 32;
-    const auto blocks = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-        1, std::min<std::uint64_t>(p.vector_cores(),
-                                   (ct.countA + ct.countB + ct.chunk - 1) / ct.chunk)));
-    p.launch("RoundToHf32", convert_inputs_kernel_identity(true), blocks, Core::kVector,
-             [ct, off_x, off_w](const Addrs& a) {
-               convert_inputs_kernel(a.in[0], a.workspace + off_x, a.in[1], a.workspace + off_w,
-                                     ct);
-             });
-  }
+  if (hf32) ws = round_to_hf32(p, x, w, ws, off_x, off_w);
   p.set_workspace(ws);
 
   const int type = static_cast<int>(mm_type(x.dtype));
@@ -238,9 +271,4 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
                        nn::plan_conv(p, input, weight, bias, stride, padding, dilation, transposed,
                                      outputPadding, groups, output, cubeMathType);
                      });
-}
-
-aclnnStatus aclnnConvolution(void* workspace, const uint64_t workspaceSize, aclOpExecutor* executor,
-                             aclrtStream stream) {
-  return nn::execute("aclnnConvolution", workspace, workspaceSize, executor, stream);
 }

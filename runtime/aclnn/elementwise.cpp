@@ -268,12 +268,6 @@ namespace nn = npusim::aclnn;
 namespace ew = npusim::aclnn::ew;
 using nn::EwOp;
 
-#define NPUSIM_EW_EXECUTE(NAME)                                                      \
-  aclnnStatus NAME(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, \
-                   aclrtStream stream) {                                             \
-    return nn::execute(#NAME, workspace, workspaceSize, executor, stream);           \
-  }
-
 // Add / Sub and their scalar forms (OTHER: aclTensor or aclScalar): out = self op alpha*other.
 #define NPUSIM_EW_ALPHA(NAME, OP, OTHER)                                                  \
   aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, const OTHER* other,           \
@@ -282,8 +276,7 @@ using nn::EwOp;
     return nn::prepare(                                                                   \
         #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                     \
         [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, self, other, alpha, out); });     \
-  }                                                                                       \
-  NPUSIM_EW_EXECUTE(NAME)
+  }
 NPUSIM_EW_ALPHA(aclnnAdd, kAdd, aclTensor)
 NPUSIM_EW_ALPHA(aclnnAdds, kAdd, aclScalar)
 NPUSIM_EW_ALPHA(aclnnSub, kSub, aclTensor)
@@ -297,8 +290,7 @@ NPUSIM_EW_ALPHA(aclnnSubs, kSub, aclScalar)
     return nn::prepare(                                                                         \
         #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                           \
         [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, self, other, nullptr, out); });         \
-  }                                                                                             \
-  NPUSIM_EW_EXECUTE(NAME)
+  }
 NPUSIM_EW_PLAIN(aclnnMul, kMul, aclTensor)
 NPUSIM_EW_PLAIN(aclnnMuls, kMul, aclScalar)
 NPUSIM_EW_PLAIN(aclnnDiv, kDiv, aclTensor)
@@ -311,15 +303,13 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
   return nn::prepare("aclnnCastGetWorkspaceSize", "Cast", workspaceSize, executor,
                      [&](nn::Plan& p) { ew::plan_cast(p, self, dtype, out); });
 }
-NPUSIM_EW_EXECUTE(aclnnCast)
 
 #define NPUSIM_EW_UNARY(NAME, OP)                                                         \
   aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, aclTensor* out,               \
                                      uint64_t* workspaceSize, aclOpExecutor** executor) { \
     return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,      \
                        [&](nn::Plan& p) { ew::plan_unary(p, EwOp::OP, self, out); });     \
-  }                                                                                       \
-  NPUSIM_EW_EXECUTE(NAME)
+  }
 NPUSIM_EW_UNARY(aclnnRelu, kRelu)
 NPUSIM_EW_UNARY(aclnnGelu, kGelu)
 NPUSIM_EW_UNARY(aclnnSilu, kSilu)
@@ -338,7 +328,6 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
         ew::plan_unary(p, approximate == 0 ? EwOp::kGeluErf : EwOp::kGelu, x, y);
       });
 }
-NPUSIM_EW_EXECUTE(aclnnGeluV2)
 
 // In-place forms: selfRef is both the first input and the output (const for Add / Sub, as the
 // headers declare it).
@@ -349,8 +338,7 @@ NPUSIM_EW_EXECUTE(aclnnGeluV2)
     return nn::prepare(                                                                      \
         #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                        \
         [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, selfRef, other, alpha, selfRef); }); \
-  }                                                                                          \
-  NPUSIM_EW_EXECUTE(NAME)
+  }
 NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceAdd, kAdd, aclTensor)
 NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceAdds, kAdd, aclScalar)
 NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceSub, kSub, aclTensor)
@@ -363,8 +351,7 @@ NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceSubs, kSub, aclScalar)
     return nn::prepare(                                                                        \
         #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                          \
         [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, selfRef, other, nullptr, selfRef); }); \
-  }                                                                                            \
-  NPUSIM_EW_EXECUTE(NAME)
+  }
 NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceMul, kMul, aclTensor)
 NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceMuls, kMul, aclScalar)
 NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceDiv, kDiv, aclTensor)
@@ -376,11 +363,9 @@ NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceDivs, kDiv, aclScalar)
                                      aclOpExecutor** executor) {                             \
     return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,         \
                        [&](nn::Plan& p) { ew::plan_unary(p, EwOp::OP, selfRef, selfRef); }); \
-  }                                                                                          \
-  NPUSIM_EW_EXECUTE(NAME)
+  }
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceRelu, kRelu)
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceSigmoid, kSigmoid)
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceTanh, kTanh)
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceExp, kExp)
 #undef NPUSIM_EW_INPLACE_UNARY
-#undef NPUSIM_EW_EXECUTE

@@ -356,18 +356,15 @@ class Elementwise {
 
   void Activation(const LocalTensor<C>& r, const LocalTensor<C>& a, std::int32_t n) {
     if constexpr (kFloat) {
+      // (Not split into functions: the twin charges scalar time per basic block run, and every
+      // split tried changed the kernel's blocks, so its simulated time.)
       switch (t_->op) {
-        case EwOp::kRelu:
-          AscendC::Relu(r, a, n);
-          break;
-        case EwOp::kExp:
-          AscendC::Exp(r, a, n);
-          break;
+        case EwOp::kRelu: AscendC::Relu(r, a, n); break;
+        case EwOp::kExp: AscendC::Exp(r, a, n); break;
         case EwOp::kGeluErf: {
           const auto tile = t_->tile;
           LocalTensor<C> abs_x = tmp_.template Get<C>();
-          LocalTensor<C> u = abs_x[tile];
-          LocalTensor<C> w = abs_x[2 * tile];
+          LocalTensor<C> u = abs_x[tile], w = abs_x[2 * tile];
           AscendC::Abs(abs_x, a, n);
           AscendC::Muls(u, abs_x, 0.70710678118654752f, n);  // z = |x| / sqrt(2)
           AscendC::Mul(w, u, u, n);
@@ -432,8 +429,7 @@ class Elementwise {
           AscendC::Div(r, a, u, n);
           break;
         }
-        default:
-          break;
+        default: break;
       }
     }
   }

@@ -317,11 +317,6 @@ aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* 
       [&](nn::Plan& p) { nn::plan_matmul(p, nn::Kind::kMatmul, self, mat2, out, cubeMathType); });
 }
 
-aclnnStatus aclnnMatmul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                        aclrtStream stream) {
-  return nn::execute("aclnnMatmul", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                     int8_t cubeMathType, uint64_t* workspaceSize,
                                     aclOpExecutor** executor) {
@@ -330,20 +325,10 @@ aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2
   });
 }
 
-aclnnStatus aclnnMm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                    aclrtStream stream) {
-  return nn::execute("aclnnMm", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
                                              aclTensor* out, int8_t cubeMathType,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
   return nn::prepare(
       "aclnnBatchMatMulGetWorkspaceSize", "BatchMatMul", workspaceSize, executor,
       [&](nn::Plan& p) { nn::plan_matmul(p, nn::Kind::kBatch, self, mat2, out, cubeMathType); });
-}
-
-aclnnStatus aclnnBatchMatMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                             aclrtStream stream) {
-  return nn::execute("aclnnBatchMatMul", workspace, workspaceSize, executor, stream);
 }

@@ -101,6 +101,182 @@ void launch_norm(Plan& p, Workspace& ws, const aclTensor& x, const aclTensor* w,
   p.set_workspace(ws.size());
 }
 
+// Softmax over `d` of x: rows along the last dimension, or columns when `d` is an inner one;
+// `units`: the work units the blocks share (rows, or the column tiling's units).
+RowTiling softmax_tiling(Plan& p, const aclTensor& x, std::size_t d, std::int64_t& units) {
+  const std::int64_t inner = product(x.dims, d + 1, x.dims.size());
+  const std::int64_t len = x.dims.empty() ? 1 : x.dims[d];
+  const std::int64_t rows = x.numel() / len;
+  if (inner != 1) {
+    const RowTiling t = plan_columns(p, dt_of(x.dtype), rows / inner, len, inner);
+    units = t.units;
+    return t;
+  }
+  RowNeeds needs;
+  needs.chunk_f32_rows = 1;
+  needs.per_row_bytes = 2 * 4;
+  needs.f32_tile_bufs = 1;  // broadcast row statistics
+  units = rows;
+  return plan_rows(p, dt_of(x.dtype), rows, len, needs);
+}
+
+void plan_softmax(Plan& p, const aclTensor* self, std::int64_t dim, aclTensor* out) {
+  const aclTensor& x = p.input(self, "self");
+  const aclTensor& y = p.output(out, "out");
+  require_float_type(p, x, "self");
+  p.require(y.dtype == x.dtype, "out must have self's data type");
+  p.require_shape(y, x.dims, "out");
+  p.require_contiguous(x, "self");
+  p.require_contiguous(y, "out");
+  const auto rank = static_cast<std::int64_t>(x.dims.size());
+  const std::int64_t r = std::max<std::int64_t>(rank, 1);
+  p.require(dim >= -r && dim < r, "dim " + std::to_string(dim) + " is out of range for a " +
+                                      std::to_string(rank) + "-dimensional self");
+  const std::int64_t d = dim < 0 ? dim + r : dim;
+  p.require(x.numel() > 0, "self is empty (empty tensors are not supported)");
+  std::int64_t units = 0;
+  const RowTiling t = softmax_tiling(p, x, static_cast<std::size_t>(d), units);
+  p.launch("Softmax", reinterpret_cast<const void*>(&softmax_kernel),
+           row_blocks(units, t.per_block), Core::kVector,
+           [t](const Addrs& a) { softmax_kernel(a.in[0], a.out[0], t); });
+}
+
+void plan_rms_norm(Plan& p, const aclTensor* x, const aclTensor* gamma, double epsilon,
+                   const aclTensor* yOut, const aclTensor* rstdOut) {
+  const aclTensor& xt = p.input(x, "x");
+  const aclTensor& g = p.input(gamma, "gamma");
+  const aclTensor& y = p.output(yOut, "yOut");
+  const aclTensor& rs = p.output(rstdOut, "rstdOut");
+  require_float_type(p, xt, "x");
+  p.require(y.dtype == xt.dtype, "yOut must have x's data type");
+  p.require_shape(y, xt.dims, "yOut");
+  require_param_type(p, g, xt.dtype, "gamma");
+  p.require(rs.dtype == ACL_FLOAT, "rstdOut must be FLOAT, it is " + dtype_name(rs.dtype));
+  for (const aclTensor* t : {&xt, &g, &y, &rs}) p.require_contiguous(*t, "every tensor");
+  require_gamma_and_rstd(p, xt, g, rs, "x");
+  const std::int64_t len = g.numel();
+  Workspace ws;
+  launch_norm(p, ws, xt, &g, 1, nullptr, -1, nullptr, &rs, xt.numel() / len, len, epsilon, true);
+}
+
+// AddRmsNorm's tensors, as the API names them.
+struct AddRmsNormArgs {
+  const aclTensor *x1, *x2, *gamma, *yOut, *rstdOut, *xOut;
+};
+
+// x2, yOut and xOut of x1's type and shape; gamma and rstdOut as RmsNorm's.
+void check_add_rms_norm(const Plan& p, const aclTensor& a, const aclTensor& b,
+                        const aclTensor& g, const aclTensor& y, const aclTensor& rs,
+                        const aclTensor& xo) {
+  require_float_type(p, a, "x1");
+  for (const aclTensor* t : {&b, &y, &xo}) {
+    p.require(t->dtype == a.dtype, "x2, yOut and xOut must have x1's data type");
+    p.require_shape(*t, a.dims, t == &b ? "x2" : t == &y ? "yOut" : "xOut");
+  }
+  require_param_type(p, g, a.dtype, "gamma");
+  p.require(rs.dtype == ACL_FLOAT, "rstdOut must be FLOAT, it is " + dtype_name(rs.dtype));
+  for (const aclTensor* t : {&a, &b, &g, &y, &rs, &xo}) p.require_contiguous(*t, "every tensor");
+  require_gamma_and_rstd(p, a, g, rs, "x1");
+}
+
+RowTiling add_rms_norm_tiling(Plan& p, Dt dt, std::int64_t rows, std::int64_t len, double eps) {
+  RowNeeds needs;
+  needs.f32_rows = 1;        // gamma row
+  needs.chunk_f32_rows = 1;  // running sums
+  needs.per_row_bytes = 7 * 4;
+  needs.f32_tile_bufs = 2;                                              // broadcasts, gamma tile
+  needs.extra_elem_bytes = 4 * dt_size(dt) + (dt == Dt::kF32 ? 0 : 4);  // x2, xOut
+  RowTiling t = plan_rows(p, dt, rows, len, needs);
+  t.eps = static_cast<float>(eps);
+  t.rms = true;
+  t.has_weight = true;
+  return t;
+}
+
+void plan_add_rms_norm(Plan& p, const AddRmsNormArgs& args, double epsilon) {
+  const aclTensor& a = p.input(args.x1, "x1");
+  const aclTensor& b = p.input(args.x2, "x2");
+  const aclTensor& g = p.input(args.gamma, "gamma");
+  const aclTensor& y = p.output(args.yOut, "yOut");
+  const aclTensor& rs = p.output(args.rstdOut, "rstdOut");
+  const aclTensor& xo = p.output(args.xOut, "xOut");
+  check_add_rms_norm(p, a, b, g, y, rs, xo);
+  const std::int64_t len = g.numel(), rows = a.numel() / len;
+  Workspace ws;
+  const F32Source fg = f32_param(p, ws, &g, 2);
+  const RowTiling t = add_rms_norm_tiling(p, dt_of(a.dtype), rows, len, epsilon);
+  p.launch("AddRmsNorm", reinterpret_cast<const void*>(&add_rms_norm_kernel),
+           row_blocks(rows, t.per_block), Core::kVector, [t, fg](const Addrs& ad) {
+             add_rms_norm_kernel(ad.in[0], ad.in[1], fg.resolve(ad), ad.out[0], ad.out[1],
+                                 ad.out[2], t);
+           });
+  p.set_workspace(ws.size());
+}
+
+// LayerNorm's tensors, as the API names them.
+struct LayerNormArgs {
+  const aclTensor *input, *weight, *bias;
+  aclTensor *out, *mean, *rstd;
+};
+
+// input and out: a float type, one shape, contiguous; normalizedShape input's last dimensions.
+std::size_t check_layer_norm_input(const Plan& p, const aclTensor& x, const aclTensor& y,
+                                   const std::vector<std::int64_t>& shape) {
+  require_float_type(p, x, "input");
+  p.require(y.dtype == x.dtype, "out must have input's data type");
+  p.require_shape(y, x.dims, "out");
+  p.require_contiguous(x, "input");
+  p.require_contiguous(y, "out");
+  p.require(!shape.empty() && shape.size() <= x.dims.size(),
+            "normalizedShape must have 1 to input.dim() entries");
+  const std::size_t lead = x.dims.size() - shape.size();
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    p.require(x.dims[lead + i] == shape[i], "normalizedShape must equal input's last " +
+                                                std::to_string(shape.size()) + " dimensions");
+  }
+  p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
+  return lead;
+}
+
+// The optional weight / bias (normalizedShape) and mean / rstd outputs (statistics' shape).
+void check_layer_norm_optionals(const Plan& p, const aclTensor& x, const aclTensor* w,
+                                const aclTensor* b, const aclTensor* mean, const aclTensor* rstd,
+                                const std::vector<std::int64_t>& shape, std::size_t lead) {
+  for (const aclTensor* t : {w, b}) {
+    if (t == nullptr) continue;
+    const char* what = t == w ? "weightOptional" : "biasOptional";
+    require_param_type(p, *t, x.dtype, what);
+    p.require_shape(*t, shape, what);
+    p.require_contiguous(*t, what);
+  }
+  for (const aclTensor* t : {mean, rstd}) {
+    if (t == nullptr) continue;
+    const char* what = t == mean ? "meanOutOptional" : "rstdOutOptional";
+    require_param_type(p, *t, x.dtype, what);
+    require_stat_shape(p, *t, x.dims, lead, what);
+    p.require_contiguous(*t, what);
+  }
+}
+
+void plan_layer_norm(Plan& p, const LayerNormArgs& a, const aclIntArray* normalizedShape,
+                     double eps, std::int32_t implMode) {
+  p.require(implMode >= 0 && implMode <= 2,
+            "implMode " + std::to_string(implMode) +
+                " is not 0 (high precision), 1 (high performance) or 2 (keep FLOAT16)");
+  const aclTensor& x = p.input(a.input, "input");
+  const std::vector<std::int64_t> shape = p.int_array(normalizedShape, "normalizedShape");
+  const aclTensor* w = p.optional_input(a.weight, "weightOptional");
+  const aclTensor* b = p.optional_input(a.bias, "biasOptional");
+  const aclTensor& y = p.output(a.out, "out");
+  const aclTensor* mean = p.optional_output(a.mean, "meanOutOptional");
+  const aclTensor* rstd = p.optional_output(a.rstd, "rstdOutOptional");
+  const std::size_t lead = check_layer_norm_input(p, x, y, shape);
+  check_layer_norm_optionals(p, x, w, b, mean, rstd, shape, lead);
+  const std::int64_t len = product(x.dims, lead, x.dims.size());
+  Workspace ws;
+  launch_norm(p, ws, x, w, 1, b, 2, mean, rstd, x.numel() / len, len, eps, false);
+}
+
 }  // namespace
 }  // namespace npusim::aclnn::norm
 
@@ -109,45 +285,8 @@ namespace nm = npusim::aclnn::norm;
 
 aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnSoftmaxGetWorkspaceSize", "Softmax", workspaceSize, executor, [&](nn::Plan& p) {
-        const aclTensor& x = p.input(self, "self");
-        const aclTensor& y = p.output(out, "out");
-        nm::require_float_type(p, x, "self");
-        p.require(y.dtype == x.dtype, "out must have self's data type");
-        p.require_shape(y, x.dims, "out");
-        p.require_contiguous(x, "self");
-        p.require_contiguous(y, "out");
-        const auto rank = static_cast<std::int64_t>(x.dims.size());
-        const std::int64_t r = std::max<std::int64_t>(rank, 1);
-        p.require(dim >= -r && dim < r, "dim " + std::to_string(dim) + " is out of range for a " +
-                                            std::to_string(rank) + "-dimensional self");
-        const std::int64_t d = dim < 0 ? dim + r : dim;
-        const auto ud = static_cast<std::size_t>(d);
-        p.require(x.numel() > 0, "self is empty (empty tensors are not supported)");
-        const std::int64_t inner = nm::product(x.dims, ud + 1, x.dims.size());
-        const std::int64_t len = rank == 0 ? 1 : x.dims[ud];
-        const std::int64_t rows = x.numel() / len;
-        nm::RowTiling t;
-        if (inner == 1) {
-          nm::RowNeeds needs;
-          needs.chunk_f32_rows = 1;
-          needs.per_row_bytes = 2 * 4;
-          needs.f32_tile_bufs = 1;  // broadcast row statistics
-          t = nm::plan_rows(p, nm::dt_of(x.dtype), rows, len, needs);
-        } else {
-          t = nm::plan_columns(p, nm::dt_of(x.dtype), rows / inner, len, inner);
-        }
-        const std::int64_t units = inner == 1 ? rows : t.units;
-        p.launch("Softmax", reinterpret_cast<const void*>(&nm::softmax_kernel),
-                 nm::row_blocks(units, t.per_block), nn::Core::kVector,
-                 [t](const nn::Addrs& a) { nm::softmax_kernel(a.in[0], a.out[0], t); });
-      });
-}
-
-aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                         aclrtStream stream) {
-  return nn::execute("aclnnSoftmax", workspace, workspaceSize, executor, stream);
+  return nn::prepare("aclnnSoftmaxGetWorkspaceSize", "Softmax", workspaceSize, executor,
+                     [&](nn::Plan& p) { nm::plan_softmax(p, self, dim, out); });
 }
 
 namespace {
@@ -159,46 +298,9 @@ aclnnStatus layer_norm_prepare(const char* api, const aclTensor* input,
                                int32_t implMode, uint64_t* workspaceSize,
                                aclOpExecutor** executor) {
   return nn::prepare(api, "LayerNorm", workspaceSize, executor, [&](nn::Plan& p) {
-    p.require(implMode >= 0 && implMode <= 2,
-              "implMode " + std::to_string(implMode) +
-                  " is not 0 (high precision), 1 (high performance) or 2 (keep FLOAT16)");
-    const aclTensor& x = p.input(input, "input");
-    const std::vector<std::int64_t> shape = p.int_array(normalizedShape, "normalizedShape");
-    const aclTensor* w = p.optional_input(weightOptional, "weightOptional");
-    const aclTensor* b = p.optional_input(biasOptional, "biasOptional");
-    const aclTensor& y = p.output(out, "out");
-    const aclTensor* mean = p.optional_output(meanOutOptional, "meanOutOptional");
-    const aclTensor* rstd = p.optional_output(rstdOutOptional, "rstdOutOptional");
-    nm::require_float_type(p, x, "input");
-    p.require(y.dtype == x.dtype, "out must have input's data type");
-    p.require_shape(y, x.dims, "out");
-    p.require_contiguous(x, "input");
-    p.require_contiguous(y, "out");
-    p.require(!shape.empty() && shape.size() <= x.dims.size(),
-              "normalizedShape must have 1 to input.dim() entries");
-    const std::size_t lead = x.dims.size() - shape.size();
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-      p.require(x.dims[lead + i] == shape[i], "normalizedShape must equal input's last " +
-                                                  std::to_string(shape.size()) + " dimensions");
-    }
-    p.require(x.numel() > 0, "input is empty (empty tensors are not supported)");
-    for (const aclTensor* t : {w, b}) {
-      if (t == nullptr) continue;
-      const char* what = t == w ? "weightOptional" : "biasOptional";
-      nm::require_param_type(p, *t, x.dtype, what);
-      p.require_shape(*t, shape, what);
-      p.require_contiguous(*t, what);
-    }
-    for (const aclTensor* t : {mean, rstd}) {
-      if (t == nullptr) continue;
-      const char* what = t == mean ? "meanOutOptional" : "rstdOutOptional";
-      nm::require_param_type(p, *t, x.dtype, what);
-      nm::require_stat_shape(p, *t, x.dims, lead, what);
-      p.require_contiguous(*t, what);
-    }
-    const std::int64_t len = nm::product(x.dims, lead, x.dims.size());
-    nm::Workspace ws;
-    nm::launch_norm(p, ws, x, w, 1, b, 2, mean, rstd, x.numel() / len, len, eps, false);
+    nm::plan_layer_norm(p, {input, weightOptional, biasOptional, out, meanOutOptional,
+                            rstdOutOptional},
+                        normalizedShape, eps, implMode);
   });
 }
 
@@ -223,44 +325,11 @@ aclnnStatus aclnnLayerNormWithImplModeGetWorkspaceSize(
                             rstdOutOptional, implMode, workspaceSize, executor);
 }
 
-aclnnStatus aclnnLayerNormWithImplMode(void* workspace, uint64_t workspaceSize,
-                                       aclOpExecutor* executor, aclrtStream stream) {
-  return nn::execute("aclnnLayerNormWithImplMode", workspace, workspaceSize, executor, stream);
-}
-
-aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                           aclrtStream stream) {
-  return nn::execute("aclnnLayerNorm", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnRmsNormGetWorkspaceSize(const aclTensor* x, const aclTensor* gamma, double epsilon,
                                          const aclTensor* yOut, const aclTensor* rstdOut,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
   return nn::prepare("aclnnRmsNormGetWorkspaceSize", "RmsNorm", workspaceSize, executor,
-                     [&](nn::Plan& p) {
-                       const aclTensor& xt = p.input(x, "x");
-                       const aclTensor& g = p.input(gamma, "gamma");
-                       const aclTensor& y = p.output(yOut, "yOut");
-                       const aclTensor& rs = p.output(rstdOut, "rstdOut");
-                       nm::require_float_type(p, xt, "x");
-                       p.require(y.dtype == xt.dtype, "yOut must have x's data type");
-                       p.require_shape(y, xt.dims, "yOut");
-                       nm::require_param_type(p, g, xt.dtype, "gamma");
-                       p.require(rs.dtype == ACL_FLOAT,
-                                 "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
-                       for (const aclTensor* t : {&xt, &g, &y, &rs})
-                         p.require_contiguous(*t, "every tensor");
-                       nm::require_gamma_and_rstd(p, xt, g, rs, "x");
-                       const std::int64_t len = g.numel();
-                       nm::Workspace ws;
-                       nm::launch_norm(p, ws, xt, &g, 1, nullptr, -1, nullptr, &rs,
-                                       xt.numel() / len, len, epsilon, true);
-                     });
-}
-
-aclnnStatus aclnnRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                         aclrtStream stream) {
-  return nn::execute("aclnnRmsNorm", workspace, workspaceSize, executor, stream);
+                     [&](nn::Plan& p) { nm::plan_rms_norm(p, x, gamma, epsilon, yOut, rstdOut); });
 }
 
 aclnnStatus aclnnAddRmsNormGetWorkspaceSize(const aclTensor* x1, const aclTensor* x2,
@@ -268,52 +337,10 @@ aclnnStatus aclnnAddRmsNormGetWorkspaceSize(const aclTensor* x1, const aclTensor
                                             const aclTensor* yOut, const aclTensor* rstdOut,
                                             const aclTensor* xOut, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAddRmsNormGetWorkspaceSize", "AddRmsNorm", workspaceSize, executor, [&](nn::Plan& p) {
-        const aclTensor& a = p.input(x1, "x1");
-        const aclTensor& b = p.input(x2, "x2");
-        const aclTensor& g = p.input(gamma, "gamma");
-        const aclTensor& y = p.output(yOut, "yOut");
-        const aclTensor& rs = p.output(rstdOut, "rstdOut");
-        const aclTensor& xo = p.output(xOut, "xOut");
-        nm::require_float_type(p, a, "x1");
-        for (const aclTensor* t : {&b, &y, &xo}) {
-          p.require(t->dtype == a.dtype, "x2, yOut and xOut must have x1's data type");
-          p.require_shape(*t, a.dims, t == &b ? "x2" : t == &y ? "yOut" : "xOut");
-        }
-        nm::require_param_type(p, g, a.dtype, "gamma");
-        p.require(rs.dtype == ACL_FLOAT,
-                  "rstdOut must be FLOAT, it is " + nn::dtype_name(rs.dtype));
-        for (const aclTensor* t : {&a, &b, &g, &y, &rs, &xo})
-          p.require_contiguous(*t, "every tensor");
-        nm::require_gamma_and_rstd(p, a, g, rs, "x1");
-        const std::int64_t len = g.numel(), rows = a.numel() / len;
-        nm::Workspace ws;
-        const nm::F32Source fg = nm::f32_param(p, ws, &g, 2);
-        const nm::Dt dt = nm::dt_of(a.dtype);
-        nm::RowNeeds needs;
-        needs.f32_rows = 1;        // gamma row
-        needs.chunk_f32_rows = 1;  // running sums
-        needs.per_row_bytes = 7 * 4;
-        needs.f32_tile_bufs = 2;  // broadcasts, gamma tile
-        needs.extra_elem_bytes = 4 * nm::dt_size(dt) + (dt == nm::Dt::kF32 ? 0 : 4);  // x2, xOut
-        nm::RowTiling t = nm::plan_rows(p, dt, rows, len, needs);
-        t.eps = static_cast<float>(epsilon);
-        t.rms = true;
-        t.has_weight = true;
-        p.launch("AddRmsNorm", reinterpret_cast<const void*>(&nm::add_rms_norm_kernel),
-                 nm::row_blocks(rows, t.per_block), nn::Core::kVector,
-                 [t, fg](const nn::Addrs& ad) {
-                   nm::add_rms_norm_kernel(ad.in[0], ad.in[1], fg.resolve(ad), ad.out[0], ad.out[1],
-                                           ad.out[2], t);
-                 });
-        p.set_workspace(ws.size());
-      });
-}
-
-aclnnStatus aclnnAddRmsNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                            aclrtStream stream) {
-  return nn::execute("aclnnAddRmsNorm", workspace, workspaceSize, executor, stream);
+  return nn::prepare("aclnnAddRmsNormGetWorkspaceSize", "AddRmsNorm", workspaceSize, executor,
+                     [&](nn::Plan& p) {
+                       nm::plan_add_rms_norm(p, {x1, x2, gamma, yOut, rstdOut, xOut}, epsilon);
+                     });
 }
 
 namespace npusim::aclnn::norm {
@@ -376,6 +403,21 @@ ChannelTiling channel_tiling(const Plan& p, std::int64_t batch, std::int64_t c, 
   return ct;
 }
 
+// The rows of x * scale + shift (per (batch, channel) coefficients at workspace offsets
+// `scale` and `shift`).
+void launch_affine_rows(Plan& p, const aclTensor& x, std::uint64_t scale, std::uint64_t shift) {
+  const std::int64_t len = product(x.dims, 2, x.dims.size());
+  const std::int64_t rows = x.numel() / len;
+  RowNeeds needs;
+  needs.f32_tile_bufs = 1;          // broadcast coefficients
+  needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
+  const RowTiling t = plan_rows(p, dt_of(x.dtype), rows, len, needs);
+  p.launch("BatchNorm", reinterpret_cast<const void*>(&affine_rows_kernel),
+           row_blocks(rows, t.per_block), Core::kVector, [=](const Addrs& ad) {
+             affine_rows_kernel(ad.in[0], ad.workspace + scale, ad.workspace + shift, ad.out[0], t);
+           });
+}
+
 // Two launches: per (batch, channel) scale and shift into the workspace, then rows of
 // x * scale + shift.
 void plan_batch_norm(Plan& p, const BatchNormArgs& a, double eps) {
@@ -394,16 +436,7 @@ void plan_batch_norm(Plan& p, const BatchNormArgs& a, double eps) {
                              ad.workspace + scale, ad.workspace + shift,
                              has_sm ? ad.out[1] : nullptr, has_si ? ad.out[2] : nullptr, ct);
            });
-  const std::int64_t len = product(x.dims, 2, x.dims.size());
-  const std::int64_t rows = x.numel() / len;
-  RowNeeds needs;
-  needs.f32_tile_bufs = 1;          // broadcast coefficients
-  needs.per_row_bytes = 2 * 2 * 4;  // scale and shift, double-buffered
-  const RowTiling t = plan_rows(p, dt_of(x.dtype), rows, len, needs);
-  p.launch("BatchNorm", reinterpret_cast<const void*>(&affine_rows_kernel),
-           row_blocks(rows, t.per_block), Core::kVector, [=](const Addrs& ad) {
-             affine_rows_kernel(ad.in[0], ad.workspace + scale, ad.workspace + shift, ad.out[0], t);
-           });
+  launch_affine_rows(p, x, scale, shift);
   p.set_workspace(ws.size());
 }
 
@@ -432,9 +465,4 @@ aclnnStatus aclnnBatchNormGetWorkspaceSize(const aclTensor* input, const aclTens
                        nm::check_channel_tensors(p, a, a.x->dims[1]);
                        nm::plan_batch_norm(p, a, eps);
                      });
-}
-
-aclnnStatus aclnnBatchNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                           aclrtStream stream) {
-  return nn::execute("aclnnBatchNorm", workspace, workspaceSize, executor, stream);
 }

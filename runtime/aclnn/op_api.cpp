@@ -249,6 +249,60 @@ rt::dump::OpDesc dump_desc(const aclOpExecutor& ex, const Addrs& addrs) {
   return d;
 }
 
+void check_workspace(const aclOpExecutor& ex, const void* workspace,
+                     std::uint64_t workspace_size) {
+  require(ex.workspace == 0 || workspace != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+          "workspace is NULL; aclnn" + ex.op + " needs " + std::to_string(ex.workspace) +
+              " bytes");
+  require(workspace_size >= ex.workspace, ACLNN_ERR_PARAM_INVALID,
+          "workspaceSize " + std::to_string(workspace_size) + " is less than the " +
+              std::to_string(ex.workspace) + " bytes aclnn" + ex.op + " needs");
+}
+
+/// The device addresses the kernels get: the tensors' (NULL for a tensor without data) and the
+/// workspace.
+std::shared_ptr<Addrs> addrs_of(const aclOpExecutor& ex, void* workspace) {
+  auto addrs = std::make_shared<Addrs>();
+  for (const aclTensor& t : ex.inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
+  for (const aclTensor& t : ex.outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
+  addrs->workspace = static_cast<std::uint8_t*>(workspace);
+  return addrs;
+}
+
+/// Launch `l` of `ex`, an AI CPU kernel, on `stream`.
+void submit_aicpu(rt::Call& c, aclrtStream stream, const std::shared_ptr<aclOpExecutor>& ex,
+                  const Launch& l, const std::shared_ptr<Addrs>& addrs) {
+  rt::AiCpuSpec cpu;
+  cpu.name = l.name;
+  cpu.op_type = ex->op;
+  cpu.block_dim = 1;
+  cpu.body = [body = &l.body, addrs](void*) -> std::uint32_t {
+    (*body)(*addrs);
+    return 0;
+  };
+  cpu.keep_alive = ex;
+  rt::submit_aicpu_kernel(c, stream, std::move(cpu));
+}
+
+/// Launch `i` of `ex`, an AI Core kernel, on `stream`.
+void submit_launch(rt::Call& c, aclrtStream stream, const std::shared_ptr<aclOpExecutor>& ex,
+                   std::size_t i, const std::shared_ptr<Addrs>& addrs) {
+  const Launch& l = ex->launches[i];
+  rt::KernelSpec spec;
+  if (ex->repeatable) {  // the trace memo may serve a timing-only rerun (see memo_key_of)
+    spec.memo_key = memo_key_of(*ex, i, *addrs);
+  }
+  spec.name = l.name;
+  spec.identity = l.identity;
+  spec.block_dim = l.block_dim;
+  spec.engine = l.core == Core::kVector ? ACL_RT_ENGINE_TYPE_AIV
+                : l.core == Core::kCube ? ACL_RT_ENGINE_TYPE_AIC
+                                        : rt::kEngineMix;
+  spec.body = [body = &l.body, addrs] { (*body)(*addrs); };
+  spec.keep_alive = ex;
+  rt::submit_kernel(c, stream, std::move(spec));
+}
+
 }  // namespace
 
 aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_size,
@@ -259,48 +313,18 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
       executors().erase(executor);
       kill(executor);
     }
-    require(ex->workspace == 0 || workspace != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-            "workspace is NULL; aclnn" + ex->op + " needs " + std::to_string(ex->workspace) +
-                " bytes");
-    require(workspace_size >= ex->workspace, ACLNN_ERR_PARAM_INVALID,
-            "workspaceSize " + std::to_string(workspace_size) + " is less than the " +
-                std::to_string(ex->workspace) + " bytes aclnn" + ex->op + " needs");
+    check_workspace(*ex, workspace, workspace_size);
     const std::uint32_t device = c.stream(stream).device;
     check_tensors(c, *ex, api, &device);
-    auto addrs = std::make_shared<Addrs>();
-    for (const aclTensor& t : ex->inputs) addrs->in.push_back(t.data ? t.addr() : nullptr);
-    for (const aclTensor& t : ex->outputs) addrs->out.push_back(t.data ? t.addr() : nullptr);
-    addrs->workspace = static_cast<std::uint8_t*>(workspace);
+    const std::shared_ptr<Addrs> addrs = addrs_of(*ex, workspace);
     std::shared_ptr<rt::dump::OpRun> dumped;  // dump of the run (runtime/dump/dump.h), if on
     if (rt::dump::op_dump_wanted()) dumped = rt::dump::before_op(c, stream, dump_desc(*ex, *addrs));
     for (std::size_t i = 0; i < ex->launches.size(); ++i) {
-      const Launch& l = ex->launches[i];
-      if (l.core == Core::kAiCpu) {
-        rt::AiCpuSpec cpu;
-        cpu.name = l.name;
-        cpu.op_type = ex->op;
-        cpu.block_dim = 1;
-        cpu.body = [body = &l.body, addrs](void*) -> std::uint32_t {
-          (*body)(*addrs);
-          return 0;
-        };
-        cpu.keep_alive = ex;
-        rt::submit_aicpu_kernel(c, stream, std::move(cpu));
-        continue;
+      if (ex->launches[i].core == Core::kAiCpu) {
+        submit_aicpu(c, stream, ex, ex->launches[i], addrs);
+      } else {
+        submit_launch(c, stream, ex, i, addrs);
       }
-      rt::KernelSpec spec;
-      if (ex->repeatable) {  // the trace memo may serve a timing-only rerun (see memo_key_of)
-        spec.memo_key = memo_key_of(*ex, i, *addrs);
-      }
-      spec.name = l.name;
-      spec.identity = l.identity;
-      spec.block_dim = l.block_dim;
-      spec.engine = l.core == Core::kVector ? ACL_RT_ENGINE_TYPE_AIV
-                    : l.core == Core::kCube ? ACL_RT_ENGINE_TYPE_AIC
-                                            : rt::kEngineMix;
-      spec.body = [body = &l.body, addrs] { (*body)(*addrs); };
-      spec.keep_alive = ex;
-      rt::submit_kernel(c, stream, std::move(spec));
     }
     rt::dump::after_op(c, stream, dumped);
   });

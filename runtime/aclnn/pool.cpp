@@ -79,23 +79,15 @@ void four_pads(const Plan& p, const std::vector<std::int64_t>& pad, std::int64_t
   }
 }
 
-// Bands of output rows that fit the UB (and give every vector core work), split over the vector
-// cores; the launch.
-void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
-  t.dtype = dtype == ACL_FLOAT16 ? 1 : dtype == ACL_BF16 ? 2 : 0;
-  const std::int64_t es = dtype == ACL_FLOAT ? 4 : 2;
-  t.rowwise = t.adaptive;
-  t.flat = !t.rowwise && !t.indices && t.ph == 0 && t.ho * t.sh == t.h &&
-           (t.ho - 1) * t.sh + (t.kh - 1) * t.dh + 1 <= t.h;
-  const std::int64_t pitch = round32((t.w + 1) * es);  // bytes per input row in UB
-  const std::int64_t opitch = (t.wo + 15) / 16 * 16;   // elements per output row
-  std::int64_t taps_w = t.kw;
-  if (t.rowwise) {
-    taps_w = 1;
-    for (std::int64_t ow = 0; ow < t.wo; ++ow)
-      taps_w = std::max(taps_w, kernels::axis_window(t, false, ow).taps);
-  }
-  auto band_in = [&](std::int64_t band) {  // input rows of a band of `band` output rows
+// What a band of output rows costs in UB: its input rows and the kernel's bytes.
+struct BandCost {
+  const PoolTiling& t;
+  std::int64_t es = 0;      // element size
+  std::int64_t pitch = 0;   // bytes per input row in UB
+  std::int64_t opitch = 0;  // elements per output row
+  std::int64_t taps_w = 0;  // column taps per output element (the most of any, adaptive)
+
+  std::int64_t in_rows(std::int64_t band) const {  // input rows of a band of `band` output rows
     if (!t.rowwise) return (band - 1) * t.sh + (t.kh - 1) * t.dh + 1;
     std::int64_t most = 1;
     for (std::int64_t oh0 = 0; oh0 < t.ho; oh0 += band) {
@@ -104,37 +96,69 @@ void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
       most = std::max(most, b.start + b.taps - a.start);
     }
     return most;
-  };
-  auto bytes = [&](std::int64_t band) {  // UB the kernel takes for bands of `band` rows
+  }
+
+  std::int64_t bytes(std::int64_t band) const {  // UB the kernel takes for bands of `band` rows
     const std::int64_t out = band * opitch, tab = t.rowwise ? opitch : out;
-    std::int64_t b = 2 * band_in(band) * pitch + 2 * out * es + tab * es + taps_w * tab * 4;
+    std::int64_t b = 2 * in_rows(band) * pitch + 2 * out * es + tab * es + taps_w * tab * 4;
     if (t.indices) b += 2 * out * 4 + 2 * out * 4 + round32(out / 8) + taps_w * tab * 4;
     if (!t.max) b += tab * 4 + (es < 4 ? out * 4 + tab * 4 : 0);
     return b;
-  };
-  const std::int64_t rows = t.flat ? t.planes * t.ho : t.ho;  // output rows a band runs along
+  }
+};
+
+BandCost band_cost(const PoolTiling& t, std::int64_t es) {
+  BandCost c{t, es, round32((t.w + 1) * es), (t.wo + 15) / 16 * 16, t.kw};
+  if (t.rowwise) {
+    c.taps_w = 1;
+    for (std::int64_t ow = 0; ow < t.wo; ++ow)
+      c.taps_w = std::max(c.taps_w, kernels::axis_window(t, false, ow).taps);
+  }
+  return c;
+}
+
+// The largest band (halving from one that gives every vector core work) that fits the UB.
+std::int64_t choose_band(Plan& p, const PoolTiling& t, const BandCost& c, std::int64_t rows) {
   const std::int64_t cores = p.vector_cores();
   std::int64_t band = std::max<std::int64_t>(
       1, std::min(rows, (t.planes * t.ho + cores - 1) / cores));  // work for every core
   const std::int64_t budget = static_cast<std::int64_t>(p.ub_bytes()) - 8 * 1024;
-  while (band > 1 && (bytes(band) > budget || band_in(band) > 4095)) band = (band + 1) / 2;
-  p.require(bytes(band) <= budget && band_in(band) <= 4095,
+  while (band > 1 && (c.bytes(band) > budget || c.in_rows(band) > 4095)) band = (band + 1) / 2;
+  p.require(c.bytes(band) <= budget && c.in_rows(band) <= 4095,
             "the pooling window's rows do not fit the unified buffer (W or the kernel too large)");
-  t.band = band;
-  t.band_in = band_in(band);
-  t.bands = (rows + band - 1) / band;
-  t.units = t.flat ? t.bands : t.planes * t.bands;
+  return band;
+}
+
+void launch_pool(Plan& p, const PoolTiling& t, int dtype, const char* name) {
   const Split split = split_even(t.units, p.vector_cores(), 1);
-  t.units_per_block = split.per_block;
+  PoolTiling tiling = t;
+  tiling.units_per_block = split.per_block;
   void (*kernel)(std::uint8_t*, std::uint8_t*, std::uint8_t*, const PoolTiling&) =
       dtype == ACL_FLOAT16 ? kernels::pool_kernel_f16
       : dtype == ACL_BF16  ? kernels::pool_kernel_bf16
                            : kernels::pool_kernel_f32;
   const bool indices = t.indices;
   p.launch(name, reinterpret_cast<const void*>(kernel), split.blocks, Core::kVector,
-           [t, kernel, indices](const Addrs& a) {
-             kernel(a.in[0], a.out[0], indices ? a.out[1] : nullptr, t);
+           [tiling, kernel, indices](const Addrs& a) {
+             kernel(a.in[0], a.out[0], indices ? a.out[1] : nullptr, tiling);
            });
+}
+
+// Bands of output rows that fit the UB (and give every vector core work), split over the vector
+// cores; the launch.
+void plan_and_launch(Plan& p, PoolTiling t, int dtype, const char* name) {
+  t.dtype = dtype == ACL_FLOAT16 ? 1 : dtype == ACL_BF16 ? 2 : 0;
+  t.rowwise = t.adaptive;
+  t.flat = !t.rowwise && !t.indices && t.ph == 0 && t.ho * t.sh == t.h &&
+           (t.ho - 1) * t.sh + (t.kh - 1) * t.dh + 1 <= t.h;
+  const BandCost cost = band_cost(t, dtype == ACL_FLOAT ? 4 : 2);
+  const std::int64_t rows = t.flat ? t.planes * t.ho : t.ho;  // output rows a band runs along
+  const std::int64_t band = choose_band(p, t, cost, rows);
+  t.band = band;
+  t.band_in = cost.in_rows(band);
+  t.bands = (rows + band - 1) / band;
+  t.units = t.flat ? t.bands : t.planes * t.bands;
+  launch_pool(p, t, dtype, name);
 }
 
 // Without dilation or indices: the output size (`bottom` / `right` < 0: padding as at the
@@ -148,6 +172,32 @@ void size_and_launch(Plan& p, PoolTiling& t, const aclTensor& x, const aclTensor
   p.require_contiguous(x, "self");
   p.require_contiguous(y, "out");
   plan_and_launch(p, t, x.dtype, name);
+}
+
+// AdaptiveAvgPool2d: windows of varying size, or regular pooling when the output size divides
+// the input's.
+void plan_adaptive_avg_pool(Plan& p, const aclTensor* self, const aclIntArray* outputSize,
+                            aclTensor* out) {
+  const aclTensor& x = p.input(self, "self");
+  const std::vector<std::int64_t> size = p.int_array(outputSize, "outputSize");
+  const aclTensor& y = p.output(out, "out");
+  p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
+  p.require(y.dtype == x.dtype, "out must have self's data type");
+  kernels::PoolTiling t;
+  t.max = false;
+  t.adaptive = true;
+  planes_of(p, x, t);
+  pair(p, size, "outputSize", t.ho, t.wo);
+  p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
+  p.require_shape(y, out_shape(x, t), "out");
+  if (t.h % t.ho == 0 && t.w % t.wo == 0) {  // uniform windows: regular pooling
+    t.adaptive = false;
+    t.kh = t.sh = t.h / t.ho;
+    t.kw = t.sw = t.w / t.wo;
+  }
+  p.require_contiguous(x, "self");
+  p.require_contiguous(y, "out");
+  plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");
 }
 
 }  // namespace
@@ -199,11 +249,6 @@ aclnnStatus aclnnMaxPool2dWithIndicesGetWorkspaceSize(
       });
 }
 
-aclnnStatus aclnnMaxPool2dWithIndices(void* workspace, uint64_t workspaceSize,
-                                      aclOpExecutor* executor, aclrtStream stream) {
-  return nn::execute("aclnnMaxPool2dWithIndices", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelSize,
                                            const aclIntArray* strides, const aclIntArray* paddings,
                                            bool ceilMode, bool countIncludePad,
@@ -238,44 +283,13 @@ aclnnStatus aclnnAvgPool2dGetWorkspaceSize(const aclTensor* self, const aclIntAr
                      });
 }
 
-aclnnStatus aclnnAvgPool2d(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                           aclrtStream stream) {
-  return nn::execute("aclnnAvgPool2d", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnAdaptiveAvgPool2dGetWorkspaceSize(const aclTensor* self,
                                                    const aclIntArray* outputSize, aclTensor* out,
                                                    uint64_t* workspaceSize,
                                                    aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnAdaptiveAvgPool2dGetWorkspaceSize", "AdaptiveAvgPool2d", workspaceSize, executor,
-      [&](nn::Plan& p) {
-        const aclTensor& x = p.input(self, "self");
-        const std::vector<std::int64_t> size = p.int_array(outputSize, "outputSize");
-        const aclTensor& y = p.output(out, "out");
-        p.require_dtype(x, {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}, "self");
-        p.require(y.dtype == x.dtype, "out must have self's data type");
-        nk::PoolTiling t;
-        t.max = false;
-        t.adaptive = true;
-        nn::planes_of(p, x, t);
-        nn::pair(p, size, "outputSize", t.ho, t.wo);
-        p.require(t.ho > 0 && t.wo > 0, "outputSize must be positive");
-        p.require_shape(y, nn::out_shape(x, t), "out");
-        if (t.h % t.ho == 0 && t.w % t.wo == 0) {  // uniform windows: regular pooling
-          t.adaptive = false;
-          t.kh = t.sh = t.h / t.ho;
-          t.kw = t.sw = t.w / t.wo;
-        }
-        p.require_contiguous(x, "self");
-        p.require_contiguous(y, "out");
-        nn::plan_and_launch(p, t, x.dtype, "AdaptiveAvgPool2d");
-      });
-}
-
-aclnnStatus aclnnAdaptiveAvgPool2d(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                   aclrtStream stream) {
-  return nn::execute("aclnnAdaptiveAvgPool2d", workspace, workspaceSize, executor, stream);
+  return nn::prepare("aclnnAdaptiveAvgPool2dGetWorkspaceSize", "AdaptiveAvgPool2d", workspaceSize,
+                     executor,
+                     [&](nn::Plan& p) { nn::plan_adaptive_avg_pool(p, self, outputSize, out); });
 }
 
 aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArray* kernelShape,
@@ -313,9 +327,4 @@ aclnnStatus aclnnMaxPoolGetWorkspaceSize(const aclTensor* self, const aclIntArra
         t.pw = left;
         nn::size_and_launch(p, t, x, y, ceilMode != 0, bottom, right, "MaxPool");
       });
-}
-
-aclnnStatus aclnnMaxPool(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                         aclrtStream stream) {
-  return nn::execute("aclnnMaxPool", workspace, workspaceSize, executor, stream);
 }

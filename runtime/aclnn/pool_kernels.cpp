@@ -155,10 +155,11 @@ class Pool {
   }
 
   // One band of output rows: flat (across planes) or inside one plane with padding rows.
+  // (Not split into functions: the twin charges scalar time per basic block run, and every
+  // split tried changed the kernel's blocks, so its simulated time.)
   __aicore__ void UnitBand(std::int64_t u) {
     const PoolTiling& t = *t_;
-    std::int64_t nb, top, src_row, dst;
-    std::int64_t oh0 = 0;
+    std::int64_t nb, top, src_row, dst, oh0 = 0;
     if (t.flat) {
       const std::int64_t q0 = u * t.band, total = t.planes * t.ho;
       nb = total - q0 < t.band ? total - q0 : t.band;
@@ -201,11 +202,8 @@ class Pool {
       AscendC::Duplicate(y, T(-__builtin_inff()), ni);
       if (t.indices) AscendC::Duplicate(idxf_, 0.0f, ni);
     } else {
-      if constexpr (kFloat) {
-        acc = y;
-      } else {
-        acc = accf_;
-      }
+      if constexpr (kFloat) acc = y;
+      else acc = accf_;
       AscendC::Duplicate(acc, 0.0f, ni);
     }
     for (std::int64_t i = 0; i < t.kh; ++i) {

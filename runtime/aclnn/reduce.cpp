@@ -247,11 +247,6 @@ aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntAr
       });
 }
 
-aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                           aclrtStream stream) {
-  return nn::execute("aclnnReduceSum", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
@@ -261,11 +256,6 @@ aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* 
       });
 }
 
-aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                      aclrtStream stream) {
-  return nn::execute("aclnnMean", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
@@ -273,19 +263,9 @@ aclnnStatus aclnnAmaxGetWorkspaceSize(const aclTensor* self, const aclIntArray* 
                              nm::ReduceKind::kMax, workspaceSize, executor);
 }
 
-aclnnStatus aclnnAmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                      aclrtStream stream) {
-  return nn::execute("aclnnAmax", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnAminGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim,
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
   return nm::extreme_prepare("aclnnAminGetWorkspaceSize", "Amin", self, dim, keepDim, out,
                              nm::ReduceKind::kMin, workspaceSize, executor);
-}
-
-aclnnStatus aclnnAmin(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                      aclrtStream stream) {
-  return nn::execute("aclnnAmin", workspace, workspaceSize, executor, stream);
 }

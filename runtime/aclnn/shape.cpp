@@ -32,43 +32,50 @@ std::int64_t ub_budget(const Plan& p) { return static_cast<std::int64_t>(p.ub_by
 
 // ----------------------------------------------------------------------------- Permute
 
+// Removes size-1 dimensions (renumbering perm).
+void drop_unit_dims(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& strides,
+                    std::vector<std::int64_t>& perm) {
+  std::vector<std::int64_t> keep_dims, keep_strides, map(dims.size(), -1);
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 1) continue;
+    map[i] = static_cast<std::int64_t>(keep_dims.size());
+    keep_dims.push_back(dims[i]);
+    keep_strides.push_back(strides[i]);
+  }
+  std::vector<std::int64_t> keep_perm;
+  for (std::int64_t v : perm) {
+    if (map[static_cast<std::size_t>(v)] >= 0) keep_perm.push_back(map[static_cast<std::size_t>(v)]);
+  }
+  dims = keep_dims;
+  strides = keep_strides;
+  perm = keep_perm;
+}
+
+// Merges one pair of input dimensions adjacent in the output and in memory; false if none is.
+bool merge_one(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& strides,
+               std::vector<std::int64_t>& perm) {
+  for (std::size_t k = 0; k + 1 < perm.size(); ++k) {
+    const auto a = static_cast<std::size_t>(perm[k]);
+    if (perm[k + 1] != perm[k] + 1 || strides[a] != strides[a + 1] * dims[a + 1]) continue;
+    dims[a] *= dims[a + 1];
+    strides[a] = strides[a + 1];
+    dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(a) + 1);
+    strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(a) + 1);
+    perm.erase(perm.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+    for (std::int64_t& v : perm) {
+      if (v > perm[k]) --v;
+    }
+    return true;
+  }
+  return false;
+}
+
 // Removes size-1 dimensions and merges input dimensions that stay adjacent in the output and
 // in memory (strides in elements; a contiguous input collapses to its essential permutation).
 void coalesce(std::vector<std::int64_t>& dims, std::vector<std::int64_t>& strides,
               std::vector<std::int64_t>& perm) {
-  {
-    std::vector<std::int64_t> keep_dims, keep_strides, map(dims.size(), -1);
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-      if (dims[i] == 1) continue;
-      map[i] = static_cast<std::int64_t>(keep_dims.size());
-      keep_dims.push_back(dims[i]);
-      keep_strides.push_back(strides[i]);
-    }
-    std::vector<std::int64_t> keep_perm;
-    for (std::int64_t v : perm) {
-      if (map[static_cast<std::size_t>(v)] >= 0)
-        keep_perm.push_back(map[static_cast<std::size_t>(v)]);
-    }
-    dims = keep_dims;
-    strides = keep_strides;
-    perm = keep_perm;
-  }
-  for (bool merged = true; merged;) {
-    merged = false;
-    for (std::size_t k = 0; k + 1 < perm.size(); ++k) {
-      const auto a = static_cast<std::size_t>(perm[k]);
-      if (perm[k + 1] != perm[k] + 1 || strides[a] != strides[a + 1] * dims[a + 1]) continue;
-      dims[a] *= dims[a + 1];
-      strides[a] = strides[a + 1];
-      dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(a) + 1);
-      strides.erase(strides.begin() + static_cast<std::ptrdiff_t>(a) + 1);
-      perm.erase(perm.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-      for (std::int64_t& v : perm) {
-        if (v > perm[k]) --v;
-      }
-      merged = true;
-      break;
-    }
+  drop_unit_dims(dims, strides, perm);
+  while (merge_one(dims, strides, perm)) {
   }
   if (dims.empty()) {
     dims = {1};
@@ -175,6 +182,58 @@ PermuteTiling plan_permute(const Plan& p, std::vector<std::int64_t> dims,
   return t;
 }
 
+// dims normalised (negative entries count from the end), each dimension once; out's shape.
+std::vector<std::int64_t> permuted_shape(const Plan& p, const aclTensor& x,
+                                         std::vector<std::int64_t>& perm) {
+  const auto n = static_cast<std::int64_t>(x.dims.size());
+  p.require(n <= kernels::kMaxRank, "self has more than 8 dimensions");
+  p.require(static_cast<std::int64_t>(perm.size()) == n,
+            "dims has " + std::to_string(perm.size()) + " entries, self has " + std::to_string(n) +
+                " dimensions");
+  std::vector<bool> seen(static_cast<std::size_t>(n), false);
+  std::vector<std::int64_t> expect;
+  for (std::int64_t& v : perm) {
+    p.require(v >= -n && v < n, "dims entry " + std::to_string(v) + " is outside [-" +
+                                    std::to_string(n) + ", " + std::to_string(n - 1) + "]");
+    if (v < 0) v += n;
+    p.require(!seen[static_cast<std::size_t>(v)], "dims repeats dimension " + std::to_string(v));
+    seen[static_cast<std::size_t>(v)] = true;
+    expect.push_back(x.dims[static_cast<std::size_t>(v)]);
+  }
+  return expect;
+}
+
+void launch_permute(Plan& p, const aclTensor& x, const std::vector<std::int64_t>& perm) {
+  const auto elem = static_cast<std::uint32_t>(element_size(x.dtype));
+  kernels::PermuteTiling t =
+      x.numel() == 0 ? kernels::PermuteTiling{} : plan_permute(p, x.dims, x.strides, perm, elem);
+  if (x.numel() == 0) t.total_tiles = 0;
+  const Split split = split_even(t.total_tiles, p.vector_cores(), 1);
+  t.tiles_per_block = split.per_block;
+  void (*kernel)(std::uint8_t*, std::uint8_t*, const kernels::PermuteTiling&) =
+      elem == 1   ? kernels::permute_kernel_1
+      : elem == 2 ? kernels::permute_kernel_2
+      : elem == 4 ? kernels::permute_kernel_4
+                  : kernels::permute_kernel_8;
+  p.launch(t.transpose ? "Transpose" : "PermuteCopy", reinterpret_cast<const void*>(kernel),
+           split.blocks, Core::kVector,
+           [t, kernel](const Addrs& a) { kernel(a.in[0], a.out[0], t); });
+}
+
+void plan_permute_op(Plan& p, const aclTensor* self, const aclIntArray* dims, aclTensor* out) {
+  const aclTensor& x = p.input(self, "self");
+  std::vector<std::int64_t> perm = p.int_array(dims, "dims");
+  const aclTensor& y = p.output(out, "out");
+  p.require_dtype(x,
+                  {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
+                   ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
+                  "self");
+  p.require(y.dtype == x.dtype, "out must have self's data type");
+  p.require_shape(y, permuted_shape(p, x, perm), "out");
+  p.require_contiguous(y, "out");
+  launch_permute(p, x, perm);
+}
+
 // ------------------------------------------------------------------------------- RoPE
 
 void rope_require(bool ok, const std::string& why) {
@@ -216,55 +275,8 @@ namespace nk = npusim::aclnn::kernels;
 aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims,
                                          aclTensor* out, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnPermuteGetWorkspaceSize", "Permute", workspaceSize, executor, [&](nn::Plan& p) {
-        const aclTensor& x = p.input(self, "self");
-        std::vector<std::int64_t> perm = p.int_array(dims, "dims");
-        const aclTensor& y = p.output(out, "out");
-        p.require_dtype(
-            x,
-            {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT16,
-             ACL_UINT16, ACL_INT32, ACL_UINT32, ACL_INT64, ACL_UINT64, ACL_BOOL},
-            "self");
-        p.require(y.dtype == x.dtype, "out must have self's data type");
-        const auto n = static_cast<std::int64_t>(x.dims.size());
-        p.require(n <= nk::kMaxRank, "self has more than 8 dimensions");
-        p.require(static_cast<std::int64_t>(perm.size()) == n,
-                  "dims has " + std::to_string(perm.size()) + " entries, self has " +
-                      std::to_string(n) + " dimensions");
-        std::vector<bool> seen(static_cast<std::size_t>(n), false);
-        std::vector<std::int64_t> expect;
-        for (std::int64_t& v : perm) {
-          p.require(v >= -n && v < n, "dims entry " + std::to_string(v) + " is outside [-" +
-                                          std::to_string(n) + ", " + std::to_string(n - 1) + "]");
-          if (v < 0) v += n;
-          p.require(!seen[static_cast<std::size_t>(v)],
-                    "dims repeats dimension " + std::to_string(v));
-          seen[static_cast<std::size_t>(v)] = true;
-          expect.push_back(x.dims[static_cast<std::size_t>(v)]);
-        }
-        p.require_shape(y, expect, "out");
-        p.require_contiguous(y, "out");
-        const auto elem = static_cast<std::uint32_t>(nn::element_size(x.dtype));
-        nk::PermuteTiling t = x.numel() == 0 ? nk::PermuteTiling{}
-                                             : nn::plan_permute(p, x.dims, x.strides, perm, elem);
-        if (x.numel() == 0) t.total_tiles = 0;
-        const nn::Split split = nn::split_even(t.total_tiles, p.vector_cores(), 1);
-        t.tiles_per_block = split.per_block;
-        void (*kernel)(std::uint8_t*, std::uint8_t*, const nk::PermuteTiling&) =
-            elem == 1   ? nk::permute_kernel_1
-            : elem == 2 ? nk::permute_kernel_2
-            : elem == 4 ? nk::permute_kernel_4
-                        : nk::permute_kernel_8;
-        p.launch(t.transpose ? "Transpose" : "PermuteCopy", reinterpret_cast<const void*>(kernel),
-                 split.blocks, nn::Core::kVector,
-                 [t, kernel](const nn::Addrs& a) { kernel(a.in[0], a.out[0], t); });
-      });
-}
-
-aclnnStatus aclnnPermute(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                         aclrtStream stream) {
-  return nn::execute("aclnnPermute", workspace, workspaceSize, executor, stream);
+  return nn::prepare("aclnnPermuteGetWorkspaceSize", "Permute", workspaceSize, executor,
+                     [&](nn::Plan& p) { nn::plan_permute_op(p, self, dims, out); });
 }
 
 aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor* weight, const aclTensor* indices,
@@ -312,11 +324,6 @@ aclnnStatus aclnnEmbeddingGetWorkspaceSize(const aclTensor* weight, const aclTen
       });
 }
 
-aclnnStatus aclnnEmbedding(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                           aclrtStream stream) {
-  return nn::execute("aclnnEmbedding", workspace, workspaceSize, executor, stream);
-}
-
 aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, const aclTensor* cos,
                                                          const aclTensor* sin, int64_t mode,
                                                          aclTensor* out, uint64_t* workspaceSize,
@@ -359,11 +366,6 @@ aclnnStatus aclnnRotaryPositionEmbeddingGetWorkspaceSize(const aclTensor* x, con
                    nk::rope_kernel(a.in[0], a.in[1], a.in[2], a.out[0], t);
                  });
       });
-}
-
-aclnnStatus aclnnRotaryPositionEmbedding(void* workspace, uint64_t workspaceSize,
-                                         aclOpExecutor* executor, aclrtStream stream) {
-  return nn::execute("aclnnRotaryPositionEmbedding", workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnApplyRotaryPosEmbGetWorkspaceSize(aclTensor* queryRef, aclTensor* keyRef,
@@ -410,9 +412,4 @@ aclnnStatus aclnnApplyRotaryPosEmbGetWorkspaceSize(aclTensor* queryRef, aclTenso
                    nk::apply_rope_kernel(a.in[0], a.in[1], a.in[2], a.in[3], tq, tk);
                  });
       });
-}
-
-aclnnStatus aclnnApplyRotaryPosEmb(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                   aclrtStream stream) {
-  return nn::execute("aclnnApplyRotaryPosEmb", workspace, workspaceSize, executor, stream);
 }

@@ -76,6 +76,217 @@ std::uint8_t* chroma_plane(const Image& img) {
   return img.data + static_cast<std::size_t>(img.width_stride) * img.height_stride;
 }
 
+/// A JPEG's decoded components as libjpeg's raw output gives them (whole MCU rows); the sampling
+/// factors are copied because jpeg_finish_decompress frees comp_info.
+struct RawPlanes {
+  int components = 0;
+  std::vector<std::uint8_t> planes[3];
+  std::uint32_t width[3] = {0, 0, 0};
+  int h_samp[3] = {1, 1, 1}, v_samp[3] = {1, 1, 1};
+  int max_h = 1, max_v = 1;
+  std::vector<JSAMPROW> rows[3];
+};
+
+enum class DecodeCheck { kOk, kColourSpace, kSize };
+
+/// Whether JPEGD decodes this header into `out`: YCbCr or grey, and no larger than `out`.
+DecodeCheck decode_check(const jpeg_decompress_struct& cinfo, const Image& out) {
+  if (cinfo.num_components != 1 &&
+      !(cinfo.num_components == 3 && cinfo.jpeg_color_space == JCS_YCbCr)) {
+    return DecodeCheck::kColourSpace;
+  }
+  if (cinfo.image_width > out.width || cinfo.image_height > out.height) {
+    return DecodeCheck::kSize;  // not the picture `out` was laid out for
+  }
+  return DecodeCheck::kOk;
+}
+
+/// Sizes `raw`'s planes for the whole image (in MCU rows of max_v * DCTSIZE lines).
+void size_planes(const jpeg_decompress_struct& cinfo, RawPlanes& raw) {
+  raw.components = cinfo.num_components;
+  raw.max_h = cinfo.max_h_samp_factor;
+  raw.max_v = cinfo.max_v_samp_factor;
+  const JDIMENSION passes =
+      (cinfo.output_height + raw.max_v * DCTSIZE - 1) / (raw.max_v * DCTSIZE);
+  for (int c = 0; c < raw.components; ++c) {
+    const jpeg_component_info& comp = cinfo.comp_info[c];
+    raw.width[c] = comp.width_in_blocks * DCTSIZE;
+    raw.h_samp[c] = comp.h_samp_factor;
+    raw.v_samp[c] = comp.v_samp_factor;
+    const std::size_t h = static_cast<std::size_t>(passes) * comp.v_samp_factor * DCTSIZE;
+    raw.planes[c].assign(raw.width[c] * h, 0);
+    raw.rows[c].resize(static_cast<std::size_t>(comp.v_samp_factor) * DCTSIZE);
+  }
+}
+
+/// Decodes the whole image into `raw` (runs inside guarded(): no object with a destructor here).
+void read_raw(jpeg_decompress_struct& cinfo, RawPlanes& raw) {
+  cinfo.raw_data_out = TRUE;
+  cinfo.do_fancy_upsampling = FALSE;
+  cinfo.dct_method = JDCT_ISLOW;
+  jpeg_start_decompress(&cinfo);
+  size_planes(cinfo, raw);
+  JSAMPARRAY arrays[3] = {nullptr, nullptr, nullptr};
+  for (JDIMENSION p = 0; cinfo.output_scanline < cinfo.output_height; ++p) {
+    for (int c = 0; c < raw.components; ++c) {
+      const std::size_t n = raw.rows[c].size();
+      for (std::size_t r = 0; r < n; ++r) {
+        raw.rows[c][r] = raw.planes[c].data() + (p * n + r) * raw.width[c];
+      }
+      arrays[c] = raw.rows[c].data();
+    }
+    jpeg_read_raw_data(&cinfo, arrays, static_cast<JDIMENSION>(raw.max_v * DCTSIZE));
+  }
+  jpeg_finish_decompress(&cinfo);
+}
+
+std::string decode_failure(DecodeCheck check, bool damaged, const char* message) {
+  if (check == DecodeCheck::kColourSpace) return "the JPEG's colour space is not YCbCr or grey";
+  if (check == DecodeCheck::kSize) return "the JPEG is larger than the output picture";
+  return (damaged ? "the JPEG's data is corrupt or truncated: " : "JPEG decoding failed: ") +
+         std::string(message);
+}
+
+/// Reads the header and, if JPEGD decodes it into `out`, the whole image into `raw` (runs inside
+/// guarded()).
+DecodeCheck read_jpeg(jpeg_decompress_struct& cinfo, const void* data, std::size_t size,
+                      const Image& out, RawPlanes& raw) {
+  jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
+  jpeg_read_header(&cinfo, TRUE);
+  const DecodeCheck check = decode_check(cinfo, out);
+  if (check == DecodeCheck::kOk) read_raw(cinfo, raw);
+  return check;
+}
+
+void copy_luma(const RawPlanes& raw, std::uint32_t w, std::uint32_t h, const Image& out) {
+  for (std::uint32_t y = 0; y < h; ++y) {
+    std::memcpy(out.data + static_cast<std::size_t>(y) * out.width_stride,
+                raw.planes[0].data() + static_cast<std::size_t>(y) * raw.width[0], w);
+  }
+}
+
+/// The mean of the 2x2 luma positions' chroma samples of component `c` around chroma (x, y).
+std::uint8_t chroma_mean(const RawPlanes& raw, int c, std::uint32_t x, std::uint32_t y,
+                         std::uint32_t w, std::uint32_t h) {
+  std::uint32_t sum = 0;
+  for (std::uint32_t d = 0; d < 4; ++d) {
+    const std::uint32_t lx = std::min(2 * x + (d & 1), w - 1);
+    const std::uint32_t ly = std::min(2 * y + (d >> 1), h - 1);
+    const std::size_t cx = lx * static_cast<std::uint32_t>(raw.h_samp[c]) / raw.max_h;
+    const std::size_t cy = ly * static_cast<std::uint32_t>(raw.v_samp[c]) / raw.max_v;
+    sum += raw.planes[c][cy * raw.width[c] + cx];
+  }
+  return static_cast<std::uint8_t>((sum + 2) / 4);
+}
+
+/// The interleaved 4:2:0 chroma plane of `out` (grey: 0x80).
+void write_chroma(const RawPlanes& raw, std::uint32_t w, std::uint32_t h, const Image& out) {
+  std::uint8_t* uv = chroma_plane(out);
+  const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const bool nv21 = out.kind == Image::kNv21;
+  for (std::uint32_t y = 0; y < ch; ++y) {
+    std::uint8_t* row = uv + static_cast<std::size_t>(y) * out.width_stride;
+    if (raw.components == 1) {
+      std::memset(row, 0x80, 2 * cw);
+      continue;
+    }
+    for (std::uint32_t x = 0; x < cw; ++x) {
+      const std::uint8_t u = chroma_mean(raw, 1, x, y, w, h);
+      const std::uint8_t v = chroma_mean(raw, 2, x, y, w, h);
+      row[2 * x] = nv21 ? v : u;
+      row[2 * x + 1] = nv21 ? u : v;
+    }
+  }
+}
+
+/// A 4:2:0 picture in three planes padded to whole 16x16 MCUs (edge samples replicated), as
+/// libjpeg's raw_data_in wants them.
+struct Padded420 {
+  std::uint32_t pw = 0, ph = 0;  // the luma plane's padded size
+  std::vector<std::uint8_t> y, u, v;
+};
+
+/// The U and V planes of `p` from `in`'s interleaved chroma, edges replicated.
+void pad_chroma(const Image& in, Padded420& p) {
+  const std::uint32_t cw = (in.width + 1) / 2, ch = (in.height + 1) / 2;
+  const bool nv21 = in.kind == Image::kNv21;
+  for (std::uint32_t y = 0; y < p.ph / 2; ++y) {
+    const std::uint8_t* src =
+        chroma_plane(in) + static_cast<std::size_t>(std::min(y, ch - 1)) * in.width_stride;
+    for (std::uint32_t x = 0; x < p.pw / 2; ++x) {
+      const std::uint32_t sx = std::min(x, cw - 1);
+      p.u[static_cast<std::size_t>(y) * (p.pw / 2) + x] = src[2 * sx + (nv21 ? 1 : 0)];
+      p.v[static_cast<std::size_t>(y) * (p.pw / 2) + x] = src[2 * sx + (nv21 ? 0 : 1)];
+    }
+  }
+}
+
+Padded420 padded_planes(const Image& in) {
+  const std::uint32_t w = in.width, h = in.height;
+  Padded420 p;
+  p.pw = (w + 15) / 16 * 16;
+  p.ph = (h + 15) / 16 * 16;
+  p.y.resize(static_cast<std::size_t>(p.pw) * p.ph);
+  p.u.resize(static_cast<std::size_t>(p.pw / 2) * (p.ph / 2));
+  p.v.resize(p.u.size());
+  for (std::uint32_t y = 0; y < p.ph; ++y) {
+    const std::uint8_t* src =
+        in.data + static_cast<std::size_t>(std::min(y, h - 1)) * in.width_stride;
+    for (std::uint32_t x = 0; x < p.pw; ++x)
+      p.y[static_cast<std::size_t>(y) * p.pw + x] = src[std::min(x, w - 1)];
+  }
+  pad_chroma(in, p);
+  return p;
+}
+
+/// A baseline YCbCr 4:2:0 encoder of raw data at `quality`.
+void configure_420(jpeg_compress_struct& cinfo, std::uint32_t w, std::uint32_t h, int quality) {
+  cinfo.image_width = w;
+  cinfo.image_height = h;
+  cinfo.input_components = 3;
+  cinfo.in_color_space = JCS_YCbCr;
+  jpeg_set_defaults(&cinfo);
+  jpeg_set_colorspace(&cinfo, JCS_YCbCr);
+  cinfo.raw_data_in = TRUE;
+  cinfo.dct_method = JDCT_ISLOW;
+  cinfo.comp_info[0].h_samp_factor = 2;
+  cinfo.comp_info[0].v_samp_factor = 2;
+  for (int c = 1; c < 3; ++c) {
+    cinfo.comp_info[c].h_samp_factor = 1;
+    cinfo.comp_info[c].v_samp_factor = 1;
+  }
+  jpeg_set_quality(&cinfo, quality, TRUE);
+}
+
+/// Compresses `pad`, one MCU row (16 luma lines) a call (runs inside guarded()).
+void write_raw(jpeg_compress_struct& cinfo, const Padded420& pad,
+               std::vector<JSAMPROW> (&rows)[3]) {
+  jpeg_start_compress(&cinfo, TRUE);
+  JSAMPARRAY arrays[3] = {rows[0].data(), rows[1].data(), rows[2].data()};
+  const std::size_t pw = pad.pw;
+  for (std::uint32_t p = 0; cinfo.next_scanline < cinfo.image_height; ++p) {
+    for (std::uint32_t r = 0; r < 16; ++r)
+      rows[0][r] = const_cast<std::uint8_t*>(pad.y.data()) + (p * 16 + r) * pw;
+    for (std::uint32_t r = 0; r < 8; ++r) {
+      rows[1][r] = const_cast<std::uint8_t*>(pad.u.data()) + (p * 8 + r) * (pw / 2);
+      rows[2][r] = const_cast<std::uint8_t*>(pad.v.data()) + (p * 8 + r) * (pw / 2);
+    }
+    jpeg_write_raw_data(&cinfo, arrays, 16);
+  }
+  jpeg_finish_compress(&cinfo);
+}
+
+/// Reads a PNG's header into `image` (false, with the reason, for what is not a PNG; `image` is
+/// then freed).
+bool png_begin(const void* data, std::size_t size, png_image& image, std::string& why) {
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (png_image_begin_read_from_memory(&image, data, size) != 0) return true;
+  why = std::string("not a PNG image: ") + image.message;
+  png_image_free(&image);
+  return false;
+}
+
 }  // namespace
 
 bool jpeg_info(const void* data, std::size_t size, JpegInfo& info, std::string& why) {
@@ -107,163 +318,38 @@ bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::stri
   JpegError err;
   init_error(err);
   cinfo.err = &err.pub;
-  std::vector<std::uint8_t> planes[3];
-  std::uint32_t plane_w[3] = {0, 0, 0};
-  int h_samp[3] = {1, 1, 1}, v_samp[3] = {1, 1, 1};  // copied: finish frees comp_info
-  std::vector<JSAMPROW> rows[3];
+  RawPlanes raw;
   jpeg_create_decompress(&cinfo);
-  bool colorspace_ok = true;
-  bool size_ok = true;
-  const bool ok = guarded(err, [&] {
-    jpeg_mem_src(&cinfo, static_cast<const unsigned char*>(data), static_cast<unsigned long>(size));
-    jpeg_read_header(&cinfo, TRUE);
-    if (cinfo.num_components != 1 &&
-        !(cinfo.num_components == 3 && cinfo.jpeg_color_space == JCS_YCbCr)) {
-      colorspace_ok = false;
-      return;
-    }
-    if (cinfo.image_width > out.width || cinfo.image_height > out.height) {
-      size_ok = false;  // not the picture `out` was laid out for
-      return;
-    }
-    cinfo.raw_data_out = TRUE;
-    cinfo.do_fancy_upsampling = FALSE;
-    cinfo.dct_method = JDCT_ISLOW;
-    jpeg_start_decompress(&cinfo);
-    const int nc = cinfo.num_components;
-    const int max_v = cinfo.max_v_samp_factor;
-    const JDIMENSION passes = (cinfo.output_height + max_v * DCTSIZE - 1) / (max_v * DCTSIZE);
-    for (int c = 0; c < nc; ++c) {
-      const jpeg_component_info& comp = cinfo.comp_info[c];
-      plane_w[c] = comp.width_in_blocks * DCTSIZE;
-      h_samp[c] = comp.h_samp_factor;
-      v_samp[c] = comp.v_samp_factor;
-      const std::size_t h = static_cast<std::size_t>(passes) * comp.v_samp_factor * DCTSIZE;
-      planes[c].assign(plane_w[c] * h, 0);
-      rows[c].resize(static_cast<std::size_t>(comp.v_samp_factor) * DCTSIZE);
-    }
-    JSAMPARRAY arrays[3] = {nullptr, nullptr, nullptr};
-    for (JDIMENSION p = 0; cinfo.output_scanline < cinfo.output_height; ++p) {
-      for (int c = 0; c < nc; ++c) {
-        const std::size_t n = rows[c].size();
-        for (std::size_t r = 0; r < n; ++r) {
-          rows[c][r] = planes[c].data() + (p * n + r) * plane_w[c];
-        }
-        arrays[c] = rows[c].data();
-      }
-      jpeg_read_raw_data(&cinfo, arrays, static_cast<JDIMENSION>(max_v * DCTSIZE));
-    }
-    jpeg_finish_decompress(&cinfo);
-  });
+  DecodeCheck check = DecodeCheck::kOk;
+  const bool ok = guarded(err, [&] { check = read_jpeg(cinfo, data, size, out, raw); });
   const bool damaged = ok && err.pub.num_warnings > 0;
-  if (!ok || !colorspace_ok || !size_ok || damaged) {
-    why = !colorspace_ok ? std::string("the JPEG's colour space is not YCbCr or grey")
-          : !size_ok     ? std::string("the JPEG is larger than the output picture")
-          : damaged      ? std::string("the JPEG's data is corrupt or truncated: ") + err.message
-                         : std::string("JPEG decoding failed: ") + err.message;
+  if (!ok || check != DecodeCheck::kOk || damaged) {
+    why = decode_failure(check, damaged, err.message);
     jpeg_destroy_decompress(&cinfo);
     return false;
   }
-  const std::uint32_t w = cinfo.image_width, h = cinfo.image_height;
-  for (std::uint32_t y = 0; y < h; ++y) {
-    std::memcpy(out.data + static_cast<std::size_t>(y) * out.width_stride,
-                planes[0].data() + static_cast<std::size_t>(y) * plane_w[0], w);
-  }
-  std::uint8_t* uv = chroma_plane(out);
-  const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
-  const bool nv21 = out.kind == Image::kNv21;
-  if (cinfo.num_components == 1) {
-    for (std::uint32_t y = 0; y < ch; ++y) {
-      std::memset(uv + static_cast<std::size_t>(y) * out.width_stride, 0x80, 2 * cw);
-    }
-  } else {
-    const int max_h = cinfo.max_h_samp_factor, max_v = cinfo.max_v_samp_factor;
-    for (std::uint32_t y = 0; y < ch; ++y) {
-      std::uint8_t* row = uv + static_cast<std::size_t>(y) * out.width_stride;
-      for (std::uint32_t x = 0; x < cw; ++x) {
-        std::uint32_t sum[2] = {0, 0};
-        for (std::uint32_t d = 0; d < 4; ++d) {
-          const std::uint32_t lx = std::min(2 * x + (d & 1), w - 1);
-          const std::uint32_t ly = std::min(2 * y + (d >> 1), h - 1);
-          for (int c = 1; c < 3; ++c) {
-            const std::size_t cx = lx * static_cast<std::uint32_t>(h_samp[c]) / max_h;
-            const std::size_t cy = ly * static_cast<std::uint32_t>(v_samp[c]) / max_v;
-            sum[c - 1] += planes[c][cy * plane_w[c] + cx];
-          }
-        }
-        const std::uint8_t u = static_cast<std::uint8_t>((sum[0] + 2) / 4);
-        const std::uint8_t v = static_cast<std::uint8_t>((sum[1] + 2) / 4);
-        row[2 * x] = nv21 ? v : u;
-        row[2 * x + 1] = nv21 ? u : v;
-      }
-    }
-  }
+  copy_luma(raw, cinfo.image_width, cinfo.image_height, out);
+  write_chroma(raw, cinfo.image_width, cinfo.image_height, out);
   jpeg_destroy_decompress(&cinfo);
   return true;
 }
 
 bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
                  std::size_t& written, std::string& why) {
-  const std::uint32_t w = in.width, h = in.height;
-  const std::uint32_t pw = (w + 15) / 16 * 16, ph = (h + 15) / 16 * 16;
-  // Padded planes (edge samples replicated), as raw_data_in wants whole MCUs.
-  std::vector<std::uint8_t> yp(static_cast<std::size_t>(pw) * ph);
-  std::vector<std::uint8_t> up(static_cast<std::size_t>(pw / 2) * (ph / 2));
-  std::vector<std::uint8_t> vp(up.size());
-  for (std::uint32_t y = 0; y < ph; ++y) {
-    const std::uint8_t* src =
-        in.data + static_cast<std::size_t>(std::min(y, h - 1)) * in.width_stride;
-    for (std::uint32_t x = 0; x < pw; ++x)
-      yp[static_cast<std::size_t>(y) * pw + x] = src[std::min(x, w - 1)];
-  }
-  const std::uint32_t cw = (w + 1) / 2, ch = (h + 1) / 2;
-  const bool nv21 = in.kind == Image::kNv21;
-  for (std::uint32_t y = 0; y < ph / 2; ++y) {
-    const std::uint8_t* src =
-        chroma_plane(in) + static_cast<std::size_t>(std::min(y, ch - 1)) * in.width_stride;
-    for (std::uint32_t x = 0; x < pw / 2; ++x) {
-      const std::uint32_t sx = std::min(x, cw - 1);
-      up[static_cast<std::size_t>(y) * (pw / 2) + x] = src[2 * sx + (nv21 ? 1 : 0)];
-      vp[static_cast<std::size_t>(y) * (pw / 2) + x] = src[2 * sx + (nv21 ? 0 : 1)];
-    }
-  }
+  const Padded420 pad = padded_planes(in);
   jpeg_compress_struct cinfo;
   JpegError err;
   init_error(err);
   cinfo.err = &err.pub;
   unsigned char* buffer = nullptr;
   unsigned long length = 0;
-  std::vector<JSAMPROW> yrows(16), urows(8), vrows(8);
+  std::vector<JSAMPROW> rows[3] = {std::vector<JSAMPROW>(16), std::vector<JSAMPROW>(8),
+                                   std::vector<JSAMPROW>(8)};
   jpeg_create_compress(&cinfo);
   const bool ok = guarded(err, [&] {
     jpeg_mem_dest(&cinfo, &buffer, &length);
-    cinfo.image_width = w;
-    cinfo.image_height = h;
-    cinfo.input_components = 3;
-    cinfo.in_color_space = JCS_YCbCr;
-    jpeg_set_defaults(&cinfo);
-    jpeg_set_colorspace(&cinfo, JCS_YCbCr);
-    cinfo.raw_data_in = TRUE;
-    cinfo.dct_method = JDCT_ISLOW;
-    cinfo.comp_info[0].h_samp_factor = 2;
-    cinfo.comp_info[0].v_samp_factor = 2;
-    for (int c = 1; c < 3; ++c) {
-      cinfo.comp_info[c].h_samp_factor = 1;
-      cinfo.comp_info[c].v_samp_factor = 1;
-    }
-    jpeg_set_quality(&cinfo, quality, TRUE);
-    jpeg_start_compress(&cinfo, TRUE);
-    JSAMPARRAY arrays[3] = {yrows.data(), urows.data(), vrows.data()};
-    for (std::uint32_t p = 0; cinfo.next_scanline < cinfo.image_height; ++p) {
-      for (std::uint32_t r = 0; r < 16; ++r)
-        yrows[r] = yp.data() + (p * 16 + r) * static_cast<std::size_t>(pw);
-      for (std::uint32_t r = 0; r < 8; ++r) {
-        urows[r] = up.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
-        vrows[r] = vp.data() + (p * 8 + r) * static_cast<std::size_t>(pw / 2);
-      }
-      jpeg_write_raw_data(&cinfo, arrays, 16);
-    }
-    jpeg_finish_compress(&cinfo);
+    configure_420(cinfo, in.width, in.height, quality);
+    write_raw(cinfo, pad, rows);
   });
   jpeg_destroy_compress(&cinfo);
   bool result = ok;
@@ -283,13 +369,7 @@ bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
 
 bool png_info(const void* data, std::size_t size, PngInfo& info, std::string& why) {
   png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_memory(&image, data, size) == 0) {
-    why = std::string("not a PNG image: ") + image.message;
-    png_image_free(&image);
-    return false;
-  }
+  if (!png_begin(data, size, image, why)) return false;
   info.width = image.width;
   info.height = image.height;
   const bool color = (image.format & PNG_FORMAT_FLAG_COLOR) != 0;
@@ -302,13 +382,7 @@ bool png_info(const void* data, std::size_t size, PngInfo& info, std::string& wh
 
 bool png_decode(const void* data, std::size_t size, const Image& out, std::string& why) {
   png_image image;
-  std::memset(&image, 0, sizeof image);
-  image.version = PNG_IMAGE_VERSION;
-  if (png_image_begin_read_from_memory(&image, data, size) == 0) {
-    why = std::string("not a PNG image: ") + image.message;
-    png_image_free(&image);
-    return false;
-  }
+  if (!png_begin(data, size, image, why)) return false;
   if (image.width > out.width || image.height > out.height) {
     why = "the PNG is larger than the output picture";
     png_image_free(&image);

@@ -76,8 +76,96 @@ std::uint8_t clamp255(std::int32_t v) {
 
 bool is_yuv(Image::Kind k) { return k == Image::kNv12 || k == Image::kNv21; }
 
-}  // namespace
+// ---- Colour conversion (see the header) ----
 
+struct Rgb {
+  std::int32_t r, g, b;
+};
+
+int bytes_per_pixel(Image::Kind k) { return k == Image::kRgba ? 4 : 3; }
+
+/// Pixel (x, y) of an RGB888 / BGR888 / RGBA8888 picture.
+Rgb rgb_at(const Image& in, std::uint32_t x, std::uint32_t y) {
+  const std::uint8_t* p = in.data + static_cast<std::size_t>(y) * in.width_stride +
+                          static_cast<std::size_t>(x) * bytes_per_pixel(in.kind);
+  return in.kind == Image::kBgr ? Rgb{p[2], p[1], p[0]} : Rgb{p[0], p[1], p[2]};
+}
+
+/// Writes a pixel of an RGB888 / BGR888 / RGBA8888 picture (alpha 255).
+void put_rgb(std::uint8_t* p, Image::Kind kind, std::uint8_t r, std::uint8_t g, std::uint8_t b) {
+  p[0] = kind == Image::kBgr ? b : r;
+  p[1] = g;
+  p[2] = kind == Image::kBgr ? r : b;
+  if (kind == Image::kRgba) p[3] = 255;
+}
+
+void yuv_to_rgb(const Image& in, const Image& out) {
+  const bool nv21 = in.kind == Image::kNv21;
+  const int bpp = bytes_per_pixel(out.kind);
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    const std::uint8_t* yr = in.data + static_cast<std::size_t>(y) * in.width_stride;
+    const std::uint8_t* cr = chroma_plane(in) + static_cast<std::size_t>(y / 2) * in.width_stride;
+    std::uint8_t* o = out.data + static_cast<std::size_t>(y) * out.width_stride;
+    for (std::uint32_t x = 0; x < in.width; ++x) {
+      const std::int32_t Y = yr[x];
+      const std::int32_t U = cr[(x / 2) * 2 + (nv21 ? 1 : 0)] - 128;
+      const std::int32_t V = cr[(x / 2) * 2 + (nv21 ? 0 : 1)] - 128;
+      put_rgb(o + static_cast<std::size_t>(x) * bpp, out.kind,
+              clamp255(Y + ((91881 * V + 32768) >> 16)),
+              clamp255(Y - ((22554 * U + 46802 * V + 32768) >> 16)),
+              clamp255(Y + ((116130 * U + 32768) >> 16)));
+    }
+  }
+}
+
+void rgb_to_rgb(const Image& in, const Image& out) {
+  const int obpp = bytes_per_pixel(out.kind);
+  for (std::uint32_t y = 0; y < in.height; ++y) {
+    std::uint8_t* o = out.data + static_cast<std::size_t>(y) * out.width_stride;
+    for (std::uint32_t x = 0; x < in.width; ++x) {
+      const Rgb c = rgb_at(in, x, y);
+      put_rgb(o + static_cast<std::size_t>(x) * obpp, out.kind, static_cast<std::uint8_t>(c.r),
+              static_cast<std::uint8_t>(c.g), static_cast<std::uint8_t>(c.b));
+    }
+  }
+}
+
+/// The 4:2:0 chroma of output position (x, y): the mean of its 2x2 pixels' U and V.
+void chroma_of(const Image& in, std::uint32_t x, std::uint32_t y, std::int32_t& u,
+               std::int32_t& v) {
+  std::int32_t su = 0, sv = 0;
+  for (std::uint32_t d = 0; d < 4; ++d) {
+    const Rgb c = rgb_at(in, std::min(2 * x + (d & 1), in.width - 1),
+                         std::min(2 * y + (d >> 1), in.height - 1));
+    su += clamp255(((-11059 * c.r - 21709 * c.g + 32768 * c.b + 32768) >> 16) + 128);
+    sv += clamp255(((32768 * c.r - 27439 * c.g - 5329 * c.b + 32768) >> 16) + 128);
+  }
+  u = (su + 2) / 4;
+  v = (sv + 2) / 4;
+}
+
+void rgb_to_yuv(const Image& in, const Image& out) {
+  const std::uint32_t w = in.width, h = in.height;
+  const bool nv21 = out.kind == Image::kNv21;
+  for (std::uint32_t y = 0; y < h; ++y) {
+    std::uint8_t* o = out.data + static_cast<std::size_t>(y) * out.width_stride;
+    for (std::uint32_t x = 0; x < w; ++x) {
+      const Rgb c = rgb_at(in, x, y);
+      o[x] = clamp255((19595 * c.r + 38470 * c.g + 7471 * c.b + 32768) >> 16);
+    }
+  }
+  for (std::uint32_t y = 0; y < (h + 1) / 2; ++y) {
+    std::uint8_t* o = chroma_plane(out) + static_cast<std::size_t>(y) * out.width_stride;
+    for (std::uint32_t x = 0; x < (w + 1) / 2; ++x) {
+      std::int32_t u = 0, v = 0;
+      chroma_of(in, x, y, u, v);
+      o[2 * x + (nv21 ? 1 : 0)] = static_cast<std::uint8_t>(u);
+      o[2 * x + (nv21 ? 0 : 1)] = static_cast<std::uint8_t>(v);
+    }
+  }
+}
+
+}  // namespace
 
 void resize_yuv420sp(const Image& in, const Rect& crop, const Image& out, const Rect& paste,
                      Interp interp) {
@@ -92,82 +180,15 @@ void resize_yuv420sp(const Image& in, const Rect& crop, const Image& out, const 
 }
 
 void convert_color(const Image& in, const Image& out) {
-  const std::uint32_t w = in.width, h = in.height;
   if (is_yuv(in.kind) && is_yuv(out.kind)) {
-    const Rect all{0, w - 1, 0, h - 1};
+    const Rect all{0, in.width - 1, 0, in.height - 1};
     resize_yuv420sp(in, all, out, all, Interp::kNearest);  // same size: a copy (and a swap)
-    return;
-  }
-  if (is_yuv(in.kind)) {
-    const bool nv21 = in.kind == Image::kNv21;
-    const int bpp = out.kind == Image::kRgba ? 4 : 3;
-    for (std::uint32_t y = 0; y < h; ++y) {
-      const std::uint8_t* yr = in.data + static_cast<std::size_t>(y) * in.width_stride;
-      const std::uint8_t* cr = chroma_plane(in) + static_cast<std::size_t>(y / 2) * in.width_stride;
-      std::uint8_t* o = out.data + static_cast<std::size_t>(y) * out.width_stride;
-      for (std::uint32_t x = 0; x < w; ++x) {
-        const std::int32_t Y = yr[x];
-        const std::int32_t U = cr[(x / 2) * 2 + (nv21 ? 1 : 0)] - 128;
-        const std::int32_t V = cr[(x / 2) * 2 + (nv21 ? 0 : 1)] - 128;
-        const std::uint8_t r = clamp255(Y + ((91881 * V + 32768) >> 16));
-        const std::uint8_t g = clamp255(Y - ((22554 * U + 46802 * V + 32768) >> 16));
-        const std::uint8_t b = clamp255(Y + ((116130 * U + 32768) >> 16));
-        std::uint8_t* p = o + static_cast<std::size_t>(x) * bpp;
-        p[0] = out.kind == Image::kBgr ? b : r;
-        p[1] = g;
-        p[2] = out.kind == Image::kBgr ? r : b;
-        if (bpp == 4) p[3] = 255;
-      }
-    }
-    return;
-  }
-  const int ibpp = in.kind == Image::kRgba ? 4 : 3;
-  auto rgb = [&](std::uint32_t x, std::uint32_t y, std::int32_t& r, std::int32_t& g,
-                 std::int32_t& b) {
-    const std::uint8_t* p = in.data + static_cast<std::size_t>(y) * in.width_stride +
-                            static_cast<std::size_t>(x) * ibpp;
-    r = in.kind == Image::kBgr ? p[2] : p[0];
-    g = p[1];
-    b = in.kind == Image::kBgr ? p[0] : p[2];
-  };
-  if (!is_yuv(out.kind)) {
-    const int obpp = out.kind == Image::kRgba ? 4 : 3;
-    for (std::uint32_t y = 0; y < h; ++y) {
-      std::uint8_t* o = out.data + static_cast<std::size_t>(y) * out.width_stride;
-      for (std::uint32_t x = 0; x < w; ++x) {
-        std::int32_t r, g, b;
-        rgb(x, y, r, g, b);
-        std::uint8_t* p = o + static_cast<std::size_t>(x) * obpp;
-        p[0] = static_cast<std::uint8_t>(out.kind == Image::kBgr ? b : r);
-        p[1] = static_cast<std::uint8_t>(g);
-        p[2] = static_cast<std::uint8_t>(out.kind == Image::kBgr ? r : b);
-        if (obpp == 4) p[3] = 255;
-      }
-    }
-    return;
-  }
-  const bool nv21 = out.kind == Image::kNv21;
-  for (std::uint32_t y = 0; y < h; ++y) {
-    std::uint8_t* o = out.data + static_cast<std::size_t>(y) * out.width_stride;
-    for (std::uint32_t x = 0; x < w; ++x) {
-      std::int32_t r, g, b;
-      rgb(x, y, r, g, b);
-      o[x] = clamp255((19595 * r + 38470 * g + 7471 * b + 32768) >> 16);
-    }
-  }
-  for (std::uint32_t y = 0; y < (h + 1) / 2; ++y) {
-    std::uint8_t* o = chroma_plane(out) + static_cast<std::size_t>(y) * out.width_stride;
-    for (std::uint32_t x = 0; x < (w + 1) / 2; ++x) {
-      std::int32_t su = 0, sv = 0;
-      for (std::uint32_t d = 0; d < 4; ++d) {
-        std::int32_t r, g, b;
-        rgb(std::min(2 * x + (d & 1), w - 1), std::min(2 * y + (d >> 1), h - 1), r, g, b);
-        su += clamp255(((-11059 * r - 21709 * g + 32768 * b + 32768) >> 16) + 128);
-        sv += clamp255(((32768 * r - 27439 * g - 5329 * b + 32768) >> 16) + 128);
-      }
-      o[2 * x + (nv21 ? 1 : 0)] = static_cast<std::uint8_t>((su + 2) / 4);
-      o[2 * x + (nv21 ? 0 : 1)] = static_cast<std::uint8_t>((sv + 2) / 4);
-    }
+  } else if (is_yuv(in.kind)) {
+    yuv_to_rgb(in, out);
+  } else if (!is_yuv(out.kind)) {
+    rgb_to_rgb(in, out);
+  } else {
+    rgb_to_yuv(in, out);
   }
 }
 

@@ -36,6 +36,7 @@ target_link_options(acl_dvpp PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined)
 
 target_sources(npusim_dvpp PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/video_channel.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/acl_video.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/acl_vdec.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/acl_venc.cpp)
 target_link_libraries(npusim_dvpp PRIVATE npusim_video_layout)
 add_dependencies(npusim_dvpp acl_dvpp)

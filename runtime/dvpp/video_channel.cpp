@@ -99,6 +99,20 @@ void close_stream(Call& call, void* stream, std::uint64_t thread) {
   destroy_stream(call, stream, false);
 }
 
+/// Launches callback `d` on `stream` (D::run deletes it), counted in `count` until it returns.
+template <class D>
+void launch_callback(Call& call, void* stream, std::unique_ptr<D> d, CallbackCount& count) {
+  ++count.outstanding;
+  D* raw = d.release();
+  try {
+    launch_report(call, stream, ReportKind::kCallback, &D::run, raw, false, true);
+  } catch (...) {
+    --count.outstanding;
+    delete raw;
+    throw;
+  }
+}
+
 }  // namespace
 
 PicInfo read_pic(acldvppPicDesc* desc) {
@@ -220,100 +234,110 @@ void VdecChannel::send(Call& call, const StreamInfo& input, const PicInfo& outpu
   emit(call, std::move(pictures), input.size, false);
 }
 
-void VdecChannel::emit(Call& call, std::vector<YuvImage> pictures, std::uint32_t read_bytes,
-                       bool end_of_stream) {
-  MemoryRegistry* mem = &call.runtime().memory();
-  std::vector<std::unique_ptr<Delivery>> deliveries;
-  std::vector<DvppFrame> work;
+struct VdecChannel::Batch {
   struct Write {
     Delivery* d;
     YuvImage picture;
     void* data;
     std::uint32_t size;
     std::uint64_t serial;
-  };
-  auto writes = std::make_shared<std::vector<Write>>();
-  auto deliver = [&](const Pending& p) {
-    auto d = std::make_unique<Delivery>();
-    d->callback = config_.callback;
-    d->input = p.input;
-    d->output = p.skipped ? nullptr : p.output.desc;
-    d->user_data = p.user_data;
-    d->count = callbacks_;
-    d->ret_code = kVideoNoPicture;
-    deliveries.push_back(std::move(d));
-    return deliveries.back().get();
-  };
-  // Failed frames release no picture: their outputs report at once, in order.
-  auto flush_failed = [&] {
-    while (!pending_.empty() && pending_.front().failed) {
-      deliver(pending_.front());
-      pending_.pop_front();
+
+    // Writes the picture in its layout: retCode 0, or "buffer too small".
+    void run() {
+      std::string err;
+      if (codec::write_yuv420sp(picture, d->layout, static_cast<std::uint8_t*>(data), size,
+                                &err)) {
+        d->ret_code = 0;
+      } else {
+        d->ret_code = kVideoBufferTooSmall;
+        sim::log_warn("VDEC: " + err);
+      }
     }
   };
-  flush_failed();
+  MemoryRegistry* mem;
+  std::vector<std::unique_ptr<Delivery>> deliveries;
+  std::vector<DvppFrame> work;
+  std::shared_ptr<std::vector<Write>> writes = std::make_shared<std::vector<Write>>();
+};
+
+VdecChannel::Delivery* VdecChannel::deliver(Batch& b, const Pending& p) {
+  auto d = std::make_unique<Delivery>();
+  d->callback = config_.callback;
+  d->input = p.input;
+  d->output = p.skipped ? nullptr : p.output.desc;
+  d->user_data = p.user_data;
+  d->count = callbacks_;
+  d->ret_code = kVideoNoPicture;
+  b.deliveries.push_back(std::move(d));
+  return b.deliveries.back().get();
+}
+
+void VdecChannel::deliver_all(Batch& b) {
+  while (!pending_.empty()) {
+    deliver(b, pending_.front());
+    pending_.pop_front();
+  }
+}
+
+void VdecChannel::flush_failed(Batch& b) {
+  while (!pending_.empty() && pending_.front().failed) {
+    deliver(b, pending_.front());
+    pending_.pop_front();
+  }
+}
+
+void VdecChannel::take_picture(Batch& b, YuvImage& pic, std::uint32_t read_bytes) {
+  const Pending p = pending_.front();
+  pending_.pop_front();
+  Delivery* d = deliver(b, p);
+  const std::uint32_t w = config_.out_width != 0 ? config_.out_width : pic.width;
+  const std::uint32_t h = config_.out_width != 0 ? config_.out_height : pic.height;
+  // Written: the whole picture in its layout (strides included); skipped frames write nothing.
+  b.work.push_back(frame(pic.width, pic.height, b.work.empty() ? read_bytes : 0, w, h,
+                         p.skipped ? 0 : vdec_layout(w, h, order_of(config_.out_format)).bytes()));
+  if (p.skipped) {
+    d->ret_code = 0;  // skipped: decoded for reference, no output
+    return;
+  }
+  d->format = config_.out_format;
+  d->layout = vdec_layout(w, h, order_of(config_.out_format));
+  const Allocation* a = b.mem->find(p.output.data);
+  b.writes->push_back(Batch::Write{d, std::move(pic), p.output.data, p.output.size,
+                                   a != nullptr ? a->serial : 0});
+}
+
+void VdecChannel::submit_work(Call& call, Batch& b, std::uint32_t read_bytes) {
+  if (b.work.empty() && read_bytes > 0) {
+    // The frame was taken in (its picture comes later, or never): decoding work all the same.
+    const std::uint32_t w = last_width_ != 0 ? last_width_ : 1920;
+    const std::uint32_t h = last_height_ != 0 ? last_height_ : 1080;
+    b.work.push_back(frame(w, h, read_bytes, w, h, 0));
+  }
+  if (b.work.empty()) return;
+  MemoryRegistry* mem = b.mem;
+  submit(call, stream_, DvppModule::kVdec, std::move(b.work), "VDEC",
+         [mem, writes = b.writes]() -> int {
+           for (Batch::Write& w : *writes) {
+             if (mem->alive(w.serial)) w.run();  // freed before the picture came: no output
+           }
+           return 0;
+         });
+}
+
+void VdecChannel::emit(Call& call, std::vector<YuvImage> pictures, std::uint32_t read_bytes,
+                       bool end_of_stream) {
+  Batch b{&call.runtime().memory(), {}, {}};
+  flush_failed(b);
   for (YuvImage& pic : pictures) {
     last_width_ = pic.width;
     last_height_ = pic.height;
     if (pending_.empty()) break;  // more pictures than outputs: the hardware drops them too
-    const Pending p = pending_.front();
-    pending_.pop_front();
-    Delivery* d = deliver(p);
-    const std::uint32_t w = config_.out_width != 0 ? config_.out_width : pic.width;
-    const std::uint32_t h = config_.out_width != 0 ? config_.out_height : pic.height;
-    // Written: the whole picture in its layout (strides included); skipped frames write nothing.
-    work.push_back(frame(pic.width, pic.height, work.empty() ? read_bytes : 0, w, h,
-                         p.skipped ? 0 : vdec_layout(w, h, order_of(config_.out_format)).bytes()));
-    if (!p.skipped) {
-      d->format = config_.out_format;
-      d->layout = vdec_layout(w, h, order_of(config_.out_format));
-      const Allocation* a = mem->find(p.output.data);
-      writes->push_back(Write{d, std::move(pic), p.output.data, p.output.size,
-                              a != nullptr ? a->serial : 0});
-    } else {
-      d->ret_code = 0;  // skipped: decoded for reference, no output
-    }
-    flush_failed();
+    take_picture(b, pic, read_bytes);
+    flush_failed(b);
   }
-  if (end_of_stream) {  // outputs no picture will fill
-    while (!pending_.empty()) {
-      deliver(pending_.front());
-      pending_.pop_front();
-    }
-  }
-  if (work.empty() && read_bytes > 0) {
-    // The frame was taken in (its picture comes later, or never): decoding work all the same.
-    const std::uint32_t w = last_width_ != 0 ? last_width_ : 1920;
-    const std::uint32_t h = last_height_ != 0 ? last_height_ : 1080;
-    work.push_back(frame(w, h, read_bytes, w, h, 0));
-  }
-  if (!work.empty()) {
-    submit(call, stream_, DvppModule::kVdec, std::move(work), "VDEC", [mem, writes]() -> int {
-      for (Write& w : *writes) {
-        if (!mem->alive(w.serial)) continue;  // freed before the picture came: no output
-        std::string err;
-        if (codec::write_yuv420sp(w.picture, w.d->layout, static_cast<std::uint8_t*>(w.data),
-                                  w.size, &err)) {
-          w.d->ret_code = 0;
-        } else {
-          w.d->ret_code = kVideoBufferTooSmall;
-          sim::log_warn("VDEC: " + err);
-        }
-      }
-      return 0;
-    });
-  }
-  for (auto& d : deliveries) {
-    ++callbacks_->outstanding;
-    Delivery* raw = d.release();
-    try {
-      launch_report(call, stream_, ReportKind::kCallback, &Delivery::run, raw, false, true);
-    } catch (...) {
-      --callbacks_->outstanding;
-      delete raw;
-      throw;
-    }
-  }
+  if (end_of_stream) deliver_all(b);  // outputs no picture will fill
+  submit_work(call, b, read_bytes);
+  for (auto& d : b.deliveries) launch_callback(call, stream_, std::move(d), *callbacks_);
 }
 
 void VdecChannel::wait_callbacks(Call& call) {
@@ -488,15 +512,7 @@ void VencChannel::emit(Call& call, std::vector<std::vector<std::uint8_t>> packet
     d->packet = std::move(packet);
     d->buf = out_buf_;
     d->buf_size = out_size_;
-    ++callbacks_->outstanding;
-    Delivery* raw = d.release();
-    try {
-      launch_report(call, stream_, ReportKind::kCallback, &Delivery::run, raw, false, true);
-    } catch (...) {
-      --callbacks_->outstanding;
-      delete raw;
-      throw;
-    }
+    launch_callback(call, stream_, std::move(d), *callbacks_);
   }
 }
 

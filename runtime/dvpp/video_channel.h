@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// VDEC and VENC channels (aclvdec*/aclvenc*, runtime/dvpp/acl_video.cpp is the C skin): plain C++
-// over the runtime's internal API and the codec layer (video_codec.h).
+// VDEC and VENC channels (aclvdec*/aclvenc*; runtime/dvpp/acl_vdec.cpp and acl_venc.cpp are the
+// C skin): plain C++ over the runtime's internal API and the codec layer (video_codec.h).
 //
 // A channel owns a codec, an internal stream in the creating thread's context and the
 // subscription of the user's callback thread to it (aclrtSubscribeReport, as CANN does inside
@@ -115,10 +115,21 @@ class VdecChannel {
   };
   struct Delivery;
 
+  struct Batch;  // what one emit submits: the task's work and writes, the callbacks
+
   VdecChannel(const VdecConfig& config, std::unique_ptr<VideoDecoder> decoder);
   /// Matches `pictures` to pending outputs, submits the VDEC task and the callbacks.
   void emit(Call& call, std::vector<YuvImage> pictures, std::uint32_t read_bytes,
             bool end_of_stream);
+  /// A callback for pending output `p` (retCode "no picture" until a picture fills it).
+  Delivery* deliver(Batch& b, const Pending& p);
+  /// Failed frames release no picture: their outputs report at once, in order.
+  void flush_failed(Batch& b);
+  /// Every pending output reports "no picture" (end of stream).
+  void deliver_all(Batch& b);
+  /// The next pending output gets `pic` (written by the task unless the frame was skipped).
+  void take_picture(Batch& b, YuvImage& pic, std::uint32_t read_bytes);
+  void submit_work(Call& call, Batch& b, std::uint32_t read_bytes);
   void wait_callbacks(Call& call);
 
   VdecConfig config_;

@@ -1,284 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// C skin of VDEC and VENC (acl/ops/acl_dvpp.h: aclvdec*, aclvenc*): the channel and frame
-// configuration descriptions, and the channel calls (model: runtime/dvpp/video_channel.h).
-// Picture and stream descriptions (runtime/dvpp/descriptors.h) are read when the call is made and
-// updated just before the callback that hands them back runs.
+// C skin of VENC (acl/ops/acl_dvpp.h: aclvenc*): the channel and frame configuration
+// descriptions, and the channel calls (model: runtime/dvpp/video_channel.h). The pictures sent
+// are read when the call is made; the stream description each callback gets is the channel's.
 #include <cstring>
 #include <memory>
 #include <string>
 
-#include "runtime/core/api_call.h"
-#include "runtime/dvpp/descriptors.h"
-#include "runtime/dvpp/video_channel.h"
-#include "runtime/core/errors.h"
+#include "runtime/dvpp/video_descs.h"
 
 using namespace npusim::rt;         // NOLINT(google-build-using-namespace): the C skin only
 using namespace npusim::rt::dvpp;   // NOLINT(google-build-using-namespace)
 
-struct aclvdecChannelDesc {
-  VdecConfig config;
-  std::uint32_t ref_frame_num = 0;
-  std::uint32_t bit_depth = 0;
-  std::uint32_t out_mode = 0;
-  std::shared_ptr<VdecChannel> channel;  // between aclvdecCreateChannel and DestroyChannel
-};
-
-struct aclvdecFrameConfig {
-  int reserved = 0;
-};
-
-struct aclvencChannelDesc {
-  VencConfig config;
-  std::uint32_t ip_prop = 0;
-  std::shared_ptr<VencChannel> channel;
-};
-
-struct aclvencFrameConfig {
-  std::uint8_t force_i_frame = 0;
-  std::uint8_t eos = 0;
-};
-
-namespace {
-
-template <class T>
-T enum_value(int v) {
-  T e;
-  std::memcpy(&e, &v, sizeof e);
-  return e;
-}
-
-/// A setter on a description: checks it and runs `set`.
-template <class D, class F>
-aclError set_field(const char* name, D* desc, F&& set) {
-  return api_any(name, [&](Call&) {
-    require_not_null(desc, "channelDesc");
-    set(*desc);
-  });
-}
-
-/// A getter: the field, or CANN's default `fallback` for a NULL description (plain host objects,
-/// as the picture and stream descriptions' getters: no lock, no trace).
-template <class T, class D, class F>
-T get_field(const char* /*name*/, const D* desc, T fallback, F&& get) {
-  return desc == nullptr ? fallback : get(*desc);
-}
-
-void check_stream_format(int v) {
-  require(v >= H265_MAIN_LEVEL && v <= H264_HIGH_LEVEL, ACL_ERROR_INVALID_PARAM,
-          "enType " + std::to_string(v) +
-              " is not a stream format (0 = H.265 main, 1..3 = H.264 baseline/main/high)");
-}
-
-}  // namespace
-
 extern "C" {
-
-// ---- VDEC channel description ----
-
-aclvdecChannelDesc* aclvdecCreateChannelDesc() {
-  return api_value<aclvdecChannelDesc*>("aclvdecCreateChannelDesc", Needs::kNothing, nullptr,
-                                        [](Call&) { return new aclvdecChannelDesc; });
-}
-
-aclError aclvdecDestroyChannelDesc(aclvdecChannelDesc* channelDesc) {
-  return api_any("aclvdecDestroyChannelDesc", [&](Call&) {
-    require_not_null(channelDesc, "channelDesc");
-    require(channelDesc->channel == nullptr, ACL_ERROR_INVALID_PARAM,
-            "the channel is still open: call aclvdecDestroyChannel first");
-    delete channelDesc;
-  });
-}
-
-aclError aclvdecSetChannelDescChannelId(aclvdecChannelDesc* channelDesc, uint32_t channelId) {
-  return set_field("aclvdecSetChannelDescChannelId", channelDesc,
-                   [&](aclvdecChannelDesc& d) { d.config.channel_id = channelId; });
-}
-
-aclError aclvdecSetChannelDescThreadId(aclvdecChannelDesc* channelDesc, uint64_t threadId) {
-  return set_field("aclvdecSetChannelDescThreadId", channelDesc,
-                   [&](aclvdecChannelDesc& d) { d.config.thread = threadId; });
-}
-
-aclError aclvdecSetChannelDescCallback(aclvdecChannelDesc* channelDesc, aclvdecCallback callback) {
-  return set_field("aclvdecSetChannelDescCallback", channelDesc, [&](aclvdecChannelDesc& d) {
-    require(callback != nullptr, ACL_ERROR_INVALID_PARAM, "callback is NULL");
-    d.config.callback = callback;
-  });
-}
-
-aclError aclvdecSetChannelDescEnType(aclvdecChannelDesc* channelDesc, acldvppStreamFormat enType) {
-  const int v = as_int(enType);
-  return set_field("aclvdecSetChannelDescEnType", channelDesc, [&](aclvdecChannelDesc& d) {
-    check_stream_format(v);
-    d.config.en_type = v;
-  });
-}
-
-aclError aclvdecSetChannelDescOutPicFormat(aclvdecChannelDesc* channelDesc,
-                                           acldvppPixelFormat outPicFormat) {
-  const int v = as_int(outPicFormat);
-  return set_field("aclvdecSetChannelDescOutPicFormat", channelDesc,
-                   [&](aclvdecChannelDesc& d) { d.config.out_format = v; });
-}
-
-aclError aclvdecSetChannelDescOutPicWidth(aclvdecChannelDesc* channelDesc, uint32_t outPicWidth) {
-  return set_field("aclvdecSetChannelDescOutPicWidth", channelDesc,
-                   [&](aclvdecChannelDesc& d) { d.config.out_width = outPicWidth; });
-}
-
-aclError aclvdecSetChannelDescOutPicHeight(aclvdecChannelDesc* channelDesc, uint32_t outPicHeight) {
-  return set_field("aclvdecSetChannelDescOutPicHeight", channelDesc,
-                   [&](aclvdecChannelDesc& d) { d.config.out_height = outPicHeight; });
-}
-
-aclError aclvdecSetChannelDescRefFrameNum(aclvdecChannelDesc* channelDesc, uint32_t refFrameNum) {
-  return set_field("aclvdecSetChannelDescRefFrameNum", channelDesc, [&](aclvdecChannelDesc& d) {
-    require(refFrameNum <= 16, ACL_ERROR_INVALID_PARAM,
-            "refFrameNum " + std::to_string(refFrameNum) + " is above 16");
-    d.ref_frame_num = refFrameNum;
-  });
-}
-
-aclError aclvdecSetChannelDescBitDepth(aclvdecChannelDesc* channelDesc, uint32_t bitDepth) {
-  return set_field("aclvdecSetChannelDescBitDepth", channelDesc, [&](aclvdecChannelDesc& d) {
-    require(bitDepth == 0 || bitDepth == 1, ACL_ERROR_INVALID_PARAM,
-            "bitDepth " + std::to_string(bitDepth) + " is not 0 (8 bits) or 1 (10 bits)");
-    d.bit_depth = bitDepth;
-  });
-}
-
-aclError aclvdecSetChannelDescOutMode(aclvdecChannelDesc* channelDesc, uint32_t outMode) {
-  return set_field("aclvdecSetChannelDescOutMode", channelDesc, [&](aclvdecChannelDesc& d) {
-    require(outMode <= 1, ACL_ERROR_INVALID_PARAM,
-            "outMode " + std::to_string(outMode) + " is not 0 (default) or 1 (fast output)");
-    d.out_mode = outMode;
-  });
-}
-
-uint32_t aclvdecGetChannelDescChannelId(const aclvdecChannelDesc* channelDesc) {
-  return get_field<uint32_t>("aclvdecGetChannelDescChannelId", channelDesc, 0u,
-                             [](const aclvdecChannelDesc& d) { return d.config.channel_id; });
-}
-
-uint64_t aclvdecGetChannelDescThreadId(const aclvdecChannelDesc* channelDesc) {
-  return get_field<uint64_t>("aclvdecGetChannelDescThreadId", channelDesc, 0u,
-                             [](const aclvdecChannelDesc& d) { return d.config.thread; });
-}
-
-aclvdecCallback aclvdecGetChannelDescCallback(const aclvdecChannelDesc* channelDesc) {
-  return get_field<aclvdecCallback>("aclvdecGetChannelDescCallback", channelDesc, nullptr,
-                                    [](const aclvdecChannelDesc& d) { return d.config.callback; });
-}
-
-acldvppStreamFormat aclvdecGetChannelDescEnType(const aclvdecChannelDesc* channelDesc) {
-  return get_field<acldvppStreamFormat>(
-      "aclvdecGetChannelDescEnType", channelDesc, H265_MAIN_LEVEL,
-      [](const aclvdecChannelDesc& d) { return enum_value<acldvppStreamFormat>(d.config.en_type); });
-}
-
-acldvppPixelFormat aclvdecGetChannelDescOutPicFormat(const aclvdecChannelDesc* channelDesc) {
-  return get_field<acldvppPixelFormat>(
-      "aclvdecGetChannelDescOutPicFormat", channelDesc, PIXEL_FORMAT_YUV_SEMIPLANAR_420,
-      [](const aclvdecChannelDesc& d) {
-        return enum_value<acldvppPixelFormat>(d.config.out_format);
-      });
-}
-
-uint32_t aclvdecGetChannelDescOutPicWidth(const aclvdecChannelDesc* channelDesc) {
-  return get_field<uint32_t>("aclvdecGetChannelDescOutPicWidth", channelDesc, 0u,
-                             [](const aclvdecChannelDesc& d) { return d.config.out_width; });
-}
-
-uint32_t aclvdecGetChannelDescOutPicHeight(const aclvdecChannelDesc* channelDesc) {
-  return get_field<uint32_t>("aclvdecGetChannelDescOutPicHeight", channelDesc, 0u,
-                             [](const aclvdecChannelDesc& d) { return d.config.out_height; });
-}
-
-uint32_t aclvdecGetChannelDescRefFrameNum(const aclvdecChannelDesc* channelDesc) {
-  return get_field<uint32_t>("aclvdecGetChannelDescRefFrameNum", channelDesc, 0u,
-                             [](const aclvdecChannelDesc& d) { return d.ref_frame_num; });
-}
-
-uint32_t aclvdecGetChannelDescBitDepth(const aclvdecChannelDesc* channelDesc) {
-  return get_field<uint32_t>("aclvdecGetChannelDescBitDepth", channelDesc, 0u,
-                             [](const aclvdecChannelDesc& d) { return d.bit_depth; });
-}
-
-uint32_t aclvdecGetChannelDescOutMode(const aclvdecChannelDesc* channelDesc) {
-  return get_field<uint32_t>("aclvdecGetChannelDescOutMode", channelDesc, 0u,
-                             [](const aclvdecChannelDesc& d) { return d.out_mode; });
-}
-
-aclvdecFrameConfig* aclvdecCreateFrameConfig() {
-  return api_value<aclvdecFrameConfig*>("aclvdecCreateFrameConfig", Needs::kNothing, nullptr,
-                                        [](Call&) { return new aclvdecFrameConfig; });
-}
-
-aclError aclvdecDestroyFrameConfig(aclvdecFrameConfig* vdecFrameConfig) {
-  return api_any("aclvdecDestroyFrameConfig", [&](Call&) {
-    require_not_null(vdecFrameConfig, "vdecFrameConfig");
-    delete vdecFrameConfig;
-  });
-}
-
-// ---- VDEC channel ----
-
-aclError aclvdecCreateChannel(aclvdecChannelDesc* channelDesc) {
-  return api("aclvdecCreateChannel", [&](Call& c) {
-    require_not_null(channelDesc, "channelDesc");
-    require(channelDesc->channel == nullptr, ACL_ERROR_INVALID_PARAM,
-            "the channel is already created");
-    channelDesc->channel = VdecChannel::create(c, channelDesc->config);
-  });
-}
-
-aclError aclvdecDestroyChannel(aclvdecChannelDesc* channelDesc) {
-  return api("aclvdecDestroyChannel", [&](Call& c) {
-    require_not_null(channelDesc, "channelDesc");
-    require(channelDesc->channel != nullptr, ACL_ERROR_INVALID_PARAM,
-            "the channel was not created (aclvdecCreateChannel)");
-    std::shared_ptr<VdecChannel> ch = channelDesc->channel;
-    ch->destroy(c);
-    channelDesc->channel.reset();
-  });
-}
-
-aclError aclvdecSendFrame(aclvdecChannelDesc* channelDesc, acldvppStreamDesc* input,
-                          acldvppPicDesc* output, aclvdecFrameConfig* config, void* userData) {
-  (void)config;  // no per-frame settings
-  const StreamInfo in = read_stream(input);
-  const PicInfo out = read_pic(output);
-  return api("aclvdecSendFrame", [&](Call& c) {
-    require_not_null(channelDesc, "channelDesc");
-    require(channelDesc->channel != nullptr, ACL_ERROR_INVALID_PARAM,
-            "the channel was not created (aclvdecCreateChannel)");
-    require_not_null(input, "input");
-    std::shared_ptr<VdecChannel> ch = channelDesc->channel;
-    if (in.eos) {
-      ch->end_of_stream(c);
-      return;
-    }
-    ch->send(c, in, out, userData, false);
-  });
-}
-
-aclError aclvdecSendSkippedFrame(aclvdecChannelDesc* channelDesc, acldvppStreamDesc* input,
-                                 aclvdecFrameConfig* config, void* userData) {
-  (void)config;
-  const StreamInfo in = read_stream(input);
-  return api("aclvdecSendSkippedFrame", [&](Call& c) {
-    require_not_null(channelDesc, "channelDesc");
-    require(channelDesc->channel != nullptr, ACL_ERROR_INVALID_PARAM,
-            "the channel was not created (aclvdecCreateChannel)");
-    require_not_null(input, "input");
-    std::shared_ptr<VdecChannel> ch = channelDesc->channel;
-    if (in.eos) {
-      ch->end_of_stream(c);
-      return;
-    }
-    ch->send(c, in, PicInfo{}, userData, true);
-  });
-}
 
 // ---- VENC channel description ----
 
@@ -297,23 +30,15 @@ aclError aclvencDestroyChannelDesc(aclvencChannelDesc* channelDesc) {
 }
 
 aclError aclvencSetChannelDescThreadId(aclvencChannelDesc* channelDesc, uint64_t threadId) {
-  return set_field("aclvencSetChannelDescThreadId", channelDesc,
-                   [&](aclvencChannelDesc& d) { d.config.thread = threadId; });
+  return set_thread("aclvencSetChannelDescThreadId", channelDesc, threadId);
 }
 
 aclError aclvencSetChannelDescCallback(aclvencChannelDesc* channelDesc, aclvencCallback callback) {
-  return set_field("aclvencSetChannelDescCallback", channelDesc, [&](aclvencChannelDesc& d) {
-    require(callback != nullptr, ACL_ERROR_INVALID_PARAM, "callback is NULL");
-    d.config.callback = callback;
-  });
+  return set_callback("aclvencSetChannelDescCallback", channelDesc, callback);
 }
 
 aclError aclvencSetChannelDescEnType(aclvencChannelDesc* channelDesc, acldvppStreamFormat enType) {
-  const int v = as_int(enType);
-  return set_field("aclvencSetChannelDescEnType", channelDesc, [&](aclvencChannelDesc& d) {
-    check_stream_format(v);
-    d.config.en_type = v;
-  });
+  return set_en_type("aclvencSetChannelDescEnType", channelDesc, as_int(enType));
 }
 
 aclError aclvencSetChannelDescPicFormat(aclvencChannelDesc* channelDesc,
@@ -573,10 +298,7 @@ aclError aclvencCreateChannel(aclvencChannelDesc* channelDesc) {
 aclError aclvencDestroyChannel(aclvencChannelDesc* channelDesc) {
   acldvppStreamDesc* out = nullptr;
   const aclError rc = api("aclvencDestroyChannel", [&](Call& c) {
-    require_not_null(channelDesc, "channelDesc");
-    require(channelDesc->channel != nullptr, ACL_ERROR_INVALID_PARAM,
-            "the channel was not created (aclvencCreateChannel)");
-    std::shared_ptr<VencChannel> ch = channelDesc->channel;
+    std::shared_ptr<VencChannel> ch = open_channel(channelDesc, "aclvencCreateChannel");
     ch->destroy(c);
     out = ch->out_desc();
     channelDesc->channel.reset();
@@ -590,11 +312,8 @@ aclError aclvencSendFrame(aclvencChannelDesc* channelDesc, acldvppPicDesc* input
   (void)reserve;  // reserved by CANN
   const PicInfo in = read_pic(input);
   return api("aclvencSendFrame", [&](Call& c) {
-    require_not_null(channelDesc, "channelDesc");
-    require(channelDesc->channel != nullptr, ACL_ERROR_INVALID_PARAM,
-            "the channel was not created (aclvencCreateChannel)");
+    std::shared_ptr<VencChannel> ch = open_channel(channelDesc, "aclvencCreateChannel");
     require_not_null(config, "config");
-    std::shared_ptr<VencChannel> ch = channelDesc->channel;
     if (config->eos != 0) {
       ch->end_of_stream(c);
       return;
