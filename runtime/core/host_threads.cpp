@@ -149,6 +149,28 @@ bool HostThreads::wake_waiters(SimTime at) {
 }
 
 
+// A thread outside the runtime for the grace keeps its place while the OS says it is computing
+// (on a CPU or runnable, or it used at least 1/20 of the grace's wall time in CPU time): however
+// slowly a loaded machine runs it, the others wait and the order stays that of simulated time. A
+// blocked thread (a lock, a condition variable, a sleep) stops holding them back, and so does one
+// that has computed for kBusyGraces graces of CPU time since its last call (a spin-wait).
+bool HostThreads::still_computing(ThreadState& t, std::chrono::steady_clock::time_point now) {
+  const std::int64_t cpu = thread_cpu_ns(t.probe);
+  if (cpu < 0) return false;
+  const double grace_ns = passive_ms_ * 1e6;
+  if (t.cpu_at_call >= 0 && static_cast<double>(cpu - t.cpu_at_call) >= kBusyGraces * grace_ns) {
+    return false;
+  }
+  const double window_ns = std::chrono::duration<double, std::nano>(now - t.seen_since).count();
+  const bool used_cpu = t.seen_cpu < 0 || static_cast<double>(cpu - t.seen_cpu) * 20 >= window_ns;
+  if (!used_cpu && !thread_on_cpu(t.probe)) return false;
+  t.seen_since = now;
+  t.seen_cpu = cpu;
+  computing_seen_ = true;
+  return true;
+}
+
+
 bool HostThreads::expire_passive(const ThreadState& me) {
   const auto now = std::chrono::steady_clock::now();
   const auto grace = std::chrono::duration<double, std::milli>(passive_ms_);
@@ -158,14 +180,15 @@ bool HostThreads::expire_passive(const ThreadState& me) {
     if (t->calls != t->seen_calls) {
       t->seen_calls = t->calls;
       t->seen_since = now;
-    } else if (now - t->seen_since >= grace) {
+      t->seen_cpu = t->cpu_at_call = thread_cpu_ns(t->probe);
+    } else if (now - t->seen_since >= grace && !still_computing(*t, now)) {
       t->passive = true;
       any = true;
       if (sim::log_enabled(sim::LogLevel::kDebug)) {
         sim::log_debug("host thread " + std::to_string(t->index) + " made no API call for " +
                        std::to_string(passive_ms_) +
-                       " ms (NPUSIM_PASSIVE_MS): it no longer holds the other threads back until "
-                       "its next call");
+                       " ms (NPUSIM_PASSIVE_MS) and is blocked or spinning: it no longer holds "
+                       "the other threads back until its next call");
       }
     }
   }
@@ -180,9 +203,9 @@ bool HostThreads::park(std::unique_lock<std::mutex>& lock, ThreadState& thread, 
   thread.waiting = waiting;
   ++parked_;
   const auto step = std::chrono::duration<double, std::milli>(passive_ms_ / 2);
-  const auto hang_end = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(hang_timeout_s_));
+  const auto hang_timeout = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(hang_timeout_s_));
+  auto hang_end = std::chrono::steady_clock::now() + hang_timeout;
   bool woke = false;
   for (;;) {
     if (activity_cv_.wait_for(lock, step, [&] {
@@ -195,7 +218,10 @@ bool HostThreads::park(std::unique_lock<std::mutex>& lock, ThreadState& thread, 
       woke = true;
       break;
     }
-    if (std::chrono::steady_clock::now() >= hang_end) break;
+    const auto now = std::chrono::steady_clock::now();
+    if (computing_seen_) hang_end = now + hang_timeout;  // held back by work, not a hang
+    computing_seen_ = false;
+    if (now >= hang_end) break;
   }
   --parked_;
   thread.waiting = false;

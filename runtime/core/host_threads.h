@@ -52,7 +52,8 @@ class HostThreads {
   /// Some waiter's predicate holds (engine runs stop there).
   const std::function<bool()>& any_woken() const { return any_woken_; }
   bool others_all_waiting(const ThreadState& me) const;
-  /// Marks threads outside the runtime with no call for passive_ms passive. True if any.
+  /// Marks threads outside the runtime with no call for passive_ms passive, unless they are
+  /// computing (still_computing). True if any.
   bool expire_passive(const ThreadState& me);
 
   // ---- Parking ----
@@ -89,6 +90,7 @@ class HostThreads {
   void set_hang_timeout_seconds(double seconds) { hang_timeout_s_ = seconds; }
 
  private:
+  bool still_computing(ThreadState& t, std::chrono::steady_clock::time_point now);
   std::vector<ThreadState*> threads_;
   std::uint32_t next_thread_index_ = 0;
   std::set<std::uint32_t> free_thread_indices_;  // of threads that exited: reused lowest first
@@ -98,6 +100,10 @@ class HostThreads {
   std::uint64_t turns_ = 0;  // turn changes (parked threads wait for them)
   double hang_timeout_s_ = 30;
   double passive_ms_ = 30;
+  /// CPU time, in graces, after which a thread computing outside the runtime (a spin-wait on
+  /// another thread's progress) no longer holds the others back.
+  static constexpr double kBusyGraces = 50;
+  bool computing_seen_ = false;  // still_computing kept a thread's place (park: not a hang)
   std::function<bool()> any_woken_;
 };
 

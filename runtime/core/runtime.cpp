@@ -130,6 +130,7 @@ void Runtime::register_thread(ThreadState& thread) {
   threads_.assign_index(thread);
   thread.registered = true;
   thread.os_id = os_thread_id();
+  thread.probe = probe_this_thread();
   if (backend_) {
     thread.backend_epoch = backend_epoch_;
     thread.clock = first_clock();
@@ -153,6 +154,7 @@ void Runtime::register_created(ThreadState& thread, const ThreadState* creator) 
 
 void Runtime::thread_running(ThreadState& thread) {
   thread.os_id = os_thread_id();
+  thread.probe = probe_this_thread();
   callbacks_.thread_started(thread.os_id);
 }
 

@@ -15,6 +15,7 @@
 #include <functional>
 #include <string>
 
+#include "runtime/core/thread_probe.h"
 #include "sim/quantity.h"
 
 namespace npusim::rt {
@@ -47,6 +48,9 @@ struct ThreadState {
   std::uint64_t calls = 0;          // API calls begun
   std::uint64_t seen_calls = ~std::uint64_t{0};  // passivity: `calls` when last looked at...
   std::chrono::steady_clock::time_point seen_since;  // ...and since when (wall time)
+  ThreadProbe probe;                // computing or blocked (thread_probe.h)
+  std::int64_t seen_cpu = -1;       // its CPU time (ns) at seen_since
+  std::int64_t cpu_at_call = -1;    // ...and when `calls` last changed
   std::uint32_t sync_task_seq = 0;  // task ids on this thread's synchronous-copy stream
   std::uint32_t last_task_id = 0;   // aclrtGetThreadLastTaskId
   bool has_task = false;

@@ -3,7 +3,9 @@
 // acts; a wait no thread can satisfy is reported (at once when every thread waits, after
 // NPUSIM_HANG_TIMEOUT when some thread is busy elsewhere).
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <ctime>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -184,6 +186,105 @@ TEST_F(ThreadOrderTest, CallsTakeEffectInClockOrderNotWallOrder) {
   for (std::size_t i = 1; i < fake().api_calls().size(); ++i) {
     EXPECT_LE(fake().api_calls()[i - 1].start, fake().api_calls()[i].start) << i;
   }
+  EXPECT_EQ(aclrtDestroyStream(s1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+/// Burns `ms` of this thread's CPU time (not wall time: a loaded machine stretches it).
+void compute_for(double ms) {
+  timespec start{}, now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  volatile std::uint64_t sink = 0;
+  do {
+    for (int i = 0; i < 10000; ++i) sink = sink + static_cast<std::uint64_t>(i);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  } while ((now.tv_sec - start.tv_sec) * 1e3 + (now.tv_nsec - start.tv_nsec) / 1e6 < ms);
+}
+
+// A thread computing outside the runtime (filling buffers) for far longer than the grace still
+// holds the others back: its next call takes effect at its own clock, before a call the other
+// thread makes at a later clock. Before, it lost its place after the grace of wall time, so the
+// order (and the timeline) depended on how loaded the machine was.
+TEST_F(ThreadOrderTest, AThreadComputingOutsideTheRuntimeKeepsItsPlace) {
+  set_passive_ms(10);
+  aclrtStream s1 = nullptr, s2 = nullptr;
+  SimTime t1_set_end = 0;
+  std::thread t1([&] {
+    aclrtSetDevice(0);
+    compute_for(200);  // 20 graces
+    aclrtCreateStream(&s1);
+  });
+  std::thread t2([&] {
+    aclrtSetDevice(0);
+    int32_t device = -1;
+    for (int i = 0; i < 200; ++i) aclrtGetDevice(&device);
+    aclrtCreateStream(&s2);
+  });
+  t1.join();
+  t2.join();
+  const auto set = spans("aclrtSetDevice");
+  const auto created = spans("aclrtCreateStream");
+  ASSERT_EQ(created.size(), 3u);  // the fixture's stream, then t1's, then t2's
+  for (const auto& a : set) {
+    if (a.thread == created[1].thread) t1_set_end = a.end;
+  }
+  EXPECT_LT(created[1].thread, created[2].thread);  // t1's stream first
+  EXPECT_EQ(created[1].start, t1_set_end);  // t1's clock did not move while it computed
+  EXPECT_LT(created[1].start, created[2].start);
+  EXPECT_EQ(aclrtDestroyStream(s1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+// A thread blocked outside the runtime (here asleep) stops holding the others back after the
+// grace: the other thread's calls go first.
+TEST_F(ThreadOrderTest, AThreadBlockedOutsideTheRuntimeStopsHoldingOthersBack) {
+  set_passive_ms(10);
+  aclrtStream s1 = nullptr, s2 = nullptr;
+  std::thread t1([&] {
+    aclrtSetDevice(0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    aclrtCreateStream(&s1);
+  });
+  std::thread t2([&] {
+    aclrtSetDevice(0);
+    int32_t device = -1;
+    for (int i = 0; i < 200; ++i) aclrtGetDevice(&device);
+    aclrtCreateStream(&s2);
+  });
+  t2.join();
+  t1.join();
+  const auto created = spans("aclrtCreateStream");
+  ASSERT_EQ(created.size(), 3u);
+  EXPECT_GT(created[1].thread, created[2].thread);  // t2's stream first, though t1 was created first
+  EXPECT_EQ(aclrtDestroyStream(s1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
+}
+
+// A thread spinning outside the runtime on another thread's progress (which needs its turn) is
+// computing, but not forever: after kBusyGraces graces of CPU time it stops holding the others
+// back, so the program finishes instead of reporting a hang.
+TEST_F(ThreadOrderTest, AThreadSpinningOnAnotherThreadsProgressDoesNotHangThem) {
+  set_passive_ms(10);  // CPU-time cap: 50 graces = 0.5 s
+  std::atomic<bool> released{false};
+  aclrtStream s1 = nullptr, s2 = nullptr;
+  std::thread t1([&] {
+    aclrtSetDevice(0);
+    while (!released.load()) {
+    }
+    aclrtCreateStream(&s1);
+  });
+  std::thread t2([&] {
+    aclrtSetDevice(0);
+    int32_t device = -1;
+    for (int i = 0; i < 20; ++i) aclrtGetDevice(&device);
+    EXPECT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+    released = true;
+  });
+  t2.join();
+  t1.join();
+  const auto created = spans("aclrtCreateStream");
+  ASSERT_EQ(created.size(), 3u);
+  EXPECT_GT(created[1].thread, created[2].thread);  // the spinner's stream comes second
   EXPECT_EQ(aclrtDestroyStream(s1), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyStream(s2), ACL_SUCCESS);
 }
