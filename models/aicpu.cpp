@@ -48,19 +48,52 @@ sim::SimTime AiCpu::duration(const AiCpuCount& count) const {
   return task_start_ + clock_.cycles(compute + memory);
 }
 
+// The task's blocks run (functionally) on the host, one after the other, until one fails.
+void AiCpu::run_blocks(Core& core, const AiCpuWork* work) {
+  core.running = true;
+  core.count = AiCpuCount{};
+  core.error = 0;
+  if (work == nullptr || !work->run_block) return;
+  for (std::uint32_t b = 0; b < work->block_dim && core.error == 0; ++b) {
+    core.error = work->run_block(b, core.count);
+  }
+}
+
+// The kernel failed: the task's effect reports its error.
+void AiCpu::fail(Task& task, int error) {
+  ++failed_;
+  task.effect = [effect = std::move(task.effect), error]() {
+    const int e = effect ? effect() : 0;
+    return error != 0 ? error : e;
+  };
+}
+
+void AiCpu::record(const EngineJob& job, const AiCpuWork* work, const Core& core,
+                   sim::SimTime now) {
+  const Task& task = *job.task;
+  KernelRecord r;
+  r.device = device_;
+  r.stream = task.stream;
+  r.task_id = task.task_id;
+  r.name = work ? work->name : task.name;
+  r.op_type = work ? work->op_type : std::string();
+  r.task_type = "AI_CPU";
+  r.block_dim = work ? work->block_dim : 1;
+  r.start = job.start;
+  r.end = now + completion_;
+  r.first_block = job.start;
+  r.last_block_end = now;
+  r.blocks_run = r.block_dim;
+  r.error = core.error;
+  records_.push_back(std::move(r));
+}
+
 std::optional<sim::SimTime> AiCpu::resume(EngineJob& job, sim::SimTime now) {
   Core& core = *cores_[job.channel];
   Task& task = *job.task;
   const AiCpuWork* work = task.payload.get<AiCpuWork>();
   if (!core.running) {
-    core.running = true;
-    core.count = AiCpuCount{};
-    core.error = 0;
-    if (work != nullptr && work->run_block) {
-      for (std::uint32_t b = 0; b < work->block_dim && core.error == 0; ++b) {
-        core.error = work->run_block(b, core.count);
-      }
-    }
+    run_blocks(core, work);
     return now + duration(core.count);
   }
   core.running = false;
@@ -68,30 +101,8 @@ std::optional<sim::SimTime> AiCpu::resume(EngineJob& job, sim::SimTime now) {
   core.busy_time += now - job.start;
   basic_blocks_ += core.count.basic_blocks;
   bytes_ += core.count.bytes;
-  if (core.error != 0) {
-    ++failed_;
-    task.effect = [effect = std::move(task.effect), error = core.error]() {
-      const int e = effect ? effect() : 0;
-      return error != 0 ? error : e;
-    };
-  }
-  if (keep_records_) {
-    KernelRecord r;
-    r.device = device_;
-    r.stream = task.stream;
-    r.task_id = task.task_id;
-    r.name = work ? work->name : task.name;
-    r.op_type = work ? work->op_type : std::string();
-    r.task_type = "AI_CPU";
-    r.block_dim = work ? work->block_dim : 1;
-    r.start = job.start;
-    r.end = now + completion_;
-    r.first_block = job.start;
-    r.last_block_end = now;
-    r.blocks_run = r.block_dim;
-    r.error = core.error;
-    records_.push_back(std::move(r));
-  }
+  if (core.error != 0) fail(task, core.error);
+  if (keep_records_) record(job, work, core, now);
   return std::nullopt;
 }
 

@@ -59,6 +59,9 @@ class AiCpu : public ChannelEngine, public Unit {
     std::uint64_t tasks = 0;
     std::uint64_t busy_time = 0;  // ps
   };
+  void run_blocks(Core& core, const AiCpuWork* work);
+  void fail(Task& task, int error);
+  void record(const EngineJob& job, const AiCpuWork* work, const Core& core, sim::SimTime now);
 
   std::uint32_t device_;
   sim::SimTime task_start_;

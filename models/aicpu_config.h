@@ -6,15 +6,9 @@
 
 #include <cstdint>
 
-#include "sim/config.h"
-#include "sim/quantity.h"
+#include "models/config_types.h"
 
 namespace npusim::models {
-
-using sim::Bandwidth;
-using sim::Bytes;
-using sim::Duration;
-using sim::Frequency;
 
 /// The AI CPU: ARM cores that run AI CPU kernels (models/aicpu.h gives the timing model).
 struct AiCpuConfig {

@@ -11,17 +11,11 @@
 #include <cstdint>
 #include <string>
 
+#include "models/config_types.h"
 #include "models/unit_config.h"
 #include "npusim/chip_arch.h"
-#include "sim/config.h"
-#include "sim/quantity.h"
 
 namespace npusim::models {
-
-using sim::Bandwidth;
-using sim::Bytes;
-using sim::Duration;
-using sim::Frequency;
 
 /// Rules of keys whose checks need more than a range (chip_config.cpp).
 std::string check_soc_name(const std::string& value);     // 1..63 characters
@@ -245,6 +239,16 @@ struct AiCoreConfig {
 
   template <class V>
   void visit(V& v) {
+    visit_cores(v);
+    visit_launch(v);
+    visit_pipe_rates(v);
+    visit_pipe_shapes(v);
+    visit_modes(v);
+  }
+
+  // The cores and their local buffers.
+  template <class V>
+  void visit_cores(V& v) {
     v.field("cube_cores", cube_cores, "AI Cores (AIC, cube) on the chip", sim::range(1, 1024));
     v.field("vector_cores", vector_cores, "vector cores on the chip: AIV cores on split chips (910B), separate Vector Cores on 310P, 0 if none",
             sim::range(0, 2048));
@@ -254,6 +258,11 @@ struct AiCoreConfig {
     v.field("l0c", l0c, "L0C buffer per core", sim::range(1, kMaxLocalBuffer));
     v.field("l1", l1, "L1 buffer per core", sim::range(1, kMaxLocalBuffer));
     v.field("ub", ub, "unified buffer per vector core", sim::range(1, kMaxLocalBuffer));
+  }
+
+  // Launch and scalar-unit costs.
+  template <class V>
+  void visit_launch(V& v) {
     v.field("kernel_launch", kernel_launch, "from a kernel's dispatch to its first block being able to start (args, binary, core setup)");
     v.field("block_launch", block_launch, "from a block's dispatch to a core to its first instruction (per block)");
     v.field("timeout", timeout,
@@ -265,6 +274,11 @@ struct AiCoreConfig {
     v.field("scalar_cycles_per_bb", scalar_cycles_per_bb, "scalar-unit cycles charged per basic block of kernel scalar code");
     v.field("scalar_access_cycles", scalar_access_cycles, "cycles of a scalar GetValue/SetValue (plus L2/HBM time for GM)");
     v.field("pipe_queue_depth", pipe_queue_depth, "instructions waiting per pipe queue before the scalar unit stalls (0 = unbounded)");
+  }
+
+  // The pipes' data rates.
+  template <class V>
+  void visit_pipe_rates(V& v) {
     v.field("mte2_bytes_per_cycle", mte2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes read from HBM (L2 misses)",
             sim::above(0));
     v.field("mte2_l2_bytes_per_cycle", mte2_l2_bytes_per_cycle, "MTE2 GM->UB/L1 rate for bytes served by L2 (hits)",
@@ -279,12 +293,22 @@ struct AiCoreConfig {
             sim::above(0));
     v.field("vector_bytes_per_cycle", vector_bytes_per_cycle, "vector unit: bytes per repeat, one repeat per cycle",
             sim::above(0));
+  }
+
+  // The cube's fractal and the pipes' startup cycles.
+  template <class V>
+  void visit_pipe_shapes(V& v) {
     v.field("cube_m", cube_m, "cube fractal M (rows of A per cycle)", sim::range(1, 4096));
     v.field("cube_n", cube_n, "cube fractal N (columns of B per cycle)", sim::range(1, 4096));
     v.field("cube_k", cube_k, "cube fractal K for FP16/BF16 per cycle (INT8: 2x, FP32: half)", sim::range(1, 4096));
     v.field("mte_startup_cycles", mte_startup_cycles, "startup cycles per MTE1/MTE2/MTE3/Fixpipe instruction");
     v.field("vector_startup_cycles", vector_startup_cycles, "startup cycles per vector instruction");
     v.field("cube_startup_cycles", cube_startup_cycles, "startup cycles per Mmad instruction");
+  }
+
+  // Tracing, preemption context and timing-only mode.
+  template <class V>
+  void visit_modes(V& v) {
     v.field("trace_pipes", trace_pipes, "timeline: one track per core and pipe with a span per instruction (large)");
     v.field("context_bytes", context_bytes,
             "core state a checkpoint-preempted block saves to and restores from HBM; 0 = the "

@@ -5,15 +5,9 @@
 
 #include <cstdint>
 
-#include "sim/config.h"
-#include "sim/quantity.h"
+#include "models/config_types.h"
 
 namespace npusim::models {
-
-using sim::Bandwidth;
-using sim::Bytes;
-using sim::Duration;
-using sim::Frequency;
 
 /// DSA: the scheduler's random-number accelerator (aclrtRandomNumAsync; models/dsa_engine.h).
 struct DsaConfig {

@@ -8,15 +8,9 @@
 #include <string>
 #include <utility>
 
-#include "sim/config.h"
-#include "sim/quantity.h"
+#include "models/config_types.h"
 
 namespace npusim::models {
-
-using sim::Bandwidth;
-using sim::Bytes;
-using sim::Duration;
-using sim::Frequency;
 
 /// One DVPP module (VPC, JPEGD...): its channels and its published throughput
 /// (models/dvpp.h states the timing model). channels = 0: the chip has no such module.

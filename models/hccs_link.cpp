@@ -52,46 +52,43 @@ sim::SimTime HccsLink::memory(std::uint32_t device, bool write, sim::SimTime at,
   return slot_end;
 }
 
-std::optional<sim::SimTime> HccsLink::resume(EngineJob& job, sim::SimTime now) {
-  Work& w = work_[static_cast<std::size_t>(job.channel)];
-  const Task& task = *job.task;
-  if (w.step == 0) {
-    if (!reachable(task)) return std::nullopt;  // the runtime never sends these
-    w.issue = now;                              // the channel slept through the latency
-    w.started = now;
-    w.left = task.bytes;
-    w.link = fabric_->hccs(source(task), destination(task));
-    if (w.link != nullptr) {
-      if (!w.link->declared) {
-        w.link->track.declare(w.link->name);
-        w.link->declared = true;
-      }
-      if (w.link->active++ == 0) fabric_->update_counter(*w.link, now);
+// A transfer starts: over the HCCS link between the chips when there is one (declared on the
+// link's track once), else through the host's PCIe root complex.
+void HccsLink::start_transfer(Work& w, const Task& task, sim::SimTime now) {
+  w.issue = now;  // the channel slept through the latency
+  w.started = now;
+  w.left = task.bytes;
+  w.link = fabric_->hccs(source(task), destination(task));
+  if (w.link != nullptr) {
+    if (!w.link->declared) {
+      w.link->track.declare(w.link->name);
+      w.link->declared = true;
     }
-    w.step = 1;
+    if (w.link->active++ == 0) fabric_->update_counter(*w.link, now);
   }
+  w.step = 1;
+}
+
+// One burst of `n` bytes issued at w.issue: when the path and both memories let the next go.
+sim::SimTime HccsLink::reserve_burst(const Work& w, const Task& task, std::uint64_t n) {
   const std::uint32_t src = source(task);
   const std::uint32_t dst = destination(task);
-  while (w.step == 1) {
-    if (w.issue > now) return w.issue;
-    const std::uint64_t n = std::min(w.left, burst_);
-    w.left -= n;
-    sim::SimTime next = w.issue;
-    if (w.link != nullptr) {
-      next = std::max(next, w.link->bandwidth.reserve(w.issue, n));
-    } else {
-      next = std::max(next, fabric_->pcie(src, false)->reserve(w.issue, n));
-      next = std::max(next, fabric_->root_complex(false).reserve(w.issue, n));
-      next = std::max(next, fabric_->root_complex(true).reserve(w.issue, n));
-      next = std::max(next, fabric_->pcie(dst, true)->reserve(w.issue, n));
-    }
-    next = std::max(next, memory(src, false, w.issue, n));
-    if (task.kind == TaskKind::kReduce) next = std::max(next, memory(dst, false, w.issue, n));
-    next = std::max(next, memory(dst, true, w.issue, n));
-    w.issue = next;
-    if (w.left == 0) w.step = 2;
+  sim::SimTime next = w.issue;
+  if (w.link != nullptr) {
+    next = std::max(next, w.link->bandwidth.reserve(w.issue, n));
+  } else {
+    next = std::max(next, fabric_->pcie(src, false)->reserve(w.issue, n));
+    next = std::max(next, fabric_->root_complex(false).reserve(w.issue, n));
+    next = std::max(next, fabric_->root_complex(true).reserve(w.issue, n));
+    next = std::max(next, fabric_->pcie(dst, true)->reserve(w.issue, n));
   }
-  if (w.issue > now) return w.issue;
+  next = std::max(next, memory(src, false, w.issue, n));
+  if (task.kind == TaskKind::kReduce) next = std::max(next, memory(dst, false, w.issue, n));
+  return std::max(next, memory(dst, true, w.issue, n));
+}
+
+// The transfer is done at `now`: counted, and traced on the link it used.
+void HccsLink::finish_transfer(Work& w, const Task& task, sim::SimTime now) {
   if (w.link != nullptr) {
     hccs_bytes_ += task.bytes;
     const double secs = static_cast<double>(now - w.started) / 1e12;
@@ -108,6 +105,24 @@ std::optional<sim::SimTime> HccsLink::resume(EngineJob& job, sim::SimTime now) {
   }
   bytes_ += task.bytes;
   w = Work{};
+}
+
+std::optional<sim::SimTime> HccsLink::resume(EngineJob& job, sim::SimTime now) {
+  Work& w = work_[static_cast<std::size_t>(job.channel)];
+  const Task& task = *job.task;
+  if (w.step == 0) {
+    if (!reachable(task)) return std::nullopt;  // the runtime never sends these
+    start_transfer(w, task, now);
+  }
+  while (w.step == 1) {
+    if (w.issue > now) return w.issue;
+    const std::uint64_t n = std::min(w.left, burst_);
+    w.left -= n;
+    w.issue = reserve_burst(w, task, n);
+    if (w.left == 0) w.step = 2;
+  }
+  if (w.issue > now) return w.issue;
+  finish_transfer(w, task, now);
   return std::nullopt;
 }
 

@@ -61,6 +61,9 @@ class HccsLink : public ChannelEngine, public Unit {
   bool reachable(const Task& task) const;
   /// One access of `bytes` to `device`'s memory at `at`: returns its slot end.
   sim::SimTime memory(std::uint32_t device, bool write, sim::SimTime at, std::uint64_t bytes);
+  void start_transfer(Work& w, const Task& task, sim::SimTime now);
+  sim::SimTime reserve_burst(const Work& w, const Task& task, std::uint64_t n);
+  void finish_transfer(Work& w, const Task& task, sim::SimTime now);
 
   std::uint32_t device_;
   Interconnect* fabric_;

@@ -6,15 +6,9 @@
 
 #include <cstdint>
 
-#include "sim/config.h"
-#include "sim/quantity.h"
+#include "models/config_types.h"
 
 namespace npusim::models {
-
-using sim::Bandwidth;
-using sim::Bytes;
-using sim::Duration;
-using sim::Frequency;
 
 /// System DMA engine: device-side copies (D2D) and memsets.
 struct SdmaConfig {

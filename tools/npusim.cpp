@@ -221,20 +221,24 @@ fs::path find_report_script() {
   return {};
 }
 
-int report(const ReportOptions& o) {
-  const std::string& dir = o.dir;
+// `npusim report`'s directory exists (what is in it, the script checks).
+bool report_dir_ok(const std::string& dir) {
   std::error_code ec;
   const fs::path d(dir);
   if (!fs::exists(d, ec)) {
     std::cerr << "npusim report: " << dir << ": no such directory\n";
-    return 2;
+    return false;
   }
-  if (!fs::is_directory(d, ec)) {  // what is in it, the script checks
-    std::cerr << "npusim report: " << dir
-              << ": not a directory (give the --out directory of npusim run / replay, an aclprof "
-                 "PROF_* directory or a sweep directory)\n";
-    return 2;
-  }
+  if (fs::is_directory(d, ec)) return true;
+  std::cerr << "npusim report: " << dir
+            << ": not a directory (give the --out directory of npusim run / replay, an aclprof "
+               "PROF_* directory or a sweep directory)\n";
+  return false;
+}
+
+int report(const ReportOptions& o) {
+  const std::string& dir = o.dir;
+  if (!report_dir_ok(dir)) return 2;
   const fs::path script = find_report_script();
   if (script.empty()) return 2;
   const std::string python = report_python();
@@ -270,29 +274,36 @@ int info(const ConfigOptions& o, bool soc, bool ref_only, bool effective_only) {
   return 0;
 }
 
+// A sweep's chip configuration (and --set overrides) loads: the error text, or empty.
+std::string chip_config_error(const std::string& config, const std::vector<std::string>& sets) {
+  try {
+    npusim::models::load_chip_config(config, sets);
+    return std::string();
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
+}
+
+// `npusim sweep --dry-run`: each run's index and arguments, a line each.
+void print_runs(const npusim::sweep::Plan& plan) {
+  for (const npusim::sweep::Run& r : plan.runs) {
+    std::cout << r.index;
+    for (const auto& a : r.args) std::cout << " " << a;
+    std::cout << "\n";
+  }
+}
+
 int sweep(const std::string& file, npusim::sweep::Options opt, bool dry_run, bool collect_only) {
   namespace sw = npusim::sweep;
-  const sw::Validator validate = [](const std::string& config, const std::vector<std::string>& sets) {
-    try {
-      npusim::models::load_chip_config(config, sets);
-      return std::string();
-    } catch (const std::exception& e) {
-      return std::string(e.what());
-    }
-  };
   sw::Plan plan;
   try {
-    plan = sw::load_plan(file, validate);
+    plan = sw::load_plan(file, chip_config_error);
   } catch (const std::exception& e) {
     std::cerr << "npusim sweep: " << e.what() << "\n";
     return 2;
   }
   if (dry_run) {
-    for (const sw::Run& r : plan.runs) {
-      std::cout << r.index;
-      for (const auto& a : r.args) std::cout << " " << a;
-      std::cout << "\n";
-    }
+    print_runs(plan);
     return 0;
   }
   if (opt.out.empty()) {

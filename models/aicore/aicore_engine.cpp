@@ -328,8 +328,9 @@ int AiCoreEngine::take_core(int pool) {
   return -1;  // unreachable: callers check free_blocks()
 }
 
-void AiCoreEngine::assign(Kernel& k) {
-  const SimTime now = sim::sim_now();
+// The cores for the kernel's next block: a core of its pool and, for a MIX block, the AIV
+// partners. Returns the main core's index.
+int AiCoreEngine::claim_slot(Kernel& k) {
   const int main = take_core(k.pool);
   Slot& slot = slots_[main];
   slot.kernel = &k;
@@ -339,6 +340,31 @@ void AiCoreEngine::assign(Kernel& k) {
   if (k.pool == 0) {
     for (std::uint32_t i = 0; i < k.need[1]; ++i) slot.partners.push_back(take_core(1));
   }
+  return main;
+}
+
+// The block `job` runs next on `core`: a preempted block (or prema's block 0) first, else the
+// next one (run functionally now, its trace in the core's buffer). Returns its error.
+int AiCoreEngine::take_next_block(Kernel& k, AiCore& core, BlockJob& job) {
+  if (k.parked.empty()) {
+    job.block = k.next_block++;
+    const int error = run_block(k, job.block, core.trace_buffer());
+    if (job.block == 0 && k.predicted == 0) predict(k, core.trace_buffer());
+    return error;
+  }
+  Parked& p = k.parked.front();
+  if (p.preempted) ++stream_stats(k.rec.stream).redispatched;
+  job.block = p.block;
+  job.restore_bytes = p.restore_bytes;
+  const int error = p.error;
+  std::swap(core.trace_buffer(), p.trace);
+  k.parked.pop_front();
+  return error;
+}
+
+void AiCoreEngine::assign(Kernel& k) {
+  const SimTime now = sim::sim_now();
+  const int main = claim_slot(k);
   ++k.running;
   const bool first = !k.started;
   if (first) {
@@ -347,33 +373,30 @@ void AiCoreEngine::assign(Kernel& k) {
   }
   AiCore& core = *cores_[main];
   BlockJob job;
-  int error = 0;
-  if (!k.parked.empty()) {  // a preempted block (or prema's block 0) goes first
-    Parked& p = k.parked.front();
-    if (p.preempted) ++stream_stats(k.rec.stream).redispatched;
-    job.block = p.block;
-    job.restore_bytes = p.restore_bytes;
-    error = p.error;
-    std::swap(core.trace_buffer(), p.trace);
-    k.parked.pop_front();
-  } else {
-    job.block = k.next_block++;
-    error = run_block(k, job.block, core.trace_buffer());
-    if (job.block == 0 && k.predicted == 0) predict(k, core.trace_buffer());
-  }
-  if (error != 0) {
-    if (k.error == 0) k.error = error;
-    k.failed = true;
-  }
+  const int error = take_next_block(k, core, job);
+  if (error != 0) fail(k, error);
   job.dispatched = now;
   job.start = now + block_launch_;
+  const Slot& slot = slots_[main];
   job.partner = slot.partners.empty() ? nullptr : cores_[slot.partners[0]].get();
-  if (first) stream_stats(k.rec.stream).start.add(job.start - k.ready_at);
+  note_start_latency(k, job.start, first);
+  core.assign(job);
+}
+
+// A block of the kernel failed: the kernel fails with the first error.
+void AiCoreEngine::fail(Kernel& k, int error) {
+  if (k.error == 0) k.error = error;
+  k.failed = true;
+}
+
+// Readiness to the first issue slot, for the kernel's first block (start latency) and for the
+// first block it dispatched after preempting (preemption latency).
+void AiCoreEngine::note_start_latency(Kernel& k, SimTime start, bool first) {
+  if (first) stream_stats(k.rec.stream).start.add(start - k.ready_at);
   if (k.latency_pending) {
     k.latency_pending = false;
-    stream_stats(k.rec.stream).latency.add(job.start - k.ready_at);
+    stream_stats(k.rec.stream).latency.add(start - k.ready_at);
   }
-  core.assign(job);
 }
 
 int AiCoreEngine::run_block(Kernel& k, std::uint32_t block, ascendc::BlockTrace& trace) {
@@ -414,8 +437,7 @@ void AiCoreEngine::block_finished(AiCore& core) {
   if (core.timed_out()) {  // the watchdog stopped the block: the kernel fails, no more blocks
     sim::log_error("npusim: kernel " + k.rec.name + " block " + std::to_string(core.job().block) +
                    " ran longer than aicore.timeout: stopped by the watchdog");
-    if (k.error == 0) k.error = core.core_kind() == CoreKind::kAiv ? kVectorCoreTimeout : kAicoreTimeout;
-    k.failed = true;
+    fail(k, core.core_kind() == CoreKind::kAiv ? kVectorCoreTimeout : kAicoreTimeout);
   }
   if (slot.yielding && slot.drain && core.tracing()) {
     core.trace_block("preempt (drain)", slot.asked, sim::sim_now(), {});
@@ -429,53 +451,62 @@ void AiCoreEngine::block_finished(AiCore& core) {
 void AiCoreEngine::block_preempted(AiCore& core) {
   Slot& slot = slots_[core.index()];
   Kernel& k = *slot.kernel;
-  const PreemptResult& pr = core.preempted();
   const BlockJob& job = core.job();
   StreamStats& st = stream_stats(k.rec.stream);
-  const SimTime from = core.replay_start();
   if (job.restore_bytes > 0 && core.restored() > 0) {  // its context read was issued
     st.restored_bytes += job.restore_bytes;
-    st.restore_time += std::min(core.restored(), pr.at) - job.start;
+    st.restore_time += std::min(core.restored(), core.preempted().at) - job.start;
   }
   Parked back;
   back.block = job.block;
   back.preempted = true;
   std::swap(back.trace, core.trace_buffer());  // kill: the whole trace; checkpoint: the rest
-  if (pr.mode == PreemptMode::kKill) {
-    const SimTime lost = pr.cut.progress && pr.at > from ? pr.at - from : 0;
-    st.killed_time += lost;
-    charge(k, core, slot, pr.cut.busy, lost, false, false);  // the core was busy; nothing stands
-  } else {
-    const SimTime executed = pr.cut.progress ? pr.drained - from : 0;
-    charge(k, core, slot, pr.cut.busy, executed, true, false);
-    k.rec.instrs += pr.cut.done;
-    instrs_ += pr.cut.done;
-    st.saved_bytes += pr.saved_bytes;
-    st.save_time += pr.free - pr.drained;
-    back.restore_bytes = pr.cut.progress ? pr.saved_bytes : job.restore_bytes;
-  }
-  if (core.tracing()) {
-    const std::vector<sim::TraceArg> args = {sim::TraceArg::num("block", job.block),
-                                             sim::TraceArg::num("Stream Id", k.rec.stream),
-                                             sim::TraceArg::num("Task Id", k.rec.task_id),
-                                             sim::TraceArg::num("preempted", 1)};
-    AiCore* cores[1] = {&core};
-    for (AiCore* c : cores) {
-      c->trace_block(k.rec.name, job.dispatched, pr.at, args);
-      if (pr.mode == PreemptMode::kKill) {
-        c->trace_block("preempt (kill)", pr.at, pr.at, {});
-      } else {
-        if (pr.drained > pr.at) c->trace_block("preempt (drain pipes)", pr.at, pr.drained, {});
-        c->trace_block("save context", pr.drained, pr.free,
-                       {sim::TraceArg::num("bytes", pr.saved_bytes)});
-      }
-    }
-    for (int p : slot.partners) cores_[p]->trace_block(k.rec.name, job.dispatched, pr.free, args);
-  }
+  charge_preempted(k, core, slot, st, back);
+  if (core.tracing()) trace_preempted(k, core, slot);
   k.parked.push_back(std::move(back));
   release_slot(k, core, slot);
   if (k.running == 0 && (k.failed || waiting_blocks(k) == 0)) finish(k);
   wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// What a preempted block ran up to its cut: killed, its time is lost; checkpointed, its done
+// instructions count and it saved its context (which it restores when it runs again).
+void AiCoreEngine::charge_preempted(Kernel& k, AiCore& core, const Slot& slot, StreamStats& st,
+                                    Parked& back) {
+  const PreemptResult& pr = core.preempted();
+  const SimTime from = core.replay_start();
+  if (pr.mode == PreemptMode::kKill) {
+    const SimTime lost = pr.cut.progress && pr.at > from ? pr.at - from : 0;
+    st.killed_time += lost;
+    charge(k, core, slot, pr.cut.busy, lost, false, false);  // the core was busy; nothing stands
+    return;
+  }
+  const SimTime executed = pr.cut.progress ? pr.drained - from : 0;
+  charge(k, core, slot, pr.cut.busy, executed, true, false);
+  k.rec.instrs += pr.cut.done;
+  instrs_ += pr.cut.done;
+  st.saved_bytes += pr.saved_bytes;
+  st.save_time += pr.free - pr.drained;
+  back.restore_bytes = pr.cut.progress ? pr.saved_bytes : core.job().restore_bytes;
+}
+
+// The preempted block's span and how it gave its core up (kill, or drain and save).
+void AiCoreEngine::trace_preempted(const Kernel& k, AiCore& core, const Slot& slot) {
+  const PreemptResult& pr = core.preempted();
+  const BlockJob& job = core.job();
+  const std::vector<sim::TraceArg> args = {sim::TraceArg::num("block", job.block),
+                                           sim::TraceArg::num("Stream Id", k.rec.stream),
+                                           sim::TraceArg::num("Task Id", k.rec.task_id),
+                                           sim::TraceArg::num("preempted", 1)};
+  core.trace_block(k.rec.name, job.dispatched, pr.at, args);
+  if (pr.mode == PreemptMode::kKill) {
+    core.trace_block("preempt (kill)", pr.at, pr.at, {});
+  } else {
+    if (pr.drained > pr.at) core.trace_block("preempt (drain pipes)", pr.at, pr.drained, {});
+    core.trace_block("save context", pr.drained, pr.free,
+                     {sim::TraceArg::num("bytes", pr.saved_bytes)});
+  }
+  for (int p : slot.partners) cores_[p]->trace_block(k.rec.name, job.dispatched, pr.free, args);
 }
 
 void AiCoreEngine::charge(Kernel& k, AiCore& core, const Slot& slot,

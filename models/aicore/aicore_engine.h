@@ -165,16 +165,30 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   void preempt_slot(Kernel& h, int index, std::array<std::int64_t, 2>& deficit);
   void predict(Kernel& k, const ascendc::BlockTrace& block0);
   StreamStats& stream_stats(std::uint32_t stream);
+  static void add_stream_counts(sim::StatGroup& g, StreamStats& st);
+  static void add_stream_latencies(sim::StatGroup& g, StreamStats& st);
+  static void add_stream_context_costs(sim::StatGroup& g, StreamStats& st);
+  void register_latency_stats(sim::StatGroup& stats);
+  void register_fairness_stats(sim::StatGroup& stats);
+  double antt() const;
+  double stp() const;
+  void register_pipe_stats(sim::StatGroup& pipes);
   void release_slot(Kernel& k, AiCore& core, Slot& slot);
   void plan(Kernel& k) const;
   void on_wake();
   void dispatch();
   std::uint32_t free_blocks(const Kernel& k) const;
   int take_core(int pool);
+  int claim_slot(Kernel& k);
+  int take_next_block(Kernel& k, AiCore& core, BlockJob& job);
   void assign(Kernel& k);
+  static void fail(Kernel& k, int error);
+  void note_start_latency(Kernel& k, SimTime start, bool first);
   int run_block(Kernel& k, std::uint32_t block, ascendc::BlockTrace& trace);
   void block_finished(AiCore& core) override;
   void block_preempted(AiCore& core) override;
+  void charge_preempted(Kernel& k, AiCore& core, const Slot& slot, StreamStats& st, Parked& back);
+  void trace_preempted(const Kernel& k, AiCore& core, const Slot& slot);
   void account(Kernel& k, AiCore& core, const Slot& slot);
   /// Pipe busy time of one block segment to the core (and a MIX block's AIV partner) and, when
   /// `record`, to the kernel's op_summary record (`block`: count it as a block there).

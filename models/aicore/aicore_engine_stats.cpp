@@ -20,11 +20,23 @@ AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
   StreamStats& st = it->second;
   if (!fresh || streams_group_ == nullptr) return st;
   sim::StatGroup& g = streams_group_->child("s" + std::to_string(stream));
+  add_stream_counts(g, st);
+  add_stream_latencies(g, st);
+  add_stream_context_costs(g, st);
+  return st;
+}
+
+// How many kernels a stream ran, when, and the preemptions between it and others.
+void AiCoreEngine::add_stream_counts(sim::StatGroup& g, StreamStats& st) {
   g.add("kernels", st.kernels, "", "kernels of this stream finished");
   g.add("first_received", st.first_received, "ps", "when the engine received its first kernel");
   g.add("last_end", st.last_end, "ps", "when its last kernel's last block ended");
   g.add("preemptions_caused", st.caused, "", "running blocks preempted for this stream's kernels");
   g.add("preemptions_suffered", st.suffered, "", "this stream's running blocks preempted");
+}
+
+// Preemption and start latencies of a stream's kernels (percentiles of its samples).
+void AiCoreEngine::add_stream_latencies(sim::StatGroup& g, StreamStats& st) {
   g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.count()); },
             "", "kernels of this stream that preempted (latency samples)");
   g.formula("preempt_latency_p50", [&st] { return st.latency.percentile(50); }, "ps",
@@ -41,6 +53,11 @@ AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
             "99th percentile of start_latency");
   g.formula("start_latency_max", [&st] { return st.start.percentile(100); }, "ps",
             "largest start_latency");
+}
+
+// What preemption cost a stream: context saved and restored, work killed, blocks redispatched,
+// and its normalized turnaround.
+void AiCoreEngine::add_stream_context_costs(sim::StatGroup& g, StreamStats& st) {
   g.add("saved_bytes", st.saved_bytes, "B", "context bytes its preempted blocks wrote (checkpoint)");
   g.add("restored_bytes", st.restored_bytes, "B", "context bytes its resumed blocks read back");
   g.add("save_time", st.save_time, "ps", "core time its preempted blocks spent saving context");
@@ -51,7 +68,6 @@ AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
   g.formula("normalized_turnaround", [&st] {
     return st.iso > 0 ? st.turnaround / st.iso : std::numeric_limits<double>::quiet_NaN();
   }, "", "sum of its kernels' engine times / sum of their predicted isolated times");
-  return st;
 }
 
 void AiCoreEngine::register_stats(sim::StatGroup& stats) {
@@ -61,6 +77,14 @@ void AiCoreEngine::register_stats(sim::StatGroup& stats) {
   stats.add("instructions", instrs_, "", "pipe instructions replayed");
   stats.add("preemptions", preemptions_, "",
             "running blocks preempted (scheduler.preemption; drain counts the blocks waited for)");
+  register_latency_stats(stats);
+  register_fairness_stats(stats);
+  streams_group_ = &stats.child("streams");
+  register_pipe_stats(stats.child("pipes"));
+}
+
+// Preemption latency over all streams.
+void AiCoreEngine::register_latency_stats(sim::StatGroup& stats) {
   const auto all_latency = [this] {
     sim::Distribution all;
     for (const auto& [id, st] : streams_) all.merge(st.latency);
@@ -72,27 +96,39 @@ void AiCoreEngine::register_stats(sim::StatGroup& stats) {
                 "ps", "99th percentile preemption latency over all streams");
   stats.formula("preempt_latency_max", [all_latency] { return all_latency().percentile(100); },
                 "ps", "largest preemption latency");
-  stats.formula("antt", [this] {
-    double sum = 0;
-    int n = 0;
-    for (const auto& [id, st] : streams_) {
-      if (st.iso <= 0) continue;
-      sum += st.turnaround / st.iso;
-      ++n;
-    }
-    return n == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / n;
-  }, "", "average normalized turnaround time over streams (PREMA's ANTT; lower is better): mean "
-         "of streams.s<id>.normalized_turnaround");
-  stats.formula("stp", [this] {
-    double sum = 0;
-    for (const auto& [id, st] : streams_) {
-      if (st.iso > 0 && st.turnaround > 0) sum += st.iso / st.turnaround;
-    }
-    return sum;
-  }, "", "system throughput over streams (PREMA's STP; higher is better): sum of 1 / "
-         "normalized turnaround");
-  streams_group_ = &stats.child("streams");
-  sim::StatGroup& pipes = stats.child("pipes");
+}
+
+// PREMA's fairness (ANTT) and throughput (STP) over streams.
+void AiCoreEngine::register_fairness_stats(sim::StatGroup& stats) {
+  stats.formula("antt", [this] { return antt(); }, "",
+                "average normalized turnaround time over streams (PREMA's ANTT; lower is "
+                "better): mean of streams.s<id>.normalized_turnaround");
+  stats.formula("stp", [this] { return stp(); }, "",
+                "system throughput over streams (PREMA's STP; higher is better): sum of 1 / "
+                "normalized turnaround");
+}
+
+double AiCoreEngine::antt() const {
+  double sum = 0;
+  int n = 0;
+  for (const auto& [id, st] : streams_) {
+    if (st.iso <= 0) continue;
+    sum += st.turnaround / st.iso;
+    ++n;
+  }
+  return n == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / n;
+}
+
+double AiCoreEngine::stp() const {
+  double sum = 0;
+  for (const auto& [id, st] : streams_) {
+    if (st.iso > 0 && st.turnaround > 0) sum += st.iso / st.turnaround;
+  }
+  return sum;
+}
+
+// Busy cycles and utilization of each pipe, over all cores.
+void AiCoreEngine::register_pipe_stats(sim::StatGroup& pipes) {
   for (int p = 0; p < ascendc::kPipeCount; ++p) {
     const auto total = [this, p] {
       std::uint64_t sum = 0;

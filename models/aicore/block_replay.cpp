@@ -86,25 +86,7 @@ bool BlockReplay::advance(SimTime now, SimTime& wake_at) {
   // blocker) has become known: the same instructions start in the same order as trying every
   // lane in every pass, since a failed try changes nothing.
   for (;;) {
-    bool progress = true;
-    while (progress) {
-      progress = false;
-      bool issued = false;
-      while (next_issue_ < n && issue_blocker_ == kNoBlocker && issue_next()) issued = true;
-      if (issued) {
-        progress = true;
-        wake(kBlockedOnIssue);
-      }
-      std::size_t kept = 0;
-      for (std::size_t k = 0; k < active_count_; ++k) {
-        const int lane = active_[k];
-        if (dirty_[lane]) {
-          dirty_[lane] = false;
-          while (start_head(lane)) progress = true;
-        }
-        if (head_[lane] < lanes_[lane].size()) active_[kept++] = static_cast<std::uint8_t>(lane);
-      }
-      active_count_ = kept;
+    while (pass(n)) {
     }
     if (pending_.empty()) break;
     if (pending_.top().first > now) {
@@ -113,18 +95,93 @@ bool BlockReplay::advance(SimTime now, SimTime& wake_at) {
     }
     resolve_earliest();
   }
+  finish_replay();
+  return true;
+}
+
+// Every instruction ended: the block ends with the last of them, or its scalar tail.
+void BlockReplay::finish_replay() {
   SimTime end = scalar_tail();
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (nodes_[i].end != kUnknown) end = std::max(end, nodes_[i].end);
+  for (const Node& node : nodes_) {
+    if (node.end != kUnknown) end = std::max(end, node.end);
   }
   result_.end = end;
   result_.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(scalar_cycles_);
-  return true;
+}
+
+// One pass: issues what can be issued, then starts the heads of the lanes whose blocker became
+// known (lanes in increasing order); drops finished lanes. True when anything moved.
+bool BlockReplay::pass(std::uint32_t n) {
+  bool progress = false;
+  bool issued = false;
+  while (next_issue_ < n && issue_blocker_ == kNoBlocker && issue_next()) issued = true;
+  if (issued) {
+    progress = true;
+    wake(kBlockedOnIssue);
+  }
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < active_count_; ++k) {
+    const int lane = active_[k];
+    if (dirty_[lane]) {
+      dirty_[lane] = false;
+      while (start_head(lane)) progress = true;
+    }
+    if (head_[lane] < lanes_[lane].size()) active_[kept++] = static_cast<std::uint8_t>(lane);
+  }
+  active_count_ = kept;
+  return progress;
 }
 
 void BlockReplay::prepare(bool split_mix) {
   const std::vector<Instr>& instrs = trace_->instrs;
   const std::size_t n = instrs.size();
+  reset(n);
+  const double per_bb = costs_.scalar_cycles_per_bb();
+  std::uint64_t prev_bbs = 0;
+  std::array<const ShapeCost*, kLaneCount> last_shape{};
+  for (std::size_t i = 0; i < n; ++i) {
+    const Instr& in = instrs[i];
+    int lane = static_cast<int>(in.pipe);
+    if (split_mix && in.pipe == Pipe::kMte2 && in.dst == Mem::kUb) lane = kMte2AivLane;
+    Node& node = place(i, lane, last_shape[lane]);
+    // Basic blocks since the previous instruction, and the issue step they make.
+    const std::uint64_t bbs = in.scalar_bbs > prev_bbs ? in.scalar_bbs - prev_bbs : 0;
+    prev_bbs = in.scalar_bbs;
+    node.bb_cycles = static_cast<double>(bbs) * per_bb;
+    node.step = i == 0 ? 0 : issue_ps(bbs, node.bb_cycles);
+  }
+  activate_lanes();
+}
+
+// The lanes with instructions, each to be tried in the first pass.
+void BlockReplay::activate_lanes() {
+  active_count_ = 0;
+  for (int lane = 0; lane < kLaneCount; ++lane) {
+    if (!lanes_[lane].empty()) active_[active_count_++] = static_cast<std::uint8_t>(lane);
+  }
+  dirty_.fill(true);
+  blocker_.fill(kNoBlocker);
+}
+
+// Instruction i joins `lane` with its duration and latency; `last` is the lane's last shape.
+BlockReplay::Node& BlockReplay::place(std::size_t i, int lane, const ShapeCost*& last) {
+  const Instr& in = trace_->instrs[i];
+  Node& node = nodes_[i];
+  node.issue = node.start = node.release = node.end = kUnknown;
+  node.lane = static_cast<std::uint8_t>(lane);
+  node.gm = in.touches_gm();
+  node.pos = static_cast<std::uint32_t>(lanes_[lane].size());
+  lanes_[lane].push_back(static_cast<std::uint32_t>(i));
+  // Runs of one shape per lane are common: compare with the lane's last before hashing (the
+  // entry may have been replaced since, the comparison sees its current shape).
+  if (last == nullptr || !same_shape(last->shape, in)) last = &shape_cost(in);
+  node.duration = last->duration;
+  latency_[i] = last->latency;
+  return node;
+}
+
+// The state of a replay of n instructions before any is placed.
+void BlockReplay::reset(std::size_t n) {
   nodes_.resize(n);
   latency_.resize(n);
   for (auto& l : lanes_) l.clear();
@@ -134,40 +191,6 @@ void BlockReplay::prepare(bool split_mix) {
   scalar_cycles_ = 0;
   result_ = ReplayResult{};
   while (!pending_.empty()) pending_.pop();  // left over by a replay cut short (preemption)
-  const double per_bb = costs_.scalar_cycles_per_bb();
-  std::uint64_t prev_bbs = 0;
-  std::array<const ShapeCost*, kLaneCount> last_shape{};
-  for (std::size_t i = 0; i < n; ++i) {
-    const Instr& in = instrs[i];
-    int lane = static_cast<int>(in.pipe);
-    if (split_mix && in.pipe == Pipe::kMte2 && in.dst == Mem::kUb) lane = kMte2AivLane;
-    Node& node = nodes_[i];
-    node.issue = node.start = node.release = node.end = kUnknown;
-    node.lane = static_cast<std::uint8_t>(lane);
-    node.gm = in.touches_gm();
-    node.pos = static_cast<std::uint32_t>(lanes_[lane].size());
-    lanes_[lane].push_back(static_cast<std::uint32_t>(i));
-    // Runs of one shape per lane are common: compare with the lane's last before hashing (the
-    // entry may have been replaced since, the comparison sees its current shape).
-    const ShapeCost* c = last_shape[lane];
-    if (c == nullptr || !same_shape(c->shape, in)) {
-      c = &shape_cost(in);
-      last_shape[lane] = c;
-    }
-    node.duration = c->duration;
-    latency_[i] = c->latency;
-    // Basic blocks since the previous instruction, and the issue step they make.
-    const std::uint64_t bbs = in.scalar_bbs > prev_bbs ? in.scalar_bbs - prev_bbs : 0;
-    prev_bbs = in.scalar_bbs;
-    node.bb_cycles = static_cast<double>(bbs) * per_bb;
-    node.step = i == 0 ? 0 : issue_ps(bbs, node.bb_cycles);
-  }
-  active_count_ = 0;
-  for (int lane = 0; lane < kLaneCount; ++lane) {
-    if (!lanes_[lane].empty()) active_[active_count_++] = static_cast<std::uint8_t>(lane);
-  }
-  dirty_.fill(true);
-  blocker_.fill(kNoBlocker);
 }
 
 void BlockReplay::wake(std::uint32_t known) {
@@ -266,13 +289,29 @@ void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {
 }
 
 bool BlockReplay::cut(SimTime now, ascendc::BlockTrace& rest, Cut& out) const {
-  const std::vector<Instr>& instrs = trace_->instrs;
-  const std::size_t n = instrs.size();
+  const std::size_t n = trace_->instrs.size();
   out = Cut{};
   out.drained = now;
-  std::uint64_t base_bbs = 0;
   std::vector<bool> done(n, false);
-  for (std::size_t i = 0; i < n; ++i) {
+  const std::uint64_t base_bbs = count_done(now, done, out);
+  rest.clear();
+  rest.local_bytes = trace_->local_bytes;
+  out.progress = out.done > 0;
+  // Only the scalar code after the last instruction is left: cut it there.
+  if (out.done == n) return cut_scalar_tail(now, rest, out);
+  out.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(
+      static_cast<double>(out.done) +
+      static_cast<double>(base_bbs) * costs_.scalar_cycles_per_bb());
+  copy_rest(done, base_bbs, rest);
+  return true;
+}
+
+// The instructions started by `now` whose end is known are done: marked in `done` and counted
+// in `out`. Returns the basic blocks the scalar unit ran up to the last of them.
+std::uint64_t BlockReplay::count_done(SimTime now, std::vector<bool>& done, Cut& out) const {
+  const std::vector<Instr>& instrs = trace_->instrs;
+  std::uint64_t base_bbs = 0;
+  for (std::size_t i = 0; i < instrs.size(); ++i) {
     if (nodes_[i].start == kUnknown || nodes_[i].start > now || nodes_[i].end == kUnknown) continue;
     done[i] = true;
     ++out.done;
@@ -280,35 +319,47 @@ bool BlockReplay::cut(SimTime now, ascendc::BlockTrace& rest, Cut& out) const {
     out.busy[nodes_[i].lane] += nodes_[i].release - nodes_[i].start;
     base_bbs = std::max(base_bbs, instrs[i].scalar_bbs);
   }
-  rest.clear();
-  rest.local_bytes = trace_->local_bytes;
-  out.progress = out.done > 0;
-  if (out.done == n) {  // only the scalar code after the last instruction is left: cut it there
-    SimTime t = start_time_;
-    std::uint64_t done_bbs = 0;
-    if (n > 0) {
-      t = nodes_[n - 1].issue + costs_.to_ps(1.0);
-      if (nodes_[n - 1].lane == static_cast<int>(Pipe::kScalar)) t = std::max(t, nodes_[n - 1].end);
-      done_bbs = instrs[n - 1].scalar_bbs;
-    }
-    const std::uint64_t tail = trace_->scalar_bbs > done_bbs ? trace_->scalar_bbs - done_bbs : 0;
-    const SimTime bb_ps = costs_.to_ps(costs_.scalar_cycles_per_bb());
-    if (tail == 0 || bb_ps == 0) return false;
-    const std::uint64_t ran = now <= t ? 0 : std::min<std::uint64_t>(tail, (now - t) / bb_ps);
-    if (ran >= tail) return false;
-    rest.scalar_bbs = tail - ran;  // a basic block in progress runs again
-    out.progress = n > 0 || ran > 0;
-    out.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(
-        static_cast<double>(n) +
-        static_cast<double>(done_bbs + ran) * costs_.scalar_cycles_per_bb());
-    return true;
-  }
+  return base_bbs;
+}
+
+// Every instruction is done: the rest is the scalar tail's basic blocks not run by `now` (false:
+// nothing is left).
+bool BlockReplay::cut_scalar_tail(SimTime now, ascendc::BlockTrace& rest, Cut& out) const {
+  const std::size_t n = trace_->instrs.size();
+  std::uint64_t done_bbs = 0;
+  const SimTime t = tail_start(done_bbs);
+  const std::uint64_t tail = trace_->scalar_bbs > done_bbs ? trace_->scalar_bbs - done_bbs : 0;
+  const SimTime bb_ps = costs_.to_ps(costs_.scalar_cycles_per_bb());
+  if (tail == 0 || bb_ps == 0) return false;
+  const std::uint64_t ran = now <= t ? 0 : std::min<std::uint64_t>(tail, (now - t) / bb_ps);
+  if (ran >= tail) return false;
+  rest.scalar_bbs = tail - ran;  // a basic block in progress runs again
+  out.progress = n > 0 || ran > 0;
   out.busy[static_cast<int>(Pipe::kScalar)] += costs_.to_ps(
-      static_cast<double>(out.done) +
-      static_cast<double>(base_bbs) * costs_.scalar_cycles_per_bb());
+      static_cast<double>(n) +
+      static_cast<double>(done_bbs + ran) * costs_.scalar_cycles_per_bb());
+  return true;
+}
+
+// When the scalar code after the last instruction starts; `done_bbs` the basic blocks run before.
+SimTime BlockReplay::tail_start(std::uint64_t& done_bbs) const {
+  const std::size_t n = trace_->instrs.size();
+  done_bbs = 0;
+  if (n == 0) return start_time_;
+  SimTime t = nodes_[n - 1].issue + costs_.to_ps(1.0);
+  if (nodes_[n - 1].lane == static_cast<int>(Pipe::kScalar)) t = std::max(t, nodes_[n - 1].end);
+  done_bbs = trace_->instrs[n - 1].scalar_bbs;
+  return t;
+}
+
+// The instructions not done, renumbered, with their dependencies among themselves and their
+// basic-block counts from `base_bbs` on.
+void BlockReplay::copy_rest(const std::vector<bool>& done, std::uint64_t base_bbs,
+                            ascendc::BlockTrace& rest) const {
+  const std::vector<Instr>& instrs = trace_->instrs;
   constexpr std::uint32_t kGone = ~std::uint32_t{0};
-  std::vector<std::uint32_t> index(n, kGone);
-  for (std::size_t i = 0; i < n; ++i) {
+  std::vector<std::uint32_t> index(instrs.size(), kGone);
+  for (std::size_t i = 0; i < instrs.size(); ++i) {
     if (done[i]) continue;
     Instr c = instrs[i];
     c.scalar_bbs = c.scalar_bbs > base_bbs ? c.scalar_bbs - base_bbs : 0;
@@ -322,7 +373,6 @@ bool BlockReplay::cut(SimTime now, ascendc::BlockTrace& rest, Cut& out) const {
     rest.instrs.push_back(c);
   }
   rest.scalar_bbs = trace_->scalar_bbs > base_bbs ? trace_->scalar_bbs - base_bbs : 0;
-  return true;
 }
 
 SimTime BlockReplay::scalar_tail() {

@@ -129,6 +129,15 @@ class BlockReplay {
   };
 
   void prepare(bool split_mix);
+  void reset(std::size_t n);
+  void activate_lanes();
+  void finish_replay();
+  SimTime tail_start(std::uint64_t& done_bbs) const;
+  bool pass(std::uint32_t n);
+  std::uint64_t count_done(SimTime now, std::vector<bool>& done, Cut& out) const;
+  bool cut_scalar_tail(SimTime now, ascendc::BlockTrace& rest, Cut& out) const;
+  void copy_rest(const std::vector<bool>& done, std::uint64_t base_bbs,
+                 ascendc::BlockTrace& rest) const;
   const ShapeCost& shape_cost(const ascendc::Instr& in);
   SimTime issue_ps(std::uint64_t bbs, double bb_cycles);
   bool issue_next();
@@ -163,6 +172,7 @@ class BlockReplay {
     bool gm;  // touches_gm()
   };
   std::vector<Node> nodes_;
+  Node& place(std::size_t i, int lane, const ShapeCost*& last);
   std::vector<SimTime> latency_;  // per instruction: PipeCosts::gm_latency (GM instructions)
   std::array<SimTime, ascendc::kPipeCount> startup_ps_{};
   std::array<ShapeCost, 32> shapes_{};

@@ -112,28 +112,24 @@ const char* reduce_name(builtin::ReduceOp op) {
   return "REDUCE";
 }
 
-void reduce_async(Call& call, void* dst, const void* src, std::uint64_t count, int kind, int type,
-                  void* stream, void* reserve) {
-  require_not_null(dst, "dst");
-  require_not_null(src, "src");
-  require(reserve == nullptr, ACL_ERROR_INVALID_PARAM, "reserve must be NULL");
-  ElemType elem = ElemType::kFp32;
-  bool int4 = false;
-  require(reduce_type(type, elem, int4), ACL_ERROR_INVALID_PARAM,
-          "type " + std::to_string(type) + " is not a data type aclrtReduceAsync takes");
-  Stream& s = call.stream(stream);
+// The reduction `kind` of `count` bytes, as the chip's SDMA takes it.
+void require_reduce_kind(const arch::Generation& gen, int kind, std::uint64_t count) {
   require(count != 0, ACL_ERROR_RT_PARAM_INVALID, "count must be > 0");
   require(kind >= ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM && kind <= ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL,
           ACL_ERROR_RT_PARAM_INVALID,
           "kind " + std::to_string(kind) + " is not an aclrtReduceKind (10..13)");
   require(kind != ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM || count <= kMaxReduceSumBytes,
           ACL_ERROR_RT_PARAM_INVALID, "count of a SUM reduction must be at most 4 GiB");
-  const arch::Generation& gen = call.config().generation();
   require(kind != ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
           "ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL is not supported");
   require(kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM || gen.reduce_min_max,
           ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
           std::string("the SDMA of ") + gen.family + " reduces with SUM only");
+}
+
+// The elements: a type the chip's SDMA reduces, aligned, a whole number of them in `count`.
+void require_reduce_elements(const arch::Generation& gen, ElemType elem, bool int4,
+                             const void* dst, const void* src, std::uint64_t count) {
   const char* tname = int4 ? "int4" : builtin::type_name(elem);
   require(!int4 && listed(gen.reduce_types, tname), ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
           std::string("the SDMA of ") + gen.family + " does not reduce " + tname + " (it takes " +
@@ -149,19 +145,18 @@ void reduce_async(Call& call, void* dst, const void* src, std::uint64_t count, i
   require(count % width == 0, ACL_ERROR_RT_PARAM_INVALID,
           "count (" + std::to_string(count) + " bytes) is not a whole number of " + tname +
               " elements");
-  const std::uint64_t dst_serial = device_range(call, dst, count, s.device, "dst");
-  const std::uint64_t src_serial = device_range(call, src, count, s.device, "src");
-  require(dst == src || !overlap(dst, count, src, count), ACL_ERROR_RT_PARAM_INVALID,
-          "src and dst overlap (only identical ranges may alias)");
+}
 
-  const auto op = static_cast<builtin::ReduceOp>(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM);
+// The SDMA reduction task: dst = dst (op) src, unless either was freed before it ran.
+Task reduce_task(const MemoryRegistry* memory, builtin::ReduceOp op, ElemType elem, void* dst,
+                 std::uint64_t dst_serial, const void* src, std::uint64_t src_serial,
+                 std::uint64_t count) {
   Task task;
   task.kind = TaskKind::kReduce;
   task.direction = Direction::kD2D;
   task.name = reduce_name(op);
   task.bytes = count;
-  const MemoryRegistry* memory = &call.runtime().memory();
-  const std::size_t elements = count / width;
+  const std::size_t elements = count / builtin::element_size(elem);
   task.effect = [memory, dst_serial, src_serial, op, elem, dst, src, elements]() -> int {
     if (!memory->alive(dst_serial) || !memory->alive(src_serial)) {
       return ACL_ERROR_RT_DEVICE_MEM_ERROR;  // freed before the task ran
@@ -169,7 +164,29 @@ void reduce_async(Call& call, void* dst, const void* src, std::uint64_t count, i
     builtin::reduce(op, elem, dst, src, elements);
     return 0;
   };
-  submit_to_stream(call, s, std::move(task));
+  return task;
+}
+
+void reduce_async(Call& call, void* dst, const void* src, std::uint64_t count, int kind, int type,
+                  void* stream, void* reserve) {
+  require_not_null(dst, "dst");
+  require_not_null(src, "src");
+  require(reserve == nullptr, ACL_ERROR_INVALID_PARAM, "reserve must be NULL");
+  ElemType elem = ElemType::kFp32;
+  bool int4 = false;
+  require(reduce_type(type, elem, int4), ACL_ERROR_INVALID_PARAM,
+          "type " + std::to_string(type) + " is not a data type aclrtReduceAsync takes");
+  Stream& s = call.stream(stream);
+  const arch::Generation& gen = call.config().generation();
+  require_reduce_kind(gen, kind, count);
+  require_reduce_elements(gen, elem, int4, dst, src, count);
+  const std::uint64_t dst_serial = device_range(call, dst, count, s.device, "dst");
+  const std::uint64_t src_serial = device_range(call, src, count, s.device, "src");
+  require(dst == src || !overlap(dst, count, src, count), ACL_ERROR_RT_PARAM_INVALID,
+          "src and dst overlap (only identical ranges may alias)");
+  const auto op = static_cast<builtin::ReduceOp>(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM);
+  submit_to_stream(call, s, reduce_task(&call.runtime().memory(), op, elem, dst, dst_serial, src,
+                                        src_serial, count));
 }
 
 // ---- Random numbers ----
@@ -303,44 +320,58 @@ struct RandomEffect {
   }
 };
 
+// The result buffer of `count` numbers: device memory apart from the counter. Returns its
+// allocation's serial.
+std::uint64_t random_result_range(Call& call, void* result, std::uint64_t out_bytes,
+                                  const void* counter, std::uint32_t dev) {
+  const std::uint64_t serial =
+      device_range(call, result, std::max<std::uint64_t>(out_bytes, 1), dev, "randomResultAddr");
+  require(!overlap(result, out_bytes, counter, 16), ACL_ERROR_RT_PARAM_INVALID,
+          "randomResultAddr overlaps the 16-byte counter");
+  return serial;
+}
+
+// CANN copies the two parameters' valueOrAddr words to randomParaAddr when the task is submitted.
+void copy_para_words(Call& call, void* para, const Param& first, const Param& second,
+                     std::uint32_t dev) {
+  if (para == nullptr) return;
+  device_range(call, para, 16, dev, "randomParaAddr");
+  std::uint64_t words[2] = {first.raw, second.raw};
+  std::memcpy(para, words, sizeof words);
+}
+
+// The count of numbers now (for the timing; an address is read again when the task runs).
+std::uint64_t random_count_now(const MemoryRegistry& memory, const Param& num) {
+  std::uint64_t count = 0;
+  num.read(memory, count);
+  require(count <= kMaxRandomNumbers, ACL_ERROR_RT_PARAM_INVALID,
+          "randomNum " + std::to_string(count) + " is larger than any device buffer can hold");
+  return count;
+}
+
 void random_num_async(Call& call, const aclrtRandomNumTaskInfo* info, void* stream, void* reserve) {
   ElemType elem = ElemType::kFp32;
   int func = 0;
   Stream& s = random_checked(call, info, stream, reserve, elem, func);
   const std::uint32_t dev = s.device;
-  const Param seed = random_param(call, info->randomSeed, 8, dev, "randomSeed");
-  const Param num = random_param(call, info->randomNum, 8, dev, "randomNum");
+  RandomEffect e{&call.runtime().memory(), static_cast<builtin::RandomFunc>(func), elem, {}, {},
+                 {}, {}, info->randomCounterAddr, 0, info->randomResultAddr, 0};
+  e.seed = random_param(call, info->randomSeed, 8, dev, "randomSeed");
+  e.num = random_param(call, info->randomNum, 8, dev, "randomNum");
   const auto width = static_cast<std::uint8_t>(builtin::element_size(elem));
-  Param first, second;
-  random_func_params(call, *info, func, width, dev, first, second);
-  const MemoryRegistry& memory = call.runtime().memory();
-  void* counter = info->randomCounterAddr;
-  void* result = info->randomResultAddr;
-  const std::uint64_t counter_serial = device_range(call, counter, 16, dev, "randomCounterAddr");
-  const auto rfunc = static_cast<builtin::RandomFunc>(func);
-  std::uint64_t count = 0;
-  num.read(memory, count);  // the count now (for the timing; an address is read again later)
-  require(count <= kMaxRandomNumbers, ACL_ERROR_RT_PARAM_INVALID,
-          "randomNum " + std::to_string(count) + " is larger than any device buffer can hold");
-  const std::uint64_t out_bytes = builtin::random_output_bytes(rfunc, elem, count);
-  const std::uint64_t result_serial =
-      device_range(call, result, std::max<std::uint64_t>(out_bytes, 1), dev, "randomResultAddr");
-  require(!overlap(result, out_bytes, counter, 16), ACL_ERROR_RT_PARAM_INVALID,
-          "randomResultAddr overlaps the 16-byte counter");
-  if (info->randomParaAddr != nullptr) {
-    // CANN copies the two parameters' valueOrAddr words there when the task is submitted.
-    device_range(call, info->randomParaAddr, 16, dev, "randomParaAddr");
-    std::uint64_t words[2] = {first.raw, second.raw};
-    std::memcpy(info->randomParaAddr, words, sizeof words);
-  }
+  random_func_params(call, *info, func, width, dev, e.first, e.second);
+  e.counter_serial = device_range(call, e.counter, 16, dev, "randomCounterAddr");
+  const std::uint64_t count = random_count_now(*e.mem, e.num);
+  const std::uint64_t out_bytes = builtin::random_output_bytes(e.rfunc, elem, count);
+  e.result_serial = random_result_range(call, e.result, out_bytes, e.counter, dev);
+  copy_para_words(call, info->randomParaAddr, e.first, e.second, dev);
   Task task;
   task.kind = TaskKind::kRandom;
   task.direction = Direction::kD2D;
   task.name = random_task_name(func);
   task.bytes = out_bytes;
   task.elements = count;
-  task.effect = RandomEffect{&memory, rfunc, elem, seed, num, first, second,
-                             counter, counter_serial, result, result_serial};
+  task.effect = e;
   submit_to_stream(call, s, std::move(task));
 }
 

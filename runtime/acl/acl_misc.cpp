@@ -28,6 +28,34 @@ aclDataBuffer* live_buffer(Call& c, const aclDataBuffer* buffer) {
   return const_cast<aclDataBuffer*>(buffer);
 }
 
+// aclDataTypeSize's answers (other types: 0).
+struct TypeSize {
+  int type;
+  size_t size;
+};
+constexpr TypeSize kTypeSizes[] = {
+    {ACL_INT8, 1},
+    {ACL_UINT8, 1},
+    {ACL_BOOL, 1},
+    {ACL_HIFLOAT8, 1},
+    {ACL_FLOAT8_E5M2, 1},
+    {ACL_FLOAT8_E4M3FN, 1},
+    {ACL_FLOAT8_E8M0, 1},
+    {ACL_FLOAT16, 2},
+    {ACL_BF16, 2},
+    {ACL_INT16, 2},
+    {ACL_UINT16, 2},
+    {ACL_FLOAT, 4},
+    {ACL_INT32, 4},
+    {ACL_UINT32, 4},
+    {ACL_COMPLEX32, 4},
+    {ACL_INT64, 8},
+    {ACL_UINT64, 8},
+    {ACL_DOUBLE, 8},
+    {ACL_COMPLEX64, 8},
+    {ACL_COMPLEX128, 16},
+};
+
 }  // namespace
 
 extern "C" {
@@ -74,35 +102,10 @@ aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
 
 size_t aclDataTypeSize(aclDataType dataType_arg) {
   const int dataType = as_int(dataType_arg);  // any value the caller passed
-  switch (dataType) {
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-    case ACL_HIFLOAT8:
-    case ACL_FLOAT8_E5M2:
-    case ACL_FLOAT8_E4M3FN:
-    case ACL_FLOAT8_E8M0:
-      return 1;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-    case ACL_COMPLEX32:
-      return 4;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-    case ACL_COMPLEX64:
-      return 8;
-    case ACL_COMPLEX128:
-      return 16;
-    default:  // unknown, strings and sub-byte types
-      return 0;
+  for (const TypeSize& t : kTypeSizes) {
+    if (t.type == dataType) return t.size;
   }
+  return 0;  // unknown, strings and sub-byte types
 }
 
 aclFloat16 aclFloatToFloat16(float value) { return float_to_half(value); }

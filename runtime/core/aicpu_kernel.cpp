@@ -88,31 +88,38 @@ class JsonReader {
         continue;
       }
       if (pos_ >= s_.size()) error("unterminated escape");
-      char e = s_[pos_++];
-      switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'u': {
-          if (pos_ + 4 > s_.size()) error("short \\u escape");
-          unsigned code = static_cast<unsigned>(std::stoul(s_.substr(pos_, 4), nullptr, 16));
-          pos_ += 4;
-          if (code < 0x80) {
-            out += static_cast<char>(code);
-          } else if (code < 0x800) {
-            out += static_cast<char>(0xC0 | (code >> 6));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-          } else {
-            out += static_cast<char>(0xE0 | (code >> 12));
-            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (code & 0x3F));
-          }
-          break;
-        }
-        default: out += e; break;  // \" \\ \/
+      append_escape(s_[pos_++], out);
+    }
+  }
+
+  // The character of escape \e (a \u escape reads its four hex digits), UTF-8 encoded.
+  void append_escape(char e, std::string& out) {
+    switch (e) {
+      case 'n': out += '\n'; return;
+      case 't': out += '\t'; return;
+      case 'r': out += '\r'; return;
+      case 'b': out += '\b'; return;
+      case 'f': out += '\f'; return;
+      case 'u': {
+        if (pos_ + 4 > s_.size()) error("short \\u escape");
+        unsigned code = static_cast<unsigned>(std::stoul(s_.substr(pos_, 4), nullptr, 16));
+        pos_ += 4;
+        return append_utf8(code, out);
       }
+      default: out += e; return;  // \" \\ \/
+    }
+  }
+
+  static void append_utf8(unsigned code, std::string& out) {
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
     }
   }
 
@@ -120,47 +127,63 @@ class JsonReader {
     if (depth > 64) error("nested too deeply");
     skip_space();
     if (pos_ >= s_.size()) error("unexpected end");
-    JsonValue v;
     const char c = s_[pos_];
-    if (c == '{') {
-      ++pos_;
-      v.kind = JsonValue::kObject;
-      if (take('}')) return v;
-      do {
-        skip_space();
-        std::string key = string_body();
-        expect(':');
-        v.members.emplace_back(std::move(key), value(depth + 1));
-      } while (take(','));
-      expect('}');
-    } else if (c == '[') {
-      ++pos_;
-      v.kind = JsonValue::kArray;
-      if (take(']')) return v;
-      do {
-        v.items.push_back(value(depth + 1));
-      } while (take(','));
-      expect(']');
-    } else if (c == '"') {
+    if (c == '{') return object(depth);
+    if (c == '[') return array(depth);
+    JsonValue v;
+    if (c == '"') {
       v.kind = JsonValue::kString;
       v.text = string_body();
+      return v;
+    }
+    return literal();
+  }
+
+  JsonValue object(int depth) {
+    ++pos_;
+    JsonValue v;
+    v.kind = JsonValue::kObject;
+    if (take('}')) return v;
+    do {
+      skip_space();
+      std::string key = string_body();
+      expect(':');
+      v.members.emplace_back(std::move(key), value(depth + 1));
+    } while (take(','));
+    expect('}');
+    return v;
+  }
+
+  JsonValue array(int depth) {
+    ++pos_;
+    JsonValue v;
+    v.kind = JsonValue::kArray;
+    if (take(']')) return v;
+    do {
+      v.items.push_back(value(depth + 1));
+    } while (take(','));
+    expect(']');
+    return v;
+  }
+
+  // true, false, null or a number.
+  JsonValue literal() {
+    JsonValue v;
+    const std::size_t start = pos_;
+    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) ||
+                                s_[pos_] == '-' || s_[pos_] == '+' || s_[pos_] == '.')) {
+      ++pos_;
+    }
+    v.text = s_.substr(start, pos_ - start);
+    if (v.text == "true" || v.text == "false") {
+      v.kind = JsonValue::kBool;
+    } else if (v.text == "null") {
+      v.kind = JsonValue::kNull;
+    } else if (!v.text.empty() && (std::isdigit(static_cast<unsigned char>(v.text[0])) ||
+                                   v.text[0] == '-')) {
+      v.kind = JsonValue::kNumber;
     } else {
-      const std::size_t start = pos_;
-      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) ||
-                                  s_[pos_] == '-' || s_[pos_] == '+' || s_[pos_] == '.')) {
-        ++pos_;
-      }
-      v.text = s_.substr(start, pos_ - start);
-      if (v.text == "true" || v.text == "false") {
-        v.kind = JsonValue::kBool;
-      } else if (v.text == "null") {
-        v.kind = JsonValue::kNull;
-      } else if (!v.text.empty() && (std::isdigit(static_cast<unsigned char>(v.text[0])) ||
-                                     v.text[0] == '-')) {
-        v.kind = JsonValue::kNumber;
-      } else {
-        error("unexpected character");
-      }
+      error("unexpected character");
     }
     return v;
   }
@@ -193,6 +216,60 @@ int aicpu_failed(const AiCpuState& st, std::uint32_t block, const std::string& w
   return code;
 }
 
+// The scalar (basic-block) and memory counters of the kernel's host thread, while it runs.
+struct CounterScope {
+  CounterScope(std::uint64_t* c, std::uint64_t limit, std::uint64_t* b,
+               std::pair<std::uintptr_t, std::uintptr_t> range) {
+    ascendc::detail::set_scalar_counter(c, limit);
+    ascendc::detail::set_memory_counter(b, range.first, range.second);
+  }
+  ~CounterScope() {
+    ascendc::detail::set_scalar_counter(nullptr);
+    ascendc::detail::set_memory_counter(nullptr);
+  }
+};
+
+std::string fault_text(const MemoryFault& fault) {
+  char text[160];
+  std::snprintf(text, sizeof text, "illegal memory access at address 0x%llx (%s)",
+                static_cast<unsigned long long>(fault.address),
+                fault.signal == SIGBUS ? "bus error" : "segmentation fault");
+  return text;
+}
+
+// The kernel body, guarded against memory faults; its failure as an error code (logged).
+int run_guarded_body(const AiCpuState& st, std::uint32_t block, std::uint64_t& bbs,
+                     std::uint64_t& bytes) {
+  std::uint32_t result = 0;
+  MemoryFault fault;
+  {
+    CounterScope scope(&bbs, st.bb_limit, &bytes, st.runtime->memory().device_range());
+    fault = run_guarded([&] { result = st.body(st.args); });
+  }
+  if (fault.hit) return aicpu_failed(st, block, fault_text(fault), ACL_ERROR_RT_AICPU_EXCEPTION);
+  if (result != 0) {
+    return aicpu_failed(st, block, "the kernel returned " + std::to_string(result),
+                        ACL_ERROR_RT_AICPU_EXCEPTION);
+  }
+  return 0;
+}
+
+// run_guarded_body, with what the kernel throws (the watchdog's timeout too) as its failure.
+int run_caught(const AiCpuState& st, std::uint32_t block, std::uint64_t& bbs,
+               std::uint64_t& bytes) {
+  try {
+    return run_guarded_body(st, block, bbs, bytes);
+  } catch (const ascendc::KernelTimeout&) {
+    return aicpu_failed(st, block, "watchdog: it ran longer than aicore.timeout",
+                        ACL_ERROR_RT_AICPU_TIMEOUT);
+  } catch (const std::exception& e) {
+    return aicpu_failed(st, block, std::string("exception: ") + e.what(),
+                        ACL_ERROR_RT_AICPU_EXCEPTION);
+  } catch (...) {
+    return aicpu_failed(st, block, "unknown exception", ACL_ERROR_RT_AICPU_EXCEPTION);
+  }
+}
+
 // AiCpuWork::run_block: the kernel on this host thread with the basic-block counter installed.
 int run_aicpu(const AiCpuState& st, std::uint32_t block, models::AiCpuCount& count) {
   if (st.fault->stopped) return 0;  // the context stopped (stop-on-failure): nothing runs
@@ -200,45 +277,8 @@ int run_aicpu(const AiCpuState& st, std::uint32_t block, models::AiCpuCount& cou
     return aicpu_failed(st, block, "its argument block was freed", ACL_ERROR_RT_AICPU_EXCEPTION);
   }
   std::uint64_t bbs = 0;
-  std::uint32_t result = 0;
-  int code = 0;
   std::uint64_t bytes = 0;
-  struct CounterScope {
-    CounterScope(std::uint64_t* c, std::uint64_t limit, std::uint64_t* b,
-                 std::pair<std::uintptr_t, std::uintptr_t> range) {
-      ascendc::detail::set_scalar_counter(c, limit);
-      ascendc::detail::set_memory_counter(b, range.first, range.second);
-    }
-    ~CounterScope() {
-      ascendc::detail::set_scalar_counter(nullptr);
-      ascendc::detail::set_memory_counter(nullptr);
-    }
-  };
-  try {
-    MemoryFault fault;
-    {
-      CounterScope scope(&bbs, st.bb_limit, &bytes, st.runtime->memory().device_range());
-      fault = run_guarded([&] { result = st.body(st.args); });
-    }
-    if (fault.hit) {
-      char text[160];
-      std::snprintf(text, sizeof text, "illegal memory access at address 0x%llx (%s)",
-                    static_cast<unsigned long long>(fault.address),
-                    fault.signal == SIGBUS ? "bus error" : "segmentation fault");
-      code = aicpu_failed(st, block, text, ACL_ERROR_RT_AICPU_EXCEPTION);
-    } else if (result != 0) {
-      code = aicpu_failed(st, block, "the kernel returned " + std::to_string(result),
-                          ACL_ERROR_RT_AICPU_EXCEPTION);
-    }
-  } catch (const ascendc::KernelTimeout&) {
-    code = aicpu_failed(st, block, "watchdog: it ran longer than aicore.timeout",
-                        ACL_ERROR_RT_AICPU_TIMEOUT);
-  } catch (const std::exception& e) {
-    code = aicpu_failed(st, block, std::string("exception: ") + e.what(),
-                        ACL_ERROR_RT_AICPU_EXCEPTION);
-  } catch (...) {
-    code = aicpu_failed(st, block, "unknown exception", ACL_ERROR_RT_AICPU_EXCEPTION);
-  }
+  const int code = run_caught(st, block, bbs, bytes);
   count.basic_blocks += bbs;
   count.bytes += bytes;
   return code;

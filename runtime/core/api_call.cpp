@@ -180,53 +180,79 @@ void Call::finish() {
   b->trace_api(thread_.index, name_, start_, thread_.clock, flow_id_);
 }
 
+namespace {
+
+// The API function's body; an ApiError becomes its code (and the thread's last error).
+int run_body(Runtime& rt, Call& call, ThreadState& thread, Needs needs,
+             FunctionRef<void(Call&)> body) {
+  try {
+    if (needs == Needs::kInit && !rt.initialized()) {
+      fail(ACL_ERROR_UNINITIALIZE, "aclInit has not been called");
+    }
+    body(call);
+  } catch (const ApiError& e) {
+    record_failure(thread, call.name(), e.code(), e.what());
+    return e.code();
+  }
+  return 0;
+}
+
+// What the call queued for the application: exception reports, libraries' work, stream state
+// callbacks and a media callback. They may call the API: run without the lock.
+void deliver_after_call(Runtime& rt, Call& call, ThreadState& thread,
+                        std::unique_lock<std::mutex>& lock) {
+  std::vector<PendingException> reports = rt.take_exceptions();
+  std::vector<StreamStateCall> states = rt.take_stream_state_calls();
+  std::vector<std::function<void()>> work = libraries_after_call();
+  if (!reports.empty() || !states.empty() || !work.empty()) {
+    lock.unlock();
+    deliver_exceptions(reports);
+    for (const std::function<void()>& w : work) w();
+    for (const StreamStateCall& s : states) s.callback(s.stream, s.state);
+  }
+  if (call.after_fn() != nullptr) {  // a media callback (Runtime::media_callback_begin)
+    if (lock.owns_lock()) lock.unlock();
+    call.after_fn()(call.after_arg());
+    lock.lock();
+    rt.media_callback_end(thread, os_thread_id());
+  }
+}
+
+// Ends the call for the order between threads (runtime.h) however the call leaves.
+struct EndCall {
+  Runtime& rt;
+  ThreadState& thread;
+  std::unique_lock<std::mutex>& lock;
+  ~EndCall() {
+    if (lock.owns_lock() && thread.in_call) rt.end_call(thread);
+  }
+};
+
+// One API call: takes the lock and the thread's turn, runs the body, ends the call.
+int run_call(const char* name, Needs needs, FunctionRef<void(Call&)> body, ThreadState*& thread) {
+  Runtime& rt = Runtime::instance();
+  std::unique_lock<std::mutex> lock(rt.mutex());
+  thread = &this_thread_state();
+  Call call(rt, *thread, lock, name);
+  call.begin();
+  const EndCall end_call{rt, *thread, lock};
+  rt.take_turn(lock, *thread, name);
+  const int code = run_body(rt, call, *thread, needs, body);
+  call.finish();
+  rt.end_call(*thread);
+  if (!call.silent()) rt.note_activity();
+  deliver_after_call(rt, call, *thread, lock);
+  return code;
+}
+
+}  // namespace
+
 int run_api(const char* name, Needs needs, FunctionRef<void(Call&)> body) noexcept {
-  int code = 0;
   ThreadState* thread = nullptr;
   if (in_host_callback()) return refuse_in_callback(name);
+  int code = 0;
   try {
-    Runtime& rt = Runtime::instance();
-    std::unique_lock<std::mutex> lock(rt.mutex());
-    thread = &this_thread_state();
-    Call call(rt, *thread, lock, name);
-    call.begin();
-    // Ends the call for the order between threads (runtime.h) however the call leaves.
-    struct EndCall {
-      Runtime& rt;
-      ThreadState& thread;
-      std::unique_lock<std::mutex>& lock;
-      ~EndCall() {
-        if (lock.owns_lock() && thread.in_call) rt.end_call(thread);
-      }
-    } end_call{rt, *thread, lock};
-    rt.take_turn(lock, *thread, name);
-    try {
-      if (needs == Needs::kInit && !rt.initialized()) {
-        fail(ACL_ERROR_UNINITIALIZE, "aclInit has not been called");
-      }
-      body(call);
-    } catch (const ApiError& e) {
-      code = e.code();
-      record_failure(*thread, name, code, e.what());
-    }
-    call.finish();
-    rt.end_call(*thread);
-    if (!call.silent()) rt.note_activity();
-    std::vector<PendingException> reports = rt.take_exceptions();
-    std::vector<StreamStateCall> states = rt.take_stream_state_calls();
-    std::vector<std::function<void()>> work = libraries_after_call();
-    if (!reports.empty() || !states.empty() || !work.empty()) {
-      lock.unlock();  // these callbacks may call the API
-      deliver_exceptions(reports);
-      for (const std::function<void()>& w : work) w();
-      for (const StreamStateCall& s : states) s.callback(s.stream, s.state);
-    }
-    if (call.after_fn() != nullptr) {  // a media callback (Runtime::media_callback_begin)
-      if (lock.owns_lock()) lock.unlock();
-      call.after_fn()(call.after_arg());
-      lock.lock();
-      rt.media_callback_end(*thread, os_thread_id());
-    }
+    return run_call(name, needs, body, thread);
   } catch (const std::bad_alloc&) {
     code = ACL_ERROR_RT_MEMORY_ALLOCATION;
     if (thread != nullptr) record_failure(*thread, name, code, "out of host memory");

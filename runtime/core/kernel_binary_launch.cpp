@@ -88,94 +88,108 @@ AiCpuSpec cpu_spec(const Function& f, void* handle, std::uint32_t block_dim) {
 
 }  // namespace
 
+namespace {
+
+void set_schem_mode(std::uint8_t mode, LaunchOptions& o) {
+  require(mode <= 1, ACL_ERROR_INVALID_PARAM, "schemMode must be 0 or 1");
+  o.batch_mode = mode == 1;
+}
+
+void set_engine(aclrtEngineType engine, LaunchOptions& o) {
+  require(engine == ACL_RT_ENGINE_TYPE_AIC || engine == ACL_RT_ENGINE_TYPE_AIV,
+          ACL_ERROR_INVALID_PARAM, "engineType must be AIC or AIV");
+  o.engine = engine;
+}
+
+// One attribute of aclrtLaunchKernelCfg.
+void apply_launch_attr(const aclrtLaunchKernelAttr& a, LaunchOptions& o) {
+  switch (a.id) {
+    case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE: return set_schem_mode(a.value.schemMode, o);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE: return set_engine(a.value.engineType, o);
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING: return;  // no effect on the simulated chip
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+      return sim::log_info("kernel execution timeouts are not simulated; the attribute is ignored");
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+      return require(a.value.blockDimOffset == 0, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                     "a non-zero blockDim offset is not supported");
+    default: fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtLaunchKernelAttrId");
+  }
+}
+
+}  // namespace
+
 LaunchOptions parse_launch_config(const void* cfg_ptr) {
   LaunchOptions o;
   if (cfg_ptr == nullptr) return o;
   const auto* cfg = static_cast<const aclrtLaunchKernelCfg*>(cfg_ptr);
   require(cfg->numAttrs == 0 || cfg->attrs != nullptr, ACL_ERROR_INVALID_PARAM,
           "cfg->attrs is NULL");
-  for (std::size_t i = 0; i < cfg->numAttrs; ++i) {
-    const aclrtLaunchKernelAttr& a = cfg->attrs[i];
-    switch (a.id) {
-      case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
-        require(a.value.schemMode <= 1, ACL_ERROR_INVALID_PARAM, "schemMode must be 0 or 1");
-        o.batch_mode = a.value.schemMode == 1;
-        break;
-      case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
-        require(a.value.engineType == ACL_RT_ENGINE_TYPE_AIC ||
-                    a.value.engineType == ACL_RT_ENGINE_TYPE_AIV,
-                ACL_ERROR_INVALID_PARAM, "engineType must be AIC or AIV");
-        o.engine = a.value.engineType;
-        break;
-      case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
-      case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
-      case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
-      case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
-        break;  // no effect on the simulated chip
-      case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
-      case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
-        sim::log_info("kernel execution timeouts are not simulated; the attribute is ignored");
-        break;
-      case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
-        require(a.value.blockDimOffset == 0, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                "a non-zero blockDim offset is not supported");
-        break;
-      default:
-        fail(ACL_ERROR_INVALID_PARAM, "unknown aclrtLaunchKernelAttrId");
-    }
-  }
+  for (std::size_t i = 0; i < cfg->numAttrs; ++i) apply_launch_attr(cfg->attrs[i], o);
   return o;
 }
 
-void launch_with_args_list(Call& call, void* func, std::uint32_t block_dim, void* stream,
-                           const LaunchOptions& options, void* handle) {
-  if (function(call, func).aicpu()) {
-    const Function& f = function(call, func);
-    ArgsList& a = args_list(call, handle);
-    require(a.function == func, ACL_ERROR_RT_PARAM_INVALID,
-            "argsHandle was initialised for another kernel function");
-    require(a.finalized, ACL_ERROR_RT_PARAM_INVALID,
-            "the argument list is not finalised (aclrtKernelArgsFinalize)");
-    AiCpuSpec spec = cpu_spec(f, func, block_dim);
-    spec.args = a.params;
-    spec.args.resize(align8(spec.args.size()), 0);
-    for (std::size_t i = 0; i < a.slots.size(); ++i) {
-      const ArgsList::Slot& s = a.slots[i];
-      if (!s.placeholder) continue;
-      require(s.has_buffer, ACL_ERROR_RT_PARAM_INVALID,
-              "placeholder " + std::to_string(i) +
-                  " has no data (aclrtKernelArgsGetPlaceHolderBuffer)");
-      spec.patches.emplace_back(a.cpu_layout[i].offset,
-                                static_cast<std::uint32_t>(spec.args.size()));
-      spec.args.insert(spec.args.end(), s.data.begin(), s.data.end());
-      spec.args.resize(align8(spec.args.size()), 0);
-    }
-    submit_aicpu_kernel(call, stream, std::move(spec));
-    return;
-  }
-  KernelSpec spec = spec_for(call, func, block_dim, options);
+namespace {
+
+// The argument list of `handle`, finalised for `func`.
+ArgsList& finalized_args(Call& call, void* func, void* handle) {
   ArgsList& a = args_list(call, handle);
   require(a.function == func, ACL_ERROR_RT_PARAM_INVALID,
           "argsHandle was initialised for another kernel function");
   require(a.finalized, ACL_ERROR_RT_PARAM_INVALID,
           "the argument list is not finalised (aclrtKernelArgsFinalize)");
-  const Function& f = *a.func;
+  return a;
+}
+
+void require_all_params(const ArgsList& a, const Function& f) {
   require(a.slots.size() == f.entry->num_params, ACL_ERROR_RT_PARAM_INVALID,
           "too few arguments: kernel " + f.name + " takes " + std::to_string(f.entry->num_params) +
               ", " + std::to_string(a.slots.size()) + " were appended");
+}
+
+// The argument image of a list: its parameters, then each placeholder's data (8-byte aligned).
+// `patches` receives (where the placeholder's address sits per `layout`, where its data starts).
+std::vector<std::uint8_t> args_image(
+    const ArgsList& a, const ascendc::KernelParam* layout,
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>& patches) {
   std::vector<std::uint8_t> image(a.params);
   image.resize(align8(image.size()), 0);
-  std::vector<PlaceholderPatch> patches;
   for (std::size_t i = 0; i < a.slots.size(); ++i) {
     const ArgsList::Slot& s = a.slots[i];
     if (!s.placeholder) continue;
     require(s.has_buffer, ACL_ERROR_RT_PARAM_INVALID,
             "placeholder " + std::to_string(i) +
                 " has no data (aclrtKernelArgsGetPlaceHolderBuffer)");
-    patches.push_back({f.entry->params[i].offset, static_cast<std::uint32_t>(image.size())});
+    patches.emplace_back(layout[i].offset, static_cast<std::uint32_t>(image.size()));
     image.insert(image.end(), s.data.begin(), s.data.end());
     image.resize(align8(image.size()), 0);
   }
+  return image;
+}
+
+}  // namespace
+
+void launch_with_args_list(Call& call, void* func, std::uint32_t block_dim, void* stream,
+                           const LaunchOptions& options, void* handle) {
+  if (function(call, func).aicpu()) {
+    const Function& f = function(call, func);
+    ArgsList& a = finalized_args(call, func, handle);
+    AiCpuSpec spec = cpu_spec(f, func, block_dim);
+    spec.args = args_image(a, a.cpu_layout.data(), spec.patches);
+    submit_aicpu_kernel(call, stream, std::move(spec));
+    return;
+  }
+  KernelSpec spec = spec_for(call, func, block_dim, options);
+  ArgsList& a = finalized_args(call, func, handle);
+  const Function& f = *a.func;
+  require_all_params(a, f);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> offsets;
+  std::vector<std::uint8_t> image = args_image(a, f.entry->params, offsets);
+  std::vector<PlaceholderPatch> patches;
+  for (const auto& [addr, data] : offsets) patches.push_back({addr, data});
   launch_image(call, std::move(spec), f, image.data(), image.size(), patches, stream);
 }
 

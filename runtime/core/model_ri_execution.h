@@ -113,33 +113,42 @@ class Execution : public std::enable_shared_from_this<Execution> {
       return;
     }
     const Step& step = rs.steps[rs.pc];
-    Task t;
-    if (step.lazy) {  // a task group member: as the group holds it now
-      t = step.lazy->entries[step.pos].make();
-      t.device = device;
-      t.stream = rs.id;
-      t.task_id = static_cast<std::uint32_t>(step.pos & 0xFFFFu);
-      t.priority = priority;
-    } else {
-      t = step.task;
-    }
+    Task t = task_of(rs, step);
     auto self = shared_from_this();
-    if (step.control == Control::kLabelSwitch || step.control == Control::kStreamSwitch ||
-        step.control == Control::kCond) {
-      t.effect = [self, i] { return self->decide(i); };
-    }
+    if (branches(step)) t.effect = [self, i] { return self->decide(i); };
     t.follow = [self, i](std::vector<Task>& next) { self->advance(i, next); };
     t.done = [self, i, user_done = std::move(t.done)](const TaskOutcome& r) {
       if (user_done) user_done(r);
-      Execution& root = self->root();
-      if (r.discarded) {
-        std::vector<Task> lost;  // nothing can run on a discarded model stream
-        self->stop(i, lost);
-      } else if (r.error != 0 && root.error == 0) {
-        root.error = r.error;
-      }
+      self->task_done(i, r);
     };
     out.push_back(std::move(t));
+  }
+
+  // A label switch, stream switch or conditional: its task's effect decides what runs next.
+  static bool branches(const Step& step) {
+    return step.control == Control::kLabelSwitch || step.control == Control::kStreamSwitch ||
+           step.control == Control::kCond;
+  }
+
+  // A task of stream i ended: a discarded one ends the stream, a failed one the execution.
+  void task_done(std::size_t i, const TaskOutcome& r) {
+    Execution& top = root();
+    if (r.discarded) {
+      std::vector<Task> lost;  // nothing can run on a discarded model stream
+      stop(i, lost);
+    } else if (r.error != 0 && top.error == 0) {
+      top.error = r.error;
+    }
+  }
+
+  Task task_of(const RunStream& rs, const Step& step) const {
+    if (!step.lazy) return step.task;
+    Task t = step.lazy->entries[step.pos].make();  // a task group member: as the group holds it now
+    t.device = device;
+    t.stream = rs.id;
+    t.task_id = static_cast<std::uint32_t>(step.pos & 0xFFFFu);
+    t.priority = priority;
+    return t;
   }
 
   // A control task's effect, at its simulated completion: reads device memory as it is now.
@@ -156,39 +165,50 @@ class Execution : public std::enable_shared_from_this<Execution> {
       std::memcpy(&index, step.left, sizeof index);
       rs.decision = std::min<std::size_t>(index, step.jumps.size() - 1);
     } else if (step.control == Control::kCond) {
-      std::uint64_t v;
-      std::memcpy(&v, step.left, sizeof v);
-      const std::uint64_t n = step.children.size();
-      switch (step.cond_type) {
-        case ACL_MODEL_RI_COND_TYPE_IF: rs.decision = v != 0 ? 0 : (n > 1 ? 1 : -1); break;
-        case ACL_MODEL_RI_COND_TYPE_WHILE: rs.decision = v != 0 ? 0 : -1; break;
-        default: rs.decision = v < n ? static_cast<std::int64_t>(v) : -1; break;
-      }
+      rs.decision = cond_child(step);
     } else {
-      std::int64_t a, b;
-      if (step.wide) {
-        std::memcpy(&a, step.left, sizeof a);
-        std::memcpy(&b, step.right, sizeof b);
-      } else {
-        std::int32_t a32, b32;
-        std::memcpy(&a32, step.left, sizeof a32);
-        std::memcpy(&b32, step.right, sizeof b32);
-        a = a32;
-        b = b32;
-      }
-      bool holds = false;
-      switch (step.cond) {
-        case ACL_RT_EQUAL: holds = a == b; break;
-        case ACL_RT_NOT_EQUAL: holds = a != b; break;
-        case ACL_RT_GREATER: holds = a > b; break;
-        case ACL_RT_GREATER_OR_EQUAL: holds = a >= b; break;
-        case ACL_RT_LESS: holds = a < b; break;
-        default: holds = a <= b; break;
-      }
-      rs.decision = holds ? 1 : 0;
+      rs.decision = switch_holds(step) ? 1 : 0;
     }
     rs.failed = false;
     return 0;
+  }
+
+  // A conditional (if, while, case) sub-model step: the child to run, -1 for none.
+  static std::int64_t cond_child(const Step& step) {
+    std::uint64_t v;
+    std::memcpy(&v, step.left, sizeof v);
+    const std::uint64_t n = step.children.size();
+    switch (step.cond_type) {
+      case ACL_MODEL_RI_COND_TYPE_IF: return v != 0 ? 0 : (n > 1 ? 1 : -1);
+      case ACL_MODEL_RI_COND_TYPE_WHILE: return v != 0 ? 0 : -1;
+      default: return v < n ? static_cast<std::int64_t>(v) : -1;
+    }
+  }
+
+  // An operand of a stream switch as the device holds it now (32- or 64-bit).
+  static std::int64_t operand(const void* at, bool wide) {
+    if (wide) {
+      std::int64_t v;
+      std::memcpy(&v, at, sizeof v);
+      return v;
+    }
+    std::int32_t v32;
+    std::memcpy(&v32, at, sizeof v32);
+    return v32;
+  }
+
+  // A stream switch: whether `left (cond) right` holds.
+  static bool switch_holds(const Step& step) {
+    const std::int64_t a = operand(step.left, step.wide);
+    const std::int64_t b = operand(step.right, step.wide);
+    switch (step.cond) {
+      case ACL_RT_EQUAL: return a == b;
+      case ACL_RT_NOT_EQUAL: return a != b;
+      case ACL_RT_GREATER: return a > b;
+      case ACL_RT_GREATER_OR_EQUAL: return a >= b;
+      case ACL_RT_LESS: return a < b;
+      default: return a <= b;
+    }
   }
 
   // A task of stream i completed: hand over what runs next.
@@ -197,50 +217,67 @@ class Execution : public std::enable_shared_from_this<Execution> {
     const Step& step = rs.steps[rs.pc];
     Execution& top = root();
     if (top.aborted) return stop(i, out);
-    const bool decision = step.control == Control::kLabelSwitch ||
-                          step.control == Control::kStreamSwitch ||
-                          step.control == Control::kStreamActive || step.control == Control::kCond;
-    if (decision && ++top.control_steps > kMaxControlSteps) {
-      if (top.error == 0) top.error = ACL_ERROR_RT_MODEL_EXECUTE;
-      if (top.control_steps == kMaxControlSteps + 1) {
-        sim::log_error("npusim: a model execution took more than " +
-                       std::to_string(kMaxControlSteps) +
-                       " control-flow steps (a device-side loop that never ends?): stopped");
-      }
-      return stop(i, out);
-    }
-    switch (step.control) {
-      case Control::kLabelSwitch: {
-        if (rs.failed) return stop(i, out);
-        auto [s, p] = step.jumps[static_cast<std::size_t>(rs.decision)];
-        if (s == i) {
-          rs.pc = p;
-          return emit(i, out);
-        }
-        activate(s, p, out);
-        return stop(i, out);
-      }
-      case Control::kStreamSwitch:
-        if (rs.failed) return stop(i, out);
-        if (rs.decision != 0) {
-          activate(step.target, 0, out);
-          return stop(i, out);
-        }
-        break;
-      case Control::kCond:
-        if (rs.failed) return stop(i, out);
-        if (rs.decision >= 0) {  // this stream waits for the sub-model (resume())
-          return step.children[static_cast<std::size_t>(rs.decision)]->restart(out);
-        }
-        break;
-      case Control::kStreamActive:
-        activate(step.target, 0, out);
-        break;
-      default:
-        break;
-    }
+    const bool control = branches(step) || step.control == Control::kStreamActive;
+    if (control && over_control_budget(top)) return stop(i, out);
+    if (!follow_control(i, step, out)) return;
     ++rs.pc;
     emit(i, out);
+  }
+
+  // One more control-flow step of the whole execution: past the limit, it fails (logged once).
+  static bool over_control_budget(Execution& top) {
+    if (++top.control_steps <= kMaxControlSteps) return false;
+    if (top.error == 0) top.error = ACL_ERROR_RT_MODEL_EXECUTE;
+    if (top.control_steps == kMaxControlSteps + 1) {
+      sim::log_error("npusim: a model execution took more than " +
+                     std::to_string(kMaxControlSteps) +
+                     " control-flow steps (a device-side loop that never ends?): stopped");
+    }
+    return true;
+  }
+
+  // What a control step decided, for stream i: true when the stream goes on with its next step;
+  // false when it jumped, stopped or waits for a sub-model (what runs next is in `out`).
+  bool follow_control(std::size_t i, const Step& step, std::vector<Task>& out) {
+    if (step.control == Control::kStreamActive) {
+      activate(step.target, 0, out);
+      return true;
+    }
+    if (!branches(step)) return true;
+    if (streams[i].failed) {  // the decision could not be taken
+      stop(i, out);
+      return false;
+    }
+    return take_branch(i, step, out);
+  }
+
+  // A branch's decision: a label switch jumps; a stream switch that holds goes on on its target
+  // stream; a conditional runs its chosen child (this stream waits for it: resume()).
+  bool take_branch(std::size_t i, const Step& step, std::vector<Task>& out) {
+    const std::int64_t d = streams[i].decision;
+    if (step.control == Control::kLabelSwitch) {
+      jump(i, step.jumps[static_cast<std::size_t>(d)], out);
+      return false;
+    }
+    if (step.control == Control::kStreamSwitch) {
+      if (d == 0) return true;
+      activate(step.target, 0, out);
+      stop(i, out);
+      return false;
+    }
+    if (d < 0) return true;  // a conditional with no child to run
+    step.children[static_cast<std::size_t>(d)]->restart(out);
+    return false;
+  }
+
+  // A label switch of stream i goes on at (stream, position): there, or on another stream.
+  void jump(std::size_t i, std::pair<std::size_t, std::size_t> to, std::vector<Task>& out) {
+    if (to.first == i) {
+      streams[i].pc = to.second;
+      return emit(i, out);
+    }
+    activate(to.first, to.second, out);
+    stop(i, out);
   }
 
   int running_ = 0;

@@ -22,6 +22,18 @@ namespace {
 
 constexpr SimTime kForeverTime = ~SimTime{0};
 
+// A thread's waiter while it waits: no dangling waiter if anything throws.
+class RegisteredWaiter {
+ public:
+  RegisteredWaiter(ThreadState& thread, Waiter& w) : thread_(thread) { thread.waiter = &w; }
+  ~RegisteredWaiter() { thread_.waiter = nullptr; }
+  RegisteredWaiter(const RegisteredWaiter&) = delete;
+  RegisteredWaiter& operator=(const RegisteredWaiter&) = delete;
+
+ private:
+  ThreadState& thread_;
+};
+
 // aclrtProcessReport / aclrtProcessHostFunc (a report thread's polls take no turn).
 bool is_poll(const char* name) {
   return std::strncmp(name, "aclrtProcess", 12) == 0 &&
@@ -253,6 +265,34 @@ Runtime::Step Runtime::callback_step(std::unique_lock<std::mutex>& lock, ThreadS
                                      Describe what, WaitResult& r) {
   if (run_runtime_reports(lock, true)) return Step::kContinue;
   callbacks_.release_due(backend_->now());
+  const std::uint64_t seen = callbacks_.deliveries();
+  r = run_until_delivery(done, deadline);
+  if (callbacks_.deliveries() != seen) {
+    threads_.note_activity();  // wake the threads the reports are for
+    r = WaitResult::kDone;
+    return done() ? Step::kReturn : Step::kContinue;
+  }
+  return step_after_run(lock, thread, deadline, what, r);
+}
+
+// callback_step after a run that delivered no report: done, the deadline, or what the reports
+// make of it.
+Runtime::Step Runtime::step_after_run(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                                      SimTime deadline, Describe what, WaitResult& r) {
+  if (r == WaitResult::kDone) return Step::kReturn;
+  if (r == WaitResult::kTimeout && backend_->now() >= deadline) return Step::kReturn;
+  const Reports pending = reports_after_run(r, deadline);
+  if (pending == Reports::kDue) return Step::kContinue;
+  if (pending == Reports::kHeld) {
+    r = WaitResult::kStarved;
+    return park_for_report(lock, thread, what);
+  }
+  return r == WaitResult::kStarved ? Step::kStarved : Step::kContinue;
+}
+
+// Runs the backend until `done`, a report is delivered, `deadline`, or the time a report holds
+// or is released at.
+WaitResult Runtime::run_until_delivery(const std::function<bool()>& done, SimTime deadline) {
   const SimTime stop = std::min({deadline, callbacks_.hold_limit(), callbacks_.next_release()});
   // One pointer captured: the predicate fits std::function's inline buffer (no allocation).
   const struct {
@@ -260,39 +300,28 @@ Runtime::Step Runtime::callback_step(std::unique_lock<std::mutex>& lock, ThreadS
     const CallbackHub& hub;
     std::uint64_t seen;
   } until{done, callbacks_, callbacks_.deliveries()};
-  r = backend_->run_until([u = &until] { return u->done() || u->hub.deliveries() != u->seen; },
-                          stop);
-  if (callbacks_.deliveries() != until.seen) {
-    threads_.note_activity();  // wake the threads the reports are for
-    r = WaitResult::kDone;
-    return done() ? Step::kReturn : Step::kContinue;
+  return backend_->run_until([u = &until] { return u->done() || u->hub.deliveries() != u->seen; },
+                             stop);
+}
+
+// A report holds simulated time until its thread processes it: parks this thread meanwhile, unless
+// the report is for this very thread (a deadlock) or nobody acts in time (a hang).
+Runtime::Step Runtime::park_for_report(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                                       Describe what) {
+  const std::uint64_t me = os_thread_id();
+  if (callbacks_.next_for(ReportKind::kCallback, me) ||
+      callbacks_.next_for(ReportKind::kHostFunc, me)) {
+    sim::log_error("deadlock: " + what() +
+                   ", but a host callback this thread must process itself is waiting");
+    return Step::kReturn;
   }
-  if (r == WaitResult::kDone) return Step::kReturn;
-  const SimTime now = backend_->now();
-  if (r == WaitResult::kTimeout && now >= deadline) return Step::kReturn;
-  if (callbacks_.next_release() <= now) return Step::kContinue;
-  if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
-    r = WaitResult::kStarved;
-    const std::uint64_t me = os_thread_id();
-    if (callbacks_.next_for(ReportKind::kCallback, me) ||
-        callbacks_.next_for(ReportKind::kHostFunc, me)) {
-      sim::log_error("deadlock: " + what() +
-                     ", but a host callback this thread must process itself is waiting");
-      return Step::kReturn;
-    }
-    if (!threads_.park(lock, thread, true)) {
-      sim::log_error("hang: " + what() + ", and a host callback report waited " +
-                     std::to_string(threads_.hang_timeout_seconds()) +
-                     " s for its thread (is a thread calling aclrtProcessReport?)");
-      return Step::kReturn;
-    }
-    return Step::kContinue;
+  if (!threads_.park(lock, thread, true)) {
+    sim::log_error("hang: " + what() + ", and a host callback report waited " +
+                   std::to_string(threads_.hang_timeout_seconds()) +
+                   " s for its thread (is a thread calling aclrtProcessReport?)");
+    return Step::kReturn;
   }
-  if (callbacks_.next_release() != CallbackHub::kForeverTime) {  // nothing else to simulate
-    backend_->advance_to(std::min(deadline, callbacks_.next_release()));
-    return Step::kContinue;
-  }
-  return r == WaitResult::kStarved ? Step::kStarved : Step::kContinue;
+  return Step::kContinue;
 }
 
 // The simulation loop of every blocking call (see the class comment). Without callbacks in
@@ -313,68 +342,95 @@ WaitResult Runtime::wait(std::unique_lock<std::mutex>& lock, ThreadState& thread
       if (step == Step::kReturn) return r;
       if (step == Step::kContinue) continue;
     }
-    if (threads_.others_all_waiting(thread)) {
-      if (remote_stall(lock, what)) continue;
-      sim::log_error("deadlock: " + what() +
-                     ", but no task can make progress and no other host thread can act");
-      return r;
-    }
-    if (!threads_.park(lock, thread, true)) {
-      sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
-                     std::to_string(threads_.hang_timeout_seconds()) + " s (NPUSIM_HANG_TIMEOUT)");
-      return r;
-    }
+    // Nothing left to simulate: another process or host thread must act.
+    const bool acted = threads_.others_all_waiting(thread) ? stall_or_deadlock(lock, what)
+                                                           : park_or_hang(lock, thread, what);
+    if (!acted) return r;
   }
+}
+
+// Nothing is left to simulate and every other host thread waits: waits for another process of
+// the session. False: nothing can come (a deadlock, logged).
+bool Runtime::stall_or_deadlock(std::unique_lock<std::mutex>& lock, Describe what) {
+  if (remote_stall(lock, what)) return true;
+  sim::log_error("deadlock: " + what() +
+                 ", but no task can make progress and no other host thread can act");
+  return false;
+}
+
+// Parks the thread until another host thread acts. False: none did in time (a hang, logged).
+bool Runtime::park_or_hang(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                           Describe what) {
+  if (threads_.park(lock, thread, true)) return true;
+  sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
+                 std::to_string(threads_.hang_timeout_seconds()) + " s (NPUSIM_HANG_TIMEOUT)");
+  return false;
 }
 
 Runtime::Drive Runtime::drive(std::unique_lock<std::mutex>& lock, ThreadState* waiter,
                               SimTime limit, Describe what) {
   if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
-  // Nothing to simulate before `limit`: a waiter's deadline before the next thread's clock
-  // still passes (nobody can submit anything earlier).
-  auto starved = [&] {
-    const SimTime d = threads_.earliest_waiter_deadline();
-    if (d != kForeverTime && d <= limit && d <= threads_.hold_back_limit(nullptr) && d > backend_->now()) {
-      backend_->advance_to(d);
-      if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
-    }
-    return Drive::kStarved;
-  };
   if (callbacks_.idle()) {
     const WaitResult r = backend_->run_until(threads_.any_woken(), limit);
     if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
-    return r == WaitResult::kStarved ? starved() : Drive::kReached;
+    return r == WaitResult::kStarved ? drive_starved(limit) : Drive::kReached;
   }
-  if (waiter == nullptr) {  // catch_up's loop, one slice: never parks
-    if (run_runtime_reports(lock, false)) return Drive::kAgain;
-    callbacks_.release_due(backend_->now());
-    if (backend_->now() >= limit) return Drive::kReached;
-    const SimTime stop = std::min({limit, callbacks_.hold_limit(), callbacks_.next_release()});
-    const std::uint64_t seen = callbacks_.deliveries();
-    const WaitResult r = backend_->run_until(
-        [this, seen] { return threads_.any_woken()() || callbacks_.deliveries() != seen; }, stop);
-    if (callbacks_.deliveries() != seen) threads_.note_activity();  // wake the threads the reports are for
-    if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
-    if (callbacks_.deliveries() != seen) return Drive::kAgain;
-    const SimTime now = backend_->now();
-    if (callbacks_.next_release() <= now) return Drive::kAgain;
-    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
-      return Drive::kReached;  // a report waits for its thread
-    }
-    if (callbacks_.next_release() != CallbackHub::kForeverTime) {
-      backend_->advance_to(std::min(limit, callbacks_.next_release()));
-      return Drive::kAgain;
-    }
-    return r == WaitResult::kStarved ? starved() : Drive::kReached;
-  }
+  if (waiter == nullptr) return drive_reports_slice(lock, limit);
   WaitResult r = WaitResult::kStarved;
   const Step step = callback_step(lock, *waiter, threads_.any_woken(), limit, what, r);
   if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
   if (step == Step::kContinue) return Drive::kAgain;
-  if (step == Step::kStarved) return starved();
+  if (step == Step::kStarved) return drive_starved(limit);
   if (r == WaitResult::kTimeout) return Drive::kReached;
   if (r == WaitResult::kDone) return Drive::kAgain;
   return Drive::kFailed;  // deadlock or hang (logged)
+}
+
+// Nothing to simulate before `limit`: a waiter's deadline before the next thread's clock still
+// passes (nobody can submit anything earlier).
+Runtime::Drive Runtime::drive_starved(SimTime limit) {
+  const SimTime d = threads_.earliest_waiter_deadline();
+  if (d != kForeverTime && d <= limit && d <= threads_.hold_back_limit(nullptr) &&
+      d > backend_->now()) {
+    backend_->advance_to(d);
+    if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
+  }
+  return Drive::kStarved;
+}
+
+// One slice of catch_up's loop while callbacks are about: never parks.
+Runtime::Drive Runtime::drive_reports_slice(std::unique_lock<std::mutex>& lock, SimTime limit) {
+  if (run_runtime_reports(lock, false)) return Drive::kAgain;
+  callbacks_.release_due(backend_->now());
+  if (backend_->now() >= limit) return Drive::kReached;
+  const SimTime stop = std::min({limit, callbacks_.hold_limit(), callbacks_.next_release()});
+  const std::uint64_t seen = callbacks_.deliveries();
+  const WaitResult r = backend_->run_until(
+      [this, seen] { return threads_.any_woken()() || callbacks_.deliveries() != seen; }, stop);
+  // Wake the threads the reports are for.
+  if (callbacks_.deliveries() != seen) threads_.note_activity();
+  if (threads_.wake_waiters(backend_->now())) return Drive::kWoke;
+  if (callbacks_.deliveries() != seen) return Drive::kAgain;
+  const Reports pending = reports_after_run(r, limit);
+  if (pending == Reports::kDue) return Drive::kAgain;
+  if (pending == Reports::kHeld) return Drive::kReached;  // a report waits for its thread
+  return r == WaitResult::kStarved ? drive_starved(limit) : Drive::kReached;
+}
+
+// After a run toward `limit` with callbacks about: kDue when a report's release time has come (or
+// simulated time was advanced to it: nothing else to simulate before), kHeld when a report holds
+// simulated time until its thread processes it, kNone when no report decides what comes next.
+Runtime::Reports Runtime::reports_after_run(WaitResult r, SimTime limit) {
+  const SimTime now = backend_->now();
+  if (callbacks_.next_release() <= now) return Reports::kDue;
+  if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
+    return Reports::kHeld;
+  }
+  if (callbacks_.next_release() != CallbackHub::kForeverTime) {
+    backend_->advance_to(std::min(limit, callbacks_.next_release()));
+    return Reports::kDue;
+  }
+  return Reports::kNone;
 }
 
 WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
@@ -385,52 +441,57 @@ WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& 
   Waiter w;
   w.done = &done;
   w.deadline = deadline;
-  thread.waiter = &w;
-  struct Unregister {  // no dangling waiter if anything below throws
-    ThreadState& thread;
-    ~Unregister() { thread.waiter = nullptr; }
-  } unregister{thread};
+  const RegisteredWaiter registered(thread, w);
   threads_.turns_changed();  // this thread holds nobody back while it waits
-  bool failed = false;
-  for (;;) {
-    if (!w.woken) threads_.wake_waiters(backend_->now());
-    if (w.woken) break;
-    const SimTime limit = std::min(threads_.hold_back_limit(nullptr), threads_.earliest_waiter_deadline());
-    const Drive d = drive(lock, &thread, limit, what);
-    if (d == Drive::kWoke || d == Drive::kAgain) continue;
-    if (d == Drive::kFailed) {
-      failed = true;
-      break;
-    }
-    if (d == Drive::kStarved && threads_.hold_back_limit(nullptr) == kForeverTime &&
-        threads_.others_all_waiting(thread)) {
-      if (remote_stall(lock, what)) continue;
-      sim::log_error("deadlock: " + what() +
-                     ", but no task can make progress and no other host thread can act");
-      failed = true;
-      break;
-    }
-    if (d == Drive::kStarved && threads_.hold_back_limit(nullptr) == kForeverTime) {
-      const Remote r = remote_wait(lock, thread, what);
-      if (r == Remote::kAgain) continue;
-      if (r == Remote::kFailed) {
-        failed = true;
-        break;
-      }
-    }
-    // A thread that holds back is at the limit, or nothing is left to simulate: others must act.
-    if (!threads_.park(lock, thread, true)) {
-      sim::log_error("hang: " + what() + ", and no host thread made an API call for " +
-                     std::to_string(threads_.hang_timeout_seconds()) + " s (NPUSIM_HANG_TIMEOUT)");
-      failed = true;
-      break;
-    }
-  }
+  const bool woken = wait_until_woken(lock, thread, w, what);
   thread.waiter = nullptr;
   threads_.turns_changed();
-  if (failed) return WaitResult::kStarved;
+  if (!woken) return WaitResult::kStarved;
   thread.clock = std::max(thread.clock, w.at);
-  // Take the turn again at the wake time (not counted as a new call).
+  retake_turn(lock, thread, what);
+  if (done()) return WaitResult::kDone;
+  return w.at >= deadline ? WaitResult::kTimeout : WaitResult::kDone;
+}
+
+// Drives the engine (or lets others do it) until the waiter `w` of `thread` is woken. False:
+// the wait cannot end (deadlock or hang, logged).
+bool Runtime::wait_until_woken(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                               const Waiter& w, Describe what) {
+  for (;;) {
+    if (!w.woken) threads_.wake_waiters(backend_->now());
+    if (w.woken) return true;
+    const WaitStep step = drive_for_waiter(lock, thread, what);
+    if (step == WaitStep::kAgain) continue;
+    if (step == WaitStep::kFailed) return false;
+    // A thread that holds back is at the limit, or nothing is left to simulate: others must act.
+    if (!park_or_hang(lock, thread, what)) return false;
+  }
+}
+
+// One drive of a waiting thread up to where the next thread or waiter is due: kAgain to look
+// again, kPark when others must act, kFailed when nobody can (deadlock, logged).
+Runtime::WaitStep Runtime::drive_for_waiter(std::unique_lock<std::mutex>& lock,
+                                            ThreadState& thread, Describe what) {
+  const SimTime limit =
+      std::min(threads_.hold_back_limit(nullptr), threads_.earliest_waiter_deadline());
+  const Drive d = drive(lock, &thread, limit, what);
+  if (d == Drive::kWoke || d == Drive::kAgain) return WaitStep::kAgain;
+  if (d == Drive::kFailed) return WaitStep::kFailed;
+  if (d != Drive::kStarved || threads_.hold_back_limit(nullptr) != kForeverTime) {
+    return WaitStep::kPark;
+  }
+  if (threads_.others_all_waiting(thread)) {
+    return stall_or_deadlock(lock, what) ? WaitStep::kAgain : WaitStep::kFailed;
+  }
+  const Remote r = remote_wait(lock, thread, what);
+  if (r == Remote::kAgain) return WaitStep::kAgain;
+  return r == Remote::kFailed ? WaitStep::kFailed : WaitStep::kPark;
+}
+
+// Takes the turn again at the woken thread's clock (not counted as a new call), simulating up
+// to that clock first when other waiters may wake on the way.
+void Runtime::retake_turn(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                          Describe what) {
   for (;;) {
     if (!threads_.first_in_order(thread)) {
       threads_.park(lock, thread, false);
@@ -440,10 +501,8 @@ WaitResult Runtime::wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& 
       const Drive d = drive(lock, nullptr, thread.clock, what);
       if (d == Drive::kWoke || d == Drive::kAgain) continue;
     }
-    break;
+    return;
   }
-  if (done()) return WaitResult::kDone;
-  return w.at >= deadline ? WaitResult::kTimeout : WaitResult::kDone;
 }
 
 void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
@@ -462,6 +521,13 @@ void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
     backend_->run_until(never, t);
     return;
   }
+  catch_up_with_reports(lock, t);
+}
+
+// catch_up while callbacks are about: runs their reports and releases them on the way. Stops
+// at `t`, where nothing is left to simulate, or where a report waits for its thread (the device
+// is then seen as it is now).
+void Runtime::catch_up_with_reports(std::unique_lock<std::mutex>& lock, SimTime t) {
   for (;;) {
     if (run_runtime_reports(lock, false)) continue;
     callbacks_.release_due(backend_->now());
@@ -474,16 +540,7 @@ void Runtime::catch_up(std::unique_lock<std::mutex>& lock, SimTime t) {
       threads_.note_activity();  // wake the threads the reports are for
       continue;
     }
-    const SimTime now = backend_->now();
-    if (callbacks_.next_release() <= now) continue;
-    if (callbacks_.hold_limit() <= now || (r == WaitResult::kStarved && callbacks_.holding())) {
-      return;  // a report waits for its thread: the device is seen as it is now
-    }
-    if (callbacks_.next_release() != CallbackHub::kForeverTime) {
-      backend_->advance_to(std::min(t, callbacks_.next_release()));
-      continue;
-    }
-    return;  // reached t, or nothing left to simulate
+    if (reports_after_run(r, t) != Reports::kDue) return;
   }
 }
 

@@ -81,6 +81,10 @@
 
 namespace npusim::rt {
 
+namespace remote {
+class Link;
+}
+
 /// The host track of the runtime's own callback thread (runs unsubscribed host functions).
 constexpr std::uint32_t kRuntimeCallbackThread = kMaxHostThreads;
 
@@ -263,13 +267,30 @@ class Runtime {
   /// a wait), a report that waits for its thread parks it; without, the drive stops there.
   Drive drive(std::unique_lock<std::mutex>& lock, ThreadState* waiter, SimTime limit,
               Describe what);
+  Drive drive_starved(SimTime limit);
+  Drive drive_reports_slice(std::unique_lock<std::mutex>& lock, SimTime limit);
+  enum class Reports { kNone, kDue, kHeld };
+  Reports reports_after_run(WaitResult r, SimTime limit);
+  void catch_up_with_reports(std::unique_lock<std::mutex>& lock, SimTime t);
   SimTime first_clock() const;
   WaitResult wait_multi(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                         const std::function<bool()>& done, SimTime deadline, Describe what);
+  bool wait_until_woken(std::unique_lock<std::mutex>& lock, ThreadState& thread, const Waiter& w,
+                        Describe what);
+  enum class WaitStep { kAgain, kPark, kFailed };
+  WaitStep drive_for_waiter(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                            Describe what);
+  void retake_turn(std::unique_lock<std::mutex>& lock, ThreadState& thread, Describe what);
   enum class Step { kContinue, kReturn, kStarved };
   Step callback_step(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                      const std::function<bool()>& done, SimTime deadline, Describe what,
                      WaitResult& r);
+  Step step_after_run(std::unique_lock<std::mutex>& lock, ThreadState& thread, SimTime deadline,
+                      Describe what, WaitResult& r);
+  Step park_for_report(std::unique_lock<std::mutex>& lock, ThreadState& thread, Describe what);
+  WaitResult run_until_delivery(const std::function<bool()>& done, SimTime deadline);
+  bool stall_or_deadlock(std::unique_lock<std::mutex>& lock, Describe what);
+  bool park_or_hang(std::unique_lock<std::mutex>& lock, ThreadState& thread, Describe what);
   /// Runs the queued reports of the runtime's own callback thread (with the lock released
   /// meanwhile when `unlock`).
   bool run_runtime_reports(std::unique_lock<std::mutex>& lock, bool unlock);
@@ -310,6 +331,11 @@ class Runtime {
   /// kNone: nothing to wait for there (park); kAgain: something happened; kFailed: deadlock.
   enum class Remote { kNone, kAgain, kFailed };
   Remote remote_wait(std::unique_lock<std::mutex>& lock, ThreadState& thread, Describe what);
+  bool others_wait_or_pass(const ThreadState& thread) const;
+  bool block_on_session(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                        remote::Link& link);
+  bool wait_push_or_call(std::unique_lock<std::mutex>& lock, remote::Link& link,
+                         const HostThreads::Seen& seen);
   void join_session();
   std::shared_ptr<TaskCounter> all_tasks_ = std::make_shared<TaskCounter>();
   KernelObjects kernels_;

@@ -115,40 +115,15 @@ bool Runtime::remote_stall(std::unique_lock<std::mutex>& lock, Describe what) {
 
 Runtime::Remote Runtime::remote_wait(std::unique_lock<std::mutex>& lock, ThreadState& thread,
                                      Describe what) {
-  if (remote_ == nullptr || !shared_sync_.any()) return Remote::kNone;
-  remote::Link* link = remote_->connected();
-  if (link == nullptr) return Remote::kNone;
-  for (const ThreadState* t : threads_.all()) {
-    if (t != &thread && !t->waiting && !t->passive) return Remote::kNone;
-  }
+  remote::Link* link =
+      remote_ != nullptr && shared_sync_.any() ? remote_->connected() : nullptr;
+  if (link == nullptr || !others_wait_or_pass(thread)) return Remote::kNone;
   std::vector<SharedSync::Phantom> phantoms;
   std::string error;
   std::size_t taken = 0;
   bool ok = shared_sync_.take(*link, phantoms, error, &taken);
   if (ok && taken == 0) {
-    // Blocked as far as the session can tell (a passive thread's next call is later in
-    // simulated time); a call of a local thread ends the block too.
-    const HostThreads::Seen seen = threads_.seen();
-    remote::WireOut w;
-    link->send(remote::FrameType::kBlocked, w.u64(link->recorded_received()).bytes());
-    const auto step = static_cast<int>(std::max(1.0, threads_.passive_ms() / 2));
-    const auto hang_end = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                              std::chrono::duration<double>(threads_.hang_timeout_seconds()));
-    bool quiet = false;
-    threads_.enter_park(thread);
-    for (;;) {
-      lock.unlock();
-      const bool pushed = link->wait_push_for(step);
-      lock.lock();
-      if (pushed || threads_.changed_since(seen)) break;
-      if (std::chrono::steady_clock::now() >= hang_end) {
-        quiet = true;  // nothing from anywhere: park() decides (and reports the hang)
-        break;
-      }
-    }
-    threads_.leave_park(thread);
-    link->send(remote::FrameType::kUnblocked, {});
+    const bool quiet = block_on_session(lock, thread, *link);
     ok = shared_sync_.take(*link, phantoms, error, &taken);
     if (ok && quiet && taken == 0) return Remote::kNone;
   }
@@ -158,6 +133,46 @@ Runtime::Remote Runtime::remote_wait(std::unique_lock<std::mutex>& lock, ThreadS
   }
   for (SharedSync::Phantom& p : phantoms) submit_phantom(std::move(p));
   return Remote::kAgain;
+}
+
+// Every other host thread waits, or is passive (outside the runtime).
+bool Runtime::others_wait_or_pass(const ThreadState& thread) const {
+  for (const ThreadState* t : threads_.all()) {
+    if (t != &thread && !t->waiting && !t->passive) return false;
+  }
+  return true;
+}
+
+// Blocked as far as the session can tell (a passive thread's next call is later in simulated
+// time): the server learns it, and this thread waits for a push or a local thread's call. True
+// when nothing came from anywhere until the hang timeout.
+bool Runtime::block_on_session(std::unique_lock<std::mutex>& lock, ThreadState& thread,
+                               remote::Link& link) {
+  const HostThreads::Seen seen = threads_.seen();
+  remote::WireOut w;
+  link.send(remote::FrameType::kBlocked, w.u64(link.recorded_received()).bytes());
+  threads_.enter_park(thread);
+  const bool quiet = wait_push_or_call(lock, link, seen);
+  threads_.leave_park(thread);
+  link.send(remote::FrameType::kUnblocked, {});
+  return quiet;
+}
+
+// Waits (without the lock) for a push of the server or a call of a local thread; true when none
+// came before the hang timeout (park() then decides, and reports the hang).
+bool Runtime::wait_push_or_call(std::unique_lock<std::mutex>& lock, remote::Link& link,
+                                const HostThreads::Seen& seen) {
+  const auto step = static_cast<int>(std::max(1.0, threads_.passive_ms() / 2));
+  const auto hang_end = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(threads_.hang_timeout_seconds()));
+  for (;;) {
+    lock.unlock();
+    const bool pushed = link.wait_push_for(step);
+    lock.lock();
+    if (pushed || threads_.changed_since(seen)) return false;
+    if (std::chrono::steady_clock::now() >= hang_end) return true;
+  }
 }
 
 void Runtime::submit_phantom(SharedSync::Phantom p) {

@@ -95,15 +95,25 @@ IpcStatus RemoteIpcRegistry::allow(std::uint64_t id, IpcKind kind, std::int32_t 
   return status_of(in.u8());
 }
 
-IpcStatus RemoteIpcRegistry::import(std::uint64_t id, IpcKind kind, std::int32_t importer_pid,
-                                    IpcObject* object) {
-  remote::Link* l = link();
-  if (l == nullptr) return local_.import(id, kind, importer_pid, object);
+namespace {
+
+// How an object travels, after its owner in the server's answer to an import.
+void read_wire(remote::WireIn& in, int fd, IpcWire& wire) {
+  wire.records = in.u64();
+  wire.last_time = in.i64();
+  wire.description = in.str();
+  wire.fd = fd;
+}
+
+// Asks the server for object `id`: its owner and how it travels (`wire`, with the descriptor
+// that came along).
+IpcStatus request_import(remote::Link& l, std::uint64_t id, IpcKind kind, IpcWire& wire,
+                         std::int32_t& owner) {
   remote::WireOut w;
   w.u64(id).u8(static_cast<std::uint8_t>(kind));
   std::string reply;
   int fd = -1;
-  if (!l->request(remote::FrameType::kImport, w.bytes(), -1, reply, &fd)) {
+  if (!l.request(remote::FrameType::kImport, w.bytes(), -1, reply, &fd)) {
     return IpcStatus::kUnknownKey;
   }
   remote::WireIn in(reply);
@@ -112,31 +122,51 @@ IpcStatus RemoteIpcRegistry::import(std::uint64_t id, IpcKind kind, std::int32_t
     if (fd >= 0) ::close(fd);
     return st;
   }
-  const std::int32_t owner = in.i32();
+  owner = in.i32();
+  read_wire(in, fd, wire);
+  return IpcStatus::kOk;
+}
+
+}  // namespace
+
+IpcStatus RemoteIpcRegistry::import(std::uint64_t id, IpcKind kind, std::int32_t importer_pid,
+                                    IpcObject* object) {
+  remote::Link* l = link();
+  if (l == nullptr) return local_.import(id, kind, importer_pid, object);
   IpcWire wire;
-  wire.records = in.u64();
-  wire.last_time = in.i64();
-  wire.description = in.str();
-  wire.fd = fd;
-  if (owner == static_cast<std::int32_t>(::getpid())) {
-    if (fd >= 0) ::close(fd);
-    auto it = exported_.find(id);
-    if (it == exported_.end()) return IpcStatus::kUnknownKey;
-    *object = it->second;
-    return IpcStatus::kOk;
-  }
+  std::int32_t owner = 0;
+  const IpcStatus st = request_import(*l, id, kind, wire, owner);
+  if (st != IpcStatus::kOk) return st;
+  if (owner == static_cast<std::int32_t>(::getpid())) return import_own(id, wire, object);
+  return import_foreign(id, kind, importer_pid, wire, object);
+}
+
+// An import of this process's own export: the object itself (no descriptor needed).
+IpcStatus RemoteIpcRegistry::import_own(std::uint64_t id, const IpcWire& wire,
+                                        IpcObject* object) {
+  if (wire.fd >= 0) ::close(wire.fd);
+  auto it = exported_.find(id);
+  if (it == exported_.end()) return IpcStatus::kUnknownKey;
+  *object = it->second;
+  return IpcStatus::kOk;
+}
+
+// Another process's object: materialised by its kind's codec on the first import, counted on.
+IpcStatus RemoteIpcRegistry::import_foreign(std::uint64_t id, IpcKind kind,
+                                            std::int32_t importer_pid, const IpcWire& wire,
+                                            IpcObject* object) {
   Imported& imp = imported_[id];
   if (!imp.object) {
     IpcCodec* codec = codecs_[static_cast<int>(kind)];
     imp.object = codec != nullptr ? codec->materialize(id, wire) : nullptr;
     if (!imp.object) {
-      if (codec == nullptr && fd >= 0) ::close(fd);
+      if (codec == nullptr && wire.fd >= 0) ::close(wire.fd);
       imported_.erase(id);
       close(id, kind, importer_pid);
       return IpcStatus::kUnknownKey;
     }
-  } else if (fd >= 0) {
-    ::close(fd);
+  } else if (wire.fd >= 0) {
+    ::close(wire.fd);
   }
   ++imp.count;
   *object = imp.object;
@@ -246,49 +276,64 @@ SharedSync::Phantom SharedSync::event_record(const std::shared_ptr<EventState>& 
   return {device, t, std::move(apply), std::move(name)};
 }
 
+// kRecorded: another process recorded a shared event or notify tracked here.
+void SharedSync::take_recorded(const std::string& payload, std::vector<Phantom>& out) {
+  remote::WireIn in(payload);
+  const std::uint64_t id = in.u64();
+  const auto t = static_cast<sim::SimTime>(in.i64());
+  auto range = tracked_.equal_range(id);
+  for (auto it = range.first; it != range.second; ++it) {
+    if (auto ev = it->second.event.lock()) {
+      out.push_back(event_record(ev, t, it->second.device, "IPC_EVENT_RECORD"));
+    } else if (auto n = it->second.notify.lock()) {
+      out.push_back({it->second.device, t, [n] { n->set = true; }, "IPC_NOTIFY_RECORD"});
+    }
+  }
+}
+
+// One push of the server; false (with `error`) on a deadlock or a lost server.
+namespace {
+
+void warn_peer_lost(const std::string& payload) {
+  remote::WireIn in(payload);
+  const std::int32_t pid = in.i32();
+  sim::log_warn("process " + std::to_string(pid) + " (" + in.str() +
+                ") of the session ended without cleaning up");
+}
+
+std::string deadlock_error(const std::string& payload) {
+  remote::WireIn in(payload);
+  const std::string lost = in.str();
+  return "every process of the session waits for another" +
+         (lost.empty() ? std::string() : " (processes lost: " + lost + ")");
+}
+
+}  // namespace
+
+bool SharedSync::take_push(std::uint32_t kind, const std::string& payload,
+                           std::vector<Phantom>& out, std::string& error) {
+  using remote::FrameType;
+  const auto type = static_cast<FrameType>(kind);
+  if (type == FrameType::kRecorded) {
+    take_recorded(payload, out);
+  } else if (type == FrameType::kHcclMembers || type == FrameType::kHcclBatch) {
+    if (push_handler_) push_handler_(kind, payload, out);
+  } else if (type == FrameType::kPeerLost) {
+    warn_peer_lost(payload);
+  } else {
+    error = type == FrameType::kDeadlock ? deadlock_error(payload) : "the session server is gone";
+    return false;
+  }
+  return true;
+}
+
 bool SharedSync::take(remote::Link& link, std::vector<Phantom>& out, std::string& error,
                       std::size_t* taken) {
   bool ok = true;
   std::vector<remote::Link::Push> pushes = link.take_pushes();
   if (taken != nullptr) *taken = pushes.size();
   for (remote::Link::Push& p : pushes) {
-    remote::WireIn in(p.payload);
-    switch (static_cast<remote::FrameType>(p.kind)) {
-      case remote::FrameType::kRecorded: {
-        const std::uint64_t id = in.u64();
-        const auto t = static_cast<sim::SimTime>(in.i64());
-        auto range = tracked_.equal_range(id);
-        for (auto it = range.first; it != range.second; ++it) {
-          if (auto ev = it->second.event.lock()) {
-            out.push_back(event_record(ev, t, it->second.device, "IPC_EVENT_RECORD"));
-          } else if (auto n = it->second.notify.lock()) {
-            out.push_back({it->second.device, t, [n] { n->set = true; }, "IPC_NOTIFY_RECORD"});
-          }
-        }
-        break;
-      }
-      case remote::FrameType::kHcclMembers:
-      case remote::FrameType::kHcclBatch:
-        if (push_handler_) push_handler_(p.kind, p.payload, out);
-        break;
-      case remote::FrameType::kPeerLost: {
-        const std::int32_t pid = in.i32();
-        sim::log_warn("process " + std::to_string(pid) + " (" + in.str() +
-                      ") of the session ended without cleaning up");
-        break;
-      }
-      case remote::FrameType::kDeadlock: {
-        const std::string lost = in.str();
-        error = "every process of the session waits for another" +
-                (lost.empty() ? std::string() : " (processes lost: " + lost + ")");
-        ok = false;
-        break;
-      }
-      default:
-        error = "the session server is gone";
-        ok = false;
-        break;
-    }
+    if (!take_push(p.kind, p.payload, out, error)) ok = false;
   }
   // Its kServerGone was taken by an earlier wait: every later wait on the session fails too,
   // at once (nothing can come any more).

@@ -105,6 +105,9 @@ class RemoteIpcRegistry final : public IpcRegistry {
     std::size_t count = 0;
   };
   std::map<std::uint64_t, Imported> imported_;  // other processes' objects imported here
+  IpcStatus import_own(std::uint64_t id, const IpcWire& wire, IpcObject* object);
+  IpcStatus import_foreign(std::uint64_t id, IpcKind kind, std::int32_t importer_pid,
+                           const IpcWire& wire, IpcObject* object);
   std::vector<IpcObject> retired_;               // closed imports, kept until aclFinalize
 };
 
@@ -154,6 +157,9 @@ class SharedSync {
     std::uint32_t device = 0;
   };
   std::multimap<std::uint64_t, Tracked> tracked_;
+  void take_recorded(const std::string& payload, std::vector<Phantom>& out);
+  bool take_push(std::uint32_t kind, const std::string& payload, std::vector<Phantom>& out,
+                 std::string& error);
   RemoteIpcRegistry* registry_ = nullptr;
   int holders_ = 0;
   PushHandler push_handler_;

@@ -191,22 +191,71 @@ void submit_to_stream(Call& call, Stream& s, const std::function<Task()>& make,
   if (!record_if_recording(call, s, make, name)) submit_to_stream(call, s, make());
 }
 
-void submit_to_stream(Call& call, Stream& s, Task task) {
-  if (s.recording) {
-    std::string name = task.name;
-    record_if_recording(call, s, [t = std::move(task)] { return t; }, name);
-    return;
-  }
-  std::shared_ptr<ContextFault> fault = s.context_fault;
-  if (fault->stopped) {
-    fail(fault->error, "a task of this context failed with ACL_STOP_ON_FAILURE set: the context "
-                       "accepts no new tasks");
+namespace {
+
+// A stream takes no tasks after ACL_STOP_ON_FAILURE stopped its context or aclrtStreamStop it.
+void require_accepting(const Stream& s) {
+  const ContextFault& fault = *s.context_fault;
+  if (fault.stopped) {
+    fail(fault.error, "a task of this context failed with ACL_STOP_ON_FAILURE set: the context "
+                      "accepts no new tasks");
   }
   if (s.stopped) {
     fail(ACL_ERROR_RT_INTERNAL_ERROR,
          "stream " + std::to_string(s.id) +
              " was stopped by aclrtStreamStop: it takes no tasks until aclrtStreamAbort");
   }
+}
+
+// A failed task: the stream's error; with ACL_STOP_ON_FAILURE, the context stops.
+void note_failure(StreamProgress& p, ContextFault& fault, int error) {
+  p.error = error;
+  if (fault.stop_on_failure && !fault.stopped) {
+    fault.stopped = true;
+    fault.error = error;
+  }
+}
+
+// The task's effect and completion as the stream sees them: nothing happens once the context
+// stopped; completion counts the task (stream, context, runtime) and records its error.
+void wrap_for_stream(Task& task, const Stream& s, std::shared_ptr<ContextFault> fault,
+                     std::shared_ptr<TaskCounter> all) {
+  if (task.effect) {
+    task.effect = [fault, effect = std::move(task.effect)] {
+      return fault->stopped ? 0 : effect();  // the context stopped: the task does nothing
+    };
+  }
+  task.done = [p = s.progress, ctx = s.context_tasks, all, fault,
+               user_done = std::move(task.done)](const TaskOutcome& r) {
+    if (user_done) user_done(r);
+    if (r.error != 0 && !r.discarded) note_failure(*p, *fault, r.error);
+    ++p->finished;
+    ++ctx->finished;
+    ++all->finished;
+  };
+}
+
+// A task for a stream being captured: it joins the model being recorded.
+void record_task(Call& call, Stream& s, Task task) {
+  std::string name = task.name;
+  record_if_recording(call, s, [t = std::move(task)] { return t; }, name);
+}
+
+// One more task of the stream, its context and the runtime (its completion counts it done).
+void count_submitted(Task& task, Stream& s, std::shared_ptr<ContextFault> fault,
+                     std::shared_ptr<TaskCounter> all) {
+  wrap_for_stream(task, s, std::move(fault), all);
+  ++s.progress->submitted;
+  ++s.context_tasks->submitted;
+  ++all->submitted;
+}
+
+}  // namespace
+
+void submit_to_stream(Call& call, Stream& s, Task task) {
+  if (s.recording) return record_task(call, s, std::move(task));
+  require_accepting(s);
+  std::shared_ptr<ContextFault> fault = s.context_fault;
   const std::shared_ptr<Stream> keep = s.shared_from_this();
   wait_for_queue_space(call, s);
   require_alive(s);
@@ -214,33 +263,10 @@ void submit_to_stream(Call& call, Stream& s, Task task) {
   task.stream = s.id;
   task.task_id = s.next_task_id++ & 0xFFFFu;
   task.priority = s.priority;
-  if (task.effect) {
-    task.effect = [fault, effect = std::move(task.effect)] {
-      return fault->stopped ? 0 : effect();  // the context stopped: the task does nothing
-    };
-  }
-  std::shared_ptr<TaskCounter> all = call.runtime().all_tasks();
-  task.done = [p = s.progress, ctx = s.context_tasks, all, fault,
-               user_done = std::move(task.done)](const TaskOutcome& r) {
-    if (user_done) user_done(r);
-    if (r.error != 0 && !r.discarded) {
-      p->error = r.error;
-      if (fault->stop_on_failure && !fault->stopped) {
-        fault->stopped = true;
-        fault->error = r.error;
-      }
-    }
-    ++p->finished;
-    ++ctx->finished;
-    ++all->finished;
-  };
-  ++s.progress->submitted;
-  ++s.context_tasks->submitted;
-  ++all->submitted;
-  ThreadState& thread = call.thread();
+  count_submitted(task, s, fault, call.runtime().all_tasks());
   if (!s.is_default) {
-    thread.last_task_id = task.task_id;
-    thread.has_task = true;
+    call.thread().last_task_id = task.task_id;
+    call.thread().has_task = true;
   }
   call.submit(std::move(task));
 }

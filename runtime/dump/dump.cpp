@@ -165,6 +165,11 @@ void start_data_dump_clock(Call& call) {
   state().time_dir = civil_time(call.clock(), 14);
 }
 
+void require_exception_dump(const std::string& api) {
+  require(active().scene != Scene::kNone, ACL_ERROR_DUMP_NOT_RUN,
+          api + ": exception dump is not enabled (dump_scene)");
+}
+
 }  // namespace
 
 void configure_from_init(const Config& c) {
@@ -186,6 +191,69 @@ struct OpRun {
   bool inputs_taken = false;
 };
 
+namespace {
+
+// A dump file's name: type.name.task.stream.microseconds.
+std::string dump_file_name(const OpDesc& d, std::uint32_t task, std::uint32_t stream,
+                           std::uint64_t us) {
+  return d.type + "." + d.name + "." + std::to_string(task) + "." + std::to_string(stream) + "." +
+         std::to_string(us);
+}
+
+// A task before the operator's kernels that keeps its inputs as the device holds them then.
+Task input_capture(const std::shared_ptr<OpRun>& run) {
+  Task t;
+  t.kind = TaskKind::kNop;
+  t.name = "DUMP_INPUTS";
+  t.done = [run](const TaskOutcome& o) {
+    if (o.discarded || o.error != 0) return;
+    run->inputs.clear();  // a model run instance runs the recorded task again
+    for (const TensorView& v : run->desc.inputs) {
+      if (v.addr != nullptr) run->inputs.push_back(gather(v));
+    }
+    run->inputs_taken = true;
+  };
+  return t;
+}
+
+// The data dump of an operator that ended at `end`: its inputs (kept before it ran), outputs.
+void write_op_dump(OpRun& run, sim::SimTime end) {
+  std::vector<Tensor> tensors;
+  if (run.mode != Mode::kOutput) {
+    if (!run.inputs_taken) return;
+    std::size_t k = 0;
+    for (const TensorView& v : run.desc.inputs) {
+      if (v.addr == nullptr) continue;
+      tensors.push_back(tensor_of(v, 0, std::move(run.inputs[k++])));
+    }
+  }
+  if (run.mode != Mode::kInput) {
+    for (const TensorView& v : run.desc.outputs) {
+      if (v.addr == nullptr) continue;
+      tensors.push_back(tensor_of(v, 1, gather(v)));
+    }
+  }
+  const std::uint64_t us = end / 1000000;
+  emit(run.dir / dump_file_name(run.desc, run.task_id, run.stream_id, us),
+       encode_file(run.desc.name, us, tensors, ""));
+}
+
+// The operator about to be submitted on `st`: its first task and where its dump goes.
+std::shared_ptr<OpRun> new_op_run(const OpDesc& desc, bool data, const Config& c,
+                                  const Stream& st) {
+  auto run = std::make_shared<OpRun>();
+  run->desc = desc;
+  run->data = data;
+  run->mode = c.mode;
+  run->task_id = st.next_task_id & 0xFFFFu;
+  run->stream_id = st.id;
+  run->device = st.device;
+  run->dir = absolute_dir(c.path) / state().time_dir / std::to_string(st.device);
+  return run;
+}
+
+}  // namespace
+
 std::shared_ptr<OpRun> before_op(Call& call, void* stream, const OpDesc& desc) {
   State& s = state();
   if (s.args_on) write_args_file(desc);
@@ -194,28 +262,10 @@ std::shared_ptr<OpRun> before_op(Call& call, void* stream, const OpDesc& desc) {
   const bool exception = c.scene != Scene::kNone;
   if (!data && !exception) return nullptr;
   Stream& st = call.stream(stream);
-  auto run = std::make_shared<OpRun>();
-  run->desc = desc;
-  run->data = data;
-  run->mode = c.mode;
-  run->task_id = st.next_task_id & 0xFFFFu;
-  run->stream_id = st.id;
-  run->device = st.device;
-  run->dir = absolute_dir(c.path) / s.time_dir / std::to_string(st.device);
+  std::shared_ptr<OpRun> run = new_op_run(desc, data, c, st);
   if (exception) s.exception_ops[{st.device, st.id}] = run;
   if (data && run->mode != Mode::kOutput) {
-    Task t;
-    t.kind = TaskKind::kNop;
-    t.name = "DUMP_INPUTS";
-    t.done = [run](const TaskOutcome& o) {
-      if (o.discarded || o.error != 0) return;
-      run->inputs.clear();  // a model run instance runs the recorded task again
-      for (const TensorView& v : run->desc.inputs) {
-        if (v.addr != nullptr) run->inputs.push_back(gather(v));
-      }
-      run->inputs_taken = true;
-    };
-    submit_to_stream(call, st, std::move(t));
+    submit_to_stream(call, st, input_capture(run));
     run->task_id = st.next_task_id & 0xFFFFu;  // the operator's first kernel
   }
   return run;
@@ -231,35 +281,65 @@ void after_op(Call& call, void* stream, const std::shared_ptr<OpRun>& run) {
   t.name = "DUMP_OUTPUTS";
   t.done = [run](const TaskOutcome& o) {
     if (o.discarded || o.error != 0) return;
-    std::vector<Tensor> tensors;
-    if (run->mode != Mode::kOutput) {
-      if (!run->inputs_taken) return;
-      std::size_t k = 0;
-      for (const TensorView& v : run->desc.inputs) {
-        if (v.addr == nullptr) continue;
-        tensors.push_back(tensor_of(v, 0, std::move(run->inputs[k++])));
-      }
-    }
-    if (run->mode != Mode::kInput) {
-      for (const TensorView& v : run->desc.outputs) {
-        if (v.addr == nullptr) continue;
-        tensors.push_back(tensor_of(v, 1, gather(v)));
-      }
-    }
-    const std::uint64_t us = o.end / 1000000;
-    const std::string file = run->desc.type + "." + run->desc.name + "." +
-                             std::to_string(run->task_id) + "." + std::to_string(run->stream_id) +
-                             "." + std::to_string(us);
-    emit(run->dir / file, encode_file(run->desc.name, us, tensors, ""));
+    write_op_dump(*run, o.end);
   };
   submit_to_stream(call, st, std::move(t));
 }
 
-void on_kernel_failure(const std::string& kernel, std::uint32_t device, std::uint32_t stream,
-                       std::uint32_t task_id, const models::TaskOutcome& outcome,
-                       const void* args, std::uint32_t args_size) {
-  if (active().scene == Scene::kNone) return;
-  const std::uint64_t us = outcome.end / 1000000;
+namespace {
+
+std::string hex_of(const void* data, std::uint32_t size) {
+  std::string hex;
+  static const char* digits = "0123456789abcdef";
+  const auto* b = static_cast<const std::uint8_t*>(data);
+  for (std::uint32_t i = 0; b != nullptr && i < size; ++i) {
+    hex.push_back(digits[b[i] >> 4]);
+    hex.push_back(digits[b[i] & 15]);
+  }
+  return hex;
+}
+
+// The operator's inputs and outputs in device memory, as the device holds them now.
+std::vector<Tensor> device_tensors(const OpDesc& desc) {
+  const MemoryRegistry& mem = Runtime::instance().memory();
+  std::vector<Tensor> tensors;
+  auto add = [&](const std::vector<TensorView>& views, int kind) {
+    for (const TensorView& v : views) {
+      if (v.addr == nullptr || mem.find(v.addr) == nullptr) continue;  // absent or not device memory
+      tensors.push_back(tensor_of(v, kind, gather(v)));
+    }
+  };
+  add(desc.inputs, 0);
+  add(desc.outputs, 1);
+  return tensors;
+}
+
+// A failed kernel of an operator: its tensors as the device holds them now, in a DumpData file
+// beside the exception record `j` (which names it).
+void dump_failed_op(const OpRun& run, std::uint32_t device, std::uint32_t stream,
+                    std::uint32_t task_id, std::uint64_t us, Json& j) {
+  const std::vector<Tensor> tensors = device_tensors(run.desc);
+  const std::string data_name = dump_file_name(run.desc, task_id, stream, us);
+  j["op_type"] = run.desc.type;
+  j["op_name"] = run.desc.name;
+  j["tensors"] = tensors.size();
+  j["data_file"] = data_name;
+  if (!write_file(exception_root(device) / data_name, encode_file(run.desc.name, us, tensors, ""))) {
+    sim::log_error("exception dump: cannot write " + data_name);
+  }
+}
+
+void write_exception_record(const Json& j, const fs::path& p) {
+  const std::string text = j.dump(2) + "\n";
+  if (!write_file(p, std::vector<std::uint8_t>(text.begin(), text.end()))) {
+    sim::log_error("exception dump: cannot write " + p.string());
+    return;
+  }
+  sim::log_info("exception dump: " + p.string());
+}
+
+Json failure_record(const std::string& kernel, std::uint32_t device, std::uint32_t stream,
+                    std::uint32_t task_id, const models::TaskOutcome& outcome) {
   Json j;
   j["kernel"] = kernel;
   j["device_id"] = device;
@@ -267,50 +347,33 @@ void on_kernel_failure(const std::string& kernel, std::uint32_t device, std::uin
   j["task_id"] = task_id;
   j["error_code"] = outcome.error;
   j["start_us"] = outcome.start / 1000000;
-  j["end_us"] = us;
-  std::string hex;
-  static const char* digits = "0123456789abcdef";
-  const auto* b = static_cast<const std::uint8_t*>(args);
-  for (std::uint32_t i = 0; b != nullptr && i < args_size; ++i) {
-    hex.push_back(digits[b[i] >> 4]);
-    hex.push_back(digits[b[i] & 15]);
-  }
-  j["args"] = hex;
-  // An operator's kernel: its tensors as the device holds them now, in a DumpData file beside.
+  j["end_us"] = outcome.end / 1000000;
+  return j;
+}
+
+// The operator run whose kernels include task `task_id` of the stream, if any.
+const OpRun* op_of_task(std::uint32_t device, std::uint32_t stream, std::uint32_t task_id) {
   auto op = state().exception_ops.find({device, stream});
-  if (op != state().exception_ops.end() && task_id >= op->second->task_id &&
-      task_id <= op->second->last_task) {
-    const OpRun& run = *op->second;
-    const MemoryRegistry& mem = Runtime::instance().memory();
-    std::vector<Tensor> tensors;
-    auto add = [&](const std::vector<TensorView>& views, int kind) {
-      for (const TensorView& v : views) {
-        if (v.addr == nullptr || mem.find(v.addr) == nullptr) continue;  // absent or not device memory
-        tensors.push_back(tensor_of(v, kind, gather(v)));
-      }
-    };
-    add(run.desc.inputs, 0);
-    add(run.desc.outputs, 1);
-    const std::string data_name = run.desc.type + "." + run.desc.name + "." +
-                                  std::to_string(task_id) + "." + std::to_string(stream) + "." +
-                                  std::to_string(us);
-    j["op_type"] = run.desc.type;
-    j["op_name"] = run.desc.name;
-    j["tensors"] = tensors.size();
-    j["data_file"] = data_name;
-    if (!write_file(exception_root(device) / data_name, encode_file(run.desc.name, us, tensors, ""))) {
-      sim::log_error("exception dump: cannot write " + data_name);
-    }
+  if (op == state().exception_ops.end()) return nullptr;
+  if (task_id < op->second->task_id || task_id > op->second->last_task) return nullptr;
+  return op->second.get();
+}
+
+}  // namespace
+
+void on_kernel_failure(const std::string& kernel, std::uint32_t device, std::uint32_t stream,
+                       std::uint32_t task_id, const models::TaskOutcome& outcome,
+                       const void* args, std::uint32_t args_size) {
+  if (active().scene == Scene::kNone) return;
+  const std::uint64_t us = outcome.end / 1000000;
+  Json j = failure_record(kernel, device, stream, task_id, outcome);
+  j["args"] = hex_of(args, args_size);
+  if (const OpRun* run = op_of_task(device, stream, task_id)) {
+    dump_failed_op(*run, device, stream, task_id, us, j);
   }
-  const std::string text = j.dump(2) + "\n";
-  const fs::path p = exception_root(device) / (kernel + "." + std::to_string(task_id) + "." +
-                                                std::to_string(stream) + "." +
-                                                std::to_string(us) + ".exception.json");
-  if (!write_file(p, std::vector<std::uint8_t>(text.begin(), text.end()))) {
-    sim::log_error("exception dump: cannot write " + p.string());
-    return;
-  }
-  sim::log_info("exception dump: " + p.string());
+  write_exception_record(j, exception_root(device) / (kernel + "." + std::to_string(task_id) +
+                                                       "." + std::to_string(stream) + "." +
+                                                       std::to_string(us) + ".exception.json"));
 }
 
 // ---- The C skin's operations ----
@@ -409,8 +472,7 @@ const char* get_path(Call& call, int type) {
 void get_exception_path(Call& call, char* path, std::size_t max_len) {
   require_not_null(path, "path");
   require(max_len > 1, ACL_ERROR_INVALID_PARAM, "acldumpGetExceptionInfoPath: maxLen must be > 1");
-  require(active().scene != Scene::kNone, ACL_ERROR_DUMP_NOT_RUN,
-          "acldumpGetExceptionInfoPath: exception dump is not enabled (dump_scene)");
+  require_exception_dump("acldumpGetExceptionInfoPath");
   const std::string root = with_slash(exception_root(current_device(call)));
   require(root.size() < max_len, ACL_ERROR_INVALID_PARAM,
           "acldumpGetExceptionInfoPath: maxLen " + std::to_string(max_len) + " cannot hold the " +
@@ -418,8 +480,10 @@ void get_exception_path(Call& call, char* path, std::size_t max_len) {
   std::memcpy(path, root.c_str(), root.size() + 1);
 }
 
-void save_exception_info(Call& call, const char* file, const char* tag,
-                         const acldumpTensorInfo* tensors, std::size_t count) {
+namespace {
+
+// acldumpSaveExceptionInfo's file name: relative, without "..".
+void check_custom_file_name(const char* file) {
   require_not_null(file, "fileName");
   require(*file != '\0', ACL_ERROR_INVALID_PARAM, "acldumpSaveExceptionInfo: fileName is empty");
   const fs::path rel(file);
@@ -429,52 +493,73 @@ void save_exception_info(Call& call, const char* file, const char* tag,
     require(part != "..", ACL_ERROR_INVALID_PARAM,
             std::string("acldumpSaveExceptionInfo: fileName ") + file + " contains \"..\"");
   }
-  require_not_null(tensors, "tensors");
-  require(count > 0, ACL_ERROR_INVALID_PARAM, "acldumpSaveExceptionInfo: tensorCount is 0");
-  require(active().scene != Scene::kNone, ACL_ERROR_DUMP_NOT_RUN,
-          "acldumpSaveExceptionInfo: exception dump is not enabled (dump_scene)");
-  call.catch_up();  // the data as the device holds it at the caller's time
-  const MemoryRegistry& mem = call.runtime().memory();
+}
+
+// Tensor i of acldumpSaveExceptionInfo, checked: raw device memory inside one allocation.
+void check_custom_tensor(const MemoryRegistry& mem, const acldumpTensorInfo& t, std::size_t i) {
+  const std::string which = "acldumpSaveExceptionInfo: tensor " + std::to_string(i);
+  require(t.addrType == ACL_DUMP_ADDR_RAW && t.placement == ACL_DUMP_PLACEMENT_DEVICE,
+          ACL_ERROR_INVALID_PARAM,
+          which + " must have addrType ACL_DUMP_ADDR_RAW and placement ACL_DUMP_PLACEMENT_DEVICE");
+  require(t.tensorAddr != nullptr && t.tensorSize > 0, ACL_ERROR_INVALID_PARAM,
+          which + " has a NULL address or size 0");
+  require(t.shapeNum <= ACL_DUMP_MAX_SHAPE_NUM && t.originShapeNum <= ACL_DUMP_MAX_SHAPE_NUM,
+          ACL_ERROR_INVALID_PARAM, which + " has more than 25 dimensions");
+  require(t.type >= ACL_DUMP_TENSOR_INPUT && t.type <= ACL_DUMP_TENSOR_WORKSPACE,
+          ACL_ERROR_INVALID_PARAM, which + " has an unknown type");
+  const Allocation* a = mem.find(t.tensorAddr);
+  require(a != nullptr && a->kind != MemKind::kHostPinned &&
+              a->contains(reinterpret_cast<std::uintptr_t>(t.tensorAddr), t.tensorSize),
+          ACL_ERROR_INVALID_PARAM,
+          which + " (" + std::to_string(t.tensorSize) +
+              " bytes) is not inside one device allocation");
+}
+
+Tensor custom_tensor(const acldumpTensorInfo& t) {
+  Tensor o;
+  o.kind = static_cast<int>(t.type);
+  o.dtype = t.dataType;
+  o.format = t.format;
+  o.shape.assign(t.shape, t.shape + t.shapeNum);
+  o.origin_shape.assign(t.originShape, t.originShape + t.originShapeNum);
+  const auto* p = reinterpret_cast<const std::uint8_t*>(t.tensorAddr);
+  o.data.assign(p, p + t.tensorSize);
+  return o;
+}
+
+std::vector<Tensor> custom_tensors(const MemoryRegistry& mem, const acldumpTensorInfo* tensors,
+                                   std::size_t count) {
   std::vector<Tensor> out;
   for (std::size_t i = 0; i < count; ++i) {
-    const acldumpTensorInfo& t = tensors[i];
-    const std::string which = "tensor " + std::to_string(i);
-    require(t.addrType == ACL_DUMP_ADDR_RAW && t.placement == ACL_DUMP_PLACEMENT_DEVICE,
-            ACL_ERROR_INVALID_PARAM,
-            "acldumpSaveExceptionInfo: " + which +
-                " must have addrType ACL_DUMP_ADDR_RAW and placement ACL_DUMP_PLACEMENT_DEVICE");
-    require(t.tensorAddr != nullptr && t.tensorSize > 0, ACL_ERROR_INVALID_PARAM,
-            "acldumpSaveExceptionInfo: " + which + " has a NULL address or size 0");
-    require(t.shapeNum <= ACL_DUMP_MAX_SHAPE_NUM && t.originShapeNum <= ACL_DUMP_MAX_SHAPE_NUM,
-            ACL_ERROR_INVALID_PARAM,
-            "acldumpSaveExceptionInfo: " + which + " has more than 25 dimensions");
-    require(t.type >= ACL_DUMP_TENSOR_INPUT && t.type <= ACL_DUMP_TENSOR_WORKSPACE,
-            ACL_ERROR_INVALID_PARAM, "acldumpSaveExceptionInfo: " + which + " has an unknown type");
-    const Allocation* a = mem.find(t.tensorAddr);
-    require(a != nullptr && a->kind != MemKind::kHostPinned &&
-                a->contains(reinterpret_cast<std::uintptr_t>(t.tensorAddr), t.tensorSize),
-            ACL_ERROR_INVALID_PARAM,
-            "acldumpSaveExceptionInfo: " + which + " (" + std::to_string(t.tensorSize) +
-                " bytes) is not inside one device allocation");
-    Tensor o;
-    o.kind = static_cast<int>(t.type);
-    o.dtype = t.dataType;
-    o.format = t.format;
-    o.shape.assign(t.shape, t.shape + t.shapeNum);
-    o.origin_shape.assign(t.originShape, t.originShape + t.originShapeNum);
-    const auto* p = reinterpret_cast<const std::uint8_t*>(t.tensorAddr);
-    o.data.assign(p, p + t.tensorSize);
-    out.push_back(std::move(o));
+    check_custom_tensor(mem, tensors[i], i);
+    out.push_back(custom_tensor(tensors[i]));
   }
-  const fs::path root = exception_root(current_device(call));
-  sim::SimTime at = call.clock();
-  fs::path target;
+  return out;
+}
+
+// The first name file.custom.<time> not taken yet, from simulated time `at` on in 1 ms steps
+// (`at` becomes the time in the name).
+fs::path free_custom_path(const fs::path& root, const char* file, sim::SimTime& at) {
   std::error_code ec;
   for (;;) {
-    target = root / (std::string(file) + ".custom." + civil_time(at, 17));
-    if (!fs::exists(target, ec)) break;
+    fs::path target = root / (std::string(file) + ".custom." + civil_time(at, 17));
+    if (!fs::exists(target, ec)) return target;
     at += 1000000000;  // 1 ms
   }
+}
+
+}  // namespace
+
+void save_exception_info(Call& call, const char* file, const char* tag,
+                         const acldumpTensorInfo* tensors, std::size_t count) {
+  check_custom_file_name(file);
+  require_not_null(tensors, "tensors");
+  require(count > 0, ACL_ERROR_INVALID_PARAM, "acldumpSaveExceptionInfo: tensorCount is 0");
+  require_exception_dump("acldumpSaveExceptionInfo");
+  call.catch_up();  // the data as the device holds it at the caller's time
+  const std::vector<Tensor> out = custom_tensors(call.runtime().memory(), tensors, count);
+  sim::SimTime at = call.clock();
+  const fs::path target = free_custom_path(exception_root(current_device(call)), file, at);
   const std::vector<std::uint8_t> bytes =
       encode_file(file, at / 1000000, out, tag != nullptr ? tag : "");
   require(write_file(target, bytes), ACL_ERROR_INVALID_FILE,

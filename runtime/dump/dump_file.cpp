@@ -116,6 +116,20 @@ std::filesystem::path absolute_dir(const std::string& p) {
   return ec ? std::filesystem::path(p) : a.lexically_normal();
 }
 
+namespace {
+
+// The view's strides (elements); none given: row-major.
+std::vector<std::int64_t> strides_of(const TensorView& v) {
+  const std::size_t rank = v.dims.size();
+  std::vector<std::int64_t> strides = v.strides;
+  if (strides.size() == rank) return strides;
+  strides.assign(rank, 1);
+  for (std::size_t k = rank; k-- > 1;) strides[k - 1] = strides[k] * v.dims[k];
+  return strides;
+}
+
+}  // namespace
+
 // The elements of `v` in row-major order of its view.
 std::vector<std::uint8_t> gather(const TensorView& v) {
   std::int64_t n = 1;
@@ -123,11 +137,7 @@ std::vector<std::uint8_t> gather(const TensorView& v) {
   std::vector<std::uint8_t> out(static_cast<std::size_t>(n > 0 ? n : 0) * v.elem_size);
   if (n <= 0 || v.addr == nullptr) return out;
   const std::size_t rank = v.dims.size();
-  std::vector<std::int64_t> strides = v.strides;
-  if (strides.size() != rank) {  // none given: row-major
-    strides.assign(rank, 1);
-    for (std::size_t k = rank; k-- > 1;) strides[k - 1] = strides[k] * v.dims[k];
-  }
+  const std::vector<std::int64_t> strides = strides_of(v);
   std::vector<std::int64_t> idx(rank, 0);
   for (std::int64_t e = 0; e < n; ++e) {
     std::int64_t off = 0;
@@ -179,28 +189,36 @@ std::string civil_time(sim::SimTime t, int digits) {
   return s;
 }
 
-std::vector<std::uint8_t> encode_file(const std::string& op_name, std::uint64_t dump_time_us,
-                                      const std::vector<Tensor>& tensors,
-                                      const std::string& user_tag) {
+namespace {
+
+// A tensor's DumpData message: an output (field 3) or input (4) with its type, format and
+// shapes; a buffer (5) with its size.
+void tensor_field(std::string& msg, const Tensor& t) {
+  std::string m;
+  if (t.kind == 2) {
+    field_varint(m, 1, 0);  // L1
+    field_varint(m, 3, t.data.size());
+    field_bytes(msg, 5, m);
+    return;
+  }
+  const bool output = t.kind == 1;
+  field_varint(m, 1, proto_dtype(t.dtype));
+  field_varint(m, 2, static_cast<std::uint64_t>(static_cast<std::uint32_t>(t.format)));
+  field_bytes(m, 3, shape_message(t.shape));
+  field_varint(m, output ? 6 : 5, t.data.size());
+  field_bytes(m, output ? 7 : 6, shape_message(t.origin_shape));
+  field_bytes(msg, output ? 3 : 4, m);
+}
+
+// The DumpData message of a dump file.
+std::string dump_message(const std::string& op_name, std::uint64_t dump_time_us,
+                         const std::vector<Tensor>& tensors, const std::string& user_tag) {
   std::string msg;
   field_bytes(msg, 1, "2.0");
   field_varint(msg, 2, dump_time_us);
   for (int kind : {1, 0, 2}) {  // outputs (field 3), inputs (4), buffers (5): field order
     for (const Tensor& t : tensors) {
-      if (t.kind != kind) continue;
-      std::string m;
-      if (kind == 2) {
-        field_varint(m, 1, 0);  // L1
-        field_varint(m, 3, t.data.size());
-        field_bytes(msg, 5, m);
-        continue;
-      }
-      field_varint(m, 1, proto_dtype(t.dtype));
-      field_varint(m, 2, static_cast<std::uint64_t>(static_cast<std::uint32_t>(t.format)));
-      field_bytes(m, 3, shape_message(t.shape));
-      field_varint(m, kind == 1 ? 6 : 5, t.data.size());
-      field_bytes(m, kind == 1 ? 7 : 6, shape_message(t.origin_shape));
-      field_bytes(msg, kind == 1 ? 3 : 4, m);
+      if (t.kind == kind) tensor_field(msg, t);
     }
   }
   field_bytes(msg, 6, op_name);
@@ -210,6 +228,15 @@ std::vector<std::uint8_t> encode_file(const std::string& op_name, std::uint64_t 
     field_bytes(attr, 2, user_tag);
     field_bytes(msg, 9, attr);
   }
+  return msg;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_file(const std::string& op_name, std::uint64_t dump_time_us,
+                                      const std::vector<Tensor>& tensors,
+                                      const std::string& user_tag) {
+  const std::string msg = dump_message(op_name, dump_time_us, tensors, user_tag);
   std::vector<std::uint8_t> out(8);
   const std::uint64_t n = msg.size();
   for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(n >> (8 * i));

@@ -78,15 +78,17 @@ std::string Comm::name() const {
   return "npusim_hccl_domain_" + std::to_string(domain_->id);
 }
 
+struct Comm::PlanMove {
+  std::uint32_t peer = 0;  // rank the source lives on (own rank: local)
+  Ref dst;
+  Ref src;
+  std::uint64_t bytes = 0;
+  bool reduce = false;
+  const char* what = "Memcpy";
+};
+
 struct Comm::Plan {
-  struct Move {
-    std::uint32_t peer = 0;  // rank the source lives on (own rank: local)
-    Ref dst;
-    Ref src;
-    std::uint64_t bytes = 0;
-    bool reduce = false;
-    const char* what = "Memcpy";
-  };
+  using Move = PlanMove;
   std::vector<Move> pulls;   // after the first handshake, one helper stream per peer
   std::vector<Move> finish;  // local, after the second handshake, in order
   int op = 0;                // HcclReduceOp
@@ -155,57 +157,122 @@ std::uint64_t Comm::publish(RankArgs args) {
   return seq;
 }
 
-void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const char* name) {
-  const std::uint32_t n = size();
-  const std::uint64_t base = op_base(seq);
-  const MemoryRegistry* memory = &c.runtime().memory();
-  Queue q(c, domain_, name);
-  auto device_of = [&](std::uint32_t r) { return domain_->device_of(r, device_); };
-  auto issue = [&](Stream& on, const Plan::Move& m) {
-    q.data(on, device_of(m.peer), locate(domain_, memory, seq, m.dst),
-           locate(domain_, memory, seq, m.src), m.bytes, m.reduce, plan.op, plan.type, plan.width,
-           m.what);
-  };
-  // The helper streams first: a rank that cannot get them (no free stream) fails the call before
-  // anything is queued, and gives its collective number back so the ranks stay in step.
+// One move of a plan: a pull over the link when its source is on another rank's chip.
+void Comm::issue(Queue& q, Stream& on, std::uint64_t seq, const Plan& plan, const PlanMove& m,
+                 const MemoryRegistry* memory) {
+  q.data(on, domain_->device_of(m.peer, device_), locate(domain_, memory, seq, m.dst),
+         locate(domain_, memory, seq, m.src), m.bytes, m.reduce, plan.op, plan.type, plan.width,
+         m.what);
+}
+
+// The helper streams first: a rank that cannot get them (no free stream) fails the call before
+// anything is queued, and gives its collective number back so the ranks stay in step.
+void Comm::reserve_helpers(Call& c, Stream& s, std::uint64_t seq, const Plan& plan) {
   try {
     for (const Plan::Move& m : plan.pulls) {
-      if (m.peer != rank_) helper(c, s, (m.peer + n - rank_) % n - 1);
+      if (m.peer != rank_) helper(c, s, helper_index(m.peer));
     }
   } catch (...) {
     --next_seq_;
     domain_->ops[seq].args[rank_] = RankArgs{};
     throw;
   }
-  // Handshake 1: every rank's inputs are ready (and it finished its previous collective).
-  q.post(s, rank_, kProgress, base + 1);
-  for (std::uint32_t p = 0; p < n; ++p) {
-    if (p != rank_) q.wait(s, p, kProgress, base + 1);
+}
+
+// Every rank raises its progress flag to `value` and waits until all others did.
+void Comm::handshake(Queue& q, Stream& s, std::uint64_t value) {
+  q.post(s, rank_, kProgress, value);
+  for (std::uint32_t p = 0; p < size(); ++p) {
+    if (p != rank_) q.wait(s, p, kProgress, value);
   }
+}
+
+// The pulls of a plan: those from each peer on a helper stream of its own (forked from and
+// joined to `s`), the local ones on `s`.
+void Comm::pull(Call& c, Queue& q, Stream& s, std::uint64_t seq, const Plan& plan) {
+  const std::uint64_t flag = op_base(seq) + 1;
+  const MemoryRegistry* memory = &c.runtime().memory();
   std::map<std::uint32_t, std::vector<const Plan::Move*>> by_peer;
   for (const Plan::Move& m : plan.pulls) {
     if (m.peer != rank_) by_peer[m.peer].push_back(&m);
   }
-  if (!by_peer.empty()) q.post(s, rank_, kFork, base + 1);
+  if (!by_peer.empty()) q.post(s, rank_, kFork, flag);
   for (auto& [peer, moves] : by_peer) {
-    const std::uint32_t index = (peer + n - rank_) % n - 1;
+    const std::uint32_t index = helper_index(peer);
     Stream& h = helper(c, s, index);
-    q.wait(h, rank_, kFork, base + 1);
-    for (const Plan::Move* m : moves) issue(h, *m);
-    q.post(h, rank_, kJoinBase + index, base + 1);
+    q.wait(h, rank_, kFork, flag);
+    for (const Plan::Move* m : moves) issue(q, h, seq, plan, *m, memory);
+    q.post(h, rank_, kJoinBase + index, flag);
   }
   for (const Plan::Move& m : plan.pulls) {
-    if (m.peer == rank_) issue(s, m);
+    if (m.peer == rank_) issue(q, s, seq, plan, m, memory);
   }
-  for (auto& [peer, moves] : by_peer)
-    q.wait(s, rank_, kJoinBase + (peer + n - rank_) % n - 1, base + 1);
-  // Handshake 2: every rank finished reading the others' buffers.
-  q.post(s, rank_, kProgress, base + 2);
-  for (std::uint32_t p = 0; p < n; ++p) {
-    if (p != rank_) q.wait(s, p, kProgress, base + 2);
-  }
-  for (const Plan::Move& m : plan.finish) issue(s, m);
+  for (auto& [peer, moves] : by_peer) q.wait(s, rank_, kJoinBase + helper_index(peer), flag);
+}
+
+// The helper stream that pulls from `peer` (peers in ring order after this rank).
+std::uint32_t Comm::helper_index(std::uint32_t peer) const {
+  return (peer + size() - rank_) % size() - 1;
+}
+
+void Comm::run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const char* name) {
+  const std::uint64_t base = op_base(seq);
+  Queue q(c, domain_, name);
+  reserve_helpers(c, s, seq, plan);
+  handshake(q, s, base + 1);  // every rank's inputs are ready (and it finished its previous op)
+  pull(c, q, s, seq, plan);
+  handshake(q, s, base + 2);  // every rank finished reading the others' buffers
+  for (const Plan::Move& m : plan.finish) issue(q, s, seq, plan, m, &c.runtime().memory());
   q.submit(s, [d = domain_, seq, r = rank_] { finish_op(*d, seq, r); });
+}
+
+// Chunk k of every rank's receive buffer in a ring all-reduce of `count` elements.
+struct Comm::Ring {
+  std::shared_ptr<Domain> domain;
+  const MemoryRegistry* memory;
+  std::uint64_t seq;
+  std::uint64_t count;
+  std::uint32_t n;
+  std::size_t width;
+  int op;
+  int type;
+
+  Locate chunk(std::uint32_t rank, std::uint32_t k) const {
+    Ref ref;
+    ref.rank = rank;
+    ref.which = Ref::kRecv;
+    ref.offset = chunk_begin(count, n, k) * width;
+    return locate(domain, memory, seq, ref);
+  }
+  std::uint64_t chunk_bytes(std::uint32_t k) const {
+    return (chunk_begin(count, n, k + 1) - chunk_begin(count, n, k)) * width;
+  }
+  // The rank's send buffer into its receive buffer: the ring works in the receive buffer.
+  void copy_in(Queue& q, Stream& s, std::uint32_t rank, std::uint32_t device) const {
+    const RankArgs& mine = domain->ops[seq].args[rank];
+    if (mine.send.ptr == mine.recv.ptr) return;
+    Ref to{rank, Ref::kRecv, 0, -1, 0};
+    Ref from{rank, Ref::kSend, 0, -1, 0};
+    q.data(s, device, locate(domain, memory, seq, to), locate(domain, memory, seq, from),
+           count * width, false, op, type, width, "Memcpy");
+  }
+};
+
+// n-1 steps around the ring: step k waits for the previous rank's flag `flag + k`, pulls (or
+// reduces with) its chunk (first - k) mod n, and raises this rank's flag to `flag + k + 1`.
+void Comm::ring_pass(Queue& q, Stream& s, const Ring& ring, std::uint32_t first,
+                     std::uint64_t flag, bool reduce) {
+  const std::uint32_t n = ring.n;
+  const std::uint32_t pred = (rank_ + n - 1) % n;
+  const std::uint32_t pred_device = domain_->device_of(pred, device_);
+  for (std::uint32_t k = 0; k + 1 < n; ++k) {
+    const std::uint32_t chunk = (first - k) % n;
+    q.wait(s, pred, kProgress, flag + k);
+    q.data(s, pred_device, ring.chunk(rank_, chunk), ring.chunk(pred, chunk),
+           ring.chunk_bytes(chunk), reduce, ring.op, ring.type, ring.width,
+           reduce ? "Reduce" : "Memcpy");
+    q.post(s, rank_, kProgress, flag + 1 + k);
+  }
 }
 
 void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint64_t count,
@@ -213,45 +280,16 @@ void Comm::run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint6
   const std::uint32_t n = size();
   const std::uint64_t base = op_base(seq);
   const MemoryRegistry* memory = &c.runtime().memory();
-  const std::uint32_t pred = (rank_ + n - 1) % n;
   const std::uint32_t succ = (rank_ + 1) % n;
-  const std::uint32_t pred_device = domain_->device_of(pred, device_);
   Queue q(c, domain_, "HcclAllReduce ring");
-  auto recv_chunk = [&](std::uint32_t r, std::uint32_t chunk) {
-    Ref ref;
-    ref.rank = r;
-    ref.which = Ref::kRecv;
-    ref.offset = chunk_begin(count, n, chunk) * width;
-    return locate(domain_, memory, seq, ref);
-  };
-  auto chunk_bytes = [&](std::uint32_t chunk) {
-    return (chunk_begin(count, n, chunk + 1) - chunk_begin(count, n, chunk)) * width;
-  };
-  const RankArgs& mine = domain_->ops[seq].args[rank_];
-  if (mine.send.ptr != mine.recv.ptr) {
-    Ref to{rank_, Ref::kRecv, 0, -1, 0};
-    Ref from{rank_, Ref::kSend, 0, -1, 0};
-    q.data(s, device_, locate(domain_, memory, seq, to), locate(domain_, memory, seq, from),
-           count * width, false, op, type, width, "Memcpy");
-  }
+  const Ring ring{domain_, memory, seq, count, n, width, op, type};
+  ring.copy_in(q, s, rank_, device_);
   q.post(s, rank_, kProgress, base + 1);
   // Reduce-scatter: step k reduces chunk rank-k-1 with the previous rank's partial sum.
-  for (std::uint32_t k = 0; k + 1 < n; ++k) {
-    const std::uint32_t chunk = (rank_ + 2 * n - k - 1) % n;
-    q.wait(s, pred, kProgress, base + 1 + k);
-    q.data(s, pred_device, recv_chunk(rank_, chunk), recv_chunk(pred, chunk), chunk_bytes(chunk),
-           true, op, type, width, "Reduce");
-    q.post(s, rank_, kProgress, base + 2 + k);
-  }
+  ring_pass(q, s, ring, rank_ + 2 * n - 1, base + 1, true);
   if (n > 1) q.wait(s, succ, kProgress, base + n);  // the next rank read our partial sums
   // All-gather: step k copies the final chunk rank-k from the previous rank.
-  for (std::uint32_t k = 0; k + 1 < n; ++k) {
-    const std::uint32_t chunk = (rank_ + n - k) % n;
-    q.wait(s, pred, kProgress, base + n + k);
-    q.data(s, pred_device, recv_chunk(rank_, chunk), recv_chunk(pred, chunk), chunk_bytes(chunk),
-           false, op, type, width, "Memcpy");
-    q.post(s, rank_, kProgress, base + n + 1 + k);
-  }
+  ring_pass(q, s, ring, rank_ + n, base + n, false);
   if (n > 1) q.wait(s, succ, kProgress, base + 2 * n - 1);  // the next rank read our result
   q.submit(s, [d = domain_, seq, r = rank_] { finish_op(*d, seq, r); });
 }
@@ -398,6 +436,33 @@ void Comm::scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t 
   run_mesh(c, s, seq, plan, "HcclScatter");
 }
 
+namespace {
+
+// The ends (bytes) of the furthest send and receive blocks of AlltoAllV, checked peer by peer.
+std::pair<std::uint64_t, std::uint64_t> blocks_end(
+    const std::vector<std::uint64_t>& scounts, const std::vector<std::uint64_t>& sdispls,
+    const std::vector<std::uint64_t>& rcounts, const std::vector<std::uint64_t>& rdispls,
+    std::uint32_t n, std::size_t width) {
+  std::uint64_t send_end = 0, recv_end = 0;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    send_end =
+        std::max(send_end, checked_bytes(sdispls[k], width) + checked_bytes(scounts[k], width));
+    recv_end =
+        std::max(recv_end, checked_bytes(rdispls[k], width) + checked_bytes(rcounts[k], width));
+  }
+  return {send_end, recv_end};
+}
+
+void require_apart(const void* send, std::uint64_t send_end, const void* recv,
+                   std::uint64_t recv_end, const char* name) {
+  const auto* s0 = static_cast<const unsigned char*>(send);
+  const auto* r0 = static_cast<const unsigned char*>(recv);
+  require(s0 + send_end <= r0 || r0 + recv_end <= s0, kPara,
+          std::string(name) + ": sendBuf and recvBuf overlap");
+}
+
+}  // namespace
+
 void Comm::all_to_all_v(Call& c, void* stream, const void* send,
                         const std::vector<std::uint64_t>& scounts,
                         const std::vector<std::uint64_t>& sdispls, int stype, const void* recv,
@@ -407,39 +472,33 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
   const TypeInfo rt = type_info(rtype);
   require(stype == rtype, kPara, std::string(name) + ": sendType and recvType differ");
   Stream& s = user_stream(c, stream);
-  const std::uint32_t n = size();
-  std::uint64_t send_end = 0, recv_end = 0;
-  for (std::uint32_t k = 0; k < n; ++k) {
-    send_end = std::max(send_end,
-                        checked_bytes(sdispls[k], st.width) + checked_bytes(scounts[k], st.width));
-    recv_end = std::max(recv_end,
-                        checked_bytes(rdispls[k], rt.width) + checked_bytes(rcounts[k], rt.width));
-  }
+  const auto [send_end, recv_end] =
+      blocks_end(scounts, sdispls, rcounts, rdispls, size(), st.width);
   RankArgs args;
   args.sig = {Signature::kAlltoAll, 0, stype, -1, 0};  // counts: checked pull by pull
   if (send_end > 0) args.send = device_buffer(c, send, send_end, device_, "sendBuf");
   if (recv_end > 0) args.recv = device_buffer(c, recv, recv_end, device_, "recvBuf");
-  if (send_end > 0 && recv_end > 0) {
-    const auto* s0 = static_cast<const unsigned char*>(send);
-    const auto* r0 = static_cast<const unsigned char*>(recv);
-    require(s0 + send_end <= r0 || r0 + recv_end <= s0, kPara,
-            std::string(name) + ": sendBuf and recvBuf overlap");
-  }
+  if (send_end > 0 && recv_end > 0) require_apart(send, send_end, recv, recv_end, name);
   args.sdispls = sdispls;
   args.scounts = scounts;
   const std::uint64_t seq = publish(std::move(args));
-  Plan plan;
-  plan.width = rt.width;
-  for (std::uint32_t k = 0; k < n; ++k) {
-    Ref src{k, Ref::kSend, 0, static_cast<std::int64_t>(rank_), rt.width, rcounts[k] * rt.width};
-    plan.pulls.push_back({k,
-                          {rank_, Ref::kRecv, rdispls[k] * rt.width, -1, 0},
-                          src,
-                          rcounts[k] * rt.width,
-                          false,
-                          "Memcpy"});
-  }
+  Plan plan = all_to_all_plan(rcounts, rdispls, rt.width);
   run_mesh(c, s, seq, plan, name);
+}
+
+// AlltoAllV's pulls: from every rank k, the block it sends to this rank, into rdispls[k].
+Comm::Plan Comm::all_to_all_plan(const std::vector<std::uint64_t>& rcounts,
+                                 const std::vector<std::uint64_t>& rdispls,
+                                 std::size_t width) const {
+  Plan plan;
+  plan.width = width;
+  for (std::uint32_t k = 0; k < size(); ++k) {
+    Ref src{k, Ref::kSend, 0, static_cast<std::int64_t>(rank_), width, rcounts[k] * width};
+    plan.pulls.push_back(
+        {k, {rank_, Ref::kRecv, rdispls[k] * width, -1, 0}, src, rcounts[k] * width, false,
+         "Memcpy"});
+  }
+  return plan;
 }
 
 void Comm::barrier(Call& c, void* stream) {
@@ -451,71 +510,8 @@ void Comm::barrier(Call& c, void* stream) {
   run_mesh(c, s, seq, plan, "HcclBarrier");
 }
 
-void Comm::send_recv(Call& c, void* stream, const std::vector<P2p>& items, const char* name) {
-  Stream& s = user_stream(c, stream);
-  const std::uint32_t n = size();
-  struct Checked {
-    const P2p* item;
-    Buffer buf;
-    std::uint64_t bytes;
-  };
-  std::vector<Checked> checked;
-  for (const P2p& item : items) {
-    const TypeInfo t = type_info(item.type);
-    require(item.peer < n, kPara,
-            "rank " + std::to_string(item.peer) + " is not a rank of the communicator");
-    require(item.peer != rank_, kPara, "a rank cannot send to or receive from itself");
-    const std::uint64_t bytes = checked_bytes(item.count, t.width);
-    Buffer b;
-    if (bytes > 0)
-      b = device_buffer(c, item.buf, bytes, device_, item.send ? "sendBuf" : "recvBuf");
-    checked.push_back({&item, b, bytes});
-  }
-  const MemoryRegistry* memory = &c.runtime().memory();
-  Queue q(c, domain_, name);
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> sends;
-  // Sends first: publish the buffer and say it is ready.
-  for (const Checked& x : checked) {
-    if (!x.item->send) continue;
-    const std::uint64_t k = ++sent_[x.item->peer];
-    domain_->messages[{rank_, x.item->peer, k}] = {x.buf, x.bytes};
-    if (domain_->cross) post_message(*domain_, rank_, x.item->peer, k, x.buf, x.bytes);
-    q.post(s, rank_, kSendReady + x.item->peer, k);
-    sends.emplace_back(x.item->peer, k);
-  }
-  // Receives: wait for the sender, pull its buffer, say it was consumed.
-  for (const Checked& x : checked) {
-    if (x.item->send) continue;
-    const std::uint32_t peer = x.item->peer;
-    const std::uint64_t k = ++received_[peer];
-    q.wait(s, peer, kSendReady + rank_, k);
-    const auto key = std::make_tuple(peer, rank_, k);
-    const std::uint32_t peer_device = domain_->device_of(peer, device_);
-    const Buffer mine = x.buf;
-    const std::uint64_t bytes = x.bytes;
-    q.data(
-        s, peer_device,
-        [memory, mine]() -> unsigned char* {
-          return memory->alive(mine.serial) ? mine.ptr : nullptr;
-        },
-        [d = domain_, memory, key, bytes]() -> unsigned char* {
-          auto it = d->messages.find(key);
-          if (it == d->messages.end()) return nullptr;
-          const Domain::Message m = it->second;
-          d->messages.erase(it);
-          // A send of another size than the receive fails the receive (nothing is copied).
-          if (m.bytes != bytes || (!m.buf.remote && !memory->alive(m.buf.serial))) return nullptr;
-          return m.buf.ptr;
-        },
-        bytes, false, 0, 7, 1, "Memcpy");
-    q.post(s, rank_, kRecvDone + peer, k);
-  }
-  // The sender's stream goes on once every receiver has its data.
-  for (const auto& [peer, k] : sends) q.wait(s, peer, kRecvDone + rank_, k);
-  q.submit(s, nullptr);
-}
-
-void Comm::destroy(Call& c) {
+// The helper streams: each runs its tasks to the end, then goes.
+void Comm::remove_helpers(Call& c) {
   Runtime& rt = c.runtime();
   for (auto& [context, list] : helpers_) {
     for (void* handle : list) {
@@ -531,7 +527,11 @@ void Comm::destroy(Call& c) {
     }
   }
   helpers_.clear();
-  for (const Buffer& b : scratch_) rt.memory().release_if(b.ptr, b.serial);
+}
+
+void Comm::destroy(Call& c) {
+  remove_helpers(c);
+  for (const Buffer& b : scratch_) c.runtime().memory().release_if(b.ptr, b.serial);
   scratch_.clear();
   if (rank_ < domain_->ranks.size() && domain_->ranks[rank_] == this) {
     domain_->ranks[rank_] = nullptr;

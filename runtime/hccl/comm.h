@@ -54,10 +54,13 @@
 
 namespace npusim::rt {
 class Call;
+class MemoryRegistry;
 struct Stream;
 }  // namespace npusim::rt
 
 namespace npusim::rt::hccl {
+
+class Queue;
 
 /// HCCL result codes used inside (hccl_types.h values).
 enum Code : int {
@@ -224,9 +227,30 @@ class Comm {
   Stream& helper(Call& c, Stream& user, std::uint32_t index);
   Buffer scratch(Call& c, std::uint64_t bytes);
   std::uint64_t publish(RankArgs args);
+  struct PlanMove;
+  void issue(Queue& q, Stream& on, std::uint64_t seq, const Plan& plan, const PlanMove& m,
+             const MemoryRegistry* memory);
+  void reserve_helpers(Call& c, Stream& s, std::uint64_t seq, const Plan& plan);
+  void handshake(Queue& q, Stream& s, std::uint64_t value);
+  std::uint32_t helper_index(std::uint32_t peer) const;
+  void remove_helpers(Call& c);
+  void pull(Call& c, Queue& q, Stream& s, std::uint64_t seq, const Plan& plan);
   void run_mesh(Call& c, Stream& s, std::uint64_t seq, Plan& plan, const char* name);
+  Plan all_to_all_plan(const std::vector<std::uint64_t>& rcounts,
+                       const std::vector<std::uint64_t>& rdispls, std::size_t width) const;
+  struct Ring;
+  void ring_pass(Queue& q, Stream& s, const Ring& ring, std::uint32_t first, std::uint64_t flag,
+                 bool reduce);
   void run_ring_all_reduce(Call& c, Stream& s, std::uint64_t seq, std::uint64_t count,
                            std::size_t width, int elem, int op);
+  struct CheckedP2p {
+    const P2p* item;
+    Buffer buf;
+    std::uint64_t bytes;
+  };
+  std::vector<CheckedP2p> check_p2p(Call& c, const std::vector<P2p>& items);
+  std::pair<std::uint32_t, std::uint64_t> post_send(Queue& q, Stream& s, const CheckedP2p& x);
+  void receive(Queue& q, Stream& s, const CheckedP2p& x, const MemoryRegistry* memory);
 
   std::shared_ptr<Domain> domain_;
   std::uint32_t rank_;

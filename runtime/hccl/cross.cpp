@@ -49,23 +49,24 @@ remote::Link* link() {
   return r != nullptr ? r->connected() : nullptr;
 }
 
-// The arena of `rank`'s process, mapped here; nullptr (logged) when it cannot be.
-unsigned char* arena_of(Domain& d, std::uint32_t rank) {
-  if (rank >= d.pids.size()) return nullptr;
-  const std::int32_t pid = d.pids[rank];
-  auto it = arenas().find(pid);
-  if (it != arenas().end()) return it->second;
+// The device memory file of `rank`'s process, from the session server; -1 (logged) when none.
+int arena_file(const Domain& d, std::uint32_t rank) {
   remote::Link* l = link();
-  if (l == nullptr) return nullptr;
+  if (l == nullptr) return -1;
   remote::WireOut w;
   w.u64(d.remote_id).u64(rank);
   std::string reply;
   int fd = -1;
   if (!l->request(remote::FrameType::kHcclArena, w.bytes(), -1, reply, &fd) || fd < 0) {
     sim::log_error("HCCL: no device memory file of rank " + std::to_string(rank) + " (pid " +
-                   std::to_string(pid) + ") from the session server");
-    return nullptr;
+                   std::to_string(d.pids[rank]) + ") from the session server");
+    return -1;
   }
+  return fd;
+}
+
+// Maps all of the file `fd` (closed here) shared; MAP_FAILED when it cannot.
+void* map_whole_file(int fd) {
   struct stat st {};
   void* p = MAP_FAILED;
   if (::fstat(fd, &st) == 0 && st.st_size > 0) {
@@ -73,6 +74,18 @@ unsigned char* arena_of(Domain& d, std::uint32_t rank) {
                MAP_SHARED | MAP_NORESERVE, fd, 0);
   }
   ::close(fd);
+  return p;
+}
+
+// The arena of `rank`'s process, mapped here; nullptr (logged) when it cannot be.
+unsigned char* arena_of(Domain& d, std::uint32_t rank) {
+  if (rank >= d.pids.size()) return nullptr;
+  const std::int32_t pid = d.pids[rank];
+  auto it = arenas().find(pid);
+  if (it != arenas().end()) return it->second;
+  const int fd = arena_file(d, rank);
+  if (fd < 0) return nullptr;
+  void* p = map_whole_file(fd);
   if (p == MAP_FAILED) {
     sim::log_error("HCCL: cannot map the device memory of rank " + std::to_string(rank) +
                    " (pid " + std::to_string(pid) + ")");
@@ -108,62 +121,88 @@ void send_post(Domain& d, std::uint8_t kind, std::uint64_t time, const std::stri
   l->send(remote::FrameType::kHcclPost, w.bytes() + body);
 }
 
+// The domain of a remote id, while it lives in this process; nullptr otherwise.
+std::shared_ptr<Domain> live_domain(std::uint64_t id) {
+  auto it = remote_domains().find(id);
+  return it != remote_domains().end() ? it->second.lock() : nullptr;
+}
+
+// A flag write of another process: one task per device of this process's ranks (the waits on
+// each are looked at again).
+void apply_flag(const std::shared_ptr<Domain>& d, std::uint64_t time, remote::WireIn& in,
+                std::vector<SharedSync::Phantom>& out) {
+  const auto rank = static_cast<std::uint32_t>(in.u64());
+  const std::uint64_t channel = in.u64();
+  const std::uint64_t value = in.u64();
+  if (!in.ok()) return;
+  for (std::uint32_t device : d->local_devices) {
+    SharedSync::Phantom ph;
+    ph.device = device;
+    ph.at = time;
+    ph.name = "HCCL Notify Record (rank " + std::to_string(rank) + ")";
+    ph.apply = [d, rank, channel, value] {
+      std::uint64_t& f = d->flags[{rank, channel}];
+      f = std::max(f, value);
+    };
+    out.push_back(std::move(ph));
+  }
+}
+
+// What post_args wrote after the buffers: the per-rank displacements and counts, the signature.
+void read_counts_and_signature(remote::WireIn& in, RankArgs& a) {
+  const std::uint64_t n = in.u64();
+  for (std::uint64_t i = 0; i < n && in.ok(); ++i) a.sdispls.push_back(in.u64());
+  for (std::uint64_t i = 0; i < n && in.ok(); ++i) a.scounts.push_back(in.u64());
+  a.sig.kind = static_cast<std::uint32_t>(in.u64());
+  a.sig.count = in.u64();
+  a.sig.type = static_cast<std::int64_t>(in.u64());
+  a.sig.op = static_cast<std::int64_t>(in.u64());
+  a.sig.root = in.u64();
+}
+
+// Another process's rank published its arguments of collective `seq`.
+void apply_args(Domain& d, remote::WireIn& in) {
+  const std::uint64_t seq = in.u64();
+  const auto rank = static_cast<std::uint32_t>(in.u64());
+  const std::uint64_t send = in.u64();
+  const std::uint64_t recv = in.u64();
+  const std::uint64_t scratch = in.u64();
+  RankArgs a;
+  read_counts_and_signature(in, a);
+  if (!in.ok() || rank >= d.nranks || d.op_finished(seq)) return;
+  unsigned char* base = arena_of(d, rank);
+  a.send = remote_buffer(base, send);
+  a.recv = remote_buffer(base, recv);
+  a.scratch = remote_buffer(base, scratch);
+  Domain::Op& op = d.ops[seq];
+  if (op.args.size() != d.nranks) op.args.resize(d.nranks);
+  op.args[rank] = std::move(a);
+}
+
+// A point-to-point message of another process's rank: where its buffer lies.
+void apply_message(Domain& d, remote::WireIn& in) {
+  const auto from = static_cast<std::uint32_t>(in.u64());
+  const auto to = static_cast<std::uint32_t>(in.u64());
+  const std::uint64_t k = in.u64();
+  const std::uint64_t buf = in.u64();
+  const std::uint64_t bytes = in.u64();
+  if (!in.ok()) return;
+  d.messages[{from, to, k}] = {remote_buffer(arena_of(d, from), buf), bytes};
+}
+
 void apply_post(const std::string& item, std::vector<SharedSync::Phantom>& out) {
   remote::WireIn in(item);
   const std::uint64_t id = in.u64();
   const std::uint8_t kind = in.u8();
   const std::uint64_t time = in.u64();
-  auto it = remote_domains().find(id);
-  std::shared_ptr<Domain> d = it != remote_domains().end() ? it->second.lock() : nullptr;
+  std::shared_ptr<Domain> d = live_domain(id);
   if (d == nullptr || !d->cross) return;
   if (kind == kPostFlag) {
-    const auto rank = static_cast<std::uint32_t>(in.u64());
-    const std::uint64_t channel = in.u64();
-    const std::uint64_t value = in.u64();
-    if (!in.ok()) return;
-    // One task per device of this process's ranks: the waits on each are looked at again.
-    for (std::uint32_t device : d->local_devices) {
-      SharedSync::Phantom ph;
-      ph.device = device;
-      ph.at = time;
-      ph.name = "HCCL Notify Record (rank " + std::to_string(rank) + ")";
-      ph.apply = [d, rank, channel, value] {
-        std::uint64_t& f = d->flags[{rank, channel}];
-        f = std::max(f, value);
-      };
-      out.push_back(std::move(ph));
-    }
+    apply_flag(d, time, in, out);
   } else if (kind == kPostArgs) {
-    const std::uint64_t seq = in.u64();
-    const auto rank = static_cast<std::uint32_t>(in.u64());
-    const std::uint64_t send = in.u64();
-    const std::uint64_t recv = in.u64();
-    const std::uint64_t scratch = in.u64();
-    RankArgs a;
-    const std::uint64_t n = in.u64();
-    for (std::uint64_t i = 0; i < n && in.ok(); ++i) a.sdispls.push_back(in.u64());
-    for (std::uint64_t i = 0; i < n && in.ok(); ++i) a.scounts.push_back(in.u64());
-    a.sig.kind = static_cast<std::uint32_t>(in.u64());
-    a.sig.count = in.u64();
-    a.sig.type = static_cast<std::int64_t>(in.u64());
-    a.sig.op = static_cast<std::int64_t>(in.u64());
-    a.sig.root = in.u64();
-    if (!in.ok() || rank >= d->nranks || d->op_finished(seq)) return;
-    unsigned char* base = arena_of(*d, rank);
-    a.send = remote_buffer(base, send);
-    a.recv = remote_buffer(base, recv);
-    a.scratch = remote_buffer(base, scratch);
-    Domain::Op& op = d->ops[seq];
-    if (op.args.size() != d->nranks) op.args.resize(d->nranks);
-    op.args[rank] = std::move(a);
+    apply_args(*d, in);
   } else if (kind == kPostMessage) {
-    const auto from = static_cast<std::uint32_t>(in.u64());
-    const auto to = static_cast<std::uint32_t>(in.u64());
-    const std::uint64_t k = in.u64();
-    const std::uint64_t buf = in.u64();
-    const std::uint64_t bytes = in.u64();
-    if (!in.ok()) return;
-    d->messages[{from, to, k}] = {remote_buffer(arena_of(*d, from), buf), bytes};
+    apply_message(*d, in);
   }
 }
 
@@ -180,59 +219,75 @@ std::string sort_key(const std::string& item) {
   return key;
 }
 
-void on_push(std::uint32_t kind, const std::string& payload,
-             std::vector<SharedSync::Phantom>& out) {
-  remote::WireIn in(payload);
-  if (kind == static_cast<std::uint32_t>(remote::FrameType::kHcclBatch)) {
-    // The posts of several processes come in the order they reached the server: applied in an
-    // order of their own (time, then rank, channel, value) so that order never shows.
-    std::vector<std::pair<std::string, SharedSync::Phantom>> flags;
-    while (!in.done() && in.ok()) {
-      const std::string item = in.str();
-      if (!in.ok()) break;
-      std::vector<SharedSync::Phantom> mine;
-      apply_post(item, mine);
-      for (SharedSync::Phantom& ph : mine) flags.emplace_back(sort_key(item), std::move(ph));
-    }
-    std::stable_sort(flags.begin(), flags.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    if (sim::log_level() >= sim::LogLevel::kDebug) {
-      std::string what;
-      for (auto& [key, ph] : flags) what += " " + ph.name + "@" + std::to_string(ph.at);
-      sim::log_debug("HCCL: flags from other processes:" + what);
-    }
-    // Writes due at the same simulated time on the same device are applied by one task (not one
-    // after the other: each task takes simulated time, which in-process flags do not).
-    std::map<std::pair<sim::SimTime, std::uint32_t>, std::size_t> merged;  // -> index in out
-    std::map<std::size_t, std::set<std::uint64_t>> ranks;                  // out index -> ranks
-    for (auto& [key, ph] : flags) {
-      std::uint64_t rank = 0;
-      for (int b = 8; b < 16; ++b) rank = (rank << 8) | static_cast<unsigned char>(key[b]);
-      auto [it, fresh] = merged.emplace(std::make_pair(ph.at, ph.device), out.size());
-      if (fresh) {
-        out.push_back(std::move(ph));
-      } else {
-        SharedSync::Phantom& into = out[it->second];
-        into.apply = [first = std::move(into.apply), second = std::move(ph.apply)] {
-          first();
-          second();
-        };
-      }
-      ranks[it->second].insert(rank);
-    }
-    for (auto& [index, set] : ranks) {
-      std::string list;
-      for (std::uint64_t r : set) list += (list.empty() ? "" : ", ") + std::to_string(r);
-      out[index].name = std::string("HCCL Notify Record (rank") + (set.size() > 1 ? "s " : " ") +
-                        list + ")";
-    }
-    return;
+using SortedFlag = std::pair<std::string, SharedSync::Phantom>;  // sort_key, the flag's task
+
+// The posts of several processes come in the order they reached the server: applied in an
+// order of their own (time, then rank, channel, value) so that order never shows.
+std::vector<SortedFlag> sorted_flags(remote::WireIn& in) {
+  std::vector<SortedFlag> flags;
+  while (!in.done() && in.ok()) {
+    const std::string item = in.str();
+    if (!in.ok()) break;
+    std::vector<SharedSync::Phantom> mine;
+    apply_post(item, mine);
+    for (SharedSync::Phantom& ph : mine) flags.emplace_back(sort_key(item), std::move(ph));
   }
-  // kHcclMembers: every rank has joined.
+  std::stable_sort(flags.begin(), flags.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (sim::log_level() >= sim::LogLevel::kDebug) {
+    std::string what;
+    for (auto& [key, ph] : flags) what += " " + ph.name + "@" + std::to_string(ph.at);
+    sim::log_debug("HCCL: flags from other processes:" + what);
+  }
+  return flags;
+}
+
+// The rank in a flag's sort_key.
+std::uint64_t key_rank(const std::string& key) {
+  std::uint64_t rank = 0;
+  for (int b = 8; b < 16; ++b) rank = (rank << 8) | static_cast<unsigned char>(key[b]);
+  return rank;
+}
+
+// Writes due at the same simulated time on the same device are applied by one task (not one
+// after the other: each task takes simulated time, which in-process flags do not). Returns the
+// ranks each task of `out` writes for.
+std::map<std::size_t, std::set<std::uint64_t>> merge_flags(std::vector<SortedFlag>& flags,
+                                                           std::vector<SharedSync::Phantom>& out) {
+  std::map<std::pair<sim::SimTime, std::uint32_t>, std::size_t> merged;  // -> index in out
+  std::map<std::size_t, std::set<std::uint64_t>> ranks;                  // out index -> ranks
+  for (auto& [key, ph] : flags) {
+    const std::uint64_t rank = key_rank(key);
+    auto [it, fresh] = merged.emplace(std::make_pair(ph.at, ph.device), out.size());
+    if (fresh) {
+      out.push_back(std::move(ph));
+    } else {
+      SharedSync::Phantom& into = out[it->second];
+      into.apply = [first = std::move(into.apply), second = std::move(ph.apply)] {
+        first();
+        second();
+      };
+    }
+    ranks[it->second].insert(rank);
+  }
+  return ranks;
+}
+
+void on_flag_batch(remote::WireIn& in, std::vector<SharedSync::Phantom>& out) {
+  std::vector<SortedFlag> flags = sorted_flags(in);
+  for (auto& [index, set] : merge_flags(flags, out)) {
+    std::string list;
+    for (std::uint64_t r : set) list += (list.empty() ? "" : ", ") + std::to_string(r);
+    out[index].name = std::string("HCCL Notify Record (rank") + (set.size() > 1 ? "s " : " ") +
+                      list + ")";
+  }
+}
+
+// Every rank has joined: the devices and processes of the domain's ranks.
+void on_members(remote::WireIn& in) {
   const std::uint64_t id = in.u64();
   const std::uint64_t nranks = in.u64();
-  auto it = remote_domains().find(id);
-  std::shared_ptr<Domain> d = it != remote_domains().end() ? it->second.lock() : nullptr;
+  std::shared_ptr<Domain> d = live_domain(id);
   if (d == nullptr || nranks != d->nranks || d->joined >= d->nranks) return;
   std::vector<std::uint32_t> devices;
   std::vector<std::int32_t> pids;
@@ -246,6 +301,16 @@ void on_push(std::uint32_t kind, const std::string& payload,
   d->cross = std::any_of(pids.begin(), pids.end(),
                          [](std::int32_t p) { return p != static_cast<std::int32_t>(::getpid()); });
   d->joined = d->nranks;
+}
+
+void on_push(std::uint32_t kind, const std::string& payload,
+             std::vector<SharedSync::Phantom>& out) {
+  remote::WireIn in(payload);
+  if (kind == static_cast<std::uint32_t>(remote::FrameType::kHcclBatch)) {
+    on_flag_batch(in, out);
+  } else {
+    on_members(in);  // kHcclMembers
+  }
 }
 
 void install_handler() {

@@ -327,57 +327,46 @@ HCCL_EXPORT HcclResult HcclGetCommAsyncError(HcclComm comm, HcclResult* asyncErr
   });
 }
 
+namespace {
+
+// HcclGetErrorString's texts.
+struct ErrorText {
+  int code;
+  const char* text;
+};
+constexpr ErrorText kErrorTexts[] = {
+    {HCCL_SUCCESS, "success"},
+    {HCCL_E_PARA, "parameter error"},
+    {HCCL_E_PTR, "empty pointer"},
+    {HCCL_E_MEMORY, "memory error"},
+    {HCCL_E_INTERNAL, "internal error"},
+    {HCCL_E_NOT_SUPPORT, "not support feature"},
+    {HCCL_E_NOT_FOUND, "not found specific resource"},
+    {HCCL_E_UNAVAIL, "resource unavailable"},
+    {HCCL_E_SYSCALL, "call system interface error"},
+    {HCCL_E_TIMEOUT, "timeout"},
+    {HCCL_E_OPEN_FILE_FAILURE, "open file fail"},
+    {HCCL_E_TCP_CONNECT, "tcp connect fail"},
+    {HCCL_E_ROCE_CONNECT, "roce connect fail"},
+    {HCCL_E_TCP_TRANSFER, "tcp transfer fail"},
+    {HCCL_E_ROCE_TRANSFER, "roce transfer fail"},
+    {HCCL_E_RUNTIME, "call runtime api fail"},
+    {HCCL_E_DRV, "call driver api fail"},
+    {HCCL_E_PROFILING, "call profiling api fail"},
+    {HCCL_E_CCE, "call cce api fail"},
+    {HCCL_E_NETWORK, "call network api fail"},
+    {HCCL_E_AGAIN, "try again"},
+    {HCCL_E_REMOTE, "error cqe"},
+    {HCCL_E_SUSPENDING, "error communicator suspending"},
+};
+
+}  // namespace
+
 HCCL_EXPORT const char* HcclGetErrorString(HcclResult code) {
-  switch (enum_value(code)) {
-    case HCCL_SUCCESS:
-      return "success";
-    case HCCL_E_PARA:
-      return "parameter error";
-    case HCCL_E_PTR:
-      return "empty pointer";
-    case HCCL_E_MEMORY:
-      return "memory error";
-    case HCCL_E_INTERNAL:
-      return "internal error";
-    case HCCL_E_NOT_SUPPORT:
-      return "not support feature";
-    case HCCL_E_NOT_FOUND:
-      return "not found specific resource";
-    case HCCL_E_UNAVAIL:
-      return "resource unavailable";
-    case HCCL_E_SYSCALL:
-      return "call system interface error";
-    case HCCL_E_TIMEOUT:
-      return "timeout";
-    case HCCL_E_OPEN_FILE_FAILURE:
-      return "open file fail";
-    case HCCL_E_TCP_CONNECT:
-      return "tcp connect fail";
-    case HCCL_E_ROCE_CONNECT:
-      return "roce connect fail";
-    case HCCL_E_TCP_TRANSFER:
-      return "tcp transfer fail";
-    case HCCL_E_ROCE_TRANSFER:
-      return "roce transfer fail";
-    case HCCL_E_RUNTIME:
-      return "call runtime api fail";
-    case HCCL_E_DRV:
-      return "call driver api fail";
-    case HCCL_E_PROFILING:
-      return "call profiling api fail";
-    case HCCL_E_CCE:
-      return "call cce api fail";
-    case HCCL_E_NETWORK:
-      return "call network api fail";
-    case HCCL_E_AGAIN:
-      return "try again";
-    case HCCL_E_REMOTE:
-      return "error cqe";
-    case HCCL_E_SUSPENDING:
-      return "error communicator suspending";
-    default:
-      return "unknown error";
+  for (const ErrorText& e : kErrorTexts) {
+    if (e.code == enum_value(code)) return e.text;
   }
+  return "unknown error";
 }
 
 HCCL_EXPORT HcclResult HcclAllReduce(void* sendBuf, void* recvBuf, uint64_t count,

@@ -47,39 +47,34 @@ void HubDomains::frame(Hub& hub, int client, const Frame& f, int fd, std::vector
   }
   WireIn in(f.payload);
   switch (f.type) {
-    case FrameType::kHcclDomain: {
-      const std::uint64_t req = in.u64();
-      WireOut w;
-      if (domains_.size() >= HubLimits::kMaxDomains) {
-        hub.reply(client, req, w.u8(kNotPermitted), out);
-        return;
-      }
-      const std::uint64_t id = hub.new_id();
-      domains_[id].clients.insert(client);
-      hub.reply(client, req, w.u8(kOk).u64(id), out);
-      return;
-    }
-    case FrameType::kHcclJoin:
-      join(hub, client, in, fd, out);
-      return;
-    case FrameType::kHcclArena:
-      arena(hub, client, in, out);
-      return;
-    case FrameType::kHcclPost:
-      post(hub, client, f, out);
-      return;
-    case FrameType::kHcclLeave: {
-      const std::uint64_t id = in.u64();
-      auto it = domains_.find(id);
-      if (it == domains_.end()) return;
-      it->second.clients.erase(client);
-      if (it->second.clients.empty()) erase(id);
-      release(hub, out);
-      return;
-    }
-    default:
-      return;
+    case FrameType::kHcclDomain: return create(hub, client, in.u64(), out);
+    case FrameType::kHcclJoin: return join(hub, client, in, fd, out);
+    case FrameType::kHcclArena: return arena(hub, client, in, out);
+    case FrameType::kHcclPost: return post(hub, client, f, out);
+    case FrameType::kHcclLeave: return leave(hub, client, in.u64(), out);
+    default: return;
   }
+}
+
+// A new domain (request `req`), its creator a client of it.
+void HubDomains::create(Hub& hub, int client, std::uint64_t req, std::vector<Outgoing>& out) {
+  WireOut w;
+  if (domains_.size() >= HubLimits::kMaxDomains) {
+    hub.reply(client, req, w.u8(kNotPermitted), out);
+    return;
+  }
+  const std::uint64_t id = hub.new_id();
+  domains_[id].clients.insert(client);
+  hub.reply(client, req, w.u8(kOk).u64(id), out);
+}
+
+// A client's last communicator of the domain is gone; the domain goes with its last client.
+void HubDomains::leave(Hub& hub, int client, std::uint64_t id, std::vector<Outgoing>& out) {
+  auto it = domains_.find(id);
+  if (it == domains_.end()) return;
+  it->second.clients.erase(client);
+  if (it->second.clients.empty()) erase(id);
+  release(hub, out);
 }
 
 std::string HubDomains::join_error(std::uint64_t id, std::uint64_t nranks, std::uint64_t rank,

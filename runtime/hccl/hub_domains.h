@@ -64,6 +64,8 @@ class HubDomains final : public rt::remote::HubExtension {
     std::map<std::uint32_t, Member> members;  // by rank (those that joined)
     std::set<int> clients;                  // member processes that have not left it
   };
+  void create(Hub& hub, int client, std::uint64_t req, std::vector<Outgoing>& out);
+  void leave(Hub& hub, int client, std::uint64_t id, std::vector<Outgoing>& out);
   void join(Hub& hub, int client, rt::remote::WireIn& in, int fd, std::vector<Outgoing>& out);
   std::string join_error(std::uint64_t id, std::uint64_t nranks, std::uint64_t rank,
                          std::uint64_t device) const;

@@ -52,37 +52,33 @@ bool ranks_agree(Domain::Op& op) {
 
 }  // namespace
 
+namespace {
+
+// The HcclDataType values 0..12, in order.
+const TypeInfo kTypeInfos[] = {
+    {1, true, ElemType::kInt8, "int8"},
+    {2, true, ElemType::kInt16, "int16"},
+    {4, true, ElemType::kInt32, "int32"},
+    {2, true, ElemType::kFp16, "fp16"},
+    {4, true, ElemType::kFp32, "fp32"},
+    {8, true, ElemType::kInt64, "int64"},
+    {8, true, ElemType::kUint64, "uint64"},
+    {1, true, ElemType::kUint8, "uint8"},
+    {2, true, ElemType::kUint16, "uint16"},
+    {4, true, ElemType::kUint32, "uint32"},
+    {8, true, ElemType::kFp32, "fp64"},  // reduced here, not by builtin
+    {2, true, ElemType::kBf16, "bfp16"},
+    {16, false, ElemType::kFp32, "int128"},
+};
+
+}  // namespace
+
 TypeInfo type_info(int type) {
-  switch (type) {
-    case 0:
-      return {1, true, ElemType::kInt8, "int8"};
-    case 1:
-      return {2, true, ElemType::kInt16, "int16"};
-    case 2:
-      return {4, true, ElemType::kInt32, "int32"};
-    case 3:
-      return {2, true, ElemType::kFp16, "fp16"};
-    case 4:
-      return {4, true, ElemType::kFp32, "fp32"};
-    case 5:
-      return {8, true, ElemType::kInt64, "int64"};
-    case 6:
-      return {8, true, ElemType::kUint64, "uint64"};
-    case 7:
-      return {1, true, ElemType::kUint8, "uint8"};
-    case 8:
-      return {2, true, ElemType::kUint16, "uint16"};
-    case 9:
-      return {4, true, ElemType::kUint32, "uint32"};
-    case 10:
-      return {8, true, ElemType::kFp32, "fp64"};  // reduced here, not by builtin
-    case 11:
-      return {2, true, ElemType::kBf16, "bfp16"};
-    case 12:
-      return {16, false, ElemType::kFp32, "int128"};
-    default:
-      fail(kPara, "dataType " + std::to_string(type) + " is not an HcclDataType");
+  constexpr int kCount = static_cast<int>(sizeof kTypeInfos / sizeof *kTypeInfos);
+  if (type < 0 || type >= kCount) {
+    fail(kPara, "dataType " + std::to_string(type) + " is not an HcclDataType");
   }
+  return kTypeInfos[type];
 }
 
 // The HcclReduceOp `op` (0 SUM, 1 PROD, 2 MAX, 3 MIN) validated for type `t`.

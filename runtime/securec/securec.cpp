@@ -24,37 +24,26 @@ size_t bounded_len(const char *s, size_t limit) {
   return nul != nullptr ? static_cast<size_t>(static_cast<const char *>(nul) - s) : limit;
 }
 
+// A failed string copy leaves dest empty.
+errno_t reset(char *dest, errno_t code) {
+  dest[0] = '\0';
+  return code;
+}
+
 // Appends at most count characters of src (all when count == SIZE_MAX) to dest, which holds
 // destMax bytes. Shared by strcpy_s/strncpy_s (at == 0) and strcat_s/strncat_s (at = strlen).
 errno_t append(char *dest, size_t destMax, const char *src, size_t count, bool concat) {
   if (bad_size(destMax, SECUREC_STRING_MAX_LEN)) return ERANGE;
   if (dest == nullptr) return EINVAL;
-  if (src == nullptr) {
-    dest[0] = '\0';
-    return EINVAL_AND_RESET;
-  }
-  if (count != SIZE_MAX && count > SECUREC_STRING_MAX_LEN) {
-    dest[0] = '\0';
-    return ERANGE_AND_RESET;
-  }
-  size_t at = 0;
-  if (concat) {
-    at = bounded_len(dest, destMax);
-    if (at == destMax) {  // dest is not terminated within destMax
-      dest[0] = '\0';
-      return ERANGE_AND_RESET;
-    }
-  }
+  if (src == nullptr) return reset(dest, EINVAL_AND_RESET);
+  if (count != SIZE_MAX && count > SECUREC_STRING_MAX_LEN) return reset(dest, ERANGE_AND_RESET);
+  const size_t at = concat ? bounded_len(dest, destMax) : 0;
+  if (at == destMax) return reset(dest, ERANGE_AND_RESET);  // dest is not terminated in destMax
   size_t room = destMax - at;  // bytes left, including the terminator
   size_t n = bounded_len(src, count < room ? count : room);
-  if (n >= room) {  // src (cut at count) does not fit with its terminator
-    dest[0] = '\0';
-    return ERANGE_AND_RESET;
-  }
-  if (overlaps(dest, at + n + 1, src, n + 1)) {
-    dest[0] = '\0';
-    return EOVERLAP_AND_RESET;
-  }
+  // src (cut at count) does not fit with its terminator
+  if (n >= room) return reset(dest, ERANGE_AND_RESET);
+  if (overlaps(dest, at + n + 1, src, n + 1)) return reset(dest, EOVERLAP_AND_RESET);
   std::memcpy(dest + at, src, n);
   dest[at + n] = '\0';
   return EOK;
@@ -186,84 +175,117 @@ size_t spec_length(const char *f) {
   return f[i] == '\0' ? i : i + 1;
 }
 
+// The state of one sscanf_s call.
+struct Scan {
+  const char *buffer;
+  const char *in;  // the input not consumed yet
+  va_list args;
+  int assigned = 0;
+  bool converted = false;  // some conversion was attempted with input left
+};
+
+// A run of literal text (and %%) at f: matched by sscanf itself. False on a mismatch or at the
+// end of the input.
+bool match_literal(Scan &s, const char *&f) {
+  const char *end = f;
+  while (*end != '\0' && (*end != '%' || end[1] == '%')) end += (*end == '%') ? 2 : 1;
+  std::string piece(f, end);
+  piece += "%n";
+  int used = -1;
+  std::sscanf(s.in, piece.c_str(), &used);
+  if (used < 0) return false;
+  s.in += used;
+  f = end;
+  return true;
+}
+
+constexpr int kTooSmall = -2;  // a text field does not fit its buffer: the scan ends
+
+// %s, %c or %[...] into the caller's buffer of the size given after it: scanned into a scratch
+// buffer first, copied when it fits.
+int scan_text(Scan &s, const std::string &spec, char conv, int &used) {
+  char *dest = static_cast<char *>(va_arg(s.args, void *));
+  const size_t size = va_arg(s.args, size_t);
+  std::string scratch(std::strlen(s.in) + 1, '\0');
+  const int got = std::sscanf(s.in, (spec + "%n").c_str(), &scratch[0], &used);
+  if (got != 1) return got;
+  size_t width = 1;  // %c: the field width (default 1), no NUL
+  if (conv == 'c') {
+    const char *w = spec.c_str() + 1;
+    if (*w >= '0' && *w <= '9') width = std::strtoul(w, nullptr, 10);
+  }
+  const size_t need = conv == 'c' ? width : std::strlen(scratch.c_str()) + 1;
+  if (dest == nullptr || need > size) {
+    if (dest != nullptr && size > 0) dest[0] = '\0';
+    return kTooSmall;
+  }
+  std::memcpy(dest, scratch.data(), need);
+  return got;
+}
+
+// Counts the result of one conversion; false when the scan ends there.
+bool count_conversion(Scan &s, int got, int used, bool suppress) {
+  if (got == EOF && !s.converted) {
+    s.assigned = -1;
+    return false;
+  }
+  s.converted = true;
+  if (got != 1 && !(suppress && used >= 0)) return false;
+  if (!suppress) ++s.assigned;
+  s.in += used;
+  return true;
+}
+
+// The field of one conversion: its count of assignments as sscanf gives it (kTooSmall: the
+// text does not fit), `used` the input it consumed.
+int scan_field(Scan &s, const std::string &spec, char conv, bool suppress, int &used) {
+  if (suppress) {
+    std::sscanf(s.in, (spec + "%n").c_str(), &used);
+    return used >= 0 ? 0 : -1;
+  }
+  if (conv == 's' || conv == 'c' || conv == '[') return scan_text(s, spec, conv, used);
+  return std::sscanf(s.in, (spec + "%n").c_str(), va_arg(s.args, void *), &used);
+}
+
+// One conversion `spec` (from '%' on); false when the scan ends there.
+bool scan_conversion(Scan &s, const std::string &spec) {
+  const char conv = spec.find('[') != std::string::npos ? '[' : spec.back();  // %[...] ends in ]
+  const bool suppress = spec.size() > 1 && spec[1] == '*';
+  if (conv == 'n') {
+    if (!suppress) *static_cast<int *>(va_arg(s.args, void *)) = static_cast<int>(s.in - s.buffer);
+    return true;
+  }
+  if (*s.in == '\0' && conv != 'c') {
+    // sscanf would report end of input (leading whitespace is skipped for the others).
+    if (!s.converted) s.assigned = -1;
+    return false;
+  }
+  int used = -1;
+  const int got = scan_field(s, spec, conv, suppress, used);
+  return got != kTooSmall && count_conversion(s, got, used, suppress);
+}
+
 }  // namespace
 
 extern "C" {
 
 int vsscanf_s(const char *buffer, const char *format, va_list argList) {
   if (buffer == nullptr || format == nullptr) return -1;
-  va_list args;
-  va_copy(args, argList);
-  const char *in = buffer;
+  Scan s{buffer, buffer, {}, 0, false};
+  va_copy(s.args, argList);
   const char *f = format;
-  int assigned = 0;
-  bool converted = false;  // some conversion was attempted with input left
   while (*f != '\0') {
     if (*f != '%' || f[1] == '%') {
-      // A run of literal text (and %%): matched by sscanf itself.
-      const char *end = f;
-      while (*end != '\0' && (*end != '%' || end[1] == '%')) end += (*end == '%') ? 2 : 1;
-      std::string piece(f, end);
-      piece += "%n";
-      int used = -1;
-      std::sscanf(in, piece.c_str(), &used);
-      if (used < 0) break;  // mismatch or end of input
-      in += used;
-      f = end;
+      if (!match_literal(s, f)) break;
       continue;
     }
     const size_t len = spec_length(f);
-    std::string spec(f, len);
+    const std::string spec(f, len);
     f += len;
-    const char conv = spec.find('[') != std::string::npos ? '[' : spec.back();  // %[...] ends in ]
-    const bool suppress = spec.size() > 1 && spec[1] == '*';
-    if (conv == 'n') {
-      if (!suppress) *static_cast<int *>(va_arg(args, void *)) = static_cast<int>(in - buffer);
-      continue;
-    }
-    if (*in == '\0' && conv != 'c') {
-      // sscanf would report end of input (leading whitespace is skipped for the others).
-      if (!converted) assigned = -1;
-      break;
-    }
-    const bool text = conv == 's' || conv == 'c' || conv == '[';
-    int used = -1;
-    int got = 0;
-    if (suppress) {
-      std::sscanf(in, (spec + "%n").c_str(), &used);
-      got = used >= 0 ? 0 : -1;
-    } else if (text) {
-      char *dest = static_cast<char *>(va_arg(args, void *));
-      const size_t size = va_arg(args, size_t);
-      std::string scratch(std::strlen(in) + 1, '\0');
-      got = std::sscanf(in, (spec + "%n").c_str(), &scratch[0], &used);
-      if (got == 1) {
-        size_t width = 1;  // %c: the field width (default 1), no NUL
-        if (conv == 'c') {
-          const char *w = spec.c_str() + 1;
-          if (*w >= '0' && *w <= '9') width = std::strtoul(w, nullptr, 10);
-        }
-        const size_t need = conv == 'c' ? width : std::strlen(scratch.c_str()) + 1;
-        if (dest == nullptr || need > size) {
-          if (dest != nullptr && size > 0) dest[0] = '\0';
-          break;
-        }
-        std::memcpy(dest, scratch.data(), need);
-      }
-    } else {
-      got = std::sscanf(in, (spec + "%n").c_str(), va_arg(args, void *), &used);
-    }
-    if (got == EOF && !converted) {
-      assigned = -1;
-      break;
-    }
-    converted = true;
-    if (got != 1 && !(suppress && used >= 0)) break;
-    if (!suppress) ++assigned;
-    in += used;
+    if (!scan_conversion(s, spec)) break;
   }
-  va_end(args);
-  return assigned;
+  va_end(s.args);
+  return s.assigned;
 }
 
 int sscanf_s(const char *buffer, const char *format, ...) {

@@ -123,6 +123,12 @@ void Hub::answer_import(int client, std::uint64_t req, std::uint64_t id,
   reply(client, req, w, out, o.fd);
 }
 
+// Within the hub's limits: a known kind, a bounded description, room for another object.
+bool Hub::publishable(const Object& o) const {
+  return o.kind <= HubLimits::kMaxKind && o.description.size() <= HubLimits::kMaxDescription &&
+         objects_.size() < HubLimits::kMaxObjects;
+}
+
 void Hub::publish(int client, Client& me, WireIn& in, int fd, std::vector<Outgoing>& out) {
   const std::uint64_t req = in.u64();
   Object o;
@@ -132,9 +138,7 @@ void Hub::publish(int client, Client& me, WireIn& in, int fd, std::vector<Outgoi
   o.last_time = in.i64();
   o.description = in.str();
   WireOut w;
-  if (!in.ok() || o.kind > HubLimits::kMaxKind ||
-      o.description.size() > HubLimits::kMaxDescription ||
-      objects_.size() >= HubLimits::kMaxObjects) {
+  if (!in.ok() || !publishable(o)) {
     if (fd >= 0) ::close(fd);
     reply(client, req, w.u8(kNotPermitted), out);
     return;
@@ -186,111 +190,139 @@ void Hub::frame(int client, const Frame& f, int fd, std::vector<Outgoing>& out) 
     ::close(fd);
     fd = -1;
   }
+  own_frame(client, me, f, fd, out);
+}
+
+// The frames of the hub itself (not of an extension), one handler a type.
+void Hub::own_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out) {
   WireIn in(f.payload);
   switch (f.type) {
-    case FrameType::kPublish:
-      publish(client, me, in, fd, out);
-      return;
-    case FrameType::kAllow:
-    case FrameType::kImport:
-    case FrameType::kClose:
-      keyed(client, me, f.type, in, out);
-      return;
-    case FrameType::kWithdraw: {
-      const std::uint64_t id = in.u64();
-      auto it = objects_.find(id);
-      if (it != objects_.end() && it->second.owner == me.pid) erase(id);
-      return;
-    }
-    case FrameType::kWithdrawAll: {
-      std::vector<std::uint64_t> mine;
-      for (const auto& [id, o] : objects_) {
-        if (o.owner == me.pid) mine.push_back(id);
-      }
-      for (std::uint64_t id : mine) erase(id);
-      return;
-    }
-    case FrameType::kRecord:
-      record(client, me, in, out);
-      return;
-    case FrameType::kBlocked: {
-      // A block sent before the client saw what was forwarded to it is stale: it wakes anyway.
-      if (in.u64() == me.forwarded) me.blocked = true;
-      if (!me.blocked) return;
-      for (Extension& e : extensions_) e.ext->blocked(*this, out);
-      return;
-    }
-    case FrameType::kUnblocked:
-      me.blocked = false;
-      all_blocked_ = false;
-      return;
-    case FrameType::kDrainAck: {
-      auto it = drains_.find(in.u64());
-      if (it == drains_.end()) return;
-      // Only the drained exporter acknowledges its drain.
-      auto obj = objects_.find(it->second.id);
-      if (obj != objects_.end() && obj->second.owner_client != client) return;
-      const PendingImport p = it->second;
-      drains_.erase(it);
-      auto requester = clients_.find(p.client);
-      if (requester == clients_.end()) return;
-      requester->second.waiting_drain = 0;
-      answer_import(p.client, p.req, p.id, out);
-      return;
-    }
+    case FrameType::kPublish: return publish(client, me, in, fd, out);
+    case FrameType::kAllow: return allow(client, me, in, out);
+    case FrameType::kImport: return import_object(client, me, in, out);
+    case FrameType::kClose: return close_import(client, me, in, out);
+    case FrameType::kWithdraw: return withdraw(me, in.u64());
+    case FrameType::kWithdrawAll: return withdraw_all(me);
+    case FrameType::kRecord: return record(client, me, in, out);
+    case FrameType::kBlocked: return blocked(me, in.u64(), out);
+    case FrameType::kUnblocked: return unblocked(me);
+    case FrameType::kDrainAck: return drain_ack(client, in.u64(), out);
     default:
       if (fd >= 0) ::close(fd);
       return;
   }
 }
 
-// The requests about one exported object: req, id, kind, then what the type adds.
-void Hub::keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<Outgoing>& out) {
-  const std::uint64_t req = in.u64();
-  const std::uint64_t id = in.u64();
-  const std::uint8_t kind = in.u8();
-  const auto answer = [&](std::uint8_t status) {
-    WireOut w;
-    reply(client, req, w.u8(status), out);
-  };
-  Object* o = find(id, kind);
-  if (o == nullptr) return answer(kUnknownKey);
-  if (type == FrameType::kAllow) {
-    if (o->owner != me.pid) return answer(kNotOwner);
-    while (!in.done() && in.ok()) {
-      const std::int32_t pid = in.i32();
-      if (o->allowed.size() >= HubLimits::kMaxAllowed && o->allowed.count(pid) == 0) {
-        return answer(kNotPermitted);
-      }
-      o->allowed.insert(pid);
-    }
-    return answer(kOk);
+void Hub::withdraw(const Client& me, std::uint64_t id) {
+  auto it = objects_.find(id);
+  if (it != objects_.end() && it->second.owner == me.pid) erase(id);
+}
+
+void Hub::withdraw_all(const Client& me) {
+  std::vector<std::uint64_t> mine;
+  for (const auto& [id, o] : objects_) {
+    if (o.owner == me.pid) mine.push_back(id);
   }
-  if (type == FrameType::kClose) {
-    auto imp = o->imports.find(me.pid);
-    if (imp != o->imports.end()) {
-      if (--imp->second == 0) o->imports.erase(imp);
-    } else if (o->owner == me.pid) {
-      erase(id);
-    } else {
-      return answer(kNotOwner);
+  for (std::uint64_t id : mine) erase(id);
+}
+
+// A block sent before the client saw what was forwarded to it is stale: it wakes anyway.
+void Hub::blocked(Client& me, std::uint64_t seen_forwarded, std::vector<Outgoing>& out) {
+  if (seen_forwarded == me.forwarded) me.blocked = true;
+  if (!me.blocked) return;
+  for (Extension& e : extensions_) e.ext->blocked(*this, out);
+}
+
+void Hub::unblocked(Client& me) {
+  me.blocked = false;
+  all_blocked_ = false;
+}
+
+// Only the drained exporter acknowledges its drain; the import waiting for it is answered.
+void Hub::drain_ack(int client, std::uint64_t token, std::vector<Outgoing>& out) {
+  auto it = drains_.find(token);
+  if (it == drains_.end()) return;
+  auto obj = objects_.find(it->second.id);
+  if (obj != objects_.end() && obj->second.owner_client != client) return;
+  const PendingImport p = it->second;
+  drains_.erase(it);
+  resume_import(p, out);
+}
+
+// An import that waited for a drain: answered now, unless its requester left.
+void Hub::resume_import(const PendingImport& p, std::vector<Outgoing>& out) {
+  auto requester = clients_.find(p.client);
+  if (requester == clients_.end()) return;
+  requester->second.waiting_drain = 0;
+  answer_import(p.client, p.req, p.id, out);
+}
+
+// The requests about one exported object start with req, id, kind; what the type adds follows.
+Hub::KeyedRequest Hub::keyed(WireIn& in) {
+  KeyedRequest k;
+  k.req = in.u64();
+  k.id = in.u64();
+  k.kind = in.u8();
+  k.object = find(k.id, k.kind);
+  return k;
+}
+
+void Hub::answer(int client, std::uint64_t req, std::uint8_t status, std::vector<Outgoing>& out) {
+  WireOut w;
+  reply(client, req, w.u8(status), out);
+}
+
+// The owner lets the listed pids import the object.
+void Hub::allow(int client, const Client& me, WireIn& in, std::vector<Outgoing>& out) {
+  const KeyedRequest k = keyed(in);
+  if (k.object == nullptr) return answer(client, k.req, kUnknownKey, out);
+  if (k.object->owner != me.pid) return answer(client, k.req, kNotOwner, out);
+  while (!in.done() && in.ok()) {
+    const std::int32_t pid = in.i32();
+    if (k.object->allowed.size() >= HubLimits::kMaxAllowed && k.object->allowed.count(pid) == 0) {
+      return answer(client, k.req, kNotPermitted, out);
     }
-    return answer(kOk);
+    k.object->allowed.insert(pid);
   }
-  // kImport
-  if (o->check_pid && o->allowed.count(me.pid) == 0) return answer(kNotPermitted);
+  answer(client, k.req, kOk, out);
+}
+
+// An importer drops one import; the owner closing it withdraws the object.
+void Hub::close_import(int client, const Client& me, WireIn& in, std::vector<Outgoing>& out) {
+  const KeyedRequest k = keyed(in);
+  if (k.object == nullptr) return answer(client, k.req, kUnknownKey, out);
+  auto imp = k.object->imports.find(me.pid);
+  if (imp != k.object->imports.end()) {
+    if (--imp->second == 0) k.object->imports.erase(imp);
+  } else if (k.object->owner == me.pid) {
+    erase(k.id);
+  } else {
+    return answer(client, k.req, kNotOwner, out);
+  }
+  answer(client, k.req, kOk, out);
+}
+
+// An import of memory first drains the exporter (its writes so far become visible); a notify,
+// an exporter already draining for another import, or one importing its own object do not.
+void Hub::import_object(int client, Client& me, WireIn& in, std::vector<Outgoing>& out) {
+  const KeyedRequest k = keyed(in);
+  if (k.object == nullptr) return answer(client, k.req, kUnknownKey, out);
+  Object* o = k.object;
+  if (o->check_pid && o->allowed.count(me.pid) == 0) {
+    return answer(client, k.req, kNotPermitted, out);
+  }
   ++o->imports[me.pid];
   auto owner = clients_.find(o->owner_client);
-  if (kind != kKindNotify && owner != clients_.end() && o->owner_client != client &&
+  if (k.kind != kKindNotify && owner != clients_.end() && o->owner_client != client &&
       owner->second.waiting_drain == 0) {
     const std::uint64_t token = next_token_++;
-    drains_[token] = PendingImport{client, req, id};
+    drains_[token] = PendingImport{client, k.req, k.id};
     me.waiting_drain = token;
     WireOut t;
     out.push_back({o->owner_client, {FrameType::kDrain, t.u64(token).bytes()}, -1});
     return;
   }
-  answer_import(client, req, id, out);
+  answer_import(client, k.req, k.id, out);
 }
 
 void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {
@@ -298,20 +330,29 @@ void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {
   if (cit == clients_.end()) return;
   const Client gone = cit->second;
   clients_.erase(cit);
-  if (lost) {
-    lost_.push_back(std::to_string(gone.pid) + " (" + gone.program + ")");
-    for (const auto& [fd, c] : clients_) {
-      WireOut w;
-      w.i32(gone.pid).str(gone.program);
-      out.push_back({fd, {FrameType::kPeerLost, w.bytes()}, -1});
-    }
-  }
+  if (lost) announce_lost(gone, out);
   for (auto& [id, o] : objects_) {
     o.holders.erase(client);
     if (o.owner_client == client) o.owner_client = -1;
   }
-  // Imports waiting for its drain are answered as they are (it cannot drain any more); its own
-  // pending imports are dropped.
+  settle_drains_of(client, out);
+  for (Extension& e : extensions_) e.ext->left(*this, client, out);
+  all_blocked_ = false;
+}
+
+// The other clients learn that a process of the session died.
+void Hub::announce_lost(const Client& gone, std::vector<Outgoing>& out) {
+  lost_.push_back(std::to_string(gone.pid) + " (" + gone.program + ")");
+  for (const auto& [fd, c] : clients_) {
+    WireOut w;
+    w.i32(gone.pid).str(gone.program);
+    out.push_back({fd, {FrameType::kPeerLost, w.bytes()}, -1});
+  }
+}
+
+// Imports waiting for the drain of a client that left are answered as they are (it cannot drain
+// any more); its own pending imports are dropped.
+void Hub::settle_drains_of(int client, std::vector<Outgoing>& out) {
   std::vector<std::uint64_t> done;
   for (const auto& [token, p] : drains_) {
     auto it = objects_.find(p.id);
@@ -322,23 +363,21 @@ void Hub::left(int client, bool lost, std::vector<Outgoing>& out) {
   for (std::uint64_t token : done) {
     const PendingImport p = drains_[token];
     drains_.erase(token);
-    auto requester = clients_.find(p.client);
-    if (requester == clients_.end()) continue;
-    requester->second.waiting_drain = 0;
-    answer_import(p.client, p.req, p.id, out);
+    resume_import(p, out);
   }
-  for (Extension& e : extensions_) e.ext->left(*this, client, out);
-  all_blocked_ = false;
 }
 
-void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
-  bool any = false;
-  bool all = !clients_.empty();
+bool Hub::every_client_blocked() const {
+  if (clients_.empty()) return false;
   for (const auto& [fd, c] : clients_) {
-    any = any || c.blocked;
-    all = all && c.blocked;
+    if (!c.blocked) return false;
   }
-  if (!any || !all) {
+  return true;
+}
+
+// Every client blocked for the grace time: each learns of the deadlock (and who was lost).
+void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
+  if (!every_client_blocked()) {
     all_blocked_ = false;
     return;
   }
@@ -347,6 +386,10 @@ void Hub::deadlock_check(Clock::time_point now, std::vector<Outgoing>& out) {
     all_blocked_since_ = now;
   }
   if (now - all_blocked_since_ < std::chrono::milliseconds(grace_ms())) return;
+  report_deadlock(out);
+}
+
+void Hub::report_deadlock(std::vector<Outgoing>& out) {
   std::string lost;
   for (const std::string& l : lost_) lost += (lost.empty() ? "" : ", ") + l;
   for (auto& [fd, c] : clients_) {

@@ -170,10 +170,32 @@ class Hub {
   HubExtension* extension_for(FrameType type);
 
   void answer_import(int client, std::uint64_t req, std::uint64_t id, std::vector<Outgoing>& out);
-  void keyed(int client, Client& me, FrameType type, WireIn& in, std::vector<Outgoing>& out);
+  void own_frame(int client, Client& me, const Frame& f, int fd, std::vector<Outgoing>& out);
+  struct KeyedRequest {
+    std::uint64_t req = 0;
+    std::uint64_t id = 0;
+    std::uint8_t kind = 0;
+    Object* object = nullptr;  // null: no such object of that kind
+  };
+  KeyedRequest keyed(WireIn& in);
+  void answer(int client, std::uint64_t req, std::uint8_t status, std::vector<Outgoing>& out);
+  void allow(int client, const Client& me, WireIn& in, std::vector<Outgoing>& out);
+  void import_object(int client, Client& me, WireIn& in, std::vector<Outgoing>& out);
+  void close_import(int client, const Client& me, WireIn& in, std::vector<Outgoing>& out);
+  void withdraw(const Client& me, std::uint64_t id);
+  void withdraw_all(const Client& me);
+  void blocked(Client& me, std::uint64_t seen_forwarded, std::vector<Outgoing>& out);
+  void unblocked(Client& me);
+  void drain_ack(int client, std::uint64_t token, std::vector<Outgoing>& out);
+  void resume_import(const PendingImport& p, std::vector<Outgoing>& out);
+  void announce_lost(const Client& gone, std::vector<Outgoing>& out);
+  void settle_drains_of(int client, std::vector<Outgoing>& out);
   Object* find(std::uint64_t id, std::uint8_t kind);
   void erase(std::uint64_t id);
   void deadlock_check(Clock::time_point now, std::vector<Outgoing>& out);
+  bool every_client_blocked() const;
+  void report_deadlock(std::vector<Outgoing>& out);
+  bool publishable(const Object& o) const;
 
   int grace_ms() const { return lost_.empty() ? wait_ms_ : lost_grace_ms_; }
   int wait_ms_;

@@ -58,6 +58,57 @@ void free_owned_items(Tdt& tdt, acltdtDataset& dataset) {
   dataset.items.swap(kept);
 }
 
+void require_live_dataset(const Tdt& tdt, const acltdtDataset* dataset) {
+  require_not_null(dataset, "dataset");
+  require(tdt.datasets.count(dataset) != 0, ACL_ERROR_INVALID_PARAM,
+          "dataset is not a live dataset");
+}
+
+// Each item, and all of them, fit the device's memory.
+void require_dataset_fits_device(Call& call, const acltdtDataset& dataset) {
+  std::uint64_t total = 0;
+  for (const acltdtDataItem* item : dataset.items) {
+    require_fits_device(call, item->size, "an item of the dataset");
+    total += item->size;  // both at most the device's memory: no wrap
+    require_fits_device(call, total, "the dataset");
+  }
+}
+
+// A dataset to receive into: live, and holding no items the application added.
+void require_receiving_dataset(const Tdt& tdt, const acltdtDataset* dataset) {
+  require_live_dataset(tdt, dataset);
+  for (const acltdtDataItem* item : dataset->items) {
+    require(item->owner == dataset, ACL_ERROR_INVALID_PARAM,
+            "dataset holds items added by acltdtAddDataItem: receive into an empty dataset");
+  }
+}
+
+// A received tensor as an item the dataset owns (freed with it).
+acltdtDataItem* owned_item(Tensor t, acltdtDataset* dataset) {
+  auto* item = new acltdtDataItem;
+  item->tensor_type = t.tensor_type;
+  item->data_type = t.data_type;
+  item->dims = std::move(t.dims);
+  item->owned = std::move(t.bytes);
+  item->size = item->owned.size();
+  item->data = item->size > 0 ? item->owned.data() : nullptr;
+  item->slice_num = t.slice_num;
+  item->slice_id = t.slice_id;
+  item->owner = dataset;
+  return item;
+}
+
+// The received message replaces what the dataset held.
+void fill_dataset(Tdt& tdt, acltdtDataset& dataset, Message m) {
+  free_owned_items(tdt, dataset);
+  dataset.name = m.name;
+  for (Tensor& t : m.tensors) {
+    acltdtDataItem* item = owned_item(std::move(t), &dataset);
+    tdt.items.insert(item);
+    dataset.items.push_back(item);
+  }
+}
+
 }  // namespace
 
 acltdtChannelHandle* create_channel(Call& call, std::uint32_t device, const char* name,
@@ -114,27 +165,16 @@ void clean_channel(Call& call, acltdtChannelHandle* handle) {
 void send(Call& call, const acltdtChannelHandle* handle, const acltdtDataset* dataset,
           std::int32_t timeout_ms) {
   ChannelState& c = live_channel(call, handle);
-  require_not_null(dataset, "dataset");
-  require(Tdt::instance().datasets.count(dataset) != 0, ACL_ERROR_INVALID_PARAM,
-          "dataset is not a live dataset");
+  require_live_dataset(Tdt::instance(), dataset);
   require_running(c);
-  std::uint64_t total = 0;
-  for (const acltdtDataItem* item : dataset->items) {
-    require_fits_device(call, item->size, "an item of the dataset");
-    total += item->size;  // both at most the device's memory: no wrap
-    require_fits_device(call, total, "the dataset");
-  }
+  require_dataset_fits_device(call, *dataset);
   std::shared_ptr<ChannelState> st = handle->state;  // the handle may be destroyed meanwhile
   Message m = message_of(*dataset);
   const bool room = wait_for(
       call, [st] { return st->has_room() || st->stopped || st->destroyed; }, timeout_ms,
       ACL_ERROR_RT_QUEUE_FULL, "acltdtSendTensor waits for room in " + describe(*st));
   require_running(*st);
-  if (!room) {
-    fail(ACL_ERROR_RT_QUEUE_FULL,
-         describe(*st) + " is full" +
-             (timeout_ms > 0 ? " after " + std::to_string(timeout_ms) + " ms" : std::string()));
-  }
+  if (!room) fail_waited(ACL_ERROR_RT_QUEUE_FULL, describe(*st), "full", timeout_ms);
   Reservation slot(st->reserved);
   transfer(call, st->device, Direction::kH2D, bytes_of(m), "TDT_SEND_H2D");
   require_running(*st);
@@ -145,47 +185,22 @@ void send(Call& call, const acltdtChannelHandle* handle, const acltdtDataset* da
 void receive(Call& call, const acltdtChannelHandle* handle, acltdtDataset* dataset,
              std::int32_t timeout_ms) {
   ChannelState& c = live_channel(call, handle);
-  require_not_null(dataset, "dataset");
   Tdt& tdt = Tdt::instance();
-  require(tdt.datasets.count(dataset) != 0, ACL_ERROR_INVALID_PARAM,
-          "dataset is not a live dataset");
-  for (const acltdtDataItem* item : dataset->items) {
-    require(item->owner == dataset, ACL_ERROR_INVALID_PARAM,
-            "dataset holds items added by acltdtAddDataItem: receive into an empty dataset");
-  }
+  require_receiving_dataset(tdt, dataset);
   require_running(c);
   std::shared_ptr<ChannelState> st = handle->state;
   const bool ready = wait_for(
       call, [st] { return !st->messages.empty() || st->stopped || st->destroyed; }, timeout_ms,
       ACL_ERROR_RT_QUEUE_EMPTY, "acltdtReceiveTensor waits for data in " + describe(*st));
   require_running(*st);
-  if (!ready) {
-    fail(ACL_ERROR_RT_QUEUE_EMPTY,
-         describe(*st) + " is empty" +
-             (timeout_ms > 0 ? " after " + std::to_string(timeout_ms) + " ms" : std::string()));
-  }
+  if (!ready) fail_waited(ACL_ERROR_RT_QUEUE_EMPTY, describe(*st), "empty", timeout_ms);
   Message m = std::move(st->messages.front());
   st->messages.pop_front();
   transfer(call, st->device, Direction::kD2H, bytes_of(m), "TDT_RECV_D2H");
   // The dataset may have been destroyed by another thread while the copy ran.
   require(tdt.datasets.count(dataset) != 0, ACL_ERROR_INVALID_PARAM,
           "dataset was destroyed during the receive");
-  free_owned_items(tdt, *dataset);
-  dataset->name = m.name;
-  for (Tensor& t : m.tensors) {
-    auto* item = new acltdtDataItem;
-    item->tensor_type = t.tensor_type;
-    item->data_type = t.data_type;
-    item->dims = std::move(t.dims);
-    item->owned = std::move(t.bytes);
-    item->size = item->owned.size();
-    item->data = item->size > 0 ? item->owned.data() : nullptr;
-    item->slice_num = t.slice_num;
-    item->slice_id = t.slice_id;
-    item->owner = dataset;
-    tdt.items.insert(item);
-    dataset->items.push_back(item);
-  }
+  fill_dataset(tdt, *dataset, std::move(m));
 }
 
 }  // namespace npusim::rt::tdt

@@ -53,6 +53,75 @@ bool reaches(const std::vector<Route>& bound, const std::vector<Route>& extra, s
 
 bool same_route(const Route& a, const Route& b) { return a.src == b.src && a.dst == b.dst; }
 
+// The queue `qid` (fails when there is none).
+std::shared_ptr<QueueState> existing_queue(Tdt& tdt, std::uint32_t qid) {
+  std::shared_ptr<QueueState> st = tdt.queues.count(qid) != 0 ? tdt.queues[qid] : nullptr;
+  if (st == nullptr) tdt.queue(qid);  // fails: no such queue
+  return st;
+}
+
+void require_user_data(const void* user, std::size_t user_size) {
+  require(user_size <= kMaxUserData, ACL_ERROR_INVALID_PARAM,
+          "userDataSize must be at most " + std::to_string(kMaxUserData) + " bytes");
+  require(user != nullptr || user_size == 0, ACL_ERROR_INVALID_PARAM,
+          "userData is NULL but userDataSize is not 0");
+}
+
+// Waits until `ready` (which holds too once the queue is destroyed); fails with `code` when the
+// queue was destroyed or the time ran out ("<queue> is <state> [after N ms]").
+void wait_on_queue(Call& call, const QueueState& st, const std::function<bool()>& ready,
+                   std::int32_t timeout_ms, int code, const std::string& waiting,
+                   const char* state) {
+  const bool ok = wait_for(call, ready, timeout_ms, code, waiting);
+  require(!st.destroyed, ACL_ERROR_INVALID_QUEUE_ID, describe(st) + " was destroyed");
+  if (!ok) fail_waited(code, describe(st), state, timeout_ms);
+}
+
+void require_enqueue_data(Call& call, const void* data, std::size_t size) {
+  require(data != nullptr || size == 0, ACL_ERROR_INVALID_PARAM, "data is NULL but dataSize is not 0");
+  require(size > 0, ACL_ERROR_INVALID_PARAM, "dataSize must be > 0");
+  require_span(data, size, "dataSize");
+  require_fits_device(call, size, "dataSize");
+}
+
+// Device memory given to an enqueue or dequeue is still allocated after its copy ran.
+void require_not_freed(Call& call, const void* data, const char* during) {
+  require(call.runtime().memory().find(data) != nullptr, ACL_ERROR_RT_DEVICE_MEM_ERROR,
+          std::string("data was freed during the ") + during);
+}
+
+// The queue's first entry, taken when `size` bytes hold it (`ret_size`: its size either way).
+Entry pop_entry(Tdt& tdt, QueueState& st, std::size_t size, std::size_t* ret_size) {
+  const std::size_t need = st.entries.front().data.size();
+  *ret_size = need;
+  require(size >= need, ACL_ERROR_INVALID_PARAM,
+          "dataSize " + std::to_string(size) + " is smaller than the entry (" +
+              std::to_string(need) + " bytes); it stays queued");
+  Entry e = std::move(st.entries.front());
+  st.entries.pop_front();
+  tdt.forward();  // room for entries waiting upstream
+  return e;
+}
+
+// The entry's user data into the caller's buffer (zero-filled past it).
+void copy_user_data(const Entry& e, void* user, std::size_t user_size) {
+  if (user_size == 0) return;
+  std::memset(user, 0, user_size);
+  std::memcpy(user, e.user.data(), std::min(user_size, e.user.size()));
+}
+
+// An entry of `size` bytes at `data`: host bytes are taken now (the caller may reuse its
+// buffer); device bytes when the copy ran.
+Entry new_entry(const void* data, std::size_t size, bool on_device, const void* user,
+                std::size_t user_size) {
+  Entry e;
+  if (!on_device) e.data.assign(static_cast<const char*>(data), static_cast<const char*>(data) + size);
+  if (user_size > 0) {
+    e.user.assign(static_cast<const char*>(user), static_cast<const char*>(user) + user_size);
+  }
+  return e;
+}
+
 }  // namespace
 
 std::uint32_t create_queue(Call& call, const QueueSpec& spec) {
@@ -96,39 +165,20 @@ void destroy_queue(Call& call, std::uint32_t qid) {
 void enqueue(Call& call, std::uint32_t qid, const void* data, std::size_t size, const void* user,
              std::size_t user_size, std::int32_t timeout_ms) {
   Tdt& tdt = Tdt::instance();
-  std::shared_ptr<QueueState> st = tdt.queues.count(qid) != 0 ? tdt.queues[qid] : nullptr;
-  if (st == nullptr) tdt.queue(qid);  // fails: no such queue
-  require(data != nullptr || size == 0, ACL_ERROR_INVALID_PARAM, "data is NULL but dataSize is not 0");
-  require(size > 0, ACL_ERROR_INVALID_PARAM, "dataSize must be > 0");
-  require_span(data, size, "dataSize");
-  require_fits_device(call, size, "dataSize");
-  require(user_size <= kMaxUserData, ACL_ERROR_INVALID_PARAM,
-          "userDataSize must be at most " + std::to_string(kMaxUserData) + " bytes");
-  require(user != nullptr || user_size == 0, ACL_ERROR_INVALID_PARAM,
-          "userData is NULL but userDataSize is not 0");
+  std::shared_ptr<QueueState> st = existing_queue(tdt, qid);
+  require_enqueue_data(call, data, size);
+  require_user_data(user, user_size);
   const bool on_device = is_device_memory(call, data, size, "data");
-  Entry e;
-  // Device bytes are read when the copy runs; host bytes now (the caller may reuse its buffer).
-  if (!on_device) e.data.assign(static_cast<const char*>(data), static_cast<const char*>(data) + size);
-  if (user_size > 0) {
-    e.user.assign(static_cast<const char*>(user), static_cast<const char*>(user) + user_size);
-  }
-  const bool room = wait_for(
-      call, [st] { return st->has_room() || st->destroyed; }, timeout_ms, ACL_ERROR_RT_QUEUE_FULL,
-      "acltdtEnqueueData waits for room in " + describe(*st));
-  require(!st->destroyed, ACL_ERROR_INVALID_QUEUE_ID, describe(*st) + " was destroyed");
-  if (!room) {
-    fail(ACL_ERROR_RT_QUEUE_FULL,
-         describe(*st) + " is full" +
-             (timeout_ms > 0 ? " after " + std::to_string(timeout_ms) + " ms" : std::string()));
-  }
+  Entry e = new_entry(data, size, on_device, user, user_size);
+  wait_on_queue(
+      call, *st, [st] { return st->has_room() || st->destroyed; }, timeout_ms,
+      ACL_ERROR_RT_QUEUE_FULL, "acltdtEnqueueData waits for room in " + describe(*st), "full");
   Reservation slot(st->reserved);
   transfer(call, st->device, on_device ? Direction::kD2D : Direction::kH2D, size,
            on_device ? "TDT_ENQUEUE_D2D" : "TDT_ENQUEUE_H2D");
   require(!st->destroyed, ACL_ERROR_INVALID_QUEUE_ID, describe(*st) + " was destroyed");
   if (on_device) {
-    const Allocation* a = call.runtime().memory().find(data);
-    require(a != nullptr, ACL_ERROR_RT_DEVICE_MEM_ERROR, "data was freed during the enqueue");
+    require_not_freed(call, data, "enqueue");
     e.data.assign(static_cast<const char*>(data), static_cast<const char*>(data) + size);
   }
   slot.release();
@@ -139,44 +189,22 @@ void enqueue(Call& call, std::uint32_t qid, const void* data, std::size_t size, 
 void dequeue(Call& call, std::uint32_t qid, void* data, std::size_t size, std::size_t* ret_size,
              void* user, std::size_t user_size, std::int32_t timeout_ms) {
   Tdt& tdt = Tdt::instance();
-  std::shared_ptr<QueueState> st = tdt.queues.count(qid) != 0 ? tdt.queues[qid] : nullptr;
-  if (st == nullptr) tdt.queue(qid);
+  std::shared_ptr<QueueState> st = existing_queue(tdt, qid);
   require_not_null(data, "data");
   require_span(data, size, "dataSize");
   require_not_null(ret_size, "retDataSize");
-  require(user_size <= kMaxUserData, ACL_ERROR_INVALID_PARAM,
-          "userDataSize must be at most " + std::to_string(kMaxUserData) + " bytes");
-  require(user != nullptr || user_size == 0, ACL_ERROR_INVALID_PARAM,
-          "userData is NULL but userDataSize is not 0");
+  require_user_data(user, user_size);
   const bool on_device = is_device_memory(call, data, size, "data");
-  const bool ready = wait_for(
-      call, [st] { return !st->entries.empty() || st->destroyed; }, timeout_ms,
-      ACL_ERROR_RT_QUEUE_EMPTY, "acltdtDequeueData waits for data in " + describe(*st));
-  require(!st->destroyed, ACL_ERROR_INVALID_QUEUE_ID, describe(*st) + " was destroyed");
-  if (!ready) {
-    fail(ACL_ERROR_RT_QUEUE_EMPTY,
-         describe(*st) + " is empty" +
-             (timeout_ms > 0 ? " after " + std::to_string(timeout_ms) + " ms" : std::string()));
-  }
-  const std::size_t need = st->entries.front().data.size();
-  *ret_size = need;
-  require(size >= need, ACL_ERROR_INVALID_PARAM,
-          "dataSize " + std::to_string(size) + " is smaller than the entry (" +
-              std::to_string(need) + " bytes); it stays queued");
-  Entry e = std::move(st->entries.front());
-  st->entries.pop_front();
-  tdt.forward();  // room for entries waiting upstream
+  wait_on_queue(
+      call, *st, [st] { return !st->entries.empty() || st->destroyed; }, timeout_ms,
+      ACL_ERROR_RT_QUEUE_EMPTY, "acltdtDequeueData waits for data in " + describe(*st), "empty");
+  const Entry e = pop_entry(tdt, *st, size, ret_size);
+  const std::size_t need = e.data.size();
   transfer(call, st->device, on_device ? Direction::kD2D : Direction::kD2H, need,
            on_device ? "TDT_DEQUEUE_D2D" : "TDT_DEQUEUE_D2H");
-  if (on_device) {
-    require(call.runtime().memory().find(data) != nullptr, ACL_ERROR_RT_DEVICE_MEM_ERROR,
-            "data was freed during the dequeue");
-  }
+  if (on_device) require_not_freed(call, data, "dequeue");
   std::memcpy(data, e.data.data(), need);
-  if (user_size > 0) {
-    std::memset(user, 0, user_size);
-    std::memcpy(user, e.user.data(), std::min(user_size, e.user.size()));
-  }
+  copy_user_data(e, user, user_size);
 }
 
 void bind_routes(Call& call, std::vector<Route>& routes) {

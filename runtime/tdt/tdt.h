@@ -183,6 +183,9 @@ class Reservation {
 /// timeout_ms < -1 fails with ACL_ERROR_INVALID_PARAM.
 bool wait_for(Call& call, const std::function<bool()>& ready, std::int32_t timeout_ms, int code,
               const std::string& what);
+/// A wait_for that ran out: fails with `code`, "<what> is <state> [after N ms]".
+[[noreturn]] void fail_waited(int code, const std::string& what, const char* state,
+                              std::int32_t timeout_ms);
 
 /// Moves `bytes` with one synchronous copy task on `device` (the caller's clock advances to its
 /// end). Nothing when bytes is 0. Fails with the task's error.

@@ -77,6 +77,11 @@ void release_all() {
   tdt.grants.clear();
 }
 
+void fail_waited(int code, const std::string& what, const char* state, std::int32_t timeout_ms) {
+  fail(code, what + " is " + state +
+                 (timeout_ms > 0 ? " after " + std::to_string(timeout_ms) + " ms" : std::string()));
+}
+
 bool wait_for(Call& call, const std::function<bool()>& ready, std::int32_t timeout_ms, int code,
               const std::string& what) {
   require(timeout_ms >= -1, ACL_ERROR_INVALID_PARAM,

@@ -208,28 +208,24 @@ int jpeg_to_nv12(const std::string& in, const std::string& out) {
   return 0;
 }
 
-int ref_resize(const std::string& in, std::uint32_t iw, std::uint32_t ih, std::uint32_t iws,
-               std::uint32_t ihs, std::uint32_t l, std::uint32_t r, std::uint32_t t,
-               std::uint32_t b, std::uint32_t ow, std::uint32_t oh, std::uint32_t ows,
-               std::uint32_t ohs, const std::string& out) {
-  (void)iw;
-  (void)ih;
-  const Bytes src = read_file(in);
-  const int cw = static_cast<int>(r - l + 1), ch = static_cast<int>(b - t + 1);
-  Bytes dst(static_cast<std::size_t>(ows) * ohs * 3 / 2, 0);
-  if (cw == static_cast<int>(ow) && ch == static_cast<int>(oh)) {
-    // No scaling: the reference is the crop itself (swscale's unscaled NV12 path is not used).
-    for (int y = 0; y < ch; ++y)
-      std::memcpy(&dst[static_cast<std::size_t>(y) * ows],
-                  &src[static_cast<std::size_t>(t + y) * iws + l], cw);
-    for (int y = 0; y < (ch + 1) / 2; ++y)
-      std::memcpy(
-          &dst[static_cast<std::size_t>(ows) * ohs + static_cast<std::size_t>(y) * ows],
-          &src[static_cast<std::size_t>(iws) * ihs + static_cast<std::size_t>(t / 2 + y) * iws + l],
-          2 * ((cw + 1) / 2));
-    write_file(out, dst);
-    return 0;
-  }
+// Copies the w x h NV12 crop at (l, t) of `src` (strides ws x hs) into `dst` (dws x dhs).
+void copy_nv12(const Bytes& src, std::uint32_t ws, std::uint32_t hs, std::uint32_t l,
+               std::uint32_t t, std::uint32_t w, std::uint32_t h, Bytes& dst, std::uint32_t dws,
+               std::uint32_t dhs) {
+  for (std::uint32_t y = 0; y < h; ++y)
+    std::memcpy(&dst[static_cast<std::size_t>(y) * dws],
+                &src[static_cast<std::size_t>(t + y) * ws + l], w);
+  for (std::uint32_t y = 0; y < (h + 1) / 2; ++y)
+    std::memcpy(
+        &dst[static_cast<std::size_t>(dws) * dhs + static_cast<std::size_t>(y) * dws],
+        &src[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(t / 2 + y) * ws + l],
+        2 * ((w + 1) / 2));
+}
+
+// Scales the cw x ch NV12 crop at (l, t) of `src` to ow x oh into `dst` with swscale.
+void scale_nv12(const Bytes& src, std::uint32_t iws, std::uint32_t ihs, std::uint32_t l,
+                std::uint32_t t, int cw, int ch, Bytes& dst, std::uint32_t ows, std::uint32_t ohs,
+                std::uint32_t ow, std::uint32_t oh) {
   SwsContext* sws =
       sws_getContext(cw, ch, AV_PIX_FMT_NV12, static_cast<int>(ow), static_cast<int>(oh),
                      AV_PIX_FMT_NV12, SWS_BILINEAR | SWS_ACCURATE_RND, nullptr, nullptr, nullptr);
@@ -243,6 +239,24 @@ int ref_resize(const std::string& in, std::uint32_t iw, std::uint32_t ih, std::u
   const int ds[4] = {static_cast<int>(ows), static_cast<int>(ows), 0, 0};
   sws_scale(sws, sp, ss, 0, ch, dp, ds);
   sws_freeContext(sws);
+}
+
+int ref_resize(const std::string& in, std::uint32_t iw, std::uint32_t ih, std::uint32_t iws,
+               std::uint32_t ihs, std::uint32_t l, std::uint32_t r, std::uint32_t t,
+               std::uint32_t b, std::uint32_t ow, std::uint32_t oh, std::uint32_t ows,
+               std::uint32_t ohs, const std::string& out) {
+  (void)iw;
+  (void)ih;
+  const Bytes src = read_file(in);
+  const int cw = static_cast<int>(r - l + 1), ch = static_cast<int>(b - t + 1);
+  Bytes dst(static_cast<std::size_t>(ows) * ohs * 3 / 2, 0);
+  if (cw == static_cast<int>(ow) && ch == static_cast<int>(oh)) {
+    // No scaling: the reference is the crop itself (swscale's unscaled NV12 path is not used).
+    copy_nv12(src, iws, ihs, l, t, static_cast<std::uint32_t>(cw), static_cast<std::uint32_t>(ch),
+              dst, ows, ohs);
+  } else {
+    scale_nv12(src, iws, ihs, l, t, cw, ch, dst, ows, ohs, ow, oh);
+  }
   write_file(out, dst);
   return 0;
 }
@@ -255,19 +269,31 @@ int crop_nv12(const std::string& in, std::uint32_t ws, std::uint32_t hs, std::ui
     return 2;
   }
   Bytes dst(static_cast<std::size_t>(w) * h * 3 / 2, 0);
-  for (std::uint32_t y = 0; y < h; ++y)
-    std::memcpy(&dst[static_cast<std::size_t>(y) * w],
-                &src[static_cast<std::size_t>(t + y) * ws + l], w);
-  for (std::uint32_t y = 0; y < (h + 1) / 2; ++y)
-    std::memcpy(
-        &dst[static_cast<std::size_t>(w) * h + static_cast<std::size_t>(y) * w],
-        &src[static_cast<std::size_t>(ws) * hs + static_cast<std::size_t>(t / 2 + y) * ws + l],
-        2 * ((w + 1) / 2));
+  copy_nv12(src, ws, hs, l, t, w, h, dst, w, h);
   write_file(out, dst);
   return 0;
 }
 
 double psnr(double mse) { return mse == 0 ? 99.0 : 10 * std::log10(255.0 * 255.0 / mse); }
+
+// The squared error of `rows` x `cols` bytes of two planes (offset, stride each).
+struct PlaneError {
+  double se = 0;
+  std::size_t n = 0;
+};
+
+PlaneError plane_error(const Bytes& x, std::size_t xo, std::uint32_t xs, const Bytes& y,
+                       std::size_t yo, std::uint32_t ys, std::uint32_t rows, std::uint32_t cols) {
+  PlaneError e;
+  for (std::uint32_t r = 0; r < rows; ++r)
+    for (std::uint32_t c = 0; c < cols; ++c) {
+      const double d = x[xo + static_cast<std::size_t>(r) * xs + c] -
+                       y[yo + static_cast<std::size_t>(r) * ys + c];
+      e.se += d * d;
+      ++e.n;
+    }
+  return e;
+}
 
 int compare(const std::string& a, const std::string& b, std::uint32_t w, std::uint32_t h,
             std::uint32_t aws, std::uint32_t ahs, std::uint32_t bws, std::uint32_t bhs,
@@ -278,25 +304,12 @@ int compare(const std::string& a, const std::string& b, std::uint32_t w, std::ui
     std::printf("compare: a file is smaller than its picture\n");
     return 1;
   }
-  double se[2] = {0, 0};
-  std::size_t n[2] = {0, 0};
-  for (std::uint32_t r = 0; r < h; ++r)
-    for (std::uint32_t c = 0; c < w; ++c) {
-      const double d =
-          x[static_cast<std::size_t>(r) * aws + c] - y[static_cast<std::size_t>(r) * bws + c];
-      se[0] += d * d;
-      ++n[0];
-    }
-  for (std::uint32_t r = 0; r < (h + 1) / 2; ++r)
-    for (std::uint32_t c = 0; c < 2 * ((w + 1) / 2); ++c) {
-      const double d =
-          x[static_cast<std::size_t>(aws) * ahs + static_cast<std::size_t>(r) * aws + c] -
-          y[static_cast<std::size_t>(bws) * bhs + static_cast<std::size_t>(r) * bws + c];
-      se[1] += d * d;
-      ++n[1];
-    }
-  const double py = psnr(se[0] / n[0]), puv = psnr(se[1] / n[1]);
-  const bool exact = se[0] == 0 && se[1] == 0;
+  const PlaneError ey = plane_error(x, 0, aws, y, 0, bws, h, w);
+  const PlaneError euv = plane_error(x, static_cast<std::size_t>(aws) * ahs, aws, y,
+                                     static_cast<std::size_t>(bws) * bhs, bws, (h + 1) / 2,
+                                     2 * ((w + 1) / 2));
+  const double py = psnr(ey.se / ey.n), puv = psnr(euv.se / euv.n);
+  const bool exact = ey.se == 0 && euv.se == 0;
   std::printf("PSNR Y %.2f dB, UV %.2f dB%s\n", py, puv, exact ? " (identical)" : "");
   if (mode == "exact") return exact ? 0 : 1;
   const double min = mode.empty() ? 30.0 : std::atof(mode.c_str());

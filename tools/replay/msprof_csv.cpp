@@ -25,44 +25,60 @@ namespace {
 
 using Shape = std::vector<std::int64_t>;
 
+// parse_csv's state: the rows so far and the cell being read.
+struct CsvState {
+  std::vector<std::vector<std::string>> rows = std::vector<std::vector<std::string>>(1);
+  std::string cell;
+  bool quoted = false, any = false;
+
+  void end_cell() {
+    rows.back().push_back(cell);
+    cell.clear();
+  }
+  void end_row() {
+    if (any || !cell.empty()) rows.back().push_back(cell);
+    cell.clear();
+    any = false;
+    rows.emplace_back();
+  }
+};
+
+// Character i of `text`, inside quotes: "" is a quote (i moves past both), " ends the quotes.
+void quoted_char(CsvState& st, const std::string& text, std::size_t& i) {
+  const char ch = text[i];
+  if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+    st.cell += '"';
+    ++i;
+  } else if (ch == '"') {
+    st.quoted = false;
+  } else {
+    st.cell += ch;
+  }
+}
+
 }  // namespace
 
 std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> rows(1);
-  std::string cell;
-  bool quoted = false, any = false;
+  CsvState st;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char ch = text[i];
-    if (quoted) {
-      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        cell += '"';
-        ++i;
-      } else if (ch == '"') {
-        quoted = false;
-      } else {
-        cell += ch;
-      }
-    } else if (ch == '"') {
-      quoted = true;
-      any = true;
-    } else if (ch == ',') {
-      rows.back().push_back(cell);
-      cell.clear();
-      any = true;
+    if (st.quoted) {
+      quoted_char(st, text, i);
+    } else if (ch == '"' || ch == ',') {
+      if (ch == ',') st.end_cell();
+      st.quoted = ch == '"';
+      st.any = true;
     } else if (ch == '\n' || ch == '\r') {
       if (ch == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (any || !cell.empty()) rows.back().push_back(cell);
-      cell.clear();
-      any = false;
-      rows.emplace_back();
+      st.end_row();
     } else {
-      cell += ch;
-      any = true;
+      st.cell += ch;
+      st.any = true;
     }
   }
-  if (any || !cell.empty()) rows.back().push_back(cell);
-  while (!rows.empty() && rows.back().empty()) rows.pop_back();
-  return rows;
+  if (st.any || !st.cell.empty()) st.rows.back().push_back(st.cell);
+  while (!st.rows.empty() && st.rows.back().empty()) st.rows.pop_back();
+  return st.rows;
 }
 
 namespace {
@@ -126,6 +142,8 @@ class Builder {
  public:
   explicit Builder(Trace& t) : t_(t) {}
   void add(const Row& row, int index);
+  Op new_op(const Row& row, int index, const std::string& type);
+  static bool fits(const OpEntry& entry, const Op& op, std::string& why);
 
  private:
   int tensor(const std::string& key, const Shape& shape, int dtype, Role role, int stream);
@@ -363,6 +381,31 @@ std::string Builder::operands(const Row& row, int index, Op& op) {
   return "";
 }
 
+// The op of row `index`, on the stream its Stream ID maps to, before its operands.
+Op Builder::new_op(const Row& row, int index, const std::string& type) {
+  auto [sit, fresh] = streams_.emplace(row.stream, static_cast<int>(streams_.size()));
+  (void)fresh;
+  Op op;
+  op.type = type;
+  op.stream = sit->second;
+  op.name = row.name.empty() ? type + "_" + std::to_string(index) : row.name;
+  op.where = "row " + std::to_string(index) + " (" + row.type + " '" + op.name + "')";
+  op.captured_us = row.duration;
+  return op;
+}
+
+// The op's operand counts are the ones its entry takes; `why` says it when not.
+bool Builder::fits(const OpEntry& entry, const Op& op, std::string& why) {
+  const int ni = static_cast<int>(op.inputs.size()), no = static_cast<int>(op.outputs.size());
+  if (ni >= entry.min_inputs && ni <= entry.max_inputs && no >= entry.min_outputs &&
+      no <= entry.max_outputs) {
+    return true;
+  }
+  why = std::to_string(ni) + " inputs and " + std::to_string(no) + " outputs do not fit " +
+        op.type;
+  return false;
+}
+
 void Builder::add(const Row& row, int index) {
   const std::string type = op_type_from_msprof(row.type);
   const OpEntry* entry = type.empty() ? nullptr : find_op(type);
@@ -374,28 +417,14 @@ void Builder::add(const Row& row, int index) {
     reject(row.type, why);
     return;
   }
-  auto [sit, fresh] = streams_.emplace(row.stream, static_cast<int>(streams_.size()));
-  (void)fresh;
-  Op op;
-  op.type = type;
-  op.stream = sit->second;
-  op.name = row.name.empty() ? type + "_" + std::to_string(index) : row.name;
-  op.where = "row " + std::to_string(index) + " (" + row.type + " '" + op.name + "')";
-  op.captured_us = row.duration;
+  Op op = new_op(row, index, type);
   if (const std::string why = operands(row, index, op); !why.empty()) {
     reject(row.type, why);
     return;
   }
   std::string why;
-  if (!infer(type, row, op, why)) {
+  if (!infer(type, row, op, why) || !fits(*entry, op, why)) {
     reject(row.type, "row " + std::to_string(index) + ": " + why);
-    return;
-  }
-  const int ni = static_cast<int>(op.inputs.size()), no = static_cast<int>(op.outputs.size());
-  if (ni < entry->min_inputs || ni > entry->max_inputs || no < entry->min_outputs ||
-      no > entry->max_outputs) {
-    reject(row.type, "row " + std::to_string(index) + ": " + std::to_string(ni) + " inputs and " +
-                         std::to_string(no) + " outputs do not fit " + type);
     return;
   }
   t_.streams = std::max(t_.streams, op.stream + 1);

@@ -354,62 +354,75 @@ std::string missing_symbol(const OpEntry& entry,
   return "";
 }
 
+namespace {
+
+// msprof's operator types (lower case) and the operators they are here.
+struct MsprofName {
+  const char* msprof;
+  const char* op;
+};
+constexpr MsprofName kMsprofNames[] = {
+    {"add", "Add"},
+    {"addv2", "Add"},
+    {"sub", "Sub"},
+    {"mul", "Mul"},
+    {"div", "Div"},
+    {"realdiv", "Div"},
+    {"cast", "Cast"},
+    {"relu", "Relu"},
+    {"gelu", "Gelu"},
+    {"fastgelu", "Gelu"},
+    {"silu", "Silu"},
+    {"swish", "Silu"},
+    {"sigmoid", "Sigmoid"},
+    {"tanh", "Tanh"},
+    {"exp", "Exp"},
+    {"softmax", "Softmax"},
+    {"softmaxv2", "Softmax"},
+    {"layernorm", "LayerNorm"},
+    {"layernormv3", "LayerNorm"},
+    {"layernormv4", "LayerNorm"},
+    {"rmsnorm", "RmsNorm"},
+    {"reducesum", "ReduceSum"},
+    {"reducesumd", "ReduceSum"},
+    {"reducemean", "Mean"},
+    {"reducemeand", "Mean"},
+    {"reducemax", "Amax"},
+    {"reducemaxd", "Amax"},
+    {"transpose", "Permute"},
+    {"transposed", "Permute"},
+    {"matmul", "Matmul"},
+    {"matmulv2", "Matmul"},
+    {"matmulv3", "Matmul"},
+    {"batchmatmul", "BatchMatMul"},
+    {"batchmatmulv2", "BatchMatMul"},
+    {"batchmatmulv3", "BatchMatMul"},
+    {"conv2d", "Convolution"},
+    {"bninfer", "BatchNorm"},
+    {"batchnorm", "BatchNorm"},
+    {"bninferenced", "BatchNorm"},
+    {"maxpool", "MaxPool2d"},
+    {"maxpoolv3", "MaxPool2d"},
+    {"maxpoolwithargmaxv1", "MaxPool2d"},
+    {"maxpoolwithargmaxv2", "MaxPool2d"},
+    {"avgpool", "AvgPool2d"},
+    {"avgpoolv2", "AvgPool2d"},
+    {"gatherv2", "Embedding"},
+    {"embedding", "Embedding"},
+    {"rotarypositionembedding", "RotaryPositionEmbedding"},
+    {"flashattentionscore", "FlashAttentionScore"},
+};
+
+}  // namespace
+
 std::string op_type_from_msprof(const std::string& msprof_type) {
-  static const std::map<std::string, std::string> names = {
-      {"add", "Add"},
-      {"addv2", "Add"},
-      {"sub", "Sub"},
-      {"mul", "Mul"},
-      {"div", "Div"},
-      {"realdiv", "Div"},
-      {"cast", "Cast"},
-      {"relu", "Relu"},
-      {"gelu", "Gelu"},
-      {"fastgelu", "Gelu"},
-      {"silu", "Silu"},
-      {"swish", "Silu"},
-      {"sigmoid", "Sigmoid"},
-      {"tanh", "Tanh"},
-      {"exp", "Exp"},
-      {"softmax", "Softmax"},
-      {"softmaxv2", "Softmax"},
-      {"layernorm", "LayerNorm"},
-      {"layernormv3", "LayerNorm"},
-      {"layernormv4", "LayerNorm"},
-      {"rmsnorm", "RmsNorm"},
-      {"reducesum", "ReduceSum"},
-      {"reducesumd", "ReduceSum"},
-      {"reducemean", "Mean"},
-      {"reducemeand", "Mean"},
-      {"reducemax", "Amax"},
-      {"reducemaxd", "Amax"},
-      {"transpose", "Permute"},
-      {"transposed", "Permute"},
-      {"matmul", "Matmul"},
-      {"matmulv2", "Matmul"},
-      {"matmulv3", "Matmul"},
-      {"batchmatmul", "BatchMatMul"},
-      {"batchmatmulv2", "BatchMatMul"},
-      {"batchmatmulv3", "BatchMatMul"},
-      {"conv2d", "Convolution"},
-      {"bninfer", "BatchNorm"},
-      {"batchnorm", "BatchNorm"},
-      {"bninferenced", "BatchNorm"},
-      {"maxpool", "MaxPool2d"},
-      {"maxpoolv3", "MaxPool2d"},
-      {"maxpoolwithargmaxv1", "MaxPool2d"},
-      {"maxpoolwithargmaxv2", "MaxPool2d"},
-      {"avgpool", "AvgPool2d"},
-      {"avgpoolv2", "AvgPool2d"},
-      {"gatherv2", "Embedding"},
-      {"embedding", "Embedding"},
-      {"rotarypositionembedding", "RotaryPositionEmbedding"},
-      {"flashattentionscore", "FlashAttentionScore"}};
   std::string key;
   for (char ch : msprof_type)
     key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  auto it = names.find(key);
-  return it == names.end() ? std::string() : it->second;
+  for (const MsprofName& n : kMsprofNames) {
+    if (key == n.msprof) return n.op;
+  }
+  return std::string();
 }
 
 }  // namespace npusim::replay

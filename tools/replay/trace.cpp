@@ -28,6 +28,30 @@ bool parses_fully(const std::string& text, Parse parse) {
   return used != 0 && used == text.size();
 }
 
+bool is_integer(const std::string& s) {
+  return parses_fully(s, [](const std::string& t, std::size_t* n) { return std::stoll(t, n); });
+}
+bool is_number(const std::string& s) {
+  return parses_fully(s, [](const std::string& t, std::size_t* n) { return std::stod(t, n); });
+}
+bool is_bool(const std::string& s) { return s == "true" || s == "false"; }
+bool any_text(const std::string&) { return true; }
+
+// What an attribute of each type must be: a list or a scalar, and its text.
+struct AttrRule {
+  AttrType type;
+  bool list;
+  bool (*valid)(const std::string& text);
+  const char* want;
+};
+constexpr AttrRule kAttrRules[] = {
+    {AttrType::kInts, true, any_text, "a list of integers"},
+    {AttrType::kInt, false, is_integer, "an integer"},
+    {AttrType::kFloat, false, is_number, "a number"},
+    {AttrType::kBool, false, is_bool, "true or false"},
+    {AttrType::kString, false, any_text, "a string"},
+};
+
 /// "a, b, c" from the names.
 template <class List, class Name>
 std::string names_of(const List& list, Name name) {
@@ -428,35 +452,13 @@ Attr Loader::parse_attr(const YAML::Node& v, const AttrSpec& spec, const std::st
     fail(v, akey + ": expected a scalar or a list");
   }
   const std::string text = attr.items.empty() ? "" : attr.items[0];
-  auto bad = [&](const char* want) {
-    fail(v, akey + ": expected " + want + ", got '" + text + "'");
-  };
-  auto parse_int = [](const std::string& s, std::size_t* n) { return std::stoll(s, n); };
-  auto parse_float = [](const std::string& s, std::size_t* n) { return std::stod(s, n); };
-  switch (spec.type) {
-    case AttrType::kInts:
-      if (!attr.list) bad("a list of integers");
-      break;
-    case AttrType::kInt: {
-      if (attr.list) bad("an integer");
-      const auto it = params_.find(text);
-      if (it != params_.end()) {
-        attr.items[0] = std::to_string(it->second);
-        break;
-      }
-      if (!parses_fully(text, parse_int)) bad("an integer");
-      break;
+  for (const AttrRule& rule : kAttrRules) {
+    if (rule.type != spec.type) continue;
+    const bool param = rule.type == AttrType::kInt && !attr.list && params_.count(text) != 0;
+    if (param) attr.items[0] = std::to_string(params_.at(text));  // a trace parameter's value
+    if (attr.list != rule.list || (!param && !rule.valid(text))) {
+      fail(v, akey + ": expected " + rule.want + ", got '" + text + "'");
     }
-    case AttrType::kFloat:
-      if (attr.list) bad("a number");
-      if (!parses_fully(text, parse_float)) bad("a number");
-      break;
-    case AttrType::kBool:
-      if (attr.list || (text != "true" && text != "false")) bad("true or false");
-      break;
-    case AttrType::kString:
-      if (attr.list) bad("a string");
-      break;
   }
   return attr;
 }

@@ -15,6 +15,35 @@ std::string lower(std::string s) {
   return s;
 }
 
+// The element types traces use: their size and the name they print with.
+struct DtypeInfo {
+  int dtype;
+  std::size_t size;
+  const char* name;
+};
+constexpr DtypeInfo kDtypes[] = {
+    {ACL_FLOAT, 4, "float32"},
+    {ACL_FLOAT16, 2, "float16"},
+    {ACL_BF16, 2, "bfloat16"},
+    {ACL_DOUBLE, 8, "double"},
+    {ACL_INT8, 1, "int8"},
+    {ACL_UINT8, 1, "uint8"},
+    {ACL_INT16, 2, "int16"},
+    {ACL_UINT16, 2, "uint16"},
+    {ACL_INT32, 4, "int32"},
+    {ACL_UINT32, 4, "uint32"},
+    {ACL_INT64, 8, "int64"},
+    {ACL_UINT64, 8, "uint64"},
+    {ACL_BOOL, 1, "bool"},
+};
+
+const DtypeInfo* dtype_info(int dtype) {
+  for (const DtypeInfo& d : kDtypes) {
+    if (d.dtype == dtype) return &d;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::int64_t Tensor::elements() const {
@@ -24,27 +53,8 @@ std::int64_t Tensor::elements() const {
 }
 
 std::size_t dtype_size(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-      return 4;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_DOUBLE:
-    case ACL_INT64:
-    case ACL_UINT64:
-      return 8;
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-      return 1;
-    default:
-      return 0;
-  }
+  const DtypeInfo* d = dtype_info(dtype);
+  return d != nullptr ? d->size : 0;
 }
 
 int parse_dtype(const std::string& text) {
@@ -63,36 +73,8 @@ int parse_dtype(const std::string& text) {
 }
 
 std::string dtype_name(int dtype) {
-  switch (dtype) {
-    case ACL_FLOAT:
-      return "float32";
-    case ACL_FLOAT16:
-      return "float16";
-    case ACL_BF16:
-      return "bfloat16";
-    case ACL_DOUBLE:
-      return "double";
-    case ACL_INT8:
-      return "int8";
-    case ACL_UINT8:
-      return "uint8";
-    case ACL_INT16:
-      return "int16";
-    case ACL_UINT16:
-      return "uint16";
-    case ACL_INT32:
-      return "int32";
-    case ACL_UINT32:
-      return "uint32";
-    case ACL_INT64:
-      return "int64";
-    case ACL_UINT64:
-      return "uint64";
-    case ACL_BOOL:
-      return "bool";
-    default:
-      return "type " + std::to_string(dtype);
-  }
+  const DtypeInfo* d = dtype_info(dtype);
+  return d != nullptr ? d->name : "type " + std::to_string(dtype);
 }
 
 const char* role_name(Role role) {
