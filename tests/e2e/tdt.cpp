@@ -83,7 +83,6 @@ int main() {
   E2E_CHECK(acltdtDestroyQueue(g_src));
   E2E_CHECK(acltdtStopChannel(g_channel));
   E2E_CHECK(acltdtDestroyChannel(g_channel));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
+  e2e_finish(0);
   return 0;
 }
