@@ -56,6 +56,15 @@ void AclTest::TearDown() {
   clear_errors();
 }
 
+const FakeBackend::TaskTrace& AclTest::last_task(TaskKind kind) {
+  for (auto it = fake().tasks().rbegin(); it != fake().tasks().rend(); ++it) {
+    if (it->kind == kind) return *it;
+  }
+  ADD_FAILURE() << "no task of kind " << static_cast<int>(kind) << " ran";
+  static const FakeBackend::TaskTrace kNone{};
+  return kNone;
+}
+
 void AclTest::clear_errors() {
   aclrtGetLastError(ACL_RT_THREAD_LEVEL);
   aclGetRecentErrMsg();
@@ -65,6 +74,24 @@ void DeviceTest::SetUp() {
   AclTest::SetUp();
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+}
+
+void* dev_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  EXPECT_EQ(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  return p;
+}
+
+void* host_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  EXPECT_EQ(aclrtMallocHost(&p, bytes), ACL_SUCCESS);
+  return p;
+}
+
+void CopyTest::SetUp() {
+  DeviceTest::SetUp();
+  dev_ = dev_alloc(kMiB);
+  host_ = host_alloc(kMiB);
 }
 
 }  // namespace testing

@@ -12,6 +12,8 @@
 
 #include <unistd.h>
 
+#include "tests/test_util.h"
+
 namespace npusim::sim {
 namespace {
 
@@ -20,11 +22,9 @@ nlohmann::json write_and_parse(const TraceWriter& w) {
                       ("npusim_trace_" + std::to_string(::getpid()) + ".json"))
                          .string();
   w.write(path);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = test_util::read_text(path);
   std::filesystem::remove(path);
-  return nlohmann::json::parse(text.str());  // throws (fails the test) if not valid JSON
+  return nlohmann::json::parse(text);  // throws (fails the test) if not valid JSON
 }
 
 /// The events with a given ph (and name, if given).
@@ -43,11 +43,9 @@ std::string write_text(const TraceWriter& w) {
                       ("npusim_trace_text_" + std::to_string(::getpid()) + ".json"))
                          .string();
   w.write(path);
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = test_util::read_text(path);
   std::filesystem::remove(path);
-  return text.str();
+  return text;
 }
 
 /// A fixed sequence of every kind of event, with the argument shapes the models write; `Arg` is
