@@ -59,6 +59,17 @@ inline ChipConfig test_config() {
   return c;
 }
 
+/// A copy task of `bytes` in direction `dir` on `stream`, submitted at host time `at`.
+inline Task copy_task(std::uint32_t stream, Direction dir, std::uint64_t bytes, SimTime at = 0) {
+  Task t;
+  t.kind = TaskKind::kCopy;
+  t.stream = stream;
+  t.direction = dir;
+  t.bytes = bytes;
+  t.submit_at = at;
+  return t;
+}
+
 /// What the bench saw of one task.
 struct Seen {
   TaskOutcome out;
@@ -138,12 +149,7 @@ class Bench : public BenchBase {
 
   Seen& copy(std::uint32_t stream, Direction dir, std::uint64_t bytes, SimTime at = 0,
              std::uint32_t priority = 0, bool pageable = false) {
-    Task t;
-    t.kind = TaskKind::kCopy;
-    t.direction = dir;
-    t.bytes = bytes;
-    t.stream = stream;
-    t.submit_at = at;
+    Task t = copy_task(stream, dir, bytes, at);
     t.priority = priority;
     t.pageable = pageable;
     return submit(std::move(t));

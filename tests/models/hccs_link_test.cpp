@@ -57,23 +57,16 @@ class SystemBench : public BenchBase {
   /// A copy queued on `device`'s stream `stream`: to `peer` (from_peer: from it).
   Seen& peer_copy(std::uint32_t device, std::uint32_t stream, std::uint32_t peer, bool from_peer,
                   std::uint64_t bytes, TaskKind kind = TaskKind::kCopy) {
-    Task t;
+    Task t = copy_task(stream, Direction::kPeer, bytes);
     t.kind = kind;
-    t.direction = Direction::kPeer;
     t.device = device;
     t.peer = peer;
     t.from_peer = from_peer;
-    t.stream = stream;
-    t.bytes = bytes;
     return submit(std::move(t));
   }
   Seen& host_copy(std::uint32_t device, Direction dir, std::uint64_t bytes) {
-    Task t;
-    t.kind = TaskKind::kCopy;
-    t.direction = dir;
+    Task t = copy_task(1, dir, bytes);
     t.device = device;
-    t.stream = 1;
-    t.bytes = bytes;
     return submit(std::move(t));
   }
 

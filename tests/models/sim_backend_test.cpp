@@ -60,12 +60,7 @@ struct Result {
 
 Task copy_task(std::uint32_t stream, rt::Direction path, std::uint64_t bytes, Result& result,
                SimTime at = 0) {
-  Task t;
-  t.kind = TaskKind::kCopy;
-  t.stream = stream;
-  t.direction = path;
-  t.bytes = bytes;
-  t.submit_at = at;
+  Task t = testing::copy_task(stream, path, bytes, at);
   t.name = "MEMCPY_ASYNC";
   t.done = [&result](const TaskOutcome& r) {
     result.record = r;

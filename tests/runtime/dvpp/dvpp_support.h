@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
@@ -21,8 +20,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 /// Encodes `rgb` (w x h, RGB888) as a PNG file; false when libpng refuses either pass.
 inline bool png_of(std::uint32_t w, std::uint32_t h, const Bytes& rgb, Bytes* file) {
-  png_image img;
-  std::memset(&img, 0, sizeof img);
+  png_image img{};  // libpng's simplified API: zeroed, then version, size and format
   img.version = PNG_IMAGE_VERSION;
   img.width = w;
   img.height = h;
