@@ -64,6 +64,13 @@ inline void e2e_finish(int32_t device) {
   E2E_CHECK(aclFinalize());
 }
 
+/// e2e_finish, then the program's PASS line: the end of a program that passed.
+inline int e2e_pass(int32_t device, const char* name) {
+  e2e_finish(device);
+  std::printf("PASS %s\n", name);
+  return 0;
+}
+
 /// e2e_finish after destroying `stream` (the counterpart of e2e_open).
 inline void e2e_close(aclrtStream stream, int32_t device) {
   E2E_CHECK(aclrtDestroyStream(stream));

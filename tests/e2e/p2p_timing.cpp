@@ -52,7 +52,5 @@ int main() {
   E2E_CHECK(aclrtDestroyStream(s));
   e2e_free({d0});
   e2e_free_host({host, back});
-  e2e_finish(0);
-  std::printf("PASS p2p_timing\n");
-  return 0;
+  return e2e_pass(0, "p2p_timing");
 }

@@ -67,12 +67,12 @@ std::string get(const std::string& name) {
 
 std::uint64_t now_us(aclrtStream stream) {
   aclrtEvent e = nullptr;
-  CHECK(aclrtCreateEvent(&e));
+  e2e_create_events({&e});
   CHECK(aclrtRecordEvent(e, stream));
   CHECK(aclrtSynchronizeEvent(e));
   std::uint64_t ts = 0;
   CHECK(aclrtEventGetTimestamp(e, &ts));
-  CHECK(aclrtDestroyEvent(e));
+  e2e_destroy_events({e});
   return ts;
 }
 

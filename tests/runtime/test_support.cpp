@@ -33,6 +33,18 @@ SimTime host_clock() {
   return this_thread_state().clock;
 }
 
+void set_hang_timeout(double seconds) {
+  Runtime& rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.mutex());
+  rt.set_hang_timeout_seconds(seconds);
+}
+
+void set_passive_ms(double ms) {
+  Runtime& rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.mutex());
+  rt.set_passive_ms(ms);
+}
+
 void AclTest::SetUp() {
   models::ChipConfig config;
   FakeTiming timing;
@@ -63,6 +75,12 @@ const FakeBackend::TaskTrace& AclTest::last_task(TaskKind kind) {
   ADD_FAILURE() << "no task of kind " << static_cast<int>(kind) << " ran";
   static const FakeBackend::TaskTrace kNone{};
   return kNone;
+}
+
+std::size_t AclTest::tasks_of(TaskKind kind) {
+  std::size_t n = 0;
+  for (const auto& t : fake().tasks()) n += t.kind == kind;
+  return n;
 }
 
 void AclTest::clear_errors() {

@@ -20,6 +20,11 @@ FakeBackend** use_fake_backend(models::ChipConfig config = {}, FakeTiming timing
 /// The calling thread's simulated host clock.
 SimTime host_clock();
 
+/// The runtime's hang timeout (wall seconds a blocking call waits before reporting a hang).
+void set_hang_timeout(double seconds);
+/// The runtime's passive wait (wall ms a thread waits for another's turn in simulated time).
+void set_passive_ms(double ms);
+
 class AclTest : public ::testing::Test {
  protected:
   void SetUp() override;
@@ -30,6 +35,8 @@ class AclTest : public ::testing::Test {
   FakeBackend& fake() { return **fake_; }
   /// The last task of `kind` the backend ran (a test failure when none did).
   const FakeBackend::TaskTrace& last_task(TaskKind kind);
+  /// How many tasks of `kind` the backend ran.
+  std::size_t tasks_of(TaskKind kind);
   /// Clears the thread's last error and message.
   static void clear_errors();
 

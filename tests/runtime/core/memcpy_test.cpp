@@ -9,10 +9,10 @@
 namespace npusim::rt::testing {
 namespace {
 
-constexpr size_t kSize = 4096;
-
 class MemcpyTest : public DeviceTest {
  protected:
+  static constexpr size_t kSize = 4096;
+
   void SetUp() override {
     DeviceTest::SetUp();
     dev_a_ = dev_alloc(kSize);

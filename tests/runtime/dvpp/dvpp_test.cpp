@@ -44,11 +44,6 @@ class DvppTest : public DvppChannelTest {
     }
     return "";
   }
-  std::size_t tasks_of(TaskKind kind) {
-    std::size_t n = 0;
-    for (const auto& t : fake().tasks()) n += t.kind == kind;
-    return n;
-  }
 };
 
 std::uint8_t ramp(std::uint32_t x, std::uint32_t) { return static_cast<std::uint8_t>(10 * x); }

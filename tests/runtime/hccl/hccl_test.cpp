@@ -44,11 +44,7 @@ class HcclTest : public AclTest {
     config.hccl.ring_threshold.value = ring_threshold_;
   }
   void TearDown() override {
-    Runtime& rt = Runtime::instance();
-    {
-      std::lock_guard<std::mutex> lock(rt.mutex());
-      rt.set_hang_timeout_seconds(30);
-    }
+    set_hang_timeout(30);
     AclTest::TearDown();
   }
 
@@ -563,11 +559,7 @@ TEST_F(HcclTest, RootInfoOfAFormedDomainIsNotReused) {
 }
 
 TEST_F(HcclTest, RankThatNeverJoinsIsReportedNotAHang) {
-  {
-    Runtime& rt = Runtime::instance();
-    std::lock_guard<std::mutex> lock(rt.mutex());
-    rt.set_hang_timeout_seconds(0.3);
-  }
+  set_hang_timeout(0.3);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   HcclRootInfo root;
   ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
