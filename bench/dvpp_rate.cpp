@@ -23,17 +23,11 @@
 #include "acl/acl.h"
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
+#include "bench_check.h"
 
 namespace {
 
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    const aclError e_ = (x);                                                      \
-    if (e_ != ACL_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s failed: %d (%s)\n", #x, e_, aclGetRecentErrMsg()); \
-      std::exit(1);                                                               \
-    }                                                                             \
-  } while (0)
+#define CHECK(call) BENCH_CHECK(call)
 
 constexpr std::uint32_t kW = 1920, kH = 1080;
 

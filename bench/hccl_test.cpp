@@ -28,17 +28,11 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "bench_check.h"
 
 namespace {
 
-#define CHECK_ACL(call)                                                                \
-  do {                                                                                 \
-    int rc_ = static_cast<int>(call);                                                  \
-    if (rc_ != 0) {                                                                    \
-      std::fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, rc_); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#define CHECK_ACL(call) BENCH_CHECK(call)
 
 std::uint64_t parse_size(const char* text) {
   char* end = nullptr;

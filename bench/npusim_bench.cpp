@@ -43,6 +43,7 @@
 
 #include "acl/acl.h"
 #include "npusim/ascendc/half.h"
+#include "bench_check.h"
 
 // bench/vadd_kernel.cpp (built with the Ascend C toolchain)
 int32_t bench_vadd_do(uint32_t block_dim, void* stream, void* x, void* y, void* z, uint32_t len,
@@ -53,14 +54,7 @@ int32_t bench_matmul_do(void* stream, uint32_t blocks, void* a, void* b, void* c
 uint32_t bench_matmul_tiles(uint32_t m, uint32_t n);
 long bench_matmul_instrs(uint32_t m, uint32_t n, uint32_t k);
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    aclError e_ = (call);                                                      \
-    if (e_ != ACL_SUCCESS) {                                                   \
-      std::fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #call, e_); \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#define CHECK(call) BENCH_CHECK(call)
 
 namespace {
 
@@ -259,6 +253,37 @@ void launch_memory(int launches) {
 }
 
 /// The traced section: this program again, with NPUSIM_OUT set to a temporary directory.
+/// Runs this program again (/proc/self/exe) with `args`, in this environment without the
+/// variables starting with `drop` and with `add`; the child's wait status.
+int run_self(std::vector<std::string> args, const char* drop, std::vector<std::string> add) {
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, drop, std::strlen(drop)) != 0) env_text.emplace_back(*e);
+  }
+  env_text.insert(env_text.end(), add.begin(), add.end());
+  std::vector<char*> env, argv;
+  for (auto& e : env_text) env.push_back(e.data());
+  env.push_back(nullptr);
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), env.data()) != 0) {
+    std::perror("posix_spawn");
+    std::exit(1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return status;
+}
+
+void exit_unless_passed(int status, const char* section) {
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "%s failed (status %d)\n", section, status);
+    std::exit(1);
+  }
+}
+
 void traced_child(char* self, int tasks) {
   char dir_template[] = "/tmp/npusim_bench_trace_XXXXXX";
   const char* dir = mkdtemp(dir_template);
@@ -266,31 +291,11 @@ void traced_child(char* self, int tasks) {
     std::perror("mkdtemp");
     std::exit(1);
   }
-  std::vector<std::string> env_text;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, "NPUSIM_OUT=", 11) != 0) env_text.emplace_back(*e);
-  }
-  env_text.push_back(std::string("NPUSIM_OUT=") + dir);
-  std::vector<char*> env;
-  for (auto& e : env_text) env.push_back(e.data());
-  env.push_back(nullptr);
-  std::string count = std::to_string(tasks);
-  char traced_arg[] = "--traced-child";
-  char* argv[] = {self, count.data(), traced_arg, nullptr};
-  std::fflush(stdout);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, env.data()) != 0) {
-    std::perror("posix_spawn");
-    std::exit(1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const int status = run_self({self, std::to_string(tasks), "--traced-child"}, "NPUSIM_OUT=",
+                              {std::string("NPUSIM_OUT=") + dir});
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "traced section failed (status %d)\n", status);
-    std::exit(1);
-  }
+  exit_unless_passed(status, "traced section");
 }
 
 /// In the child: traced small copies (half the tasks on 1 stream, half on 8), then the outputs.
@@ -417,31 +422,12 @@ void matmul_functional(char* self) {
   std::string set = "aicore.functional=false";
   if (const char* old = std::getenv("NPUSIM_SET"); old != nullptr && *old != '\0')
     set = std::string(old) + ";" + set;
-  std::vector<std::string> env_text;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (std::strncmp(*e, "NPUSIM_SET=", 11) != 0) env_text.emplace_back(*e);
-  }
-  env_text.push_back("NPUSIM_SET=" + set);
-  env_text.push_back("NPUSIM_LOG=error");  // the timing-only warning, once, is expected
-  std::vector<char*> env;
-  for (auto& e : env_text) env.push_back(e.data());
-  env.push_back(nullptr);
   char sim_arg[64];
   std::snprintf(sim_arg, sizeof sim_arg, "%.17g", sim);
-  char flag[] = "--timing-child";
-  char* argv[] = {self, sim_arg, flag, nullptr};
-  std::fflush(stdout);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, env.data()) != 0) {
-    std::perror("posix_spawn");
-    std::exit(1);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "timing-only section failed (status %d)\n", status);
-    std::exit(1);
-  }
+  // The timing-only warning, once, is expected: NPUSIM_LOG=error.
+  exit_unless_passed(run_self({self, sim_arg, "--timing-child"}, "NPUSIM_SET=",
+                              {"NPUSIM_SET=" + set, "NPUSIM_LOG=error"}),
+                     "timing-only section");
 }
 
 /// In the child (aicore.functional=false): launches for at least 3 wall seconds.

@@ -50,20 +50,14 @@
 #include <nlohmann/json.hpp>
 
 #include "acl/acl.h"
+#include "bench_check.h"
 
 int32_t bench_vadd_do(uint32_t block_dim, void* stream, void* x, void* y, void* z, uint32_t len,
                       uint32_t tiles);
 
 extern char** environ;
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    aclError e_ = (call);                                                      \
-    if (e_ != ACL_SUCCESS) {                                                   \
-      std::fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #call, e_); \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#define CHECK(call) BENCH_CHECK(call)
 
 namespace {
 

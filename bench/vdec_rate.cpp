@@ -31,17 +31,11 @@
 #include "models/dvpp_config.h"
 #include "runtime/dvpp/video_codec.h"
 #include "tests/runtime/dvpp/video/synthetic_video.h"
+#include "bench_check.h"
 
 namespace {
 
-#define CHECK(x)                                                                 \
-  do {                                                                           \
-    const aclError e_ = (x);                                                     \
-    if (e_ != ACL_SUCCESS) {                                                     \
-      std::fprintf(stderr, "%s failed: %d (%s)\n", #x, e_, aclGetRecentErrMsg()); \
-      std::exit(1);                                                              \
-    }                                                                            \
-  } while (0)
+#define CHECK(call) BENCH_CHECK(call)
 
 std::atomic<bool> g_run{true};
 std::atomic<int> g_pictures{0};

@@ -195,6 +195,47 @@ check_markers() {
 pass=0
 fail=0
 
+# selected <entry>: whether the command line chose it (names given, --only).
+selected() {
+  local entry="$1" c keep=1
+  if [[ ${#chosen[@]} -gt 0 ]]; then
+    keep=0
+    for c in "${chosen[@]}"; do [[ "${entry}" == *"${c}"* ]] && keep=1; done
+  fi
+  [[ ${keep} -eq 1 && ( -z "${only}" || "${entry}" == *"${only}"* ) ]]
+}
+
+# absent <name>: a sample the table names but the checkout lacks fails.
+absent() {
+  echo "FAIL $1 (not in this checkout)"
+  fail=$((fail + 1))
+}
+
+# judge <exit status> <log> <marker>...: sets rc and why from the run's exit status and, when it
+# succeeded, its log's markers (98: a marker does not hold).
+judge() {
+  rc="$1"
+  local log="$2"
+  shift 2
+  why="exit ${rc}"
+  if [[ ${rc} -eq 0 ]] && ! why="$(check_markers "${log}" "$@")"; then
+    rc=98
+  fi
+}
+
+# report <name> <log> [detail]: the PASS or FAIL line of rc (the log's tail with a failure).
+report() {
+  local name="$1" log="$2" detail="${3:-}"
+  if [[ ${rc} -eq 0 ]]; then
+    echo "PASS ${name}${detail:+ (${detail})}"
+    pass=$((pass + 1))
+  else
+    echo "FAIL ${name} (${why}; log: ${log})"
+    tail -n 15 "${log}" | sed 's/^/    | /'
+    fail=$((fail + 1))
+  fi
+}
+
 # HCCL examples: built with their Makefile (g++ ... -lhccl -lascendcl) and run by `make test`.
 if [[ -n "${hccl_dir}" ]]; then
   [[ -d "${hccl_dir}/examples" ]] && hccl_dir="${hccl_dir}/examples"
@@ -209,17 +250,11 @@ if [[ -n "${hccl_dir}" ]]; then
     IFS='|' read -r -a fields <<<"${line}"
     entry="${fields[0]}"
     markers=("${fields[@]:1}")
-    if [[ ${#chosen[@]} -gt 0 ]]; then
-      keep=0
-      for c in "${chosen[@]}"; do [[ "${entry}" == *"${c}"* ]] && keep=1; done
-      [[ ${keep} -eq 1 ]] || continue
-    fi
-    [[ -n "${only}" && "${entry}" != *"${only}"* ]] && continue
+    selected "${entry}" || continue
     dir="${work}/hccl-examples/${entry}"
     log="${work}/hccl_$(echo "${entry}" | tr '/ ' '__').log"
     if [[ ! -f "${dir}/Makefile" ]]; then
-      echo "FAIL hccl/${entry} (not in this checkout)"
-      fail=$((fail + 1))
+      absent "hccl/${entry}"
       continue
     fi
     (
@@ -230,19 +265,8 @@ if [[ -n "${hccl_dir}" ]]; then
       export NPUSIM_SET="soc.num_devices=8${NPUSIM_SET:+;${NPUSIM_SET}}"
       make && timeout 600 make test
     ) >"${log}" 2>&1
-    rc=$?
-    why="exit ${rc}"
-    if [[ ${rc} -eq 0 ]] && ! why="$(check_markers "${log}" "${markers[@]}")"; then
-      rc=98
-    fi
-    if [[ ${rc} -eq 0 ]]; then
-      echo "PASS hccl/${entry}"
-      pass=$((pass + 1))
-    else
-      echo "FAIL hccl/${entry} (${why}; log: ${log})"
-      tail -n 15 "${log}" | sed 's/^/    | /'
-      fail=$((fail + 1))
-    fi
+    judge $? "${log}" "${markers[@]}"
+    report "hccl/${entry}" "${log}"
   done <<<"${HCCL_TABLE}"
 fi
 
@@ -254,17 +278,11 @@ while IFS= read -r line; do
   sample="${entry%% *}"
   args=""
   [[ "${entry}" == *" "* ]] && args="${entry#* }"
-  if [[ ${#chosen[@]} -gt 0 ]]; then
-    keep=0
-    for c in "${chosen[@]}"; do [[ "${entry}" == *"${c}"* ]] && keep=1; done
-    [[ ${keep} -eq 1 ]] || continue
-  fi
-  [[ -n "${only}" && "${entry}" != *"${only}"* ]] && continue
+  selected "${entry}" || continue
   dir="${work}/example/${sample}"
   log="${work}/$(echo "${entry}" | tr '/ ' '__').log"
   if [[ ! -f "${dir}/run.sh" ]]; then
-    echo "FAIL ${entry} (not in this checkout)"
-    fail=$((fail + 1))
+    absent "${entry}"
     continue
   fi
   (
@@ -276,23 +294,12 @@ while IFS= read -r line; do
     # shellcheck disable=SC2086
     timeout 600 bash run.sh ${args}
   ) >"${log}" 2>&1
-  rc=$?
-  why="exit ${rc}"
-  if [[ ${rc} -eq 0 ]] && ! why="$(check_markers "${log}" "${markers[@]}")"; then
-    rc=98
-  fi
+  judge $? "${log}" "${markers[@]}"
   if grep -q "\[SKIP\]" "${log}"; then
     rc=97
     why="the sample skipped itself ([SKIP])"
   fi
-  if [[ ${rc} -eq 0 ]]; then
-    echo "PASS ${entry}"
-    pass=$((pass + 1))
-  else
-    echo "FAIL ${entry} (${why}; log: ${log})"
-    tail -n 15 "${log}" | sed 's/^/    | /'
-    fail=$((fail + 1))
-  fi
+  report "${entry}" "${log}"
 done <<<"${samples_dir:+${TABLE}}"
 
 # ---- DVPP samples ----
@@ -448,19 +455,13 @@ if [[ -n "${dvpp_dir}" ]]; then
     entry="${fields[0]}"
     args="${fields[1]}"
     markers=("${fields[@]:2}")
-    if [[ ${#chosen[@]} -gt 0 ]]; then
-      keep=0
-      for c in "${chosen[@]}"; do [[ "${entry}" == *"${c}"* ]] && keep=1; done
-      [[ ${keep} -eq 1 ]] || continue
-    fi
-    [[ -n "${only}" && "${entry}" != *"${only}"* ]] && continue
+    selected "${entry}" || continue
     dir="${work}/dvpp/${entry}"
     log="${work}/dvpp_${entry}.log"
     rm -rf "${dir}"
     mkdir -p "${work}/dvpp"
     if [[ ! -d "${dvpp_dir}/${entry}/src" ]]; then
-      echo "FAIL dvpp/${entry} (not in this checkout)"
-      fail=$((fail + 1))
+      absent "dvpp/${entry}"
       continue
     fi
     cp -r "${dvpp_dir}/${entry}" "${dir}"
@@ -479,11 +480,7 @@ if [[ -n "${dvpp_dir}" ]]; then
       # shellcheck disable=SC2086
       timeout 600 ./main ${args}
     ) >"${log}" 2>&1
-    rc=$?
-    why="exit ${rc}"
-    if [[ ${rc} -eq 0 ]] && ! why="$(check_markers "${log}" "${markers[@]}")"; then
-      rc=98
-    fi
+    judge $? "${log}" "${markers[@]}"
     if [[ ${rc} -eq 0 ]]; then
       if verdict="$(dvpp_verify "${dvpp_ref}" "${entry}" "${dir}" 2>&1)"; then
         echo "${verdict}" >>"${log}"
@@ -492,14 +489,7 @@ if [[ -n "${dvpp_dir}" ]]; then
         why="output check failed: ${verdict}"
       fi
     fi
-    if [[ ${rc} -eq 0 ]]; then
-      echo "PASS dvpp/${entry} (${verdict})"
-      pass=$((pass + 1))
-    else
-      echo "FAIL dvpp/${entry} (${why}; log: ${log})"
-      tail -n 15 "${log}" | sed 's/^/    | /'
-      fail=$((fail + 1))
-    fi
+    report "dvpp/${entry}" "${log}" "${verdict}"
   done <<<"${DVPP_TABLE}"
 fi
 

@@ -51,6 +51,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_matmul.h"
+#include "../bench_check.h"
 
 // bench/vadd_kernel.cpp (built with the Ascend C toolchain)
 int32_t bench_vadd_do(uint32_t block_dim, void* stream, void* x, void* y, void* z, uint32_t len,
@@ -60,15 +61,7 @@ int32_t bench_vadd_do(uint32_t block_dim, void* stream, void* x, void* y, void* 
 #define NPUSIM_FIDELITY_PUBLISHED "bench/fidelity/published.yaml"
 #endif
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    auto e_ = (call);                                                          \
-    if (e_ != 0) {                                                             \
-      std::fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #call,      \
-                   static_cast<int>(e_));                                      \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#define CHECK(call) BENCH_CHECK(call)
 
 namespace {
 

@@ -210,15 +210,21 @@ function(ascendc_fatbin_library name)
   _npusim_rewrite_sources(${name} generated ${ARGN})
   add_library(${name} MODULE ${generated})
   _npusim_kernel_target(${name})
+  _npusim_loaded_module(${name} "" ".o" fatbin)
+endfunction()
+
+# A module the runtime loads (aclrtBinaryLoadFromFile): <prefix><name><suffix> in
+# <kind>/<name> of the build and install trees, linked against the runtime. Anything else
+# unresolved is a build error here, not a dlopen failure at load time.
+function(_npusim_loaded_module name prefix suffix kind)
   set_target_properties(${name} PROPERTIES
-    PREFIX ""
-    SUFFIX ".o"
-    LIBRARY_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/fatbin/${name}"
+    PREFIX "${prefix}"
+    SUFFIX "${suffix}"
+    LIBRARY_OUTPUT_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/${kind}/${name}"
     INSTALL_RPATH "${NPUSIM_PREFIX}/lib64")
-  # Unresolved symbols are build errors here, not dlopen failures in aclrtBinaryLoadFromFile.
   target_link_libraries(${name} PRIVATE "${NPUSIM_ACL_RT_LIBRARY}")
   target_link_options(${name} PRIVATE "LINKER:--no-undefined")
-  install(TARGETS ${name} LIBRARY DESTINATION "fatbin/${name}")
+  install(TARGETS ${name} LIBRARY DESTINATION "${kind}/${name}")
 endfunction()
 
 # Bisheng-only options make no sense for the host compiler: --npu-arch=dav-<n> sets __NPU_ARCH__,
@@ -310,15 +316,8 @@ function(aicpu_kernel_library name)
     target_link_libraries(${name} PUBLIC "${NPUSIM_ACL_RT_LIBRARY}")
     return()
   endif()
-  set_target_properties(${name} PROPERTIES
-    PREFIX "lib"
-    SUFFIX ".so"
-    LIBRARY_OUTPUT_DIRECTORY "${out_dir}"
-    INSTALL_RPATH "${NPUSIM_PREFIX}/lib64")
-  # __sanitizer_cov_trace_pc comes from the runtime; anything else unresolved is a build error.
-  target_link_libraries(${name} PRIVATE "${NPUSIM_ACL_RT_LIBRARY}")
-  target_link_options(${name} PRIVATE "LINKER:--no-undefined")
-  install(TARGETS ${name} LIBRARY DESTINATION "aicpu/${name}")
+  # __sanitizer_cov_trace_pc comes from the runtime.
+  _npusim_loaded_module(${name} "lib" ".so" aicpu)
   if(arg_OP_INFO)
     get_filename_component(json "${arg_OP_INFO}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${json}")

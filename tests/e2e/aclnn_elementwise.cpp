@@ -41,15 +41,9 @@ double add_us(aclrtStream s, std::int64_t n, void* a, void* b, void* out) {
   E2E_CHECK(aclnnAddGetWorkspaceSize(ta, tb, alpha, to, &ws, &ex));
   E2E_EXPECT(ws == 0);
   aclrtEvent e0, e1;
-  E2E_CHECK(aclrtCreateEvent(&e0));
-  E2E_CHECK(aclrtCreateEvent(&e1));
-  E2E_CHECK(aclrtRecordEvent(e0, s));
-  E2E_CHECK(aclnnAdd(nullptr, 0, ex, s));
-  E2E_CHECK(aclrtRecordEvent(e1, s));
-  E2E_CHECK(aclrtSynchronizeStream(s));
-  const double us = e2e_elapsed_ms(e0, e1) * 1e3;
-  E2E_CHECK(aclrtDestroyEvent(e0));
-  E2E_CHECK(aclrtDestroyEvent(e1));
+  e2e_create_events({&e0, &e1});
+  const double us = e2e_timed_ms(s, e0, e1, [&] { E2E_CHECK(aclnnAdd(nullptr, 0, ex, s)); }) * 1e3;
+  e2e_destroy_events({e0, e1});
   aclDestroyScalar(alpha);
   aclDestroyTensor(ta);
   aclDestroyTensor(tb);
@@ -62,14 +56,10 @@ double add_us(aclrtStream s, std::int64_t n, void* a, void* b, void* out) {
 int main() {
   constexpr std::int64_t kBig = 4 << 20, kSmall = 1 << 20;
   constexpr std::size_t kBytes = kBig * 2;
-  E2E_CHECK(aclInit(nullptr));
-  E2E_CHECK(aclrtSetDevice(0));
-  aclrtStream s = nullptr;
-  E2E_CHECK(aclrtCreateStream(&s));
-  void *a = nullptr, *b = nullptr, *out = nullptr;
-  E2E_CHECK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  E2E_CHECK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  E2E_CHECK(aclrtMalloc(&out, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  aclrtStream s = e2e_open(0);
+  void* a = e2e_malloc(kBytes);
+  void* b = e2e_malloc(kBytes);
+  void* out = e2e_malloc(kBytes);
   std::vector<std::uint16_t> ha(kBig), hb(kBig), ho(kBig);
   for (std::int64_t i = 0; i < kBig; ++i) {
     ha[i] = to_half(static_cast<float>(i % 100));
@@ -98,13 +88,9 @@ int main() {
   aclOpExecutor* ex = nullptr;
   E2E_CHECK(aclnnGeluGetWorkspaceSize(x, y, &ws, &ex));
   aclrtEvent e0, e1;
-  E2E_CHECK(aclrtCreateEvent(&e0));
-  E2E_CHECK(aclrtCreateEvent(&e1));
-  E2E_CHECK(aclrtRecordEvent(e0, s));
-  E2E_CHECK(aclnnGelu(nullptr, ws, ex, s));
-  E2E_CHECK(aclrtRecordEvent(e1, s));
-  E2E_CHECK(aclrtSynchronizeStream(s));
-  const double gelu = e2e_elapsed_ms(e0, e1) * 1e3;
+  e2e_create_events({&e0, &e1});
+  const double gelu =
+      e2e_timed_ms(s, e0, e1, [&] { E2E_CHECK(aclnnGelu(nullptr, ws, ex, s)); }) * 1e3;
   std::printf("aclnnGelu FLOAT16 4M: %.2f us\n", gelu);
   E2E_EXPECT(gelu >= 2.0 * kBytes / 1.6e12 * 1e6);
   E2E_CHECK(aclrtMemcpy(ho.data(), kBytes, out, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
@@ -112,14 +98,9 @@ int main() {
 
   aclDestroyTensor(x);
   aclDestroyTensor(y);
-  E2E_CHECK(aclrtDestroyEvent(e0));
-  E2E_CHECK(aclrtDestroyEvent(e1));
-  E2E_CHECK(aclrtFree(a));
-  E2E_CHECK(aclrtFree(b));
-  E2E_CHECK(aclrtFree(out));
-  E2E_CHECK(aclrtDestroyStream(s));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
+  e2e_destroy_events({e0, e1});
+  e2e_free({a, b, out});
+  e2e_close(s, 0);
   std::printf("PASS\n");
   return 0;
 }

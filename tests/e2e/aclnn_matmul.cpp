@@ -65,9 +65,7 @@ void matmul(aclrtStream s, int64_t n) {
   aclDestroyTensor(ta);
   aclDestroyTensor(tb);
   aclDestroyTensor(tc);
-  E2E_CHECK(aclrtFree(a));
-  E2E_CHECK(aclrtFree(b));
-  E2E_CHECK(aclrtFree(c));
+  e2e_free({a, b, c});
 }
 
 void convolution(aclrtStream s) {
@@ -123,26 +121,17 @@ void convolution(aclrtStream s) {
   aclDestroyTensor(tw);
   aclDestroyTensor(tb);
   aclDestroyTensor(ty);
-  E2E_CHECK(aclrtFree(wsp));
-  E2E_CHECK(aclrtFree(x));
-  E2E_CHECK(aclrtFree(w));
-  E2E_CHECK(aclrtFree(b));
-  E2E_CHECK(aclrtFree(y));
+  e2e_free({wsp, x, w, b, y});
 }
 
 }  // namespace
 
 int main() {
-  E2E_CHECK(aclInit(nullptr));
-  E2E_CHECK(aclrtSetDevice(0));
-  aclrtStream s = nullptr;
-  E2E_CHECK(aclrtCreateStream(&s));
+  aclrtStream s = e2e_open(0);
   matmul(s, 256);
   matmul(s, 512);
   convolution(s);
-  E2E_CHECK(aclrtDestroyStream(s));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
+  e2e_close(s, 0);
   std::printf("aclnn matmul family: results match\n");
   return 0;
 }

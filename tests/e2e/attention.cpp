@@ -15,6 +15,7 @@
 #include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_flash_attention_score.h"
 #include "aclnnop/aclnn_incre_flash_attention.h"
+#include "e2e_common.h"
 
 #define CHECK(x)                                                            \
   do {                                                                      \
@@ -152,10 +153,7 @@ int decode_step(aclrtStream stream) {
 }  // namespace
 
 int main() {
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
   const double err = flash_attention(stream, 128, true);
   if (err < 0 || err > 2e-3) {
     std::fprintf(stderr, "FlashAttentionScore S=128: max error %g\n", err);
@@ -165,8 +163,6 @@ int main() {
   if (flash_attention(stream, 512, false, false) < 0) return 1;  // not causal
   if (decode_step(stream) != 0) return 1;
   std::printf("attention ok (max error %.2e)\n", err);
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  e2e_close(stream, 0);
   return 0;
 }

@@ -21,15 +21,11 @@ int main() {
   aclrtStream s = nullptr;
   E2E_CHECK(aclrtCreateStream(&s));
   aclrtEvent e0, e1;
-  E2E_CHECK(aclrtCreateEvent(&e0));
-  E2E_CHECK(aclrtCreateEvent(&e1));
-  E2E_CHECK(aclrtRecordEvent(e0, s));
-  E2E_CHECK(aclrtMemcpyAsync(dev, kBytes, host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
-  E2E_CHECK(aclrtRecordEvent(e1, s));
-  E2E_CHECK(aclrtSynchronizeStream(s));
-
+  e2e_create_events({&e0, &e1});
+  const float got_ms = e2e_timed_ms(s, e0, e1, [&] {
+    E2E_CHECK(aclrtMemcpyAsync(dev, kBytes, host, kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  });
   const double want_ms = 1e-3 + kBytes / 10e9 * 1e3;  // latency + bytes / bandwidth
-  const float got_ms = e2e_elapsed_ms(e0, e1);
   std::printf("H2D 64 MiB: %.4f ms (model %.4f ms)\n", got_ms, want_ms);
   E2E_EXPECT(e2e_near(got_ms, want_ms, 0.01));
 
@@ -40,14 +36,9 @@ int main() {
   E2E_CHECK(aclrtMemcpy(back, kBytes, dev, kBytes, ACL_MEMCPY_DEFAULT));
   E2E_EXPECT(std::memcmp(back, host, kBytes) == 0);
 
-  E2E_CHECK(aclrtDestroyEvent(e0));
-  E2E_CHECK(aclrtDestroyEvent(e1));
+  e2e_destroy_events({e0, e1});
   E2E_CHECK(aclrtDestroyStream(s));
-  E2E_CHECK(aclrtFree(dev));
-  E2E_CHECK(aclrtFreeHost(host));
-  E2E_CHECK(aclrtFreeHost(back));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
-  std::printf("PASS copy_timing\n");
-  return 0;
+  e2e_free({dev});
+  e2e_free_host({host, back});
+  return e2e_pass(0, "copy_timing");
 }

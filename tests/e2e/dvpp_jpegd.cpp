@@ -7,28 +7,18 @@
 #include <iterator>
 #include <vector>
 
-#include "acl/acl.h"
+#include "e2e_common.h"
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    const aclError e_ = (x);                                                      \
-    if (e_ != ACL_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s failed: %d (%s)\n", #x, e_, aclGetRecentErrMsg()); \
-      return 1;                                                                   \
-    }                                                                             \
-  } while (0)
+#define CHECK(x) E2E_CHECK_MSG(x)
 
 int main(int argc, char** argv) {
   if (argc != 3) return 2;
   std::ifstream in(argv[1], std::ios::binary);
   const std::vector<char> jpg((std::istreambuf_iterator<char>(in)),
                               std::istreambuf_iterator<char>());
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
   uint32_t w = 0, h = 0, size = 0;
   int32_t comps = 0;
   CHECK(acldvppJpegGetImageInfo(jpg.data(), static_cast<uint32_t>(jpg.size()), &w, &h, &comps));
@@ -63,8 +53,6 @@ int main(int argc, char** argv) {
   acldvppDestroyChannelDesc(ch);
   acldvppFree(src);
   acldvppFree(dst);
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  e2e_close(stream, 0);
   return 0;
 }

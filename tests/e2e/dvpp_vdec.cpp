@@ -12,18 +12,11 @@
 #include <iterator>
 #include <vector>
 
-#include "acl/acl.h"
+#include "e2e_common.h"
 #define ENABLE_DVPP_INTERFACE
 #include "acl/ops/acl_dvpp.h"
 
-#define CHECK(x)                                                                  \
-  do {                                                                            \
-    const aclError e_ = (x);                                                      \
-    if (e_ != ACL_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s failed: %d (%s)\n", #x, e_, aclGetRecentErrMsg()); \
-      return 1;                                                                   \
-    }                                                                             \
-  } while (0)
+#define CHECK(x) E2E_CHECK_MSG(x)
 
 namespace {
 
@@ -127,8 +120,7 @@ int main(int argc, char** argv) {
   for (void* p : inputs) CHECK(acldvppFree(p));
   g_run = false;
   pthread_join(thread, nullptr);
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  e2e_finish(0);
   std::ofstream out(argv[2], std::ios::binary);
   out.write(reinterpret_cast<const char*>(g_out.data()), static_cast<std::streamsize>(g_out.size()));
   std::printf("pictures=%d width=%u height=%u wstride=%u hstride=%u ret=%u\n", g_pictures, g_w,

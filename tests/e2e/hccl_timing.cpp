@@ -20,14 +20,6 @@
 #include "e2e_common.h"
 #include "hccl/hccl.h"
 
-#define HCCL_CHECK(call)                                                                    \
-  do {                                                                                      \
-    HcclResult rc_ = (call);                                                                \
-    if (rc_ != HCCL_SUCCESS) {                                                              \
-      std::fprintf(stderr, "FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, rc_); \
-      std::exit(1);                                                                         \
-    }                                                                                       \
-  } while (0)
 
 namespace {
 
@@ -39,23 +31,38 @@ float g_straggler_copy_ms = 0;
 std::vector<uint64_t> g_end_ts(8, 0);  // device timestamp after each rank's AllReduce
 uint64_t g_straggler_copy_end_ts = 0;
 
+// A rank of a communicator: its device made current, joined, a stream and a buffer.
+struct Rank {
+  HcclComm comm = nullptr;
+  aclrtStream s = nullptr;
+  void* buf = nullptr;
+
+  Rank(uint32_t rank, uint32_t ranks, const HcclRootInfo* root, size_t bytes) {
+    E2E_CHECK(aclrtSetDevice(static_cast<int32_t>(rank)));
+    E2E_CHECK(HcclCommInitRootInfo(ranks, root, rank, &comm));
+    E2E_CHECK(aclrtCreateStream(&s));
+    buf = e2e_malloc(bytes);
+  }
+  void leave() {
+    E2E_CHECK(HcclCommDestroy(comm));
+    e2e_free({buf});
+    E2E_CHECK(aclrtDestroyStream(s));
+  }
+};
+
 void broadcast_rank(uint32_t rank) {
   constexpr size_t kBytes = 64u << 20;
-  E2E_CHECK(aclrtSetDevice(static_cast<int32_t>(rank)));
-  HcclComm comm = nullptr;
-  HCCL_CHECK(HcclCommInitRootInfo(2, &g_root2, rank, &comm));
-  aclrtStream s = nullptr;
-  E2E_CHECK(aclrtCreateStream(&s));
-  void* buf = nullptr;
-  E2E_CHECK(aclrtMalloc(&buf, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  Rank r(rank, 2, &g_root2, kBytes);
+  const HcclComm comm = r.comm;
+  const aclrtStream s = r.s;
+  void* const buf = r.buf;
   E2E_CHECK(aclrtMemset(buf, kBytes, rank == 0 ? 0x5A : 0, kBytes));
-  HCCL_CHECK(HcclBarrier(comm, s));
+  E2E_CHECK(HcclBarrier(comm, s));
   E2E_CHECK(aclrtSynchronizeStream(s));
   aclrtEvent e0, e1;
-  E2E_CHECK(aclrtCreateEvent(&e0));
-  E2E_CHECK(aclrtCreateEvent(&e1));
+  e2e_create_events({&e0, &e1});
   E2E_CHECK(aclrtRecordEvent(e0, s));
-  HCCL_CHECK(HcclBroadcast(buf, kBytes, HCCL_DATA_TYPE_UINT8, 0, comm, s));
+  E2E_CHECK(HcclBroadcast(buf, kBytes, HCCL_DATA_TYPE_UINT8, 0, comm, s));
   E2E_CHECK(aclrtRecordEvent(e1, s));
   E2E_CHECK(aclrtSynchronizeStream(s));
   if (rank == 1) {
@@ -64,50 +71,40 @@ void broadcast_rank(uint32_t rank) {
     E2E_CHECK(aclrtMemcpy(host.data(), kBytes, buf, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
     for (size_t i = 0; i < kBytes; i += 4099) E2E_EXPECT(host[i] == 0x5A);
   }
-  E2E_CHECK(aclrtDestroyEvent(e0));
-  E2E_CHECK(aclrtDestroyEvent(e1));
-  HCCL_CHECK(HcclCommDestroy(comm));
-  E2E_CHECK(aclrtFree(buf));
-  E2E_CHECK(aclrtDestroyStream(s));
+  e2e_destroy_events({e0, e1});
+  r.leave();
 }
 
 void allreduce_rank(uint32_t rank) {
   constexpr size_t kCount = 16u << 20;  // 64 MiB of fp32
-  E2E_CHECK(aclrtSetDevice(static_cast<int32_t>(rank)));
-  HcclComm comm = nullptr;
-  HCCL_CHECK(HcclCommInitRootInfo(8, &g_root8, rank, &comm));
-  aclrtStream s = nullptr;
-  E2E_CHECK(aclrtCreateStream(&s));
-  void* buf = nullptr;
-  E2E_CHECK(aclrtMalloc(&buf, kCount * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+  Rank r(rank, 8, &g_root8, kCount * 4);
+  const HcclComm comm = r.comm;
+  const aclrtStream s = r.s;
+  void* const buf = r.buf;
   std::vector<float> host(kCount);
   for (size_t i = 0; i < kCount; ++i) host[i] = static_cast<float>((i % 1000) + rank);
   E2E_CHECK(aclrtMemcpy(buf, kCount * 4, host.data(), kCount * 4, ACL_MEMCPY_HOST_TO_DEVICE));
   void* big = nullptr;
   aclrtEvent c0 = nullptr, c1 = nullptr;
   if (rank == 5) {  // the straggler: 256 MiB D2D copy queued before the collective
-    E2E_CHECK(aclrtMalloc(&big, 512u << 20, ACL_MEM_MALLOC_HUGE_FIRST));
-    E2E_CHECK(aclrtCreateEvent(&c0));
-    E2E_CHECK(aclrtCreateEvent(&c1));
+    big = e2e_malloc(512u << 20);
+    e2e_create_events({&c0, &c1});
   }
-  HCCL_CHECK(HcclBarrier(comm, s));
+  E2E_CHECK(HcclBarrier(comm, s));
   E2E_CHECK(aclrtSynchronizeStream(s));
   aclrtEvent e0, e1;
-  E2E_CHECK(aclrtCreateEvent(&e0));
-  E2E_CHECK(aclrtCreateEvent(&e1));
-  E2E_CHECK(aclrtRecordEvent(e0, s));
-  if (rank == 5) {  // 20 copies of 256 MiB: ~6.8 ms of HBM traffic before its AllReduce
-    E2E_CHECK(aclrtRecordEvent(c0, s));
-    for (int i = 0; i < 20; ++i) {
-      E2E_CHECK(aclrtMemcpyAsync(big, 256u << 20, static_cast<char*>(big) + (256u << 20),
-                                 256u << 20, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+  e2e_create_events({&e0, &e1});
+  g_allreduce_ms[rank] = e2e_timed_ms(s, e0, e1, [&] {
+    if (rank == 5) {  // 20 copies of 256 MiB: ~6.8 ms of HBM traffic before its AllReduce
+      E2E_CHECK(aclrtRecordEvent(c0, s));
+      for (int i = 0; i < 20; ++i) {
+        E2E_CHECK(aclrtMemcpyAsync(big, 256u << 20, static_cast<char*>(big) + (256u << 20),
+                                   256u << 20, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+      }
+      E2E_CHECK(aclrtRecordEvent(c1, s));
     }
-    E2E_CHECK(aclrtRecordEvent(c1, s));
-  }
-  HCCL_CHECK(HcclAllReduce(buf, buf, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
-  E2E_CHECK(aclrtRecordEvent(e1, s));
-  E2E_CHECK(aclrtSynchronizeStream(s));
-  g_allreduce_ms[rank] = e2e_elapsed_ms(e0, e1);
+    E2E_CHECK(HcclAllReduce(buf, buf, kCount, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, s));
+  });
   E2E_CHECK(aclrtEventGetTimestamp(e1, &g_end_ts[rank]));
   if (rank == 5) {
     g_straggler_copy_ms = e2e_elapsed_ms(c0, c1);
@@ -121,16 +118,12 @@ void allreduce_rank(uint32_t rank) {
       std::exit(1);
     }
   }
-  E2E_CHECK(aclrtDestroyEvent(e0));
-  E2E_CHECK(aclrtDestroyEvent(e1));
+  e2e_destroy_events({e0, e1});
   if (rank == 5) {
-    E2E_CHECK(aclrtDestroyEvent(c0));
-    E2E_CHECK(aclrtDestroyEvent(c1));
-    E2E_CHECK(aclrtFree(big));
+    e2e_destroy_events({c0, c1});
+    e2e_free({big});
   }
-  HCCL_CHECK(HcclCommDestroy(comm));
-  E2E_CHECK(aclrtFree(buf));
-  E2E_CHECK(aclrtDestroyStream(s));
+  r.leave();
 }
 
 }  // namespace
@@ -141,8 +134,8 @@ int main() {
   E2E_CHECK(aclrtGetDeviceCount(&devices));
   E2E_EXPECT(devices >= 8);
   E2E_CHECK(aclrtSetDevice(0));
-  HCCL_CHECK(HcclGetRootInfo(&g_root2));
-  HCCL_CHECK(HcclGetRootInfo(&g_root8));
+  E2E_CHECK(HcclGetRootInfo(&g_root2));
+  E2E_CHECK(HcclGetRootInfo(&g_root8));
   {
     std::thread a(broadcast_rank, 0), b(broadcast_rank, 1);
     a.join();
@@ -168,8 +161,8 @@ int main() {
     constexpr size_t kBytes = 64u << 20;
     int32_t devs[2] = {0, 1};
     HcclComm a[2], b[2];
-    HCCL_CHECK(HcclCommInitAll(2, devs, a));
-    HCCL_CHECK(HcclCommInitAll(2, devs, b));
+    E2E_CHECK(HcclCommInitAll(2, devs, a));
+    E2E_CHECK(HcclCommInitAll(2, devs, b));
     aclrtStream sa[2], sb[2];
     void* ba[2];
     void* bb[2];
@@ -180,15 +173,13 @@ int main() {
       E2E_CHECK(aclrtCreateStream(&sb[d]));
       E2E_CHECK(aclrtMalloc(&ba[d], kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
       E2E_CHECK(aclrtMalloc(&bb[d], kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-      E2E_CHECK(aclrtCreateEvent(&start[d]));
-      E2E_CHECK(aclrtCreateEvent(&end_a[d]));
-      E2E_CHECK(aclrtCreateEvent(&end_b[d]));
+      e2e_create_events({&start[d], &end_a[d], &end_b[d]});
     }
     for (int d = 0; d < 2; ++d) {
       E2E_CHECK(aclrtSetDevice(d));
       E2E_CHECK(aclrtRecordEvent(start[d], sa[d]));
-      HCCL_CHECK(HcclBroadcast(ba[d], kBytes, HCCL_DATA_TYPE_UINT8, 0, a[d], sa[d]));
-      HCCL_CHECK(HcclBroadcast(bb[d], kBytes, HCCL_DATA_TYPE_UINT8, 0, b[d], sb[d]));
+      E2E_CHECK(HcclBroadcast(ba[d], kBytes, HCCL_DATA_TYPE_UINT8, 0, a[d], sa[d]));
+      E2E_CHECK(HcclBroadcast(bb[d], kBytes, HCCL_DATA_TYPE_UINT8, 0, b[d], sb[d]));
       E2E_CHECK(aclrtRecordEvent(end_a[d], sa[d]));
       E2E_CHECK(aclrtRecordEvent(end_b[d], sb[d]));
     }
@@ -207,21 +198,15 @@ int main() {
       E2E_CHECK(aclrtSetDevice(d));
       E2E_CHECK(aclrtSynchronizeStream(sa[d]));
       E2E_CHECK(aclrtSynchronizeStream(sb[d]));
-      HCCL_CHECK(HcclCommDestroy(a[d]));
-      HCCL_CHECK(HcclCommDestroy(b[d]));
-      E2E_CHECK(aclrtDestroyEvent(start[d]));
-      E2E_CHECK(aclrtDestroyEvent(end_a[d]));
-      E2E_CHECK(aclrtDestroyEvent(end_b[d]));
-      E2E_CHECK(aclrtFree(ba[d]));
-      E2E_CHECK(aclrtFree(bb[d]));
+      E2E_CHECK(HcclCommDestroy(a[d]));
+      E2E_CHECK(HcclCommDestroy(b[d]));
+      e2e_destroy_events({start[d], end_a[d], end_b[d]});
+      e2e_free({ba[d], bb[d]});
       E2E_CHECK(aclrtDestroyStream(sa[d]));
       E2E_CHECK(aclrtDestroyStream(sb[d]));
     }
   }
   E2E_CHECK(aclrtResetDevice(1));
   E2E_CHECK(aclrtSetDevice(0));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
-  std::printf("PASS hccl_timing\n");
-  return 0;
+  return e2e_pass(0, "hccl_timing");
 }

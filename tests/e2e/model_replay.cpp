@@ -25,10 +25,7 @@ static bool exactly(float got_ms, double want_us) {
 }
 
 int main() {
-  E2E_CHECK(aclInit(nullptr));
-  E2E_CHECK(aclrtSetDevice(0));
-  aclrtStream s = nullptr, cap = nullptr;
-  E2E_CHECK(aclrtCreateStream(&s));
+  aclrtStream s = e2e_open(0), cap = nullptr;
   E2E_CHECK(aclrtCreateStream(&cap));
   void* word = nullptr;
   E2E_CHECK(aclrtMalloc(&word, 8, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -36,12 +33,11 @@ int main() {
   for (auto& ev : e) E2E_CHECK(aclrtCreateEvent(&ev));
 
   // Eager.
-  E2E_CHECK(aclrtRecordEvent(e[0], s));
-  for (int i = 1; i <= kWrites; ++i) E2E_CHECK(aclrtValueWrite(word, i, 0, s));
-  E2E_CHECK(aclrtRecordEvent(e[1], s));
-  E2E_CHECK(aclrtSynchronizeStream(s));
+  const float eager_ms = e2e_timed_ms(s, e[0], e[1], [&] {
+    for (int i = 1; i <= kWrites; ++i) E2E_CHECK(aclrtValueWrite(word, i, 0, s));
+  });
   std::printf("eager:\n");
-  E2E_EXPECT(exactly(e2e_elapsed_ms(e[0], e[1]), (kWrites + 1) * 2.0));
+  E2E_EXPECT(exactly(eager_ms, (kWrites + 1) * 2.0));
 
   // Captured, then replayed.
   aclmdlRI model = nullptr;
@@ -53,22 +49,18 @@ int main() {
   E2E_CHECK(aclrtMemcpy(&v, 8, word, 8, ACL_MEMCPY_DEVICE_TO_HOST));
   E2E_EXPECT(v == kWrites);  // capturing ran nothing
 
-  E2E_CHECK(aclrtRecordEvent(e[2], s));
-  E2E_CHECK(aclmdlRIExecuteAsync(model, s));
-  E2E_CHECK(aclrtRecordEvent(e[3], s));
-  E2E_CHECK(aclrtSynchronizeStream(s));
+  const float replay_ms =
+      e2e_timed_ms(s, e[2], e[3], [&] { E2E_CHECK(aclmdlRIExecuteAsync(model, s)); });
   std::printf("replay:\n");
-  E2E_EXPECT(exactly(e2e_elapsed_ms(e[2], e[3]), 2.0 + (kWrites + 2) * 0.6));
+  E2E_EXPECT(exactly(replay_ms, 2.0 + (kWrites + 2) * 0.6));
   E2E_CHECK(aclrtMemcpy(&v, 8, word, 8, ACL_MEMCPY_DEVICE_TO_HOST));
   E2E_EXPECT(v == 100 + kWrites);
 
   E2E_CHECK(aclmdlRIDestroy(model));
   for (auto& ev : e) E2E_CHECK(aclrtDestroyEvent(ev));
-  E2E_CHECK(aclrtFree(word));
+  e2e_free({word});
   E2E_CHECK(aclrtDestroyStream(cap));
-  E2E_CHECK(aclrtDestroyStream(s));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
+  e2e_close(s, 0);
   std::printf("PASS model_replay\n");
   return 0;
 }

@@ -33,32 +33,24 @@ int main() {
   E2E_EXPECT(aclrtMemcpyAsync(d1, kBytes, d0, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s) == 107000);
   E2E_CHECK(aclrtDeviceEnablePeerAccess(1, 0));
   aclrtEvent e0, e1;
-  E2E_CHECK(aclrtCreateEvent(&e0));
-  E2E_CHECK(aclrtCreateEvent(&e1));
-  E2E_CHECK(aclrtRecordEvent(e0, s));
-  E2E_CHECK(aclrtMemcpyAsync(d1, kBytes, d0, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
-  E2E_CHECK(aclrtRecordEvent(e1, s));
-  E2E_CHECK(aclrtSynchronizeStream(s));
+  e2e_create_events({&e0, &e1});
+  const float got_ms = e2e_timed_ms(s, e0, e1, [&] {
+    E2E_CHECK(aclrtMemcpyAsync(d1, kBytes, d0, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+  });
   const double want_ms = 1.5e-3 + kBytes / 56e9 * 1e3;
-  const float got_ms = e2e_elapsed_ms(e0, e1);
   std::printf("P2P 64 MiB over HCCS: %.4f ms (model %.4f ms)\n", got_ms, want_ms);
   E2E_EXPECT(e2e_near(got_ms, want_ms, 0.01));
 
   E2E_CHECK(aclrtSetDevice(1));
   E2E_CHECK(aclrtMemcpy(back, kBytes, d1, kBytes, ACL_MEMCPY_DEVICE_TO_HOST));
   E2E_EXPECT(std::memcmp(back, host, kBytes) == 0);
-  E2E_CHECK(aclrtFree(d1));
+  e2e_free({d1});
   E2E_CHECK(aclrtResetDevice(1));
   E2E_CHECK(aclrtSetDevice(0));
   E2E_CHECK(aclrtDeviceDisablePeerAccess(1));
-  E2E_CHECK(aclrtDestroyEvent(e0));
-  E2E_CHECK(aclrtDestroyEvent(e1));
+  e2e_destroy_events({e0, e1});
   E2E_CHECK(aclrtDestroyStream(s));
-  E2E_CHECK(aclrtFree(d0));
-  E2E_CHECK(aclrtFreeHost(host));
-  E2E_CHECK(aclrtFreeHost(back));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
-  std::printf("PASS p2p_timing\n");
-  return 0;
+  e2e_free({d0});
+  e2e_free_host({host, back});
+  return e2e_pass(0, "p2p_timing");
 }

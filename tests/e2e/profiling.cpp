@@ -11,10 +11,7 @@
 #include "securec.h"
 
 int main() {
-  E2E_CHECK(aclInit(nullptr));
-  E2E_CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  E2E_CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
   const char path[] = "prof";
   E2E_CHECK(aclprofInit(path, sizeof path - 1));
   uint32_t devices[1] = {0};
@@ -51,10 +48,8 @@ int main() {
   E2E_CHECK(aclprofStop(config));
   E2E_CHECK(aclprofDestroyConfig(config));
   E2E_CHECK(aclprofFinalize());
-  E2E_CHECK(aclrtFree(dev));
-  E2E_CHECK(aclrtDestroyStream(stream));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
+  e2e_free({dev});
+  e2e_close(stream, 0);
   std::printf("profiling ok\n");
   return 0;
 }

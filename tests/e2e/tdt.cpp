@@ -79,11 +79,9 @@ int main() {
   E2E_CHECK(acltdtUnbindQueueRoutes(routes));
   E2E_CHECK(acltdtDestroyQueueRouteList(routes));
   E2E_CHECK(acltdtDestroyQueueRoute(route));
-  E2E_CHECK(acltdtDestroyQueue(g_dst));
-  E2E_CHECK(acltdtDestroyQueue(g_src));
+  for (uint32_t queue : {g_dst, g_src}) E2E_CHECK(acltdtDestroyQueue(queue));
   E2E_CHECK(acltdtStopChannel(g_channel));
   E2E_CHECK(acltdtDestroyChannel(g_channel));
-  E2E_CHECK(aclrtResetDevice(0));
-  E2E_CHECK(aclFinalize());
+  e2e_finish(0);
   return 0;
 }

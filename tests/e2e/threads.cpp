@@ -34,8 +34,7 @@ void worker(int i) {
   std::vector<unsigned char> host(bytes), back(bytes);
   for (size_t k = 0; k < bytes; ++k) host[k] = static_cast<unsigned char>(k * 7 + i);
   aclrtEvent start, stop;
-  E2E_CHECK(aclrtCreateEvent(&start));
-  E2E_CHECK(aclrtCreateEvent(&stop));
+  e2e_create_events({&start, &stop});
   for (int round = 0; round < 3; ++round) {
     E2E_CHECK(aclrtRecordEvent(start, s));
     E2E_CHECK(aclrtMemcpyAsync(g.dev[i], bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
@@ -58,8 +57,7 @@ void worker(int i) {
     E2E_CHECK(aclrtMemcpy(back.data(), bytes, g.dev[i], bytes, ACL_MEMCPY_DEVICE_TO_HOST));
     E2E_EXPECT(std::memcmp(back.data(), host.data(), bytes) == 0);
   }
-  E2E_CHECK(aclrtDestroyEvent(start));
-  E2E_CHECK(aclrtDestroyEvent(stop));
+  e2e_destroy_events({start, stop});
   E2E_CHECK(aclrtDestroyStream(s));
 }
 
@@ -93,8 +91,7 @@ int main() {
   }
   for (int i = 0; i < kDevices; ++i) {
     E2E_CHECK(aclrtSetCurrentContext(g.ctx[i]));
-    E2E_CHECK(aclrtFree(g.dev[i]));
-    E2E_CHECK(aclrtFree(g.peer[i]));
+    e2e_free({g.dev[i], g.peer[i]});
     E2E_CHECK(aclrtDestroyEvent(g.event[i]));
     E2E_CHECK(aclrtResetDevice(i));
   }

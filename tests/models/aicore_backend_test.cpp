@@ -14,18 +14,14 @@
 #include "runtime/core/backend.h"
 #include "sim/config.h"
 #include "tests/models/aicore_bench.h"
+#include "tests/test_util.h"
 
 namespace npusim::models::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_util::read_text;
 
 TEST(AiCoreBackend, KernelTaskRunsAndIsReportedInOpSummary) {
   const fs::path dir = fs::temp_directory_path() / ("npusim_aicore_" + std::to_string(getpid()));
@@ -55,7 +51,7 @@ TEST(AiCoreBackend, KernelTaskRunsAndIsReportedInOpSummary) {
   EXPECT_EQ(record.start, 700 * kNs);
   backend->write_outputs();
 
-  const std::string csv = read_file(dir / "out" / "op_summary.csv");
+  const std::string csv = read_text(dir / "out" / "op_summary.csv");
   const std::size_t first_nl = csv.find('\n');
   ASSERT_NE(first_nl, std::string::npos);
   EXPECT_EQ(csv.substr(0, first_nl + 1), op_summary_header());
@@ -63,12 +59,12 @@ TEST(AiCoreBackend, KernelTaskRunsAndIsReportedInOpSummary) {
   EXPECT_EQ(csv.find("0,4294967295,0,1,vadd,vadd,N/A,AI_VECTOR_CORE,0.700,2.628,0.000,4,0,"),
             first_nl + 1)
       << csv;
-  const std::string timeline = read_file(dir / "out" / "timeline.json");
+  const std::string timeline = read_text(dir / "out" / "timeline.json");
   EXPECT_NE(timeline.find("\"AIV 0\""), std::string::npos);
   EXPECT_NE(timeline.find("\"AIV 3\""), std::string::npos);
   EXPECT_EQ(timeline.find("\"AIV 4\""), std::string::npos);  // idle cores get no track
   EXPECT_NE(timeline.find("\"block\""), std::string::npos);
-  const std::string stats = read_file(dir / "out" / "stats.json");
+  const std::string stats = read_text(dir / "out" / "stats.json");
   EXPECT_NE(stats.find("\"aiv3\""), std::string::npos);
   EXPECT_NE(stats.find("\"mte2_utilization\""), std::string::npos);
   backend.reset();

@@ -175,15 +175,12 @@ inline KernelWork work_of(const std::string& name, std::uint32_t blocks, CoreTyp
   return w;
 }
 
-class KernelBench {
+class KernelBench : public BenchBase {
  public:
   explicit KernelBench(const ChipConfig& cfg = aicore_config(), bool trace = true)
-      : trace_(trace), chip_("chip0", 0, cfg, stats_.child("chip0"), trace_) {
+      : BenchBase(trace), chip_("chip0", 0, cfg, stats_.child("chip0"), trace_) {
     chip_.unit<AiCoreEngine>()->keep_records(true);  // the tests read the kernels' records
-    chip_.scheduler().set_completion_hook([this] {
-      chip_.scheduler().reevaluate_waits();
-      engine_.wake();
-    });
+    wake_on_completion(chip_.scheduler());
     engine_.elaborate();
   }
 
@@ -210,21 +207,11 @@ class KernelBench {
   }
 
   Seen& submit(Task t) {
-    Seen& seen = seen_.emplace_back();
-    t.done = [this, &seen](const TaskOutcome& o) {
-      seen.out = o;
-      seen.finished = true;
-      seen.order = finished_++;
-    };
+    Seen& seen = track(t);
     chip_.scheduler().submit(std::move(t));
     return seen;
   }
 
-  /// Runs until every launched kernel finished, or simulated time reaches `deadline`.
-  sim::WaitResult run_all(SimTime deadline = sim::kForever) {
-    return engine_.run_until([this] { return finished_ == static_cast<int>(seen_.size()); },
-                             deadline);
-  }
   SimTime now() const { return engine_.now(); }
 
   /// The record of the kernel with task id `task` (launch order from 0).
@@ -236,16 +223,10 @@ class KernelBench {
     return kNone;
   }
   AiCoreEngine& aicore() { return *chip_.unit<AiCoreEngine>(); }
-  double stat(const std::string& path) const { return stats_.value(path); }
   sim::TraceWriter& trace() { return trace_; }
 
  private:
-  sim::Engine engine_;
-  sim::StatGroup stats_{"test"};
-  sim::TraceWriter trace_;
   Chip chip_;
-  std::deque<Seen> seen_;
-  int finished_ = 0;
   std::uint32_t next_task_ = 0;
 };
 

@@ -59,6 +59,17 @@ inline ChipConfig test_config() {
   return c;
 }
 
+/// A copy task of `bytes` in direction `dir` on `stream`, submitted at host time `at`.
+inline Task copy_task(std::uint32_t stream, Direction dir, std::uint64_t bytes, SimTime at = 0) {
+  Task t;
+  t.kind = TaskKind::kCopy;
+  t.stream = stream;
+  t.direction = dir;
+  t.bytes = bytes;
+  t.submit_at = at;
+  return t;
+}
+
 /// What the bench saw of one task.
 struct Seen {
   TaskOutcome out;
@@ -66,37 +77,79 @@ struct Seen {
   int order = -1;  // completion order over the bench
 };
 
-class Bench {
+/// What every bench has: the engine (built before any SystemC object of the derived bench),
+/// statistics, a trace, and a record per submitted task.
+class BenchBase {
  public:
-  explicit Bench(const ChipConfig& cfg = test_config(), bool trace = false)
-      : trace_(trace), chip_("chip0", 0, cfg, stats_.child("chip0"), trace_) {
-    chip_.scheduler().set_completion_hook([this] {
-      chip_.scheduler().reevaluate_waits();
-      engine_.wake();
-    });
-    engine_.elaborate();
+  BenchBase(const BenchBase&) = delete;
+  BenchBase& operator=(const BenchBase&) = delete;
+
+  /// Run until every submitted task finished (or nothing is left to simulate).
+  sim::WaitResult run_all(SimTime deadline = sim::kForever) {
+    return engine_.run_until([this] { return finished_ == static_cast<int>(seen_.size()); },
+                             deadline);
+  }
+  double stat(const std::string& path) const { return stats_.value(path); }
+  /// The timeline so far (a bench built with trace = true), as written to timeline.json.
+  std::string timeline_json() const {
+    // One file per test process: ctest runs model tests in parallel, each in a process of its own.
+    const std::string path =
+        ::testing::TempDir() + "bench_timeline_" + std::to_string(::getpid()) + ".json";
+    trace_.write(path);
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(path.c_str());
+    return text;
   }
 
-  /// Submit a task; the returned record is filled when it completes (stable address).
-  Seen& submit(Task task) {
+ protected:
+  explicit BenchBase(bool trace) : trace_(trace) {}
+  /// A record for `task`, filled when it completes (stable address): sets task.done.
+  Seen& track(Task& task) {
     Seen& seen = seen_.emplace_back();
     task.done = [this, &seen](const TaskOutcome& o) {
       seen.out = o;
       seen.finished = true;
       seen.order = finished_++;
     };
+    return seen;
+  }
+  /// The completion hook of a scheduler: re-checks its waits and wakes the engine.
+  template <class Scheduler>
+  void wake_on_completion(Scheduler& s) {
+    s.set_completion_hook([this, &s] {
+      s.reevaluate_waits();
+      engine_.wake();
+    });
+  }
+
+  sim::Engine engine_;  // before every SystemC object
+  sim::StatGroup stats_{"test"};
+  sim::TraceWriter trace_;
+
+ private:
+  std::deque<Seen> seen_;
+  int finished_ = 0;
+};
+
+class Bench : public BenchBase {
+ public:
+  explicit Bench(const ChipConfig& cfg = test_config(), bool trace = false)
+      : BenchBase(trace), chip_("chip0", 0, cfg, stats_.child("chip0"), trace_) {
+    wake_on_completion(chip_.scheduler());
+    engine_.elaborate();
+  }
+
+  /// Submit a task; the returned record is filled when it completes (stable address).
+  Seen& submit(Task task) {
+    Seen& seen = track(task);
     chip_.scheduler().submit(std::move(task));
     return seen;
   }
 
   Seen& copy(std::uint32_t stream, Direction dir, std::uint64_t bytes, SimTime at = 0,
              std::uint32_t priority = 0, bool pageable = false) {
-    Task t;
-    t.kind = TaskKind::kCopy;
-    t.direction = dir;
-    t.bytes = bytes;
-    t.stream = stream;
-    t.submit_at = at;
+    Task t = copy_task(stream, dir, bytes, at);
     t.priority = priority;
     t.pageable = pageable;
     return submit(std::move(t));
@@ -113,35 +166,12 @@ class Bench {
     return submit(std::move(t));
   }
 
-  /// Run until every submitted task finished (or nothing is left to simulate).
-  sim::WaitResult run_all(SimTime deadline = sim::kForever) {
-    return engine_.run_until([this] { return finished_ == static_cast<int>(seen_.size()); },
-                             deadline);
-  }
-
   sim::Engine& engine() { return engine_; }
   TaskScheduler& scheduler() { return chip_.scheduler(); }
   Chip& chip() { return chip_; }
-  double stat(const std::string& path) const { return stats_.value(path); }
-  /// The timeline so far (Bench(cfg, /*trace=*/true)), as written to timeline.json.
-  std::string timeline_json() const {
-    // One file per test process: ctest runs model tests in parallel, each in a process of its own.
-    const std::string path =
-        ::testing::TempDir() + "bench_timeline_" + std::to_string(::getpid()) + ".json";
-    trace_.write(path);
-    std::ifstream in(path);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::remove(path.c_str());
-    return text;
-  }
 
  private:
-  sim::Engine engine_;  // before every SystemC object
-  sim::StatGroup stats_{"test"};
-  sim::TraceWriter trace_;
   Chip chip_;
-  std::deque<Seen> seen_;
-  int finished_ = 0;
 };
 
 }  // namespace npusim::models::testing

@@ -40,24 +40,16 @@ ChipConfig system_config(int devices, const std::string& links) {
   return c;
 }
 
-class SystemBench {
+class SystemBench : public BenchBase {
  public:
   explicit SystemBench(const ChipConfig& cfg, bool trace = false)
-      : trace_(trace), system_(cfg, stats_, trace_) {
-    system_.set_completion_hook([this] {
-      system_.reevaluate_waits();
-      engine_.wake();
-    });
+      : BenchBase(trace), system_(cfg, stats_, trace_) {
+    wake_on_completion(system_);
     engine_.elaborate();
   }
 
   Seen& submit(Task task) {
-    Seen& seen = seen_.emplace_back();
-    task.done = [this, &seen](const TaskOutcome& o) {
-      seen.out = o;
-      seen.finished = true;
-      seen.order = finished_++;
-    };
+    Seen& seen = track(task);
     const std::uint32_t device = task.device;
     system_.device(device).scheduler().submit(std::move(task));
     return seen;
@@ -65,44 +57,21 @@ class SystemBench {
   /// A copy queued on `device`'s stream `stream`: to `peer` (from_peer: from it).
   Seen& peer_copy(std::uint32_t device, std::uint32_t stream, std::uint32_t peer, bool from_peer,
                   std::uint64_t bytes, TaskKind kind = TaskKind::kCopy) {
-    Task t;
+    Task t = copy_task(stream, Direction::kPeer, bytes);
     t.kind = kind;
-    t.direction = Direction::kPeer;
     t.device = device;
     t.peer = peer;
     t.from_peer = from_peer;
-    t.stream = stream;
-    t.bytes = bytes;
     return submit(std::move(t));
   }
   Seen& host_copy(std::uint32_t device, Direction dir, std::uint64_t bytes) {
-    Task t;
-    t.kind = TaskKind::kCopy;
-    t.direction = dir;
+    Task t = copy_task(1, dir, bytes);
     t.device = device;
-    t.stream = 1;
-    t.bytes = bytes;
     return submit(std::move(t));
-  }
-  sim::WaitResult run_all() {
-    return engine_.run_until([this] { return finished_ == static_cast<int>(seen_.size()); },
-                             sim::kForever);
-  }
-  double stat(const std::string& path) const { return stats_.value(path); }
-  std::string timeline_json() const {
-    const std::string path = ::testing::TempDir() + "hccs_timeline.json";
-    trace_.write(path);
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
 
  private:
-  sim::Engine engine_;
-  sim::StatGroup stats_{"test"};
-  sim::TraceWriter trace_;
   System system_;
-  std::deque<Seen> seen_;
-  int finished_ = 0;
 };
 
 TEST(HccsLink, LonePeerCopyIsLatencyPlusSizeOverLinkBandwidth) {

@@ -16,6 +16,7 @@
 #include "runtime/core/backend.h"
 #include "sim/config.h"
 #include "tests/models/bench.h"
+#include "tests/test_util.h"
 
 namespace npusim::models::testing {
 namespace {
@@ -29,12 +30,7 @@ using rt::WaitResult;
 
 constexpr SimTime kBurst = 8192 * kNs;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test_util::read_text;
 
 /// Points NPUSIM_CONFIG at a YAML dump of `cfg` and sets (or clears) NPUSIM_OUT.
 std::unique_ptr<Backend> make_backend(ChipConfig cfg, const std::string& out_dir = "") {
@@ -64,12 +60,7 @@ struct Result {
 
 Task copy_task(std::uint32_t stream, rt::Direction path, std::uint64_t bytes, Result& result,
                SimTime at = 0) {
-  Task t;
-  t.kind = TaskKind::kCopy;
-  t.stream = stream;
-  t.direction = path;
-  t.bytes = bytes;
-  t.submit_at = at;
+  Task t = testing::copy_task(stream, path, bytes, at);
   t.name = "MEMCPY_ASYNC";
   t.done = [&result](const TaskOutcome& r) {
     result.record = r;
@@ -178,17 +169,17 @@ TEST(SimBackend, WritesTimelineStatsAndConfig) {
   backend->trace_api(0, "aclrtMemcpyAsync", 0, 2 * kUs, 42);
   ASSERT_EQ(backend->run_until([&] { return r.finished; }, sim::kForever), WaitResult::kDone);
   backend->write_outputs();
-  const std::string timeline = read_file(out / "timeline.json");
+  const std::string timeline = read_text(out / "timeline.json");
   EXPECT_NE(timeline.find("PCIE_DMA_SQE"), std::string::npos);
   EXPECT_NE(timeline.find("Stream 1"), std::string::npos);
   EXPECT_NE(timeline.find("AscendCL@aclrtMemcpyAsync"), std::string::npos);
   EXPECT_NE(timeline.find("HostToDevice"), std::string::npos);
   EXPECT_NE(timeline.find("PCIe H2D ch 0"), std::string::npos);
   EXPECT_NE(timeline.find("host to device"), std::string::npos);
-  const std::string stats = read_file(out / "stats.json");
+  const std::string stats = read_text(out / "stats.json");
   EXPECT_NE(stats.find("\"chip0\""), std::string::npos);
   EXPECT_NE(stats.find("\"bandwidth\""), std::string::npos);
-  const std::string config = read_file(out / "config.yaml");
+  const std::string config = read_text(out / "config.yaml");
   EXPECT_EQ(config.rfind("# npusim", 0), 0u);
   EXPECT_NE(config.find("dma_channels: 2"), std::string::npos);
   fs::remove_all(out.parent_path());

@@ -51,6 +51,25 @@ float input(int r, std::size_t i) {
   return static_cast<float>(r * 1000 + static_cast<int>(i % 97));
 }
 
+// Rank `rank`'s input and the sum of every rank's, element by element (sized by the callers).
+void sum_inputs(int rank, int n, std::vector<float>* in, std::vector<float>* sum) {
+  for (std::size_t i = 0; i < in->size(); ++i) {
+    (*in)[i] = input(rank, i);
+    float s = 0;
+    for (int r = 0; r < n; ++r) s += input(r, i);
+    (*sum)[i] = s;
+  }
+}
+
+// Rank `rank`'s input of n chunks and the last rank's chunk `rank`: what a scatter from the
+// last rank, or a max-reduction of inputs growing with the rank, leaves on rank `rank`.
+void chunk_inputs(int rank, int n, std::vector<float>* in, std::vector<float>* chunk) {
+  for (std::size_t i = 0; i < in->size(); ++i) (*in)[i] = input(rank, i);
+  for (std::size_t i = 0; i < chunk->size(); ++i) {
+    (*chunk)[i] = input(n - 1, rank * chunk->size() + i);
+  }
+}
+
 struct Device {
   void* p = nullptr;
   std::size_t bytes = 0;
@@ -145,12 +164,7 @@ int run_rank(int rank, const HcclRootInfo& root, const Mode& mode) {
   for (const std::size_t count : {std::size_t{1000}, std::size_t{300000}}) {
     Device send(count * 4), recv(count * 4);
     std::vector<float> in(count), want(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      in[i] = input(rank, i);
-      float s = 0;
-      for (int r = 0; r < n; ++r) s += input(r, i);
-      want[i] = s;
-    }
+    sum_inputs(rank, n, &in, &want);
     send.put(in);
     CHECK_ACL(HcclAllReduce(send.p, recv.p, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm,
                             stream));
@@ -190,8 +204,7 @@ int run_rank(int rank, const HcclRootInfo& root, const Mode& mode) {
     const std::size_t count = 128;
     Device send(count * 4 * n), recv(count * 4);
     std::vector<float> in(count * n), want(count);
-    for (std::size_t i = 0; i < count * n; ++i) in[i] = input(rank, i);
-    for (std::size_t i = 0; i < count; ++i) want[i] = input(n - 1, rank * count + i);
+    chunk_inputs(rank, n, &in, &want);
     send.put(in);
     CHECK_ACL(HcclReduceScatter(send.p, recv.p, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, comm,
                                 stream));
@@ -203,12 +216,7 @@ int run_rank(int rank, const HcclRootInfo& root, const Mode& mode) {
     const std::size_t count = 200;
     Device send(count * 4), recv(count * 4);
     std::vector<float> in(count), want(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      in[i] = input(rank, i);
-      float s = 0;
-      for (int r = 0; r < n; ++r) s += input(r, i);
-      want[i] = s;
-    }
+    sum_inputs(rank, n, &in, &want);
     send.put(in);
     CHECK_ACL(HcclReduce(send.p, recv.p, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, 0, comm,
                          stream));
@@ -219,8 +227,7 @@ int run_rank(int rank, const HcclRootInfo& root, const Mode& mode) {
     const std::size_t count = 100;
     Device send(count * 4 * n), recv(count * 4);
     std::vector<float> in(count * n), want(count);
-    for (std::size_t i = 0; i < count * n; ++i) in[i] = input(rank, i);
-    for (std::size_t i = 0; i < count; ++i) want[i] = input(n - 1, rank * count + i);
+    chunk_inputs(rank, n, &in, &want);
     send.put(in);
     CHECK_ACL(HcclScatter(send.p, recv.p, count, HCCL_DATA_TYPE_FP32, static_cast<uint32_t>(n - 1),
                           comm, stream));

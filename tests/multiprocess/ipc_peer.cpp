@@ -27,7 +27,7 @@
 #include <string>
 #include <thread>
 
-#include "acl/acl.h"
+#include "../e2e/e2e_common.h"
 
 namespace {
 
@@ -67,12 +67,12 @@ std::string get(const std::string& name) {
 
 std::uint64_t now_us(aclrtStream stream) {
   aclrtEvent e = nullptr;
-  CHECK(aclrtCreateEvent(&e));
+  e2e_create_events({&e});
   CHECK(aclrtRecordEvent(e, stream));
   CHECK(aclrtSynchronizeEvent(e));
   std::uint64_t ts = 0;
   CHECK(aclrtEventGetTimestamp(e, &ts));
-  CHECK(aclrtDestroyEvent(e));
+  e2e_destroy_events({e});
   return ts;
 }
 
@@ -87,10 +87,7 @@ aclrtPhysicalMemProp physical_prop(std::int32_t device) {
 }
 
 int owner() {
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
   void* buf = nullptr;
   CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK(aclrtMemset(buf, 4096, 0, 4096));
@@ -164,10 +161,7 @@ int owner() {
 }
 
 int peer(bool die) {
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(1));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(1);
   std::istringstream keys(get("keys"));
   std::string mem_key, notify_key, hex;
   std::uint64_t shareable = 0;
@@ -226,34 +220,26 @@ int peer(bool die) {
   CHECK(aclrtIpcMemClose(mem_key.c_str()));
   put("closed", "1");
   CHECK(aclrtDestroyNotify(notify));
-  CHECK(aclrtFree(local));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(1));
-  CHECK(aclFinalize());
+  e2e_free({local});
+  e2e_close(stream, 1);
   std::printf("peer: done\n");
   return 0;
 }
 
 int local() {
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
   void* buf = nullptr;
   CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
   CHECK(aclrtMemsetAsync(buf, 4096, 1, 4096, stream));
   std::printf("local: done at %llu us\n", static_cast<unsigned long long>(now_us(stream)));
-  CHECK(aclrtFree(buf));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclFinalize());
+  e2e_free({buf});
+  E2E_CHECK(aclrtDestroyStream(stream));
+  E2E_CHECK(aclFinalize());
   return 0;
 }
 
 int orphan() {
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
   aclrtNotify notify = nullptr;
   CHECK(aclrtCreateNotify(&notify, 0));
   char key[65] = {};
@@ -270,8 +256,7 @@ int orphan() {
               static_cast<int>(destroy), static_cast<long long>(ms));
   if (destroy != ACL_SUCCESS) CHECK(aclrtDestroyStreamForce(stream));
   CHECK(aclrtDestroyNotify(notify));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  e2e_finish(0);
   std::printf("orphan: done\n");
   return 0;
 }

@@ -13,6 +13,21 @@
 
 namespace npusim::rt::testing {
 
+/// An operator's second phase (aclnnXxx(workspace, size, executor, stream)).
+using Phase2 = aclnnStatus (*)(void*, std::uint64_t, aclOpExecutor*, aclrtStream);
+
+/// Runs `phase2` of executor `ex` on `stream` with a workspace of `ws` bytes (none when 0) and
+/// synchronises; either failing fails the test.
+inline void run_phase2(Phase2 phase2, std::uint64_t ws, aclOpExecutor* ex, aclrtStream stream) {
+  void* w = nullptr;
+  if (ws > 0) {
+    ASSERT_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  }
+  ASSERT_EQ(phase2(w, ws, ex, stream), ACLNN_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  if (w != nullptr) aclrtFree(w);
+}
+
 class OperatorTest : public DeviceTest {
  protected:
   void TearDown() override {

@@ -33,6 +33,18 @@ SimTime host_clock() {
   return this_thread_state().clock;
 }
 
+void set_hang_timeout(double seconds) {
+  Runtime& rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.mutex());
+  rt.set_hang_timeout_seconds(seconds);
+}
+
+void set_passive_ms(double ms) {
+  Runtime& rt = Runtime::instance();
+  std::lock_guard<std::mutex> lock(rt.mutex());
+  rt.set_passive_ms(ms);
+}
+
 void AclTest::SetUp() {
   models::ChipConfig config;
   FakeTiming timing;
@@ -56,6 +68,21 @@ void AclTest::TearDown() {
   clear_errors();
 }
 
+const FakeBackend::TaskTrace& AclTest::last_task(TaskKind kind) {
+  for (auto it = fake().tasks().rbegin(); it != fake().tasks().rend(); ++it) {
+    if (it->kind == kind) return *it;
+  }
+  ADD_FAILURE() << "no task of kind " << static_cast<int>(kind) << " ran";
+  static const FakeBackend::TaskTrace kNone{};
+  return kNone;
+}
+
+std::size_t AclTest::tasks_of(TaskKind kind) {
+  std::size_t n = 0;
+  for (const auto& t : fake().tasks()) n += t.kind == kind;
+  return n;
+}
+
 void AclTest::clear_errors() {
   aclrtGetLastError(ACL_RT_THREAD_LEVEL);
   aclGetRecentErrMsg();
@@ -65,6 +92,24 @@ void DeviceTest::SetUp() {
   AclTest::SetUp();
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+}
+
+void* dev_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  EXPECT_EQ(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  return p;
+}
+
+void* host_alloc(std::size_t bytes) {
+  void* p = nullptr;
+  EXPECT_EQ(aclrtMallocHost(&p, bytes), ACL_SUCCESS);
+  return p;
+}
+
+void CopyTest::SetUp() {
+  DeviceTest::SetUp();
+  dev_ = dev_alloc(kMiB);
+  host_ = host_alloc(kMiB);
 }
 
 }  // namespace testing

@@ -50,25 +50,25 @@ struct Root {
   }
 };
 
-/// The ConfigError text of applying `yaml` (empty if it was accepted).
-std::string yaml_error(const std::string& yaml, Root* into = nullptr) {
+/// The ConfigError text of `apply` to `into` (a fresh Root if null); empty if it was accepted.
+template <class Apply>
+std::string error_of(Apply apply, Root* into) {
   Root local;
   try {
-    apply_yaml(into ? *into : local, yaml, "test.yaml");
+    apply(into ? *into : local);
   } catch (const ConfigError& e) {
     return e.what();
   }
   return {};
 }
 
+/// The ConfigError text of applying `yaml` (empty if it was accepted).
+std::string yaml_error(const std::string& yaml, Root* into = nullptr) {
+  return error_of([&](Root& r) { apply_yaml(r, yaml, "test.yaml"); }, into);
+}
+
 std::string override_error(const std::string& assignment, Root* into = nullptr) {
-  Root local;
-  try {
-    apply_override(into ? *into : local, assignment, "NPUSIM_SET");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return {};
+  return error_of([&](Root& r) { apply_override(r, assignment, "NPUSIM_SET"); }, into);
 }
 
 TEST(Config, AppliesEveryType) {

@@ -12,19 +12,31 @@
 
 #include <unistd.h>
 
+#include "tests/test_util.h"
+
 namespace npusim::sim {
 namespace {
 
-nlohmann::json write_and_parse(const TraceWriter& w) {
-  std::string path = (std::filesystem::temp_directory_path() /
-                      ("npusim_trace_" + std::to_string(::getpid()) + ".json"))
-                         .string();
+/// Reads back what write() produced, byte for byte.
+std::string write_text(const TraceWriter& w) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("npusim_trace_" + std::to_string(::getpid()) + ".json"))
+                               .string();
   w.write(path);
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = test_util::read_text(path);
   std::filesystem::remove(path);
-  return nlohmann::json::parse(text.str());  // throws (fails the test) if not valid JSON
+  return text;
+}
+
+nlohmann::json write_and_parse(const TraceWriter& w) {
+  return nlohmann::json::parse(write_text(w));  // throws (fails the test) if not valid JSON
+}
+
+/// Every field of `want` has its value in `event` (numbers compared as JSON numbers).
+void expect_fields(const nlohmann::json& event, const nlohmann::json& want) {
+  for (const auto& [key, value] : want.items()) {
+    EXPECT_EQ(event[key], value) << key << " of " << event.dump();
+  }
 }
 
 /// The events with a given ph (and name, if given).
@@ -37,18 +49,6 @@ std::vector<nlohmann::json> events(const nlohmann::json& all, const std::string&
   return out;
 }
 
-/// Reads back what write() produced, byte for byte.
-std::string write_text(const TraceWriter& w) {
-  std::string path = (std::filesystem::temp_directory_path() /
-                      ("npusim_trace_text_" + std::to_string(::getpid()) + ".json"))
-                         .string();
-  w.write(path);
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::filesystem::remove(path);
-  return text.str();
-}
 
 /// A fixed sequence of every kind of event, with the argument shapes the models write; `Arg` is
 /// TraceArg (owning, the original interface) or TraceField (non-owning views).
@@ -355,15 +355,9 @@ TEST(Trace, MetadataCompleteFlowAndCounterEvents) {
   auto f = events(j, "f");
   ASSERT_EQ(s.size(), 1u);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(s[0]["name"], "HostToDevice42");
-  EXPECT_EQ(s[0]["cat"], "HostToDevice");
-  EXPECT_EQ(s[0]["id"], "42");
-  EXPECT_EQ(s[0]["tid"], 1234);
-  EXPECT_EQ(s[0]["ts"].get<double>(), 2.0);
-  EXPECT_EQ(f[0]["name"], "HostToDevice42");
-  EXPECT_EQ(f[0]["bp"], "e");
-  EXPECT_EQ(f[0]["id"], s[0]["id"]);
-  EXPECT_EQ(f[0]["tid"], 3);
+  expect_fields(s[0], {{"name", "HostToDevice42"}, {"cat", "HostToDevice"}, {"id", "42"},
+                       {"tid", 1234}, {"ts", 2.0}});
+  expect_fields(f[0], {{"name", "HostToDevice42"}, {"bp", "e"}, {"id", s[0]["id"]}, {"tid", 3}});
 
   auto c = events(j, "C");
   ASSERT_EQ(c.size(), 1u);
@@ -386,18 +380,11 @@ TEST(Trace, DeviceToDeviceFlowsHaveTheirOwnCategory) {
   auto f = events(j, "f");
   ASSERT_EQ(s.size(), 2u);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(s[0]["name"], "DeviceToDevice7");
-  EXPECT_EQ(s[0]["cat"], "DeviceToDevice");
-  EXPECT_EQ(s[0]["pid"], npu0);
-  EXPECT_EQ(s[0]["ts"].get<double>(), 1.999999);
-  EXPECT_EQ(f[0]["name"], "DeviceToDevice7");
-  EXPECT_EQ(f[0]["cat"], "DeviceToDevice");
-  EXPECT_EQ(f[0]["id"], "7");
-  EXPECT_EQ(f[0]["bp"], "e");
-  EXPECT_EQ(f[0]["pid"], npu1);
-  EXPECT_EQ(f[0]["ts"].get<double>(), 2.999999);
-  EXPECT_EQ(s[1]["cat"], "HostToDevice");
-  EXPECT_EQ(s[1]["name"], "HostToDevice7");
+  expect_fields(s[0], {{"name", "DeviceToDevice7"}, {"cat", "DeviceToDevice"}, {"pid", npu0},
+                       {"ts", 1.999999}});
+  expect_fields(f[0], {{"name", "DeviceToDevice7"}, {"cat", "DeviceToDevice"}, {"id", "7"},
+                       {"bp", "e"}, {"pid", npu1}, {"ts", 2.999999}});
+  expect_fields(s[1], {{"cat", "HostToDevice"}, {"name", "HostToDevice7"}});
 }
 
 TEST(Trace, DisabledRecordsNothingButKeepsDeclarations) {

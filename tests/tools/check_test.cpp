@@ -16,6 +16,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/test_util.h"
+
 namespace npusim::check {
 namespace {
 
@@ -52,12 +54,11 @@ const char* kOps =
     "0,Add,Add,4.0,0.7\n"
     "0,add_big,Add,10.0,\"1.5\"\n";
 
-class CheckTest : public ::testing::Test {
+class CheckTest : public test_util::ScratchDirTest {
  protected:
+  CheckTest() : ScratchDirTest("npusim_check_test_") {}
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("npusim_check_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    ScratchDirTest::SetUp();
     fs::create_directories(dir_ / "run");
     write("run/stats.json", kStats);
     write("run/op_summary.csv", kOps);
@@ -70,13 +71,7 @@ class CheckTest : public ::testing::Test {
       {"name": "Add", "ph": "X", "ts": 12, "dur": 2}
     ])");
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
   std::string run() const { return (dir_ / "run").string(); }
-  fs::path dir_;
 };
 
 // ---- the parser -------------------------------------------------------------------------------

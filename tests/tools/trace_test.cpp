@@ -15,6 +15,7 @@
 
 #include "acl/acl_base.h"
 #include "tools/replay/elements.h"
+#include "tests/test_util.h"
 #include "tools/replay/op_table.h"
 
 namespace npusim::replay {
@@ -22,21 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TraceTest : public ::testing::Test {
+class TraceTest : public test_util::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("npusim_trace_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
+  TraceTest() : ScratchDirTest("npusim_trace_test_") {}
   // The TraceError message of loading `text`, or "" if it loads.
   std::string error_of(const std::string& text, std::map<std::string, std::string> params = {}) {
     const std::string path = write("t.yaml", text);
@@ -47,7 +36,6 @@ class TraceTest : public ::testing::Test {
     }
     return "";
   }
-  fs::path dir_;
 };
 
 const char* kTensors =

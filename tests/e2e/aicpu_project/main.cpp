@@ -7,26 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "acl/acl.h"
+#include "../e2e_common.h"
 #include "aclnnop/aclnn_index_put_impl.h"
 #include "index_args.h"
 
-#define CHECK(expr)                                                        \
-  do {                                                                     \
-    aclError e_ = (expr);                                                  \
-    if (e_ != ACL_SUCCESS) {                                               \
-      std::printf("FAIL %s = %d at line %d\n", #expr, e_, __LINE__);        \
-      std::exit(1);                                                        \
-    }                                                                      \
-  } while (0)
+#define CHECK(expr) E2E_CHECK(expr)
 
 int main(int argc, char** argv) {
   const std::string json = argc > 1 ? argv[1] : "libindex_aicpu_kernel.json";
   const std::uint64_t n = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1000;
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
 
   aclrtBinaryLoadOption option;
   option.type = ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE;
@@ -139,12 +129,8 @@ int main(int argc, char** argv) {
   }
 
   CHECK(aclrtBinaryUnLoad(bin));
-  CHECK(aclrtFree(in));
-  CHECK(aclrtFree(idx));
-  CHECK(aclrtFree(cnt));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  e2e_free({in, idx, cnt});
+  e2e_close(stream, 0);
   std::printf("[SUCCESS] AI CPU NonZeroIndex: %lld of %llu elements\n",
               static_cast<long long>(expect.size()), static_cast<unsigned long long>(n));
   return 0;

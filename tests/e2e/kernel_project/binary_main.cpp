@@ -9,36 +9,16 @@
 #include <cstdlib>
 #include <vector>
 
-#include "acl/acl.h"
+#include "../e2e_common.h"
 
 namespace {
 
-#define CHECK_ACL(call)                                                                      \
-  do {                                                                                       \
-    aclError err_ = (call);                                                                  \
-    if (err_ != ACL_SUCCESS) {                                                               \
-      std::fprintf(stderr, "FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, err_); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
-
-#define EXPECT(cond)                                                          \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      std::fprintf(stderr, "FAIL %s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
+#define CHECK_ACL(call) E2E_CHECK(call)
+#define EXPECT(cond) E2E_EXPECT(cond)
 
 constexpr const char* kBinary = "./out/fatbin/e2e_fatbin/e2e_fatbin.o";
 constexpr uint32_t kTile = 256;       // kVaddTile of the kernels
 constexpr uint32_t kCols = 128;       // kSoftmaxCols
-
-void* device_alloc(size_t bytes) {
-  void* p = nullptr;
-  CHECK_ACL(aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  return p;
-}
 
 /// Builds the argument list: device pointers, then one uint32 scalar.
 aclrtArgsHandle make_args(aclrtFuncHandle f, std::vector<void*> ptrs, uint32_t scalar) {
@@ -59,7 +39,7 @@ void check_vadd(aclrtBinHandle bin, aclrtStream stream) {
     a[i] = aclFloatToFloat16(static_cast<float>(i % 1000) * 0.25f);
     b[i] = aclFloatToFloat16(1.5f);
   }
-  void *da = device_alloc(kBytes), *db = device_alloc(kBytes), *dc = device_alloc(kBytes);
+  void *da = e2e_malloc(kBytes), *db = e2e_malloc(kBytes), *dc = e2e_malloc(kBytes);
   CHECK_ACL(aclrtMemcpy(da, kBytes, a.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
   CHECK_ACL(aclrtMemcpy(db, kBytes, b.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
   aclrtFuncHandle f = nullptr;
@@ -78,9 +58,7 @@ void check_vadd(aclrtBinHandle bin, aclrtStream stream) {
   CHECK_ACL(aclrtKernelArgsAppend(short_args, &da, sizeof(void*), &param));
   EXPECT(aclrtKernelArgsFinalize(short_args) != ACL_SUCCESS ||
          aclrtLaunchKernelWithConfig(f, 8, stream, nullptr, short_args, nullptr) != ACL_SUCCESS);
-  CHECK_ACL(aclrtFree(da));
-  CHECK_ACL(aclrtFree(db));
-  CHECK_ACL(aclrtFree(dc));
+  e2e_free({da, db, dc});
   std::printf("binary: vadd_half on 8 blocks correct\n");
 }
 
@@ -89,7 +67,7 @@ void check_softmax(aclrtBinHandle bin, aclrtStream stream) {
   constexpr size_t kN = size_t{kRows} * kCols, kBytes = kN * sizeof(uint16_t);
   std::vector<uint16_t> x(kN), y(kN);
   for (size_t i = 0; i < kN; ++i) x[i] = aclFloatToFloat16(static_cast<float>(i % kCols) / 32.0f);
-  void *dx = device_alloc(kBytes), *dy = device_alloc(kBytes);
+  void *dx = e2e_malloc(kBytes), *dy = e2e_malloc(kBytes);
   CHECK_ACL(aclrtMemcpy(dx, kBytes, x.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
   aclrtFuncHandle f = nullptr;
   CHECK_ACL(aclrtBinaryGetFunction(bin, "softmax_half", &f));
@@ -103,18 +81,14 @@ void check_softmax(aclrtBinHandle bin, aclrtStream stream) {
     const double want = std::exp((i % kCols) / 32.0 - (kCols - 1) / 32.0) / sum;
     EXPECT(std::fabs(aclFloat16ToFloat(y[i]) - want) <= want * 0x1p-10 + 0x1p-24);
   }
-  CHECK_ACL(aclrtFree(dx));
-  CHECK_ACL(aclrtFree(dy));
+  e2e_free({dx, dy});
   std::printf("binary: softmax_half on 48 blocks correct\n");
 }
 
 }  // namespace
 
 int main() {
-  CHECK_ACL(aclInit(nullptr));
-  CHECK_ACL(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK_ACL(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
 
   aclrtBinHandle missing = nullptr;
   EXPECT(aclrtBinaryLoadFromFile("./out/fatbin/none/none.o", nullptr, &missing) != ACL_SUCCESS);

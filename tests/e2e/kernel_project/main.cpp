@@ -17,19 +17,12 @@
 #include <string>
 #include <vector>
 
-#include "acl/acl.h"
+#include "../e2e_common.h"
 #include "e2e_kernels.h"
 
 namespace {
 
-#define CHECK_ACL(call)                                                                      \
-  do {                                                                                       \
-    aclError err_ = (call);                                                                  \
-    if (err_ != ACL_SUCCESS) {                                                               \
-      std::fprintf(stderr, "FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, err_); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
-  } while (0)
+#define CHECK_ACL(call) E2E_CHECK(call)
 
 #define EXPECT(cond, ...)                                                  \
   do {                                                                     \
@@ -164,16 +157,9 @@ int check_softmax(aclrtStream stream) {
 template <class Launch>
 float timed(aclrtStream stream, Launch launch) {
   aclrtEvent start = nullptr, end = nullptr;
-  CHECK_ACL(aclrtCreateEvent(&start));
-  CHECK_ACL(aclrtCreateEvent(&end));
-  CHECK_ACL(aclrtRecordEvent(start, stream));
-  EXPECT(launch() == 0, "launch");
-  CHECK_ACL(aclrtRecordEvent(end, stream));
-  CHECK_ACL(aclrtSynchronizeStream(stream));
-  float ms = 0;
-  CHECK_ACL(aclrtEventElapsedTime(&ms, start, end));
-  CHECK_ACL(aclrtDestroyEvent(start));
-  CHECK_ACL(aclrtDestroyEvent(end));
+  e2e_create_events({&start, &end});
+  const float ms = e2e_timed_ms(stream, start, end, [&] { EXPECT(launch() == 0, "launch"); });
+  e2e_destroy_events({start, end});
   return ms;
 }
 
@@ -243,10 +229,7 @@ int check_printf(aclrtStream stream) {
 
 int main(int argc, char** argv) {
   const std::string what = argc > 1 ? argv[1] : "";
-  CHECK_ACL(aclInit(nullptr));
-  CHECK_ACL(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK_ACL(aclrtCreateStream(&stream));
+  aclrtStream stream = e2e_open(0);
   int rc = 2;
   if (what == "vector_add") rc = check_vector_add(stream);
   if (what == "softmax") rc = check_softmax(stream);

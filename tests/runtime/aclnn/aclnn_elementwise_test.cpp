@@ -26,14 +26,13 @@
 #include "aclnnop/aclnn_sub.h"
 #include "aclnnop/aclnn_tanh.h"
 #include "runtime/aclnn/meta.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/aclnn_support.h"
 
 namespace npusim::rt::testing {
 namespace {
 
 namespace nn = npusim::aclnn;
 using Shape = std::vector<std::int64_t>;
-using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
 
 std::int64_t count(const Shape& s) {
   std::int64_t n = 1;
@@ -106,15 +105,7 @@ class ElementwiseTest : public DeviceTest {
   }
 
   // Runs an executor (workspace allocated as asked) to completion.
-  void run(Phase2 fn, uint64_t ws, aclOpExecutor* ex) {
-    void* w = nullptr;
-    if (ws > 0) {
-      ASSERT_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    }
-    ASSERT_EQ(fn(w, ws, ex, stream_), ACLNN_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    if (w != nullptr) aclrtFree(w);
-  }
+  void run(Phase2 fn, uint64_t ws, aclOpExecutor* ex) { run_phase2(fn, ws, ex, stream_); }
 
   // Every output element against ref(i) within rtol * scale(i) + atol.
   static void expect_near(const Buf& out, const std::function<double(std::int64_t)>& ref,
@@ -134,14 +125,7 @@ class ElementwiseTest : public DeviceTest {
   }
 
   // Kernel tasks run so far: blocks run and instructions recorded by the last one.
-  const FakeBackend::TaskTrace& last_kernel() {
-    const FakeBackend::TaskTrace* last = nullptr;
-    for (const auto& t : fake().tasks()) {
-      if (t.kind == TaskKind::kKernel) last = &t;
-    }
-    EXPECT_NE(last, nullptr);
-    return *last;
-  }
+  const FakeBackend::TaskTrace& last_kernel() { return last_task(TaskKind::kKernel); }
 
   std::vector<Buf> bufs_;
 };

@@ -37,7 +37,7 @@ namespace {
 using Shape = std::vector<int64_t>;
 using Values = std::vector<double>;
 using First = std::function<aclnnStatus(uint64_t*, aclOpExecutor**)>;
-using Second = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+using Second = Phase2;
 
 struct Tol {
   double atol, rtol;
@@ -84,13 +84,7 @@ class NormTest : public OperatorTest {
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
     ASSERT_EQ(first(&ws, &ex), ACLNN_SUCCESS);
-    void* w = nullptr;
-    if (ws > 0) {
-      ASSERT_EQ(aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    }
-    ASSERT_EQ(second(w, ws, ex, stream_), ACLNN_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    if (w != nullptr) aclrtFree(w);
+    run_phase2(second, ws, ex, stream_);
   }
   static aclnnStatus status(const First& first) {
     uint64_t ws = 0;

@@ -42,14 +42,7 @@ class ShapeOpsTest : public OperatorTest {
     EXPECT_EQ(op(w, ws, ex, stream_), ACLNN_SUCCESS);
     return aclrtSynchronizeStream(stream_);
   }
-  const FakeBackend::TaskTrace& last_kernel() {
-    const FakeBackend::TaskTrace* k = nullptr;
-    for (const auto& t : fake().tasks()) {
-      if (t.kind == TaskKind::kKernel) k = &t;
-    }
-    EXPECT_NE(k, nullptr);
-    return *k;
-  }
+  const FakeBackend::TaskTrace& last_kernel() { return last_task(TaskKind::kKernel); }
 };
 
 // ------------------------------------------------------------------------------ Permute

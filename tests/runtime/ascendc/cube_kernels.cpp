@@ -55,35 +55,20 @@ void mmad_chain(GM_ADDR a, GM_ADDR b, GM_ADDR c, std::uint32_t m, std::uint32_t 
   qc.FreeTensor(lc);
 }
 
-template void mmad_chain<half, float, float>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
-                                             std::uint32_t, std::uint32_t, std::uint32_t,
-                                             std::uint32_t, std::uint64_t);
-template void mmad_chain<half, float, half>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t, std::uint32_t,
-                                            std::uint32_t, std::uint32_t, std::uint32_t,
-                                            std::uint64_t);
-template void mmad_chain<bfloat16_t, float, bfloat16_t>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
-                                                        std::uint32_t, std::uint32_t, std::uint32_t,
-                                                        std::uint32_t, std::uint64_t);
-template void mmad_chain<bfloat16_t, float, float>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
-                                                   std::uint32_t, std::uint32_t, std::uint32_t,
-                                                   std::uint32_t, std::uint64_t);
-template void mmad_chain<float, float, float>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
-                                              std::uint32_t, std::uint32_t, std::uint32_t,
-                                              std::uint32_t, std::uint64_t);
-template void mmad_chain<float, float, half>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
-                                             std::uint32_t, std::uint32_t, std::uint32_t,
-                                             std::uint32_t, std::uint64_t);
-template void mmad_chain<float, float, bfloat16_t>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
-                                                   std::uint32_t, std::uint32_t, std::uint32_t,
-                                                   std::uint32_t, std::uint64_t);
-template void mmad_chain<std::int8_t, std::int32_t, std::int32_t>(GM_ADDR, GM_ADDR, GM_ADDR,
-                                                                  std::uint32_t, std::uint32_t,
-                                                                  std::uint32_t, std::uint32_t,
-                                                                  std::uint32_t, std::uint64_t);
-template void mmad_chain<std::int8_t, std::int32_t, half>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t,
-                                                          std::uint32_t, std::uint32_t,
-                                                          std::uint32_t, std::uint32_t,
-                                                          std::uint64_t);
+// The instantiations the kernels use: mmad_chain<input, accumulator, output>.
+#define NPUSIM_MMAD_CHAIN(A, C, OUT)                                                            \
+  template void mmad_chain<A, C, OUT>(GM_ADDR, GM_ADDR, GM_ADDR, std::uint32_t, std::uint32_t, \
+                                      std::uint32_t, std::uint32_t, std::uint32_t, std::uint64_t)
+NPUSIM_MMAD_CHAIN(half, float, float);
+NPUSIM_MMAD_CHAIN(half, float, half);
+NPUSIM_MMAD_CHAIN(bfloat16_t, float, bfloat16_t);
+NPUSIM_MMAD_CHAIN(bfloat16_t, float, float);
+NPUSIM_MMAD_CHAIN(float, float, float);
+NPUSIM_MMAD_CHAIN(float, float, half);
+NPUSIM_MMAD_CHAIN(float, float, bfloat16_t);
+NPUSIM_MMAD_CHAIN(std::int8_t, std::int32_t, std::int32_t);
+NPUSIM_MMAD_CHAIN(std::int8_t, std::int32_t, half);
+#undef NPUSIM_MMAD_CHAIN
 
 namespace {
 

@@ -9,6 +9,7 @@
 
 #include "kernel_operator.h"
 #include "npusim/ascendc/block_runner.h"
+#include "test_kernels.h"
 
 namespace {
 
@@ -218,16 +219,9 @@ TEST(Device, ApiOutsideALaunchIsAnError) {
 }
 
 extern "C" __global__ __aicore__ void count_rounding(GM_ADDR src, GM_ADDR dst) {
-  using namespace AscendC;
-  TPipe pipe;
-  TBuf<> b;
-  pipe.InitBuffer(b, 256);
-  GlobalTensor<half> gs, gd;
-  gs.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(src));
-  gd.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(dst));
-  LocalTensor<half> t = b.Get<half>();
-  DataCopy(t, gs, 40);  // 80 bytes: the device moves 64
-  DataCopy(gd, t, 40);
+  test_kernels::StagedCopy<half> k(src, dst, 256);
+  AscendC::DataCopy(k.ub, k.gs, 40);  // 80 bytes: the device moves 64
+  AscendC::DataCopy(k.gd, k.ub, 40);
 }
 
 TEST(Device, ContiguousDataCopyRoundsDownTo32Bytes) {
@@ -241,17 +235,11 @@ TEST(Device, ContiguousDataCopyRoundsDownTo32Bytes) {
 
 extern "C" __global__ __aicore__ void pad_copy(GM_ADDR src, GM_ADDR dst) {
   using namespace AscendC;
-  TPipe pipe;
-  TBuf<> b;
-  pipe.InitBuffer(b, 256);
-  GlobalTensor<float> gs, gd;
-  gs.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
-  gd.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst));
-  LocalTensor<float> t = b.Get<float>();
+  test_kernels::StagedCopy<float> k(src, dst, 256);
   // 3 rows of 5 floats (20 bytes), GM rows 7 floats apart; UB rows padded to 32 bytes with -1.
-  DataCopyPad(t, gs, DataCopyExtParams(3, 20, 8, 0),
+  DataCopyPad(k.ub, k.gs, DataCopyExtParams(3, 20, 8, 0),
               DataCopyPadExtParams<float>(true, 0, 0, -1.0f));
-  DataCopyPad(gd, t, DataCopyExtParams(3, 32, 0, 0));
+  DataCopyPad(k.gd, k.ub, DataCopyExtParams(3, 32, 0, 0));
 }
 
 TEST(Device, DataCopyPad) {

@@ -49,24 +49,12 @@ void op_kernel(GM_ADDR src, GM_ADDR dst, Which which, std::uint32_t rows, std::u
     case Which::kSum:
       Sum(y, x, tmp, SumParams{rows, pitch, cols});
       break;
-    case Which::kMaxAR:
-      ReduceMax<float, Pattern::Reduce::AR>(y, x, tmp, shape, true);
-      break;
-    case Which::kMaxRA:
-      ReduceMax<float, Pattern::Reduce::RA>(y, x, shape, false);
-      break;
-    case Which::kSumAR:
-      ReduceSum<float, Pattern::Reduce::AR>(y, x, shape, true);
-      break;
-    case Which::kMinAR:
-      ReduceMin<float, Pattern::Reduce::AR>(y, x, tmp, shape, true);
-      break;
-    case Which::kMinRA:
-      ReduceMin<float, Pattern::Reduce::RA>(y, x, shape, false);
-      break;
-    case Which::kSumRA:
-      ReduceSum<float, Pattern::Reduce::RA>(y, x, tmp, shape, false);
-      break;
+    case Which::kMaxAR: ReduceMax<float, Pattern::Reduce::AR>(y, x, tmp, shape, true); break;
+    case Which::kMaxRA: ReduceMax<float, Pattern::Reduce::RA>(y, x, shape, false); break;
+    case Which::kSumAR: ReduceSum<float, Pattern::Reduce::AR>(y, x, shape, true); break;
+    case Which::kMinAR: ReduceMin<float, Pattern::Reduce::AR>(y, x, tmp, shape, true); break;
+    case Which::kMinRA: ReduceMin<float, Pattern::Reduce::RA>(y, x, shape, false); break;
+    case Which::kSumRA: ReduceSum<float, Pattern::Reduce::RA>(y, x, tmp, shape, false); break;
     case Which::kBcast1: {
       const std::uint32_t d[2] = {rows, cols}, s[2] = {rows, 1};
       Broadcast<float, 2, 1>(y, x, d, s);

@@ -12,6 +12,22 @@ namespace test_kernels {
 
 using namespace AscendC;
 
+/// The set-up of the small kernels that stage GM `src` through one UB buffer of `bytes` (`ub`)
+/// into GM `dst`: the pipe, the buffer and both global tensors.
+template <class T>
+struct StagedCopy {
+  StagedCopy(GM_ADDR src, GM_ADDR dst, std::uint32_t bytes) {
+    pipe.InitBuffer(buf, bytes);
+    gs.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(src));
+    gd.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(dst));
+    ub = buf.Get<T>();
+  }
+  TPipe pipe;
+  TBuf<> buf;
+  GlobalTensor<T> gs, gd;
+  LocalTensor<T> ub;
+};
+
 /// c = a + b. Each block takes total/GetBlockNum() elements and streams them through UB in tiles
 /// of `tile` elements; kBuffers buffers per queue (2 = double buffering).
 template <class T, std::int32_t kBuffers>

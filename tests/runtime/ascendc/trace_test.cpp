@@ -136,14 +136,9 @@ TEST(Trace, ScalarReadWaitsForTheVectorResult) {
 
 extern "C" __global__ __aicore__ void explicit_sync(GM_ADDR src, GM_ADDR dst, std::uint32_t mode) {
   using namespace AscendC;
-  TPipe pipe;
-  TBuf<> b;
-  pipe.InitBuffer(b, 1024);
-  GlobalTensor<float> gs, gd;
-  gs.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
-  gd.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst));
-  LocalTensor<float> t = b.Get<float>();
-  DataCopy(t, gs, 64);  // 0: MTE2
+  test_kernels::StagedCopy<float> k(src, dst, 1024);
+  LocalTensor<float>& t = k.ub;
+  DataCopy(t, k.gs, 64);  // 0: MTE2
   if (mode == 1) {
     SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
     WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
@@ -155,7 +150,7 @@ extern "C" __global__ __aicore__ void explicit_sync(GM_ADDR src, GM_ADDR dst, st
     SetFlag<HardEvent::V_MTE3>(id);
     WaitFlag<HardEvent::V_MTE3>(id);
   }
-  DataCopy(gd, t, 64);  // 2: MTE3
+  DataCopy(k.gd, t, 64);  // 2: MTE3
 }
 
 TEST(Trace, ExplicitFlagsAndBarriers) {

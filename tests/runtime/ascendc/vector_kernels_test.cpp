@@ -49,21 +49,8 @@ TEST(VectorAdd, HalfEightBlocksIsCorrectlyRounded) {
   }
 }
 
-enum class VecOp {
-  kSub,
-  kMul,
-  kDiv,
-  kMax,
-  kMin,
-  kAdds,
-  kMuls,
-  kExp,
-  kLn,
-  kAbs,
-  kRelu,
-  kSqrt,
-  kDup
-};
+enum class VecOp { kSub, kMul, kDiv, kMax, kMin, kAdds, kMuls, kExp, kLn, kAbs, kRelu, kSqrt,
+                   kDup };
 
 // out = op(x, y) over n elements of one block, through UB buffers.
 template <class T>
@@ -84,77 +71,38 @@ __global__ __aicore__ void vec_op_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, int 
   DataCopy(ty, gy, n);
   const auto c = static_cast<std::int32_t>(n);
   switch (static_cast<VecOp>(op)) {
-    case VecOp::kSub:
-      Sub(tz, tx, ty, c);
-      break;
-    case VecOp::kMul:
-      Mul(tz, tx, ty, c);
-      break;
-    case VecOp::kDiv:
-      Div(tz, tx, ty, c);
-      break;
-    case VecOp::kMax:
-      Max(tz, tx, ty, c);
-      break;
-    case VecOp::kMin:
-      Min(tz, tx, ty, c);
-      break;
-    case VecOp::kAdds:
-      Adds(tz, tx, static_cast<T>(2.5f), c);
-      break;
-    case VecOp::kMuls:
-      Muls(tz, tx, static_cast<T>(-0.5f), c);
-      break;
-    case VecOp::kExp:
-      Exp(tz, tx, c);
-      break;
-    case VecOp::kLn:
-      Ln(tz, ty, c);
-      break;
-    case VecOp::kAbs:
-      Abs(tz, tx, c);
-      break;
-    case VecOp::kRelu:
-      Relu(tz, tx, c);
-      break;
-    case VecOp::kSqrt:
-      Sqrt(tz, ty, c);
-      break;
-    case VecOp::kDup:
-      Duplicate(tz, static_cast<T>(7.25f), c);
-      break;
+    case VecOp::kSub: Sub(tz, tx, ty, c); break;
+    case VecOp::kMul: Mul(tz, tx, ty, c); break;
+    case VecOp::kDiv: Div(tz, tx, ty, c); break;
+    case VecOp::kMax: Max(tz, tx, ty, c); break;
+    case VecOp::kMin: Min(tz, tx, ty, c); break;
+    case VecOp::kAdds: Adds(tz, tx, static_cast<T>(2.5f), c); break;
+    case VecOp::kMuls: Muls(tz, tx, static_cast<T>(-0.5f), c); break;
+    case VecOp::kExp: Exp(tz, tx, c); break;
+    case VecOp::kLn: Ln(tz, ty, c); break;
+    case VecOp::kAbs: Abs(tz, tx, c); break;
+    case VecOp::kRelu: Relu(tz, tx, c); break;
+    case VecOp::kSqrt: Sqrt(tz, ty, c); break;
+    case VecOp::kDup: Duplicate(tz, static_cast<T>(7.25f), c); break;
   }
   DataCopy(gz, tz, n);
 }
 
 float reference(VecOp op, float x, float y) {
   switch (op) {
-    case VecOp::kSub:
-      return x - y;
-    case VecOp::kMul:
-      return x * y;
-    case VecOp::kDiv:
-      return x / y;
-    case VecOp::kMax:
-      return x > y ? x : y;
-    case VecOp::kMin:
-      return x < y ? x : y;
-    case VecOp::kAdds:
-      return x + 2.5f;
-    case VecOp::kMuls:
-      return x * -0.5f;
-    case VecOp::kExp:
-      return std::exp(x);
-    case VecOp::kLn:
-      return std::log(y);
-    case VecOp::kAbs:
-      return std::fabs(x);
-    case VecOp::kRelu:
-      return x > 0 ? x : 0.0f;
-    case VecOp::kSqrt:
-      return std::sqrt(y);
-    case VecOp::kDup:
-      return 7.25f;
+    case VecOp::kSub: return x - y;
+    case VecOp::kMul: return x * y;
+    case VecOp::kDiv: return x / y;
+    case VecOp::kMax: return x > y ? x : y;
+    case VecOp::kMin: return x < y ? x : y;
+    case VecOp::kAdds: return x + 2.5f;
+    case VecOp::kMuls: return x * -0.5f;
+    case VecOp::kExp: return std::exp(x);
+    case VecOp::kLn: return std::log(y);
+    case VecOp::kAbs: return std::fabs(x);
+    case VecOp::kRelu: return x > 0 ? x : 0.0f;
+    case VecOp::kSqrt: return std::sqrt(y);
+    case VecOp::kDup: return 7.25f;
   }
   return 0;
 }

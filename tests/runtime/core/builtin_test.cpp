@@ -18,22 +18,14 @@ class BuiltinTest : public DeviceTest {
  protected:
   void SetUp() override {
     DeviceTest::SetUp();
-    ASSERT_EQ(aclrtMalloc(&a_, kSize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMalloc(&b_, kSize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMalloc(&counter_, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    for (void** p : {&a_, &b_}) *p = dev_alloc(kSize);
+    counter_ = dev_alloc(16);
     ASSERT_EQ(aclrtMemset(counter_, 16, 0, 16), ACL_SUCCESS);
   }
   template <class T>
   void put(void* dev, const std::vector<T>& v) {
     ASSERT_EQ(aclrtMemcpy(dev, kSize, v.data(), v.size() * sizeof(T), ACL_MEMCPY_HOST_TO_DEVICE),
               ACL_SUCCESS);
-  }
-  template <class T>
-  std::vector<T> get(const void* dev, size_t n) {
-    std::vector<T> v(n);
-    EXPECT_EQ(aclrtMemcpy(v.data(), n * sizeof(T), dev, n * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_SUCCESS);
-    return v;
   }
   aclError reduce(void* dst, const void* src, uint64_t count, int kind, int type,
                   void* reserve = nullptr) {
@@ -43,14 +35,7 @@ class BuiltinTest : public DeviceTest {
     std::memcpy(&t, &type, sizeof t);
     return aclrtReduceAsync(dst, src, count, k, t, stream_, reserve);
   }
-  /// The last task of `kind` the backend ran.
-  const FakeBackend::TaskTrace& last(TaskKind kind) {
-    for (auto it = fake().tasks().rbegin(); it != fake().tasks().rend(); ++it) {
-      if (it->kind == kind) return *it;
-    }
-    ADD_FAILURE() << "no such task";
-    return fake().tasks().back();
-  }
+  const FakeBackend::TaskTrace& last(TaskKind kind) { return last_task(kind); }
   void* a_ = nullptr;
   void* b_ = nullptr;
   void* counter_ = nullptr;
@@ -61,8 +46,8 @@ TEST_F(BuiltinTest, ReduceSumLikeTheSample) {
   put<float>(b_, {1, 2, 3, 4});
   ASSERT_EQ(reduce(b_, a_, 16, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_EQ(get<float>(b_, 4), (std::vector<float>{2, 4, 6, 8}));
-  EXPECT_EQ(get<float>(a_, 4), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(download<float>(b_, 4), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_EQ(download<float>(a_, 4), (std::vector<float>{1, 2, 3, 4}));
   const FakeBackend::TaskTrace& t = last(TaskKind::kReduce);
   EXPECT_EQ(t.name, "REDUCE_SUM");
   EXPECT_EQ(t.record.error, 0);
@@ -75,8 +60,8 @@ TEST_F(BuiltinTest, ReduceMaxMinInt16AndAliasing) {
   ASSERT_EQ(reduce(a_, b_, 6, ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN, ACL_INT16), ACL_SUCCESS);
   ASSERT_EQ(reduce(b_, b_, 6, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT16), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);  // in stream order
-  EXPECT_EQ(get<std::int16_t>(a_, 3), (std::vector<std::int16_t>{5, -7, 100}));
-  EXPECT_EQ(get<std::int16_t>(b_, 3), (std::vector<std::int16_t>{10, 14, 200}));
+  EXPECT_EQ(download<std::int16_t>(a_, 3), (std::vector<std::int16_t>{5, -7, 100}));
+  EXPECT_EQ(download<std::int16_t>(b_, 3), (std::vector<std::int16_t>{10, 14, 200}));
   EXPECT_EQ(last(TaskKind::kReduce).name, "REDUCE_SUM");
 }
 
@@ -85,7 +70,7 @@ TEST_F(BuiltinTest, ReduceFp16RoundsOnTheDevice) {
   put<std::uint16_t>(b_, {0x3C01, 0x7BFF});
   ASSERT_EQ(reduce(b_, a_, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_FLOAT16), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_EQ(get<std::uint16_t>(b_, 2), (std::vector<std::uint16_t>{0x3C02, 0x7C00}));
+  EXPECT_EQ(download<std::uint16_t>(b_, 2), (std::vector<std::uint16_t>{0x3C02, 0x7C00}));
 }
 
 TEST_F(BuiltinTest, ReduceErrorCodes) {
@@ -153,7 +138,7 @@ TEST_F(Builtin310PTest, InferenceChipsSumOnlyAndHaveNoRandomUnit) {
   EXPECT_EQ(reduce(b_, a_, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT8),
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_EQ(get<std::int16_t>(b_, 2), (std::vector<std::int16_t>{4, 6}));
+  EXPECT_EQ(download<std::int16_t>(b_, 2), (std::vector<std::int16_t>{4, 6}));
   aclrtRandomNumTaskInfo info = {};
   info.dataType = ACL_FLOAT;
   info.randomNumFuncParaInfo.funcType = ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS;
@@ -199,17 +184,17 @@ class RandomTest : public BuiltinTest {
 TEST_F(RandomTest, NormalIsDeterministicForSeedAndCounter) {
   const aclrtRandomNumTaskInfo info = normal_fp32(3, 2, 128, 0);
   ASSERT_EQ(run(info), ACL_SUCCESS);
-  const std::vector<float> first = get<float>(a_, 128);
+  const std::vector<float> first = download<float>(a_, 128);
   const FakeBackend::TaskTrace& t = last(TaskKind::kRandom);
   EXPECT_EQ(t.name, "RANDOM_NORMAL");
   // 128 normals = 64 Box-Muller pairs = 128 words = 32 Philox blocks: the counter reads 32.
-  EXPECT_EQ(get<std::uint8_t>(counter_, 16),
+  EXPECT_EQ(download<std::uint8_t>(counter_, 16),
             (std::vector<std::uint8_t>{32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
   ASSERT_EQ(run(info), ACL_SUCCESS);
-  EXPECT_NE(get<float>(a_, 128), first);  // the stream continued
+  EXPECT_NE(download<float>(a_, 128), first);  // the stream continued
   reset_counter();
   ASSERT_EQ(run(info), ACL_SUCCESS);
-  EXPECT_EQ(get<float>(a_, 128), first);  // same seed, same counter: same numbers
+  EXPECT_EQ(download<float>(a_, 128), first);  // same seed, same counter: same numbers
   double mean = 0;
   for (float f : first) mean += f;
   EXPECT_NEAR(mean / 128, 3.0, 0.6);
@@ -218,7 +203,7 @@ TEST_F(RandomTest, NormalIsDeterministicForSeedAndCounter) {
 TEST_F(RandomTest, ParametersByDeviceAddress) {
   const aclrtRandomNumTaskInfo by_value = normal_fp32(-1, 0.5f, 100, 77);
   ASSERT_EQ(run(by_value), ACL_SUCCESS);
-  const std::vector<float> expected = get<float>(a_, 100);
+  const std::vector<float> expected = download<float>(a_, 100);
   // mean, stddev, seed and count from device memory.
   struct {
     float mean, stddev;
@@ -235,15 +220,15 @@ TEST_F(RandomTest, ParametersByDeviceAddress) {
   reset_counter();
   ASSERT_EQ(aclrtMemset(a_, kSize, 0, kSize), ACL_SUCCESS);
   ASSERT_EQ(run(info), ACL_SUCCESS);
-  EXPECT_EQ(get<float>(a_, 100), expected);
-  EXPECT_EQ(get<float>(a_, 101)[100], 0.0f);  // nothing past the count
+  EXPECT_EQ(download<float>(a_, 100), expected);
+  EXPECT_EQ(download<float>(a_, 101)[100], 0.0f);  // nothing past the count
 }
 
 TEST_F(RandomTest, UserParameterBlockReceivesTheParameters) {
   aclrtRandomNumTaskInfo info = normal_fp32(1.5f, 2.5f, 4, 1);
   info.randomParaAddr = b_;
   ASSERT_EQ(run(info), ACL_SUCCESS);
-  const std::vector<float> words = get<float>(b_, 4);
+  const std::vector<float> words = download<float>(b_, 4);
   EXPECT_EQ(words[0], 1.5f);
   EXPECT_EQ(words[2], 2.5f);
 }
@@ -261,7 +246,7 @@ TEST_F(RandomTest, UniformInt32AndDropoutLikeTheSample) {
   info.randomCounterAddr = counter_;
   info.randomResultAddr = a_;
   ASSERT_EQ(run(info), ACL_SUCCESS);
-  for (int32_t v : get<int32_t>(a_, 128)) EXPECT_TRUE(v >= 1 && v < 100) << v;
+  for (int32_t v : download<int32_t>(a_, 128)) EXPECT_TRUE(v >= 1 && v < 100) << v;
 
   aclrtRandomNumTaskInfo mask = {};
   mask.dataType = ACL_FLOAT;
@@ -274,7 +259,7 @@ TEST_F(RandomTest, UniformInt32AndDropoutLikeTheSample) {
   mask.randomResultAddr = b_;
   ASSERT_EQ(aclrtMemset(b_, kSize, 0, kSize), ACL_SUCCESS);
   ASSERT_EQ(run(mask), ACL_SUCCESS);
-  const std::vector<uint8_t> bits = get<uint8_t>(b_, 17);
+  const std::vector<uint8_t> bits = download<uint8_t>(b_, 17);
   EXPECT_EQ(std::vector<uint8_t>(bits.begin(), bits.begin() + 16), std::vector<uint8_t>(16, 0xFF));
   EXPECT_EQ(bits[16], 0);  // 128 bits = 16 bytes, nothing more
   EXPECT_EQ(last(TaskKind::kRandom).name, "RANDOM_DROPOUT_BITMASK");

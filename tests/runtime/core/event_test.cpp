@@ -10,18 +10,11 @@
 namespace npusim::rt::testing {
 namespace {
 
-constexpr size_t kMiB = 1 << 20;
-
-class EventTest : public DeviceTest {
+class EventTest : public CopyTest {
  protected:
   void SetUp() override {
-    DeviceTest::SetUp();
-    ASSERT_EQ(aclrtMalloc(&dev_, kMiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMallocHost(&host_, kMiB), ACL_SUCCESS);
+    CopyTest::SetUp();
     ASSERT_EQ(aclrtCreateEvent(&event_), ACL_SUCCESS);
-  }
-  aclError copy(aclrtStream s) {
-    return aclrtMemcpyAsync(dev_, kMiB, host_, kMiB, ACL_MEMCPY_HOST_TO_DEVICE, s);
   }
   aclrtEventRecordedStatus status(aclrtEvent e) {
     aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
@@ -37,8 +30,6 @@ class EventTest : public DeviceTest {
     return 0;
   }
 
-  void* dev_ = nullptr;
-  void* host_ = nullptr;
   aclrtEvent event_ = nullptr;
 };
 

@@ -21,16 +21,11 @@ class BinaryTest : public DeviceTest {
  protected:
   void SetUp() override {
     DeviceTest::SetUp();
-    ASSERT_EQ(aclrtMalloc(reinterpret_cast<void**>(&out_), 64, ACL_MEM_MALLOC_HUGE_FIRST),
-              ACL_SUCCESS);
+    out_ = static_cast<int32_t*>(dev_alloc(64));
     ASSERT_EQ(aclrtMemset(out_, 64, 0, 64), ACL_SUCCESS);
     ASSERT_EQ(aclrtBinaryLoadFromFile(NPUSIM_TEST_FATBIN, nullptr, &bin_), ACL_SUCCESS);
   }
-  std::vector<int32_t> out(size_t n) {
-    std::vector<int32_t> v(n);
-    EXPECT_EQ(aclrtMemcpy(v.data(), n * 4, out_, n * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-    return v;
-  }
+  std::vector<int32_t> out(size_t n) { return download<int32_t>(out_, n); }
   aclrtFuncHandle func(const char* name) {
     aclrtFuncHandle f = nullptr;
     EXPECT_EQ(aclrtBinaryGetFunction(bin_, name, &f), ACL_SUCCESS);

@@ -20,22 +20,11 @@ class KernelTest : public DeviceTest {
  protected:
   void SetUp() override {
     DeviceTest::SetUp();
-    ASSERT_EQ(aclrtMalloc(reinterpret_cast<void**>(&dev_), 4096, ACL_MEM_MALLOC_HUGE_FIRST),
-              ACL_SUCCESS);
+    dev_ = static_cast<int32_t*>(dev_alloc(4096));
   }
-  std::vector<int32_t> read(size_t n) {
-    std::vector<int32_t> v(n);
-    EXPECT_EQ(aclrtMemcpy(v.data(), n * 4, dev_, n * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-    return v;
-  }
+  std::vector<int32_t> read(size_t n) { return download<int32_t>(dev_, n); }
   void zero() { ASSERT_EQ(aclrtMemset(dev_, 4096, 0, 4096), ACL_SUCCESS); }
-  const FakeBackend::TaskTrace& last_kernel() {
-    for (auto it = fake().tasks().rbegin(); it != fake().tasks().rend(); ++it) {
-      if (it->kind == TaskKind::kKernel) return *it;
-    }
-    ADD_FAILURE() << "no kernel task ran";
-    return fake().tasks().front();
-  }
+  const FakeBackend::TaskTrace& last_kernel() { return last_task(TaskKind::kKernel); }
 
   int32_t* dev_ = nullptr;
 };

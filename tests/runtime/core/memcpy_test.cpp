@@ -9,15 +9,15 @@
 namespace npusim::rt::testing {
 namespace {
 
-constexpr size_t kSize = 4096;
-
 class MemcpyTest : public DeviceTest {
  protected:
+  static constexpr size_t kSize = 4096;
+
   void SetUp() override {
     DeviceTest::SetUp();
-    ASSERT_EQ(aclrtMalloc(&dev_a_, kSize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMalloc(&dev_b_, kSize, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMallocHost(&pinned_, kSize), ACL_SUCCESS);
+    dev_a_ = dev_alloc(kSize);
+    dev_b_ = dev_alloc(kSize);
+    pinned_ = host_alloc(kSize);
     pageable_.assign(kSize, 0);
   }
   static void fill(void* p, unsigned char v) { std::memset(p, v, kSize); }

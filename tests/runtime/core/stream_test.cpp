@@ -9,23 +9,9 @@
 namespace npusim::rt::testing {
 namespace {
 
-constexpr size_t kMiB = 1 << 20;
-
-class StreamTest : public DeviceTest {
+class StreamTest : public CopyTest {
  protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    ASSERT_EQ(aclrtMalloc(&dev_, kMiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMallocHost(&host_, kMiB), ACL_SUCCESS);
-  }
-  // 1 MiB pinned H2D copy on `s`.
-  aclError copy(aclrtStream s) {
-    return aclrtMemcpyAsync(dev_, kMiB, host_, kMiB, ACL_MEMCPY_HOST_TO_DEVICE, s);
-  }
   const FakeBackend::TaskTrace& task(size_t i) { return fake().tasks().at(i); }
-
-  void* dev_ = nullptr;
-  void* host_ = nullptr;
 };
 
 TEST_F(StreamTest, TasksOfOneStreamRunInOrder) {

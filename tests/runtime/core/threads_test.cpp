@@ -19,12 +19,6 @@
 namespace npusim::rt::testing {
 namespace {
 
-void set_hang_timeout(double seconds) {
-  Runtime& rt = Runtime::instance();
-  std::lock_guard<std::mutex> lock(rt.mutex());
-  rt.set_hang_timeout_seconds(seconds);
-}
-
 class ThreadsTest : public AclTest {
  protected:
   void SetUp() override {
@@ -122,12 +116,6 @@ TEST_F(ThreadsTest, ThreadsHaveTheirOwnSyncStreamsAndClocks) {
 
 
 // ---- Order between threads (runtime.h, "Several host threads") ----
-
-void set_passive_ms(double ms) {
-  Runtime& rt = Runtime::instance();
-  std::lock_guard<std::mutex> lock(rt.mutex());
-  rt.set_passive_ms(ms);
-}
 
 class ThreadOrderTest : public DeviceTest {
  protected:

@@ -14,12 +14,7 @@
 #include <new>
 #include <vector>
 
-#include <png.h>
-
-#include "acl/acl.h"
-#define ENABLE_DVPP_INTERFACE
-#include "acl/ops/acl_dvpp.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/dvpp/dvpp_support.h"
 
 // A quarantine for the memory freed while `on`: this binary's operator delete fills such a block
 // with a pattern and keeps it, instead of freeing it; intact() says whether any was written since.
@@ -81,65 +76,16 @@ void operator delete(void* p, const std::nothrow_t&) noexcept { quarantine::free
 namespace npusim::rt::testing {
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
-
-class DvppBadInput : public DeviceTest {
+class DvppBadInput : public DvppChannelTest {
  protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    channel_ = acldvppCreateChannelDesc();
-    ASSERT_EQ(acldvppCreateChannel(channel_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    for (void* p : buffers_) acldvppFree(p);
-    for (acldvppPicDesc* d : descs_) acldvppDestroyPicDesc(d);
-    acldvppDestroyChannel(channel_);
-    acldvppDestroyChannelDesc(channel_);
-    DeviceTest::TearDown();
-  }
-  void* device(const Bytes& host, std::size_t size = 0) {
-    void* p = nullptr;
-    const std::size_t n = std::max(size, host.size());
-    EXPECT_EQ(acldvppMalloc(&p, n), ACL_SUCCESS);
-    if (!host.empty()) {
-      EXPECT_EQ(aclrtMemcpy(p, n, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE),
-                ACL_SUCCESS);
-    }
-    buffers_.push_back(p);
-    return p;
-  }
-  /// A picture description the test destroys itself (`keep`: false) or TearDown does.
-  acldvppPicDesc* pic(void* data, std::uint32_t format, std::uint32_t w, std::uint32_t h,
-                      std::uint32_t ws, std::uint32_t hs, std::uint32_t size, bool keep = true) {
-    acldvppPicDesc* d = acldvppCreatePicDesc();
-    acldvppSetPicDescData(d, data);
-    acldvppSetPicDescFormat(d, static_cast<acldvppPixelFormat>(format));
-    acldvppSetPicDescWidth(d, w);
-    acldvppSetPicDescHeight(d, h);
-    acldvppSetPicDescWidthStride(d, ws);
-    acldvppSetPicDescHeightStride(d, hs);
-    acldvppSetPicDescSize(d, size);
-    if (keep) descs_.push_back(d);
-    return d;
-  }
   /// A w x h (multiples of 16) JPEG of a grey ramp, made by the JPEGE API.
   Bytes jpeg(std::uint32_t w, std::uint32_t h) {
     Bytes yuv(static_cast<std::size_t>(w) * h * 3 / 2, 128);
     for (std::size_t i = 0; i < static_cast<std::size_t>(w) * h; ++i) {
       yuv[i] = static_cast<std::uint8_t>(i % w);
     }
-    acldvppPicDesc* in = pic(device(yuv), PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h,
-                             static_cast<std::uint32_t>(yuv.size()));
-    acldvppJpegeConfig* cfg = acldvppCreateJpegeConfig();
-    uint32_t size = 0;
-    EXPECT_EQ(acldvppJpegPredictEncSize(in, cfg, &size), ACL_SUCCESS);
-    void* out = device({}, size);
-    EXPECT_EQ(acldvppJpegEncodeAsync(channel_, in, out, &size, cfg, stream_), ACL_SUCCESS);
-    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    acldvppDestroyJpegeConfig(cfg);
-    Bytes b(size);
-    EXPECT_EQ(aclrtMemcpy(b.data(), size, out, size, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-    return b;
+    return jpeg_of(pic(device(yuv), PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, w, h,
+                       static_cast<std::uint32_t>(yuv.size())));
   }
   /// Decodes `file` into a w x h NV12 output description: the synchronize's result.
   aclError decode(const Bytes& file, std::uint32_t w, std::uint32_t h, acldvppPicDesc** out) {
@@ -151,10 +97,6 @@ class DvppBadInput : public DeviceTest {
               ACL_SUCCESS);
     return aclrtSynchronizeStream(stream_);
   }
-
-  acldvppChannelDesc* channel_ = nullptr;
-  std::vector<void*> buffers_;
-  std::vector<acldvppPicDesc*> descs_;
 };
 
 /// Destroys `d` with the freed memory quarantined: filled with a pattern and kept from reuse, so
@@ -186,16 +128,9 @@ TEST_F(DvppBadInput, JpegdOutputDescriptionDestroyedBeforeTheSynchronizeIsNotWri
 TEST_F(DvppBadInput, PngdOutputDescriptionDestroyedBeforeTheSynchronizeIsNotWritten) {
   const std::uint32_t w = 20, h = 10;
   Bytes rgb(3 * w * h, 77);
-  png_image img;
-  std::memset(&img, 0, sizeof img);
-  img.version = PNG_IMAGE_VERSION;
-  img.width = w;
-  img.height = h;
-  img.format = PNG_FORMAT_RGB;
-  png_alloc_size_t len = 0;
-  ASSERT_NE(png_image_write_to_memory(&img, nullptr, &len, 0, rgb.data(), 0, nullptr), 0);
-  Bytes file(len);
-  ASSERT_NE(png_image_write_to_memory(&img, file.data(), &len, 0, rgb.data(), 0, nullptr), 0);
+  Bytes file;
+  ASSERT_TRUE(png_of(w, h, rgb, &file));
+  const std::size_t len = file.size();
   acldvppPicDesc* d = pic(device({}, 128 * 16), PIXEL_FORMAT_RGB_888, 0, 0, 128, 16, 128 * 16,
                           false);
   ASSERT_EQ(acldvppPngDecodeAsync(channel_, device(file), static_cast<uint32_t>(len), d, stream_),

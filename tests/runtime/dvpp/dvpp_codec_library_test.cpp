@@ -10,28 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "acl/acl.h"
-#define ENABLE_DVPP_INTERFACE
-#include "acl/ops/acl_dvpp.h"
 #include "runtime/dvpp/codec_loader.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/dvpp/dvpp_support.h"
 
 namespace npusim::rt::testing {
 namespace {
 
 std::vector<unsigned char> png_file(std::uint32_t w, std::uint32_t h) {
-  std::vector<unsigned char> rgb(3 * w * h, 0x5a);
-  png_image img;
-  std::memset(&img, 0, sizeof img);
-  img.version = PNG_IMAGE_VERSION;
-  img.width = w;
-  img.height = h;
-  img.format = PNG_FORMAT_RGB;
-  png_alloc_size_t len = 0;
-  png_image_write_to_memory(&img, nullptr, &len, 0, rgb.data(), 0, nullptr);
-  std::vector<unsigned char> file(len);
-  png_image_write_to_memory(&img, file.data(), &len, 0, rgb.data(), 0, nullptr);
-  file.resize(len);
+  Bytes file;
+  png_of(w, h, Bytes(3 * w * h, 0x5a), &file);
   return file;
 }
 

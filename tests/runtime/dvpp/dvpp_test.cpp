@@ -6,19 +6,12 @@
 #include <string>
 #include <vector>
 
-#include <png.h>
-
-#include "acl/acl.h"
-#define ENABLE_DVPP_INTERFACE
-#include "acl/ops/acl_dvpp.h"
 #include "models/dvpp_config.h"
 #include "runtime/dvpp/image_ops.h"
-#include "tests/runtime/test_support.h"
+#include "tests/runtime/dvpp/dvpp_support.h"
 
 namespace npusim::rt::testing {
 namespace {
-
-using Bytes = std::vector<std::uint8_t>;
 
 /// A NV12 picture with Y = f(x, y) and constant chroma.
 Bytes nv12(std::uint32_t w, std::uint32_t h, std::uint32_t ws, std::uint32_t hs,
@@ -34,67 +27,15 @@ Bytes nv12(std::uint32_t w, std::uint32_t h, std::uint32_t ws, std::uint32_t hs,
   return b;
 }
 
-class DvppTest : public DeviceTest {
+class DvppTest : public DvppChannelTest {
  protected:
-  void SetUp() override {
-    DeviceTest::SetUp();
-    channel_ = acldvppCreateChannelDesc();
-    ASSERT_NE(channel_, nullptr);
-    ASSERT_EQ(acldvppCreateChannel(channel_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    for (void* p : buffers_) acldvppFree(p);
-    for (acldvppPicDesc* d : descs_) acldvppDestroyPicDesc(d);
-    if (channel_ != nullptr) {
-      acldvppDestroyChannel(channel_);
-      acldvppDestroyChannelDesc(channel_);
-    }
-    DeviceTest::TearDown();
-  }
-  void* device(const Bytes& host, std::size_t size = 0) {
-    void* p = nullptr;
-    const std::size_t n = std::max(size, host.size());
-    EXPECT_EQ(acldvppMalloc(&p, n), ACL_SUCCESS);
-    if (!host.empty()) {
-      EXPECT_EQ(aclrtMemcpy(p, n, host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE),
-                ACL_SUCCESS);
-    }
-    buffers_.push_back(p);
-    return p;
-  }
-  Bytes host(const void* dev, std::size_t n) {
-    Bytes b(n);
-    EXPECT_EQ(aclrtMemcpy(b.data(), n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-    return b;
-  }
-  acldvppPicDesc* pic(void* data, std::uint32_t format, std::uint32_t w, std::uint32_t h,
-                      std::uint32_t ws, std::uint32_t hs, std::uint32_t size) {
-    acldvppPicDesc* d = acldvppCreatePicDesc();
-    acldvppSetPicDescData(d, data);
-    acldvppSetPicDescFormat(d, static_cast<acldvppPixelFormat>(format));
-    acldvppSetPicDescWidth(d, w);
-    acldvppSetPicDescHeight(d, h);
-    acldvppSetPicDescWidthStride(d, ws);
-    acldvppSetPicDescHeightStride(d, hs);
-    acldvppSetPicDescSize(d, size);
-    descs_.push_back(d);
-    return d;
-  }
   /// A JPEG of `picture` (NV12 w x h, strides ws x hs) made by the JPEGE API.
   Bytes encode(const Bytes& picture, std::uint32_t w, std::uint32_t h, std::uint32_t ws,
                std::uint32_t hs) {
     void* in = device(picture);
-    acldvppPicDesc* d = pic(in, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, ws, hs,
-                            static_cast<std::uint32_t>(picture.size()));
-    acldvppJpegeConfig* cfg = acldvppCreateJpegeConfig();
-    EXPECT_EQ(acldvppSetJpegeConfigLevel(cfg, 100), ACL_SUCCESS);
-    uint32_t size = 0;
-    EXPECT_EQ(acldvppJpegPredictEncSize(d, cfg, &size), ACL_SUCCESS);
-    void* out = device({}, size);
-    EXPECT_EQ(acldvppJpegEncodeAsync(channel_, d, out, &size, cfg, stream_), ACL_SUCCESS);
-    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    acldvppDestroyJpegeConfig(cfg);
-    return host(out, size);
+    return jpeg_of(pic(in, PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, ws, hs,
+                       static_cast<std::uint32_t>(picture.size())),
+                   100);
   }
   /// The name of the last DVPP task the backend ran.
   std::string last_dvpp() {
@@ -103,15 +44,6 @@ class DvppTest : public DeviceTest {
     }
     return "";
   }
-  std::size_t tasks_of(TaskKind kind) {
-    std::size_t n = 0;
-    for (const auto& t : fake().tasks()) n += t.kind == kind;
-    return n;
-  }
-
-  acldvppChannelDesc* channel_ = nullptr;
-  std::vector<void*> buffers_;
-  std::vector<acldvppPicDesc*> descs_;
 };
 
 std::uint8_t ramp(std::uint32_t x, std::uint32_t) { return static_cast<std::uint8_t>(10 * x); }
@@ -442,16 +374,9 @@ TEST_F(DvppTest, PngDecodeIsExact) {
   const std::uint32_t w = 20, h = 10;
   Bytes rgb(3 * w * h);
   for (std::size_t i = 0; i < rgb.size(); ++i) rgb[i] = static_cast<std::uint8_t>(i * 3);
-  png_image img;
-  std::memset(&img, 0, sizeof img);
-  img.version = PNG_IMAGE_VERSION;
-  img.width = w;
-  img.height = h;
-  img.format = PNG_FORMAT_RGB;
-  png_alloc_size_t len = 0;
-  ASSERT_NE(png_image_write_to_memory(&img, nullptr, &len, 0, rgb.data(), 0, nullptr), 0);
-  Bytes file(len);
-  ASSERT_NE(png_image_write_to_memory(&img, file.data(), &len, 0, rgb.data(), 0, nullptr), 0);
+  Bytes file;
+  ASSERT_TRUE(png_of(w, h, rgb, &file));
+  const std::size_t len = file.size();
   uint32_t iw = 0, ih = 0, size = 0;
   int32_t comps = 0;
   ASSERT_EQ(acldvppPngGetImageInfo(file.data(), static_cast<uint32_t>(len), &iw, &ih, &comps),

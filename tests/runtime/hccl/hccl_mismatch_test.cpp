@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/core/runtime.h"
+#include "tests/runtime/hccl/hccl_support.h"
 #include "tests/runtime/test_support.h"
 
 namespace npusim::rt::testing {
@@ -52,44 +53,25 @@ class HcclMismatchTest : public AclTest {
   // hold every shape used here. Returns what synchronising each rank's stream returned; expects
   // the receive buffer of a rank that failed untouched.
   std::vector<aclError> run(Coll coll, const Args (&args)[2]) {
-    std::vector<aclError> sync(2, ACL_SUCCESS);
-    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    HcclRootInfo root;
-    EXPECT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
-    std::vector<std::thread> threads;
-    for (std::uint32_t r = 0; r < 2; ++r) {
-      threads.emplace_back([&, r] {
-        ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
-        HcclComm comm = nullptr;
-        ASSERT_EQ(HcclCommInitRootInfo(2, &root, r, &comm), HCCL_SUCCESS);
-        aclrtStream s = nullptr;
-        ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
-        const std::size_t bytes = 4096 * 8;
-        std::vector<unsigned char> ones(bytes, 1), marks(bytes, 0xEE);
-        void* send = nullptr;
-        void* recv = nullptr;
-        ASSERT_EQ(aclrtMalloc(&send, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        ASSERT_EQ(aclrtMalloc(&recv, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-        ASSERT_EQ(aclrtMemcpy(send, bytes, ones.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE),
-                  ACL_SUCCESS);
-        ASSERT_EQ(aclrtMemcpy(recv, bytes, marks.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE),
-                  ACL_SUCCESS);
-        ASSERT_EQ(call(coll, args[r], send, recv, comm, s), HCCL_SUCCESS);
-        sync[r] = aclrtSynchronizeStream(s);
-        std::vector<unsigned char> out(bytes);
-        ASSERT_EQ(aclrtMemcpy(out.data(), bytes, recv, bytes, ACL_MEMCPY_DEVICE_TO_HOST),
-                  ACL_SUCCESS);
-        if (sync[r] != ACL_SUCCESS && coll != Coll::kBroadcast) {
-          EXPECT_EQ(out, marks) << "rank " << r << " failed but wrote recvBuf";
-        }
-        EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
-        aclrtFree(send);
-        aclrtFree(recv);
-        aclrtDestroyStream(s);
-      });
-    }
-    for (auto& t : threads) t.join();
-    return sync;
+    const std::size_t bytes = 4096 * 8;
+    const std::vector<unsigned char> ones(bytes, 1), marks(bytes, 0xEE);
+    void* send[2] = {};
+    void* recv[2] = {};
+    return run_ranks_sync(
+        2,
+        [&](Rank& r) {
+          send[r.id] = to_device(ones);
+          recv[r.id] = to_device(marks);
+          ASSERT_EQ(call(coll, args[r.id], send[r.id], recv[r.id], r.comm, r.stream), HCCL_SUCCESS);
+        },
+        [&](Rank& r) {
+          if (r.sync != ACL_SUCCESS && coll != Coll::kBroadcast) {
+            EXPECT_EQ(to_host<unsigned char>(recv[r.id], bytes), marks)
+                << "rank " << r.id << " failed but wrote recvBuf";
+          }
+          aclrtFree(send[r.id]);
+          aclrtFree(recv[r.id]);
+        });
   }
 };
 

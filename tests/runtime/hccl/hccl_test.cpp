@@ -17,42 +17,13 @@
 
 #include "npusim/ascendc/half.h"
 #include "runtime/core/runtime.h"
+#include "tests/runtime/hccl/hccl_support.h"
 #include "tests/runtime/test_support.h"
 
 namespace npusim::rt::testing {
 namespace {
 
 constexpr std::uint32_t kDevices = 8;
-
-struct Rank {
-  std::uint32_t id = 0;
-  std::uint32_t n = 0;
-  HcclComm comm = nullptr;
-  aclrtStream stream = nullptr;
-};
-
-// Device buffer with host contents.
-template <class T>
-void* to_device(const std::vector<T>& host) {
-  void* dev = nullptr;
-  const std::size_t bytes = std::max<std::size_t>(host.size() * sizeof(T), 1);
-  EXPECT_EQ(aclrtMalloc(&dev, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-  if (!host.empty()) {
-    EXPECT_EQ(aclrtMemcpy(dev, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-  }
-  return dev;
-}
-
-template <class T>
-std::vector<T> to_host(const void* dev, std::size_t count) {
-  std::vector<T> host(count);
-  if (count > 0) {
-    EXPECT_EQ(aclrtMemcpy(host.data(), count * sizeof(T), dev, count * sizeof(T),
-                          ACL_MEMCPY_DEVICE_TO_HOST),
-              ACL_SUCCESS);
-  }
-  return host;
-}
 
 // A value of rank r, element i that makes fp32 sums depend on their order.
 float value(std::uint32_t r, std::size_t i) {
@@ -73,36 +44,13 @@ class HcclTest : public AclTest {
     config.hccl.ring_threshold.value = ring_threshold_;
   }
   void TearDown() override {
-    Runtime& rt = Runtime::instance();
-    {
-      std::lock_guard<std::mutex> lock(rt.mutex());
-      rt.set_hang_timeout_seconds(30);
-    }
+    set_hang_timeout(30);
     AclTest::TearDown();
   }
 
-  // Runs `body` on n ranks, one host thread each (rank r on device r), after
-  // HcclCommInitRootInfo; synchronises the stream and destroys the communicator after it.
-  void run_ranks(std::uint32_t n, const std::function<void(Rank&)>& body) {
-    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-    HcclRootInfo root;
-    ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
-    std::vector<std::thread> threads;
-    for (std::uint32_t r = 0; r < n; ++r) {
-      threads.emplace_back([&, r] {
-        Rank rank;
-        rank.id = r;
-        rank.n = n;
-        ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
-        ASSERT_EQ(HcclCommInitRootInfo(n, &root, r, &rank.comm), HCCL_SUCCESS);
-        ASSERT_EQ(aclrtCreateStream(&rank.stream), ACL_SUCCESS);
-        body(rank);
-        EXPECT_EQ(aclrtSynchronizeStream(rank.stream), ACL_SUCCESS);
-        EXPECT_EQ(HcclCommDestroy(rank.comm), HCCL_SUCCESS);
-        EXPECT_EQ(aclrtDestroyStream(rank.stream), ACL_SUCCESS);
-      });
-    }
-    for (auto& t : threads) t.join();
+  // Runs `body` on n ranks (run_ranks_sync); every rank's stream must synchronise.
+  void run_ranks(std::uint32_t n, const RankBody& body) {
+    for (aclError e : run_ranks_sync(n, body)) EXPECT_EQ(e, ACL_SUCCESS);
   }
 
   std::uint64_t ring_threshold_ = 1 << 20;
@@ -457,67 +405,45 @@ TEST_F(HcclTest, SendRecvPairsAndBatchRing) {
 // A receive of another size than the send fails on the receiver's stream (nothing copied); the
 // sender's stream goes on.
 TEST_F(HcclTest, SendRecvSizeMismatchFailsTheReceive) {
-  std::vector<aclError> sync(2, ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  HcclRootInfo root;
-  ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
-  std::vector<std::thread> threads;
-  for (std::uint32_t r = 0; r < 2; ++r) {
-    threads.emplace_back([&, r] {
-      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
-      HcclComm comm = nullptr;
-      ASSERT_EQ(HcclCommInitRootInfo(2, &root, r, &comm), HCCL_SUCCESS);
-      aclrtStream s = nullptr;
-      ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
-      void* buf = to_device(std::vector<int32_t>(16, r == 0 ? 7 : 9));
-      if (r == 0) {
-        ASSERT_EQ(HcclSend(buf, 16, HCCL_DATA_TYPE_INT32, 1, comm, s), HCCL_SUCCESS);
-      } else {
-        ASSERT_EQ(HcclRecv(buf, 8, HCCL_DATA_TYPE_INT32, 0, comm, s), HCCL_SUCCESS);
-      }
-      sync[r] = aclrtSynchronizeStream(s);
-      if (r == 1) {
-        EXPECT_EQ(to_host<int32_t>(buf, 16), std::vector<int32_t>(16, 9));  // untouched
-      }
-      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
-      aclrtFree(buf);
-      aclrtDestroyStream(s);
-    });
-  }
-  for (auto& t : threads) t.join();
+  std::vector<void*> buf(2);
+  const auto sync = run_ranks_sync(
+      2,
+      [&](Rank& r) {
+        buf[r.id] = to_device(std::vector<int32_t>(16, r.id == 0 ? 7 : 9));
+        if (r.id == 0) {
+          ASSERT_EQ(HcclSend(buf[0], 16, HCCL_DATA_TYPE_INT32, 1, r.comm, r.stream), HCCL_SUCCESS);
+        } else {
+          ASSERT_EQ(HcclRecv(buf[1], 8, HCCL_DATA_TYPE_INT32, 0, r.comm, r.stream), HCCL_SUCCESS);
+        }
+      },
+      [&](Rank& r) {
+        if (r.id == 1) {
+          EXPECT_EQ(to_host<int32_t>(buf[1], 16), std::vector<int32_t>(16, 9));  // untouched
+        }
+        aclrtFree(buf[r.id]);
+      });
   EXPECT_EQ(sync[0], ACL_SUCCESS);
   EXPECT_EQ(sync[1], ACL_ERROR_RT_DEVICE_MEM_ERROR);
 }
 
 // AlltoAllV whose receive count differs from the peer's send count fails the receiving rank.
 TEST_F(HcclTest, AlltoAllVCountMismatchFailsTheReceiver) {
-  std::vector<aclError> sync(2, ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  HcclRootInfo root;
-  ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);
-  std::vector<std::thread> threads;
-  for (std::uint32_t r = 0; r < 2; ++r) {
-    threads.emplace_back([&, r] {
-      ASSERT_EQ(aclrtSetDevice(static_cast<int32_t>(r)), ACL_SUCCESS);
-      HcclComm comm = nullptr;
-      ASSERT_EQ(HcclCommInitRootInfo(2, &root, r, &comm), HCCL_SUCCESS);
-      aclrtStream s = nullptr;
-      ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
-      void* in = to_device(std::vector<int32_t>(4, static_cast<int32_t>(r)));
-      void* out = to_device(std::vector<int32_t>(4, -1));
-      std::vector<uint64_t> sc = {1, 1}, sd = {0, 1}, rc = {1, 1}, rd = {0, 1};
-      if (r == 1) rc[0] = 2;  // rank 0 sends 1 element to rank 1, which expects 2
-      ASSERT_EQ(HcclAlltoAllV(in, sc.data(), sd.data(), HCCL_DATA_TYPE_INT32, out, rc.data(),
-                              rd.data(), HCCL_DATA_TYPE_INT32, comm, s),
-                HCCL_SUCCESS);
-      sync[r] = aclrtSynchronizeStream(s);
-      EXPECT_EQ(HcclCommDestroy(comm), HCCL_SUCCESS);
-      aclrtFree(in);
-      aclrtFree(out);
-      aclrtDestroyStream(s);
-    });
-  }
-  for (auto& t : threads) t.join();
+  std::vector<void*> in(2), out(2);
+  const auto sync = run_ranks_sync(
+      2,
+      [&](Rank& r) {
+        in[r.id] = to_device(std::vector<int32_t>(4, static_cast<int32_t>(r.id)));
+        out[r.id] = to_device(std::vector<int32_t>(4, -1));
+        std::vector<uint64_t> sc = {1, 1}, sd = {0, 1}, rc = {1, 1}, rd = {0, 1};
+        if (r.id == 1) rc[0] = 2;  // rank 0 sends 1 element to rank 1, which expects 2
+        ASSERT_EQ(HcclAlltoAllV(in[r.id], sc.data(), sd.data(), HCCL_DATA_TYPE_INT32, out[r.id],
+                                rc.data(), rd.data(), HCCL_DATA_TYPE_INT32, r.comm, r.stream),
+                  HCCL_SUCCESS);
+      },
+      [&](Rank& r) {
+        aclrtFree(in[r.id]);
+        aclrtFree(out[r.id]);
+      });
   EXPECT_EQ(sync[0], ACL_SUCCESS);
   EXPECT_EQ(sync[1], ACL_ERROR_RT_DEVICE_MEM_ERROR);
 }
@@ -633,11 +559,7 @@ TEST_F(HcclTest, RootInfoOfAFormedDomainIsNotReused) {
 }
 
 TEST_F(HcclTest, RankThatNeverJoinsIsReportedNotAHang) {
-  {
-    Runtime& rt = Runtime::instance();
-    std::lock_guard<std::mutex> lock(rt.mutex());
-    rt.set_hang_timeout_seconds(0.3);
-  }
+  set_hang_timeout(0.3);
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
   HcclRootInfo root;
   ASSERT_EQ(HcclGetRootInfo(&root), HCCL_SUCCESS);

@@ -15,18 +15,14 @@
 #include "runtime/core/runtime.h"
 #include "runtime/prof/profiler.h"
 #include "tests/runtime/test_support.h"
+#include "tests/test_util.h"
 
 namespace npusim::rt::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test_util::read_text;
 
 // A fresh directory under the test temp dir.
 fs::path fresh_dir(const std::string& name) {

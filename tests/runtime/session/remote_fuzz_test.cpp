@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "runtime/session/session.h"
+#include "tests/runtime/session/session_support.h"
 
 namespace npusim::rt::remote {
 namespace {
@@ -39,21 +40,6 @@ using Ms = std::chrono::milliseconds;
 std::uint64_t env_or(const char* name, std::uint64_t fallback) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
-}
-
-std::string answered_list(int fd, int ms) {
-  if (!write_frame(fd, {FrameType::kList, ""})) return "?";
-  const auto end = std::chrono::steady_clock::now() + Ms(ms);
-  for (;;) {
-    const auto left = std::chrono::duration_cast<Ms>(end - std::chrono::steady_clock::now());
-    pollfd p{fd, POLLIN, 0};
-    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) != 1) return "?";
-    Frame f;
-    int passed = -1;
-    if (!read_frame(fd, f, &passed)) return "?";
-    if (passed >= 0) close(passed);
-    if (f.type == FrameType::kClients) return f.payload;
-  }
 }
 
 class Fuzzer {
@@ -229,13 +215,13 @@ TEST(RemoteFuzz, TheServerSurvivesRandomFramesAndKeepsAnsweringOthers) {
   for (; sent < frames; ++sent) {
     fuzz.step();
     if (sent % 500 == 0) {
-      ASSERT_NE(answered_list(good, 2000), "?") << "not answered after " << sent << " frames";
+      ASSERT_NE(list_within(good, 2000), "?") << "not answered after " << sent << " frames";
     }
     ASSERT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
   }
   const auto took = std::chrono::duration_cast<Ms>(std::chrono::steady_clock::now() - start);
   EXPECT_EQ(kill(server, 0), 0) << "the server died";
-  EXPECT_NE(answered_list(good, 2000), "?");
+  EXPECT_NE(list_within(good, 2000), "?");
   std::printf("[ fuzz ] %llu frames in %lld ms (seed %llu)\n",
               static_cast<unsigned long long>(sent), static_cast<long long>(took.count()),
               static_cast<unsigned long long>(seed));

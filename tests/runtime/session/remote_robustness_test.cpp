@@ -27,22 +27,12 @@
 #include "runtime/hccl/hub_domains.h"
 #include "runtime/session/hub.h"
 #include "runtime/session/session.h"
+#include "tests/runtime/session/session_support.h"
 
 namespace npusim::rt::remote {
 namespace {
 
 using Ms = std::chrono::milliseconds;
-
-int wait_bounded(pid_t pid, int ms) {
-  for (int i = 0; i < ms / 10; ++i) {
-    int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) return status;
-    std::this_thread::sleep_for(Ms(10));
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  return -1;
-}
 
 /// The reply to the request in `out[i]`: status after the request id.
 std::uint8_t status_of(const std::vector<Outgoing>& out, std::size_t i = 0) {
@@ -173,22 +163,6 @@ int raw_connect(const std::string& path) {
     return -1;
   }
   return s;
-}
-
-/// kList answered within `ms` (other pushes skipped): the client list, or "?" when not.
-std::string list_within(int fd, int ms) {
-  if (!write_frame(fd, {FrameType::kList, ""})) return "?";
-  const auto end = std::chrono::steady_clock::now() + Ms(ms);
-  for (;;) {
-    const auto left = std::chrono::duration_cast<Ms>(end - std::chrono::steady_clock::now());
-    pollfd p{fd, POLLIN, 0};
-    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) != 1) return "?";
-    Frame f;
-    int passed = -1;
-    if (!read_frame(fd, f, &passed)) return "?";
-    if (passed >= 0) close(passed);
-    if (f.type == FrameType::kClients) return f.payload;
-  }
 }
 
 /// connect_to in a child process, bounded: whether a client was welcomed within `ms`.

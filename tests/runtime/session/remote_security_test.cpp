@@ -23,6 +23,7 @@
 
 #include "runtime/session/private_dir.h"
 #include "runtime/session/session.h"
+#include "tests/runtime/session/session_support.h"
 
 namespace npusim::rt::remote {
 namespace {
@@ -30,17 +31,6 @@ namespace {
 constexpr uid_t kNobody = 65534;
 
 /// waitpid with a wall-clock bound: the exit status, or -1 (after killing it) after `ms`.
-int wait_bounded(pid_t pid, int ms) {
-  for (int i = 0; i < ms / 10; ++i) {
-    int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) return status;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  return -1;
-}
-
 /// A scratch directory like /tmp (world-writable, sticky), removed afterwards.
 class ScratchDir {
  public:

@@ -4,7 +4,9 @@
 // others, the server leaving with its last client. Processes are real (fork); every wait is
 // bounded so that a broken server fails the test instead of hanging it.
 #include "runtime/session/session.h"
+
 #include "runtime/session/private_dir.h"
+#include "tests/runtime/session/session_support.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -27,16 +29,15 @@ std::string list(int fd) {
   return reply.payload;
 }
 
-/// waitpid with a wall-clock bound: the exit status, or -1 after `ms`.
-int wait_bounded(pid_t pid, int ms) {
-  for (int i = 0; i < ms / 10; ++i) {
-    int status = 0;
-    if (waitpid(pid, &status, WNOHANG) == pid) return status;
+/// The client list, asked again (up to 5 s) until it is `want`: the last answer.
+std::string list_until(int fd, const std::string& want) {
+  std::string now;
+  for (int i = 0; i < 500; ++i) {
+    now = list(fd);
+    if (now == want) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  kill(pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  return -1;
+  return now;
 }
 
 TEST(RemoteSession, SessionIdsAndSocketPaths) {
@@ -98,13 +99,7 @@ TEST(RemoteSession, ServerNumbersClientsNoticesALostOneAndLeavesWithTheLast) {
 
   kill(b, SIGKILL);  // a crash: the server must notice and keep serving client 1
   waitpid(b, nullptr, 0);
-  std::string now;
-  for (int i = 0; i < 500; ++i) {
-    now = list(a);
-    if (now == "1:" + std::to_string(getpid())) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_EQ(now, "1:" + std::to_string(getpid()));
+  EXPECT_EQ(list_until(a, "1:" + std::to_string(getpid())), "1:" + std::to_string(getpid()));
 
   ASSERT_TRUE(write_frame(a, {FrameType::kBye, ""}));
   close(a);
@@ -143,13 +138,7 @@ TEST(RemoteSession, TheFirstClientStartsTheServerTheSecondJoinsIt) {
   }
   const int status = wait_bounded(b, 5000);
   ASSERT_TRUE(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  std::string now;
-  for (int i = 0; i < 500; ++i) {
-    now = list(a);
-    if (now == "1:" + std::to_string(getpid())) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_EQ(now, "1:" + std::to_string(getpid()));
+  EXPECT_EQ(list_until(a, "1:" + std::to_string(getpid())), "1:" + std::to_string(getpid()));
   write_frame(a, {FrameType::kBye, ""});
   close(a);
   bool gone = false;
