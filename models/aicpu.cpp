@@ -82,6 +82,7 @@ std::optional<sim::SimTime> AiCpu::resume(EngineJob& job, sim::SimTime now) {
     r.task_id = task.task_id;
     r.name = work ? work->name : task.name;
     r.op_type = work ? work->op_type : std::string();
+    if (work) r.info = work->info;
     r.task_type = "AI_CPU";
     r.block_dim = work ? work->block_dim : 1;
     r.start = job.start;

@@ -26,7 +26,7 @@ targets:
     expected: 5
     tolerance: {abs: 0}
   - name: Add kernels
-    metric: {op_summary: {op: Add, agg: count}}
+    metric: {op_summary: {op: aclnnAdd_AddAiCore_Add, agg: count}}
     expected: 2
     tolerance: 0
   - name: host to device bytes   # the inputs: a 24 B, b 12 B, h 12 B, r 24 B
@@ -52,8 +52,8 @@ targets:
     tolerance: 5%
     direction: lower_is_better
   - name: Mul mean duration
-    metric: {op_summary: {op: Mul, column: "Task Duration(us)", agg: mean}}
-    expected: $(python3 -c "import csv; r = [float(x['Task Duration(us)']) for x in csv.DictReader(open('run/op_summary.csv')) if x['Op Name'] == 'Mul']; print(sum(r) / len(r))")
+    metric: {op_summary: {op_type: Mul, column: "Task Duration(us)", agg: mean}}
+    expected: $(python3 -c "import csv; r = [float(x['Task Duration(us)']) for x in csv.DictReader(open('run/op_summary.csv')) if x['OP Type'] == 'Mul']; print(sum(r) / len(r))")
     tolerance: 0.001
 YAML
     "${NPUSIM}" check pass.yaml run --junit pass.xml | tee pass.txt
@@ -109,15 +109,16 @@ PY
     replay slow --set aicore.frequency=500MHz
     "${NPUSIM}" compare fast slow --csv d.csv | tee out.txt
     grep -Eq "^stats.json: [0-9]+ numeric metrics in both, [1-9][0-9]* changed" out.txt
-    grep -Eq "^Mul +count +3 +3 +0 +\+0\.00%$" out.txt
-    grep -Eq "^Mul +mean_us .* \+[0-9.]+%$" out.txt   # slower clock: longer kernels
+    grep -Eq "^aclnnMul_MulAiCore_Mul +count +3 +3 +0 +\+0\.00%$" out.txt  # per Op Name
+    grep -Eq "^aclnnMul_MulAiCore_Mul +mean_us .* \+[0-9.]+%$" out.txt   # slower clock: longer kernels
     grep -Eq "^replay_summary.json simulated_us: A [0-9.]+, B [0-9.]+, delta [0-9.]+ \(\+[0-9.]+%\)$" out.txt
     python3 - <<'PY'
 import csv
 rows = list(csv.DictReader(open("d.csv")))
 ops = {(r["name"], r["quantity"]): r for r in rows if r["section"] == "op"}
-assert float(ops[("Add", "total_us")]["b"]) > float(ops[("Add", "total_us")]["a"]), ops
-assert ops[("Add", "count")]["delta"] == "0"
+add = "aclnnAdd_AddAiCore_Add"
+assert float(ops[(add, "total_us")]["b"]) > float(ops[(add, "total_us")]["a"]), ops
+assert ops[(add, "count")]["delta"] == "0"
 rep = [r for r in rows if r["section"] == "replay"]
 assert len(rep) == 1 and float(rep[0]["delta"]) > 0, rep
 st = [r for r in rows if r["section"] == "stats"]

@@ -44,9 +44,10 @@ TEST(Sweep, GridExpandsFirstKeySlowestThenExplicitRuns) {
                                 "{out}"}));
   EXPECT_EQ(p.runs[4].args[3], "tiny");
   EXPECT_EQ(p.runs[4].args[7], "aicore.count=2");
-  // Default metrics for a replay: simulated_us, sim_time_ps, tasks, task_time_us.
+  // Default metrics for a replay: simulated_us, sim_time_us, tasks, task_time_us.
   ASSERT_EQ(p.metrics.size(), 4u);
   EXPECT_EQ(p.metrics[0].first, "simulated_us");
+  EXPECT_EQ(p.metrics[1].first, "sim_time_us");  // stats.json's sim_time is in µs
 }
 
 TEST(Sweep, ProgramRunsKeepTheProgramAfterTheSeparator) {

@@ -178,7 +178,13 @@ std::string some_keys(const json& j) {
   return have;
 }
 
-/// A dotted path into stats.json; a {value, unit, desc} statistic gives its value.
+/// Whether stats.json left its zero statistics out ("zeros": "folded", sim/stats.h).
+bool zeros_folded(const json& root) {
+  return root.is_object() && root.value("zeros", std::string()) == "folded";
+}
+
+/// A dotted path into stats.json; a {value, unit, desc} statistic gives its value; a path absent
+/// from a file that folds zeros is 0.
 double stats_value(const json& root, const std::string& dir, const std::string& path) {
   const json* j = &root;
   std::string walked;
@@ -187,6 +193,7 @@ double stats_value(const json& root, const std::string& dir, const std::string& 
     const std::size_t dot = path.find('.', pos);
     const std::string key = path.substr(pos, dot == std::string::npos ? dot : dot - pos);
     if (!j->is_object() || !j->contains(key)) {
+      if (zeros_folded(root)) return 0.0;
       const std::string have = some_keys(*j);
       throw MetricError(dir + "/stats.json: no key '" + key + "' under '" +
                         (walked.empty() ? "(top)" : walked) + "'" +

@@ -310,16 +310,28 @@ void compare_stats(RunOutputs& a, RunOutputs& b, std::ostream& out, CsvRows& csv
   };
   std::vector<Change> changed;
   std::size_t common = 0, only_a = 0, only_b = 0;
+  // A statistic absent from a run whose stats.json folds zeros (sim/stats.h) is 0 there.
+  const bool a0 = a.stats_json().value("zeros", std::string()) == "folded";
+  const bool b0 = b.stats_json().value("zeros", std::string()) == "folded";
   for (const auto& [key, va] : la) {
     const auto it = lb.find(key);
-    if (it == lb.end()) {
+    if (it == lb.end() && !b0) {
       ++only_a;
       continue;
     }
     ++common;
-    if (va != it->second) changed.push_back({key, va, it->second, rel_change(va, it->second)});
+    const double vb = it == lb.end() ? 0.0 : it->second;
+    if (va != vb) changed.push_back({key, va, vb, rel_change(va, vb)});
   }
-  for (const auto& kv : lb) only_b += la.count(kv.first) ? 0 : 1;
+  for (const auto& kv : lb) {
+    if (la.count(kv.first)) continue;
+    if (!a0) {
+      ++only_b;
+      continue;
+    }
+    ++common;
+    if (kv.second != 0) changed.push_back({kv.first, 0.0, kv.second, rel_change(0.0, kv.second)});
+  }
   std::stable_sort(changed.begin(), changed.end(), [](const Change& x, const Change& y) {
     return std::fabs(x.rel) > std::fabs(y.rel);
   });
@@ -330,7 +342,8 @@ void compare_stats(RunOutputs& a, RunOutputs& b, std::ostream& out, CsvRows& csv
   if (changed.empty()) return;
   Table t({"metric", "unit", "A", "B", "delta", "change"}, {0, 1});
   for (const Change& c : changed) {
-    const std::string unit = a.stats_unit(c.key);
+    std::string unit = a.stats_unit(c.key);
+    if (unit.empty()) unit = b.stats_unit(c.key);  // a statistic folded away in A
     t.add({c.key, unit, num(c.a), num(c.b), num(c.b - c.a), percent(c.rel)});
     csv.push_back({"stats", c.key, "value", unit, num(c.a), num(c.b), num(c.b - c.a),
                    csv_percent(c.rel)});

@@ -440,8 +440,8 @@ def headline_section(page, d, stats, replay):
             continue
         if path.endswith("bytes"):
             v = f"{fmt(v)} ({fmt_bytes(v)})"
-        elif path == "sim_time":
-            v = f"{v / 1e6:,.3f} µs"
+        elif path == "sim_time":  # µs ("time_unit": "us"); files before it held ps
+            v = f"{v / 1e6 if stats['sim_time'].get('unit') == 'ps' else v:,.3f} µs"
         rows.append((label, fmt(v)))
     if stats:
         chips = [k for k in stats if re.fullmatch(r"chip\d+", k)]

@@ -269,7 +269,7 @@ class Parser {
     }
     m = Metric{};
     m.path = "sim_time";
-    out.emplace_back("sim_time_ps", m);
+    out.emplace_back("sim_time_us", m);  // stats.json times are in µs
     m = Metric{};
     m.source = Metric::Source::kOpSummary;
     m.agg = Metric::Agg::kCount;
