@@ -138,6 +138,10 @@ const std::map<std::string, double>& RunOutputs::stats_leaves() {
   return *leaves_;
 }
 
+bool RunOutputs::stats_zeros_folded() {
+  return stats_json().is_object() && stats_json().value("zeros", std::string()) == "folded";
+}
+
 std::string RunOutputs::stats_unit(const std::string& path) {
   stats_leaves();
   const auto it = units_.find(path);
@@ -178,14 +182,10 @@ std::string some_keys(const json& j) {
   return have;
 }
 
-/// Whether stats.json left its zero statistics out ("zeros": "folded", sim/stats.h).
-bool zeros_folded(const json& root) {
-  return root.is_object() && root.value("zeros", std::string()) == "folded";
-}
-
 /// A dotted path into stats.json; a {value, unit, desc} statistic gives its value; a path absent
 /// from a file that folds zeros is 0.
-double stats_value(const json& root, const std::string& dir, const std::string& path) {
+double stats_value(const json& root, const std::string& dir, const std::string& path,
+                   bool zeros_folded) {
   const json* j = &root;
   std::string walked;
   std::size_t pos = 0;
@@ -193,7 +193,7 @@ double stats_value(const json& root, const std::string& dir, const std::string& 
     const std::size_t dot = path.find('.', pos);
     const std::string key = path.substr(pos, dot == std::string::npos ? dot : dot - pos);
     if (!j->is_object() || !j->contains(key)) {
-      if (zeros_folded(root)) return 0.0;
+      if (zeros_folded) return 0.0;
       const std::string have = some_keys(*j);
       throw MetricError(dir + "/stats.json: no key '" + key + "' under '" +
                         (walked.empty() ? "(top)" : walked) + "'" +
@@ -280,7 +280,8 @@ double op_summary_value(const std::vector<std::vector<std::string>>& rows,
 
 double RunOutputs::value(const Metric& m) {
   switch (m.source) {
-    case Metric::Source::kStats: return stats_value(stats_json(), dir_, m.path);
+    case Metric::Source::kStats:
+      return stats_value(stats_json(), dir_, m.path, stats_zeros_folded());
     case Metric::Source::kReplay: return replay_value(replay_json(), dir_, m.path);
     case Metric::Source::kTimeline: return timeline_value(timeline_json(), dir_, m);
     case Metric::Source::kOpSummary: return op_summary_value(op_rows(), dir_, m);

@@ -311,8 +311,7 @@ void compare_stats(RunOutputs& a, RunOutputs& b, std::ostream& out, CsvRows& csv
   std::vector<Change> changed;
   std::size_t common = 0, only_a = 0, only_b = 0;
   // A statistic absent from a run whose stats.json folds zeros (sim/stats.h) is 0 there.
-  const bool a0 = a.stats_json().value("zeros", std::string()) == "folded";
-  const bool b0 = b.stats_json().value("zeros", std::string()) == "folded";
+  const bool a0 = a.stats_zeros_folded(), b0 = b.stats_zeros_folded();
   for (const auto& [key, va] : la) {
     const auto it = lb.find(key);
     if (it == lb.end() && !b0) {
