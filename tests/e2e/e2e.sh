@@ -385,7 +385,8 @@ PY
     NPUSIM_CONFIG=tiny NPUSIM_OUT=asc ./build/aicpu_asc_e2e > asc.txt
     grep -q '^\[SUCCESS\] AI CPU <<<>>> ScaleAicpu' asc.txt
     grep -q '^ScaleAicpu: 256 elements' asc.txt  # AscendC::printf in the AI CPU kernel
-    grep -q '^0,4294967295,0,[0-9]*,ScaleAicpu,ScaleAicpu,N/A,AI_CPU,' asc/op_summary.csv ;;
+    grep -q '^0,4294967295,0,[0-9]*,KernelLaunch_ScaleAicpuAiCpu_ScaleAicpu,ScaleAicpu,N/A,AI_CPU,' \
+      asc/op_summary.csv ;;
   kernel_fatbin)  # ascendc_fatbin_library + aclrtBinaryLoadFromFile, run from the project dir
     cd "${KERNEL_PROJECT}" && ./build/binary_e2e ;;
   kernel_build_error)  # a kernel compile error names the original file and line

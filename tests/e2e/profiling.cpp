@@ -2,6 +2,7 @@
 // Profiling, mstx and securec from a real program linked as CANN programs link them
 // (-lmsprofiler -lc_sec -lascendcl -lopapi): markers and ranges around a copy, a session under
 // aclprofInit with an operator in it (its op_summary row), securec's checked copies.
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
