@@ -158,6 +158,7 @@ bool run(const char* self, const std::string& preset, Row& row, int arrivals) {
     if (std::strncmp(*e, "NPUSIM_", 7) != 0) env_text.emplace_back(*e);
   }
   env_text.push_back(std::string("NPUSIM_OUT=") + dir);
+  env_text.push_back("NPUSIM_STATS=full");  // every statistic below is present, zeros too
   env_text.push_back("NPUSIM_CONFIG=" + preset);
   env_text.push_back("NPUSIM_SET=scheduler.policy=" + row.policy +
                      ";scheduler.preemption=" + row.mechanism +
@@ -203,11 +204,11 @@ bool run(const char* self, const std::string& preset, Row& row, int arrivals) {
       int lows = 0;
       for (const auto& [id, s] : a["streams"].items()) {
         row.saved_mib += num(s["saved_bytes"]["value"]) / 1048576.0;
-        row.killed_us += num(s["killed_time"]["value"]) / 1e6;
+        row.killed_us += num(s["killed_time"]["value"]);  // stats.json times are in µs
         if (id == high) {
-          row.p50 = num(s["start_latency_p50"]["value"]) / 1e6;
-          row.p99 = num(s["start_latency_p99"]["value"]) / 1e6;
-          row.max = num(s["start_latency_max"]["value"]) / 1e6;
+          row.p50 = num(s["start_latency_p50"]["value"]);
+          row.p99 = num(s["start_latency_p99"]["value"]);
+          row.max = num(s["start_latency_max"]["value"]);
         } else {
           ntt_sum += num(s["normalized_turnaround"]["value"]);
           low_from = std::min(low_from, num(s["first_received"]["value"]));
@@ -216,7 +217,7 @@ bool run(const char* self, const std::string& preset, Row& row, int arrivals) {
         }
       }
       row.low_ntt = lows > 0 ? ntt_sum / lows : NAN;
-      row.low_span = lows > 0 ? (low_to - low_from) / 1e6 : NAN;
+      row.low_span = lows > 0 ? low_to - low_from : NAN;
     }
   }
   std::error_code ec;

@@ -77,6 +77,7 @@ void AiCpu::record(const EngineJob& job, const AiCpuWork* work, const Core& core
   r.task_id = task.task_id;
   r.name = work ? work->name : task.name;
   r.op_type = work ? work->op_type : std::string();
+  if (work) r.info = work->info;
   r.task_type = "AI_CPU";
   r.block_dim = work ? work->block_dim : 1;
   r.start = job.start;

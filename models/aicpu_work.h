@@ -13,6 +13,8 @@
 #include <functional>
 #include <string>
 
+#include "models/op_info.h"
+
 namespace npusim::models {
 
 /// What one run of an AI CPU kernel did.
@@ -22,8 +24,9 @@ struct AiCpuCount {
 };
 
 struct AiCpuWork {
-  std::string name;             // kernel name (timeline span, op_summary "Op Name")
+  std::string name;             // kernel name (timeline span; op_summary "Op Name" if no info)
   std::string op_type;          // op_summary "OP Type" (empty = name)
+  OpInfo info;                  // op_summary "Op Name" and tensors (models/op_info.h)
   std::uint32_t block_dim = 1;  // runs of the kernel, one after another on the task's core
   /// Runs block `block` functionally and adds its work to `count`. Returns 0 or an aclError
   /// (ACL_ERROR_RT_AICPU_EXCEPTION, ACL_ERROR_RT_AICPU_TIMEOUT...); after an error no further

@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 
+#include "models/op_info.h"
 #include "npusim/ascendc/trace.h"
 
 namespace npusim::models {
@@ -60,8 +61,9 @@ struct PipeUse {
 };
 
 struct KernelWork {
-  std::string name;                 // kernel name (timeline span, op_summary "Op Name")
+  std::string name;                 // kernel name (timeline span; op_summary "Op Name" if no info)
   std::string op_type;              // op_summary "OP Type" (empty = name)
+  OpInfo info;                      // op_summary "Op Name" and tensors (models/op_info.h)
   std::uint32_t block_dim = 0;      // number of blocks
   CoreType core_type = CoreType::kAiv;
   /// false when nobody said which cores the kernel needs (no engine attribute, never launched

@@ -123,7 +123,29 @@ void StatGroup::formula(const std::string& name, std::function<double()> f, cons
   e.formula = std::move(f);
 }
 
-/// Builds the JSON tree of a group (a friend, so the header needs no JSON include).
+namespace {
+
+constexpr double kPsPerUs = 1e6;
+
+/// One statistic as the run's files show it: times in µs, the value or none (null).
+struct Shown {
+  nlohmann::ordered_json value;
+  std::string unit;
+  bool folded = false;
+};
+
+/// One line of stats.txt.
+struct TextLine {
+  std::string name, value, unit, desc;
+};
+
+std::string number_text(const nlohmann::ordered_json& v) {
+  return v.is_null() ? std::string("nan") : v.dump();
+}
+
+}  // namespace
+
+/// The JSON tree and the text lines of a group (a friend, so the header needs no JSON include).
 struct StatJson {
   static nlohmann::ordered_json build(const StatGroup& g) {
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
@@ -147,9 +169,88 @@ struct StatJson {
     }
     return out;
   }
+
+  static Shown shown(const StatGroup::Entry& e, bool full) {
+    Shown s;
+    s.unit = e.unit;
+    const double d = e.get();
+    if (e.unit == "ps") {
+      s.unit = "us";
+      if (std::isfinite(d)) s.value = d / kPsPerUs;
+    } else if (e.count) {
+      s.value = *e.count;
+    } else if (std::isfinite(d)) {
+      s.value = d;
+    }
+    s.folded = !full && e.unit != "bool" && (!std::isfinite(d) || d == 0);
+    return s;
+  }
+
+  /// The group as written to stats.json (empty when everything in it was folded).
+  static nlohmann::ordered_json output(const StatGroup& g, bool full) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const StatGroup::Item& item : g.order_) {
+      if (item.is_child) {
+        const StatGroup& c = *g.children_[item.index];
+        nlohmann::ordered_json child = output(c, full);
+        if (full || !child.empty()) out[c.name()] = std::move(child);
+        continue;
+      }
+      const StatGroup::Entry& e = g.entries_[item.index];
+      Shown s = shown(e, full);
+      if (s.folded) continue;
+      out[e.name] = nlohmann::ordered_json{{"value", std::move(s.value)}, {"unit", s.unit},
+                                           {"desc", e.desc}};
+    }
+    return out;
+  }
+
+  static void lines(const StatGroup& g, const std::string& prefix, bool full,
+                    std::vector<TextLine>& out) {
+    for (const StatGroup::Item& item : g.order_) {
+      if (item.is_child) {
+        const StatGroup& c = *g.children_[item.index];
+        lines(c, prefix + c.name() + ".", full, out);
+        continue;
+      }
+      const StatGroup::Entry& e = g.entries_[item.index];
+      const Shown s = shown(e, full);
+      if (!s.folded) out.push_back({prefix + e.name, number_text(s.value), s.unit, e.desc});
+    }
+  }
 };
 
 std::string StatGroup::to_json(int indent) const { return StatJson::build(*this).dump(indent); }
+
+std::string stats_json(const StatGroup& root, const StatsOutput& o) {
+  nlohmann::ordered_json out = {{"time_unit", "us"}, {"zeros", o.full ? "written" : "folded"}};
+  nlohmann::ordered_json tree = StatJson::output(root, o.full);
+  for (auto it = tree.begin(); it != tree.end(); ++it) out[it.key()] = std::move(it.value());
+  return out.dump(2);
+}
+
+std::string stats_text(const StatGroup& root, const StatsOutput& o) {
+  std::vector<TextLine> all;
+  StatJson::lines(root, "", o.full, all);
+  std::vector<std::string> units;  // in order of first appearance
+  std::size_t width = 0;
+  for (const TextLine& l : all) {
+    if (std::find(units.begin(), units.end(), l.unit) == units.end()) units.push_back(l.unit);
+    width = std::max(width, l.name.size());
+  }
+  std::string out = "---------- Begin Simulation Statistics ----------\ntime_unit us\nzeros ";
+  out += o.full ? "written\n" : "folded\n";
+  for (const std::string& unit : units) {
+    const std::string shown = unit.empty() ? "-" : unit;
+    out += "\n# unit: " + shown + "\n";
+    for (const TextLine& l : all) {
+      if (l.unit != unit) continue;
+      out += l.name + std::string(width + 2 - l.name.size(), ' ') + l.value + " " + shown +
+             " # " + l.desc + "\n";
+    }
+  }
+  return out + "\n---------- End Simulation Statistics   ----------\n";
+}
 
 double StatGroup::value(const std::string& path) const {
   for (const Entry& e : entries_) {

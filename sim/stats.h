@@ -40,6 +40,26 @@ class Distribution {
   std::uint64_t count_ = 0, max_ = 0;
 };
 
+class StatGroup;
+
+/// How the run's statistics files are written (stats_json, stats_text).
+struct StatsOutput {
+  /// true: every statistic. false (the default of a run; `npusim run --stats full` or
+  /// NPUSIM_STATS=full sets true): statistics whose value is 0 or none are folded away, and
+  /// groups left empty with them; statistics with unit "bool" are always written (0 is news).
+  bool full = false;
+};
+
+/// stats.json: {"time_unit": "us", "zeros": "folded" | "written", <the tree as to_json()>}.
+/// Every time is in microseconds: a statistic registered in "ps" (the engine's unit) is written
+/// divided by 10^6 with unit "us". Readers take a statistic absent from a folded file as 0.
+std::string stats_json(const StatGroup& root, const StatsOutput& o);
+/// stats.txt, a gem5-style summary of the same statistics: one per line,
+/// "<dotted name> <value> <unit> # <description>", grouped by unit (a "# unit: <u>" line
+/// before each group; groups in order of first appearance, "-" for no unit), between
+/// "---------- Begin/End Simulation Statistics ----------" lines, after "time_unit us".
+std::string stats_text(const StatGroup& root, const StatsOutput& o);
+
 class StatGroup {
  public:
   explicit StatGroup(std::string name) : name_(std::move(name)) {}
@@ -65,7 +85,7 @@ class StatGroup {
   double value(const std::string& path) const;
 
  private:
-  friend struct StatJson;  // stats.cpp: the JSON writer
+  friend struct StatJson;  // stats.cpp: the writers
   struct Entry {
     std::string name, unit, desc;
     const std::uint64_t* count = nullptr;  // exactly one of count / real / formula is set

@@ -393,6 +393,11 @@ void TraceWriter::commit(std::uint8_t* end) {
 }
 
 std::uint8_t* TraceWriter::begin_record(std::uint8_t* p, char ph, int pid, int tid, SimTime ts) {
+  if (pid > 0) {
+    const auto index = static_cast<std::size_t>(pid);
+    if (index >= used_.size()) used_.resize(index + 1, false);
+    used_[index] = true;
+  }
   *p++ = static_cast<std::uint8_t>(ph);
   p = put_varint(p, zigzag(pid));
   p = put_varint(p, zigzag(tid));
@@ -489,17 +494,23 @@ void TraceWriter::clear() {
   chunks_.clear();
   events_ = 0;
   last_ts_ = 0;
+  used_.clear();
 }
 
 void TraceWriter::write_metadata(std::string& out) const {
+  const auto used = [this](int pid) {
+    return static_cast<std::size_t>(pid) < used_.size() && used_[static_cast<std::size_t>(pid)];
+  };
   for (std::size_t i = 0; i < processes_.size(); ++i) {
     const Process& p = processes_[i];
     int pid = static_cast<int>(i + 1);
+    if (!used(pid)) continue;  // a process (a chip's) with no event shows no tracks
     append_meta(out, "process_name", pid, 0, "name", &p.name, 0);
     append_meta(out, "process_labels", pid, 0, "labels", &p.label, 0);
     append_meta(out, "process_sort_index", pid, 0, "sort_index", nullptr, p.sort_index);
   }
   for (const auto& [key, t] : threads_) {
+    if (!used(key.first)) continue;
     append_meta(out, "thread_name", key.first, key.second, "name", &t.name, 0);
     append_meta(out, "thread_sort_index", key.first, key.second, "sort_index", nullptr,
                 t.sort_index);

@@ -6,8 +6,9 @@
 // bp "e") linking a host API span to its device task, "C" counter events.
 // Plain C++. A disabled writer records nothing (each call is one branch; callers that build args
 // should test enabled() first). Processes and threads are remembered even while disabled, so pids
-// stay stable and their metadata is written whenever the writer is enabled later. pids are 1, 2,
-// ... in order of declaration. Times are written in microseconds with picosecond precision
+// stay stable. pids are 1, 2, ... in order of declaration. Only processes that received an event
+// are written (with their metadata and every track declared in them): a chip that ran nothing
+// shows no tracks, and its pids stay unused. Times are written in microseconds with picosecond precision
 // (ps / 1e6).
 //
 // Memory: an event is recorded as a compact byte record in an append-only arena of fixed-size
@@ -151,6 +152,7 @@ class TraceWriter {
   std::unique_ptr<CacheSlot[]> cache_;
   std::map<std::pair<std::string, std::string>, int> pids_;
   std::vector<Process> processes_;  // index = pid - 1
+  std::vector<bool> used_;          // index = pid: the process received an event
   std::map<std::pair<int, int>, Thread> threads_;
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // npusim — the command line.
-//   npusim run [--config X] [--set k=v]... [--out DIR] -- ./program args...
+//   npusim run [--config X] [--set k=v]... [--out DIR] [--stats full] -- ./program args...
 //       runs any program built against the install tree on the simulated chip
 //   npusim info [--config X] [--set k=v]... [--soc | --reference | --effective]
 //       prints the effective chip configuration and a reference of every key
@@ -59,7 +59,16 @@ namespace {
 struct ConfigOptions {
   std::string config;
   std::vector<std::string> sets;
+  std::string stats;  // run/replay --stats: NPUSIM_STATS (sim/stats.h StatsOutput)
 };
+
+/// --stats: which statistics stats.json and stats.txt hold.
+void add_stats_option(CLI::App* cmd, ConfigOptions& o) {
+  cmd->add_option("--stats", o.stats,
+                  "statistics in stats.json and stats.txt: changed (default: zeros folded away) "
+                  "or full (every statistic); also $NPUSIM_STATS")
+      ->check(CLI::IsMember({"changed", "full"}));
+}
 
 void add_config_options(CLI::App* cmd, ConfigOptions& o) {
   cmd->add_option("-c,--config", o.config,
@@ -114,6 +123,7 @@ void prepend_env_path(const char* var, const fs::path& dir) {
 /// aclInit, in this process or in the program run).
 bool export_env(const ConfigOptions& o, const std::string& out_dir, const char* command) {
   if (!o.config.empty()) setenv("NPUSIM_CONFIG", o.config.c_str(), 1);
+  if (!o.stats.empty()) setenv("NPUSIM_STATS", o.stats.c_str(), 1);
   if (!o.sets.empty()) {
     std::string sets = join_sets(o.sets);
     if (const char* old = std::getenv("NPUSIM_SET"); old && *old) sets = std::string(old) + ";" + sets;
@@ -382,7 +392,9 @@ Command add_run(CLI::App& app) {
   auto a = std::make_shared<Args>();
   CLI::App* run = app.add_subcommand("run", "run a program built against npusim on the simulated chip");
   add_config_options(run, a->config);
-  run->add_option("-o,--out", a->out_dir, "write timeline.json, stats.json and config.yaml here");
+  run->add_option("-o,--out", a->out_dir,
+                  "write timeline.json, stats.json, stats.txt, op_summary.csv and config.yaml here");
+  add_stats_option(run, a->config);
   run->add_option("program", a->program, "the program and its arguments (after --)")->required();
   return {run, [a] { return run_program(a->config, a->out_dir, a->program); }};
 }
@@ -414,8 +426,9 @@ Command add_replay(CLI::App& app) {
   add_config_options(rep, a->config);
   rep->add_option("trace", r.trace, "traces/X.yaml, or an msprof op_summary CSV")->required();
   rep->add_option("-o,--out", r.out_dir,
-                  "write timeline.json, stats.json, op_summary.csv, config.yaml and "
+                  "write timeline.json, stats.json, stats.txt, op_summary.csv, config.yaml and "
                   "replay_summary.json here");
+  add_stats_option(rep, a->config);
   rep->add_flag("--sync-per-op", r.sync_per_op,
                 "synchronize each op's stream after it (default: asynchronous, events between "
                 "streams)");

@@ -243,7 +243,12 @@ void AiCore::instr_done(const ascendc::Instr& in, int lane, SimTime start, SimTi
   const bool vector_side = lane == kMte2AivLane || in.pipe == Pipe::kVector ||
                            in.pipe == Pipe::kMte3;
   const AiCore& owner = job_.partner != nullptr && vector_side ? *job_.partner : *this;
-  owner.tracks_.pipe[static_cast<int>(lane_pipe(lane))].span(instr_label(in), start, end);
+  const sim::Track& track = owner.tracks_.pipe[static_cast<int>(lane_pipe(lane))];
+  if (!track.on()) return;
+  sim::TraceField args[kInstrArgs];
+  const std::size_t count =
+      instr_args(in, job_.task_id, job_.block, costs_.to_cycles(end - start), args);
+  track.span(instr_label(in), start, end, args, count);
 }
 
 void AiCore::account(const std::array<SimTime, ascendc::kPipeCount>& busy, SimTime executed,

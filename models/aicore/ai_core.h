@@ -45,6 +45,7 @@ class AiCore;
 /// A block on its way through a core.
 struct BlockJob {
   std::uint32_t block = 0;
+  std::uint32_t task_id = 0;  // the kernel task's (timeline args)
   SimTime dispatched = 0;     // the engine gave it the core
   SimTime start = 0;          // first issue slot (dispatched + block_launch)
   AiCore* partner = nullptr;  // MIX on a split chip: the AIV core that runs the vector lanes

@@ -129,6 +129,7 @@ void AiCoreEngine::plan(Kernel& k) const {
   if (k.next_block == 0 && k.parked.empty()) k.type = w.core_type;  // else: block 0 decided
   r.name = w.name.empty() ? task.name : w.name;
   r.op_type = w.op_type;
+  r.info = w.info;
   r.block_dim = w.block_dim;
   k.type_name = "AI_CORE";
   k.pool = 0;
@@ -373,6 +374,7 @@ void AiCoreEngine::assign(Kernel& k) {
   }
   AiCore& core = *cores_[main];
   BlockJob job;
+  job.task_id = k.rec.task_id;  // for the pipe spans' args
   const int error = take_next_block(k, core, job);
   if (error != 0) fail(k, error);
   job.dispatched = now;

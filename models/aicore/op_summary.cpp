@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <tuple>
 
 namespace npusim::models {
@@ -61,14 +62,40 @@ void side_columns(std::string& line, const PipeColumn (&pipes)[N], const KernelS
   }
 }
 
+std::string or_na(const std::string& s) { return s.empty() ? kNa : csv_field(s); }
+
+const std::string& op_type_of(const KernelRecord& r) {
+  return r.op_type.empty() ? r.name : r.op_type;
+}
+
+/// op_statistic's rows before sorting: (device, OP Type, Core Type) and the rows' durations.
+struct OpGroup {
+  std::uint64_t count = 0;
+  sim::SimTime total = 0, min = 0, max = 0;
+  void add(sim::SimTime d) {
+    min = count == 0 ? d : std::min(min, d);
+    max = std::max(max, d);
+    total += d;
+    ++count;
+  }
+};
+using OpGroupKey = std::tuple<std::uint32_t, std::string, std::string>;
+
 std::string row(const KernelRecord& r, sim::SimTime wait, const OpSummaryParams& p) {
   const double freq = p.frequency_hz;
+  const OpInfo& i = r.info;
   std::string line = std::to_string(r.device) + ",4294967295," + std::to_string(r.task_id) + "," +
-                     std::to_string(r.stream) + "," + csv_field(r.name) + "," +
-                     csv_field(r.op_type.empty() ? r.name : r.op_type) + "," + kNa + "," +
-                     r.task_type + "," + us(r.start) + "," + us(r.end - r.start) + "," + us(wait) +
-                     "," + std::to_string(r.block_dim) + "," + std::to_string(r.mix_block_num);
-  for (int i = 0; i < 8; ++i) line += std::string(",") + kNa;  // HF32 .. Context ID
+                     std::to_string(r.stream) + "," +
+                     csv_field(i.op_name.empty() ? r.name : i.op_name) + "," +
+                     csv_field(op_type_of(r)) + "," + kNa + "," + r.task_type + "," +
+                     us(r.start) + "," + us(r.end - r.start) + "," + us(wait) + "," +
+                     std::to_string(r.block_dim) + "," + std::to_string(r.mix_block_num) + "," +
+                     kNa;  // HF32 Eligible
+  for (const std::string* t : {&i.input_shapes, &i.input_types, &i.input_formats,
+                               &i.output_shapes, &i.output_types, &i.output_formats}) {
+    line += "," + or_na(*t);
+  }
+  line += std::string(",") + kNa;  // Context ID
   side_columns(line, kAicPipes, &r.aic, freq);
   side_columns(line, kAivPipes, r.coupled ? &r.aic : &r.aiv, freq);
   const double duration_s = static_cast<double>(r.end - r.start) / 1e12;
@@ -111,6 +138,32 @@ std::string op_summary_csv(std::vector<KernelRecord> records, const OpSummaryPar
     if (first) prev_end = r.start;
     csv += row(r, r.start > prev_end ? r.start - prev_end : 0, params);
     prev_end = std::max(prev_end, r.end);
+  }
+  return csv;
+}
+
+std::string op_statistic_csv(const std::vector<KernelRecord>& records) {
+  std::map<OpGroupKey, OpGroup> groups;
+  std::map<std::uint32_t, sim::SimTime> device_total;  // every row of the device
+  for (const KernelRecord& r : records) {
+    groups[{r.device, op_type_of(r), r.task_type}].add(r.end - r.start);
+    device_total[r.device] += r.end - r.start;
+  }
+  std::vector<std::pair<OpGroupKey, OpGroup>> rows(groups.begin(), groups.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    const std::uint32_t da = std::get<0>(a.first), db = std::get<0>(b.first);
+    return da != db ? da < db : a.second.total > b.second.total;
+  });
+  std::string csv = "Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),"
+                    "Max Time(us),Ratio(%)\n";
+  for (const auto& [key, g] : rows) {
+    const auto& [device, type, core] = key;
+    const double all = static_cast<double>(device_total[device]);
+    csv += std::to_string(device) + "," + csv_field(type) + "," + core + "," +
+           std::to_string(g.count) + "," + us(g.total) + "," + us(g.min) + "," +
+           fmt(static_cast<double>(g.total) / 1e6 / static_cast<double>(g.count), 3) + "," +
+           us(g.max) + "," + fmt(all > 0 ? static_cast<double>(g.total) / all * 100 : 0, 3) +
+           "\n";
   }
   return csv;
 }

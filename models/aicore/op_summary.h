@@ -12,7 +12,12 @@
 //   aicore_time(us), aiv_time(us) = total_cycles / (frequency * blocks of the side)
 //   <side>_<pipe>_ratio  = sum of the pipe's busy cycles / total_cycles; _time(us) = ratio * time
 //   cube_utilization(%)  = aic_total_cycles / (frequency * cube cores * Task Duration) * 100
+//   Op Name, Input/Output Shapes, Data Types, Formats   from the record's OpInfo (op_info.h)
 // Unknown values (shapes, types, formats; a side the kernel does not use) are "N/A".
+//
+// op_statistic.csv (msprof's op_statistic): one row per (device, OP Type, Core Type = the Task
+// Type) with Count, Total/Min/Avg/Max Time(us) over the rows' Task Duration and Ratio(%) = the
+// type's total / the device's total * 100; rows by device, then total time, largest first.
 #pragma once
 
 #include <array>
@@ -20,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "models/op_info.h"
 #include "npusim/ascendc/trace.h"
 #include "sim/quantity.h"
 
@@ -39,6 +45,7 @@ struct KernelRecord {
   std::uint32_t task_id = 0;
   std::string name;
   std::string op_type;
+  OpInfo info;                  // Op Name (empty: name) and the tensors (empty: N/A)
   std::string task_type;        // AI_CORE, AI_VECTOR_CORE, MIX_AIC
   std::uint32_t block_dim = 0;
   std::uint32_t mix_block_num = 0;
@@ -62,5 +69,7 @@ struct OpSummaryParams {
 std::string op_summary_header();
 /// Header plus one row per record, sorted by (device, start, stream, task id).
 std::string op_summary_csv(std::vector<KernelRecord> records, const OpSummaryParams& params);
+/// op_statistic.csv of the same records (see the file comment).
+std::string op_statistic_csv(const std::vector<KernelRecord>& records);
 
 }  // namespace npusim::models

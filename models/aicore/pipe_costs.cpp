@@ -166,4 +166,25 @@ const char* instr_label(const Instr& in) {
   return op < sizeof(kOps) / sizeof(kOps[0]) ? kOps[op] : "?";
 }
 
+std::size_t instr_args(const Instr& in, std::uint32_t task_id, std::uint32_t block,
+                       double cycles, sim::TraceField (&out)[kInstrArgs]) {
+  using sim::TraceField;
+  std::size_t n = 0;
+  out[n++] = TraceField::num("Task Id", task_id);
+  out[n++] = TraceField::num("block", block);
+  out[n++] = TraceField::num("cycles", cycles);
+  if (in.op == Op::kMmad) {
+    out[n++] = TraceField::num("m", in.m);
+    out[n++] = TraceField::num("n", in.n);
+    out[n++] = TraceField::num("k", in.k);
+    return n;
+  }
+  out[n++] = TraceField::num("bytes", static_cast<double>(in.bytes));
+  if (in.pipe == Pipe::kScalar) return n;
+  const bool vector = in.op >= Op::kAdd && in.op <= Op::kReduceMin;
+  const char* what = vector ? "elements" : in.op == Op::kLoad2d ? "fractals" : "bursts";
+  out[n++] = TraceField::num(what, in.count);
+  return n;
+}
+
 }  // namespace npusim::models

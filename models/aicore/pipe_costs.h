@@ -29,6 +29,7 @@
 #include "models/chip_config.h"
 #include "npusim/ascendc/trace.h"
 #include "sim/quantity.h"
+#include "sim/trace.h"
 
 namespace npusim::models {
 
@@ -76,5 +77,14 @@ class PipeCosts {
 
 /// Short name of an instruction for pipe timeline spans ("Add", "MTE2 GM->UB", "Mmad").
 const char* instr_label(const ascendc::Instr& in);
+
+/// Most arguments instr_args() writes.
+constexpr std::size_t kInstrArgs = 6;
+/// The arguments of an instruction's pipe span (aicore.trace_pipes): "Task Id" (the kernel
+/// task's), "block", "cycles" (its duration in AI Core cycles), then what it moved or computed:
+/// Mmad "m", "n", "k"; copies "bytes" and "bursts"; LoadData "bytes" and "fractals"; vector ops
+/// "bytes" and "elements"; scalar accesses "bytes". Returns how many it wrote into `out`.
+std::size_t instr_args(const ascendc::Instr& in, std::uint32_t task_id, std::uint32_t block,
+                       double cycles, sim::TraceField (&out)[kInstrArgs]);
 
 }  // namespace npusim::models

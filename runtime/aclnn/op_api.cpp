@@ -12,6 +12,7 @@
 #include "runtime/core/aicpu_kernel.h"
 #include "runtime/core/api_call.h"
 #include "runtime/dump/dump.h"
+#include "runtime/dump/dump_file.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/kernel_launch.h"
 
@@ -83,6 +84,32 @@ std::string shape_text(const std::vector<std::int64_t>& dims) {
   std::string s = "[";
   for (std::size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
   return s + "]";
+}
+
+// One side's op_summary columns (models/op_info.h): "4,1024;1024", "FLOAT16;FLOAT16", "ND;ND";
+// an optional tensor not given is left out.
+void describe(const std::deque<aclTensor>& list, std::string& shapes, std::string& types,
+              std::string& formats) {
+  bool first = true;
+  for (const aclTensor& t : list) {
+    if (t.data == nullptr) continue;
+    const char* sep = first ? "" : ";";
+    first = false;
+    shapes += sep;
+    for (std::size_t i = 0; i < t.dims.size(); ++i) {
+      shapes += (i ? "," : "") + std::to_string(t.dims[i]);
+    }
+    types += sep + dtype_name(t.dtype);
+    formats += sep + std::string(rt::dump::format_text(t.format));
+  }
+}
+
+// What op_summary.csv shows of the executor's tensors (the Op Name is the launch's default).
+models::OpInfo op_info_of(const aclOpExecutor& ex) {
+  models::OpInfo info;
+  describe(ex.inputs, info.input_shapes, info.input_types, info.input_formats);
+  describe(ex.outputs, info.output_shapes, info.output_types, info.output_formats);
+  return info;
 }
 
 }  // namespace
@@ -271,10 +298,12 @@ std::shared_ptr<Addrs> addrs_of(const aclOpExecutor& ex, void* workspace) {
 
 /// Launch `l` of `ex`, an AI CPU kernel, on `stream`.
 void submit_aicpu(rt::Call& c, aclrtStream stream, const std::shared_ptr<aclOpExecutor>& ex,
-                  const Launch& l, const std::shared_ptr<Addrs>& addrs) {
+                  const Launch& l, const std::shared_ptr<Addrs>& addrs,
+                  const models::OpInfo& info) {
   rt::AiCpuSpec cpu;
   cpu.name = l.name;
   cpu.op_type = ex->op;
+  cpu.info = info;
   cpu.block_dim = 1;
   cpu.body = [body = &l.body, addrs](void*) -> std::uint32_t {
     (*body)(*addrs);
@@ -286,13 +315,15 @@ void submit_aicpu(rt::Call& c, aclrtStream stream, const std::shared_ptr<aclOpEx
 
 /// Launch `i` of `ex`, an AI Core kernel, on `stream`.
 void submit_launch(rt::Call& c, aclrtStream stream, const std::shared_ptr<aclOpExecutor>& ex,
-                   std::size_t i, const std::shared_ptr<Addrs>& addrs) {
+                   std::size_t i, const std::shared_ptr<Addrs>& addrs,
+                   const models::OpInfo& info) {
   const Launch& l = ex->launches[i];
   rt::KernelSpec spec;
   if (ex->repeatable) {  // the trace memo may serve a timing-only rerun (see memo_key_of)
     spec.memo_key = memo_key_of(*ex, i, *addrs);
   }
   spec.name = l.name;
+  spec.info = info;
   spec.identity = l.identity;
   spec.block_dim = l.block_dim;
   spec.engine = l.core == Core::kVector ? ACL_RT_ENGINE_TYPE_AIV
@@ -319,11 +350,12 @@ aclnnStatus execute(const char* api, void* workspace, std::uint64_t workspace_si
     const std::shared_ptr<Addrs> addrs = addrs_of(*ex, workspace);
     std::shared_ptr<rt::dump::OpRun> dumped;  // dump of the run (runtime/dump/dump.h), if on
     if (rt::dump::op_dump_wanted()) dumped = rt::dump::before_op(c, stream, dump_desc(*ex, *addrs));
+    const models::OpInfo info = op_info_of(*ex);
     for (std::size_t i = 0; i < ex->launches.size(); ++i) {
       if (ex->launches[i].core == Core::kAiCpu) {
-        submit_aicpu(c, stream, ex, ex->launches[i], addrs);
+        submit_aicpu(c, stream, ex, ex->launches[i], addrs, info);
       } else {
-        submit_launch(c, stream, ex, i, addrs);
+        submit_launch(c, stream, ex, i, addrs, info);
       }
     }
     rt::dump::after_op(c, stream, dumped);

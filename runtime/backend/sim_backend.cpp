@@ -12,9 +12,11 @@
 //  - run_until(): kDone if done() holds (first, then after every completion); kTimeout when time
 //    reaches a finite deadline; kStarved when nothing is left to simulate (time does not move),
 //    whatever the deadline.
-//  - Tracing is on only when NPUSIM_OUT is set; write_outputs() (re)writes timeline.json,
-//    stats.json, config.yaml and op_summary.csv (one row per finished kernel, all devices) there,
-//    creating the directory; failures are logged, not thrown.
+//  - Tracing is on only when NPUSIM_OUT is set (or during a profiling session); write_outputs()
+//    (re)writes timeline.json, stats.json and stats.txt (sim/stats.h; NPUSIM_STATS=full writes
+//    every statistic, else zeros are folded away), config.yaml and op_summary.csv (one row per
+//    finished kernel, all devices) there, creating the directory; failures are logged, not thrown.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -50,7 +52,8 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 class SimBackend final : public Backend {
  public:
-  SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir);
+  SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir,
+             sim::StatsOutput stats_output);
 
   const models::ChipConfig& config() const override { return cfg_; }
   void submit(Task task) override;
@@ -63,6 +66,9 @@ class SimBackend final : public Backend {
   void advance_to(SimTime t) override { engine_.advance_to(t); }
   void write_outputs() override;
   std::string output_dir() const override { return out_dir_; }
+  void start_profiling() override;
+  void stop_profiling() override;
+  bool write_profile(const std::string& dir, const std::string& stamp, SimTime from) override;
 
  private:
   std::string op_summary() const;
@@ -74,6 +80,7 @@ class SimBackend final : public Backend {
   // written from an atexit hook, after yaml-cpp's own static tables are gone.
   std::string config_yaml_;
   std::string out_dir_;
+  sim::StatsOutput stats_output_;  // NPUSIM_STATS
   sim::Engine engine_;  // before every SystemC object
   sim::StatGroup stats_{"npusim"};
   sim::TraceWriter trace_;
@@ -85,10 +92,11 @@ class SimBackend final : public Backend {
   std::uint64_t functional_ = 1;  // aicore.functional, in stats.json
 };
 
-SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir)
+SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir,
+                       sim::StatsOutput stats_output)
     : cfg_(std::move(cfg)), origin_(std::move(origin)),
       config_yaml_(models::effective_config_yaml(cfg_, origin_)), out_dir_(std::move(out_dir)),
-      trace_(!out_dir_.empty()),
+      stats_output_(stats_output), trace_(!out_dir_.empty()),
       system_(cfg_, stats_, trace_) {
   stats_.add("sim_time", sim_time_, "ps", "simulated time at the last output");
   functional_ = cfg_.aicore.functional ? 1 : 0;
@@ -112,6 +120,39 @@ SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string o
 std::string SimBackend::op_summary() const {
   return models::op_summary_csv(system_.kernel_records(),
                                 {cfg_.aicore.frequency.hz, cfg_.aicore.cube_cores});
+}
+
+// A run with an output directory records everything anyway; one without records the session.
+void SimBackend::start_profiling() {
+  if (!out_dir_.empty()) return;
+  trace_.clear();
+  trace_.set_enabled(true);
+  system_.keep_kernel_records(true);
+}
+
+void SimBackend::stop_profiling() {
+  if (!out_dir_.empty()) return;
+  trace_.set_enabled(false);
+  system_.keep_kernel_records(false);
+}
+
+bool SimBackend::write_profile(const std::string& dir, const std::string& stamp, SimTime from) {
+  if (!trace_.enabled()) return false;
+  const std::filesystem::path d(dir);
+  std::vector<models::KernelRecord> records = system_.kernel_records();
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [from](const models::KernelRecord& r) { return r.start < from; }),
+                records.end());
+  try {
+    trace_.write((d / ("msprof_" + stamp + ".json")).string());
+    write_text(d / ("op_summary_" + stamp + ".csv"),
+               models::op_summary_csv(records, {cfg_.aicore.frequency.hz, cfg_.aicore.cube_cores}));
+    write_text(d / ("op_statistic_" + stamp + ".csv"), models::op_statistic_csv(records));
+  } catch (const std::exception& e) {
+    sim::log_error(e.what());
+    return false;
+  }
+  return true;
 }
 
 void SimBackend::submit(Task task) { system_.device(task.device).scheduler().submit(std::move(task)); }
@@ -170,7 +211,8 @@ void SimBackend::write_outputs() {
   sim_time_ = engine_.now();
   try {
     trace_.write((dir / "timeline.json").string());
-    write_text(dir / "stats.json", stats_.to_json() + "\n");
+    write_text(dir / "stats.json", sim::stats_json(stats_, stats_output_) + "\n");
+    write_text(dir / "stats.txt", sim::stats_text(stats_, stats_output_));
     write_text(dir / "config.yaml", config_yaml_);
     write_text(dir / "op_summary.csv", op_summary());
   } catch (const std::exception& e) {
@@ -212,12 +254,20 @@ std::string output_dir_from_env() {
   return out.replace(at, 2, name.empty() ? "program" : name);
 }
 
+// NPUSIM_STATS: "full" writes every statistic, "changed" (the default) folds zeros away.
+sim::StatsOutput stats_output_from_env() {
+  const std::string v = env_or_empty("NPUSIM_STATS");
+  if (v.empty() || v == "changed") return sim::StatsOutput{false};
+  if (v == "full") return sim::StatsOutput{true};
+  throw std::runtime_error("NPUSIM_STATS: '" + v + "' is not one of: changed, full");
+}
+
 }  // namespace
 
 std::unique_ptr<Backend> make_sim_backend() {
   models::ChipConfig cfg = models::config_from_env();
   return std::make_unique<SimBackend>(std::move(cfg), models::config_origin_from_env(),
-                                      output_dir_from_env());
+                                      output_dir_from_env(), stats_output_from_env());
 }
 
 }  // namespace npusim::rt

@@ -392,6 +392,8 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
   auto work = std::make_shared<models::AiCpuWork>();
   work->name = spec.name;
   work->op_type = spec.op_type;
+  work->info = op_info_for(call, std::move(spec.info), spec.name,
+                           spec.op_type.empty() ? spec.name : spec.op_type, "AiCpu");
   work->block_dim = spec.block_dim;
   work->run_block = [st](std::uint32_t block, models::AiCpuCount& count) {
     return run_aicpu(*st, block, count);

@@ -60,6 +60,7 @@ std::vector<AiCpuOpInfo> parse_aicpu_op_info(const std::string& text, const std:
 struct AiCpuSpec {
   std::string name;     // timeline / op_summary name
   std::string op_type;  // op_summary OP Type (empty = name)
+  models::OpInfo info;  // op_summary Op Name (empty: op_info_for()'s) and tensors
   std::uint32_t block_dim = 1;
   /// The kernel body: gets the device address of the argument block, returns 0 on success.
   std::function<std::uint32_t(void* args)> body;

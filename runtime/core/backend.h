@@ -74,8 +74,22 @@ class Backend {
   virtual void write_outputs() = 0;
 
   /// The output directory (NPUSIM_OUT; empty when the run writes no outputs and so records no
-  /// timeline). Profiling (profiler.h) writes its files there and copies the timeline from it.
+  /// timeline, except during a profiling session).
   virtual std::string output_dir() const { return {}; }
+
+  // ---- Profiling sessions (aclprofStart ... aclprofStop, runtime/prof/profiler.h) ----
+  /// Record the timeline and the op_summary records from now on, also in a run without an
+  /// output directory (whose timeline then holds only what happens from here).
+  virtual void start_profiling() {}
+  /// The session ended: a run without an output directory stops recording again.
+  virtual void stop_profiling() {}
+  /// Writes the session's device-side files into `dir`: msprof_<stamp>.json (the timeline),
+  /// op_summary_<stamp>.csv and op_statistic_<stamp>.csv (the tasks that started at or after
+  /// `from`). False when nothing was recorded (the file names and columns: profiler.h).
+  virtual bool write_profile(const std::string& dir, const std::string& stamp, SimTime from) {
+    (void)dir, (void)stamp, (void)from;
+    return false;
+  }
 };
 
 /// The SystemC backend, built from the config chosen by the environment (NPUSIM_CONFIG,

@@ -267,6 +267,7 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
   bool split = split_chip(cfg);
   auto work = std::make_shared<models::KernelWork>();
   work->name = spec.name;
+  work->info = op_info_for(call, std::move(spec.info), spec.name, spec.name, "AiCore");
   work->block_dim = spec.block_dim;
   work->core_type = choose_core_type(call, spec, work->core_type_known);
   bool vector = split && work->core_type == CoreType::kAiv;
@@ -297,6 +298,14 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
 }
 
 }  // namespace
+
+models::OpInfo op_info_for(const Call& call, models::OpInfo info, const std::string& kernel,
+                           const std::string& op_type, const char* engine) {
+  if (info.op_name.empty()) {
+    info.op_name = std::string(call.name()) + "_" + kernel + engine + "_" + op_type;
+  }
+  return info;
+}
 
 // The exception report of a failed launch, if anyone listens.
 void report_launch_failure(Runtime& rt, const TaskOutcome& r, rtExceptionInfo info,

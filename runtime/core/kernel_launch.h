@@ -85,6 +85,9 @@ struct KernelSpec {
   /// The launch's arguments as bytes when they fully determine the kernel's control flow in
   /// timing-only mode (KernelLaunch::memo_key); empty = never memoised (trace_memo.h).
   std::string memo_key;
+  /// op_summary's Op Name and tensors (the operator library's); an empty op_name gets
+  /// op_info_for()'s.
+  models::OpInfo info;
 };
 
 struct Stream;
@@ -95,6 +98,11 @@ rtExceptionInfo launch_exception_info(Call& call, const Stream& s, const KernelO
 /// Queues the exception report of a failed launch (outcome `r`), if anyone listens.
 void report_launch_failure(Runtime& rt, const models::TaskOutcome& r, rtExceptionInfo info,
                            const KernelOrigin& origin);
+
+/// `info` with its Op Name filled in when empty (models/op_info.h): "<API>_<kernel><engine>_<OP
+/// Type>" with the API of `call` ("aclnnAdd", "KernelLaunch"...), `engine` "AiCore" or "AiCpu".
+models::OpInfo op_info_for(const Call& call, models::OpInfo info, const std::string& kernel,
+                           const std::string& op_type, const char* engine);
 
 /// Checks blockDim (1..65535, else ACL_ERROR_RT_PARAM_INVALID) and the stream (NULL = default;
 /// it must belong to the current context), then queues the kernel task.

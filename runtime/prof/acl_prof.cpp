@@ -211,7 +211,7 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
     require(!prof(c).started(), ACL_ERROR_PROF_ALREADY_RUN, "profiling is already started");
     require(prof(c).subscriptions().empty(), ACL_ERROR_PROF_API_CONFLICT,
             "aclprofStart cannot be used while a model is subscribed");
-    prof(c).start(profilerConfig, c.clock());
+    prof(c).start(c.backend(), profilerConfig, c.clock());
   });
 }
 

@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <unistd.h>
 
+#include "runtime/prof/msprof_summaries.h"
 #include "sim/log.h"
 
 namespace npusim::rt {
@@ -43,6 +45,30 @@ bool write_file(const fs::path& p, const std::string& text) {
   return true;
 }
 
+// device_<n>/info.json: what the session's device is.
+std::string device_info(const models::ChipConfig& cfg, std::uint32_t device) {
+  const bool split = cfg.generation().split_cores && cfg.aicore.vector_cores > 0;
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "{\n  \"device_id\": %u,\n  \"soc\": \"%s\",\n  \"npu_arch\": %lld,\n"
+                "  \"ai_core_frequency(MHz)\": %.0f,\n  \"cube_cores\": %lld,\n"
+                "  \"vector_cores\": %lld\n}\n",
+                device, cfg.soc.name.c_str(), static_cast<long long>(cfg.soc.npu_arch),
+                cfg.aicore.frequency.hz / 1e6, static_cast<long long>(cfg.aicore.cube_cores),
+                static_cast<long long>(split ? cfg.aicore.vector_cores : 0));
+  return buf;
+}
+
+const char* const kReadme =
+    "npusim profiling session (msprof's layout; runtime/prof/profiler.h)\n"
+    "msprof_<s>.json        timeline (Chrome trace JSON: ui.perfetto.dev, MindStudio Insight)\n"
+    "op_summary_<s>.csv     one row per kernel task started in the session\n"
+    "op_statistic_<s>.csv   per OP Type and Core Type: count, total/min/avg/max time, ratio\n"
+    "api_statistic_<s>.csv  per host API (AscendCL level): time, count, avg/min/max, variance\n"
+    "task_time_<s>.csv      one row per device task: kernel name and type, stream, task, times\n"
+    "msprof_tx_<s>.csv      markers and ranges (aclprofMark/Push/RangeStart, mstx)\n"
+    "<s> is the session's number. Times in microseconds of simulated time.\n";
+
 }  // namespace
 
 void Profiler::init(std::string path) {
@@ -50,32 +76,56 @@ void Profiler::init(std::string path) {
   path_ = std::move(path);
 }
 
-void Profiler::start(const void* config, SimTime at) {
+void Profiler::start(Backend& backend, const void* config, SimTime at) {
   started_config_ = config;
   session_start_ = at;
+  backend.start_profiling();
 }
 
 void Profiler::stop(Backend& backend) {
+  const ProfConfig* config = configs_.find(started_config_);
+  const std::vector<std::uint32_t> devices = config != nullptr ? config->devices
+                                                                : std::vector<std::uint32_t>{};
   started_config_ = nullptr;
   ++sessions_;
-  char name[32];
-  std::snprintf(name, sizeof name, "PROF_%06d_npusim", sessions_);
-  const fs::path dir = fs::path(path_) / name / "mindstudio_profiler_output";
+  char stamp[16];
+  std::snprintf(stamp, sizeof stamp, "%06d", sessions_);
+  const fs::path root = fs::path(path_) / ("PROF_" + std::string(stamp) + "_npusim");
+  const fs::path dir = root / "mindstudio_profiler_output";
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
     sim::log_error("npusim: cannot create profiling directory " + dir.string() + ": " +
                    ec.message());
-    return;
+  } else {
+    write_file(dir / ("msprof_tx_" + std::string(stamp) + ".csv"), tx_csv(session_start_));
+    write_session(backend, root.string(), stamp, devices);
   }
-  write_file(dir / "msprof_tx.csv", tx_csv(session_start_));
-  const std::string out = backend.output_dir();
-  if (out.empty()) return;  // no timeline was recorded (NPUSIM_OUT not set)
-  backend.write_outputs();
-  for (const auto& [from, to] : {std::pair<const char*, const char*>{"timeline.json", "msprof.json"},
-                                 {"op_summary.csv", "op_summary.csv"}}) {
-    fs::copy_file(fs::path(out) / from, dir / to, fs::copy_options::overwrite_existing, ec);
-    if (ec) sim::log_error("npusim: cannot copy " + std::string(from) + ": " + ec.message());
+  backend.stop_profiling();
+}
+
+void Profiler::write_session(Backend& backend, const std::string& root, const std::string& stamp,
+                             const std::vector<std::uint32_t>& devices) const {
+  const models::ChipConfig& cfg = backend.config();
+  for (std::uint32_t d : devices) {
+    const fs::path dev = fs::path(root) / ("device_" + std::to_string(d));
+    std::error_code ec;
+    fs::create_directories(dev, ec);
+    if (!ec) write_file(dev / "info.json", device_info(cfg, d));
+  }
+  const fs::path dir = fs::path(root) / "mindstudio_profiler_output";
+  write_file(dir / "README.txt", kReadme);
+  if (!backend.write_profile(dir.string(), stamp, session_start_)) return;
+  const fs::path timeline = dir / ("msprof_" + stamp + ".json");
+  std::ifstream in(timeline, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    const TimelineSummaries s =
+        summarize_timeline(text, static_cast<double>(session_start_) / 1e6);
+    write_file(dir / ("api_statistic_" + stamp + ".csv"), s.api_statistic);
+    write_file(dir / ("task_time_" + stamp + ".csv"), s.task_time);
+  } catch (const std::exception& e) {
+    sim::log_error("npusim: " + timeline.string() + ": " + e.what());
   }
 }
 

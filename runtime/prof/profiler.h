@@ -8,11 +8,23 @@
 //    is a zero-length span named by its message, a range a span from start to end;
 //  - msprof_tx.csv in the run's output directory (NPUSIM_OUT), every record of the run, written
 //    with the other outputs at aclFinalize (or exit);
-//  - aclprofStop of a session started under aclprofInit(path): msprof's layout,
-//    <path>/PROF_<nnnnnn>_npusim/mindstudio_profiler_output/ with msprof_tx.csv (the records that
-//    started within the session) and, when the run has an output directory, msprof.json (the
-//    timeline) and op_summary.csv copied from it. msprof's directory and file names also carry
-//    wall-clock timestamps; npusim numbers sessions instead (1, 2, ...) so runs are reproducible.
+//  - aclprofStop of a session started under aclprofInit(path): msprof's layout, self-contained
+//    (the run needs no output directory: the session records its own timeline), with <s> the
+//    session's number (000001, 000002...) where msprof has wall-clock timestamps, so runs are
+//    reproducible:
+//      <path>/PROF_<s>_npusim/device_<n>/info.json   per profiled device: id, SoC, NPU
+//                                                    architecture, AI Core frequency and cores
+//      <path>/PROF_<s>_npusim/mindstudio_profiler_output/
+//        msprof_<s>.json         the timeline (the whole run's when it has an output directory,
+//                                else from aclprofStart on)
+//        op_summary_<s>.csv      one row per kernel task started in the session
+//                                (models/aicore/op_summary.h)
+//        op_statistic_<s>.csv    per OP Type and Core Type: count and times (op_summary.h)
+//        api_statistic_<s>.csv   per host API: count and times (msprof_summaries.h)
+//        task_time_<s>.csv       one row per device task (msprof_summaries.h)
+//        msprof_tx_<s>.csv       the markers and ranges that started within the session
+//        README.txt              what each file holds
+//    Without a backend that records (FakeBackend) only device_<n>/, msprof_tx and the README.
 //
 // Caller holds the API lock for every member.
 #pragma once
@@ -95,11 +107,15 @@ class Profiler {
 
   void init(std::string path);
   void finalize() { initialized_ = false; }
-  void start(const void* config, SimTime at);
+  /// Starts a session (backend.start_profiling()).
+  void start(Backend& backend, const void* config, SimTime at);
   /// Ends the session; writes its files (see the file comment) after backend.write_outputs().
   void stop(Backend& backend);
   const void* started_config() const { return started_config_; }
   std::map<int, std::string>& settings() { return settings_; }
+  /// The session's files but msprof_tx (see the file comment) into `root`, PROF_<s>_npusim.
+  void write_session(Backend& backend, const std::string& root, const std::string& stamp,
+                     const std::vector<std::uint32_t>& devices) const;
   const std::string& path() const { return path_; }
   int sessions() const { return sessions_; }
 

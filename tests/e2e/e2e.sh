@@ -75,8 +75,8 @@ case "${CASE}" in
     python3 - <<'PY'
 import csv
 rows = list(csv.DictReader(open("out/op_summary.csv")))
-fa = [r for r in rows if r["Op Name"] == "FlashAttentionScore"]
-ifa = [r for r in rows if r["Op Name"] == "IncreFlashAttention"]
+fa = [r for r in rows if r["OP Type"] == "FlashAttentionScore"]
+ifa = [r for r in rows if r["OP Type"] == "IncreFlashAttention"]
 assert len(fa) == 3 and len(ifa) == 1, rows
 for r in fa + ifa:
     assert r["Task Type"] == "MIX_AIC", r
@@ -100,8 +100,15 @@ PY
     python3 - out/op_summary.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-add = [r for r in rows if r["Op Name"] == "Add"]
-gelu = [r for r in rows if r["Op Name"] == "Gelu"]
+add = [r for r in rows if r["OP Type"] == "Add"]
+gelu = [r for r in rows if r["OP Type"] == "Gelu"]
+# The operator's instance name and tensors (models/op_info.h): 4M-element FLOAT16 vectors.
+assert add[0]["Op Name"] == "aclnnAdd_AddAiCore_Add", add[0]
+assert gelu[0]["Op Name"] == "aclnnGelu_GeluAiCore_Gelu", gelu[0]
+assert (add[0]["Input Shapes"], add[0]["Input Data Types"], add[0]["Input Formats"]) == \
+    ("4194304;4194304", "FLOAT16;FLOAT16", "ND;ND"), add[0]
+assert (add[0]["Output Shapes"], add[0]["Output Data Types"], add[0]["Output Formats"]) == \
+    ("4194304", "FLOAT16", "ND"), add[0]
 # 4M FLOAT16: the two inputs come from HBM at its sustained 0.89 x 1.6 TB/s; the output stays in
 # the 192 MiB write-back L2 (no eviction yet).
 bound = 2 * 8 * 2**20 / (0.89 * 1.6e12) * 1e6
@@ -120,7 +127,7 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 ops = {}
 for r in rows:
-    ops.setdefault(r['Op Name'], []).append(r)
+    ops.setdefault(r['OP Type'], []).append(r)
 for name in ('Transpose', 'MaxPool2dWithIndices', 'AdaptiveAvgPool2d', 'Embedding',
              'RotaryPositionEmbedding'):
     small, large = ops[name]
@@ -140,7 +147,7 @@ PY
     python3 - out/op_summary.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-mm = [r for r in rows if r["Op Name"] == "MatMul"]
+mm = [r for r in rows if r["OP Type"] == "MatMul"]
 assert len(mm) == 2, mm
 small, large = (float(r["Task Duration(us)"]) for r in mm)
 assert large > 1.2 * small, (small, large)  # 8x the work, spread over more of the cube cores
@@ -148,7 +155,9 @@ for r in mm:
     assert float(r["aic_mac_time(us)"]) > 0 and float(r["aic_mte2_time(us)"]) > 0, r
     assert float(r["aic_mte1_time(us)"]) > 0 and float(r["aic_fixpipe_time(us)"]) > 0, r
 names = [r["Op Name"] for r in rows]
-assert names[-2:] == ["Im2col", "Conv2dMatMul"], names
+assert names[-2:] == ["aclnnConvolution_Im2colAiCore_Im2col",
+                      "aclnnConvolution_Conv2dMatMulAiCore_Conv2dMatMul"], names
+assert all(r["Input Shapes"] != "N/A" and r["Output Data Types"] != "N/A" for r in rows), rows
 assert rows[-2]["aiv_time(us)"] != "N/A" and rows[-1]["aicore_time(us)"] != "N/A", rows[-2:]
 PY
     ;;
@@ -176,16 +185,22 @@ PY
        sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='HostFunc')==1 and \
        sum(1 for e in d if e.get('ph')=='X' and e.get('name')=='AscendCL@aclrtProcessReport')==3" ;;
   profiling)  # aclprof + mstx + securec as CANN programs link them; deterministic outputs
-    g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${SRC}/profiling.cpp" \
-        -L"${PREFIX}/lib64" -lmsprofiler -lc_sec -lascendcl -o profiling
+    g++ -std=c++17 -O2 -Wall -Werror -D_GLIBCXX_USE_CXX11_ABI=0 -I"${PREFIX}/include" \
+        "${SRC}/profiling.cpp" -L"${PREFIX}/lib64" -lmsprofiler -lc_sec -lopapi -lascendcl \
+        -o profiling
     for run in 1 2; do
       mkdir -p run${run} && (cd run${run} && NPUSIM_CONFIG=tiny NPUSIM_OUT=out ../profiling)
     done
+    # Runs 3 and 4: aclprof alone (no output directory): the PROF_ folder is self-contained.
+    for run in 3 4; do mkdir -p run${run} && (cd run${run} && NPUSIM_CONFIG=tiny ../profiling); done
     cmp run1/out/timeline.json run2/out/timeline.json
     cmp run1/out/msprof_tx.csv run2/out/msprof_tx.csv
     session=run1/prof/PROF_000001_npusim/mindstudio_profiler_output
-    cmp run1/out/msprof_tx.csv "${session}/msprof_tx.csv"
-    test -s "${session}/msprof.json" && test -s "${session}/op_summary.csv"
+    cmp run1/out/msprof_tx.csv "${session}/msprof_tx_000001.csv"
+    test -s "${session}/msprof_000001.json" && test -s "${session}/op_summary_000001.csv"
+    diff -r run3/prof run4/prof
+    [[ ! -e run3/out ]]
+    python3 "${SRC}/check_prof_session.py" run3/prof/PROF_000001_npusim
     # Markers (zero length) and ranges on the host track, at simulated times: the h2d range
     # holds the synchronous copy's span.
     json_check run1/out/timeline.json \
@@ -315,7 +330,9 @@ def spans(d):
 sf, st = spans(f), spans(t)
 assert len(sf) > 100 and sf == st, "timelines differ"
 def flat(d, path=''):
-    if isinstance(d, dict) and 'value' in d and 'unit' in d:
+    if not isinstance(d, dict):  # "time_unit", "zeros"
+        return {path: d}
+    if 'value' in d and 'unit' in d:
         return {path: d['value']}
     out = {}
     for k, v in d.items():
@@ -368,7 +385,8 @@ PY
     NPUSIM_CONFIG=tiny NPUSIM_OUT=asc ./build/aicpu_asc_e2e > asc.txt
     grep -q '^\[SUCCESS\] AI CPU <<<>>> ScaleAicpu' asc.txt
     grep -q '^ScaleAicpu: 256 elements' asc.txt  # AscendC::printf in the AI CPU kernel
-    grep -q '^0,4294967295,0,[0-9]*,ScaleAicpu,ScaleAicpu,N/A,AI_CPU,' asc/op_summary.csv ;;
+    grep -q '^0,4294967295,0,[0-9]*,KernelLaunch_ScaleAicpuAiCpu_ScaleAicpu,ScaleAicpu,N/A,AI_CPU,' \
+      asc/op_summary.csv ;;
   kernel_fatbin)  # ascendc_fatbin_library + aclrtBinaryLoadFromFile, run from the project dir
     cd "${KERNEL_PROJECT}" && ./build/binary_e2e ;;
   kernel_build_error)  # a kernel compile error names the original file and line

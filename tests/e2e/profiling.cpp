@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Profiling, mstx and securec from a real program linked as CANN programs link them
-// (-lmsprofiler -lc_sec -lascendcl): markers and ranges around a copy, a session under
-// aclprofInit, securec's checked copies.
+// (-lmsprofiler -lc_sec -lascendcl -lopapi): markers and ranges around a copy, a session under
+// aclprofInit with an operator in it (its op_summary row), securec's checked copies.
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "acl/acl_prof.h"
+#include "aclnnop/aclnn_add.h"
 #include "e2e_common.h"
 #include "mstx/ms_tools_ext.h"
 #include "securec.h"
@@ -45,6 +47,22 @@ int main() {
   E2E_EXPECT(small[0] == '\0');
   E2E_EXPECT(sprintf_s(small, sizeof small, "%d", 1234) == 4);
 
+  // out = a + b on a 16 x 64 FLOAT16 matrix: a row of op_summary with its shapes.
+  std::int64_t shape[2] = {16, 64};
+  auto* base = static_cast<unsigned char*>(dev);
+  aclTensor* a = aclCreateTensor(shape, 2, ACL_FLOAT16, nullptr, 0, ACL_FORMAT_ND, shape, 2, base);
+  aclTensor* out =
+      aclCreateTensor(shape, 2, ACL_FLOAT16, nullptr, 0, ACL_FORMAT_ND, shape, 2, base + 4096);
+  float one = 1.0f;
+  aclScalar* alpha = aclCreateScalar(&one, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  E2E_CHECK(aclnnAddGetWorkspaceSize(a, a, alpha, out, &ws, &ex));
+  E2E_CHECK(aclnnAdd(nullptr, 0, ex, stream));
+  E2E_CHECK(aclrtSynchronizeStream(stream));
+  aclDestroyScalar(alpha);
+  aclDestroyTensor(a);
+  aclDestroyTensor(out);
   E2E_CHECK(aclprofStop(config));
   E2E_CHECK(aclprofDestroyConfig(config));
   E2E_CHECK(aclprofFinalize());

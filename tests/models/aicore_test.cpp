@@ -6,8 +6,11 @@
 // and completion 300 ns after its last block.
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <map>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/models/aicore_bench.h"
 
@@ -484,6 +487,47 @@ TEST(AiCore, PipeTracksWhenAsked) {
   ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
   // 2 block spans + 2 x 8 instruction spans, plus the task span on its stream.
   EXPECT_EQ(bench.trace().event_count(), 2u + 16u + 1u);
+  // Each instruction span carries its block, its cycles and what it moved or computed.
+  const std::string path = ::testing::TempDir() + "/npusim_pipe_args.json";
+  bench.trace().write(path);
+  std::ifstream in(path);
+  const nlohmann::json events = nlohmann::json::parse(in);
+  std::map<std::string, nlohmann::json> first;  // span name -> its first span's args
+  for (const nlohmann::json& e : events) {
+    if (e["ph"] == "X" && !first.count(e["name"])) first[e["name"]] = e["args"];
+  }
+  ASSERT_TRUE(first.count("Add") && first.count("MTE2 GM->UB") && first.count("MTE3 UB->GM"));
+  EXPECT_EQ(first["Add"]["elements"], 512);  // 1024 B of FP16
+  EXPECT_EQ(first["Add"]["bytes"], 1024);
+  EXPECT_EQ(first["MTE2 GM->UB"]["bursts"], 1);
+  EXPECT_EQ(first["MTE3 UB->GM"]["bytes"], 1024);
+  for (const auto& [name, args] : first) {
+    if (!args.contains("cycles")) continue;  // the block and task spans
+    EXPECT_GT(args["cycles"].get<double>(), 0) << name;
+    EXPECT_TRUE(args["block"] == 0 || args["block"] == 1) << name;
+    EXPECT_TRUE(args.contains("Task Id")) << name;
+  }
+}
+
+TEST(AiCore, MmadPipeSpansCarryTheirShape) {
+  ChipConfig cfg = aicore_config();
+  cfg.aicore.trace_pipes = true;
+  KernelBench bench(cfg);
+  bench.launch(1, work_of("mm", 1, CoreType::kAic, matmul_trace(64, 32, 128, 64, 2)));
+  ASSERT_EQ(bench.run_all(), sim::WaitResult::kDone);
+  const std::string path = ::testing::TempDir() + "/npusim_mmad_args.json";
+  bench.trace().write(path);
+  std::ifstream in(path);
+  int mmads = 0;
+  for (const nlohmann::json& e : nlohmann::json::parse(in)) {
+    if (e["ph"] != "X" || e["name"] != "Mmad") continue;
+    ++mmads;
+    EXPECT_EQ(e["args"]["m"], 64);
+    EXPECT_EQ(e["args"]["n"], 32);
+    EXPECT_EQ(e["args"]["k"], 64);
+    EXPECT_FALSE(e["args"].contains("bytes"));
+  }
+  EXPECT_EQ(mmads, 2);
 }
 
 TEST(AiCore, PlaceholderAndEmptyKernelsTakeFixedTimes) {

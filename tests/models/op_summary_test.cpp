@@ -10,6 +10,7 @@ namespace {
 
 using ascendc::Pipe;
 using sim::kUs;
+using sim::SimTime;
 
 TEST(OpSummary, HeaderUsesMsprofColumnNames) {
   EXPECT_EQ(op_summary_header(),
@@ -69,6 +70,56 @@ TEST(OpSummary, RowsFollowTheFormulas) {
                      "0,4294967295,8,3,mm,MatMul,N/A,AI_CORE,40.000,20.000,10.000,2,0," + na8 +
                      ",10.000,20000,8.000,0.800,0.000,0.000,0.000,0.000,0.000,0.000,0.000,0.000," +
                      na10 + ",25.000\n");
+}
+
+// The Op Name and tensor columns come from the record's OpInfo (quoted where they hold commas);
+// what it leaves empty stays N/A.
+TEST(OpSummary, OpNameAndTensorsFromTheInfo) {
+  KernelRecord r;
+  r.name = "Add";
+  r.task_type = "AI_VECTOR_CORE";
+  r.block_dim = 1;
+  r.end = kUs;
+  r.info.op_name = "aclnnAdd_AddAiCore_Add";
+  r.info.input_shapes = "4,1024;1024";
+  r.info.input_types = "FLOAT16;FLOAT16";
+  r.info.input_formats = "ND;ND";
+  r.info.output_shapes = "4,1024";
+  r.info.output_types = "FLOAT16";
+  const std::string csv = op_summary_csv({r}, {});
+  const std::string row = csv.substr(op_summary_header().size());
+  // ... Output Data Types, Output Formats (not given), Context ID, aicore_time(us) (no cube side)
+  EXPECT_EQ(row.rfind("0,4294967295,0,0,aclnnAdd_AddAiCore_Add,Add,N/A,AI_VECTOR_CORE,0.000,1.000,"
+                      "0.000,1,0,N/A,\"4,1024;1024\",FLOAT16;FLOAT16,ND;ND,\"4,1024\",FLOAT16,"
+                      "N/A,N/A,N/A,",
+                      0),
+            0u)
+      << row;
+}
+
+// op_statistic: per device, OP Type and Core Type: count, total, min, avg, max and the share of
+// the device's time; the largest total first.
+TEST(OpSummary, OpStatisticGroupsByTypeAndCore) {
+  auto rec = [](std::uint32_t device, const char* type, const char* core, SimTime us) {
+    KernelRecord r;
+    r.device = device;
+    r.name = std::string("k_") + type;
+    r.op_type = type;
+    r.task_type = core;
+    r.start = 100 * kUs;
+    r.end = r.start + us * kUs;
+    return r;
+  };
+  const std::string csv = op_statistic_csv({rec(0, "Add", "AI_VECTOR_CORE", 1),
+                                            rec(0, "MatMul", "AI_CORE", 6),
+                                            rec(0, "Add", "AI_VECTOR_CORE", 3),
+                                            rec(1, "Add", "AI_VECTOR_CORE", 2)});
+  EXPECT_EQ(csv,
+            "Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),"
+            "Max Time(us),Ratio(%)\n"
+            "0,MatMul,AI_CORE,1,6.000,6.000,6.000,6.000,60.000\n"
+            "0,Add,AI_VECTOR_CORE,2,4.000,1.000,2.000,3.000,40.000\n"
+            "1,Add,AI_VECTOR_CORE,1,2.000,2.000,2.000,2.000,100.000\n");
 }
 
 }  // namespace

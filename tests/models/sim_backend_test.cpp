@@ -179,10 +179,76 @@ TEST(SimBackend, WritesTimelineStatsAndConfig) {
   const std::string stats = read_text(out / "stats.json");
   EXPECT_NE(stats.find("\"chip0\""), std::string::npos);
   EXPECT_NE(stats.find("\"bandwidth\""), std::string::npos);
+  // One time unit, stated; no zero statistic (folded away); the same statistics in stats.txt,
+  // grouped by unit.
+  EXPECT_EQ(stats.rfind("{\n  \"time_unit\": \"us\",\n  \"zeros\": \"folded\",", 0), 0u) << stats;
+  EXPECT_EQ(stats.find("\"ps\""), std::string::npos);
+  EXPECT_EQ(stats.find("\"value\": 0,"), std::string::npos) << stats;
+  const std::string text = read_text(out / "stats.txt");
+  EXPECT_NE(text.find("\n# unit: us\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\nsim_time "), std::string::npos) << text;
   const std::string config = read_text(out / "config.yaml");
   EXPECT_EQ(config.rfind("# npusim", 0), 0u);
   EXPECT_NE(config.find("dma_channels: 2"), std::string::npos);
   fs::remove_all(out.parent_path());
+}
+
+// NPUSIM_STATS=full writes every statistic (zeros too); another value is refused by name.
+TEST(SimBackend, StatsFullWritesZeros) {
+  const fs::path out = fs::temp_directory_path() /
+                       ("npusim_model_tests_full_" + std::to_string(getpid()));
+  fs::remove_all(out);
+  setenv("NPUSIM_STATS", "full", 1);
+  auto backend = make_backend(test_config(), out.string());
+  unsetenv("NPUSIM_STATS");
+  backend->write_outputs();
+  const std::string stats = read_text(out / "stats.json");
+  EXPECT_NE(stats.find("\"zeros\": \"written\""), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"value\": 0,"), std::string::npos);
+  EXPECT_NE(read_text(out / "stats.txt").find("zeros written\n"), std::string::npos);
+  fs::remove_all(out);
+}
+
+TEST(SimBackend, BadStatsSettingIsAClearError) {
+  setenv("NPUSIM_STATS", "some", 1);
+  try {
+    make_backend(test_config());
+    ADD_FAILURE() << "NPUSIM_STATS=some was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "NPUSIM_STATS: 'some' is not one of: changed, full");
+  }
+  unsetenv("NPUSIM_STATS");
+}
+
+// A profiling session in a run without an output directory records the timeline and the
+// op_summary records from its start: write_profile writes them (runtime/prof/profiler.h).
+TEST(SimBackend, ProfilingSessionRecordsWithoutOutputDirectory) {
+  auto backend = make_backend(test_config());
+  Result before, during;
+  backend->submit(copy_task(1, rt::Direction::kH2D, 64 * kKiB, before));
+  ASSERT_EQ(backend->run_until([&] { return before.finished; }, sim::kForever), WaitResult::kDone);
+  const fs::path dir = fs::temp_directory_path() /
+                       ("npusim_model_tests_prof_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  EXPECT_FALSE(backend->write_profile(dir.string(), "000001", 0));  // nothing recorded yet
+  const SimTime from = backend->now();
+  backend->start_profiling();
+  Task t = copy_task(2, rt::Direction::kD2H, 64 * kKiB, during, from);
+  t.name = "MEMCPY_D2H";
+  backend->submit(std::move(t));
+  ASSERT_EQ(backend->run_until([&] { return during.finished; }, sim::kForever), WaitResult::kDone);
+  ASSERT_TRUE(backend->write_profile(dir.string(), "000001", from));
+  backend->stop_profiling();
+  const std::string timeline = read_text(dir / "msprof_000001.json");
+  EXPECT_NE(timeline.find("MEMCPY_D2H"), std::string::npos);
+  EXPECT_EQ(timeline.find("MEMCPY_ASYNC"), std::string::npos);  // before the session
+  EXPECT_EQ(read_text(dir / "op_summary_000001.csv").rfind("Device_id,Model ID,", 0), 0u);
+  EXPECT_EQ(read_text(dir / "op_statistic_000001.csv"),
+            "Device_id,OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),"
+            "Max Time(us),Ratio(%)\n");
+  EXPECT_FALSE(backend->write_profile(dir.string(), "000002", from));  // stopped again
+  fs::remove_all(dir);
 }
 
 TEST(SimBackend, SecondBackendInOneProcessIsRefused) {

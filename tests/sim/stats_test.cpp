@@ -65,6 +65,63 @@ TEST(Stats, NonFiniteFormulaIsNullAndReRegistrationReplaces) {
   EXPECT_EQ(StatGroup("empty").to_json(), "{}");
 }
 
+// The run's files: zeros (and none) folded away with the groups they empty, "bool" kept, times in
+// µs with the unit stated; --stats full writes everything.
+struct RunStats {
+  std::uint64_t sim_time = 5424262656, functional = 0, bytes = 4096, idle_bytes = 0;
+  std::uint64_t busy = 1500000, idle_busy = 0;
+  StatGroup root{"npusim"};
+  RunStats() {
+    root.child("chip0").child("sdma").add("bytes", bytes, "B", "bytes moved");
+    root.child("chip0").child("sdma").add("busy_time", busy, "ps", "time busy");
+    root.child("chip0").child("sdma").formula("p50", [] { return NAN; }, "ps", "no samples");
+    root.child("chip1").child("sdma").add("bytes", idle_bytes, "B", "bytes moved");
+    root.child("chip1").child("sdma").add("busy_time", idle_busy, "ps", "time busy");
+    root.add("sim_time", sim_time, "ps", "simulated time");
+    root.add("functional", functional, "bool", "kernels computed");
+  }
+};
+
+TEST(Stats, RunFileFoldsZerosAndWritesMicroseconds) {
+  RunStats r;
+  const auto j = nlohmann::ordered_json::parse(stats_json(r.root, StatsOutput{}));
+  EXPECT_EQ(j.dump(),
+            R"({"time_unit":"us","zeros":"folded","chip0":{"sdma":{"bytes":{"value":4096,)"
+            R"("unit":"B","desc":"bytes moved"},"busy_time":{"value":1.5,"unit":"us",)"
+            R"("desc":"time busy"}}},"sim_time":{"value":5424.262656,"unit":"us",)"
+            R"("desc":"simulated time"},"functional":{"value":0,"unit":"bool",)"
+            R"("desc":"kernels computed"}})");
+}
+
+TEST(Stats, FullRunFileWritesEveryStatistic) {
+  RunStats r;
+  const auto j = nlohmann::json::parse(stats_json(r.root, StatsOutput{true}));
+  EXPECT_EQ(j["zeros"], "written");
+  EXPECT_EQ(j["chip1"]["sdma"]["bytes"]["value"], 0);
+  EXPECT_EQ(j["chip1"]["sdma"]["busy_time"]["unit"], "us");
+  EXPECT_TRUE(j["chip0"]["sdma"]["p50"]["value"].is_null());
+  EXPECT_EQ(j["chip0"]["sdma"]["p50"]["unit"], "us");
+}
+
+TEST(Stats, TextSummaryGroupsByUnit) {
+  RunStats r;
+  EXPECT_EQ(stats_text(r.root, StatsOutput{}),
+            "---------- Begin Simulation Statistics ----------\n"
+            "time_unit us\n"
+            "zeros folded\n"
+            "\n# unit: B\n"
+            "chip0.sdma.bytes      4096 B # bytes moved\n"
+            "\n# unit: us\n"
+            "chip0.sdma.busy_time  1.5 us # time busy\n"
+            "sim_time              5424.262656 us # simulated time\n"
+            "\n# unit: bool\n"
+            "functional            0 bool # kernels computed\n"
+            "\n---------- End Simulation Statistics   ----------\n");
+  const std::string full = stats_text(r.root, StatsOutput{true});
+  EXPECT_NE(full.find("chip1.sdma.bytes      0 B # bytes moved\n"), std::string::npos) << full;
+  EXPECT_NE(full.find("chip0.sdma.p50        nan us # no samples\n"), std::string::npos) << full;
+}
+
 TEST(Stats, DistributionIsExactThenBoundedWithin1Part64) {
   Distribution d;
   EXPECT_TRUE(std::isnan(d.percentile(50)));

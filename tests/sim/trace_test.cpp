@@ -396,14 +396,42 @@ TEST(Trace, DisabledRecordsNothingButKeepsDeclarations) {
   w.flow_begin(pid, 1, 1, 0);
   w.counter(pid, "c", 0, 1);
   EXPECT_EQ(w.event_count(), 0u);
-  nlohmann::json j = write_and_parse(w);
-  EXPECT_EQ(j.size(), 5u);  // metadata only, still valid JSON
+  EXPECT_EQ(write_and_parse(w), nlohmann::json::array());  // no event: no track either
   w.set_enabled(true);
   w.complete(pid, 1, "x", 0, 10);
   EXPECT_EQ(w.event_count(), 1u);
+  EXPECT_EQ(write_and_parse(w).size(), 5u + 1);  // the declarations made while disabled show now
   w.clear();
   EXPECT_EQ(w.event_count(), 0u);
+  EXPECT_EQ(write_and_parse(w), nlohmann::json::array());
   EXPECT_EQ(w.process("CANN", "CPU", 7), pid);
+}
+
+// Only processes that received an event are written, each with all its tracks: a one-chip
+// program's timeline has no tracks of the idle chips (their pids stay unused).
+TEST(Trace, ProcessesWithoutEventsAreNotWritten) {
+  TraceWriter w(true);
+  std::vector<int> chips;
+  for (int c = 0; c < 8; ++c) {
+    const std::string npu = "NPU " + std::to_string(c);
+    chips.push_back(w.process(npu + " Units", npu, 15));
+    w.thread(chips.back(), 1, "SDMA ch 0", 1);
+    w.thread(chips.back(), 2, "SDMA ch 1", 2);
+  }
+  const int host = w.process("CANN", "CPU", 7);
+  w.complete(chips[3], 1, "copy", 0, 10);
+  w.counter(host, "c", 0, 1);  // a counter alone makes its process shown
+  const nlohmann::json j = write_and_parse(w);
+  auto names = events(j, "M", "process_name");
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0]["args"]["name"], "NPU 3 Units");
+  EXPECT_EQ(names[0]["pid"], chips[3]);
+  EXPECT_EQ(names[1]["args"]["name"], "CANN");
+  auto threads = events(j, "M", "thread_name");
+  ASSERT_EQ(threads.size(), 2u);  // the idle channel of the chip that ran something stays
+  EXPECT_EQ(threads[1]["args"]["name"], "SDMA ch 1");
+  EXPECT_EQ(threads[1]["pid"], chips[3]);
+  EXPECT_EQ(j.size(), 2u * 3 + 2u * 2 + 2);
 }
 
 TEST(Trace, EmptyWriterWritesAnEmptyArray) {

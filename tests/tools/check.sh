@@ -26,7 +26,7 @@ targets:
     expected: 5
     tolerance: {abs: 0}
   - name: Add kernels
-    metric: {op_summary: {op: Add, agg: count}}
+    metric: {op_summary: {op: aclnnAdd_AddAiCore_Add, agg: count}}
     expected: 2
     tolerance: 0
   - name: host to device bytes   # the inputs: a 24 B, b 12 B, h 12 B, r 24 B
@@ -52,8 +52,8 @@ targets:
     tolerance: 5%
     direction: lower_is_better
   - name: Mul mean duration
-    metric: {op_summary: {op: Mul, column: "Task Duration(us)", agg: mean}}
-    expected: $(python3 -c "import csv; r = [float(x['Task Duration(us)']) for x in csv.DictReader(open('run/op_summary.csv')) if x['Op Name'] == 'Mul']; print(sum(r) / len(r))")
+    metric: {op_summary: {op_type: Mul, column: "Task Duration(us)", agg: mean}}
+    expected: $(python3 -c "import csv; r = [float(x['Task Duration(us)']) for x in csv.DictReader(open('run/op_summary.csv')) if x['OP Type'] == 'Mul']; print(sum(r) / len(r))")
     tolerance: 0.001
 YAML
     "${NPUSIM}" check pass.yaml run --junit pass.xml | tee pass.txt
@@ -114,21 +114,22 @@ PY
     grep -Eq "^aicore.frequency +1GHz +500MHz$" out.txt
     grep -Eq "^stats.json: [0-9]+ numeric metrics in both, [1-9][0-9]* changed" out.txt
     # Per-core rows are one line per unit, with the range of values and the rows' count.
-    grep -Eq "^chip0.aicore.cores.aiv\*.busy_time +ps +[0-9]+/[0-9]+ +[0-9]+\.\.[0-9]+ " out.txt
+    grep -Eq "^chip0.aicore.cores.aiv\*.busy_time +us +[0-9]+/[0-9]+ +[0-9]+\.\.[0-9]+ " out.txt
     ! grep -q "aiv1.busy_time" out.txt
-    grep -Eq "^sim_time +ps +1 " out.txt
-    grep -Eq "^Mul +count +count +3 +3 +0 +\+0\.00%$" out.txt
-    grep -Eq "^Mul +mean +us .* \+[0-9.]+%$" out.txt   # slower clock: longer kernels
+    grep -Eq "^sim_time +us +1 " out.txt
+    grep -Eq "^aclnnMul_MulAiCore_Mul +count +count +3 +3 +0 +\+0\.00%$" out.txt
+    grep -Eq "^aclnnMul_MulAiCore_Mul +mean +us .* \+[0-9.]+%$" out.txt   # slower clock: longer kernels
     grep -Eq "^replay_summary.json simulated_us: A [0-9.]+ us, B [0-9.]+ us, delta [0-9.]+ us \(\+[0-9.]+%\)$" out.txt
     "${NPUSIM}" compare fast slow --unfold > unfold.txt
-    grep -Eq "^chip0.aicore.cores.aiv1.busy_time +ps +1 " unfold.txt
+    grep -Eq "^chip0.aicore.cores.aiv1.busy_time +us +1 " unfold.txt
     python3 - <<'PY'
 import csv
 rows = list(csv.DictReader(open("d.csv")))
 ops = {(r["name"], r["quantity"]): r for r in rows if r["section"] == "op"}
-assert float(ops[("Add", "total")]["b"]) > float(ops[("Add", "total")]["a"]), ops
-assert ops[("Add", "total")]["unit"] == "us" and ops[("Add", "count")]["unit"] == "count", ops
-assert ops[("Add", "count")]["delta"] == "0"
+add = "aclnnAdd_AddAiCore_Add"
+assert float(ops[(add, "total")]["b"]) > float(ops[(add, "total")]["a"]), ops
+assert ops[(add, "total")]["unit"] == "us" and ops[(add, "count")]["unit"] == "count", ops
+assert ops[(add, "count")]["delta"] == "0"
 cfg = [r for r in rows if r["section"] == "config"]
 assert [(r["name"], r["a"], r["b"]) for r in cfg] == [("aicore.frequency", "1GHz", "500MHz")], cfg
 rep = [r for r in rows if r["section"] == "replay"]

@@ -569,5 +569,29 @@ TEST_F(CheckTest, CompareDeltas) {
   expect_has(err2.str(), "none/stats.json: missing");
 }
 
+// A stats.json that folds zeros (sim/stats.h: "zeros": "folded"): an absent statistic is 0, for a
+// target and for compare (a statistic that went from 0 to something is a change, not "only in").
+TEST_F(CheckTest, FoldedZerosReadAsZero) {
+  fs::create_directories(dir_ / "f");
+  write("f/stats.json", R"({"time_unit": "us", "zeros": "folded",
+    "chip0": {"hbm": {"bytes": {"value": 456, "unit": "B", "desc": "bytes"}},
+              "aicore": {"preemptions": {"value": 2, "unit": "", "desc": "p"}}},
+    "sim_time": {"value": 50.2264, "unit": "us", "desc": "t"}})");
+  RunOutputs f((dir_ / "f").string());
+  EXPECT_EQ(f.value(stats("chip0.hbm.bandwidth")), 0);
+  EXPECT_EQ(f.value(stats("chip7.sdma.bytes")), 0);
+  EXPECT_EQ(f.value(stats("sim_time")), 50.2264);
+  RunOutputs full(run());  // no "zeros": an absent path stays an error
+  EXPECT_THROW(full.value(stats("chip7.sdma.bytes")), MetricError);
+  std::ostringstream out, err;
+  ASSERT_EQ(run_compare(run(), (dir_ / "f").string(), "", out, err), 0) << err.str();
+  // A's bandwidth, blocks and functional are 0 in B (folded there); B's preemptions are only in
+  // B (A folds nothing, so its absence there is not a zero).
+  expect_has(out.str(),
+             "stats.json: 5 numeric metrics in both, 4 changed (0 only in A, 1 only in B)");
+  expect_has(out.str(),
+             "chip0.hbm.bandwidth      GB/s       100        0          -100  -100.00%\n");
+}
+
 }  // namespace
 }  // namespace npusim::check

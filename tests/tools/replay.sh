@@ -40,6 +40,21 @@ case "${CASE}" in
       "sum(1 for e in d if e.get('ph') == 'X' and e.get('name') == 'AscendCL@aclrtStreamWaitEvent') == 1 + 2 + 1"
     for f in timeline.json stats.json op_summary.csv config.yaml; do [[ -s out/${f} ]]; done
     [[ $(grep -c "^" out/op_summary.csv) -eq 6 ]]  # header + 5 kernels
+    # op_summary.csv names each operator and its tensors as msprof does: it replays as a trace
+    # (msprof_csv.cpp), giving the same rows; --stats full writes the zero statistics too.
+    "${NPUSIM}" replay out/op_summary.csv --config tiny --stats full --out again > again.txt
+    grep -q "ops run: 5 (5 per iteration x 1)" again.txt
+    python3 - out/op_summary.csv again/op_summary.csv <<'PY'
+import csv, sys
+cols = ["Op Name", "OP Type", "Input Shapes", "Input Data Types", "Input Formats",
+        "Output Shapes", "Output Data Types", "Output Formats"]
+a, b = ([[r[c] for c in cols] for r in csv.DictReader(open(f))] for f in sys.argv[1:])
+assert a == b, (a, b)
+assert a[0] == ["aclnnAdd_AddAiCore_Add", "Add", "2,3;3", "FLOAT;FLOAT", "ND;ND", "2,3", "FLOAT",
+                "ND"], a[0]
+PY
+    grep -q '"zeros": "folded"' out/stats.json && grep -q '"zeros": "written"' again/stats.json
+    grep -q "^zeros written$" again/stats.txt && grep -q "^# unit: us$" out/stats.txt
     # Synchronous per op, three iterations: same results, no events between the ops.
     "${NPUSIM}" replay "${SRC}/tests/tools/add_mul.yaml" --config tiny --sync-per-op --repeat 3 \
       --out sync | tee sync.txt

@@ -94,6 +94,8 @@ class RunOutputs {
   const std::map<std::string, double>& stats_leaves();
   /// The unit of a stats leaf: its `unit`, or (none stated) the one its name implies.
   std::string stats_unit(const std::string& path);
+  /// stats.json left its zero statistics out ("zeros": "folded"): an absent one is 0.
+  bool stats_zeros_folded();
   bool has_op_summary() const;
   bool has_replay_summary() const;
   const nlohmann::json& timeline_json();

@@ -174,16 +174,28 @@ void compare_stats(RunOutputs& a, RunOutputs& b, bool fold, std::ostream& out, C
   std::vector<Change> changed;
   std::map<std::string, double> common;
   std::size_t only_a = 0, only_b = 0;
+  // A statistic absent from a run whose stats.json folds zeros (sim/stats.h) is 0 there.
+  const bool a0 = a.stats_zeros_folded(), b0 = b.stats_zeros_folded();
+  const auto note = [&](const std::string& key, double va, double vb) {
+    common[key] = va;
+    if (va != vb) changed.push_back({key, va, vb, rel_change(va, vb)});
+  };
   for (const auto& [key, va] : la) {
     const auto it = lb.find(key);
-    if (it == lb.end()) {
+    if (it != lb.end() || b0) {
+      note(key, va, it == lb.end() ? 0.0 : it->second);
+    } else {
       ++only_a;
-      continue;
     }
-    common[key] = va;
-    if (va != it->second) changed.push_back({key, va, it->second, rel_change(va, it->second)});
   }
-  for (const auto& kv : lb) only_b += la.count(kv.first) ? 0 : 1;
+  for (const auto& [key, vb] : lb) {
+    if (la.count(key)) continue;
+    if (a0) {
+      note(key, 0.0, vb);
+    } else {
+      ++only_b;
+    }
+  }
   const std::vector<Group> groups = group_changes(changed, common, fold);
   out << "\nstats.json: " << common.size() << " numeric metrics in both, " << changed.size()
       << " changed";
@@ -196,7 +208,8 @@ void compare_stats(RunOutputs& a, RunOutputs& b, bool fold, std::ostream& out, C
   if (changed.empty()) return;
   Table t({"metric", "unit", "n", "A", "B", "delta", "change"}, {0, 1});
   for (const Group& g : groups) {
-    const std::string unit = a.stats_unit(g.rows[0]->key);
+    std::string unit = a.stats_unit(g.rows[0]->key);
+    if (unit.empty()) unit = b.stats_unit(g.rows[0]->key);  // a statistic folded away in A
     const std::string n = g.rows.size() == g.total ? std::to_string(g.total)
                                                    : std::to_string(g.rows.size()) + "/" +
                                                          std::to_string(g.total);

@@ -139,6 +139,10 @@ const std::map<std::string, double>& RunOutputs::stats_leaves() {
   return *leaves_;
 }
 
+bool RunOutputs::stats_zeros_folded() {
+  return stats_json().is_object() && stats_json().value("zeros", std::string()) == "folded";
+}
+
 std::string RunOutputs::stats_unit(const std::string& path) {
   stats_leaves();
   const std::string leaf = path.size() > 6 && path.compare(path.size() - 6, 6, ".value") == 0
@@ -184,8 +188,10 @@ std::string some_keys(const json& j) {
   return have;
 }
 
-/// A dotted path into stats.json; a {value, unit, desc} statistic gives its value.
-double stats_value(const json& root, const std::string& dir, const std::string& path) {
+/// A dotted path into stats.json; a {value, unit, desc} statistic gives its value; a path absent
+/// from a file that folds zeros is 0.
+double stats_value(const json& root, const std::string& dir, const std::string& path,
+                   bool zeros_folded) {
   const json* j = &root;
   std::string walked;
   std::size_t pos = 0;
@@ -193,6 +199,7 @@ double stats_value(const json& root, const std::string& dir, const std::string& 
     const std::size_t dot = path.find('.', pos);
     const std::string key = path.substr(pos, dot == std::string::npos ? dot : dot - pos);
     if (!j->is_object() || !j->contains(key)) {
+      if (zeros_folded) return 0.0;
       const std::string have = some_keys(*j);
       throw MetricError(dir + "/stats.json: no key '" + key + "' under '" +
                         (walked.empty() ? "(top)" : walked) + "'" +
@@ -279,7 +286,8 @@ double op_summary_value(const std::vector<std::vector<std::string>>& rows,
 
 double RunOutputs::source_value(const Metric& m) {
   switch (m.source) {
-    case Metric::Source::kStats: return stats_value(stats_json(), dir_, m.path);
+    case Metric::Source::kStats:
+      return stats_value(stats_json(), dir_, m.path, stats_zeros_folded());
     case Metric::Source::kReplay: return replay_value(replay_json(), dir_, m.path);
     case Metric::Source::kTimeline: return timeline_value(timeline_json(), dir_, m);
     case Metric::Source::kOpSummary: return op_summary_value(op_rows(), dir_, m);

@@ -10,11 +10,16 @@ import csv, json, math, sys
 out = sys.argv[1]
 rows = list(csv.DictReader(open(out + "/op_summary.csv")))
 aicpu = [r for r in rows if r["Task Type"] == "AI_CPU"]
-names = sorted(r["Op Name"] for r in aicpu)
+names = sorted(r["OP Type"] for r in aicpu)
 if names != ["FailingOp", "IndexPut", "NonZeroIndex", "NonZeroIndex", "NonZeroIndex"]:
     sys.exit("op_summary AI_CPU rows: %s" % names)
-if [r["OP Type"] for r in aicpu if r["Op Name"] == "IndexPut"] != ["IndexPut"]:
-    sys.exit("aclnnIndexPutImpl's row has no OP Type IndexPut")
+# Op Name "<API>_<kernel>AiCpu_<OP Type>" (models/op_info.h), with the operator's tensors.
+put = [r for r in aicpu if r["OP Type"] == "IndexPut"]
+if put[0]["Op Name"] != "aclnnIndexPutImpl_IndexPutAiCpu_IndexPut" or \
+        put[0]["Input Shapes"] == "N/A" or put[0]["Output Formats"] == "N/A":
+    sys.exit("aclnnIndexPutImpl's row: %s" % put[0])
+if any(not r["Op Name"].endswith("AiCpu_" + r["OP Type"]) for r in aicpu):
+    sys.exit("AI_CPU Op Names: %s" % [r["Op Name"] for r in aicpu])
 for r in aicpu:
     if r["aicore_time(us)"] != "N/A" or r["Block Num"] != "1":
         sys.exit("AI_CPU row: %s" % r)

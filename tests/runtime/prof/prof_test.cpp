@@ -13,6 +13,7 @@
 #include "mstx/ms_tools_ext.h"
 #include "profiling/aprof_pub.h"
 #include "runtime/core/runtime.h"
+#include "runtime/prof/msprof_summaries.h"
 #include "runtime/prof/profiler.h"
 #include "tests/runtime/test_support.h"
 #include "tests/test_util.h"
@@ -273,12 +274,10 @@ TEST_F(ProfTest, MstxMarksRangesAndDomains) {
 }
 
 // aclprofStop writes the session's files in msprof's layout; records before aclprofStart are not
-// in it. The timeline and op summary are copied from the run's output directory.
+// in it. FakeBackend records no timeline: only the markers, the devices and the README.
 TEST_F(ProfTest, StopWritesSessionFiles) {
   const fs::path out = fresh_dir("out");
   fs::create_directories(out);
-  std::ofstream(out / "timeline.json") << "[]";
-  std::ofstream(out / "op_summary.csv") << "Op Name\n";
   fake().set_output_dir(out.string());
   const fs::path dir = fresh_dir("session");
   const std::string path = dir.string();
@@ -289,19 +288,24 @@ TEST_F(ProfTest, StopWritesSessionFiles) {
   const SimTime t = host_clock();
   ASSERT_EQ(aclprofMarkEx("during", 6, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclprofStop(config), ACL_SUCCESS);
-  const fs::path files = dir / "PROF_000001_npusim" / "mindstudio_profiler_output";
+  const fs::path root = dir / "PROF_000001_npusim";
+  const fs::path files = root / "mindstudio_profiler_output";
   char line[128];
   std::snprintf(line, sizeof line, "marker,default,during,0,%llu.%06llu,%llu.%06llu,0.000000\n",
                 static_cast<unsigned long long>(t / 1000000),
                 static_cast<unsigned long long>(t % 1000000),
                 static_cast<unsigned long long>(t / 1000000),
                 static_cast<unsigned long long>(t % 1000000));
-  EXPECT_EQ(read_text(files / "msprof_tx.csv"),
+  EXPECT_EQ(read_text(files / "msprof_tx_000001.csv"),
             std::string("event_type,domain,message,thread_id,start_time(us),end_time(us),"
                         "duration(us)\n") +
                 line);
-  EXPECT_EQ(read_text(files / "msprof.json"), "[]");
-  EXPECT_EQ(read_text(files / "op_summary.csv"), "Op Name\n");
+  const std::string info = read_text(root / "device_0" / "info.json");
+  EXPECT_NE(info.find("\"device_id\": 0,"), std::string::npos) << info;
+  EXPECT_NE(info.find("\"soc\": \""), std::string::npos) << info;
+  EXPECT_FALSE(fs::exists(root / "device_1"));  // not profiled
+  EXPECT_NE(read_text(files / "README.txt").find("op_statistic_<s>.csv"), std::string::npos);
+  EXPECT_FALSE(fs::exists(files / "msprof_000001.json"));  // nothing recorded
   // The run's msprof_tx.csv has every record.
   profiler().write_outputs(fake());
   const std::string all = read_text(out / "msprof_tx.csv");
@@ -309,6 +313,37 @@ TEST_F(ProfTest, StopWritesSessionFiles) {
   EXPECT_NE(all.find("marker,default,during,"), std::string::npos) << all;
   EXPECT_EQ(aclprofDestroyConfig(config), ACL_SUCCESS);
   EXPECT_EQ(aclprofFinalize(), ACL_SUCCESS);
+}
+
+// api_statistic and task_time from a session's timeline (msprof_summaries.h): host API spans by
+// name, device tasks with their kernel types, only what started at or after the session start.
+TEST(MsprofSummaries, ApiStatisticAndTaskTime) {
+  const std::string timeline = R"([
+{"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"CANN"}},
+{"name":"process_labels","ph":"M","pid":1,"tid":0,"args":{"labels":"CPU"}},
+{"name":"process_name","ph":"M","pid":2,"tid":0,"args":{"name":"Ascend Hardware"}},
+{"name":"process_labels","ph":"M","pid":2,"tid":0,"args":{"labels":"NPU 3"}},
+{"name":"process_name","ph":"M","pid":3,"tid":0,"args":{"name":"NPU 3 Units"}},
+{"name":"AscendCL@aclrtMalloc","ph":"X","pid":1,"tid":0,"ts":1,"dur":5,"args":{}},
+{"name":"AscendCL@aclrtMemcpy","ph":"X","pid":1,"tid":0,"ts":10,"dur":1,"args":{}},
+{"name":"AscendCL@aclrtMemcpy","ph":"X","pid":1,"tid":0,"ts":12,"dur":3,"args":{}},
+{"name":"AscendCL@aclnnAdd","ph":"X","pid":1,"tid":0,"ts":20,"dur":2,"args":{}},
+{"name":"marker","ph":"X","pid":1,"tid":0,"ts":20,"dur":0,"args":{}},
+{"name":"MEMCPY_H2D","ph":"X","pid":2,"tid":1,"ts":10.5,"dur":4,"args":{"Task Type":"PCIE_DMA_SQE","Stream Id":1,"Task Id":0}},
+{"name":"Add","ph":"X","pid":2,"tid":1,"ts":22,"dur":1.25,"args":{"Task Type":"AI_VECTOR_CORE","Stream Id":1,"Task Id":1}},
+{"name":"Add","ph":"X","pid":3,"tid":7,"ts":22,"dur":1,"args":{"block":0}}
+])";
+  const TimelineSummaries s = summarize_timeline(timeline, 2.0);  // the session began at 2 us
+  EXPECT_EQ(s.api_statistic,
+            "Device_id,Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n"
+            "host,AscendCL,aclrtMemcpy,4.000,2,2.000,1.000,3.000,1.000\n"
+            "host,AscendCL,aclnnAdd,2.000,1,2.000,2.000,2.000,0.000\n");
+  EXPECT_EQ(s.task_time,
+            "Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),"
+            "task_stop(us)\n"
+            "3,N/A,PCIE_DMA_SQE,1,0,4.000,10.500,14.500\n"
+            "3,Add,KERNEL_AIVEC,1,1,1.250,22.000,23.250\n");
+  EXPECT_THROW(summarize_timeline("{}", 0), std::runtime_error);
 }
 
 }  // namespace
