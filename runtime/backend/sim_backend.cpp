@@ -25,6 +25,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/system.h"
 #include "models/chip_config_loader.h"
 #include "runtime/core/backend.h"
@@ -32,6 +34,7 @@
 #include "sim/log.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
+#include "sim/version.h"
 
 // libsystemc.so references sc_main, so every executable linking libacl_rt.so needs one; this stub
 // is exported (weak, so a program or test binary may define its own).
@@ -156,6 +159,14 @@ void SimBackend::trace_host(std::uint32_t thread, const char* name, SimTime star
   trace_.complete(host_pid_, tid, name, start, end, {sim::TraceField::num("Thread Id", thread)});
 }
 
+// stats.json: the statistics tree after a first field that names the simulator which made them
+// ("npusim_version": what `npusim --version` prints; tools reading stats.json skip text fields).
+std::string stats_json(const sim::StatGroup& stats) {
+  nlohmann::ordered_json out = {{"npusim_version", sim::version_string()}};
+  out.update(nlohmann::ordered_json::parse(stats.to_json()));
+  return out.dump(2);
+}
+
 // Output problems are reported on stderr, never thrown: this also runs from an atexit hook.
 void SimBackend::write_outputs() {
   if (out_dir_.empty()) return;
@@ -170,7 +181,7 @@ void SimBackend::write_outputs() {
   sim_time_ = engine_.now();
   try {
     trace_.write((dir / "timeline.json").string());
-    write_text(dir / "stats.json", stats_.to_json() + "\n");
+    write_text(dir / "stats.json", stats_json(stats_) + "\n");
     write_text(dir / "config.yaml", config_yaml_);
     write_text(dir / "op_summary.csv", op_summary());
   } catch (const std::exception& e) {

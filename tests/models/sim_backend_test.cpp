@@ -15,6 +15,7 @@
 
 #include "runtime/core/backend.h"
 #include "sim/config.h"
+#include "sim/version.h"
 #include "tests/models/bench.h"
 
 namespace npusim::models::testing {
@@ -188,6 +189,9 @@ TEST(SimBackend, WritesTimelineStatsAndConfig) {
   const std::string stats = read_file(out / "stats.json");
   EXPECT_NE(stats.find("\"chip0\""), std::string::npos);
   EXPECT_NE(stats.find("\"bandwidth\""), std::string::npos);
+  // The first field names the simulator (`npusim --version`); the statistics follow.
+  EXPECT_EQ(stats.rfind("{\n  \"npusim_version\": \"" + sim::version_string() + "\",\n", 0), 0u)
+      << stats.substr(0, 80);
   const std::string config = read_file(out / "config.yaml");
   EXPECT_EQ(config.rfind("# npusim", 0), 0u);
   EXPECT_NE(config.find("dma_channels: 2"), std::string::npos);
