@@ -159,10 +159,14 @@ void SimBackend::trace_host(std::uint32_t thread, const char* name, SimTime star
   trace_.complete(host_pid_, tid, name, start, end, {sim::TraceField::num("Thread Id", thread)});
 }
 
-// stats.json: the statistics tree after a first field that names the simulator which made them
-// ("npusim_version": what `npusim --version` prints; tools reading stats.json skip text fields).
+// stats.json: the statistics tree after a first entry that names the simulator which made them,
+// in the shape of a statistic (scripts that walk the file expect {value, unit, desc} leaves; its
+// value is text, which tools reading numbers skip).
 std::string stats_json(const sim::StatGroup& stats) {
-  nlohmann::ordered_json out = {{"npusim_version", sim::version_string()}};
+  nlohmann::ordered_json out;
+  out["npusim_version"] = {{"value", sim::version_string()},
+                           {"unit", ""},
+                           {"desc", "the npusim that wrote this file (npusim --version)"}};
   out.update(nlohmann::ordered_json::parse(stats.to_json()));
   return out.dump(2);
 }

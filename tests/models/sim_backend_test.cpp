@@ -189,8 +189,9 @@ TEST(SimBackend, WritesTimelineStatsAndConfig) {
   const std::string stats = read_file(out / "stats.json");
   EXPECT_NE(stats.find("\"chip0\""), std::string::npos);
   EXPECT_NE(stats.find("\"bandwidth\""), std::string::npos);
-  // The first field names the simulator (`npusim --version`); the statistics follow.
-  EXPECT_EQ(stats.rfind("{\n  \"npusim_version\": \"" + sim::version_string() + "\",\n", 0), 0u)
+  // The first entry names the simulator (`npusim --version`); the statistics follow.
+  const std::string head = "{\n  \"npusim_version\": {\n    \"value\": \"" + sim::version_string();
+  EXPECT_EQ(stats.rfind(head + "\",\n", 0), 0u)
       << stats.substr(0, 80);
   const std::string config = read_file(out / "config.yaml");
   EXPECT_EQ(config.rfind("# npusim", 0), 0u);

@@ -57,10 +57,8 @@ done < <(find "${PREFIX}" -type f \( -name "*.so" -o -perm -u+x \) -exec sh -c \
 source "${PREFIX}/set_env.sh"
 [[ "${ASCEND_TOOLKIT_HOME}" == "${PREFIX}" ]] || fail "ASCEND_TOOLKIT_HOME=${ASCEND_TOOLKIT_HOME}"
 [[ "$(command -v npusim)" == "${PREFIX}/bin/npusim" ]] || fail "npusim is $(command -v npusim)"
-if [[ "${NPUSIM_SANITIZER:-}" == asan ]]; then  # as tests/e2e/e2e.sh: an instrumented runtime
-  export LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
-  export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
-fi
+# shellcheck source=tests/e2e/sanitizer_env.sh
+source "${SRC}/tests/e2e/sanitizer_env.sh"  # tools/dev.sh sanitize: the ASan runtime first
 
 g++ -std=c++17 -O2 -Wall -Werror -I"${ASCEND_TOOLKIT_HOME}/include" \
     "${SRC}/tests/package/hello_npusim.cpp" -L"${ASCEND_TOOLKIT_HOME}/lib64" -lascendcl -o hello
@@ -78,7 +76,7 @@ python3 - "$(cut -d' ' -f2 version.txt)" <<'PY'
 import json, sys
 stats = json.load(open("out/stats.json"))
 assert next(iter(stats)) == "npusim_version", list(stats)[:3]
-assert stats["npusim_version"] == sys.argv[1], (stats["npusim_version"], sys.argv[1])
+assert stats["npusim_version"]["value"] == sys.argv[1], (stats["npusim_version"], sys.argv[1])
 assert stats["sim_time"]["value"] > 0, stats["sim_time"]
 PY
 echo "package: ${DEB##*/} OK"
