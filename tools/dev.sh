@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # The README's two commands, for a fresh Debian machine and a clean clone:
-#   tools/dev.sh demo   install what is missing, build, install to build/install, run the demo
+#   tools/dev.sh demo   install what is missing to build, build only the runtime and the CLI
+#                       (no tests, benchmarks or fuzzers), install to build/install, run the demo
 #                       program on the default (embedded) chip config and point to its timeline
-#   tools/dev.sh test   install what is missing, build, run the whole test suite, then build it
-#                       with ASan + UBSan and run it again (CI: .ci/run)
-# Other verbs: deps (packages only), build (deps + build + install tree), bench, fuzz (the API and
-# config fuzzers for 10^6 calls / 10^5 cases), sanitize (everything built with AddressSanitizer +
-# UndefinedBehaviorSanitizer in build-asan/, then the whole test suite; .ci/run runs it too),
-# fidelity (build, then the fidelity suite bench/fidelity/ on the ascend910b and ascend310p
-# presets: microbenchmarks in simulated time next to published figures, README "Fidelity").
+#   tools/dev.sh test   install what is missing, build everything, run the whole test suite, then
+#                       build it with ASan + UBSan and run it again (CI: .ci/run)
+# Other verbs: deps (packages only), build (deps + build of everything + install tree), package
+# (the Debian package of the install tree: build/package/npusim_<version>_amd64.deb, installing
+# to /opt/npusim), bench, fuzz (the API and config fuzzers for 10^6 calls / 10^5 cases), sanitize
+# (everything built with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/, then the
+# whole test suite; .ci/run runs it too), fidelity (build, then the fidelity suite bench/fidelity/
+# on the ascend910b and ascend310p presets: microbenchmarks in simulated time next to published
+# figures, README "Fidelity").
+# demo and package configure build/ with NPUSIM_TESTS=OFF and NPUSIM_BENCH=OFF, the others with
+# both ON; switching keeps what is built (the options add targets, they change no flags).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,18 +25,23 @@ JOBS="$(nproc)"
 # folder (CI's) reuses what this one compiled.
 export CCACHE_BASEDIR="${ROOT}" CCACHE_NOHASHDIR=1
 
-PACKAGES=(build-essential cmake make pkg-config ccache
-          libsystemc-dev libyaml-cpp-dev libcli11-dev libgtest-dev libgmock-dev nlohmann-json3-dev libeigen3-dev
-          python3 python3-numpy
+# What demo and package need: the compilers and the libraries the runtime and the CLI build with.
+BUILD_PACKAGES=(build-essential cmake make pkg-config ccache
+                libsystemc-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
+                python3
+                libjpeg62-turbo-dev libpng-dev                    # DVPP JPEG / PNG
+                libavcodec-dev libavutil-dev libswscale-dev)      # DVPP VDEC / VENC (x264, x265)
+# And what the test suite needs besides.
+PACKAGES=("${BUILD_PACKAGES[@]}"
+          libgtest-dev libgmock-dev python3-numpy
           python3-matplotlib chromium                             # npusim report; its browser test
-          libjpeg62-turbo-dev libpng-dev                          # DVPP JPEG / PNG
-          libavcodec-dev libavutil-dev libswscale-dev             # DVPP VDEC / VENC (x264, x265)
           valgrind                                                # e2e_link_hygiene: callgrind runs an ACL program
           slurm-wlm munge)                                        # npusim sweep --slurm, tested for real
 
-deps() {
-  local missing=()
-  for p in "${PACKAGES[@]}"; do
+deps() {  # deps [package...] (default: all of PACKAGES)
+  local want=("$@") missing=() p
+  [[ $# -gt 0 ]] || want=("${PACKAGES[@]}")
+  for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if [[ ${#missing[@]} -gt 0 ]]; then
@@ -43,16 +53,44 @@ deps() {
   fi
 }
 
-build() {
-  deps
-  cmake -S "${ROOT}" -B "${BUILD}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON >/dev/null
-  cmake --build "${BUILD}" -j"${JOBS}"
+# configure <ON|OFF>: build/ with the tests and benchmarks (ON) or only the runtime, the CLI and
+# what they install (OFF).
+configure() {
+  cmake -S "${ROOT}" -B "${BUILD}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
+        -DNPUSIM_TESTS="$1" -DNPUSIM_BENCH="$1" >/dev/null
+}
+
+install_tree() {
   cmake --install "${BUILD}" --prefix "${PREFIX}" >/dev/null
   echo "[npusim] install tree: ${PREFIX}  (source ${PREFIX}/bin/setenv.bash)"
 }
 
+build() {  # everything: the tests, fuzzers and benchmarks too
+  deps
+  configure ON
+  cmake --build "${BUILD}" -j"${JOBS}"
+  install_tree
+}
+
+build_runtime() {  # only the runtime, the CLI and the rest of the install tree
+  deps "${BUILD_PACKAGES[@]}"
+  configure OFF
+  cmake --build "${BUILD}" -j"${JOBS}"
+  install_tree
+}
+
+# The install tree as a Debian package (runtime/install/package.cmake): /opt/npusim.
+package() {
+  build_runtime
+  local deb
+  deb="$(cpack -G DEB --config "${BUILD}/CPackConfig.cmake" -B "${BUILD}/package" |
+         sed -n 's/^CPack: - package: \(.*\.deb\) generated\.$/\1/p')"
+  echo "[npusim] package: ${deb}"
+  echo "[npusim]   install: sudo apt install ${deb}   then: source /opt/npusim/set_env.sh"
+}
+
 demo() {
-  build
+  build_runtime
   local out="${BUILD}/demo-out"
   # Built like any CANN host program: plain g++ against the install tree.
   g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${ROOT}/tools/demo/demo.cpp" \
@@ -94,6 +132,7 @@ case "${1:-}" in
   deps) deps ;;
   build) build ;;
   demo) demo ;;
+  package) package ;;
   test) test_all; sanitize ;;
   sanitize) sanitize ;;
   fuzz) fuzz ;;
@@ -103,5 +142,5 @@ case "${1:-}" in
             for preset in ascend910b ascend310p; do
               "${BUILD}/bench/npusim_fidelity" --config "${preset}"; echo
             done ;;
-  *) echo "usage: tools/dev.sh demo|test|build|deps|bench|fuzz|sanitize|fidelity" >&2; exit 2 ;;
+  *) echo "usage: tools/dev.sh demo|test|build|deps|package|bench|fuzz|sanitize|fidelity" >&2; exit 2 ;;
 esac

@@ -43,6 +43,7 @@
 #include "models/chip_config_loader.h"
 #include "sim/config.h"
 #include "sim/log.h"
+#include "sim/version.h"
 #include "tools/check/check.h"
 #include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
@@ -586,6 +587,7 @@ void check_log_env() {
 
 int main(int argc, char** argv) {
   CLI::App app{"npusim: a cycle-approximate Ascend-class NPU simulator behind the CANN ACL runtime"};
+  app.set_version_flag("--version", "npusim " + npusim::sim::version_string());
   app.require_subcommand(1);
   // In --help order.
   const std::vector<Command> commands = {

@@ -27,6 +27,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/system.h"
 #include "models/chip_config_loader.h"
 #include "runtime/core/backend.h"
@@ -34,6 +36,7 @@
 #include "sim/log.h"
 #include "sim/stats.h"
 #include "sim/trace.h"
+#include "sim/version.h"
 
 // libsystemc.so references sc_main, so every executable linking libacl_rt.so needs one; this stub
 // is exported (weak, so a program or test binary may define its own).
@@ -197,6 +200,18 @@ void SimBackend::trace_host(std::uint32_t thread, const char* name, SimTime star
   trace_.complete(host_pid_, tid, name, start, end, {sim::TraceField::num("Thread Id", thread)});
 }
 
+// stats.json: the statistics tree after a first entry that names the simulator which made them,
+// in the shape of a statistic (scripts that walk the file expect {value, unit, desc} leaves; its
+// value is text, which tools reading numbers skip).
+std::string versioned(const std::string& stats_json) {
+  nlohmann::ordered_json out;
+  out["npusim_version"] = {{"value", sim::version_string()},
+                           {"unit", ""},
+                           {"desc", "the npusim that wrote this file (npusim --version)"}};
+  out.update(nlohmann::ordered_json::parse(stats_json));
+  return out.dump(2);
+}
+
 // Output problems are reported on stderr, never thrown: this also runs from an atexit hook.
 void SimBackend::write_outputs() {
   if (out_dir_.empty()) return;
@@ -211,7 +226,7 @@ void SimBackend::write_outputs() {
   sim_time_ = engine_.now();
   try {
     trace_.write((dir / "timeline.json").string());
-    write_text(dir / "stats.json", sim::stats_json(stats_, stats_output_) + "\n");
+    write_text(dir / "stats.json", versioned(sim::stats_json(stats_, stats_output_)) + "\n");
     write_text(dir / "stats.txt", sim::stats_text(stats_, stats_output_));
     write_text(dir / "config.yaml", config_yaml_);
     write_text(dir / "op_summary.csv", op_summary());

@@ -9,12 +9,8 @@ rm -rf "${WORK}"; mkdir -p "${WORK}"; cd "${WORK}"
 # shellcheck source=/dev/null
 source "${PREFIX}/bin/setenv.bash"
 export NPUSIM_HANG_TIMEOUT=5
-if [[ "${NPUSIM_SANITIZER:-}" == asan ]]; then
-  # tools/dev.sh sanitize: the installed library is instrumented, the programs built here with
-  # plain g++ are not, so the sanitizer runtimes are loaded first (a deliberate link order).
-  export LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
-  export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
-fi
+# shellcheck source=tests/e2e/sanitizer_env.sh
+source "${SRC}/sanitizer_env.sh"  # tools/dev.sh sanitize: the ASan runtime first
 KERNEL_PROJECT="$(dirname "${WORK}")/kernel_build"  # built by the kernel_build case
 
 build() {  # build <name> [lib...] (default: acl_rt)

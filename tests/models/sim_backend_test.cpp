@@ -15,6 +15,7 @@
 
 #include "runtime/core/backend.h"
 #include "sim/config.h"
+#include "sim/version.h"
 #include "tests/models/bench.h"
 #include "tests/test_util.h"
 
@@ -181,7 +182,11 @@ TEST(SimBackend, WritesTimelineStatsAndConfig) {
   EXPECT_NE(stats.find("\"bandwidth\""), std::string::npos);
   // One time unit, stated; no zero statistic (folded away); the same statistics in stats.txt,
   // grouped by unit.
-  EXPECT_EQ(stats.rfind("{\n  \"time_unit\": \"us\",\n  \"zeros\": \"folded\",", 0), 0u) << stats;
+  // The first entry names the simulator (`npusim --version`); the statistics follow.
+  const std::string head = "{\n  \"npusim_version\": {\n    \"value\": \"" + sim::version_string();
+  EXPECT_EQ(stats.rfind(head + "\",\n", 0), 0u) << stats.substr(0, 80);
+  const std::string unit_line = "\n  },\n  \"time_unit\": \"us\",\n  \"zeros\": \"folded\",";
+  EXPECT_NE(stats.find(unit_line), std::string::npos) << stats.substr(0, 300);
   EXPECT_EQ(stats.find("\"ps\""), std::string::npos);
   EXPECT_EQ(stats.find("\"value\": 0,"), std::string::npos) << stats;
   const std::string text = read_text(out / "stats.txt");
