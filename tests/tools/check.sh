@@ -114,7 +114,7 @@ PY
     grep -Eq "^aicore.frequency +1GHz +500MHz$" out.txt
     grep -Eq "^stats.json: [0-9]+ numeric metrics in both, [1-9][0-9]* changed" out.txt
     # Per-core rows are one line per unit, with the range of values and the rows' count.
-    grep -Eq "^chip0.aicore.cores.aiv\*.busy_time +us +[0-9]+/[0-9]+ +[0-9]+\.\.[0-9]+ " out.txt
+    grep -Eq "^chip0.aicore.cores.aiv\*.busy_time +us +[0-9/]+ +[0-9.]+\.\.[0-9.]+ " out.txt
     ! grep -q "aiv1.busy_time" out.txt
     grep -Eq "^sim_time +us +1 " out.txt
     grep -Eq "^aclnnMul_MulAiCore_Mul +count +count +3 +3 +0 +\+0\.00%$" out.txt

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "tools/check/check.h"
+#include "tools/check/units.h"
 #include "tools/check/text.h"
 
 namespace npusim::check {
@@ -177,6 +178,9 @@ void compare_stats(RunOutputs& a, RunOutputs& b, bool fold, std::ostream& out, C
   // A statistic absent from a run whose stats.json folds zeros (sim/stats.h) is 0 there.
   const bool a0 = a.stats_zeros_folded(), b0 = b.stats_zeros_folded();
   const auto note = [&](const std::string& key, double va, double vb) {
+    // A run written before stats.json said µs (ps then): B's value in A's unit.
+    const std::string ua = a.stats_unit(key), ub = b.stats_unit(key);
+    if (ua != ub && !ua.empty() && !ub.empty()) vb *= unit_factor(ub, ua).value_or(1.0);
     common[key] = va;
     if (va != vb) changed.push_back({key, va, vb, rel_change(va, vb)});
   };
