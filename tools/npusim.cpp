@@ -45,6 +45,7 @@
 #include "sim/log.h"
 #include "sim/version.h"
 #include "tools/check/check.h"
+#include "tools/cli_process.h"
 #include "tools/merge/merge.h"
 #include "tools/replay/runner.h"
 #include "runtime/hccl/hub_domains.h"
@@ -54,6 +55,9 @@
 
 namespace fs = std::filesystem;
 using npusim::models::ChipConfig;
+using npusim::cli::prepend_env_path;
+using npusim::cli::self_dir;
+using npusim::cli::spawn_and_wait;
 
 namespace {
 
@@ -105,21 +109,6 @@ bool load(const ConfigOptions& o, ChipConfig& out) {
   }
 }
 
-fs::path self_dir() {
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n <= 0) return {};
-  buf[n] = '\0';
-  return fs::path(buf).parent_path();
-}
-
-void prepend_env_path(const char* var, const fs::path& dir) {
-  if (!fs::is_directory(dir)) return;
-  std::string value = dir.string();
-  if (const char* old = std::getenv(var); old && *old) value += std::string(":") + old;
-  setenv(var, value.c_str(), 1);
-}
-
 /// Passes the chosen configuration and output directory to the runtime (which reads them at
 /// aclInit, in this process or in the program run).
 bool export_env(const ConfigOptions& o, const std::string& out_dir, const char* command) {
@@ -141,30 +130,6 @@ bool export_env(const ConfigOptions& o, const std::string& out_dir, const char* 
     setenv("NPUSIM_OUT", fs::absolute(out_dir).c_str(), 1);
   }
   return true;
-}
-
-/// Runs argv[0] (looked up on PATH) with argv and waits for it; returns its wait status, or -1
-/// when it could not be started. When exec fails the child prints
-/// "npusim <command>: <cannot>: <reason>" and exits with `exec_failure`.
-int spawn_and_wait(std::vector<std::string> argv, const char* command, const std::string& cannot,
-                   int exec_failure) {
-  std::vector<char*> args;
-  for (auto& a : argv) args.push_back(a.data());
-  args.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    std::cerr << "npusim " << command << ": fork: " << std::strerror(errno) << "\n";
-    return -1;
-  }
-  if (pid == 0) {
-    execvp(args[0], args.data());
-    std::cerr << "npusim " << command << ": " << cannot << ": " << std::strerror(errno) << "\n";
-    _exit(exec_failure);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
 }
 
 int run_program(const ConfigOptions& o, const std::string& out_dir, std::vector<std::string> argv) {

@@ -167,6 +167,29 @@ std::vector<Group> group_changes(const std::vector<Change>& changed,
   return out;
 }
 
+/// The changed statistics, a line a group (folded rows) and a CSV row each.
+void print_stats(RunOutputs& a, RunOutputs& b, const std::vector<Group>& groups, std::ostream& out,
+                 CsvRows& csv) {
+  Table t({"metric", "unit", "n", "A", "B", "delta", "change"}, {0, 1});
+  for (const Group& g : groups) {
+    std::string unit = a.stats_unit(g.rows[0]->key);
+    if (unit.empty()) unit = b.stats_unit(g.rows[0]->key);  // a statistic folded away in A
+    const std::string n = g.rows.size() == g.total ? std::to_string(g.total)
+                                                   : std::to_string(g.rows.size()) + "/" +
+                                                         std::to_string(g.total);
+    t.add({g.key, unit, n, range(g, [](const Change& c) { return c.a; }, num),
+           range(g, [](const Change& c) { return c.b; }, num),
+           range(g, [](const Change& c) { return c.b - c.a; }, num),
+           range(g, [](const Change& c) { return c.rel; }, percent)});
+    for (const Change* c : g.rows) {
+      csv.push_back({"stats", c->key, "value", unit, num(c->a), num(c->b), num(c->b - c->a),
+                     csv_percent(c->rel)});
+    }
+  }
+  out << "\n";
+  t.print(out);
+}
+
 /// stats.json: the numeric leaves in both runs that differ, largest relative change first;
 /// every changed leaf is a CSV row, folded or not.
 void compare_stats(RunOutputs& a, RunOutputs& b, bool fold, std::ostream& out, CsvRows& csv) {
@@ -209,25 +232,7 @@ void compare_stats(RunOutputs& a, RunOutputs& b, bool fold, std::ostream& out, C
     out << "(rows that differ only in a core, channel or stream index are one line, `*`: n = "
            "rows changed/rows; --unfold lists each)\n";
   }
-  if (changed.empty()) return;
-  Table t({"metric", "unit", "n", "A", "B", "delta", "change"}, {0, 1});
-  for (const Group& g : groups) {
-    std::string unit = a.stats_unit(g.rows[0]->key);
-    if (unit.empty()) unit = b.stats_unit(g.rows[0]->key);  // a statistic folded away in A
-    const std::string n = g.rows.size() == g.total ? std::to_string(g.total)
-                                                   : std::to_string(g.rows.size()) + "/" +
-                                                         std::to_string(g.total);
-    t.add({g.key, unit, n, range(g, [](const Change& c) { return c.a; }, num),
-           range(g, [](const Change& c) { return c.b; }, num),
-           range(g, [](const Change& c) { return c.b - c.a; }, num),
-           range(g, [](const Change& c) { return c.rel; }, percent)});
-    for (const Change* c : g.rows) {
-      csv.push_back({"stats", c->key, "value", unit, num(c->a), num(c->b), num(c->b - c->a),
-                     csv_percent(c->rel)});
-    }
-  }
-  out << "\n";
-  t.print(out);
+  if (!changed.empty()) print_stats(a, b, groups, out, csv);
 }
 
 struct OpTimes {
