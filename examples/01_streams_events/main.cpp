@@ -15,16 +15,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-
-// Every ACL call returns an aclError; stop with the call, the code and the runtime's message.
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    const aclError err_ = (call);                                                   \
-    if (err_ != ACL_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s failed: %d (%s)\n", #call, err_, aclGetRecentErrMsg()); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
+#include "acl_check.h"  // CHECK(call): stop with the code and the runtime's message
 
 namespace {
 

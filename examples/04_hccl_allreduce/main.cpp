@@ -16,15 +16,7 @@
 
 #include "acl/acl.h"
 #include "hccl/hccl.h"
-
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    const aclError err_ = (call);                                                   \
-    if (err_ != ACL_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s failed: %d (%s)\n", #call, err_, aclGetRecentErrMsg()); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
+#include "acl_check.h"  // CHECK(call): stop with the code and the runtime's message
 
 #define HCCL_CHECK(call)                                                          \
   do {                                                                            \

@@ -6,15 +6,7 @@
 #include <cstdlib>
 
 #include "acl/acl.h"
-
-#define CHECK(call)                                                                 \
-  do {                                                                              \
-    const aclError err_ = (call);                                                   \
-    if (err_ != ACL_SUCCESS) {                                                      \
-      std::fprintf(stderr, "%s failed: %d (%s)\n", #call, err_, aclGetRecentErrMsg()); \
-      std::exit(1);                                                                 \
-    }                                                                               \
-  } while (0)
+#include "acl_check.h"  // CHECK(call): stop with the code and the runtime's message
 
 int main() {
   constexpr size_t kChunk = 8u << 20;
