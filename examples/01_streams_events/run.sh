@@ -3,11 +3,7 @@
 # Build the example against the install tree and run it under npusim, with outputs.
 #   source <install prefix>/bin/setenv.bash && ./run.sh [WORK_DIR]    (default: this folder)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-work="$(realpath -m "${1:-${here}}")"
-mkdir -p "${work}" && cd "${work}"
-cmake -S "${here}" -B build > /dev/null
-cmake --build build > /dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/../common/build.sh" "$@"  # build in WORK_DIR, cd there
 # `npusim run` picks the chip (default: the 910B preset) and writes the timeline, stats and
 # op_summary.csv into out/; running ./build/streams_events alone works too (no outputs).
 npusim run --out out -- ./build/streams_events

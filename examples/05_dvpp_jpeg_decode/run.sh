@@ -4,12 +4,8 @@
 # compare the picture with libjpeg's own decode.
 #   source <install prefix>/bin/setenv.bash && ./run.sh [WORK_DIR]    (default: this folder)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-work="$(realpath -m "${1:-${here}}")"
 ref="${ASCEND_HOME_PATH}/share/npusim/npusim_dvpp_ref"  # npusim's reference tool (not CANN's)
-mkdir -p "${work}" && cd "${work}"
-cmake -S "${here}" -B build > /dev/null
-cmake --build build > /dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/../common/build.sh" "$@"  # build in WORK_DIR, cd there
 # A synthetic 1280 x 720 4:2:0 JPEG (any baseline JPEG of your own works too).
 "${ref}" gen-jpeg 1280 720 in.jpg > /dev/null
 npusim run --out out -- ./build/jpeg_decode in.jpg out.yuv

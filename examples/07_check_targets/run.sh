@@ -4,11 +4,7 @@
 #   source <install prefix>/bin/setenv.bash && ./run.sh [WORK_DIR]    (default: this folder)
 # Lines that start with "[example]" are this script's; the rest is the tools' own output.
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-work="$(realpath -m "${1:-${here}}")"
-mkdir -p "${work}" && cd "${work}"
-cmake -S "${here}" -B build > /dev/null
-cmake --build build > /dev/null
+source "$(dirname "${BASH_SOURCE[0]}")/../common/build.sh" "$@"  # build in WORK_DIR, cd there
 
 # The failed targets of a JUnit file (`npusim check --junit`), for this script's summary line.
 failed_targets() {
