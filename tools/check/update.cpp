@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -239,6 +238,17 @@ void op_targets(RunOutputs& run, std::vector<Target>& out) {
   }
 }
 
+/// "chipN" when `path` is exactly "chip<digits>" + `suffix`, else "".
+std::string chip_of(const std::string& path, const std::string& suffix) {
+  if (path.size() <= suffix.size() + 4 || path.compare(0, 4, "chip") != 0) return "";
+  const size_t end = path.size() - suffix.size();
+  if (path.compare(end, std::string::npos, suffix) != 0) return "";
+  for (size_t i = 4; i < end; ++i) {
+    if (path[i] < '0' || path[i] > '9') return "";
+  }
+  return path.substr(0, end);
+}
+
 /// The host link's bytes, and each chip that completed a task: its tasks and HBM bytes.
 void traffic_targets(const std::map<std::string, double>& leaves, std::vector<Target>& out) {
   const std::pair<const char*, const char*> kBytes[] = {
@@ -247,13 +257,13 @@ void traffic_targets(const std::map<std::string, double>& leaves, std::vector<Ta
   for (const auto& [path, name] : kBytes) {
     if (leaves.count(path)) out.push_back(target(name, stats_metric(path)));
   }
-  static const std::regex kChipTasks(R"((chip\d+)\.scheduler\.completed)");
-  std::smatch m;
+  const std::string kSuffix = ".scheduler.completed";
   for (const auto& [path, v] : leaves) {
-    if (v <= 0 || !std::regex_match(path, m, kChipTasks)) continue;
-    out.push_back(target(m[1].str() + " tasks", stats_metric(path)));
-    if (leaves.count(m[1].str() + ".hbm.bytes")) {
-      out.push_back(target(m[1].str() + " HBM bytes", stats_metric(m[1].str() + ".hbm.bytes")));
+    const std::string chip = chip_of(path, kSuffix);
+    if (v <= 0 || chip.empty()) continue;
+    out.push_back(target(chip + " tasks", stats_metric(path)));
+    if (leaves.count(chip + ".hbm.bytes")) {
+      out.push_back(target(chip + " HBM bytes", stats_metric(chip + ".hbm.bytes")));
     }
   }
 }
