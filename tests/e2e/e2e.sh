@@ -303,12 +303,14 @@ __NPU_ARCH__=2201
 vadd<float>: 32768 elements, 0 wrong, simulated time > 0
 vadd<int32_t>: 32768 elements, 0 wrong, simulated time > 0
 iota<int32_t>: 16384 elements, 0 wrong, simulated time > 0
+checksum (AI CPU): correct
 asc_project: all results correct
 OUT
     # Two launches of the template kernel (8 + 16 blocks) and one of the .cpp kernel (4 blocks):
     # a task slice each plus one per block.
     json_check run/timeline.json "[e['name'] for e in d if e.get('ph') == 'X'].count('vadd') == 26"
     json_check run/timeline.json "[e['name'] for e in d if e.get('ph') == 'X'].count('iota_kernel') == 5"
+    grep -q '"Checksum"' run/timeline.json  # the AI CPU task
     # sim and cpu run modes build the same program; an Ascend 950 build is refused with the reason.
     cmake -S "${SRC}/asc_project" -B sim -DCMAKE_ASC_RUN_MODE=sim > sim.txt 2>&1
     grep -q "run mode sim (runs on npusim)" sim.txt
