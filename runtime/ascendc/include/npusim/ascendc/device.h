@@ -16,20 +16,12 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/half.h"
+#include "npusim/ascendc/qualifiers.h"
 
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
 
-#define __global__
-#define __aicore__
-#define __gm__
-#define __ubuf__
-#define __cbuf__
-#define __ca__
-#define __cb__
-#define __cc__
-#define __fbuf__
 #define __in_pipe__(p)
 #define __out_pipe__(p)
 #define __inout_pipe__(p)
