@@ -6,6 +6,8 @@
       -> ::npusim::ascendc::launch(Name, "Name", blockDim, l2ctrl, stream, args...)
   Name<T, 4><<<...>>>(args...)  ->  ::npusim::ascendc::launch(Name<T, 4>, "Name", ...)
   asm volatile(...) / __asm__ __volatile__(...)  ->  asm(...)   (kernel_operator.h maps asm)
+  __global__ __vector__ (or __cube__) kernel bodies  ->  `::npusim::ascendc::kernel_core("AIV")`
+                                          first (its printf lines name the core)
   every __global__ kernel definition  ->  NPUSIM_REGISTER_KERNEL_AS(Name, ns::Name) appended
                                           at the end of the file (see npusim/ascendc/launch.h)
 
@@ -193,8 +195,37 @@ def find_kernels(text):
     return kernels
 
 
+_CORE_QUALIFIERS = (("__vector__", "AIV"), ("__cube__", "AIC"))
+
+
+def insert_kernel_cores(text):
+    """After the opening brace of every __global__ kernel declared __vector__ or __cube__ (CANN 9),
+    inserts a call naming its core, on the same line (kernel printf lines say "[AIV Block ...]").
+    Kernels without the qualifier are left exactly as written."""
+    masked = mask(text)
+    inserts = []
+    for m in re.finditer(r"\b__global__\b", masked):
+        paren = masked.find("(", m.end())
+        if paren < 0:
+            continue
+        start = max(masked.rfind(c, 0, m.start()) for c in ";{}>")
+        head = masked[start + 1:paren]
+        core = next((name for q, name in _CORE_QUALIFIERS if re.search(r"\b%s\b" % q, head)), None)
+        close = matching(masked, paren, "(", ")")
+        if core is None or close < 0:
+            continue
+        brace = close + 1
+        while brace < len(masked) and masked[brace] not in "{;":
+            brace += 1
+        if brace < len(masked) and masked[brace] == "{":
+            inserts.append((brace + 1, ' ::npusim::ascendc::kernel_core("%s");' % core))
+    for pos, code in reversed(inserts):
+        text = text[:pos] + code + text[pos:]
+    return text
+
+
 def rewrite(text, source_path):
-    body = rewrite_asm(rewrite_launches(text))
+    body = rewrite_asm(rewrite_launches(insert_kernel_cores(text)))
     lines = ['#line 1 "%s"\n' % source_path.replace("\\", "\\\\").replace('"', '\\"'), body]
     if not body.endswith("\n"):
         lines.append("\n")

@@ -306,6 +306,14 @@ iota<int32_t>: 16384 elements, 0 wrong, simulated time > 0
 checksum (AI CPU): correct
 asc_project: all results correct
 OUT
+    build/hello > hello.txt
+    diff - hello.txt <<'OUT'
+[AIV Block 0/4] hello, answer 42
+[AIV Block 1/4] hello, answer 42
+[AIV Block 2/4] hello, answer 42
+[AIV Block 3/4] hello, answer 42
+host printf: still 7
+OUT
     # Two launches of the template kernel (8 + 16 blocks) and one of the .cpp kernel (4 blocks):
     # a task slice each plus one per block.
     json_check run/timeline.json "[e['name'] for e in d if e.get('ph') == 'X'].count('vadd') == 26"
