@@ -6,6 +6,8 @@
 #include "runtime/core/api_call.h"
 #include "runtime/core/device_query.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/lifecycle.h"
+#include "runtime/core/runtime.h"
 #include "runtime/core/peer.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
@@ -13,7 +15,11 @@ using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin
 extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  return api("aclrtSetDevice", [&](Call& c) { set_device(c, deviceId); });
+  return api_any("aclrtSetDevice", [&](Call& c) {
+    initialize_implicitly(c);  // before any aclInit, as CANN does
+    require(c.runtime().initialized(), ACL_ERROR_UNINITIALIZE, "aclInit has not been called");
+    set_device(c, deviceId);
+  });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {

@@ -106,6 +106,7 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   block_idx_ = block_idx;
   block_num_ = block_num;
   printf_out.clear();
+  core_name = nullptr;
   trace.clear();
   scalar_bbs = 0;
   issue_bbs = 0;

@@ -122,3 +122,24 @@ void format_printf(std::vector<char>& out, const char* fmt, const PrintfArg* arg
 }
 
 }  // namespace npusim::ascendc
+
+namespace npusim::ascendc {
+
+void append_block_lines(BlockContext& ctx, const std::vector<char>& text) {
+  char prefix[64];
+  const int n = std::snprintf(prefix, sizeof prefix, "[%s Block %u/%u] ",
+                              ctx.core_name != nullptr ? ctx.core_name : "AIV", ctx.block_idx(),
+                              ctx.block_num());
+  bool line_start = ctx.printf_out.empty() || ctx.printf_out.back() == '\n';
+  for (char c : text) {
+    if (line_start) ctx.printf_out.insert(ctx.printf_out.end(), prefix, prefix + n);
+    ctx.printf_out.push_back(c);
+    line_start = c == '\n';
+  }
+}
+
+void kernel_core(const char* name) {
+  if (BlockContext* ctx = current_block()) ctx->core_name = name;
+}
+
+}  // namespace npusim::ascendc

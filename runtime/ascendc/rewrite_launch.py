@@ -4,7 +4,10 @@
 
   Name<<<blockDim, l2ctrl, stream>>>(args...)
       -> ::npusim::ascendc::launch(Name, "Name", blockDim, l2ctrl, stream, args...)
+  Name<T, 4><<<...>>>(args...)  ->  ::npusim::ascendc::launch(Name<T, 4>, "Name", ...)
   asm volatile(...) / __asm__ __volatile__(...)  ->  asm(...)   (kernel_operator.h maps asm)
+  __global__ __vector__ (or __cube__) kernel bodies  ->  `::npusim::ascendc::kernel_core("AIV")`
+                                          first (its printf lines name the core)
   every __global__ kernel definition  ->  NPUSIM_REGISTER_KERNEL_AS(Name, ns::Name) appended
                                           at the end of the file (see npusim/ascendc/launch.h)
 
@@ -65,6 +68,21 @@ def matching(masked, start, open_ch, close_ch):
     return -1
 
 
+def template_args_start(head):
+    """Index of the `<` opening the template arguments `head` ends with, else len(head)."""
+    if not head.endswith(">"):
+        return len(head)
+    depth = 0
+    for i in range(len(head) - 1, -1, -1):
+        if head[i] == ">":
+            depth += 1
+        elif head[i] == "<":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(head)
+
+
 def find_launches(masked):
     """Yields (name_start, name, cfg_span, args_span, end) for each `Name<<<...>>>(...)`."""
     pos = 0
@@ -74,7 +92,9 @@ def find_launches(masked):
             return
         pos = lt + 3
         head = masked[:lt].rstrip()
-        m = re.search(r"([A-Za-z_][A-Za-z0-9_]*(?:\s*::\s*[A-Za-z_][A-Za-z0-9_]*)*)$", head)
+        targs = template_args_start(head)  # K<T, 4><<<...>>>: a template kernel
+        m = re.search(r"([A-Za-z_][A-Za-z0-9_]*(?:\s*::\s*[A-Za-z_][A-Za-z0-9_]*)*)$",
+                      head[:targs].rstrip())
         if not m:
             continue
         depth, gt = 0, -1
@@ -97,7 +117,8 @@ def find_launches(masked):
         close = matching(masked, paren, "(", ")")
         if close < 0:
             continue
-        yield m.start(1), re.sub(r"\s+", "", m.group(1)), (lt + 3, gt), (paren + 1, close), close + 1
+        callee = re.sub(r"\s+", "", m.group(1)) + re.sub(r"\s+", " ", head[targs:]).strip()
+        yield m.start(1), callee, (lt + 3, gt), (paren + 1, close), close + 1
         pos = close + 1
 
 
@@ -110,7 +131,8 @@ def rewrite_launches(text):
         # Whitespace/newlines between the pieces that the new text drops: keep their newlines.
         dropped = text[start:c0] + text[c1:a0]
         newlines = "\n" * dropped.count("\n")
-        call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (name, name.split("::")[-1], cfg)
+        base = name.split("<", 1)[0].split("::")[-1]
+        call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (name, base, cfg)
         if args.strip():
             call += ", " + args
         out.append(text[last:start])
@@ -173,8 +195,37 @@ def find_kernels(text):
     return kernels
 
 
+_CORE_QUALIFIERS = (("__vector__", "AIV"), ("__cube__", "AIC"))
+
+
+def insert_kernel_cores(text):
+    """After the opening brace of every __global__ kernel declared __vector__ or __cube__ (CANN 9),
+    inserts a call naming its core, on the same line (kernel printf lines say "[AIV Block ...]").
+    Kernels without the qualifier are left exactly as written."""
+    masked = mask(text)
+    inserts = []
+    for m in re.finditer(r"\b__global__\b", masked):
+        paren = masked.find("(", m.end())
+        if paren < 0:
+            continue
+        start = max(masked.rfind(c, 0, m.start()) for c in ";{}>")
+        head = masked[start + 1:paren]
+        core = next((name for q, name in _CORE_QUALIFIERS if re.search(r"\b%s\b" % q, head)), None)
+        close = matching(masked, paren, "(", ")")
+        if core is None or close < 0:
+            continue
+        brace = close + 1
+        while brace < len(masked) and masked[brace] not in "{;":
+            brace += 1
+        if brace < len(masked) and masked[brace] == "{":
+            inserts.append((brace + 1, ' ::npusim::ascendc::kernel_core("%s");' % core))
+    for pos, code in reversed(inserts):
+        text = text[:pos] + code + text[pos:]
+    return text
+
+
 def rewrite(text, source_path):
-    body = rewrite_asm(rewrite_launches(text))
+    body = rewrite_asm(rewrite_launches(insert_kernel_cores(text)))
     lines = ['#line 1 "%s"\n' % source_path.replace("\\", "\\\\").replace('"', '\\"'), body]
     if not body.endswith("\n"):
         lines.append("\n")

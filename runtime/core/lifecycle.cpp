@@ -32,9 +32,12 @@ void check_config_file(const char* path) {
   if (!empty) sim::log_info(std::string("aclInit: ") + path + " accepted; settings other than dump are ignored");
 }
 
+bool g_init_called = false;  // aclInit was called in this process (under the API lock)
+
 }  // namespace
 
 void initialize(Call& call, const char* config_path) {
+  g_init_called = true;
   if (config_path != nullptr && *config_path != '\0') {
     check_config_file(config_path);
   } else {
@@ -42,6 +45,12 @@ void initialize(Call& call, const char* config_path) {
   }
   call.runtime().init();
   libraries_init();
+}
+
+void initialize_implicitly(Call& call) {
+  if (g_init_called || call.runtime().initialized()) return;
+  sim::log_info("aclrtSetDevice before aclInit: initialised as aclInit(nullptr)");
+  initialize(call, nullptr);
 }
 
 void finalize(Call& call) {

@@ -292,6 +292,45 @@ PY
     done
     # The host program never saw the kernel twin's flags.
     if grep -q "trace-pc" build/CMakeFiles/kernel_e2e.dir/flags.make; then exit 1; fi ;;
+  asc_project)  # CANN 9's ASC toolchain: find_package(ASC), project(LANGUAGES ASC CXX), .asc
+    cmake -S "${SRC}/asc_project" -B build > build.txt 2>&1 || { cat build.txt; exit 1; }
+    cmake --build build -j2 >> build.txt 2>&1 || { cat build.txt; exit 1; }
+    # -mllvm means nothing on the host: said once per build directory, not once per source.
+    [[ $(grep -c "npusim-asc: ignoring '-mllvm -cce-aicore-stack-size=0x8000'" build.txt) == 1 ]]
+    npusim run --out run -- build/demo > out.txt
+    diff - out.txt <<'OUT'
+__NPU_ARCH__=2201
+vadd<float>: 32768 elements, 0 wrong, simulated time > 0
+vadd<int32_t>: 32768 elements, 0 wrong, simulated time > 0
+iota<int32_t>: 16384 elements, 0 wrong, simulated time > 0
+checksum (AI CPU): correct
+asc_project: all results correct
+OUT
+    build/hello > hello.txt
+    diff - hello.txt <<'OUT'
+[AIV Block 0/4] hello, answer 42
+[AIV Block 1/4] hello, answer 42
+[AIV Block 2/4] hello, answer 42
+[AIV Block 3/4] hello, answer 42
+host printf: still 7
+OUT
+    # Two launches of the template kernel (8 + 16 blocks) and one of the .cpp kernel (4 blocks):
+    # a task slice each plus one per block.
+    json_check run/timeline.json "[e['name'] for e in d if e.get('ph') == 'X'].count('vadd') == 26"
+    json_check run/timeline.json "[e['name'] for e in d if e.get('ph') == 'X'].count('iota_kernel') == 5"
+    grep -q '"Checksum"' run/timeline.json  # the AI CPU task
+    # sim and cpu run modes build the same program; an Ascend 950 build is refused with the reason.
+    cmake -S "${SRC}/asc_project" -B sim -DCMAKE_ASC_RUN_MODE=sim > sim.txt 2>&1
+    grep -q "run mode sim (runs on npusim)" sim.txt
+    if cmake -S "${SRC}/asc_project" -B b950 -DCMAKE_ASC_ARCHITECTURES=dav-3510 > b950.txt 2>&1; then
+      exit 1
+    fi
+    grep -q "Ascend 950 preset yet" b950.txt
+    # Options the driver cannot honour stop the build with a message and status 2.
+    for opt in --enable-simt --npu-arch=dav-3510 --no-such-option; do
+      rc=0; npusim-asc "${opt}" -c "${SRC}/asc_project/fill.cpp" -o x.o 2> opt.txt || rc=$?
+      [[ ${rc} == 2 ]] && grep -q "npusim-asc: error: " opt.txt && [[ ! -f x.o ]]
+    done ;;
   kernel_vector_add|kernel_softmax|kernel_trap)
     "${KERNEL_PROJECT}/build/kernel_e2e" "${CASE#kernel_}" ;;
   kernel_timing)  # a 1 MiB L2: the 9 MiB of operands stream from HBM (memory-bound kernels)

@@ -13,13 +13,8 @@
 #include <cstdio>
 
 #include "npusim/ascendc/launch.h"
+#include "npusim/ascendc/qualifiers.h"
 
-#ifndef __global__
-#define __global__
-#endif
-#ifndef __aicpu__
-#define __aicpu__
-#endif
 
 #ifdef NPUSIM_AICPU_KERNEL
 namespace AscendC {

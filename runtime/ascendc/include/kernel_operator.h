@@ -6,6 +6,7 @@
 //   device.h      qualifiers, GM_ADDR, half/bfloat16_t, block_idx, printf, dcci, asm("trap")
 //   tensor.h      TPosition, LocalTensor, GlobalTensor
 //   tpipe.h       TPipe, TQue/TQueBind, TBuf, SetFlag/WaitFlag/PipeBarrier
+//   static_tensor.h  static-tensor programming: InitSocState, LocalMemAllocator<Hardware::...>
 //   data_copy.h   DataCopy (GM<->UB, GM->L1, ND2NZ, DataCopyParams), DataCopyPad
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
 //                 Cast ReduceSum ReduceMax ReduceMin
@@ -30,6 +31,7 @@
 #include "npusim/ascendc/half.h"
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/shape_ops.h"
+#include "npusim/ascendc/static_tensor.h"
 #include "npusim/ascendc/norm_ops.h"
 #include "npusim/ascendc/matmul_ops.h"
 #include "npusim/ascendc/tensor.h"

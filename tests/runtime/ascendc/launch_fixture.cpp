@@ -35,3 +35,12 @@ int32_t ScaleDo(uint32_t blockDim, void* stream, float* x, float s)
 const char* FixtureText() { return "not<<<a, launch>>>()"; }
 
 int FixtureLine() { return __LINE__; }  // LINE-MARKER
+
+// A template kernel launched with its template arguments (CANN 9 single-source style).
+template <typename T, int kScale>
+__global__ __aicore__ void scale_by(__gm__ T* x) { x[block_idx] *= static_cast<T>(kScale); }
+
+int32_t TemplateDo(uint32_t blockDim, void* stream, int32_t* x)
+{
+    return scale_by<int32_t, 3><<<blockDim, nullptr, stream>>>(x);
+}

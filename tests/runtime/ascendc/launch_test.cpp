@@ -17,6 +17,7 @@
 int32_t FillDo(uint32_t blockDim, void* stream, int32_t* out, int32_t value);
 int32_t TrapDo(uint32_t blockDim, void* stream);
 int32_t ScaleDo(uint32_t blockDim, void* stream, float* x, float s);
+int32_t TemplateDo(uint32_t blockDim, void* stream, int32_t* x);
 const char* FixtureText();
 int FixtureLine();
 
@@ -91,6 +92,15 @@ TEST(Launch, QualifiedKernelAndReturnValue) {
   EXPECT_EQ(ScaleDo(3, nullptr, x.data(), 2.0f), 0);
   EXPECT_EQ(x, (std::vector<float>{2, 4, 6}));
   EXPECT_EQ(TrapDo(2, nullptr), kTrapError);  // asm volatile("trap") became asm("trap")
+}
+
+TEST(Launch, TemplateKernelLaunch) {
+  g_launches.clear();
+  std::vector<int32_t> x = {1, 2, 3, 4};
+  EXPECT_EQ(TemplateDo(4, nullptr, x.data()), 0);
+  EXPECT_EQ(x, (std::vector<int32_t>{3, 6, 9, 12}));
+  ASSERT_EQ(g_launches.size(), 1u);
+  EXPECT_EQ(g_launches[0].name, "scale_by");  // the template's name, without its arguments
 }
 
 TEST(Launch, StringsAndCommentsAreNotRewritten) {

@@ -148,6 +148,9 @@ class NPUSIM_KERNEL_API BlockContext {
   void barrier_all();
 
   void* current_tpipe = nullptr;  // GetTPipePtr()
+  /// The core a CANN 9 kernel declares (__vector__ "AIV", __cube__ "AIC"; nullptr: not declared):
+  /// set by kernel_core() at the kernel's start (the launch rewrite inserts the call).
+  const char* core_name = nullptr;
 
  private:
   struct Arena {

@@ -16,20 +16,12 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/half.h"
+#include "npusim/ascendc/qualifiers.h"
 
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
 
-#define __global__
-#define __aicore__
-#define __gm__
-#define __ubuf__
-#define __cbuf__
-#define __ca__
-#define __cb__
-#define __cc__
-#define __fbuf__
 #define __in_pipe__(p)
 #define __out_pipe__(p)
 #define __inout_pipe__(p)
@@ -108,6 +100,16 @@ inline PrintfArg to_printf_arg(const T& v) {
 NPUSIM_KERNEL_API void format_printf(std::vector<char>& out, const char* fmt, const PrintfArg* args,
                                      std::size_t count);
 
+/// CANN 9's printf lines (npusim-asc builds, NPUSIM_ASC): appends `text` to the block's printf
+/// output with "[<core> Block <i>/<n>] " at the start of every line; the core is the one the
+/// kernel declares (kernel_core), "AIV" when it declares none.
+NPUSIM_KERNEL_API void append_block_lines(BlockContext& ctx, const std::vector<char>& text);
+
+/// Called at the start of a kernel that declares its core (__vector__: "AIV", __cube__: "AIC");
+/// the launch rewrite inserts the call. Out of line, so the kernel's counted basic blocks are
+/// the same as without it.
+NPUSIM_KERNEL_API void kernel_core(const char* name);
+
 }  // namespace npusim::ascendc
 
 namespace AscendC {
@@ -131,7 +133,13 @@ inline void printf(__gm__ const char* fmt, Args&&... args) {
     return;
   }
   npusim::ascendc::ScalarPause pause(*ctx);
+#ifdef NPUSIM_ASC  // CANN 9: every line says which core and block printed it
+  std::vector<char> text;
+  npusim::ascendc::format_printf(text, fmt, list, sizeof...(Args));
+  npusim::ascendc::append_block_lines(*ctx, text);
+#else
   npusim::ascendc::format_printf(ctx->printf_out, fmt, list, sizeof...(Args));
+#endif
 }
 
 template <class... Args>

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Ascend C language's keywords, for the host compiler: function qualifiers (__global__,
+// __aicore__, __vector__, __cube__, __mix__(cube, vector), __aicpu__) and address spaces (__gm__,
+// __ubuf__, ...). CANN's kernel compiler knows them as keywords, so a .asc source may use them
+// without an include: npusim-asc includes this file first in every source it compiles
+// (device.h and aicpu_api.h include it too). They expand to nothing: on the twin every memory is
+// host memory, and a kernel's core type (AIV, AIC or mixed) is taken from the instructions its
+// first block records (docs/kernels.md).
+#pragma once
+
+#define __global__
+#define __aicore__
+#define __vector__
+#define __cube__
+#define __mix__(cube_blocks, vector_blocks)
+#define __aicpu__
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: Apache-2.0
+# The rules npusim's kernel languages share (ASC: .asc sources; AICPU: .aicpu sources), all
+# through bin/npusim-asc. Its options are g++'s (npusim-asc hands them to the host compiler) plus
+# the CANN ones it understands (--npu-arch=..., -Xaicore-start ... -Xaicore-end, -Xhost-start ...
+# -Xhost-end). The linker preference (ASC 40, AICPU 35, above C++'s 30) makes npusim-asc link any
+# target with a kernel source, so it adds libacl_rt.so.
+
+# npusim_language_compiler(<lang> <extension> <preference>): CMakeDetermine<lang>Compiler.cmake.
+macro(npusim_language_compiler lang ext preference)
+  if(NOT CMAKE_${lang}_COMPILER)
+    find_program(CMAKE_${lang}_COMPILER NAMES npusim-asc DOC "npusim's kernel compiler driver")
+  endif()
+  if(NOT CMAKE_${lang}_COMPILER OR NOT EXISTS "${CMAKE_${lang}_COMPILER}")
+    message(FATAL_ERROR "npusim ${lang}: no compiler (npusim-asc) found; call find_package(${lang}) "
+                        "before project(... LANGUAGES ${lang}) with npusim's set_env.sh sourced")
+  endif()
+  set(_NPUSIM_LANG ${lang})
+  set(_NPUSIM_COMPILER "${CMAKE_${lang}_COMPILER}")
+  set(_NPUSIM_EXT ${ext})
+  set(_NPUSIM_PREFERENCE ${preference})
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/CMakeNpusimCompiler.cmake.in
+                 ${CMAKE_PLATFORM_INFO_DIR}/CMake${lang}Compiler.cmake @ONLY)
+  set(CMAKE_${lang}_COMPILER_ENV_VAR "${lang}")
+endmacro()
+
+# npusim_language_rules(<lang> <preference>): CMake<lang>Information.cmake.
+macro(npusim_language_rules lang preference)
+  include(CMakeCommonLanguageInclude)
+  set(CMAKE_${lang}_OUTPUT_EXTENSION .o)
+  set(CMAKE_INCLUDE_FLAG_${lang} "-I")
+  set(CMAKE_INCLUDE_SYSTEM_FLAG_${lang} "-isystem ")
+  set(CMAKE_${lang}_COMPILE_OPTIONS_PIC "-fPIC")
+  set(CMAKE_${lang}_COMPILE_OPTIONS_PIE "-fPIE")
+  set(CMAKE_SHARED_LIBRARY_${lang}_FLAGS "-fPIC")
+  set(CMAKE_SHARED_LIBRARY_CREATE_${lang}_FLAGS "-shared")
+  set(CMAKE_SHARED_LIBRARY_SONAME_${lang}_FLAG "-Wl,-soname,")
+  set(CMAKE_SHARED_LIBRARY_RUNTIME_${lang}_FLAG "-Wl,-rpath,")
+  set(CMAKE_SHARED_LIBRARY_RUNTIME_${lang}_FLAG_SEP ":")
+  set(CMAKE_EXECUTABLE_RUNTIME_${lang}_FLAG "-Wl,-rpath,")
+  set(CMAKE_EXECUTABLE_RUNTIME_${lang}_FLAG_SEP ":")
+  set(CMAKE_${lang}_LINKER_PREFERENCE ${preference})
+  set(CMAKE_${lang}_LINKER_PREFERENCE_PROPAGATES 1)
+
+  set(CMAKE_${lang}_FLAGS_INIT "$ENV{${lang}FLAGS} ${CMAKE_${lang}_FLAGS_INIT}")
+  set(CMAKE_${lang}_FLAGS_DEBUG_INIT "-O0 -g")
+  set(CMAKE_${lang}_FLAGS_RELEASE_INIT "-O3 -DNDEBUG")
+  set(CMAKE_${lang}_FLAGS_RELWITHDEBINFO_INIT "-O2 -g -DNDEBUG")
+  set(CMAKE_${lang}_FLAGS_MINSIZEREL_INIT "-Os -DNDEBUG")
+  cmake_initialize_per_config_variable(CMAKE_${lang}_FLAGS "Flags used by the ${lang} compiler")
+  if(CMAKE_ASC_ARCHITECTURES)
+    string(APPEND CMAKE_${lang}_FLAGS " --npu-arch=${CMAKE_ASC_ARCHITECTURES}")
+  endif()
+  if(NOT DEFINED CMAKE_${lang}_STANDARD OR "${CMAKE_${lang}_STANDARD}" STREQUAL "")
+    set(CMAKE_${lang}_STANDARD 17)
+  endif()
+
+  set(CMAKE_DEPFILE_FLAGS_${lang} "-MD -MT <DEP_TARGET> -MF <DEP_FILE>")
+  if(CMAKE_GENERATOR MATCHES "Makefiles")
+    set(CMAKE_${lang}_DEPFILE_FORMAT gcc)
+    set(CMAKE_${lang}_DEPENDS_USE_COMPILER TRUE)
+  endif()
+
+  set(_npusim_launcher "")
+  if(CMAKE_${lang}_COMPILER_LAUNCHER)
+    string(JOIN " " _npusim_launcher ${CMAKE_${lang}_COMPILER_LAUNCHER})
+  endif()
+  set(CMAKE_${lang}_COMPILE_OBJECT "${_npusim_launcher} <CMAKE_${lang}_COMPILER> <DEFINES> <INCLUDES> \
+  -std=c++${CMAKE_${lang}_STANDARD} <FLAGS> -o <OBJECT> -c <SOURCE>")
+  set(CMAKE_${lang}_LINK_EXECUTABLE
+      "<CMAKE_${lang}_COMPILER> <FLAGS> <CMAKE_${lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> \
+  <LINK_LIBRARIES>")
+  set(CMAKE_${lang}_CREATE_SHARED_LIBRARY
+      "<CMAKE_${lang}_COMPILER> <CMAKE_SHARED_LIBRARY_${lang}_FLAGS> <LANGUAGE_COMPILE_FLAGS> <LINK_FLAGS> \
+  <CMAKE_SHARED_LIBRARY_CREATE_${lang}_FLAGS> <SONAME_FLAG><TARGET_SONAME> -o <TARGET> <OBJECTS> \
+  <LINK_LIBRARIES>")
+  set(CMAKE_${lang}_CREATE_SHARED_MODULE "${CMAKE_${lang}_CREATE_SHARED_LIBRARY}")
+  set(CMAKE_${lang}_ARCHIVE_CREATE "<CMAKE_AR> qc <TARGET> <LINK_FLAGS> <OBJECTS>")
+  set(CMAKE_${lang}_ARCHIVE_APPEND "<CMAKE_AR> q <TARGET> <LINK_FLAGS> <OBJECTS>")
+  set(CMAKE_${lang}_ARCHIVE_FINISH "<CMAKE_RANLIB> <TARGET>")
+  set(CMAKE_${lang}_INFORMATION_LOADED 1)
+endmacro()
+
+# npusim_language_test(<lang>): CMakeTest<lang>Compiler.cmake. Checks that npusim-asc runs (its
+# --version); compiling a kernel needs the whole install tree, which the package config checked.
+macro(npusim_language_test lang)
+  if(NOT CMAKE_${lang}_COMPILER_WORKS)
+    execute_process(COMMAND "${CMAKE_${lang}_COMPILER}" --version
+                    OUTPUT_VARIABLE _npusim_version RESULT_VARIABLE _npusim_rc)
+    if(NOT _npusim_rc EQUAL 0)
+      message(FATAL_ERROR "npusim ${lang}: ${CMAKE_${lang}_COMPILER} --version failed (${_npusim_rc})")
+    endif()
+    string(STRIP "${_npusim_version}" _npusim_version)
+    message(STATUS "Check for working ${lang} compiler: ${_npusim_version}")
+    set(CMAKE_${lang}_COMPILER_WORKS TRUE CACHE INTERNAL "")
+  endif()
+endmacro()

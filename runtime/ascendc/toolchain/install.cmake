@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: Apache-2.0
+# The ASC toolchain in the install tree (included by runtime/install/CMakeLists.txt):
+#   bin/npusim-asc            the ASC compiler driver (CMAKE_ASC_COMPILER)
+#   share/cmake/ASC/          find_package(ASC) and the ASC language's CMake modules
+#   share/cmake/AICPU/        find_package(AICPU): the AICPU language (.aicpu sources)
+#   lib64/lib<name>.so        the libraries CANN 9 kernel programs name on their link line
+#                             (tiling_api, register, platform, unified_dlog, graph_base,
+#                             ascendc_runtime, runtime, error_manager): links to libacl_rt.so,
+#                             which holds what npusim implements of them; a function it lacks
+#                             is an undefined reference naming it at link time.
+install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/npusim-asc DESTINATION bin)
+install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake/ DESTINATION share/cmake/ASC)
+install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake-aicpu/ DESTINATION share/cmake/AICPU)
+foreach(lib tiling_api register platform unified_dlog graph_base ascendc_runtime runtime
+            error_manager)
+  install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink libacl_rt.so
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib64/lib${lib}.so\")")
+endforeach()
