@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The README's two commands, for a fresh Debian machine and a clean clone:
 #   tools/dev.sh demo   install what is missing to build, build only the runtime and the CLI
-#                       (no tests, benchmarks or fuzzers), install to build/install, run the demo
-#                       program on the default (embedded) chip config and point to its timeline
+#                       (no tests, benchmarks or fuzzers, no DVPP codec library), install to
+#                       build/install, run the demo program on the default (embedded) chip config
+#                       and point to its timeline
 #   tools/dev.sh test   install what is missing, build everything, run the whole test suite, then
 #                       build it with ASan + UBSan and run it again (CI: .ci/run)
 # Other verbs: deps (packages only), build (deps + build of everything + install tree), package
@@ -14,7 +15,9 @@
 # on the ascend910b and ascend310p presets: microbenchmarks in simulated time next to published
 # figures, README "Fidelity").
 # demo and package configure build/ with NPUSIM_TESTS=OFF and NPUSIM_BENCH=OFF, the others with
-# both ON; switching keeps what is built (the options add targets, they change no flags).
+# both ON; demo also with NPUSIM_DVPP_CODECS=OFF (its program decodes no picture: the codec
+# library's media packages are the biggest part of what apt installs). Switching keeps what is
+# built (the options add targets; they change the flags of one file, dvpp/codec_loader.cpp).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,14 +28,15 @@ JOBS="$(nproc)"
 # folder (CI's) reuses what this one compiled.
 export CCACHE_BASEDIR="${ROOT}" CCACHE_NOHASHDIR=1
 
-# What demo and package need: the compilers and the libraries the runtime and the CLI build with.
+# What demo needs: the compilers and the libraries the runtime and the CLI build with.
 BUILD_PACKAGES=(build-essential cmake make pkg-config ccache
                 libsystemc-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
-                python3
-                libjpeg62-turbo-dev libpng-dev                    # DVPP JPEG / PNG
+                python3)
+# What DVPP's codec library (libacl_dvpp.so) builds with besides: package and everything else.
+CODEC_PACKAGES=(libjpeg62-turbo-dev libpng-dev                    # DVPP JPEG / PNG
                 libavcodec-dev libavutil-dev libswscale-dev)      # DVPP VDEC / VENC (x264, x265)
 # And what the test suite needs besides.
-PACKAGES=("${BUILD_PACKAGES[@]}"
+PACKAGES=("${BUILD_PACKAGES[@]}" "${CODEC_PACKAGES[@]}"
           libgtest-dev libgmock-dev python3-numpy
           python3-matplotlib chromium                             # npusim report; its browser test
           valgrind                                                # e2e_link_hygiene: callgrind runs an ACL program
@@ -53,11 +57,11 @@ deps() {  # deps [package...] (default: all of PACKAGES)
   fi
 }
 
-# configure <ON|OFF>: build/ with the tests and benchmarks (ON) or only the runtime, the CLI and
-# what they install (OFF).
+# configure <ON|OFF> [codecs ON|OFF]: build/ with the tests and benchmarks (ON) or only the
+# runtime, the CLI and what they install (OFF); with DVPP's codec library unless codecs is OFF.
 configure() {
   cmake -S "${ROOT}" -B "${BUILD}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
-        -DNPUSIM_TESTS="$1" -DNPUSIM_BENCH="$1" >/dev/null
+        -DNPUSIM_TESTS="$1" -DNPUSIM_BENCH="$1" -DNPUSIM_DVPP_CODECS="${2:-ON}" >/dev/null
 }
 
 install_tree() {
@@ -72,16 +76,17 @@ build() {  # everything: the tests, fuzzers and benchmarks too
   install_tree
 }
 
-build_runtime() {  # only the runtime, the CLI and the rest of the install tree
-  deps "${BUILD_PACKAGES[@]}"
-  configure OFF
+build_runtime() {  # build_runtime <codecs ON|OFF>: the runtime, the CLI and the install tree
+  if [[ $1 == ON ]]; then deps "${BUILD_PACKAGES[@]}" "${CODEC_PACKAGES[@]}"
+  else deps "${BUILD_PACKAGES[@]}"; fi
+  configure OFF "$1"
   cmake --build "${BUILD}" -j"${JOBS}"
   install_tree
 }
 
 # The install tree as a Debian package (runtime/install/package.cmake): /opt/npusim.
 package() {
-  build_runtime
+  build_runtime ON
   local deb
   deb="$(cpack -G DEB --config "${BUILD}/CPackConfig.cmake" -B "${BUILD}/package" |
          sed -n 's/^CPack: - package: \(.*\.deb\) generated\.$/\1/p')"
@@ -90,7 +95,7 @@ package() {
 }
 
 demo() {
-  build_runtime
+  build_runtime OFF
   local out="${BUILD}/demo-out"
   # Built like any CANN host program: plain g++ against the install tree.
   g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${ROOT}/tools/demo/demo.cpp" \
