@@ -14,15 +14,18 @@
 # whole test suite; .ci/run runs it too), fidelity (build, then the fidelity suite bench/fidelity/
 # on the ascend910b and ascend310p presets: microbenchmarks in simulated time next to published
 # figures, README "Fidelity").
-# demo and package configure build/ with NPUSIM_TESTS=OFF and NPUSIM_BENCH=OFF, the others with
-# both ON; demo also with NPUSIM_DVPP_CODECS=OFF (its program decodes no picture: the codec
-# library's media packages are the biggest part of what apt installs). Switching keeps what is
-# built (the options add targets; they change the flags of one file, dvpp/codec_loader.cpp).
+# package configures build/ with NPUSIM_TESTS=OFF and NPUSIM_BENCH=OFF, the others with both ON;
+# switching keeps what is built (the options add targets, they change no flags). demo builds in a
+# folder of its own, build/demo-build (demo_configure), so that the two never rebuild each other:
+# tests and benchmarks OFF, NPUSIM_DVPP_CODECS=OFF (its program decodes no picture; the codec
+# library's media packages are most of what apt installs) and -g1 (line tables only: backtraces
+# keep file:line; 30 % less compile time than -g); it installs to build/install like the others.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${NPUSIM_BUILD_DIR:-${ROOT}/build}"
 PREFIX="${BUILD}/install"
+DEMO_BUILD="${NPUSIM_DEMO_BUILD_DIR:-${BUILD}/demo-build}"
 JOBS="$(nproc)"
 # ccache: paths relative to the checkout and no build directory in the hash, so a clone in another
 # folder (CI's) reuses what this one compiled.
@@ -57,15 +60,23 @@ deps() {  # deps [package...] (default: all of PACKAGES)
   fi
 }
 
-# configure <ON|OFF> [codecs ON|OFF]: build/ with the tests and benchmarks (ON) or only the
-# runtime, the CLI and what they install (OFF); with DVPP's codec library unless codecs is OFF.
+# configure <ON|OFF> [cmake args]: build/ with the tests and benchmarks (ON) or only the runtime,
+# the CLI and what they install (OFF).
 configure() {
-  cmake -S "${ROOT}" -B "${BUILD}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
-        -DNPUSIM_TESTS="$1" -DNPUSIM_BENCH="$1" -DNPUSIM_DVPP_CODECS="${2:-ON}" >/dev/null
+  local dir="${BUILD}"
+  [[ $1 == demo ]] && { dir="${DEMO_BUILD}"; shift; }
+  cmake -S "${ROOT}" -B "${dir}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
+        -DNPUSIM_TESTS="$1" -DNPUSIM_BENCH="$1" "${@:2}" >/dev/null
 }
 
-install_tree() {
-  cmake --install "${BUILD}" --prefix "${PREFIX}" >/dev/null
+demo_configure() {  # the demo's build folder (see the top); tests/build checks what it builds
+  local flags="-O2 -g1 -DNDEBUG"
+  configure demo OFF -DNPUSIM_DVPP_CODECS=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${flags}" \
+            -DCMAKE_C_FLAGS_RELWITHDEBINFO="${flags}"
+}
+
+install_tree() {  # install_tree [build folder]
+  cmake --install "${1:-${BUILD}}" --prefix "${PREFIX}" >/dev/null
   echo "[npusim] install tree: ${PREFIX}  (source ${PREFIX}/bin/setenv.bash)"
 }
 
@@ -76,17 +87,16 @@ build() {  # everything: the tests, fuzzers and benchmarks too
   install_tree
 }
 
-build_runtime() {  # build_runtime <codecs ON|OFF>: the runtime, the CLI and the install tree
-  if [[ $1 == ON ]]; then deps "${BUILD_PACKAGES[@]}" "${CODEC_PACKAGES[@]}"
-  else deps "${BUILD_PACKAGES[@]}"; fi
-  configure OFF "$1"
+build_runtime() {  # only the runtime, the CLI and the rest of the install tree
+  deps "${BUILD_PACKAGES[@]}" "${CODEC_PACKAGES[@]}"
+  configure OFF
   cmake --build "${BUILD}" -j"${JOBS}"
   install_tree
 }
 
 # The install tree as a Debian package (runtime/install/package.cmake): /opt/npusim.
 package() {
-  build_runtime ON
+  build_runtime
   local deb
   deb="$(cpack -G DEB --config "${BUILD}/CPackConfig.cmake" -B "${BUILD}/package" |
          sed -n 's/^CPack: - package: \(.*\.deb\) generated\.$/\1/p')"
@@ -95,7 +105,10 @@ package() {
 }
 
 demo() {
-  build_runtime OFF
+  deps "${BUILD_PACKAGES[@]}"
+  demo_configure
+  cmake --build "${DEMO_BUILD}" -j"${JOBS}"
+  install_tree "${DEMO_BUILD}"
   local out="${BUILD}/demo-out"
   # Built like any CANN host program: plain g++ against the install tree.
   g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${ROOT}/tools/demo/demo.cpp" \
@@ -137,6 +150,7 @@ case "${1:-}" in
   deps) deps ;;
   build) build ;;
   demo) demo ;;
+  demo-configure) demo_configure ;;  # only configures the demo's folder (tests/build)
   package) package ;;
   test) test_all; sanitize ;;
   sanitize) sanitize ;;

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# dvpp_codecs_off.sh <source dir> <this build dir (codecs ON)> <scratch dir>
-# Configures <source dir> with NPUSIM_DVPP_CODECS=OFF (as tools/dev.sh demo does) in <scratch dir>
-# and checks what it would build and install; checks <this build dir> has each of those things.
+# demo_configure.sh <source dir> <this build dir (codecs ON)> <scratch dir>
+# Configures <source dir>'s demo build in <scratch dir> as `tools/dev.sh demo` does (demo-configure)
+# and checks what it would build and install (NPUSIM_DVPP_CODECS=OFF) and how (-g1); checks that
+# <this build dir> has each of the left-out things, so the checks are seen to find them.
 set -euo pipefail
 src="$1" on="$2" off="$3"
 rm -rf "${off}"
-cmake -S "${src}" -B "${off}" -DNPUSIM_DVPP_CODECS=OFF -DNPUSIM_TESTS=OFF -DNPUSIM_BENCH=OFF \
-      -DNPUSIM_WERROR=ON >"${off}.log" 2>&1 || { cat "${off}.log"; exit 1; }
+NPUSIM_DEMO_BUILD_DIR="${off}" bash "${src}/tools/dev.sh" demo-configure >"${off}.log" 2>&1 ||
+  { cat "${off}.log"; exit 1; }
 fails=0
 # expect <dir> <yes|no> <what> <command...>: the command's output has a line (yes) or none (no).
 expect() {
@@ -23,6 +24,13 @@ targets() {  # (not grep -q in the pipe: it would cut cmake's output short, and 
   local all
   all="$(cmake --build . --target help)"
   grep -Eq "^\.\.\. $1\$" <<<"${all}"
+}
+# compiles <-g option>: every compile of the folder has it, and no other -g option.
+compiles() {
+  python3 -c 'import json, sys
+cmds = json.load(open("compile_commands.json"))
+bad = [c["file"] for c in cmds if [a for a in c["command"].split() if a.startswith("-g")] != [sys.argv[1]]]
+sys.exit(1 if bad or not cmds else 0)' "$1"
 }
 codec_loader_has_build_path() {
   python3 -c 'import json, sys
@@ -51,5 +59,8 @@ for dir in "${on}" "${off}"; do
     expect "${dir}" yes "target ${t}" targets "${t}"
   done
 done
-echo "dvpp_codecs_off: ${fails} problems"
+expect "${off}" yes "every compile with -g1 only" compiles -g1
+expect "${off}" no "no test target" targets runtime_dvpp_tests
+expect "${on}" yes "test target" targets runtime_dvpp_tests
+echo "demo_configure: ${fails} problems"
 [[ ${fails} -eq 0 ]]
