@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The README's two commands, for a fresh Debian machine and a clean clone:
 #   tools/dev.sh demo   install what is missing to build, build only the runtime and the CLI
-#                       (no tests, benchmarks or fuzzers), install to build/install, run the demo
-#                       program on the default (embedded) chip config and point to its timeline
+#                       (no tests, benchmarks or fuzzers, no DVPP codec library), install to
+#                       build/install, run the demo program on the default (embedded) chip config
+#                       and point to its timeline
 #   tools/dev.sh test   install what is missing, build everything, run the whole test suite, then
 #                       build it with ASan + UBSan and run it again (CI: .ci/run)
 # Other verbs: deps (packages only), build (deps + build of everything + install tree), package
@@ -13,26 +14,32 @@
 # whole test suite; .ci/run runs it too), fidelity (build, then the fidelity suite bench/fidelity/
 # on the ascend910b and ascend310p presets: microbenchmarks in simulated time next to published
 # figures, README "Fidelity").
-# demo and package configure build/ with NPUSIM_TESTS=OFF and NPUSIM_BENCH=OFF, the others with
-# both ON; switching keeps what is built (the options add targets, they change no flags).
+# package configures build/ with NPUSIM_TESTS=OFF and NPUSIM_BENCH=OFF, the others with both ON;
+# switching keeps what is built (the options add targets, they change no flags). demo builds in a
+# folder of its own, build/demo-build (demo_configure), so that the two never rebuild each other:
+# tests and benchmarks OFF, NPUSIM_DVPP_CODECS=OFF (its program decodes no picture; the codec
+# library's media packages are most of what apt installs) and -g1 (line tables only: backtraces
+# keep file:line; 30 % less compile time than -g); it installs to build/install like the others.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${NPUSIM_BUILD_DIR:-${ROOT}/build}"
 PREFIX="${BUILD}/install"
+DEMO_BUILD="${NPUSIM_DEMO_BUILD_DIR:-${BUILD}/demo-build}"
 JOBS="$(nproc)"
 # ccache: paths relative to the checkout and no build directory in the hash, so a clone in another
 # folder (CI's) reuses what this one compiled.
 export CCACHE_BASEDIR="${ROOT}" CCACHE_NOHASHDIR=1
 
-# What demo and package need: the compilers and the libraries the runtime and the CLI build with.
+# What demo needs: the compilers and the libraries the runtime and the CLI build with.
 BUILD_PACKAGES=(build-essential cmake make pkg-config ccache
                 libsystemc-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libeigen3-dev
-                python3
-                libjpeg62-turbo-dev libpng-dev                    # DVPP JPEG / PNG
+                python3)
+# What DVPP's codec library (libacl_dvpp.so) builds with besides: package and everything else.
+CODEC_PACKAGES=(libjpeg62-turbo-dev libpng-dev                    # DVPP JPEG / PNG
                 libavcodec-dev libavutil-dev libswscale-dev)      # DVPP VDEC / VENC (x264, x265)
 # And what the test suite needs besides.
-PACKAGES=("${BUILD_PACKAGES[@]}"
+PACKAGES=("${BUILD_PACKAGES[@]}" "${CODEC_PACKAGES[@]}"
           libgtest-dev libgmock-dev python3-numpy
           python3-matplotlib chromium                             # npusim report; its browser test
           valgrind                                                # e2e_link_hygiene: callgrind runs an ACL program
@@ -53,15 +60,23 @@ deps() {  # deps [package...] (default: all of PACKAGES)
   fi
 }
 
-# configure <ON|OFF>: build/ with the tests and benchmarks (ON) or only the runtime, the CLI and
-# what they install (OFF).
+# configure <ON|OFF> [cmake args]: build/ with the tests and benchmarks (ON) or only the runtime,
+# the CLI and what they install (OFF).
 configure() {
-  cmake -S "${ROOT}" -B "${BUILD}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
-        -DNPUSIM_TESTS="$1" -DNPUSIM_BENCH="$1" >/dev/null
+  local dir="${BUILD}"
+  [[ $1 == demo ]] && { dir="${DEMO_BUILD}"; shift; }
+  cmake -S "${ROOT}" -B "${dir}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
+        -DNPUSIM_TESTS="$1" -DNPUSIM_BENCH="$1" "${@:2}" >/dev/null
 }
 
-install_tree() {
-  cmake --install "${BUILD}" --prefix "${PREFIX}" >/dev/null
+demo_configure() {  # the demo's build folder (see the top); tests/build checks what it builds
+  local flags="-O2 -g1 -DNDEBUG"
+  configure demo OFF -DNPUSIM_DVPP_CODECS=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${flags}" \
+            -DCMAKE_C_FLAGS_RELWITHDEBINFO="${flags}"
+}
+
+install_tree() {  # install_tree [build folder]
+  cmake --install "${1:-${BUILD}}" --prefix "${PREFIX}" >/dev/null
   echo "[npusim] install tree: ${PREFIX}  (source ${PREFIX}/bin/setenv.bash)"
 }
 
@@ -73,7 +88,7 @@ build() {  # everything: the tests, fuzzers and benchmarks too
 }
 
 build_runtime() {  # only the runtime, the CLI and the rest of the install tree
-  deps "${BUILD_PACKAGES[@]}"
+  deps "${BUILD_PACKAGES[@]}" "${CODEC_PACKAGES[@]}"
   configure OFF
   cmake --build "${BUILD}" -j"${JOBS}"
   install_tree
@@ -90,7 +105,10 @@ package() {
 }
 
 demo() {
-  build_runtime
+  deps "${BUILD_PACKAGES[@]}"
+  demo_configure
+  cmake --build "${DEMO_BUILD}" -j"${JOBS}"
+  install_tree "${DEMO_BUILD}"
   local out="${BUILD}/demo-out"
   # Built like any CANN host program: plain g++ against the install tree.
   g++ -std=c++17 -O2 -Wall -Werror -I"${PREFIX}/include" "${ROOT}/tools/demo/demo.cpp" \
@@ -132,6 +150,7 @@ case "${1:-}" in
   deps) deps ;;
   build) build ;;
   demo) demo ;;
+  demo-configure) demo_configure ;;  # only configures the demo's folder (tests/build)
   package) package ;;
   test) test_all; sanitize ;;
   sanitize) sanitize ;;

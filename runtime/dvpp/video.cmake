@@ -8,13 +8,23 @@
 #    codec_abi.h over image_codecs.cpp and npusim_video_codec). Only it links the media
 #    libraries; the runtime dlopens it (codec_loader.h).
 #  - the channels and C skin, added to the DVPP API library.
-pkg_check_modules(FFmpegVideo REQUIRED IMPORTED_TARGET libavcodec libavutil libswscale)
+# NPUSIM_DVPP_CODECS=OFF (CMakeLists.txt) builds only the plain parts: no codec library.
 add_library(npusim_video_layout STATIC ${CMAKE_CURRENT_LIST_DIR}/video_layout.cpp)
 set_target_properties(npusim_video_layout PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(npusim_video_layout PUBLIC ${PROJECT_SOURCE_DIR})
 target_compile_options(npusim_video_layout PRIVATE -fvisibility=hidden -fvisibility-inlines-hidden)
 target_link_libraries(npusim_video_layout PRIVATE npusim_warnings)
 
+target_sources(npusim_dvpp PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/video_channel.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/acl_vdec.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/acl_venc.cpp)
+target_link_libraries(npusim_dvpp PRIVATE npusim_video_layout)
+if(NOT NPUSIM_DVPP_CODECS)
+  return()
+endif()
+
+pkg_check_modules(FFmpegVideo REQUIRED IMPORTED_TARGET libavcodec libavutil libswscale)
 add_library(npusim_video_codec STATIC ${CMAKE_CURRENT_LIST_DIR}/video_codec.cpp)
 set_target_properties(npusim_video_codec PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(npusim_video_codec PUBLIC ${PROJECT_SOURCE_DIR})
@@ -34,9 +44,4 @@ target_link_libraries(acl_dvpp PRIVATE npusim_video_codec PkgConfig::JPEG PkgCon
   npusim_warnings)
 target_link_options(acl_dvpp PRIVATE -Wl,--exclude-libs,ALL -Wl,--no-undefined)
 
-target_sources(npusim_dvpp PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/video_channel.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/acl_vdec.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/acl_venc.cpp)
-target_link_libraries(npusim_dvpp PRIVATE npusim_video_layout)
 add_dependencies(npusim_dvpp acl_dvpp)
