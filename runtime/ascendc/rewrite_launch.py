@@ -5,6 +5,8 @@
   Name<<<blockDim, l2ctrl, stream>>>(args...)
       -> ::npusim::ascendc::launch(Name, "Name", blockDim, l2ctrl, stream, args...)
   Name<T, 4><<<...>>>(args...)  ->  ::npusim::ascendc::launch(Name<T, 4>, "Name", ...)
+  Name<<<blockDim, l2ctrl>>>(...) or Name<<<blockDim>>>(...)  ->  the omitted l2ctrl and stream
+                                          are nullptr (the default stream)
   asm volatile(...) / __asm__ __volatile__(...)  ->  asm(...)   (kernel_operator.h maps asm)
   __global__ __vector__ (or __cube__) kernel bodies  ->  `::npusim::ascendc::kernel_core("AIV")`
                                           first (its printf lines name the core)
@@ -122,6 +124,19 @@ def find_launches(masked):
         pos = close + 1
 
 
+def config_count(masked_cfg):
+    """How many launch-configuration arguments `n, l2ctrl, stream` holds (top-level commas)."""
+    depth, count = 0, 1
+    for ch in masked_cfg:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            count += 1
+    return count
+
+
 def rewrite_launches(text):
     masked = mask(text)
     out, last = [], 0
@@ -132,6 +147,7 @@ def rewrite_launches(text):
         dropped = text[start:c0] + text[c1:a0]
         newlines = "\n" * dropped.count("\n")
         base = name.split("<", 1)[0].split("::")[-1]
+        cfg += ", nullptr" * max(0, 3 - config_count(masked[c0:c1]))  # default l2ctrl, stream
         call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (name, base, cfg)
         if args.strip():
             call += ", " + args

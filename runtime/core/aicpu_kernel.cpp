@@ -427,14 +427,25 @@ void submit_aicpu_kernel(Call& call, void* stream, AiCpuSpec spec) {
 std::int32_t npusim::ascendc::launch_aicpu_kernel(std::uint32_t (*kernel)(void*), const char* name,
                                                  std::uint32_t block_dim, void* stream,
                                                  const void* args, std::size_t size) {
+  if (kernel == nullptr) {
+    return rt::api("KernelLaunch", [](rt::Call&) {
+      rt::fail(ACL_ERROR_INVALID_PARAM, "the AI CPU kernel is NULL");
+    });
+  }
+  return launch_aicpu_call(name, block_dim, stream, args, size,
+                           [kernel](void* a) { return kernel(a); });
+}
+
+std::int32_t npusim::ascendc::launch_aicpu_call(const char* name, std::uint32_t block_dim,
+                                               void* stream, const void* args, std::size_t size,
+                                               std::function<std::uint32_t(void*)> body) {
   return rt::api("KernelLaunch", [&](rt::Call& c) {
-    rt::require(kernel != nullptr, ACL_ERROR_INVALID_PARAM, "the AI CPU kernel is NULL");
     rt::require(args != nullptr || size == 0, ACL_ERROR_INVALID_PARAM,
                 "the AI CPU kernel's argument pointer is NULL");
     rt::AiCpuSpec spec;
     spec.name = name != nullptr ? name : "aicpu_kernel";
     spec.block_dim = block_dim;
-    spec.body = [kernel](void* a) { return kernel(a); };
+    spec.body = std::move(body);
     const auto* bytes = static_cast<const std::uint8_t*>(args);
     if (size != 0) spec.args.assign(bytes, bytes + size);
     rt::submit_aicpu_kernel(c, stream, std::move(spec));

@@ -39,6 +39,9 @@ ${4:-1 test pass!}
 MD
 }
 project 01_simd_cpp_api/00_introduction/ok "Atlas A2 Training Series" "test pass!"
+# Blocks after the result do not count: C++ (any language but shell/text), later commands.
+printf '%s\n' '```cpp' 'bool pass = false;' '```' '```bash' 'msprof op ./demo  # profile pass' '```' \
+  >> devkit/examples/01_simd_cpp_api/00_introduction/ok/README_en.md
 project 01_simd_cpp_api/00_introduction/wrong "Atlas A3 Inference Series" "test failed!"
 project 01_simd_cpp_api/00_introduction/a950 "Ascend 950PR" "test pass!"
 project 02_simd_c_api/torch "Atlas A2 Training Series" "test pass!"

@@ -66,7 +66,10 @@ def readme(project):
 
 
 def code_blocks(text):
-    return re.findall(r"```(?:bash|shell|sh)?[^\n]*\n(.*?)```", text, re.S)
+    """The README's shell and plain-text code blocks (C++ and other languages left out)."""
+    blocks = re.findall(r"```([A-Za-z+]*)[^\n]*\n(.*?)```", text, re.S)
+    return [body for lang, body in blocks if lang.lower() in ("", "bash", "shell", "sh", "text",
+                                                             "plain", "console")]
 
 
 def run_block(text):
@@ -86,14 +89,14 @@ def run_block(text):
 
 
 def expected_lines(later_blocks):
-    """Success lines of the last block after the run block that runs no command."""
-    for block in reversed(later_blocks):
-        if "cmake" in block or "source " in block:
-            continue
-        lines = [l.strip() for l in block.splitlines() if l.strip()]
-        marked = [l for l in lines if SUCCESS.search(l)]
-        return marked or lines
-    return []
+    """The README's result: the success lines (pass/success/hello) of the first block after the
+    run block that has any, else every line of the first block that runs no command."""
+    results = [b for b in later_blocks if "cmake" not in b and "source " not in b]
+    for block in results:
+        marked = [l.strip() for l in block.splitlines() if SUCCESS.search(l)]
+        if marked:
+            return marked
+    return [l.strip() for l in results[0].splitlines() if l.strip()] if results else []
 
 
 def needs_frameworks(project):

@@ -15,9 +15,14 @@
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/qualifiers.h"
 
-
 #ifdef NPUSIM_AICPU_KERNEL
+#include <atomic>
+
 namespace AscendC {
+/// Orders the kernel's earlier stores before its later memory accesses (the AI CPU's store
+/// barrier): a full fence on the host.
+inline void DataStoreBarrier() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
 template <class... A>
 void printf(const char* fmt, A... args) {
   if constexpr (sizeof...(A) == 0) {

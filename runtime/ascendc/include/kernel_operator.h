@@ -6,6 +6,7 @@
 //   device.h      qualifiers, GM_ADDR, half/bfloat16_t, block_idx, printf, dcci, asm("trap")
 //   tensor.h      TPosition, LocalTensor, GlobalTensor
 //   tpipe.h       TPipe, TQue/TQueBind, TBuf, SetFlag/WaitFlag/PipeBarrier
+//   debug_assert.h   ascendc_assert
 //   static_tensor.h  static-tensor programming: InitSocState, LocalMemAllocator<Hardware::...>
 //   data_copy.h   DataCopy (GM<->UB, GM->L1, ND2NZ, DataCopyParams), DataCopyPad
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
@@ -27,6 +28,7 @@
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/cube_ops.h"
 #include "npusim/ascendc/data_copy.h"
+#include "npusim/ascendc/debug_assert.h"
 #include "npusim/ascendc/device.h"
 #include "npusim/ascendc/half.h"
 #include "npusim/ascendc/launch.h"

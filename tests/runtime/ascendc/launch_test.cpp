@@ -18,6 +18,7 @@ int32_t FillDo(uint32_t blockDim, void* stream, int32_t* out, int32_t value);
 int32_t TrapDo(uint32_t blockDim, void* stream);
 int32_t ScaleDo(uint32_t blockDim, void* stream, float* x, float s);
 int32_t TemplateDo(uint32_t blockDim, void* stream, int32_t* x);
+int32_t DefaultStreamDo(uint32_t blockDim, int32_t* x);
 const char* FixtureText();
 int FixtureLine();
 
@@ -101,6 +102,16 @@ TEST(Launch, TemplateKernelLaunch) {
   EXPECT_EQ(x, (std::vector<int32_t>{3, 6, 9, 12}));
   ASSERT_EQ(g_launches.size(), 1u);
   EXPECT_EQ(g_launches[0].name, "scale_by");  // the template's name, without its arguments
+}
+
+TEST(Launch, OmittedStreamIsTheDefaultStream) {
+  g_launches.clear();
+  std::vector<int32_t> x = {1, 2};
+  EXPECT_EQ(DefaultStreamDo(2, x.data()), 0);
+  EXPECT_EQ(x, (std::vector<int32_t>{10, 20}));
+  ASSERT_EQ(g_launches.size(), 2u);
+  EXPECT_EQ(g_launches[0].stream, nullptr);
+  EXPECT_EQ(g_launches[1].stream, nullptr);
 }
 
 TEST(Launch, StringsAndCommentsAreNotRewritten) {

@@ -75,6 +75,15 @@ struct MmadParams {
         enSsparse(en_ssparse),
         enWinogradA(en_winograd_a),
         enWinogradB(en_winograd_b) {}
+  /// CANN 9's form: {m, n, k, unitFlag, cmatrixSource, cmatrixInitVal}.
+  MmadParams(std::uint16_t m_value, std::uint16_t n_value, std::uint16_t k_value,
+             std::uint8_t unit_flag = 0, bool cmatrix_source = false, bool cmatrix_init_val = true)
+      : m(m_value),
+        n(n_value),
+        k(k_value),
+        unitFlag(unit_flag),
+        cmatrixSource(cmatrix_source),
+        cmatrixInitVal(cmatrix_init_val) {}
   std::uint16_t m = 0;
   std::uint16_t n = 0;
   std::uint16_t k = 0;
@@ -106,6 +115,24 @@ struct FixpipeParamsV220 {
   FixpipeParamsV220(std::uint16_t n_size, std::uint16_t m_size, std::uint16_t src_stride,
                     std::uint32_t dst_stride, bool relu)
       : nSize(n_size), mSize(m_size), srcStride(src_stride), dstStride(dst_stride), reluEn(relu) {}
+  /// The full form: {nSize, mSize, srcStride, dstStride, reluEn, quantPre, deqScalar, ndNum,
+  /// srcNdStride, dstNdStride, unitFlag[, isChannelSplit]}.
+  FixpipeParamsV220(std::uint16_t n_size, std::uint16_t m_size, std::uint16_t src_stride,
+                    std::uint32_t dst_stride, bool relu, QuantMode_t quant, std::int64_t deq_scalar,
+                    std::uint16_t nd_num, std::uint16_t src_nd_stride, std::uint16_t dst_nd_stride,
+                    std::uint8_t unit_flag, bool channel_split = false)
+      : nSize(n_size),
+        mSize(m_size),
+        srcStride(src_stride),
+        dstStride(dst_stride),
+        quantPre(quant),
+        deqScalar(static_cast<std::uint64_t>(deq_scalar)),
+        ndNum(nd_num),
+        srcNdStride(src_nd_stride),
+        dstNdStride(dst_nd_stride),
+        reluEn(relu),
+        unitFlag(unit_flag),
+        isChannelSplit(channel_split) {}
   std::uint16_t nSize = 0;
   std::uint16_t mSize = 0;
   std::uint16_t srcStride = 0;

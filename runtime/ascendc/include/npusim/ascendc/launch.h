@@ -92,6 +92,26 @@ NPUSIM_KERNEL_API std::int32_t launch_aicpu_kernel(std::uint32_t (*kernel)(void*
                                                    std::uint32_t block_dim, void* stream,
                                                    const void* args, std::size_t size);
 
+/// The same with the kernel's body given as a call on the device copy of the argument block.
+NPUSIM_KERNEL_API std::int32_t launch_aicpu_call(const char* name, std::uint32_t block_dim,
+                                                 void* stream, const void* args, std::size_t size,
+                                                 std::function<std::uint32_t(void*)> body);
+
+/// `Kernel<<<blockDim, l2ctrl, stream>>>(args)` of an AI CPU kernel taking one struct by value
+/// (CANN 9, `__global__ __aicpu__ uint32_t Kernel(Args args)`): the struct's bytes become the
+/// argument block, and the kernel receives a copy of them.
+template <class S, class A, std::enable_if_t<!std::is_pointer_v<S>, int> = 0>
+std::int32_t launch(std::uint32_t (*kernel)(S), const char* name, std::uint32_t block_dim,
+                    void* /*l2ctrl*/, void* stream, A&& arg) {
+  using Block = std::decay_t<S>;
+  static_assert(std::is_trivially_copyable_v<Block>,
+                "AI CPU kernel launch: the argument struct must be trivially copyable");
+  const Block copy(std::forward<A>(arg));
+  return launch_aicpu_call(name, block_dim, stream, &copy, sizeof(Block), [kernel](void* p) {
+    return kernel(*static_cast<Block*>(p));
+  });
+}
+
 /// `Kernel<<<blockDim, l2ctrl, stream>>>(&args, sizeof(args))` of an AI CPU kernel.
 template <class T>
 std::int32_t launch(std::uint32_t (*kernel)(void*), const char* name, std::uint32_t block_dim,
