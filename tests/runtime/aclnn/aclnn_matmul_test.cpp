@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "aclnnop/aclnn_batch_matmul.h"
@@ -68,34 +69,24 @@ TEST_F(AclnnMatmulTest, MatmulOneDimensionalOperands) {
   aclTensor* on = view({n}, {1}, ACL_FLOAT, po, 64);
   aclTensor* om = view({m}, {1}, ACL_FLOAT, po, 64);
   aclTensor* o0 = view({}, {}, ACL_FLOAT, po, 64);
-  ASSERT_EQ(
-      run([&](uint64_t* ws,
-              aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(tv, tw, on, 0, ws, e); },
-          aclnnMatmul),
-      ACLNN_SUCCESS);
-  for (int64_t j = 0; j < n; ++j) {
-    double ref = 0;
-    for (int64_t q = 0; q < k; ++q) ref += v[q] * w[static_cast<std::size_t>(q * n + j)];
-    EXPECT_NEAR(get(ACL_FLOAT, po, j), ref, 1e-4);
-  }
-  ASSERT_EQ(
-      run([&](uint64_t* ws,
-              aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(ta, tv, om, 0, ws, e); },
-          aclnnMatmul),
-      ACLNN_SUCCESS);
-  for (int64_t i = 0; i < m; ++i) {
-    double ref = 0;
-    for (int64_t q = 0; q < k; ++q) ref += a[static_cast<std::size_t>(i * k + q)] * v[q];
-    EXPECT_NEAR(get(ACL_FLOAT, po, i), ref, 1e-4);
-  }
-  ASSERT_EQ(
-      run([&](uint64_t* ws,
-              aclOpExecutor** e) { return aclnnMatmulGetWorkspaceSize(tv, tv, o0, 0, ws, e); },
-          aclnnMatmul),
-      ACLNN_SUCCESS);
-  double dot = 0;
-  for (int64_t q = 0; q < k; ++q) dot += v[q] * v[q];
-  EXPECT_NEAR(get(ACL_FLOAT, po, 0), dot, 1e-4);
+  // lhs @ rhs into po, its first `count` elements against ref(j) (sums over k).
+  auto check = [&](aclTensor* lhs, aclTensor* rhs, aclTensor* out, int64_t count,
+                   const std::function<double(int64_t j, int64_t q)>& term) {
+    ASSERT_EQ(run(
+                  [&](uint64_t* ws, aclOpExecutor** e) {
+                    return aclnnMatmulGetWorkspaceSize(lhs, rhs, out, 0, ws, e);
+                  },
+                  aclnnMatmul),
+              ACLNN_SUCCESS);
+    for (int64_t j = 0; j < count; ++j) {
+      double ref = 0;
+      for (int64_t q = 0; q < k; ++q) ref += term(j, q);
+      EXPECT_NEAR(get(ACL_FLOAT, po, j), ref, 1e-4);
+    }
+  };
+  check(tv, tw, on, n, [&](int64_t j, int64_t q) { return v[q] * w[q * n + j]; });
+  check(ta, tv, om, m, [&](int64_t i, int64_t q) { return a[i * k + q] * v[q]; });
+  check(tv, tv, o0, 1, [&](int64_t, int64_t q) { return v[q] * v[q]; });  // the dot product
 }
 
 TEST_F(AclnnMatmulTest, FloatWithUseFp16RoundsTheInputsFirst) {

@@ -54,11 +54,7 @@ TEST_F(NormTest, LayerNormMatchesDoubleReference) {
     aclTensor* mean = c.stats ? make(stat_shape, c.stat_type) : nullptr;
     aclTensor* rstd = c.stats ? make(stat_shape, c.stat_type) : nullptr;
     aclIntArray* shape = ints(c.norm);
-    run(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnLayerNormGetWorkspaceSize(x, shape, w, b, eps, y, mean, rstd, ws, ex);
-        },
-        aclnnLayerNorm);
+    layer_norm(x, shape, w, b, eps, y, mean, rstd);
     const Values wv = w ? read(w) : Values(), bv = b ? read(b) : Values();
     const NormRef ref = norm_ref(read(x), len, w ? &wv : nullptr, b ? &bv : nullptr, eps, false);
     expect_close(read(y), ref.y, tol_of(c.type), "out");
@@ -119,73 +115,22 @@ TEST_F(NormTest, LayerNormWithImplModeComputesLayerNorm) {
 }
 
 TEST_F(NormTest, RmsNormMatchesDoubleReference) {
-  struct Case {
-    Shape shape, gamma;
-    aclDataType type, gamma_type;
-  };
-  const Case cases[] = {
+  const RmsCase cases[] = {
       {{3, 100}, {100}, ACL_FLOAT, ACL_FLOAT},     {{4, 1, 77}, {77}, ACL_FLOAT16, ACL_FLOAT16},
       {{6, 2, 9}, {2, 9}, ACL_BF16, ACL_FLOAT},    {{2, 4096}, {4096}, ACL_BF16, ACL_BF16},
       {{2, 60001}, {60001}, ACL_FLOAT, ACL_FLOAT}, {{2, 45000}, {45000}, ACL_FLOAT16, ACL_FLOAT16}};
-  const double eps = 1e-6;
   double seed = 20;
-  for (const Case& c : cases) {
-    SCOPED_TRACE(::testing::Message() << "numel " << numel(c.shape) << " type " << c.type);
-    const int64_t len = numel(c.gamma);
-    aclTensor* x = make(c.shape, c.type, pattern(numel(c.shape), seed += 1, 2.0));
-    aclTensor* g = make(c.gamma, c.gamma_type, pattern(len, seed + 0.5, 1.0));
-    aclTensor* y = make(c.shape, c.type);
-    Shape rs_shape(c.shape.begin(), c.shape.end() - static_cast<long>(c.gamma.size()));
-    for (std::size_t i = 0; i < c.gamma.size(); ++i) rs_shape.push_back(1);
-    aclTensor* rstd = make(rs_shape, ACL_FLOAT);
-    run(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnRmsNormGetWorkspaceSize(x, g, eps, y, rstd, ws, ex);
-        },
-        aclnnRmsNorm);
-    const Values gv = read(g);
-    const NormRef ref = norm_ref(read(x), len, &gv, nullptr, eps, true);
-    expect_close(read(y), ref.y, tol_of(c.type), "yOut");
-    expect_close(read(rstd), ref.rstd, tol_of(ACL_FLOAT), "rstdOut");
-  }
+  for (const RmsCase& c : cases) check_rms_norm(c, seed += 1, false);
 }
 
 TEST_F(NormTest, AddRmsNormMatchesDoubleReference) {
-  struct Case {
-    Shape shape, gamma;
-    aclDataType type, gamma_type;
-  };
-  const Case cases[] = {{{3, 100}, {100}, ACL_FLOAT, ACL_FLOAT},
-                        {{4, 1, 77}, {77}, ACL_FLOAT16, ACL_FLOAT16},
-                        {{40, 24}, {24}, ACL_BF16, ACL_FLOAT},
-                        {{2, 60001}, {60001}, ACL_FLOAT, ACL_FLOAT},
-                        {{2, 45000}, {45000}, ACL_FLOAT16, ACL_FLOAT}};
-  const double eps = 1e-6;
+  const RmsCase cases[] = {{{3, 100}, {100}, ACL_FLOAT, ACL_FLOAT},
+                           {{4, 1, 77}, {77}, ACL_FLOAT16, ACL_FLOAT16},
+                           {{40, 24}, {24}, ACL_BF16, ACL_FLOAT},
+                           {{2, 60001}, {60001}, ACL_FLOAT, ACL_FLOAT},
+                           {{2, 45000}, {45000}, ACL_FLOAT16, ACL_FLOAT}};
   double seed = 70;
-  for (const Case& c : cases) {
-    SCOPED_TRACE(::testing::Message() << "numel " << numel(c.shape) << " type " << c.type);
-    const int64_t len = numel(c.gamma);
-    aclTensor* x1 = make(c.shape, c.type, pattern(numel(c.shape), seed += 1, 2.0));
-    aclTensor* x2 = make(c.shape, c.type, pattern(numel(c.shape), seed + 0.3, 1.0));
-    aclTensor* g = make(c.gamma, c.gamma_type, pattern(len, seed + 0.5, 1.0));
-    aclTensor* y = make(c.shape, c.type);
-    aclTensor* xo = make(c.shape, c.type);
-    Shape rs_shape(c.shape.begin(), c.shape.end() - static_cast<long>(c.gamma.size()));
-    for (std::size_t i = 0; i < c.gamma.size(); ++i) rs_shape.push_back(1);
-    aclTensor* rstd = make(rs_shape, ACL_FLOAT);
-    run(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnAddRmsNormGetWorkspaceSize(x1, x2, g, eps, y, rstd, xo, ws, ex);
-        },
-        aclnnAddRmsNorm);
-    Values sum = read(x1);
-    const Values b = read(x2), gv = read(g);
-    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += b[i];
-    const NormRef ref = norm_ref(sum, len, &gv, nullptr, eps, true);
-    expect_close(read(xo), sum, tol_of(c.type), "xOut");
-    expect_close(read(y), ref.y, tol_of(c.type), "yOut");
-    expect_close(read(rstd), ref.rstd, tol_of(ACL_FLOAT), "rstdOut");
-  }
+  for (const RmsCase& c : cases) check_rms_norm(c, seed += 1, true);
   aclTensor* a = make({2, 8}, ACL_FLOAT);
   aclTensor* h = make({2, 8}, ACL_FLOAT16);
   aclTensor* g = make({8}, ACL_FLOAT);
@@ -314,11 +259,7 @@ TEST_F(NormTest, LaunchesAreTiledVectorKernels) {
   aclTensor* mean = make({96, 1}, ACL_FLOAT16);
   aclTensor* rstd = make({96, 1}, ACL_FLOAT);
   aclIntArray* shape = ints({512});
-  run(
-      [&](uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnLayerNormGetWorkspaceSize(x, shape, w, b, 1e-5, y, mean, rstd, ws, ex);
-      },
-      aclnnLayerNorm);
+  layer_norm(x, shape, w, b, 1e-5, y, mean, rstd);
   std::vector<std::string> names;
   for (const auto& t : fake().tasks()) {
     if (t.kind != TaskKind::kKernel) continue;

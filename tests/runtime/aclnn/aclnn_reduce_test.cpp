@@ -123,36 +123,21 @@ class NormReduceTest : public NormTest {
     aclTensor* x = make(c.shape, c.in, pattern(numel(c.shape), seed));
     aclTensor* y = make(out_shape, c.out);
     aclIntArray* dims = ints(c.dims);
-    switch (c.kind) {
-      case Kind::kSum:
-        run(
-            [&](uint64_t* ws, aclOpExecutor** ex) {
-              return aclnnReduceSumGetWorkspaceSize(x, dims, c.keep, c.out, y, ws, ex);
-            },
-            aclnnReduceSum);
-        break;
-      case Kind::kMean:
-        run(
-            [&](uint64_t* ws, aclOpExecutor** ex) {
-              return aclnnMeanGetWorkspaceSize(x, dims, c.keep, c.out, y, ws, ex);
-            },
-            aclnnMean);
-        break;
-      case Kind::kMax:
-        run(
-            [&](uint64_t* ws, aclOpExecutor** ex) {
-              return aclnnAmaxGetWorkspaceSize(x, dims, c.keep, y, ws, ex);
-            },
-            aclnnAmax);
-        break;
-      case Kind::kMin:
-        run(
-            [&](uint64_t* ws, aclOpExecutor** ex) {
-              return aclnnAminGetWorkspaceSize(x, dims, c.keep, y, ws, ex);
-            },
-            aclnnAmin);
-        break;
-    }
+    // Sum and Mean take the accumulation type, Amax and Amin do not.
+    const First plan = [&](uint64_t* ws, aclOpExecutor** ex) {
+      switch (c.kind) {
+        case Kind::kSum:
+          return aclnnReduceSumGetWorkspaceSize(x, dims, c.keep, c.out, y, ws, ex);
+        case Kind::kMean:
+          return aclnnMeanGetWorkspaceSize(x, dims, c.keep, c.out, y, ws, ex);
+        case Kind::kMax:
+          return aclnnAmaxGetWorkspaceSize(x, dims, c.keep, y, ws, ex);
+        default:
+          return aclnnAminGetWorkspaceSize(x, dims, c.keep, y, ws, ex);
+      }
+    };
+    const Second second[] = {aclnnReduceSum, aclnnMean, aclnnAmax, aclnnAmin};
+    run(plan, second[static_cast<int>(c.kind)]);
     ReduceRef ref = reduce_ref(read(x), c.shape, red,
                                c.kind == Kind::kMax   ? 1
                                : c.kind == Kind::kMin ? -1
@@ -255,11 +240,7 @@ TEST_F(NormSmallUbTest, ChunkedRowsAndColumns) {
   aclTensor* mean = make({3, 1}, ACL_FLOAT);
   aclTensor* rstd = make({3, 1}, ACL_FLOAT);
   aclIntArray* shape = ints({3000});
-  run(
-      [&](uint64_t* ws, aclOpExecutor** ex) {
-        return aclnnLayerNormGetWorkspaceSize(x, shape, g, g, 1e-5, y, mean, rstd, ws, ex);
-      },
-      aclnnLayerNorm);
+  layer_norm(x, shape, g, g, 1e-5, y, mean, rstd);
   const Values gv = read(g);
   const NormRef ref = norm_ref(read(x), 3000, &gv, &gv, 1e-5, false);
   expect_close(read(y), ref.y, tol_of(ACL_FLOAT16), "out");

@@ -42,6 +42,20 @@ double get(aclDataType t, const void* p, std::size_t i) {
   return r;
 }
 
+std::vector<double> AclnnMatmulTest::fill(aclDataType t, void* p, int64_t batches, int64_t rows,
+                                          int64_t cols, bool trans) {
+  std::vector<double> values(static_cast<std::size_t>(batches * rows * cols));
+  // Logical element (batch, i, j) lives at batch*rows*cols + (trans ? j*rows + i : i*cols + j).
+  for (int64_t bt = 0; bt < batches; ++bt)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        const int64_t at = bt * rows * cols + (trans ? j * rows + i : i * cols + j);
+        values[static_cast<std::size_t>(bt * rows * cols + i * cols + j)] =
+            put(t, p, static_cast<std::size_t>(at), next());
+      }
+  return values;
+}
+
 int AclnnMatmulTest::check_product(int which, std::vector<int64_t> ab, std::vector<int64_t> bb,
                                    int64_t m, int64_t k, int64_t n, aclDataType in,
                                    aclDataType out, bool trans_a, bool trans_b, int8_t cube) {
@@ -52,23 +66,8 @@ int AclnnMatmulTest::check_product(int which, std::vector<int64_t> ab, std::vect
   void* pa = alloc(static_cast<std::size_t>(na * m * k) * es);
   void* pb = alloc(static_cast<std::size_t>(nbb * k * n) * es);
   void* pc = alloc(static_cast<std::size_t>(nc * m * n) * elem_size(out));
-  std::vector<double> va(static_cast<std::size_t>(na * m * k)),
-      vb(static_cast<std::size_t>(nbb * k * n));
-  // Logical element (batch, i, j) of A lives at batch*m*k + (trans ? j*m + i : i*k + j).
-  for (int64_t bt = 0; bt < na; ++bt)
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < k; ++j) {
-        const int64_t at = bt * m * k + (trans_a ? j * m + i : i * k + j);
-        va[static_cast<std::size_t>(bt * m * k + i * k + j)] =
-            put(in, pa, static_cast<std::size_t>(at), next());
-      }
-  for (int64_t bt = 0; bt < nbb; ++bt)
-    for (int64_t i = 0; i < k; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        const int64_t at = bt * k * n + (trans_b ? j * k + i : i * n + j);
-        vb[static_cast<std::size_t>(bt * k * n + i * n + j)] =
-            put(in, pb, static_cast<std::size_t>(at), next());
-      }
+  const std::vector<double> va = fill(in, pa, na, m, k, trans_a);
+  const std::vector<double> vb = fill(in, pb, nbb, k, n, trans_b);
   auto dims_of = [](std::vector<int64_t> batch, int64_t r, int64_t c) {
     batch.push_back(r);
     batch.push_back(c);

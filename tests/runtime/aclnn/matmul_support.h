@@ -63,6 +63,10 @@ class AclnnMatmulTest : public OperatorTest {
     return st;
   }
 
+  // `batches` operands [rows, cols] of type t at p, row-major or, with `trans`, stored
+  // transposed, filled with next() values (rounded to t); returns them row-major.
+  std::vector<double> fill(aclDataType t, void* p, int64_t batches, int64_t rows, int64_t cols,
+                           bool trans);
   // A batched product [ab.., m, k] x [bb.., k, n] (batch dims broadcast, ab/bb same length);
   // trans_a / trans_b: the operand is passed as a transposed view of a row-major buffer.
   // Checks out against the double reference; returns the number of mismatches.

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Double-precision references of the norm family's tests (norm_support.h).
+// Double-precision references of the norm family's tests and the shared RMS norm check
+// (norm_support.h).
 #include "tests/runtime/aclnn/norm_support.h"
 
 #include <algorithm>
+
+#include "aclnnop/aclnn_add_rms_norm.h"
+#include "aclnnop/aclnn_rms_norm.h"
 
 namespace npusim::rt::testing::norm_test {
 
@@ -89,6 +93,45 @@ ReduceRef reduce_ref(const Values& x, const Shape& shape, const std::vector<bool
     }
   }
   return o;
+}
+
+// aclnnRmsNorm of x, or with `add` aclnnAddRmsNorm of x1 + x2 (also returning the sum), over the
+// trailing `gamma` dimensions, against the double reference.
+void NormTest::check_rms_norm(const RmsCase& c, double seed, bool add) {
+  SCOPED_TRACE(::testing::Message() << "numel " << numel(c.shape) << " type " << c.type);
+  const double eps = 1e-6;
+  const int64_t len = numel(c.gamma);
+  aclTensor* x1 = make(c.shape, c.type, pattern(numel(c.shape), seed, 2.0));
+  aclTensor* x2 = add ? make(c.shape, c.type, pattern(numel(c.shape), seed + 0.3, 1.0)) : nullptr;
+  aclTensor* g = make(c.gamma, c.gamma_type, pattern(len, seed + 0.5, 1.0));
+  aclTensor* y = make(c.shape, c.type);
+  aclTensor* xo = add ? make(c.shape, c.type) : nullptr;
+  Shape rs_shape(c.shape.begin(), c.shape.end() - static_cast<long>(c.gamma.size()));
+  for (std::size_t i = 0; i < c.gamma.size(); ++i) rs_shape.push_back(1);
+  aclTensor* rstd = make(rs_shape, ACL_FLOAT);
+  if (add) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnAddRmsNormGetWorkspaceSize(x1, x2, g, eps, y, rstd, xo, ws, ex);
+        },
+        aclnnAddRmsNorm);
+  } else {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnRmsNormGetWorkspaceSize(x1, g, eps, y, rstd, ws, ex);
+        },
+        aclnnRmsNorm);
+  }
+  Values sum = read(x1);
+  const Values gv = read(g);
+  if (add) {
+    const Values b = read(x2);
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += b[i];
+    expect_close(read(xo), sum, tol_of(c.type), "xOut");
+  }
+  const NormRef ref = norm_ref(sum, len, &gv, nullptr, eps, true);
+  expect_close(read(y), ref.y, tol_of(c.type), "yOut");
+  expect_close(read(rstd), ref.rstd, tol_of(ACL_FLOAT), "rstdOut");
 }
 
 }  // namespace npusim::rt::testing::norm_test

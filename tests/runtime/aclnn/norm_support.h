@@ -9,6 +9,7 @@
 #include <functional>
 #include <vector>
 
+#include "aclnnop/aclnn_layer_norm.h"
 #include "runtime/aclnn/meta.h"
 #include "tests/runtime/aclnn_support.h"
 
@@ -42,8 +43,16 @@ inline Values pattern(int64_t n, double seed, double scale = 3.0) {
   return v;
 }
 
+// A case of aclnnRmsNorm / aclnnAddRmsNorm: x's shape and type, gamma's (trailing) shape and type.
+struct RmsCase {
+  Shape shape, gamma;
+  aclDataType type, gamma_type;
+};
+
 class NormTest : public OperatorTest {
  protected:
+  // aclnnRmsNorm (or, with `add`, aclnnAddRmsNorm) of case c against the double reference.
+  void check_rms_norm(const RmsCase& c, double seed, bool add);
   // A contiguous device tensor, filled with `values` (rounded to its type) when given.
   aclTensor* make(const Shape& shape, aclDataType type, const Values& values = {}) {
     const int64_t n = std::max<int64_t>(numel(shape), 1);
@@ -65,6 +74,15 @@ class NormTest : public OperatorTest {
     aclOpExecutor* ex = nullptr;
     ASSERT_EQ(first(&ws, &ex), ACLNN_SUCCESS);
     run_phase2(second, ws, ex, stream_);
+  }
+  // aclnnLayerNorm run to completion (mean and rstd may be null).
+  void layer_norm(aclTensor* x, aclIntArray* shape, aclTensor* w, aclTensor* b, double eps,
+                  aclTensor* y, aclTensor* mean, aclTensor* rstd) {
+    run(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnLayerNormGetWorkspaceSize(x, shape, w, b, eps, y, mean, rstd, ws, ex);
+        },
+        aclnnLayerNorm);
   }
   static aclnnStatus status(const First& first) {
     uint64_t ws = 0;
