@@ -35,14 +35,9 @@ TEST_F(AclnnMatmulTest, MmLargerThanOneTileWalksK) {
 }
 
 TEST_F(AclnnMatmulTest, TransposedViews) {
-  for (bool ta : {false, true}) {
-    for (bool tb : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << "transA " << ta << " transB " << tb);
-      EXPECT_EQ(check_product(0, {}, {}, 33, 70, 45, ACL_FLOAT16, ACL_FLOAT16, ta, tb), 0);
-      EXPECT_EQ(check_product(0, {}, {}, 33, 70, 45, ACL_FLOAT, ACL_FLOAT, ta, tb), 0);
-      EXPECT_EQ(check_product(0, {}, {}, 20, 40, 24, ACL_BF16, ACL_FLOAT, ta, tb), 0);
-    }
-  }
+  check_every_layout({{33, 70, 45, ACL_FLOAT16, ACL_FLOAT16},
+                      {33, 70, 45, ACL_FLOAT, ACL_FLOAT},
+                      {20, 40, 24, ACL_BF16, ACL_FLOAT}});
 }
 
 TEST_F(AclnnMatmulTest, BatchedAndBroadcast) {
@@ -226,13 +221,8 @@ class AclnnMatmulTwoCoresTest : public AclnnMatmulTest {
 };
 
 TEST_F(AclnnMatmulTwoCoresTest, ResidentPanelsEveryLayout) {
-  for (bool ta : {false, true}) {
-    for (bool tb : {false, true}) {
-      SCOPED_TRACE(::testing::Message() << "transA " << ta << " transB " << tb);
-      EXPECT_EQ(check_product(0, {}, {}, 150, 100, 600, ACL_FLOAT16, ACL_FLOAT16, ta, tb), 0);
-      EXPECT_EQ(check_product(0, {}, {}, 40, 72, 530, ACL_FLOAT, ACL_FLOAT, ta, tb), 0);
-    }
-  }
+  check_every_layout(
+      {{150, 100, 600, ACL_FLOAT16, ACL_FLOAT16}, {40, 72, 530, ACL_FLOAT, ACL_FLOAT}});
   EXPECT_EQ(check_product(1, {3}, {1}, 70, 50, 300, ACL_BF16, ACL_BF16, false, true), 0);
 }
 

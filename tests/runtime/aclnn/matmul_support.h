@@ -26,6 +26,12 @@ inline double tolerance(aclDataType out) {
   return out == ACL_FLOAT16 ? 1e-3 : out == ACL_BF16 ? 1e-2 : 1e-5;
 }
 
+// An aclnnMm shape and its input and output types.
+struct MmShape {
+  int64_t m, k, n;
+  aclDataType in, out;
+};
+
 class AclnnMatmulTest : public OperatorTest {
  protected:
   // A view of `dims` with `strides` over a buffer of storage_elems elements.
@@ -73,6 +79,18 @@ class AclnnMatmulTest : public OperatorTest {
   int check_product(int which, std::vector<int64_t> ab, std::vector<int64_t> bb, int64_t m,
                     int64_t k, int64_t n, aclDataType in, aclDataType out, bool trans_a,
                     bool trans_b, int8_t cube = 0);
+
+  // check_product of aclnnMm for every shape, with A and B each plain and transposed.
+  void check_every_layout(const std::vector<MmShape>& shapes) {
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        SCOPED_TRACE(::testing::Message() << "transA " << ta << " transB " << tb);
+        for (const MmShape& s : shapes) {
+          EXPECT_EQ(check_product(0, {}, {}, s.m, s.k, s.n, s.in, s.out, ta, tb), 0);
+        }
+      }
+    }
+  }
 
   std::uint64_t seed_ = 12345;
 };

@@ -38,7 +38,6 @@ class LabelTest : public ModelRiTest {
     EXPECT_EQ(aclmdlRIDestroy(model_), ACL_SUCCESS);
     EXPECT_EQ(aclrtDestroyLabelList(list_), ACL_SUCCESS);
     for (auto& l : labels_) EXPECT_EQ(aclrtDestroyLabel(l), ACL_SUCCESS);
-    EXPECT_EQ(aclrtDestroyStream(ps_), ACL_SUCCESS);
     ModelRiTest::TearDown();
   }
   void run(std::uint32_t index) {
@@ -145,7 +144,6 @@ TEST_F(ModelRiTest, StreamSwitchAndActivateFollowTheDeviceValues) {
 
   for (aclrtStream s : {s1, s2, s3, s4, end}) {
     ASSERT_EQ(aclmdlRIUnbindStream(model, s), ACL_SUCCESS);
-    ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
   }
   ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
 }
@@ -172,8 +170,6 @@ TEST_F(ModelRiTest, SwitchOnInt64AndOrderings) {
   EXPECT_EQ(run(std::int64_t{1} << 40, 5), 1);
   EXPECT_EQ(run(-3, 5), 0);  // signed
   ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(head), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(yes), ACL_SUCCESS);
 }
 TEST_F(ModelRiTest, ALoopThatNeverEndsIsStopped) {
   aclrtStream ps = persistent();
@@ -193,7 +189,6 @@ TEST_F(ModelRiTest, ALoopThatNeverEndsIsStopped) {
   ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyLabelList(list), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyLabel(top), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(ps), ACL_SUCCESS);
 }
 
 // Conditional sub-models (3_cond_model's shapes, with memsets instead of aclnn operators).
@@ -201,11 +196,7 @@ class CondTest : public ModelRiTest {
  protected:
   void SetUp() override {
     ModelRiTest::SetUp();
-    ASSERT_EQ(aclrtCreateStream(&sub_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    EXPECT_EQ(aclrtDestroyStream(sub_), ACL_SUCCESS);
-    ModelRiTest::TearDown();
+    sub_ = new_stream();
   }
   // Captures `type` with one sub-model per element of `bodies` (each fills its byte range).
   aclmdlRI capture(aclmdlRICondTaskType type, int size, std::uint32_t flag, std::uint32_t dflt,

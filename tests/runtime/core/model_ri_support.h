@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tests/runtime/test_support.h"
 
@@ -19,6 +20,7 @@ class ModelRiTest : public DeviceTest {
     ASSERT_EQ(aclrtMallocHost(&host_, 4096), ACL_SUCCESS);
   }
   void TearDown() override {
+    for (aclrtStream s : streams_) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
     aclrtFreeHost(host_);
     aclrtFree(dev_);
     DeviceTest::TearDown();
@@ -27,11 +29,16 @@ class ModelRiTest : public DeviceTest {
   void put32(std::size_t off, std::int32_t v) {
     ASSERT_EQ(aclrtMemcpy(at(off), 4, &v, 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   }
-  aclrtStream persistent() {
+  // A stream (with `persistent`, ACL_STREAM_PERSISTENT) destroyed at TearDown.
+  aclrtStream new_stream(bool persistent = false) {
     aclrtStream s = nullptr;
-    EXPECT_EQ(aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT), ACL_SUCCESS);
+    EXPECT_EQ(persistent ? aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_PERSISTENT)
+                         : aclrtCreateStream(&s),
+              ACL_SUCCESS);
+    streams_.push_back(s);
     return s;
   }
+  aclrtStream persistent() { return new_stream(true); }
   int count(const std::string& name) const {
     int n = 0;
     for (const auto& t : (*fake_)->tasks()) n += t.name == name;
@@ -46,6 +53,7 @@ class ModelRiTest : public DeviceTest {
   }
   void* dev_ = nullptr;
   void* host_ = nullptr;
+  std::vector<aclrtStream> streams_;
 };
 
 }  // namespace npusim::rt::testing::model_ri_test

@@ -59,8 +59,7 @@ TEST_F(ModelRiTest, CaptureRecordsTheTasksAndEachExecutionRunsThemAgain) {
 }
 
 TEST_F(ModelRiTest, ExecutionsOfOneModelNeverOverlap) {
-  aclrtStream other = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  aclrtStream other = new_stream();
   ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemsetAsync(at(0), 4096, 1, 4096, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemsetAsync(at(0), 4096, 2, 4096, stream_), ACL_SUCCESS);
@@ -79,14 +78,12 @@ TEST_F(ModelRiTest, ExecutionsOfOneModelNeverOverlap) {
     EXPECT_GE(sets[i]->record.start, sets[i - 1]->record.end);
   }
   ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
 }
 
 // 4_model_sync_external's shapes: a record made inside a model is visible outside, and a wait
 // inside a model waits for a record made outside.
 TEST_F(ModelRiTest, EventsCrossTheModelBoundary) {
-  aclrtStream ext = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&ext), ACL_SUCCESS);
+  aclrtStream ext = new_stream();
   aclrtEvent ev = nullptr;
   ASSERT_EQ(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
@@ -109,8 +106,7 @@ TEST_F(ModelRiTest, EventsCrossTheModelBoundary) {
   EXPECT_GE(last("MEMCPY_D2H")->record.start, last("EVENT_RECORD")->record.end);
 
   // A wait captured into a model waits for the event's latest record when the model is launched.
-  aclrtStream cap = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&cap), ACL_SUCCESS);
+  aclrtStream cap = new_stream();
   ASSERT_EQ(aclmdlRICaptureBegin(cap, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
   ASSERT_EQ(aclrtStreamWaitEventWithFlag(cap, ev, 0, ACL_EVENT_WAIT_EXTERNAL), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemsetAsync(at(0), 64, 6, 64, cap), ACL_SUCCESS);
@@ -126,8 +122,6 @@ TEST_F(ModelRiTest, EventsCrossTheModelBoundary) {
   ASSERT_EQ(aclmdlRIDestroy(producer), ACL_SUCCESS);
   ASSERT_EQ(aclmdlRIDestroy(consumer), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(ext), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(cap), ACL_SUCCESS);
 }
 
 TEST_F(ModelRiTest, ExecuteSyncRunsOnTheDefaultStream) {
@@ -185,7 +179,6 @@ TEST_F(ModelRiTest, PersistentTaskCleanForgetsTheRecordedTasks) {
   EXPECT_EQ(*at(0), 0);
   EXPECT_EQ(aclrtPersistentTaskClean(stream_), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);  // unbinds
-  ASSERT_EQ(aclrtDestroyStream(ps), ACL_SUCCESS);
 }
 
 TEST_F(ModelRiTest, MisuseIsRefused) {
@@ -259,8 +252,6 @@ TEST_F(ModelRiTest, MisuseIsRefused) {
   EXPECT_EQ(aclrtDestroyLabelList(list), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_EQ(aclrtDestroyLabel(label), ACL_SUCCESS);
   EXPECT_EQ(aclrtDestroyLabel(label), ACL_ERROR_RT_PARAM_INVALID);
-  ASSERT_EQ(aclrtDestroyStream(ps), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(ps2), ACL_SUCCESS);
 }
 
 TEST_F(ModelRiTest, CaptureModesForbidUnsafeCalls) {
@@ -306,8 +297,7 @@ TEST_F(ModelRiTest, CaptureModesForbidUnsafeCalls) {
 TEST_F(ModelRiTest, TaskUpdateReplacesTheGroupWhenTheDeviceReachesIt) {
   aclrtEvent ev = nullptr;
   ASSERT_EQ(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL), ACL_SUCCESS);
-  aclrtStream upd = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&upd), ACL_SUCCESS);
+  aclrtStream upd = new_stream();
   ASSERT_EQ(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED), ACL_SUCCESS);
   ASSERT_EQ(aclrtMemsetAsync(at(0), 1, 1, 1, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtStreamWaitEvent(stream_, ev), ACL_SUCCESS);
@@ -345,7 +335,6 @@ TEST_F(ModelRiTest, TaskUpdateReplacesTheGroupWhenTheDeviceReachesIt) {
   ASSERT_EQ(aclmdlRIDestroy(model), ACL_SUCCESS);
   EXPECT_EQ(aclmdlRICaptureTaskUpdateBegin(upd, group), ACL_ERROR_RT_PARAM_INVALID);
   ASSERT_EQ(aclrtDestroyEvent(ev), ACL_SUCCESS);
-  ASSERT_EQ(aclrtDestroyStream(upd), ACL_SUCCESS);
 }
 
 }  // namespace
