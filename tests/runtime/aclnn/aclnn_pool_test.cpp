@@ -199,11 +199,10 @@ TEST_F(PoolTest, MaxPoolTakesOnnxPadsAndCeilMode) {
     for (std::size_t i = 0; i < want.size(); ++i)
       EXPECT_EQ(value(y, ACL_FLOAT16, static_cast<std::int64_t>(i)), want[i]) << i;
   }
-  void* b = alloc(4096);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
-  aclTensor* x = tensor({1, 1, 4, 4}, ACL_FLOAT, b);
-  aclTensor* y = tensor({1, 1, 2, 2}, ACL_FLOAT, b);
+  aclTensor* x = arg({1, 1, 4, 4});
+  aclTensor* y = arg({1, 1, 2, 2});
   EXPECT_EQ(
       aclnnMaxPoolGetWorkspaceSize(x, ints({2}), ints({2}), 1, ints({}), ints({}), 0, y, &ws, &ex),
       ACLNN_ERR_PARAM_INVALID);  // autoPad
@@ -306,10 +305,9 @@ TEST_F(PoolTest, AdaptiveAvgPool2dMatchesTheReference) {
 }
 
 TEST_F(PoolTest, PoolingRejectsBadArguments) {
-  void* b = alloc(8192);
-  aclTensor* x = tensor({1, 2, 8, 8}, ACL_FLOAT, b);
-  aclTensor* y = tensor({1, 2, 4, 4}, ACL_FLOAT, b);
-  aclTensor* yi = tensor({1, 2, 4, 4}, ACL_INT32, b);
+  aclTensor* x = arg({1, 2, 8, 8});
+  aclTensor* y = arg({1, 2, 4, 4});
+  aclTensor* yi = arg({1, 2, 4, 4}, ACL_INT32);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   auto maxpool = [&](const aclTensor* self, aclIntArray* k, aclIntArray* pad, aclTensor* out,
@@ -325,14 +323,14 @@ TEST_F(PoolTest, PoolingRejectsBadArguments) {
   EXPECT_EQ(maxpool(x, ints({0, 2}), ints({0, 0}), y, yi), ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(maxpool(x, ints({2, 2}), ints({2, 0}), y, yi), ACLNN_ERR_PARAM_INVALID);  // pad > k/2
   EXPECT_EQ(maxpool(x, ints({2, 2, 2}), ints({0, 0}), y, yi), ACLNN_ERR_PARAM_INVALID);
-  EXPECT_EQ(maxpool(x, ints({2, 2}), ints({0, 0}), tensor({1, 2, 5, 4}, ACL_FLOAT, b), yi),
+  EXPECT_EQ(maxpool(x, ints({2, 2}), ints({0, 0}), arg({1, 2, 5, 4}), yi),
             ACLNN_ERR_PARAM_INVALID);  // out shape
-  EXPECT_EQ(maxpool(x, ints({2, 2}), ints({0, 0}), y, tensor({1, 2, 4, 4}, ACL_INT64, b)),
+  EXPECT_EQ(maxpool(x, ints({2, 2}), ints({0, 0}), y, arg({1, 2, 4, 4}, ACL_INT64)),
             ACLNN_ERR_PARAM_INVALID);  // indices type
-  EXPECT_EQ(maxpool(tensor({1, 2, 8, 8}, ACL_INT32, b), ints({2, 2}), ints({0, 0}),
-                    tensor({1, 2, 4, 4}, ACL_INT32, b), yi),
+  EXPECT_EQ(maxpool(arg({1, 2, 8, 8}, ACL_INT32), ints({2, 2}), ints({0, 0}),
+                    arg({1, 2, 4, 4}, ACL_INT32), yi),
             ACLNN_ERR_PARAM_INVALID);  // self type
-  EXPECT_EQ(maxpool(tensor({16, 8}, ACL_FLOAT, b), ints({2, 2}), ints({0, 0}), y, yi),
+  EXPECT_EQ(maxpool(arg({16, 8}), ints({2, 2}), ints({0, 0}), y, yi),
             ACLNN_ERR_PARAM_INVALID);  // 2-D self
   EXPECT_EQ(aclnnAvgPool2dGetWorkspaceSize(x, ints({2, 2}), ints({2, 2}), ints({0, 0}), false, true,
                                            0, 0, y, &ws, &ex),

@@ -160,10 +160,9 @@ TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
       }
     }
   }
-  void* b = alloc(4096);
-  aclTensor* q = tensor({1, 2, 4, 8}, ACL_FLOAT, b);
-  aclTensor* k = tensor({1, 2, 2, 8}, ACL_FLOAT, b);
-  aclTensor* cs = tensor({1, 2, 1, 8}, ACL_FLOAT, b);
+  aclTensor* q = arg({1, 2, 4, 8});
+  aclTensor* k = arg({1, 2, 2, 8});
+  aclTensor* cs = arg({1, 2, 1, 8});
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(nullptr, k, cs, cs, 1, &ws, &ex),
@@ -172,22 +171,21 @@ TEST_F(ShapeOpsTest, ApplyRotaryPosEmbRotatesQueryAndKeyInPlace) {
             ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, cs, cs, 2, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // layout
-  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 3, 2, 8}, ACL_FLOAT, b), cs, cs, 1,
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, arg({1, 3, 2, 8}), cs, cs, 1,
                                                    &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // S differs
-  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, tensor({1, 2, 2, 8}, ACL_FLOAT, b),
-                                                   tensor({1, 2, 2, 8}, ACL_FLOAT, b), 1, &ws, &ex),
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, k, arg({1, 2, 2, 8}),
+                                                   arg({1, 2, 2, 8}), 1, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // cos N != 1
-  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, tensor({1, 2, 2, 8}, ACL_FLOAT16, b), cs, cs,
+  EXPECT_EQ(aclnnApplyRotaryPosEmbGetWorkspaceSize(q, arg({1, 2, 2, 8}, ACL_FLOAT16), cs, cs,
                                                    1, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // types differ
 }
 
 TEST_F(ShapeOpsTest, RotaryPositionEmbeddingRejectsBadArguments) {
-  void* b = alloc(4096);
-  aclTensor* x = tensor({1, 2, 3, 8}, ACL_FLOAT, b);
-  aclTensor* cs = tensor({1, 1, 3, 8}, ACL_FLOAT, b);
-  aclTensor* out = tensor({1, 2, 3, 8}, ACL_FLOAT, b);
+  aclTensor* x = arg({1, 2, 3, 8});
+  aclTensor* cs = arg({1, 1, 3, 8});
+  aclTensor* out = arg({1, 2, 3, 8});
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(nullptr, cs, cs, 0, out, &ws, &ex),
@@ -196,19 +194,19 @@ TEST_F(ShapeOpsTest, RotaryPositionEmbeddingRejectsBadArguments) {
             ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, cs, cs, 0, nullptr, &ws, &ex),
             ACLNN_ERR_PARAM_NULLPTR);
-  aclTensor* xi = tensor({1, 2, 3, 8}, ACL_INT32, b);
+  aclTensor* xi = arg({1, 2, 3, 8}, ACL_INT32);
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(xi, xi, xi, 0, xi, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, cs, cs, 2, out, &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // mode not supported
-  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, tensor({1, 1, 3, 4}, ACL_FLOAT, b),
-                                                         tensor({1, 1, 3, 4}, ACL_FLOAT, b), 0, out,
+  EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(x, arg({1, 1, 3, 4}),
+                                                         arg({1, 1, 3, 4}), 0, out,
                                                          &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // D differs
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(
-                x, cs, cs, 0, tensor({1, 2, 4, 8}, ACL_FLOAT, b), &ws, &ex),
+                x, cs, cs, 0, arg({1, 2, 4, 8}), &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // out shape
-  aclTensor* odd = tensor({1, 2, 3, 7}, ACL_FLOAT, b);
+  aclTensor* odd = arg({1, 2, 3, 7});
   EXPECT_EQ(aclnnRotaryPositionEmbeddingGetWorkspaceSize(odd, odd, odd, 0, odd, &ws, &ex),
             ACLNN_ERR_INNER_TILING_ERROR);  // odd D
 }

@@ -26,6 +26,13 @@ class ShapeOpsTest : public OperatorTest {
     return aclrtSynchronizeStream(stream_);
   }
   const FakeBackend::TaskTrace& last_kernel() { return last_task(TaskKind::kKernel); }
+  // A tensor over 8 KiB of scratch memory shared by the argument checks (no kernel runs on it).
+  aclTensor* arg(const std::vector<std::int64_t>& shape, aclDataType type = ACL_FLOAT) {
+    if (scratch_ == nullptr) scratch_ = alloc(8192);
+    return tensor(shape, type, scratch_);
+  }
+
+  void* scratch_ = nullptr;
 };
 
 }  // namespace npusim::rt::testing::shape_test
