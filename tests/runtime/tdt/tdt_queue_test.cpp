@@ -195,6 +195,15 @@ struct RouteList {
   }
 };
 
+// A route src -> dst, bound at construction.
+struct BoundRoute : RouteList {
+  BoundRoute(uint32_t src, uint32_t dst) {
+    add(src, dst);
+    EXPECT_EQ(acltdtBindQueueRoutes(list), ACL_SUCCESS);
+  }
+  void unbind() { ASSERT_EQ(acltdtUnbindQueueRoutes(list), ACL_SUCCESS); }
+};
+
 // Routes matching (mode, src, dst) as "src>dst:status" strings.
 std::vector<std::string> query(int mode, uint32_t src, uint32_t dst) {
   acltdtQueueRouteQueryInfo* info = acltdtCreateQueueRouteQueryInfo();
@@ -238,18 +247,14 @@ TEST_F(TdtQueueTest, ABoundRouteForwardsEntriesAndQueriesFindIt) {
   const uint32_t b = queue("route_b", 4);
   const uint32_t c = queue("route_c", 4);
   ASSERT_EQ(put(a, 1), ACL_SUCCESS);  // queued before the route exists
-  RouteList ab;
-  ab.add(a, b);
-  ASSERT_EQ(acltdtBindQueueRoutes(ab.list), ACL_SUCCESS);
+  BoundRoute ab(a, b);
   ASSERT_EQ(put(a, 2), ACL_SUCCESS);
   EXPECT_EQ(take(b), 1);
   EXPECT_EQ(take(b), 2);
   int32_t v = 0;
   size_t size = 0;
   EXPECT_EQ(acltdtDequeueData(a, &v, 4, &size, nullptr, 0, 0), ACL_ERROR_RT_QUEUE_EMPTY);
-  RouteList bc;
-  bc.add(b, c);
-  ASSERT_EQ(acltdtBindQueueRoutes(bc.list), ACL_SUCCESS);
+  BoundRoute bc(b, c);
   EXPECT_EQ(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC_AND_DST, a, b),
             std::vector<std::string>{route(a, b, 1)});
   EXPECT_EQ(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC, b, 0), std::vector<std::string>{route(b, c, 1)});
@@ -268,39 +273,33 @@ TEST_F(TdtQueueTest, ABoundRouteForwardsEntriesAndQueriesFindIt) {
   missing.add(a, 4242);
   EXPECT_EQ(acltdtBindQueueRoutes(missing.list), ACL_ERROR_INVALID_QUEUE_ID);
   // Unbinding stops the forwarding.
-  ASSERT_EQ(acltdtUnbindQueueRoutes(bc.list), ACL_SUCCESS);
+  bc.unbind();
   EXPECT_EQ(query(ACL_TDT_QUEUE_ROUTE_QUERY_SRC, b, 0), std::vector<std::string>{});
   ASSERT_EQ(put(a, 4), ACL_SUCCESS);
   EXPECT_EQ(take(b), 4);
-  ASSERT_EQ(acltdtUnbindQueueRoutes(ab.list), ACL_SUCCESS);
+  ab.unbind();
 }
 
 TEST_F(TdtQueueTest, AFullDestinationHoldsEntriesInTheSourceUntilItHasRoom) {
-  const uint32_t a = queue("hold_a", 4);
-  const uint32_t b = queue("hold_b", 1);
-  RouteList ab;
-  ab.add(a, b);
-  ASSERT_EQ(acltdtBindQueueRoutes(ab.list), ACL_SUCCESS);
+  const uint32_t a = queue("hold_a", 4), b = queue("hold_b", 1);
+  BoundRoute ab(a, b);
   for (int32_t v : {1, 2, 3}) ASSERT_EQ(put(a, v), ACL_SUCCESS);
   EXPECT_EQ(take(b), 1);  // makes room: 2 moves on
   EXPECT_EQ(take(b), 2);
   EXPECT_EQ(take(b), 3);
-  ASSERT_EQ(acltdtUnbindQueueRoutes(ab.list), ACL_SUCCESS);
+  ab.unbind();
 }
 
 TEST_F(TdtQueueTest, DestroyingAQueueLeavesItsRoutesAbnormal) {
-  const uint32_t a = queue("abn_a", 2);
-  const uint32_t b = queue("abn_b", 2);
-  RouteList ab;
-  ab.add(a, b);
-  ASSERT_EQ(acltdtBindQueueRoutes(ab.list), ACL_SUCCESS);
+  const uint32_t a = queue("abn_a", 2), b = queue("abn_b", 2);
+  BoundRoute ab(a, b);
   ASSERT_EQ(acltdtDestroyQueue(b), ACL_SUCCESS);
   queues_.pop_back();
   EXPECT_EQ(query(ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL, 0, 0),
             std::vector<std::string>{route(a, b, 2)});
   ASSERT_EQ(put(a, 1), ACL_SUCCESS);  // no forwarding into a destroyed queue
   EXPECT_EQ(take(a), 1);
-  ASSERT_EQ(acltdtUnbindQueueRoutes(ab.list), ACL_SUCCESS);
+  ab.unbind();
   EXPECT_EQ(query(ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL, 0, 0), std::vector<std::string>{});
 }
 
