@@ -78,8 +78,7 @@ TEST_F(TdtQueueTest, DepthTimeoutsAndErrorCodes) {
   ASSERT_EQ(put(q, 2), ACL_SUCCESS);
   EXPECT_EQ(put(q, 3), ACL_ERROR_RT_QUEUE_FULL);
   EXPECT_EQ(put(q, 3, 4), ACL_ERROR_RT_QUEUE_FULL);
-  const auto timed = span("acltdtEnqueueData");
-  EXPECT_EQ(timed.end - timed.start, 4 * sim::kMs);
+  EXPECT_EQ(span_time("acltdtEnqueueData"), 4 * sim::kMs);
   EXPECT_EQ(put(q, 3, -1), ACL_ERROR_RT_QUEUE_FULL);  // deadlock, reported at once
   // Too small a buffer: the entry stays and its size is reported.
   char small[2];

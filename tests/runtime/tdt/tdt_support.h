@@ -65,6 +65,11 @@ class TdtTest : public DeviceTest {
     ADD_FAILURE() << "no span " << name;
     return {};
   }
+  // How long the last API span named `name` lasted, in simulated time.
+  SimTime span_time(const char* name) {
+    const FakeBackend::ApiTrace s = span(name);
+    return s.end - s.start;
+  }
   const FakeBackend::TaskTrace* task(const char* name) {
     for (const auto& t : fake().tasks()) {
       if (t.name == name) return &t;
