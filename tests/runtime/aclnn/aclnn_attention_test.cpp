@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aclnnop/aclnn_flash_attention_score.h"
@@ -42,6 +43,15 @@ struct Case {
   std::string out_layout;             // attentionOut's layout if not `layout` (BNSD_BSND)
   int pse = 0;  // realShift: 0 none, 1 [B, N, Sq, Skv], 2 [B, N, 1, Skv], 3 [1, N, Sq, Skv]
   std::uint32_t expect_blocks = 0;  // the kernel's block count, when the test states it
+
+  Case& in(std::string l) {
+    layout = std::move(l);
+    return *this;
+  }
+  Case& masked(Mask m) {
+    mask = m;
+    return *this;
+  }
 };
 
 // A deterministic value in [-1, 1].
@@ -273,23 +283,14 @@ TEST_F(AttentionTest, SeveralKeyTilesBnsd) { run({1, 1, 1, 300, 300, 64}); }
 TEST_F(AttentionTest, ShortQueryLongKeys) { run({2, 1, 1, 17, 300, 128}, 0.0883883); }
 
 TEST_F(AttentionTest, CausalBshSparseMode2) {
-  Case c{1, 2, 2, 300, 300, 64};
-  c.layout = "BSH";
-  c.mask = Mask::kCausal;
-  run(c);
+  run(Case{1, 2, 2, 300, 300, 64}.in("BSH").masked(Mask::kCausal));
 }
 
 TEST_F(AttentionTest, CausalByAttenMaskUint8) {
-  Case c{1, 2, 2, 130, 130, 64};
-  c.mask = Mask::kTensor2d;
-  run(c);
+  run(Case{1, 2, 2, 130, 130, 64}.masked(Mask::kTensor2d));
 }
 
-TEST_F(AttentionTest, RandomBoolMask4d) {
-  Case c{2, 2, 2, 40, 150, 64};
-  c.mask = Mask::kRandom4d;
-  run(c);
-}
+TEST_F(AttentionTest, RandomBoolMask4d) { run(Case{2, 2, 2, 40, 150, 64}.masked(Mask::kRandom4d)); }
 
 TEST_F(AttentionTest, BandFromPreAndNextTokens) {
   Case c{1, 1, 1, 200, 200, 64};
@@ -300,18 +301,12 @@ TEST_F(AttentionTest, BandFromPreAndNextTokens) {
 }
 
 TEST_F(AttentionTest, RightDownCausalSparseMode3) {
-  Case c{1, 1, 1, 40, 170, 64};
-  c.mask = Mask::kRightDown;
-  run(c);
+  run(Case{1, 1, 1, 40, 170, 64}.masked(Mask::kRightDown));
 }
 
 TEST_F(AttentionTest, GroupedQueryHeadsBnsd) { run({1, 4, 2, 33, 70, 64}); }
 
-TEST_F(AttentionTest, GroupedQueryHeadsBsh) {
-  Case c{2, 4, 1, 17, 40, 64};
-  c.layout = "BSH";
-  run(c);
-}
+TEST_F(AttentionTest, GroupedQueryHeadsBsh) { run(Case{2, 4, 1, 17, 40, 64}.in("BSH")); }
 
 TEST_F(AttentionTest, Bfloat16Bsnd) {
   Case c{1, 2, 2, 70, 130, 128};
@@ -321,10 +316,7 @@ TEST_F(AttentionTest, Bfloat16Bsnd) {
 }
 
 TEST_F(AttentionTest, SbhLayoutCausal) {
-  Case c{2, 2, 2, 45, 45, 64};
-  c.layout = "SBH";
-  c.mask = Mask::kCausal;
-  run(c);
+  run(Case{2, 2, 2, 45, 45, 64}.in("SBH").masked(Mask::kCausal));
 }
 
 TEST_F(AttentionTest, HeadDims16And80And256) {
@@ -424,8 +416,7 @@ TEST_F(AttentionTest, InferenceFormsRefuseBadArguments) {
   EXPECT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, nullptr, nullptr, nullptr, 2, 1.0,
                                                       2147483647, 0, bsh, 1, q, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);  // numKeyValueHeads 1, key has 2
-  const int64_t short_lens[2] = {16, 9};
-  aclIntArray* lens = aclCreateIntArray(short_lens, 2);
+  aclIntArray* lens = ints({16, 9});
   EXPECT_EQ(aclnnPromptFlashAttentionGetWorkspaceSize(q, kv, kv, nullptr, nullptr, lens, 2, 1.0,
                                                       2147483647, 0, bsh, 0, q, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);
@@ -459,8 +450,7 @@ TEST_F(AttentionTest, InferenceFormsRefuseBadArguments) {
   EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, nullptr, one, nullptr, nullptr, nullptr, 2,
                                                      1.0, bsh, 0, q1, &ws, &ex),
             ACLNN_ERR_PARAM_NULLPTR);
-  const int64_t zero_lens[2] = {16, 0};
-  aclIntArray* zero = aclCreateIntArray(zero_lens, 2);
+  aclIntArray* zero = ints({16, 0});
   EXPECT_EQ(aclnnIncreFlashAttentionGetWorkspaceSize(q1, one, one, nullptr, nullptr, zero, 2, 1.0,
                                                      bsh, 0, q1, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);
@@ -472,8 +462,6 @@ TEST_F(AttentionTest, InferenceFormsRefuseBadArguments) {
             ACLNN_SUCCESS);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
   EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACLNN_SUCCESS);
-  EXPECT_EQ(aclDestroyIntArray(lens), ACLNN_SUCCESS);
-  EXPECT_EQ(aclDestroyIntArray(zero), ACLNN_SUCCESS);
   EXPECT_EQ(aclDestroyTensorList(one), ACLNN_SUCCESS);
   EXPECT_EQ(aclDestroyTensorList(two), ACLNN_SUCCESS);
 }

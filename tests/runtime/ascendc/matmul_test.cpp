@@ -43,14 +43,20 @@ Problem make_problem() {
   return p;
 }
 
+// tiled_matmul of p's operands into c, one block per 32 x 32 tile of the output.
+template <class Out>
+void run_tiled(Problem& p, std::vector<Out>& c) {
+  const std::uint32_t blocks = (kM / 32) * (kN / 32);
+  auto r = npusim::ascendc::run_blocks(
+      &test_kernels::tiled_matmul<Out>, blocks, reinterpret_cast<GM_ADDR>(p.a.data()),
+      reinterpret_cast<GM_ADDR>(p.b.data()), reinterpret_cast<GM_ADDR>(c.data()), kM, kN, kK);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+}
+
 TEST(Matmul, TiledFp16WithFloatOutput) {
   Problem p = make_problem();
   std::vector<float> c(kM * kN, NAN);
-  const std::uint32_t blocks = (kM / 32) * (kN / 32);
-  auto r = npusim::ascendc::run_blocks(
-      &test_kernels::tiled_matmul<float>, blocks, reinterpret_cast<GM_ADDR>(p.a.data()),
-      reinterpret_cast<GM_ADDR>(p.b.data()), reinterpret_cast<GM_ADDR>(c.data()), kM, kN, kK);
-  ASSERT_TRUE(r.ok()) << r.first_error();
+  ASSERT_NO_FATAL_FAILURE(run_tiled(p, c));
   for (std::uint32_t i = 0; i < c.size(); ++i) {
     // fp32 accumulation of exact products: error <= K * 2^-24 * sum|a*b|.
     ASSERT_NEAR(c[i], p.ref[i], kK * std::ldexp(1.0, -24) * p.abs_ref[i] + 1e-30) << i;
@@ -60,11 +66,7 @@ TEST(Matmul, TiledFp16WithFloatOutput) {
 TEST(Matmul, TiledFp16WithHalfOutputIsWithinHalfPrecision) {
   Problem p = make_problem();
   std::vector<half> c(kM * kN);
-  const std::uint32_t blocks = (kM / 32) * (kN / 32);
-  auto r = npusim::ascendc::run_blocks(
-      &test_kernels::tiled_matmul<half>, blocks, reinterpret_cast<GM_ADDR>(p.a.data()),
-      reinterpret_cast<GM_ADDR>(p.b.data()), reinterpret_cast<GM_ADDR>(c.data()), kM, kN, kK);
-  ASSERT_TRUE(r.ok()) << r.first_error();
+  ASSERT_NO_FATAL_FAILURE(run_tiled(p, c));
   for (std::uint32_t i = 0; i < c.size(); ++i) {
     const double tol =
         std::ldexp(std::fabs(p.ref[i]), -11) + kK * std::ldexp(1.0, -24) * p.abs_ref[i] + 1e-7;

@@ -117,56 +117,54 @@ TEST(NormOps, SumOfPaddedRows) {
   EXPECT_EQ(in.bytes, 5u * 16u * 4u);
 }
 
+// Host reference: `f` folded over each of `n` lines of `len` elements, element k of line l at
+// x[l * line_step + k * elem_step].
+template <class F>
+std::vector<float> fold(const std::vector<float>& x, std::uint32_t n, std::uint32_t len,
+                        std::uint32_t line_step, std::uint32_t elem_step, F f) {
+  std::vector<float> out(n);
+  for (std::uint32_t l = 0; l < n; ++l) {
+    float acc = x[l * line_step];
+    for (std::uint32_t k = 1; k < len; ++k) acc = f(acc, x[l * line_step + k * elem_step]);
+    out[l] = acc;
+  }
+  return out;
+}
+
+// The first want.size() outputs of r, exactly.
+void expect_out(const OpRun& r, const std::vector<float>& want) {
+  for (std::uint32_t i = 0; i < want.size(); ++i) EXPECT_EQ(r.out[i], want[i]) << i;
+}
+
+const auto kMax = [](float a, float b) { return std::max(a, b); };
+const auto kMin = [](float a, float b) { return std::min(a, b); };
+const auto kSum = [](float a, float b) { return a + b; };
+
 TEST(NormOps, ReduceMaxAndSumByPattern) {
   const std::vector<float> x = matrix(6, 24);  // AR with inner pad: 21 columns stored 24 apart
   OpRun r = run(Which::kMaxAR, 6, 21, 24, x);
   ASSERT_TRUE(r.r.ok()) << r.r.first_error();
-  for (std::uint32_t i = 0; i < 6; ++i) {
-    float want = x[i * 24];
-    for (std::uint32_t j = 1; j < 21; ++j) want = std::max(want, x[i * 24 + j]);
-    EXPECT_EQ(r.out[i], want) << i;
-  }
+  expect_out(r, fold(x, 6, 21, 24, 1, kMax));
   EXPECT_EQ(only_vector(r).op, Op::kReduceMax);
   r = run(Which::kSumAR, 6, 21, 24, x);
-  for (std::uint32_t i = 0; i < 6; ++i) {
-    float want = 0;
-    for (std::uint32_t j = 0; j < 21; ++j) want += x[i * 24 + j];
-    EXPECT_EQ(r.out[i], want) << i;
-  }
+  expect_out(r, fold(x, 6, 21, 24, 1, kSum));
   const std::vector<float> c = matrix(7, 9);  // RA, packed: 7 rows of 9
   r = run(Which::kMaxRA, 7, 9, 9, c);
   ASSERT_TRUE(r.r.ok()) << r.r.first_error();
-  for (std::uint32_t j = 0; j < 9; ++j) {
-    float want = c[j];
-    for (std::uint32_t i = 1; i < 7; ++i) want = std::max(want, c[i * 9 + j]);
-    EXPECT_EQ(r.out[j], want) << j;
-  }
+  expect_out(r, fold(c, 9, 7, 1, 9, kMax));
   EXPECT_EQ(only_vector(r).count, 63u);
   r = run(Which::kSumRA, 7, 9, 9, c);
-  for (std::uint32_t j = 0; j < 9; ++j) {
-    float want = 0;
-    for (std::uint32_t i = 0; i < 7; ++i) want += c[i * 9 + j];
-    EXPECT_EQ(r.out[j], want) << j;
-  }
+  expect_out(r, fold(c, 9, 7, 1, 9, kSum));
 }
 
 TEST(NormOps, ReduceMinByPattern) {
   const std::vector<float> x = matrix(6, 24);
   OpRun r = run(Which::kMinAR, 6, 21, 24, x);
   ASSERT_TRUE(r.r.ok()) << r.r.first_error();
-  for (std::uint32_t i = 0; i < 6; ++i) {
-    float want = x[i * 24];
-    for (std::uint32_t j = 1; j < 21; ++j) want = std::min(want, x[i * 24 + j]);
-    EXPECT_EQ(r.out[i], want) << i;
-  }
+  expect_out(r, fold(x, 6, 21, 24, 1, kMin));
   EXPECT_EQ(only_vector(r).op, Op::kReduceMin);
   r = run(Which::kMinRA, 7, 9, 9, matrix(7, 9));
-  const std::vector<float> c = matrix(7, 9);
-  for (std::uint32_t j = 0; j < 9; ++j) {
-    float want = c[j];
-    for (std::uint32_t i = 1; i < 7; ++i) want = std::min(want, c[i * 9 + j]);
-    EXPECT_EQ(r.out[j], want) << j;
-  }
+  expect_out(r, fold(matrix(7, 9), 9, 7, 1, 9, kMin));
 }
 
 TEST(NormOps, BroadcastAlongEitherAxis) {

@@ -57,24 +57,24 @@ class AiCpuTest : public DeviceTest {
     EXPECT_EQ(aclrtMemcpy(&v, 8, out_, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
     return v;
   }
+  // One block of kernel `name` with the host argument block `args`, run to completion; its task.
+  const FakeBackend::TaskTrace* run_once(const char* name, void* args, std::size_t size) {
+    EXPECT_EQ(aclrtLaunchKernelWithHostArgs(func(name), 1, stream_, nullptr, args, size, nullptr,
+                                            0),
+              ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    return last_aicpu();
+  }
   // CountOdd over n through one host argument block; the basic blocks it counted.
   std::uint64_t count_odd(std::uint64_t n) {
     CountArgs a{n, static_cast<std::uint64_t*>(out_)};
-    EXPECT_EQ(aclrtLaunchKernelWithHostArgs(func("CountOp"), 1, stream_, nullptr, &a, sizeof a,
-                                            nullptr, 0),
-              ACL_SUCCESS);
-    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    const FakeBackend::TaskTrace* t = last_aicpu();
+    const FakeBackend::TaskTrace* t = run_once("CountOp", &a, sizeof a);
     return t != nullptr ? t->aicpu.basic_blocks : 0;
   }
   // SumInt64 over the first n values of `in`; the device-memory bytes it counted.
   std::uint64_t sum_bytes(void* in, std::uint64_t n) {
     SumArgs a{static_cast<const std::int64_t*>(in), static_cast<std::int64_t*>(out_), n};
-    EXPECT_EQ(aclrtLaunchKernelWithHostArgs(func("SumOp"), 1, stream_, nullptr, &a, sizeof a,
-                                            nullptr, 0),
-              ACL_SUCCESS);
-    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    const FakeBackend::TaskTrace* t = last_aicpu();
+    const FakeBackend::TaskTrace* t = run_once("SumOp", &a, sizeof a);
     return t != nullptr ? t->aicpu.bytes : 0;
   }
 

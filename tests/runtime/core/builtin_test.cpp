@@ -161,16 +161,24 @@ void set_param(aclrtRandomParaInfo& p, const void* value, uint8_t size, bool by_
 
 class RandomTest : public BuiltinTest {
  protected:
-  aclrtRandomNumTaskInfo normal_fp32(float mean, float stddev, uint64_t num, uint64_t seed) {
+  // A task of `func` writing `num` values of `type` to `out` (seed and num by value, the
+  // fixture's counter); the function's parameters are left to the caller.
+  aclrtRandomNumTaskInfo task(aclDataType type, aclrtRandomNumFuncType func, uint64_t seed,
+                              uint64_t num, void* out) {
     aclrtRandomNumTaskInfo info = {};
-    info.dataType = ACL_FLOAT;
-    info.randomNumFuncParaInfo.funcType = ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS;
-    set_param(info.randomNumFuncParaInfo.paramInfo.normalDisInfo.mean, &mean, 4);
-    set_param(info.randomNumFuncParaInfo.paramInfo.normalDisInfo.stddev, &stddev, 4);
+    info.dataType = type;
+    info.randomNumFuncParaInfo.funcType = func;
     set_param(info.randomSeed, &seed, 8);
     set_param(info.randomNum, &num, 8);
     info.randomCounterAddr = counter_;
-    info.randomResultAddr = a_;
+    info.randomResultAddr = out;
+    return info;
+  }
+  aclrtRandomNumTaskInfo normal_fp32(float mean, float stddev, uint64_t num, uint64_t seed) {
+    aclrtRandomNumTaskInfo info =
+        task(ACL_FLOAT, ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS, seed, num, a_);
+    set_param(info.randomNumFuncParaInfo.paramInfo.normalDisInfo.mean, &mean, 4);
+    set_param(info.randomNumFuncParaInfo.paramInfo.normalDisInfo.stddev, &stddev, 4);
     return info;
   }
   aclError run(const aclrtRandomNumTaskInfo& info) {
@@ -234,29 +242,18 @@ TEST_F(RandomTest, UserParameterBlockReceivesTheParameters) {
 }
 
 TEST_F(RandomTest, UniformInt32AndDropoutLikeTheSample) {
-  aclrtRandomNumTaskInfo info = {};
-  info.dataType = ACL_INT32;
-  info.randomNumFuncParaInfo.funcType = ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS;
+  aclrtRandomNumTaskInfo info =
+      task(ACL_INT32, ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 0, 128, a_);
   const int32_t lo = 1, hi = 100;
-  const uint64_t seed = 0, num = 128;
   set_param(info.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, &lo, 4);
   set_param(info.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, &hi, 4);
-  set_param(info.randomSeed, &seed, 8);
-  set_param(info.randomNum, &num, 8);
-  info.randomCounterAddr = counter_;
-  info.randomResultAddr = a_;
   ASSERT_EQ(run(info), ACL_SUCCESS);
   for (int32_t v : download<int32_t>(a_, 128)) EXPECT_TRUE(v >= 1 && v < 100) << v;
 
-  aclrtRandomNumTaskInfo mask = {};
-  mask.dataType = ACL_FLOAT;
-  mask.randomNumFuncParaInfo.funcType = ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK;
+  aclrtRandomNumTaskInfo mask =
+      task(ACL_FLOAT, ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK, 0, 128, b_);
   const float ratio = 0.0f;
   set_param(mask.randomNumFuncParaInfo.paramInfo.dropoutBitmaskInfo.dropoutRation, &ratio, 4);
-  set_param(mask.randomSeed, &seed, 8);
-  set_param(mask.randomNum, &num, 8);
-  mask.randomCounterAddr = counter_;
-  mask.randomResultAddr = b_;
   ASSERT_EQ(aclrtMemset(b_, kSize, 0, kSize), ACL_SUCCESS);
   ASSERT_EQ(run(mask), ACL_SUCCESS);
   const std::vector<uint8_t> bits = download<uint8_t>(b_, 17);

@@ -93,6 +93,18 @@ class CallbackTest : public DeviceTest {
     }
     return out;
   }
+  // Where one round began: fake()'s task and host span counts and the host clock.
+  struct Round {
+    std::size_t first_task = 0, first_span = 0;
+    SimTime t0 = 0;
+  };
+  // One round: a callback of `type` counting into c and a 1 KiB memset, synchronised.
+  void callback_round(Counter& c, aclrtCallbackBlockType type, Round* r) {
+    *r = {fake().tasks().size(), fake().host_spans().size(), host_clock()};
+    ASSERT_EQ(aclrtLaunchCallback(count, &c, type, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(dev_, 1024, 1, 1024, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  }
   void* dev_ = nullptr;
 };
 
@@ -137,12 +149,9 @@ TEST_F(CallbackTest, BlockingCallbackHoldsItsStreamForExactlyTheCallbackTime) {
   ASSERT_EQ(aclrtSubscribeReport(poller.tid(), stream_), ACL_SUCCESS);
   Counter c;
   for (int round = 0; round < 50; ++round) {
-    const std::size_t first_task = fake().tasks().size();
-    const std::size_t first_span = fake().host_spans().size();
-    const SimTime t0 = host_clock();
-    ASSERT_EQ(aclrtLaunchCallback(count, &c, ACL_CALLBACK_BLOCK, stream_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemsetAsync(dev_, 1024, 1, 1024, stream_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    Round r;
+    ASSERT_NO_FATAL_FAILURE(callback_round(c, ACL_CALLBACK_BLOCK, &r));
+    const auto [first_task, first_span, t0] = r;
     ASSERT_EQ(c.calls, round + 1);
     const SimTime due = t0 + kLaunch;  // the callback task takes no time
     auto tasks = tasks_of(stream_, first_task);
@@ -195,12 +204,9 @@ TEST_F(CallbackTest, NonBlockingCallbackDoesNotHoldItsStream) {
   ASSERT_EQ(aclrtSubscribeReport(poller.tid(), stream_), ACL_SUCCESS);
   Counter c;
   for (int round = 0; round < 20; ++round) {
-    const std::size_t first_task = fake().tasks().size();
-    const std::size_t first_span = fake().host_spans().size();
-    const SimTime t0 = host_clock();
-    ASSERT_EQ(aclrtLaunchCallback(count, &c, ACL_CALLBACK_NO_BLOCK, stream_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMemsetAsync(dev_, 1024, 1, 1024, stream_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    Round r;
+    ASSERT_NO_FATAL_FAILURE(callback_round(c, ACL_CALLBACK_NO_BLOCK, &r));
+    const auto [first_task, first_span, t0] = r;
     auto tasks = tasks_of(stream_, first_task);
     ASSERT_EQ(tasks.size(), 2u);
     EXPECT_EQ(tasks[1].kind, TaskKind::kMemset);

@@ -199,14 +199,18 @@ TEST_F(DeviceContextTest, ResourceLimitsByPrecedence) {
             ACL_ERROR_INVALID_PARAM);
 }
 
+// The current device's saturation mode (aclrtGetDeviceSatMode must succeed).
+aclrtFloatOverflowMode sat_mode() {
+  aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
+  EXPECT_EQ(aclrtGetDeviceSatMode(&mode), ACL_SUCCESS);
+  return mode;
+}
+
 TEST_F(DeviceContextTest, SaturationModeAndOverflow) {
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
-  ASSERT_EQ(aclrtGetDeviceSatMode(&mode), ACL_SUCCESS);
-  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
+  EXPECT_EQ(sat_mode(), ACL_RT_OVERFLOW_MODE_INFNAN);
   ASSERT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION), ACL_SUCCESS);
-  ASSERT_EQ(aclrtGetDeviceSatMode(&mode), ACL_SUCCESS);
-  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_SATURATION);
+  EXPECT_EQ(sat_mode(), ACL_RT_OVERFLOW_MODE_SATURATION);
   EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_INVALID_PARAM);
   aclrtStream s = nullptr;
   ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
@@ -237,9 +241,7 @@ class Chip310Test : public AclTest {
 
 TEST_F(Chip310Test, SaturationOnlyAndNoBf16) {
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
-  ASSERT_EQ(aclrtGetDeviceSatMode(&mode), ACL_SUCCESS);
-  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_SATURATION);
+  EXPECT_EQ(sat_mode(), ACL_RT_OVERFLOW_MODE_SATURATION);
   EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   int32_t v = -1;
   ASSERT_EQ(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &v), ACL_SUCCESS);

@@ -87,6 +87,11 @@ class VmmTest : public DeviceTest {
     EXPECT_EQ(aclrtMapMem(v, size, 0, h, 0), ACL_SUCCESS);
     return v;
   }
+  // Undoes reserve_and_map.
+  static void unmap_and_release(void* v) {
+    ASSERT_EQ(aclrtUnmapMem(v), ACL_SUCCESS);
+    ASSERT_EQ(aclrtReleaseMemAddress(v), ACL_SUCCESS);
+  }
   void write(void* dev, const std::vector<int>& values) {
     ASSERT_EQ(aclrtMemcpy(dev, values.size() * sizeof(int), values.data(),
                           values.size() * sizeof(int), ACL_MEMCPY_HOST_TO_DEVICE),
@@ -187,8 +192,7 @@ TEST_F(VmmTest, TwoMappingsOfOnePhysicalAllocationShowTheSameBytes) {
   ASSERT_EQ(aclrtGetMemInfo(ACL_HBM_MEM, &free_after, &total), ACL_SUCCESS);
   EXPECT_EQ(free_after, free_before);
   EXPECT_EQ(read(b, 4), (std::vector<int>{0, 0, 33, 44}));
-  ASSERT_EQ(aclrtUnmapMem(b), ACL_SUCCESS);
-  ASSERT_EQ(aclrtReleaseMemAddress(b), ACL_SUCCESS);
+  unmap_and_release(b);
 }
 
 // Kernels see a mapping as device memory: checked and raw stores through one mapping are read
@@ -227,8 +231,7 @@ TEST_F(VmmTest, ThousandsOfPhysicalAllocations) {
   write(v, {5});
   for (auto& h : handles) ASSERT_EQ(aclrtFreePhysical(h), ACL_SUCCESS);
   EXPECT_EQ(read(v, 1), (std::vector<int>{5}));  // still mapped: its pages stay
-  ASSERT_EQ(aclrtUnmapMem(v), ACL_SUCCESS);
-  ASSERT_EQ(aclrtReleaseMemAddress(v), ACL_SUCCESS);
+  unmap_and_release(v);
   for (auto& h : handles) ASSERT_EQ(aclrtMallocPhysical(&h, kGran, &p, 0), ACL_SUCCESS);
   for (auto& h : handles) ASSERT_EQ(aclrtFreePhysical(h), ACL_SUCCESS);
 }
@@ -298,8 +301,7 @@ TEST_F(VmmTest, ShareableHandleFollowsTheWhitelist) {
   EXPECT_EQ(read(a, 1), (std::vector<int>{456}));
 
   // Freeing the allocating handle withdraws the export; made imports stay valid.
-  ASSERT_EQ(aclrtUnmapMem(a), ACL_SUCCESS);
-  ASSERT_EQ(aclrtReleaseMemAddress(a), ACL_SUCCESS);
+  unmap_and_release(a);
   ASSERT_EQ(aclrtFreePhysical(h), ACL_SUCCESS);
   aclrtDrvMemHandle late = nullptr;
   EXPECT_EQ(aclrtMemImportFromShareableHandle(shareable, 0, &late), ACL_ERROR_RT_PARAM_INVALID);
@@ -313,10 +315,8 @@ TEST_F(VmmTest, ShareableHandleFollowsTheWhitelist) {
   ASSERT_EQ(aclrtFreePhysical(imported), ACL_SUCCESS);
   void* c = reserve_and_map(retained);
   EXPECT_EQ(read(c, 1), (std::vector<int>{456}));
-  ASSERT_EQ(aclrtUnmapMem(c), ACL_SUCCESS);
-  ASSERT_EQ(aclrtReleaseMemAddress(c), ACL_SUCCESS);
-  ASSERT_EQ(aclrtUnmapMem(b), ACL_SUCCESS);
-  ASSERT_EQ(aclrtReleaseMemAddress(b), ACL_SUCCESS);
+  unmap_and_release(c);
+  unmap_and_release(b);
   ASSERT_EQ(aclrtFreePhysical(retained), ACL_SUCCESS);
   EXPECT_EQ(aclrtFreePhysical(retained), ACL_ERROR_RT_PARAM_INVALID);
 }

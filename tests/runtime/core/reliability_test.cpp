@@ -12,6 +12,8 @@
 #include "runtime/core/runtime.h"
 #include "tests/runtime/test_support.h"
 
+int32_t EndlessDo(uint32_t block_dim, void* stream, void* x);  // watchdog_kernels.cpp
+
 namespace npusim::rt::testing {
 namespace {
 
@@ -56,11 +58,6 @@ TEST_F(DestroyWhileWaiting, ASubmitWaitingForAFreeSlotReportsTheStreamGone) {
             ACL_ERROR_RT_PARAM_INVALID);
 }
 
-}  // namespace
-}  // namespace npusim::rt::testing
-
-namespace npusim::rt::testing {
-namespace {
 
 class MemoryLimits : public AclTest {
  protected:
@@ -166,11 +163,6 @@ TEST_F(MemoryLimits, TheWholeDeviceMemoryCannotBeAllocatedAndTheMessageSaysWhy) 
       << msg;
 }
 
-}  // namespace
-}  // namespace npusim::rt::testing
-
-namespace npusim::rt::testing {
-namespace {
 
 class BoundedState : public AclTest {
  protected:
@@ -211,11 +203,6 @@ TEST_F(BoundedState, ThreadsThatExitedGiveTheirIndexToNewThreads) {
   EXPECT_EQ(threads, (std::set<std::uint32_t>{0, 1}));  // this thread and one reused index
 }
 
-}  // namespace
-}  // namespace npusim::rt::testing
-
-namespace npusim::rt::testing {
-namespace {
 
 class LongRun : public AclTest {
  protected:
@@ -239,11 +226,6 @@ TEST_F(LongRun, SimulatedTimePastTheClocksRangeIsAnErrorNotSilence) {
             ACL_ERROR_RT_INTERNAL_ERROR);
 }
 
-}  // namespace
-}  // namespace npusim::rt::testing
-
-namespace npusim::rt::testing {
-namespace {
 
 class TwoDevices : public AclTest {
  protected:
@@ -277,13 +259,6 @@ TEST_F(TwoDevices, CopiesAcrossDevicesAndStreamsOfAnotherDeviceAreRefused) {
   EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
 }
 
-}  // namespace
-}  // namespace npusim::rt::testing
-
-int32_t EndlessDo(uint32_t block_dim, void* stream, void* x);  // watchdog_kernels.cpp
-
-namespace npusim::rt::testing {
-namespace {
 
 class Watchdog : public AclTest {
  protected:

@@ -96,15 +96,21 @@ bool is_idr(const std::vector<std::uint8_t>& p, VideoCodec codec) {
   return false;
 }
 
+// Encoder parameters of `codec` at width x height (the other fields at their defaults).
+EncoderParams params_of(VideoCodec codec, std::uint32_t width, std::uint32_t height) {
+  EncoderParams p;
+  p.codec = codec;
+  p.width = width;
+  p.height = height;
+  return p;
+}
+
 class VideoRoundTrip : public ::testing::TestWithParam<VideoCodec> {};
 
 TEST_P(VideoRoundTrip, EveryFrameEncodesToOnePacketAndDecodesBackAtOnce) {
   const VideoCodec codec = GetParam();
   ASSERT_TRUE(VideoEncoder::available(codec));
-  EncoderParams p;
-  p.codec = codec;
-  p.width = 320;
-  p.height = 240;
+  EncoderParams p = params_of(codec, 320, 240);
   p.key_frame_interval = 8;
   p.bit_rate_kbps = 4000;
   std::string err;
@@ -136,10 +142,7 @@ TEST_P(VideoRoundTrip, EveryFrameEncodesToOnePacketAndDecodesBackAtOnce) {
 }
 
 TEST_P(VideoRoundTrip, EncodingIsDeterministic) {
-  EncoderParams p;
-  p.codec = GetParam();
-  p.width = 128;
-  p.height = 128;
+  EncoderParams p = params_of(GetParam(), 128, 128);
   std::string err;
   Packets runs[2];
   for (Packets& run : runs) {
@@ -152,10 +155,7 @@ TEST_P(VideoRoundTrip, EncodingIsDeterministic) {
 }
 
 TEST_P(VideoRoundTrip, FrameOfTheWrongSizeIsRejected) {
-  EncoderParams p;
-  p.codec = GetParam();
-  p.width = 128;
-  p.height = 128;
+  EncoderParams p = params_of(GetParam(), 128, 128);
   std::string err;
   auto enc = VideoEncoder::create(p, &err);
   ASSERT_NE(enc, nullptr) << err;
@@ -172,10 +172,7 @@ INSTANTIATE_TEST_SUITE_P(Codecs, VideoRoundTrip,
                          });
 
 TEST(VideoDecoder, AWholeStreamIsSplitIntoItsPictures) {
-  EncoderParams p;
-  p.codec = VideoCodec::kH264;
-  p.width = 96;
-  p.height = 64;
+  EncoderParams p = params_of(VideoCodec::kH264, 96, 64);
   std::string err;
   auto enc = VideoEncoder::create(p, &err);
   ASSERT_NE(enc, nullptr) << err;
