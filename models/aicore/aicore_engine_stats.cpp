@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The AI Core engine's statistics (aicore_engine.h, "Measured"): totals, per-pipe busy cycles,
 // and per stream the preemption and fairness measurements (PREMA's ANTT / STP).
+#include <array>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "models/aicore/aicore_engine.h"
 #include "sim/engine.h"
@@ -12,6 +14,18 @@ namespace {
 
 const char* const kPipeStatNames[ascendc::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
                                                          "mte2",   "mte3",   "fixpipe"};
+
+// <name>_p50, _p99 and _max (ps) of `samples`; what[i] describes each in that order.
+void add_percentiles(sim::StatGroup& g, const std::string& name, const sim::Distribution& samples,
+                     const std::array<const char*, 3>& what) {
+  static const std::pair<const char*, double> kPoints[] = {
+      {"_p50", 50}, {"_p99", 99}, {"_max", 100}};
+  for (std::size_t i = 0; i < what.size(); ++i) {
+    const double p = kPoints[i].second;
+    g.formula(name + kPoints[i].first, [&samples, p] { return samples.percentile(p); }, "ps",
+              what[i]);
+  }
+}
 
 }  // namespace
 
@@ -39,20 +53,14 @@ void AiCoreEngine::add_stream_counts(sim::StatGroup& g, StreamStats& st) {
 void AiCoreEngine::add_stream_latencies(sim::StatGroup& g, StreamStats& st) {
   g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.count()); },
             "", "kernels of this stream that preempted (latency samples)");
-  g.formula("preempt_latency_p50", [&st] { return st.latency.percentile(50); }, "ps",
-            "median preemption latency: a preempting kernel's readiness to the first issue slot "
-            "of the first block it dispatched after asking");
-  g.formula("preempt_latency_p99", [&st] { return st.latency.percentile(99); }, "ps",
-            "99th percentile preemption latency");
-  g.formula("preempt_latency_max", [&st] { return st.latency.percentile(100); }, "ps",
-            "largest preemption latency");
-  g.formula("start_latency_p50", [&st] { return st.start.percentile(50); }, "ps",
-            "median over its kernels of readiness (aicore.kernel_launch after receipt) to the "
-            "first block's first issue slot, preempting or not");
-  g.formula("start_latency_p99", [&st] { return st.start.percentile(99); }, "ps",
-            "99th percentile of start_latency");
-  g.formula("start_latency_max", [&st] { return st.start.percentile(100); }, "ps",
-            "largest start_latency");
+  add_percentiles(g, "preempt_latency", st.latency,
+                  {"median preemption latency: a preempting kernel's readiness to the first issue "
+                   "slot of the first block it dispatched after asking",
+                   "99th percentile preemption latency", "largest preemption latency"});
+  add_percentiles(g, "start_latency", st.start,
+                  {"median over its kernels of readiness (aicore.kernel_launch after receipt) to "
+                   "the first block's first issue slot, preempting or not",
+                   "99th percentile of start_latency", "largest start_latency"});
 }
 
 // What preemption cost a stream: context saved and restored, work killed, blocks redispatched,

@@ -223,6 +223,32 @@ int64_t* copy_out(const std::vector<std::int64_t>& v) {
   return out;
 }
 
+// aclGetViewShape / aclGetStorageShape / aclGetViewStrides: a copy of one of the tensor's
+// dimension lists (the caller delete[]s it) and its length.
+int get_dims(const char* api, const aclTensor* tensor, std::vector<std::int64_t> aclTensor::*list,
+             int64_t** values, uint64_t* count) {
+  return api_any(api, [&](Call&) {
+    const aclTensor& t = live_object(tensor, "tensor");
+    require(values != nullptr && count != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+            "output pointer is NULL");
+    *values = copy_out(t.*list);
+    *count = (t.*list).size();
+  });
+}
+
+// aclGetViewOffset / aclGetFormat / aclGetDataType / aclGetRawTensorAddr: one field of the tensor
+// into *out (format and data type are stored as int: copied bytewise into the enum).
+template <class Field, class Out>
+int get_field(const char* api, const aclTensor* tensor, Field aclTensor::*field, Out* out,
+              const char* null_message) {
+  static_assert(sizeof(Field) == sizeof(Out), "the field and the output have one size");
+  return api_any(api, [&](Call&) {
+    const aclTensor& t = live_object(tensor, "tensor");
+    require(out != nullptr, ACLNN_ERR_PARAM_NULLPTR, null_message);
+    std::memcpy(out, &(t.*field), sizeof *out);
+  });
+}
+
 }  // namespace
 
 // The operator library needs no initialisation. A configuration file (CANN's takes dump and
@@ -354,67 +380,33 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  return api_any("aclGetViewShape", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(viewDims != nullptr && viewDimsNum != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-            "output pointer is NULL");
-    *viewDims = copy_out(t.dims);
-    *viewDimsNum = t.dims.size();
-  });
+  return get_dims("aclGetViewShape", tensor, &aclTensor::dims, viewDims, viewDimsNum);
 }
 
 aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                uint64_t* storageDimsNum) {
-  return api_any("aclGetStorageShape", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(storageDims != nullptr && storageDimsNum != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-            "output pointer is NULL");
-    *storageDims = copy_out(t.storage);
-    *storageDimsNum = t.storage.size();
-  });
+  return get_dims("aclGetStorageShape", tensor, &aclTensor::storage, storageDims, storageDimsNum);
 }
 
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
                               uint64_t* stridesNum) {
-  return api_any("aclGetViewStrides", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(stridesValue != nullptr && stridesNum != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-            "output pointer is NULL");
-    *stridesValue = copy_out(t.strides);
-    *stridesNum = t.strides.size();
-  });
+  return get_dims("aclGetViewStrides", tensor, &aclTensor::strides, stridesValue, stridesNum);
 }
 
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
-  return api_any("aclGetViewOffset", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(offset != nullptr, ACLNN_ERR_PARAM_NULLPTR, "offset is NULL");
-    *offset = t.offset;
-  });
+  return get_field("aclGetViewOffset", tensor, &aclTensor::offset, offset, "offset is NULL");
 }
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
-  return api_any("aclGetFormat", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(format != nullptr, ACLNN_ERR_PARAM_NULLPTR, "format is NULL");
-    std::memcpy(format, &t.format, sizeof t.format);
-  });
+  return get_field("aclGetFormat", tensor, &aclTensor::format, format, "format is NULL");
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
-  return api_any("aclGetDataType", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(dataType != nullptr, ACLNN_ERR_PARAM_NULLPTR, "dataType is NULL");
-    std::memcpy(dataType, &t.dtype, sizeof t.dtype);
-  });
+  return get_field("aclGetDataType", tensor, &aclTensor::dtype, dataType, "dataType is NULL");
 }
 
 aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
-  return api_any("aclGetRawTensorAddr", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(addr != nullptr, ACLNN_ERR_PARAM_NULLPTR, "addr is NULL");
-    *addr = t.data;
-  });
+  return get_field("aclGetRawTensorAddr", tensor, &aclTensor::data, addr, "addr is NULL");
 }
 
 aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
