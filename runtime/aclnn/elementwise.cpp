@@ -291,6 +291,15 @@ aclnnStatus prepare_unary(const char* api, const char* op_name, EwOp op, const a
 
 }  // namespace
 
+// The binary entry points, each op with a tensor and a scalar other: X(NAME, OP, OTHER) for
+// PREFIX (aclnn or aclnnInplace) Add, Adds, Sub, Subs (with alpha) and Mul, Muls, Div, Divs.
+#define NPUSIM_EW_ALPHA_OPS(X, PREFIX)                                                     \
+  X(PREFIX##Add, kAdd, aclTensor) X(PREFIX##Adds, kAdd, aclScalar) X(PREFIX##Sub, kSub, aclTensor) \
+  X(PREFIX##Subs, kSub, aclScalar)
+#define NPUSIM_EW_PLAIN_OPS(X, PREFIX)                                                     \
+  X(PREFIX##Mul, kMul, aclTensor) X(PREFIX##Muls, kMul, aclScalar) X(PREFIX##Div, kDiv, aclTensor) \
+  X(PREFIX##Divs, kDiv, aclScalar)
+
 // Add / Sub and their scalar forms (OTHER: aclTensor or aclScalar): out = self op alpha*other.
 #define NPUSIM_EW_ALPHA(NAME, OP, OTHER)                                                  \
   aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, const OTHER* other,           \
@@ -298,10 +307,7 @@ aclnnStatus prepare_unary(const char* api, const char* op_name, EwOp op, const a
                                      uint64_t* workspaceSize, aclOpExecutor** executor) { \
     return NPUSIM_EW_BINARY(NAME, OP, self, other, alpha, out);                           \
   }
-NPUSIM_EW_ALPHA(aclnnAdd, kAdd, aclTensor)
-NPUSIM_EW_ALPHA(aclnnAdds, kAdd, aclScalar)
-NPUSIM_EW_ALPHA(aclnnSub, kSub, aclTensor)
-NPUSIM_EW_ALPHA(aclnnSubs, kSub, aclScalar)
+NPUSIM_EW_ALPHA_OPS(NPUSIM_EW_ALPHA, aclnn)
 #undef NPUSIM_EW_ALPHA
 
 // Mul / Div and their scalar forms: out = self op other.
@@ -310,10 +316,7 @@ NPUSIM_EW_ALPHA(aclnnSubs, kSub, aclScalar)
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {       \
     return NPUSIM_EW_BINARY(NAME, OP, self, other, nullptr, out);                               \
   }
-NPUSIM_EW_PLAIN(aclnnMul, kMul, aclTensor)
-NPUSIM_EW_PLAIN(aclnnMuls, kMul, aclScalar)
-NPUSIM_EW_PLAIN(aclnnDiv, kDiv, aclTensor)
-NPUSIM_EW_PLAIN(aclnnDivs, kDiv, aclScalar)
+NPUSIM_EW_PLAIN_OPS(NPUSIM_EW_PLAIN, aclnn)
 #undef NPUSIM_EW_PLAIN
 
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype,
@@ -355,10 +358,7 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
                                      aclOpExecutor** executor) {                      \
     return NPUSIM_EW_BINARY(NAME, OP, selfRef, other, alpha, selfRef);                \
   }
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceAdd, kAdd, aclTensor)
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceAdds, kAdd, aclScalar)
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceSub, kSub, aclTensor)
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceSubs, kSub, aclScalar)
+NPUSIM_EW_ALPHA_OPS(NPUSIM_EW_INPLACE_ALPHA, aclnnInplace)
 #undef NPUSIM_EW_INPLACE_ALPHA
 
 #define NPUSIM_EW_INPLACE_PLAIN(NAME, OP, OTHER)                                          \
@@ -366,10 +366,7 @@ NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceSubs, kSub, aclScalar)
                                      uint64_t* workspaceSize, aclOpExecutor** executor) { \
     return NPUSIM_EW_BINARY(NAME, OP, selfRef, other, nullptr, selfRef);                  \
   }
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceMul, kMul, aclTensor)
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceMuls, kMul, aclScalar)
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceDiv, kDiv, aclTensor)
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceDivs, kDiv, aclScalar)
+NPUSIM_EW_PLAIN_OPS(NPUSIM_EW_INPLACE_PLAIN, aclnnInplace)
 #undef NPUSIM_EW_INPLACE_PLAIN
 
 #define NPUSIM_EW_INPLACE_UNARY(NAME, OP)                                                \
@@ -384,3 +381,5 @@ NPUSIM_EW_INPLACE_UNARY(aclnnInplaceExp, kExp)
 #undef NPUSIM_EW_INPLACE_UNARY
 #undef NPUSIM_EW_UNARY_CALL
 #undef NPUSIM_EW_BINARY
+#undef NPUSIM_EW_ALPHA_OPS
+#undef NPUSIM_EW_PLAIN_OPS

@@ -217,6 +217,20 @@ T* make_array(const char* api, const V* values, uint64_t size) {
   });
 }
 
+// aclCreateTensorList / aclCreateScalarList: a list taking ownership of `size` live objects.
+template <class List, class Item>
+List* make_list(const char* api, const Item* const* value, uint64_t size,
+                std::vector<Item*> List::*items, const char* what) {
+  return api_value<List*>(api, Needs::kNothing, nullptr, [&](Call&) {
+    require(size == 0 || value != nullptr, ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
+    for (uint64_t i = 0; i < size; ++i) live_object(value[i], what);
+    auto l = std::make_unique<List>();
+    for (uint64_t i = 0; i < size; ++i) (l.get()->*items).push_back(const_cast<Item*>(value[i]));
+    nn::make_live(l.get());
+    return l.release();
+  });
+}
+
 int64_t* copy_out(const std::vector<std::int64_t>& v) {
   auto* out = new int64_t[v.empty() ? 1 : v.size()];
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i];
@@ -320,25 +334,13 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
 }
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
-  return api_value<aclTensorList*>("aclCreateTensorList", Needs::kNothing, nullptr, [&](Call&) {
-    require(size == 0 || value != nullptr, ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
-    for (uint64_t i = 0; i < size; ++i) live_object(value[i], "a tensor of the list");
-    auto l = std::make_unique<aclTensorList>();
-    for (uint64_t i = 0; i < size; ++i) l->tensors.push_back(const_cast<aclTensor*>(value[i]));
-    nn::make_live(l.get());
-    return l.release();
-  });
+  return make_list<aclTensorList>("aclCreateTensorList", value, size, &aclTensorList::tensors,
+                                  "a tensor of the list");
 }
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
-  return api_value<aclScalarList*>("aclCreateScalarList", Needs::kNothing, nullptr, [&](Call&) {
-    require(size == 0 || value != nullptr, ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
-    for (uint64_t i = 0; i < size; ++i) live_object(value[i], "a scalar of the list");
-    auto l = std::make_unique<aclScalarList>();
-    for (uint64_t i = 0; i < size; ++i) l->scalars.push_back(const_cast<aclScalar*>(value[i]));
-    nn::make_live(l.get());
-    return l.release();
-  });
+  return make_list<aclScalarList>("aclCreateScalarList", value, size, &aclScalarList::scalars,
+                                  "a scalar of the list");
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
