@@ -298,7 +298,13 @@ void check_mmad_operands(const CubeOperand& c, const CubeOperand& a, const CubeO
 
 void emit_mmad(BlockContext& ctx, DType c_type, DType a_type, const CubeOperand& c,
                const CubeOperand& a, const CubeOperand& b, const AscendC::MmadParams& p) {
-  Instr ins = cube_instr(Pipe::kCube, Op::kMmad, a_type, c_type, Mem::kL0a, Mem::kL0c);
+  Instr ins;
+  ins.pipe = Pipe::kCube;
+  ins.op = Op::kMmad;
+  ins.dtype = a_type;
+  ins.dtype2 = c_type;
+  ins.src = Mem::kL0a;
+  ins.dst = Mem::kL0c;
   ins.m = p.m;
   ins.n = p.n;
   ins.k = p.k;

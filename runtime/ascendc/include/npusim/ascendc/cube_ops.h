@@ -274,30 +274,22 @@ NPUSIM_TWIN_FN inline std::uint64_t fixpipe_span(const AscendC::FixpipeParamsV22
                   p.mSize * 16ull;
 }
 
-/// A cube pipeline instruction (Mmad, Fixpipe): pipe, op, its two types and the memories it
-/// goes between; the caller adds sizes and addresses.
-NPUSIM_TWIN_FN inline Instr cube_instr(Pipe pipe, Op op, DType dtype, DType dtype2, Mem src,
-                                       Mem dst) {
-  Instr ins;
-  ins.pipe = pipe;
-  ins.op = op;
-  ins.dtype = dtype;
-  ins.dtype2 = dtype2;
-  ins.src = src;
-  ins.dst = dst;
-  return ins;
-}
-
 NPUSIM_TWIN_FN inline void record_fixpipe(BlockContext& ctx, DType dst_type, DType src_type,
                                           std::uint32_t elem_bytes, std::int32_t src_slot,
                                           const AscendC::FixpipeParamsV220& p, bool nd,
                                           const void* dst) {
-  Instr ins = cube_instr(Pipe::kFixpipe, Op::kFixpipe, dst_type, src_type, Mem::kL0c, Mem::kGm);
+  Instr ins;
   ins.gm_addr = reinterpret_cast<std::uintptr_t>(dst);
   // ND: mSize rows of nSize elements, dstStride elements apart (the ndNum matrices taken as
   // following at that pitch); NZ: taken as one contiguous range.
   if (nd && static_cast<std::uint64_t>(p.ndNum) * p.mSize > 1)
     ins.gm_pitch = static_cast<std::uint64_t>(p.dstStride) * elem_bytes;
+  ins.pipe = Pipe::kFixpipe;
+  ins.op = Op::kFixpipe;
+  ins.dtype = dst_type;
+  ins.dtype2 = src_type;
+  ins.src = Mem::kL0c;
+  ins.dst = Mem::kGm;
   ins.bytes = static_cast<std::uint64_t>(p.ndNum) * p.mSize * p.nSize * elem_bytes;
   ins.count = nd ? static_cast<std::uint32_t>(p.ndNum) * p.mSize : p.ndNum * ceil_div(p.nSize, 16);
   ctx.emit(ins, {{src_slot, false}});
