@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The AI Core engine's statistics (aicore_engine.h, "Measured"): totals, per-pipe busy cycles,
 // and per stream the preemption and fairness measurements (PREMA's ANTT / STP).
+#include <array>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "models/aicore/aicore_engine.h"
 #include "sim/engine.h"
@@ -12,6 +14,39 @@ namespace {
 
 const char* const kPipeStatNames[ascendc::kPipeCount] = {"scalar", "vector", "cube",   "mte1",
                                                          "mte2",   "mte3",   "fixpipe"};
+
+// <name>_p50, _p99 and _max (ps) of the samples `source()` returns (a Distribution, or a
+// reference to one); what[i] describes each in that order.
+template <class Source>
+void add_percentiles(sim::StatGroup& g, const std::string& name, Source source,
+                     const std::array<const char*, 3>& what) {
+  static const std::pair<const char*, double> kPoints[] = {
+      {"_p50", 50}, {"_p99", 99}, {"_max", 100}};
+  for (std::size_t i = 0; i < what.size(); ++i) {
+    const double p = kPoints[i].second;
+    g.formula(name + kPoints[i].first, [source, p] { return source().percentile(p); }, "ps",
+              what[i]);
+  }
+}
+
+// A source for add_percentiles: the samples themselves.
+auto samples_of(const sim::Distribution& d) {
+  return [&d]() -> const sim::Distribution& { return d; };
+}
+
+// One stat per row: a uint64 field of `Stats` (a stream's counters).
+template <class Stats>
+struct Counter {
+  const char* name;
+  std::uint64_t Stats::*field;
+  const char* unit;
+  const char* desc;
+};
+
+template <class Stats, std::size_t N>
+void add_counters(sim::StatGroup& g, Stats& st, const Counter<Stats> (&table)[N]) {
+  for (const Counter<Stats>& c : table) g.add(c.name, st.*(c.field), c.unit, c.desc);
+}
 
 }  // namespace
 
@@ -28,43 +63,47 @@ AiCoreEngine::StreamStats& AiCoreEngine::stream_stats(std::uint32_t stream) {
 
 // How many kernels a stream ran, when, and the preemptions between it and others.
 void AiCoreEngine::add_stream_counts(sim::StatGroup& g, StreamStats& st) {
-  g.add("kernels", st.kernels, "", "kernels of this stream finished");
-  g.add("first_received", st.first_received, "ps", "when the engine received its first kernel");
-  g.add("last_end", st.last_end, "ps", "when its last kernel's last block ended");
-  g.add("preemptions_caused", st.caused, "", "running blocks preempted for this stream's kernels");
-  g.add("preemptions_suffered", st.suffered, "", "this stream's running blocks preempted");
+  using S = StreamStats;
+  static const Counter<S> kCounts[] = {
+      {"kernels", &S::kernels, "", "kernels of this stream finished"},
+      {"first_received", &S::first_received, "ps", "when the engine received its first kernel"},
+      {"last_end", &S::last_end, "ps", "when its last kernel's last block ended"},
+      {"preemptions_caused", &S::caused, "", "running blocks preempted for this stream's kernels"},
+      {"preemptions_suffered", &S::suffered, "", "this stream's running blocks preempted"},
+  };
+  add_counters(g, st, kCounts);
 }
 
 // Preemption and start latencies of a stream's kernels (percentiles of its samples).
 void AiCoreEngine::add_stream_latencies(sim::StatGroup& g, StreamStats& st) {
   g.formula("preempt_latency_count", [&st] { return static_cast<double>(st.latency.count()); },
             "", "kernels of this stream that preempted (latency samples)");
-  g.formula("preempt_latency_p50", [&st] { return st.latency.percentile(50); }, "ps",
-            "median preemption latency: a preempting kernel's readiness to the first issue slot "
-            "of the first block it dispatched after asking");
-  g.formula("preempt_latency_p99", [&st] { return st.latency.percentile(99); }, "ps",
-            "99th percentile preemption latency");
-  g.formula("preempt_latency_max", [&st] { return st.latency.percentile(100); }, "ps",
-            "largest preemption latency");
-  g.formula("start_latency_p50", [&st] { return st.start.percentile(50); }, "ps",
-            "median over its kernels of readiness (aicore.kernel_launch after receipt) to the "
-            "first block's first issue slot, preempting or not");
-  g.formula("start_latency_p99", [&st] { return st.start.percentile(99); }, "ps",
-            "99th percentile of start_latency");
-  g.formula("start_latency_max", [&st] { return st.start.percentile(100); }, "ps",
-            "largest start_latency");
+  add_percentiles(g, "preempt_latency", samples_of(st.latency),
+                  {"median preemption latency: a preempting kernel's readiness to the first issue "
+                   "slot of the first block it dispatched after asking",
+                   "99th percentile preemption latency", "largest preemption latency"});
+  add_percentiles(g, "start_latency", samples_of(st.start),
+                  {"median over its kernels of readiness (aicore.kernel_launch after receipt) to "
+                   "the first block's first issue slot, preempting or not",
+                   "99th percentile of start_latency", "largest start_latency"});
 }
 
 // What preemption cost a stream: context saved and restored, work killed, blocks redispatched,
 // and its normalized turnaround.
 void AiCoreEngine::add_stream_context_costs(sim::StatGroup& g, StreamStats& st) {
-  g.add("saved_bytes", st.saved_bytes, "B", "context bytes its preempted blocks wrote (checkpoint)");
-  g.add("restored_bytes", st.restored_bytes, "B", "context bytes its resumed blocks read back");
-  g.add("save_time", st.save_time, "ps", "core time its preempted blocks spent saving context");
-  g.add("restore_time", st.restore_time, "ps", "core time its resumed blocks spent restoring context");
-  g.add("killed_time", st.killed_time, "ps", "execution time of its blocks discarded by kill");
-  g.add("redispatched_blocks", st.redispatched, "",
-        "preempted blocks dispatched again (each pays aicore.block_launch again)");
+  using S = StreamStats;
+  static const Counter<S> kCosts[] = {
+      {"saved_bytes", &S::saved_bytes, "B",
+       "context bytes its preempted blocks wrote (checkpoint)"},
+      {"restored_bytes", &S::restored_bytes, "B", "context bytes its resumed blocks read back"},
+      {"save_time", &S::save_time, "ps", "core time its preempted blocks spent saving context"},
+      {"restore_time", &S::restore_time, "ps",
+       "core time its resumed blocks spent restoring context"},
+      {"killed_time", &S::killed_time, "ps", "execution time of its blocks discarded by kill"},
+      {"redispatched_blocks", &S::redispatched, "",
+       "preempted blocks dispatched again (each pays aicore.block_launch again)"},
+  };
+  add_counters(g, st, kCosts);
   g.formula("normalized_turnaround", [&st] {
     return st.iso > 0 ? st.turnaround / st.iso : std::numeric_limits<double>::quiet_NaN();
   }, "", "sum of its kernels' engine times / sum of their predicted isolated times");
@@ -90,12 +129,10 @@ void AiCoreEngine::register_latency_stats(sim::StatGroup& stats) {
     for (const auto& [id, st] : streams_) all.merge(st.latency);
     return all;
   };
-  stats.formula("preempt_latency_p50", [all_latency] { return all_latency().percentile(50); },
-                "ps", "median preemption latency over all streams (streams.s<id> has the definition)");
-  stats.formula("preempt_latency_p99", [all_latency] { return all_latency().percentile(99); },
-                "ps", "99th percentile preemption latency over all streams");
-  stats.formula("preempt_latency_max", [all_latency] { return all_latency().percentile(100); },
-                "ps", "largest preemption latency");
+  add_percentiles(stats, "preempt_latency", all_latency,
+                  {"median preemption latency over all streams (streams.s<id> has the definition)",
+                   "99th percentile preemption latency over all streams",
+                   "largest preemption latency"});
 }
 
 // PREMA's fairness (ANTT) and throughput (STP) over streams.

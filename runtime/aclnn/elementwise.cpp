@@ -31,7 +31,9 @@
 // tanh near 0 loses relative accuracy, its absolute error is ~1e-7), 2e-3 relative + 1e-3
 // absolute in FLOAT16, 1e-2 + 1e-2 in BF16 (the final rounding dominates).
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -72,17 +74,11 @@ int kernel_type(int t) {
   return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16 || t == ACL_INT32 ? t : -1;
 }
 
+// The kernel name a binary op launches under (indexed by EwOp: kAdd, kSub, kMul, kDiv).
 const char* op_name(EwOp op) {
-  switch (op) {
-    case EwOp::kAdd:
-      return "Add";
-    case EwOp::kSub:
-      return "Sub";
-    case EwOp::kMul:
-      return "Mul";
-    default:
-      return "RealDiv";
-  }
+  static const char* const kNames[] = {"Add", "Sub", "Mul", "RealDiv"};
+  const auto i = static_cast<std::size_t>(op);
+  return i < std::size(kNames) ? kNames[i] : "RealDiv";
 }
 
 // A binary op's arguments once read: other is a tensor, or (other == nullptr) a host scalar.
@@ -268,33 +264,59 @@ namespace nn = npusim::aclnn;
 namespace ew = npusim::aclnn::ew;
 using nn::EwOp;
 
+namespace {
+
+// Every binary entry point (Add / Sub / Mul / Div, their scalar and in-place forms): out = self
+// op (alpha *) other. `NAME` is the entry point's name without "GetWorkspaceSize".
+template <class Other>
+aclnnStatus prepare_binary(const char* api, const char* op_name, EwOp op, const aclTensor* self,
+                           const Other* other, const aclScalar* alpha, const aclTensor* out,
+                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(api, op_name, workspaceSize, executor,
+                     [&](nn::Plan& p) { ew::plan_binary(p, op, self, other, alpha, out); });
+}
+#define NPUSIM_EW_BINARY(NAME, OP, SELF, OTHER, ALPHA, OUT)                               \
+  prepare_binary(#NAME "GetWorkspaceSize", #NAME + 5, EwOp::OP, SELF, OTHER, ALPHA, OUT, \
+                 workspaceSize, executor)
+
+// Every unary entry point (Relu, ..., and the in-place forms): out = op(self).
+aclnnStatus prepare_unary(const char* api, const char* op_name, EwOp op, const aclTensor* self,
+                          const aclTensor* out, uint64_t* workspaceSize,
+                          aclOpExecutor** executor) {
+  return nn::prepare(api, op_name, workspaceSize, executor,
+                     [&](nn::Plan& p) { ew::plan_unary(p, op, self, out); });
+}
+#define NPUSIM_EW_UNARY_CALL(NAME, OP, SELF, OUT) \
+  prepare_unary(#NAME "GetWorkspaceSize", #NAME + 5, EwOp::OP, SELF, OUT, workspaceSize, executor)
+
+}  // namespace
+
+// The binary entry points, each op with a tensor and a scalar other: X(NAME, OP, OTHER) for
+// PREFIX (aclnn or aclnnInplace) Add, Adds, Sub, Subs (with alpha) and Mul, Muls, Div, Divs.
+#define NPUSIM_EW_ALPHA_OPS(X, PREFIX)                                                     \
+  X(PREFIX##Add, kAdd, aclTensor) X(PREFIX##Adds, kAdd, aclScalar) X(PREFIX##Sub, kSub, aclTensor) \
+  X(PREFIX##Subs, kSub, aclScalar)
+#define NPUSIM_EW_PLAIN_OPS(X, PREFIX)                                                     \
+  X(PREFIX##Mul, kMul, aclTensor) X(PREFIX##Muls, kMul, aclScalar) X(PREFIX##Div, kDiv, aclTensor) \
+  X(PREFIX##Divs, kDiv, aclScalar)
+
 // Add / Sub and their scalar forms (OTHER: aclTensor or aclScalar): out = self op alpha*other.
 #define NPUSIM_EW_ALPHA(NAME, OP, OTHER)                                                  \
   aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, const OTHER* other,           \
                                      const aclScalar* alpha, aclTensor* out,              \
                                      uint64_t* workspaceSize, aclOpExecutor** executor) { \
-    return nn::prepare(                                                                   \
-        #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                     \
-        [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, self, other, alpha, out); });     \
+    return NPUSIM_EW_BINARY(NAME, OP, self, other, alpha, out);                           \
   }
-NPUSIM_EW_ALPHA(aclnnAdd, kAdd, aclTensor)
-NPUSIM_EW_ALPHA(aclnnAdds, kAdd, aclScalar)
-NPUSIM_EW_ALPHA(aclnnSub, kSub, aclTensor)
-NPUSIM_EW_ALPHA(aclnnSubs, kSub, aclScalar)
+NPUSIM_EW_ALPHA_OPS(NPUSIM_EW_ALPHA, aclnn)
 #undef NPUSIM_EW_ALPHA
 
 // Mul / Div and their scalar forms: out = self op other.
 #define NPUSIM_EW_PLAIN(NAME, OP, OTHER)                                                        \
   aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, const OTHER* other, aclTensor* out, \
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {       \
-    return nn::prepare(                                                                         \
-        #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                           \
-        [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, self, other, nullptr, out); });         \
+    return NPUSIM_EW_BINARY(NAME, OP, self, other, nullptr, out);                               \
   }
-NPUSIM_EW_PLAIN(aclnnMul, kMul, aclTensor)
-NPUSIM_EW_PLAIN(aclnnMuls, kMul, aclScalar)
-NPUSIM_EW_PLAIN(aclnnDiv, kDiv, aclTensor)
-NPUSIM_EW_PLAIN(aclnnDivs, kDiv, aclScalar)
+NPUSIM_EW_PLAIN_OPS(NPUSIM_EW_PLAIN, aclnn)
 #undef NPUSIM_EW_PLAIN
 
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype,
@@ -307,8 +329,7 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
 #define NPUSIM_EW_UNARY(NAME, OP)                                                         \
   aclnnStatus NAME##GetWorkspaceSize(const aclTensor* self, aclTensor* out,               \
                                      uint64_t* workspaceSize, aclOpExecutor** executor) { \
-    return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,      \
-                       [&](nn::Plan& p) { ew::plan_unary(p, EwOp::OP, self, out); });     \
+    return NPUSIM_EW_UNARY_CALL(NAME, OP, self, out);                                     \
   }
 NPUSIM_EW_UNARY(aclnnRelu, kRelu)
 NPUSIM_EW_UNARY(aclnnGelu, kGelu)
@@ -331,41 +352,34 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
 
 // In-place forms: selfRef is both the first input and the output (const for Add / Sub, as the
 // headers declare it).
-#define NPUSIM_EW_INPLACE_ALPHA(NAME, OP, OTHER)                                             \
-  aclnnStatus NAME##GetWorkspaceSize(const aclTensor* selfRef, const OTHER* other,           \
-                                     const aclScalar* alpha, uint64_t* workspaceSize,        \
-                                     aclOpExecutor** executor) {                             \
-    return nn::prepare(                                                                      \
-        #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                        \
-        [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, selfRef, other, alpha, selfRef); }); \
+#define NPUSIM_EW_INPLACE_ALPHA(NAME, OP, OTHER)                                      \
+  aclnnStatus NAME##GetWorkspaceSize(const aclTensor* selfRef, const OTHER* other,    \
+                                     const aclScalar* alpha, uint64_t* workspaceSize, \
+                                     aclOpExecutor** executor) {                      \
+    return NPUSIM_EW_BINARY(NAME, OP, selfRef, other, alpha, selfRef);                \
   }
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceAdd, kAdd, aclTensor)
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceAdds, kAdd, aclScalar)
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceSub, kSub, aclTensor)
-NPUSIM_EW_INPLACE_ALPHA(aclnnInplaceSubs, kSub, aclScalar)
+NPUSIM_EW_ALPHA_OPS(NPUSIM_EW_INPLACE_ALPHA, aclnnInplace)
 #undef NPUSIM_EW_INPLACE_ALPHA
 
-#define NPUSIM_EW_INPLACE_PLAIN(NAME, OP, OTHER)                                               \
-  aclnnStatus NAME##GetWorkspaceSize(aclTensor* selfRef, const OTHER* other,                   \
-                                     uint64_t* workspaceSize, aclOpExecutor** executor) {      \
-    return nn::prepare(                                                                        \
-        #NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,                          \
-        [&](nn::Plan& p) { ew::plan_binary(p, EwOp::OP, selfRef, other, nullptr, selfRef); }); \
+#define NPUSIM_EW_INPLACE_PLAIN(NAME, OP, OTHER)                                          \
+  aclnnStatus NAME##GetWorkspaceSize(aclTensor* selfRef, const OTHER* other,              \
+                                     uint64_t* workspaceSize, aclOpExecutor** executor) { \
+    return NPUSIM_EW_BINARY(NAME, OP, selfRef, other, nullptr, selfRef);                  \
   }
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceMul, kMul, aclTensor)
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceMuls, kMul, aclScalar)
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceDiv, kDiv, aclTensor)
-NPUSIM_EW_INPLACE_PLAIN(aclnnInplaceDivs, kDiv, aclScalar)
+NPUSIM_EW_PLAIN_OPS(NPUSIM_EW_INPLACE_PLAIN, aclnnInplace)
 #undef NPUSIM_EW_INPLACE_PLAIN
 
-#define NPUSIM_EW_INPLACE_UNARY(NAME, OP)                                                    \
-  aclnnStatus NAME##GetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,            \
-                                     aclOpExecutor** executor) {                             \
-    return nn::prepare(#NAME "GetWorkspaceSize", #NAME + 5, workspaceSize, executor,         \
-                       [&](nn::Plan& p) { ew::plan_unary(p, EwOp::OP, selfRef, selfRef); }); \
+#define NPUSIM_EW_INPLACE_UNARY(NAME, OP)                                                \
+  aclnnStatus NAME##GetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,        \
+                                     aclOpExecutor** executor) {                         \
+    return NPUSIM_EW_UNARY_CALL(NAME, OP, selfRef, selfRef);                             \
   }
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceRelu, kRelu)
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceSigmoid, kSigmoid)
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceTanh, kTanh)
 NPUSIM_EW_INPLACE_UNARY(aclnnInplaceExp, kExp)
 #undef NPUSIM_EW_INPLACE_UNARY
+#undef NPUSIM_EW_UNARY_CALL
+#undef NPUSIM_EW_BINARY
+#undef NPUSIM_EW_ALPHA_OPS
+#undef NPUSIM_EW_PLAIN_OPS

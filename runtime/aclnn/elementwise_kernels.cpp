@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "kernel_operator.h"  // last: it defines asm()
+#include "runtime/aclnn/kernel_common.h"
 
 namespace npusim::aclnn {
 namespace {
@@ -28,8 +29,7 @@ using AscendC::GlobalTensor;
 using AscendC::LocalTensor;
 using AscendC::RoundMode;
 using AscendC::TPosition;
-
-constexpr std::int32_t kBuffers = 2;
+using kernels::kBuffers;
 
 template <class V>
 V from_double(double v) {
@@ -142,13 +142,7 @@ class Elementwise {
 
   // Element offset of row `r` of a kStrided tensor, from the row's multi-index.
   std::int64_t RowOffset(const EwOperand& o, std::int64_t r) const {
-    const EwTiling& t = *t_;
-    std::int64_t off = 0;
-    for (std::int32_t d = t.ndim - 2; d >= 0; --d) {
-      off += (r % t.dims[d]) * o.strides[d];
-      r /= t.dims[d];
-    }
-    return off;
+    return kernels::row_offset(r, t_->ndim - 1, t_->dims, o.strides);
   }
 
   C Scaled(C v) const {

@@ -309,26 +309,36 @@ void plan_matmul(Plan& p, Kind kind, const aclTensor* self_t, const aclTensor* m
 
 namespace nn = npusim::aclnn;
 
+namespace {
+
+// Matmul / Mm / BatchMatMul: one planning routine; the kind decides the shapes it takes.
+aclnnStatus prepare_matmul(const char* api, const char* op, nn::Kind kind, const aclTensor* self,
+                           const aclTensor* mat2, aclTensor* out, int8_t cubeMathType,
+                           uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return nn::prepare(api, op, workspaceSize, executor, [&](nn::Plan& p) {
+    nn::plan_matmul(p, kind, self, mat2, out, cubeMathType);
+  });
+}
+
+}  // namespace
+
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
                                         aclTensor* out, int8_t cubeMathType,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnMatmulGetWorkspaceSize", "Matmul", workspaceSize, executor,
-      [&](nn::Plan& p) { nn::plan_matmul(p, nn::Kind::kMatmul, self, mat2, out, cubeMathType); });
+  return prepare_matmul("aclnnMatmulGetWorkspaceSize", "Matmul", nn::Kind::kMatmul, self, mat2,
+                        out, cubeMathType, workspaceSize, executor);
 }
 
 aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                     int8_t cubeMathType, uint64_t* workspaceSize,
                                     aclOpExecutor** executor) {
-  return nn::prepare("aclnnMmGetWorkspaceSize", "Mm", workspaceSize, executor, [&](nn::Plan& p) {
-    nn::plan_matmul(p, nn::Kind::kMm, self, mat2, out, cubeMathType);
-  });
+  return prepare_matmul("aclnnMmGetWorkspaceSize", "Mm", nn::Kind::kMm, self, mat2, out,
+                        cubeMathType, workspaceSize, executor);
 }
 
 aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
                                              aclTensor* out, int8_t cubeMathType,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return nn::prepare(
-      "aclnnBatchMatMulGetWorkspaceSize", "BatchMatMul", workspaceSize, executor,
-      [&](nn::Plan& p) { nn::plan_matmul(p, nn::Kind::kBatch, self, mat2, out, cubeMathType); });
+  return prepare_matmul("aclnnBatchMatMulGetWorkspaceSize", "BatchMatMul", nn::Kind::kBatch, self,
+                        mat2, out, cubeMathType, workspaceSize, executor);
 }

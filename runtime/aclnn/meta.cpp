@@ -217,10 +217,50 @@ T* make_array(const char* api, const V* values, uint64_t size) {
   });
 }
 
+// aclCreateTensorList / aclCreateScalarList: a list taking ownership of `size` live objects.
+template <class List, class Item>
+List* make_list(const char* api, const Item* const* value, uint64_t size,
+                std::vector<Item*> List::*items, const char* what) {
+  return api_value<List*>(api, Needs::kNothing, nullptr, [&](Call&) {
+    require(size == 0 || value != nullptr, ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
+    for (uint64_t i = 0; i < size; ++i) live_object(value[i], what);
+    auto l = std::make_unique<List>();
+    for (uint64_t i = 0; i < size; ++i) (l.get()->*items).push_back(const_cast<Item*>(value[i]));
+    nn::make_live(l.get());
+    return l.release();
+  });
+}
+
 int64_t* copy_out(const std::vector<std::int64_t>& v) {
   auto* out = new int64_t[v.empty() ? 1 : v.size()];
   for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i];
   return out;
+}
+
+// aclGetViewShape / aclGetStorageShape / aclGetViewStrides: a copy of one of the tensor's
+// dimension lists (the caller delete[]s it) and its length.
+int get_dims(const char* api, const aclTensor* tensor, std::vector<std::int64_t> aclTensor::*list,
+             int64_t** values, uint64_t* count) {
+  return api_any(api, [&](Call&) {
+    const aclTensor& t = live_object(tensor, "tensor");
+    require(values != nullptr && count != nullptr, ACLNN_ERR_PARAM_NULLPTR,
+            "output pointer is NULL");
+    *values = copy_out(t.*list);
+    *count = (t.*list).size();
+  });
+}
+
+// aclGetViewOffset / aclGetFormat / aclGetDataType / aclGetRawTensorAddr: one field of the tensor
+// into *out (format and data type are stored as int: copied bytewise into the enum).
+template <class Field, class Out>
+int get_field(const char* api, const aclTensor* tensor, Field aclTensor::*field, Out* out,
+              const char* null_message) {
+  static_assert(sizeof(Field) == sizeof(Out), "the field and the output have one size");
+  return api_any(api, [&](Call&) {
+    const aclTensor& t = live_object(tensor, "tensor");
+    require(out != nullptr, ACLNN_ERR_PARAM_NULLPTR, null_message);
+    std::memcpy(out, &(t.*field), sizeof *out);
+  });
 }
 
 }  // namespace
@@ -294,25 +334,13 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
 }
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
-  return api_value<aclTensorList*>("aclCreateTensorList", Needs::kNothing, nullptr, [&](Call&) {
-    require(size == 0 || value != nullptr, ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
-    for (uint64_t i = 0; i < size; ++i) live_object(value[i], "a tensor of the list");
-    auto l = std::make_unique<aclTensorList>();
-    for (uint64_t i = 0; i < size; ++i) l->tensors.push_back(const_cast<aclTensor*>(value[i]));
-    nn::make_live(l.get());
-    return l.release();
-  });
+  return make_list<aclTensorList>("aclCreateTensorList", value, size, &aclTensorList::tensors,
+                                  "a tensor of the list");
 }
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
-  return api_value<aclScalarList*>("aclCreateScalarList", Needs::kNothing, nullptr, [&](Call&) {
-    require(size == 0 || value != nullptr, ACLNN_ERR_PARAM_NULLPTR, "value is NULL");
-    for (uint64_t i = 0; i < size; ++i) live_object(value[i], "a scalar of the list");
-    auto l = std::make_unique<aclScalarList>();
-    for (uint64_t i = 0; i < size; ++i) l->scalars.push_back(const_cast<aclScalar*>(value[i]));
-    nn::make_live(l.get());
-    return l.release();
-  });
+  return make_list<aclScalarList>("aclCreateScalarList", value, size, &aclScalarList::scalars,
+                                  "a scalar of the list");
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
@@ -354,67 +382,33 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  return api_any("aclGetViewShape", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(viewDims != nullptr && viewDimsNum != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-            "output pointer is NULL");
-    *viewDims = copy_out(t.dims);
-    *viewDimsNum = t.dims.size();
-  });
+  return get_dims("aclGetViewShape", tensor, &aclTensor::dims, viewDims, viewDimsNum);
 }
 
 aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                uint64_t* storageDimsNum) {
-  return api_any("aclGetStorageShape", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(storageDims != nullptr && storageDimsNum != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-            "output pointer is NULL");
-    *storageDims = copy_out(t.storage);
-    *storageDimsNum = t.storage.size();
-  });
+  return get_dims("aclGetStorageShape", tensor, &aclTensor::storage, storageDims, storageDimsNum);
 }
 
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
                               uint64_t* stridesNum) {
-  return api_any("aclGetViewStrides", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(stridesValue != nullptr && stridesNum != nullptr, ACLNN_ERR_PARAM_NULLPTR,
-            "output pointer is NULL");
-    *stridesValue = copy_out(t.strides);
-    *stridesNum = t.strides.size();
-  });
+  return get_dims("aclGetViewStrides", tensor, &aclTensor::strides, stridesValue, stridesNum);
 }
 
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
-  return api_any("aclGetViewOffset", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(offset != nullptr, ACLNN_ERR_PARAM_NULLPTR, "offset is NULL");
-    *offset = t.offset;
-  });
+  return get_field("aclGetViewOffset", tensor, &aclTensor::offset, offset, "offset is NULL");
 }
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
-  return api_any("aclGetFormat", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(format != nullptr, ACLNN_ERR_PARAM_NULLPTR, "format is NULL");
-    std::memcpy(format, &t.format, sizeof t.format);
-  });
+  return get_field("aclGetFormat", tensor, &aclTensor::format, format, "format is NULL");
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
-  return api_any("aclGetDataType", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(dataType != nullptr, ACLNN_ERR_PARAM_NULLPTR, "dataType is NULL");
-    std::memcpy(dataType, &t.dtype, sizeof t.dtype);
-  });
+  return get_field("aclGetDataType", tensor, &aclTensor::dtype, dataType, "dataType is NULL");
 }
 
 aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
-  return api_any("aclGetRawTensorAddr", [&](Call&) {
-    const aclTensor& t = live_object(tensor, "tensor");
-    require(addr != nullptr, ACLNN_ERR_PARAM_NULLPTR, "addr is NULL");
-    *addr = t.data;
-  });
+  return get_field("aclGetRawTensorAddr", tensor, &aclTensor::data, addr, "addr is NULL");
 }
 
 aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {

@@ -91,6 +91,25 @@ inline RowTiling plan_rows(const Plan& p, Dt dt, std::int64_t rows, std::int64_t
   return t;
 }
 
+/// Column chunks of a tiling over a middle axis (t.outer x t.len x t.inner; plan_columns and the
+/// column-wise reductions): chunks of at most max_chunk columns (a multiple of 64 that fits UB at
+/// `elem` bytes per element and row), then as many rows per tile as fit UB besides
+/// reserved(t) bytes (t with chunk and pitch set); fills chunk, pitch, tile_rows, units, per_block.
+template <class Tiling, class Reserved>
+void plan_column_chunks(const Plan& p, Tiling& t, std::uint64_t ub, std::uint64_t elem,
+                        std::uint32_t align, std::uint64_t max_chunk, Reserved reserved) {
+  const std::uint64_t fit = std::max<std::uint64_t>(ub / (12 + 4 * elem) / 64 * 64, 64);
+  t.chunk = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>({static_cast<std::uint64_t>(t.inner), max_chunk, fit}));
+  t.pitch = static_cast<std::uint32_t>(round_up64(t.chunk, align));
+  const std::uint64_t res = reserved(t);
+  const std::uint64_t k = ub > res ? (ub - res) / (t.pitch * elem) : 1;
+  t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(
+      1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(t.len), kMaxTileRows})));
+  t.units = t.outer * ((t.inner + t.chunk - 1) / t.chunk);
+  t.per_block = split_even(t.units, p.vector_cores(), 1).per_block;
+}
+
 /// Softmax over the middle axis of [outer, len, inner] (inner > 1): units of (o, column chunk)
 /// over the vector cores; two fp32 vectors of a chunk (running max and sum) plus at least four
 /// rows of in / out tiles fit UB.
@@ -105,16 +124,9 @@ inline RowTiling plan_columns(const Plan& p, Dt dt, std::int64_t outer, std::int
   const std::uint64_t ub = p.ub_bytes() > 2 * kUbReserve ? p.ub_bytes() - kUbReserve : kUbReserve;
   const std::uint32_t sz = dt_size(dt), align = 32 / sz;
   const std::uint64_t elem = 4ull * sz + (sz == 4 ? 0 : 4) + 4;  // in, out, fp32 copy, broadcast
-  const std::uint64_t fit = std::max<std::uint64_t>(ub / (12 + 4 * elem) / 64 * 64, 64);
-  t.chunk = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>({static_cast<std::uint64_t>(inner), 2048, fit}));
-  t.pitch = static_cast<std::uint32_t>(round_up64(t.chunk, align));
-  const std::uint64_t vecs = 3ull * t.pitch * 4;  // running max, running sum, tile partial
-  const std::uint64_t k = ub > vecs ? (ub - vecs) / (t.pitch * elem) : 1;
-  t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-      1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(len), kMaxTileRows})));
-  t.units = outer * ((inner + t.chunk - 1) / t.chunk);
-  t.per_block = split_even(t.units, p.vector_cores(), 1).per_block;
+  plan_column_chunks(p, t, ub, elem, align, 2048, [](const RowTiling& r) {
+    return 3ull * r.pitch * 4;  // running max, running sum, tile partial
+  });
   return t;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kernel_operator.h"
+#include "runtime/aclnn/kernel_common.h"
 
 namespace npusim::aclnn::kernels {
 
@@ -32,12 +33,6 @@ AxisWindow axis_window(const PoolTiling& t, bool rows, std::int64_t o) {
 }
 
 namespace {
-
-constexpr std::int32_t kBuffers = 2;
-
-__aicore__ inline std::uint32_t round32(std::int64_t bytes) {
-  return static_cast<std::uint32_t>((bytes + 31) / 32 * 32);
-}
 
 template <class T>
 class Pool {

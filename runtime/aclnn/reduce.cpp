@@ -44,16 +44,9 @@ ReduceTiling plan_reduce_pass(const Plan& p, Dt dt, std::int64_t outer, std::int
     return t;
   }
   // Columns per unit: the double-buffered fp32 result plus at least 4 rows of input fit UB.
-  const std::uint64_t fit = std::max<std::uint64_t>(ub / (12 + 4 * elem) / 64 * 64, 64);
-  t.chunk = static_cast<std::uint32_t>(
-      std::min<std::uint64_t>({static_cast<std::uint64_t>(inner), kColumnChunk, fit}));
-  t.pitch = static_cast<std::uint32_t>(round_up64(t.chunk, align));
-  const std::uint64_t res = 2ull * round_up64(t.chunk, 8) * 4 + t.pitch * 4ull;  // + partial
-  const std::uint64_t k = ub > res ? (ub - res) / (t.pitch * elem) : 1;
-  t.tile_rows = static_cast<std::uint32_t>(std::max<std::uint64_t>(
-      1, std::min<std::uint64_t>({k, static_cast<std::uint64_t>(len), kMaxTileRows})));
-  t.units = outer * ((inner + t.chunk - 1) / t.chunk);
-  t.per_block = split_even(t.units, p.vector_cores(), 1).per_block;
+  plan_column_chunks(p, t, ub, elem, align, kColumnChunk, [](const ReduceTiling& r) {
+    return 2ull * round_up64(r.chunk, 8) * 4 + r.pitch * 4ull;  // + partial
+  });
   return t;
 }
 

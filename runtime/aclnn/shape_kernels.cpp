@@ -6,15 +6,10 @@
 #include <cstdint>
 
 #include "kernel_operator.h"
+#include "runtime/aclnn/kernel_common.h"
 
 namespace npusim::aclnn::kernels {
 namespace {
-
-constexpr std::int32_t kBuffers = 2;
-
-__aicore__ inline std::uint32_t round32(std::int64_t bytes) {
-  return static_cast<std::uint32_t>((bytes + 31) / 32 * 32);
-}
 
 // ---------------------------------------------------------------------------------- Permute
 
@@ -274,13 +269,7 @@ class Rope {
   static constexpr bool kFloat = sizeof(T) == 4;
 
   __aicore__ std::int64_t CosRow(std::int64_t r) const {
-    const RopeTiling& t = *t_;
-    std::int64_t row = 0;
-    for (std::int32_t k = t.lead_rank - 1; k >= 0; --k) {
-      row += (r % t.lead_dims[k]) * t.cs_stride[k];
-      r /= t.lead_dims[k];
-    }
-    return row;
+    return row_offset(r, t_->lead_rank, t_->lead_dims, t_->cs_stride);
   }
 
   __aicore__ AscendC::DataCopyExtParams RowsIn(std::int64_t rows) const {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "npusim/ascendc/launch.h"
 
@@ -50,25 +51,18 @@ std::uint32_t BlockContext::alignment(Mem mem) {
 
 namespace {
 
+// The buffer each local memory's capacity is configured by (memories not listed: 0).
 std::uint32_t capacity_of(const CoreBuffers& caps, Mem mem) {
-  switch (mem) {
-    case Mem::kUb:
-      return caps.ub;
-    case Mem::kL1:
-      return caps.l1;
-    case Mem::kL0a:
-      return caps.l0a;
-    case Mem::kL0b:
-      return caps.l0b;
-    case Mem::kL0c:
-      return caps.l0c;
-    case Mem::kBiasTable:
-      return caps.bias_table;
-    case Mem::kFixpipeBuf:
-      return caps.fixpipe_buf;
-    default:
-      return 0;
+  static const std::pair<Mem, std::uint32_t CoreBuffers::*> kCapacity[] = {
+      {Mem::kUb, &CoreBuffers::ub},          {Mem::kL1, &CoreBuffers::l1},
+      {Mem::kL0a, &CoreBuffers::l0a},        {Mem::kL0b, &CoreBuffers::l0b},
+      {Mem::kL0c, &CoreBuffers::l0c},        {Mem::kBiasTable, &CoreBuffers::bias_table},
+      {Mem::kFixpipeBuf, &CoreBuffers::fixpipe_buf},
+  };
+  for (const auto& [m, field] : kCapacity) {
+    if (m == mem) return caps.*field;
   }
+  return 0;
 }
 
 std::uint32_t flag_key(Pipe src, Pipe dst, int event_id) {
@@ -222,22 +216,20 @@ void BlockContext::enqueue(std::int32_t id) {
   s.enqueue_signal = signal_of(s);
 }
 
-void BlockContext::dequeue(std::int32_t id) {
-  BufferSlot& s = slot(id);
-  if (s.enqueue_signal != kNoInstr) s.waits.push_back(s.enqueue_signal);
-  s.enqueue_signal = kNoInstr;
+// DeQue / AllocTensor: the slot's next user waits for the signal its EnQue / FreeTensor left.
+static void take_signal(BufferSlot& s, std::uint32_t BufferSlot::*signal) {
+  if (s.*signal != kNoInstr) s.waits.push_back(s.*signal);
+  s.*signal = kNoInstr;
 }
+
+void BlockContext::dequeue(std::int32_t id) { take_signal(slot(id), &BufferSlot::enqueue_signal); }
 
 void BlockContext::release(std::int32_t id) {
   BufferSlot& s = slot(id);
   s.release_signal = signal_of(s);
 }
 
-void BlockContext::reuse(std::int32_t id) {
-  BufferSlot& s = slot(id);
-  if (s.release_signal != kNoInstr) s.waits.push_back(s.release_signal);
-  s.release_signal = kNoInstr;
-}
+void BlockContext::reuse(std::int32_t id) { take_signal(slot(id), &BufferSlot::release_signal); }
 
 void BlockContext::set_flag(Pipe src, Pipe dst, int event_id) {
   flags_.push_back({flag_key(src, dst, event_id), last_on_pipe_[static_cast<std::size_t>(src)]});

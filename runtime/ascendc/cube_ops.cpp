@@ -49,13 +49,6 @@ std::uint32_t k0_of_type(DType t) {
 
 // ---- Fixpipe ----
 
-// L0C element -> output element, equal to fixpipe_convert<T>(v, p) for every v.
-template <class T, class U>
-struct GenericConvert {
-  const AscendC::FixpipeParamsV220* p;
-  T operator()(U v) const { return fixpipe_convert<T>(v, *p); }
-};
-
 // float -> half, rounded to nearest even (Fp16Format::from_float is that rounding, NaN ->
 // sign | 0x7e00 like round_to_format), after ReLU and an optional scale.
 struct FloatToHalf {
@@ -109,85 +102,59 @@ struct DequantToHalf {
   }
 };
 
-// The generic body's loops, 16 consecutive elements (one fractal row) at a time: same elements,
-// same order, the same error at the same element.
-template <class T, class U, class Convert>
-void fixpipe_loop(T* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p, bool nd,
-                  Convert convert) {
-  const std::uint64_t c0 = 32 / sizeof(T);
-  const U* sd = static_cast<const U*>(src.data);
-  for (std::uint32_t t = 0; t < p.ndNum; ++t) {
-    const std::uint64_t sbase = static_cast<std::uint64_t>(t) * p.srcNdStride * 256;
-    const std::uint64_t dbase = static_cast<std::uint64_t>(t) * p.dstNdStride;
-    for (std::uint32_t mi = 0; mi < p.mSize; ++mi) {
-      const std::uint64_t drow =
-          nd ? dbase + static_cast<std::uint64_t>(mi) * p.dstStride : dbase + mi * 16ull;
-      for (std::uint32_t nf = 0; nf * 16 < p.nSize; ++nf) {
-        const std::uint32_t width = p.nSize - nf * 16 < 16 ? p.nSize - nf * 16 : 16;
-        const std::uint64_t si = sbase + nf * p.srcStride * 16ull + mi * 16ull;
-        const std::uint64_t room = si < src.size ? src.size - si : 0;
-        const std::uint32_t valid = room < width ? static_cast<std::uint32_t>(room) : width;
-        T* d = dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
-        const U* s = sd + si;
-        for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j]);
-        if (valid < width) {
-          fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
-               static_cast<unsigned long long>(si + valid), src.size);
-        }
-      }
-    }
+// The fast loops from fp32 (NoQuant / F322F16 / F322BF16, DEQF16 to half); false: none applies.
+template <class T>
+bool fixpipe_from_float(T* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                        bool nd) {
+  using QM = QuantMode_t;
+  const QM q = p.quantPre;
+  const bool plain = q == QM::NoQuant || q == QM::F322F16 || q == QM::F322BF16;
+  const float deq = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+  if constexpr (std::is_same_v<T, Half>) {
+    if (!plain && q != QM::DEQF16) return false;
+    fixpipe_loop<T, float>(dst, src, p, nd, FloatToHalf{p.reluEn, q == QM::DEQF16, deq});
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    if (!plain) return false;
+    fixpipe_loop<T, float>(dst, src, p, nd, FloatToBf16{p.reluEn});
+  } else if constexpr (std::is_same_v<T, float>) {
+    if (!plain) return false;
+    fixpipe_loop<T, float>(dst, src, p, nd, FloatToFloat{p.reluEn});
+  } else {
+    return false;
   }
+  return true;
+}
+
+// The fast loops from int32 (NoQuant to int32, DEQF16 to half); false: none applies.
+template <class T>
+bool fixpipe_from_int(T* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                      bool nd) {
+  using QM = QuantMode_t;
+  const float deq = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    if (p.quantPre != QM::NoQuant) return false;
+    fixpipe_loop<T, std::int32_t>(dst, src, p, nd, IntToInt{p.reluEn});
+  } else if constexpr (std::is_same_v<T, Half>) {
+    if (p.quantPre != QM::DEQF16) return false;
+    fixpipe_loop<T, std::int32_t>(dst, src, p, nd, DequantToHalf{p.reluEn, deq});
+  } else {
+    return false;
+  }
+  return true;
 }
 
 template <class T, class U>
 void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
                    const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
-  if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
-  if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
-    fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
-  const bool nd = layout == AscendC::CO2Layout::ROW_MAJOR;
-  T* dst = static_cast<T*>(dst_ptr);
-  check_gm_range(ctx, dst, fixpipe_span(p, nd, 32 / sizeof(T)) * sizeof(T), true, "Fixpipe");
-  using QM = QuantMode_t;
-  const QM q = p.quantPre;
-  const bool relu = p.reluEn;
-  const float deq = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
-  bool done = false;
-  if (!ctx.functional) {  // timing-only: the checks the loops would make, no conversion
-    fixpipe_check(src, p, q);
-    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
+  bool nd = false;
+  if (!fixpipe_begin(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), dst_ptr, src, p, layout, nd))
     return;
-  }
+  T* dst = static_cast<T*>(dst_ptr);
+  bool done = false;
   if constexpr (std::is_same_v<U, float>) {
-    const bool plain = q == QM::NoQuant || q == QM::F322F16 || q == QM::F322BF16;
-    if constexpr (std::is_same_v<T, Half>) {
-      if (plain || q == QM::DEQF16) {
-        fixpipe_loop<T, U>(dst, src, p, nd, FloatToHalf{relu, q == QM::DEQF16, deq});
-        done = true;
-      }
-    } else if constexpr (std::is_same_v<T, BFloat16>) {
-      if (plain) {
-        fixpipe_loop<T, U>(dst, src, p, nd, FloatToBf16{relu});
-        done = true;
-      }
-    } else if constexpr (std::is_same_v<T, float>) {
-      if (plain) {
-        fixpipe_loop<T, U>(dst, src, p, nd, FloatToFloat{relu});
-        done = true;
-      }
-    }
+    done = fixpipe_from_float<T>(dst, src, p, nd);
   } else if constexpr (std::is_same_v<U, std::int32_t>) {
-    if constexpr (std::is_same_v<T, std::int32_t>) {
-      if (q == QM::NoQuant) {
-        fixpipe_loop<T, U>(dst, src, p, nd, IntToInt{relu});
-        done = true;
-      }
-    } else if constexpr (std::is_same_v<T, Half>) {
-      if (q == QM::DEQF16) {
-        fixpipe_loop<T, U>(dst, src, p, nd, DequantToHalf{relu, deq});
-        done = true;
-      }
-    }
+    done = fixpipe_from_int<T>(dst, src, p, nd);
   }
   if (!done) {  // fails at the first element if quantPre is not supported
     fixpipe_loop<T, U>(dst, src, p, nd, GenericConvert<T, U>{&p});
@@ -220,6 +187,63 @@ void fixpipe_from(BlockContext& ctx, DType dst_type, void* dst, const CubeOperan
 
 }  // namespace
 
+namespace {
+
+// LoadData 2D's r-th source fractal: srcStride apart from startIndex (addrMode 1: downwards).
+std::int64_t load_2d_source(const AscendC::LoadData2DParams& p, std::uint32_t r) {
+  const std::int64_t step = static_cast<std::int64_t>(r) * p.srcStride;
+  return p.addrMode == 0 ? p.startIndex + step : p.startIndex - step;
+}
+
+// Timing-only with a local source: when the first and last fractals are in bounds (source and
+// destination fractals are monotone in r) every per-fractal check passes and nothing is moved.
+bool load_2d_needs_no_loop(const BlockContext& ctx, const CubeOperand& dst, std::uint64_t src_size,
+                           Mem src_mem, std::uint32_t frac, const AscendC::LoadData2DParams& p) {
+  if (ctx.functional || src_mem == Mem::kGm || p.repeatTimes == 0) return false;
+  const std::int64_t first = load_2d_source(p, 0), last = load_2d_source(p, p.repeatTimes - 1u);
+  const std::int64_t lo = std::min(first, last), hi = std::max(first, last);
+  const std::uint64_t d_last = static_cast<std::uint64_t>(p.repeatTimes - 1) * (1u + p.dstGap);
+  return lo >= 0 && (static_cast<std::uint64_t>(hi) + 1) * frac <= src_size &&
+         (d_last + 1) * frac <= dst.size;
+}
+
+// One 512-byte fractal, transposed 16 x 16 (16-bit elements) when asked.
+void move_fractal(std::uint8_t* d, const std::uint8_t* s, bool transpose) {
+  if (!transpose) {
+    std::memcpy(d, s, 512);
+    return;
+  }
+  std::uint16_t in[256], out[256];
+  std::memcpy(in, s, 512);
+  for (std::uint32_t i = 0; i < 16; ++i) {
+    for (std::uint32_t j = 0; j < 16; ++j) out[i * 16 + j] = in[j * 16 + i];
+  }
+  std::memcpy(d, out, 512);
+}
+
+void emit_load_2d(BlockContext& ctx, DType dtype, const CubeOperand& dst, const void* src,
+                  Mem src_mem, std::int32_t src_slot, const AscendC::LoadData2DParams& p) {
+  Instr ins;
+  ins.pipe = src_mem == Mem::kGm ? Pipe::kMte2 : Pipe::kMte1;
+  ins.op = Op::kLoad2d;
+  ins.dtype = dtype;
+  ins.src = src_mem;
+  ins.dst = dst.mem;
+  ins.count = p.repeatTimes;
+  ins.bytes = 512ull * p.repeatTimes;
+  if (src_mem == Mem::kGm) {
+    const std::int64_t first =
+        p.addrMode == 0 ? p.startIndex
+                        : p.startIndex - static_cast<std::int64_t>(p.repeatTimes - 1) * p.srcStride;
+    ins.gm_addr = reinterpret_cast<std::uintptr_t>(static_cast<const std::uint8_t*>(src) +
+                                                   std::max<std::int64_t>(first, 0) * 512);
+    ins.gm_pitch = p.repeatTimes > 1 ? 512ull * p.srcStride : 0;
+  }
+  ctx.emit(ins, {{src_slot, false}, {dst.slot, true}});
+}
+
+}  // namespace
+
 void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_t elem_bytes, const CubeOperand& dst,
                   const void* src, std::uint64_t src_size, Mem src_mem, std::int32_t src_slot,
                   const AscendC::LoadData2DParams& p) {
@@ -229,21 +253,9 @@ void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_t elem_bytes, cons
   const std::uint32_t frac = 512 / elem_bytes;  // elements per fractal
   auto* d_base = static_cast<std::uint8_t*>(dst.data);
   const auto* s_base = static_cast<const std::uint8_t*>(src);
-  // Timing-only with a local source: when the first and last fractals are in bounds (sf and df
-  // are monotone in r) every check below passes and nothing is moved: skip the loop.
-  bool skip = false;
-  if (!ctx.functional && src_mem != Mem::kGm && p.repeatTimes > 0) {
-    const std::int64_t span = static_cast<std::int64_t>(p.repeatTimes - 1) * p.srcStride;
-    const std::int64_t lo = p.addrMode == 0 ? p.startIndex : p.startIndex - span;
-    const std::int64_t hi = p.addrMode == 0 ? p.startIndex + span : p.startIndex;
-    const std::uint64_t d_last = static_cast<std::uint64_t>(p.repeatTimes - 1) * (1u + p.dstGap);
-    skip = lo >= 0 && (static_cast<std::uint64_t>(hi) + 1) * frac <= src_size &&
-           (d_last + 1) * frac <= dst.size;
-  }
+  const bool skip = load_2d_needs_no_loop(ctx, dst, src_size, src_mem, frac, p);
   for (std::uint32_t r = 0; !skip && r < p.repeatTimes; ++r) {
-    const std::int64_t sf = p.addrMode == 0
-                                ? p.startIndex + static_cast<std::int64_t>(r) * p.srcStride
-                                : p.startIndex - static_cast<std::int64_t>(r) * p.srcStride;
+    const std::int64_t sf = load_2d_source(p, r);
     const std::uint64_t df = static_cast<std::uint64_t>(r) * (1u + p.dstGap);
     if (sf < 0 || (static_cast<std::uint64_t>(sf) + 1) * frac > src_size)
       fail("LoadData", "source fractal %lld beyond the source tensor", static_cast<long long>(sf));
@@ -251,41 +263,28 @@ void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_t elem_bytes, cons
       fail("LoadData", "destination fractal %llu beyond the %u-element tensor",
            static_cast<unsigned long long>(df), dst.size);
     const std::uint8_t* s = s_base + static_cast<std::uint64_t>(sf) * 512;
-    std::uint8_t* d = d_base + df * 512;
     if (src_mem == Mem::kGm) check_gm_range(ctx, s, 512, false, "LoadData");
-    if (!ctx.functional) continue;  // timing-only: checked, not moved
-    if (!p.ifTranspose) {
-      std::memcpy(d, s, 512);
-      continue;
-    }
-    std::uint16_t in[256], out[256];
-    std::memcpy(in, s, 512);
-    for (std::uint32_t i = 0; i < 16; ++i) {
-      for (std::uint32_t j = 0; j < 16; ++j) out[i * 16 + j] = in[j * 16 + i];
-    }
-    std::memcpy(d, out, 512);
+    if (ctx.functional) move_fractal(d_base + df * 512, s, p.ifTranspose);  // else checked only
   }
-  Instr ins;
-  ins.pipe = src_mem == Mem::kGm ? Pipe::kMte2 : Pipe::kMte1;
-  ins.op = Op::kLoad2d;
-  ins.dtype = dtype;
-  ins.src = src_mem;
-  ins.dst = dst.mem;
-  ins.count = p.repeatTimes;
-  ins.bytes = 512ull * p.repeatTimes;
-  if (src_mem == Mem::kGm) {  // fractals srcStride apart from startIndex (addrMode 1: downwards)
-    const std::int64_t first =
-        p.addrMode == 0 ? p.startIndex
-                        : p.startIndex - static_cast<std::int64_t>(p.repeatTimes - 1) * p.srcStride;
-    ins.gm_addr = reinterpret_cast<std::uintptr_t>(s_base + std::max<std::int64_t>(first, 0) * 512);
-    ins.gm_pitch = p.repeatTimes > 1 ? 512ull * p.srcStride : 0;
-  }
-  ctx.emit(ins, {{src_slot, false}, {dst.slot, true}});
+  emit_load_2d(ctx, dtype, dst, src, src_mem, src_slot, p);
 }
 
-void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, const CubeOperand& c,
-               const CubeOperand& a, const CubeOperand& b, const AscendC::MmadParams& p) {
-  const std::uint32_t k0 = k0_of_type(a_type);
+bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint32_t elem_bytes,
+                   void* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                   AscendC::CO2Layout layout, bool& nd) {
+  if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return false;
+  if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
+    fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
+  nd = layout == AscendC::CO2Layout::ROW_MAJOR;
+  check_gm_range(ctx, dst, fixpipe_span(p, nd, 32 / elem_bytes) * elem_bytes, true, "Fixpipe");
+  if (ctx.functional) return true;
+  fixpipe_check(src, p, p.quantPre);  // timing-only: the checks the loops would make
+  record_fixpipe(ctx, dst_type, src_type, elem_bytes, src.slot, p, nd, dst);
+  return false;
+}
+
+void check_mmad_operands(const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
+                         const AscendC::MmadParams& p, std::uint32_t k0) {
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, k0), n1 = ceil_div(p.n, 16);
   if (a.size < m1 * k1 * 16 * k0)
     fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k,
@@ -295,6 +294,26 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
          k1 * n1 * 16 * k0);
   if (c.size < m1 * n1 * 256)
     fail("Mmad", "C (L0C) holds %u elements, m=%u n=%u needs %u", c.size, p.m, p.n, m1 * n1 * 256);
+}
+
+void emit_mmad(BlockContext& ctx, DType c_type, DType a_type, const CubeOperand& c,
+               const CubeOperand& a, const CubeOperand& b, const AscendC::MmadParams& p) {
+  Instr ins;
+  ins.pipe = Pipe::kCube;
+  ins.op = Op::kMmad;
+  ins.dtype = a_type;
+  ins.dtype2 = c_type;
+  ins.src = Mem::kL0a;
+  ins.dst = Mem::kL0c;
+  ins.m = p.m;
+  ins.n = p.n;
+  ins.k = p.k;
+  ctx.emit(ins, {{a.slot, false}, {b.slot, false}, {c.slot, true}});
+}
+
+void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, const CubeOperand& c,
+               const CubeOperand& a, const CubeOperand& b, const AscendC::MmadParams& p) {
+  check_mmad_operands(c, a, b, p, k0_of_type(a_type));
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
   if (!ctx.functional) {
     // timing-only: nothing computed
@@ -310,17 +329,7 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
     detail::mmad_i32(in(a_type), in(b_type), a.data, b.data, static_cast<std::int32_t*>(c.data),
                      p.m, p.n, p.k, accumulate);
   }
-  Instr ins;
-  ins.pipe = Pipe::kCube;
-  ins.op = Op::kMmad;
-  ins.dtype = a_type;
-  ins.dtype2 = c_type;
-  ins.src = Mem::kL0a;
-  ins.dst = Mem::kL0c;
-  ins.m = p.m;
-  ins.n = p.n;
-  ins.k = p.k;
-  ctx.emit(ins, {{a.slot, false}, {b.slot, false}, {c.slot, true}});
+  emit_mmad(ctx, c_type, a_type, c, a, b, p);
 }
 
 void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,

@@ -4,17 +4,9 @@
 #include "models/aicore/policy/preemption.h"
 
 namespace npusim::models {
-namespace {
-
-class CheckpointPreemption final : public PreemptionMechanism {
- public:
-  PreemptAction choose(const VictimBlock&) const override { return PreemptAction::kCheckpoint; }
-};
-
-}  // namespace
 
 std::unique_ptr<PreemptionMechanism> make_checkpoint_preemption(const PreemptionCosts&) {
-  return std::make_unique<CheckpointPreemption>();
+  return std::make_unique<FixedPreemption<PreemptAction::kCheckpoint>>();
 }
 
 }  // namespace npusim::models

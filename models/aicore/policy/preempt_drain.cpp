@@ -4,17 +4,9 @@
 #include "models/aicore/policy/preemption.h"
 
 namespace npusim::models {
-namespace {
-
-class DrainPreemption final : public PreemptionMechanism {
- public:
-  PreemptAction choose(const VictimBlock&) const override { return PreemptAction::kDrain; }
-};
-
-}  // namespace
 
 std::unique_ptr<PreemptionMechanism> make_drain_preemption(const PreemptionCosts&) {
-  return std::make_unique<DrainPreemption>();
+  return std::make_unique<FixedPreemption<PreemptAction::kDrain>>();
 }
 
 }  // namespace npusim::models

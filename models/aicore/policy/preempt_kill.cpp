@@ -4,17 +4,9 @@
 #include "models/aicore/policy/preemption.h"
 
 namespace npusim::models {
-namespace {
-
-class KillPreemption final : public PreemptionMechanism {
- public:
-  PreemptAction choose(const VictimBlock&) const override { return PreemptAction::kKill; }
-};
-
-}  // namespace
 
 std::unique_ptr<PreemptionMechanism> make_kill_preemption(const PreemptionCosts&) {
-  return std::make_unique<KillPreemption>();
+  return std::make_unique<FixedPreemption<PreemptAction::kKill>>();
 }
 
 }  // namespace npusim::models

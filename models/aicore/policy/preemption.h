@@ -43,6 +43,13 @@ class PreemptionMechanism {
   virtual PreemptAction choose(const VictimBlock& victim) const = 0;
 };
 
+/// A mechanism that always takes one action (drain, checkpoint and kill are this).
+template <PreemptAction kAction>
+class FixedPreemption final : public PreemptionMechanism {
+ public:
+  PreemptAction choose(const VictimBlock&) const override { return kAction; }
+};
+
 /// The mechanism called `name`. Throws sim::ConfigError "scheduler.preemption: ..." listing the
 /// valid names when there is none.
 std::unique_ptr<PreemptionMechanism> make_preemption(const std::string& name,

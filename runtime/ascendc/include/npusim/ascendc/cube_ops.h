@@ -187,6 +187,17 @@ NPUSIM_KERNEL_API void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_
                                     Mem src_mem, std::int32_t src_slot,
                                     const AscendC::LoadData2DParams& p);
 
+/// Mmad's operand checks (k0: elements per fractal row of A's type): fails unless L0A, L0B and
+/// L0C hold the m x k, k x n and m x n fractals `p` asks for.
+NPUSIM_KERNEL_API void check_mmad_operands(const CubeOperand& c, const CubeOperand& a,
+                                           const CubeOperand& b, const AscendC::MmadParams& p,
+                                           std::uint32_t k0);
+
+/// Records Mmad's instruction (M pipe, L0A/L0B -> L0C) once its body has run.
+NPUSIM_KERNEL_API void emit_mmad(BlockContext& ctx, DType c_type, DType a_type,
+                                 const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
+                                 const AscendC::MmadParams& p);
+
 /// Mmad on the types mmad_out_of_line<D, A, B>() accepts (c_type: the L0C type).
 NPUSIM_KERNEL_API void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type,
                                  const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
@@ -239,15 +250,8 @@ template <class D, class A, class B>
 NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a,
                                  const CubeOperand& b, const AscendC::MmadParams& p) {
   constexpr std::uint32_t kK0 = k0_of<A>();
+  check_mmad_operands(c, a, b, p, kK0);
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, kK0), n1 = ceil_div(p.n, 16);
-  if (a.size < m1 * k1 * 16 * kK0)
-    fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k,
-         m1 * k1 * 16 * kK0);
-  if (b.size < k1 * n1 * 16 * kK0)
-    fail("Mmad", "B (L0B) holds %u elements, k=%u n=%u needs %u", b.size, p.k, p.n,
-         k1 * n1 * 16 * kK0);
-  if (c.size < m1 * n1 * 256)
-    fail("Mmad", "C (L0C) holds %u elements, m=%u n=%u needs %u", c.size, p.m, p.n, m1 * n1 * 256);
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
   const A* ad = static_cast<const A*>(a.data);
   const B* bd = static_cast<const B*>(b.data);
@@ -266,17 +270,7 @@ NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const 
       cd[ci] = acc;
     }
   }
-  Instr ins;
-  ins.pipe = Pipe::kCube;
-  ins.op = Op::kMmad;
-  ins.dtype = dtype_of<A>();
-  ins.dtype2 = dtype_of<D>();
-  ins.src = Mem::kL0a;
-  ins.dst = Mem::kL0c;
-  ins.m = p.m;
-  ins.n = p.n;
-  ins.k = p.k;
-  ctx.emit(ins, {{a.slot, false}, {b.slot, false}, {c.slot, true}});
+  emit_mmad(ctx, dtype_of<D>(), dtype_of<A>(), c, a, b, p);
 }
 
 /// One L0C value to the Fixpipe output type: ReLU, then the quantPre conversion.
@@ -346,38 +340,59 @@ NPUSIM_TWIN_FN inline void fixpipe_check(const CubeOperand& src,
   }
 }
 
-/// Fixpipe for other types (the out-of-line body computes exactly this, faster).
+/// Fixpipe's common start: the layout and the GM range checked (elem_bytes: the destination's);
+/// false when nothing is left to do (an empty transfer, or timing-only: the checks the loops
+/// would make, and the instruction recorded). nd: the destination is ROW_MAJOR.
+NPUSIM_KERNEL_API bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type,
+                                     std::uint32_t elem_bytes, void* dst, const CubeOperand& src,
+                                     const AscendC::FixpipeParamsV220& p,
+                                     AscendC::CO2Layout layout, bool& nd);
+
+/// L0C element -> output element, equal to fixpipe_convert<T>(v, p) for every v.
 template <class T, class U>
-NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand& src,
-                                    const AscendC::FixpipeParamsV220& p,
-                                    AscendC::CO2Layout layout) {
-  if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;
-  if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
-    fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
-  const bool nd = layout == AscendC::CO2Layout::ROW_MAJOR;
+struct GenericConvert {
+  const AscendC::FixpipeParamsV220* p;
+  NPUSIM_TWIN_FN T operator()(U v) const { return fixpipe_convert<T>(v, *p); }
+};
+
+/// Fixpipe's loops, 16 consecutive elements (one fractal row) at a time, each converted by
+/// `convert` (U -> T); fails at the first source element beyond L0C.
+template <class T, class U, class Convert>
+NPUSIM_TWIN_FN void fixpipe_loop(T* dst, const CubeOperand& src,
+                                 const AscendC::FixpipeParamsV220& p, bool nd, Convert convert) {
   const std::uint64_t c0 = 32 / sizeof(T);
-  check_gm_range(ctx, dst, fixpipe_span(p, nd, c0) * sizeof(T), true, "Fixpipe");
-  if (!ctx.functional) {  // timing-only: the checks the loops would make, no conversion
-    fixpipe_check(src, p, p.quantPre);
-    record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
-    return;
-  }
   const U* sd = static_cast<const U*>(src.data);
   for (std::uint32_t t = 0; t < p.ndNum; ++t) {
     const std::uint64_t sbase = static_cast<std::uint64_t>(t) * p.srcNdStride * 256;
     const std::uint64_t dbase = static_cast<std::uint64_t>(t) * p.dstNdStride;
     for (std::uint32_t mi = 0; mi < p.mSize; ++mi) {
-      for (std::uint32_t ni = 0; ni < p.nSize; ++ni) {
-        const std::uint64_t si = sbase + (ni / 16) * p.srcStride * 16ull + mi * 16ull + ni % 16;
-        if (si >= src.size)
+      const std::uint64_t drow =
+          nd ? dbase + static_cast<std::uint64_t>(mi) * p.dstStride : dbase + mi * 16ull;
+      for (std::uint32_t nf = 0; nf * 16 < p.nSize; ++nf) {
+        const std::uint32_t width = p.nSize - nf * 16 < 16 ? p.nSize - nf * 16 : 16;
+        const std::uint64_t si = sbase + nf * p.srcStride * 16ull + mi * 16ull;
+        const std::uint64_t room = si < src.size ? src.size - si : 0;
+        const std::uint32_t valid = room < width ? static_cast<std::uint32_t>(room) : width;
+        T* d = dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
+        const U* s = sd + si;
+        for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j]);
+        if (valid < width) {
           fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
-               static_cast<unsigned long long>(si), src.size);
-        const std::uint64_t di = nd ? dbase + static_cast<std::uint64_t>(mi) * p.dstStride + ni
-                                    : dbase + (ni / 16) * p.dstStride * c0 + mi * 16ull + ni % 16;
-        dst[di] = fixpipe_convert<T>(sd[si], p);
+               static_cast<unsigned long long>(si + valid), src.size);
+        }
       }
     }
   }
+}
+
+/// Fixpipe for other types (the out-of-line body computes exactly this, faster).
+template <class T, class U>
+NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand& src,
+                                    const AscendC::FixpipeParamsV220& p,
+                                    AscendC::CO2Layout layout) {
+  bool nd = false;
+  if (!fixpipe_begin(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), dst, src, p, layout, nd)) return;
+  fixpipe_loop<T, U>(dst, src, p, nd, GenericConvert<T, U>{&p});
   record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
 }
 
