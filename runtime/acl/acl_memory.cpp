@@ -73,10 +73,8 @@ aclError aclrtFreeWithDevSync(void* devPtr) {
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return api("aclrtMallocHost", [&](Call& c) {
-    require_not_null(hostPtr, "hostPtr");
-    *hostPtr = malloc_host(c, size);
-  });
+  return api_out("aclrtMallocHost", hostPtr, "hostPtr",
+                 [&](Call& c) { return malloc_host(c, size); });
 }
 
 aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
@@ -99,7 +97,8 @@ aclError aclrtFreeHostWithDevSync(void* hostPtr) {
   });
 }
 
-aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type_arg, void** devPtr) {
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type_arg,
+                           void** devPtr) {
   const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtHostRegister", [&](Call& c) {
     require_not_null(devPtr, "devPtr");
@@ -118,10 +117,8 @@ aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 }
 
 aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-  return api("aclrtHostGetDevicePointer", [&](Call& c) {
-    require_not_null(pDevice, "pDevice");
-    *pDevice = host_device_pointer(c, pHost, flag);
-  });
+  return api_out("aclrtHostGetDevicePointer", pDevice, "pDevice",
+                 [&](Call& c) { return host_device_pointer(c, pHost, flag); });
 }
 
 aclError aclrtHostUnregister(void* ptr) {
@@ -129,10 +126,8 @@ aclError aclrtHostUnregister(void* ptr) {
 }
 
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-  return api("aclrtMemAllocManaged", [&](Call& c) {
-    require_not_null(ptr, "ptr");
-    *ptr = malloc_managed(c, size, flag);
-  });
+  return api_out("aclrtMemAllocManaged", ptr, "ptr",
+                 [&](Call& c) { return malloc_managed(c, size, flag); });
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr_arg, size_t* free, size_t* total) {
