@@ -230,6 +230,16 @@ struct EventHead {
   SimTime ts;
 };
 
+/// The phase and the ids of an event: ,"ph":"<ph>","pid":<pid>,"tid":<tid>
+inline void write_phase_ids(JsonOut& out, char ph, const EventHead& h) {
+  out.lit(",\"ph\":\"");
+  out.ch(ph);
+  out.lit("\",\"pid\":");
+  out.integer(h.pid);
+  out.lit(",\"tid\":");
+  out.integer(h.tid);
+}
+
 /// A flow event ('s'/'f' host-to-device, 'S'/'F' device-to-device), without its closing brace;
 /// p is just past the head and moves past the flow id.
 inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_t*& p) {
@@ -244,14 +254,8 @@ inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_
     out.lit("{\"name\":\"DeviceToDevice");
   }
   out.put(id);
-  if (begin) {
-    out.lit("\",\"ph\":\"s\",\"pid\":");
-  } else {
-    out.lit("\",\"ph\":\"f\",\"pid\":");
-  }
-  out.integer(h.pid);
-  out.lit(",\"tid\":");
-  out.integer(h.tid);
+  out.ch('"');
+  write_phase_ids(out, begin ? 's' : 'f', h);
   if (host) {
     out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
   } else {
@@ -313,16 +317,7 @@ inline void write_named_event(JsonOut& out, const std::vector<std::string>& text
   const std::string& name = text[get_varint(p)];
   out.lit("{\"name\":");
   out.put(name);
-  if (ph == 'X') {
-    out.lit(",\"ph\":\"X\",\"pid\":");
-  } else if (ph == 'i') {
-    out.lit(",\"ph\":\"i\",\"pid\":");
-  } else {
-    out.lit(",\"ph\":\"C\",\"pid\":");
-  }
-  out.integer(h.pid);
-  out.lit(",\"tid\":");
-  out.integer(h.tid);
+  write_phase_ids(out, ph == 'X' || ph == 'i' ? ph : 'C', h);
   if (ph == 'i') out.lit(",\"s\":\"t\"");
   out.lit(",\"ts\":");
   out.us(h.ts);

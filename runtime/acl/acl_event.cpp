@@ -2,6 +2,7 @@
 // C skin: events.
 #include "acl/acl.h"
 #include "runtime/core/api_call.h"
+#include "runtime/core/device_query.h"
 #include "runtime/core/errors.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
@@ -115,12 +116,8 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
 }
 
 aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
-  return api("aclrtGetEventAvailNum", [&](Call& c) {
-    require_not_null(eventCount, "eventCount");
-    const Device& dev = c.device(c.context().device);
-    std::int64_t free = c.config().scheduler.max_events - dev.live_events;
-    *eventCount = static_cast<uint32_t>(free < 0 ? 0 : free);
-  });
+  return api_out("aclrtGetEventAvailNum", eventCount, "eventCount",
+                 [&](Call& c) { return available(c, Countable::kEvent); });
 }
 
 }  // extern "C"

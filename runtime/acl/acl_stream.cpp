@@ -5,6 +5,7 @@
 
 #include "acl/acl.h"
 #include "runtime/core/api_call.h"
+#include "runtime/core/device_query.h"
 #include "runtime/core/errors.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
@@ -12,10 +13,7 @@ using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin
 namespace {
 
 aclrtStreamConfigHandle* live_config(Call& c, const aclrtStreamConfigHandle* handle) {
-  require_not_null(handle, "handle");
-  require(c.runtime().stream_configs().count(handle) != 0, ACL_ERROR_INVALID_PARAM,
-          "handle is not a live stream config handle");
-  return const_cast<aclrtStreamConfigHandle*>(handle);
+  return require_live(c.runtime().stream_configs(), handle, "handle", "stream config handle");
 }
 
 // Copies a `T` option value of exactly the expected size.
@@ -216,12 +214,8 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 }
 
 aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
-  return api("aclrtGetStreamAvailableNum", [&](Call& c) {
-    require_not_null(streamCount, "streamCount");
-    const Device& dev = c.device(c.context().device);
-    std::int64_t free = c.config().scheduler.max_streams - dev.live_streams;
-    *streamCount = static_cast<uint32_t>(free < 0 ? 0 : free);
-  });
+  return api_out("aclrtGetStreamAvailableNum", streamCount, "streamCount",
+                 [&](Call& c) { return available(c, Countable::kStream); });
 }
 
 }  // extern "C"

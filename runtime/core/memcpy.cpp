@@ -150,8 +150,8 @@ void resolve_peer(Call& call, CopyPlan& plan, std::uint32_t device, const char* 
 
 const char* copy_name(Direction path) {
   // Indexed by Direction (models/task.h).
-  static const char* const kNames[models::kDirections] = {"MEMCPY_H2H", "MEMCPY_H2D", "MEMCPY_D2H",
-                                                  "MEMCPY_D2D", "MEMCPY_P2P"};
+  static const char* const kNames[models::kDirections] = {
+      "MEMCPY_H2H", "MEMCPY_H2D", "MEMCPY_D2H", "MEMCPY_D2D", "MEMCPY_P2P"};
   const auto i = static_cast<int>(path);
   return i < models::kDirections ? kNames[i] : "MEMCPY";
 }
