@@ -240,6 +240,16 @@ inline void write_phase_ids(JsonOut& out, char ph, const EventHead& h) {
   out.integer(h.tid);
 }
 
+/// Literal `a` when `first`, else literal `b`.
+template <std::size_t N, std::size_t M>
+inline void lit_either(JsonOut& out, bool first, const char (&a)[N], const char (&b)[M]) {
+  if (first) {
+    out.lit(a);
+  } else {
+    out.lit(b);
+  }
+}
+
 /// A flow event ('s'/'f' host-to-device, 'S'/'F' device-to-device), without its closing brace;
 /// p is just past the head and moves past the flow id.
 inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_t*& p) {
@@ -248,19 +258,12 @@ inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_
   const std::string_view id(id_buf, static_cast<std::size_t>(r.ptr - id_buf));
   const bool host = h.ph == 's' || h.ph == 'f';
   const bool begin = h.ph == 's' || h.ph == 'S';
-  if (host) {
-    out.lit("{\"name\":\"HostToDevice");
-  } else {
-    out.lit("{\"name\":\"DeviceToDevice");
-  }
+  lit_either(out, host, "{\"name\":\"HostToDevice", "{\"name\":\"DeviceToDevice");
   out.put(id);
   out.ch('"');
   write_phase_ids(out, begin ? 's' : 'f', h);
-  if (host) {
-    out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
-  } else {
-    out.lit(",\"cat\":\"DeviceToDevice\",\"id\":\"");
-  }
+  lit_either(out, host, ",\"cat\":\"HostToDevice\",\"id\":\"",
+             ",\"cat\":\"DeviceToDevice\",\"id\":\"");
   out.put(id);
   out.ch('"');
   if (!begin) out.lit(",\"bp\":\"e\"");

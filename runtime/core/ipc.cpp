@@ -70,7 +70,6 @@ class MemoryCodec final : public IpcCodecOf<IpcMemory> {
     w.fd = fd;
     w.owned_fd = true;
   }
-  void published(const IpcObject&, std::uint64_t) override {}
   IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
     remote::WireIn in(wire.description);
     const std::uint64_t page_offset = in.u64();
@@ -118,8 +117,7 @@ class EventCodec final : public IpcCodecOf<IpcEvent> {
       w.last_time = static_cast<std::int64_t>(x.state->done_time);
     }
   }
-  void published(const IpcObject& object, std::uint64_t id) override {
-    const auto& x = *std::static_pointer_cast<IpcEvent>(object);
+  void on_published(const IpcEvent& x, std::uint64_t id) override {
     Runtime::instance().shared_sync().track_event(id, x.state, x.device);
   }
   IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
@@ -150,8 +148,7 @@ class NotifyCodec final : public IpcCodecOf<IpcNotify> {
   void write(const IpcNotify& x, remote::WireOut& out, IpcWire&) override {
     out.u64(x.device).u64(x.id);
   }
-  void published(const IpcObject& object, std::uint64_t id) override {
-    const auto& x = *std::static_pointer_cast<IpcNotify>(object);
+  void on_published(const IpcNotify& x, std::uint64_t id) override {
     Runtime::instance().shared_sync().track_notify(id, x.state, x.device);
   }
   IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {

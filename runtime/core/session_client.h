@@ -64,7 +64,7 @@ class IpcCodec {
   virtual IpcObject materialize(std::uint64_t id, const IpcWire& wire) = 0;
 };
 
-/// An IpcCodec of objects of type T: describe() gives the codec the object as a T, the writer of
+/// An IpcCodec of objects of type T: describe() and published() give the codec the object as a T, the writer of
 /// its description and the rest of the wire (descriptor, event records).
 template <class T>
 class IpcCodecOf : public IpcCodec {
@@ -76,9 +76,14 @@ class IpcCodecOf : public IpcCodec {
     w.description = out.bytes();
     return w;
   }
+  void published(const IpcObject& object, std::uint64_t id) final {
+    on_published(*std::static_pointer_cast<T>(object), id);
+  }
 
  protected:
   virtual void write(const T& x, remote::WireOut& out, IpcWire& w) = 0;
+  /// The export got machine-wide id `id` (by default nothing follows from it).
+  virtual void on_published(const T&, std::uint64_t) {}
 };
 
 /// The registry of a session process: exports and imports go through the server; without a

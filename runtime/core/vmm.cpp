@@ -104,7 +104,6 @@ class PhysicalCodec final : public IpcCodecOf<PhysicalMemory> {
     out.i64(m.offset).u64(m.size).u64(m.device).i64(m.mem_attr);
     w.fd = m.fd >= 0 ? m.fd : (m.pool != nullptr ? m.pool->fd() : -1);
   }
-  void published(const IpcObject&, std::uint64_t) override {}
   IpcObject materialize(std::uint64_t, const IpcWire& wire) override {
     remote::WireIn in(wire.description);
     auto m = std::make_shared<PhysicalMemory>();
