@@ -31,6 +31,16 @@ void check_malloc_config(Call& c, const aclrtMallocConfig* cfg) {
   }
 }
 
+// aclrtFreeWithDevSync, aclrtFreeHostWithDevSync: waits for the device, then `release`s `ptr`.
+aclError free_after_sync(const char* name, void* ptr, const char* what,
+                         void (*release)(Call&, void*)) {
+  return api(name, [&](Call& c) {
+    require_not_null(ptr, what);
+    synchronize_device(c, -1);
+    release(c, ptr);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -65,11 +75,7 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtFreeWithDevSync(void* devPtr) {
-  return api("aclrtFreeWithDevSync", [&](Call& c) {
-    require_not_null(devPtr, "devPtr");
-    synchronize_device(c, -1);
-    free_device(c, devPtr);
-  });
+  return free_after_sync("aclrtFreeWithDevSync", devPtr, "devPtr", free_device);
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
@@ -90,11 +96,7 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 
 aclError aclrtFreeHostWithDevSync(void* hostPtr) {
-  return api("aclrtFreeHostWithDevSync", [&](Call& c) {
-    require_not_null(hostPtr, "hostPtr");
-    synchronize_device(c, -1);
-    free_host(c, hostPtr);
-  });
+  return free_after_sync("aclrtFreeHostWithDevSync", hostPtr, "hostPtr", free_host);
 }
 
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type_arg,

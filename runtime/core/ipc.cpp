@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -164,13 +165,11 @@ class NotifyCodec final : public IpcCodecOf<IpcNotify> {
 };
 
 const char* prefix(IpcKind kind) {
-  switch (kind) {
-    case IpcKind::kMemory: return "npusim-ipc-mem-";
-    case IpcKind::kNotify: return "npusim-ipc-notify-";
-    case IpcKind::kEvent: return "npusim-ipc-event-";
-    case IpcKind::kPhysical: break;
-  }
-  return "npusim-ipc-vmm-";
+  // Indexed by IpcKind (ipc_registry.h).
+  static const char* const kPrefixes[] = {"npusim-ipc-mem-", "npusim-ipc-vmm-",
+                                          "npusim-ipc-event-", "npusim-ipc-notify-"};
+  const auto i = static_cast<std::size_t>(kind);
+  return i < std::size(kPrefixes) ? kPrefixes[i] : "npusim-ipc-vmm-";
 }
 
 void write_key(IpcKind kind, std::uint64_t id, char* key, std::size_t len) {
