@@ -149,19 +149,6 @@ struct Task {
   bool resident = false;
 };
 
-/// The follow-up tasks of `task` (its follow(); none without one), ready to queue as resident
-/// tasks submitted at `now`, the time it completed.
-inline std::vector<Task> follow_ups(const Task& task, sim::SimTime now) {
-  std::vector<Task> next;
-  if (!task.follow) return next;
-  task.follow(next);
-  for (Task& t : next) {
-    t.submit_at = now;
-    t.resident = true;
-  }
-  return next;
-}
-
 inline bool is_wait(TaskKind kind) {
   return kind == TaskKind::kEventWait || kind == TaskKind::kValueWait;
 }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/follow_ups.h"
 #include "sim/engine.h"
 #include "sim/log.h"
 

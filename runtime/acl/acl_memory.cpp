@@ -31,6 +31,16 @@ void check_malloc_config(Call& c, const aclrtMallocConfig* cfg) {
   }
 }
 
+// aclrtMallocWithCfg, aclrtMallocHostWithCfg: checks `cfg`, then stores allocate(c) in *ptr.
+template <class F>
+aclError malloc_with_cfg(const char* name, void** ptr, const char* what, aclrtMallocConfig* cfg,
+                         F&& allocate) {
+  return api_out(name, ptr, what, [&](Call& c) {
+    check_malloc_config(c, cfg);
+    return allocate(c);
+  });
+}
+
 // aclrtFreeWithDevSync, aclrtFreeHostWithDevSync: waits for the device, then `release`s `ptr`.
 aclError free_after_sync(const char* name, void* ptr, const char* what,
                          void (*release)(Call&, void*)) {
@@ -63,11 +73,8 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy poli
 aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg,
                             aclrtMallocConfig* cfg) {
   const int policy = as_int(policy_arg);  // any value the caller passed
-  return api("aclrtMallocWithCfg", [&](Call& c) {
-    require_not_null(devPtr, "devPtr");
-    check_malloc_config(c, cfg);
-    *devPtr = malloc_device(c, size, policy, true);
-  });
+  return malloc_with_cfg("aclrtMallocWithCfg", devPtr, "devPtr", cfg,
+                         [&](Call& c) { return malloc_device(c, size, policy, true); });
 }
 
 aclError aclrtFree(void* devPtr) {
@@ -84,11 +91,8 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
-  return api("aclrtMallocHostWithCfg", [&](Call& c) {
-    require_not_null(ptr, "ptr");
-    check_malloc_config(c, cfg);
-    *ptr = malloc_host(c, size);
-  });
+  return malloc_with_cfg("aclrtMallocHostWithCfg", ptr, "ptr", cfg,
+                         [&](Call& c) { return malloc_host(c, size); });
 }
 
 aclError aclrtFreeHost(void* hostPtr) {

@@ -82,17 +82,21 @@ def split_params(params):
     return out + [cur]
 
 
-def body(name, ret):
-    call = f'unsupported("{name}", ACL_ERROR_RT_FEATURE_NOT_SUPPORT)'
+def stub_body(name, ret, code, returns=None):
+    """A stub's body: log once and fail with `code`. A function returning neither aclError nor
+    void then returns `returns`[its type], else nullptr (a pointer) or 0."""
+    call = f'unsupported("{name}", {code})'
     if ret == "aclError":
         return f"  return {call};"
     if ret == "void":
         return f"  {call};"
-    if ret.endswith("*"):
-        return f"  {call};\n  return nullptr;"
-    if ret == "uint32_t":  # exception-info accessors: 0xFFFFFFFF means "no value"
-        return f"  {call};\n  return 0xFFFFFFFFu;"
-    return f"  {call};\n  return 0;"
+    value = (returns or {}).get(ret) or ("nullptr" if ret.endswith("*") else "0")
+    return f"  {call};\n  return {value};"
+
+
+def body(name, ret):
+    # Exception-info accessors (uint32_t): 0xFFFFFFFF means "no value".
+    return stub_body(name, ret, "ACL_ERROR_RT_FEATURE_NOT_SUPPORT", {"uint32_t": "0xFFFFFFFFu"})
 
 
 def write(path, lines):

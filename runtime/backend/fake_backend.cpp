@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/follow_ups.h"
+
 namespace npusim::rt {
 namespace {
 constexpr SimTime kNever = ~SimTime{0};

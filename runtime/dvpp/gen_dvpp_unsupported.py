@@ -26,19 +26,13 @@ def implemented(skip):
         glob.glob(os.path.join(ROOT, "runtime/dvpp/**/*.cpp"), recursive=True), skip)
 
 
+RETURNS = {e: f"static_cast<{e}>(0)"
+           for e in ("acldvppPixelFormat", "acldvppStreamFormat", "acldvppBorderType")}
+RETURNS.update({"aclvdecCallback": "nullptr", "aclvencCallback": "nullptr"})
+
+
 def body(name, ret):
-    call = f'unsupported("{name}", ACL_ERROR_FEATURE_UNSUPPORTED)'
-    if ret == "aclError":
-        return f"  return {call};"
-    if ret == "void":
-        return f"  {call};"
-    if ret.endswith("*"):
-        return f"  {call};\n  return nullptr;"
-    if ret in ("acldvppPixelFormat", "acldvppStreamFormat", "acldvppBorderType"):
-        return f"  {call};\n  return static_cast<{ret}>(0);"
-    if ret == "aclvdecCallback" or ret == "aclvencCallback":
-        return f"  {call};\n  return nullptr;"
-    return f"  {call};\n  return 0;"
+    return base.stub_body(name, ret, "ACL_ERROR_FEATURE_UNSUPPORTED", RETURNS)
 
 
 def main(argv=None):
