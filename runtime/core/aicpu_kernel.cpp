@@ -139,31 +139,33 @@ class JsonReader {
     return literal();
   }
 
-  JsonValue object(int depth) {
+  // An object or an array (pos_ at its opening bracket): item(v) reads one member or element
+  // into v; `close` ends it.
+  template <class F>
+  JsonValue sequence(JsonValue::Kind kind, char close, F&& item) {
     ++pos_;
     JsonValue v;
-    v.kind = JsonValue::kObject;
-    if (take('}')) return v;
+    v.kind = kind;
+    if (take(close)) return v;
     do {
+      item(v);
+    } while (take(','));
+    expect(close);
+    return v;
+  }
+
+  JsonValue object(int depth) {
+    return sequence(JsonValue::kObject, '}', [&](JsonValue& v) {
       skip_space();
       std::string key = string_body();
       expect(':');
       v.members.emplace_back(std::move(key), value(depth + 1));
-    } while (take(','));
-    expect('}');
-    return v;
+    });
   }
 
   JsonValue array(int depth) {
-    ++pos_;
-    JsonValue v;
-    v.kind = JsonValue::kArray;
-    if (take(']')) return v;
-    do {
-      v.items.push_back(value(depth + 1));
-    } while (take(','));
-    expect(']');
-    return v;
+    return sequence(JsonValue::kArray, ']',
+                    [&](JsonValue& v) { v.items.push_back(value(depth + 1)); });
   }
 
   // true, false, null or a number.
