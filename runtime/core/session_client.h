@@ -64,8 +64,9 @@ class IpcCodec {
   virtual IpcObject materialize(std::uint64_t id, const IpcWire& wire) = 0;
 };
 
-/// An IpcCodec of objects of type T: describe() and published() give the codec the object as a T, the writer of
-/// its description and the rest of the wire (descriptor, event records).
+/// An IpcCodec of objects of type T: describe() and published() give the codec the object as a
+/// T; write() gets the writer of its description and the rest of the wire (descriptor, event
+/// records).
 template <class T>
 class IpcCodecOf : public IpcCodec {
  public:
