@@ -21,24 +21,6 @@ const char* lower_name(DvppModule m) {
 
 }  // namespace
 
-const DvppModuleConfig& dvpp_module_config(const DvppConfig& cfg, DvppModule module) {
-  switch (module) {
-    case DvppModule::kVpc:
-      return cfg.vpc;
-    case DvppModule::kJpegd:
-      return cfg.jpegd;
-    case DvppModule::kJpege:
-      return cfg.jpege;
-    case DvppModule::kPngd:
-      return cfg.pngd;
-    case DvppModule::kVdec:
-      return cfg.vdec;
-    case DvppModule::kVenc:
-      return cfg.venc;
-  }
-  return cfg.vpc;
-}
-
 DvppModuleEngine::DvppModuleEngine(const sc_core::sc_module_name& name, DvppModule module,
                                    const DvppModuleConfig& cfg, UnitContext& ctx,
                                    sim::StatGroup& stats)
@@ -217,7 +199,7 @@ std::vector<KernelRecord> Dvpp::records() const {
 Dvpp::Dvpp(const sc_core::sc_module_name& name, UnitContext& ctx) : sc_module(name) {
   for (int m = 0; m < kDvppModules; ++m) {
     const auto module = static_cast<DvppModule>(m);
-    const DvppModuleConfig& cfg = dvpp_module_config(ctx.cfg.unit<DvppConfig>(), module);
+    const DvppModuleConfig& cfg = ctx.cfg.unit<DvppConfig>().module(module);
     if (cfg.channels <= 0) continue;
     modules_[static_cast<std::size_t>(m)] = std::make_unique<DvppModuleEngine>(
         lower_name(module), module, cfg, ctx, ctx.stats.child(lower_name(module)));

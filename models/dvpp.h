@@ -112,7 +112,4 @@ class Dvpp : public sc_core::sc_module, public Unit {
   std::array<std::unique_ptr<DvppModuleEngine>, kDvppModules> modules_;
 };
 
-/// The configuration of `module`.
-const DvppModuleConfig& dvpp_module_config(const DvppConfig& cfg, DvppModule module);
-
 }  // namespace npusim::models

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "models/config_types.h"
+#include "models/dvpp_work.h"
 
 namespace npusim::models {
 
@@ -58,6 +59,14 @@ struct DvppConfig {
   DvppModuleConfig pngd{6, 1920, 1080, 4, 24};
   DvppModuleConfig vdec{4, 1920, 1080, 300, 1200};
   DvppModuleConfig venc{0, 1920, 1080, 240, 720};
+
+  /// The group of one module.
+  const DvppModuleConfig& module(DvppModule m) const {
+    static constexpr DvppModuleConfig DvppConfig::*kModules[kDvppModules] = {
+        &DvppConfig::vpc,  &DvppConfig::jpegd, &DvppConfig::jpege,
+        &DvppConfig::pngd, &DvppConfig::vdec,  &DvppConfig::venc};
+    return this->*kModules[static_cast<int>(m)];
+  }
 
   template <class V>
   void visit(V& v) {

@@ -9,18 +9,13 @@
 #include "sim/engine.h"
 
 namespace npusim::models {
-namespace {
-
-const SdmaConfig& sdma_config(const UnitContext& ctx) { return ctx.cfg.unit<SdmaConfig>(); }
-
-}  // namespace
 
 HccsLink::HccsLink(const sc_core::sc_module_name& name, UnitContext& ctx)
-    : ChannelEngine(name, sdma_config(ctx).channels, ctx.tracks, "HCCS", ctx.stats),
+    : ChannelEngine(name, ctx.cfg.unit<SdmaConfig>().channels, ctx.tracks, "HCCS", ctx.stats),
       device_(ctx.device),
       fabric_(ctx.fabric),
-      burst_(std::max<std::uint64_t>(sdma_config(ctx).burst.value, 1)),
-      work_(static_cast<std::size_t>(std::max<std::int64_t>(sdma_config(ctx).channels, 1))) {
+      burst_(ctx.cfg.unit<SdmaConfig>().burst_bytes()),
+      work_(ctx.cfg.unit<SdmaConfig>().channel_slots()) {
   bind_memory(ctx.hbm);
   if (fabric_ != nullptr) fabric_->attach_memory(device_, ctx.hbm);
   ctx.routes.claim(TaskKind::kCopy, Direction::kPeer, *this, "hccs");

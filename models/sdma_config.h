@@ -4,6 +4,8 @@
 // (models/unit_config.h). Plain C++: the runtime may read it.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "models/config_types.h"
@@ -18,6 +20,13 @@ struct SdmaConfig {
   std::int64_t channels = 4;
   Duration setup{500 * sim::kNs};
   Bytes burst{64 * 1024};
+
+  /// What the engines driving the channels (SDMA, the HCCS links) use: at least one byte per
+  /// burst, at least one channel's state.
+  std::uint64_t burst_bytes() const { return std::max<std::uint64_t>(burst.value, 1); }
+  std::size_t channel_slots() const {
+    return static_cast<std::size_t>(std::max<std::int64_t>(channels, 1));
+  }
 
   template <class V>
   void visit(V& v) {

@@ -6,17 +6,12 @@
 #include "sim/engine.h"
 
 namespace npusim::models {
-namespace {
-
-const SdmaConfig& sdma_config(const UnitContext& ctx) { return ctx.cfg.unit<SdmaConfig>(); }
-
-}  // namespace
 
 SdmaEngine::SdmaEngine(const sc_core::sc_module_name& name, UnitContext& ctx)
-    : ChannelEngine(name, sdma_config(ctx).channels, ctx.tracks, "SDMA", ctx.stats),
-      setup_(sdma_config(ctx).setup.ps),
-      burst_(std::max<std::uint64_t>(sdma_config(ctx).burst.value, 1)),
-      work_(static_cast<std::size_t>(std::max<std::int64_t>(sdma_config(ctx).channels, 1))) {
+    : ChannelEngine(name, ctx.cfg.unit<SdmaConfig>().channels, ctx.tracks, "SDMA", ctx.stats),
+      setup_(ctx.cfg.unit<SdmaConfig>().setup.ps),
+      burst_(ctx.cfg.unit<SdmaConfig>().burst_bytes()),
+      work_(ctx.cfg.unit<SdmaConfig>().channel_slots()) {
   bind_memory(ctx.hbm);
   ctx.routes.claim(TaskKind::kCopy, Direction::kD2D, *this, "sdma");
   ctx.routes.claim(TaskKind::kReduce, Direction::kD2D, *this, "sdma");

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/follow_ups.h"
 #include "sim/engine.h"
 #include "sim/log.h"
 
@@ -232,15 +233,8 @@ void TaskScheduler::complete(Stream& s) {
   } else if (task.effect) {
     out.error = task.effect();
   }
-  if (task.follow) {  // queued before this stream advances: a follow-up on `s` runs next
-    std::vector<Task> next;
-    task.follow(next);
-    for (Task& t : next) {
-      t.submit_at = out.end;
-      t.resident = true;
-      submit(std::move(t));
-    }
-  }
+  // Queued before this stream advances: a follow-up on `s` runs next.
+  for (Task& t : follow_ups(task, out.end)) submit(std::move(t));
   ++s.tasks;
   s.bytes += task.bytes;
   ++completed_;

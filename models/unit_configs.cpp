@@ -3,9 +3,9 @@
 // the order the effective-config dump and `npusim info --reference` list them.
 #include <algorithm>
 #include <iterator>
-#include <mutex>
 #include <stdexcept>
 
+#include "models/added_specs.h"
 #include "models/aicpu_config.h"
 #include "models/dsa_config.h"
 #include "models/dvpp_config.h"
@@ -30,22 +30,10 @@ const std::vector<UnitConfigSpec>& builtin_groups() {
 const char* const kCoreGroups[] = {"soc", "host", "pcie", "hbm", "l2",
                                    "scheduler", "aicore", "hccl", "topology"};
 
-std::mutex& added_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::vector<UnitConfigSpec>& added() {
-  static std::vector<UnitConfigSpec> groups;
-  return groups;
-}
-
 }  // namespace
 
 std::vector<UnitConfigSpec> unit_config_specs() {
-  std::vector<UnitConfigSpec> all = builtin_groups();
-  std::lock_guard<std::mutex> lock(added_mutex());
-  all.insert(all.end(), added().begin(), added().end());
-  return all;
+  return AddedSpecs<UnitConfigSpec>::instance().after(builtin_groups());
 }
 
 void add_unit_config(UnitConfigSpec spec) {
@@ -54,8 +42,7 @@ void add_unit_config(UnitConfigSpec spec) {
   bool clash = std::any_of(std::begin(kCoreGroups), std::end(kCoreGroups), taken);
   for (const UnitConfigSpec& s : unit_config_specs()) clash = clash || taken(s.group);
   if (clash) throw std::logic_error("configuration group \"" + name + "\" registered twice");
-  std::lock_guard<std::mutex> lock(added_mutex());
-  added().push_back(spec);
+  AddedSpecs<UnitConfigSpec>::instance().add(spec);
 }
 
 UnitConfigs::UnitConfigs() { refresh(); }

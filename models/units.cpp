@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one place units are registered: every chip builds these, in this order (models/unit.h).
-#include <mutex>
+#include <iterator>
 
 #include "models/aicore/aicore_engine.h"
+#include "models/added_specs.h"
 #include "models/aicpu.h"
 #include "models/dsa_engine.h"
 #include "models/dvpp.h"
@@ -28,27 +29,15 @@ const UnitSpec kBuiltinUnits[] = {
     {"dvpp", make_unit<Dvpp>},
 };
 
-std::mutex& added_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::vector<UnitSpec>& added() {
-  static std::vector<UnitSpec> units;
-  return units;
-}
-
 }  // namespace
 
 std::vector<UnitSpec> unit_specs() {
-  std::vector<UnitSpec> all(std::begin(kBuiltinUnits), std::end(kBuiltinUnits));
-  std::lock_guard<std::mutex> lock(added_mutex());
-  all.insert(all.end(), added().begin(), added().end());
-  return all;
+  const std::vector<UnitSpec> builtin(std::begin(kBuiltinUnits), std::end(kBuiltinUnits));
+  return AddedSpecs<UnitSpec>::instance().after(builtin);
 }
 
 void add_unit(UnitSpec spec) {
-  std::lock_guard<std::mutex> lock(added_mutex());
-  added().push_back(spec);
+  AddedSpecs<UnitSpec>::instance().add(spec);
 }
 
 }  // namespace npusim::models

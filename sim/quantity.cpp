@@ -251,6 +251,17 @@ std::string format_integer(std::uint64_t v, const std::vector<Unit>& units) {
   return best;
 }
 
+// A quantity counted in whole units (bytes, picoseconds): the error, or nullopt with the count in
+// `v` and whether it was rounded to get there.
+std::optional<std::string> parse_whole(const std::string& text, const Kind& k, std::uint64_t& v,
+                                       bool& inexact) {
+  Parsed p;
+  std::string err = parse_parts(text, k, p);
+  if (!err.empty()) return err;
+  if (!to_integer(p, v, inexact)) return reject(k, text, "too large");
+  return std::nullopt;
+}
+
 }  // namespace
 
 SimTime Bandwidth::transfer_time(std::uint64_t bytes) const {
@@ -284,14 +295,10 @@ SimTime Frequency::cycles(std::uint64_t n) const {
 }
 
 std::optional<std::string> parse_quantity(const std::string& text, Bytes& out) {
-  const Kind& k = bytes_kind();
-  Parsed p;
-  std::string err = parse_parts(text, k, p);
-  if (!err.empty()) return err;
   std::uint64_t v = 0;
   bool inexact = false;
-  if (!to_integer(p, v, inexact)) return reject(k, text, "too large");
-  if (inexact) return reject(k, text, "not a whole number of bytes");
+  if (auto err = parse_whole(text, bytes_kind(), v, inexact)) return err;
+  if (inexact) return reject(bytes_kind(), text, "not a whole number of bytes");
   out.value = v;
   return std::nullopt;
 }
@@ -301,13 +308,9 @@ std::optional<std::string> parse_quantity(const std::string& text, Bandwidth& ou
 }
 
 std::optional<std::string> parse_quantity(const std::string& text, Duration& out) {
-  const Kind& k = duration_kind();
-  Parsed p;
-  std::string err = parse_parts(text, k, p);
-  if (!err.empty()) return err;
   std::uint64_t v = 0;
   bool inexact = false;  // sub-picosecond parts round to the nearest picosecond
-  if (!to_integer(p, v, inexact)) return reject(k, text, "too large");
+  if (auto err = parse_whole(text, duration_kind(), v, inexact)) return err;
   out.ps = v;
   return std::nullopt;
 }

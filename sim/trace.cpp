@@ -230,6 +230,26 @@ struct EventHead {
   SimTime ts;
 };
 
+/// The phase and the ids of an event: ,"ph":"<ph>","pid":<pid>,"tid":<tid>
+inline void write_phase_ids(JsonOut& out, char ph, const EventHead& h) {
+  out.lit(",\"ph\":\"");
+  out.ch(ph);
+  out.lit("\",\"pid\":");
+  out.integer(h.pid);
+  out.lit(",\"tid\":");
+  out.integer(h.tid);
+}
+
+/// Literal `a` when `first`, else literal `b`.
+template <std::size_t N, std::size_t M>
+inline void lit_either(JsonOut& out, bool first, const char (&a)[N], const char (&b)[M]) {
+  if (first) {
+    out.lit(a);
+  } else {
+    out.lit(b);
+  }
+}
+
 /// A flow event ('s'/'f' host-to-device, 'S'/'F' device-to-device), without its closing brace;
 /// p is just past the head and moves past the flow id.
 inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_t*& p) {
@@ -238,25 +258,12 @@ inline void write_flow_event(JsonOut& out, const EventHead& h, const std::uint8_
   const std::string_view id(id_buf, static_cast<std::size_t>(r.ptr - id_buf));
   const bool host = h.ph == 's' || h.ph == 'f';
   const bool begin = h.ph == 's' || h.ph == 'S';
-  if (host) {
-    out.lit("{\"name\":\"HostToDevice");
-  } else {
-    out.lit("{\"name\":\"DeviceToDevice");
-  }
+  lit_either(out, host, "{\"name\":\"HostToDevice", "{\"name\":\"DeviceToDevice");
   out.put(id);
-  if (begin) {
-    out.lit("\",\"ph\":\"s\",\"pid\":");
-  } else {
-    out.lit("\",\"ph\":\"f\",\"pid\":");
-  }
-  out.integer(h.pid);
-  out.lit(",\"tid\":");
-  out.integer(h.tid);
-  if (host) {
-    out.lit(",\"cat\":\"HostToDevice\",\"id\":\"");
-  } else {
-    out.lit(",\"cat\":\"DeviceToDevice\",\"id\":\"");
-  }
+  out.ch('"');
+  write_phase_ids(out, begin ? 's' : 'f', h);
+  lit_either(out, host, ",\"cat\":\"HostToDevice\",\"id\":\"",
+             ",\"cat\":\"DeviceToDevice\",\"id\":\"");
   out.put(id);
   out.ch('"');
   if (!begin) out.lit(",\"bp\":\"e\"");
@@ -313,16 +320,7 @@ inline void write_named_event(JsonOut& out, const std::vector<std::string>& text
   const std::string& name = text[get_varint(p)];
   out.lit("{\"name\":");
   out.put(name);
-  if (ph == 'X') {
-    out.lit(",\"ph\":\"X\",\"pid\":");
-  } else if (ph == 'i') {
-    out.lit(",\"ph\":\"i\",\"pid\":");
-  } else {
-    out.lit(",\"ph\":\"C\",\"pid\":");
-  }
-  out.integer(h.pid);
-  out.lit(",\"tid\":");
-  out.integer(h.tid);
+  write_phase_ids(out, ph == 'X' || ph == 'i' ? ph : 'C', h);
   if (ph == 'i') out.lit(",\"s\":\"t\"");
   out.lit(",\"ts\":");
   out.us(h.ts);

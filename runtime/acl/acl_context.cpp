@@ -9,10 +9,8 @@ using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin
 extern "C" {
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
-  return api("aclrtCreateContext", [&](Call& c) {
-    require_not_null(context, "context");
-    *context = create_context(c, deviceId);
-  });
+  return api_out("aclrtCreateContext", context, "context",
+                 [&](Call& c) { return create_context(c, deviceId); });
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
@@ -24,17 +22,13 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
 }
 
 aclError aclrtGetCurrentContext(aclrtContext* context) {
-  return api("aclrtGetCurrentContext", [&](Call& c) {
-    require_not_null(context, "context");
-    *context = c.context_handle();
-  });
+  return api_out("aclrtGetCurrentContext", context, "context",
+                 [&](Call& c) { return c.context_handle(); });
 }
 
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
-  return api("aclrtCtxGetCurrentDefaultStream", [&](Call& c) {
-    require_not_null(stream, "stream");
-    *stream = c.context().default_stream;
-  });
+  return api_out("aclrtCtxGetCurrentDefaultStream", stream, "stream",
+                 [&](Call& c) { return c.context().default_stream; });
 }
 
 aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {

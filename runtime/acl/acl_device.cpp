@@ -31,10 +31,8 @@ aclError aclrtResetDeviceForce(int32_t deviceId) {
 }
 
 aclError aclrtGetDevice(int32_t* deviceId) {
-  return api("aclrtGetDevice", [&](Call& c) {
-    require_not_null(deviceId, "deviceId");
-    *deviceId = static_cast<int32_t>(c.context().device);
-  });
+  return api_out("aclrtGetDevice", deviceId, "deviceId",
+                 [&](Call& c) { return static_cast<int32_t>(c.context().device); });
 }
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
@@ -62,10 +60,8 @@ aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
 }
 
 aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
-  return api("aclrtDevicePeerAccessStatus", [&](Call& c) {
-    require_not_null(status, "status");
-    *status = peer_access_status(c, deviceId, peerDeviceId);
-  });
+  return api_out("aclrtDevicePeerAccessStatus", status, "status",
+                 [&](Call& c) { return peer_access_status(c, deviceId, peerDeviceId); });
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
@@ -182,10 +178,8 @@ aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type_arg,
 
 aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type_arg, uint32_t* value) {
   const int type = as_int(type_arg);  // any value the caller passed
-  return api("aclrtGetDeviceResLimit", [&](Call& c) {
-    require_not_null(value, "value");
-    *value = resource_limit(c, deviceId, type);
-  });
+  return api_out("aclrtGetDeviceResLimit", value, "value",
+                 [&](Call& c) { return resource_limit(c, deviceId, type); });
 }
 
 aclError aclrtResetDeviceResLimit(int32_t deviceId) {
@@ -198,12 +192,11 @@ aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type_ar
              [&](Call& c) { set_stream_resource_limit(c, stream, type, value); });
 }
 
-aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type_arg, uint32_t* value) {
+aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type_arg,
+                                uint32_t* value) {
   const int type = as_int(type_arg);  // any value the caller passed
-  return api("aclrtGetStreamResLimit", [&](Call& c) {
-    require_not_null(value, "value");
-    *value = stream_resource_limit(c, stream, type);
-  });
+  return api_out("aclrtGetStreamResLimit", value, "value",
+                 [&](Call& c) { return stream_resource_limit(c, stream, type); });
 }
 
 aclError aclrtResetStreamResLimit(aclrtStream stream) {
@@ -224,10 +217,8 @@ aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
 
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type_arg, uint32_t* value) {
   const int type = as_int(type_arg);  // any value the caller passed
-  return api("aclrtGetResInCurrentThread", [&](Call& c) {
-    require_not_null(value, "value");
-    *value = resource_limit_in_thread(c, type);
-  });
+  return api_out("aclrtGetResInCurrentThread", value, "value",
+                 [&](Call& c) { return resource_limit_in_thread(c, type); });
 }
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode_arg) {
@@ -236,9 +227,8 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode_arg) {
 }
 
 aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
-  return api("aclrtGetDeviceSatMode", [&](Call& c) {
-    require_not_null(mode, "mode");
-    *mode = static_cast<aclrtFloatOverflowMode>(c.device(c.context().device).sat_mode);
+  return api_out("aclrtGetDeviceSatMode", mode, "mode", [&](Call& c) {
+    return static_cast<aclrtFloatOverflowMode>(c.device(c.context().device).sat_mode);
   });
 }
 
@@ -250,10 +240,8 @@ aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
 }
 
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
-  return api("aclrtGetStreamOverflowSwitch", [&](Call& c) {
-    require_not_null(flag, "flag");
-    *flag = c.stream(stream).overflow_switch;
-  });
+  return api_out("aclrtGetStreamOverflowSwitch", flag, "flag",
+                 [&](Call& c) { return c.stream(stream).overflow_switch; });
 }
 
 aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {

@@ -2,6 +2,7 @@
 // C skin: events.
 #include "acl/acl.h"
 #include "runtime/core/api_call.h"
+#include "runtime/core/device_query.h"
 #include "runtime/core/errors.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
@@ -9,24 +10,18 @@ using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin
 extern "C" {
 
 aclError aclrtCreateEvent(aclrtEvent* event) {
-  return api("aclrtCreateEvent", [&](Call& c) {
-    require_not_null(event, "event");
-    *event = create_event(c, ACL_EVENT_SYNC, false);
-  });
+  return api_out("aclrtCreateEvent", event, "event",
+                 [&](Call& c) { return create_event(c, ACL_EVENT_SYNC, false); });
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-  return api("aclrtCreateEventWithFlag", [&](Call& c) {
-    require_not_null(event, "event");
-    *event = create_event(c, flag, false);
-  });
+  return api_out("aclrtCreateEventWithFlag", event, "event",
+                 [&](Call& c) { return create_event(c, flag, false); });
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-  return api("aclrtCreateEventExWithFlag", [&](Call& c) {
-    require_not_null(event, "event");
-    *event = create_event(c, flag, true);
-  });
+  return api_out("aclrtCreateEventExWithFlag", event, "event",
+                 [&](Call& c) { return create_event(c, flag, true); });
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
@@ -77,26 +72,23 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 }
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
-  return api("aclrtQueryEvent", [&](Call& c) {
-    require_not_null(status, "status");
-    *status = query_event(c, event) == EventQuery::kComplete ? ACL_EVENT_STATUS_COMPLETE
-                                                             : ACL_EVENT_STATUS_NOT_READY;
+  return api_out("aclrtQueryEvent", status, "status", [&](Call& c) {
+    return query_event(c, event) == EventQuery::kComplete ? ACL_EVENT_STATUS_COMPLETE
+                                                          : ACL_EVENT_STATUS_NOT_READY;
   });
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
-  return api("aclrtQueryEventStatus", [&](Call& c) {
-    require_not_null(status, "status");
-    *status = query_event(c, event) == EventQuery::kComplete ? ACL_EVENT_RECORDED_STATUS_COMPLETE
-                                                             : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  return api_out("aclrtQueryEventStatus", status, "status", [&](Call& c) {
+    return query_event(c, event) == EventQuery::kComplete ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                                          : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   });
 }
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
-  return api("aclrtQueryEventWaitStatus", [&](Call& c) {
-    require_not_null(status, "status");
-    *status = query_event(c, event) == EventQuery::kComplete ? ACL_EVENT_WAIT_STATUS_COMPLETE
-                                                             : ACL_EVENT_WAIT_STATUS_NOT_READY;
+  return api_out("aclrtQueryEventWaitStatus", status, "status", [&](Call& c) {
+    return query_event(c, event) == EventQuery::kComplete ? ACL_EVENT_WAIT_STATUS_COMPLETE
+                                                          : ACL_EVENT_WAIT_STATUS_NOT_READY;
   });
 }
 
@@ -110,33 +102,22 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
 }
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
-  return api("aclrtEventElapsedTime", [&](Call& c) {
-    require_not_null(ms, "ms");
-    *ms = event_elapsed_ms(c, startEvent, endEvent);
-  });
+  return api_out("aclrtEventElapsedTime", ms, "ms",
+                 [&](Call& c) { return event_elapsed_ms(c, startEvent, endEvent); });
 }
 
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
-  return api("aclrtEventGetTimestamp", [&](Call& c) {
-    require_not_null(timestamp, "timestamp");
-    *timestamp = event_timestamp_us(c, event);
-  });
+  return api_out("aclrtEventGetTimestamp", timestamp, "timestamp",
+                 [&](Call& c) { return event_timestamp_us(c, event); });
 }
 
 aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
-  return api("aclrtGetEventId", [&](Call& c) {
-    require_not_null(eventId, "eventId");
-    *eventId = c.event(event).id;
-  });
+  return api_out("aclrtGetEventId", eventId, "eventId", [&](Call& c) { return c.event(event).id; });
 }
 
 aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
-  return api("aclrtGetEventAvailNum", [&](Call& c) {
-    require_not_null(eventCount, "eventCount");
-    const Device& dev = c.device(c.context().device);
-    std::int64_t free = c.config().scheduler.max_events - dev.live_events;
-    *eventCount = static_cast<uint32_t>(free < 0 ? 0 : free);
-  });
+  return api_out("aclrtGetEventAvailNum", eventCount, "eventCount",
+                 [&](Call& c) { return available(c, Countable::kEvent); });
 }
 
 }  // extern "C"

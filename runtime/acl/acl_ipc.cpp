@@ -25,18 +25,14 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop,
                                           aclrtMemGranularityOptions option_arg,
                                           size_t* granularity) {
   const int option = as_int(option_arg);  // any value the caller passed
-  return api("aclrtMemGetAllocationGranularity", [&](Call& c) {
-    require_not_null(granularity, "granularity");
-    *granularity = vmm_granularity(c, prop, option);
-  });
+  return api_out("aclrtMemGetAllocationGranularity", granularity, "granularity",
+                 [&](Call& c) { return vmm_granularity(c, prop, option); });
 }
 
 aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr,
                                 uint64_t flags) {
-  return api("aclrtReserveMemAddress", [&](Call& c) {
-    require_not_null(virPtr, "virPtr");
-    *virPtr = reserve_address(c, size, alignment, expectPtr, flags);
-  });
+  return api_out("aclrtReserveMemAddress", virPtr, "virPtr",
+                 [&](Call& c) { return reserve_address(c, size, alignment, expectPtr, flags); });
 }
 
 aclError aclrtReleaseMemAddress(void* virPtr) {
@@ -45,10 +41,8 @@ aclError aclrtReleaseMemAddress(void* virPtr) {
 
 aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size,
                              const aclrtPhysicalMemProp* prop, uint64_t flags) {
-  return api("aclrtMallocPhysical", [&](Call& c) {
-    require_not_null(handle, "handle");
-    *handle = malloc_physical(c, size, prop, flags);
-  });
+  return api_out("aclrtMallocPhysical", handle, "handle",
+                 [&](Call& c) { return malloc_physical(c, size, prop, flags); });
 }
 
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
@@ -70,10 +64,8 @@ aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
 }
 
 aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
-  return api("aclrtMemRetainAllocationHandle", [&](Call& c) {
-    require_not_null(handle, "handle");
-    *handle = retain_physical(c, virPtr);
-  });
+  return api_out("aclrtMemRetainAllocationHandle", handle, "handle",
+                 [&](Call& c) { return retain_physical(c, virPtr); });
 }
 
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
@@ -107,10 +99,8 @@ aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* f
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType type_arg,
                                          uint64_t flags, uint64_t* shareableHandle) {
   const int type = as_int(type_arg);  // any value the caller passed
-  return api("aclrtMemExportToShareableHandle", [&](Call& c) {
-    require_not_null(shareableHandle, "shareableHandle");
-    *shareableHandle = export_physical(c, handle, type, flags);
-  });
+  return api_out("aclrtMemExportToShareableHandle", shareableHandle, "shareableHandle",
+                 [&](Call& c) { return export_physical(c, handle, type, flags); });
 }
 
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
@@ -120,10 +110,8 @@ aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid,
 
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
                                            aclrtDrvMemHandle* handle) {
-  return api("aclrtMemImportFromShareableHandle", [&](Call& c) {
-    require_not_null(handle, "handle");
-    *handle = import_physical(c, shareableHandle, deviceId);
-  });
+  return api_out("aclrtMemImportFromShareableHandle", handle, "handle",
+                 [&](Call& c) { return import_physical(c, shareableHandle, deviceId); });
 }
 
 // ---- IPC memory ----
@@ -138,10 +126,8 @@ aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
 }
 
 aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
-  return api("aclrtIpcMemImportByKey", [&](Call& c) {
-    require_not_null(devPtr, "devPtr");
-    *devPtr = ipc_mem_import(c, key, flags);
-  });
+  return api_out("aclrtIpcMemImportByKey", devPtr, "devPtr",
+                 [&](Call& c) { return ipc_mem_import(c, key, flags); });
 }
 
 aclError aclrtIpcMemClose(const char* key) {
@@ -155,10 +141,8 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
 }
 
 aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
-  return api("aclrtIpcOpenEventHandle", [&](Call& c) {
-    require_not_null(event, "event");
-    *event = ipc_event_open(c, &handle);
-  });
+  return api_out("aclrtIpcOpenEventHandle", event, "event",
+                 [&](Call& c) { return ipc_event_open(c, &handle); });
 }
 
 // ---- IPC notifies ----
@@ -173,10 +157,8 @@ aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
 }
 
 aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
-  return api("aclrtNotifyImportByKey", [&](Call& c) {
-    require_not_null(notify, "notify");
-    *notify = notify_import(c, key, flags);
-  });
+  return api_out("aclrtNotifyImportByKey", notify, "notify",
+                 [&](Call& c) { return notify_import(c, key, flags); });
 }
 
 }  // extern "C"

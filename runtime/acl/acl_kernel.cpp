@@ -39,18 +39,14 @@ extern "C" {
 
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options,
                                  aclrtBinHandle* binHandle) {
-  return api("aclrtBinaryLoadFromFile", [&](Call& c) {
-    require_not_null(binHandle, "binHandle");
-    *binHandle = load_binary_file(c, binPath, options);
-  });
+  return api_out("aclrtBinaryLoadFromFile", binHandle, "binHandle",
+                 [&](Call& c) { return load_binary_file(c, binPath, options); });
 }
 
 aclError aclrtBinaryLoadFromData(const void* data, size_t length,
                                  const aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
-  return api("aclrtBinaryLoadFromData", [&](Call& c) {
-    require_not_null(binHandle, "binHandle");
-    *binHandle = load_binary_data(c, data, length, options);
-  });
+  return api_out("aclrtBinaryLoadFromData", binHandle, "binHandle",
+                 [&](Call& c) { return load_binary_data(c, data, length, options); });
 }
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
@@ -59,10 +55,8 @@ aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName,
                                 aclrtFuncHandle* funcHandle) {
-  return api("aclrtBinaryGetFunction", [&](Call& c) {
-    require_not_null(funcHandle, "funcHandle");
-    *funcHandle = get_function(c, binHandle, kernelName);
-  });
+  return api_out("aclrtBinaryGetFunction", funcHandle, "funcHandle",
+                 [&](Call& c) { return get_function(c, binHandle, kernelName); });
 }
 
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
@@ -74,18 +68,14 @@ aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
 }
 
 aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
-  return api("aclrtFunctionGetBinary", [&](Call& c) {
-    require_not_null(binHandle, "binHandle");
-    *binHandle = function(c, funcHandle).binary_handle;
-  });
+  return api_out("aclrtFunctionGetBinary", binHandle, "binHandle",
+                 [&](Call& c) { return function(c, funcHandle).binary_handle; });
 }
 
 aclError aclrtRegisterCpuFunc(const aclrtBinHandle handle, const char* funcName,
                               const char* kernelName, aclrtFuncHandle* funcHandle) {
-  return api("aclrtRegisterCpuFunc", [&](Call& c) {
-    require_not_null(funcHandle, "funcHandle");
-    *funcHandle = register_cpu_function(c, handle, funcName, kernelName);
-  });
+  return api_out("aclrtRegisterCpuFunc", funcHandle, "funcHandle",
+                 [&](Call& c) { return register_cpu_function(c, handle, funcName, kernelName); });
 }
 
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
@@ -125,34 +115,27 @@ aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* 
 // ---- Argument lists ----
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
-  return api("aclrtKernelArgsInit", [&](Call& c) {
-    require_not_null(argsHandle, "argsHandle");
-    *argsHandle = args_init(c, funcHandle);
-  });
+  return api_out("aclrtKernelArgsInit", argsHandle, "argsHandle",
+                 [&](Call& c) { return args_init(c, funcHandle); });
 }
 
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize,
                                aclrtParamHandle* paramHandle) {
-  return api("aclrtKernelArgsAppend", [&](Call& c) {
-    require_not_null(paramHandle, "paramHandle");
-    *paramHandle = args_append(c, argsHandle, param, paramSize);
-  });
+  return api_out("aclrtKernelArgsAppend", paramHandle, "paramHandle",
+                 [&](Call& c) { return args_append(c, argsHandle, param, paramSize); });
 }
 
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
                                           aclrtParamHandle* paramHandle) {
-  return api("aclrtKernelArgsAppendPlaceHolder", [&](Call& c) {
-    require_not_null(paramHandle, "paramHandle");
-    *paramHandle = args_append_placeholder(c, argsHandle);
-  });
+  return api_out("aclrtKernelArgsAppendPlaceHolder", paramHandle, "paramHandle",
+                 [&](Call& c) { return args_append_placeholder(c, argsHandle); });
 }
 
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
                                              aclrtParamHandle paramHandle, size_t dataSize,
                                              void** bufferAddr) {
-  return api("aclrtKernelArgsGetPlaceHolderBuffer", [&](Call& c) {
-    require_not_null(bufferAddr, "bufferAddr");
-    *bufferAddr = args_placeholder_buffer(c, argsHandle, paramHandle, dataSize);
+  return api_out("aclrtKernelArgsGetPlaceHolderBuffer", bufferAddr, "bufferAddr", [&](Call& c) {
+    return args_placeholder_buffer(c, argsHandle, paramHandle, dataSize);
   });
 }
 

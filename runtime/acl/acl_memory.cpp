@@ -31,6 +31,26 @@ void check_malloc_config(Call& c, const aclrtMallocConfig* cfg) {
   }
 }
 
+// aclrtMallocWithCfg, aclrtMallocHostWithCfg: checks `cfg`, then stores allocate(c) in *ptr.
+template <class F>
+aclError malloc_with_cfg(const char* name, void** ptr, const char* what, aclrtMallocConfig* cfg,
+                         F&& allocate) {
+  return api_out(name, ptr, what, [&](Call& c) {
+    check_malloc_config(c, cfg);
+    return allocate(c);
+  });
+}
+
+// aclrtFreeWithDevSync, aclrtFreeHostWithDevSync: waits for the device, then `release`s `ptr`.
+aclError free_after_sync(const char* name, void* ptr, const char* what,
+                         void (*release)(Call&, void*)) {
+  return api(name, [&](Call& c) {
+    require_not_null(ptr, what);
+    synchronize_device(c, -1);
+    release(c, ptr);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -53,11 +73,8 @@ aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy poli
 aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg,
                             aclrtMallocConfig* cfg) {
   const int policy = as_int(policy_arg);  // any value the caller passed
-  return api("aclrtMallocWithCfg", [&](Call& c) {
-    require_not_null(devPtr, "devPtr");
-    check_malloc_config(c, cfg);
-    *devPtr = malloc_device(c, size, policy, true);
-  });
+  return malloc_with_cfg("aclrtMallocWithCfg", devPtr, "devPtr", cfg,
+                         [&](Call& c) { return malloc_device(c, size, policy, true); });
 }
 
 aclError aclrtFree(void* devPtr) {
@@ -65,26 +82,17 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtFreeWithDevSync(void* devPtr) {
-  return api("aclrtFreeWithDevSync", [&](Call& c) {
-    require_not_null(devPtr, "devPtr");
-    synchronize_device(c, -1);
-    free_device(c, devPtr);
-  });
+  return free_after_sync("aclrtFreeWithDevSync", devPtr, "devPtr", free_device);
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return api("aclrtMallocHost", [&](Call& c) {
-    require_not_null(hostPtr, "hostPtr");
-    *hostPtr = malloc_host(c, size);
-  });
+  return api_out("aclrtMallocHost", hostPtr, "hostPtr",
+                 [&](Call& c) { return malloc_host(c, size); });
 }
 
 aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
-  return api("aclrtMallocHostWithCfg", [&](Call& c) {
-    require_not_null(ptr, "ptr");
-    check_malloc_config(c, cfg);
-    *ptr = malloc_host(c, size);
-  });
+  return malloc_with_cfg("aclrtMallocHostWithCfg", ptr, "ptr", cfg,
+                         [&](Call& c) { return malloc_host(c, size); });
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
@@ -92,14 +100,11 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 
 aclError aclrtFreeHostWithDevSync(void* hostPtr) {
-  return api("aclrtFreeHostWithDevSync", [&](Call& c) {
-    require_not_null(hostPtr, "hostPtr");
-    synchronize_device(c, -1);
-    free_host(c, hostPtr);
-  });
+  return free_after_sync("aclrtFreeHostWithDevSync", hostPtr, "hostPtr", free_host);
 }
 
-aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type_arg, void** devPtr) {
+aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type_arg,
+                           void** devPtr) {
   const int type = as_int(type_arg);  // any value the caller passed
   return api("aclrtHostRegister", [&](Call& c) {
     require_not_null(devPtr, "devPtr");
@@ -118,10 +123,8 @@ aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
 }
 
 aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
-  return api("aclrtHostGetDevicePointer", [&](Call& c) {
-    require_not_null(pDevice, "pDevice");
-    *pDevice = host_device_pointer(c, pHost, flag);
-  });
+  return api_out("aclrtHostGetDevicePointer", pDevice, "pDevice",
+                 [&](Call& c) { return host_device_pointer(c, pHost, flag); });
 }
 
 aclError aclrtHostUnregister(void* ptr) {
@@ -129,10 +132,8 @@ aclError aclrtHostUnregister(void* ptr) {
 }
 
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
-  return api("aclrtMemAllocManaged", [&](Call& c) {
-    require_not_null(ptr, "ptr");
-    *ptr = malloc_managed(c, size, flag);
-  });
+  return api_out("aclrtMemAllocManaged", ptr, "ptr",
+                 [&](Call& c) { return malloc_managed(c, size, flag); });
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr_arg, size_t* free, size_t* total) {

@@ -22,10 +22,7 @@ struct aclDataBuffer {
 namespace {
 
 aclDataBuffer* live_buffer(Call& c, const aclDataBuffer* buffer) {
-  require_not_null(buffer, "dataBuffer");
-  require(c.runtime().data_buffers().count(buffer) != 0, ACL_ERROR_INVALID_PARAM,
-          "dataBuffer is not a live aclDataBuffer");
-  return const_cast<aclDataBuffer*>(buffer);
+  return require_live(c.runtime().data_buffers(), buffer, "dataBuffer", "aclDataBuffer");
 }
 
 // aclDataTypeSize's answers (other types: 0).

@@ -13,10 +13,7 @@
 using namespace npusim::rt;
 
 aclError aclrtCreateLabel(aclrtLabel* label) {
-  return api("aclrtCreateLabel", [&](Call& c) {
-    require_not_null(label, "label");
-    *label = create_label(c);
-  });
+  return api_out("aclrtCreateLabel", label, "label", [&](Call& c) { return create_label(c); });
 }
 
 aclError aclrtDestroyLabel(aclrtLabel label) {
@@ -28,10 +25,8 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 }
 
 aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
-  return api("aclrtCreateLabelList", [&](Call& c) {
-    require_not_null(labelList, "labelList");
-    *labelList = create_label_list(c, labels, num);
-  });
+  return api_out("aclrtCreateLabelList", labelList, "labelList",
+                 [&](Call& c) { return create_label_list(c, labels, num); });
 }
 
 aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
@@ -62,10 +57,8 @@ aclError aclrtPersistentTaskClean(aclrtStream stream) {
 }
 
 aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
-  return api("aclmdlRIBuildBegin", [&](Call& c) {
-    require_not_null(modelRI, "modelRI");
-    *modelRI = build_begin(c, flag);
-  });
+  return api_out("aclmdlRIBuildBegin", modelRI, "modelRI",
+                 [&](Call& c) { return build_begin(c, flag); });
 }
 
 aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
@@ -92,10 +85,8 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
 }
 
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
-  return api("aclmdlRICaptureEnd", [&](Call& c) {
-    require_not_null(modelRI, "modelRI");
-    *modelRI = capture_end(c, stream);
-  });
+  return api_out("aclmdlRICaptureEnd", modelRI, "modelRI",
+                 [&](Call& c) { return capture_end(c, stream); });
 }
 
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status,
@@ -126,17 +117,14 @@ aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
 
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
                                   aclmdlRICondHandleFlag flag, aclmdlRICondHandle* handle) {
-  return api("aclmdlRICondHandleCreate", [&](Call& c) {
-    require_not_null(handle, "handle");
-    *handle = cond_handle_create(c, modelRI, defaultLaunchValue, as_int(flag));
+  return api_out("aclmdlRICondHandleCreate", handle, "handle", [&](Call& c) {
+    return cond_handle_create(c, modelRI, defaultLaunchValue, as_int(flag));
   });
 }
 
 aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
-  return api("aclmdlRICondHandleGetCondPtr", [&](Call& c) {
-    require_not_null(ptr, "ptr");
-    *ptr = cond_handle_ptr(c, handle);
-  });
+  return api_out("aclmdlRICondHandleGetCondPtr", ptr, "ptr",
+                 [&](Call& c) { return cond_handle_ptr(c, handle); });
 }
 
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
@@ -151,10 +139,8 @@ aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
 }
 
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
-  return api("aclmdlRICaptureTaskGrpEnd", [&](Call& c) {
-    require_not_null(handle, "handle");
-    *handle = task_group_end(c, stream);
-  });
+  return api_out("aclmdlRICaptureTaskGrpEnd", handle, "handle",
+                 [&](Call& c) { return task_group_end(c, stream); });
 }
 
 aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
@@ -187,10 +173,8 @@ aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
 }
 
 aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
-  return api("aclmdlRIGetId", [&](Call& c) {
-    require_not_null(modelRIId, "modelRIId");
-    *modelRIId = model_id(c, modelRI);
-  });
+  return api_out("aclmdlRIGetId", modelRIId, "modelRIId",
+                 [&](Call& c) { return model_id(c, modelRI); });
 }
 
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {

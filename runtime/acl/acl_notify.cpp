@@ -10,10 +10,8 @@ using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin
 extern "C" {
 
 aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
-  return api("aclrtCreateNotify", [&](Call& c) {
-    require_not_null(notify, "notify");
-    *notify = create_notify(c, flag);
-  });
+  return api_out("aclrtCreateNotify", notify, "notify",
+                 [&](Call& c) { return create_notify(c, flag); });
 }
 
 aclError aclrtDestroyNotify(aclrtNotify notify) {
@@ -30,10 +28,8 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
 }
 
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
-  return api("aclrtGetNotifyId", [&](Call& c) {
-    require_not_null(notifyId, "notifyId");
-    *notifyId = live_notify(c, notify).id;
-  });
+  return api_out("aclrtGetNotifyId", notifyId, "notifyId",
+                 [&](Call& c) { return live_notify(c, notify).id; });
 }
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 
 #include "acl/acl.h"
 #include "runtime/core/api_call.h"
+#include "runtime/core/device_query.h"
 #include "runtime/core/errors.h"
 
 using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin only
@@ -12,10 +13,7 @@ using namespace npusim::rt;  // NOLINT(google-build-using-namespace): the C skin
 namespace {
 
 aclrtStreamConfigHandle* live_config(Call& c, const aclrtStreamConfigHandle* handle) {
-  require_not_null(handle, "handle");
-  require(c.runtime().stream_configs().count(handle) != 0, ACL_ERROR_INVALID_PARAM,
-          "handle is not a live stream config handle");
-  return const_cast<aclrtStreamConfigHandle*>(handle);
+  return require_live(c.runtime().stream_configs(), handle, "handle", "stream config handle");
 }
 
 // Copies a `T` option value of exactly the expected size.
@@ -33,17 +31,13 @@ T option_value(const void* value, std::size_t size) {
 extern "C" {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
-  return api("aclrtCreateStream", [&](Call& c) {
-    require_not_null(stream, "stream");
-    *stream = create_stream(c, 0, 0);
-  });
+  return api_out("aclrtCreateStream", stream, "stream",
+                 [&](Call& c) { return create_stream(c, 0, 0); });
 }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
-  return api("aclrtCreateStreamWithConfig", [&](Call& c) {
-    require_not_null(stream, "stream");
-    *stream = create_stream(c, priority, flag);
-  });
+  return api_out("aclrtCreateStreamWithConfig", stream, "stream",
+                 [&](Call& c) { return create_stream(c, priority, flag); });
 }
 
 aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
@@ -114,31 +108,24 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
-  return api("aclrtStreamQuery", [&](Call& c) {
-    require_not_null(status, "status");
-    *status = stream_idle(c, stream) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+  return api_out("aclrtStreamQuery", status, "status", [&](Call& c) {
+    return stream_idle(c, stream) ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
   });
 }
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
-  return api("aclrtStreamGetId", [&](Call& c) {
-    require_not_null(streamId, "streamId");
-    *streamId = static_cast<int32_t>(c.stream(stream).id);
-  });
+  return api_out("aclrtStreamGetId", streamId, "streamId",
+                 [&](Call& c) { return static_cast<int32_t>(c.stream(stream).id); });
 }
 
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
-  return api("aclrtStreamGetPriority", [&](Call& c) {
-    require_not_null(priority, "priority");
-    *priority = c.stream(stream).priority;
-  });
+  return api_out("aclrtStreamGetPriority", priority, "priority",
+                 [&](Call& c) { return c.stream(stream).priority; });
 }
 
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
-  return api("aclrtStreamGetFlags", [&](Call& c) {
-    require_not_null(flags, "flags");
-    *flags = c.stream(stream).flags;
-  });
+  return api_out("aclrtStreamGetFlags", flags, "flags",
+                 [&](Call& c) { return c.stream(stream).flags; });
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
@@ -227,12 +214,8 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 }
 
 aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
-  return api("aclrtGetStreamAvailableNum", [&](Call& c) {
-    require_not_null(streamCount, "streamCount");
-    const Device& dev = c.device(c.context().device);
-    std::int64_t free = c.config().scheduler.max_streams - dev.live_streams;
-    *streamCount = static_cast<uint32_t>(free < 0 ? 0 : free);
-  });
+  return api_out("aclrtGetStreamAvailableNum", streamCount, "streamCount",
+                 [&](Call& c) { return available(c, Countable::kStream); });
 }
 
 }  // extern "C"

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/follow_ups.h"
+
 namespace npusim::rt {
 namespace {
 constexpr SimTime kNever = ~SimTime{0};
@@ -120,15 +122,8 @@ void FakeBackend::finish(Queue& q, const StreamKey& key) {
   r.end = q.busy_until;
   r.error = task.effect ? task.effect() : 0;
   if (r.error == 0) r.error = q.kernel_error;
-  if (task.follow) {  // control flow: follow-ups queue now, behind their streams' tasks
-    std::vector<Task> next;
-    task.follow(next);
-    for (Task& t : next) {
-      t.submit_at = r.end;
-      t.resident = true;
-      submit(std::move(t));
-    }
-  }
+  // Control flow: follow-ups queue now, behind their streams' tasks.
+  for (Task& t : models::follow_ups(task, r.end)) submit(std::move(t));
   finished_.push_back({task.name, task.kind, key.first, key.second, task.task_id, task.flow_id, r,
                        task.payload.share<models::KernelWork>(), q.blocks_run, q.instrs, q.trace_digest, q.aicpu});
   if (task.done) task.done(r);

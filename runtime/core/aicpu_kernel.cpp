@@ -139,31 +139,33 @@ class JsonReader {
     return literal();
   }
 
-  JsonValue object(int depth) {
+  // An object or an array (pos_ at its opening bracket): item(v) reads one member or element
+  // into v; `close` ends it.
+  template <class F>
+  JsonValue sequence(JsonValue::Kind kind, char close, F&& item) {
     ++pos_;
     JsonValue v;
-    v.kind = JsonValue::kObject;
-    if (take('}')) return v;
+    v.kind = kind;
+    if (take(close)) return v;
     do {
+      item(v);
+    } while (take(','));
+    expect(close);
+    return v;
+  }
+
+  JsonValue object(int depth) {
+    return sequence(JsonValue::kObject, '}', [&](JsonValue& v) {
       skip_space();
       std::string key = string_body();
       expect(':');
       v.members.emplace_back(std::move(key), value(depth + 1));
-    } while (take(','));
-    expect('}');
-    return v;
+    });
   }
 
   JsonValue array(int depth) {
-    ++pos_;
-    JsonValue v;
-    v.kind = JsonValue::kArray;
-    if (take(']')) return v;
-    do {
-      v.items.push_back(value(depth + 1));
-    } while (take(','));
-    expect(']');
-    return v;
+    return sequence(JsonValue::kArray, ']',
+                    [&](JsonValue& v) { v.items.push_back(value(depth + 1)); });
   }
 
   // true, false, null or a number.
@@ -314,12 +316,8 @@ namespace {
 // The launch checked (stream, blockDim, body, AI CPU cores present) and its state, with the
 // watchdog's limit: aicore.timeout worth of basic blocks at the AI CPU's rates.
 std::shared_ptr<AiCpuState> aicpu_state(Call& call, const Stream& s, AiCpuSpec& spec) {
-  require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
-          "the stream does not belong to the current context");
-  require(spec.block_dim >= 1 && spec.block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID,
-          "blockDim " + std::to_string(spec.block_dim) + " of AI CPU kernel " + spec.name +
-              " is outside [1, " + std::to_string(kMaxBlockDim) + "]");
-  require(static_cast<bool>(spec.body), ACL_ERROR_INVALID_PARAM, "the kernel has no body");
+  check_launch(call, s, spec.block_dim, "AI CPU kernel " + spec.name,
+               static_cast<bool>(spec.body));
   const models::ChipConfig& cfg = call.config();
   const auto& aicpu = cfg.unit<models::AiCpuConfig>();
   if (aicpu.cores <= 0) {

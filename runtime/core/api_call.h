@@ -23,6 +23,7 @@
 #include <string>
 
 #include "runtime/core/backend.h"
+#include "runtime/core/errors.h"
 #include "runtime/core/function_ref.h"
 #include "runtime/core/runtime.h"
 
@@ -148,6 +149,16 @@ int api(const char* name, F&& body) noexcept {
 template <class F>
 int api_any(const char* name, F&& body) noexcept {
   return run_api(name, Needs::kNothing, FunctionRef<void(Call&)>(body));
+}
+
+/// An API call whose one result goes through the caller's pointer `out` (`what` names it in the
+/// null-pointer error): checks the pointer, then stores get(c) through it.
+template <class T, class G>
+int api_out(const char* name, T* out, const char* what, G&& get) noexcept {
+  return api(name, [&](Call& c) {
+    require_not_null(out, what);
+    *out = get(c);
+  });
 }
 
 /// An API call returning a value instead of an aclError; `fallback` on failure.

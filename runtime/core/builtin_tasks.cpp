@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <type_traits>
 
@@ -264,53 +265,32 @@ void dropout(const RandomSpec& spec, WordStream& words, void* out) {
 
 }  // namespace
 
+namespace {
+
+struct ElemInfo {
+  std::size_t size;
+  const char* name;
+};
+// Indexed by ElemType (builtin_tasks.h declares them in this order).
+constexpr ElemInfo kElems[] = {{1, "int8"},   {2, "int16"},  {4, "int32"}, {8, "int64"},
+                               {1, "uint8"},  {2, "uint16"}, {4, "uint32"}, {8, "uint64"},
+                               {2, "fp16"},   {2, "bf16"},   {4, "fp32"}};
+
+const ElemInfo* elem_info(ElemType type) {
+  const auto i = static_cast<std::size_t>(type);
+  return i < std::size(kElems) ? &kElems[i] : nullptr;
+}
+
+}  // namespace
+
 std::size_t element_size(ElemType type) {
-  switch (type) {
-    case ElemType::kInt8:
-    case ElemType::kUint8:
-      return 1;
-    case ElemType::kInt16:
-    case ElemType::kUint16:
-    case ElemType::kFp16:
-    case ElemType::kBf16:
-      return 2;
-    case ElemType::kInt32:
-    case ElemType::kUint32:
-    case ElemType::kFp32:
-      return 4;
-    case ElemType::kInt64:
-    case ElemType::kUint64:
-      return 8;
-  }
-  return 1;
+  const ElemInfo* e = elem_info(type);
+  return e != nullptr ? e->size : 1;
 }
 
 const char* type_name(ElemType type) {
-  switch (type) {
-    case ElemType::kInt8:
-      return "int8";
-    case ElemType::kInt16:
-      return "int16";
-    case ElemType::kInt32:
-      return "int32";
-    case ElemType::kInt64:
-      return "int64";
-    case ElemType::kUint8:
-      return "uint8";
-    case ElemType::kUint16:
-      return "uint16";
-    case ElemType::kUint32:
-      return "uint32";
-    case ElemType::kUint64:
-      return "uint64";
-    case ElemType::kFp16:
-      return "fp16";
-    case ElemType::kBf16:
-      return "bf16";
-    case ElemType::kFp32:
-      return "fp32";
-  }
-  return "?";
+  const ElemInfo* e = elem_info(type);
+  return e != nullptr ? e->name : "?";
 }
 
 bool is_float(ElemType type) {

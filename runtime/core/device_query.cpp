@@ -165,4 +165,12 @@ void reset_overflow_status(Call& call, void* stream) {
   submit_to_stream(call, s, std::move(task));
 }
 
+std::uint32_t available(Call& call, Countable what) {
+  const Device& dev = call.device(call.context().device);
+  const models::SchedulerConfig& cfg = call.config().scheduler;
+  const std::int64_t free = what == Countable::kStream ? cfg.max_streams - dev.live_streams
+                                                       : cfg.max_events - dev.live_events;
+  return static_cast<std::uint32_t>(free < 0 ? 0 : free);
+}
+
 }  // namespace npusim::rt

@@ -23,6 +23,11 @@ std::uint32_t resource_limit(Call& call, std::int64_t device, int type);
 void set_stream_resource_limit(Call& call, void* stream, int type, std::uint32_t value);
 std::uint32_t stream_resource_limit(Call& call, void* stream, int type);
 
+enum class Countable { kStream, kEvent };
+/// How many more streams (events) the current context's device can create: its scheduler limit
+/// less those alive, at least 0.
+std::uint32_t available(Call& call, Countable what);
+
 void set_sat_mode(Call& call, int mode);
 /// Async tasks that copy the 64-byte overflow status to device memory, or clear it.
 void get_overflow_status(Call& call, void* output, std::uint64_t size, void* stream);

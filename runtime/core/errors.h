@@ -39,6 +39,15 @@ inline void require_not_null(const void* p, const char* name) {
   if (p == nullptr) fail(ACL_ERROR_INVALID_PARAM, std::string(name) + " is NULL");
 }
 
+/// `p` as one of the live objects of `set` (the handles the runtime handed out), else
+/// ACL_ERROR_INVALID_PARAM: "<name> is NULL" or "<name> is not a live <kind>".
+template <class T, class Set>
+T* require_live(const Set& set, const T* p, const char* name, const char* kind) {
+  require_not_null(p, name);
+  require(set.count(p) != 0, ACL_ERROR_INVALID_PARAM, std::string(name) + " is not a live " + kind);
+  return const_cast<T*>(p);
+}
+
 /// Prints "npusim: <function> is not supported yet" to stderr, once per function per process.
 void report_unsupported(const char* function);
 

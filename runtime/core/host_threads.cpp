@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "acl/acl_base.h"
@@ -14,38 +15,27 @@ namespace {
 
 constexpr SimTime kForeverTime = ~SimTime{0};
 
-double passive_ms_from_env() {
-  const char* text = std::getenv("NPUSIM_PASSIVE_MS");
-  if (text == nullptr || *text == '\0') return 100;
+// A positive number from the environment variable `name`; `fallback` when it is unset, empty or
+// not a positive number (with a warning in the last case).
+double positive_from_env(const char* name, double fallback) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
   char* end = nullptr;
   double v = std::strtod(text, &end);
   if (end == text || v <= 0) {
-    sim::log_warn("NPUSIM_PASSIVE_MS='" + std::string(text) +
-                  "' is not a positive number; using 100");
-    return 100;
+    std::ostringstream why;
+    why << name << "='" << text << "' is not a positive number; using " << fallback;
+    sim::log_warn(why.str());
+    return fallback;
   }
   return v;
 }
-
-
-double hang_timeout_from_env() {
-  const char* text = std::getenv("NPUSIM_HANG_TIMEOUT");
-  if (text == nullptr || *text == '\0') return 30;
-  char* end = nullptr;
-  double v = std::strtod(text, &end);
-  if (end == text || v <= 0) {
-    sim::log_warn("NPUSIM_HANG_TIMEOUT='" + std::string(text) +
-                  "' is not a positive number; using 30");
-    return 30;
-  }
-  return v;
-}
-
 
 }  // namespace
 
 HostThreads::HostThreads()
-    : hang_timeout_s_(hang_timeout_from_env()), passive_ms_(passive_ms_from_env()) {
+    : hang_timeout_s_(positive_from_env("NPUSIM_HANG_TIMEOUT", 30)),
+      passive_ms_(positive_from_env("NPUSIM_PASSIVE_MS", 100)) {
   any_woken_ = [this] {
     for (const ThreadState* t : threads_) {
       if (t->waiter != nullptr && !t->waiter->woken && (*t->waiter->done)()) return true;

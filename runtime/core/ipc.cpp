@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -55,10 +56,9 @@ constexpr std::size_t kPage = 4096;
 
 // IPC memory: the exporter's device arena file and the range's offset in it; the importer maps
 // that range at an address of its own and records it as device memory of the exporter's device.
-class MemoryCodec final : public IpcCodec {
+class MemoryCodec final : public IpcCodecOf<IpcMemory> {
  public:
-  IpcWire describe(const IpcObject& object) override {
-    const auto& m = *std::static_pointer_cast<IpcMemory>(object);
+  void write(const IpcMemory& m, remote::WireOut& out, IpcWire& w) override {
     std::uint64_t offset = 0;
     const int fd = Runtime::instance().memory().device_arena().share(
         reinterpret_cast<void*>(m.base), m.size, &offset);
@@ -67,15 +67,10 @@ class MemoryCodec final : public IpcCodec {
            "cannot share this range with other processes (it partly overlaps a range exported "
            "before; export the same range or one inside it)");
     }
-    IpcWire w;
-    remote::WireOut out;
     out.u64(offset).u64(m.base % kPage).u64(m.size).u64(m.device);
-    w.description = out.bytes();
     w.fd = fd;
     w.owned_fd = true;
-    return w;
   }
-  void published(const IpcObject&, std::uint64_t) override {}
   IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
     remote::WireIn in(wire.description);
     const std::uint64_t page_offset = in.u64();
@@ -114,22 +109,16 @@ class MemoryCodec final : public IpcCodec {
 
 // Events: the importer gets its own state, kept in step by the session (SharedSync); the export
 // carries the latest record so far.
-class EventCodec final : public IpcCodec {
+class EventCodec final : public IpcCodecOf<IpcEvent> {
  public:
-  IpcWire describe(const IpcObject& object) override {
-    const auto& x = *std::static_pointer_cast<IpcEvent>(object);
-    IpcWire w;
-    remote::WireOut out;
+  void write(const IpcEvent& x, remote::WireOut& out, IpcWire& w) override {
     out.u64(x.flags);
-    w.description = out.bytes();
     if (x.state->complete()) {
       w.records = 1;
       w.last_time = static_cast<std::int64_t>(x.state->done_time);
     }
-    return w;
   }
-  void published(const IpcObject& object, std::uint64_t id) override {
-    const auto& x = *std::static_pointer_cast<IpcEvent>(object);
+  void on_published(const IpcEvent& x, std::uint64_t id) override {
     Runtime::instance().shared_sync().track_event(id, x.state, x.device);
   }
   IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
@@ -155,18 +144,12 @@ class EventCodec final : public IpcCodec {
   }
 };
 
-class NotifyCodec final : public IpcCodec {
+class NotifyCodec final : public IpcCodecOf<IpcNotify> {
  public:
-  IpcWire describe(const IpcObject& object) override {
-    const auto& x = *std::static_pointer_cast<IpcNotify>(object);
-    IpcWire w;
-    remote::WireOut out;
+  void write(const IpcNotify& x, remote::WireOut& out, IpcWire&) override {
     out.u64(x.device).u64(x.id);
-    w.description = out.bytes();
-    return w;
   }
-  void published(const IpcObject& object, std::uint64_t id) override {
-    const auto& x = *std::static_pointer_cast<IpcNotify>(object);
+  void on_published(const IpcNotify& x, std::uint64_t id) override {
     Runtime::instance().shared_sync().track_notify(id, x.state, x.device);
   }
   IpcObject materialize(std::uint64_t id, const IpcWire& wire) override {
@@ -182,13 +165,11 @@ class NotifyCodec final : public IpcCodec {
 };
 
 const char* prefix(IpcKind kind) {
-  switch (kind) {
-    case IpcKind::kMemory: return "npusim-ipc-mem-";
-    case IpcKind::kNotify: return "npusim-ipc-notify-";
-    case IpcKind::kEvent: return "npusim-ipc-event-";
-    case IpcKind::kPhysical: break;
-  }
-  return "npusim-ipc-vmm-";
+  // Indexed by IpcKind (ipc_registry.h).
+  static const char* const kPrefixes[] = {"npusim-ipc-mem-", "npusim-ipc-vmm-",
+                                          "npusim-ipc-event-", "npusim-ipc-notify-"};
+  const auto i = static_cast<std::size_t>(kind);
+  return i < std::size(kPrefixes) ? kPrefixes[i] : "npusim-ipc-vmm-";
 }
 
 void write_key(IpcKind kind, std::uint64_t id, char* key, std::size_t len) {

@@ -86,6 +86,17 @@ AiCpuSpec cpu_spec(const Function& f, void* handle, std::uint32_t block_dim) {
   return spec;
 }
 
+// The AI Core launch of `func` with the `size`-byte argument block `args` (named `what`), its
+// block checked against the kernel's parameters.
+KernelSpec spec_with_args(Call& call, void* func, std::uint32_t block_dim,
+                          const LaunchOptions& options, const void* args, std::size_t size,
+                          const char* what) {
+  KernelSpec spec = spec_for(call, func, block_dim, options);
+  require_not_null(args, what);
+  check_args_size(function(call, func), size);
+  return spec;
+}
+
 }  // namespace
 
 namespace {
@@ -207,10 +218,8 @@ void launch_with_host_args(Call& call, void* func, std::uint32_t block_dim, void
     submit_aicpu_kernel(call, stream, std::move(spec));
     return;
   }
-  KernelSpec spec = spec_for(call, func, block_dim, options);
+  KernelSpec spec = spec_with_args(call, func, block_dim, options, args, size, "hostArgs");
   const Function& f = function(call, func);
-  require_not_null(args, "hostArgs");
-  check_args_size(f, size);
   for (const PlaceholderPatch& p : placeholders) {
     require(std::size_t{p.addr_offset} + kPointerSize <= size && p.data_offset < size,
             ACL_ERROR_RT_PARAM_INVALID, "a placeholder offset lies outside the argument block");
@@ -228,10 +237,8 @@ void launch_with_device_args(Call& call, void* func, std::uint32_t block_dim, vo
     submit_aicpu_kernel(call, stream, std::move(spec));
     return;
   }
-  KernelSpec spec = spec_for(call, func, block_dim, options);
+  KernelSpec spec = spec_with_args(call, func, block_dim, options, args, size, "argsData");
   const Function& f = function(call, func);
-  require_not_null(args, "argsData");
-  check_args_size(f, size);
   const MemoryRegistry& memory = call.runtime().memory();
   const Allocation* a = memory.find(args);
   require(a != nullptr && a->kind != MemKind::kHostPinned &&

@@ -330,14 +330,19 @@ rtExceptionInfo launch_exception_info(Call& call, const Stream& s, const KernelO
   return info;
 }
 
-void submit_kernel(Call& call, void* stream, KernelSpec spec) {
-  Stream& s = call.stream(stream);
+void check_launch(const Call& call, const Stream& s, std::uint32_t block_dim,
+                  const std::string& what, bool has_body) {
   require(s.context == call.context_handle(), ACL_ERROR_RT_STREAM_CONTEXT,
           "the stream does not belong to the current context");
-  require(spec.block_dim >= 1 && spec.block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID,
-          "blockDim " + std::to_string(spec.block_dim) + " of kernel " + spec.name +
-              " is outside [1, " + std::to_string(kMaxBlockDim) + "]");
-  require(static_cast<bool>(spec.body), ACL_ERROR_INVALID_PARAM, "the kernel has no body");
+  require(block_dim >= 1 && block_dim <= kMaxBlockDim, ACL_ERROR_RT_PARAM_INVALID,
+          "blockDim " + std::to_string(block_dim) + " of " + what + " is outside [1, " +
+              std::to_string(kMaxBlockDim) + "]");
+  require(has_body, ACL_ERROR_INVALID_PARAM, "the kernel has no body");
+}
+
+void submit_kernel(Call& call, void* stream, KernelSpec spec) {
+  Stream& s = call.stream(stream);
+  check_launch(call, s, spec.block_dim, "kernel " + spec.name, static_cast<bool>(spec.body));
   Runtime& rt = call.runtime();
   auto st = std::make_shared<LaunchState>();
   st->name = spec.name;

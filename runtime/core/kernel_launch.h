@@ -104,6 +104,12 @@ void report_launch_failure(Runtime& rt, const models::TaskOutcome& r, rtExceptio
 models::OpInfo op_info_for(const Call& call, models::OpInfo info, const std::string& kernel,
                            const std::string& op_type, const char* engine);
 
+/// The checks every kernel launch makes before queuing (AI Core and AI CPU): `s` belongs to the
+/// current context, blockDim is 1..65535 and the kernel has a body. `what` names the kernel in
+/// the blockDim error ("kernel add", "AI CPU kernel topk").
+void check_launch(const Call& call, const Stream& s, std::uint32_t block_dim,
+                  const std::string& what, bool has_body);
+
 /// Checks blockDim (1..65535, else ACL_ERROR_RT_PARAM_INVALID) and the stream (NULL = default;
 /// it must belong to the current context), then queues the kernel task.
 void submit_kernel(Call& call, void* stream, KernelSpec spec);

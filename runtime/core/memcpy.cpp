@@ -149,19 +149,11 @@ void resolve_peer(Call& call, CopyPlan& plan, std::uint32_t device, const char* 
 }
 
 const char* copy_name(Direction path) {
-  switch (path) {
-    case Direction::kH2D:
-      return "MEMCPY_H2D";
-    case Direction::kD2H:
-      return "MEMCPY_D2H";
-    case Direction::kD2D:
-      return "MEMCPY_D2D";
-    case Direction::kH2H:
-      return "MEMCPY_H2H";
-    case Direction::kPeer:
-      return "MEMCPY_P2P";
-  }
-  return "MEMCPY";
+  // Indexed by Direction (models/task.h).
+  static const char* const kNames[models::kDirections] = {
+      "MEMCPY_H2H", "MEMCPY_H2D", "MEMCPY_D2H", "MEMCPY_D2D", "MEMCPY_P2P"};
+  const auto i = static_cast<int>(path);
+  return i < models::kDirections ? kNames[i] : "MEMCPY";
 }
 
 // The copy task. `staged` holds the source bytes when the caller may reuse its buffer at once.

@@ -22,6 +22,12 @@ bool is_huge1g(int policy) {
   return policy == ACL_MEM_MALLOC_HUGE1G_ONLY || policy == ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
 }
 
+// The allocation `ptr` (named `name`, not NULL) starts, if any (a free's argument).
+const Allocation* allocation_at(Call& call, void* ptr, const char* name) {
+  require_not_null(ptr, name);
+  return call.runtime().memory().find_base(ptr);
+}
+
 }  // namespace
 
 void* malloc_device(Call& call, std::size_t size, int policy, bool pad) {
@@ -48,15 +54,13 @@ void* malloc_device(Call& call, std::size_t size, int policy, bool pad) {
 }
 
 void free_device(Call& call, void* ptr) {
-  require_not_null(ptr, "devPtr");
-  MemoryRegistry& memory = call.runtime().memory();
-  const Allocation* a = memory.find_base(ptr);
+  const Allocation* a = allocation_at(call, ptr, "devPtr");
   require(a != nullptr && a->kind != MemKind::kHostPinned, ACL_ERROR_RT_MEMORY_FREE,
           "devPtr is not the start of a live aclrtMalloc or aclrtMemAllocManaged allocation "
           "(double free?)");
   require(!a->mapped, ACL_ERROR_RT_MEMORY_FREE,
           "devPtr is an aclrtMapMem mapping: release it with aclrtUnmapMem");
-  memory.release(ptr);
+  call.runtime().memory().release(ptr);
 }
 
 void* malloc_host(Call& call, std::size_t size) {
@@ -75,12 +79,10 @@ void* malloc_host(Call& call, std::size_t size) {
 }
 
 void free_host(Call& call, void* ptr) {
-  require_not_null(ptr, "hostPtr");
-  MemoryRegistry& memory = call.runtime().memory();
-  const Allocation* a = memory.find_base(ptr);
+  const Allocation* a = allocation_at(call, ptr, "hostPtr");
   require(a != nullptr && a->kind == MemKind::kHostPinned, ACL_ERROR_RT_MEMORY_FREE,
           "hostPtr is not the start of a live aclrtMallocHost allocation (double free?)");
-  memory.release(ptr);
+  call.runtime().memory().release(ptr);
 }
 
 void host_register(Call& call, void* ptr, std::uint64_t size, std::uint32_t flags) {

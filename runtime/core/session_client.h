@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "runtime/core/ipc_registry.h"
+#include "runtime/session/session.h"
 #include "sim/quantity.h"
 
 namespace npusim::rt {
@@ -61,6 +62,29 @@ class IpcCodec {
   /// The importer's side, in another process: its own object for `id`. Takes wire.fd.
   /// Returns null (with a logged reason) when it cannot be made here.
   virtual IpcObject materialize(std::uint64_t id, const IpcWire& wire) = 0;
+};
+
+/// An IpcCodec of objects of type T: describe() and published() give the codec the object as a
+/// T; write() gets the writer of its description and the rest of the wire (descriptor, event
+/// records).
+template <class T>
+class IpcCodecOf : public IpcCodec {
+ public:
+  IpcWire describe(const IpcObject& object) final {
+    IpcWire w;
+    remote::WireOut out;
+    write(*std::static_pointer_cast<T>(object), out, w);
+    w.description = out.bytes();
+    return w;
+  }
+  void published(const IpcObject& object, std::uint64_t id) final {
+    on_published(*std::static_pointer_cast<T>(object), id);
+  }
+
+ protected:
+  virtual void write(const T& x, remote::WireOut& out, IpcWire& w) = 0;
+  /// The export got machine-wide id `id` (by default nothing follows from it).
+  virtual void on_published(const T&, std::uint64_t) {}
 };
 
 /// The registry of a session process: exports and imports go through the server; without a

@@ -25,6 +25,15 @@ std::uint64_t device_word(Call& call, void* address) {
   return a->serial;
 }
 
+// A scheduler task on one 8-byte device word.
+Task word_task(TaskKind kind, const char* name) {
+  Task task;
+  task.kind = kind;
+  task.name = name;
+  task.bytes = 8;
+  return task;
+}
+
 bool compare(std::uint64_t memory, std::uint64_t value, std::uint32_t mode) {
   switch (mode) {
     case ACL_STREAM_WAIT_VALUE_GEQ:
@@ -44,10 +53,7 @@ void value_write(Call& call, void* address, std::uint64_t value, std::uint32_t f
   std::uint64_t serial = device_word(call, address);
   require(flag == 0, ACL_ERROR_INVALID_PARAM, "flag must be 0");
   Stream& s = call.stream(stream);
-  Task task;
-  task.kind = TaskKind::kValueWrite;
-  task.name = "WRITE_VALUE";
-  task.bytes = 8;
+  Task task = word_task(TaskKind::kValueWrite, "WRITE_VALUE");
   const MemoryRegistry* memory = &call.runtime().memory();
   task.effect = [memory, serial, address, value]() -> int {
     if (!memory->alive(serial)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
@@ -62,10 +68,7 @@ void value_wait(Call& call, void* address, std::uint64_t value, std::uint32_t fl
   require(flag <= ACL_STREAM_WAIT_VALUE_NOR, ACL_ERROR_INVALID_PARAM,
           "flag is not an ACL_STREAM_WAIT_VALUE_* comparison");
   Stream& s = call.stream(stream);
-  Task task;
-  task.kind = TaskKind::kValueWait;
-  task.name = "WAIT_VALUE";
-  task.bytes = 8;
+  Task task = word_task(TaskKind::kValueWait, "WAIT_VALUE");
   const MemoryRegistry* memory = &call.runtime().memory();
   // Freed memory releases the wait (the stream must not hang on memory that no longer exists).
   task.ready = [memory, serial, address, value, flag] {

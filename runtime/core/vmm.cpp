@@ -98,18 +98,12 @@ PhysicalMemory::~PhysicalMemory() {
 namespace {
 
 // Another process maps the same range of this process's pool file.
-class PhysicalCodec final : public IpcCodec {
+class PhysicalCodec final : public IpcCodecOf<PhysicalMemory> {
  public:
-  IpcWire describe(const IpcObject& object) override {
-    const auto& m = *std::static_pointer_cast<PhysicalMemory>(object);
-    IpcWire w;
-    remote::WireOut out;
+  void write(const PhysicalMemory& m, remote::WireOut& out, IpcWire& w) override {
     out.i64(m.offset).u64(m.size).u64(m.device).i64(m.mem_attr);
-    w.description = out.bytes();
     w.fd = m.fd >= 0 ? m.fd : (m.pool != nullptr ? m.pool->fd() : -1);
-    return w;
   }
-  void published(const IpcObject&, std::uint64_t) override {}
   IpcObject materialize(std::uint64_t, const IpcWire& wire) override {
     remote::WireIn in(wire.description);
     auto m = std::make_shared<PhysicalMemory>();

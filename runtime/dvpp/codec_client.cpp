@@ -112,21 +112,28 @@ bool jpeg_info(const void* data, std::size_t size, JpegInfo& info, std::string& 
   return true;
 }
 
-bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::string& why) {
+// One picture task of the codec library: run(table, the picture as the library takes it, the
+// text its reason goes to) returns the library's result code.
+template <class F>
+bool picture_task(const Image& image, std::string& why, F&& run) {
   const npusim_dvpp_codec_table* t = task_table(why);
   if (t == nullptr) return false;
   Why w;
-  const npusim_dvpp_image c = c_image(out);
-  return done(t->jpeg_decode(data, size, &c, w.text, kWhySize), w, &why);
+  const npusim_dvpp_image c = c_image(image);
+  return done(run(*t, c, w.text), w, &why);
+}
+
+bool jpeg_decode(const void* data, std::size_t size, const Image& out, std::string& why) {
+  return picture_task(out, why, [&](const auto& t, const npusim_dvpp_image& c, char* text) {
+    return t.jpeg_decode(data, size, &c, text, kWhySize);
+  });
 }
 
 bool jpeg_encode(const Image& in, int quality, void* dst, std::size_t capacity,
                  std::size_t& written, std::string& why) {
-  const npusim_dvpp_codec_table* t = task_table(why);
-  if (t == nullptr) return false;
-  Why w;
-  const npusim_dvpp_image c = c_image(in);
-  return done(t->jpeg_encode(&c, quality, dst, capacity, &written, w.text, kWhySize), w, &why);
+  return picture_task(in, why, [&](const auto& t, const npusim_dvpp_image& c, char* text) {
+    return t.jpeg_encode(&c, quality, dst, capacity, &written, text, kWhySize);
+  });
 }
 
 bool png_info(const void* data, std::size_t size, PngInfo& info, std::string& why) {
@@ -141,11 +148,9 @@ bool png_info(const void* data, std::size_t size, PngInfo& info, std::string& wh
 }
 
 bool png_decode(const void* data, std::size_t size, const Image& out, std::string& why) {
-  const npusim_dvpp_codec_table* t = task_table(why);
-  if (t == nullptr) return false;
-  Why w;
-  const npusim_dvpp_image c = c_image(out);
-  return done(t->png_decode(data, size, &c, w.text, kWhySize), w, &why);
+  return picture_task(out, why, [&](const auto& t, const npusim_dvpp_image& c, char* text) {
+    return t.png_decode(data, size, &c, text, kWhySize);
+  });
 }
 
 // ---- codec_client.h: video ----

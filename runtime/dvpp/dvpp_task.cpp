@@ -13,22 +13,7 @@
 namespace npusim::rt::dvpp {
 
 bool has_module(const models::ChipConfig& config, DvppModule module) {
-  const models::DvppConfig& dvpp = config.unit<models::DvppConfig>();
-  switch (module) {
-    case DvppModule::kVpc:
-      return dvpp.vpc.channels > 0;
-    case DvppModule::kJpegd:
-      return dvpp.jpegd.channels > 0;
-    case DvppModule::kJpege:
-      return dvpp.jpege.channels > 0;
-    case DvppModule::kPngd:
-      return dvpp.pngd.channels > 0;
-    case DvppModule::kVdec:
-      return dvpp.vdec.channels > 0;
-    case DvppModule::kVenc:
-      return dvpp.venc.channels > 0;
-  }
-  return false;
+  return config.unit<models::DvppConfig>().module(module).channels > 0;
 }
 
 void check_module(Call& call, DvppModule module, const char* api) {

@@ -73,6 +73,14 @@ std::string Signature::text() const {
 
 // ---- Comm ----
 
+namespace {
+
+void require_root(std::uint32_t root, std::uint32_t n) {
+  require(root < n, kPara, "root " + std::to_string(root) + " is not a rank of the communicator");
+}
+
+}  // namespace
+
 std::string Comm::name() const {
   if (domain_->cross) return "npusim_hccl_session_domain_" + std::to_string(domain_->remote_id);
   return "npusim_hccl_domain_" + std::to_string(domain_->id);
@@ -95,19 +103,24 @@ struct Comm::Plan {
   int type = 4;              // HcclDataType
   std::size_t width = 1;
 
+  explicit Plan(std::size_t element_width = 1) : width(element_width) {}
+
+  /// Pulls `bytes` from rank `peer`'s `src` into `dst` (a plain copy).
+  void copy(std::uint32_t peer, const Ref& dst, const Ref& src, std::uint64_t bytes) {
+    pulls.push_back({peer, dst, src, bytes, false, "Memcpy"});
+  }
+
   /// The mesh reduction of AllReduce, ReduceScatter and Reduce (at the root): pull every rank k's
   /// `bytes` at `src_offset` of its send buffer into scratch slot k, then recv = slot 0, and
   /// recv (op)= slot k for k = 1 .. n-1 (rank order).
   static Plan gather_reduce(std::uint32_t me, std::uint32_t n, std::uint64_t bytes,
                             std::uint64_t src_offset, int op, int type, std::size_t width) {
-    Plan plan;
+    Plan plan(width);
     plan.op = op;
     plan.type = type;
-    plan.width = width;
     for (std::uint32_t k = 0; k < n; ++k) {
-      plan.pulls.push_back(
-          {k, {me, Ref::kScratch, k * bytes, -1, 0}, {k, Ref::kSend, src_offset, -1, 0}, bytes,
-           false, "Memcpy"});
+      plan.copy(k, {me, Ref::kScratch, k * bytes, -1, 0}, {k, Ref::kSend, src_offset, -1, 0},
+                bytes);
     }
     for (std::uint32_t k = 0; k < n; ++k) {
       plan.finish.push_back({me, {me, Ref::kRecv, 0, -1, 0}, {me, Ref::kScratch, k * bytes, -1, 0},
@@ -341,7 +354,7 @@ void Comm::reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t c
   const TypeInfo t = type_info(type);
   const int op = reduce_op(c, op_int, t, "HcclReduce");
   const std::uint32_t n = size();
-  require(root < n, kPara, "root " + std::to_string(root) + " is not a rank of the communicator");
+  require_root(root, n);
   Stream& s = user_stream(c, stream);
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
@@ -365,7 +378,7 @@ void Comm::broadcast(Call& c, void* stream, void* buf, std::uint64_t count, int 
                      std::uint32_t root) {
   const TypeInfo t = type_info(type);
   const std::uint32_t n = size();
-  require(root < n, kPara, "root " + std::to_string(root) + " is not a rank of the communicator");
+  require_root(root, n);
   Stream& s = user_stream(c, stream);
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
@@ -374,15 +387,9 @@ void Comm::broadcast(Call& c, void* stream, void* buf, std::uint64_t count, int 
   args.send = device_buffer(c, buf, bytes, device_, "buf");
   args.recv = args.send;
   const std::uint64_t seq = publish(std::move(args));
-  Plan plan;
-  plan.width = t.width;
+  Plan plan(t.width);
   if (rank_ != root) {
-    plan.pulls.push_back({root,
-                          {rank_, Ref::kRecv, 0, -1, 0},
-                          {root, Ref::kSend, 0, -1, 0},
-                          bytes,
-                          false,
-                          "Memcpy"});
+    plan.copy(root, {rank_, Ref::kRecv, 0, -1, 0}, {root, Ref::kSend, 0, -1, 0}, bytes);
   }
   run_mesh(c, s, seq, plan, "HcclBroadcast");
 }
@@ -399,15 +406,9 @@ void Comm::all_gather(Call& c, void* stream, void* send, void* recv, std::uint64
   args.send = device_buffer(c, send, bytes, device_, "sendBuf");
   args.recv = device_buffer(c, recv, bytes * n, device_, "recvBuf");
   const std::uint64_t seq = publish(std::move(args));
-  Plan plan;
-  plan.width = t.width;
+  Plan plan(t.width);
   for (std::uint32_t k = 0; k < n; ++k) {
-    plan.pulls.push_back({k,
-                          {rank_, Ref::kRecv, k * bytes, -1, 0},
-                          {k, Ref::kSend, 0, -1, 0},
-                          bytes,
-                          false,
-                          "Memcpy"});
+    plan.copy(k, {rank_, Ref::kRecv, k * bytes, -1, 0}, {k, Ref::kSend, 0, -1, 0}, bytes);
   }
   run_mesh(c, s, seq, plan, "HcclAllGather");
 }
@@ -416,7 +417,7 @@ void Comm::scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t 
                    std::uint32_t root) {
   const TypeInfo t = type_info(type);
   const std::uint32_t n = size();
-  require(root < n, kPara, "root " + std::to_string(root) + " is not a rank of the communicator");
+  require_root(root, n);
   Stream& s = user_stream(c, stream);
   if (count == 0) return;
   const std::uint64_t bytes = checked_bytes(count, t.width);
@@ -425,14 +426,8 @@ void Comm::scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t 
   if (rank_ == root) args.send = device_buffer(c, send, bytes * n, device_, "sendBuf");
   args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
   const std::uint64_t seq = publish(std::move(args));
-  Plan plan;
-  plan.width = t.width;
-  plan.pulls.push_back({root,
-                        {rank_, Ref::kRecv, 0, -1, 0},
-                        {root, Ref::kSend, rank_ * bytes, -1, 0},
-                        bytes,
-                        false,
-                        "Memcpy"});
+  Plan plan(t.width);
+  plan.copy(root, {rank_, Ref::kRecv, 0, -1, 0}, {root, Ref::kSend, rank_ * bytes, -1, 0}, bytes);
   run_mesh(c, s, seq, plan, "HcclScatter");
 }
 
@@ -490,13 +485,10 @@ void Comm::all_to_all_v(Call& c, void* stream, const void* send,
 Comm::Plan Comm::all_to_all_plan(const std::vector<std::uint64_t>& rcounts,
                                  const std::vector<std::uint64_t>& rdispls,
                                  std::size_t width) const {
-  Plan plan;
-  plan.width = width;
+  Plan plan(width);
   for (std::uint32_t k = 0; k < size(); ++k) {
     Ref src{k, Ref::kSend, 0, static_cast<std::int64_t>(rank_), width, rcounts[k] * width};
-    plan.pulls.push_back(
-        {k, {rank_, Ref::kRecv, rdispls[k] * width, -1, 0}, src, rcounts[k] * width, false,
-         "Memcpy"});
+    plan.copy(k, {rank_, Ref::kRecv, rdispls[k] * width, -1, 0}, src, rcounts[k] * width);
   }
   return plan;
 }

@@ -82,11 +82,17 @@ class Queue {
     return flow_key(d_->id, rank, channel, value);
   }
 
-  void post(Stream& s, std::uint32_t rank, std::uint64_t channel, std::uint64_t value) {
+  /// A task of this call on one 8-byte flag ("<prefix> Notify <what>").
+  Task notify_task(TaskKind kind, const char* what) const {
     Task t;
-    t.kind = TaskKind::kValueWrite;
-    t.name = prefix_ + " Notify Record";
+    t.kind = kind;
+    t.name = prefix_ + " Notify " + what;
     t.bytes = 8;
+    return t;
+  }
+
+  void post(Stream& s, std::uint32_t rank, std::uint64_t channel, std::uint64_t value) {
+    Task t = notify_task(TaskKind::kValueWrite, "Record");
     t.sync_flow_out = sync_flow(rank, channel, value);
     t.effect = [d = d_, rank, channel, value]() -> int {
       std::uint64_t& f = d->flags[{rank, channel}];
@@ -103,10 +109,7 @@ class Queue {
   }
 
   void wait(Stream& s, std::uint32_t rank, std::uint64_t channel, std::uint64_t value) {
-    Task t;
-    t.kind = TaskKind::kValueWait;
-    t.name = prefix_ + " Notify Wait";
-    t.bytes = 8;
+    Task t = notify_task(TaskKind::kValueWait, "Wait");
     t.sync_flow_in = sync_flow(rank, channel, value);
     t.ready = [d = d_, rank, channel, value] { return d->flag(rank, channel) >= value; };
     t.effect = [error = error_] { return *error; };  // a failed data task of this call

@@ -424,6 +424,18 @@ void copy_text(const char* text, char* out, size_t outLen, const char* what) {
   std::memcpy(out, text, need);
 }
 
+// aclprofGetOpTypeLen, aclprofGetOpNameLen: the size (with its NUL) of the text `field` of
+// record `index`.
+template <std::size_t N>
+aclError op_text_len(const char* name, const void* opInfo, size_t opInfoLen, uint32_t index,
+                     char (OpDescRecord::*field)[N], size_t* len, const char* what) {
+  return api_any(name, [&](Call&) {
+    const OpDescRecord& r = op_record(opInfo, opInfoLen, index);
+    require_not_null(len, what);
+    *len = strnlen(r.*field, N - 1) + 1;
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -522,11 +534,8 @@ aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumbe
 
 aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index,
                              size_t* opTypeLen) {
-  return api_any("aclprofGetOpTypeLen", [&](Call&) {
-    const OpDescRecord& r = op_record(opInfo, opInfoLen, index);
-    require_not_null(opTypeLen, "opTypeLen");
-    *opTypeLen = strnlen(r.type, sizeof r.type - 1) + 1;
-  });
+  return op_text_len("aclprofGetOpTypeLen", opInfo, opInfoLen, index, &OpDescRecord::type,
+                     opTypeLen, "opTypeLen");
 }
 
 aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType,
@@ -538,11 +547,8 @@ aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, 
 
 aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index,
                              size_t* opNameLen) {
-  return api_any("aclprofGetOpNameLen", [&](Call&) {
-    const OpDescRecord& r = op_record(opInfo, opInfoLen, index);
-    require_not_null(opNameLen, "opNameLen");
-    *opNameLen = strnlen(r.name, sizeof r.name - 1) + 1;
-  });
+  return op_text_len("aclprofGetOpNameLen", opInfo, opInfoLen, index, &OpDescRecord::name,
+                     opNameLen, "opNameLen");
 }
 
 aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName,

@@ -49,6 +49,22 @@ errno_t append(char *dest, size_t destMax, const char *src, size_t count, bool c
   return EOK;
 }
 
+// The checks memcpy_s and memmove_s share: the error to return (dest cleared where the standard
+// says so), or EOK when the copy may go ahead.
+errno_t check_copy(void *dest, size_t destMax, const void *src, size_t count) {
+  if (bad_size(destMax, SECUREC_MEM_MAX_LEN)) return ERANGE;
+  if (dest == nullptr) return EINVAL;
+  if (src == nullptr) {
+    std::memset(dest, 0, destMax);
+    return EINVAL_AND_RESET;
+  }
+  if (count > destMax) {
+    std::memset(dest, 0, destMax);
+    return ERANGE_AND_RESET;
+  }
+  return EOK;
+}
+
 }  // namespace
 
 extern "C" {
@@ -65,16 +81,7 @@ errno_t memset_s(void *dest, size_t destMax, int c, size_t count) {
 }
 
 errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count) {
-  if (bad_size(destMax, SECUREC_MEM_MAX_LEN)) return ERANGE;
-  if (dest == nullptr) return EINVAL;
-  if (src == nullptr) {
-    std::memset(dest, 0, destMax);
-    return EINVAL_AND_RESET;
-  }
-  if (count > destMax) {
-    std::memset(dest, 0, destMax);
-    return ERANGE_AND_RESET;
-  }
+  if (const errno_t e = check_copy(dest, destMax, src, count); e != EOK) return e;
   if (count == 0 || dest == src) return EOK;
   if (overlaps(dest, count, src, count)) {
     std::memset(dest, 0, destMax);
@@ -85,16 +92,7 @@ errno_t memcpy_s(void *dest, size_t destMax, const void *src, size_t count) {
 }
 
 errno_t memmove_s(void *dest, size_t destMax, const void *src, size_t count) {
-  if (bad_size(destMax, SECUREC_MEM_MAX_LEN)) return ERANGE;
-  if (dest == nullptr) return EINVAL;
-  if (src == nullptr) {
-    std::memset(dest, 0, destMax);
-    return EINVAL_AND_RESET;
-  }
-  if (count > destMax) {
-    std::memset(dest, 0, destMax);
-    return ERANGE_AND_RESET;
-  }
+  if (const errno_t e = check_copy(dest, destMax, src, count); e != EOK) return e;
   if (count != 0) std::memmove(dest, src, count);
   return EOK;
 }

@@ -65,14 +65,25 @@ struct Conn {
 };
 
 // recv of up to `n` bytes; a descriptor that comes with them goes to `fd` (if free) or is closed.
-ssize_t recv_fd(int sock, char* data, std::size_t n, int& fd) {
-  iovec io{data, n};
+// A socket message of `n` bytes at `data` with room for one descriptor.
+struct FdMessage {
+  iovec io;
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
+
+  FdMessage(char* data, std::size_t n) : io{data, n} {
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof(control);
+  }
+  FdMessage(const FdMessage&) = delete;  // msg points into this object
+  FdMessage& operator=(const FdMessage&) = delete;
+};
+
+ssize_t recv_fd(int sock, char* data, std::size_t n, int& fd) {
+  FdMessage m(data, n);
+  msghdr& msg = m.msg;
   const ssize_t r = ::recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
   for (cmsghdr* c = CMSG_FIRSTHDR(&msg); r >= 0 && c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
     if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
@@ -91,13 +102,8 @@ ssize_t recv_fd(int sock, char* data, std::size_t n, int& fd) {
 }
 
 ssize_t send_fd(int sock, const char* data, std::size_t n, int fd) {
-  iovec io{const_cast<char*>(data), n};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &io;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof(control);
+  FdMessage m(const_cast<char*>(data), n);
+  msghdr& msg = m.msg;
   cmsghdr* c = CMSG_FIRSTHDR(&msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;

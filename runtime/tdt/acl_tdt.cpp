@@ -16,17 +16,11 @@ using npusim::rt::tdt::Tdt;
 namespace {
 
 acltdtDataItem* live_item(const acltdtDataItem* item) {
-  require_not_null(item, "dataItem");
-  require(Tdt::instance().items.count(item) != 0, ACL_ERROR_INVALID_PARAM,
-          "dataItem is not a live data item");
-  return const_cast<acltdtDataItem*>(item);
+  return require_live(Tdt::instance().items, item, "dataItem", "data item");
 }
 
 acltdtDataset* live_dataset(const acltdtDataset* dataset) {
-  require_not_null(dataset, "dataset");
-  require(Tdt::instance().datasets.count(dataset) != 0, ACL_ERROR_INVALID_PARAM,
-          "dataset is not a live dataset");
-  return const_cast<acltdtDataset*>(dataset);
+  return require_live(Tdt::instance().datasets, dataset, "dataset", "dataset");
 }
 
 }  // namespace

@@ -39,24 +39,17 @@ constexpr std::uint32_t kAllPermissions = ACL_TDT_QUEUE_PERMISSION_MANAGE |
                                           ACL_TDT_QUEUE_PERMISSION_DEQUEUE |
                                           ACL_TDT_QUEUE_PERMISSION_ENQUEUE;
 
-template <class T>
-T* live(const std::set<const void*>& set, const T* p, const char* name, const char* kind) {
-  require_not_null(p, name);
-  require(set.count(p) != 0, ACL_ERROR_INVALID_PARAM, std::string(name) + " is not a live " + kind);
-  return const_cast<T*>(p);
-}
-
 acltdtQueueAttr* live_attr(const acltdtQueueAttr* a) {
-  return live(Tdt::instance().attrs, a, "attr", "queue attribute");
+  return require_live(Tdt::instance().attrs, a, "attr", "queue attribute");
 }
 acltdtQueueRoute* live_route(const acltdtQueueRoute* r) {
-  return live(Tdt::instance().routes, r, "route", "queue route");
+  return require_live(Tdt::instance().routes, r, "route", "queue route");
 }
 acltdtQueueRouteList* live_list(const acltdtQueueRouteList* l) {
-  return live(Tdt::instance().route_lists, l, "qRouteList", "queue route list");
+  return require_live(Tdt::instance().route_lists, l, "qRouteList", "queue route list");
 }
 acltdtQueueRouteQueryInfo* live_query(const acltdtQueueRouteQueryInfo* q) {
-  return live(Tdt::instance().query_infos, q, "queryInfo", "queue route query info");
+  return require_live(Tdt::instance().query_infos, q, "queryInfo", "queue route query info");
 }
 
 // len must be the value's size; `what` names the parameter type.

@@ -59,9 +59,7 @@ void free_owned_items(Tdt& tdt, acltdtDataset& dataset) {
 }
 
 void require_live_dataset(const Tdt& tdt, const acltdtDataset* dataset) {
-  require_not_null(dataset, "dataset");
-  require(tdt.datasets.count(dataset) != 0, ACL_ERROR_INVALID_PARAM,
-          "dataset is not a live dataset");
+  require_live(tdt.datasets, dataset, "dataset", "dataset");
 }
 
 // Each item, and all of them, fit the device's memory.
@@ -140,10 +138,7 @@ acltdtChannelHandle* create_channel(Call& call, std::uint32_t device, const char
 
 ChannelState& live_channel(Call& call, const acltdtChannelHandle* handle) {
   (void)call;
-  require_not_null(handle, "handle");
-  require(Tdt::instance().channels.count(handle) != 0, ACL_ERROR_INVALID_PARAM,
-          "handle is not a live channel");
-  return *handle->state;
+  return *require_live(Tdt::instance().channels, handle, "handle", "channel")->state;
 }
 
 void destroy_channel(Call& call, acltdtChannelHandle* handle) {

@@ -223,14 +223,7 @@ class Parser {
 }  // namespace
 
 std::vector<Target> parse_targets(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw TargetsError(file + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
-  }
-  if (!root || root.IsNull()) throw TargetsError(file + ": empty targets file");
-  return Parser(file).parse(root);
+  return Parser(file).parse(load_yaml_file<TargetsError>(text, file, "targets"));
 }
 
 Metric parse_metric(const YAML::Node& node, const std::string& file, const std::string& context) {

@@ -190,22 +190,24 @@ Bytes ycc_to_nv12(const Bytes& ycc, std::uint32_t w, std::uint32_t h, std::uint3
   return b;
 }
 
-int ref_jpegd(const std::string& in, std::uint32_t ws, std::uint32_t hs, const std::string& out) {
+// Decodes the JPEG file `in` into an NV12 file with strides ws x hs (`own_strides`: the picture's
+// width and height) and prints the picture's size.
+int decode_to_nv12(const std::string& in, bool own_strides, std::uint32_t ws, std::uint32_t hs,
+                   const std::string& out) {
   std::uint32_t w = 0, h = 0;
   Bytes ycc;
   decode_ycc(read_file(in), w, h, ycc);
-  write_file(out, ycc_to_nv12(ycc, w, h, ws, hs));
+  write_file(out, own_strides ? ycc_to_nv12(ycc, w, h, w, h) : ycc_to_nv12(ycc, w, h, ws, hs));
   std::printf("%u %u\n", w, h);
   return 0;
 }
 
+int ref_jpegd(const std::string& in, std::uint32_t ws, std::uint32_t hs, const std::string& out) {
+  return decode_to_nv12(in, false, ws, hs, out);
+}
+
 int jpeg_to_nv12(const std::string& in, const std::string& out) {
-  std::uint32_t w = 0, h = 0;
-  Bytes ycc;
-  decode_ycc(read_file(in), w, h, ycc);
-  write_file(out, ycc_to_nv12(ycc, w, h, w, h));
-  std::printf("%u %u\n", w, h);
-  return 0;
+  return decode_to_nv12(in, true, 0, 0, out);
 }
 
 // Copies the w x h NV12 crop at (l, t) of `src` (strides ws x hs) into `dst` (dws x dhs).

@@ -3,6 +3,7 @@
 // by name and size, role names, and the choice of loader by the file's extension.
 #include <cctype>
 #include <filesystem>
+#include <iterator>
 
 #include "acl/acl_base.h"
 #include "tools/replay/trace.h"
@@ -78,17 +79,9 @@ std::string dtype_name(int dtype) {
 }
 
 const char* role_name(Role role) {
-  switch (role) {
-    case Role::kInput:
-      return "input";
-    case Role::kWeight:
-      return "weight";
-    case Role::kOutput:
-      return "output";
-    case Role::kIntermediate:
-      return "intermediate";
-  }
-  return "?";
+  static const char* const kNames[] = {"input", "weight", "output", "intermediate"};
+  const auto i = static_cast<std::size_t>(role);
+  return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 Trace load_trace(const std::string& path, const std::map<std::string, std::string>& params) {

@@ -367,13 +367,7 @@ class Parser {
 
 Plan parse_plan(const std::string& text, const std::string& file, const std::string& base_dir,
                 const Validator& validate) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw SweepError(file + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
-  }
-  if (!root || root.IsNull()) throw SweepError(file + ": empty sweep file");
+  const YAML::Node root = check::load_yaml_file<SweepError>(text, file, "sweep");
   return Parser(file, base_dir, validate).parse(root, text);
 }
 
