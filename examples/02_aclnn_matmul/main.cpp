@@ -65,10 +65,7 @@ int64_t wrong_elements(const std::vector<uint16_t>& a, const std::vector<uint16_
 }  // namespace
 
 int main() {
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = OpenDevice0();  // aclInit, device 0, a stream (acl_check.h)
 
   const std::vector<uint16_t> a = matrix(kM, kK, 7), b = matrix(kK, kN, 5);
   std::vector<uint16_t> c(kM * kN, 0);
@@ -118,8 +115,6 @@ int main() {
   aclDestroyTensor(tc);
   if (workspace) CHECK(aclrtFree(workspace));
   for (void* p : {dev_a, dev_b, dev_c}) CHECK(aclrtFree(p));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  CloseDevice0(stream);
   return wrong == 0 ? 0 : 1;
 }

@@ -42,10 +42,7 @@ float run(aclrtStream stream, uint32_t blocks, float* x, float* y, float* z) {
 }  // namespace
 
 int main() {
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = OpenDevice0();  // aclInit, device 0, a stream (acl_check.h)
 
   std::vector<float> x(kCount), y(kCount), z(kCount);
   for (size_t i = 0; i < kCount; ++i) {
@@ -69,8 +66,6 @@ int main() {
   }
 
   for (float* p : {dx, dy, dz}) CHECK(aclrtFree(p));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  CloseDevice0(stream);
   return all_ok ? 0 : 1;
 }

@@ -53,10 +53,7 @@ int main(int argc, char** argv) {
   }
   const auto jpeg_size = static_cast<uint32_t>(jpeg.size());
 
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = OpenDevice0();  // aclInit, device 0, a stream (acl_check.h)
 
   uint32_t w = 0, h = 0, out_size = 0;
   int32_t components = 0;
@@ -101,8 +98,6 @@ int main(int argc, char** argv) {
   CHECK(acldvppDestroyChannelDesc(channel));
   CHECK(acldvppFree(dev_jpeg));
   CHECK(acldvppFree(dev_yuv));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  CloseDevice0(stream);
   return 0;
 }

@@ -9,10 +9,7 @@
 
 int main() {
   constexpr size_t kBytes = 64u << 20;
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = OpenDevice0();  // aclInit, device 0, a stream (acl_check.h)
   void* host = nullptr;
   void* dev = nullptr;
   CHECK(aclrtMallocHost(&host, kBytes));
@@ -33,8 +30,6 @@ int main() {
   CHECK(aclrtDestroyEvent(end));
   CHECK(aclrtFree(dev));
   CHECK(aclrtFreeHost(host));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  CloseDevice0(stream);
   return 0;
 }

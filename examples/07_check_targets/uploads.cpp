@@ -11,10 +11,7 @@
 int main() {
   constexpr size_t kChunk = 8u << 20;
   constexpr int kChunks = 4;
-  CHECK(aclInit(nullptr));
-  CHECK(aclrtSetDevice(0));
-  aclrtStream stream = nullptr;
-  CHECK(aclrtCreateStream(&stream));
+  aclrtStream stream = OpenDevice0();  // aclInit, device 0, a stream (acl_check.h)
   void* host = nullptr;
   void* dev = nullptr;
   CHECK(aclrtMallocHost(&host, kChunk * kChunks));
@@ -28,8 +25,6 @@ int main() {
   std::printf("uploaded %d chunks of 8 MiB\n", kChunks);
   CHECK(aclrtFree(dev));
   CHECK(aclrtFreeHost(host));
-  CHECK(aclrtDestroyStream(stream));
-  CHECK(aclrtResetDevice(0));
-  CHECK(aclFinalize());
+  CloseDevice0(stream);
   return 0;
 }

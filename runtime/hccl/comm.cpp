@@ -374,14 +374,29 @@ void Comm::reduce(Call& c, void* stream, void* send, void* recv, std::uint64_t c
   run_mesh(c, s, seq, plan, "HcclReduce");
 }
 
+// What broadcast and scatter check first, in this order: the type, the root, the stream; bytes
+// is 0 when count is (nothing to do).
+struct Comm::Rooted {
+  TypeInfo t;
+  Stream* s;
+  std::uint64_t bytes;
+};
+
+Comm::Rooted Comm::rooted(Call& c, void* stream, std::uint64_t count, int type,
+                          std::uint32_t root) {
+  const TypeInfo t = type_info(type);
+  require_root(root, size());
+  Stream& s = user_stream(c, stream);
+  return {t, &s, count == 0 ? 0 : checked_bytes(count, t.width)};
+}
+
 void Comm::broadcast(Call& c, void* stream, void* buf, std::uint64_t count, int type,
                      std::uint32_t root) {
-  const TypeInfo t = type_info(type);
-  const std::uint32_t n = size();
-  require_root(root, n);
-  Stream& s = user_stream(c, stream);
+  const Rooted r = rooted(c, stream, count, type, root);
   if (count == 0) return;
-  const std::uint64_t bytes = checked_bytes(count, t.width);
+  const TypeInfo& t = r.t;
+  Stream& s = *r.s;
+  const std::uint64_t bytes = r.bytes;
   RankArgs args;
   args.sig = {Signature::kBroadcast, count, type, -1, root};
   args.send = device_buffer(c, buf, bytes, device_, "buf");
@@ -415,18 +430,17 @@ void Comm::all_gather(Call& c, void* stream, void* send, void* recv, std::uint64
 
 void Comm::scatter(Call& c, void* stream, void* send, void* recv, std::uint64_t count, int type,
                    std::uint32_t root) {
-  const TypeInfo t = type_info(type);
-  const std::uint32_t n = size();
-  require_root(root, n);
-  Stream& s = user_stream(c, stream);
+  const Rooted r = rooted(c, stream, count, type, root);
   if (count == 0) return;
-  const std::uint64_t bytes = checked_bytes(count, t.width);
+  const std::uint32_t n = size();
+  const std::uint64_t bytes = r.bytes;
+  Stream& s = *r.s;
   RankArgs args;
   args.sig = {Signature::kScatter, count, type, -1, root};
   if (rank_ == root) args.send = device_buffer(c, send, bytes * n, device_, "sendBuf");
   args.recv = device_buffer(c, recv, bytes, device_, "recvBuf");
   const std::uint64_t seq = publish(std::move(args));
-  Plan plan(t.width);
+  Plan plan(r.t.width);
   plan.copy(root, {rank_, Ref::kRecv, 0, -1, 0}, {root, Ref::kSend, rank_ * bytes, -1, 0}, bytes);
   run_mesh(c, s, seq, plan, "HcclScatter");
 }

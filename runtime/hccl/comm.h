@@ -223,6 +223,8 @@ class Comm {
 
  private:
   struct Plan;
+  struct Rooted;
+  Rooted rooted(Call& c, void* stream, std::uint64_t count, int type, std::uint32_t root);
   Stream& user_stream(Call& c, void* handle) const;
   Stream& helper(Call& c, Stream& user, std::uint32_t index);
   Buffer scratch(Call& c, std::uint64_t bytes);

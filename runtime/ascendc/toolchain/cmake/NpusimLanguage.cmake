@@ -26,26 +26,28 @@ endmacro()
 # npusim_language_rules(<lang> <preference>): CMake<lang>Information.cmake.
 macro(npusim_language_rules lang preference)
   include(CMakeCommonLanguageInclude)
-  set(CMAKE_${lang}_OUTPUT_EXTENSION .o)
-  set(CMAKE_INCLUDE_FLAG_${lang} "-I")
-  set(CMAKE_INCLUDE_SYSTEM_FLAG_${lang} "-isystem ")
-  set(CMAKE_${lang}_COMPILE_OPTIONS_PIC "-fPIC")
-  set(CMAKE_${lang}_COMPILE_OPTIONS_PIE "-fPIE")
-  set(CMAKE_SHARED_LIBRARY_${lang}_FLAGS "-fPIC")
-  set(CMAKE_SHARED_LIBRARY_CREATE_${lang}_FLAGS "-shared")
-  set(CMAKE_SHARED_LIBRARY_SONAME_${lang}_FLAG "-Wl,-soname,")
-  set(CMAKE_SHARED_LIBRARY_RUNTIME_${lang}_FLAG "-Wl,-rpath,")
-  set(CMAKE_SHARED_LIBRARY_RUNTIME_${lang}_FLAG_SEP ":")
-  set(CMAKE_EXECUTABLE_RUNTIME_${lang}_FLAG "-Wl,-rpath,")
-  set(CMAKE_EXECUTABLE_RUNTIME_${lang}_FLAG_SEP ":")
-  set(CMAKE_${lang}_LINKER_PREFERENCE ${preference})
-  set(CMAKE_${lang}_LINKER_PREFERENCE_PROPAGATES 1)
-
+  # <variable with LANG for the language>=<value>, as g++ takes them (driver: host compiler).
+  foreach(rule
+      "CMAKE_LANG_OUTPUT_EXTENSION=.o" "CMAKE_INCLUDE_FLAG_LANG=-I"
+      "CMAKE_INCLUDE_SYSTEM_FLAG_LANG=-isystem " "CMAKE_LANG_COMPILE_OPTIONS_PIC=-fPIC"
+      "CMAKE_LANG_COMPILE_OPTIONS_PIE=-fPIE" "CMAKE_SHARED_LIBRARY_LANG_FLAGS=-fPIC"
+      "CMAKE_SHARED_LIBRARY_CREATE_LANG_FLAGS=-shared"
+      "CMAKE_SHARED_LIBRARY_SONAME_LANG_FLAG=-Wl,-soname,"
+      "CMAKE_SHARED_LIBRARY_RUNTIME_LANG_FLAG=-Wl,-rpath,"
+      "CMAKE_SHARED_LIBRARY_RUNTIME_LANG_FLAG_SEP=:" "CMAKE_EXECUTABLE_RUNTIME_LANG_FLAG=-Wl,-rpath,"
+      "CMAKE_EXECUTABLE_RUNTIME_LANG_FLAG_SEP=:" "CMAKE_LANG_LINKER_PREFERENCE=${preference}"
+      "CMAKE_LANG_LINKER_PREFERENCE_PROPAGATES=1" "CMAKE_LANG_FLAGS_DEBUG_INIT=-O0 -g"
+      "CMAKE_LANG_FLAGS_RELEASE_INIT=-O3 -DNDEBUG"
+      "CMAKE_LANG_FLAGS_RELWITHDEBINFO_INIT=-O2 -g -DNDEBUG"
+      "CMAKE_LANG_FLAGS_MINSIZEREL_INIT=-Os -DNDEBUG")
+    string(FIND "${rule}" "=" _npusim_eq)
+    string(SUBSTRING "${rule}" 0 ${_npusim_eq} _npusim_var)
+    math(EXPR _npusim_eq "${_npusim_eq} + 1")
+    string(SUBSTRING "${rule}" ${_npusim_eq} -1 _npusim_value)
+    string(REPLACE "LANG" "${lang}" _npusim_var "${_npusim_var}")
+    set(${_npusim_var} "${_npusim_value}")
+  endforeach()
   set(CMAKE_${lang}_FLAGS_INIT "$ENV{${lang}FLAGS} ${CMAKE_${lang}_FLAGS_INIT}")
-  set(CMAKE_${lang}_FLAGS_DEBUG_INIT "-O0 -g")
-  set(CMAKE_${lang}_FLAGS_RELEASE_INIT "-O3 -DNDEBUG")
-  set(CMAKE_${lang}_FLAGS_RELWITHDEBINFO_INIT "-O2 -g -DNDEBUG")
-  set(CMAKE_${lang}_FLAGS_MINSIZEREL_INIT "-Os -DNDEBUG")
   cmake_initialize_per_config_variable(CMAKE_${lang}_FLAGS "Flags used by the ${lang} compiler")
   if(CMAKE_ASC_ARCHITECTURES)
     string(APPEND CMAKE_${lang}_FLAGS " --npu-arch=${CMAKE_ASC_ARCHITECTURES}")
