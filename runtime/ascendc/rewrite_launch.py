@@ -186,25 +186,32 @@ def namespace_at(masked, pos):
     return [s for s in stack if s]
 
 
+def global_functions(masked):
+    """Yields (start, paren, close, brace) for each `__global__` function: the keyword's index,
+    its parameter list's parentheses and the body's opening brace (-1 for a declaration)."""
+    for m in re.finditer(r"\b__global__\b", masked):
+        paren = masked.find("(", m.end())
+        close = matching(masked, paren, "(", ")") if paren >= 0 else -1
+        if close < 0:
+            continue
+        brace = close + 1
+        while brace < len(masked) and masked[brace] not in "{;":
+            brace += 1
+        yield m.start(), paren, close, brace if masked.startswith("{", brace) else -1
+
+
 def find_kernels(text):
     """Qualified names of the __global__ kernels defined (not just declared) in the source."""
     masked = mask(text)
     kernels = []
-    for m in re.finditer(r"\b__global__\b", masked):
-        paren = masked.find("(", m.end())
-        if paren < 0:
-            continue
-        head = masked[m.end():paren]
-        if "<" in head or re.search(r"\btemplate\b", masked[max(0, m.start() - 200):m.start()]):
+    for start, paren, close, brace in global_functions(masked):
+        head = masked[start + len("__global__"):paren]
+        if "<" in head or re.search(r"\btemplate\b", masked[max(0, start - 200):start]):
             continue  # template kernels cannot be registered by name
         name = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", head)
-        close = matching(masked, paren, "(", ")")
-        if not name or close < 0:
-            continue
-        after = masked[close + 1:].lstrip()
-        if not after.startswith("{"):
+        if not name or brace < 0 or masked[close + 1:brace].strip():
             continue  # a declaration
-        path = namespace_at(masked, m.start())
+        path = namespace_at(masked, start)
         if path is None:
             continue
         kernels.append((name.group(1), "::".join(path + [name.group(1)])))
@@ -220,20 +227,10 @@ def insert_kernel_cores(text):
     Kernels without the qualifier are left exactly as written."""
     masked = mask(text)
     inserts = []
-    for m in re.finditer(r"\b__global__\b", masked):
-        paren = masked.find("(", m.end())
-        if paren < 0:
-            continue
-        start = max(masked.rfind(c, 0, m.start()) for c in ";{}>")
-        head = masked[start + 1:paren]
+    for start, paren, _, brace in global_functions(masked):
+        head = masked[max(masked.rfind(c, 0, start) for c in ";{}>") + 1:paren]
         core = next((name for q, name in _CORE_QUALIFIERS if re.search(r"\b%s\b" % q, head)), None)
-        close = matching(masked, paren, "(", ")")
-        if core is None or close < 0:
-            continue
-        brace = close + 1
-        while brace < len(masked) and masked[brace] not in "{;":
-            brace += 1
-        if brace < len(masked) and masked[brace] == "{":
+        if core is not None and brace >= 0:
             inserts.append((brace + 1, ' ::npusim::ascendc::kernel_core("%s");' % core))
     for pos, code in reversed(inserts):
         text = text[:pos] + code + text[pos:]
