@@ -15,6 +15,7 @@
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
 //   shape_ops.h   Gather, Compare, Select
+//   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
 
@@ -39,6 +40,7 @@
 #include "npusim/ascendc/tensor.h"
 #include "npusim/ascendc/tpipe.h"
 #include "npusim/ascendc/trace.h"
+#include "npusim/ascendc/utility.h"
 #include "npusim/ascendc/vector_ops.h"
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // CANN 9's static-tensor programming on the twin: InitSocState, LocalMemAllocator allocations
 // (addresses, positions, capacity), results, the recorded trace with PipeBarrier ordering, and
-// the errors for mixing with TPipe and for overflowing a memory.
+// the errors for mixing with TPipe and for overflowing a memory; tensors placed by address; the
+// compile-time helpers (block sizes, IsSameType, Conditional).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -107,6 +108,50 @@ TEST(StaticTensor, MisuseIsAKernelErrorNamingTheCall) {
   r = run_blocks(&allocator_wrong_position, 1, nullptr);
   EXPECT_NE(r.first_error().find("position VECIN is not in L1"), std::string::npos)
       << r.first_error();
+}
+
+// Two tensors placed by address in UB; the result is read back through a third view of the
+// first one's bytes.
+extern "C" __global__ __vector__ void placed_scale(GM_ADDR x, GM_ADDR z) {
+  constexpr std::uint32_t kN = 64;
+  AscendC::GlobalTensor<float> gx, gz;
+  gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), kN);
+  gz.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z), kN);
+  AscendC::LocalTensor<float> in(AscendC::TPosition::VECIN, 0, kN);
+  AscendC::LocalTensor<float> out(AscendC::TPosition::VECOUT, kN * sizeof(float), kN);
+  AscendC::DataCopy(in, gx, kN);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  AscendC::Muls(out, in, 3.0f, kN);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  AscendC::LocalTensor<float> again(AscendC::TPosition::VECCALC, kN * sizeof(float), kN);
+  AscendC::DataCopy(gz, again, kN);
+}
+
+extern "C" __global__ __vector__ void placed_beyond_ub(GM_ADDR) {
+  AscendC::LocalTensor<float> t(AscendC::TPosition::VECIN, 192 * 1024 - 64, 32);
+}
+
+TEST(StaticTensor, TensorsPlacedByAddressShareTheMemory) {
+  std::vector<float> x(64), z(64, -1.0f);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) - 7.0f;
+  auto r = run_blocks(&placed_scale, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                      reinterpret_cast<GM_ADDR>(z.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (std::size_t i = 0; i < z.size(); ++i) ASSERT_EQ(z[i], 3.0f * x[i]) << i;
+  r = run_blocks(&placed_beyond_ub, 1, nullptr);
+  EXPECT_NE(r.first_error().find("32 elements of 4 bytes at address 196544 of VECIN end at "
+                                 "196672, beyond its 196608 bytes"),
+            std::string::npos)
+      << r.first_error();
+}
+
+TEST(StaticTensor, CompileTimeHelpers) {
+  static_assert(AscendC::ONE_BLK_SIZE == 32 && AscendC::ONE_REPEAT_BYTE_SIZE == 256);
+  static_assert(AscendC::ONE_REPEAT_BYTE_SIZE == AscendC::DEFAULT_BLK_NUM * AscendC::ONE_BLK_SIZE);
+  EXPECT_TRUE((AscendC::IsSameType<half, half>::value));
+  EXPECT_FALSE((AscendC::IsSameType<half, float>::value));
+  EXPECT_EQ(sizeof(AscendC::Conditional<true, float, half>::type), 4u);
+  EXPECT_EQ(sizeof(AscendC::Conditional<false, float, half>::type), 2u);
 }
 
 }  // namespace

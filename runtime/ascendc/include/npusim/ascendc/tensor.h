@@ -158,6 +158,15 @@ class LocalTensor {
   /// Twin constructor (used by TQue/TBuf).
   LocalTensor(T* data, std::uint32_t size, TPosition pos, std::int32_t slot)
       : data_(data), size_(size), pos_(pos), slot_(slot) {}
+  /// CANN 9's address form: `size` elements at byte address `addr` of the physical memory behind
+  /// `pos` (static-tensor kernels place their tensors themselves). A KernelError names the
+  /// position, address and size when they leave the memory.
+  LocalTensor(TPosition pos, std::uint32_t addr, std::uint32_t size)
+      : data_(place(pos, addr, size)), size_(size), pos_(pos) {
+    auto& ctx = npusim::ascendc::block();
+    npusim::ascendc::ScalarPause pause(ctx);  // placing a tensor is bookkeeping, not kernel work
+    slot_ = ctx.add_slot(mem(), addr, static_cast<std::uint32_t>(size * sizeof(T)));
+  }
 
   LocalTensor operator[](std::uint32_t offset) const {
     if (offset > size_)
@@ -204,6 +213,23 @@ class LocalTensor {
   npusim::ascendc::Mem mem() const { return npusim::ascendc::mem_of(pos_); }
 
  private:
+  static T* place(TPosition pos, std::uint32_t addr, std::uint32_t size) {
+    auto& ctx = npusim::ascendc::block();
+    const npusim::ascendc::Mem m = npusim::ascendc::mem_of(pos);
+    const std::uint64_t end = addr + static_cast<std::uint64_t>(size) * sizeof(T);
+    if (m == npusim::ascendc::Mem::kGm || m == npusim::ascendc::Mem::kNone) {
+      npusim::ascendc::fail("LocalTensor(TPosition, addr, size)", "position %s is not a local "
+                            "memory", npusim::ascendc::position_name(pos));
+    }
+    if (end > ctx.capacity(m)) {
+      npusim::ascendc::fail("LocalTensor(TPosition, addr, size)",
+                            "%u elements of %zu bytes at address %u of %s end at %llu, beyond "
+                            "its %u bytes", size, sizeof(T), addr,
+                            npusim::ascendc::position_name(pos),
+                            static_cast<unsigned long long>(end), ctx.capacity(m));
+    }
+    return reinterpret_cast<T*>(ctx.base(m) + addr);
+  }
   void check_index(std::uint32_t index, const char* op) const {
     if (data_ == nullptr)
       npusim::ascendc::fail(op, "tensor has no buffer (not from AllocTensor/Get)");
