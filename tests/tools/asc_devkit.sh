@@ -68,4 +68,10 @@ python3 "${RUNNER}" --devkit devkit --list > list.txt
 grep -qx "01_simd_cpp_api/00_introduction: 2 for dav-2201, 1 n/a" list.txt
 rc=0; python3 "${RUNNER}" --devkit nowhere --prefix prefix 2> err.txt || rc=$?
 [[ ${rc} == 2 ]] && grep -q "has no examples/ folder" err.txt
+# tools/conformance.sh --asc-devkit runs it from the install tree and adds its passes and failures.
+mkdir -p prefix/bin prefix/share/npusim && touch prefix/bin/setenv.bash
+ln -sf "${RUNNER}" prefix/share/npusim/asc_devkit.py
+rc=0; bash "${SRC}/tools/conformance.sh" --asc-devkit devkit --prefix prefix --work w2 \
+  --only 00_introduction/ > sh.txt || rc=$?
+[[ ${rc} == 1 ]] && grep -qx "conformance: 1 passed, 1 failed" sh.txt
 echo "asc_devkit: OK"
