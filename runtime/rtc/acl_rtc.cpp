@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: Apache-2.0
+// The aclrtc* C API (acl/acl_rt_compile.h) over rtc::Prog. It needs no aclInit: programs are
+// compiled before the runtime starts (CANN 9's examples do). A handle is valid from
+// aclrtcCreateProg to aclrtcDestroyProg; any other value is ACL_ERROR_RTC_INVALID_PROG.
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt_compile.h"
+#include "runtime/rtc/rtc_prog.h"
+#include "sim/log.h"
+
+namespace {
+
+using npusim::rtc::Prog;
+
+std::mutex& progs_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::set<Prog*>& progs() {
+  static std::set<Prog*> s;
+  return s;
+}
+
+// The live program behind a handle, or nullptr.
+Prog* find(aclrtcProg handle) {
+  const std::lock_guard<std::mutex> lock(progs_mutex());
+  auto it = progs().find(static_cast<Prog*>(handle));
+  return it != progs().end() ? *it : nullptr;
+}
+
+aclError fail(aclError code, const char* api, const std::string& why) {
+  npusim::sim::log_error(std::string(api) + ": " + why + " (error " + std::to_string(code) + ")");
+  return code;
+}
+
+aclError headers_of(int n, const char** headers, const char** names,
+                    std::vector<npusim::rtc::Header>& out) {
+  if (n < 0) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCreateProg", "numHeaders < 0");
+  if (n > 0 && (headers == nullptr || names == nullptr)) {
+    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCreateProg",
+                "numHeaders > 0 but headers or includeNames is NULL");
+  }
+  for (int i = 0; i < n; ++i) {
+    if (headers[i] == nullptr || names[i] == nullptr ||
+        !npusim::rtc::valid_include_name(names[i])) {
+      return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCreateProg",
+                  "header " + std::to_string(i) + ": NULL text or an include name that is not a "
+                  "plain relative path");
+    }
+    out.push_back({names[i], headers[i]});
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclError aclrtcCreateProg(aclrtcProg* prog, const char* src, const char* name, int numHeaders,
+                          const char** headers, const char** includeNames) {
+  if (prog == nullptr || src == nullptr) {
+    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCreateProg", "prog or src is NULL");
+  }
+  std::vector<npusim::rtc::Header> list;
+  const aclError rc = headers_of(numHeaders, headers, includeNames, list);
+  if (rc != ACL_SUCCESS) return rc;
+  auto p = std::make_unique<Prog>(src, name != nullptr ? name : "", std::move(list));
+  const std::lock_guard<std::mutex> lock(progs_mutex());
+  progs().insert(p.get());
+  *prog = p.release();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcDestroyProg(aclrtcProg* prog) {
+  if (prog == nullptr) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcDestroyProg", "prog is NULL");
+  Prog* p = static_cast<Prog*>(*prog);
+  {
+    const std::lock_guard<std::mutex> lock(progs_mutex());
+    if (progs().erase(p) == 0) {
+      return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcDestroyProg", "not a live program");
+    }
+  }
+  delete p;
+  *prog = nullptr;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char** options) {
+  Prog* p = find(prog);
+  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcCompileProg", "not a live program");
+  if (numOptions < 0 || (numOptions > 0 && options == nullptr)) {
+    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCompileProg", "bad numOptions or options");
+  }
+  std::vector<std::string> opts;
+  for (int i = 0; i < numOptions; ++i) {
+    if (options[i] == nullptr) {
+      return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCompileProg",
+                  "option " + std::to_string(i) + " is NULL");
+    }
+    opts.emplace_back(options[i]);
+  }
+  const aclError rc = p->compile(opts);
+  if (rc != ACL_SUCCESS) {
+    return fail(rc, "aclrtcCompileProg", "compilation failed; aclrtcGetCompileLog says why");
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcGetBinDataSize(aclrtcProg prog, size_t* binDataSizeRet) {
+  Prog* p = find(prog);
+  if (p == nullptr || !p->compiled()) {
+    return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetBinDataSize", "not a compiled program");
+  }
+  if (binDataSizeRet == nullptr) {
+    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetBinDataSize", "binDataSizeRet is NULL");
+  }
+  *binDataSizeRet = p->binary().size();
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcGetBinData(aclrtcProg prog, char* binData) {
+  Prog* p = find(prog);
+  if (p == nullptr || !p->compiled()) {
+    return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetBinData", "not a compiled program");
+  }
+  if (binData == nullptr) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetBinData", "binData is NULL");
+  std::memcpy(binData, p->binary().data(), p->binary().size());
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcAddNameExpr(aclrtcProg prog, const char* const nameExpression) {
+  Prog* p = find(prog);
+  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcAddNameExpr", "not a live program");
+  if (nameExpression == nullptr || *nameExpression == '\0') {
+    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcAddNameExpr", "empty name expression");
+  }
+  const aclError rc = p->add_name_expr(nameExpression);
+  if (rc != ACL_SUCCESS) return fail(rc, "aclrtcAddNameExpr", "the program is compiled already");
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcGetLoweredName(aclrtcProg prog, const char* nameExpression,
+                              const char** loweredName) {
+  Prog* p = find(prog);
+  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetLoweredName", "not a live program");
+  if (nameExpression == nullptr || loweredName == nullptr) {
+    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetLoweredName", "NULL argument");
+  }
+  const aclError rc = p->lowered_name(nameExpression, loweredName);
+  if (rc != ACL_SUCCESS) {
+    return fail(rc, "aclrtcGetLoweredName", std::string("no lowered name for ") + nameExpression);
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcGetCompileLogSize(aclrtcProg prog, size_t* logSizeRet) {
+  Prog* p = find(prog);
+  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetCompileLogSize", "not a live program");
+  if (logSizeRet == nullptr) {
+    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetCompileLogSize", "logSizeRet is NULL");
+  }
+  *logSizeRet = p->log().size() + 1;  // with the terminating NUL
+  return ACL_SUCCESS;
+}
+
+aclError aclrtcGetCompileLog(aclrtcProg prog, char* log) {
+  Prog* p = find(prog);
+  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetCompileLog", "not a live program");
+  if (log == nullptr) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetCompileLog", "log is NULL");
+  std::memcpy(log, p->log().c_str(), p->log().size() + 1);
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"
