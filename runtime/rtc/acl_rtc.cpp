@@ -39,6 +39,23 @@ aclError fail(aclError code, const char* api, const std::string& why) {
   return code;
 }
 
+aclError null_arg(const char* api, const char* what) {
+  return fail(ACL_ERROR_RTC_INVALID_INPUT, api, std::string(what) + " is NULL or empty");
+}
+
+// The live program behind `handle` in `out`, else ACL_ERROR_RTC_INVALID_PROG.
+aclError live(aclrtcProg handle, const char* api, Prog*& out) {
+  out = find(handle);
+  return out != nullptr ? ACL_SUCCESS : fail(ACL_ERROR_RTC_INVALID_PROG, api, "not a live program");
+}
+
+// As live(), and the program must have compiled (its binary exists).
+aclError compiled(aclrtcProg handle, const char* api, Prog*& out) {
+  out = find(handle);
+  if (out != nullptr && out->compiled()) return ACL_SUCCESS;
+  return fail(ACL_ERROR_RTC_INVALID_PROG, api, "not a compiled program");
+}
+
 aclError headers_of(int n, const char** headers, const char** names,
                     std::vector<npusim::rtc::Header>& out) {
   if (n < 0) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCreateProg", "numHeaders < 0");
@@ -78,7 +95,7 @@ aclError aclrtcCreateProg(aclrtcProg* prog, const char* src, const char* name, i
 }
 
 aclError aclrtcDestroyProg(aclrtcProg* prog) {
-  if (prog == nullptr) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcDestroyProg", "prog is NULL");
+  if (prog == nullptr) return null_arg("aclrtcDestroyProg", "prog");
   Prog* p = static_cast<Prog*>(*prog);
   {
     const std::lock_guard<std::mutex> lock(progs_mutex());
@@ -92,8 +109,8 @@ aclError aclrtcDestroyProg(aclrtcProg* prog) {
 }
 
 aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char** options) {
-  Prog* p = find(prog);
-  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcCompileProg", "not a live program");
+  Prog* p = nullptr;
+  if (const aclError rc = live(prog, "aclrtcCompileProg", p); rc != ACL_SUCCESS) return rc;
   if (numOptions < 0 || (numOptions > 0 && options == nullptr)) {
     return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcCompileProg", "bad numOptions or options");
   }
@@ -113,32 +130,26 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char** options
 }
 
 aclError aclrtcGetBinDataSize(aclrtcProg prog, size_t* binDataSizeRet) {
-  Prog* p = find(prog);
-  if (p == nullptr || !p->compiled()) {
-    return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetBinDataSize", "not a compiled program");
-  }
-  if (binDataSizeRet == nullptr) {
-    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetBinDataSize", "binDataSizeRet is NULL");
-  }
+  Prog* p = nullptr;
+  if (const aclError rc = compiled(prog, "aclrtcGetBinDataSize", p); rc != ACL_SUCCESS) return rc;
+  if (binDataSizeRet == nullptr) return null_arg("aclrtcGetBinDataSize", "binDataSizeRet");
   *binDataSizeRet = p->binary().size();
   return ACL_SUCCESS;
 }
 
 aclError aclrtcGetBinData(aclrtcProg prog, char* binData) {
-  Prog* p = find(prog);
-  if (p == nullptr || !p->compiled()) {
-    return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetBinData", "not a compiled program");
-  }
-  if (binData == nullptr) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetBinData", "binData is NULL");
+  Prog* p = nullptr;
+  if (const aclError rc = compiled(prog, "aclrtcGetBinData", p); rc != ACL_SUCCESS) return rc;
+  if (binData == nullptr) return null_arg("aclrtcGetBinData", "binData");
   std::memcpy(binData, p->binary().data(), p->binary().size());
   return ACL_SUCCESS;
 }
 
 aclError aclrtcAddNameExpr(aclrtcProg prog, const char* const nameExpression) {
-  Prog* p = find(prog);
-  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcAddNameExpr", "not a live program");
+  Prog* p = nullptr;
+  if (const aclError rc = live(prog, "aclrtcAddNameExpr", p); rc != ACL_SUCCESS) return rc;
   if (nameExpression == nullptr || *nameExpression == '\0') {
-    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcAddNameExpr", "empty name expression");
+    return null_arg("aclrtcAddNameExpr", "nameExpression");
   }
   const aclError rc = p->add_name_expr(nameExpression);
   if (rc != ACL_SUCCESS) return fail(rc, "aclrtcAddNameExpr", "the program is compiled already");
@@ -147,10 +158,10 @@ aclError aclrtcAddNameExpr(aclrtcProg prog, const char* const nameExpression) {
 
 aclError aclrtcGetLoweredName(aclrtcProg prog, const char* nameExpression,
                               const char** loweredName) {
-  Prog* p = find(prog);
-  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetLoweredName", "not a live program");
+  Prog* p = nullptr;
+  if (const aclError rc = live(prog, "aclrtcGetLoweredName", p); rc != ACL_SUCCESS) return rc;
   if (nameExpression == nullptr || loweredName == nullptr) {
-    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetLoweredName", "NULL argument");
+    return null_arg("aclrtcGetLoweredName", "nameExpression or loweredName");
   }
   const aclError rc = p->lowered_name(nameExpression, loweredName);
   if (rc != ACL_SUCCESS) {
@@ -160,19 +171,17 @@ aclError aclrtcGetLoweredName(aclrtcProg prog, const char* nameExpression,
 }
 
 aclError aclrtcGetCompileLogSize(aclrtcProg prog, size_t* logSizeRet) {
-  Prog* p = find(prog);
-  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetCompileLogSize", "not a live program");
-  if (logSizeRet == nullptr) {
-    return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetCompileLogSize", "logSizeRet is NULL");
-  }
+  Prog* p = nullptr;
+  if (const aclError rc = live(prog, "aclrtcGetCompileLogSize", p); rc != ACL_SUCCESS) return rc;
+  if (logSizeRet == nullptr) return null_arg("aclrtcGetCompileLogSize", "logSizeRet");
   *logSizeRet = p->log().size() + 1;  // with the terminating NUL
   return ACL_SUCCESS;
 }
 
 aclError aclrtcGetCompileLog(aclrtcProg prog, char* log) {
-  Prog* p = find(prog);
-  if (p == nullptr) return fail(ACL_ERROR_RTC_INVALID_PROG, "aclrtcGetCompileLog", "not a live program");
-  if (log == nullptr) return fail(ACL_ERROR_RTC_INVALID_INPUT, "aclrtcGetCompileLog", "log is NULL");
+  Prog* p = nullptr;
+  if (const aclError rc = live(prog, "aclrtcGetCompileLog", p); rc != ACL_SUCCESS) return rc;
+  if (log == nullptr) return null_arg("aclrtcGetCompileLog", "log");
   std::memcpy(log, p->log().c_str(), p->log().size() + 1);
   return ACL_SUCCESS;
 }
