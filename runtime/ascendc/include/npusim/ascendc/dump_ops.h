@@ -60,33 +60,32 @@ constexpr bool kDumpEnabled = true;
 #endif
 
 template <class T>
+inline DumpRequest dump_request(const void* data, Mem mem, std::uint64_t addr, std::uint32_t desc,
+                                std::uint32_t count) {
+  DumpRequest r;
+  r.data = data;
+  r.mem = mem;
+  r.dtype = dtype_of<T>();
+  r.addr = addr;
+  r.desc = desc;
+  r.count = count;
+  r.block_lines = kDumpBlockLines;
+  return r;
+}
+
+template <class T>
 inline void dump_local(const void* p, Mem mem, std::uint32_t desc, std::uint32_t count,
                        const char* op) {
   if constexpr (kDumpEnabled) {
-    DumpRequest r;
-    r.data = local_dump_data(p, mem, std::uint64_t{count} * sizeof(T), op);
-    r.mem = mem;
-    r.dtype = dtype_of<T>();
-    r.addr = reinterpret_cast<std::uintptr_t>(p);
-    r.desc = desc;
-    r.count = count;
-    r.block_lines = kDumpBlockLines;
-    dump_tensor(r, op);
+    const void* data = local_dump_data(p, mem, std::uint64_t{count} * sizeof(T), op);
+    dump_tensor(dump_request<T>(data, mem, reinterpret_cast<std::uintptr_t>(p), desc, count), op);
   }
 }
 
 template <class T>
 inline void dump_gm(const T* p, std::uint32_t desc, std::uint32_t count, const char* op) {
   if constexpr (kDumpEnabled) {
-    DumpRequest r;
-    r.data = p;
-    r.mem = Mem::kGm;
-    r.dtype = dtype_of<T>();
-    r.addr = reinterpret_cast<std::uintptr_t>(p);
-    r.desc = desc;
-    r.count = count;
-    r.block_lines = kDumpBlockLines;
-    dump_tensor(r, op);
+    dump_tensor(dump_request<T>(p, Mem::kGm, reinterpret_cast<std::uintptr_t>(p), desc, count), op);
   }
 }
 
