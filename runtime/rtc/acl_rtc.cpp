@@ -49,11 +49,16 @@ aclError live(aclrtcProg handle, const char* api, Prog*& out) {
   return out != nullptr ? ACL_SUCCESS : fail(ACL_ERROR_RTC_INVALID_PROG, api, "not a live program");
 }
 
-// As live(), and the program must have compiled (its binary exists).
-aclError compiled(aclrtcProg handle, const char* api, Prog*& out) {
+// The program behind `handle` in `out` — compiled when `need_binary` — and the output `arg`
+// non-NULL; else the code for what is wrong (logged).
+aclError checked(aclrtcProg handle, const char* api, bool need_binary, const void* arg,
+                 const char* arg_name, Prog*& out) {
   out = find(handle);
-  if (out != nullptr && out->compiled()) return ACL_SUCCESS;
-  return fail(ACL_ERROR_RTC_INVALID_PROG, api, "not a compiled program");
+  if (out == nullptr || (need_binary && !out->compiled())) {
+    return fail(ACL_ERROR_RTC_INVALID_PROG, api,
+                need_binary ? "not a compiled program" : "not a live program");
+  }
+  return arg != nullptr ? ACL_SUCCESS : null_arg(api, arg_name);
 }
 
 aclError headers_of(int n, const char** headers, const char** names,
@@ -131,18 +136,17 @@ aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char** options
 
 aclError aclrtcGetBinDataSize(aclrtcProg prog, size_t* binDataSizeRet) {
   Prog* p = nullptr;
-  if (const aclError rc = compiled(prog, "aclrtcGetBinDataSize", p); rc != ACL_SUCCESS) return rc;
-  if (binDataSizeRet == nullptr) return null_arg("aclrtcGetBinDataSize", "binDataSizeRet");
-  *binDataSizeRet = p->binary().size();
-  return ACL_SUCCESS;
+  const aclError rc =
+      checked(prog, "aclrtcGetBinDataSize", true, binDataSizeRet, "binDataSizeRet", p);
+  if (rc == ACL_SUCCESS) *binDataSizeRet = p->binary().size();
+  return rc;
 }
 
 aclError aclrtcGetBinData(aclrtcProg prog, char* binData) {
   Prog* p = nullptr;
-  if (const aclError rc = compiled(prog, "aclrtcGetBinData", p); rc != ACL_SUCCESS) return rc;
-  if (binData == nullptr) return null_arg("aclrtcGetBinData", "binData");
-  std::memcpy(binData, p->binary().data(), p->binary().size());
-  return ACL_SUCCESS;
+  const aclError rc = checked(prog, "aclrtcGetBinData", true, binData, "binData", p);
+  if (rc == ACL_SUCCESS) std::memcpy(binData, p->binary().data(), p->binary().size());
+  return rc;
 }
 
 aclError aclrtcAddNameExpr(aclrtcProg prog, const char* const nameExpression) {
@@ -172,18 +176,16 @@ aclError aclrtcGetLoweredName(aclrtcProg prog, const char* nameExpression,
 
 aclError aclrtcGetCompileLogSize(aclrtcProg prog, size_t* logSizeRet) {
   Prog* p = nullptr;
-  if (const aclError rc = live(prog, "aclrtcGetCompileLogSize", p); rc != ACL_SUCCESS) return rc;
-  if (logSizeRet == nullptr) return null_arg("aclrtcGetCompileLogSize", "logSizeRet");
-  *logSizeRet = p->log().size() + 1;  // with the terminating NUL
-  return ACL_SUCCESS;
+  const aclError rc = checked(prog, "aclrtcGetCompileLogSize", false, logSizeRet, "logSizeRet", p);
+  if (rc == ACL_SUCCESS) *logSizeRet = p->log().size() + 1;  // with the terminating NUL
+  return rc;
 }
 
 aclError aclrtcGetCompileLog(aclrtcProg prog, char* log) {
   Prog* p = nullptr;
-  if (const aclError rc = live(prog, "aclrtcGetCompileLog", p); rc != ACL_SUCCESS) return rc;
-  if (log == nullptr) return null_arg("aclrtcGetCompileLog", "log");
-  std::memcpy(log, p->log().c_str(), p->log().size() + 1);
-  return ACL_SUCCESS;
+  const aclError rc = checked(prog, "aclrtcGetCompileLog", false, log, "log", p);
+  if (rc == ACL_SUCCESS) std::memcpy(log, p->log().c_str(), p->log().size() + 1);
+  return rc;
 }
 
 }  // extern "C"

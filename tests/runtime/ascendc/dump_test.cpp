@@ -40,25 +40,22 @@ TEST(DumpTensor, PrintsHeaderAndValuesPerBlock) {
   auto r = run_blocks(&dump_ub_and_gm, 2, reinterpret_cast<GM_ADDR>(x.data()),
                       reinterpret_cast<GM_ADDR>(ints.data()));
   ASSERT_TRUE(r.ok()) << r.first_error();
-  char gm0[64], gm1[64];
-  std::snprintf(gm0, sizeof gm0, "0x%llx", static_cast<unsigned long long>(
-                                               reinterpret_cast<std::uintptr_t>(&ints[0])));
-  std::snprintf(gm1, sizeof gm1, "0x%llx", static_cast<unsigned long long>(
-                                               reinterpret_cast<std::uintptr_t>(&ints[1])));
-  EXPECT_EQ(r.blocks[0].printf_out,
-            "DumpTensor: desc=7, addr=0x40, data_type=float16, position=UB, dump_size=4\n"
-            "[0.000000, 0.500000, 1.000000, 1.500000]\n"
-            "DumpTensor: desc=8, addr=0x44, data_type=float16, position=UB, dump_size=2\n"
-            "[1.000000, 1.500000]\n"
-            "DumpTensor: desc=9, addr=" + std::string(gm0) +
-                ", data_type=int32, position=GM, dump_size=3\n[-3, 40, 500]\n");
-  EXPECT_EQ(r.blocks[1].printf_out,
-            "DumpTensor: desc=7, addr=0x40, data_type=float16, position=UB, dump_size=4\n"
-            "[8.000000, 8.500000, 9.000000, 9.500000]\n"
-            "DumpTensor: desc=8, addr=0x44, data_type=float16, position=UB, dump_size=2\n"
-            "[9.000000, 9.500000]\n"
-            "DumpTensor: desc=9, addr=" + std::string(gm1) +
-                ", data_type=int32, position=GM, dump_size=3\n[40, 500, 6000]\n");
+  for (int b = 0; b < 2; ++b) {
+    const std::string v[4] = {b == 0 ? "0.000000" : "8.000000", b == 0 ? "0.500000" : "8.500000",
+                              b == 0 ? "1.000000" : "9.000000", b == 0 ? "1.500000" : "9.500000"};
+    char gm[64];
+    std::snprintf(gm, sizeof gm, "0x%llx", static_cast<unsigned long long>(
+                                               reinterpret_cast<std::uintptr_t>(&ints[b])));
+    EXPECT_EQ(r.blocks[b].printf_out,
+              "DumpTensor: desc=7, addr=0x40, data_type=float16, position=UB, dump_size=4\n[" +
+                  v[0] + ", " + v[1] + ", " + v[2] + ", " + v[3] +
+                  "]\nDumpTensor: desc=8, addr=0x44, data_type=float16, position=UB, "
+                  "dump_size=2\n[" + v[2] + ", " + v[3] + "]\nDumpTensor: desc=9, addr=" + gm +
+                  ", data_type=int32, position=GM, dump_size=3\n[" +
+                  std::to_string(ints[b]) + ", " + std::to_string(ints[b + 1]) + ", " +
+                  std::to_string(ints[b + 2]) + "]\n")
+        << b;
+  }
 }
 
 TEST(DumpTensor, RecordsOnePaddedCopyBetweenBarriers) {
