@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <string>
@@ -130,6 +131,12 @@ int block_failed(const LaunchState& st, std::uint32_t block, const char* what) {
                      std::to_string(st.block_dim) + " failed: " + what;
   sim::log_error(text);
   st.runtime->set_device_error(std::move(text));
+  // A kernel declared __cube__ runs on the cube cores even when it fails before its first
+  // instruction could tell the launch so: its exception is then the AI Core's.
+  const ascendc::BlockContext* ctx = ascendc::current_block();
+  if (ctx != nullptr && ctx->core_name != nullptr && std::strcmp(ctx->core_name, "AIC") == 0) {
+    return ACL_ERROR_RT_AICORE_EXCEPTION;
+  }
   return st.exception_code;
 }
 

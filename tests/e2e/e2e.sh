@@ -209,6 +209,8 @@ PY
     grep -q '^marker,default,begin,0,' run1/out/msprof_tx.csv
     grep -q '^start_end,copies,h2d,0,' run1/out/msprof_tx.csv
     grep -q '^push_pop,default,d2h,0,' run1/out/msprof_tx.csv ;;
+  rtc)  # aclrtc: a kernel compiled at run time by bin/npusim-asc, loaded and launched
+    build rtc ascendcl acl_rtc; ./rtc > rtc.txt; grep -qx 'rtc ok' rtc.txt ;;
   tdt)  # TDT channel + routed queues between two threads: values checked, 3 identical timelines
     g++ -std=c++17 -O2 -Wall -Werror -D_GLIBCXX_USE_CXX11_ABI=0 -I"${PREFIX}/include" \
         "${SRC}/tdt.cpp" -L"${PREFIX}/lib64" -lacl_tdt_channel -lacl_tdt_queue -lascendcl -pthread \

@@ -14,7 +14,7 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 SOURCES = (".h", ".hpp", ".cpp", ".cc", ".in")
 # The runtime's libraries: folders over the core. The core names none of them.
-LIBRARIES = ["acl", "prof", "dump", "tdt", "hccl", "dvpp", "aclnn", "backend", "securec"]
+LIBRARIES = ["acl", "prof", "dump", "tdt", "hccl", "dvpp", "aclnn", "backend", "securec", "rtc"]
 # What a library may include of another library, and why.
 LIBRARY_USES = {
     ("aclnn", "dump"),  # an operator's inputs and outputs are dumped around its kernels

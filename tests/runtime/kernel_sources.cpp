@@ -25,6 +25,13 @@ __global__ __aicore__ void trap_kernel() {
   asm("trap");
 }
 
+// A __cube__ kernel that traps before any instruction (npusim-asc's rewrite inserts the
+// kernel_core call; this file is not rewritten).
+__global__ __cube__ void cube_trap_kernel() {
+  npusim::ascendc::kernel_core("AIC");
+  asm("trap");
+}
+
 // Stores through GlobalTensor::SetValue, which checks the address against the runtime's memory.
 __global__ __aicore__ void store_checked(GM_ADDR out, int32_t value) {
   AscendC::GlobalTensor<int32_t> g;
@@ -77,6 +84,10 @@ int32_t AddOneDo(uint32_t block_dim, void* stream, int32_t* x) {
 
 int32_t TrapDo(uint32_t block_dim, void* stream) {
   return npusim::ascendc::launch(trap_kernel, "trap_kernel", block_dim, nullptr, stream);
+}
+
+int32_t CubeTrapDo(uint32_t block_dim, void* stream) {
+  return npusim::ascendc::launch(cube_trap_kernel, "cube_trap_kernel", block_dim, nullptr, stream);
 }
 
 int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value) {

@@ -12,6 +12,8 @@ int32_t HelloDo(uint32_t block_dim, void* stream, int32_t tag);
 int32_t AddOneDo(uint32_t block_dim, void* stream, int32_t* x);
 /// Each block prints "before the trap <b>", then traps.
 int32_t TrapDo(uint32_t block_dim, void* stream);
+// A __cube__ kernel trapping before its first instruction.
+int32_t CubeTrapDo(uint32_t block_dim, void* stream);
 /// *out = value through GlobalTensor::SetValue (the runtime checks the address).
 int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value);
 /// Raw store `value` at `out + offset` (no twin check: a fault is caught by the launcher).

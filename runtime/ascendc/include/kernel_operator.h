@@ -7,6 +7,7 @@
 //   tensor.h      TPosition, LocalTensor, GlobalTensor
 //   tpipe.h       TPipe, TQue/TQueBind, TBuf, SetFlag/WaitFlag/PipeBarrier
 //   debug_assert.h   ascendc_assert
+//   dump_ops.h    DumpTensor (and the asc_dump family of utils/debug/asc_dump.h)
 //   static_tensor.h  static-tensor programming: InitSocState, LocalMemAllocator<Hardware::...>
 //   data_copy.h   DataCopy (GM<->UB, GM->L1, ND2NZ, DataCopyParams), DataCopyPad
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
@@ -31,6 +32,7 @@
 #include "npusim/ascendc/data_copy.h"
 #include "npusim/ascendc/debug_assert.h"
 #include "npusim/ascendc/device.h"
+#include "npusim/ascendc/dump_ops.h"
 #include "npusim/ascendc/half.h"
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/shape_ops.h"

@@ -133,6 +133,12 @@ TEST_F(KernelTest, TrapIsReportedByDeviceSynchronizeToo) {
   EXPECT_EQ(aclrtSynchronizeDevice(), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
 }
 
+// A __cube__ kernel failing before its first instruction is still an AI Core (cube) exception.
+TEST_F(KernelTest, DeclaredCubeKernelTrapIsAnAiCoreException) {
+  ASSERT_EQ(CubeTrapDo(2, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+}
+
 TEST_F(KernelTest, StopModeSkipsLaterTasksOfTheContextAndRefusesNewOnes) {
   zero();
   aclrtStream other = nullptr;
