@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+// CANN 9's Ascend C C API on the twin (dav-2201), part 1: state, system variables,
+// synchronisation and GM <-> UB data movement. Kernels reach it through c_api/asc_simd.h;
+// the vector compute part is c_api_vector.h.
+//
+// The C API works on raw __ubuf__ / __gm__ pointers. Its calls are the C++ API's instructions
+// under other names, so they share the C++ API's twin bodies and record the same instructions:
+// asc_copy_gm2ub = DataCopy GM -> UB (MTE2), asc_copy_ub2gm = DataCopy UB -> GM (MTE3), the
+// _align forms = DataCopyPad, asc_sync_notify / asc_sync_wait = SetFlag / WaitFlag,
+// asc_sync_pipe(PIPE_ALL) and asc_sync = PipeBarrier<PIPE_ALL>. A `_sync` variant is the call
+// followed by asc_sync (every pipe waits for it). Calls the twin does not model (cube, atomics,
+// cache control, the dav-3510 register API, ...) are not declared: using one fails to compile.
+//
+// UB arrays: a kernel declares them as `__ubuf__ T name[N]`; CANN's compiler places those in
+// UB, the twin (whose __ubuf__ is empty) on the block thread's stack. So a C API UB pointer is
+// host memory outside the twin's UB arena: the twin cannot check its bounds or 32-byte alignment
+// (a null pointer is a KernelError) and tracks no buffer for it; the instructions' order comes
+// only from the kernel's own synchronisation, as on the device.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "npusim/ascendc/block_context.h"
+#include "npusim/ascendc/data_copy.h"
+#include "npusim/ascendc/device.h"
+#include "npusim/ascendc/static_tensor.h"
+#include "npusim/ascendc/tensor.h"
+#include "npusim/ascendc/tpipe.h"
+
+namespace npusim::ascendc::capi {
+
+/// The twin pipe of a pipe_t; KernelError naming `op` for PIPE_ALL and the pipes dav-2201 lacks.
+inline Pipe pipe_of(pipe_t p, const char* op) {
+  switch (p) {
+    case PIPE_S: return Pipe::kScalar;
+    case PIPE_V: return Pipe::kVector;
+    case PIPE_M: return Pipe::kCube;
+    case PIPE_MTE1: return Pipe::kMte1;
+    case PIPE_MTE2: return Pipe::kMte2;
+    case PIPE_MTE3: return Pipe::kMte3;
+    case PIPE_FIX: return Pipe::kFixpipe;
+    default: fail(op, "pipe %d is not a single pipe of this core", static_cast<int>(p));
+  }
+}
+
+/// The two ends of a copy between a C API UB pointer and GM (no arena checks: see above).
+inline CopyEnds gm2ub_ends(void* ub, const void* gm, const char* op) {
+  if (ub == nullptr) fail(op, "null UB address");
+  return {static_cast<std::uint8_t*>(ub), static_cast<const std::uint8_t*>(gm), Mem::kUb,
+          Mem::kGm, -1, -1, false, false};
+}
+inline CopyEnds ub2gm_ends(void* gm, const void* ub, const char* op) {
+  if (ub == nullptr) fail(op, "null UB address");
+  return {static_cast<std::uint8_t*>(gm), static_cast<const std::uint8_t*>(ub), Mem::kGm,
+          Mem::kUb, -1, -1, false, false};
+}
+
+/// The bursts form of asc_copy_gm2ub / asc_copy_ub2gm: n_burst bursts of len_burst 32-byte
+/// blocks, src_gap / dst_gap 32-byte blocks between bursts (DataCopy with DataCopyParams).
+inline void copy_blocks(const CopyEnds& e, std::uint16_t n_burst, std::uint16_t len_burst,
+                        std::uint16_t src_gap, std::uint16_t dst_gap, const char* op) {
+  if (n_burst == 0 || n_burst > 4095) fail(op, "n_burst %u outside [1, 4095]", n_burst);
+  if (len_burst == 0) fail(op, "len_burst must be at least 1 (32-byte blocks)");
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  const std::uint64_t len = len_burst * 32ull;
+  strided_copy(ctx, e, DType::kUInt8, n_burst, len, len + src_gap * 32ull, len + dst_gap * 32ull,
+               op);
+}
+
+/// The size form: `size` bytes rounded down to whole 32-byte blocks, as the device moves them.
+inline void copy_size(const CopyEnds& e, std::uint32_t size, const char* op) {
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  const std::uint64_t bytes = size / 32u * 32ull;
+  strided_copy(ctx, e, DType::kUInt8, 1, bytes, bytes, bytes, op);
+}
+
+/// Element types of the _align copies: 8, 16 and 32 bits (and 64 bits UB -> GM).
+template <class T, std::size_t kMaxBytes>
+constexpr bool kAlignType = (std::is_arithmetic_v<T> || IsSmallFloat<T>::value) &&
+                            !std::is_same_v<T, bool> && sizeof(T) <= kMaxBytes;
+
+/// asc_copy_gm2ub_align: DataCopyPad GM -> UB. len_burst in bytes; src_gap in bytes (GM side),
+/// dst_gap in 32-byte blocks (UB side); every UB row starts 32-byte aligned, holding
+/// left_pad + data + right_pad elements (the padding elements are left as they were).
+template <class T>
+void copy_in_align(T* dst, const T* src, std::uint16_t n_burst, std::uint32_t len_burst,
+                   std::uint8_t left_pad, std::uint8_t right_pad, std::uint32_t src_gap,
+                   std::uint32_t dst_gap, const char* op) {
+  if (n_burst == 0 || n_burst > 4095) fail(op, "n_burst %u outside [1, 4095]", n_burst);
+  if (left_pad * sizeof(T) > 32 || right_pad * sizeof(T) > 32)
+    fail(op, "padding of %u / %u elements exceeds 32 bytes", left_pad, right_pad);
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  const AscendC::DataCopyExtParams p(n_burst, len_burst, src_gap, dst_gap);
+  const AscendC::DataCopyPadExtParams<T> pad(false, left_pad, right_pad, T());
+  pad_in_body(ctx, gm2ub_ends(dst, src, op), p, pad, op);
+}
+
+/// asc_copy_ub2gm_align: DataCopyPad UB -> GM. len_burst in bytes; src_gap in 32-byte blocks
+/// (UB rows start 32-byte aligned), dst_gap in bytes (GM side). Padding applies only to GM ->
+/// UB copies: a non-zero padding is a KernelError.
+template <class T>
+void copy_out_align(T* dst, const T* src, std::uint16_t n_burst, std::uint32_t len_burst,
+                    std::uint8_t left_pad, std::uint8_t right_pad, std::uint32_t src_gap,
+                    std::uint32_t dst_gap, const char* op) {
+  if (n_burst == 0 || n_burst > 4095) fail(op, "n_burst %u outside [1, 4095]", n_burst);
+  if (left_pad != 0 || right_pad != 0) fail(op, "padding applies only to GM -> UB copies");
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  const AscendC::DataCopyExtParams p(n_burst, len_burst, src_gap, dst_gap);
+  pad_out_body(ctx, ub2gm_ends(dst, src, op), dtype_of<T>(), p, op);
+}
+
+}  // namespace npusim::ascendc::capi
+
+// ---- state and system variables ----
+
+/// Initialises the core's state at kernel start (AscendC::InitSocState: full vector mask).
+inline void asc_init() { AscendC::InitSocState(); }
+inline std::int64_t asc_get_block_idx() { return AscendC::GetBlockIdx(); }
+inline std::int64_t asc_get_block_num() { return AscendC::GetBlockNum(); }
+
+// ---- synchronisation ----
+
+/// Every pipe waits for everything issued so far (PipeBarrier<PIPE_ALL>).
+inline void asc_sync() { npusim::ascendc::block().barrier_all(); }
+inline void asc_sync_vec() { asc_sync(); }
+
+/// `tpipe`'s next instruction waits for what `pipe` had issued at the notify (SetFlag/WaitFlag).
+inline void asc_sync_notify(pipe_t pipe, pipe_t tpipe, event_t id) {
+  using npusim::ascendc::capi::pipe_of;
+  npusim::ascendc::block().set_flag(pipe_of(pipe, "asc_sync_notify"),
+                                    pipe_of(tpipe, "asc_sync_notify"), id);
+}
+inline void asc_sync_wait(pipe_t pipe, pipe_t tpipe, event_t id) {
+  using npusim::ascendc::capi::pipe_of;
+  npusim::ascendc::block().wait_flag(pipe_of(pipe, "asc_sync_wait"),
+                                     pipe_of(tpipe, "asc_sync_wait"), id);
+}
+
+/// Barrier on one pipe (in order anyway in the trace model) or on all (PIPE_ALL); PIPE_S is not
+/// allowed (the scalar unit orders itself).
+inline void asc_sync_pipe(pipe_t pipe) {
+  if (pipe == PIPE_S) npusim::ascendc::fail("asc_sync_pipe", "PIPE_S cannot be a barrier's pipe");
+  if (pipe != PIPE_ALL) (void)npusim::ascendc::capi::pipe_of(pipe, "asc_sync_pipe");
+  pipe_barrier(pipe);
+}
+
+namespace npusim::ascendc::capi {
+/// asc_sync_mte2 / asc_sync_mte3: the other two vector-core pipes wait for `from` (event `id`).
+inline void sync_from(Pipe from, Pipe other1, Pipe other2, int id) {
+  BlockContext& ctx = block();
+  ctx.set_flag(from, other1, id);
+  ctx.set_flag(from, other2, id);
+  ctx.wait_flag(from, other1, id);
+  ctx.wait_flag(from, other2, id);
+}
+}  // namespace npusim::ascendc::capi
+
+inline void asc_sync_mte2(int id) {
+  using npusim::ascendc::Pipe;
+  npusim::ascendc::capi::sync_from(Pipe::kMte2, Pipe::kMte3, Pipe::kVector, id);
+}
+inline void asc_sync_mte3(int id) {
+  using npusim::ascendc::Pipe;
+  npusim::ascendc::capi::sync_from(Pipe::kMte3, Pipe::kMte2, Pipe::kVector, id);
+}
+
+// ---- GM <-> UB data movement ----
+
+/// GM -> UB (MTE2): `size` bytes (whole 32-byte blocks), or n_burst bursts of len_burst blocks.
+inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, std::uint32_t size) {
+  using namespace npusim::ascendc::capi;
+  copy_size(gm2ub_ends(dst, src, "asc_copy_gm2ub"), size, "asc_copy_gm2ub");
+}
+inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, std::uint16_t n_burst,
+                           std::uint16_t len_burst, std::uint16_t src_gap, std::uint16_t dst_gap) {
+  using namespace npusim::ascendc::capi;
+  copy_blocks(gm2ub_ends(dst, src, "asc_copy_gm2ub"), n_burst, len_burst, src_gap, dst_gap,
+              "asc_copy_gm2ub");
+}
+inline void asc_copy_gm2ub_sync(__ubuf__ void* dst, __gm__ void* src, std::uint32_t size) {
+  asc_copy_gm2ub(dst, src, size);
+  asc_sync();
+}
+
+/// UB -> GM (MTE3), the same forms.
+inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, std::uint32_t size) {
+  using namespace npusim::ascendc::capi;
+  copy_size(ub2gm_ends(dst, src, "asc_copy_ub2gm"), size, "asc_copy_ub2gm");
+}
+inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, std::uint16_t n_burst,
+                           std::uint16_t len_burst, std::uint16_t src_gap, std::uint16_t dst_gap) {
+  using namespace npusim::ascendc::capi;
+  copy_blocks(ub2gm_ends(dst, src, "asc_copy_ub2gm"), n_burst, len_burst, src_gap, dst_gap,
+              "asc_copy_ub2gm");
+}
+inline void asc_copy_ub2gm_sync(__gm__ void* dst, __ubuf__ void* src, std::uint32_t size) {
+  asc_copy_ub2gm(dst, src, size);
+  asc_sync();
+}
+
+/// GM -> UB with byte-granular bursts and padding (MTE2), see copy_in_align.
+template <class T>
+inline void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, std::uint16_t n_burst,
+                                 std::uint32_t len_burst, std::uint8_t left_padding_num,
+                                 std::uint8_t right_padding_num, std::uint32_t src_gap,
+                                 std::uint32_t dst_gap) {
+  static_assert(npusim::ascendc::capi::kAlignType<T, 4>,
+                "asc_copy_gm2ub_align: 8-, 16- or 32-bit element types only");
+  npusim::ascendc::capi::copy_in_align(dst, src, n_burst, len_burst, left_padding_num,
+                                       right_padding_num, src_gap, dst_gap,
+                                       "asc_copy_gm2ub_align");
+}
+template <class T>
+inline void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, std::uint32_t size) {
+  asc_copy_gm2ub_align(dst, src, 1, size, 0, 0, 0, 0);
+}
+template <class T>
+inline void asc_copy_gm2ub_align_sync(__ubuf__ T* dst, __gm__ T* src, std::uint32_t size) {
+  asc_copy_gm2ub_align(dst, src, size);
+  asc_sync();
+}
+
+/// UB -> GM with byte-granular bursts (MTE3), see copy_out_align.
+template <class T>
+inline void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, std::uint16_t n_burst,
+                                 std::uint32_t len_burst, std::uint8_t left_padding_num,
+                                 std::uint8_t right_padding_num, std::uint32_t src_gap,
+                                 std::uint32_t dst_gap) {
+  static_assert(npusim::ascendc::capi::kAlignType<T, 8>,
+                "asc_copy_ub2gm_align: 8-, 16-, 32- or 64-bit element types only");
+  npusim::ascendc::capi::copy_out_align(dst, src, n_burst, len_burst, left_padding_num,
+                                        right_padding_num, src_gap, dst_gap,
+                                        "asc_copy_ub2gm_align");
+}
+template <class T>
+inline void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, std::uint32_t size) {
+  asc_copy_ub2gm_align(dst, src, 1, size, 0, 0, 0, 0);
+}
+template <class T>
+inline void asc_copy_ub2gm_align_sync(__gm__ T* dst, __ubuf__ T* src, std::uint32_t size) {
+  asc_copy_ub2gm_align(dst, src, size);
+  asc_sync();
+}
