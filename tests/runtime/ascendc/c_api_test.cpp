@@ -5,6 +5,7 @@
 // errors for misuse.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -114,7 +115,7 @@ TEST(CApi, EventFlagsOrderTheTilesOfTheRepeatFormAdd) {
 
 // A count-form op leaves {0, count} in the mask register: with count 3 (binary 11) a repeat-form
 // op then computes the first 2 elements of each repeat; with count 5 (binary 101) the twin
-// refuses; asc_init restores the full mask.
+// refuses; asc_init restores the full mask; asc_set_vector_mask sets it.
 extern "C" __global__ __vector__ void capi_mask(GM_ADDR out, GM_ADDR mode) {
   asc_init();
   __ubuf__ std::int32_t a[128];
@@ -124,6 +125,10 @@ extern "C" __global__ __vector__ void capi_mask(GM_ADDR out, GM_ADDR mode) {
   const std::int32_t m = *reinterpret_cast<__gm__ std::int32_t*>(mode);
   asc_add(d, d, d, m == 1 ? 3u : 5u);  // 0 + 0: changes nothing, sets the mask register
   if (m == 2) asc_init();
+  if (m >= 3) {
+    asc_set_mask_norm();
+    asc_set_vector_mask(0, m == 3 ? 0xfu : 0xf0u);
+  }
   asc_add(d, a, a, 2, 1, 1, 1, 8, 8, 8);
   asc_copy_ub2gm_sync(out, d, sizeof d);
 }
@@ -144,11 +149,22 @@ TEST(CApi, RepeatFormReadsTheMaskRegisterACountFormLeft) {
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], 14) << i;
 
-  mode = 0;
+  mode = 3;  // asc_set_vector_mask(0, 0xf): the first 4 elements of each repeat
+  std::fill(out.begin(), out.end(), -1);
   r = run_blocks(&capi_mask, 1, reinterpret_cast<GM_ADDR>(out.data()),
                  reinterpret_cast<GM_ADDR>(&mode));
-  EXPECT_NE(r.first_error().find("asc_add: the vector mask {0x0, 0x5}"), std::string::npos)
-      << r.first_error();
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], i % 64 < 4 ? 14 : 0) << i;
+
+  for (std::int32_t bad : {0, 4}) {  // {0, 5} from a count form; {0, 0xf0} set by the kernel
+    mode = bad;
+    r = run_blocks(&capi_mask, 1, reinterpret_cast<GM_ADDR>(out.data()),
+                   reinterpret_cast<GM_ADDR>(&mode));
+    EXPECT_NE(r.first_error().find(bad == 0 ? "asc_add: the vector mask {0x0, 0x5}"
+                                            : "asc_add: the vector mask {0x0, 0xf0}"),
+              std::string::npos)
+        << r.first_error();
+  }
 }
 
 // Byte-granular copies (the _align forms), scalar ops on half and relu on int32.
@@ -169,12 +185,17 @@ extern "C" __global__ __vector__ void capi_align(GM_ADDR in, GM_ADDR out, GM_ADD
   asc_relu_sync(v, v, 8);
   asc_copy_ub2gm_align_sync(reinterpret_cast<__gm__ half*>(hv), h, 16 * sizeof(half));
   asc_copy_ub2gm_align_sync(reinterpret_cast<__gm__ std::int32_t*>(hv + 32), v, 32);
+  __ubuf__ std::int32_t w[16];
+  asc_duplicate(w, 9, 16);
+  asc_copy_ub2ub(w + 8, v, 1, 1, 0, 0);  // one 32-byte block, on the V pipe
+  asc_sync_vec();
+  asc_copy_ub2gm(hv + 64, w, sizeof w);
 }
 
 TEST(CApi, AlignCopiesMoveByteRowsAndScalarOpsCompute) {
   std::vector<std::uint8_t> in(64), out(48, 0);
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i + 1);
-  std::vector<std::uint8_t> hv(64, 0xff);
+  std::vector<std::uint8_t> hv(128, 0xff);
   auto* h = reinterpret_cast<half*>(hv.data());
   for (int i = 0; i < 16; ++i) h[i] = half(static_cast<float>(i));
   auto r = run_blocks(&capi_align, 1, in.data(), out.data(), hv.data());
@@ -199,6 +220,15 @@ TEST(CApi, AlignCopiesMoveByteRowsAndScalarOpsCompute) {
   EXPECT_EQ(deps_of(t, 2), std::vector<std::uint32_t>{1});  // asc_sync_mte2
   EXPECT_EQ(t.instrs[5].op, npusim::ascendc::Op::kMax);
   EXPECT_EQ(t.instrs[5].dtype, npusim::ascendc::DType::kFp16);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(reinterpret_cast<std::int32_t*>(hv.data() + 64)[i], i < 8 ? 9 : 0) << i;
+  ASSERT_EQ(t.instrs.size(), 13u);
+  EXPECT_EQ(t.instrs[11].pipe, Pipe::kVector);
+  EXPECT_EQ(t.instrs[11].op, npusim::ascendc::Op::kCopy);
+  EXPECT_EQ(t.instrs[11].src, npusim::ascendc::Mem::kUb);
+  EXPECT_EQ(t.instrs[11].dst, npusim::ascendc::Mem::kUb);
+  EXPECT_EQ(t.instrs[11].bytes, 32u);
+  EXPECT_EQ(deps_of(t, 12), (std::vector<std::uint32_t>{3, 7, 11}));  // asc_sync_vec: all pipes
 }
 
 extern "C" __global__ __vector__ void capi_misuse(GM_ADDR x, GM_ADDR which) {

@@ -5,9 +5,10 @@
 //
 // The C API works on raw __ubuf__ / __gm__ pointers. Its calls are the C++ API's instructions
 // under other names, so they share the C++ API's twin bodies and record the same instructions:
-// asc_copy_gm2ub = DataCopy GM -> UB (MTE2), asc_copy_ub2gm = DataCopy UB -> GM (MTE3), the
-// _align forms = DataCopyPad, asc_sync_notify / asc_sync_wait = SetFlag / WaitFlag,
-// asc_sync_pipe(PIPE_ALL) and asc_sync = PipeBarrier<PIPE_ALL>. A `_sync` variant is the call
+// asc_copy_gm2ub = DataCopy GM -> UB (MTE2), asc_copy_ub2gm = DataCopy UB -> GM (MTE3),
+// asc_copy_ub2ub = DataCopy UB -> UB (V), the _align forms = DataCopyPad, asc_sync_notify /
+// asc_sync_wait = SetFlag / WaitFlag, asc_sync_pipe(PIPE_ALL) and asc_sync =
+// PipeBarrier<PIPE_ALL>. A `_sync` variant is the call
 // followed by asc_sync (every pipe waits for it). Calls the twin does not model (cube, atomics,
 // cache control, the dav-3510 register API, ...) are not declared: using one fails to compile.
 //
@@ -44,19 +45,15 @@ inline Pipe pipe_of(pipe_t p, const char* op) {
   }
 }
 
-/// The two ends of a copy between a C API UB pointer and GM (no arena checks: see above).
-inline CopyEnds gm2ub_ends(void* ub, const void* gm, const char* op) {
-  if (ub == nullptr) fail(op, "null UB address");
-  return {static_cast<std::uint8_t*>(ub), static_cast<const std::uint8_t*>(gm), Mem::kUb,
-          Mem::kGm, -1, -1, false, false};
-}
-inline CopyEnds ub2gm_ends(void* gm, const void* ub, const char* op) {
-  if (ub == nullptr) fail(op, "null UB address");
-  return {static_cast<std::uint8_t*>(gm), static_cast<const std::uint8_t*>(ub), Mem::kGm,
-          Mem::kUb, -1, -1, false, false};
+/// The two ends of a copy between C API pointers (no arena checks: see above).
+inline CopyEnds raw_ends(void* dst, Mem dst_mem, const void* src, Mem src_mem, const char* op) {
+  if ((dst_mem == Mem::kUb && dst == nullptr) || (src_mem == Mem::kUb && src == nullptr))
+    fail(op, "null UB address");
+  return {static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src), dst_mem, src_mem,
+          -1, -1, false, false};
 }
 
-/// The bursts form of asc_copy_gm2ub / asc_copy_ub2gm: n_burst bursts of len_burst 32-byte
+/// The bursts form of asc_copy_gm2ub / ub2gm / ub2ub: n_burst bursts of len_burst 32-byte
 /// blocks, src_gap / dst_gap 32-byte blocks between bursts (DataCopy with DataCopyParams).
 inline void copy_blocks(const CopyEnds& e, std::uint16_t n_burst, std::uint16_t len_burst,
                         std::uint16_t src_gap, std::uint16_t dst_gap, const char* op) {
@@ -96,7 +93,7 @@ void copy_in_align(T* dst, const T* src, std::uint16_t n_burst, std::uint32_t le
   ScalarPause pause(ctx);
   const AscendC::DataCopyExtParams p(n_burst, len_burst, src_gap, dst_gap);
   const AscendC::DataCopyPadExtParams<T> pad(false, left_pad, right_pad, T());
-  pad_in_body(ctx, gm2ub_ends(dst, src, op), p, pad, op);
+  pad_in_body(ctx, raw_ends(dst, Mem::kUb, src, Mem::kGm, op), p, pad, op);
 }
 
 /// asc_copy_ub2gm_align: DataCopyPad UB -> GM. len_burst in bytes; src_gap in 32-byte blocks
@@ -111,7 +108,7 @@ void copy_out_align(T* dst, const T* src, std::uint16_t n_burst, std::uint32_t l
   auto& ctx = block();
   ScalarPause pause(ctx);
   const AscendC::DataCopyExtParams p(n_burst, len_burst, src_gap, dst_gap);
-  pad_out_body(ctx, ub2gm_ends(dst, src, op), dtype_of<T>(), p, op);
+  pad_out_body(ctx, raw_ends(dst, Mem::kGm, src, Mem::kUb, op), dtype_of<T>(), p, op);
 }
 
 }  // namespace npusim::ascendc::capi
@@ -169,80 +166,51 @@ inline void asc_sync_mte3(int id) {
   npusim::ascendc::capi::sync_from(Pipe::kMte3, Pipe::kMte2, Pipe::kVector, id);
 }
 
-// ---- GM <-> UB data movement ----
+// ---- data movement ----
 
-/// GM -> UB (MTE2): `size` bytes (whole 32-byte blocks), or n_burst bursts of len_burst blocks.
-inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, std::uint32_t size) {
-  using namespace npusim::ascendc::capi;
-  copy_size(gm2ub_ends(dst, src, "asc_copy_gm2ub"), size, "asc_copy_gm2ub");
-}
-inline void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, std::uint16_t n_burst,
-                           std::uint16_t len_burst, std::uint16_t src_gap, std::uint16_t dst_gap) {
-  using namespace npusim::ascendc::capi;
-  copy_blocks(gm2ub_ends(dst, src, "asc_copy_gm2ub"), n_burst, len_burst, src_gap, dst_gap,
-              "asc_copy_gm2ub");
-}
-inline void asc_copy_gm2ub_sync(__ubuf__ void* dst, __gm__ void* src, std::uint32_t size) {
-  asc_copy_gm2ub(dst, src, size);
-  asc_sync();
-}
+// asc_copy_gm2ub (MTE2), asc_copy_ub2gm (MTE3), asc_copy_ub2ub (V): `size` bytes (whole 32-byte
+// blocks), or n_burst bursts of len_burst 32-byte blocks with gaps; the _sync form.
+#define NPUSIM_CAPI_COPY(NAME, DST_Q, DST_MEM, SRC_Q, SRC_MEM)                                   \
+  inline void NAME(DST_Q void* dst, SRC_Q void* src, std::uint32_t size) {                      \
+    using namespace npusim::ascendc;                                                            \
+    capi::copy_size(capi::raw_ends(dst, Mem::DST_MEM, src, Mem::SRC_MEM, #NAME), size, #NAME);  \
+  }                                                                                             \
+  inline void NAME(DST_Q void* dst, SRC_Q void* src, std::uint16_t n_burst,                     \
+                   std::uint16_t len_burst, std::uint16_t src_gap, std::uint16_t dst_gap) {     \
+    using namespace npusim::ascendc;                                                            \
+    capi::copy_blocks(capi::raw_ends(dst, Mem::DST_MEM, src, Mem::SRC_MEM, #NAME), n_burst,     \
+                      len_burst, src_gap, dst_gap, #NAME);                                      \
+  }                                                                                             \
+  inline void NAME##_sync(DST_Q void* dst, SRC_Q void* src, std::uint32_t size) {               \
+    NAME(dst, src, size);                                                                       \
+    asc_sync();                                                                                 \
+  }
+NPUSIM_CAPI_COPY(asc_copy_gm2ub, __ubuf__, kUb, __gm__, kGm)
+NPUSIM_CAPI_COPY(asc_copy_ub2gm, __gm__, kGm, __ubuf__, kUb)
+NPUSIM_CAPI_COPY(asc_copy_ub2ub, __ubuf__, kUb, __ubuf__, kUb)
+#undef NPUSIM_CAPI_COPY
 
-/// UB -> GM (MTE3), the same forms.
-inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, std::uint32_t size) {
-  using namespace npusim::ascendc::capi;
-  copy_size(ub2gm_ends(dst, src, "asc_copy_ub2gm"), size, "asc_copy_ub2gm");
-}
-inline void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, std::uint16_t n_burst,
-                           std::uint16_t len_burst, std::uint16_t src_gap, std::uint16_t dst_gap) {
-  using namespace npusim::ascendc::capi;
-  copy_blocks(ub2gm_ends(dst, src, "asc_copy_ub2gm"), n_burst, len_burst, src_gap, dst_gap,
-              "asc_copy_ub2gm");
-}
-inline void asc_copy_ub2gm_sync(__gm__ void* dst, __ubuf__ void* src, std::uint32_t size) {
-  asc_copy_ub2gm(dst, src, size);
-  asc_sync();
-}
-
-/// GM -> UB with byte-granular bursts and padding (MTE2), see copy_in_align.
-template <class T>
-inline void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, std::uint16_t n_burst,
-                                 std::uint32_t len_burst, std::uint8_t left_padding_num,
-                                 std::uint8_t right_padding_num, std::uint32_t src_gap,
-                                 std::uint32_t dst_gap) {
-  static_assert(npusim::ascendc::capi::kAlignType<T, 4>,
-                "asc_copy_gm2ub_align: 8-, 16- or 32-bit element types only");
-  npusim::ascendc::capi::copy_in_align(dst, src, n_burst, len_burst, left_padding_num,
-                                       right_padding_num, src_gap, dst_gap,
-                                       "asc_copy_gm2ub_align");
-}
-template <class T>
-inline void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, std::uint32_t size) {
-  asc_copy_gm2ub_align(dst, src, 1, size, 0, 0, 0, 0);
-}
-template <class T>
-inline void asc_copy_gm2ub_align_sync(__ubuf__ T* dst, __gm__ T* src, std::uint32_t size) {
-  asc_copy_gm2ub_align(dst, src, size);
-  asc_sync();
-}
-
-/// UB -> GM with byte-granular bursts (MTE3), see copy_out_align.
-template <class T>
-inline void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, std::uint16_t n_burst,
-                                 std::uint32_t len_burst, std::uint8_t left_padding_num,
-                                 std::uint8_t right_padding_num, std::uint32_t src_gap,
-                                 std::uint32_t dst_gap) {
-  static_assert(npusim::ascendc::capi::kAlignType<T, 8>,
-                "asc_copy_ub2gm_align: 8-, 16-, 32- or 64-bit element types only");
-  npusim::ascendc::capi::copy_out_align(dst, src, n_burst, len_burst, left_padding_num,
-                                        right_padding_num, src_gap, dst_gap,
-                                        "asc_copy_ub2gm_align");
-}
-template <class T>
-inline void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, std::uint32_t size) {
-  asc_copy_ub2gm_align(dst, src, 1, size, 0, 0, 0, 0);
-}
-template <class T>
-inline void asc_copy_ub2gm_align_sync(__gm__ T* dst, __ubuf__ T* src, std::uint32_t size) {
-  asc_copy_ub2gm_align(dst, src, size);
-  asc_sync();
-}
+// asc_copy_gm2ub_align (MTE2, copy_in_align) and asc_copy_ub2gm_align (MTE3, copy_out_align):
+// the bursts form, the `size` form (one burst of `size` bytes) and the _sync form.
+#define NPUSIM_CAPI_COPY_ALIGN(NAME, DST_Q, SRC_Q, MAX_BYTES, BODY)                              \
+  template <class T>                                                                            \
+  inline void NAME(DST_Q T* dst, SRC_Q T* src, std::uint16_t n_burst, std::uint32_t len_burst,  \
+                   std::uint8_t left_padding_num, std::uint8_t right_padding_num,               \
+                   std::uint32_t src_gap, std::uint32_t dst_gap) {                              \
+    static_assert(npusim::ascendc::capi::kAlignType<T, MAX_BYTES>,                              \
+                  #NAME ": element type not supported");                                        \
+    npusim::ascendc::capi::BODY(dst, src, n_burst, len_burst, left_padding_num,                 \
+                                right_padding_num, src_gap, dst_gap, #NAME);                    \
+  }                                                                                             \
+  template <class T>                                                                            \
+  inline void NAME(DST_Q T* dst, SRC_Q T* src, std::uint32_t size) {                            \
+    NAME(dst, src, 1, size, 0, 0, 0, 0);                                                        \
+  }                                                                                             \
+  template <class T>                                                                            \
+  inline void NAME##_sync(DST_Q T* dst, SRC_Q T* src, std::uint32_t size) {                     \
+    NAME(dst, src, size);                                                                       \
+    asc_sync();                                                                                 \
+  }
+NPUSIM_CAPI_COPY_ALIGN(asc_copy_gm2ub_align, __ubuf__, __gm__, 4, copy_in_align)
+NPUSIM_CAPI_COPY_ALIGN(asc_copy_ub2gm_align, __gm__, __ubuf__, 8, copy_out_align)
+#undef NPUSIM_CAPI_COPY_ALIGN

@@ -10,7 +10,8 @@
 //  - repeat form `asc_op(dst, src0, src1, repeat, 3 block strides, 3 repeat strides)` (binary
 //    ops): `repeat` repeats of 256 bytes addressed as in attention_ops.h, each repeat computing
 //    the elements the mask register enables. The twin models masks enabling the first k
-//    elements of a repeat (asc_init's full mask among them); any other mask is a KernelError;
+//    elements of a repeat (asc_init's full mask among them, or set by asc_set_vector_mask); any
+//    other mask is a KernelError;
 //  - `asc_op_sync(...)`: the count form, then asc_sync.
 // Types outside an op's documented list fail to compile; so do the forms and ops not declared
 // here (unary/scalar repeat forms, compare/select, casts, reductions, ...).
@@ -86,10 +87,12 @@ void binary_masked(Op op, const char* name, T* dst, T* a, T* b, std::uint8_t rep
   auto& ctx = block();
   ScalarPause pause(ctx);
   const std::uint32_t m = mask_elements<T>(ctx, name);
-  binary_repeat_body(ctx, op, name, ub(dst, repeat_span<T>(repeat, m, p.dstBlkStride, p.dstRepStride)),
-                     ub(a, repeat_span<T>(repeat, m, p.src0BlkStride, p.src0RepStride)),
-                     ub(b, repeat_span<T>(repeat, m, p.src1BlkStride, p.src1RepStride)), m, repeat,
-                     p, f);
+  const auto span = [&](std::uint32_t blk, std::uint32_t rep) {
+    return repeat_span<T>(repeat, m, blk, rep);
+  };
+  binary_repeat_body(ctx, op, name, ub(dst, span(p.dstBlkStride, p.dstRepStride)),
+                     ub(a, span(p.src0BlkStride, p.src0RepStride)),
+                     ub(b, span(p.src1BlkStride, p.src1RepStride)), m, repeat, p, f);
 }
 
 template <class T, class F>
@@ -154,6 +157,22 @@ struct WithScalar {
 };
 
 }  // namespace npusim::ascendc::capi
+
+// ---- the mask register (normal mode) ----
+
+/// Normal mask mode: the only mode the twin's repeat forms run in (count mode, which count-form
+/// calls enter and leave themselves, is not offered to kernels: asc_set_mask_count is not
+/// declared), so the register's mode already is normal.
+inline void asc_set_mask_norm() { (void)npusim::ascendc::block(); }
+
+/// The elements of a repeat the repeat forms compute: bit i of {mask1, mask0} enables element i
+/// (mask1: elements 64..127 of 16-bit types). The twin computes masks that enable the first k
+/// elements; a repeat-form op under any other mask is a KernelError.
+inline void asc_set_vector_mask(std::uint64_t mask1, std::uint64_t mask0) {
+  std::uint64_t* mask = npusim::ascendc::block().vector_mask;
+  mask[0] = mask1;
+  mask[1] = mask0;
+}
 
 // Binary ops: count form, repeat form (mask register), _sync form.
 #define NPUSIM_CAPI_BINARY(NAME, OP, FN, TYPES)                                                   \
