@@ -4,13 +4,13 @@
 // the vector compute part is c_api_vector.h.
 //
 // The C API works on raw __ubuf__ / __gm__ pointers. Its calls are the C++ API's instructions
-// under other names, so they share the C++ API's twin bodies and record the same instructions:
-// asc_copy_gm2ub = DataCopy GM -> UB (MTE2), asc_copy_ub2gm = DataCopy UB -> GM (MTE3),
-// asc_copy_ub2ub = DataCopy UB -> UB (V), the _align forms = DataCopyPad, asc_sync_notify /
-// asc_sync_wait = SetFlag / WaitFlag, asc_sync_pipe(PIPE_ALL) and asc_sync =
-// PipeBarrier<PIPE_ALL>. A `_sync` variant is the call
-// followed by asc_sync (every pipe waits for it). Calls the twin does not model (cube, atomics,
-// cache control, the dav-3510 register API, ...) are not declared: using one fails to compile.
+// under other names and record the same instructions and quantities: asc_copy_gm2ub = DataCopy
+// GM -> UB (MTE2), asc_copy_ub2gm = DataCopy UB -> GM (MTE3), asc_copy_ub2ub = DataCopy UB -> UB
+// (V), the _align forms = DataCopyPad, the vector ops = the C++ ops (c_api_vector.h runs their
+// twin bodies), asc_sync_notify / asc_sync_wait = SetFlag / WaitFlag, asc_sync and
+// asc_sync_pipe(PIPE_ALL) = PipeBarrier<PIPE_ALL>. A `_sync` variant is the call followed by
+// asc_sync (every pipe waits for it). Calls the twin does not model (cube, atomics, cache
+// control, the dav-3510 register API, ...) are not declared: using one fails to compile.
 //
 // UB arrays: a kernel declares them as `__ubuf__ T name[N]`; CANN's compiler places those in
 // UB, the twin (whose __ubuf__ is empty) on the block thread's stack. So a C API UB pointer is
@@ -45,33 +45,65 @@ inline Pipe pipe_of(pipe_t p, const char* op) {
   }
 }
 
-/// The two ends of a copy between C API pointers (no arena checks: see above).
-inline CopyEnds raw_ends(void* dst, Mem dst_mem, const void* src, Mem src_mem, const char* op) {
-  if ((dst_mem == Mem::kUb && dst == nullptr) || (src_mem == Mem::kUb && src == nullptr))
+// The copy bodies. They use the C++ API's pieces (check_gm_range, copy_bursts, record_copy:
+// data_copy.h) but not its DataCopy / DataCopyPad bodies, which check their local ends against
+// the UB arena; those bodies stay as they are, since any change to them changes how the
+// compiler builds every kernel using them, and so the basic blocks the timing model counts.
+
+/// One copy between C API pointers: `count` bursts of `len` bytes, burst i at src + i *
+/// src_pitch and dst + i * dst_pitch; the GM end is checked, a UB end must not be null.
+struct RawCopy {
+  std::uint8_t* dst;
+  const std::uint8_t* src;
+  Mem dst_mem;
+  Mem src_mem;
+  DType dtype;
+  bool gm_bursts;  // bursts counted as DataCopyPad GM -> UB counts them (by the GM side alone)
+};
+
+NPUSIM_TWIN_FN inline void raw_copy_body(BlockContext& ctx, const RawCopy& c, std::uint32_t count,
+                                         std::uint64_t len, std::uint64_t src_pitch,
+                                         std::uint64_t dst_pitch, const char* op) {
+  if ((c.dst_mem == Mem::kUb && c.dst == nullptr) || (c.src_mem == Mem::kUb && c.src == nullptr))
     fail(op, "null UB address");
+  if (count == 0 || len == 0) return;
+  const bool gm_src = c.src_mem == Mem::kGm, gm_dst = c.dst_mem == Mem::kGm;
+  if (gm_src) check_gm_range(ctx, c.src, (count - 1) * src_pitch + len, false, op);
+  if (gm_dst) check_gm_range(ctx, c.dst, (count - 1) * dst_pitch + len, true, op);
+  if (ctx.functional) copy_bursts(c.dst, c.src, count, len, src_pitch, dst_pitch);
+  const bool one = c.gm_bursts ? src_pitch == len : src_pitch == len && dst_pitch == len;
+  record_copy(ctx, Op::kCopy, c.dtype, c.src_mem, c.dst_mem, count * len, one ? 1 : count, -1, -1,
+              gm_src ? c.src : gm_dst ? c.dst : nullptr, gm_src ? src_pitch : dst_pitch);
+}
+
+inline RawCopy raw(void* dst, Mem dst_mem, const void* src, Mem src_mem, DType dtype,
+                   bool gm_bursts = false) {
   return {static_cast<std::uint8_t*>(dst), static_cast<const std::uint8_t*>(src), dst_mem, src_mem,
-          -1, -1, false, false};
+          dtype, gm_bursts};
+}
+
+inline void check_bursts(std::uint16_t n_burst, const char* op) {
+  if (n_burst == 0 || n_burst > 4095) fail(op, "n_burst %u outside [1, 4095]", n_burst);
 }
 
 /// The bursts form of asc_copy_gm2ub / ub2gm / ub2ub: n_burst bursts of len_burst 32-byte
 /// blocks, src_gap / dst_gap 32-byte blocks between bursts (DataCopy with DataCopyParams).
-inline void copy_blocks(const CopyEnds& e, std::uint16_t n_burst, std::uint16_t len_burst,
+inline void copy_blocks(const RawCopy& c, std::uint16_t n_burst, std::uint16_t len_burst,
                         std::uint16_t src_gap, std::uint16_t dst_gap, const char* op) {
-  if (n_burst == 0 || n_burst > 4095) fail(op, "n_burst %u outside [1, 4095]", n_burst);
+  check_bursts(n_burst, op);
   if (len_burst == 0) fail(op, "len_burst must be at least 1 (32-byte blocks)");
   auto& ctx = block();
   ScalarPause pause(ctx);
   const std::uint64_t len = len_burst * 32ull;
-  strided_copy(ctx, e, DType::kUInt8, n_burst, len, len + src_gap * 32ull, len + dst_gap * 32ull,
-               op);
+  raw_copy_body(ctx, c, n_burst, len, len + src_gap * 32ull, len + dst_gap * 32ull, op);
 }
 
 /// The size form: `size` bytes rounded down to whole 32-byte blocks, as the device moves them.
-inline void copy_size(const CopyEnds& e, std::uint32_t size, const char* op) {
+inline void copy_size(const RawCopy& c, std::uint32_t size, const char* op) {
   auto& ctx = block();
   ScalarPause pause(ctx);
   const std::uint64_t bytes = size / 32u * 32ull;
-  strided_copy(ctx, e, DType::kUInt8, 1, bytes, bytes, bytes, op);
+  raw_copy_body(ctx, c, 1, bytes, bytes, bytes, op);
 }
 
 /// Element types of the _align copies: 8, 16 and 32 bits (and 64 bits UB -> GM).
@@ -79,36 +111,40 @@ template <class T, std::size_t kMaxBytes>
 constexpr bool kAlignType = (std::is_arithmetic_v<T> || IsSmallFloat<T>::value) &&
                             !std::is_same_v<T, bool> && sizeof(T) <= kMaxBytes;
 
-/// asc_copy_gm2ub_align: DataCopyPad GM -> UB. len_burst in bytes; src_gap in bytes (GM side),
-/// dst_gap in 32-byte blocks (UB side); every UB row starts 32-byte aligned, holding
-/// left_pad + data + right_pad elements (the padding elements are left as they were).
+/// asc_copy_gm2ub_align (DataCopyPad GM -> UB): n_burst rows of len_burst bytes, src_gap bytes
+/// apart in GM; in UB every row starts 32-byte aligned and holds left_pad + data + right_pad
+/// elements rounded up to 32 bytes (the padding is left as it was), rows dst_gap 32-byte blocks
+/// apart.
 template <class T>
 void copy_in_align(T* dst, const T* src, std::uint16_t n_burst, std::uint32_t len_burst,
                    std::uint8_t left_pad, std::uint8_t right_pad, std::uint32_t src_gap,
                    std::uint32_t dst_gap, const char* op) {
-  if (n_burst == 0 || n_burst > 4095) fail(op, "n_burst %u outside [1, 4095]", n_burst);
+  check_bursts(n_burst, op);
+  if (dst == nullptr) fail(op, "null UB address");
   if (left_pad * sizeof(T) > 32 || right_pad * sizeof(T) > 32)
     fail(op, "padding of %u / %u elements exceeds 32 bytes", left_pad, right_pad);
   auto& ctx = block();
   ScalarPause pause(ctx);
-  const AscendC::DataCopyExtParams p(n_burst, len_burst, src_gap, dst_gap);
-  const AscendC::DataCopyPadExtParams<T> pad(false, left_pad, right_pad, T());
-  pad_in_body(ctx, raw_ends(dst, Mem::kUb, src, Mem::kGm, op), p, pad, op);
+  const std::uint64_t row = ((left_pad + right_pad) * sizeof(T) + len_burst + 31ull) / 32 * 32;
+  raw_copy_body(ctx, raw(dst + left_pad, Mem::kUb, src, Mem::kGm, dtype_of<T>(), true), n_burst,
+                len_burst, len_burst + static_cast<std::uint64_t>(src_gap), row + dst_gap * 32ull,
+                op);
 }
 
-/// asc_copy_ub2gm_align: DataCopyPad UB -> GM. len_burst in bytes; src_gap in 32-byte blocks
-/// (UB rows start 32-byte aligned), dst_gap in bytes (GM side). Padding applies only to GM ->
-/// UB copies: a non-zero padding is a KernelError.
+/// asc_copy_ub2gm_align (DataCopyPad UB -> GM): n_burst rows of len_burst bytes; UB rows start
+/// 32-byte aligned, src_gap 32-byte blocks apart; GM rows dst_gap bytes apart. Padding applies
+/// only to GM -> UB copies: a non-zero padding is a KernelError.
 template <class T>
 void copy_out_align(T* dst, const T* src, std::uint16_t n_burst, std::uint32_t len_burst,
                     std::uint8_t left_pad, std::uint8_t right_pad, std::uint32_t src_gap,
                     std::uint32_t dst_gap, const char* op) {
-  if (n_burst == 0 || n_burst > 4095) fail(op, "n_burst %u outside [1, 4095]", n_burst);
+  check_bursts(n_burst, op);
   if (left_pad != 0 || right_pad != 0) fail(op, "padding applies only to GM -> UB copies");
   auto& ctx = block();
   ScalarPause pause(ctx);
-  const AscendC::DataCopyExtParams p(n_burst, len_burst, src_gap, dst_gap);
-  pad_out_body(ctx, raw_ends(dst, Mem::kGm, src, Mem::kUb, op), dtype_of<T>(), p, op);
+  const std::uint64_t row = (len_burst + 31ull) / 32 * 32;
+  raw_copy_body(ctx, raw(dst, Mem::kGm, src, Mem::kUb, dtype_of<T>()), n_burst, len_burst,
+                row + src_gap * 32ull, len_burst + static_cast<std::uint64_t>(dst_gap), op);
 }
 
 }  // namespace npusim::ascendc::capi
@@ -173,12 +209,12 @@ inline void asc_sync_mte3(int id) {
 #define NPUSIM_CAPI_COPY(NAME, DST_Q, DST_MEM, SRC_Q, SRC_MEM)                                   \
   inline void NAME(DST_Q void* dst, SRC_Q void* src, std::uint32_t size) {                      \
     using namespace npusim::ascendc;                                                            \
-    capi::copy_size(capi::raw_ends(dst, Mem::DST_MEM, src, Mem::SRC_MEM, #NAME), size, #NAME);  \
+    capi::copy_size(capi::raw(dst, Mem::DST_MEM, src, Mem::SRC_MEM, DType::kUInt8), size, #NAME); \
   }                                                                                             \
   inline void NAME(DST_Q void* dst, SRC_Q void* src, std::uint16_t n_burst,                     \
                    std::uint16_t len_burst, std::uint16_t src_gap, std::uint16_t dst_gap) {     \
     using namespace npusim::ascendc;                                                            \
-    capi::copy_blocks(capi::raw_ends(dst, Mem::DST_MEM, src, Mem::SRC_MEM, #NAME), n_burst,     \
+    capi::copy_blocks(capi::raw(dst, Mem::DST_MEM, src, Mem::SRC_MEM, DType::kUInt8), n_burst,   \
                       len_burst, src_gap, dst_gap, #NAME);                                      \
   }                                                                                             \
   inline void NAME##_sync(DST_Q void* dst, SRC_Q void* src, std::uint32_t size) {               \

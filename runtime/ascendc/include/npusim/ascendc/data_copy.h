@@ -166,9 +166,7 @@ struct CopyEnds {
   Mem src_mem;
   std::int32_t dst_slot;
   std::int32_t src_slot;
-  // A LocalTensor (in its memory's arena: 32-byte aligned, bounds checked); false for a
-  // GlobalTensor and for the C API's compiler-placed UB arrays (c_api.h), which live elsewhere.
-  bool dst_local;
+  bool dst_local;  // a LocalTensor (32-byte aligned); else a GlobalTensor
   bool src_local;
 };
 
@@ -181,12 +179,12 @@ NPUSIM_TWIN_FN inline void strided_copy(BlockContext& ctx, const CopyEnds& e, DT
   const std::uint64_t dst_span = (count - 1) * dst_pitch + len;
   if (e.src_mem == Mem::kGm)
     check_gm_range(ctx, e.src, src_span, false, op);
-  else if (e.src_local)
+  else
     check_local(ctx, e.src_mem, static_cast<std::uint64_t>(e.src - ctx.base(e.src_mem)), src_span,
                 op);
   if (e.dst_mem == Mem::kGm)
     check_gm_range(ctx, e.dst, dst_span, true, op);
-  else if (e.dst_local)
+  else
     check_local(ctx, e.dst_mem, static_cast<std::uint64_t>(e.dst - ctx.base(e.dst_mem)), dst_span,
                 op);
   if (ctx.functional) copy_bursts(e.dst, e.src, count, len, src_pitch, dst_pitch);
@@ -312,22 +310,21 @@ NPUSIM_TWIN_FN void nd2nz_body(BlockContext& ctx, T* dst, std::uint32_t dst_size
               static_cast<std::uint64_t>(p.srcDValue) * sizeof(T));
 }
 
-/// DataCopyPad GM -> UB (e: a local destination, a GM source), see AscendC::DataCopyPad.
+/// DataCopyPad GM -> UB, see AscendC::DataCopyPad.
 template <class T>
-NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, const CopyEnds& e,
-                                const AscendC::DataCopyExtParams& p,
-                                const AscendC::DataCopyPadExtParams<T>& pad,
-                                const char* op = "DataCopyPad") {
-  const std::uint64_t off = e.dst_local ? local_offset(ctx, e.dst, e.dst_mem, op) : 0;
+NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, T* dst, Mem dst_mem, std::int32_t dst_slot,
+                                const T* src, const AscendC::DataCopyExtParams& p,
+                                const AscendC::DataCopyPadExtParams<T>& pad) {
+  const std::uint64_t off = local_offset(ctx, dst, dst_mem, "DataCopyPad");
   if (p.blockCount == 0 || p.blockLen == 0) return;
   const std::uint64_t left = pad.leftPadding * sizeof(T);
   const std::uint64_t row = (left + p.blockLen + pad.rightPadding * sizeof(T) + 31) / 32 * 32;
   const std::uint64_t dst_pitch = row + p.dstStride * 32ull;
   const std::uint64_t src_pitch = p.blockLen + static_cast<std::uint64_t>(p.srcStride);
-  check_gm_range(ctx, e.src, (p.blockCount - 1) * src_pitch + p.blockLen, false, op);
-  if (e.dst_local) check_local(ctx, e.dst_mem, off, (p.blockCount - 1) * dst_pitch + row, op);
-  std::uint8_t* d = e.dst;
-  const std::uint8_t* s = e.src;
+  check_gm_range(ctx, src, (p.blockCount - 1) * src_pitch + p.blockLen, false, "DataCopyPad");
+  check_local(ctx, dst_mem, off, (p.blockCount - 1) * dst_pitch + row, "DataCopyPad");
+  auto* d = reinterpret_cast<std::uint8_t*>(dst);
+  const auto* s = reinterpret_cast<const std::uint8_t*>(src);
   for (std::uint32_t i = 0; ctx.functional && i < p.blockCount; ++i) {
     std::uint8_t* r = d + i * dst_pitch;
     if (pad.isPad) {
@@ -336,19 +333,18 @@ NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, const CopyEnds& e,
     }
     __builtin_memmove(r + left, s + i * src_pitch, p.blockLen);
   }
-  record_copy(ctx, Op::kCopy, dtype_of<T>(), Mem::kGm, e.dst_mem,
+  record_copy(ctx, Op::kCopy, dtype_of<T>(), Mem::kGm, dst_mem,
               static_cast<std::uint64_t>(p.blockCount) * p.blockLen,
-              p.srcStride == 0 ? 1u : p.blockCount, -1, e.dst_slot, e.src, src_pitch);
+              p.srcStride == 0 ? 1u : p.blockCount, -1, dst_slot, src, src_pitch);
 }
 
 /// DataCopyPad UB -> GM, see AscendC::DataCopyPad.
 NPUSIM_TWIN_FN inline void pad_out_body(BlockContext& ctx, const CopyEnds& e, DType dtype,
-                                        const AscendC::DataCopyExtParams& p,
-                                        const char* op = "DataCopyPad") {
-  if (e.src_local) local_offset(ctx, e.src, e.src_mem, op);
+                                        const AscendC::DataCopyExtParams& p) {
+  local_offset(ctx, e.src, e.src_mem, "DataCopyPad");
   const std::uint64_t row = (p.blockLen + 31ull) / 32 * 32;
   strided_copy(ctx, e, dtype, p.blockCount, p.blockLen, row + p.srcStride * 32ull,
-               p.blockLen + static_cast<std::uint64_t>(p.dstStride), op);
+               p.blockLen + static_cast<std::uint64_t>(p.dstStride), "DataCopyPad");
 }
 
 }  // namespace npusim::ascendc
@@ -403,7 +399,7 @@ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   using namespace npusim::ascendc;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  pad_in_body(ctx, ends(dst, src), p, pad);
+  pad_in_body(ctx, dst.twin_data(), dst.mem(), dst.twin_slot(), src.GetPhyAddr(), p, pad);
 }
 
 /// UB -> GM with byte-granular bursts: UB rows start 32-byte aligned (srcStride extra 32-byte
