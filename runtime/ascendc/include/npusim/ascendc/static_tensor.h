@@ -21,10 +21,13 @@ namespace AscendC {
 enum class Hardware : std::uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
 /// Initialises the core's global state at kernel start (atomic accumulation off, normal mask
-/// mode, full vector mask, no LoadData padding or boundary). The twin's operations always run in
-/// that default state today (it models no mask, atomic or LoadData-padding registers), so there
-/// is nothing to reset; it checks that it runs inside a kernel block.
-inline void InitSocState() { (void)npusim::ascendc::block(); }
+/// mode, full vector mask, no LoadData padding or boundary). Of these the twin models only the
+/// vector mask register (which the C API's repeat-form ops read): it is set to all ones. The
+/// C++ API's operations always run in the default state. Outside a kernel block: KernelError.
+inline void InitSocState() {
+  std::uint64_t* mask = npusim::ascendc::block().vector_mask;
+  mask[0] = mask[1] = ~std::uint64_t{0};
+}
 
 }  // namespace AscendC
 
