@@ -25,6 +25,7 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/tensor.h"
+#include "npusim/ascendc/vector_mask.h"
 #include "npusim/ascendc/vector_ops.h"
 
 namespace AscendC {
@@ -126,13 +127,18 @@ NPUSIM_TWIN_FN void binary_repeat_body(BlockContext& ctx, Op op, const char* nam
                 sizeof(T), {{dst.slot, true}, {a.slot, false}, {b.slot, false}});
 }
 
-template <class T, class F>
+template <bool kSetMask, class T, class F>
 void binary_repeat(Op op, const char* name, const AscendC::LocalTensor<T>& dst,
                    const AscendC::LocalTensor<T>& a, const AscendC::LocalTensor<T>& b,
                    std::uint64_t mask, std::uint8_t repeats, const AscendC::BinaryRepeatParams& p,
                    F f) {
   auto& ctx = block();
   ScalarPause pause(ctx);
+  if (!kSetMask || ctx.regs.counter_mode) {  // the mask register or counter mode (vector_mask.h)
+    const Lanes l = lanes_of(ctx, kSetMask, nullptr, mask, repeats, 256 / sizeof(T), name);
+    binary_lanes(ctx, op, name, operand(dst), operand(a), operand(b), l, p, f);
+    return;
+  }
   binary_repeat_body(ctx, op, name, operand(dst), operand(a), operand(b), mask, repeats, p, f);
 }
 
@@ -222,8 +228,9 @@ namespace AscendC {
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                        \
                    const LocalTensor<T>& src1, std::uint64_t mask, const std::uint8_t repeats,   \
                    const BinaryRepeatParams& params) {                                           \
-    npusim::ascendc::binary_repeat(npusim::ascendc::Op::OP, #NAME, dst, src0, src1, mask, repeats, \
-                                  params, [](T a, T b) NPUSIM_TWIN_FN { return EXPR; });         \
+    npusim::ascendc::binary_repeat<kSetMask>(npusim::ascendc::Op::OP, #NAME, dst, src0, src1,    \
+                                            mask, repeats, params,                               \
+                                            [](T a, T b) NPUSIM_TWIN_FN { return EXPR; });       \
   }
 NPUSIM_BINARY_REPEAT_OP(Add, kAdd, static_cast<T>(a + b))
 NPUSIM_BINARY_REPEAT_OP(Sub, kSub, static_cast<T>(a - b))
