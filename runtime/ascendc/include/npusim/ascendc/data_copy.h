@@ -327,11 +327,9 @@ NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, T* dst, Mem dst_mem, std::int
   const auto* s = reinterpret_cast<const std::uint8_t*>(src);
   for (std::uint32_t i = 0; ctx.functional && i < p.blockCount; ++i) {
     std::uint8_t* r = d + i * dst_pitch;
-    if (pad.isPad || ctx.regs.pad_value_set) {  // isPad false: SetPadValue's value
-      const void* v =
-          pad.isPad ? static_cast<const void*>(&pad.paddingValue) : &ctx.regs.pad_value;
+    if (pad.isPad) {
       for (std::uint64_t e = 0; e < row / sizeof(T); ++e)
-        __builtin_memcpy(r + e * sizeof(T), v, sizeof(T));
+        __builtin_memcpy(r + e * sizeof(T), &pad.paddingValue, sizeof(T));
     }
     __builtin_memmove(r + left, s + i * src_pitch, p.blockLen);
   }
@@ -394,8 +392,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 
 /// GM -> UB with byte-granular bursts (blockLen bytes each, GM bursts srcStride bytes apart).
 /// In UB every row is leftPadding + data + rightPadding elements rounded up to 32 bytes, rows
-/// dstStride 32-byte blocks apart; with isPad the padding is filled with paddingValue, without it
-/// with SetPadValue's value (vector_select.h; left as it was when the block never set one).
+/// dstStride 32-byte blocks apart; with isPad the padding is filled with paddingValue.
 template <class T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                         const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad = {}) {

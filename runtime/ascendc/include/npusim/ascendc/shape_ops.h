@@ -2,9 +2,8 @@
 // Vector (V pipe) data-rearranging and selecting operations of the Ascend C twin, used by the
 // shape / pooling / embedding operators (runtime/aclnn/shape*.cpp, pool*.cpp):
 //   Gather   dst[i] = element at byte (srcBaseAddr + srcOffset[i]) of src (UB -> UB gather);
-//   Compare  one mask bit per element (LSB first in each byte): src0[i] <cmp> src1[i]
-//            (Compares: a scalar src1);
-//   Select   dst[i] = mask bit ? src0[i] : src1[i] or a scalar src1 (all three SELMODEs).
+//   Compare  one mask bit per element (LSB first in each byte): src0[i] <cmp> src1[i];
+//   Select   dst[i] = mask bit i ? src0[i] : src1[i] (VSEL_TENSOR_TENSOR_MODE).
 // Each call checks its operands (KernelError on misuse), computes on UB data unless the block is
 // in timing-only mode (BlockContext::functional false), and records one V instruction of
 // count x element-size bytes. The trace has no op codes of its own for these: Gather and Select
@@ -74,16 +73,15 @@ NPUSIM_TWIN_FN bool compare_one(T a, T b, AscendC::CMPMODE mode) {
 
 template <class T>
 NPUSIM_TWIN_FN void compare_body(BlockContext& ctx, Operand<std::uint8_t> mask, Operand<T> a,
-                                 Operand<T> b, const T* scalar, AscendC::CMPMODE mode,
-                                 std::uint32_t count) {
+                                 Operand<T> b, AscendC::CMPMODE mode, std::uint32_t count) {
   const auto n = static_cast<std::int32_t>(count);
   check_operand(a, n, "Compare", "src0");
-  if (scalar == nullptr) check_operand(b, n, "Compare", "src1");
+  check_operand(b, n, "Compare", "src1");
   check_operand(mask, static_cast<std::int32_t>((count + 7) / 8), "Compare", "dst mask");
   if (ctx.functional) {
     for (std::uint32_t i = 0; i < (count + 7) / 8; ++i) mask.data[i] = 0;
     for (std::uint32_t i = 0; i < count; ++i) {
-      if (compare_one(a.data[i], scalar != nullptr ? *scalar : b.data[i], mode))
+      if (compare_one(a.data[i], b.data[i], mode))
         mask.data[i / 8] = static_cast<std::uint8_t>(mask.data[i / 8] | (1u << (i % 8)));
     }
   }
@@ -91,24 +89,17 @@ NPUSIM_TWIN_FN void compare_body(BlockContext& ctx, Operand<std::uint8_t> mask, 
                 {{mask.slot, true}, {a.slot, false}, {b.slot, false}});
 }
 
-/// Select's operands: src1 is a tensor, or (scalar non-null) one value; the mask bit of element
-/// i is bit i, or (period non-zero: VSEL_CMPMASK_SPR) bit i % period, the same bits every repeat.
 template <class T>
 NPUSIM_TWIN_FN void select_body(BlockContext& ctx, Operand<T> dst, Operand<std::uint8_t> mask,
-                                Operand<T> a, Operand<T> b, const T* scalar, std::uint32_t count,
-                                std::uint32_t period) {
+                                Operand<T> a, Operand<T> b, std::uint32_t count) {
   const auto n = static_cast<std::int32_t>(count);
   check_operand(dst, n, "Select", "dst");
   check_operand(a, n, "Select", "src0");
-  if (scalar == nullptr) check_operand(b, n, "Select", "src1");
-  const std::uint32_t bits = period != 0 && period < count ? period : count;
-  check_operand(mask, static_cast<std::int32_t>((bits + 7) / 8), "Select", "selMask");
+  check_operand(b, n, "Select", "src1");
+  check_operand(mask, static_cast<std::int32_t>((count + 7) / 8), "Select", "selMask");
   if (ctx.functional) {
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const std::uint32_t k = period != 0 ? i % period : i;
-      const T other = scalar != nullptr ? *scalar : b.data[i];
-      dst.data[i] = ((mask.data[k / 8] >> (k % 8)) & 1u) != 0 ? a.data[i] : other;
-    }
+    for (std::uint32_t i = 0; i < count; ++i)
+      dst.data[i] = ((mask.data[i / 8] >> (i % 8)) & 1u) != 0 ? a.data[i] : b.data[i];
   }
   record_vector(ctx, Op::kCopy, dtype_of<T>(), dtype_of<T>(), n, sizeof(T),
                 {{dst.slot, true}, {mask.slot, false}, {a.slot, false}, {b.slot, false}});
@@ -138,22 +129,10 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
   auto& ctx = block();
   ScalarPause pause(ctx);
   compare_body(ctx, operand(dst.template ReinterpretCast<std::uint8_t>()), operand(src0),
-               operand(src1), static_cast<const T*>(nullptr), mode, count);
+               operand(src1), mode, count);
 }
 
-/// Bit i of dst (LSB first in each byte) = src0[i] <mode> src1Scalar.
-template <class T, class U>
-inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,
-                     CMPMODE mode, std::uint32_t count) {
-  using namespace npusim::ascendc;
-  auto& ctx = block();
-  ScalarPause pause(ctx);
-  compare_body(ctx, operand(dst.template ReinterpretCast<std::uint8_t>()), operand(src0),
-               Operand<T>{nullptr, 0, -1}, &src1Scalar, mode, count);
-}
-
-/// dst[i] = selMask bit ? src0[i] : src1[i]: bit i (VSEL_TENSOR_TENSOR_MODE) or, with
-/// VSEL_CMPMASK_SPR, bit i % (256 / sizeof(T)) (every repeat of 256 bytes uses the same bits).
+/// dst[i] = bit i of selMask ? src0[i] : src1[i] (only VSEL_TENSOR_TENSOR_MODE).
 template <class T, class U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
                    const LocalTensor<T>& src0, const LocalTensor<T>& src1, SELMODE mode,
@@ -161,24 +140,10 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
   using namespace npusim::ascendc;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  if (mode == SELMODE::VSEL_TENSOR_SCALAR_MODE)
-    fail("Select", "VSEL_TENSOR_SCALAR_MODE takes a scalar src1");
-  const std::uint32_t period = mode == SELMODE::VSEL_CMPMASK_SPR ? 256 / sizeof(T) : 0;
+  if (mode != SELMODE::VSEL_TENSOR_TENSOR_MODE)
+    fail("Select", "only VSEL_TENSOR_TENSOR_MODE is supported");
   select_body(ctx, operand(dst), operand(selMask.template ReinterpretCast<std::uint8_t>()),
-              operand(src0), operand(src1), static_cast<const T*>(nullptr), count, period);
-}
-
-/// dst[i] = selMask bit i ? src0[i] : src1 (VSEL_TENSOR_SCALAR_MODE).
-template <class T, class U>
-inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
-                   const LocalTensor<T>& src0, T src1, SELMODE mode, std::uint32_t count) {
-  using namespace npusim::ascendc;
-  auto& ctx = block();
-  ScalarPause pause(ctx);
-  if (mode != SELMODE::VSEL_TENSOR_SCALAR_MODE)
-    fail("Select", "a scalar src1 needs VSEL_TENSOR_SCALAR_MODE");
-  select_body(ctx, operand(dst), operand(selMask.template ReinterpretCast<std::uint8_t>()),
-              operand(src0), Operand<T>{nullptr, 0, -1}, &src1, count, 0u);
+              operand(src0), operand(src1), count);
 }
 
 }  // namespace AscendC

@@ -13,8 +13,10 @@
 //        each of 16 source addresses (+ r * srcRepStride blocks) is row i of a 16 x 16 matrix;
 //        column j goes to destination address j (+ r * dstRepStride blocks). Addresses are UB
 //        byte addresses (GetPhyAddr()); no tensor, so the instruction carries no buffer deps;
-//   SetPadValue(v)  the value DataCopyPad GM -> UB writes into the padding when isPad is false
-//        (a register write: no instruction).
+//   Compares(dst, src0, scalar, mode, count)  bit i of dst = src0[i] <mode> scalar;
+//   Select(dst, selMask, src0, scalar, VSEL_TENSOR_SCALAR_MODE, count)  bit i ? src0[i] : scalar;
+//   SetPadValue(v)  sets the block's MTE2 padding register (no instruction). The twin's
+//        DataCopyPad does not read it yet: isPad false leaves the padding bytes as they were.
 // Recorded as one V instruction each (Compare as Max, the moves as Copy), count = elements.
 #pragma once
 
@@ -115,6 +117,30 @@ NPUSIM_TWIN_FN inline void cmp_mask_move(BlockContext& ctx, Operand<std::uint8_t
     else __builtin_memcpy(t.data, ctx.regs.cmp_mask, 16);
   }
   record_vector(ctx, Op::kCopy, DType::kUInt8, DType::kUInt8, 16, 1, {{t.slot, !to_reg}});
+}
+
+/// Compares / Select against a scalar (the tensor forms are shape_ops.h's).
+template <class T>
+NPUSIM_TWIN_FN void scalar_cmp_sel_body(BlockContext& ctx, Operand<T> dst,
+                                        Operand<std::uint8_t> mask, Operand<T> a, T s,
+                                        const AscendC::CMPMODE* cmp, std::uint32_t count) {
+  const auto n = static_cast<std::int32_t>(count);
+  const char* name = cmp != nullptr ? "Compares" : "Select";
+  check_operand(a, n, name, "src0");
+  check_operand(mask, static_cast<std::int32_t>((count + 7) / 8), name, "mask");
+  if (cmp == nullptr) check_operand(dst, n, name, "dst");
+  for (std::uint32_t i = 0; ctx.functional && i < count; ++i) {
+    const auto bit = static_cast<std::uint8_t>(1u << (i % 8));
+    if (cmp == nullptr) {
+      dst.data[i] = (mask.data[i / 8] & bit) != 0 ? a.data[i] : s;
+    } else if (compare_one(a.data[i], s, *cmp)) {
+      mask.data[i / 8] = static_cast<std::uint8_t>(mask.data[i / 8] | bit);
+    } else {
+      mask.data[i / 8] = static_cast<std::uint8_t>(mask.data[i / 8] & ~bit);
+    }
+  }
+  record_vector(ctx, cmp != nullptr ? Op::kMax : Op::kCopy, dtype_of<T>(), dtype_of<T>(), n,
+                sizeof(T), {{cmp != nullptr ? mask.slot : dst.slot, true}, {a.slot, false}});
 }
 
 template <class T>
@@ -229,6 +255,31 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
   const Lanes l = lanes_of(ctx, kSetMask, nullptr, mask, repeatTime, 256 / sizeof(T), "Compare");
   compare_lanes(ctx, reinterpret_cast<std::uint8_t*>(dst.twin_data()), dst.GetLength(),
                 dst.twin_slot(), operand(src0), operand(src1), cmpMode, l, repeatParams);
+}
+
+/// Bit i of dst (LSB first in each byte) = src0[i] <mode> src1Scalar.
+template <class T, class U>
+inline void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar,
+                     CMPMODE cmpMode, std::uint32_t count) {
+  using namespace npusim::ascendc;
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  scalar_cmp_sel_body(ctx, Operand<T>{nullptr, 0, -1},
+                      operand(dst.template ReinterpretCast<std::uint8_t>()), operand(src0),
+                      src1Scalar, &cmpMode, count);
+}
+
+/// dst[i] = selMask bit i ? src0[i] : src1 (VSEL_TENSOR_SCALAR_MODE).
+template <class T, class U>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
+                   const LocalTensor<T>& src0, T src1, SELMODE selMode, std::uint32_t count) {
+  using namespace npusim::ascendc;
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  if (selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE)
+    fail("Select", "a scalar src1 needs VSEL_TENSOR_SCALAR_MODE");
+  scalar_cmp_sel_body(ctx, operand(dst), operand(selMask.template ReinterpretCast<std::uint8_t>()),
+                      operand(src0), src1, static_cast<const CMPMODE*>(nullptr), count);
 }
 
 template <class T>
