@@ -112,7 +112,7 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   for (auto& w : pipe_waits_) w.clear();
   flags_.clear();
   current_tpipe = nullptr;
-  vector_mask[0] = vector_mask[1] = ~std::uint64_t{0};
+  regs = ControlRegs{};
 }
 
 bool BlockContext::gm_accessible(const void* addr, std::uint64_t bytes, bool write) const {

@@ -17,6 +17,12 @@
 //                 WholeReduceSum, Brcb
 //   shape_ops.h   Gather, Compare, Select
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
+//   int4.h        int4b_t (two per byte)
+//   vector_mask.h SetMaskCount/SetMaskNorm, SetVectorMask, ResetMask, UnaryRepeatParams, DivCeil
+//   vector_basic.h  LeakyRelu AddRelu Axpy And Or ShiftLeft ShiftRight CreateVecIndex, repeat Cast
+//   vector_reduce.h ReduceRepeat ReduceDataBlock ReducePairElem, repeat-form ReduceMax/Min/Sum
+//   vector_select.h Compare to CMPMASK, GetCmpMask, Gatherb, Transpose, TransDataTo5HD, SetPadValue
+//   vector_sort.h Sort32, MrgSort
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
 
@@ -44,6 +50,12 @@
 #include "npusim/ascendc/trace.h"
 #include "npusim/ascendc/utility.h"
 #include "npusim/ascendc/vector_ops.h"
+#include "npusim/ascendc/int4.h"
+#include "npusim/ascendc/vector_mask.h"
+#include "npusim/ascendc/vector_basic.h"
+#include "npusim/ascendc/vector_reduce.h"
+#include "npusim/ascendc/vector_select.h"
+#include "npusim/ascendc/vector_sort.h"
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.
 #define asm(...) ::npusim::ascendc::device_asm(__VA_ARGS__)

@@ -5,14 +5,14 @@
 #   share/cmake/AICPU/        find_package(AICPU): the AICPU language (.aicpu sources)
 #   lib64/lib<name>.so        the libraries CANN 9 kernel programs name on their link line
 #                             (tiling_api, register, platform, unified_dlog, graph_base,
-#                             ascendc_runtime, runtime, error_manager): links to libacl_rt.so,
-#                             which holds what npusim implements of them; a function it lacks
-#                             is an undefined reference naming it at link time.
+#                             ascendc_runtime, runtime, error_manager, ascendalog): links to
+#                             libacl_rt.so, which holds what npusim implements of them; a
+#                             function it lacks is an undefined reference naming it at link time.
 install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/npusim-asc DESTINATION bin)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake/ DESTINATION share/cmake/ASC)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake-aicpu/ DESTINATION share/cmake/AICPU)
 foreach(lib tiling_api register platform unified_dlog graph_base ascendc_runtime runtime
-            error_manager)
+            error_manager ascendalog)
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink libacl_rt.so
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib64/lib${lib}.so\")")
 endforeach()

@@ -6,9 +6,10 @@
 //
 // Addressing (all strides in 32-byte blocks unless noted; elements per block B = 32 / sizeof(T)):
 //  - binary ops: `mask` (count mode: the first `mask` elements of every repeat, at most 256 bytes)
-//    over `repeatTimes` repeats; element e of repeat r of operand X is at
-//    X + r * xRepStride * B + (e / B) * xBlkStride * B + e % B. A block stride of 0 reuses one
-//    block for the whole repeat (how a per-row value from Brcb is applied to a row).
+//    over `repeatTimes` repeats (isSetMask = false: the mask register, vector_mask.h); element e of
+//    repeat r of operand X is at X + r * xRepStride * B + (e / B) * xBlkStride * B + e % B. A
+//    block stride of 0 reuses one block for the whole repeat (how a per-row value from Brcb is
+//    applied to a row).
 //    Every repeat reads its sources before writing its destination.
 //  - WholeReduceMax/Sum: each repeat reduces its `mask` elements (source addressed as above with
 //    srcBlkStride / srcRepStride) to one result written at dst + r * dstRepStride elements
@@ -25,6 +26,7 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/tensor.h"
+#include "npusim/ascendc/vector_mask.h"
 #include "npusim/ascendc/vector_ops.h"
 
 namespace AscendC {
@@ -222,8 +224,15 @@ namespace AscendC {
   inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0,                        \
                    const LocalTensor<T>& src1, std::uint64_t mask, const std::uint8_t repeats,   \
                    const BinaryRepeatParams& params) {                                           \
-    npusim::ascendc::binary_repeat(npusim::ascendc::Op::OP, #NAME, dst, src0, src1, mask, repeats, \
-                                  params, [](T a, T b) NPUSIM_TWIN_FN { return EXPR; });         \
+    if constexpr (kSetMask) {                                                                    \
+      npusim::ascendc::binary_repeat(npusim::ascendc::Op::OP, #NAME, dst, src0, src1, mask,      \
+                                    repeats, params,                                             \
+                                    [](T a, T b) NPUSIM_TWIN_FN { return EXPR; });               \
+    } else { /* the mask register (vector_mask.h) */                                             \
+      npusim::ascendc::binary_repeat_op(npusim::ascendc::Op::OP, #NAME, dst, src0, src1, false,  \
+                                        nullptr, mask, repeats, params,                          \
+                                        [](T a, T b) NPUSIM_TWIN_FN { return EXPR; });           \
+    }                                                                                            \
   }
 NPUSIM_BINARY_REPEAT_OP(Add, kAdd, static_cast<T>(a + b))
 NPUSIM_BINARY_REPEAT_OP(Sub, kSub, static_cast<T>(a - b))

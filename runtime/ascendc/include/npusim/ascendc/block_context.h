@@ -185,11 +185,20 @@ class NPUSIM_KERNEL_API BlockContext {
   /// false in timing-only mode (aicore.functional: false): twin ops check their arguments and
   /// record their instructions exactly as usual but skip element math (results are undefined).
   bool functional = true;
-  /// The vector mask register in normal mode, {bits of elements 64..127, bits of 0..63}: what
-  /// the C API's repeat-form vector ops (c_api_vector.h) apply. All ones at block start
-  /// (asc_init's state); a C API count-form op leaves {0, count} (it runs in count mode and
-  /// switches back to normal mode without restoring the mask).
-  std::uint64_t vector_mask[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};
+
+  /// Control registers kernels set and later instructions read, per block (reset() clears them):
+  /// the vector mask and its mode (SetVectorMask, SetMaskCount/SetMaskNorm), the compare mask
+  /// Compare writes without a destination (GetCmpMask, Select VSEL_CMPMASK_SPR), the sum the last
+  /// ReduceSum left (GetReduceRepeatSumSpr) and the MTE2 padding value (SetPadValue).
+  struct ControlRegs {
+    std::uint64_t mask[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};
+    bool counter_mode = false;
+    std::uint8_t cmp_mask[16] = {};
+    double reduce_sum = 0;
+    std::uint64_t pad_value = 0;  // the value's bytes (up to 8)
+    bool pad_value_set = false;
+  };
+  ControlRegs regs;
 };
 
 namespace detail {

@@ -47,8 +47,8 @@ Operand<T> ub(T* p, std::uint64_t elems) {
 
 /// What a count-form op leaves in the mask register.
 inline void leave_count_mask(BlockContext& ctx, std::uint32_t count) {
-  ctx.vector_mask[0] = 0;
-  ctx.vector_mask[1] = count;
+  ctx.regs.mask[0] = count;  // {elements 0..63, elements 64..127}
+  ctx.regs.mask[1] = 0;
 }
 
 /// The elements per repeat the mask register enables (k when it enables exactly the first k of
@@ -57,15 +57,15 @@ template <class T>
 std::uint32_t mask_elements(const BlockContext& ctx, const char* op) {
   constexpr std::uint32_t kElems = 256 / sizeof(T);
   static_assert(kElems <= 128, "8-bit repeat forms are not modelled");
-  auto bit = [&ctx](std::uint32_t i) { return (ctx.vector_mask[i < 64 ? 1 : 0] >> (i % 64)) & 1u; };
+  auto bit = [&ctx](std::uint32_t i) { return (ctx.regs.mask[i < 64 ? 0 : 1] >> (i % 64)) & 1u; };
   std::uint32_t k = 0;
   while (k < kElems && bit(k) != 0) ++k;
   for (std::uint32_t i = k; i < kElems; ++i) {
     if (bit(i) != 0) {
       fail(op, "the vector mask {0x%llx, 0x%llx} enables elements that are not the first of a "
            "repeat (the simulator models only such masks; a count-form call leaves {0, count})",
-           static_cast<unsigned long long>(ctx.vector_mask[0]),
-           static_cast<unsigned long long>(ctx.vector_mask[1]));
+           static_cast<unsigned long long>(ctx.regs.mask[1]),
+           static_cast<unsigned long long>(ctx.regs.mask[0]));
     }
   }
   if (k == 0) fail(op, "the vector mask enables no element");
@@ -163,15 +163,15 @@ struct WithScalar {
 /// Normal mask mode: the only mode the twin's repeat forms run in (count mode, which count-form
 /// calls enter and leave themselves, is not offered to kernels: asc_set_mask_count is not
 /// declared), so the register's mode already is normal.
-inline void asc_set_mask_norm() { (void)npusim::ascendc::block(); }
+inline void asc_set_mask_norm() { npusim::ascendc::block().regs.counter_mode = false; }
 
 /// The elements of a repeat the repeat forms compute: bit i of {mask1, mask0} enables element i
 /// (mask1: elements 64..127 of 16-bit types). The twin computes masks that enable the first k
 /// elements; a repeat-form op under any other mask is a KernelError.
 inline void asc_set_vector_mask(std::uint64_t mask1, std::uint64_t mask0) {
-  std::uint64_t* mask = npusim::ascendc::block().vector_mask;
-  mask[0] = mask1;
-  mask[1] = mask0;
+  std::uint64_t* mask = npusim::ascendc::block().regs.mask;  // {0..63, 64..127}
+  mask[1] = mask1;
+  mask[0] = mask0;
 }
 
 // Binary ops: count form, repeat form (mask register), _sync form.

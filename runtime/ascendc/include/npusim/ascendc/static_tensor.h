@@ -22,11 +22,12 @@ enum class Hardware : std::uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MA
 
 /// Initialises the core's global state at kernel start (atomic accumulation off, normal mask
 /// mode, full vector mask, no LoadData padding or boundary). Of these the twin models only the
-/// vector mask register (which the C API's repeat-form ops read): it is set to all ones. The
-/// C++ API's operations always run in the default state. Outside a kernel block: KernelError.
+/// vector mask register and its mode (vector_mask.h; the C API's repeat forms read it too): normal
+/// mode, all ones. Outside a kernel block: KernelError.
 inline void InitSocState() {
-  std::uint64_t* mask = npusim::ascendc::block().vector_mask;
-  mask[0] = mask[1] = ~std::uint64_t{0};
+  auto& regs = npusim::ascendc::block().regs;
+  regs.mask[0] = regs.mask[1] = ~std::uint64_t{0};
+  regs.counter_mode = false;
 }
 
 }  // namespace AscendC

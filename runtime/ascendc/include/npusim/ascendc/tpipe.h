@@ -369,6 +369,9 @@ inline void PipeBarrier() {
 
 }  // namespace AscendC
 
+// CANN's kernels call GetTPipePtr() unqualified, outside namespace AscendC.
+using AscendC::GetTPipePtr;
+
 inline void pipe_barrier(pipe_t pipe) {
   if (pipe == PIPE_ALL) npusim::ascendc::block().barrier_all();
 }

@@ -353,7 +353,10 @@ NPUSIM_TWIN_FN void reduce_sum_body(BlockContext& ctx, Operand<T> dst, Operand<T
                                     std::int32_t tmp_slot, std::int32_t count) {
   check_operand(src, count, "ReduceSum", "src");
   check_operand(dst, 1, "ReduceSum", "dst");
-  if (ctx.functional) dst.data[0] = pairwise_sum(src.data, static_cast<std::uint32_t>(count));
+  if (ctx.functional) {
+    dst.data[0] = pairwise_sum(src.data, static_cast<std::uint32_t>(count));
+    ctx.regs.reduce_sum = static_cast<double>(static_cast<float>(dst.data[0]));  // the SPR
+  }
   record_vector(ctx, Op::kReduceSum, dtype_of<T>(), dtype_of<T>(), count, sizeof(T),
                 {{dst.slot, true}, {src.slot, false}, {tmp_slot, true}});
 }
