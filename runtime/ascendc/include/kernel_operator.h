@@ -6,6 +6,7 @@
 //   device.h      qualifiers, GM_ADDR, half/bfloat16_t, block_idx, printf, dcci, asm("trap")
 //   tensor.h      TPosition, LocalTensor, GlobalTensor
 //   tpipe.h       TPipe, TQue/TQueBind, TBuf, SetFlag/WaitFlag/PipeBarrier
+//   buf_pool.h    GetTPipePtr() at global scope
 //   debug_assert.h   ascendc_assert
 //   static_tensor.h  static-tensor programming: InitSocState, LocalMemAllocator<Hardware::...>
 //   data_copy.h   DataCopy (GM<->UB, GM->L1, ND2NZ, DataCopyParams), DataCopyPad
@@ -15,7 +16,9 @@
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
 //   shape_ops.h   Gather, Compare, Select
+//   slice_copy.h  DataCopy with SliceInfo (GM <-> UB slices)
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
+//   kernel_assert.h  assert(expr[, fmt, ...]) in kernel code
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
 
@@ -27,6 +30,7 @@
 
 #include "npusim/ascendc/attention_ops.h"
 #include "npusim/ascendc/block_context.h"
+#include "npusim/ascendc/buf_pool.h"
 #include "npusim/ascendc/cube_ops.h"
 #include "npusim/ascendc/data_copy.h"
 #include "npusim/ascendc/debug_assert.h"
@@ -34,6 +38,7 @@
 #include "npusim/ascendc/half.h"
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/shape_ops.h"
+#include "npusim/ascendc/slice_copy.h"
 #include "npusim/ascendc/static_tensor.h"
 #include "npusim/ascendc/norm_ops.h"
 #include "npusim/ascendc/matmul_ops.h"
@@ -45,3 +50,5 @@
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.
 #define asm(...) ::npusim::ascendc::device_asm(__VA_ARGS__)
+// Also last: the kernel-side assert (replacing <cassert>'s, see kernel_assert.h).
+#include "npusim/ascendc/kernel_assert.h"
