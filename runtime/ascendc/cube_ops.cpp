@@ -144,14 +144,17 @@ bool fixpipe_from_int(T* dst, const CubeOperand& src, const AscendC::FixpipePara
 }
 
 template <class T, class U>
-void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
+void fixpipe_typed(BlockContext& ctx, const FixpipeDst& to, const CubeOperand& src,
                    const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
   bool nd = false;
-  if (!fixpipe_begin(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), dst_ptr, src, p, layout, nd))
+  if (!fixpipe_begin(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), to, src, p, layout, nd))
     return;
-  T* dst = static_cast<T*>(dst_ptr);
+  T* dst = static_cast<T*>(to.data);
   bool done = false;
-  if constexpr (std::is_same_v<U, float>) {
+  if (to.vq != nullptr) {
+    fixpipe_loop<T, U>(dst, src, p, nd, ChannelConvert<T, U>{&p, to.vq});
+    done = true;
+  } else if constexpr (std::is_same_v<U, float>) {
     done = fixpipe_from_float<T>(dst, src, p, nd);
   } else if constexpr (std::is_same_v<U, std::int32_t>) {
     done = fixpipe_from_int<T>(dst, src, p, nd);
@@ -159,11 +162,11 @@ void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
   if (!done) {  // fails at the first element if quantPre is not supported
     fixpipe_loop<T, U>(dst, src, p, nd, GenericConvert<T, U>{&p});
   }
-  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
+  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, to);
 }
 
 template <class U>
-void fixpipe_from(BlockContext& ctx, DType dst_type, void* dst, const CubeOperand& src,
+void fixpipe_from(BlockContext& ctx, DType dst_type, const FixpipeDst& dst, const CubeOperand& src,
                   const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
   switch (dst_type) {
     case DType::kFp32:
@@ -270,13 +273,20 @@ void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_t elem_bytes, cons
 }
 
 bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint32_t elem_bytes,
-                   void* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
-                   AscendC::CO2Layout layout, bool& nd) {
+                   const FixpipeDst& dst, const CubeOperand& src,
+                   const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout, bool& nd) {
   if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return false;
   if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
     fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
   nd = layout == AscendC::CO2Layout::ROW_MAJOR;
-  check_gm_range(ctx, dst, fixpipe_span(p, nd, 32 / elem_bytes) * elem_bytes, true, "Fixpipe");
+  const std::uint64_t span = fixpipe_span(p, nd, 32 / elem_bytes) * elem_bytes;
+  if (dst.mem == Mem::kGm) {
+    check_gm_range(ctx, dst.data, span, true, "Fixpipe");
+  } else if (span > dst.size) {
+    fail("Fixpipe", "writes %llu bytes into a %s tensor of %llu bytes",
+         static_cast<unsigned long long>(span), mem_name(dst.mem),
+         static_cast<unsigned long long>(dst.size));
+  }
   if (ctx.functional) return true;
   fixpipe_check(src, p, p.quantPre);  // timing-only: the checks the loops would make
   record_fixpipe(ctx, dst_type, src_type, elem_bytes, src.slot, p, nd, dst);
@@ -286,9 +296,9 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
 void check_mmad_operands(const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                          const AscendC::MmadParams& p, std::uint32_t k0) {
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, k0), n1 = ceil_div(p.n, 16);
-  if (a.size < m1 * k1 * 16 * k0)
-    fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k,
-         m1 * k1 * 16 * k0);
+  const std::uint32_t a_need = p.m == 1 ? k1 * k0 : m1 * k1 * 16 * k0;  // GEMV: a 1 x k vector
+  if (a.size < a_need)
+    fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k, a_need);
   if (b.size < k1 * n1 * 16 * k0)
     fail("Mmad", "B (L0B) holds %u elements, k=%u n=%u needs %u", b.size, p.k, p.n,
          k1 * n1 * 16 * k0);
@@ -311,10 +321,26 @@ void emit_mmad(BlockContext& ctx, DType c_type, DType a_type, const CubeOperand&
   ctx.emit(ins, {{a.slot, false}, {b.slot, false}, {c.slot, true}});
 }
 
+// GEMV (m = 1): A is k contiguous elements; spread them over row 0 of 16 x k0 fractals (the
+// other rows zero), the layout the GEMMs read.
+std::vector<std::uint8_t> gemv_operand(const CubeOperand& a, DType a_type, std::uint32_t k) {
+  const std::uint32_t k0 = k0_of_type(a_type), row = 32;  // bytes per fractal row
+  std::vector<std::uint8_t> zz(static_cast<std::size_t>(ceil_div(k, k0)) * 16 * row, 0);
+  for (std::uint32_t f = 0; f * k0 < k; ++f)
+    std::memcpy(zz.data() + f * 16 * row, static_cast<const std::uint8_t*>(a.data) + f * row, row);
+  return zz;
+}
+
 void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, const CubeOperand& c,
-               const CubeOperand& a, const CubeOperand& b, const AscendC::MmadParams& p) {
-  check_mmad_operands(c, a, b, p, k0_of_type(a_type));
+               const CubeOperand& a_in, const CubeOperand& b, const AscendC::MmadParams& p) {
+  check_mmad_operands(c, a_in, b, p, k0_of_type(a_type));
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
+  std::vector<std::uint8_t> gemv;
+  CubeOperand a = a_in;
+  if (p.m == 1 && ctx.functional) {
+    gemv = gemv_operand(a_in, a_type, p.k);
+    a.data = gemv.data();
+  }
   if (!ctx.functional) {
     // timing-only: nothing computed
   } else if (c_type == DType::kFp32) {
@@ -329,10 +355,10 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
     detail::mmad_i32(in(a_type), in(b_type), a.data, b.data, static_cast<std::int32_t*>(c.data),
                      p.m, p.n, p.k, accumulate);
   }
-  emit_mmad(ctx, c_type, a_type, c, a, b, p);
+  emit_mmad(ctx, c_type, a_type, c, a_in, b, p);
 }
 
-void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,
+void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, const FixpipeDst& dst,
                   const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
                   AscendC::CO2Layout layout) {
   if (src_type == DType::kFp32) {

@@ -6,15 +6,18 @@
 //   device.h      qualifiers, GM_ADDR, half/bfloat16_t, block_idx, printf, dcci, asm("trap")
 //   tensor.h      TPosition, LocalTensor, GlobalTensor
 //   tpipe.h       TPipe, TQue/TQueBind, TBuf, SetFlag/WaitFlag/PipeBarrier
-//   buf_pool.h    GetTPipePtr() at global scope
+//   buf_pool.h    TBufPool, EXTERN_IMPL_BUFPOOL, GetTPipePtr() at global scope
 //   debug_assert.h   ascendc_assert
 //   static_tensor.h  static-tensor programming: InitSocState, LocalMemAllocator<Hardware::...>
 //   data_copy.h   DataCopy (GM<->UB, GM->L1, ND2NZ, DataCopyParams), DataCopyPad
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
 //                 Cast ReduceSum ReduceMax ReduceMin
 //   cube_ops.h    LoadData, Mmad, Fixpipe
+//   load3d.h      LoadData with LoadData3DParamsV2 (image to column, L1 -> L0A/L0B)
+//   fixpipe_ext.h Fixpipe to L1 / with a quant tensor, DataCopyCO12DstParams, Fixpipe registers
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
+//   vector_copy.h Copy (UB -> UB repeats on the vector pipe)
 //   shape_ops.h   Gather, Compare, Select
 //   slice_copy.h  DataCopy with SliceInfo (GM <-> UB slices)
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
@@ -34,9 +37,11 @@
 #include "npusim/ascendc/cube_ops.h"
 #include "npusim/ascendc/data_copy.h"
 #include "npusim/ascendc/debug_assert.h"
+#include "npusim/ascendc/fixpipe_ext.h"
 #include "npusim/ascendc/device.h"
 #include "npusim/ascendc/half.h"
 #include "npusim/ascendc/launch.h"
+#include "npusim/ascendc/load3d.h"
 #include "npusim/ascendc/shape_ops.h"
 #include "npusim/ascendc/slice_copy.h"
 #include "npusim/ascendc/static_tensor.h"
@@ -46,6 +51,7 @@
 #include "npusim/ascendc/tpipe.h"
 #include "npusim/ascendc/trace.h"
 #include "npusim/ascendc/utility.h"
+#include "npusim/ascendc/vector_copy.h"
 #include "npusim/ascendc/vector_ops.h"
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

@@ -185,6 +185,18 @@ class NPUSIM_KERNEL_API BlockContext {
   /// false in timing-only mode (aicore.functional: false): twin ops check their arguments and
   /// record their instructions exactly as usual but skip element math (results are undefined).
   bool functional = true;
+
+  /// Fixpipe's registers, set by SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag / SetFixPipeConfig
+  /// and read by DataCopy(L0C -> GM / L1, DataCopyCO12DstParams); reset for each block.
+  struct FixpipeRegs {
+    std::uint16_t nd_num = 1;
+    std::uint16_t src_nd_stride = 0;  // fractals (16 x 16) between the ND matrices' sources
+    std::uint16_t dst_nd_stride = 0;  // elements between the ND matrices' destinations
+    std::uint64_t quant_pre = 0;      // scalar quant word
+    const std::uint64_t* quant_table = nullptr;  // per-channel quant words (a local tensor)
+    std::uint32_t quant_words = 0;
+    std::int32_t quant_slot = -1;
+  } fixpipe_regs;
 };
 
 namespace detail {
