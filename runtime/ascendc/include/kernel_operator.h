@@ -13,12 +13,14 @@
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
 //                 Cast ReduceSum ReduceMax ReduceMin
 //   cube_ops.h    LoadData, Mmad, Fixpipe
+//   mmad_bias.h   Mmad with a bias (C2) tensor
 //   load3d.h      LoadData with LoadData3DParamsV2 (image to column, L1 -> L0A/L0B)
 //   fixpipe_ext.h Fixpipe to L1 / with a quant tensor, DataCopyCO12DstParams, Fixpipe registers
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
 //   vector_copy.h Copy (UB -> UB repeats on the vector pipe)
 //   shape_ops.h   Gather, Compare, Select
+//   sparse_mmad.h LoadDataWithSparse, MmadWithSparse (2:4 sparse int8)
 //   slice_copy.h  DataCopy with SliceInfo (GM <-> UB slices)
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
 //   kernel_assert.h  assert(expr[, fmt, ...]) in kernel code
@@ -44,9 +46,11 @@
 #include "npusim/ascendc/load3d.h"
 #include "npusim/ascendc/shape_ops.h"
 #include "npusim/ascendc/slice_copy.h"
+#include "npusim/ascendc/sparse_mmad.h"
 #include "npusim/ascendc/static_tensor.h"
 #include "npusim/ascendc/norm_ops.h"
 #include "npusim/ascendc/matmul_ops.h"
+#include "npusim/ascendc/mmad_bias.h"
 #include "npusim/ascendc/tensor.h"
 #include "npusim/ascendc/tpipe.h"
 #include "npusim/ascendc/trace.h"

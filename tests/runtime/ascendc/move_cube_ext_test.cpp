@@ -491,4 +491,113 @@ TEST(VectorCopy, RepeatsWithCountAndBitMasksOnTheVectorPipe) {
   EXPECT_EQ(t.instrs[1].count, 128u);
 }
 
+// ---- GEMV, bias, 2:4 sparse ----
+
+float gemv_a(int k) { return static_cast<float>(k % 5) - 2.0f; }
+float cube_b(int k, int n) { return static_cast<float>((k * 3 + n) % 7) - 3.0f; }
+float bias_of(int n) { return 0.5f * static_cast<float>(n) - 4.0f; }
+
+// out[0..16): GEMV (m = 1, A = 32 contiguous halves); out[16..272): bias + A * B for a 16 x 16 x
+// 16 product with A(m, k) = m - k (5-argument form); out[272..528): the same with the bias taken
+// from the bias table by cmatrixSource.
+extern "C" __global__ __cube__ void cube_extras(GM_ADDR out) {
+  AscendC::InitSocState();
+  AscendC::LocalTensor<half> a(AscendC::TPosition::A2, 0, 512);
+  AscendC::LocalTensor<half> b(AscendC::TPosition::B2, 0, 512);
+  AscendC::LocalTensor<float> c(AscendC::TPosition::CO1, 0, 256);
+  AscendC::LocalTensor<float> bias(AscendC::TPosition::C2, 0, 16);
+  for (int k = 0; k < 32; ++k) {
+    a(k) = static_cast<half>(gemv_a(k));
+    for (int n = 0; n < 16; ++n) b((k / 16) * 256 + n * 16 + k % 16) = static_cast<half>(cube_b(k, n));
+  }
+  AscendC::Mmad(c, a, b, AscendC::MmadParams(1, 16, 32));
+  auto* o = reinterpret_cast<__gm__ float*>(out);
+  for (int n = 0; n < 16; ++n) o[n] = c(n);
+  for (int m = 0; m < 16; ++m)
+    for (int k = 0; k < 16; ++k) a(m * 16 + k) = static_cast<half>(static_cast<float>(m - k));
+  for (int n = 0; n < 16; ++n) bias(n) = bias_of(n);
+  AscendC::Mmad(c, a, b, bias, AscendC::MmadParams(16, 16, 16));
+  for (int i = 0; i < 256; ++i) o[16 + i] = c(i);
+  AscendC::MmadParams p(16, 16, 16);
+  p.cmatrixInitVal = false;
+  p.cmatrixSource = true;
+  AscendC::Mmad(c, a, b, p);
+  for (int i = 0; i < 256; ++i) o[272 + i] = c(i);
+}
+
+TEST(CubeExt, GemvAndBiasForms) {
+  std::vector<float> out(528);
+  auto r = run_blocks(&cube_extras, 1, reinterpret_cast<GM_ADDR>(out.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int n = 0; n < 16; ++n) {
+    float want = 0;
+    for (int k = 0; k < 32; ++k) want += gemv_a(k) * cube_b(k, n);
+    EXPECT_EQ(out[n], want) << n;
+  }
+  for (int m = 0; m < 16; ++m) {
+    for (int n = 0; n < 16; ++n) {
+      float want = bias_of(n);
+      for (int k = 0; k < 16; ++k) want += static_cast<float>(m - k) * cube_b(k, n);
+      EXPECT_EQ(out[16 + m * 16 + n], want) << m << "," << n;
+      EXPECT_EQ(out[272 + m * 16 + n], want) << m << "," << n;
+    }
+  }
+  const auto& t = r.blocks[0].trace;
+  ASSERT_EQ(t.instrs.size(), 3u);
+  for (const auto& ins : t.instrs) EXPECT_EQ(ins.pipe, Pipe::kCube);
+  EXPECT_EQ(t.instrs[0].m, 1u);
+}
+
+int sparse_a(int m, int k) { return (m + 3 * k) % 11 - 5; }
+int sparse_b(int d, int n) { return (d * 5 + n) % 7 - 3; }
+int sparse_v(int d, int n) { return (d * 7 + n) % 3; }
+
+// A: 16 x 64 int8 (zZ) in L0A; the densified B (32 x 16, one nZ fractal) and its indices in L1,
+// moved by LoadDataWithSparse; C = A * B(sparse) through MmadWithSparse.
+extern "C" __global__ __cube__ void sparse_kernel(GM_ADDR out) {
+  AscendC::InitSocState();
+  AscendC::LocalTensor<std::int8_t> a(AscendC::TPosition::A2, 0, 1024);
+  AscendC::LocalTensor<std::int8_t> b1(AscendC::TPosition::B1, 0, 512);
+  AscendC::LocalTensor<std::uint8_t> idx(AscendC::TPosition::B1, 4096, 128);
+  AscendC::LocalTensor<std::int8_t> b2(AscendC::TPosition::B2, 0, 512);
+  AscendC::LocalTensor<std::int32_t> c(AscendC::TPosition::CO1, 0, 256);
+  for (int m = 0; m < 16; ++m)
+    for (int k = 0; k < 64; ++k)
+      a((k / 32) * 512 + m * 32 + k % 32) = static_cast<std::int8_t>(sparse_a(m, k));
+  for (int i = 0; i < 128; ++i) idx(i) = 0;
+  for (int n = 0; n < 16; ++n) {
+    for (int d = 0; d < 32; ++d) {
+      const int e = n * 32 + d;
+      b1(e) = static_cast<std::int8_t>(sparse_b(d, n));
+      idx(e / 4) = static_cast<std::uint8_t>(idx(e / 4) | (sparse_v(d, n) << (2 * (e % 4))));
+    }
+  }
+  AscendC::LoadData2DParams lp;
+  lp.repeatTimes = 1;
+  AscendC::LoadDataWithSparse(b2, b1, idx, lp);
+  AscendC::MmadWithSparse(c, a, b2, AscendC::MmadParams(16, 16, 64, false, 0, false, false, false));
+  auto* o = reinterpret_cast<__gm__ std::int32_t*>(out);
+  for (int i = 0; i < 256; ++i) o[i] = c(i);
+}
+
+TEST(CubeExt, SparseMmadPicksTheIndexedRows) {
+  std::vector<std::int32_t> out(256);
+  auto r = run_blocks(&sparse_kernel, 1, reinterpret_cast<GM_ADDR>(out.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int m = 0; m < 16; ++m) {
+    for (int n = 0; n < 16; ++n) {
+      int want = 0;
+      for (int d = 0; d < 32; ++d) want += sparse_a(m, (d / 2) * 4 + sparse_v(d, n) + d % 2) * sparse_b(d, n);
+      EXPECT_EQ(out[m * 16 + n], want) << m << "," << n;
+    }
+  }
+  const auto& t = r.blocks[0].trace;
+  ASSERT_EQ(t.instrs.size(), 2u);
+  EXPECT_EQ(t.instrs[0].pipe, Pipe::kMte1);
+  EXPECT_EQ(t.instrs[0].bytes, 640u);
+  EXPECT_EQ(t.instrs[1].pipe, Pipe::kCube);
+  EXPECT_EQ(t.instrs[1].k, 32u);
+  ASSERT_EQ(t.instrs[1].dep_count, 0u);  // no flag between them in this kernel
+}
+
 }  // namespace

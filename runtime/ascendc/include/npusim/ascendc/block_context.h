@@ -197,6 +197,9 @@ class NPUSIM_KERNEL_API BlockContext {
     std::uint32_t quant_words = 0;
     std::int32_t quant_slot = -1;
   } fixpipe_regs;
+  /// The cube's sparse-index buffer (LoadDataWithSparse -> MmadWithSparse): 2 bits per L0B
+  /// byte, at L0B byte address / 4; empty until the block's first LoadDataWithSparse.
+  std::vector<std::uint8_t> sparse_index;
 };
 
 namespace detail {

@@ -269,6 +269,9 @@ constexpr bool fixpipe_out_of_line() {
 template <class D, class A, class B>
 NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a,
                                  const CubeOperand& b, const AscendC::MmadParams& p) {
+  static_assert((std::is_arithmetic_v<A> || IsSmallFloat<A>::value) &&
+                    (std::is_arithmetic_v<B> || IsSmallFloat<B>::value),
+                "Mmad: this input type (e.g. int4b_t) is not supported by the simulator");
   constexpr std::uint32_t kK0 = k0_of<A>();
   check_mmad_operands(c, a, b, p, kK0);
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, kK0), n1 = ceil_div(p.n, 16);
@@ -484,13 +487,39 @@ __attribute__((noinline)) void load_2d(const AscendC::LocalTensor<T>& dst, const
                p);
 }
 
+/// C's m x n elements (L0C layout) = bias[n], before an accumulating Mmad (mmad_bias.h).
+template <class D, class Bias>
+NPUSIM_TWIN_FN void fill_bias(BlockContext& ctx, const CubeOperand& c, const Bias* bias,
+                              std::uint64_t bias_size, const AscendC::MmadParams& p) {
+  const std::uint32_t m1 = ceil_div(p.m, 16), n1 = ceil_div(p.n, 16);
+  if (bias_size < p.n || c.size < m1 * n1 * 256u)
+    fail("Mmad", "bias of %llu values / C of %u elements for m=%u n=%u",
+         static_cast<unsigned long long>(bias_size), c.size, p.m, p.n);
+  D* cd = static_cast<D*>(c.data);
+  for (std::uint32_t mi = 0; ctx.functional && mi < p.m; ++mi)
+    for (std::uint32_t ni = 0; ni < p.n; ++ni)
+      cd[((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16] = static_cast<D>(bias[ni]);
+}
+
+/// cmatrixInitVal false with cmatrixSource true: C starts from the bias table (address 0).
+template <class D>
+NPUSIM_TWIN_FN AscendC::MmadParams bias_first(BlockContext& ctx, const CubeOperand& c,
+                                              AscendC::MmadParams p) {
+  if (p.cmatrixInitVal || !p.cmatrixSource) return p;
+  fill_bias<D>(ctx, c, reinterpret_cast<const D*>(ctx.base(Mem::kBiasTable)),
+               ctx.capacity(Mem::kBiasTable) / sizeof(D), p);
+  p.cmatrixSource = false;
+  return p;
+}
+
 template <class D, class A, class B>
 __attribute__((noinline)) void mmad(const AscendC::LocalTensor<D>& c,
                                     const AscendC::LocalTensor<A>& a,
                                     const AscendC::LocalTensor<B>& b,
-                                    const AscendC::MmadParams& p) {
+                                    const AscendC::MmadParams& p_in) {
   auto& ctx = block();
   ScalarPause pause(ctx);
+  const AscendC::MmadParams p = bias_first<D>(ctx, cube_operand(c), p_in);
   if constexpr (mmad_out_of_line<D, A, B>()) {
     mmad_body(ctx, dtype_of<D>(), dtype_of<A>(), dtype_of<B>(), cube_operand(c), cube_operand(a),
               cube_operand(b), p);

@@ -254,9 +254,12 @@ void copy_params(const D& dst, const S& src, const AscendC::DataCopyParams& p) {
   using T = typename D::PrimType;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  const std::uint64_t len = p.blockLen * 32ull;
-  copy_body(ctx, ends(dst, src), dtype_of<T>(), p.blockCount, len, len + p.srcGap * 32ull,
-            len + p.dstGap * 32ull);
+  const CopyEnds e = ends(dst, src);
+  // Into the bias table (L1 -> C2) blockLen and dstGap count 64 bytes (Atlas A2/A3).
+  const std::uint64_t unit = e.dst_mem == Mem::kBiasTable ? 64 : 32;
+  const std::uint64_t len = p.blockLen * unit;
+  copy_body(ctx, e, dtype_of<T>(), p.blockCount, len, len + p.srcGap * 32ull,
+            len + p.dstGap * unit);
 }
 
 /// DataCopy GM (ND) -> L1 (NZ), see AscendC::DataCopy(..., Nd2NzParams).
