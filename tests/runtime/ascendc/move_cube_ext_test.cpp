@@ -22,6 +22,12 @@ using npusim::ascendc::Mem;
 using npusim::ascendc::Pipe;
 using npusim::ascendc::run_blocks;
 
+/// The run failed with a KernelError whose message contains `what`.
+void expect_kernel_error(const npusim::ascendc::RunResult& r, const std::string& what) {
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.first_error().find(what), std::string::npos) << r.first_error();
+}
+
 // ---- DataCopy with SliceInfo ----
 
 // src: 3 x 87 floats; dst: 2 x 48, rows 0 and 2, columns 16..39 and 47..70 of src (two bursts of
@@ -80,11 +86,9 @@ extern "C" __global__ __vector__ void slice_mismatch(GM_ADDR src) {
 TEST(SliceCopy, BurstCountMismatchIsAKernelError) {
   std::vector<float> src(64);
   auto r = run_blocks(&slice_mismatch, 1, reinterpret_cast<GM_ADDR>(src.data()));
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.first_error().find("DataCopy(SliceInfo): source has 8 bursts of 8 elements, "
-                                 "destination 4 of 8"),
-            std::string::npos)
-      << r.first_error();
+  expect_kernel_error(r,
+                      "DataCopy(SliceInfo): source has 8 bursts of 8 elements, "
+                      "destination 4 of 8");
 }
 
 // ---- Fixpipe to L1, per-channel quantisation, the Fixpipe registers ----
@@ -131,7 +135,8 @@ TEST(FixpipeExt, L0cToL1OnTheFixpipe) {
 extern "C" __global__ __cube__ void co12_vector_quant(GM_ADDR out) {
   AscendC::InitSocState();
   AscendC::LocalTensor<std::int32_t> c(AscendC::TPosition::CO1, 0, 512);
-  for (std::uint32_t i = 0; i < 512; ++i) c(i) = static_cast<std::int32_t>((i / 256) * 16 + i % 16) - 8;
+  for (std::uint32_t i = 0; i < 512; ++i)
+    c(i) = static_cast<std::int32_t>((i / 256) * 16 + i % 16) - 8;
   AscendC::LocalTensor<std::uint64_t> fb(AscendC::TPosition::C2PIPE2GM, 0, 32);
   for (std::uint32_t n = 0; n < 32; ++n) {
     const float scale = 0.5f * static_cast<float>(n % 4 + 1);
@@ -210,9 +215,7 @@ extern "C" __global__ __cube__ void co12_vector_quant_unset(GM_ADDR out) {
 TEST(FixpipeExt, VectorQuantWithoutATensorIsAKernelError) {
   std::vector<std::uint16_t> out(256);
   auto r = run_blocks(&co12_vector_quant_unset, 1, reinterpret_cast<GM_ADDR>(out.data()));
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.first_error().find("no per-channel quantisation tensor"), std::string::npos)
-      << r.first_error();
+  expect_kernel_error(r, "no per-channel quantisation tensor");
 }
 
 // ---- ListTensorDesc, GetTPipePtr, assert ----
@@ -236,7 +239,14 @@ extern "C" __global__ __vector__ void list_desc(GM_ADDR list, GM_ADDR out) {
 TEST(ListTensor, ParsesDescriptorsAndPointers) {
   float x = 7.0f, y = 9.0f;
   // ptrOffset, {dim 2, index 0}, 4, 8, {dim 3, index 1}, 2, 3, 5, ptr x, ptr y
-  std::vector<std::uint64_t> list = {0, 2, 4, 8, (std::uint64_t{1} << 32) | 3, 2, 3, 5,
+  std::vector<std::uint64_t> list = {0,
+                                     2,
+                                     4,
+                                     8,
+                                     (std::uint64_t{1} << 32) | 3,
+                                     2,
+                                     3,
+                                     5,
                                      reinterpret_cast<std::uintptr_t>(&x),
                                      reinterpret_cast<std::uintptr_t>(&y)};
   list[0] = 8 * 8;
@@ -249,24 +259,22 @@ TEST(ListTensor, ParsesDescriptorsAndPointers) {
 }
 
 extern "C" __global__ __vector__ void list_bad(GM_ADDR list) {
-  AscendC::ListTensorDesc l(reinterpret_cast<__gm__ void*>(list), AscendC::ListTensorDesc::kUnchecked,
-                            3);
+  AscendC::ListTensorDesc l(reinterpret_cast<__gm__ void*>(list),
+                            AscendC::ListTensorDesc::kUnchecked, 3);
 }
 
 TEST(ListTensor, WrongPointerCountIsAKernelError) {
   std::vector<std::uint64_t> list = {24, 1, 4, 0};
   auto r = run_blocks(&list_bad, 1, reinterpret_cast<GM_ADDR>(list.data()));
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.first_error().find("3 data pointers given, the list holds 1"), std::string::npos)
-      << r.first_error();
+  expect_kernel_error(r, "3 data pointers given, the list holds 1");
 }
 
 extern "C" __global__ __vector__ void tpipe_ptr(GM_ADDR out) {
   AscendC::TPipe pipe;
   AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
   GetTPipePtr()->InitBuffer(buf, 64);
-  *reinterpret_cast<__gm__ std::uint32_t*>(out) = (GetTPipePtr() == &pipe ? 1u : 0u) +
-                                                   buf.Get<float>().GetSize() * 10;
+  *reinterpret_cast<__gm__ std::uint32_t*>(out) =
+      (GetTPipePtr() == &pipe ? 1u : 0u) + buf.Get<float>().GetSize() * 10;
 }
 
 TEST(MemoryExt, GetTPipePtrAtGlobalScope) {
@@ -284,8 +292,9 @@ TEST(MemoryExt, KernelAssertTrapsTheFailingBlock) {
   auto r = run_blocks(&kernel_assert, 2, static_cast<GM_ADDR>(nullptr));
   EXPECT_TRUE(r.blocks[0].error.empty()) << r.blocks[0].error;
   EXPECT_TRUE(r.blocks[1].trapped);
-  EXPECT_NE(r.blocks[1].printf_out.find("Assertion `AscendC::GetBlockIdx() < 1 && \"one block only\"'"),
-            std::string::npos)
+  EXPECT_NE(
+      r.blocks[1].printf_out.find("Assertion `AscendC::GetBlockIdx() < 1 && \"one block only\"'"),
+      std::string::npos)
       << r.blocks[1].printf_out;
 }
 
@@ -332,9 +341,9 @@ TEST(Load3d, Im2colIntoL0aL0bLayouts) {
   };
   for (int i = 0; i < 16; ++i) {
     for (int j = 0; j < 64; ++j) {
-      const int za = ((i / 16) * 4 + j / 16) * 256 + (i % 16) * 16 + j % 16;   // 16 x 64 zZ
+      const int za = ((i / 16) * 4 + j / 16) * 256 + (i % 16) * 16 + j % 16;  // 16 x 64 zZ
       const int zt = ((j / 16) * 1 + i / 16) * 256 + (j % 16) * 16 + i % 16;  // 64 x 16 zZ
-      const int nb = ((i / 16) * 4 + j / 16) * 256 + (j % 16) * 16 + i % 16;   // 16 x 64 nZ
+      const int nb = ((i / 16) * 4 + j / 16) * 256 + (j % 16) * 16 + i % 16;  // 16 x 64 nZ
       EXPECT_EQ(static_cast<float>(out[za]), x(i, j)) << i << "," << j;
       EXPECT_EQ(static_cast<float>(out[1024 + zt]), x(i, j)) << i << "," << j;
       EXPECT_EQ(static_cast<float>(out[2048 + nb]), x(i, j)) << i << "," << j;
@@ -365,9 +374,7 @@ extern "C" __global__ __cube__ void load3d_int8_l0b(GM_ADDR) {
 
 TEST(Load3d, Int8IntoL0bIsAKernelError) {
   auto r = run_blocks(&load3d_int8_l0b, 1, static_cast<GM_ADDR>(nullptr));
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.first_error().find("8-bit data cannot go to L0B"), std::string::npos)
-      << r.first_error();
+  expect_kernel_error(r, "8-bit data cannot go to L0B");
 }
 
 // ---- TBufPool ----
@@ -379,7 +386,8 @@ class SplitPool {
   bool InitBuffer(Que& que, std::uint8_t num, std::uint32_t len) {  // buffers 64 bytes apart
     auto h = GetBufHandle(GetCurBufSize());
     que.InitStartBufHandle(h, num, len);
-    for (std::uint32_t i = 0; i < num; ++i) que.InitBufHandle(this, i, h, GetCurAddr() + i * (len + 64), len);
+    for (std::uint32_t i = 0; i < num; ++i)
+      que.InitBufHandle(this, i, h, GetCurAddr() + i * (len + 64), len);
     SetCurAddr(GetCurAddr() + num * (len + 64));
     SetCurBufSize(GetCurBufSize() + num);
     return true;
@@ -445,11 +453,7 @@ extern "C" __global__ __vector__ void buf_pool_overflow(GM_ADDR) {
 
 TEST(BufPool, BuffersBeyondThePoolAreAKernelError) {
   auto r = run_blocks(&buf_pool_overflow, 1, static_cast<GM_ADDR>(nullptr));
-  ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.first_error().find("TBufPool::InitBuffer: 320 bytes at address 0 leave the pool "
-                                 "[0, 256)"),
-            std::string::npos)
-      << r.first_error();
+  expect_kernel_error(r, "TBufPool::InitBuffer: 320 bytes at address 0 leave the pool [0, 256)");
 }
 
 // ---- Copy (UB -> UB, vector pipe) ----
@@ -508,7 +512,8 @@ extern "C" __global__ __cube__ void cube_extras(GM_ADDR out) {
   AscendC::LocalTensor<float> bias(AscendC::TPosition::C2, 0, 16);
   for (int k = 0; k < 32; ++k) {
     a(k) = static_cast<half>(gemv_a(k));
-    for (int n = 0; n < 16; ++n) b((k / 16) * 256 + n * 16 + k % 16) = static_cast<half>(cube_b(k, n));
+    for (int n = 0; n < 16; ++n)
+      b((k / 16) * 256 + n * 16 + k % 16) = static_cast<half>(cube_b(k, n));
   }
   AscendC::Mmad(c, a, b, AscendC::MmadParams(1, 16, 32));
   auto* o = reinterpret_cast<__gm__ float*>(out);
@@ -587,7 +592,8 @@ TEST(CubeExt, SparseMmadPicksTheIndexedRows) {
   for (int m = 0; m < 16; ++m) {
     for (int n = 0; n < 16; ++n) {
       int want = 0;
-      for (int d = 0; d < 32; ++d) want += sparse_a(m, (d / 2) * 4 + sparse_v(d, n) + d % 2) * sparse_b(d, n);
+      for (int d = 0; d < 32; ++d)
+        want += sparse_a(m, (d / 2) * 4 + sparse_v(d, n) + d % 2) * sparse_b(d, n);
       EXPECT_EQ(out[m * 16 + n], want) << m << "," << n;
     }
   }

@@ -38,8 +38,7 @@ struct PoolState {
   /// `bytes` at the start of `other` (a pool sharing its memory).
   void share(const PoolState& other, std::uint32_t bytes, const char* op) {
     if (other.mem == Mem::kNone) fail(op, "the pool to share has no memory yet");
-    if (bytes > other.size)
-      fail(op, "%u bytes cannot share a pool of %u bytes", bytes, other.size);
+    if (bytes > other.size) fail(op, "%u bytes cannot share a pool of %u bytes", bytes, other.size);
     attach(other.mem, other.base, bytes);
   }
   void reset() {

@@ -95,8 +95,7 @@ void co12_copy(FixpipeDst to, const AscendC::LocalTensor<U>& src,
   const BlockContext::FixpipeRegs& r = block().fixpipe_regs;
   const AscendC::FixpipeParamsV220 p = co12_params(r, d);
   if (is_vector_quant(p.quantPre))
-    to = with_quant_table(to, r.quant_table, r.quant_words, r.quant_slot, p.nSize,
-                          "DataCopy(CO1)");
+    to = with_quant_table(to, r.quant_table, r.quant_words, r.quant_slot, p.nSize, "DataCopy(CO1)");
   fixpipe_to<T>(to, src, p, d.nz2ndEn ? AscendC::CO2Layout::ROW_MAJOR : AscendC::CO2Layout::NZ);
 }
 
@@ -117,9 +116,9 @@ template <class T, class U, const FixpipeConfig& kConfig = CFG_ROW_MAJOR>
 inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
                     const LocalTensor<std::uint64_t>& cbufWorkspace, const FixpipeParamsV220& p) {
   using namespace npusim::ascendc;
-  const FixpipeDst to = with_quant_table(FixpipeDst{dst.GetPhyAddr(), Mem::kGm, -1, 0},
-                                         cbufWorkspace.twin_data(), cbufWorkspace.GetSize(),
-                                         cbufWorkspace.twin_slot(), p.nSize, "Fixpipe");
+  const FixpipeDst to =
+      with_quant_table(FixpipeDst{dst.GetPhyAddr(), Mem::kGm, -1, 0}, cbufWorkspace.twin_data(),
+                       cbufWorkspace.GetSize(), cbufWorkspace.twin_slot(), p.nSize, "Fixpipe");
   fixpipe_to<T>(to, src, p, kConfig.format);
 }
 
@@ -128,9 +127,9 @@ template <class T, class U, const FixpipeConfig& kConfig = CFG_ROW_MAJOR>
 inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                     const LocalTensor<std::uint64_t>& cbufWorkspace, const FixpipeParamsV220& p) {
   using namespace npusim::ascendc;
-  const FixpipeDst to = with_quant_table(fixpipe_local_dst(dst, "Fixpipe"),
-                                         cbufWorkspace.twin_data(), cbufWorkspace.GetSize(),
-                                         cbufWorkspace.twin_slot(), p.nSize, "Fixpipe");
+  const FixpipeDst to =
+      with_quant_table(fixpipe_local_dst(dst, "Fixpipe"), cbufWorkspace.twin_data(),
+                       cbufWorkspace.GetSize(), cbufWorkspace.twin_slot(), p.nSize, "Fixpipe");
   fixpipe_to<T>(to, src, p, kConfig.format);
 }
 

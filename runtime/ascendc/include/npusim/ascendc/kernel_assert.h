@@ -27,7 +27,7 @@ void kernel_or_host_assert(const char* expr, const char* file, int line, A&&... 
 #ifdef NDEBUG
 #define assert(...) static_cast<void>(0)
 #else
-#define assert(expr, ...)                                                                    \
-  ((expr) ? static_cast<void>(0)                                                           \
+#define assert(expr, ...)        \
+  ((expr) ? static_cast<void>(0) \
           : ::npusim::ascendc::kernel_or_host_assert(#expr, __FILE__, __LINE__, ##__VA_ARGS__))
 #endif

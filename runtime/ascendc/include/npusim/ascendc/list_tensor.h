@@ -94,7 +94,8 @@ class ListTensorDesc {
   void GetDesc(TensorDesc<T>& desc, std::uint32_t index) const {
     check(index, "ListTensorDesc::GetDesc");
     if (desc.twin_shape() == nullptr)
-      npusim::ascendc::fail("ListTensorDesc::GetDesc", "the TensorDesc has no shape buffer "
+      npusim::ascendc::fail("ListTensorDesc::GetDesc",
+                            "the TensorDesc has no shape buffer "
                             "(SetShapeAddr)");
     std::uint64_t w = 1;
     for (std::uint32_t i = 0; i < index; ++i) w += 1 + dim_at(w);
@@ -109,8 +110,10 @@ class ListTensorDesc {
   std::uint64_t dim_at(std::uint64_t w) const {
     const std::uint64_t dim = words_.GetValue(w) & 0xffffffffu;
     if (w + 1 + dim > ptr_word_)
-      npusim::ascendc::fail("ListTensorDesc", "the descriptor at word %llu runs past the pointer "
-                            "array (word %llu)", static_cast<unsigned long long>(w),
+      npusim::ascendc::fail("ListTensorDesc",
+                            "the descriptor at word %llu runs past the pointer "
+                            "array (word %llu)",
+                            static_cast<unsigned long long>(w),
                             static_cast<unsigned long long>(ptr_word_));
     return dim;
   }

@@ -54,9 +54,9 @@ struct Im2col {
 };
 
 NPUSIM_TWIN_FN inline Im2col im2col_of(std::uint32_t c0, std::uint16_t l1h, std::uint16_t l1w,
-                                       const std::uint8_t* pad, std::uint32_t fh,
-                                       std::uint32_t fw, std::uint8_t dh, std::uint8_t dw,
-                                       std::uint8_t sh, std::uint8_t sw) {
+                                       const std::uint8_t* pad, std::uint32_t fh, std::uint32_t fw,
+                                       std::uint8_t dh, std::uint8_t dw, std::uint8_t sh,
+                                       std::uint8_t sw) {
   Im2col g{c0, l1h, l1w, fh, fw, dh, dw, sh, sw, pad[0], pad[2], 0, 0};
   if (sh == 0 || sw == 0 || dh == 0 || dw == 0)
     fail("LoadData(3Dv2)", "strides and dilations must be at least 1");
@@ -75,10 +75,10 @@ NPUSIM_TWIN_FN inline std::int64_t im2col_source(const Im2col& g, std::uint32_t 
                                                  std::uint32_t col) {
   const std::uint32_t c0 = col % g.c0, t = col / g.c0;
   const std::uint32_t kpos = t % (g.fh * g.fw), c1 = t / (g.fh * g.fw);
-  const std::int64_t y = static_cast<std::int64_t>(row / g.w_out) * g.sh + (kpos / g.fw) * g.dh -
-                         g.pad_t;
-  const std::int64_t x = static_cast<std::int64_t>(row % g.w_out) * g.sw + (kpos % g.fw) * g.dw -
-                         g.pad_l;
+  const std::int64_t y =
+      static_cast<std::int64_t>(row / g.w_out) * g.sh + (kpos / g.fw) * g.dh - g.pad_t;
+  const std::int64_t x =
+      static_cast<std::int64_t>(row % g.w_out) * g.sw + (kpos % g.fw) * g.dw - g.pad_l;
   if (y < 0 || x < 0 || y >= g.h || x >= g.w) return -1;
   return ((static_cast<std::int64_t>(c1) * g.h + y) * g.w + x) * g.c0 + c0;
 }

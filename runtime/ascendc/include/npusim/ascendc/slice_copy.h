@@ -35,9 +35,9 @@ namespace npusim::ascendc {
 struct SliceWalker {
   const AscendC::SliceInfo* info;
   std::uint32_t dims;
-  std::uint64_t burst;                        // elements per burst
-  std::uint64_t index[AscendC::K_MAX_DIM];    // current index along each dimension
-  std::uint64_t pitch[AscendC::K_MAX_DIM];    // elements between consecutive indices
+  std::uint64_t burst;                      // elements per burst
+  std::uint64_t index[AscendC::K_MAX_DIM];  // current index along each dimension
+  std::uint64_t pitch[AscendC::K_MAX_DIM];  // elements between consecutive indices
 
   NPUSIM_TWIN_FN std::uint64_t step(std::uint32_t d) const {
     return (d == 0 ? burst : 1) + info[d].stride;
@@ -90,8 +90,7 @@ NPUSIM_TWIN_FN inline SliceWalker slice_walker(const AscendC::SliceInfo* info, s
 NPUSIM_TWIN_FN inline void slice_copy_body(BlockContext& ctx, const CopyEnds& e, DType dtype,
                                            std::uint32_t elem_bytes,
                                            const AscendC::SliceInfo* dst_info,
-                                           const AscendC::SliceInfo* src_info,
-                                           std::uint32_t dims) {
+                                           const AscendC::SliceInfo* src_info, std::uint32_t dims) {
   SliceWalker dw = slice_walker(dst_info, dims, elem_bytes);
   SliceWalker sw = slice_walker(src_info, dims, elem_bytes);
   const std::uint64_t bursts = sw.count();

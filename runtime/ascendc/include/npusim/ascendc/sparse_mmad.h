@@ -26,8 +26,8 @@ NPUSIM_TWIN_FN inline void sparse_load_body(BlockContext& ctx, const CubeOperand
   if (first + bytes > src.size || (first + bytes) / 4 > idx.size || bytes > dst.size)
     fail("LoadDataWithSparse", "%u fractals from fractal %u leave the tensors", p.repeatTimes,
          p.startIndex);
-  const auto at = static_cast<std::uint64_t>(static_cast<std::uint8_t*>(dst.data) -
-                                             ctx.base(Mem::kL0b));
+  const auto at =
+      static_cast<std::uint64_t>(static_cast<std::uint8_t*>(dst.data) - ctx.base(Mem::kL0b));
   if (ctx.sparse_index.empty()) ctx.sparse_index.assign(ctx.capacity(Mem::kL0b) / 4, 0);
   if (ctx.functional) {
     std::memcpy(dst.data, static_cast<const std::uint8_t*>(src.data) + first, bytes);
@@ -59,17 +59,16 @@ NPUSIM_TWIN_FN inline void sparse_mmad_body(BlockContext& ctx, const CubeOperand
   AscendC::MmadParams dense = p;
   dense.k = static_cast<std::uint16_t>(p.k / 2);
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, 32), n1 = ceil_div(p.n, 16);
-  if (a.size < m1 * k1 * 512 || b.size < ceil_div(dense.k, 32) * n1 * 512 ||
-      c.size < m1 * n1 * 256)
-    fail("MmadWithSparse", "m=%u n=%u k=%u needs %u / %u / %u elements of A / B / C, has %u / %u / %u",
-         p.m, p.n, p.k, m1 * k1 * 512, ceil_div(dense.k, 32) * n1 * 512, m1 * n1 * 256, a.size,
-         b.size, c.size);
+  if (a.size < m1 * k1 * 512 || b.size < ceil_div(dense.k, 32) * n1 * 512 || c.size < m1 * n1 * 256)
+    fail("MmadWithSparse",
+         "m=%u n=%u k=%u needs %u / %u / %u elements of A / B / C, has %u / %u / %u", p.m, p.n, p.k,
+         m1 * k1 * 512, ceil_div(dense.k, 32) * n1 * 512, m1 * n1 * 256, a.size, b.size, c.size);
   if (ctx.sparse_index.empty()) fail("MmadWithSparse", "no indices (missing LoadDataWithSparse)");
   const auto* ad = static_cast<const std::int8_t*>(a.data);
   const auto* bd = static_cast<const std::int8_t*>(b.data);
   auto* cd = static_cast<std::int32_t*>(c.data);
-  const auto b_at = static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(b.data) -
-                                               ctx.base(Mem::kL0b));
+  const auto b_at =
+      static_cast<std::uint64_t>(static_cast<const std::uint8_t*>(b.data) - ctx.base(Mem::kL0b));
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
   for (std::uint32_t mi = 0; ctx.functional && mi < p.m; ++mi) {
     for (std::uint32_t ni = 0; ni < p.n; ++ni) {

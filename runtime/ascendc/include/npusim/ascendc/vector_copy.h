@@ -54,9 +54,8 @@ NPUSIM_TWIN_FN VecMask count_mask(std::uint64_t count) {
 }
 
 template <class T>
-NPUSIM_TWIN_FN void copy_repeat_body(BlockContext& ctx, Operand<T> dst, Operand<T> src,
-                                     VecMask m, std::uint32_t repeats,
-                                     const AscendC::CopyRepeatParams& p) {
+NPUSIM_TWIN_FN void copy_repeat_body(BlockContext& ctx, Operand<T> dst, Operand<T> src, VecMask m,
+                                     std::uint32_t repeats, const AscendC::CopyRepeatParams& p) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy: 16- or 32-bit elements only");
   const std::uint32_t last = m.last();
   if (last == 0 || last > 256 / sizeof(T) || repeats == 0)
@@ -77,8 +76,8 @@ NPUSIM_TWIN_FN void copy_repeat_body(BlockContext& ctx, Operand<T> dst, Operand<
 }
 
 template <class T>
-void copy_repeat(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                 VecMask m, std::uint8_t repeats, const AscendC::CopyRepeatParams& p) {
+void copy_repeat(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, VecMask m,
+                 std::uint8_t repeats, const AscendC::CopyRepeatParams& p) {
   auto& ctx = block();
   ScalarPause pause(ctx);
   if (dst.mem() != Mem::kUb || src.mem() != Mem::kUb) fail("Copy", "both tensors must be in UB");
@@ -101,8 +100,8 @@ template <class T, bool kSetMask = true>
 inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const std::uint64_t mask[],
                  const std::uint8_t repeatTime, const CopyRepeatParams& repeatParams) {
   static_assert(kSetMask, "Copy: the mask-register form (isSetMask = false) is not supported");
-  npusim::ascendc::copy_repeat(dst, src, npusim::ascendc::VecMask{{mask[0], mask[1]}},
-                               repeatTime, repeatParams);
+  npusim::ascendc::copy_repeat(dst, src, npusim::ascendc::VecMask{{mask[0], mask[1]}}, repeatTime,
+                               repeatParams);
 }
 
 }  // namespace AscendC
