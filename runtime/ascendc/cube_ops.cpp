@@ -279,6 +279,13 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
   if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
     fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
   nd = layout == AscendC::CO2Layout::ROW_MAJOR;
+  const QuantMode_t q = p.quantPre;
+  if (is_vector_quant(q) && dst.vq == nullptr)
+    fail("Fixpipe", "quantPre mode %d needs the quantisation tensor", static_cast<int>(q));
+  const bool b8 = dst_type == DType::kInt8 || dst_type == DType::kUInt8;
+  if ((is_b8_quant(q) && !b8) ||
+      ((q == QuantMode_t::DEQF16 || q == QuantMode_t::VDEQF16) && dst_type != DType::kFp16))
+    fail("Fixpipe", "quantPre mode %d does not produce this output type", static_cast<int>(q));
   const std::uint64_t span = fixpipe_span(p, nd, 32 / elem_bytes) * elem_bytes;
   if (dst.mem == Mem::kGm) {
     check_gm_range(ctx, dst.data, span, true, "Fixpipe");
@@ -296,7 +303,10 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
 void check_mmad_operands(const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                          const AscendC::MmadParams& p, std::uint32_t k0) {
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, k0), n1 = ceil_div(p.n, 16);
-  const std::uint32_t a_need = p.m == 1 ? k1 * k0 : m1 * k1 * 16 * k0;  // GEMV: a 1 x k vector
+  // GEMV (m = 1): a 1 x k vector; float with kDirectionAlign: k aligned to 16 in L0A.
+  const std::uint32_t a_need = p.m == 1                         ? k1 * k0
+                               : p.kDirectionAlign && k0 == 8 ? m1 * ceil_div(p.k, 16) * 2 * 128
+                                                              : m1 * k1 * 16 * k0;
   if (a.size < a_need)
     fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k, a_need);
   if (b.size < k1 * n1 * 16 * k0)
@@ -321,13 +331,24 @@ void emit_mmad(BlockContext& ctx, DType c_type, DType a_type, const CubeOperand&
   ctx.emit(ins, {{a.slot, false}, {b.slot, false}, {c.slot, true}});
 }
 
-// GEMV (m = 1): A is k contiguous elements; spread them over row 0 of 16 x k0 fractals (the
-// other rows zero), the layout the GEMMs read.
-std::vector<std::uint8_t> gemv_operand(const CubeOperand& a, DType a_type, std::uint32_t k) {
-  const std::uint32_t k0 = k0_of_type(a_type), row = 32;  // bytes per fractal row
-  std::vector<std::uint8_t> zz(static_cast<std::size_t>(ceil_div(k, k0)) * 16 * row, 0);
-  for (std::uint32_t f = 0; f * k0 < k; ++f)
-    std::memcpy(zz.data() + f * 16 * row, static_cast<const std::uint8_t*>(a.data) + f * row, row);
+// A in the layout the GEMMs read (zZ with ceil(k / k0) fractal columns) when L0A holds it
+// otherwise: GEMV (m = 1: k contiguous elements, spread over row 0 of the fractals, the other
+// rows zero) or float with kDirectionAlign (ceil(k / 16) * 2 fractal columns); else empty.
+std::vector<std::uint8_t> standard_a(const CubeOperand& a, DType a_type,
+                                     const AscendC::MmadParams& p) {
+  const std::uint32_t k0 = k0_of_type(a_type), row = 32, frac = 512;  // bytes
+  const std::uint32_t k1 = ceil_div(p.k, k0), m1 = ceil_div(p.m, 16);
+  const std::uint32_t k1a = ceil_div(p.k, 16) * 2;
+  const auto* src = static_cast<const std::uint8_t*>(a.data);
+  std::vector<std::uint8_t> zz;
+  if (p.m == 1) {
+    zz.assign(static_cast<std::size_t>(k1) * frac, 0);
+    for (std::uint32_t f = 0; f < k1; ++f) std::memcpy(zz.data() + f * frac, src + f * row, row);
+  } else if (p.kDirectionAlign && k0 == 8 && k1a != k1) {
+    zz.resize(static_cast<std::size_t>(m1) * k1 * frac);
+    for (std::uint32_t mf = 0; mf < m1; ++mf)
+      std::memcpy(zz.data() + mf * k1 * frac, src + mf * k1a * frac, k1 * frac);
+  }
   return zz;
 }
 
@@ -335,12 +356,10 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
                const CubeOperand& a_in, const CubeOperand& b, const AscendC::MmadParams& p) {
   check_mmad_operands(c, a_in, b, p, k0_of_type(a_type));
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
-  std::vector<std::uint8_t> gemv;
+  std::vector<std::uint8_t> repacked;
   CubeOperand a = a_in;
-  if (p.m == 1 && ctx.functional) {
-    gemv = gemv_operand(a_in, a_type, p.k);
-    a.data = gemv.data();
-  }
+  if (ctx.functional) repacked = standard_a(a_in, a_type, p);
+  if (!repacked.empty()) a.data = repacked.data();
   if (!ctx.functional) {
     // timing-only: nothing computed
   } else if (c_type == DType::kFp32) {

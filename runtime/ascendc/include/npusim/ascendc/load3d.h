@@ -113,11 +113,16 @@ NPUSIM_TWIN_FN void load3d_body(BlockContext& ctx, const CubeOperand& dst, const
   const std::uint32_t rows = trans ? p.kExtension : p.mExtension;  // of the matrix written
   const std::uint32_t cols = trans ? p.mExtension : p.kExtension;
   const std::uint32_t fr_rows = l0b ? kC0 : 16, fr_cols = l0b ? 16 : kC0;
-  const std::uint64_t cells = static_cast<std::uint64_t>(ceil_div(rows, fr_rows)) *
-                              ceil_div(cols, fr_cols) * fr_rows * fr_cols;
-  if (cells > dst.size)
-    fail("LoadData(3Dv2)", "writes %llu elements into a tensor of %u",
-         static_cast<unsigned long long>(cells), dst.size);
+  const std::uint32_t fractals = ceil_div(rows, fr_rows) * ceil_div(cols, fr_cols);
+  // The last element written lies furthest (padding cells of a partial fractal are not written).
+  // The device checks it against the memory, not the tensor: b32 loads to L0B lay rows out at
+  // 16-column pitch, past the k x n elements kernels often declare.
+  const std::uint64_t end = cube_index(l0b, rows - 1, cols - 1, cols, kC0) + 1;
+  const auto at = static_cast<std::uint64_t>(static_cast<std::uint8_t*>(dst.data) -
+                                             ctx.base(dst.mem));
+  if (at + end * sizeof(T) > ctx.capacity(dst.mem))
+    fail("LoadData(3Dv2)", "writes element %llu, past the end of %s",
+         static_cast<unsigned long long>(end - 1), mem_name(dst.mem));
   T* out = static_cast<T*>(dst.data);
   for (std::uint32_t i = 0; ctx.functional && i < rows; ++i) {
     for (std::uint32_t j = 0; j < cols; ++j) {
@@ -135,8 +140,8 @@ NPUSIM_TWIN_FN void load3d_body(BlockContext& ctx, const CubeOperand& dst, const
   ins.dtype = dtype_of<T>();
   ins.src = Mem::kL1;
   ins.dst = dst.mem;
-  ins.count = static_cast<std::uint32_t>(cells * sizeof(T) / 512);
-  ins.bytes = cells * sizeof(T);
+  ins.count = fractals;
+  ins.bytes = static_cast<std::uint64_t>(rows) * cols * sizeof(T);
   ctx.emit(ins, {{src_slot, false}, {dst.slot, true}});
 }
 
