@@ -23,7 +23,6 @@
 //   sparse_mmad.h LoadDataWithSparse, MmadWithSparse (2:4 sparse int8)
 //   slice_copy.h  DataCopy with SliceInfo (GM <-> UB slices)
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
-//   kernel_assert.h  assert(expr[, fmt, ...]) in kernel code
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
 
@@ -60,5 +59,3 @@
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.
 #define asm(...) ::npusim::ascendc::device_asm(__VA_ARGS__)
-// Also last: the kernel-side assert (replacing <cassert>'s, see kernel_assert.h).
-#include "npusim/ascendc/kernel_assert.h"

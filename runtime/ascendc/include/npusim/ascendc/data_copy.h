@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Data movement of the Ascend C twin: DataCopy (contiguous, DataCopyParams bursts, GM -> L1
 // ND2NZ) and DataCopyPad. Each call copies the bytes and records one instruction on the pipe the
-// hardware uses for that path: GM -> UB/L1/L0 = MTE2, UB -> GM/L1 = MTE3, L1 -> GM = MTE3,
-// L1 -> UB/L0/bias table = MTE1, L1 -> fixpipe buffer = FIXPIPE, UB -> UB = V.
+// hardware uses for that path: GM -> UB/L1/L0 = MTE2, UB -> GM/L1 = MTE3, L1 -> UB/L0 = MTE1,
+// UB -> UB = V.
 //
 // In timing-only mode (BlockContext::functional false) the bodies check and record exactly as
 // usual but move no bytes.
@@ -102,8 +102,7 @@ namespace npusim::ascendc {
 NPUSIM_TWIN_FN inline Pipe copy_pipe(Mem src, Mem dst) {
   if (src == Mem::kGm) return Pipe::kMte2;
   if (src == Mem::kL0c) return Pipe::kFixpipe;
-  if (dst == Mem::kFixpipeBuf) return Pipe::kFixpipe;  // L1 -> fixpipe buffer
-  if (src == Mem::kL1) return dst == Mem::kGm ? Pipe::kMte3 : Pipe::kMte1;
+  if (src == Mem::kL1) return Pipe::kMte1;
   if (src == Mem::kUb && dst == Mem::kUb) return Pipe::kVector;
   return Pipe::kMte3;
 }
@@ -254,12 +253,9 @@ void copy_params(const D& dst, const S& src, const AscendC::DataCopyParams& p) {
   using T = typename D::PrimType;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  const CopyEnds e = ends(dst, src);
-  // Into the bias table (L1 -> C2) blockLen and dstGap count 64 bytes (Atlas A2/A3).
-  const std::uint64_t unit = e.dst_mem == Mem::kBiasTable ? 64 : 32;
-  const std::uint64_t len = p.blockLen * unit;
-  copy_body(ctx, e, dtype_of<T>(), p.blockCount, len, len + p.srcGap * 32ull,
-            len + p.dstGap * unit);
+  const std::uint64_t len = p.blockLen * 32ull;
+  copy_body(ctx, ends(dst, src), dtype_of<T>(), p.blockCount, len, len + p.srcGap * 32ull,
+            len + p.dstGap * 32ull);
 }
 
 /// DataCopy GM (ND) -> L1 (NZ), see AscendC::DataCopy(..., Nd2NzParams).

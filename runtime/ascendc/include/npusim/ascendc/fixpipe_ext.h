@@ -20,18 +20,6 @@
 namespace AscendC {
 
 struct DataCopyCO12DstParams {
-  DataCopyCO12DstParams() = default;
-  DataCopyCO12DstParams(std::uint16_t n_size, std::uint16_t m_size, std::uint32_t dst_stride,
-                        std::uint16_t src_stride, QuantMode_t quant, std::uint8_t relu,
-                        bool channel_split, bool nz2nd)
-      : nSize(n_size),
-        mSize(m_size),
-        dstStride(dst_stride),
-        srcStride(src_stride),
-        quantPre(quant),
-        reluPre(relu),
-        channelSplit(channel_split),
-        nz2ndEn(nz2nd) {}
   std::uint8_t sid = 0;
   std::uint16_t nSize = 0;
   std::uint16_t mSize = 0;

@@ -15,13 +15,6 @@
 namespace AscendC {
 
 struct CopyRepeatParams {
-  CopyRepeatParams() = default;
-  CopyRepeatParams(std::uint16_t dst_stride, std::uint16_t src_stride, std::uint16_t dst_repeat,
-                   std::uint16_t src_repeat)
-      : dstStride(dst_stride),
-        srcStride(src_stride),
-        dstRepeatSize(dst_repeat),
-        srcRepeatSize(src_repeat) {}
   std::uint16_t dstStride = 1;
   std::uint16_t srcStride = 1;
   std::uint16_t dstRepeatSize = 8;
