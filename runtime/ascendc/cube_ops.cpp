@@ -303,10 +303,9 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
 void check_mmad_operands(const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                          const AscendC::MmadParams& p, std::uint32_t k0) {
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, k0), n1 = ceil_div(p.n, 16);
-  // GEMV (m = 1): a 1 x k vector; float with kDirectionAlign: k aligned to 16 in L0A.
-  const std::uint32_t a_need = p.m == 1                         ? k1 * k0
-                               : p.kDirectionAlign && k0 == 8 ? m1 * ceil_div(p.k, 16) * 2 * 128
-                                                              : m1 * k1 * 16 * k0;
+  // float with kDirectionAlign: k aligned to 16 in L0A.
+  const std::uint32_t a_need =
+      p.kDirectionAlign && k0 == 8 ? m1 * ceil_div(p.k, 16) * 2 * 128 : m1 * k1 * 16 * k0;
   if (a.size < a_need)
     fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k, a_need);
   if (b.size < k1 * n1 * 16 * k0)
@@ -332,19 +331,15 @@ void emit_mmad(BlockContext& ctx, DType c_type, DType a_type, const CubeOperand&
 }
 
 // A in the layout the GEMMs read (zZ with ceil(k / k0) fractal columns) when L0A holds it
-// otherwise: GEMV (m = 1: k contiguous elements, spread over row 0 of the fractals, the other
-// rows zero) or float with kDirectionAlign (ceil(k / 16) * 2 fractal columns); else empty.
+// otherwise: float with kDirectionAlign (ceil(k / 16) * 2 fractal columns); else empty.
 std::vector<std::uint8_t> standard_a(const CubeOperand& a, DType a_type,
                                      const AscendC::MmadParams& p) {
-  const std::uint32_t k0 = k0_of_type(a_type), row = 32, frac = 512;  // bytes
+  const std::uint32_t k0 = k0_of_type(a_type), frac = 512;  // bytes
   const std::uint32_t k1 = ceil_div(p.k, k0), m1 = ceil_div(p.m, 16);
   const std::uint32_t k1a = ceil_div(p.k, 16) * 2;
   const auto* src = static_cast<const std::uint8_t*>(a.data);
   std::vector<std::uint8_t> zz;
-  if (p.m == 1) {
-    zz.assign(static_cast<std::size_t>(k1) * frac, 0);
-    for (std::uint32_t f = 0; f < k1; ++f) std::memcpy(zz.data() + f * frac, src + f * row, row);
-  } else if (p.kDirectionAlign && k0 == 8 && k1a != k1) {
+  if (p.kDirectionAlign && k0 == 8 && k1a != k1) {
     zz.resize(static_cast<std::size_t>(m1) * k1 * frac);
     for (std::uint32_t mf = 0; mf < m1; ++mf)
       std::memcpy(zz.data() + mf * k1 * frac, src + mf * k1a * frac, k1 * frac);
@@ -353,7 +348,9 @@ std::vector<std::uint8_t> standard_a(const CubeOperand& a, DType a_type,
 }
 
 void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, const CubeOperand& c,
-               const CubeOperand& a_in, const CubeOperand& b, const AscendC::MmadParams& p) {
+               const CubeOperand& a_in, const CubeOperand& b, const AscendC::MmadParams& p_in) {
+  const AscendC::MmadParams p = c_type == DType::kFp32 ? bias_first<float>(ctx, c, p_in)
+                                                       : bias_first<std::int32_t>(ctx, c, p_in);
   check_mmad_operands(c, a_in, b, p, k0_of_type(a_type));
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
   std::vector<std::uint8_t> repacked;
@@ -375,6 +372,12 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
                      p.m, p.n, p.k, accumulate);
   }
   emit_mmad(ctx, c_type, a_type, c, a_in, b, p);
+}
+
+void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,
+                  const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                  AscendC::CO2Layout layout) {
+  fixpipe_body(ctx, dst_type, src_type, FixpipeDst{dst, Mem::kGm, -1, 0}, src, p, layout);
 }
 
 void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, const FixpipeDst& dst,

@@ -158,12 +158,6 @@ constexpr std::uint32_t k0_of() {
 
 inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
 
-/// MmadParams::m for an A stored as 16-row zZ fractals holding `rows` valid rows: `rows`, or 16
-/// for one row, which the cube would otherwise take as GEMV (a contiguous 1 x k vector). The
-/// extra rows of C are never read back; the cube takes the same time (m is counted in 16s).
-inline std::uint16_t zz_mmad_m(std::uint32_t rows) {
-  return static_cast<std::uint16_t>(rows == 1 ? 16 : rows);
-}
 
 // Each cube op is a kernel-facing shell (block(), ScalarPause; its basic blocks around the pause
 // are the kernel's, as for the vector ops) around a body that checks, computes and records. For
@@ -206,8 +200,7 @@ NPUSIM_KERNEL_API void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_
                                     const AscendC::LoadData2DParams& p);
 
 /// Mmad's operand checks (k0: elements per fractal row of A's type): fails unless L0A, L0B and
-/// L0C hold the m x k, k x n and m x n fractals `p` asks for. m = 1 is GEMV, as on the device:
-/// A is then the k elements of a row vector stored contiguously (not a 16-row fractal).
+/// L0C hold the m x k, k x n and m x n fractals `p` asks for.
 NPUSIM_KERNEL_API void check_mmad_operands(const CubeOperand& c, const CubeOperand& a,
                                            const CubeOperand& b, const AscendC::MmadParams& p,
                                            std::uint32_t k0);
@@ -222,7 +215,12 @@ NPUSIM_KERNEL_API void mmad_body(BlockContext& ctx, DType c_type, DType a_type, 
                                  const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                                  const AscendC::MmadParams& p);
 
-/// Fixpipe L0C -> GM on the types fixpipe_out_of_line<T, U>() accepts.
+/// Fixpipe L0C -> GM on the types fixpipe_out_of_line<T, U>() accepts (dst: the GM pointer).
+NPUSIM_KERNEL_API void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,
+                                    const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                                    AscendC::CO2Layout layout);
+
+/// Fixpipe to GM or L1 on the types fixpipe_out_of_line<T, U>() accepts.
 NPUSIM_KERNEL_API void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type,
                                     const FixpipeDst& dst, const CubeOperand& src,
                                     const AscendC::FixpipeParamsV220& p,
@@ -263,16 +261,42 @@ constexpr bool fixpipe_out_of_line() {
   return kSource && (kFloatOut || kIntOut);
 }
 
+/// C's m x n elements (L0C layout) = bias[n], before an accumulating Mmad (mmad_bias.h).
+template <class D, class Bias>
+NPUSIM_TWIN_FN void fill_bias(BlockContext& ctx, const CubeOperand& c, const Bias* bias,
+                              std::uint64_t bias_size, const AscendC::MmadParams& p) {
+  const std::uint32_t m1 = ceil_div(p.m, 16), n1 = ceil_div(p.n, 16);
+  if (bias_size < p.n || c.size < m1 * n1 * 256u)
+    fail("Mmad", "bias of %llu values / C of %u elements for m=%u n=%u",
+         static_cast<unsigned long long>(bias_size), c.size, p.m, p.n);
+  D* cd = static_cast<D*>(c.data);
+  for (std::uint32_t mi = 0; ctx.functional && mi < p.m; ++mi)
+    for (std::uint32_t ni = 0; ni < p.n; ++ni)
+      cd[((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16] = static_cast<D>(bias[ni]);
+}
+
+/// cmatrixInitVal false with cmatrixSource true: C starts from the bias table (address 0).
+template <class D>
+NPUSIM_TWIN_FN AscendC::MmadParams bias_first(BlockContext& ctx, const CubeOperand& c,
+                                              AscendC::MmadParams p) {
+  if (p.cmatrixInitVal || !p.cmatrixSource) return p;
+  fill_bias<D>(ctx, c, reinterpret_cast<const D*>(ctx.base(Mem::kBiasTable)),
+               ctx.capacity(Mem::kBiasTable) / sizeof(D), p);
+  p.cmatrixSource = false;
+  return p;
+}
+
 /// Mmad for other types: C[m][n] (+)= sum over k in k order of D(a) * D(b), each step rounded
 /// to D. (The out-of-line body, for the hardware's types, computes the same sum with a float GEMM
 /// in its own order: within the bound in the file comment, not bit for bit.)
 template <class D, class A, class B>
 NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a,
-                                 const CubeOperand& b, const AscendC::MmadParams& p) {
+                                 const CubeOperand& b, const AscendC::MmadParams& p_in) {
   static_assert((std::is_arithmetic_v<A> || IsSmallFloat<A>::value) &&
                     (std::is_arithmetic_v<B> || IsSmallFloat<B>::value),
                 "Mmad: this input type (e.g. int4b_t) is not supported by the simulator");
   constexpr std::uint32_t kK0 = k0_of<A>();
+  const AscendC::MmadParams p = bias_first<D>(ctx, c, p_in);
   check_mmad_operands(c, a, b, p, kK0);
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, kK0), n1 = ceil_div(p.n, 16);
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
@@ -284,8 +308,8 @@ NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const 
       const std::uint32_t ci = ((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
       D acc = accumulate ? cd[ci] : D(0);
       for (std::uint32_t ki = 0; ki < p.k; ++ki) {
-        const std::uint32_t ai =  // m = 1: GEMV, A is k contiguous elements
-            p.m == 1 ? ki : ((mi / 16) * k1 + ki / kK0) * (16 * kK0) + (mi % 16) * kK0 + ki % kK0;
+        const std::uint32_t ai =
+            ((mi / 16) * k1 + ki / kK0) * (16 * kK0) + (mi % 16) * kK0 + ki % kK0;
         const std::uint32_t bi =
             ((ki / kK0) * n1 + ni / 16) * (16 * kK0) + (ni % 16) * kK0 + ki % kK0;
         acc = static_cast<D>(acc + static_cast<D>(ad[ai]) * static_cast<D>(bd[bi]));
@@ -471,6 +495,12 @@ NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, const FixpipeDst& dst,
     fixpipe_loop<T, U>(out, src, p, nd, GenericConvert<T, U>{&p});
   record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
 }
+template <class T, class U>
+NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand& src,
+                                    const AscendC::FixpipeParamsV220& p,
+                                    AscendC::CO2Layout layout) {
+  fixpipe_generic<T, U>(ctx, FixpipeDst{dst, Mem::kGm, -1, 0}, src, p, layout);
+}
 
 // The LoadData and Mmad shells are noinline: the whole op used to be inline code too large for
 // the compiler to inline into kernels, so each call cost the kernel the basic blocks of a call;
@@ -487,39 +517,13 @@ __attribute__((noinline)) void load_2d(const AscendC::LocalTensor<T>& dst, const
                p);
 }
 
-/// C's m x n elements (L0C layout) = bias[n], before an accumulating Mmad (mmad_bias.h).
-template <class D, class Bias>
-NPUSIM_TWIN_FN void fill_bias(BlockContext& ctx, const CubeOperand& c, const Bias* bias,
-                              std::uint64_t bias_size, const AscendC::MmadParams& p) {
-  const std::uint32_t m1 = ceil_div(p.m, 16), n1 = ceil_div(p.n, 16);
-  if (bias_size < p.n || c.size < m1 * n1 * 256u)
-    fail("Mmad", "bias of %llu values / C of %u elements for m=%u n=%u",
-         static_cast<unsigned long long>(bias_size), c.size, p.m, p.n);
-  D* cd = static_cast<D*>(c.data);
-  for (std::uint32_t mi = 0; ctx.functional && mi < p.m; ++mi)
-    for (std::uint32_t ni = 0; ni < p.n; ++ni)
-      cd[((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16] = static_cast<D>(bias[ni]);
-}
-
-/// cmatrixInitVal false with cmatrixSource true: C starts from the bias table (address 0).
-template <class D>
-NPUSIM_TWIN_FN AscendC::MmadParams bias_first(BlockContext& ctx, const CubeOperand& c,
-                                              AscendC::MmadParams p) {
-  if (p.cmatrixInitVal || !p.cmatrixSource) return p;
-  fill_bias<D>(ctx, c, reinterpret_cast<const D*>(ctx.base(Mem::kBiasTable)),
-               ctx.capacity(Mem::kBiasTable) / sizeof(D), p);
-  p.cmatrixSource = false;
-  return p;
-}
-
 template <class D, class A, class B>
 __attribute__((noinline)) void mmad(const AscendC::LocalTensor<D>& c,
                                     const AscendC::LocalTensor<A>& a,
                                     const AscendC::LocalTensor<B>& b,
-                                    const AscendC::MmadParams& p_in) {
+                                    const AscendC::MmadParams& p) {
   auto& ctx = block();
   ScalarPause pause(ctx);
-  const AscendC::MmadParams p = bias_first<D>(ctx, cube_operand(c), p_in);
   if constexpr (mmad_out_of_line<D, A, B>()) {
     mmad_body(ctx, dtype_of<D>(), dtype_of<A>(), dtype_of<B>(), cube_operand(c), cube_operand(a),
               cube_operand(b), p);
@@ -540,10 +544,18 @@ void fixpipe_to(const FixpipeDst& dst, const AscendC::LocalTensor<U>& src,
   }
 }
 
+// (Kept as it was, with the GM-pointer forms of the bodies: routing it through fixpipe_to
+// changed how existing kernels compile, and their counted basic blocks.)
 template <class T, class U>
 void fixpipe(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
              const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
-  fixpipe_to<T>(FixpipeDst{dst.GetPhyAddr(), Mem::kGm, -1, 0}, src, p, layout);
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  if constexpr (fixpipe_out_of_line<T, U>()) {
+    fixpipe_body(ctx, dtype_of<T>(), dtype_of<U>(), dst.GetPhyAddr(), cube_operand(src), p, layout);
+  } else {
+    fixpipe_generic<T, U>(ctx, dst.GetPhyAddr(), cube_operand(src), p, layout);
+  }
 }
 
 }  // namespace npusim::ascendc

@@ -8,9 +8,6 @@
 // is transposed:
 //  - 16-bit types: the square is one 16 x 16 fractal (512 bytes); it lands transposed in the
 //    destination fractal r * (1 + dstGap).
-//  - 8-bit types: the square is two consecutive 16 x 32 fractals read as one 32 x 32 matrix
-//    (first fractal = rows 0..15); rows 0..15 of its transpose go to destination fractal
-//    d = r * (1 + dstGap), rows 16..31 to fractal d + 1 + dstFracGap.
 //  - 32-bit types: the square is two consecutive 16 x 8 fractals (1024 bytes) read as one 16 x 16
 //    matrix (first fractal = columns 0..7, second = columns 8..15); its transpose is split again
 //    into two 16 x 8 fractals: columns 0..7 go to destination fractal d = r * (1 + dstGap), columns
@@ -117,8 +114,8 @@ NPUSIM_TWIN_FN inline void load_transpose_body(BlockContext& ctx, DType dtype,
   if (src.mem != Mem::kL1) fail("LoadDataWithTranspose", "source must be A1/B1 (L1)");
   if (dst.mem != Mem::kL0a && dst.mem != Mem::kL0b)
     fail("LoadDataWithTranspose", "destination must be A2 or B2, got %s", mem_name(dst.mem));
-  if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4)
-    fail("LoadDataWithTranspose", "only 8-, 16- and 32-bit types are supported by the simulator");
+  if (elem_bytes != 2 && elem_bytes != 4)
+    fail("LoadDataWithTranspose", "only 16-bit and 32-bit types are supported by the simulator");
   const std::uint32_t square = elem_bytes == 2 ? 512u : 1024u;  // bytes per source square
   auto* d_base = static_cast<std::uint8_t*>(dst.data);
   const auto* s_base = static_cast<const std::uint8_t*>(src.data);
@@ -143,19 +140,6 @@ NPUSIM_TWIN_FN inline void load_transpose_body(BlockContext& ctx, DType dtype,
       for (std::uint32_t i = 0; i < 16; ++i)
         for (std::uint32_t j = 0; j < 16; ++j) out[i * 16 + j] = in[j * 16 + i];
       std::memcpy(d_base + d0 * 512, out, 512);
-      continue;
-    }
-    if (elem_bytes == 1) {
-      std::uint8_t in8[1024], h0[512], h1[512];
-      std::memcpy(in8, s, 1024);
-      for (std::uint32_t i = 0; i < 16; ++i) {
-        for (std::uint32_t j = 0; j < 32; ++j) {
-          h0[i * 32 + j] = in8[j * 32 + i];
-          h1[i * 32 + j] = in8[j * 32 + i + 16];
-        }
-      }
-      std::memcpy(d_base + d0 * 512, h0, 512);
-      std::memcpy(d_base + d1 * 512, h1, 512);
       continue;
     }
     std::uint32_t in[256], g0[128], g1[128];
