@@ -585,4 +585,32 @@ TEST(CubeExt, SparseMmadPicksTheIndexedRows) {
   ASSERT_EQ(t.instrs[1].dep_count, 0u);  // no flag between them in this kernel
 }
 
+// ---- 8-bit LoadDataWithTranspose ----
+
+// One 32 x 32 int8 square (value (r * 32 + c) % 251 - 100) into two L0B fractals, the second
+// one fractal further (dstFracGap 1).
+extern "C" __global__ __cube__ void transpose_b8(GM_ADDR out) {
+  AscendC::InitSocState();
+  AscendC::LocalTensor<std::int8_t> l1(AscendC::TPosition::B1, 0, 1024);
+  AscendC::LocalTensor<std::int8_t> b(AscendC::TPosition::B2, 0, 2048);
+  for (int i = 0; i < 1024; ++i) l1(i) = static_cast<std::int8_t>(i % 251 - 100);
+  AscendC::LoadDataWithTranspose(b, l1, AscendC::LoadData2dTransposeParams(0, 1, 0, 0, 1, 0));
+  auto* o = reinterpret_cast<__gm__ std::int8_t*>(out);
+  for (int i = 0; i < 2048; ++i) o[i] = b(i);
+}
+
+TEST(CubeExt, TransposeOf8BitSquares) {
+  std::vector<std::int8_t> out(2048, 0);
+  auto r = run_blocks(&transpose_b8, 1, reinterpret_cast<GM_ADDR>(out.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int row = 0; row < 32; ++row) {  // row of the transpose = column of the square
+    for (int c = 0; c < 32; ++c) {
+      const int at = (row / 16) * 1024 + (row % 16) * 32 + c;
+      EXPECT_EQ(out[at], static_cast<std::int8_t>((c * 32 + row) % 251 - 100)) << row << "," << c;
+    }
+  }
+  ASSERT_EQ(r.blocks[0].trace.instrs.size(), 1u);
+  EXPECT_EQ(r.blocks[0].trace.instrs[0].pipe, Pipe::kMte1);
+}
+
 }  // namespace

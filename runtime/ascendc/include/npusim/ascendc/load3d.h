@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "npusim/ascendc/cube_ops.h"
+#include "npusim/ascendc/matmul_ops.h"
 
 namespace AscendC {
 
@@ -157,6 +158,69 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   ScalarPause pause(ctx);
   if (src.mem() != Mem::kL1) fail("LoadData(3Dv2)", "source must be in L1 (A1/B1)");
   load3d_body(ctx, cube_operand(dst), src.twin_data(), src.GetSize(), src.twin_slot(), p);
+}
+
+}  // namespace AscendC
+
+// LoadDataWithTranspose for 8-bit data (matmul_ops.h has the 16- and 32-bit forms): per repeat
+// the square startIndex + r * srcStride (minus with addrMode) is two consecutive 16 x 32
+// fractals read as one 32 x 32 matrix; rows 0..15 of its transpose go to destination fractal
+// d = r * (1 + dstGap), rows 16..31 to fractal d + 1 + dstFracGap. MTE1, as the other forms.
+namespace npusim::ascendc {
+
+NPUSIM_TWIN_FN inline void load_transpose_b8_body(BlockContext& ctx, const CubeOperand& dst,
+                                                  const CubeOperand& src,
+                                                  const AscendC::LoadData2dTransposeParams& p) {
+  if (src.mem != Mem::kL1 || (dst.mem != Mem::kL0a && dst.mem != Mem::kL0b))
+    fail("LoadDataWithTranspose", "moves L1 (A1/B1) data to L0A / L0B");
+  auto* d = static_cast<std::uint8_t*>(dst.data);
+  const auto* s = static_cast<const std::uint8_t*>(src.data);
+  for (std::uint32_t r = 0; r < p.repeatTimes; ++r) {
+    const std::int64_t sq = p.startIndex + (p.addrMode ? -1ll : 1ll) * r * p.srcStride;
+    const std::uint64_t d0 = r * (1ull + p.dstGap), d1 = d0 + 1 + p.dstFracGap;
+    if (sq < 0 || (sq + 1ull) * 1024 > src.size || (d1 + 1) * 512 > dst.size)
+      fail("LoadDataWithTranspose", "repeat %u leaves the tensors (square %lld)", r,
+           static_cast<long long>(sq));
+    for (std::uint32_t i = 0; ctx.functional && i < 16; ++i) {
+      for (std::uint32_t j = 0; j < 32; ++j) {
+        d[d0 * 512 + i * 32 + j] = s[sq * 1024 + j * 32 + i];
+        d[d1 * 512 + i * 32 + j] = s[sq * 1024 + j * 32 + i + 16];
+      }
+    }
+  }
+  Instr ins;
+  ins.pipe = Pipe::kMte1;
+  ins.op = Op::kLoad2d;
+  ins.dtype = DType::kInt8;
+  ins.src = Mem::kL1;
+  ins.dst = dst.mem;
+  ins.count = p.repeatTimes;
+  ins.bytes = 1024ull * p.repeatTimes;
+  ctx.emit(ins, {{src.slot, false}, {dst.slot, true}});
+}
+
+template <class T>
+__attribute__((noinline)) void load_transpose_b8(const AscendC::LocalTensor<T>& dst,
+                                                 const AscendC::LocalTensor<T>& src,
+                                                 const AscendC::LoadData2dTransposeParams& p) {
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  load_transpose_b8_body(ctx, cube_operand(dst), cube_operand(src), p);
+}
+
+}  // namespace npusim::ascendc
+
+namespace AscendC {
+
+inline void LoadDataWithTranspose(const LocalTensor<std::int8_t>& dst,
+                                  const LocalTensor<std::int8_t>& src,
+                                  const LoadData2dTransposeParams& p) {
+  npusim::ascendc::load_transpose_b8(dst, src, p);
+}
+inline void LoadDataWithTranspose(const LocalTensor<std::uint8_t>& dst,
+                                  const LocalTensor<std::uint8_t>& src,
+                                  const LoadData2dTransposeParams& p) {
+  npusim::ascendc::load_transpose_b8(dst, src, p);
 }
 
 }  // namespace AscendC
