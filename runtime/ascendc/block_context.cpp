@@ -113,6 +113,8 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   flags_.clear();
   current_tpipe = nullptr;
   regs = ControlRegs{};
+  fixpipe_regs = FixpipeRegs{};
+  sparse_index.clear();
 }
 
 bool BlockContext::gm_accessible(const void* addr, std::uint64_t bytes, bool write) const {

@@ -144,14 +144,17 @@ bool fixpipe_from_int(T* dst, const CubeOperand& src, const AscendC::FixpipePara
 }
 
 template <class T, class U>
-void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
+void fixpipe_typed(BlockContext& ctx, const FixpipeDst& to, const CubeOperand& src,
                    const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
   bool nd = false;
-  if (!fixpipe_begin(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), dst_ptr, src, p, layout, nd))
+  if (!fixpipe_begin(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), to, src, p, layout, nd))
     return;
-  T* dst = static_cast<T*>(dst_ptr);
+  T* dst = static_cast<T*>(to.data);
   bool done = false;
-  if constexpr (std::is_same_v<U, float>) {
+  if (to.vq != nullptr) {
+    fixpipe_loop<T, U>(dst, src, p, nd, ChannelConvert<T, U>{&p, to.vq});
+    done = true;
+  } else if constexpr (std::is_same_v<U, float>) {
     done = fixpipe_from_float<T>(dst, src, p, nd);
   } else if constexpr (std::is_same_v<U, std::int32_t>) {
     done = fixpipe_from_int<T>(dst, src, p, nd);
@@ -159,11 +162,11 @@ void fixpipe_typed(BlockContext& ctx, void* dst_ptr, const CubeOperand& src,
   if (!done) {  // fails at the first element if quantPre is not supported
     fixpipe_loop<T, U>(dst, src, p, nd, GenericConvert<T, U>{&p});
   }
-  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
+  record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, to);
 }
 
 template <class U>
-void fixpipe_from(BlockContext& ctx, DType dst_type, void* dst, const CubeOperand& src,
+void fixpipe_from(BlockContext& ctx, DType dst_type, const FixpipeDst& dst, const CubeOperand& src,
                   const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
   switch (dst_type) {
     case DType::kFp32:
@@ -270,13 +273,27 @@ void load_2d_body(BlockContext& ctx, DType dtype, std::uint32_t elem_bytes, cons
 }
 
 bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint32_t elem_bytes,
-                   void* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
-                   AscendC::CO2Layout layout, bool& nd) {
+                   const FixpipeDst& dst, const CubeOperand& src,
+                   const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout, bool& nd) {
   if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return false;
   if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
     fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
   nd = layout == AscendC::CO2Layout::ROW_MAJOR;
-  check_gm_range(ctx, dst, fixpipe_span(p, nd, 32 / elem_bytes) * elem_bytes, true, "Fixpipe");
+  const QuantMode_t q = p.quantPre;
+  if (is_vector_quant(q) && dst.vq == nullptr)
+    fail("Fixpipe", "quantPre mode %d needs the quantisation tensor", static_cast<int>(q));
+  const bool b8 = dst_type == DType::kInt8 || dst_type == DType::kUInt8;
+  if ((is_b8_quant(q) && !b8) ||
+      ((q == QuantMode_t::DEQF16 || q == QuantMode_t::VDEQF16) && dst_type != DType::kFp16))
+    fail("Fixpipe", "quantPre mode %d does not produce this output type", static_cast<int>(q));
+  const std::uint64_t span = fixpipe_span(p, nd, 32 / elem_bytes) * elem_bytes;
+  if (dst.mem == Mem::kGm) {
+    check_gm_range(ctx, dst.data, span, true, "Fixpipe");
+  } else if (span > dst.size) {
+    fail("Fixpipe", "writes %llu bytes into a %s tensor of %llu bytes",
+         static_cast<unsigned long long>(span), mem_name(dst.mem),
+         static_cast<unsigned long long>(dst.size));
+  }
   if (ctx.functional) return true;
   fixpipe_check(src, p, p.quantPre);  // timing-only: the checks the loops would make
   record_fixpipe(ctx, dst_type, src_type, elem_bytes, src.slot, p, nd, dst);
@@ -286,9 +303,11 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
 void check_mmad_operands(const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                          const AscendC::MmadParams& p, std::uint32_t k0) {
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, k0), n1 = ceil_div(p.n, 16);
-  if (a.size < m1 * k1 * 16 * k0)
-    fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k,
-         m1 * k1 * 16 * k0);
+  // float with kDirectionAlign: k aligned to 16 in L0A.
+  const std::uint32_t a_need =
+      p.kDirectionAlign && k0 == 8 ? m1 * ceil_div(p.k, 16) * 2 * 128 : m1 * k1 * 16 * k0;
+  if (a.size < a_need)
+    fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k, a_need);
   if (b.size < k1 * n1 * 16 * k0)
     fail("Mmad", "B (L0B) holds %u elements, k=%u n=%u needs %u", b.size, p.k, p.n,
          k1 * n1 * 16 * k0);
@@ -311,10 +330,33 @@ void emit_mmad(BlockContext& ctx, DType c_type, DType a_type, const CubeOperand&
   ctx.emit(ins, {{a.slot, false}, {b.slot, false}, {c.slot, true}});
 }
 
+// A in the layout the GEMMs read (zZ with ceil(k / k0) fractal columns) when L0A holds it
+// otherwise: float with kDirectionAlign (ceil(k / 16) * 2 fractal columns); else empty.
+std::vector<std::uint8_t> standard_a(const CubeOperand& a, DType a_type,
+                                     const AscendC::MmadParams& p) {
+  const std::uint32_t k0 = k0_of_type(a_type), frac = 512;  // bytes
+  const std::uint32_t k1 = ceil_div(p.k, k0), m1 = ceil_div(p.m, 16);
+  const std::uint32_t k1a = ceil_div(p.k, 16) * 2;
+  const auto* src = static_cast<const std::uint8_t*>(a.data);
+  std::vector<std::uint8_t> zz;
+  if (p.kDirectionAlign && k0 == 8 && k1a != k1) {
+    zz.resize(static_cast<std::size_t>(m1) * k1 * frac);
+    for (std::uint32_t mf = 0; mf < m1; ++mf)
+      std::memcpy(zz.data() + mf * k1 * frac, src + mf * k1a * frac, k1 * frac);
+  }
+  return zz;
+}
+
 void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, const CubeOperand& c,
-               const CubeOperand& a, const CubeOperand& b, const AscendC::MmadParams& p) {
-  check_mmad_operands(c, a, b, p, k0_of_type(a_type));
+               const CubeOperand& a_in, const CubeOperand& b, const AscendC::MmadParams& p_in) {
+  const AscendC::MmadParams p = c_type == DType::kFp32 ? bias_first<float>(ctx, c, p_in)
+                                                       : bias_first<std::int32_t>(ctx, c, p_in);
+  check_mmad_operands(c, a_in, b, p, k0_of_type(a_type));
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
+  std::vector<std::uint8_t> repacked;
+  CubeOperand a = a_in;
+  if (ctx.functional) repacked = standard_a(a_in, a_type, p);
+  if (!repacked.empty()) a.data = repacked.data();
   if (!ctx.functional) {
     // timing-only: nothing computed
   } else if (c_type == DType::kFp32) {
@@ -329,10 +371,16 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
     detail::mmad_i32(in(a_type), in(b_type), a.data, b.data, static_cast<std::int32_t*>(c.data),
                      p.m, p.n, p.k, accumulate);
   }
-  emit_mmad(ctx, c_type, a_type, c, a, b, p);
+  emit_mmad(ctx, c_type, a_type, c, a_in, b, p);
 }
 
 void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,
+                  const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                  AscendC::CO2Layout layout) {
+  fixpipe_body(ctx, dst_type, src_type, FixpipeDst{dst, Mem::kGm, -1, 0}, src, p, layout);
+}
+
+void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, const FixpipeDst& dst,
                   const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
                   AscendC::CO2Layout layout) {
   if (src_type == DType::kFp32) {

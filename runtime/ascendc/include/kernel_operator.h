@@ -6,6 +6,7 @@
 //   device.h      qualifiers, GM_ADDR, half/bfloat16_t, block_idx, printf, dcci, asm("trap")
 //   tensor.h      TPosition, LocalTensor, GlobalTensor
 //   tpipe.h       TPipe, TQue/TQueBind, TBuf, SetFlag/WaitFlag/PipeBarrier
+//   buf_pool.h    TBufPool, EXTERN_IMPL_BUFPOOL, GetTPipePtr() at global scope
 //   debug_assert.h   ascendc_assert
 //   dump_ops.h    DumpTensor (and the asc_dump family of utils/debug/asc_dump.h)
 //   static_tensor.h  static-tensor programming: InitSocState, LocalMemAllocator<Hardware::...>
@@ -13,9 +14,15 @@
 //   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
 //                 Cast ReduceSum ReduceMax ReduceMin
 //   cube_ops.h    LoadData, Mmad, Fixpipe
+//   mmad_bias.h   Mmad with a bias (C2) tensor
+//   load3d.h      LoadData with LoadData3DParamsV2 (image to column, L1 -> L0A/L0B)
+//   fixpipe_ext.h Fixpipe to L1 / with a quant tensor, DataCopyCO12DstParams, Fixpipe registers
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
+//   vector_copy.h Copy (UB -> UB repeats on the vector pipe)
 //   shape_ops.h   Gather, Compare, Select
+//   sparse_mmad.h LoadDataWithSparse, MmadWithSparse (2:4 sparse int8)
+//   slice_copy.h  DataCopy with SliceInfo (GM <-> UB slices)
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
 //   int4.h        int4b_t (two per byte)
 //   vector_mask.h SetMaskCount/SetMaskNorm, SetVectorMask, ResetMask, UnaryRepeatParams, DivCeil
@@ -34,21 +41,28 @@
 
 #include "npusim/ascendc/attention_ops.h"
 #include "npusim/ascendc/block_context.h"
+#include "npusim/ascendc/buf_pool.h"
 #include "npusim/ascendc/cube_ops.h"
 #include "npusim/ascendc/data_copy.h"
 #include "npusim/ascendc/debug_assert.h"
+#include "npusim/ascendc/fixpipe_ext.h"
 #include "npusim/ascendc/device.h"
 #include "npusim/ascendc/dump_ops.h"
 #include "npusim/ascendc/half.h"
 #include "npusim/ascendc/launch.h"
+#include "npusim/ascendc/load3d.h"
 #include "npusim/ascendc/shape_ops.h"
+#include "npusim/ascendc/slice_copy.h"
+#include "npusim/ascendc/sparse_mmad.h"
 #include "npusim/ascendc/static_tensor.h"
 #include "npusim/ascendc/norm_ops.h"
 #include "npusim/ascendc/matmul_ops.h"
+#include "npusim/ascendc/mmad_bias.h"
 #include "npusim/ascendc/tensor.h"
 #include "npusim/ascendc/tpipe.h"
 #include "npusim/ascendc/trace.h"
 #include "npusim/ascendc/utility.h"
+#include "npusim/ascendc/vector_copy.h"
 #include "npusim/ascendc/vector_ops.h"
 #include "npusim/ascendc/int4.h"
 #include "npusim/ascendc/vector_mask.h"

@@ -199,6 +199,20 @@ class NPUSIM_KERNEL_API BlockContext {
     bool pad_value_set = false;
   };
   ControlRegs regs;
+  /// Fixpipe's registers, set by SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag / SetFixPipeConfig
+  /// and read by DataCopy(L0C -> GM / L1, DataCopyCO12DstParams); reset for each block.
+  struct FixpipeRegs {
+    std::uint16_t nd_num = 1;
+    std::uint16_t src_nd_stride = 0;  // fractals (16 x 16) between the ND matrices' sources
+    std::uint16_t dst_nd_stride = 0;  // elements between the ND matrices' destinations
+    std::uint64_t quant_pre = 0;      // scalar quant word
+    const std::uint64_t* quant_table = nullptr;  // per-channel quant words (a local tensor)
+    std::uint32_t quant_words = 0;
+    std::int32_t quant_slot = -1;
+  } fixpipe_regs;
+  /// The cube's sparse-index buffer (LoadDataWithSparse -> MmadWithSparse): 2 bits per L0B
+  /// byte, at L0B byte address / 4; empty until the block's first LoadDataWithSparse.
+  std::vector<std::uint8_t> sparse_index;
 };
 
 namespace detail {

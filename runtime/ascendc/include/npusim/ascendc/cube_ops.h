@@ -158,6 +158,7 @@ constexpr std::uint32_t k0_of() {
 
 inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
 
+
 // Each cube op is a kernel-facing shell (block(), ScalarPause; its basic blocks around the pause
 // are the kernel's, as for the vector ops) around a body that checks, computes and records. For
 // the types the hardware's cube takes, the bodies are out-of-line functions of libacl_rt.so
@@ -179,6 +180,17 @@ template <class T>
 CubeOperand cube_operand(const AscendC::LocalTensor<T>& t) {
   return {t.twin_data(), t.GetSize(), t.mem(), t.twin_slot()};
 }
+
+/// Where Fixpipe writes: GM (mem kGm, slot -1) or an L1 tensor (size: its bytes), and the
+/// per-channel quantisation words of the vector quant modes (vq: nSize words, else nullptr).
+struct FixpipeDst {
+  void* data;
+  Mem mem;
+  std::int32_t slot;
+  std::uint64_t size;
+  const std::uint64_t* vq = nullptr;
+  std::int32_t vq_slot = -1;
+};
 
 /// LoadData 2D: repeatTimes fractals of 512 bytes (elem_bytes wide elements) from `src`
 /// (src_size elements; ~0 for GM) to `dst` (L0A / L0B), transposed 16 x 16 with ifTranspose.
@@ -203,9 +215,15 @@ NPUSIM_KERNEL_API void mmad_body(BlockContext& ctx, DType c_type, DType a_type, 
                                  const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                                  const AscendC::MmadParams& p);
 
-/// Fixpipe L0C -> GM on the types fixpipe_out_of_line<T, U>() accepts.
+/// Fixpipe L0C -> GM on the types fixpipe_out_of_line<T, U>() accepts (dst: the GM pointer).
 NPUSIM_KERNEL_API void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,
                                     const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
+                                    AscendC::CO2Layout layout);
+
+/// Fixpipe to GM or L1 on the types fixpipe_out_of_line<T, U>() accepts.
+NPUSIM_KERNEL_API void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type,
+                                    const FixpipeDst& dst, const CubeOperand& src,
+                                    const AscendC::FixpipeParamsV220& p,
                                     AscendC::CO2Layout layout);
 
 namespace detail {
@@ -243,13 +261,42 @@ constexpr bool fixpipe_out_of_line() {
   return kSource && (kFloatOut || kIntOut);
 }
 
+/// C's m x n elements (L0C layout) = bias[n], before an accumulating Mmad (mmad_bias.h).
+template <class D, class Bias>
+NPUSIM_TWIN_FN void fill_bias(BlockContext& ctx, const CubeOperand& c, const Bias* bias,
+                              std::uint64_t bias_size, const AscendC::MmadParams& p) {
+  const std::uint32_t m1 = ceil_div(p.m, 16), n1 = ceil_div(p.n, 16);
+  if (bias_size < p.n || c.size < m1 * n1 * 256u)
+    fail("Mmad", "bias of %llu values / C of %u elements for m=%u n=%u",
+         static_cast<unsigned long long>(bias_size), c.size, p.m, p.n);
+  D* cd = static_cast<D*>(c.data);
+  for (std::uint32_t mi = 0; ctx.functional && mi < p.m; ++mi)
+    for (std::uint32_t ni = 0; ni < p.n; ++ni)
+      cd[((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16] = static_cast<D>(bias[ni]);
+}
+
+/// cmatrixInitVal false with cmatrixSource true: C starts from the bias table (address 0).
+template <class D>
+NPUSIM_TWIN_FN AscendC::MmadParams bias_first(BlockContext& ctx, const CubeOperand& c,
+                                              AscendC::MmadParams p) {
+  if (p.cmatrixInitVal || !p.cmatrixSource) return p;
+  fill_bias<D>(ctx, c, reinterpret_cast<const D*>(ctx.base(Mem::kBiasTable)),
+               ctx.capacity(Mem::kBiasTable) / sizeof(D), p);
+  p.cmatrixSource = false;
+  return p;
+}
+
 /// Mmad for other types: C[m][n] (+)= sum over k in k order of D(a) * D(b), each step rounded
 /// to D. (The out-of-line body, for the hardware's types, computes the same sum with a float GEMM
 /// in its own order: within the bound in the file comment, not bit for bit.)
 template <class D, class A, class B>
 NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a,
-                                 const CubeOperand& b, const AscendC::MmadParams& p) {
+                                 const CubeOperand& b, const AscendC::MmadParams& p_in) {
+  static_assert((std::is_arithmetic_v<A> || IsSmallFloat<A>::value) &&
+                    (std::is_arithmetic_v<B> || IsSmallFloat<B>::value),
+                "Mmad: this input type (e.g. int4b_t) is not supported by the simulator");
   constexpr std::uint32_t kK0 = k0_of<A>();
+  const AscendC::MmadParams p = bias_first<D>(ctx, c, p_in);
   check_mmad_operands(c, a, b, p, kK0);
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, kK0), n1 = ceil_div(p.n, 16);
   const bool accumulate = !p.cmatrixInitVal || p.isBias;
@@ -273,10 +320,44 @@ NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const 
   emit_mmad(ctx, dtype_of<D>(), dtype_of<A>(), c, a, b, p);
 }
 
-/// One L0C value to the Fixpipe output type: ReLU, then the quantPre conversion.
+/// The quant modes to an 8-bit output, scalar (one word) or per channel (a word per column).
+NPUSIM_TWIN_FN inline bool is_b8_quant(QuantMode_t q) {
+  return q == QuantMode_t::QF322B8_PRE || q == QuantMode_t::VQF322B8_PRE ||
+         q == QuantMode_t::REQ8 || q == QuantMode_t::VREQ8;
+}
+NPUSIM_TWIN_FN inline bool is_vector_quant(QuantMode_t q) {
+  return q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8;
+}
+
+/// A (ReLU'd) L0C value scaled by a quant word: bits 0..31 the fp32 scale. To half (DEQF16):
+/// rounded to nearest even. To int8 / uint8 ((V)QF322B8_PRE, (V)REQ8): rounded to nearest even,
+/// clamped to [-256, 255], plus the 9-bit signed offset in bits 37..45, saturated to T.
 template <class T, class U>
-NPUSIM_TWIN_FN T fixpipe_convert(U v, const AscendC::FixpipeParamsV220& p) {
+NPUSIM_TWIN_FN T quant_value(U v, std::uint64_t word) {
+  const float scaled =
+      static_cast<float>(v) * detail::bit_cast<float>(static_cast<std::uint32_t>(word));
+  if constexpr (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>) {
+    std::int32_t r = cast_value<std::int16_t>(scaled, Rounding::kNearestEven);
+    r = r < -256 ? -256 : r > 255 ? 255 : r;
+    const std::int32_t offset = static_cast<std::int32_t>((word >> 37) & 0x1ffu);
+    return cast_value<T>(r + (offset >= 256 ? offset - 512 : offset), Rounding::kNearestEven);
+  } else {
+    return cast_value<T>(scaled, Rounding::kNearestEven);
+  }
+}
+
+/// One L0C value to the Fixpipe output type: ReLU, then the quantPre conversion (vq: the
+/// per-channel word of this value's column for the vector modes).
+template <class T, class U>
+NPUSIM_TWIN_FN T fixpipe_convert(U v, const AscendC::FixpipeParamsV220& p,
+                                 const std::uint64_t* vq = nullptr) {
   if (p.reluEn && v < U(0)) v = U(0);
+  if (is_b8_quant(p.quantPre) || p.quantPre == QuantMode_t::VDEQF16) {
+    if (is_vector_quant(p.quantPre) && vq == nullptr)
+      fail("Fixpipe", "quantPre mode %d needs the quantisation tensor",
+           static_cast<int>(p.quantPre));
+    return quant_value<T>(v, is_vector_quant(p.quantPre) ? *vq : p.deqScalar);
+  }
   switch (p.quantPre) {
     case QuantMode_t::NoQuant:
       return cast_value<T>(v, Rounding::kNearestEven);
@@ -304,22 +385,22 @@ NPUSIM_TWIN_FN inline std::uint64_t fixpipe_span(const AscendC::FixpipeParamsV22
 NPUSIM_TWIN_FN inline void record_fixpipe(BlockContext& ctx, DType dst_type, DType src_type,
                                           std::uint32_t elem_bytes, std::int32_t src_slot,
                                           const AscendC::FixpipeParamsV220& p, bool nd,
-                                          const void* dst) {
+                                          const FixpipeDst& dst) {
   Instr ins;
-  ins.gm_addr = reinterpret_cast<std::uintptr_t>(dst);
+  if (dst.mem == Mem::kGm) ins.gm_addr = reinterpret_cast<std::uintptr_t>(dst.data);
   // ND: mSize rows of nSize elements, dstStride elements apart (the ndNum matrices taken as
   // following at that pitch); NZ: taken as one contiguous range.
-  if (nd && static_cast<std::uint64_t>(p.ndNum) * p.mSize > 1)
+  if (dst.mem == Mem::kGm && nd && static_cast<std::uint64_t>(p.ndNum) * p.mSize > 1)
     ins.gm_pitch = static_cast<std::uint64_t>(p.dstStride) * elem_bytes;
   ins.pipe = Pipe::kFixpipe;
   ins.op = Op::kFixpipe;
   ins.dtype = dst_type;
   ins.dtype2 = src_type;
   ins.src = Mem::kL0c;
-  ins.dst = Mem::kGm;
+  ins.dst = dst.mem;
   ins.bytes = static_cast<std::uint64_t>(p.ndNum) * p.mSize * p.nSize * elem_bytes;
   ins.count = nd ? static_cast<std::uint32_t>(p.ndNum) * p.mSize : p.ndNum * ceil_div(p.nSize, 16);
-  ctx.emit(ins, {{src_slot, false}});
+  ctx.emit(ins, {{src_slot, false}, {dst.slot, true}, {dst.vq_slot, false}});
 }
 
 // What fixpipe_loop checks, without converting: the highest source element it reads (the last
@@ -335,7 +416,7 @@ NPUSIM_TWIN_FN inline void fixpipe_check(const CubeOperand& src,
          static_cast<unsigned long long>(si + width - 1), src.size);
   }
   if (q != QuantMode_t::NoQuant && q != QuantMode_t::F322F16 && q != QuantMode_t::F322BF16 &&
-      q != QuantMode_t::DEQF16) {
+      q != QuantMode_t::DEQF16 && q != QuantMode_t::VDEQF16 && !is_b8_quant(q)) {
     fail("Fixpipe", "quantPre mode %d is not supported by the simulator", static_cast<int>(q));
   }
 }
@@ -344,7 +425,8 @@ NPUSIM_TWIN_FN inline void fixpipe_check(const CubeOperand& src,
 /// false when nothing is left to do (an empty transfer, or timing-only: the checks the loops
 /// would make, and the instruction recorded). nd: the destination is ROW_MAJOR.
 NPUSIM_KERNEL_API bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type,
-                                     std::uint32_t elem_bytes, void* dst, const CubeOperand& src,
+                                     std::uint32_t elem_bytes, const FixpipeDst& dst,
+                                     const CubeOperand& src,
                                      const AscendC::FixpipeParamsV220& p,
                                      AscendC::CO2Layout layout, bool& nd);
 
@@ -353,6 +435,16 @@ template <class T, class U>
 struct GenericConvert {
   const AscendC::FixpipeParamsV220* p;
   NPUSIM_TWIN_FN T operator()(U v) const { return fixpipe_convert<T>(v, *p); }
+};
+
+/// The same with the vector quant modes' per-channel words (column n uses vq[n]).
+template <class T, class U>
+struct ChannelConvert {
+  const AscendC::FixpipeParamsV220* p;
+  const std::uint64_t* vq;
+  NPUSIM_TWIN_FN T operator()(U v, std::uint32_t col) const {
+    return fixpipe_convert<T>(v, *p, vq + col);
+  }
 };
 
 /// Fixpipe's loops, 16 consecutive elements (one fractal row) at a time, each converted by
@@ -375,7 +467,11 @@ NPUSIM_TWIN_FN void fixpipe_loop(T* dst, const CubeOperand& src,
         const std::uint32_t valid = room < width ? static_cast<std::uint32_t>(room) : width;
         T* d = dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
         const U* s = sd + si;
-        for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j]);
+        if constexpr (std::is_invocable_v<Convert, U, std::uint32_t>) {
+          for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j], nf * 16 + j);
+        } else {
+          for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j]);
+        }
         if (valid < width) {
           fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
                static_cast<unsigned long long>(si + valid), src.size);
@@ -387,13 +483,23 @@ NPUSIM_TWIN_FN void fixpipe_loop(T* dst, const CubeOperand& src,
 
 /// Fixpipe for other types (the out-of-line body computes exactly this, faster).
 template <class T, class U>
-NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand& src,
-                                    const AscendC::FixpipeParamsV220& p,
+NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, const FixpipeDst& dst,
+                                    const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
                                     AscendC::CO2Layout layout) {
   bool nd = false;
   if (!fixpipe_begin(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), dst, src, p, layout, nd)) return;
-  fixpipe_loop<T, U>(dst, src, p, nd, GenericConvert<T, U>{&p});
+  T* out = static_cast<T*>(dst.data);
+  if (dst.vq != nullptr)
+    fixpipe_loop<T, U>(out, src, p, nd, ChannelConvert<T, U>{&p, dst.vq});
+  else
+    fixpipe_loop<T, U>(out, src, p, nd, GenericConvert<T, U>{&p});
   record_fixpipe(ctx, dtype_of<T>(), dtype_of<U>(), sizeof(T), src.slot, p, nd, dst);
+}
+template <class T, class U>
+NPUSIM_TWIN_FN void fixpipe_generic(BlockContext& ctx, T* dst, const CubeOperand& src,
+                                    const AscendC::FixpipeParamsV220& p,
+                                    AscendC::CO2Layout layout) {
+  fixpipe_generic<T, U>(ctx, FixpipeDst{dst, Mem::kGm, -1, 0}, src, p, layout);
 }
 
 // The LoadData and Mmad shells are noinline: the whole op used to be inline code too large for
@@ -426,6 +532,20 @@ __attribute__((noinline)) void mmad(const AscendC::LocalTensor<D>& c,
   }
 }
 
+template <class T, class U>
+void fixpipe_to(const FixpipeDst& dst, const AscendC::LocalTensor<U>& src,
+                const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  if constexpr (fixpipe_out_of_line<T, U>()) {
+    fixpipe_body(ctx, dtype_of<T>(), dtype_of<U>(), dst, cube_operand(src), p, layout);
+  } else {
+    fixpipe_generic<T, U>(ctx, dst, cube_operand(src), p, layout);
+  }
+}
+
+// (Kept as it was, with the GM-pointer forms of the bodies: routing it through fixpipe_to
+// changed how existing kernels compile, and their counted basic blocks.)
 template <class T, class U>
 void fixpipe(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
              const AscendC::FixpipeParamsV220& p, AscendC::CO2Layout layout) {

@@ -108,6 +108,26 @@ namespace AscendC {
 template <TPosition kPos>
 class TBuf;
 
+/// A buffer handle of a TBufPool (GetBufHandle), for custom pools' InitBufHandle calls.
+using TBufHandle = std::uint8_t*;
+
+}  // namespace AscendC
+
+namespace npusim::ascendc {
+
+/// A buffer of `len` bytes at byte address `addr` of a buffer pool's memory (buf_pool.h): the
+/// pool checks the range, the block records the slot.
+template <class Pool>
+std::int32_t pool_buffer(Pool* pool, AscendC::TPosition pos, std::uint32_t addr,
+                         std::uint32_t len) {
+  pool->twin_pool_.check(mem_of(pos), addr, len, "InitBufHandle");
+  return block().add_slot(mem_of(pos), addr, len);
+}
+
+}  // namespace npusim::ascendc
+
+namespace AscendC {
+
 /// Queue with separate source and destination positions (TQue is TQueBind<pos, pos, depth>).
 template <TPosition kSrc, TPosition kDst, std::int32_t kDepth, auto kMask = 0>
 class TQueBind {
@@ -199,6 +219,16 @@ class TQueBind {
   bool HasIdleBuffer() const { return !free_.empty(); }
   void FreeAllEvent() {}
 
+  /// Custom buffer pools (EXTERN_IMPL_BUFPOOL): start over with buffers of `len` bytes, then
+  /// add buffer `index` at byte address `addr` of the pool.
+  void InitStartBufHandle(TBufHandle, std::uint8_t, std::uint32_t len) { twin_init(0, 0, len); }
+  template <class Pool>
+  void InitBufHandle(Pool* pool, std::uint32_t, TBufHandle, std::uint32_t addr, std::uint32_t len) {
+    const std::int32_t slot = npusim::ascendc::pool_buffer(pool, kPosition, addr, len);
+    slots_.push_back(slot);
+    free_.push_back(slot);
+  }
+
   // ---- twin internals (TPipe::InitBuffer) ----
   void twin_init(std::int32_t first_slot, std::uint32_t num, std::uint32_t len) {
     slots_.clear();
@@ -260,6 +290,13 @@ class TBuf {
     return LocalTensor<T>(data, count, kPos, slot_);
   }
 
+  /// Custom buffer pools (EXTERN_IMPL_BUFPOOL): the buffer at byte address `addr` of the pool.
+  void InitStartBufHandle(TBufHandle, std::uint8_t, std::uint32_t len) { twin_init(-1, len); }
+  template <class Pool>
+  void InitBufHandle(Pool* pool, std::uint32_t, TBufHandle, std::uint32_t addr, std::uint32_t len) {
+    twin_init(npusim::ascendc::pool_buffer(pool, kPos, addr, len), len);
+  }
+
   void twin_init(std::int32_t slot, std::uint32_t len) {
     slot_ = slot;
     len_ = len;
@@ -293,6 +330,21 @@ class TPipe {
   bool InitBuffer(TBuf<kPos>& buf, std::uint32_t len) {
     const std::int32_t slot = carve(kPos, 1, len, "TBuf");
     buf.twin_init(slot, aligned(kPos, len));
+    return true;
+  }
+
+  /// A TBufPool (or EXTERN_IMPL_BUFPOOL class) of `len` bytes carved from the pipe's memory, or
+  /// sharing `share`'s memory (buf_pool.h).
+  template <class Pool>
+  bool InitBufPool(Pool& pool, std::uint32_t len) {
+    const npusim::ascendc::Mem mem = npusim::ascendc::mem_of(Pool::kPosition);
+    const std::uint32_t a = aligned(Pool::kPosition, len);
+    pool.twin_pool_.attach(mem, ctx_->allocate(mem, a, "TPipe::InitBufPool"), a);
+    return true;
+  }
+  template <class Pool, class Share>
+  bool InitBufPool(Pool& pool, std::uint32_t len, Share& share) {
+    pool.twin_pool_.share(share.twin_pool_, aligned(Pool::kPosition, len), "TPipe::InitBufPool");
     return true;
   }
 
