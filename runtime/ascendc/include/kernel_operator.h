@@ -15,6 +15,7 @@
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
 //   shape_ops.h   Gather, Compare, Select
+//   sync_ops.h    SyncAll, IBSet/IBWait, Read/WriteGmByPassDCache, DataCacheCleanAndInvalid...
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 #pragma once
@@ -35,6 +36,7 @@
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/shape_ops.h"
 #include "npusim/ascendc/static_tensor.h"
+#include "npusim/ascendc/sync_ops.h"
 #include "npusim/ascendc/norm_ops.h"
 #include "npusim/ascendc/matmul_ops.h"
 #include "npusim/ascendc/tensor.h"
