@@ -112,6 +112,7 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   for (auto& w : pipe_waits_) w.clear();
   flags_.clear();
   current_tpipe = nullptr;
+  atomic_op = AtomicOp::kNone;
 }
 
 bool BlockContext::gm_accessible(const void* addr, std::uint64_t bytes, bool write) const {

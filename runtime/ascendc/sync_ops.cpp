@@ -13,6 +13,15 @@ namespace {
 // Keys of BlockGroup::marks: the kind in the top byte.
 constexpr std::uint64_t kSyncAllKey = 1ull << 56;
 constexpr std::uint64_t kIbKey = 2ull << 56;
+constexpr std::uint64_t kGroupArriveKey = 3ull << 56;  // + the workspace's address bits
+constexpr std::uint64_t kGroupWaitKey = 4ull << 56;
+constexpr std::uint64_t kTicketKey = 5ull << 56;
+
+// A key of `kind` for the GM workspace at `gm` (its low 40 address bits) and a round.
+std::uint64_t gm_key(std::uint64_t kind, const void* gm, std::uint64_t round = 0) {
+  const auto addr = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(gm));
+  return kind | ((addr & 0xffffffffffull) << 16) | (round & 0xffffull);
+}
 
 BlockGroup& group_for(const char* what) {
   BlockGroup* g = current_group();
@@ -94,6 +103,61 @@ void ib_wait(const void* gm, std::int32_t block_idx, std::int32_t event) {
                            std::to_string(event) + ")";
   g.wait(ctx.block_idx(), [&g, key, &used] { return g.marks(key).size() > used; }, what.c_str());
   emit_wait(ctx, {g.marks(key)[used++]});
+}
+
+void group_barrier(const void* ws, std::uint32_t arrive, std::uint32_t wait,
+                   std::uint32_t index, bool arriving) {
+  BlockContext& ctx = block();
+  ScalarPause pause(ctx);
+  const char* what = arriving ? "GroupBarrier::Arrive" : "GroupBarrier::Wait";
+  BlockGroup& g = group_for(what);
+  if ((reinterpret_cast<std::uintptr_t>(ws) & 511u) != 0) fail(what, "workspace %p is not 512-byte aligned", ws);
+  check_gm(ctx, ws, std::uint64_t{wait} * 512, true, what);
+  if (index >= (arriving ? arrive : wait)) {
+    fail(what, "index %u outside the group's %u blocks", index, arriving ? arrive : wait);
+  }
+  const std::uint32_t self = ctx.block_idx();
+  std::uint32_t& round = g.consumed(self, gm_key(arriving ? kGroupArriveKey : kGroupWaitKey, ws));
+  const std::uint64_t key = gm_key(kGroupArriveKey, ws, round++);
+  if (arriving) {
+    g.marks(key).push_back({self, emit_set(ctx)});
+    g.signal();
+    return;
+  }
+  g.wait(self, [&g, key, arrive] { return g.marks(key).size() >= arrive; }, what);
+  emit_wait(ctx, g.marks(key));
+}
+
+void determine_init(const void* gm, std::uint32_t ub_bytes) {
+  BlockContext& ctx = block();
+  const char* what = "InitDetermineComputeWorkspace";
+  check_gm(ctx, gm, std::uint64_t{ctx.block_num()} * 32, true, what);
+  if (ub_bytes < ctx.block_num() * 32 + 32) {
+    fail(what, "the UB workspace has %u bytes, blockNum * 32 + 32 = %u needed", ub_bytes,
+         ctx.block_num() * 32 + 32);
+  }
+}
+
+// Ticket r * blockNum + blockIdx: WaitPreBlock waits for the NotifyNextBlock of the ticket
+// before its own, NotifyNextBlock gives its ticket.
+void determine_turn(const void* gm, bool notify) {
+  BlockContext& ctx = block();
+  ScalarPause pause(ctx);
+  const char* what = notify ? "NotifyNextBlock" : "WaitPreBlock";
+  BlockGroup& g = group_for(what);
+  const std::uint32_t self = ctx.block_idx();
+  const std::uint64_t key = gm_key(kTicketKey, gm);
+  std::uint32_t& round = g.consumed(self, key);
+  const std::uint64_t ticket = std::uint64_t{round} * ctx.block_num() + self;
+  if (notify) {
+    if (g.marks(key).size() != ticket) fail(what, "without its WaitPreBlock first");
+    g.marks(key).push_back({self, emit_set(ctx)});
+    g.signal();
+    ++round;
+    return;
+  }
+  g.wait(self, [&g, key, ticket] { return g.marks(key).size() >= ticket; }, what);
+  if (ticket > 0) emit_wait(ctx, {g.marks(key)[ticket - 1]});
 }
 
 void poll_blocks() {

@@ -190,4 +190,106 @@ TEST(BlockSync, ParkedBlocksAreUnwoundWithTheGroup) {
   EXPECT_TRUE(aborted);
 }
 
+// Blocks add their rows into one GM row in turns (WaitPreBlock / NotifyNextBlock, two rounds),
+// with an atomic add that a later DisableDmaAtomic turns off again.
+extern "C" __global__ __aicore__ void add_in_turns(GM_ADDR x, GM_ADDR z, GM_ADDR ws, GM_ADDR log) {
+  AscendC::TPipe pipe;
+  AscendC::GlobalTensor<float> src;
+  AscendC::GlobalTensor<float> dst;
+  AscendC::GlobalTensor<std::int32_t> gm_ws;
+  src.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x) + AscendC::GetBlockIdx() * 16, 16);
+  dst.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z), 16);
+  gm_ws.SetGlobalBuffer(reinterpret_cast<__gm__ std::int32_t*>(ws), 64);
+  AscendC::TBuf<AscendC::TPosition::VECCALC> wbuf;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> dbuf;
+  pipe.InitBuffer(wbuf, 3 * 32 + 32);
+  pipe.InitBuffer(dbuf, 16 * sizeof(float));
+  AscendC::LocalTensor<std::int32_t> ub_ws = wbuf.Get<std::int32_t>();
+  AscendC::LocalTensor<float> data = dbuf.Get<float>();
+  AscendC::InitDetermineComputeWorkspace(gm_ws, ub_ws);
+  auto* l = reinterpret_cast<__gm__ std::int32_t*>(log);
+  for (int round = 0; round < 2; ++round) {
+    AscendC::DataCopy(data, src[round * 8], 8);
+    AscendC::WaitPreBlock(gm_ws, ub_ws);
+    note(l, static_cast<std::int32_t>(AscendC::GetBlockIdx()) * 10 + round);
+    AscendC::SetAtomicAdd<float>();
+    AscendC::DataCopy(dst[round * 8], data, 8);
+    AscendC::DisableDmaAtomic();
+    AscendC::NotifyNextBlock(gm_ws, ub_ws);
+  }
+  AscendC::DataCopy(src, data, 8);  // not atomic any more: overwrites
+}
+
+TEST(BlockSync, TurnsInBlockOrderWithAtomicAdd) {
+  std::vector<float> x(3 * 16), z(16, 0.5f);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  std::vector<std::int32_t> ws(64, 0), log(16, 0);
+  auto r = run_blocks(&add_in_turns, 3, reinterpret_cast<GM_ADDR>(x.data()),
+                      reinterpret_cast<GM_ADDR>(z.data()), reinterpret_cast<GM_ADDR>(ws.data()),
+                      reinterpret_cast<GM_ADDR>(log.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (std::size_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(z[i], 0.5f + static_cast<float>(i) * 3 + 16 + 32) << i;  // rows 0, 1, 2 summed
+  }
+  EXPECT_EQ(std::vector<std::int32_t>(log.begin() + 1, log.begin() + 7),
+            (std::vector<std::int32_t>{0, 10, 20, 1, 11, 21}));
+  EXPECT_EQ(x[16], 24.0f);  // block 1's last data (x[24]) copied over its row without adding
+  // Block 0's second turn waits for block 2's first NotifyNextBlock.
+  const BlockTrace& t0 = r.blocks[0].trace;
+  ASSERT_EQ(t0.block_deps.size(), 1u);
+  EXPECT_EQ(t0.block_deps[0].block, 2u);
+  EXPECT_EQ(r.blocks[2].trace.instrs[t0.block_deps[0].other].op, Op::kSyncSet);
+}
+
+extern "C" __global__ __aicore__ void half_atomic_max(GM_ADDR z) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 16 * sizeof(half));
+  AscendC::LocalTensor<half> v = buf.Get<half>();
+  AscendC::Duplicate(v, half(2.0f), 16);
+  AscendC::GlobalTensor<half> out;
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(z), 16);
+  AscendC::SetAtomicMax<half>();
+  AscendC::DataCopy(out, v, 16);
+  AscendC::SetAtomicNone();
+}
+
+extern "C" __global__ __aicore__ void double_atomic(GM_ADDR) { AscendC::SetAtomicAdd<double>(); }
+
+TEST(BlockSync, AtomicMaxInHalfAndUnsupportedTypes) {
+  std::vector<half> z(16, half(1.0f));
+  z[3] = half(5.0f);
+  auto r = run_blocks(&half_atomic_max, 1, reinterpret_cast<GM_ADDR>(z.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  EXPECT_EQ(static_cast<float>(z[0]), 2.0f);
+  EXPECT_EQ(static_cast<float>(z[3]), 5.0f);
+  auto bad = run_blocks(&double_atomic, 1, reinterpret_cast<GM_ADDR>(0x1000));
+  EXPECT_NE(bad.first_error().find("SetAtomicAdd: no atomic DMA writes"), std::string::npos)
+      << bad.first_error();
+}
+
+// GroupBarrier: blocks 0 and 1 arrive, 2 and 3 wait and then read what both wrote.
+extern "C" __global__ __aicore__ void group_of_four(GM_ADDR ws, GM_ADDR words) {
+  AscendC::GroupBarrier<AscendC::PipeMode::MTE3_MODE> bar(reinterpret_cast<__gm__ std::uint8_t*>(ws), 2, 2);
+  auto* w = reinterpret_cast<__gm__ std::int32_t*>(words);
+  const auto b = static_cast<std::uint32_t>(AscendC::GetBlockIdx());
+  if (b >= 2) {
+    bar.Wait(b - 2);
+    w[b] = w[0] + w[1];
+  } else {
+    w[b] = static_cast<std::int32_t>(b) + 5;
+    bar.Arrive(b);
+  }
+}
+
+TEST(BlockSync, GroupBarrierWaitersSeeEveryArrival) {
+  alignas(512) static std::uint8_t ws[2 * 512];
+  std::vector<std::int32_t> words(4, 0);
+  auto r = run_blocks(&group_of_four, 4, reinterpret_cast<GM_ADDR>(ws),
+                      reinterpret_cast<GM_ADDR>(words.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  EXPECT_EQ(words, (std::vector<std::int32_t>{5, 6, 11, 11}));
+  EXPECT_EQ(r.blocks[2].trace.block_deps.size(), 2u);
+}
+
 }  // namespace
