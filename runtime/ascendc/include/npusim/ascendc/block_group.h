@@ -26,10 +26,13 @@
 // Timing model: a synchronising call records a kSyncSet instruction (pipe S, after all earlier
 // work of the block: its deps are the last instruction of every pipe) where it signals, and a
 // kSyncWait instruction (pipe S) where it waits, whose BlockTrace::block_deps name the other
-// blocks' kSyncSet instructions it waited for (trace.h). Within the block both cost one scalar
-// access and order the pipes like PipeBarrier<PIPE_ALL>. The core replay (models/aicore) times
-// each block on its own and does not yet delay a kSyncWait until the other block's kSyncSet has
-// ended: the recorded block_deps are for tools and a later cross-core replay.
+// blocks' kSyncSet instructions it waited for (trace.h). Each costs one scalar access. The core
+// replay (models/aicore/block_replay.h) starts a kSyncWait no earlier than the end of every
+// kSyncSet it names, on whichever core that block runs: the scalar unit stalls there, so nothing
+// after the wait issues earlier, and the cores of one kernel wait for each other as the device's
+// do. A block whose partner never runs at the same time (blockDim above the cores the kernel may
+// use: later waves) waits until the core's watchdog stops it (aicore.timeout), as on the device;
+// the functional run above completes regardless, since it does not depend on cores.
 #pragma once
 
 #include <condition_variable>
