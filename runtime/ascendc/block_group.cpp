@@ -2,6 +2,8 @@
 // BlockGroup: the baton between a launch's blocks (see block_group.h for the rules).
 #include "npusim/ascendc/block_group.h"
 
+#include <dlfcn.h>
+
 #include <string>
 #include <utility>
 
@@ -11,12 +13,39 @@ namespace detail {
 thread_local BlockGroup* tls_group = nullptr;
 }  // namespace detail
 
+namespace {
+
+using CreateFn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+using JoinFn = int (*)(pthread_t, void**);
+
+// The C library's pthread_join (see start_thread).
+void join_thread(pthread_t t) {
+  static const auto join = reinterpret_cast<JoinFn>(dlsym(RTLD_NEXT, "pthread_join"));
+  (join != nullptr ? join : &pthread_join)(t, nullptr);
+}
+
+struct ThreadArg {
+  BlockGroup* group;
+  std::uint32_t block;
+  void (BlockGroup::*main)(std::uint32_t);
+};
+
+void* thread_entry(void* p) {
+  const ThreadArg a = *static_cast<ThreadArg*>(p);
+  delete static_cast<ThreadArg*>(p);
+  (a.group->*a.main)(a.block);
+  return nullptr;
+}
+
+}  // namespace
+
 BlockGroup::BlockGroup(std::uint32_t block_dim, std::function<void(std::uint32_t)> run_ahead)
     : block_dim_(block_dim),
       run_ahead_(std::move(run_ahead)),
       state_(block_dim, kIdle),
       seen_(block_dim, 0),
-      threads_(block_dim) {}
+      threads_(block_dim),
+      joinable_(block_dim, false) {}
 
 // Blocks still parked (the kernel failed or stopped) are unwound one at a time, in block order.
 BlockGroup::~BlockGroup() {
@@ -25,13 +54,13 @@ BlockGroup::~BlockGroup() {
     aborting_ = true;
   }
   for (std::uint32_t b = 0; b < block_dim_; ++b) {
-    if (!threads_[b].joinable()) continue;
+    if (!joinable_[b]) continue;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       holder_ = b;
     }
     cv_.notify_all();
-    threads_[b].join();
+    join_thread(threads_[b]);
   }
 }
 
@@ -52,10 +81,26 @@ void BlockGroup::give(std::uint32_t to) {
   }
   if (to != kDriver && state_[to] == kIdle) {
     state_[to] = kRunning;
-    threads_[to] = std::thread(&BlockGroup::thread_main, this, to);
+    start_thread(to);
   } else {
     cv_.notify_all();
   }
+}
+
+
+// A block's thread is the simulator's, not the host program's: it is created with the C
+// library's pthread_create, past the runtime's interposer (runtime/core/thread_state.cpp), which
+// registers host threads under a lock the launcher holds while blocks run.
+void BlockGroup::start_thread(std::uint32_t b) {
+  static const auto create = reinterpret_cast<CreateFn>(dlsym(RTLD_NEXT, "pthread_create"));
+  auto* arg = new ThreadArg{this, b, &BlockGroup::thread_main};
+  const int rc = (create != nullptr ? create : &pthread_create)(&threads_[b], nullptr,
+                                                                  &thread_entry, arg);
+  if (rc != 0) {
+    delete arg;
+    throw KernelError("cannot start a thread for a block of the launch (pthread_create failed)");
+  }
+  joinable_[b] = true;
 }
 
 void BlockGroup::sleep_until_mine(std::uint32_t self) {

@@ -40,7 +40,8 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <thread>
+
+#include <pthread.h>
 #include <vector>
 
 #include "npusim/ascendc/block_context.h"
@@ -115,7 +116,9 @@ class NPUSIM_KERNEL_API BlockGroup {
   std::function<void(std::uint32_t)> run_ahead_;
   std::vector<State> state_;
   std::vector<std::uint64_t> seen_;  // progress_ when the block last found its wait unmet
-  std::vector<std::thread> threads_;
+  std::vector<pthread_t> threads_;  // the C library's threads (see start_thread)
+  std::vector<bool> joinable_;
+  void start_thread(std::uint32_t b);
   std::uint64_t progress_ = 0;
   std::uint32_t target_ = kNone;  // the block the launcher is running or waiting for
   std::uint32_t holder_ = kDriver;
