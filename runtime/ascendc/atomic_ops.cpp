@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
 
 #include "npusim/ascendc/half.h"
 
@@ -58,6 +61,39 @@ void combine_elements(AtomicOp op, DType t, std::uint8_t* dst, const std::uint8_
 
 }  // namespace
 
+namespace {
+
+// The atomic state of the block running on a context (kept here, not in BlockContext, whose
+// layout shapes kernels' inline code); one block at a time per context.
+struct AtomicState {
+  AtomicOp op = AtomicOp::kNone;
+  DType dtype = DType::kUnknown;
+  const std::uint8_t* addr = nullptr;  // the pending write's GM range and its old bytes
+  std::vector<std::uint8_t> old;
+};
+
+std::mutex& states_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::map<const BlockContext*, AtomicState>& states() {
+  static auto* s = new std::map<const BlockContext*, AtomicState>;
+  return *s;
+}
+
+AtomicState* state_of(const BlockContext& ctx) {
+  auto it = states().find(&ctx);
+  return it == states().end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+void atomic_reset(const BlockContext& ctx) {
+  std::lock_guard<std::mutex> lock(states_mutex());
+  states().erase(&ctx);
+}
+
 void set_atomic(AtomicOp op, DType dtype, const char* what) {
   BlockContext& ctx = block();
   const bool supported = dtype == DType::kFp32 || dtype == DType::kFp16 ||
@@ -67,22 +103,46 @@ void set_atomic(AtomicOp op, DType dtype, const char* what) {
     fail(what, "no atomic DMA writes of this element type (float, half, bfloat16_t, int8_t, "
                "int16_t and int32_t have them)");
   }
-  ctx.atomic_op = op;
-  ctx.atomic_dtype = dtype;
+  std::lock_guard<std::mutex> lock(states_mutex());
+  if (op == AtomicOp::kNone) {
+    states().erase(&ctx);
+    return;
+  }
+  AtomicState& st = states()[&ctx];
+  st.op = op;
+  st.dtype = dtype;
 }
 
-void atomic_bursts(BlockContext& ctx, std::uint8_t* dst, const std::uint8_t* src,
-                   std::uint32_t count, std::uint64_t len, std::uint64_t src_pitch,
-                   std::uint64_t dst_pitch) {
-  const unsigned size = dtype_size(ctx.atomic_dtype);
-  if (len % size != 0) {
-    fail("DataCopy", "an atomic write of %llu bytes is not whole elements of %u bytes",
+void atomic_before_write(const BlockContext& ctx, const void* addr, std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(states_mutex());
+  AtomicState* st = state_of(ctx);
+  if (st == nullptr) return;
+  st->addr = static_cast<const std::uint8_t*>(addr);
+  st->old.assign(st->addr, st->addr + bytes);
+}
+
+// Burst i of the write (bytes / count bytes at gm_addr + i * gm_pitch) = old (+) written.
+void atomic_after_write(const BlockContext& ctx, const Instr& ins) {
+  std::lock_guard<std::mutex> lock(states_mutex());
+  AtomicState* st = state_of(ctx);
+  if (st == nullptr || st->addr == nullptr) return;
+  auto* dst = reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(ins.gm_addr));
+  const std::uint32_t count = std::max<std::uint32_t>(ins.count, 1);
+  const std::uint64_t len = ins.bytes / count;
+  const std::uint64_t pitch = ins.gm_pitch != 0 ? ins.gm_pitch : len;
+  const unsigned size = dtype_size(st->dtype);
+  if (dst != st->addr || len % size != 0) {
+    st->addr = nullptr;
+    fail("DataCopy", "an atomic write of %llu-byte bursts is not whole elements of %u bytes",
          static_cast<unsigned long long>(len), size);
   }
+  std::vector<std::uint8_t> written(len);
   for (std::uint32_t i = 0; i < count; ++i) {
-    combine_elements(ctx.atomic_op, ctx.atomic_dtype, dst + i * dst_pitch, src + i * src_pitch,
-                     len / size);
+    std::memcpy(written.data(), dst + i * pitch, len);
+    std::memcpy(dst + i * pitch, st->old.data() + i * pitch, len);
+    combine_elements(st->op, st->dtype, dst + i * pitch, written.data(), len / size);
   }
+  st->addr = nullptr;
 }
 
 }  // namespace npusim::ascendc

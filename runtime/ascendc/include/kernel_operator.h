@@ -15,6 +15,7 @@
 //   attention_ops.h  repeat-form Add/Sub/Mul/Div/Max/Min (BinaryRepeatParams), WholeReduceMax,
 //                 WholeReduceSum, Brcb
 //   shape_ops.h   Gather, Compare, Select
+//   atomic_ops.h  SetAtomicAdd/Max/Min, SetAtomicNone, DisableDmaAtomic
 //   sync_ops.h    SyncAll, IBSet/IBWait, Read/WriteGmByPassDCache, DataCacheCleanAndInvalid...
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
@@ -26,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "npusim/ascendc/atomic_ops.h"
 #include "npusim/ascendc/attention_ops.h"
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/cube_ops.h"

@@ -11,16 +11,22 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/tensor.h"
+#include "npusim/ascendc/trace.h"
 
 namespace npusim::ascendc {
 
+/// How a DMA write into GM combines with the data there.
+enum class AtomicOp : std::uint8_t { kNone, kAdd, kMax, kMin };
+
 /// Sets the block's atomic mode (`what` names the call in errors).
 NPUSIM_KERNEL_API void set_atomic(AtomicOp op, DType dtype, const char* what);
-/// Combines `count` bursts of `len` bytes from src into GM at dst (burst i at i * pitch) with the
-/// block's atomic mode.
-NPUSIM_KERNEL_API void atomic_bursts(BlockContext& ctx, std::uint8_t* dst, const std::uint8_t* src,
-                                     std::uint32_t count, std::uint64_t len,
-                                     std::uint64_t src_pitch, std::uint64_t dst_pitch);
+/// The copy hooks (block_context.cpp, out of line so that kernels' inline copy code stays as it
+/// is): before a DMA write to GM is checked, its old bytes are kept (atomic_before_write); when
+/// its instruction is recorded, the bytes it wrote are combined with them (atomic_after_write).
+void atomic_before_write(const BlockContext& ctx, const void* addr, std::uint64_t bytes);
+void atomic_after_write(const BlockContext& ctx, const Instr& ins);
+/// A block starts: no atomic mode.
+void atomic_reset(const BlockContext& ctx);
 
 }  // namespace npusim::ascendc
 

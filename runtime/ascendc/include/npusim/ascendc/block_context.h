@@ -75,9 +75,6 @@ struct CoreBuffers {
 
 constexpr std::uint32_t kNoInstr = 0xffffffffu;
 
-/// How a DMA write into GM combines with the data there (atomic_ops.h).
-enum class AtomicOp : std::uint8_t { kNone, kAdd, kMax, kMin };
-
 /// One buffer handed out by TPipe::InitBuffer (a queue buffer or a TBuf).
 struct BufferSlot {
   Mem mem = Mem::kUb;
@@ -188,10 +185,6 @@ class NPUSIM_KERNEL_API BlockContext {
   /// false in timing-only mode (aicore.functional: false): twin ops check their arguments and
   /// record their instructions exactly as usual but skip element math (results are undefined).
   bool functional = true;
-  /// The atomic mode of DMA writes to GM (SetAtomicAdd/Max/Min, DisableDmaAtomic: atomic_ops.h):
-  /// how a copy into GM combines with what is there, for elements of atomic_dtype.
-  AtomicOp atomic_op = AtomicOp::kNone;
-  DType atomic_dtype = DType::kUnknown;
 };
 
 namespace detail {

@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "npusim/ascendc/atomic_ops.h"
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/tensor.h"
 
@@ -188,11 +187,7 @@ NPUSIM_TWIN_FN inline void strided_copy(BlockContext& ctx, const CopyEnds& e, DT
   else
     check_local(ctx, e.dst_mem, static_cast<std::uint64_t>(e.dst - ctx.base(e.dst_mem)), dst_span,
                 op);
-  if (ctx.functional && e.dst_mem == Mem::kGm && ctx.atomic_op != AtomicOp::kNone) {
-    atomic_bursts(ctx, e.dst, e.src, count, len, src_pitch, dst_pitch);
-  } else if (ctx.functional) {
-    copy_bursts(e.dst, e.src, count, len, src_pitch, dst_pitch);
-  }
+  if (ctx.functional) copy_bursts(e.dst, e.src, count, len, src_pitch, dst_pitch);
   const bool contiguous = src_pitch == len && dst_pitch == len;
   const bool gm_src = e.src_mem == Mem::kGm;
   const bool gm_dst = e.dst_mem == Mem::kGm;
