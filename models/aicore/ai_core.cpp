@@ -182,6 +182,9 @@ bool AiCore::step_replay(SimTime now) {
   if (replay_.advance(now, wake_at)) {
     timed_out_ = replay_.result().end > limit;
     end_ = timed_out_ ? limit : replay_.result().end;
+  } else if (wake_at == ReplayHost::kNever && now < limit) {  // another block's kSyncSet
+    sleep_until(limit, now);
+    return false;
   } else if (wake_at <= limit) {  // the next GM instruction starts later
     sleep_until(wake_at, now);
     return false;

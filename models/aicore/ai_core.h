@@ -17,7 +17,8 @@
 // is free when the write completes; kill: the core is free at P and the block's work is lost.
 // A resumed block (BlockJob::restore_bytes > 0) first reads its context back at its first issue
 // slot, and replays its remaining trace from the read's completion. No per-cycle loop: every
-// phase is one timed wait.
+// phase is one timed wait. A replay waiting for another block's kSyncSet (a cross-block wait)
+// sleeps until poke() or its watchdog: a wait no block ever satisfies ends as a timeout.
 #pragma once
 
 #include <array>
@@ -75,6 +76,13 @@ class CoreSink {
   /// Contract: called when a block preempt() stopped has given the core up (core.preempted());
   /// its remaining work is in core.trace_buffer() (checkpoint) or lost (kill).
   virtual void block_preempted(AiCore& core) = 0;
+  /// Cross-block synchronisation (ReplayHost::block_dep_end / sync_set_end) of the block running
+  /// on `core`: the end of instruction `instr` of block `block` of the same kernel (kNever: not
+  /// known yet), and the end of the core's own kSyncSet `instr`. Defaults: nobody waits.
+  virtual SimTime sync_end(const AiCore& core, std::uint32_t block, std::uint32_t instr) {
+    return 0;
+  }
+  virtual void sync_set(AiCore& core, std::uint32_t instr, SimTime end) {}
 };
 
 /// Timeline tracks of a core (reserved, named when the core first runs a block): its own and,
@@ -119,6 +127,11 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   /// checkpoint: it saves `save_bytes` of context first. A block with nothing left but work
   /// that ends anyway (BlockReplay::cut returns false) is not stopped: it finishes as usual.
   void preempt(PreemptMode mode, std::uint64_t save_bytes);
+  /// Another block of the running block's kernel has reported a kSyncSet end: a replay waiting
+  /// for one (BlockReplay's cross-block waits) looks again now.
+  void poke() {
+    if (phase_ == Phase::kReplay) preempt_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
   /// Whether a preemption is pending or in progress.
   bool yielding() const { return want_ || phase_ == Phase::kSave; }
   const PreemptResult& preempted() const { return preempt_; }
@@ -153,6 +166,10 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   void sleep_until(SimTime until, SimTime now);
   SimTime gm_access(const ascendc::Instr& in, SimTime request, SimTime& latency) override;
   void instr_done(const ascendc::Instr& in, int lane, SimTime start, SimTime end) override;
+  SimTime block_dep_end(std::uint32_t block, std::uint32_t instr) override {
+    return sink_.sync_end(*this, block, instr);
+  }
+  void sync_set_end(std::uint32_t instr, SimTime end) override { sink_.sync_set(*this, instr, end); }
   void declare_tracks();
   void register_stats(sim::StatGroup& stats);
 

@@ -560,6 +560,7 @@ void AiCoreEngine::finish(Kernel& k) {
   EngineJob& job = *k.job;
   JobSink& sink = *k.sink;
   job.engine_end = now;
+  forget_syncs(k);
   if (k.work) {
     if (!k.work->core_type_known) job.task_type = k.type_name;  // decided from block 0
     k.rec.end = now + completion_;

@@ -86,6 +86,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <tuple>
 #include <vector>
 
 #include <systemc>
@@ -187,6 +188,9 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   int run_block(Kernel& k, std::uint32_t block, ascendc::BlockTrace& trace);
   void block_finished(AiCore& core) override;
   void block_preempted(AiCore& core) override;
+  SimTime sync_end(const AiCore& core, std::uint32_t block, std::uint32_t instr) override;
+  void sync_set(AiCore& core, std::uint32_t instr, SimTime end) override;
+  void forget_syncs(const Kernel& k);
   void charge_preempted(Kernel& k, AiCore& core, const Slot& slot, StreamStats& st, Parked& back);
   void trace_preempted(const Kernel& k, AiCore& core, const Slot& slot);
   void account(Kernel& k, AiCore& core, const Slot& slot);
@@ -224,6 +228,9 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::uint64_t seq_ = 0;
   bool keep_records_ = false;
   std::vector<KernelRecord> records_;
+  /// Ends of the kSyncSet instructions of running kernels' blocks: (kernel, block, instr) -> end
+  /// (aicore_engine_sync.cpp).
+  std::map<std::tuple<const Kernel*, std::uint32_t, std::uint32_t>, SimTime> sync_ends_;
 
   std::uint64_t kernels_done_ = 0, failed_ = 0, blocks_ = 0, instrs_ = 0;
 };

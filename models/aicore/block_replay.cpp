@@ -88,7 +88,11 @@ bool BlockReplay::advance(SimTime now, SimTime& wake_at) {
   for (;;) {
     while (pass(n)) {
     }
-    if (pending_.empty()) break;
+    if (pending_.empty()) {
+      if (!waits_on_blocks()) break;
+      wake_at = ReplayHost::kNever;  // another block's kSyncSet: the host calls again
+      return false;
+    }
     if (pending_.top().first > now) {
       wake_at = pending_.top().first;
       return false;
@@ -254,6 +258,9 @@ bool BlockReplay::start_head(int lane) {
     if (nodes_[dep].end == kUnknown) return blocked(lane, dep);
     t = std::max(t, nodes_[dep].end);
   }
+  if (in.op == ascendc::Op::kSyncWait && !block_deps_start(i, t)) {
+    return blocked(lane, kBlockedOnBlock);
+  }
   nodes_[i].start = t;
   if (issue_blocker_ == i) issue_blocker_ = kNoBlocker;  // a pipe queue slot frees
   ++head_[lane];
@@ -279,9 +286,37 @@ void BlockReplay::resolve_earliest() {
   finish(i, std::max(core_end, data - latency), std::max(core_end + latency, data));
 }
 
+// Raises `t` to the end of every other block's kSyncSet instruction i waited for; false while
+// one of them is not known yet.
+bool BlockReplay::block_deps_start(std::uint32_t i, SimTime& t) const {
+  const auto& deps = trace_->block_deps;  // program order: sorted by instr
+  auto it = std::lower_bound(deps.begin(), deps.end(), i,
+                             [](const ascendc::BlockDep& d, std::uint32_t v) { return d.instr < v; });
+  for (; it != deps.end() && it->instr == i; ++it) {
+    const SimTime end = host_->block_dep_end(it->block, it->other);
+    if (end == ReplayHost::kNever) return false;
+    t = std::max(t, end);
+  }
+  return true;
+}
+
+// Lanes waiting for another block: tried again at every advance(); true when there are any.
+bool BlockReplay::waits_on_blocks() {
+  bool any = false;
+  for (std::size_t k = 0; k < active_count_; ++k) {
+    const int lane = active_[k];
+    if (blocker_[lane] == kBlockedOnBlock) {
+      dirty_[lane] = true;
+      any = true;
+    }
+  }
+  return any;
+}
+
 void BlockReplay::finish(std::uint32_t i, SimTime release, SimTime end) {
   nodes_[i].release = release;
   nodes_[i].end = end;
+  if (trace_->instrs[i].op == ascendc::Op::kSyncSet) host_->sync_set_end(i, end);
   wake(i);
   result_.busy[nodes_[i].lane] += release - nodes_[i].start;
   ++result_.instrs;

@@ -18,6 +18,13 @@
 //    ReplayHost::gm_access (L2/HBM, asked at the instruction's start; the request issues after
 //    the pipe's startup cycles) and latency = PipeCosts::gm_latency. So back-to-back copies on a
 //    pipe overlap their memory latency, and only the consumer waits for it.
+//  - Cross-block waits: a kSyncWait instruction also starts no earlier than the end of each
+//    other block's kSyncSet it waited for (BlockTrace::block_deps), which the host tells
+//    (ReplayHost::block_dep_end) once that block's replay has computed it; until then its lane
+//    waits, and advance() returns false with wake_at = ReplayHost::kNever when nothing else can
+//    move (the core sleeps until another core reports a kSyncSet end, or its watchdog). Each
+//    kSyncSet end is reported to the host (sync_set_end). A preempted block's remaining trace
+//    (cut()) keeps no block_deps: after a preemption its waits no longer hold it.
 //  - The block ends when every instruction has ended and the scalar unit has run the basic blocks
 //    after the last instruction (BlockTrace::scalar_bbs).
 //  - Busy time per pipe = sum of its instructions' (release - start); the scalar unit's =
@@ -73,6 +80,13 @@ class ReplayHost {
   virtual SimTime gm_access(const ascendc::Instr& in, SimTime request, SimTime& latency) = 0;
   /// Pipe tracing (only when run() is asked to trace): `in` occupied `lane` in [start, end).
   virtual void instr_done(const ascendc::Instr& in, int lane, SimTime start, SimTime end) {}
+  /// Cross-block synchronisation (BlockTrace::block_deps): the end of instruction `instr` (a
+  /// kSyncSet) of block `block` of the same launch, or kNever while it is not known yet. The
+  /// default (an isolated replay) waits for nobody.
+  virtual SimTime block_dep_end(std::uint32_t block, std::uint32_t instr) { return 0; }
+  /// A kSyncSet instruction of the replayed block ends at `end` (other blocks may wait for it).
+  virtual void sync_set_end(std::uint32_t instr, SimTime end) {}
+  static constexpr SimTime kNever = ~SimTime{0};
 };
 
 class BlockReplay {
@@ -183,6 +197,9 @@ class BlockReplay {
   std::size_t active_count_ = 0;
   static constexpr std::uint32_t kNoBlocker = ~std::uint32_t{0};
   static constexpr std::uint32_t kBlockedOnIssue = kNoBlocker - 1;
+  static constexpr std::uint32_t kBlockedOnBlock = kNoBlocker - 2;  // another block's kSyncSet
+  bool block_deps_start(std::uint32_t i, SimTime& t) const;
+  bool waits_on_blocks();
   std::array<std::uint32_t, kLaneCount> blocker_{};  // what each lane's head waits for
   std::array<bool, kLaneCount> dirty_{};              // its blocker may be known now
   std::uint32_t next_issue_ = 0;

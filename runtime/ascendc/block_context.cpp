@@ -2,6 +2,8 @@
 // BlockContext: local memories, buffer slots and the queue-event -> dependency bookkeeping.
 #include "npusim/ascendc/block_context.h"
 
+#include "npusim/ascendc/atomic_ops.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -94,6 +96,7 @@ BlockContext::BlockContext(std::uint32_t block_idx, std::uint32_t block_num,
   for (std::size_t m = 0; m < capacity_.size(); ++m) {
     capacity_[m] = capacity_of(caps_, static_cast<Mem>(m));
   }
+  atomic_reset(*this);
 }
 
 void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
@@ -115,10 +118,13 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   regs = ControlRegs{};
   fixpipe_regs = FixpipeRegs{};
   sparse_index.clear();
+  atomic_reset(*this);
 }
 
 bool BlockContext::gm_accessible(const void* addr, std::uint64_t bytes, bool write) const {
-  return !gm_check || gm_check(addr, bytes, write);
+  const bool ok = !gm_check || gm_check(addr, bytes, write);
+  if (ok && write && functional) atomic_before_write(*this, addr, bytes);
+  return ok;
 }
 
 std::uint32_t BlockContext::capacity(Mem mem) const { return capacity_[index(mem)]; }
@@ -198,6 +204,7 @@ std::uint32_t BlockContext::emit(Instr ins, std::initializer_list<Access> access
   ins.dep_count = static_cast<std::uint32_t>(trace.deps.size()) - ins.dep_begin;
   ins.scalar_bbs = pause_depth > 0 ? issue_bbs : scalar_bbs;
   const auto idx = static_cast<std::uint32_t>(trace.instrs.size());
+  if (ins.dst == Mem::kGm && ins.pipe != Pipe::kScalar && functional) atomic_after_write(*this, ins);
   trace.instrs.push_back(ins);
   last_on_pipe_[static_cast<std::size_t>(ins.pipe)] = idx;
   for (const Access& a : accesses) {

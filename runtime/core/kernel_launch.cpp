@@ -8,11 +8,14 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <memory>
+#include <vector>
 #include <string>
 #include <utility>
 
 #include "acl/acl_rt.h"
 #include "npusim/ascendc/block_context.h"
+#include "npusim/ascendc/block_group.h"
 #include "npusim/ascendc/launch.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
@@ -103,6 +106,14 @@ struct LaunchState {
   /// The launch's full memo key (empty: not memoised): kernel identity, name, argument bytes,
   /// blockDim, core type, local memory sizes and watchdog (the block index is the memo's slot).
   std::string memo_key;
+  /// Blocks the group ran ahead of their turn (their own contexts, kept until the turn comes),
+  /// declared before the group: a parked block unwinding in ~BlockGroup still uses its context.
+  struct Ahead {
+    std::unique_ptr<ascendc::BlockContext> ctx;
+    int code = 0;
+  };
+  std::vector<Ahead> ahead;
+  std::unique_ptr<ascendc::BlockGroup> group;  // the blocks as a group (block_group.h)
 };
 
 void append_bytes(std::string& key, const void* p, std::size_t n) {
@@ -163,6 +174,8 @@ int run_body(const LaunchState& st, std::uint32_t block) {
       return block_failed(st, block, text.c_str());
     }
     return 0;
+  } catch (const ascendc::BlockAborted&) {
+    throw;  // the group unwinds a parked block: not the block's failure
   } catch (const ascendc::KernelTimeout& e) {
     block_failed(st, block, e.what());
     return st.timeout_code;
@@ -197,9 +210,45 @@ ascendc::BlockContext& block_context(LaunchState& st, std::uint32_t block) {
   return *ctx;
 }
 
+// The block's trace, printf text and pipe use go to the launch (the block has ended).
+void take_outputs(LaunchState& st, ascendc::BlockContext& ctx, ascendc::BlockTrace& trace,
+                  PipeUse& use) {
+  ctx.finish();
+  std::swap(trace, ctx.trace);  // the block's trace out, the (cleared) buffer back for reuse
+  st.printf_text.append(ctx.printf_out.begin(), ctx.printf_out.end());
+  use.note(trace);
+  st.pipes.cube = st.pipes.cube || use.cube;
+  st.pipes.vector = st.pipes.vector || use.vector;
+  st.ran = true;
+}
+
+// BlockGroup's run_ahead: block `block` on a thread of the group, with a context of its own.
+void run_ahead(LaunchState& st, std::uint32_t block) {
+  auto ctx = std::make_unique<ascendc::BlockContext>(block, st.block_dim, st.caps);
+  ctx->scalar_bb_limit = st.bb_limit;
+  ctx->functional = st.functional;
+  ctx->gm_check = std::ref(st.gm_check);
+  LaunchState::Ahead& a = st.ahead[block];
+  a.ctx = std::move(ctx);
+  ascendc::ScopedBlock scope(*a.ctx);
+  ascendc::ScopedGroup in_group(st.group.get());
+  a.code = run_body(st, block);
+}
+
+// The turn of a block the group started: it runs to its end (if it has not), its outputs go out.
+int finish_ahead(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) {
+  st.group->finish_started(block);
+  LaunchState::Ahead& a = st.ahead[block];
+  PipeUse use;
+  take_outputs(st, *a.ctx, trace, use);
+  a.ctx.reset();
+  return a.code;
+}
+
 // KernelWork::run_block.
 int run_block(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) {
   if (st.fault->stopped) return 0;  // the context stopped (stop-on-failure): nothing runs
+  if (st.group->started(block)) return finish_ahead(st, block, trace);
   TraceMemo& memo = st.runtime->trace_memo();
   const bool memoise = !st.functional && !st.memo_key.empty() && memo.enabled();
   const std::uint64_t generation = memoise ? st.runtime->memory().generation() : 0;
@@ -219,21 +268,19 @@ int run_block(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) 
   }
   ascendc::BlockContext& ctx = block_context(st, block);
   int code;
+  st.group->begin_inline(block);
   {
     ascendc::ScopedBlock scope(ctx);
+    ascendc::ScopedGroup in_group(st.group.get());
     code = run_body(st, block);
   }
-  ctx.finish();
-  std::swap(trace, ctx.trace);  // the block's trace out, the (cleared) buffer back for reuse
-  st.printf_text.append(ctx.printf_out.begin(), ctx.printf_out.end());
+  st.group->end_inline(block);
   PipeUse use;
-  use.note(trace);
-  st.pipes.cube = st.pipes.cube || use.cube;
-  st.pipes.vector = st.pipes.vector || use.vector;
-  st.ran = true;
+  take_outputs(st, ctx, trace, use);
   // Only successful blocks, and only while memory is as it was when the block started (the body
-  // runs no API call, so it is).
-  if (memoise && code == 0 && st.runtime->memory().generation() == generation) {
+  // runs no API call, so it is); never blocks that synchronised with others.
+  if (memoise && code == 0 && st.runtime->memory().generation() == generation &&
+      !st.group->used()) {
     TraceMemo::Block b;
     b.trace = trace;
     b.printf_text.assign(ctx.printf_out.begin(), ctx.printf_out.end());
@@ -358,6 +405,9 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
   st->caps = core_buffers(call.config());
   st->runtime = &rt;
   st->fault = s.context_fault;
+  st->ahead.resize(spec.block_dim);
+  st->group = std::make_unique<ascendc::BlockGroup>(
+      spec.block_dim, [raw = st.get()](std::uint32_t b) { run_ahead(*raw, b); });
   Task task = kernel_task(call, s, spec, st);
   task.done = [st, &rt, info = launch_exception_info(call, s, spec.origin), origin = spec.origin,
                identity = spec.identity,

@@ -23,6 +23,8 @@
 //   shape_ops.h   Gather, Compare, Select
 //   sparse_mmad.h LoadDataWithSparse, MmadWithSparse (2:4 sparse int8)
 //   slice_copy.h  DataCopy with SliceInfo (GM <-> UB slices)
+//   atomic_ops.h  SetAtomicAdd/Max/Min, SetAtomicNone, DisableDmaAtomic
+//   sync_ops.h    SyncAll, IBSet/IBWait, Read/WriteGmByPassDCache, DataCacheCleanAndInvalid...
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
 //   int4.h        int4b_t (two per byte)
 //   vector_mask.h SetMaskCount/SetMaskNorm, SetVectorMask, ResetMask, UnaryRepeatParams, DivCeil
@@ -39,6 +41,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "npusim/ascendc/atomic_ops.h"
 #include "npusim/ascendc/attention_ops.h"
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/buf_pool.h"
@@ -55,6 +58,7 @@
 #include "npusim/ascendc/slice_copy.h"
 #include "npusim/ascendc/sparse_mmad.h"
 #include "npusim/ascendc/static_tensor.h"
+#include "npusim/ascendc/sync_ops.h"
 #include "npusim/ascendc/norm_ops.h"
 #include "npusim/ascendc/matmul_ops.h"
 #include "npusim/ascendc/mmad_bias.h"

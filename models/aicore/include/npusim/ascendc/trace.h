@@ -85,7 +85,9 @@ enum class Op : std::uint8_t {
   kReduceMax,
   kReduceMin,
   kScalarRead,
-  kScalarWrite
+  kScalarWrite,
+  kSyncSet,   // S: a signal to other blocks (SyncAll's arrival, IBSet...), after all earlier work
+  kSyncWait   // S: waits for other blocks' kSyncSet (BlockTrace::block_deps)
 };
 
 /// One recorded instruction (64 bytes).
@@ -113,6 +115,15 @@ struct Instr {
   bool touches_gm() const { return src == Mem::kGm || dst == Mem::kGm; }
 };
 
+/// A dependency across the blocks of one launch (cross-block synchronisation: SyncAll, IBSet /
+/// IBWait, npusim/ascendc/block_group.h): instruction `instr` of this block starts only after
+/// instruction `other` of block `block` has ended.
+struct BlockDep {
+  std::uint32_t instr = 0;
+  std::uint32_t block = 0;
+  std::uint32_t other = 0;
+};
+
 /// Everything one block did.
 struct BlockTrace {
   std::vector<Instr> instrs;
@@ -121,10 +132,13 @@ struct BlockTrace {
   /// Peak bytes of the core's local buffers (UB, L1, L0A, L0B, L0C) the block held at once
   /// (TPipe::InitBuffer): the core state a checkpoint preemption saves.
   std::uint64_t local_bytes = 0;
+  /// Waits on other blocks (kSyncWait instructions), in program order.
+  std::vector<BlockDep> block_deps;
 
   void clear() {
     instrs.clear();
     deps.clear();
+    block_deps.clear();
     scalar_bbs = 0;
     local_bytes = 0;
   }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A minimal launcher for tests: runs a kernel for blocks 0..block_dim-1 one after another, each
-// with a fresh BlockContext, and collects per-block printf text, traces and errors (traps and
+// A minimal launcher for tests: runs a kernel for blocks 0..block_dim-1 one after another (as a
+// BlockGroup: a block waiting for another lets it run first), each with a fresh BlockContext, and collects per-block printf text, traces and errors (traps and
 // KernelErrors are caught and reported with the block index). The real launch path is the
 // runtime's launch_kernel().
 #pragma once
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "npusim/ascendc/block_context.h"
+#include "npusim/ascendc/block_group.h"
 #include "npusim/ascendc/trace.h"
 
 namespace npusim::ascendc {
@@ -45,33 +46,51 @@ struct RunResult {
   }
 };
 
+/// Runs block `b` on the calling thread with a fresh BlockContext and `group` current.
+template <class Kernel>
+void run_one_block(BlockResult& r, std::uint32_t b, std::uint32_t block_dim, bool functional,
+                   const CoreBuffers& caps, BlockGroup* group, const Kernel& body) {
+  BlockContext ctx(b, block_dim, caps);
+  ctx.functional = functional;
+  r.block = b;
+  {
+    ScopedBlock scope(ctx);
+    ScopedGroup in_group(group);
+    try {
+      body();
+    } catch (const DeviceTrap& e) {
+      r.trapped = true;
+      r.error = "block " + std::to_string(b) + ": " + e.what();
+    } catch (const KernelError& e) {
+      r.error = "block " + std::to_string(b) + ": " + e.what();
+    }
+  }
+  ctx.finish();
+  r.printf_out.assign(ctx.printf_out.begin(), ctx.printf_out.end());
+  r.trace = std::move(ctx.trace);
+}
+
 /// Runs blocks 0..block_dim-1 with the given local memory capacities; `functional` false:
-/// timing-only (BlockContext::functional), the twin ops record but compute nothing.
+/// timing-only (BlockContext::functional), the twin ops record but compute nothing. The blocks
+/// form a BlockGroup, as in the runtime: a block that waits for another lets it run.
 template <class... P, class... A>
 RunResult run_blocks_mode(bool functional, const CoreBuffers& caps, void (*kernel)(P...),
                           std::uint32_t block_dim, A&&... args) {
   static_assert(sizeof...(P) == sizeof...(A), "run_blocks: wrong number of kernel arguments");
   RunResult result;
+  result.blocks.resize(block_dim);
+  auto body = [&] { kernel(args...); };
+  BlockGroup group(block_dim, [&](std::uint32_t b) {
+    run_one_block(result.blocks[b], b, block_dim, functional, caps, &group, body);
+  });
   for (std::uint32_t b = 0; b < block_dim; ++b) {
-    BlockContext ctx(b, block_dim, caps);
-    ctx.functional = functional;
-    BlockResult r;
-    r.block = b;
-    {
-      ScopedBlock scope(ctx);
-      try {
-        kernel(args...);
-      } catch (const DeviceTrap& e) {
-        r.trapped = true;
-        r.error = "block " + std::to_string(b) + ": " + e.what();
-      } catch (const KernelError& e) {
-        r.error = "block " + std::to_string(b) + ": " + e.what();
-      }
+    if (group.started(b)) {
+      group.finish_started(b);
+      continue;
     }
-    ctx.finish();
-    r.printf_out.assign(ctx.printf_out.begin(), ctx.printf_out.end());
-    r.trace = std::move(ctx.trace);
-    result.blocks.push_back(std::move(r));
+    group.begin_inline(b);
+    run_one_block(result.blocks[b], b, block_dim, functional, caps, &group, body);
+    group.end_inline(b);
   }
   return result;
 }
