@@ -114,6 +114,9 @@ struct LaunchState {
   };
   std::vector<Ahead> ahead;
   std::unique_ptr<ascendc::BlockGroup> group;  // the blocks as a group (block_group.h)
+  /// Blocks whose turn came in this execution: a block's second turn means a model replays the
+  /// launch, which starts the group afresh (start_group).
+  std::vector<bool> taken;
 };
 
 void append_bytes(std::string& key, const void* p, std::size_t n) {
@@ -222,6 +225,19 @@ void take_outputs(LaunchState& st, ascendc::BlockContext& ctx, ascendc::BlockTra
   st.ran = true;
 }
 
+void run_ahead(LaunchState& st, std::uint32_t block);
+
+// A fresh group for an execution of the launch (the first, or a model's replay). The old group
+// goes first: it unwinds any block still parked in it, which uses its Ahead context.
+void start_group(LaunchState& st) {
+  st.group.reset();
+  st.ahead.clear();
+  st.ahead.resize(st.block_dim);
+  st.taken.assign(st.block_dim, false);
+  st.group = std::make_unique<ascendc::BlockGroup>(
+      st.block_dim, [raw = &st](std::uint32_t b) { run_ahead(*raw, b); });
+}
+
 // BlockGroup's run_ahead: block `block` on a thread of the group, with a context of its own.
 void run_ahead(LaunchState& st, std::uint32_t block) {
   auto ctx = std::make_unique<ascendc::BlockContext>(block, st.block_dim, st.caps);
@@ -248,6 +264,8 @@ int finish_ahead(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trac
 // KernelWork::run_block.
 int run_block(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) {
   if (st.fault->stopped) return 0;  // the context stopped (stop-on-failure): nothing runs
+  if (st.taken[block]) start_group(st);
+  st.taken[block] = true;
   if (st.group->started(block)) return finish_ahead(st, block, trace);
   TraceMemo& memo = st.runtime->trace_memo();
   const bool memoise = !st.functional && !st.memo_key.empty() && memo.enabled();
@@ -405,9 +423,7 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
   st->caps = core_buffers(call.config());
   st->runtime = &rt;
   st->fault = s.context_fault;
-  st->ahead.resize(spec.block_dim);
-  st->group = std::make_unique<ascendc::BlockGroup>(
-      spec.block_dim, [raw = st.get()](std::uint32_t b) { run_ahead(*raw, b); });
+  start_group(*st);
   Task task = kernel_task(call, s, spec, st);
   task.done = [st, &rt, info = launch_exception_info(call, s, spec.origin), origin = spec.origin,
                identity = spec.identity,
