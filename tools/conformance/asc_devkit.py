@@ -9,8 +9,9 @@ folder examples/) unmodified against an npusim install tree, each as its README 
 A project is a folder whose CMakeLists.txt calls project() (and whose parent's does not). For
 each one:
   - not for dav-2201: its README's product table names no Atlas A2/A3 product -> "n/a";
-  - data scripts that import torch or tensorflow -> "skip" with the reason (numpy only here;
-    when the first python3 on PATH lacks numpy, Debian's /usr/bin/python3 is put first);
+  - data scripts that import torch, tensorflow or ml_dtypes (no Debian package) -> "skip" with
+    the reason (numpy only here; when the first python3 on PATH lacks numpy, Debian's
+    /usr/bin/python3 is put first);
   - otherwise the README's run block (the ```bash block with `cmake` and `./`) runs, its comments
     and the alternative run-mode lines (-DCMAKE_ASC_RUN_MODE=cpu/sim) left out, in a copy of the
     project, after `source <prefix>/set_env.sh`; it passes when the block exits 0 and every
@@ -32,7 +33,7 @@ DEFAULT_FOLDERS = ["01_simd_cpp_api/00_introduction", "01_simd_cpp_api/01_utilit
                    "01_simd_cpp_api/02_features", "01_simd_cpp_api/03_basic_api",
                    "02_simd_c_api", "04_aicpu"]
 A2_A3 = re.compile(r"Atlas A[23]")
-NEEDS = re.compile(r"^\s*(?:import|from)\s+(torch|tensorflow)\b", re.M)
+NEEDS = re.compile(r"^\s*(?:import|from)\s+(torch|tensorflow|ml_dtypes)\b", re.M)
 SUCCESS = re.compile(r"pass|success|hello", re.I)
 
 
