@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "npusim/ascendc/attention_ops.h"
+#include "npusim/ascendc/vector_mask.h"
 
 namespace AscendC {
 
@@ -42,8 +43,7 @@ struct VecMask {
 template <class T>
 NPUSIM_TWIN_FN VecMask count_mask(std::uint64_t count) {
   check_mask<T>(count, 1, "Copy");
-  const auto low = [](std::uint64_t n) { return n >= 64 ? ~0ull : (1ull << n) - 1; };
-  return VecMask{{low(count), count > 64 ? low(count - 64) : 0}};
+  return VecMask{{first_bits(count, 0), first_bits(count, 1)}};
 }
 
 template <class T>
