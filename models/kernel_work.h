@@ -81,6 +81,11 @@ struct KernelWork {
   /// the task ends with the first error once its running blocks finish. Called on the simulation
   /// host thread, never concurrently; must not call back into the backend.
   std::function<int(std::uint32_t block, npusim::ascendc::BlockTrace& trace)> run_block;
+  /// Set by run_block when the kernel turns out to declare its cores (CANN 9's __mix__(c, v):
+  /// npusim/ascendc/mix_launch.h): a kernel of unknown type then takes declared_type instead of
+  /// the type block 0's trace suggests (a mix kernel whose AIC does nothing is still MIX).
+  bool declared = false;
+  CoreType declared_type = CoreType::kAiv;
 };
 
 }  // namespace npusim::models

@@ -172,7 +172,7 @@ void AiCoreEngine::on_wake() {
       if (!k.work->core_type_known && first.error == 0) {
         PipeUse use;
         use.note(first.trace);
-        k.type = use.type();
+        k.type = k.work->declared ? k.work->declared_type : use.type();
         k.parked.push_back(std::move(first));
         plan(k);  // the cores per block of that type
       } else {

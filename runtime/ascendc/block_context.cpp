@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "npusim/ascendc/launch.h"
+#include "npusim/ascendc/mix_launch.h"
 
 NPUSIM_KERNEL_API thread_local std::int64_t block_idx = 0;
 NPUSIM_KERNEL_API thread_local std::int64_t block_num = 1;
@@ -206,6 +207,7 @@ std::uint32_t BlockContext::emit(Instr ins, std::initializer_list<Access> access
   const auto idx = static_cast<std::uint32_t>(trace.instrs.size());
   if (ins.dst == Mem::kGm && ins.pipe != Pipe::kScalar && functional) atomic_after_write(*this, ins);
   trace.instrs.push_back(ins);
+  if (detail::tls_emit_order.ctx == this) detail::tls_emit_order.note();
   last_on_pipe_[static_cast<std::size_t>(ins.pipe)] = idx;
   for (const Access& a : accesses) {
     if (a.slot < 0) continue;
@@ -282,6 +284,7 @@ ScopedBlock::ScopedBlock(BlockContext& ctx)
   detail::set_scalar_counter(&ctx.scalar_bbs, ctx.scalar_bb_limit);
   ::block_idx = ctx.block_idx();
   ::block_num = ctx.block_num();
+  ::g_coreType = kCoreAiv;  // a plain block until a mix launcher or kernel_core() says otherwise
 }
 
 ScopedBlock::~ScopedBlock() {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "npusim/ascendc/device.h"
+#include "npusim/ascendc/mix_launch.h"
 
 namespace npusim::ascendc {
 
@@ -140,6 +141,7 @@ void append_block_lines(BlockContext& ctx, const std::vector<char>& text) {
 
 void kernel_core(const char* name) {
   if (BlockContext* ctx = current_block()) ctx->core_name = name;
+  ::g_coreType = std::strcmp(name, "AIC") == 0 ? kCoreAic : kCoreAiv;
 }
 
 }  // namespace npusim::ascendc

@@ -10,6 +10,8 @@
   asm volatile(...) / __asm__ __volatile__(...)  ->  asm(...)   (kernel_operator.h maps asm)
   __global__ __vector__ (or __cube__) kernel bodies  ->  `::npusim::ascendc::kernel_core("AIV")`
                                           first (its printf lines name the core)
+  __global__ __mix__(c, v) kernel bodies  ->  `::npusim::ascendc::kernel_mix(c, v)` first (the
+                                          launch runs its AIC and AIV sub-blocks: mix_launch.h)
   every __global__ kernel definition  ->  NPUSIM_REGISTER_KERNEL_AS(Name, ns::Name) appended
                                           at the end of the file (see npusim/ascendc/launch.h)
 
@@ -191,6 +193,9 @@ def global_functions(masked):
     its parameter list's parentheses and the body's opening brace (-1 for a declaration)."""
     for m in re.finditer(r"\b__global__\b", masked):
         paren = masked.find("(", m.end())
+        if paren >= 0 and re.search(r"\b__mix__\s*$", masked[m.end():paren]):
+            mix_close = matching(masked, paren, "(", ")")  # __mix__(c, v) is not the parameters
+            paren = masked.find("(", mix_close + 1) if mix_close >= 0 else -1
         close = matching(masked, paren, "(", ")") if paren >= 0 else -1
         if close < 0:
             continue
@@ -219,18 +224,23 @@ def find_kernels(text):
 
 
 _CORE_QUALIFIERS = (("__vector__", "AIV"), ("__cube__", "AIC"))
+_MIX = re.compile(r"\b__mix__\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 
 
 def insert_kernel_cores(text):
-    """After the opening brace of every __global__ kernel declared __vector__ or __cube__ (CANN 9),
-    inserts a call naming its core, on the same line (kernel printf lines say "[AIV Block ...]").
+    """After the opening brace of every __global__ kernel declared __vector__, __cube__ or
+    __mix__(c, v) (CANN 9), inserts a call naming its core (kernel printf lines say
+    "[AIV Block ...]") or its sub-blocks, on the same line.
     Kernels without the qualifier are left exactly as written."""
     masked = mask(text)
     inserts = []
     for start, paren, _, brace in global_functions(masked):
         head = masked[max(masked.rfind(c, 0, start) for c in ";{}>") + 1:paren]
         core = next((name for q, name in _CORE_QUALIFIERS if re.search(r"\b%s\b" % q, head)), None)
-        if core is not None and brace >= 0:
+        mix = _MIX.search(head)
+        if mix is not None and brace >= 0:
+            inserts.append((brace + 1, " ::npusim::ascendc::kernel_mix(%s, %s);" % mix.groups()))
+        elif core is not None and brace >= 0:
             inserts.append((brace + 1, ' ::npusim::ascendc::kernel_core("%s");' % core))
     for pos, code in reversed(inserts):
         text = text[:pos] + code + text[pos:]

@@ -17,6 +17,7 @@
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/block_group.h"
 #include "npusim/ascendc/launch.h"
+#include "npusim/ascendc/mix_launch.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/fault_guard.h"
@@ -117,6 +118,10 @@ struct LaunchState {
   /// Blocks whose turn came in this execution: a block's second turn means a model replays the
   /// launch, which starts the group afresh (start_group).
   std::vector<bool> taken;
+  /// A __mix__ kernel's launch (npusim/ascendc/mix_launch.h), once its first block said so: the
+  /// group's members are then the blocks' AIC and AIV sub-blocks.
+  std::unique_ptr<ascendc::MixLaunch> mix;
+  models::KernelWork* work = nullptr;  // the task's, to tell the engine the declared cores
 };
 
 void append_bytes(std::string& key, const void* p, std::size_t n) {
@@ -179,6 +184,8 @@ int run_body(const LaunchState& st, std::uint32_t block) {
     return 0;
   } catch (const ascendc::BlockAborted&) {
     throw;  // the group unwinds a parked block: not the block's failure
+  } catch (const ascendc::MixKernel&) {
+    throw;  // a __mix__ kernel run as a plain block: run_block runs it as a mix launch
   } catch (const ascendc::KernelTimeout& e) {
     block_failed(st, block, e.what());
     return st.timeout_code;
@@ -225,30 +232,120 @@ void take_outputs(LaunchState& st, ascendc::BlockContext& ctx, ascendc::BlockTra
   st.ran = true;
 }
 
-void run_ahead(LaunchState& st, std::uint32_t block);
+void run_ahead(LaunchState& st, std::uint32_t member);
 
 // A fresh group for an execution of the launch (the first, or a model's replay). The old group
-// goes first: it unwinds any block still parked in it, which uses its Ahead context.
+// goes first: it unwinds any block still parked in it, which uses its Ahead context. A mix
+// launch's group has a member per sub-block.
 void start_group(LaunchState& st) {
   st.group.reset();
+  const std::uint32_t members = st.mix ? st.mix->members() : st.block_dim;
+  if (st.mix) st.mix->reset();
   st.ahead.clear();
-  st.ahead.resize(st.block_dim);
+  st.ahead.resize(members);
   st.taken.assign(st.block_dim, false);
   st.group = std::make_unique<ascendc::BlockGroup>(
-      st.block_dim, [raw = &st](std::uint32_t b) { run_ahead(*raw, b); });
+      members, [raw = &st](std::uint32_t m) { run_ahead(*raw, m); });
 }
 
-// BlockGroup's run_ahead: block `block` on a thread of the group, with a context of its own.
-void run_ahead(LaunchState& st, std::uint32_t block) {
-  auto ctx = std::make_unique<ascendc::BlockContext>(block, st.block_dim, st.caps);
+// BlockGroup's run_ahead: member `member` (a block, or a mix launch's sub-block) on a thread of
+// the group, with a context of its own.
+void run_ahead(LaunchState& st, std::uint32_t member) {
+  const std::uint32_t idx = st.mix ? st.mix->logical_idx(member) : member;
+  auto ctx = std::make_unique<ascendc::BlockContext>(idx, st.block_dim, st.caps);
   ctx->scalar_bb_limit = st.bb_limit;
   ctx->functional = st.functional;
   ctx->gm_check = std::ref(st.gm_check);
-  LaunchState::Ahead& a = st.ahead[block];
+  LaunchState::Ahead& a = st.ahead[member];
   a.ctx = std::move(ctx);
+  if (st.mix) st.mix->attach(*a.ctx, member);
   ascendc::ScopedBlock scope(*a.ctx);
   ascendc::ScopedGroup in_group(st.group.get());
-  a.code = run_body(st, block);
+  if (!st.mix) {
+    a.code = run_body(st, member);
+    return;
+  }
+  ascendc::ScopedSubBlock sub(*st.mix, member);
+  a.code = run_body(st, member / st.mix->shape().per_block());
+}
+
+// The engine's core type of a __mix__(c, v) kernel.
+CoreType mix_core_type(const ascendc::MixShape& shape) {
+  if (shape.cube > 0 && shape.vector > 0) return CoreType::kMix;
+  return shape.cube > 0 ? CoreType::kAic : CoreType::kAiv;
+}
+
+// Member m of a mix launch has ended: its trace into `trace`, its printf text to the launch.
+// Returns its error, or the error of a sub-block that used the other core's pipes.
+int take_member(LaunchState& st, ascendc::BlockContext& ctx, std::uint32_t m, int code,
+                ascendc::BlockTrace& trace) {
+  ctx.finish();
+  std::swap(trace, ctx.trace);
+  st.printf_text.append(ctx.printf_out.begin(), ctx.printf_out.end());
+  if (code != 0) return code;
+  const std::string why = st.mix->check(trace, m);
+  return why.empty() ? 0 : block_failed(st, m / st.mix->shape().per_block(), why.c_str());
+}
+
+// Block `block` of a mix launch: its sub-blocks, each run (or finished, if the group started
+// it) in turn, and their traces merged into the block's (MixLaunch::merge).
+int run_mix_block(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) {
+  ascendc::MixLaunch& mix = *st.mix;
+  const std::uint32_t per = mix.shape().per_block();
+  std::vector<ascendc::BlockTrace> subs(per);
+  int code = 0;
+  for (std::uint32_t s = 0; s < per; ++s) {
+    const std::uint32_t m = block * per + s;
+    int c;
+    if (st.group->started(m)) {
+      st.group->finish_started(m);
+      LaunchState::Ahead& a = st.ahead[m];
+      c = take_member(st, *a.ctx, m, a.code, subs[s]);
+      a.ctx.reset();
+    } else {
+      ascendc::BlockContext& ctx = block_context(st, mix.logical_idx(m));
+      mix.attach(ctx, m);
+      st.group->begin_inline(m);
+      {
+        ascendc::ScopedBlock scope(ctx);
+        ascendc::ScopedGroup in_group(st.group.get());
+        ascendc::ScopedSubBlock sub(mix, m);
+        c = run_body(st, block);
+      }
+      st.group->end_inline(m);
+      c = take_member(st, ctx, m, c, subs[s]);
+    }
+    if (code == 0) code = c;
+  }
+  std::vector<const ascendc::BlockTrace*> parts;
+  for (const ascendc::BlockTrace& t : subs) parts.push_back(&t);
+  mix.merge(block, parts, trace);
+  PipeUse use;
+  use.note(trace);
+  st.pipes.cube = st.pipes.cube || use.cube;
+  st.pipes.vector = st.pipes.vector || use.vector;
+  st.ran = true;
+  return code;
+}
+
+// The first block of a __mix__ kernel ran as a plain one and said so (MixKernel): the launch
+// becomes a mix launch, told to the engine, and the block runs again as its sub-blocks.
+int become_mix(LaunchState& st, const ascendc::MixShape& shape, std::uint32_t block,
+               ascendc::BlockTrace& trace) {
+  try {
+    st.mix = std::make_unique<ascendc::MixLaunch>(shape, st.block_dim);
+  } catch (const ascendc::KernelError& e) {
+    return block_failed(st, block, e.what());
+  }
+  st.exception_code = ACL_ERROR_RT_AICORE_EXCEPTION;
+  st.timeout_code = ACL_ERROR_RT_AICORE_TIMEOUT;
+  if (st.work != nullptr) {
+    st.work->declared = true;
+    st.work->declared_type = mix_core_type(shape);
+  }
+  start_group(st);
+  st.taken[block] = true;
+  return run_mix_block(st, block, trace);
 }
 
 // The turn of a block the group started: it runs to its end (if it has not), its outputs go out.
@@ -266,6 +363,7 @@ int run_block(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) 
   if (st.fault->stopped) return 0;  // the context stopped (stop-on-failure): nothing runs
   if (st.taken[block]) start_group(st);
   st.taken[block] = true;
+  if (st.mix) return run_mix_block(st, block, trace);
   if (st.group->started(block)) return finish_ahead(st, block, trace);
   TraceMemo& memo = st.runtime->trace_memo();
   const bool memoise = !st.functional && !st.memo_key.empty() && memo.enabled();
@@ -287,10 +385,13 @@ int run_block(LaunchState& st, std::uint32_t block, ascendc::BlockTrace& trace) 
   ascendc::BlockContext& ctx = block_context(st, block);
   int code;
   st.group->begin_inline(block);
-  {
+  try {
     ascendc::ScopedBlock scope(ctx);
     ascendc::ScopedGroup in_group(st.group.get());
     code = run_body(st, block);
+  } catch (const ascendc::MixKernel& m) {
+    st.group->end_inline(block);
+    return become_mix(st, m.shape, block, trace);
   }
   st.group->end_inline(block);
   PipeUse use;
@@ -359,6 +460,7 @@ Task kernel_task(Call& call, Stream& s, KernelSpec& spec, std::shared_ptr<Launch
   if (!spec.memo_key.empty() && !st->functional) {
     st->memo_key = launch_memo_key(spec, work->core_type, st->caps, st->bb_limit);
   }
+  st->work = work.get();
   work->run_block = [st](std::uint32_t block, ascendc::BlockTrace& trace) {
     return run_block(*st, block, trace);
   };
@@ -434,7 +536,10 @@ void submit_kernel(Call& call, void* stream, KernelSpec spec) {
       std::fflush(stdout);
       st->printf_text.clear();  // a model replays the launch: each run prints its own output
     }
-    if (st->ran && identity != nullptr) rt.learned_core_types()[identity] = st->pipes.type();
+    if (st->ran && identity != nullptr) {
+      rt.learned_core_types()[identity] =
+          st->mix ? mix_core_type(st->mix->shape()) : st->pipes.type();
+    }
     if (r.error != 0 && !r.discarded) {  // exception dump (dump_scene), when on
       libraries_kernel_failed(
           {st->name, info.device_id, info.stream_id, info.task_id, r, info.args, info.args_size});

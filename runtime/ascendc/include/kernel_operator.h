@@ -61,6 +61,7 @@
 #include "npusim/ascendc/sync_ops.h"
 #include "npusim/ascendc/norm_ops.h"
 #include "npusim/ascendc/matmul_ops.h"
+#include "npusim/ascendc/mix_ops.h"
 #include "npusim/ascendc/mmad_bias.h"
 #include "npusim/ascendc/tensor.h"
 #include "npusim/ascendc/tpipe.h"

@@ -12,6 +12,7 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/block_group.h"
+#include "npusim/ascendc/mix_launch.h"
 #include "npusim/ascendc/trace.h"
 
 namespace npusim::ascendc {
@@ -106,6 +107,66 @@ RunResult run_blocks_with(const CoreBuffers& caps, void (*kernel)(P...), std::ui
 template <class... P, class... A>
 RunResult run_blocks(void (*kernel)(P...), std::uint32_t block_dim, A&&... args) {
   return run_blocks_with(CoreBuffers{}, kernel, block_dim, std::forward<A>(args)...);
+}
+
+/// A __mix__ kernel's launch (mix_launch.h): every member's result (member b * per + s: sub-block
+/// s of block b, the AIC first) and each block's merged trace, as the runtime builds them.
+struct MixRunResult {
+  RunResult members;
+  std::vector<BlockTrace> blocks;  // merged traces (empty when a member failed)
+};
+
+/// Runs blocks 0..block_dim-1 of a __mix__(shape.cube, shape.vector) kernel as their sub-blocks,
+/// in the runtime's order (block by block, each block's members in turn; waits let others run).
+template <class... P, class... A>
+MixRunResult run_mix_blocks(MixShape shape, void (*kernel)(P...), std::uint32_t block_dim,
+                            A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "run_mix_blocks: wrong number of kernel arguments");
+  MixLaunch mix(shape, block_dim);
+  MixRunResult result;
+  const std::uint32_t per = shape.per_block();
+  result.members.blocks.resize(mix.members());
+  auto body = [&] { kernel(args...); };
+  auto run = [&](std::uint32_t m, BlockGroup* group) {
+    BlockResult& r = result.members.blocks[m];
+    BlockContext ctx(mix.logical_idx(m), block_dim, CoreBuffers{});
+    mix.attach(ctx, m);
+    r.block = m;
+    {
+      ScopedBlock scope(ctx);
+      ScopedGroup in_group(group);
+      ScopedSubBlock sub(mix, m);
+      try {
+        body();
+      } catch (const KernelError& e) {
+        r.trapped = dynamic_cast<const DeviceTrap*>(&e) != nullptr;
+        r.error = std::string(mix.core_name(m)) + " " + std::to_string(mix.logical_idx(m)) + ": " +
+                  e.what();
+      }
+    }
+    ctx.finish();
+    r.printf_out.assign(ctx.printf_out.begin(), ctx.printf_out.end());
+    r.trace = std::move(ctx.trace);
+    if (r.error.empty()) r.error = mix.check(r.trace, m);
+  };
+  BlockGroup group(mix.members(), [&](std::uint32_t m) { run(m, &group); });
+  for (std::uint32_t m = 0; m < mix.members(); ++m) {
+    if (group.started(m)) {
+      group.finish_started(m);
+      continue;
+    }
+    group.begin_inline(m);
+    run(m, &group);
+    group.end_inline(m);
+  }
+  if (!result.members.ok()) return result;
+  result.blocks.resize(block_dim);
+  for (std::uint32_t b = 0; b < block_dim; ++b) {
+    std::vector<const BlockTrace*> parts;
+    for (std::uint32_t s = 0; s < per; ++s) parts.push_back(&result.members.blocks[b * per + s].trace);
+    mix.merge(b, parts, result.blocks[b]);
+  }
+  return result;
 }
 
 }  // namespace npusim::ascendc

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device-side language surface of the Ascend C twin: address-space and function qualifiers
-// (empty on the CPU), GM_ADDR, __NPU_ARCH__, half/bfloat16_t, block_idx/GetBlockIdx, the
+// (empty on the CPU), GM_ADDR, __NPU_ARCH__, half/bfloat16_t, block_idx/GetBlockIdx (the
+// sub-block queries of mix kernels: mix_ops.h), the
 // buffered AscendC::printf, dcci (no-op: the CPU has no separate data cache) and asm("trap").
 //
 // asm (the macro itself is defined last, in kernel_operator.h, after every standard header):
@@ -116,8 +117,6 @@ namespace AscendC {
 
 inline std::int64_t GetBlockIdx() { return ::block_idx; }
 inline std::int64_t GetBlockNum() { return ::block_num; }
-inline std::int64_t GetSubBlockIdx() { return 0; }
-inline std::int64_t GetTaskRation() { return 1; }
 
 /// Device printf: buffered per block (BlockContext::printf_out); the runtime flushes it in block
 /// order when the task retires. Outside a launch it prints to stdout directly.
