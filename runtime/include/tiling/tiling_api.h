@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iostream>  // CANN's tiling headers bring it; samples use std::cout without it
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "tiling/platform/platform_ascendc.h"

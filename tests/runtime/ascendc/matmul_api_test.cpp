@@ -101,7 +101,8 @@ TEST(MatmulApi, AlignedSingleCoreManyBlocksAndKSteps) {
   EXPECT_EQ(mte2, 4 * 3 * 2);
   EXPECT_EQ(cube, 4 * 3);
   EXPECT_EQ(fix, 4);
-  EXPECT_EQ(mte1, 4 * 3 * (2 + 2));  // A: one per 16 rows (32 / 16); B: one per k fractal
+  // LoadData: A one per 16 rows (2), B one per 16 k (2, 2 and 1 for the k steps 32, 32, 16).
+  EXPECT_EQ(mte1, 4 * ((2 + 2) + (2 + 2) + (2 + 1)));
 }
 
 TEST(MatmulApi, UnalignedShapesWithBiasOnTwoByThreeCores) {
@@ -137,16 +138,16 @@ TEST(MatmulApi, BiasWithoutABiasTilingIsAKernelError) {
 }
 
 /// The block's simulated time: its trace replayed on the reference AI Core (1 GHz).
-npusim::SimTime block_time(const npusim::ascendc::RunResult& r) {
+npusim::sim::SimTime block_time(const npusim::ascendc::RunResult& r) {
   using namespace npusim::models;
-  const PipeCosts costs(testing::aicore_config());
+  const PipeCosts costs(npusim::models::testing::aicore_config());
   BlockReplay replay(costs);
   struct Host : ReplayHost {
-    void wait_until(npusim::SimTime) override {}
-    npusim::SimTime gm_access(const Instr&, npusim::SimTime request, npusim::SimTime&) override {
-      return request + 100 * npusim::kNs;
+    void wait_until(npusim::sim::SimTime) override {}
+    npusim::sim::SimTime gm_access(const npusim::ascendc::Instr&, npusim::sim::SimTime request, npusim::sim::SimTime&) override {
+      return request + 100 * npusim::sim::kNs;
     }
-    void instr_done(const Instr&, int, npusim::SimTime, npusim::SimTime) override {}
+    void instr_done(const npusim::ascendc::Instr&, int, npusim::sim::SimTime, npusim::sim::SimTime) override {}
   } host;
   return replay.run(r.blocks[0].trace, 0, false, false, host).end;
 }
