@@ -14,25 +14,8 @@
 /// Matrix formats in GM or local memory (ND: row-major; NZ: fractal).
 enum class CubeFormat : std::int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 
-namespace AscendC {
-
-/// Layouts of attention-style batched matrices (only NONE is supported by npusim's Matmul).
-enum class LayoutMode : std::int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
-
-/// One matrix of a Matmul: position, format, element type, transposed.
-template <TPosition POSITION, CubeFormat FORMAT, class TYPE, bool ISTRANS = false,
-          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
-struct MatmulType {
-  static constexpr TPosition pos = POSITION;
-  static constexpr CubeFormat format = FORMAT;
-  using T = TYPE;
-  static constexpr bool isTrans = ISTRANS;
-  static constexpr LayoutMode layout = LAYOUT;
-  static constexpr bool ibShare = IBSHARE;
-};
-
-/// The compile-time configuration of a Matmul (the fields npusim reads: doNorm / doMultiDataLoad
-/// pick the schedule name only; both run the same base-block loop here).
+/// The compile-time configuration of a Matmul, global as in CANN (and AscendC's). npusim's Matmul
+/// runs one base-block loop whatever it says (doNorm / doMultiDataLoad name the schedule only).
 struct MatmulConfig {
   bool doNorm = true;
   bool doBasicBlock = false;
@@ -57,6 +40,27 @@ struct MatmulConfig {
 
 inline constexpr MatmulConfig CFG_NORM{};
 inline constexpr MatmulConfig CFG_MDL{false, false, true};
+
+namespace AscendC {
+
+/// Layouts of attention-style batched matrices (only NONE is supported by npusim's Matmul).
+enum class LayoutMode : std::int32_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+/// One matrix of a Matmul: position, format, element type, transposed.
+template <TPosition POSITION, CubeFormat FORMAT, class TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct MatmulType {
+  static constexpr TPosition pos = POSITION;
+  static constexpr CubeFormat format = FORMAT;
+  using T = TYPE;
+  static constexpr bool isTrans = ISTRANS;
+  static constexpr LayoutMode layout = LAYOUT;
+  static constexpr bool ibShare = IBSHARE;
+};
+
+using ::CFG_MDL;
+using ::CFG_NORM;
+using ::MatmulConfig;
 
 }  // namespace AscendC
 
