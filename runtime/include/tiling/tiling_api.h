@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: Apache-2.0
+ * npusim's tiling/tiling_api.h: the host side of the Matmul high-level API. A tiling object is
+ * told the matrices (SetAType/BType/CType/BiasType: position, format, data type, transposed),
+ * the shapes (SetShape/SetOrgShape), the cores (SetDim, multi-core only) and the buffers it may
+ * use (SetBufferSpace, default: the simulated chip's L1/L0C/UB), and GetTiling fills a
+ * TCubeTiling (kernel_tiling/kernel_tiling.h) for lib/matmul_intf.h's Matmul: the split over
+ * cores (usedCoreNum, singleCoreM/N/K), the L0 base block (baseM/N/K), what L1 holds per load
+ * (stepM/N/Ka/Kb, depthA1/B1) and the buffer use (shareL1Size, shareL0CSize). The sizes come from
+ * platform_ascendc::PlatformAscendC, i.e. the chip being simulated (runtime/platform/
+ * matmul_tiling.cpp has the algorithm). Link with tiling_api (libacl_rt.so in npusim's tree).
+ */
+#ifndef NPUSIM_TILING_TILING_API_H_
+#define NPUSIM_TILING_TILING_API_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <iostream>  // CANN's tiling headers bring it; samples use std::cout without it
+
+#include "kernel_tiling/kernel_tiling.h"
+#include "tiling/platform/platform_ascendc.h"
+
+#define NPUSIM_TILING_API __attribute__((visibility("default")))
+
+namespace optiling {
+
+/// The host's TCubeTiling: the same 200 bytes with set_<field>/get_<field> accessors,
+/// GetDataSize and SaveToBuffer (which copies the bytes a kernel reads as ::TCubeTiling).
+class TCubeTiling {
+ public:
+#define NPUSIM_TCUBE_ACCESSORS(f)                      \
+  void set_##f(std::int32_t v) { data_.f = v; }        \
+  std::int32_t get_##f() const { return data_.f; }
+  NPUSIM_TCUBE_TILING_FIELDS(NPUSIM_TCUBE_ACCESSORS)
+#undef NPUSIM_TCUBE_ACCESSORS
+
+  std::size_t GetDataSize() const { return sizeof(data_); }
+  /// Copies the tiling to buf (capacity bytes; nothing if it is smaller than GetDataSize()).
+  void SaveToBuffer(void* buf, std::size_t capacity) const {
+    if (buf == nullptr || capacity < sizeof(data_)) return;
+    __builtin_memcpy(buf, &data_, sizeof(data_));
+  }
+  ::TCubeTiling& data() { return data_; }
+  const ::TCubeTiling& data() const { return data_; }
+
+ private:
+  ::TCubeTiling data_{};
+};
+
+}  // namespace optiling
+
+namespace matmul_tiling {
+
+/// Where a matrix is when the Matmul object reads or writes it.
+enum class TPosition : std::int32_t {
+  GM = 0, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
+  SHM = SPM, TSCM, MAX
+};
+enum class CubeFormat : std::int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
+/// Element types (the graph engine's numbering).
+enum class DataType : std::int32_t {
+  DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6,
+  DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12,
+  DT_BF16 = 27, DT_INT4 = 29, DT_UNDEFINED = 28
+};
+
+/// One matrix's description (SetAType and friends).
+struct MatTypeInfo {
+  TPosition pos = TPosition::GM;
+  CubeFormat type = CubeFormat::ND;
+  DataType dataType = DataType::DT_FLOAT16;
+  bool isTrans = false;
+};
+
+/// Single-core Matmul tiling: the whole SetShape problem on one core.
+class NPUSIM_TILING_API MatmulApiTiling {
+ public:
+  MatmulApiTiling();
+  explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& platform);
+  virtual ~MatmulApiTiling() = default;
+
+  int32_t SetAType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false);
+  int32_t SetBType(TPosition pos, CubeFormat type, DataType dataType, bool isTrans = false);
+  int32_t SetCType(TPosition pos, CubeFormat type, DataType dataType);
+  int32_t SetBiasType(TPosition pos, CubeFormat type, DataType dataType);
+  /// The m, n, k this Matmul computes (SetShape) in matrices of org shape (SetOrgShape).
+  int32_t SetShape(int32_t m, int32_t n, int32_t k);
+  int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKIn);
+  int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKaIn, int32_t orgKbIn);
+  int32_t SetBias(bool isBiasIn = false);
+  int32_t EnableBias(bool isBiasIn = false) { return SetBias(isBiasIn); }
+  /// Bytes of L1, L0C, UB (and bias table) the Matmul may use; -1: the whole buffer.
+  int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1,
+                         int32_t btSize = -1);
+  /// Fixes baseM/baseN/baseK (-1: chosen by GetTiling).
+  int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1);
+  /// Computes the tiling; 0 on success, -1 when the problem is invalid or does not fit (the
+  /// reason is printed on stderr).
+  int64_t GetTiling(optiling::TCubeTiling& tiling);
+  int64_t GetTiling(::TCubeTiling& tiling);
+
+  int32_t GetBaseM() const { return tiling_.baseM; }
+  int32_t GetBaseN() const { return tiling_.baseN; }
+  int32_t GetBaseK() const { return tiling_.baseK; }
+
+ protected:
+  /// Fills tiling_ for `cores` cores (1 here); false with a message on stderr on failure.
+  bool Compute(int32_t cores);
+
+  std::uint64_t l1_ = 0, l0a_ = 0, l0b_ = 0, l0c_ = 0, ub_ = 0, bt_ = 0;
+  MatTypeInfo a_, b_, c_, bias_;
+  int32_t m_ = -1, n_ = -1, k_ = -1;
+  int32_t orgM_ = -1, orgN_ = -1, orgKa_ = -1, orgKb_ = -1;
+  int32_t fixM_ = -1, fixN_ = -1, fixK_ = -1;
+  int32_t singleM_ = -1, singleN_ = -1, singleK_ = -1;  // SetSingleShape (multi-core)
+  bool bias_on_ = false;
+  ::TCubeTiling tiling_{};
+};
+
+/// Multi-core Matmul tiling: splits M and N over at most SetDim cores.
+class NPUSIM_TILING_API MultiCoreMatmulTiling : public MatmulApiTiling {
+ public:
+  MultiCoreMatmulTiling() = default;
+  explicit MultiCoreMatmulTiling(const platform_ascendc::PlatformAscendC& platform)
+      : MatmulApiTiling(platform) {}
+
+  int32_t SetDim(int32_t dim);
+  /// Fixes each core's part (-1: chosen by GetTiling).
+  int32_t SetSingleShape(int32_t singleMIn = -1, int32_t singleNIn = -1, int32_t singleKIn = -1);
+  int64_t GetTiling(optiling::TCubeTiling& tiling);
+  int64_t GetTiling(::TCubeTiling& tiling);
+  /// After GetTiling: each core's m, n, k.
+  int32_t GetSingleShape(int32_t& shapeM, int32_t& shapeN, int32_t& shapeK) const;
+  /// After GetTiling: cores used and the split (M parts, N parts).
+  int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const;
+
+ private:
+  int32_t dim_ = 1;
+};
+
+}  // namespace matmul_tiling
+
+#undef NPUSIM_TILING_API
+
+#endif  // NPUSIM_TILING_TILING_API_H_
