@@ -16,3 +16,12 @@ foreach(lib tiling_api register platform unified_dlog graph_base ascendc_runtime
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink libacl_rt.so
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib64/lib${lib}.so\")")
 endforeach()
+# nlohmann/json's headers as the include.zip CANN's ONNX plugin examples download (ASCConfig.cmake
+# points NLOHMANN_JSON_URL at it).
+get_target_property(_npusim_json_inc nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+list(GET _npusim_json_inc 0 _npusim_json_inc)
+install(CODE "
+  file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/npusim/third_party\")
+  execute_process(COMMAND \"${CMAKE_COMMAND}\" -E tar cf
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/npusim/third_party/nlohmann_json_include.zip\"
+    --format=zip include/nlohmann WORKING_DIRECTORY \"${_npusim_json_inc}/..\")")
