@@ -21,7 +21,8 @@ endforeach()
 get_target_property(_npusim_json_inc nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
 list(GET _npusim_json_inc 0 _npusim_json_inc)
 install(CODE "
-  file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/npusim/third_party\")
-  execute_process(COMMAND \"${CMAKE_COMMAND}\" -E tar cf
-    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/npusim/third_party/nlohmann_json_include.zip\"
+  get_filename_component(_npusim_tp \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/npusim/third_party\"
+                         ABSOLUTE)
+  file(MAKE_DIRECTORY \"\${_npusim_tp}\")
+  execute_process(COMMAND \"${CMAKE_COMMAND}\" -E tar cf \"\${_npusim_tp}/nlohmann_json_include.zip\"
     --format=zip include/nlohmann WORKING_DIRECTORY \"${_npusim_json_inc}/..\")")

@@ -40,7 +40,8 @@ function(npu_op_package name)
   endif()
   set_property(GLOBAL PROPERTY NPUSIM_OPKG_${name}_OUT "${C_INSTALL_PATH}")
   set_property(GLOBAL PROPERTY NPUSIM_OPKG_${name}_LIBS "")
-  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _npusim_opkg_finish "${name}")
+  # DEFER evaluates its arguments when the call runs: bake the values in.
+  cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]] CALL _npusim_opkg_finish [[${name}]])")
 endfunction()
 
 function(npu_op_code_gen)
@@ -121,7 +122,7 @@ function(npu_op_kernel_library target)
   add_dependencies(binary ${target})
   # Sources may be named after this call (npu_op_kernel_sources): the rules are made at the end
   # of this directory.
-  cmake_language(DEFER CALL _npusim_opkg_kernels ${target} "${A_SRC_BASE}")
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL _npusim_opkg_kernels [[${target}]] [[${A_SRC_BASE}]])")
 endfunction()
 
 function(_npusim_opkg_kernels target base)

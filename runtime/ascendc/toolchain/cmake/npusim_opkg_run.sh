@@ -1,10 +1,10 @@
 #!/bin/sh
-# A custom operator package (@NAME@) built against npusim: this installer, then a tar.gz of the
-# vendor tree. Installs into <dir>/vendors/@NAME@ for --install-path=<dir>, else into
-# $ASCEND_OPP_PATH/vendors/@NAME@ (set_env.sh sets ASCEND_OPP_PATH), and lists @NAME@ first in
+# A custom operator package (__OPKG_NAME__) built against npusim: this installer, then a tar.gz of the
+# vendor tree. Installs into <dir>/vendors/__OPKG_NAME__ for --install-path=<dir>, else into
+# $ASCEND_OPP_PATH/vendors/__OPKG_NAME__ (set_env.sh sets ASCEND_OPP_PATH), and lists __OPKG_NAME__ first in
 # vendors/config.ini's load_priority.
 set -e
-name='@NAME@'
+name='__OPKG_NAME__'
 target=''
 for arg in "$@"; do
   case "$arg" in
