@@ -103,6 +103,13 @@ void* load_kernel(const std::string& root, const std::string& type, std::string&
   return f;
 }
 
+void* function_address(void (*fn)()) {
+  void* p = nullptr;
+  static_assert(sizeof(p) == sizeof(fn), "function and object pointers differ in size");
+  std::memcpy(&p, &fn, sizeof(p));
+  return p;
+}
+
 template <std::size_t... I>
 void call_n(void* f, const std::vector<P>& a, std::index_sequence<I...>) {
   using Fn = void (*)(decltype((void)I, P())...);
@@ -135,11 +142,17 @@ gert::StorageShape shape_of(const aclTensor& t) {
 
 void plan(Plan& p, const NpusimOpkgCall& c) {
   const std::string type = c.op_type != nullptr ? c.op_type : "";
-  const std::string root = vendor_root(c.anchor);
-  p.require(!root.empty(), type + ": cannot locate the operator package of the calling library");
-  const std::string err = load_tiling(root);
-  p.require(err.empty(), type + ": " + err);
-  const ops::OpDefFactory factory = npusim_opdef_find(type.c_str());
+  // A static package links its definitions and kernels into the program; a deployed one is
+  // found from the op_api library's path.
+  ops::OpDefFactory factory = npusim_opdef_find(type.c_str());
+  void* kernel = function_address(npusim_opkg_find_kernel(type.c_str()));
+  const std::string root = factory != nullptr && kernel != nullptr ? "" : vendor_root(c.anchor);
+  if (factory == nullptr) {
+    p.require(!root.empty(), type + ": cannot locate the operator package of the calling library");
+    const std::string err = load_tiling(root);
+    p.require(err.empty(), type + ": " + err);
+    factory = npusim_opdef_find(type.c_str());
+  }
   p.require(factory != nullptr, type + ": no OP_ADD definition in the package's tiling library");
   const std::unique_ptr<ops::OpDef> def(factory(type.c_str()));
   p.require(static_cast<int>(def->inputs().size()) == c.input_count &&
@@ -188,9 +201,11 @@ void plan(Plan& p, const NpusimOpkgCall& c) {
   std::uint64_t ws = 0;
   for (std::size_t w : ctx.workspaces_) ws += w;
   p.set_workspace(ws);
-  std::string kerr;
-  void* kernel = load_kernel(root, type, kerr);
-  p.require(kernel != nullptr, type + ": " + kerr);
+  if (kernel == nullptr) {
+    std::string kerr;
+    kernel = load_kernel(root, type, kerr);
+    p.require(kernel != nullptr, type + ": " + kerr);
+  }
   p.require(static_cast<std::size_t>(c.input_count + c.output_count + 2) <= kMaxKernelArgs,
             type + ": more than 14 tensors");
   auto tiling_data = std::make_shared<std::vector<std::uint8_t>>(

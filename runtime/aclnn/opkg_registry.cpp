@@ -64,3 +64,24 @@ NPUSIM_OPKG_API void npusim_opdef_add_device_tiling(const char* type, ops::Tilin
   std::lock_guard<std::mutex> lock(r.mu);
   if (type != nullptr) r.device_tiling[type] = f;
 }
+
+namespace {
+std::map<std::string, void (*)()>& kernels() {
+  static auto* k = new std::map<std::string, void (*)()>;
+  return *k;
+}
+}  // namespace
+
+/// A static package's kernel (its generated table registers each one): the function of a type.
+NPUSIM_OPKG_API void npusim_opkg_add_kernel(const char* type, void (*fn)()) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  if (type != nullptr) kernels()[type] = fn;
+}
+
+NPUSIM_OPKG_API void (*npusim_opkg_find_kernel(const char* type))() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = kernels().find(type != nullptr ? type : "");
+  return it == kernels().end() ? nullptr : it->second;
+}

@@ -12,7 +12,7 @@ install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/npusim-asc DESTINATION bin)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake/ DESTINATION share/cmake/ASC)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake-aicpu/ DESTINATION share/cmake/AICPU)
 foreach(lib tiling_api register platform unified_dlog graph_base ascendc_runtime runtime
-            error_manager ascendalog)
+            error_manager ascendalog rt2_registry)
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink libacl_rt.so
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib64/lib${lib}.so\")")
 endforeach()

@@ -166,6 +166,9 @@ int npusim_opdef_count(void);
 const char* npusim_opdef_type(int i);
 /// Device tiling functions (DEVICE_IMPL_OP_OPTILING), by type.
 void npusim_opdef_add_device_tiling(const char* type, ops::TilingFunc f);
+/// Kernels linked into the program (static packages): register and find by operator type.
+void npusim_opkg_add_kernel(const char* type, void (*fn)());
+void (*npusim_opkg_find_kernel(const char* type))();
 }
 
 namespace npusim_opdef {
