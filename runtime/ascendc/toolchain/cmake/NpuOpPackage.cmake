@@ -25,7 +25,6 @@ include_guard(GLOBAL)
 if(NOT DEFINED ASCEND_AUTOGEN_PATH)
   set(ASCEND_AUTOGEN_PATH "${CMAKE_BINARY_DIR}/autogen")
 endif()
-file(MAKE_DIRECTORY "${ASCEND_AUTOGEN_PATH}")
 set(_NPUSIM_OPKG_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 function(npu_op_package name)
