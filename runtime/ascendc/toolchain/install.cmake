@@ -12,7 +12,17 @@ install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/npusim-asc DESTINATION bin)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake/ DESTINATION share/cmake/ASC)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake-aicpu/ DESTINATION share/cmake/AICPU)
 foreach(lib tiling_api register platform unified_dlog graph_base ascendc_runtime runtime
-            error_manager ascendalog)
+            error_manager ascendalog rt2_registry)
   install(CODE "execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink libacl_rt.so
     \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/lib64/lib${lib}.so\")")
 endforeach()
+# nlohmann/json's headers as the include.zip CANN's ONNX plugin examples download (ASCConfig.cmake
+# points NLOHMANN_JSON_URL at it).
+get_target_property(_npusim_json_inc nlohmann_json::nlohmann_json INTERFACE_INCLUDE_DIRECTORIES)
+list(GET _npusim_json_inc 0 _npusim_json_inc)
+install(CODE "
+  get_filename_component(_npusim_tp \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/npusim/third_party\"
+                         ABSOLUTE)
+  file(MAKE_DIRECTORY \"\${_npusim_tp}\")
+  execute_process(COMMAND \"${CMAKE_COMMAND}\" -E tar cf \"\${_npusim_tp}/nlohmann_json_include.zip\"
+    --format=zip include/nlohmann WORKING_DIRECTORY \"${_npusim_json_inc}/..\")")

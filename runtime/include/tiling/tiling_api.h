@@ -9,6 +9,7 @@
  * (stepM/N/Ka/Kb, depthA1/B1) and the buffer use (shareL1Size, shareL0CSize). The sizes come from
  * platform_ascendc::PlatformAscendC, i.e. the chip being simulated (runtime/platform/
  * matmul_tiling.cpp has the algorithm). Link with tiling_api (libacl_rt.so in npusim's tree).
+ * Operator packages' op_host sources include it too, for gert's tiling context.
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -18,6 +19,7 @@
 #include <iostream>  // CANN's tiling headers bring it; samples use std::cout without it
 
 #include "kernel_tiling/kernel_tiling.h"
+#include "register/tiling_context.h"  // gert::TilingContext, for operator packages' op_host
 #include "tiling/platform/platform_ascendc.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))

@@ -58,3 +58,19 @@ link_directories("${ASC_NPUSIM_PREFIX}/lib64")
 set(ASC_FOUND TRUE)
 message(STATUS "npusim ASC: ${CMAKE_ASC_ARCHITECTURES} (__NPU_ARCH__=${ASC_NPU_ARCH}), run mode "
                "${CMAKE_ASC_RUN_MODE} (runs on npusim), ${ASC_NPUSIM_PREFIX}")
+
+# CANN 9's custom operator packages (npu_op_package, npu_op_code_gen, npu_op_library, ...).
+include("${CMAKE_CURRENT_LIST_DIR}/NpuOpPackage.cmake")
+# The devkit's ONNX plugin projects download nlohmann/json's include.zip (NLOHMANN_JSON_URL, from
+# gitcode); npusim builds offline and installs the same archive made from the system's
+# nlohmann/json headers, and points that download at it (said once).
+set(_npusim_json_zip "${ASC_NPUSIM_PREFIX}/share/npusim/third_party/nlohmann_json_include.zip")
+if(EXISTS "${_npusim_json_zip}" AND
+   (NOT DEFINED NLOHMANN_JSON_URL OR NLOHMANN_JSON_URL MATCHES "cann-src-third-party/json/"))
+  if(DEFINED NLOHMANN_JSON_URL)
+    message(STATUS "npusim ASC: NLOHMANN_JSON_URL ${NLOHMANN_JSON_URL} -> the install tree's "
+                   "nlohmann/json (builds offline)")
+  endif()
+  set(NLOHMANN_JSON_URL "file://${_npusim_json_zip}" CACHE STRING
+      "nlohmann/json include.zip (npusim's offline copy of the system headers)" FORCE)
+endif()
