@@ -19,7 +19,9 @@
 #include <iostream>  // CANN's tiling headers bring it; samples use std::cout without it
 
 #include "kernel_tiling/kernel_tiling.h"
-#include "register/tiling_context.h"  // gert::TilingContext, for operator packages' op_host
+#if __has_include("register/tiling_context.h")  // the install tree: operator packages' op_host
+#include "register/tiling_context.h"            // sources get gert::TilingContext from here
+#endif
 #include "tiling/platform/platform_ascendc.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
