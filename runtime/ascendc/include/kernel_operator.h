@@ -33,6 +33,9 @@
 //   vector_select.h Compare to CMPMASK, GetCmpMask, Gatherb, Transpose, TransDataTo5HD, SetPadValue
 //   vector_sort.h Sort32, MrgSort
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
+// and the high-level APIs, one family per header (lib/<kind>/<family>.h), built on the basic
+// vector operations above (their temporary space: npusim/ascendc/high_level_tmp.h):
+//   lib/activation  Gelu, Sigmoid, Silu, Swish
 #pragma once
 
 #include <cmath>
@@ -74,6 +77,11 @@
 #include "npusim/ascendc/vector_reduce.h"
 #include "npusim/ascendc/vector_select.h"
 #include "npusim/ascendc/vector_sort.h"
+
+#include "lib/activation/gelu.h"
+#include "lib/activation/sigmoid.h"
+#include "lib/activation/silu.h"
+#include "lib/activation/swish.h"
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.
 #define asm(...) ::npusim::ascendc::device_asm(__VA_ARGS__)
