@@ -35,7 +35,7 @@
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
 // and the high-level APIs, one family per header (lib/<kind>/<family>.h), built on the basic
 // vector operations above (their temporary space: npusim/ascendc/high_level_tmp.h):
-//   lib/activation  Gelu, Sigmoid, Silu, Swish
+//   lib/activation  Gelu, GeGLU, Sigmoid, Silu, Swish
 #pragma once
 
 #include <cmath>
@@ -78,6 +78,7 @@
 #include "npusim/ascendc/vector_select.h"
 #include "npusim/ascendc/vector_sort.h"
 
+#include "lib/activation/geglu.h"
 #include "lib/activation/gelu.h"
 #include "lib/activation/sigmoid.h"
 #include "lib/activation/silu.h"

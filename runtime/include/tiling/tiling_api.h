@@ -8,6 +8,7 @@
 #define NPUSIM_TILING_TILING_API_H_
 
 #include "tiling/tensor_shape.h"
+#include "tiling/activation/geglu_tiling.h"
 #include "tiling/activation/gelu_tiling.h"
 #include "tiling/activation/sigmoid_tiling.h"
 #include "tiling/activation/swish_tiling.h"

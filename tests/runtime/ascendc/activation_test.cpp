@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The activation high-level APIs of the twin (lib/activation: Gelu, Sigmoid, Silu, Swish) and
+// The activation high-level APIs of the twin (lib/activation: Gelu, GeGLU, Sigmoid, Silu, Swish) and
 // their host tiling functions (tiling/tiling_api.h): values against the formulas, the basic
 // vector instructions each pass records (all on the vector pipe), passes over a small
 // temporary buffer giving the same values, and the errors naming the API when the temporary
@@ -25,7 +25,10 @@ using npusim::ascendc::RunResult;
 
 constexpr std::uint32_t kBytes = 16384;  // the input and the output buffer
 
-enum class Api : std::uint32_t { kGelu, kSigmoid, kSilu, kSwish };
+enum class Api : std::uint32_t { kGelu, kGeGLU, kSigmoid, kSilu, kSwish };
+
+// GeGLU's first source (the gate's other half): 0.5, 0.75, ... 2.0, repeating.
+double gate(std::uint32_t i) { return 0.5 + 0.25 * (i % 7); }
 
 struct Case {
   Api api = Api::kGelu;
@@ -37,7 +40,7 @@ struct Case {
 
 template <class T>
 void apply(const Case& c, const LocalTensor<T>& y, const LocalTensor<T>& x,
-           const LocalTensor<std::uint8_t>& tmp) {
+           const LocalTensor<T>& z, const LocalTensor<std::uint8_t>& tmp) {
   const bool shared = c.tmp_bytes != 0;
   switch (c.api) {
     case Api::kGelu:
@@ -45,6 +48,13 @@ void apply(const Case& c, const LocalTensor<T>& y, const LocalTensor<T>& x,
         Gelu(y, x, tmp, c.count);
       } else {
         Gelu(y, x, c.count);
+      }
+      break;
+    case Api::kGeGLU:
+      if (shared) {
+        GeGLU<T, false>(y, z, x, tmp, c.count);
+      } else {
+        GeGLU<T, false>(y, z, x, c.count);
       }
       break;
     case Api::kSigmoid:
@@ -67,21 +77,25 @@ void apply(const Case& c, const LocalTensor<T>& y, const LocalTensor<T>& x,
 template <class T>
 void act_kernel(GM_ADDR in, GM_ADDR out, Case c) {
   TPipe pipe;
-  TBuf<TPosition::VECCALC> tx, ty, tt, th;
+  TBuf<TPosition::VECCALC> tx, ty, tz, tt, th;
   pipe.InitBuffer(tx, kBytes);
   pipe.InitBuffer(ty, kBytes);
+  pipe.InitBuffer(tz, kBytes);
   if (c.tmp_bytes != 0) pipe.InitBuffer(tt, c.tmp_bytes);
   if (c.hog != 0) pipe.InitBuffer(th, c.hog);
   LocalTensor<T> x = tx.Get<T>();
   LocalTensor<T> y = c.in_place ? x : ty.Get<T>();
+  LocalTensor<T> z = tz.Get<T>();
   std::memcpy(x.twin_data(), in, c.count * sizeof(T));
-  apply<T>(c, y, x, c.tmp_bytes != 0 ? tt.Get<std::uint8_t>() : LocalTensor<std::uint8_t>());
+  for (std::uint32_t i = 0; i < c.count; ++i) z.twin_data()[i] = static_cast<T>(gate(i));
+  apply<T>(c, y, x, z, c.tmp_bytes != 0 ? tt.Get<std::uint8_t>() : LocalTensor<std::uint8_t>());
   std::memcpy(out, y.twin_data(), c.count * sizeof(T));
 }
 
-double reference(Api api, double x) {
+double reference(Api api, double x, std::uint32_t i) {
   switch (api) {
     case Api::kGelu: return x / (1 + std::exp(-1.5957691216057308 * (x + 0.044715 * x * x * x)));
+    case Api::kGeGLU: return gate(i) * reference(Api::kGelu, x, i);
     case Api::kSigmoid: return 1 / (1 + std::exp(-x));
     case Api::kSilu: return x / (1 + std::exp(-x));
     case Api::kSwish: return x / (1 + std::exp(-1.702 * x));
@@ -133,7 +147,7 @@ std::vector<Op> ops_of(const RunResult& r) {
 void expect_close(Api api, const std::vector<float>& y, double tolerance) {
   const std::vector<float> x = inputs(static_cast<std::uint32_t>(y.size()));
   for (std::size_t i = 0; i < y.size(); ++i) {
-    const double ref = reference(api, x[i]);
+    const double ref = reference(api, x[i], static_cast<std::uint32_t>(i));
     ASSERT_NEAR(y[i], ref, tolerance * (1 + std::fabs(ref))) << "element " << i;
   }
 }
@@ -175,12 +189,30 @@ TEST(Activation, TooLittleTemporarySpaceFailsNamingTheApi) {
       << o.run.first_error();
   // The framework form with the UB taken by the kernel's own buffers.
   const std::uint32_t ub = npusim::ascendc::CoreBuffers{}.ub;
-  const Outcome full = run_float({Api::kSigmoid, 1000, 0, false, ub - 2 * kBytes - 64});
+  const Outcome full = run_float({Api::kSigmoid, 1000, 0, false, ub - 3 * kBytes - 64});
   ASSERT_FALSE(full.run.ok());
   EXPECT_NE(full.run.first_error().find("Sigmoid: no room in UB for its temporary space: needs "
                                         "256 bytes, 64 free"),
             std::string::npos)
       << full.run.first_error();
+}
+
+TEST(Activation, GeGluMultipliesTheFirstSourceByGeluOfTheSecond) {
+  const std::uint32_t n = 1024;
+  uint32_t max = 0, min = 0;
+  GetGeGLUMaxMinTmpSize(TensorShape({n}), 4, false, max, min);
+  const Outcome f = run_float({Api::kGeGLU, n, min});
+  ASSERT_TRUE(f.run.ok()) << f.run.first_error();
+  expect_close(Api::kGeGLU, f.y, 4e-6);
+  EXPECT_EQ(ops_of(f.run).size(), 9u * 16);  // 16 passes of 64: Gelu's 8, then Mul
+  const Outcome framework = run_float({Api::kGeGLU, n, 0});
+  EXPECT_EQ(framework.y, f.y);
+  EXPECT_EQ(ops_of(framework.run).size(), 9u);
+  GetGeGLUMaxMinTmpSize(TensorShape({n}), 2, false, max, min);
+  const Outcome h = run_half({Api::kGeGLU, n, max});
+  ASSERT_TRUE(h.run.ok()) << h.run.first_error();
+  expect_close(Api::kGeGLU, h.y, 4e-3);
+  EXPECT_EQ(ops_of(h.run).size(), 12u);  // Cast, the 7 of the denominator, Div, Cast, Mul, Cast
 }
 
 TEST(Activation, SigmoidFloatAndHalfInPlace) {

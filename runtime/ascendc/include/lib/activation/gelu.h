@@ -20,20 +20,9 @@ namespace npusim::ascendc {
 template <class T>
 constexpr std::uint32_t kGeluTmpPerElem = std::is_same_v<T, float> ? 4 : 8;
 
-/// One pass: dst[0, n) from src[0, n), with float intermediates in `tmp`.
-template <class T>
-void gelu_pass(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-               const HighLevelTmp& tmp, std::uint32_t n) {
-  using AscendC::LocalTensor;
-  const auto count = static_cast<std::int32_t>(n);
-  LocalTensor<float> t = tmp.as<float>();
-  LocalTensor<float> x;
-  if constexpr (std::is_same_v<T, float>) {
-    x = src;
-  } else {
-    x = tmp.as<float>(n);
-    AscendC::Cast(x, src, AscendC::RoundMode::CAST_NONE, n);
-  }
+/// t = 1 + exp(-1.5957691216057308 * (x + 0.044715 * x^3)): Gelu's denominator (7 instructions).
+inline void gelu_denominator(const AscendC::LocalTensor<float>& t,
+                             const AscendC::LocalTensor<float>& x, std::int32_t count) {
   AscendC::Mul(t, x, x, count);
   AscendC::Mul(t, t, x, count);
   AscendC::Muls(t, t, 0.044715f, count);
@@ -41,9 +30,21 @@ void gelu_pass(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>
   AscendC::Muls(t, t, -1.5957691216057308f, count);
   AscendC::Exp(t, t, count);
   AscendC::Adds(t, t, 1.0f, count);
+}
+
+/// One pass: dst[0, n) from src[0, n), with float intermediates in `tmp`.
+template <class T>
+void gelu_pass(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+               const HighLevelTmp& tmp, std::uint32_t n) {
+  const auto count = static_cast<std::int32_t>(n);
+  AscendC::LocalTensor<float> t = tmp.as<float>();
   if constexpr (std::is_same_v<T, float>) {
-    AscendC::Div(dst, x, t, count);
+    gelu_denominator(t, src, count);
+    AscendC::Div(dst, src, t, count);
   } else {
+    AscendC::LocalTensor<float> x = tmp.as<float>(n);
+    AscendC::Cast(x, src, AscendC::RoundMode::CAST_NONE, n);
+    gelu_denominator(t, x, count);
     AscendC::Div(t, x, t, count);
     AscendC::Cast(dst, t, AscendC::RoundMode::CAST_RINT, n);
   }
