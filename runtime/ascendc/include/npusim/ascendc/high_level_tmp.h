@@ -5,7 +5,8 @@
 // A high-level API that needs intermediate values takes them from a temporary buffer: the
 // caller's sharedTmpBuffer, or (the "framework allocates" forms, without that argument) the free
 // space above everything the block's TPipe has allocated, taken for the call and given back at
-// its end; when that space is smaller than the API's minimum the call fails naming the API. An
+// its end (tensors a kernel places by address, LocalTensor(pos, addr, n), are not known to be
+// there: such a kernel passes a sharedTmpBuffer); when that space is smaller than the API's minimum the call fails naming the API. An
 // API needing B bytes of temporary space per element processes all elements in one pass when
 // they fit, else passes of a multiple of 64 elements (one 256-byte repeat of float); below 64
 // elements' worth (or all of them, when fewer) the call fails naming the API and the tiling
