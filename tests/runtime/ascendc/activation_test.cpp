@@ -249,6 +249,10 @@ TEST(Activation, SiluAndSwishUseTheirDestinationUnlessInPlace) {
   EXPECT_EQ(ops_of(half_swish.run).size(), 6u);  // Cast, Muls, Exp, Adds, Div, Cast
 }
 
+// The sigmoid example rounds `n * sizeof(T)` (size_t) up by a literal 32 (int).
+static_assert(DivCeil(std::size_t{100}, 32) == 4u);
+static_assert(DivCeil(7u, 2u) == 4u);
+
 TEST(Activation, TilingFunctionsReportTheSpaceTheKernelsUse) {
   uint32_t max = 0, min = 0;
   GetGeluMaxMinTmpSize(TensorShape({32}), 4, max, min);
