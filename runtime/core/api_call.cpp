@@ -16,8 +16,10 @@
 namespace npusim::rt {
 namespace {
 
-void record_failure(ThreadState& thread, const char* name, int code, const std::string& text) {
-  std::string message = std::string(name) + " failed (" + std::to_string(code) + "): " + text;
+void record_failure(ThreadState& thread, const char* name, int code, const std::string& text,
+                    bool verbatim = false) {
+  std::string message =
+      verbatim ? text : std::string(name) + " failed (" + std::to_string(code) + "): " + text;
   if (sim::log_enabled(sim::LogLevel::kInfo)) sim::log_info(message);
   thread.record_error(code, std::move(message));
 }
@@ -191,7 +193,7 @@ int run_body(Runtime& rt, Call& call, ThreadState& thread, Needs needs,
     }
     body(call);
   } catch (const ApiError& e) {
-    record_failure(thread, call.name(), e.code(), e.what());
+    record_failure(thread, call.name(), e.code(), e.what(), e.verbatim());
     return e.code();
   }
   return 0;

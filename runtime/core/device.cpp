@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/core/device.h"
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -8,6 +9,7 @@
 
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/inner_error.h"
 #include "runtime/core/runtime.h"
 
 namespace npusim::rt {
@@ -61,7 +63,13 @@ void synchronize_device(Call& call, std::int32_t timeout_ms) {
     if (p->error == 0) continue;
     int error = p->error;
     p->error = 0;
-    fail(error, "a task of the context failed: " + call.runtime().device_error());
+    std::string detail = "a task of the context failed: " + call.runtime().device_error();
+    if (device_failure_reason(error) != nullptr) {  // a kernel's exception: CANN's wording
+      fail_verbatim(error, inner_error_text(error, SyncKind::kDevice,
+                                            std::strstr(call.name(), "WithTimeout") != nullptr,
+                                            static_cast<int>(call.context().device), detail));
+    }
+    fail(error, std::move(detail));
   }
   const ContextFault& fault = *call.context().fault;
   if (fault.stopped) fail(fault.error, "the context stopped after a task failed");

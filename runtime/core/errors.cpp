@@ -5,4 +5,8 @@ namespace npusim::rt {
 
 void fail(int code, std::string message) { throw ApiError(code, std::move(message)); }
 
+void fail_verbatim(int code, std::string message) {
+  throw ApiError(code, std::move(message), true);
+}
+
 }  // namespace npusim::rt

@@ -2,7 +2,9 @@
 // How the runtime reports a failed API call. Inside the runtime a failure is an ApiError carrying
 // the aclError to return and the text aclGetRecentErrMsg will show; the C skin (api_call.h)
 // catches it at the boundary, records it as the thread's last error and returns the code. No
-// exception ever leaves an exported function.
+// exception ever leaves an exported function. The text is recorded as "<function> failed (<code>):
+// <message>", except a verbatim one (fail_verbatim: CANN's own wording, inner_error.h), which is
+// recorded as it is.
 #pragma once
 
 #include <exception>
@@ -14,17 +16,23 @@ namespace npusim::rt {
 
 class ApiError : public std::exception {
  public:
-  ApiError(int code, std::string message) : code_(code), message_(std::move(message)) {}
+  ApiError(int code, std::string message, bool verbatim = false)
+      : code_(code), message_(std::move(message)), verbatim_(verbatim) {}
   int code() const { return code_; }
+  bool verbatim() const { return verbatim_; }
   const char* what() const noexcept override { return message_.c_str(); }
 
  private:
   int code_;
   std::string message_;
+  bool verbatim_ = false;
 };
 
 /// Throws ApiError(code, message).
 [[noreturn]] void fail(int code, std::string message);
+
+/// Throws ApiError(code, message) whose message aclGetRecentErrMsg returns as it is.
+[[noreturn]] void fail_verbatim(int code, std::string message);
 
 /// Fails with `code` and `message` unless `ok`.
 inline void require(bool ok, int code, const char* message) {

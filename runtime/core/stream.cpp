@@ -2,11 +2,13 @@
 #include "runtime/core/stream.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "acl/acl_rt.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
+#include "runtime/core/inner_error.h"
 #include "runtime/core/model_ri.h"
 #include "runtime/core/runtime.h"
 
@@ -162,8 +164,14 @@ void synchronize_stream(Call& call, void* handle, std::int32_t timeout_ms) {
   }
   require_alive(s);
   if (int error = take_stream_error(s); error != 0) {
-    fail(error, "a task on stream " + std::to_string(s.id) + " failed: " +
-                    call.runtime().device_error());
+    std::string detail =
+        "a task on stream " + std::to_string(s.id) + " failed: " + call.runtime().device_error();
+    if (device_failure_reason(error) != nullptr) {  // a kernel's exception: CANN's wording
+      fail_verbatim(error, inner_error_text(error, SyncKind::kStream,
+                                            std::strstr(call.name(), "WithTimeout") != nullptr,
+                                            static_cast<int>(s.device), detail));
+    }
+    fail(error, std::move(detail));
   }
   if (s.abort_unreported || s.progress->aborts != aborts) {
     s.abort_unreported = false;

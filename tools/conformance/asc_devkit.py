@@ -16,7 +16,15 @@ each one:
     and the alternative run-mode lines (-DCMAKE_ASC_RUN_MODE=cpu/sim) left out, in a copy of the
     project, after `source <prefix>/set_env.sh`; it passes when the block exits 0 and every
     success line of the README's result block (lines with pass/success/Hello, else all its
-    lines) is in the output.
+    lines) is in the output;
+  - the architecture: a run block that builds for another architecture
+    (-DCMAKE_ASC_ARCHITECTURES=dav-3510) builds for dav-2201 instead when the README names
+    dav-2201 (as the default or as supported) -- these projects reach here only when their
+    product table lists Atlas A2/A3;
+  - wildcards in the README's result lines: a placeholder in angle brackets (`<your_path>`,
+    `<line>`: lower-case letters, digits and `_`) matches any text on the line, and a line that
+    is only "..." (the README leaving lines out) is dropped: it only says that other lines come
+    between. The other expected lines must still each appear in the output, in any order.
 Prints one line per project and, per folder, "<folder>: P passed, F failed, S skipped, N n/a".
 Exit status 0 when nothing failed, 1 otherwise, 2 for bad arguments. Fetches nothing.
 """
@@ -35,6 +43,8 @@ DEFAULT_FOLDERS = ["01_simd_cpp_api/00_introduction", "01_simd_cpp_api/01_utilit
 A2_A3 = re.compile(r"Atlas A[23]")
 NEEDS = re.compile(r"^\s*(?:import|from)\s+(torch|tensorflow|ml_dtypes)\b", re.M)
 SUCCESS = re.compile(r"pass|success|hello", re.I)
+PLACEHOLDER = re.compile(r"<[a-z][a-z0-9_]*>")
+OTHER_ARCH = re.compile(r"(-DCMAKE_ASC_ARCHITECTURES=)(?!dav-2201\b)[\w-]+")
 
 
 def projects(root):
@@ -83,6 +93,8 @@ def run_block(text):
                 line = re.sub(r"\s+#.*$", "", line).strip()
                 if not line or line.startswith("#") or re.search(r"CMAKE_ASC_RUN_MODE=(cpu|sim)", line):
                     continue
+                if "dav-2201" in text:
+                    line = OTHER_ARCH.sub(r"\1dav-2201", line)
                 lines.append(line)
             expected = expected_lines(blocks[i + 1:])
             return lines, expected
@@ -97,7 +109,21 @@ def expected_lines(later_blocks):
         marked = [l.strip() for l in block.splitlines() if SUCCESS.search(l)]
         if marked:
             return marked
-    return [l.strip() for l in results[0].splitlines() if l.strip()] if results else []
+    return [l.strip() for l in results[0].splitlines() if l.strip() and l.strip() != "..."] \
+        if results else []
+
+
+def line_pattern(expected):
+    """The regular expression an expected line matches: itself, with every placeholder
+    (`<your_path>`, `<line>`) matching any text on the same line."""
+    parts = PLACEHOLDER.split(expected)
+    return re.compile(".*?".join(re.escape(p) for p in parts))
+
+
+def found(expected, output):
+    if not PLACEHOLDER.search(expected):
+        return expected in output
+    return line_pattern(expected).search(output) is not None
 
 
 def needs_frameworks(project):
@@ -136,11 +162,12 @@ def first_error(output):
 
 
 def shown(line, output):
-    """The README's line is in the output; a line ending in "..." (the README eliding the rest,
-    e.g. the first values of a matrix) matches any line starting with what comes before it."""
+    """The README's line is in the output (placeholders as in found()); a line ending in "..."
+    (the README eliding the rest, e.g. the first values of a matrix) matches any line starting
+    with what comes before it."""
     if line.endswith("...") and line[:-3].strip():
-        return line[:-3].rstrip() in output
-    return line in output
+        return found(line[:-3].rstrip(), output)
+    return found(line, output)
 
 
 def judge(project, prefix, work, timeout):

@@ -33,6 +33,9 @@
 //   vector_select.h Compare to CMPMASK, GetCmpMask, Gatherb, Transpose, TransDataTo5HD, SetPadValue
 //   vector_sort.h Sort32, MrgSort
 //   launch.h      <<<>>> launch and kernel registration seam with the runtime
+// and the high-level APIs, one family per header (lib/<kind>/<family>.h), built on the basic
+// vector operations above (their temporary space: npusim/ascendc/high_level_tmp.h):
+//   lib/activation  Gelu, GeGLU, Sigmoid, Silu, Swish
 #pragma once
 
 #include <cmath>
@@ -75,6 +78,17 @@
 #include "npusim/ascendc/vector_reduce.h"
 #include "npusim/ascendc/vector_select.h"
 #include "npusim/ascendc/vector_sort.h"
+
+// NPUSIM_ASCENDC_BASIC_ONLY: the basic API alone, for npusim's own aclnn kernels, which are
+// written on it: headers they never call would still change how GCC inlines their code, hence
+// their counted basic blocks and simulated times (runtime/aclnn/CMakeLists.txt sets it).
+#ifndef NPUSIM_ASCENDC_BASIC_ONLY
+#include "lib/activation/geglu.h"
+#include "lib/activation/gelu.h"
+#include "lib/activation/sigmoid.h"
+#include "lib/activation/silu.h"
+#include "lib/activation/swish.h"
+#endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.
 #define asm(...) ::npusim::ascendc::device_asm(__VA_ARGS__)

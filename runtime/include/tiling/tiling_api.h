@@ -10,6 +10,9 @@
  * platform_ascendc::PlatformAscendC, i.e. the chip being simulated (runtime/platform/
  * matmul_tiling.cpp has the algorithm). Link with tiling_api (libacl_rt.so in npusim's tree).
  * Operator packages' op_host sources include it too, for gert's tiling context.
+ * It also brings the other high-level APIs' host tiling functions, one family per header:
+ * AscendC::TensorShape (tensor_shape.h), the activation APIs' temporary space
+ * (activation/<family>_tiling.h).
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -23,6 +26,11 @@
 #include "register/tiling_context.h"            // sources get gert::TilingContext from here
 #endif
 #include "tiling/platform/platform_ascendc.h"
+#include "tiling/tensor_shape.h"
+#include "tiling/activation/geglu_tiling.h"
+#include "tiling/activation/gelu_tiling.h"
+#include "tiling/activation/sigmoid_tiling.h"
+#include "tiling/activation/swish_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 

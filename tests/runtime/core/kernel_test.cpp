@@ -139,6 +139,56 @@ TEST_F(KernelTest, DeclaredCubeKernelTrapIsAnAiCoreException) {
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
 }
 
+// The synchronize that reports a kernel's exception leaves CANN's text for aclGetRecentErrMsg
+// (the devkit's 09_log example checks it): "EZ9999: Inner Error!", npusim's account of the
+// failure, and the traceback naming the rt call and the reason; other failures keep npusim's
+// "<function> failed (<code>): ..." text.
+TEST_F(KernelTest, AKernelExceptionReadsAsCannsInnerError) {
+  ASSERT_EQ(TrapDo(2, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_EQ(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  const char* raw = aclGetRecentErrMsg();
+  ASSERT_NE(raw, nullptr);
+  const std::string msg = raw;
+  EXPECT_EQ(msg.rfind("EZ9999: Inner Error!\nEZ9999: The error from device(chipId:0, dieId:0), "
+                      "a task on stream ",
+                      0),
+            0u)
+      << msg;
+  EXPECT_NE(msg.find("kernel trap_kernel block 0 of 2 failed: device trap"), std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("\n        TraceBack (most recent call last):\n        rtStreamSynchronize "
+                     "execution failed, reason=vector core exception\n        synchronize stream "
+                     "failed, runtime result = 507035"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+
+  ASSERT_EQ(CubeTrapDo(1, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeDevice(), ACL_ERROR_RT_AICORE_EXCEPTION);
+  const std::string dev_msg = aclGetRecentErrMsg();
+  EXPECT_EQ(dev_msg.rfind("EZ9999: Inner Error!\n", 0), 0u) << dev_msg;
+  EXPECT_NE(dev_msg.find("a task of the context failed: kernel cube_trap_kernel block 0 of 1"),
+            std::string::npos)
+      << dev_msg;
+  EXPECT_NE(dev_msg.find("rtDeviceSynchronize execution failed, reason=aicore exception\n"
+                         "        synchronize device failed, runtime result = 507015"),
+            std::string::npos)
+      << dev_msg;
+  EXPECT_EQ(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_AICORE_EXCEPTION);
+
+  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream_, -1), ACL_SUCCESS);  // reported once
+  EXPECT_EQ(aclGetRecentErrMsg(), nullptr);
+  EXPECT_EQ(TrapDo(1, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream_, -1), ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("rtStreamSynchronizeWithTimeout execution "
+                                                   "failed, reason=vector core exception"),
+            std::string::npos);
+  EXPECT_EQ(aclrtSetDevice(99), ACL_ERROR_RT_INVALID_DEVICEID);  // not a device task's failure
+  EXPECT_EQ(std::string(aclGetRecentErrMsg()).rfind("aclrtSetDevice failed (107001): ", 0), 0u);
+}
+
 TEST_F(KernelTest, StopModeSkipsLaterTasksOfTheContextAndRefusesNewOnes) {
   zero();
   aclrtStream other = nullptr;

@@ -90,6 +90,16 @@ constexpr T DivCeil(T a, T b) {
   return b == 0 ? T(0) : static_cast<T>((a + b - 1) / b);
 }
 
+/// DivCeil of two integers of different types (`n * sizeof(T)` by a literal 32), in their
+/// common type.
+template <class T, class U,
+          class = std::enable_if_t<std::is_integral_v<T> && std::is_integral_v<U> &&
+                                   !std::is_same_v<T, U>>>
+constexpr std::common_type_t<T, U> DivCeil(T a, U b) {
+  using C = std::common_type_t<T, U>;
+  return DivCeil<C>(static_cast<C>(a), static_cast<C>(b));
+}
+
 /// The core's cycle counter: the twin runs a block before the timing model prices it, so there is
 /// no cycle count to read; a kernel that reads it fails naming the call.
 inline std::int64_t GetSystemCycle() {
