@@ -35,24 +35,6 @@ std::string parent(const std::string& path) {
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-/// AddCustom -> add_custom (the kernel function's name for an operator type).
-std::string snake(const std::string& type) {
-  std::string out;
-  for (std::size_t i = 0; i < type.size(); ++i) {
-    const char c = type[i];
-    const bool upper = c >= 'A' && c <= 'Z';
-    if (upper && i > 0) {
-      const char prev = type[i - 1];
-      const bool next_lower = i + 1 < type.size() && type[i + 1] >= 'a' && type[i + 1] <= 'z';
-      if ((prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9') ||
-          (prev >= 'A' && prev <= 'Z' && next_lower))
-        out += '_';
-    }
-    out += upper ? static_cast<char>(c - 'A' + 'a') : c;
-  }
-  return out;
-}
-
 /// The package's root (<vendor>) from an address in its op_api library, or "".
 std::string vendor_root(const void* anchor) {
   Dl_info info{};
@@ -95,7 +77,7 @@ void* load_kernel(const std::string& root, const std::string& type, std::string&
     error = std::string("cannot load the kernel library: ") + dlerror();
     return nullptr;
   }
-  const std::string fn = snake(type);
+  const std::string fn = npusim_opdef::snake_name(type);
   void* f = dlsym(h, fn.c_str());
   if (f == nullptr)
     error = "the kernel " + fn + " is not in " + lib +
@@ -212,7 +194,7 @@ void plan(Plan& p, const NpusimOpkgCall& c) {
       static_cast<const std::uint8_t*>(ctx.tiling_.GetData()),
       static_cast<const std::uint8_t*>(ctx.tiling_.GetData()) + ctx.tiling_.GetDataSize());
   if (tiling_data->empty()) tiling_data->resize(8, 0);
-  p.launch(snake(type), kernel, ctx.block_dim_, Core::kVector,
+  p.launch(npusim_opdef::snake_name(type), kernel, ctx.block_dim_, Core::kVector,
            [kernel, tiling_data](const Addrs& a) {
              std::vector<P> args(a.in.begin(), a.in.end());
              args.insert(args.end(), a.out.begin(), a.out.end());

@@ -175,6 +175,25 @@ namespace npusim_opdef {
 struct Registrar {
   Registrar(const char* type, ops::OpDefFactory f) { npusim_opdef_add(type, f); }
 };
+
+/// AddCustom -> add_custom: an operator type's snake-case name, which names its kernel function
+/// and its generated aclnn_<name>.h; the code generator and the runtime must agree on it.
+inline std::string snake_name(const std::string& type) {
+  std::string out;
+  for (std::size_t i = 0; i < type.size(); ++i) {
+    const char c = type[i];
+    const bool upper = c >= 'A' && c <= 'Z';
+    if (upper && i > 0) {
+      const char prev = type[i - 1];
+      const bool next_lower = i + 1 < type.size() && type[i + 1] >= 'a' && type[i + 1] <= 'z';
+      if ((prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9') ||
+          (prev >= 'A' && prev <= 'Z' && next_lower))
+        out += '_';
+    }
+    out += upper ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  return out;
+}
 }  // namespace npusim_opdef
 
 #define NPUSIM_OPDEF_CAT2(a, b) a##b
