@@ -11,8 +11,8 @@
  * matmul_tiling.cpp has the algorithm). Link with tiling_api (libacl_rt.so in npusim's tree).
  * Operator packages' op_host sources include it too, for gert's tiling context.
  * It also brings the other high-level APIs' host tiling functions, one family per header:
- * AscendC::TensorShape (tensor_shape.h), the activation APIs' temporary space
- * (activation/<family>_tiling.h).
+ * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), the
+ * activation APIs' temporary space (activation/<family>_tiling.h).
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -27,6 +27,7 @@
 #endif
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tensor_shape.h"
+#include "tiling/tiling_data_def.h"
 #include "tiling/activation/geglu_tiling.h"
 #include "tiling/activation/gelu_tiling.h"
 #include "tiling/activation/sigmoid_tiling.h"
