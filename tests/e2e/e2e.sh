@@ -324,6 +324,12 @@ OUT
     # sim and cpu run modes build the same program; an Ascend 950 build is refused with the reason.
     cmake -S "${SRC}/asc_project" -B sim -DCMAKE_ASC_RUN_MODE=sim > sim.txt 2>&1
     grep -q "run mode sim (runs on npusim)" sim.txt
+    # cpu defines ASCENDC_CPU_DEBUG for ASC sources, under which they include cpu_debug_launch.h.
+    cmake -S "${SRC}/asc_project" -B cpu -DCMAKE_ASC_RUN_MODE=cpu > cpu.txt 2>&1
+    grep -q "ASCENDC_CPU_DEBUG" cpu/CMakeFiles/demo.dir/flags.make
+    if grep -q "ASCENDC_CPU_DEBUG" build/CMakeFiles/demo.dir/flags.make; then exit 1; fi
+    printf '#include "cpu_debug_launch.h"\n__global__ __vector__ void k() {}\n' > cpu_debug.asc
+    npusim-asc -DASCENDC_CPU_DEBUG -c cpu_debug.asc -o cpu_debug.o
     if cmake -S "${SRC}/asc_project" -B b950 -DCMAKE_ASC_ARCHITECTURES=dav-3510 > b950.txt 2>&1; then
       exit 1
     fi

@@ -13,7 +13,8 @@ each one:
     the reason (numpy only here; when the first python3 on PATH lacks numpy, Debian's
     /usr/bin/python3 is put first);
   - otherwise the README's run block (the ```bash block with `cmake` and `./`) runs, its comments
-    and the alternative run-mode lines (-DCMAKE_ASC_RUN_MODE=cpu/sim) left out, in a copy of the
+    and the alternative run-mode lines (-DCMAKE_ASC_RUN_MODE=cpu/sim) left out when the block
+    has a cmake line without a run mode (else they are the build), in a copy of the
     project, after `source <prefix>/set_env.sh`; it passes when the block exits 0 and every
     success line of the README's result block (lines with pass/success/Hello, else all its
     lines) is in the output;
@@ -44,6 +45,7 @@ A2_A3 = re.compile(r"Atlas A[23]")
 NEEDS = re.compile(r"^\s*(?:import|from)\s+(torch|tensorflow|ml_dtypes)\b", re.M)
 SUCCESS = re.compile(r"pass|success|hello", re.I)
 PLACEHOLDER = re.compile(r"<[a-z][a-z0-9_]*>")
+RUN_MODE = re.compile(r"CMAKE_ASC_RUN_MODE=(cpu|sim)")
 OTHER_ARCH = re.compile(r"(-DCMAKE_ASC_ARCHITECTURES=)(?!dav-2201\b)[\w-]+")
 
 
@@ -89,9 +91,13 @@ def run_block(text):
     for i, block in enumerate(blocks):
         if "cmake" in block and re.search(r"(^|[\s;])\./", block):
             lines = []
+            # Run-mode lines are alternatives to a plain cmake line; a block with no other cmake
+            # line (06_cpu_debug builds for the CPU only) keeps them.
+            plain = [l for l in block.splitlines() if re.search(r"(^|[\s;])cmake\s", l)
+                     and not RUN_MODE.search(l) and not l.strip().startswith("#")]
             for line in block.splitlines():
                 line = re.sub(r"\s+#.*$", "", line).strip()
-                if not line or line.startswith("#") or re.search(r"CMAKE_ASC_RUN_MODE=(cpu|sim)", line):
+                if not line or line.startswith("#") or (plain and RUN_MODE.search(line)):
                     continue
                 if "dav-2201" in text:
                     line = OTHER_ARCH.sub(r"\1dav-2201", line)

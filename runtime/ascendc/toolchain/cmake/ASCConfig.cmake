@@ -18,7 +18,8 @@
 #                            until npusim has a preset for it.
 #   CMAKE_ASC_RUN_MODE       npu (default), sim or cpu. On CANN they choose the NPU, the CAModel
 #                            simulator or the CPU debug build; here all three build the same
-#                            program, which runs on npusim's simulated chip (NPUSIM_CONFIG).
+#                            program, which runs on npusim's simulated chip (NPUSIM_CONFIG);
+#                            cpu also defines ASCENDC_CPU_DEBUG (cpu_debug_launch.h).
 # Variables set: ASC_FOUND, ASC_VERSION, ASC_NPUSIM_PREFIX, ASC_NPU_ARCH (the __NPU_ARCH__ value).
 include_guard(GLOBAL)
 
@@ -45,6 +46,11 @@ endif()
 if(NOT CMAKE_ASC_RUN_MODE MATCHES "^(npu|sim|cpu)$")
   message(FATAL_ERROR "npusim ASC: unknown CMAKE_ASC_RUN_MODE '${CMAKE_ASC_RUN_MODE}' "
                       "(npu, sim or cpu)")
+endif()
+
+# cpu: sources see ASCENDC_CPU_DEBUG as on CANN (they include cpu_debug_launch.h under it).
+if(CMAKE_ASC_RUN_MODE STREQUAL "cpu")
+  add_compile_definitions($<$<COMPILE_LANGUAGE:ASC>:ASCENDC_CPU_DEBUG>)
 endif()
 
 set(CMAKE_ASC_COMPILER "${ASC_NPUSIM_PREFIX}/bin/npusim-asc" CACHE FILEPATH "npusim's ASC driver")
