@@ -40,7 +40,7 @@ import tempfile
 
 DEFAULT_FOLDERS = ["01_simd_cpp_api/00_introduction", "01_simd_cpp_api/01_utilities",
                    "01_simd_cpp_api/02_features", "01_simd_cpp_api/03_basic_api",
-                   "02_simd_c_api", "04_aicpu"]
+                   "01_simd_cpp_api/04_advanced_api", "02_simd_c_api", "04_aicpu"]
 A2_A3 = re.compile(r"Atlas A[23]")
 NEEDS = re.compile(r"^\s*(?:import|from)\s+(torch|tensorflow|ml_dtypes)\b", re.M)
 SUCCESS = re.compile(r"pass|success|hello", re.I)
