@@ -161,7 +161,7 @@ class FlashAttention {
     b2 = b2_.DeQue<T>();
     LocalTensor<float> c1 = c1_.AllocTensor<float>();
     MmadParams mp;
-    mp.m = static_cast<std::uint16_t>(m_);
+    mp.m = npusim::ascendc::zz_mmad_m(m_);
     mp.n = static_cast<std::uint16_t>(n);
     mp.k = static_cast<std::uint16_t>(t_.d);
     Mmad(c1, a2, b2, mp);
@@ -382,7 +382,7 @@ class FlashAttention {
     b2 = b2_.DeQue<T>();
     LocalTensor<float> c1 = c1_.AllocTensor<float>();
     MmadParams mp;
-    mp.m = static_cast<std::uint16_t>(m_);
+    mp.m = npusim::ascendc::zz_mmad_m(m_);
     mp.n = static_cast<std::uint16_t>(t_.d);
     mp.k = static_cast<std::uint16_t>(n);
     Mmad(c1, a2, b2, mp);

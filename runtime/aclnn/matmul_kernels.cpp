@@ -284,7 +284,7 @@ class MatmulBlock {
     LocalTensor<T> a2 = a2_.DeQue<T>();
     LocalTensor<T> b2 = b2_.DeQue<T>();
     MmadParams p;
-    p.m = static_cast<std::uint16_t>(mv_);
+    p.m = npusim::ascendc::zz_mmad_m(mv_);
     p.n = static_cast<std::uint16_t>(nv_);
     p.k = static_cast<std::uint16_t>(kv);
     p.cmatrixInitVal = first;

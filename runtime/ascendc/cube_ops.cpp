@@ -35,6 +35,9 @@ using F4 = float __attribute__((vector_size(16)));
 using U4 = std::uint32_t __attribute__((vector_size(16)));
 using I4 = std::int32_t __attribute__((vector_size(16)));
 
+/// Mmad's GEMV mode: m == 1 reads A as k contiguous elements (Mmad documentation).
+bool is_gemv(const AscendC::MmadParams& p) { return p.m == 1 && !p.disableGemv; }
+
 std::uint32_t k0_of_type(DType t) {
   switch (t) {
     case DType::kFp16:
@@ -303,9 +306,10 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
 void check_mmad_operands(const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                          const AscendC::MmadParams& p, std::uint32_t k0) {
   const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, k0), n1 = ceil_div(p.n, 16);
-  // float with kDirectionAlign: k aligned to 16 in L0A.
-  const std::uint32_t a_need =
-      p.kDirectionAlign && k0 == 8 ? m1 * ceil_div(p.k, 16) * 2 * 128 : m1 * k1 * 16 * k0;
+  // float with kDirectionAlign: k aligned to 16 in L0A; GEMV: the k elements of the vector.
+  const std::uint32_t a_need = is_gemv(p) ? p.k
+                               : p.kDirectionAlign && k0 == 8 ? m1 * ceil_div(p.k, 16) * 2 * 128
+                                                              : m1 * k1 * 16 * k0;
   if (a.size < a_need)
     fail("Mmad", "A (L0A) holds %u elements, m=%u k=%u needs %u", a.size, p.m, p.k, a_need);
   if (b.size < k1 * n1 * 16 * k0)
@@ -331,7 +335,8 @@ void emit_mmad(BlockContext& ctx, DType c_type, DType a_type, const CubeOperand&
 }
 
 // A in the layout the GEMMs read (zZ with ceil(k / k0) fractal columns) when L0A holds it
-// otherwise: float with kDirectionAlign (ceil(k / 16) * 2 fractal columns); else empty.
+// otherwise: float with kDirectionAlign (ceil(k / 16) * 2 fractal columns) or a GEMV vector (row
+// 0 of each fractal, the other rows zero); else empty.
 std::vector<std::uint8_t> standard_a(const CubeOperand& a, DType a_type,
                                      const AscendC::MmadParams& p) {
   const std::uint32_t k0 = k0_of_type(a_type), frac = 512;  // bytes
@@ -339,7 +344,12 @@ std::vector<std::uint8_t> standard_a(const CubeOperand& a, DType a_type,
   const std::uint32_t k1a = ceil_div(p.k, 16) * 2;
   const auto* src = static_cast<const std::uint8_t*>(a.data);
   std::vector<std::uint8_t> zz;
-  if (p.kDirectionAlign && k0 == 8 && k1a != k1) {
+  if (is_gemv(p)) {
+    const std::uint32_t elem = 32 / k0;  // bytes
+    zz.assign(static_cast<std::size_t>(k1) * frac, 0);
+    for (std::uint32_t kf = 0; kf < k1; ++kf)
+      std::memcpy(zz.data() + kf * frac, src + kf * 32, std::min(k0, p.k - kf * k0) * elem);
+  } else if (p.kDirectionAlign && k0 == 8 && k1a != k1) {
     zz.resize(static_cast<std::size_t>(m1) * k1 * frac);
     for (std::uint32_t mf = 0; mf < m1; ++mf)
       std::memcpy(zz.data() + mf * k1 * frac, src + mf * k1a * frac, k1 * frac);
@@ -372,6 +382,37 @@ void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type, cons
                      p.m, p.n, p.k, accumulate);
   }
   emit_mmad(ctx, c_type, a_type, c, a_in, b, p);
+}
+
+void mmad_int4_body(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a_bytes,
+                    const CubeOperand& b_bytes, const AscendC::MmadParams& p_in) {
+  constexpr std::uint32_t kK0 = 64;  // nibbles in a 32-byte fractal row
+  const AscendC::MmadParams p = bias_first<std::int32_t>(ctx, c, p_in);
+  CubeOperand a = a_bytes, b = b_bytes;
+  a.size *= 2;  // elements
+  b.size *= 2;
+  check_mmad_operands(c, a, b, p, kK0);
+  const std::uint32_t m1 = ceil_div(p.m, 16), k1 = ceil_div(p.k, kK0), n1 = ceil_div(p.n, 16);
+  const bool accumulate = !p.cmatrixInitVal || p.isBias;
+  auto* cd = static_cast<std::int32_t*>(c.data);
+  for (std::uint32_t mi = 0; ctx.functional && mi < p.m; ++mi) {
+    for (std::uint32_t ni = 0; ni < p.n; ++ni) {
+      const std::uint32_t ci = ((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
+      std::uint32_t acc = accumulate ? static_cast<std::uint32_t>(cd[ci]) : 0u;  // wraps
+      for (std::uint32_t ki = 0; ki < p.k; ++ki) {
+        const std::uint32_t ai = is_gemv(p) ? ki :
+            ((mi / 16) * k1 + ki / kK0) * (16 * kK0) + (mi % 16) * kK0 + ki % kK0;
+        const std::uint32_t bi =
+            ((ki / kK0) * n1 + ni / 16) * (16 * kK0) + (ni % 16) * kK0 + ki % kK0;
+        acc += static_cast<std::uint32_t>(load_int4(a.data, ai) * load_int4(b.data, bi));
+      }
+      cd[ci] = static_cast<std::int32_t>(acc);
+    }
+  }
+  // The cube takes 4-bit k twice as fast as 8-bit: recorded as the int8 Mmad of the same cost.
+  AscendC::MmadParams as_int8 = p;
+  as_int8.k = static_cast<std::uint16_t>((p.k + 1) / 2);
+  emit_mmad(ctx, DType::kInt32, DType::kInt8, c, a, b, as_int8);
 }
 
 void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,

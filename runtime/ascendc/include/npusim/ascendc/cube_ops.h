@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Cube path of the Ascend C twin: LoadData (2D, L1/GM -> L0A/L0B, MTE1/MTE2), Mmad (M pipe) and
 // Fixpipe (L0C -> GM, FIXPIPE pipe).
-//
 // Layouts (Ascend C Mmad documentation): A in L0A is "zZ" — 16 x K0 fractals, row-major inside,
-// row-major between; B in L0B is "nZ" — K0 x 16 fractals, column-major inside, row-major
-// between; C in L0C is "zN" — 16 x 16 fractals, row-major inside, column-major between.
-// K0 = 32 bytes / sizeof(input): 16 for half/bfloat16_t, 32 for int8, 8 for float.
+// row-major between (GEMV: m == 1 without disableGemv, A is k contiguous elements); B in L0B is
+// "nZ" — K0 x 16 fractals, column-major inside, row-major between; C in L0C is "zN" — 16 x 16
+// fractals, row-major inside, column-major between.
+// K0 = 32 bytes / sizeof(input): 16 for half/bfloat16_t, 32 for int8, 8 for float, 64 for int4.
 // Mmad accumulates in the L0C type (float for half/bf16/float inputs, int32 for int8). For the
 // hardware's type combinations the float sums are Eigen's GEMM (cube_ops.cpp): blocked order,
 // possibly fused, within K * 2^-24 * sum |a * b| of the exact result (products of half / bf16
@@ -22,6 +22,7 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/half.h"
+#include "npusim/ascendc/int4.h"
 #include "npusim/ascendc/tensor.h"
 #include "npusim/ascendc/vector_ops.h"
 
@@ -96,6 +97,7 @@ struct MmadParams {
   bool kDirectionAlign = false;
   bool cmatrixSource = false;
   bool cmatrixInitVal = true;  // true: C = A*B; false: C += A*B
+  bool disableGemv = false;    // m == 1 reads A as a K-element vector (GEMV) unless set
 };
 
 enum class CO2Layout : std::uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
@@ -152,12 +154,14 @@ struct FixpipeParamsV220 {
 namespace npusim::ascendc {
 
 template <class T>
-constexpr std::uint32_t k0_of() {
-  return 32 / sizeof(T);
-}
+constexpr std::uint32_t k0_of() { return 32 / sizeof(T); }
 
 inline std::uint32_t ceil_div(std::uint32_t a, std::uint32_t b) { return (a + b - 1) / b; }
 
+/// Mmad's m for an A in zZ fractals: 1 -> 16, as m == 1 would be GEMV (A read as a vector).
+constexpr std::uint16_t zz_mmad_m(std::uint32_t m) {
+  return static_cast<std::uint16_t>(m + 15u * static_cast<std::uint32_t>(m == 1u));
+}
 
 // Each cube op is a kernel-facing shell (block(), ScalarPause; its basic blocks around the pause
 // are the kernel's, as for the vector ops) around a body that checks, computes and records. For
@@ -214,6 +218,10 @@ NPUSIM_KERNEL_API void emit_mmad(BlockContext& ctx, DType c_type, DType a_type,
 NPUSIM_KERNEL_API void mmad_body(BlockContext& ctx, DType c_type, DType a_type, DType b_type,
                                  const CubeOperand& c, const CubeOperand& a, const CubeOperand& b,
                                  const AscendC::MmadParams& p);
+
+/// Mmad of int4b_t A, B (K0 = 64, sizes in bytes) to int32 C, recorded as int8 of k / 2.
+NPUSIM_KERNEL_API void mmad_int4_body(BlockContext& ctx, const CubeOperand& c, const CubeOperand& a,
+                                      const CubeOperand& b, const AscendC::MmadParams& p);
 
 /// Fixpipe L0C -> GM on the types fixpipe_out_of_line<T, U>() accepts (dst: the GM pointer).
 NPUSIM_KERNEL_API void fixpipe_body(BlockContext& ctx, DType dst_type, DType src_type, void* dst,
@@ -294,7 +302,7 @@ NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const 
                                  const CubeOperand& b, const AscendC::MmadParams& p_in) {
   static_assert((std::is_arithmetic_v<A> || IsSmallFloat<A>::value) &&
                     (std::is_arithmetic_v<B> || IsSmallFloat<B>::value),
-                "Mmad: this input type (e.g. int4b_t) is not supported by the simulator");
+                "Mmad: this input type is not supported by the simulator (int4b_t: int32_t C)");
   constexpr std::uint32_t kK0 = k0_of<A>();
   const AscendC::MmadParams p = bias_first<D>(ctx, c, p_in);
   check_mmad_operands(c, a, b, p, kK0);
@@ -308,7 +316,7 @@ NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const 
       const std::uint32_t ci = ((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
       D acc = accumulate ? cd[ci] : D(0);
       for (std::uint32_t ki = 0; ki < p.k; ++ki) {
-        const std::uint32_t ai =
+        const std::uint32_t ai = p.m == 1 && !p.disableGemv ? ki :
             ((mi / 16) * k1 + ki / kK0) * (16 * kK0) + (mi % 16) * kK0 + ki % kK0;
         const std::uint32_t bi =
             ((ki / kK0) * n1 + ni / 16) * (16 * kK0) + (ni % 16) * kK0 + ki % kK0;
@@ -527,6 +535,8 @@ __attribute__((noinline)) void mmad(const AscendC::LocalTensor<D>& c,
   if constexpr (mmad_out_of_line<D, A, B>()) {
     mmad_body(ctx, dtype_of<D>(), dtype_of<A>(), dtype_of<B>(), cube_operand(c), cube_operand(a),
               cube_operand(b), p);
+  } else if constexpr (IsInt4<A>::value && IsInt4<B>::value && std::is_same_v<D, std::int32_t>) {
+    mmad_int4_body(ctx, cube_operand(c), cube_operand(a), cube_operand(b), p);
   } else {
     mmad_generic<D, A, B>(ctx, cube_operand(c), cube_operand(a), cube_operand(b), p);
   }

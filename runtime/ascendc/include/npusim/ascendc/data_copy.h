@@ -310,6 +310,22 @@ NPUSIM_TWIN_FN void nd2nz_body(BlockContext& ctx, T* dst, std::uint32_t dst_size
               static_cast<std::uint64_t>(p.srcDValue) * sizeof(T));
 }
 
+/// isPad false: SetPadValue's register fills the row's padding when the row has a left or right
+/// padding and the register was set (otherwise the padding bytes stay as they were).
+NPUSIM_TWIN_FN inline bool pad_register_fills(const BlockContext& ctx, std::uint8_t left,
+                                              std::uint8_t right) {
+  return ctx.regs.pad_value_set && (left != 0 || right != 0);
+}
+
+/// Fills `row` bytes at r with the padding register's low `elem` bytes, element by element.
+NPUSIM_TWIN_FN __attribute__((noinline)) inline void fill_pad_register(const BlockContext& ctx,
+                                                                       std::uint8_t* r,
+                                                                       std::uint64_t row,
+                                                                       std::uint64_t elem) {
+  for (std::uint64_t e = 0; e + elem <= row; e += elem)
+    __builtin_memcpy(r + e, &ctx.regs.pad_value, elem);
+}
+
 /// DataCopyPad GM -> UB, see AscendC::DataCopyPad.
 template <class T>
 NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, T* dst, Mem dst_mem, std::int32_t dst_slot,
@@ -330,6 +346,8 @@ NPUSIM_TWIN_FN void pad_in_body(BlockContext& ctx, T* dst, Mem dst_mem, std::int
     if (pad.isPad) {
       for (std::uint64_t e = 0; e < row / sizeof(T); ++e)
         __builtin_memcpy(r + e * sizeof(T), &pad.paddingValue, sizeof(T));
+    } else if (pad_register_fills(ctx, pad.leftPadding, pad.rightPadding)) {
+      fill_pad_register(ctx, r, row, sizeof(T));
     }
     __builtin_memmove(r + left, s + i * src_pitch, p.blockLen);
   }
@@ -392,7 +410,8 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
 
 /// GM -> UB with byte-granular bursts (blockLen bytes each, GM bursts srcStride bytes apart).
 /// In UB every row is leftPadding + data + rightPadding elements rounded up to 32 bytes, rows
-/// dstStride 32-byte blocks apart; with isPad the padding is filled with paddingValue.
+/// dstStride 32-byte blocks apart; with isPad the padding is filled with paddingValue, without it
+/// (and a left or right padding) with SetPadValue's value when the kernel set one.
 template <class T>
 inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                         const DataCopyExtParams& p, const DataCopyPadExtParams<T>& pad = {}) {

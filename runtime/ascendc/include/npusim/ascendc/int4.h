@@ -3,9 +3,11 @@
 //
 // Device memory holds two int4b_t per byte: element 2k in the low nibble of byte k, element 2k+1
 // in its high nibble. A C++ object cannot be half a byte, so sizeof(int4b_t) is 1 here and a
-// LocalTensor<int4b_t> made by ReinterpretCast counts BYTES (GetSize() = bytes, as sizeof says);
-// the ops that take int4b_t tensors (Cast, vector_basic.h) address nibbles and allow 2 x GetSize()
-// elements. A scalar int4b_t holds one value in the low nibble of its byte.
+// LocalTensor<int4b_t> counts BYTES (GetSize() = bytes, as sizeof says), while the API's element
+// counts stay 4-bit elements: LocalTensor(pos, addr, size) and the tensors' operator[] take
+// them (tensor.h), the ops that take int4b_t tensors (Cast, vector_basic.h; Mmad, LoadData of
+// cube_ops.h, whose 512-byte fractals are 16 x 64 elements) address nibbles and allow
+// 2 x GetSize() elements. A scalar int4b_t holds one value in the low nibble of its byte.
 #pragma once
 
 #include <cstdint>

@@ -298,7 +298,8 @@ class Matmul {
       const std::uint64_t k0 = static_cast<std::uint64_t>(ki) * t_.baseK;
       LocalTensor<SrcT> a = load_a(m_len, k_len, m0, k0);
       LocalTensor<SrcT> b = load_b(k_len, n_len, k0, n0);
-      MmadParams p(static_cast<std::uint16_t>(m_len), static_cast<std::uint16_t>(n_len),
+      MmadParams p(npusim::ascendc::zz_mmad_m(static_cast<std::uint32_t>(m_len)),
+                   static_cast<std::uint16_t>(n_len),
                    static_cast<std::uint16_t>(k_len), 0, false, ki == 0);
       if (ki == 0 && has_bias_) {
         Mmad(c, a, b, bias, p);

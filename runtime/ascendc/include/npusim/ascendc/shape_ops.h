@@ -3,7 +3,10 @@
 // shape / pooling / embedding operators (runtime/aclnn/shape*.cpp, pool*.cpp):
 //   Gather   dst[i] = element at byte (srcBaseAddr + srcOffset[i]) of src (UB -> UB gather);
 //   Compare  one mask bit per element (LSB first in each byte): src0[i] <cmp> src1[i];
-//   Select   dst[i] = mask bit i ? src0[i] : src1[i] (VSEL_TENSOR_TENSOR_MODE).
+//   Select   dst[i] = mask bit i ? src0[i] : src1[i] (VSEL_TENSOR_TENSOR_MODE), or
+//            VSEL_CMPMASK_SPR: the first 256 / sizeof(T) bits of selMask go to the CMPMASK
+//            register (one V instruction, as SetCmpMask) and every repeat of 256 / sizeof(T)
+//            elements selects with those same bits: dst[i] = bit (i % per) ? src0[i] : src1[i].
 // Each call checks its operands (KernelError on misuse), computes on UB data unless the block is
 // in timing-only mode (BlockContext::functional false), and records one V instruction of
 // count x element-size bytes. The trace has no op codes of its own for these: Gather and Select
@@ -89,9 +92,43 @@ NPUSIM_TWIN_FN void compare_body(BlockContext& ctx, Operand<std::uint8_t> mask, 
                 {{mask.slot, true}, {a.slot, false}, {b.slot, false}});
 }
 
+/// VSEL_CMPMASK_SPR: loads the CMPMASK register from selMask's first 256 / sizeof(T) bits (the
+/// rest of the 128-bit register is cleared), then selects every repeat with those bits.
+template <class T>
+NPUSIM_TWIN_FN __attribute__((noinline)) void select_spr_body(BlockContext& ctx, Operand<T> dst,
+                                                               Operand<std::uint8_t> mask,
+                                                               Operand<T> a, Operand<T> b,
+                                                               std::uint32_t count) {
+  constexpr std::uint32_t kPer = 256 / sizeof(T);
+  const auto n = static_cast<std::int32_t>(count);
+  check_operand(dst, n, "Select", "dst");
+  check_operand(a, n, "Select", "src0");
+  check_operand(b, n, "Select", "src1");
+  check_operand(mask, static_cast<std::int32_t>(kPer / 8), "Select", "selMask");
+  std::uint8_t* reg = ctx.regs.cmp_mask;
+  if (ctx.functional) {
+    __builtin_memset(reg, 0, sizeof ctx.regs.cmp_mask);
+    __builtin_memcpy(reg, mask.data, kPer / 8);
+  }
+  record_vector(ctx, Op::kCopy, DType::kUInt8, DType::kUInt8, 16, 1, {{mask.slot, false}});
+  for (std::uint32_t i = 0; ctx.functional && i < count; ++i) {
+    const std::uint32_t e = i % kPer;
+    dst.data[i] = ((reg[e / 8] >> (e % 8)) & 1u) != 0 ? a.data[i] : b.data[i];
+  }
+  record_vector(ctx, Op::kCopy, dtype_of<T>(), dtype_of<T>(), n, sizeof(T),
+                {{dst.slot, true}, {a.slot, false}, {b.slot, false}});
+}
+
 template <class T>
 NPUSIM_TWIN_FN void select_body(BlockContext& ctx, Operand<T> dst, Operand<std::uint8_t> mask,
-                                Operand<T> a, Operand<T> b, std::uint32_t count) {
+                                Operand<T> a, Operand<T> b, AscendC::SELMODE mode,
+                                std::uint32_t count) {
+  if (mode == AscendC::SELMODE::VSEL_CMPMASK_SPR) {
+    select_spr_body(ctx, dst, mask, a, b, count);
+    return;
+  }
+  if (mode != AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE)
+    fail("Select", "two tensors need VSEL_CMPMASK_SPR or VSEL_TENSOR_TENSOR_MODE");
   const auto n = static_cast<std::int32_t>(count);
   check_operand(dst, n, "Select", "dst");
   check_operand(a, n, "Select", "src0");
@@ -132,7 +169,8 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
                operand(src1), mode, count);
 }
 
-/// dst[i] = bit i of selMask ? src0[i] : src1[i] (only VSEL_TENSOR_TENSOR_MODE).
+/// VSEL_TENSOR_TENSOR_MODE: dst[i] = bit i of selMask ? src0[i] : src1[i]; VSEL_CMPMASK_SPR:
+/// bit i % (256 / sizeof(T)) of selMask, through the CMPMASK register (see the file comment).
 template <class T, class U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
                    const LocalTensor<T>& src0, const LocalTensor<T>& src1, SELMODE mode,
@@ -140,10 +178,8 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
   using namespace npusim::ascendc;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  if (mode != SELMODE::VSEL_TENSOR_TENSOR_MODE)
-    fail("Select", "only VSEL_TENSOR_TENSOR_MODE is supported");
   select_body(ctx, operand(dst), operand(selMask.template ReinterpretCast<std::uint8_t>()),
-              operand(src0), operand(src1), count);
+              operand(src0), operand(src1), mode, count);
 }
 
 }  // namespace AscendC

@@ -15,6 +15,7 @@
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/device.h"
 #include "npusim/ascendc/half.h"
+#include "npusim/ascendc/int4.h"
 #include "npusim/ascendc/trace.h"
 
 namespace AscendC {
@@ -160,15 +161,23 @@ class LocalTensor {
       : data_(data), size_(size), pos_(pos), slot_(slot) {}
   /// CANN 9's address form: `size` elements at byte address `addr` of the physical memory behind
   /// `pos` (static-tensor kernels place their tensors themselves). A KernelError names the
-  /// position, address and size when they leave the memory.
+  /// position, address and size when they leave the memory. int4b_t: `size` counts 4-bit
+  /// elements and the tensor holds their bytes (two per byte; GetSize() then counts bytes).
   LocalTensor(TPosition pos, std::uint32_t addr, std::uint32_t size)
       : data_(place(pos, addr, size)), size_(size), pos_(pos) {
+    if constexpr (npusim::ascendc::IsInt4<T>::value) size_ = size = (size + 1) / 2;
     auto& ctx = npusim::ascendc::block();
     npusim::ascendc::ScalarPause pause(ctx);  // placing a tensor is bookkeeping, not kernel work
     slot_ = ctx.add_slot(mem(), addr, static_cast<std::uint32_t>(size * sizeof(T)));
   }
 
+  /// int4b_t: `offset` counts 4-bit elements (even: a byte boundary).
   LocalTensor operator[](std::uint32_t offset) const {
+    if constexpr (npusim::ascendc::IsInt4<T>::value) {
+      if (offset % 2 != 0)
+        npusim::ascendc::fail("LocalTensor::operator[]", "int4b_t offset %u is odd", offset);
+      offset /= 2;
+    }
     if (offset > size_)
       npusim::ascendc::fail("LocalTensor::operator[]", "offset %u beyond size %u", offset, size_);
     return LocalTensor(data_ + offset, size_ - offset, pos_, slot_);
@@ -216,7 +225,8 @@ class LocalTensor {
   static T* place(TPosition pos, std::uint32_t addr, std::uint32_t size) {
     auto& ctx = npusim::ascendc::block();
     const npusim::ascendc::Mem m = npusim::ascendc::mem_of(pos);
-    const std::uint64_t end = addr + static_cast<std::uint64_t>(size) * sizeof(T);
+    std::uint64_t end = addr + static_cast<std::uint64_t>(size) * sizeof(T);
+    if constexpr (npusim::ascendc::IsInt4<T>::value) end = addr + (size + 1ull) / 2;
     if (m == npusim::ascendc::Mem::kGm || m == npusim::ascendc::Mem::kNone) {
       npusim::ascendc::fail("LocalTensor(TPosition, addr, size)", "position %s is not a local "
                             "memory", npusim::ascendc::position_name(pos));
@@ -273,9 +283,17 @@ class GlobalTensor {
   }
   void SetGlobalBuffer(__gm__ T* buffer) { SetGlobalBuffer(buffer, 0); }
 
+  /// int4b_t: `offset` counts 4-bit elements (even: a byte boundary).
   GlobalTensor operator[](std::uint64_t offset) const {
+    std::uint64_t step = offset;  // in T objects
+    if constexpr (npusim::ascendc::IsInt4<T>::value) {
+      if (offset % 2 != 0)
+        npusim::ascendc::fail("GlobalTensor::operator[]", "int4b_t offset %llu is odd",
+                              static_cast<unsigned long long>(offset));
+      step = offset / 2;
+    }
     GlobalTensor g;
-    g.data_ = data_ + offset;
+    g.data_ = data_ + step;
     g.size_ = size_ > offset ? size_ - offset : 0;
     return g;
   }

@@ -15,8 +15,12 @@
 //        byte addresses (GetPhyAddr()); no tensor, so the instruction carries no buffer deps;
 //   Compares(dst, src0, scalar, mode, count)  bit i of dst = src0[i] <mode> scalar;
 //   Select(dst, selMask, src0, scalar, VSEL_TENSOR_SCALAR_MODE, count)  bit i ? src0[i] : scalar;
-//   SetPadValue(v)  sets the block's MTE2 padding register (no instruction). The twin's
-//        DataCopyPad does not read it yet: isPad false leaves the padding bytes as they were.
+//   Select<T, VSEL_CMPMASK_SPR>(dst, src0, src1, repeatTime, BinaryRepeatParams)  the lanes the
+//        vector mask enables (SetVectorMask) take src0 where bit e of the CMPMASK register
+//        (Compare without dst, SetCmpMask) is set, else src1, in every repeat; other lanes keep
+//        dst. One V instruction of the active lanes;
+//   SetPadValue(v)  sets the block's MTE2 padding register (no instruction); DataCopyPad GM -> UB
+//        with isPad false and a left or right padding fills the padding with it.
 // Recorded as one V instruction each (Compare as Max, the moves as Copy), count = elements.
 #pragma once
 
@@ -107,6 +111,29 @@ NPUSIM_TWIN_FN void compare_lanes(BlockContext& ctx, std::uint8_t* out, std::uin
   }
   record_vector(ctx, Op::kMax, dtype_of<T>(), dtype_of<T>(), static_cast<std::int32_t>(l.count()),
                 sizeof(T), {{out_slot, true}, {a.slot, false}, {b.slot, false}});
+}
+
+/// Select over lanes with the CMPMASK register: lane (r, e) = bit e ? src0 : src1.
+template <class T>
+NPUSIM_TWIN_FN __attribute__((noinline)) void select_reg_lanes(
+    BlockContext& ctx, Operand<T> dst, Operand<T> a, Operand<T> b, const Lanes& l,
+    const AscendC::BinaryRepeatParams& p) {
+  constexpr std::uint32_t kB = 32 / sizeof(T);
+  check_lanes(dst, l, p.dstBlkStride, p.dstRepStride, "Select", "dst");
+  check_lanes(a, l, p.src0BlkStride, p.src0RepStride, "Select", "src0");
+  check_lanes(b, l, p.src1BlkStride, p.src1RepStride, "Select", "src1");
+  const std::uint8_t* reg = ctx.regs.cmp_mask;
+  for (std::uint32_t r = 0; ctx.functional && r < l.repeats; ++r) {
+    for (std::uint32_t e = 0; e < l.per; ++e) {
+      if (!l.on(r, e)) continue;
+      const bool take_a = ((reg[e / 8] >> (e % 8)) & 1u) != 0;
+      dst.data[lane_index(r, e, p.dstBlkStride, p.dstRepStride, kB)] =
+          take_a ? a.data[lane_index(r, e, p.src0BlkStride, p.src0RepStride, kB)]
+                 : b.data[lane_index(r, e, p.src1BlkStride, p.src1RepStride, kB)];
+    }
+  }
+  record_vector(ctx, Op::kCopy, dtype_of<T>(), dtype_of<T>(), static_cast<std::int32_t>(l.count()),
+                sizeof(T), {{dst.slot, true}, {a.slot, false}, {b.slot, false}});
 }
 
 /// Copies n bytes between UB and the CMPMASK register, one V instruction.
@@ -255,6 +282,21 @@ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
   const Lanes l = lanes_of(ctx, kSetMask, nullptr, mask, repeatTime, 256 / sizeof(T), "Compare");
   compare_lanes(ctx, reinterpret_cast<std::uint8_t*>(dst.twin_data()), dst.GetLength(),
                 dst.twin_slot(), operand(src0), operand(src1), cmpMode, l, repeatParams);
+}
+
+/// The mask-register form: the vector mask (SetVectorMask) picks the lanes, the CMPMASK register
+/// the source of each (VSEL_CMPMASK_SPR only; the other modes need a selMask tensor).
+template <class T, SELMODE kSelMode>
+inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                   const LocalTensor<T>& src1, std::uint8_t repeatTime,
+                   const BinaryRepeatParams& repeatParams) {
+  using namespace npusim::ascendc;
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  if (kSelMode != SELMODE::VSEL_CMPMASK_SPR)
+    fail("Select", "without a selMask tensor only VSEL_CMPMASK_SPR is supported");
+  const Lanes l = lanes_of(ctx, false, nullptr, 0, repeatTime, 256 / sizeof(T), "Select");
+  select_reg_lanes(ctx, operand(dst), operand(src0), operand(src1), l, repeatParams);
 }
 
 /// Bit i of dst (LSB first in each byte) = src0[i] <mode> src1Scalar.
