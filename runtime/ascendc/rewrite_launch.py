@@ -139,7 +139,26 @@ def config_count(masked_cfg):
     return count
 
 
-def rewrite_launches(text):
+def top_level_args(masked_args, text_args):
+    """The call's argument expressions (split at commas outside brackets)."""
+    depth, start, out = 0, 0, []
+    for i, ch in enumerate(masked_args):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text_args[start:i].strip())
+            start = i + 1
+    if text_args[start:].strip():
+        out.append(text_args[start:].strip())
+    return out
+
+
+def rewrite_launches(text, exact_templates=False):
+    """exact_templates: a template kernel (`K<T><<<...>>>(a, b)`) is named as the specialization
+    taking exactly the arguments' types (`kernel_taking<decltype(a), decltype(b)>(K<T>)`), which
+    picks one of overloaded kernel templates (CATLASS's KernelAdapter)."""
     masked = mask(text)
     out, last = [], 0
     for start, name, (c0, c1), (a0, a1), end in find_launches(masked):
@@ -150,7 +169,11 @@ def rewrite_launches(text):
         newlines = "\n" * dropped.count("\n")
         base = name.split("<", 1)[0].split("::")[-1]
         cfg += ", nullptr" * max(0, 3 - config_count(masked[c0:c1]))  # default l2ctrl, stream
-        call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (name, base, cfg)
+        kernel = name
+        if exact_templates and "<" in name:
+            types = ", ".join("decltype(%s)" % a for a in top_level_args(masked[a0:a1], args))
+            kernel = "::npusim::ascendc::kernel_taking<%s>(%s)" % (types, name)
+        call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (kernel, base, cfg)
         if args.strip():
             call += ", " + args
         out.append(text[last:start])

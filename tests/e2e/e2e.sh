@@ -308,6 +308,11 @@ iota<int32_t>: 16384 elements, 0 wrong, simulated time > 0
 checksum (AI CPU): correct
 asc_project: all results correct
 OUT
+    build/adapter > adapter.txt
+    diff - adapter.txt <<'OUT'
+Fill<int32_t> from the library header: 256 elements, 0 wrong
+op::fp16_t(1/3) = 0.33325195, Twice(21) = 42
+OUT
     build/hello > hello.txt
     diff - hello.txt <<'OUT'
 [AIV Block 0/4] hello, answer 42

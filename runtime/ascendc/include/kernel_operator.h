@@ -73,6 +73,8 @@
 #include "npusim/ascendc/vector_copy.h"
 #include "npusim/ascendc/vector_ops.h"
 #include "npusim/ascendc/int4.h"
+#include "npusim/ascendc/size_of_bits.h"
+#include "npusim/ascendc/core_modes.h"
 #include "npusim/ascendc/vector_mask.h"
 #include "npusim/ascendc/vector_basic.h"
 #include "npusim/ascendc/vector_reduce.h"

@@ -6,6 +6,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+// CANN's ACL headers bring the C library's getenv/malloc and string functions with them, and
+// programs rely on it (CATLASS's CANN-version probe calls std::getenv and strstr after only
+// <cstdio> and <acl/acl.h>).
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -66,6 +66,14 @@ std::string memo_key_of(const Tuple& t, std::index_sequence<I...>) {
 /// Implemented by the runtime: validates and enqueues the launch; returns an aclError (0 = ok).
 NPUSIM_KERNEL_API std::int32_t launch_kernel(KernelLaunch&& launch);
 
+/// The kernel among overloaded kernel templates whose parameters are exactly A... decayed (the
+/// launch rewrite of a library header names its template kernels so: K<T><<<n, l2, s>>>(a, b)
+/// with K overloaded on its parameters).
+template <class... A>
+constexpr auto kernel_taking(void (*kernel)(std::decay_t<A>...)) {
+  return kernel;
+}
+
 template <class... P, class... A>
 std::int32_t launch(void (*kernel)(P...), const char* name, std::uint32_t block_dim, void* l2ctrl,
                     void* stream, A&&... args) {

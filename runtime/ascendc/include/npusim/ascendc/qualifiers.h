@@ -9,6 +9,8 @@
 #pragma once
 
 #define __global__
+// __forceinline__: CANN's always-inline function qualifier (CATLASS's CATLASS_DEVICE).
+#define __forceinline__ inline __attribute__((always_inline))
 #define __aicore__
 #define __vector__
 #define __cube__
