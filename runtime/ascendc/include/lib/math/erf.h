@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Erf high-level API of the Ascend C twin (half and float): the error function, as the
 // rational-exponential approximation erf(|x|) = 1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5))))
-// exp(-x^2), t = 1 / (1 + p |x|) (absolute error below 1.5e-7 in exact arithmetic), with the sign
-// of x restored by clamp(x * 1e30, -1, 1).
+// exp(-x^2), t = 1 / (1 + p |x|) (absolute error below 1.5e-7 in exact arithmetic, 6e-7 in
+// float), with the sign of x restored by clamp(x * 1e30, -1, 1).
 // Timing: per pass over the temporary buffer (npusim/ascendc/high_level_tmp.h), 24 vector-pipe
 // instructions (Abs, Muls/Adds/Duplicate/Div for t, 9 of Horner, Mul/Muls/Exp/Mul/Muls/Adds, then
 // Muls/Mins/Maxs/Mul for the sign); half adds a Cast in and out. Temporary space: 12 bytes per

@@ -2,9 +2,9 @@
 // The Exp high-level API of the Ascend C twin (half and float), Exp<T, taylorExpandLevel,
 // isReuseSource>: taylorExpandLevel 0 is the basic Exp instruction; otherwise x is split into
 // floor(x) and f = x - floor(x) in [0, 1), and dst = exp(floor(x)) * (1 + f + f^2/2! + ... +
-// f^L/L!), L = taylorExpandLevel terms. Infinite x gives NaN there (inf - inf).
+// f^L/L!), L = taylorExpandLevel terms (f is taken as 1 when x is infinite or NaN).
 // Timing, per pass over the temporary buffer (npusim/ascendc/high_level_tmp.h), on the vector
-// pipe: level 0: Exp; level L: the 5 of math_common.h's to_integral (floor), Sub, Exp, Muls,
+// pipe: level 0: Exp; level L: the 5 of math_common.h's to_integral (floor), Sub, Mins, Exp, Muls,
 // Adds, 3 per further term (Muls, Mul, Add), Mul; half adds a Cast in and out. Temporary space:
 // 20 bytes per element for float, 24 for half (level 0: 0 for float, 4 for half).
 // Host side: GetExpMaxMinTmpSize (tiling/math/exp_tiling.h).
@@ -35,6 +35,7 @@ struct ExpImpl {
     const auto c = static_cast<std::int32_t>(n);
     to_integral(whole, x, s, AscendC::RoundMode::CAST_FLOOR, n);
     AscendC::Sub(frac, x, whole, c);
+    AscendC::Mins(frac, frac, 1.0f, c);  // infinite or NaN x: inf - inf is NaN, taken as 1
     AscendC::Exp(whole, whole, c);
     const AscendC::LocalTensor<float> term = s;
     const AscendC::LocalTensor<float> sum = s[n];
