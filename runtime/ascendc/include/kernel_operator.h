@@ -40,6 +40,7 @@
 //                   CumSum, Erf, Exp (Taylor), Fmod, Log/Log2/Log10, Power, Xor
 //   lib/index       Arange
 //   lib/utils       AscendC::Std type traits
+// and, outside the basic API too, data_copy_pad_params.h (DataCopyPad with DataCopyPadParams).
 #pragma once
 
 #include <cmath>
@@ -87,6 +88,7 @@
 // written on it: headers they never call would still change how GCC inlines their code, hence
 // their counted basic blocks and simulated times (runtime/aclnn/CMakeLists.txt sets it).
 #ifndef NPUSIM_ASCENDC_BASIC_ONLY
+#include "npusim/ascendc/data_copy_pad_params.h"
 #include "lib/activation/geglu.h"
 #include "lib/activation/gelu.h"
 #include "lib/activation/sigmoid.h"

@@ -523,6 +523,38 @@ TEST(MathApi, ArangeIsFirstPlusIndexTimesDiff) {
   EXPECT_EQ(max + min, 0u);
 }
 
+// The older DataCopyPad form the math examples use (npusim/ascendc/data_copy_pad_params.h).
+TEST(MathApi, DataCopyPadWithDataCopyPadParamsPadsEachRow) {
+  auto copy_kernel = [](GM_ADDR in, GM_ADDR out) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> tb;
+    pipe.InitBuffer(tb, 256);
+    LocalTensor<float> x = tb.Get<float>();
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(in), 20);
+    Duplicate(x, -1.0f, 64);
+    // Two rows of 10 floats, 5 floats apart in GM: each lands in 16 floats of UB (10 + 2 left
+    // padding, rounded up to 32 bytes).
+    DataCopyPad(x, g, DataCopyParams(2, 10 * sizeof(float), 5 * sizeof(float), 0),
+                DataCopyPadParams(true, 2, 0, 0));
+    std::memcpy(out, x.twin_data(), 32 * sizeof(float));
+  };
+  std::vector<float> in(25), out(32);
+  for (int i = 0; i < 25; ++i) in[i] = static_cast<float>(i + 1);
+  void (*k)(GM_ADDR, GM_ADDR) = copy_kernel;
+  const RunResult r = npusim::ascendc::run_blocks(k, 1, reinterpret_cast<GM_ADDR>(in.data()),
+                                                  reinterpret_cast<GM_ADDR>(out.data()));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int row = 0; row < 2; ++row) {
+    EXPECT_EQ(out[row * 16], 0.0f);
+    EXPECT_EQ(out[row * 16 + 1], 0.0f);
+    for (int j = 0; j < 10; ++j) EXPECT_EQ(out[row * 16 + 2 + j], in[row * 15 + j]) << row << j;
+  }
+  int mte2 = 0;
+  for (const auto& ins : r.blocks.at(0).trace.instrs) mte2 += ins.pipe == Pipe::kMte2;
+  EXPECT_EQ(mte2, 1);
+}
+
 TEST(MathApi, StdTypeTraitsAreTheStandardOnes) {
   static_assert(Std::is_void<const void>::value && !Std::is_void<void*>::value);
   static_assert(Std::is_integral<bool>::value && !Std::is_integral<int&>::value);
