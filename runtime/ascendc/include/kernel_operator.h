@@ -36,6 +36,11 @@
 // and the high-level APIs, one family per header (lib/<kind>/<family>.h), built on the basic
 // vector operations above (their temporary space: npusim/ascendc/high_level_tmp.h):
 //   lib/activation  Gelu, GeGLU, Sigmoid, Silu, Swish
+//   lib/math        Acosh, Axpy (half -> float), Ceil/Floor/Trunc/Rint/Round/Frac, ClampMin/Max,
+//                   CumSum, Erf, Exp (Taylor), Fmod, Log/Log2/Log10, Power, Xor
+//   lib/index       Arange
+//   lib/utils       AscendC::Std type traits
+// and, outside the basic API too, data_copy_pad_params.h (DataCopyPad with DataCopyPadParams).
 #pragma once
 
 #include <cmath>
@@ -85,11 +90,25 @@
 // written on it: headers they never call would still change how GCC inlines their code, hence
 // their counted basic blocks and simulated times (runtime/aclnn/CMakeLists.txt sets it).
 #ifndef NPUSIM_ASCENDC_BASIC_ONLY
+#include "npusim/ascendc/data_copy_pad_params.h"
 #include "lib/activation/geglu.h"
 #include "lib/activation/gelu.h"
 #include "lib/activation/sigmoid.h"
 #include "lib/activation/silu.h"
 #include "lib/activation/swish.h"
+#include "lib/index/arange.h"
+#include "lib/math/acosh.h"
+#include "lib/math/axpy.h"
+#include "lib/math/clamp.h"
+#include "lib/math/cumsum.h"
+#include "lib/math/erf.h"
+#include "lib/math/exp.h"
+#include "lib/math/fmod.h"
+#include "lib/math/log.h"
+#include "lib/math/power.h"
+#include "lib/math/rounding.h"
+#include "lib/math/xor.h"
+#include "lib/utils/type_traits.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

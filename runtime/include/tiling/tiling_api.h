@@ -12,7 +12,7 @@
  * Operator packages' op_host sources include it too, for gert's tiling context.
  * It also brings the other high-level APIs' host tiling functions, one family per header:
  * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), the
- * activation APIs' temporary space (activation/<family>_tiling.h).
+ * activation, math and index APIs' temporary space (activation/, math/, index/<api>_tiling.h).
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -32,6 +32,18 @@
 #include "tiling/activation/gelu_tiling.h"
 #include "tiling/activation/sigmoid_tiling.h"
 #include "tiling/activation/swish_tiling.h"
+#include "tiling/index/arange_tiling.h"
+#include "tiling/math/acosh_tiling.h"
+#include "tiling/math/axpy_tiling.h"
+#include "tiling/math/clamp_tiling.h"
+#include "tiling/math/cumsum_tiling.h"
+#include "tiling/math/erf_tiling.h"
+#include "tiling/math/exp_tiling.h"
+#include "tiling/math/fmod_tiling.h"
+#include "tiling/math/log_tiling.h"
+#include "tiling/math/power_tiling.h"
+#include "tiling/math/rounding_tiling.h"
+#include "tiling/math/xor_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 
