@@ -87,7 +87,14 @@
 #include "lib/activation/gelu.h"
 #include "lib/activation/sigmoid.h"
 #include "lib/activation/silu.h"
+#include "lib/activation/log_softmax.h"
+#include "lib/activation/softmax.h"
+#include "lib/activation/softmax_flash.h"
+#include "lib/activation/softmax_flash_v3.h"
+#include "lib/activation/softmax_grad.h"
+#include "lib/activation/swiglu.h"
 #include "lib/activation/swish.h"
+#include "npusim/ascendc/scalar_minmax.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

@@ -12,7 +12,8 @@
  * Operator packages' op_host sources include it too, for gert's tiling context.
  * It also brings the other high-level APIs' host tiling functions, one family per header:
  * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), the
- * activation APIs' temporary space (activation/<family>_tiling.h).
+ * activation APIs' temporary space and SoftMax tilings (activation/<family>_tiling.h), the
+ * reductions' temporary space (reduce/reduce_tiling.h).
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -31,7 +32,10 @@
 #include "tiling/activation/geglu_tiling.h"
 #include "tiling/activation/gelu_tiling.h"
 #include "tiling/activation/sigmoid_tiling.h"
+#include "tiling/activation/softmax_tiling.h"
+#include "tiling/activation/swiglu_tiling.h"
 #include "tiling/activation/swish_tiling.h"
+#include "tiling/reduce/reduce_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 
