@@ -94,7 +94,9 @@
 #include "lib/activation/softmax_grad.h"
 #include "lib/activation/swiglu.h"
 #include "lib/activation/swish.h"
+#include "npusim/ascendc/kernel_log.h"
 #include "npusim/ascendc/scalar_minmax.h"
+#include "npusim/ascendc/shape_info.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

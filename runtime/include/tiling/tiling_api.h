@@ -26,6 +26,9 @@
 #if __has_include("register/tiling_context.h")  // the install tree: operator packages' op_host
 #include "register/tiling_context.h"            // sources get gert::TilingContext from here
 #endif
+#if __has_include("securec.h")  // the install tree: CANN's tiling headers bring memcpy_s & co.,
+#include "securec.h"            // which host tiling code calls without including securec.h
+#endif
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tensor_shape.h"
 #include "tiling/tiling_data_def.h"
