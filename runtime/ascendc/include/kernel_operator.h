@@ -95,6 +95,12 @@
 #include "lib/activation/gelu.h"
 #include "lib/activation/sigmoid.h"
 #include "lib/activation/silu.h"
+#include "lib/activation/log_softmax.h"
+#include "lib/activation/softmax.h"
+#include "lib/activation/softmax_flash.h"
+#include "lib/activation/softmax_flash_v3.h"
+#include "lib/activation/softmax_grad.h"
+#include "lib/activation/swiglu.h"
 #include "lib/activation/swish.h"
 #include "lib/index/arange.h"
 #include "lib/math/acosh.h"
@@ -109,6 +115,9 @@
 #include "lib/math/rounding.h"
 #include "lib/math/xor.h"
 #include "lib/utils/type_traits.h"
+#include "npusim/ascendc/kernel_log.h"
+#include "npusim/ascendc/scalar_minmax.h"
+#include "npusim/ascendc/shape_info.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

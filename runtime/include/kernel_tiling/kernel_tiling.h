@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernel_tiling/softmax_tiling.h"
+
 /// The field list, in layout order (X(name) per int32 field).
 #define NPUSIM_TCUBE_TILING_FIELDS(X) \
   X(usedCoreNum) \

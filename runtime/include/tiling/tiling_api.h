@@ -11,8 +11,9 @@
  * matmul_tiling.cpp has the algorithm). Link with tiling_api (libacl_rt.so in npusim's tree).
  * Operator packages' op_host sources include it too, for gert's tiling context.
  * It also brings the other high-level APIs' host tiling functions, one family per header:
- * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), the
- * activation, math and index APIs' temporary space (activation/, math/, index/<api>_tiling.h).
+ * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), and one
+ * header per API family and API (activation/, math/, reduce/, ...: <api>_tiling.h) with the
+ * temporary-space queries and tiling functions of that family's kernel APIs.
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -25,12 +26,17 @@
 #if __has_include("register/tiling_context.h")  // the install tree: operator packages' op_host
 #include "register/tiling_context.h"            // sources get gert::TilingContext from here
 #endif
+#if __has_include("securec.h")  // the install tree: CANN's tiling headers bring memcpy_s & co.,
+#include "securec.h"            // which host tiling code calls without including securec.h
+#endif
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tensor_shape.h"
 #include "tiling/tiling_data_def.h"
 #include "tiling/activation/geglu_tiling.h"
 #include "tiling/activation/gelu_tiling.h"
 #include "tiling/activation/sigmoid_tiling.h"
+#include "tiling/activation/softmax_tiling.h"
+#include "tiling/activation/swiglu_tiling.h"
 #include "tiling/activation/swish_tiling.h"
 #include "tiling/index/arange_tiling.h"
 #include "tiling/math/acosh_tiling.h"
@@ -44,6 +50,7 @@
 #include "tiling/math/power_tiling.h"
 #include "tiling/math/rounding_tiling.h"
 #include "tiling/math/xor_tiling.h"
+#include "tiling/reduce/reduce_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 

@@ -148,7 +148,18 @@ NPUSIM_TWIN_FN inline void check_gm_range(BlockContext& ctx, const void* addr, s
 
 }  // namespace npusim::ascendc
 
+namespace npusim::ascendc {
+// LocalTensor::SetShapeInfo / GetShapeInfo keep a tensor's ShapeInfo per block, by address
+// (npusim/ascendc/shape_info.h).
+template <class Info>
+void set_shape_info(const void* at, const Info& info);
+template <class Info>
+Info get_shape_info(const void* at);
+}  // namespace npusim::ascendc
+
 namespace AscendC {
+
+struct ShapeInfo;
 
 template <class T>
 class LocalTensor {
@@ -206,6 +217,15 @@ class LocalTensor {
   std::uint64_t GetPhyAddr() const {
     auto& ctx = npusim::ascendc::block();
     return static_cast<std::uint64_t>(reinterpret_cast<std::uint8_t*>(data_) - ctx.base(mem()));
+  }
+  /// The shape a kernel attaches to the tensor (AscendC::ShapeInfo, shape_info.h).
+  template <class Info>
+  void SetShapeInfo(const Info& info) {
+    npusim::ascendc::set_shape_info(data_, info);
+  }
+  template <class Info = ShapeInfo>
+  Info GetShapeInfo() const {
+    return npusim::ascendc::get_shape_info<Info>(data_);
   }
   std::int32_t GetUserTag() const { return tag_; }
   void SetUserTag(std::int32_t tag) { tag_ = tag; }

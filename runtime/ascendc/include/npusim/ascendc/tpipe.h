@@ -289,6 +289,18 @@ class TBuf {
     auto* data = reinterpret_cast<T*>(ctx.base(s.mem) + s.offset + byte_offset);
     return LocalTensor<T>(data, count, kPos, slot_);
   }
+  /// The whole buffer, as Get (a TBuf has no queue: the buffer stays the TBuf's).
+  template <class T>
+  LocalTensor<T> AllocTensor() const {
+    return Get<T>();
+  }
+  /// Gives back a tensor of AllocTensor / Get: only checks that it is this buffer's.
+  template <class T>
+  void FreeTensor(const LocalTensor<T>& t) const {
+    if (t.twin_slot() != slot_ || slot_ < 0) {
+      npusim::ascendc::fail("TBuf::FreeTensor", "tensor does not belong to this buffer");
+    }
+  }
 
   /// Custom buffer pools (EXTERN_IMPL_BUFPOOL): the buffer at byte address `addr` of the pool.
   void InitStartBufHandle(TBufHandle, std::uint8_t, std::uint32_t len) { twin_init(-1, len); }
