@@ -12,7 +12,9 @@
  * Operator packages' op_host sources include it too, for gert's tiling context.
  * It also brings the other high-level APIs' host tiling functions, one family per header:
  * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), the
- * activation APIs' temporary space (activation/<family>_tiling.h).
+ * activation APIs' temporary space (activation/<family>_tiling.h), the normalization APIs'
+ * tiling (normalization/: LayerNorm, LayerNormGrad(Beta), Normalize, RmsNorm, DeepNorm, Welford*)
+ * and the quantization APIs' temporary space (quantization/quant_tiling.h).
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -32,6 +34,12 @@
 #include "tiling/activation/gelu_tiling.h"
 #include "tiling/activation/sigmoid_tiling.h"
 #include "tiling/activation/swish_tiling.h"
+#include "tiling/normalization/deepnorm_tiling.h"
+#include "tiling/normalization/layernorm_grad_tiling.h"
+#include "tiling/normalization/layernorm_tiling.h"
+#include "tiling/normalization/rmsnorm_tiling.h"
+#include "tiling/normalization/welford_tiling.h"
+#include "tiling/quantization/quant_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 

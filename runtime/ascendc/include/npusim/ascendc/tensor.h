@@ -15,6 +15,7 @@
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/device.h"
 #include "npusim/ascendc/half.h"
+#include "npusim/ascendc/shape_info.h"
 #include "npusim/ascendc/trace.h"
 
 namespace AscendC {
@@ -200,6 +201,9 @@ class LocalTensor {
   }
   std::int32_t GetUserTag() const { return tag_; }
   void SetUserTag(std::int32_t tag) { tag_ = tag; }
+  /// The logical shape attached to this tensor (shape_info.h); copies carry it, views ([]) not.
+  void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
 
   template <class U>
   LocalTensor<U> ReinterpretCast() const {
@@ -253,6 +257,7 @@ class LocalTensor {
   TPosition pos_ = TPosition::VECCALC;
   std::int32_t slot_ = -1;
   std::int32_t tag_ = 0;
+  ShapeInfo shape_info_{};
 };
 
 enum class CacheMode : std::uint8_t {
