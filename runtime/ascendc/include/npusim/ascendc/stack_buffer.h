@@ -7,7 +7,8 @@
 //       a later InitBuffer may overlap it, as on the device.
 //   AscendCUtils::SetOverflow(mode)  CTRL[48]: 1 keeps inf/nan results of floating-point
 //       arithmetic, 0 saturates them (inf -> +-max, nan -> 0). The twin's vector arithmetic always
-//       keeps inf/nan (IEEE); it records the mode (BlockOverflow::mode) but does not saturate.
+//       keeps inf/nan (IEEE); it records the mode (BlockContext::overflow_mode) but does not
+//       saturate.
 //
 // Neither records an instruction (bookkeeping and a control-register write).
 #pragma once
@@ -16,18 +17,6 @@
 
 #include "npusim/ascendc/block_context.h"
 #include "npusim/ascendc/tensor.h"
-
-namespace npusim::ascendc {
-
-/// The last SetOverflow value of this thread's block (1: inf/nan kept, the twin's arithmetic).
-struct BlockOverflow {
-  static std::uint64_t& mode() {
-    thread_local std::uint64_t value = 1;
-    return value;
-  }
-};
-
-}  // namespace npusim::ascendc
 
 namespace AscendC {
 
@@ -51,7 +40,7 @@ struct AscendCUtils {
       npusim::ascendc::fail("AscendCUtils::SetOverflow", "mode must be 0 or 1, got %llu",
                             static_cast<unsigned long long>(ctrl_value));
     }
-    npusim::ascendc::BlockOverflow::mode() = ctrl_value;
+    npusim::ascendc::block().overflow_mode = ctrl_value;
   }
 };
 

@@ -90,6 +90,27 @@ inline const char* position_name(AscendC::TPosition pos) {
   return kNames[static_cast<int>(pos)];
 }
 
+/// LocalTensor::SetShapeInfo / GetShapeInfo: the block's records by first element (bookkeeping).
+inline void set_shape_info(const void* at, const AscendC::ShapeInfo& info) {
+  BlockContext& ctx = block();
+  ScalarPause pause(ctx);
+  for (auto& rec : ctx.shape_infos) {
+    if (rec.first == at) {
+      rec.second = info;
+      return;
+    }
+  }
+  ctx.shape_infos.emplace_back(at, info);
+}
+inline AscendC::ShapeInfo get_shape_info(const void* at) {
+  BlockContext& ctx = block();
+  ScalarPause pause(ctx);
+  for (const auto& rec : ctx.shape_infos) {
+    if (rec.first == at) return rec.second;
+  }
+  return AscendC::ShapeInfo{};
+}
+
 template <class T>
 constexpr DType dtype_of() {
   if constexpr (std::is_same_v<T, bool>)
@@ -201,9 +222,10 @@ class LocalTensor {
   }
   std::int32_t GetUserTag() const { return tag_; }
   void SetUserTag(std::int32_t tag) { tag_ = tag; }
-  /// The logical shape attached to this tensor (shape_info.h); copies carry it, views ([]) not.
-  void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
-  ShapeInfo GetShapeInfo() const { return shape_info_; }
+  /// The logical shape attached to the tensor's first element for the block (shape_info.h);
+  /// GetShapeInfo of a tensor starting there (any copy) returns it, else an empty ShapeInfo.
+  void SetShapeInfo(const ShapeInfo& info) const { npusim::ascendc::set_shape_info(data_, info); }
+  ShapeInfo GetShapeInfo() const { return npusim::ascendc::get_shape_info(data_); }
 
   template <class U>
   LocalTensor<U> ReinterpretCast() const {
@@ -257,7 +279,6 @@ class LocalTensor {
   TPosition pos_ = TPosition::VECCALC;
   std::int32_t slot_ = -1;
   std::int32_t tag_ = 0;
-  ShapeInfo shape_info_{};
 };
 
 enum class CacheMode : std::uint8_t {
