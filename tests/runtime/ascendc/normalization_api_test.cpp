@@ -165,7 +165,9 @@ TEST(NormApi, LayerNormTimeGrowsWithTheRows) {
   ASSERT_TRUE(a.run.ok() && b.run.ok()) << a.run.first_error() << b.run.first_error();
   EXPECT_EQ(hl_test::vector_ops(b.run), kLayerNormPass);  // 64 rows still one pass
   for (const auto& in : b.run.blocks[0].trace.instrs) {
-    if (in.op == Op::kSub) EXPECT_EQ(in.count, 64u * 64);
+    if (in.op == Op::kSub) {
+      EXPECT_EQ(in.count, 64u * 64);
+    }
   }
   EXPECT_GT(hl_test::block_time(b.run), 2 * hl_test::block_time(a.run));
 }
@@ -478,7 +480,7 @@ TEST(NormApi, WelfordUpdateIsExactFloatStepsAndFinalizeCombinesThePartials) {
   EXPECT_EQ(mean, want_m);  // bit-exact, the tail copied from the inputs (isInplace)
   EXPECT_EQ(var, want_v);
   double sm = 0, sv = 0;
-  for (std::uint32_t i = 0; i < ab; ++i) sm += double{counts[i]} * want_m[i];
+  for (std::uint32_t i = 0; i < ab; ++i) sm += static_cast<double>(counts[i]) * want_m[i];
   const double fm = sm * rrec;
   for (std::uint32_t i = 0; i < ab; ++i) sv += want_v[i] + counts[i] * std::pow(want_m[i] - fm, 2);
   EXPECT_NEAR(values_of<float>(io.bufs[5])[0], fm, 1e-5 * std::fabs(fm));
