@@ -119,6 +119,8 @@ void BlockContext::reset(std::uint32_t block_idx, std::uint32_t block_num) {
   regs = ControlRegs{};
   fixpipe_regs = FixpipeRegs{};
   sparse_index.clear();
+  shape_infos.clear();
+  overflow_mode = 1;
   atomic_reset(*this);
 }
 

@@ -11,7 +11,8 @@
 //   dump_ops.h    DumpTensor (and the asc_dump family of utils/debug/asc_dump.h)
 //   static_tensor.h  static-tensor programming: InitSocState, LocalMemAllocator<Hardware::...>
 //   data_copy.h   DataCopy (GM<->UB, GM->L1, ND2NZ, DataCopyParams), DataCopyPad
-//   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Duplicate
+//   vector_ops.h  Add Sub Mul Div Max Min Adds Muls Maxs Mins Exp Ln Abs Relu Sqrt Reciprocal
+//                 Duplicate
 //                 Cast ReduceSum ReduceMax ReduceMin
 //   cube_ops.h    LoadData, Mmad, Fixpipe
 //   mmad_bias.h   Mmad with a bias (C2) tensor
@@ -23,6 +24,8 @@
 //   shape_ops.h   Gather, Compare, Select
 //   sparse_mmad.h LoadDataWithSparse, MmadWithSparse (2:4 sparse int8)
 //   slice_copy.h  DataCopy with SliceInfo (GM <-> UB slices)
+//   stack_buffer.h  PopStackBuffer, AscendCUtils::SetOverflow
+//   shape_info.h  ShapeInfo, DataFormat (LocalTensor::SetShapeInfo / GetShapeInfo)
 //   atomic_ops.h  SetAtomicAdd/Max/Min, SetAtomicNone, DisableDmaAtomic
 //   sync_ops.h    SyncAll, IBSet/IBWait, Read/WriteGmByPassDCache, DataCacheCleanAndInvalid...
 //   utility.h     ONE_BLK_SIZE and the other block sizes, IsSameType, Conditional
@@ -40,6 +43,9 @@
 //                   CumSum, Erf, Exp (Taylor), Fmod, Log/Log2/Log10, Power, Xor
 //   lib/index       Arange
 //   lib/utils       AscendC::Std type traits
+//   lib/normalization  LayerNorm, LayerNormGrad, LayerNormGradBeta, Normalize, RmsNorm, DeepNorm,
+//                   WelfordUpdate, WelfordFinalize
+//   lib/quantization   AscendQuant, AscendDequant, AscendAntiQuant
 // and, outside the basic API too, data_copy_pad_params.h (DataCopyPad with DataCopyPadParams).
 #pragma once
 
@@ -64,6 +70,7 @@
 #include "npusim/ascendc/load3d.h"
 #include "npusim/ascendc/shape_ops.h"
 #include "npusim/ascendc/slice_copy.h"
+#include "npusim/ascendc/stack_buffer.h"
 #include "npusim/ascendc/sparse_mmad.h"
 #include "npusim/ascendc/static_tensor.h"
 #include "npusim/ascendc/sync_ops.h"
@@ -118,6 +125,15 @@
 #include "npusim/ascendc/kernel_log.h"
 #include "npusim/ascendc/scalar_minmax.h"
 #include "npusim/ascendc/shape_info.h"
+#include "lib/normalization/deepnorm.h"
+#include "lib/normalization/layernorm.h"
+#include "lib/normalization/layernorm_grad.h"
+#include "lib/normalization/normalize.h"
+#include "lib/normalization/rmsnorm.h"
+#include "lib/normalization/welford.h"
+#include "lib/quantization/ascend_antiquant.h"
+#include "lib/quantization/ascend_dequant.h"
+#include "lib/quantization/ascend_quant.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

@@ -5,6 +5,7 @@
  * tiling/tiling_api.h's MatmulApiTiling / MultiCoreMatmulTiling::GetTiling): 50 int32 fields,
  * 200 bytes, in CANN's order, so a tiling printed as bytes by one program can be compared with
  * another's (the devkit's AOT example does). Host and kernel sources share it.
+ * The normalization APIs' structures are in kernel_tiling/normalization_tiling.h (included).
  */
 #ifndef NPUSIM_KERNEL_TILING_KERNEL_TILING_H_
 #define NPUSIM_KERNEL_TILING_KERNEL_TILING_H_
@@ -122,6 +123,8 @@ struct TCubeTiling {
   std::int32_t mxTypePara;
 };
 static_assert(sizeof(TCubeTiling) == 200, "TCubeTiling is CANN's 50 int32 fields");
+
+#include "kernel_tiling/normalization_tiling.h"  // LayerNormTiling, RmsNormTiling, ...
 
 namespace AscendC {
 namespace tiling {

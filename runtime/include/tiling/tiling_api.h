@@ -51,6 +51,12 @@
 #include "tiling/math/rounding_tiling.h"
 #include "tiling/math/xor_tiling.h"
 #include "tiling/reduce/reduce_tiling.h"
+#include "tiling/normalization/deepnorm_tiling.h"
+#include "tiling/normalization/layernorm_grad_tiling.h"
+#include "tiling/normalization/layernorm_tiling.h"
+#include "tiling/normalization/rmsnorm_tiling.h"
+#include "tiling/normalization/welford_tiling.h"
+#include "tiling/quantization/quant_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 

@@ -15,8 +15,10 @@
 #include <functional>
 #include <initializer_list>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
+#include "npusim/ascendc/shape_info.h"
 #include "npusim/ascendc/trace.h"
 
 #define NPUSIM_KERNEL_API __attribute__((visibility("default")))
@@ -213,6 +215,11 @@ class NPUSIM_KERNEL_API BlockContext {
   /// The cube's sparse-index buffer (LoadDataWithSparse -> MmadWithSparse): 2 bits per L0B
   /// byte, at L0B byte address / 4; empty until the block's first LoadDataWithSparse.
   std::vector<std::uint8_t> sparse_index;
+  /// LocalTensor::SetShapeInfo's records (npusim/ascendc/shape_info.h), by the tensor's first
+  /// element; cleared for each block.
+  std::vector<std::pair<const void*, AscendC::ShapeInfo>> shape_infos;
+  /// AscendCUtils::SetOverflow's CTRL[48] (1: inf/nan results kept), 1 again for each block.
+  std::uint64_t overflow_mode = 1;
 };
 
 namespace detail {

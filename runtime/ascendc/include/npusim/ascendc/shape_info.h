@@ -1,68 +1,59 @@
 // SPDX-License-Identifier: Apache-2.0
-// AscendC::DataFormat and AscendC::ShapeInfo of the twin, and where LocalTensor::SetShapeInfo
-// keeps a tensor's shape: a table of the calling thread (the block running) by the tensor's
-// address; GetShapeInfo returns what the same block set for that address, else an empty
-// ShapeInfo (shapeDim 0). Bookkeeping only: no instruction is recorded.
+// ShapeInfo of the Ascend C twin: the logical shape a kernel attaches to a LocalTensor
+// (LocalTensor::SetShapeInfo / GetShapeInfo) for the high-level APIs that read it (e.g.
+// AscendAntiQuant takes the offset's [rows, columns] from it). Up to 8 dimensions, the shape
+// as stored and the original (unpadded) shape, and the data format. Pure bookkeeping: no
+// instruction is recorded.
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
-
-#include "npusim/ascendc/block_context.h"
-#include "npusim/ascendc/tensor.h"
 
 namespace AscendC {
 
-enum class DataFormat : std::uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+enum class DataFormat : std::uint8_t {
+  ND = 0,
+  NZ,
+  NCHW,
+  NC1HWC0,
+  NHWC,
+  NCDHW,
+  NDC1HWC0,
+  FRACTAL_Z_3D
+};
 
-constexpr std::uint32_t K_MAX_SHAPE_DIM = 8;
+inline constexpr std::uint32_t K_MAX_SHAPE_DIM = 8;
 
 struct ShapeInfo {
   ShapeInfo() = default;
-  ShapeInfo(std::uint8_t dims, const std::uint32_t shape_in[],
-            DataFormat format = DataFormat::ND)
-      : ShapeInfo(dims, shape_in, dims, shape_in, format) {}
-  ShapeInfo(std::uint8_t dims, const std::uint32_t shape_in[], std::uint8_t original_dims,
-            const std::uint32_t original_in[], DataFormat format = DataFormat::ND)
-      : shapeDim(dims > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : dims),
-        originalShapeDim(original_dims > K_MAX_SHAPE_DIM ? K_MAX_SHAPE_DIM : original_dims),
+  ShapeInfo(std::uint8_t dims, const std::uint32_t in_shape[], std::uint8_t original_dims,
+            const std::uint32_t in_original[], DataFormat format = DataFormat::ND)
+      : shapeDim(clamp_dims(dims)),
+        originalShapeDim(clamp_dims(original_dims)),
         dataFormat(format) {
-    for (std::uint32_t i = 0; i < shapeDim; ++i) shape[i] = shape_in[i];
-    for (std::uint32_t i = 0; i < originalShapeDim; ++i) originalShape[i] = original_in[i];
+    for (std::uint32_t i = 0; i < shapeDim; ++i) shape[i] = in_shape[i];
+    for (std::uint32_t i = 0; i < originalShapeDim; ++i) originalShape[i] = in_original[i];
   }
+  /// The original shape is the shape.
+  ShapeInfo(std::uint8_t dims, const std::uint32_t in_shape[], DataFormat format = DataFormat::ND)
+      : ShapeInfo(dims, in_shape, dims, in_shape, format) {}
+
   std::uint8_t shapeDim = 0;
   std::uint8_t originalShapeDim = 0;
   std::uint32_t shape[K_MAX_SHAPE_DIM] = {};
   std::uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
   DataFormat dataFormat = DataFormat::ND;
+
+ private:
+  static std::uint8_t clamp_dims(std::uint8_t d) {
+    return d > K_MAX_SHAPE_DIM ? static_cast<std::uint8_t>(K_MAX_SHAPE_DIM) : d;
+  }
 };
+
+/// Elements of the shape (1 for a 0-dimensional one).
+inline std::uint32_t GetShapeSize(const ShapeInfo& info) {
+  std::uint32_t n = 1;
+  for (std::uint32_t i = 0; i < info.shapeDim; ++i) n *= info.shape[i];
+  return n;
+}
 
 }  // namespace AscendC
-
-namespace npusim::ascendc {
-
-struct ShapeInfoEntry {
-  const BlockContext* ctx = nullptr;
-  AscendC::ShapeInfo info;
-};
-
-inline std::unordered_map<const void*, ShapeInfoEntry>& shape_info_table() {
-  thread_local std::unordered_map<const void*, ShapeInfoEntry> table;
-  return table;
-}
-
-template <>
-inline void set_shape_info<AscendC::ShapeInfo>(const void* at, const AscendC::ShapeInfo& info) {
-  ScalarPause pause(block());
-  shape_info_table()[at] = {&block(), info};
-}
-
-template <>
-inline AscendC::ShapeInfo get_shape_info<AscendC::ShapeInfo>(const void* at) {
-  ScalarPause pause(block());
-  const auto it = shape_info_table().find(at);
-  if (it == shape_info_table().end() || it->second.ctx != &block()) return {};
-  return it->second.info;
-}
-
-}  // namespace npusim::ascendc

@@ -16,6 +16,7 @@
 #include "npusim/ascendc/device.h"
 #include "npusim/ascendc/half.h"
 #include "npusim/ascendc/int4.h"
+#include "npusim/ascendc/shape_info.h"
 #include "npusim/ascendc/trace.h"
 
 namespace AscendC {
@@ -90,6 +91,27 @@ inline const char* position_name(AscendC::TPosition pos) {
   return kNames[static_cast<int>(pos)];
 }
 
+/// LocalTensor::SetShapeInfo / GetShapeInfo: the block's records by first element (bookkeeping).
+inline void set_shape_info(const void* at, const AscendC::ShapeInfo& info) {
+  BlockContext& ctx = block();
+  ScalarPause pause(ctx);
+  for (auto& rec : ctx.shape_infos) {
+    if (rec.first == at) {
+      rec.second = info;
+      return;
+    }
+  }
+  ctx.shape_infos.emplace_back(at, info);
+}
+inline AscendC::ShapeInfo get_shape_info(const void* at) {
+  BlockContext& ctx = block();
+  ScalarPause pause(ctx);
+  for (const auto& rec : ctx.shape_infos) {
+    if (rec.first == at) return rec.second;
+  }
+  return AscendC::ShapeInfo{};
+}
+
 template <class T>
 constexpr DType dtype_of() {
   if constexpr (std::is_same_v<T, bool>)
@@ -148,18 +170,7 @@ NPUSIM_TWIN_FN inline void check_gm_range(BlockContext& ctx, const void* addr, s
 
 }  // namespace npusim::ascendc
 
-namespace npusim::ascendc {
-// LocalTensor::SetShapeInfo / GetShapeInfo keep a tensor's ShapeInfo per block, by address
-// (npusim/ascendc/shape_info.h).
-template <class Info>
-void set_shape_info(const void* at, const Info& info);
-template <class Info>
-Info get_shape_info(const void* at);
-}  // namespace npusim::ascendc
-
 namespace AscendC {
-
-struct ShapeInfo;
 
 template <class T>
 class LocalTensor {
@@ -218,17 +229,12 @@ class LocalTensor {
     auto& ctx = npusim::ascendc::block();
     return static_cast<std::uint64_t>(reinterpret_cast<std::uint8_t*>(data_) - ctx.base(mem()));
   }
-  /// The shape a kernel attaches to the tensor (AscendC::ShapeInfo, shape_info.h).
-  template <class Info>
-  void SetShapeInfo(const Info& info) {
-    npusim::ascendc::set_shape_info(data_, info);
-  }
-  template <class Info = ShapeInfo>
-  Info GetShapeInfo() const {
-    return npusim::ascendc::get_shape_info<Info>(data_);
-  }
   std::int32_t GetUserTag() const { return tag_; }
   void SetUserTag(std::int32_t tag) { tag_ = tag; }
+  /// The logical shape attached to the tensor's first element for the block (shape_info.h);
+  /// GetShapeInfo of a tensor starting there (any copy) returns it, else an empty ShapeInfo.
+  void SetShapeInfo(const ShapeInfo& info) const { npusim::ascendc::set_shape_info(data_, info); }
+  ShapeInfo GetShapeInfo() const { return npusim::ascendc::get_shape_info(data_); }
 
   template <class U>
   LocalTensor<U> ReinterpretCast() const {

@@ -392,6 +392,8 @@ NPUSIM_UNARY_OP(Ln, kLn, npusim::ascendc::through_float(x, npusim::ascendc::LnF(
 NPUSIM_UNARY_OP(Sqrt, kSqrt, npusim::ascendc::through_float(x, npusim::ascendc::SqrtF()))
 NPUSIM_UNARY_OP(Abs, kAbs, npusim::ascendc::absolute(x))
 NPUSIM_UNARY_OP(Relu, kRelu, (x > T(0) ? x : T(0)))
+// 1 / x, one V instruction (recorded as a division, the vector unit's cost for it).
+NPUSIM_UNARY_OP(Reciprocal, kDiv, npusim::ascendc::divide(static_cast<T>(1.0f), x))
 #undef NPUSIM_UNARY_OP
 
 #define NPUSIM_SCALAR_OP(NAME, OP, EXPR)                                     \
