@@ -36,6 +36,10 @@
 // and the high-level APIs, one family per header (lib/<kind>/<family>.h), built on the basic
 // vector operations above (their temporary space: npusim/ascendc/high_level_tmp.h):
 //   lib/activation  Gelu, GeGLU, Sigmoid, Silu, Swish
+//   lib/filter      DropOut, Select (byte mask)
+//   lib/sort        Concat, Sort, Extract, GetSortLen/Offset, TopK
+//   lib/transform   Fill (GM), Pad, UnPad, Transpose (ConfusionTranspose), TransData (and
+//                   lib/layout: MakeShape/MakeStride/MakeLayout); Broadcast: norm_ops.h
 #pragma once
 
 #include <cmath>
@@ -88,6 +92,14 @@
 #include "lib/activation/sigmoid.h"
 #include "lib/activation/silu.h"
 #include "lib/activation/swish.h"
+#include "lib/filter/dropout.h"
+#include "lib/filter/select.h"
+#include "lib/sort/sort.h"
+#include "lib/sort/topk.h"
+#include "lib/transform/confusion_transpose.h"
+#include "lib/transform/fill.h"
+#include "lib/transform/pad.h"
+#include "lib/transform/trans_data.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

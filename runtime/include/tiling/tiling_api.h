@@ -12,7 +12,8 @@
  * Operator packages' op_host sources include it too, for gert's tiling context.
  * It also brings the other high-level APIs' host tiling functions, one family per header:
  * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), the
- * activation APIs' temporary space (activation/<family>_tiling.h).
+ * activation APIs' temporary space (activation/<family>_tiling.h), the filter, sort and transform
+ * APIs' tiling (filter/, sort/, transform/).
  */
 #ifndef NPUSIM_TILING_TILING_API_H_
 #define NPUSIM_TILING_TILING_API_H_
@@ -32,6 +33,12 @@
 #include "tiling/activation/gelu_tiling.h"
 #include "tiling/activation/sigmoid_tiling.h"
 #include "tiling/activation/swish_tiling.h"
+#include "tiling/filter/filter_tiling.h"
+#include "tiling/sort/sort_tiling.h"
+#include "tiling/sort/topk_tiling.h"
+#include "tiling/transform/pad_tiling.h"
+#include "tiling/transform/trans_data_tiling.h"
+#include "tiling/transform/transpose_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 
