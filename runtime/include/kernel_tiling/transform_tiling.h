@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * npusim's device tiling structures of the tensor-transform and sort high-level APIs, filled on
- * the host by tiling/transform/*_tiling.h and tiling/sort/topk_tiling.h (whose BEGIN_TILING_DATA_DEF
+ * the host by tiling/transform/{pad,transpose}_tiling.h and tiling/sort/topk_tiling.h (whose BEGIN_TILING_DATA_DEF
  * classes are generated from the same field lists, so SaveToBuffer writes this layout):
  *   AscendC::tiling::PadTiling     Pad (lib/transform/pad.h)
  *   AscendC::tiling::UnPadTiling   UnPad (lib/transform/pad.h)

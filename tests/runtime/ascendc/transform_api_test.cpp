@@ -22,6 +22,9 @@ using npusim::ascendc::Op;
 using npusim::ascendc::Pipe;
 using npusim::ascendc::RunResult;
 
+// The host tiling functions take the platform without asking it anything.
+const platform_ascendc::PlatformAscendC kPlatform(nullptr);
+
 constexpr std::uint32_t kBytes = 32768;  // each UB buffer of the kernels
 
 /// The non-scalar instructions of block 0, as (pipe, op, count).
@@ -150,7 +153,7 @@ TEST(TransformApi, UnPadDropsColumnsAtBothEndsOfEachRow) {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = half(static_cast<float>(i));
   optiling::UnPadTiling t;
   uint32_t max = 9, min = 9;
-  GetUnPadMaxMinTmpSize(*platform_ascendc::PlatformAscendCManager::GetInstance(),
+  GetUnPadMaxMinTmpSize(kPlatform,
                         TensorShape({h, w}), 2, max, min);
   UnPadTilingFunc(TensorShape({h, w}), min, 2, t);
   std::vector<std::uint8_t> bytes(t.GetDataSize());
@@ -284,7 +287,7 @@ TEST(TransformApi, TransDataNcdhwToFractalZ3dTransposesSixteenBySixteenBlocks) {
     for (std::int32_t c = 0; c < s.c; ++c)
       for (std::uint32_t p = 0; p < hw; ++p) x[(n * s.c + c) * s.hw_pad() + p] = half(value(n, c, p));
   uint32_t max = 0, min = 0;
-  ASSERT_TRUE(GetTransDataMaxMinTmpSize(*platform_ascendc::PlatformAscendCManager::GetInstance(),
+  ASSERT_TRUE(GetTransDataMaxMinTmpSize(kPlatform,
                                         TensorShape({s.n, s.c, s.d, s.h, s.w}), TensorShape(),
                                         TensorDataType::DT_FLOAT16, kToFz3d, max, min));
   std::vector<half> y(dst_elems, half(-1.0f));
