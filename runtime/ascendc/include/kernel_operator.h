@@ -40,6 +40,7 @@
 //   lib/sort        Concat, Sort, Extract, GetSortLen/Offset, TopK
 //   lib/transform   Fill (GM), Pad, UnPad, Transpose (ConfusionTranspose), TransData (and
 //                   lib/layout: MakeShape/MakeStride/MakeLayout); Broadcast: norm_ops.h
+//   lib/utils       KERNEL_LOG, ASCENDC_ASSERT
 #pragma once
 
 #include <cmath>
@@ -100,6 +101,7 @@
 #include "lib/transform/fill.h"
 #include "lib/transform/pad.h"
 #include "lib/transform/trans_data.h"
+#include "lib/utils/kernel_log.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.
