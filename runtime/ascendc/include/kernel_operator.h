@@ -46,6 +46,11 @@
 //   lib/normalization  LayerNorm, LayerNormGrad, LayerNormGradBeta, Normalize, RmsNorm, DeepNorm,
 //                   WelfordUpdate, WelfordFinalize
 //   lib/quantization   AscendQuant, AscendDequant, AscendAntiQuant
+//   lib/filter      DropOut, Select (byte mask)
+//   lib/sort        Concat, Sort, Extract, GetSortLen/Offset, TopK
+//   lib/transform   Fill (GM), Pad, UnPad, Transpose (ConfusionTranspose), TransData (and
+//                   lib/layout: MakeShape/MakeStride/MakeLayout); Broadcast: norm_ops.h
+//   lib/utils       KERNEL_LOG, ASCENDC_ASSERT
 // and, outside the basic API too, data_copy_pad_params.h (DataCopyPad with DataCopyPadParams).
 #pragma once
 
@@ -134,6 +139,15 @@
 #include "lib/quantization/ascend_antiquant.h"
 #include "lib/quantization/ascend_dequant.h"
 #include "lib/quantization/ascend_quant.h"
+#include "lib/filter/dropout.h"
+#include "lib/filter/select.h"
+#include "lib/sort/sort.h"
+#include "lib/sort/topk.h"
+#include "lib/transform/confusion_transpose.h"
+#include "lib/transform/fill.h"
+#include "lib/transform/pad.h"
+#include "lib/transform/trans_data.h"
+#include "lib/utils/kernel_log.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

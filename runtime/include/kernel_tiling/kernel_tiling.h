@@ -143,4 +143,6 @@ constexpr T convert_from_bytes(const std::uint8_t* bytes) {
   return __builtin_bit_cast(T, raw);
 }
 
+#include "kernel_tiling/transform_tiling.h"  // Pad, UnPad, ConfusionTranspose, TopK
+
 #endif  // NPUSIM_KERNEL_TILING_KERNEL_TILING_H_

@@ -10,7 +10,7 @@
  * platform_ascendc::PlatformAscendC, i.e. the chip being simulated (runtime/platform/
  * matmul_tiling.cpp has the algorithm). Link with tiling_api (libacl_rt.so in npusim's tree).
  * Operator packages' op_host sources include it too, for gert's tiling context.
- * It also brings the other high-level APIs' host tiling functions, one family per header:
+ * It also brings the other high-level APIs' host tiling functions:
  * AscendC::TensorShape (tensor_shape.h), BEGIN_TILING_DATA_DEF (tiling_data_def.h), and one
  * header per API family and API (activation/, math/, reduce/, ...: <api>_tiling.h) with the
  * temporary-space queries and tiling functions of that family's kernel APIs.
@@ -57,6 +57,12 @@
 #include "tiling/normalization/rmsnorm_tiling.h"
 #include "tiling/normalization/welford_tiling.h"
 #include "tiling/quantization/quant_tiling.h"
+#include "tiling/filter/filter_tiling.h"
+#include "tiling/sort/sort_tiling.h"
+#include "tiling/sort/topk_tiling.h"
+#include "tiling/transform/pad_tiling.h"
+#include "tiling/transform/trans_data_tiling.h"
+#include "tiling/transform/transpose_tiling.h"
 
 #define NPUSIM_TILING_API __attribute__((visibility("default")))
 

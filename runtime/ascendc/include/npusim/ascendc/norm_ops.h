@@ -11,7 +11,7 @@
 //       srcShape = {rows, cols}; AR reduces each row (dst[rows]), RA each column (dst[cols]).
 //       srcInnerPad: rows are stored padded to 32 bytes (pitch = cols rounded up), else packed.
 //                                                          count = rows * pitch elements
-//   Broadcast<T, 2, axis>(dst, src, dstShape, srcShape[, sharedTmp])
+//   Broadcast<T, 2, axis>(dst, src, dstShape, srcShape[, sharedTmp])  (and <T, 1, 0>: [1] -> [k])
 //       axis 1: src [m, 1] -> dst [m, k] (row i filled with src[i]);
 //       axis 0: src [1, k] -> dst [m, k] (every row a copy of src). dst packed, pitch k.
 //                                                          count = m * k elements
@@ -223,17 +223,24 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 template <class T, std::int32_t kDim, std::int32_t kAxis, bool kIsReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                       const std::uint32_t dst_shape[kDim], const std::uint32_t src_shape[kDim]) {
-  static_assert(kDim == 2 && (kAxis == 0 || kAxis == 1), "the twin's Broadcast is 2-D");
+  static_assert((kDim == 1 && kAxis == 0) || (kDim == 2 && (kAxis == 0 || kAxis == 1)),
+                "the twin's Broadcast is 1-D (axis 0) or 2-D");
   using namespace npusim::ascendc;
   auto& ctx = block();
   ScalarPause pause(ctx);
-  const bool along_rows = kAxis == 1;
-  if ((along_rows && (src_shape[0] != dst_shape[0] || src_shape[1] != 1)) ||
-      (!along_rows && (src_shape[1] != dst_shape[1] || src_shape[0] != 1))) {
-    fail("Broadcast", "source shape [%u, %u] does not broadcast to [%u, %u] along axis %d",
-         src_shape[0], src_shape[1], dst_shape[0], dst_shape[1], kAxis);
+  if constexpr (kDim == 1) {  // [1] -> [k] (a [1, 1] -> [1, k] broadcast), or [k] -> [k]
+    if (src_shape[0] != 1 && src_shape[0] != dst_shape[0])
+      fail("Broadcast", "source shape [%u] does not broadcast to [%u]", src_shape[0], dst_shape[0]);
+    broadcast2d_body(ctx, operand(dst), operand(src), 1, dst_shape[0], src_shape[0] == 1);
+  } else {
+    const bool along_rows = kAxis == 1;
+    if ((along_rows && (src_shape[0] != dst_shape[0] || src_shape[1] != 1)) ||
+        (!along_rows && (src_shape[1] != dst_shape[1] || src_shape[0] != 1))) {
+      fail("Broadcast", "source shape [%u, %u] does not broadcast to [%u, %u] along axis %d",
+           src_shape[0], src_shape[1], dst_shape[0], dst_shape[1], kAxis);
+    }
+    broadcast2d_body(ctx, operand(dst), operand(src), dst_shape[0], dst_shape[1], along_rows);
   }
-  broadcast2d_body(ctx, operand(dst), operand(src), dst_shape[0], dst_shape[1], along_rows);
 }
 template <class T, std::int32_t kDim, std::int32_t kAxis, bool kIsReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src,

@@ -46,6 +46,9 @@ enum event_t : std::uint8_t {
 
 namespace AscendC {
 
+/// An event id as FetchEventID / AllocEventID hand it out (kernels keep it in this type).
+using TEventID = std::int8_t;
+
 enum class HardEvent : std::uint8_t {
   MTE2_MTE1,
   MTE1_MTE2,
