@@ -88,6 +88,7 @@
 #include "lib/activation/sigmoid.h"
 #include "lib/activation/silu.h"
 #include "lib/activation/swish.h"
+#include "npusim/ascendc/sys_workspace.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.
