@@ -3,6 +3,7 @@
 // built with -fsanitize-coverage=trace-pc as the toolchain builds kernel sources.
 #include "matmul_api_kernels.h"
 
+#define ASCENDC_CUBE_ONLY  // cube kernels: the Matmul runs on the calling core
 #include "lib/matmul_intf.h"
 
 namespace matmul_api_kernels {

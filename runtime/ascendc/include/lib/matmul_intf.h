@@ -36,12 +36,25 @@ inline void regist_matmul(AscendC::TPipe* pipe, Mm& mm, const Tiling* tiling, Re
 
 }  // namespace npusim::ascendc
 
-/// REGIST_MATMUL_OBJ(pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...]). On the AIC of a
-/// __mix__ kernel it then serves the AIVs' Matmul calls and returns from the enclosing function
-/// (the kernel) when they are done (npusim/ascendc/matmul_mix.h).
+namespace {
+/// ASCENDC_CUBE_ONLY (defined before this header): the kernel's Matmuls run on the core that
+/// calls them. Otherwise, as in CANN, a Matmul kernel is an AIC:AIV = 1:2 mixed kernel whose
+/// AIVs drive the Matmul and whose AIC serves it (npusim/ascendc/matmul_mix.h).
+#ifdef ASCENDC_CUBE_ONLY
+constexpr bool kNpusimMatmulCubeOnly = true;
+#else
+constexpr bool kNpusimMatmulCubeOnly = false;
+#endif
+}  // namespace
+
+/// REGIST_MATMUL_OBJ(pipe, workspace, mm1, &tiling1[, mm2, &tiling2 ...]). Without
+/// ASCENDC_CUBE_ONLY, a kernel not declared __cube__ or __mix__ runs as __mix__(1, 2) from here
+/// (the launch starts again as a mixed one), and on the AIC it then serves the AIVs' Matmul
+/// calls and returns from the enclosing function (the kernel) when they are done.
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                          \
   do {                                                                    \
     (void)(workspace);                                                    \
+    ::npusim::ascendc::mm::mix_begin(kNpusimMatmulCubeOnly);              \
     ::npusim::ascendc::regist_matmul((tpipe), __VA_ARGS__);               \
   } while (0);                                                            \
   if (::npusim::ascendc::mm::mix_serve()) return

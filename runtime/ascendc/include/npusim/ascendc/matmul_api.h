@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <vector>
 #include <type_traits>
 
 #include "kernel_tiling/kernel_tiling.h"
@@ -89,8 +90,12 @@ class Matmul {
       mix_idx_ = static_cast<int>(npusim::ascendc::mm::mix_register_client());
       return;
     }
-    a_.init(tpipe, t_.baseM, t_.baseK);
-    b_.init(tpipe, t_.baseK, t_.baseN);
+    if (buffers_) return;  // Init again (REGIST_MATMUL_OBJ and the kernel's own): same buffers
+    buffers_ = true;
+    // isA2B2Shared: the Matmuls share L0A/L0B double buffers on the device; here each takes one.
+    const std::int32_t l0_bufs = kCfg.isA2B2Shared ? 1 : 2;
+    a_.init(tpipe, t_.baseM, t_.baseK, l0_bufs);
+    b_.init(tpipe, t_.baseK, t_.baseN, l0_bufs);
     out_.init(tpipe, t_.baseN);
     if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: an L0C block for each
       tpipe->InitBuffer(mix_c_, npusim::ascendc::mm::mix_aivs() * l0c_block() * 4);
@@ -166,9 +171,22 @@ class Matmul {
   }
 
   /// Computes the next base block of C into L0C; false when every block is done.
+  /// Iterate<false>: every block at once, each written to the workspace (SetWorkspace) for the
+  /// GetTensorC<false> calls that follow, one block each, in order.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
-    return iterate_into(enPartialSum, nullptr);
+    if constexpr (sync) {
+      return iterate_into(enPartialSum, nullptr);
+    } else {
+      const GlobalTensor<DstT> ws = workspace("Matmul::Iterate<false>");
+      async_rows_.clear();
+      async_next_ = 0;
+      while (iterate_into(enPartialSum, nullptr)) {
+        write_to_ws(ws[async_rows_.size() * t_.baseM * ub_pitch()]);
+        async_rows_.push_back(static_cast<std::uint32_t>(len_m_));
+      }
+      return !async_rows_.empty();
+    }
   }
   /// The same into the caller's L0C tensor (C in CO1), which it then writes out itself.
   template <bool sync = true, class T>
@@ -195,29 +213,27 @@ class Matmul {
   }
   /// Writes the block of the last Iterate into UB (C in VECIN): Fixpipe L0C -> GM into the
   /// workspace (SetWorkspace, else the system workspace), then DataCopy GM -> UB (MTE2) as
-  /// m x baseN (rows baseN apart, rounded up to 32 bytes) at dst; enSequentialWrite as given.
+  /// m x baseN (rows baseN apart, rounded up to 32 bytes) at dst. GetTensorC<false>: the next
+  /// block Iterate<false> left in the workspace, GM -> UB.
   template <bool sync = true>
   void GetTensorC(const LocalTensor<DstT>& dst, std::uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
     (void)enSequentialWrite;
-    if (!pending_) npusim::ascendc::fail("Matmul::GetTensorC", "no block computed (Iterate)");
     if (enAtomic != 0)
       npusim::ascendc::fail("Matmul::GetTensorC", "enAtomic into local memory is not supported");
-    const GlobalTensor<DstT> ws = workspace("Matmul::GetTensorC");
-    npusim::ascendc::mm::BlockView v = block_view(true);
-    v.cols = ub_pitch();
-    pending_ = false;
-    if (mix_idx_ >= 0) {
-      mix_get(ws, v, 0);  // the AIC's Fixpipe; its flag orders the copy below after it
+    GlobalTensor<DstT> ws = workspace("Matmul::GetTensorC");
+    std::uint32_t rows = 0;
+    if constexpr (sync) {
+      if (!pending_) npusim::ascendc::fail("Matmul::GetTensorC", "no block computed (Iterate)");
+      write_to_ws(ws);
+      rows = static_cast<std::uint32_t>(len_m_);
     } else {
-      LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
-      out_.write(ws, c, v, 0, unit_flag(), tiling_ptr_, data_ptr_);
-      qc_.FreeTensor(c);
-      const std::int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::FIX_MTE2);
-      SetFlag<HardEvent::FIX_MTE2>(ev);
-      WaitFlag<HardEvent::FIX_MTE2>(ev);
+      if (async_next_ >= async_rows_.size())
+        npusim::ascendc::fail("Matmul::GetTensorC<false>", "no block left (Iterate<false>)");
+      ws = ws[async_next_ * t_.baseM * ub_pitch()];
+      rows = async_rows_[async_next_++];
     }
-    const auto blocks = static_cast<std::uint16_t>(v.m_len * ub_pitch() * sizeof(DstT) / 32);
+    const auto blocks = static_cast<std::uint16_t>(rows * ub_pitch() * sizeof(DstT) / 32);
     DataCopy(dst, ws, DataCopyParams(1, blocks, 0, 0));
   }
   /// GM scratch for C blocks on their way to UB (GetTensorC into local memory).
@@ -433,6 +449,23 @@ class Matmul {
     if (bias) qbias2_.FreeTensor(bias_bt);
   }
 
+  /// The pending block into the workspace at ws (rows ub_pitch() apart) for a copy to UB.
+  void write_to_ws(const GlobalTensor<DstT>& ws) {
+    npusim::ascendc::mm::BlockView v = block_view(true);
+    v.cols = ub_pitch();
+    pending_ = false;
+    if (mix_idx_ >= 0) {
+      mix_get(ws, v, 0);  // the AIC's Fixpipe; its flag orders the copy from ws after it
+      return;
+    }
+    LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
+    out_.write(ws, c, v, 0, unit_flag(), tiling_ptr_, data_ptr_);
+    qc_.FreeTensor(c);
+    const std::int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::FIX_MTE2);
+    SetFlag<HardEvent::FIX_MTE2>(ev);
+    WaitFlag<HardEvent::FIX_MTE2>(ev);
+  }
+
   std::uint32_t l0c_block() const { return align(t_.baseM, 16) * align(t_.baseN, 16); }
 
   /// Mix client: the AIC writes the pending block to gm as v says.
@@ -513,7 +546,9 @@ class Matmul {
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   int cur_m_ = 0, cur_n_ = 0, cur_k_ = 0, next_ = 0, len_m_ = 0, len_n_ = 0;
   int mix_idx_ = -1;  // a mix client's registration index (-1: computes itself)
-  bool has_bias_ = false, pending_ = false, inited_ = false, order_n_ = false;
+  bool has_bias_ = false, pending_ = false, inited_ = false, order_n_ = false, buffers_ = false;
+  std::vector<std::uint32_t> async_rows_;  // Iterate<false>: rows of each block in the workspace
+  std::size_t async_next_ = 0;
   static constexpr bool user_l0c_ = C_TYPE::pos == TPosition::CO1;
 };
 

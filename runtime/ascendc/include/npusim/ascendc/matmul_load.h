@@ -42,12 +42,13 @@ class OperandLoader {
   static constexpr std::uint32_t kInnerBlock = kIsB ? 16 : kK0;
 
  public:
-  /// Buffers for tiles up to outer_max x inner_max.
-  void init(AscendC::TPipe* pipe, std::uint32_t outer_max, std::uint32_t inner_max) {
+  /// Buffers for tiles up to outer_max x inner_max: two in L1, l0_bufs in L0.
+  void init(AscendC::TPipe* pipe, std::uint32_t outer_max, std::uint32_t inner_max,
+            std::int32_t l0_bufs) {
     const std::uint32_t bytes =
         align_up(outer_max, kOuterAlign) * align_up(inner_max, kInnerAlign) * sizeof(SrcT);
     pipe->InitBuffer(q1_, 2, bytes);
-    pipe->InitBuffer(q2_, 2, bytes);
+    pipe->InitBuffer(q2_, l0_bufs, bytes);
   }
   /// The operand: GM start, transposed or not, elements per GM row.
   void set(const AscendC::GlobalTensor<SrcT>& gm, bool trans) {

@@ -66,8 +66,20 @@ inline std::map<std::pair<const void*, std::uint32_t>, MixBox>& mix_boxes() {
 }
 
 inline std::uint32_t mix_aivs() { return current_sub_block().launch->shape().vector; }
-/// Running on a sub-block of a mix launch with AIVs (whose Matmuls the AIC serves).
-inline bool in_mix() { return current_sub_block().launch != nullptr && mix_aivs() > 0; }
+/// The running kernel's Matmuls run where they are called (ASCENDC_CUBE_ONLY): mix_begin's.
+inline thread_local bool tls_cube_only = true;
+/// Running on a sub-block of a mix launch with AIVs whose Matmuls the AIC serves.
+inline bool in_mix() {
+  return !tls_cube_only && current_sub_block().launch != nullptr && mix_aivs() > 0;
+}
+
+/// REGIST_MATMUL_OBJ's start: notes cube_only; a kernel that is neither cube-only nor declared
+/// __cube__ / __mix__ becomes __mix__(1, 2) (kernel_mix restarts the launch as a mixed one).
+inline void mix_begin(bool cube_only) {
+  tls_cube_only = cube_only;
+  if (!cube_only && current_sub_block().launch == nullptr && g_coreType != kCoreAic)
+    kernel_mix(1, 2);
+}
 
 /// The running sub-block's block's box (made on first use).
 inline MixBox& mix_box() {
@@ -126,6 +138,7 @@ inline void mix_register_server(void* server, ServeFn fn) {
 /// false (REGIST_MATMUL_OBJ then goes on with the kernel).
 inline bool mix_serve() {
   if (!in_mix() || current_sub_block().core_type != kCoreAic) return false;
+  if (mix_box().servers.empty()) return false;
   const std::uint32_t v = mix_aivs();
   while (!mix_box().done) {
     cross_core_wait(kReqFlag);

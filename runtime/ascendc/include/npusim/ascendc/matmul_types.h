@@ -34,3 +34,10 @@ struct MatmulType {
 };
 
 }  // namespace AscendC
+
+using AscendC::LayoutMode;  // kernels name it unqualified, as CubeFormat
+
+namespace AscendC::Impl {
+/// The depth CANN's Matmul gives its queues (kernels size their own CO1 queues with it).
+inline constexpr std::int32_t QUEUE_DEPTH = 1;
+}  // namespace AscendC::Impl
