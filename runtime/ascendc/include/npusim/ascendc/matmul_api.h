@@ -248,6 +248,7 @@ class Matmul {
   }
 
   /// Every base block of this core's C, written to gm (the core's C start, row pitch N).
+  /// IterateAll<false> is the same: it has issued every instruction when it returns.
   template <bool sync = true>
   void IterateAll(const GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, bool waitIterateAll = false,
@@ -255,7 +256,7 @@ class Matmul {
     (void)waitIterateAll, (void)fakeMsg;
     if (enSequentialWrite)
       npusim::ascendc::fail("Matmul::IterateAll", "enSequentialWrite is not supported here");
-    while (Iterate<sync>()) GetTensorC<sync>(gm, enAtomic, false);
+    while (Iterate<true>()) GetTensorC<true>(gm, enAtomic, false);
   }
   /// IterateAll<false> has issued every instruction when it returns: nothing is left to wait.
   void WaitIterateAll() {}
