@@ -12,6 +12,9 @@
                                           first (its printf lines name the core)
   __global__ __mix__(c, v) kernel bodies  ->  `::npusim::ascendc::kernel_mix(c, v)` first (the
                                           launch runs its AIC and AIV sub-blocks: mix_launch.h)
+  a kernel parameter `__kfc_workspace__ ... name`  ->  `::AscendC::SetSysWorkspace(...name)` at
+                                          the body's start (the system workspace, as CANN's
+                                          compiler binds it: npusim/ascendc/sys_workspace.h)
   every __global__ kernel definition  ->  NPUSIM_REGISTER_KERNEL_AS(Name, ns::Name) appended
                                           at the end of the file (see npusim/ascendc/launch.h)
 
@@ -247,6 +250,16 @@ def find_kernels(text):
 
 
 _CORE_QUALIFIERS = (("__vector__", "AIV"), ("__cube__", "AIC"))
+_KFC = re.compile(r"\b__kfc_workspace__\b[^,]*?([A-Za-z_][A-Za-z0-9_]*)\s*$")
+
+
+def kfc_workspace(params):
+    """The name of the parameter declared __kfc_workspace__ in a parameter list, or None."""
+    for param in params.split(","):
+        m = _KFC.search(param.strip())
+        if m:
+            return m.group(1)
+    return None
 _MIX = re.compile(r"\b__mix__\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 
 
@@ -257,7 +270,7 @@ def insert_kernel_cores(text):
     Kernels without the qualifier are left exactly as written."""
     masked = mask(text)
     inserts = []
-    for start, paren, _, brace in global_functions(masked):
+    for start, paren, close, brace in global_functions(masked):
         head = masked[max(masked.rfind(c, 0, start) for c in ";{}>") + 1:paren]
         core = next((name for q, name in _CORE_QUALIFIERS if re.search(r"\b%s\b" % q, head)), None)
         mix = _MIX.search(head)
@@ -265,6 +278,10 @@ def insert_kernel_cores(text):
             inserts.append((brace + 1, " ::npusim::ascendc::kernel_mix(%s, %s);" % mix.groups()))
         elif core is not None and brace >= 0:
             inserts.append((brace + 1, ' ::npusim::ascendc::kernel_core("%s");' % core))
+        kfc = kfc_workspace(masked[paren + 1:close])
+        if kfc is not None and brace >= 0:
+            inserts.append((brace + 1, " ::AscendC::SetSysWorkspace("
+                            "reinterpret_cast<GM_ADDR>(%s));" % kfc))
     for pos, code in reversed(inserts):
         text = text[:pos] + code + text[pos:]
     return text

@@ -14,6 +14,9 @@
 //     reduced (the larger of stepM/stepN first, then the k steps halved) until
 //     depthA1 * A block + depthB1 * B block fits the L1 space (depthA1 = stepM * stepKa,
 //     depthB1 = stepN * stepKb).
+// EnableMultiCoreSplitK: cores the M x N split leaves idle take parts of K (16-aligned).
+// SetTraverse / SetMatmulConfigParams' traverse give iterateOrder (FIRSTN: 1); the batch layout
+// setters copy their fields into the tiling (the IterateBatch of lib/matmul_intf.h reads them).
 // For M=N=512, K=128 on 2 cores (half in, float out) this gives CANN's bytes for that case
 // (the devkit's AOT example compares them): 256 x 512 per core, 128 x 256 x 64 base blocks.
 #include <algorithm>
@@ -130,6 +133,53 @@ int32_t MatmulApiTiling::SetBufferSpace(int32_t l1Size, int32_t l0CSize, int32_t
   set(bt_, btSize);
   return 0;
 }
+int32_t MatmulApiTiling::SetTraverse(MatrixTraverse traverse) {
+  iterate_order_ = traverse == MatrixTraverse::FIRSTN ? 1 : 0;
+  return 0;
+}
+int32_t MatmulApiTiling::SetMatmulConfigParams(const MatmulConfigParams& params) {
+  if (params.traverse != MatrixTraverse::NOSET) SetTraverse(params.traverse);
+  return 0;
+}
+int32_t MatmulApiTiling::SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  layout_.ALayoutInfoB = b;
+  layout_.ALayoutInfoS = s;
+  layout_.ALayoutInfoN = n;
+  layout_.ALayoutInfoG = g;
+  layout_.ALayoutInfoD = d;
+  return 0;
+}
+int32_t MatmulApiTiling::SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  layout_.BLayoutInfoB = b;
+  layout_.BLayoutInfoS = s;
+  layout_.BLayoutInfoN = n;
+  layout_.BLayoutInfoG = g;
+  layout_.BLayoutInfoD = d;
+  return 0;
+}
+int32_t MatmulApiTiling::SetCLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  layout_.CLayoutInfoB = b;
+  layout_.CLayoutInfoS1 = s;
+  layout_.CLayoutInfoN = n;
+  layout_.CLayoutInfoG = g;
+  layout_.CLayoutInfoS2 = d;
+  return 0;
+}
+int32_t MatmulApiTiling::SetBatchNum(int32_t batch) {
+  layout_.BatchNum = batch;
+  return 0;
+}
+int32_t MatmulApiTiling::SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m,
+                                               int32_t n, int32_t k) {
+  SetALayout(batchA, m, 1, 1, k);
+  SetBLayout(batchB, k, 1, 1, n);
+  SetCLayout(std::max(batchA, batchB), m, 1, 1, n);
+  return 0;
+}
+int32_t MatmulApiTiling::SetDequantType(DequantType dequantType) {
+  (void)dequantType;  // the kernel's SetQuantScalar / SetQuantVector choose; nothing to size
+  return 0;
+}
 int32_t MatmulApiTiling::SetFixSplit(int32_t baseMIn, int32_t baseNIn, int32_t baseKIn) {
   fixM_ = baseMIn;
   fixN_ = baseNIn;
@@ -159,7 +209,12 @@ bool MatmulApiTiling::Compute(int32_t cores) {
   } else {
     s = split_cores(m, n, k, cores);
   }
-  const std::int64_t sk = singleK_ > 0 ? singleK_ : k;
+  std::int64_t sk = singleK_ > 0 ? singleK_ : k;
+  if (split_k_ && singleK_ <= 0 && s.used < cores) {  // the idle cores take parts of K
+    const std::int64_t kd = std::min<std::int64_t>(cores / s.used, ceil_div(k, 16));
+    sk = align_up(ceil_div(k, kd), 16);
+    s.used *= ceil_div(k, sk);
+  }
 
   // Step 2: the base block.
   std::int64_t bm = 0, bn = 0, bk = 0, best = -1;
@@ -231,6 +286,15 @@ bool MatmulApiTiling::Compute(int32_t cores) {
   t.shareL1Size = static_cast<int32_t>(l1_use());
   t.shareL0CSize = static_cast<int32_t>(bm * bn * kAcc);
   t.batchM = t.batchN = t.singleBatchM = t.singleBatchN = 1;
+  t.iterateOrder = iterate_order_;
+#define NPUSIM_COPY_LAYOUT(f) t.f = layout_.f;
+  NPUSIM_COPY_LAYOUT(ALayoutInfoB) NPUSIM_COPY_LAYOUT(ALayoutInfoS) NPUSIM_COPY_LAYOUT(ALayoutInfoN)
+  NPUSIM_COPY_LAYOUT(ALayoutInfoG) NPUSIM_COPY_LAYOUT(ALayoutInfoD) NPUSIM_COPY_LAYOUT(BLayoutInfoB)
+  NPUSIM_COPY_LAYOUT(BLayoutInfoS) NPUSIM_COPY_LAYOUT(BLayoutInfoN) NPUSIM_COPY_LAYOUT(BLayoutInfoG)
+  NPUSIM_COPY_LAYOUT(BLayoutInfoD) NPUSIM_COPY_LAYOUT(CLayoutInfoB) NPUSIM_COPY_LAYOUT(CLayoutInfoS1)
+  NPUSIM_COPY_LAYOUT(CLayoutInfoN) NPUSIM_COPY_LAYOUT(CLayoutInfoG) NPUSIM_COPY_LAYOUT(CLayoutInfoS2)
+  NPUSIM_COPY_LAYOUT(BatchNum)
+#undef NPUSIM_COPY_LAYOUT
   t.dbL0A = static_cast<std::uint64_t>(2 * a_blk) <= l0a_ ? 2 : 1;
   t.dbL0B = static_cast<std::uint64_t>(2 * b_blk) <= l0b_ ? 2 : 1;
   t.dbL0C = 1;  // the Matmul keeps one accumulator (lib/matmul_intf.h)

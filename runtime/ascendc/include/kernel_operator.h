@@ -148,6 +148,7 @@
 #include "lib/transform/pad.h"
 #include "lib/transform/trans_data.h"
 #include "lib/utils/kernel_log.h"
+#include "npusim/ascendc/sys_workspace.h"
 #endif
 
 // Last, after every standard header: `asm("trap")` in kernel code raises DeviceTrap.

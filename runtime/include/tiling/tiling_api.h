@@ -108,6 +108,31 @@ enum class DataType : std::int32_t {
   DT_BF16 = 27, DT_INT4 = 29, DT_UNDEFINED = 28
 };
 
+/// Which way the Matmul walks the base blocks (SetTraverse): M first, N first, not set.
+enum class MatrixTraverse : std::int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+/// How MTE1 walks the blocks (MatmulConfigParams; a schedule choice only).
+enum class ScheduleType : std::int32_t { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
+/// The dequantisation of an int8 Matmul's output (SetDequantType).
+enum class DequantType : std::int32_t { SCALAR = 0, TENSOR = 1 };
+
+/// The kernel's Matmul template as the tiling sees it (SetMatmulConfigParams).
+struct MatmulConfigParams {
+  int32_t mmConfigType = 1;
+  bool enableL1CacheUB = false;
+  ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+  MatrixTraverse traverse = MatrixTraverse::NOSET;
+  bool enVecND2NZ = false;
+  MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                     MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                     bool enVecND2NZIn = false)
+      : mmConfigType(mmConfigTypeIn),
+        enableL1CacheUB(enableL1CacheUBIn),
+        scheduleType(scheduleTypeIn),
+        traverse(traverseIn),
+        enVecND2NZ(enVecND2NZIn) {}
+};
+
 /// One matrix's description (SetAType and friends).
 struct MatTypeInfo {
   TPosition pos = TPosition::GM;
@@ -138,6 +163,27 @@ class NPUSIM_TILING_API MatmulApiTiling {
                          int32_t btSize = -1);
   /// Fixes baseM/baseN/baseK (-1: chosen by GetTiling).
   int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1);
+  /// The block order: FIRSTM (iterateOrder 0) or FIRSTN (iterateOrder 1).
+  int32_t SetTraverse(MatrixTraverse traverse);
+  /// The kernel's template: its traverse is taken as SetTraverse's; the rest names schedules.
+  int32_t SetMatmulConfigParams(const MatmulConfigParams& params);
+  int32_t SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                                ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                                MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                                bool enVecND2NZIn = false) {
+    return SetMatmulConfigParams(MatmulConfigParams(mmConfigTypeIn, enableL1CacheUBIn,
+                                                    scheduleTypeIn, traverseIn, enVecND2NZIn));
+  }
+  /// Batched Matmul: the BSNGD layouts of A, B (b, s, n, g, d) and C (b, s1, n, g, s2), the
+  /// matrices per IterateBatch call, or NORMAL layouts of batchA / batchB matrices m x k, k x n.
+  int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetCLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetBatchNum(int32_t batch);
+  int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k);
+  /// int8 inputs: the output's dequantisation (the kernel's SetQuantScalar / SetQuantVector).
+  int32_t SetDequantType(DequantType dequantType);
+
   /// Computes the tiling; 0 on success, -1 when the problem is invalid or does not fit (the
   /// reason is printed on stderr).
   int64_t GetTiling(optiling::TCubeTiling& tiling);
@@ -158,6 +204,9 @@ class NPUSIM_TILING_API MatmulApiTiling {
   int32_t fixM_ = -1, fixN_ = -1, fixK_ = -1;
   int32_t singleM_ = -1, singleN_ = -1, singleK_ = -1;  // SetSingleShape (multi-core)
   bool bias_on_ = false;
+  bool split_k_ = false;
+  int32_t iterate_order_ = 0;
+  ::TCubeTiling layout_{};  // the batch fields (*LayoutInfo*, BatchNum)
   ::TCubeTiling tiling_{};
 };
 
@@ -171,6 +220,12 @@ class NPUSIM_TILING_API MultiCoreMatmulTiling : public MatmulApiTiling {
   int32_t SetDim(int32_t dim);
   /// Fixes each core's part (-1: chosen by GetTiling).
   int32_t SetSingleShape(int32_t singleMIn = -1, int32_t singleNIn = -1, int32_t singleKIn = -1);
+  /// Also splits K over the cores (each core's C part is added into C: IterateAll with
+  /// enAtomic 1 on a zeroed C).
+  int32_t EnableMultiCoreSplitK(bool flag) {
+    split_k_ = flag;
+    return 0;
+  }
   int64_t GetTiling(optiling::TCubeTiling& tiling);
   int64_t GetTiling(::TCubeTiling& tiling);
   /// After GetTiling: each core's m, n, k.
@@ -180,6 +235,15 @@ class NPUSIM_TILING_API MultiCoreMatmulTiling : public MatmulApiTiling {
 
  private:
   int32_t dim_ = 1;
+};
+
+/// Batched Matmul tiling: the single-core tiling of one batch's matrices with the batch layout
+/// fields (SetALayout ... SetBatchNum / SetBatchInfoForNormal).
+class NPUSIM_TILING_API BatchMatmulTiling : public MatmulApiTiling {
+ public:
+  BatchMatmulTiling() = default;
+  explicit BatchMatmulTiling(const platform_ascendc::PlatformAscendC& platform)
+      : MatmulApiTiling(platform) {}
 };
 
 }  // namespace matmul_tiling

@@ -3,45 +3,89 @@
 // built with -fsanitize-coverage=trace-pc as the toolchain builds kernel sources.
 #include "matmul_api_kernels.h"
 
+#define ASCENDC_CUBE_ONLY  // cube kernels: the Matmul runs on the calling core
 #include "lib/matmul_intf.h"
 
 namespace matmul_api_kernels {
 
+using namespace matmul;
+
 namespace {
 
-template <class Out, bool kTransA, bool kTransB>
-void run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
-  using namespace matmul;
+template <class T, bool kTrans = false, LayoutMode kLayout = LayoutMode::NONE>
+using Gm = MatmulType<TPosition::GM, CubeFormat::ND, T, kTrans, kLayout>;
+
+/// Sets up and runs mm on this block's part of the problem (the devkit example's split: block
+/// b takes M part b % mParts and N part b / mParts); enAtomic as given.
+template <class In, class Out, class Mm>
+void drive(Mm& mm, const TCubeTiling& tiling, GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+           bool trans_a, bool trans_b, std::uint8_t atomic = 0) {
+  const int m_parts = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+  const int mi = static_cast<int>(GetBlockIdx()) % m_parts;
+  const int ni = static_cast<int>(GetBlockIdx()) / m_parts;
+  GlobalTensor<In> ga, gb;
+  GlobalTensor<Out> gc;
+  GlobalTensor<float> gbias;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(b));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(c));
+  gbias.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
+  const std::uint64_t m0 = static_cast<std::uint64_t>(mi) * tiling.singleCoreM;
+  const std::uint64_t n0 = static_cast<std::uint64_t>(ni) * tiling.singleCoreN;
+  mm.SetTensorA(ga[trans_a ? m0 : m0 * tiling.Ka], trans_a);
+  mm.SetTensorB(gb[trans_b ? n0 * tiling.Kb : n0], trans_b);
+  if (tiling.isBias) {
+    if constexpr (std::is_same_v<In, half>) mm.SetBias(gbias[n0]);
+  }
+  const int tail_m = tiling.M - static_cast<int>(m0), tail_n = tiling.N - static_cast<int>(n0);
+  if (tail_m < tiling.singleCoreM || tail_n < tiling.singleCoreN)
+    mm.SetTail(tail_m < tiling.singleCoreM ? tail_m : -1,
+               tail_n < tiling.singleCoreN ? tail_n : -1);
+  mm.IterateAll(gc[m0 * tiling.N + n0], atomic);
+  mm.End();
+}
+
+template <class Out, bool kTransA, bool kTransB, const auto& kCfg = CFG_NORM>
+void run(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm,
+         std::uint8_t atomic = 0) {
   const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
   TPipe pipe;
   Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half, kTransA>,
          MatmulType<TPosition::GM, CubeFormat::ND, half, kTransB>,
          MatmulType<TPosition::GM, CubeFormat::ND, Out>,
-         MatmulType<TPosition::GM, CubeFormat::ND, float>>
+         MatmulType<TPosition::GM, CubeFormat::ND, float>, kCfg>
       mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
-  // The example's split: block b takes M part b % mParts and N part b / mParts.
-  const int m_parts = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
-  const int mi = static_cast<int>(GetBlockIdx()) % m_parts;
-  const int ni = static_cast<int>(GetBlockIdx()) / m_parts;
-  GlobalTensor<half> ga, gb;
-  GlobalTensor<Out> gc;
-  GlobalTensor<float> gbias;
-  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
-  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
-  gc.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(c));
-  gbias.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
-  const std::uint64_t m0 = static_cast<std::uint64_t>(mi) * tiling.singleCoreM;
-  const std::uint64_t n0 = static_cast<std::uint64_t>(ni) * tiling.singleCoreN;
-  mm.SetTensorA(ga[kTransA ? m0 : m0 * tiling.Ka], kTransA);
-  mm.SetTensorB(gb[kTransB ? n0 * tiling.Kb : n0], kTransB);
-  if (tiling.isBias) mm.SetBias(gbias[n0]);
-  const int tail_m = tiling.M - static_cast<int>(m0), tail_n = tiling.N - static_cast<int>(n0);
-  if (tail_m < tiling.singleCoreM || tail_n < tiling.singleCoreN)
-    mm.SetTail(tail_m < tiling.singleCoreM ? tail_m : -1,
-               tail_n < tiling.singleCoreN ? tail_n : -1);
-  mm.IterateAll(gc[m0 * tiling.N + n0]);
-  mm.End();
+  drive<half, Out>(mm, tiling, a, b, bias, c, kTransA, kTransB, atomic);
+}
+
+constexpr MatmulConfig kOrderN = [] {
+  MatmulConfig c = CFG_NORM;
+  c.iterateOrder = IterateOrder::ORDER_N;
+  return c;
+}();
+
+constexpr MatmulApiStaticTiling kStatic =
+    GetMatmulApiTiling<Gm<half>, Gm<half>, Gm<float>, Gm<float>>(
+        GetMMConfig<MatmulConfigMode::CONFIG_MDL>(MatmulShapeParams{64, 96, 80, 32, 48, 32}));
+
+/// copyA1 of a MatmulCallBackFunc: the A tile by its own ND2NZ (row pitch: tilingPtr).
+void copy_a1(const LocalTensor<int8_t>& l1, const __gm__ void* gm, int row, int col, int use_m,
+             int use_k, const uint64_t tiling_ptr, const uint64_t data_ptr) {
+  (void)data_ptr;
+  const auto base_m = static_cast<std::uint64_t>(reinterpret_cast<const TCubeTiling*>(
+                                                     static_cast<std::uintptr_t>(tiling_ptr))
+                                                     ->baseM);
+  const auto base_k = static_cast<std::uint64_t>(reinterpret_cast<const TCubeTiling*>(
+                                                     static_cast<std::uintptr_t>(tiling_ptr))
+                                                     ->baseK);
+  const int ka = reinterpret_cast<const TCubeTiling*>(static_cast<std::uintptr_t>(tiling_ptr))->Ka;
+  GlobalTensor<half> src;
+  src.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(const_cast<void*>(gm)));
+  const auto m_pad = static_cast<std::uint16_t>((use_m + 15) / 16 * 16);
+  DataCopy(l1.ReinterpretCast<half>(), src[row * base_m * ka + col * base_k],
+           Nd2NzParams(1, static_cast<std::uint16_t>(use_m), static_cast<std::uint16_t>(use_k), 0,
+                       static_cast<std::uint16_t>(ka), m_pad, 1, 0));
 }
 
 }  // namespace
@@ -51,6 +95,90 @@ void matmul_f32(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling) {
 }
 void matmul_f16_trans(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling) {
   run<half, true, true>(a, b, bias, c, tiling);
+}
+void matmul_order_n(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling) {
+  run<float, false, false, kOrderN>(a, b, bias, c, tiling);
+}
+void matmul_atomic_add(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling) {
+  run<float, false, false>(a, b, bias, c, tiling, 1);
+}
+
+void matmul_static(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  (void)tiling_gm;
+  TPipe pipe;
+  Matmul<Gm<half>, Gm<half>, Gm<float>, Gm<float>, kStatic> mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, (TCubeTiling*)nullptr);
+  TCubeTiling t{};
+  npusim::ascendc::mm::copy_static_tiling(kStatic, t);
+  t.isBias = 0;
+  drive<half, float>(mm, t, a, b, bias, c, false, false);
+}
+
+void matmul_callback_a(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half>, Gm<half>, Gm<float>, Gm<float>, CFG_NORM,
+         MatmulCallBackFunc<nullptr, copy_a1, nullptr>>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetUserDefInfo(reinterpret_cast<std::uint64_t>(&tiling));
+  drive<half, float>(mm, tiling, a, b, bias, c, false, false);
+}
+
+void matmul_upper(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half>, Gm<half>, Gm<float>, Gm<float>, CFG_NORM,
+         MatmulCallBackFunc<nullptr, nullptr, nullptr>, AscendC::Impl::Detail::TrianUpperMatmulPolicy>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  drive<half, float>(mm, tiling, a, b, bias, c, false, false);
+}
+
+void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half>, Gm<half>, MatmulType<TPosition::GM, CubeFormat::NZ, float>, Gm<float>> mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  GlobalTensor<half> ga, gb;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  mm.SetTensorA(ga);
+  mm.SetTensorB(gb);
+  GlobalTensor<float> gc;
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  (void)bias;
+  mm.IterateAll(gc);
+  mm.End();
+}
+
+void matmul_int8_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<int8_t>, Gm<int8_t, true>, Gm<half>, Gm<int32_t>> mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetQuantScalar(*reinterpret_cast<const std::uint64_t*>(scale));
+  drive<int8_t, half>(mm, tiling, a, b, nullptr, c, false, true);
+}
+
+void batch_matmul_normal(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half, false, LayoutMode::NORMAL>, Gm<half, false, LayoutMode::NORMAL>,
+         Gm<float, false, LayoutMode::NORMAL>, Gm<float>>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gc;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  (void)bias;
+  mm.SetTensorA(ga);
+  mm.SetTensorB(gb);
+  const auto n = static_cast<std::uint32_t>(tiling.BatchNum);
+  mm.IterateBatch(gc, n, n, false);
+  mm.End();
 }
 
 }  // namespace matmul_api_kernels

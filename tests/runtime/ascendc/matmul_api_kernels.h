@@ -11,5 +11,21 @@ namespace matmul_api_kernels {
 void matmul_f32(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 /// half A stored [K][M], B stored [N][K] (both transposed) -> half C.
 void matmul_f16_trans(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// matmul_f32 with the config's iterateOrder ORDER_N (N moves first).
+void matmul_order_n(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// matmul_f32 adding into C (IterateAll with enAtomic 1).
+void matmul_atomic_add(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// 64 x 96 x 80 on one core from a MatmulApiStaticTiling (32 x 48 x 32 blocks); no tiling read.
+void matmul_static(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// matmul_f32 whose A tiles come from a MatmulCallBackFunc copyA1.
+void matmul_callback_a(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// matmul_f32 under TrianUpperMatmulPolicy (blocks below the block diagonal left alone).
+void matmul_upper(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// One core, C written as NZ (float).
+void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// int8 A[M][K], B stored [N][K] -> half C, dequantised by the float scale at `scale`.
+void matmul_int8_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling);
+/// IterateBatch of tiling.BatchNum NORMAL-layout matrices (A: M x K, B: K x N, C: M x N each).
+void batch_matmul_normal(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 
 }  // namespace matmul_api_kernels

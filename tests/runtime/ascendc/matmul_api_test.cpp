@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Matmul high-level API (lib/matmul_intf.h): values for aligned, unaligned, transposed,
 // biased and multi-core shapes against a float reference, the pipes its instructions take, its
-// errors, and that the block's simulated time (BlockReplay of its trace) grows with the work.
+// errors, and that the block's simulated time (BlockReplay of its trace) grows with the work;
+// then its options: block order, atomic write-out, a compile-time tiling, a copy callback, the
+// triangle policy, NZ output, int8 dequantisation and IterateBatch, each with its values and the
+// instructions (or time) it costs.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -163,6 +167,176 @@ TEST(MatmulApi, SimulatedTimeGrowsWithTheWork) {
   const auto ts = block_time(rs), tb = block_time(rb);
   EXPECT_GT(ts, 0u);
   EXPECT_GT(tb, 4 * ts);  // 16 times the MACs, 8 times the loads
+}
+
+/// Instructions of block 0 on `pipe`.
+int count(const npusim::ascendc::RunResult& r, Pipe pipe, std::size_t block = 0) {
+  int n = 0;
+  for (const auto& in : r.blocks[block].trace.instrs) n += in.pipe == pipe;
+  return n;
+}
+
+/// GM addresses of block 0's Fixpipes, in issue order.
+std::vector<std::uint64_t> fixpipe_addrs(const npusim::ascendc::RunResult& r) {
+  std::vector<std::uint64_t> v;
+  for (const auto& in : r.blocks[0].trace.instrs)
+    if (in.pipe == Pipe::kFixpipe) v.push_back(in.gm_addr);
+  return v;
+}
+
+TEST(MatmulApiOptions, IterateOrderNWalksNFirstSameValuesSameWork) {
+  Problem p = make(64, 96, 80, false, false, false);
+  const TCubeTiling t = tiling(64, 96, 80, 64, 96, 32, 48, 32, false);
+  std::vector<float> cm, cn;
+  auto rm = run(&matmul_api_kernels::matmul_f32, p, t, cm);
+  auto rn = run(&matmul_api_kernels::matmul_order_n, p, t, cn);
+  ASSERT_TRUE(rm.ok()) << rm.first_error();
+  ASSERT_TRUE(rn.ok()) << rn.first_error();
+  expect_near(p, cn, 1e-3f);
+  const auto am = fixpipe_addrs(rm), an = fixpipe_addrs(rn);
+  ASSERT_EQ(am.size(), 4u);
+  ASSERT_EQ(an.size(), 4u);
+  EXPECT_EQ(am[1] - am[0], 32u * 96 * sizeof(float));  // M first: the block below
+  EXPECT_EQ(an[1] - an[0], 48u * sizeof(float));       // N first: the block to the right
+  for (Pipe pipe : {Pipe::kMte2, Pipe::kMte1, Pipe::kCube, Pipe::kFixpipe})
+    EXPECT_EQ(count(rm, pipe), count(rn, pipe));
+}
+
+TEST(MatmulApiOptions, AtomicAddAccumulatesIntoC) {
+  Problem p = make(48, 64, 32, false, false, false);
+  const TCubeTiling t = tiling(48, 64, 32, 32, 32, 16, 32, 32, false);
+  std::vector<float> c(48 * 64, 1.5f);
+  auto r = run_blocks(&matmul_api_kernels::matmul_atomic_add, static_cast<std::uint32_t>(t.usedCoreNum),
+                      reinterpret_cast<GM_ADDR>(p.a.data()), reinterpret_cast<GM_ADDR>(p.b.data()),
+                      reinterpret_cast<GM_ADDR>(p.bias.data()), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(const_cast<TCubeTiling*>(&t)));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (float& w : p.want) w += 1.5f;
+  expect_near(p, c, 1e-3f);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 2 * 1);  // block 0: 32 x 32 of 16 x 32 blocks
+}
+
+TEST(MatmulApiOptions, StaticTilingNeedsNoTilingAndCostsItsBlocks) {
+  Problem p = make(64, 96, 80, false, false, false);
+  std::vector<float> cs, cd;
+  TCubeTiling none{};
+  none.usedCoreNum = 1;
+  auto rs = run(&matmul_api_kernels::matmul_static, p, none, cs);
+  ASSERT_TRUE(rs.ok()) << rs.first_error();
+  expect_near(p, cs, 1e-3f);
+  // The same base blocks as the runtime tiling of the first test: the same instructions.
+  auto rd = run(&matmul_api_kernels::matmul_f32, p, tiling(64, 96, 80, 64, 96, 32, 48, 32, false),
+                cd);
+  ASSERT_TRUE(rd.ok()) << rd.first_error();
+  for (Pipe pipe : {Pipe::kMte2, Pipe::kMte1, Pipe::kCube, Pipe::kFixpipe})
+    EXPECT_EQ(count(rs, pipe), count(rd, pipe));
+  // Same instructions; the time differs only by the scalar work around them.
+  const double ts = static_cast<double>(block_time(rs)), td = static_cast<double>(block_time(rd));
+  EXPECT_NEAR(ts, td, 0.05 * td);
+}
+
+TEST(MatmulApiOptions, CopyCallbackLoadsA) {
+  Problem p = make(64, 96, 80, false, false, false);
+  const TCubeTiling t = tiling(64, 96, 80, 64, 96, 32, 48, 32, false);
+  std::vector<float> c, cd;
+  auto r = run(&matmul_api_kernels::matmul_callback_a, p, t, c);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  expect_near(p, c, 1e-3f);
+  auto rd = run(&matmul_api_kernels::matmul_f32, p, t, cd);
+  ASSERT_TRUE(rd.ok()) << rd.first_error();
+  EXPECT_EQ(count(r, Pipe::kMte2), count(rd, Pipe::kMte2));  // its DataCopy is the MTE2 load
+}
+
+TEST(MatmulApiOptions, UpperTrianglePolicyComputesOnlyBlocksOnOrAboveTheDiagonal) {
+  Problem p = make(64, 64, 32, false, false, false);
+  std::vector<float> c;
+  auto r = run(&matmul_api_kernels::matmul_upper, p, tiling(64, 64, 32, 64, 64, 16, 16, 32, false),
+               c);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < 64 * 64; ++i) {
+    const int bm = i / 64 / 16, bn = i % 64 / 16;
+    const float want = bm <= bn ? p.want[i] : -1.0f;
+    ASSERT_NEAR(c[i], want, 1e-3f) << "row " << i / 64 << " col " << i % 64;
+  }
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 10);  // 4 + 3 + 2 + 1 of the 4 x 4 blocks
+  EXPECT_EQ(count(r, Pipe::kCube), 10);
+}
+
+TEST(MatmulApiOptions, NzOutput) {
+  Problem p = make(40, 48, 32, false, false, false);
+  std::vector<float> c;
+  c.assign(48 * 48, -1.0f);  // 40 rows padded to 48 per fractal column
+  TCubeTiling t = tiling(40, 48, 32, 40, 48, 32, 32, 32, false);
+  auto r = run_blocks(&matmul_api_kernels::matmul_nz, 1u, reinterpret_cast<GM_ADDR>(p.a.data()),
+                      reinterpret_cast<GM_ADDR>(p.b.data()), reinterpret_cast<GM_ADDR>(p.bias.data()),
+                      reinterpret_cast<GM_ADDR>(c.data()), reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int row = 0; row < 40; ++row)
+    for (int col = 0; col < 48; ++col)
+      ASSERT_NEAR(c[(col / 16) * 48 * 16 + row * 16 + col % 16], p.want[row * 48 + col], 1e-3f)
+          << "row " << row << " col " << col;
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 4);  // 2 x 2 blocks
+}
+
+TEST(MatmulApiOptions, Int8DequantisedToHalf) {
+  const int m = 32, n = 48, k = 64;
+  std::vector<std::int8_t> a(m * k), b(n * k);  // B stored [N][K]
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<std::int8_t>(i * 7 % 15 - 7);
+  for (int i = 0; i < n * k; ++i) b[i] = static_cast<std::int8_t>(i * 5 % 13 - 6);
+  const float scale = 0.125f;
+  std::uint64_t word = 0;
+  std::memcpy(&word, &scale, sizeof(scale));
+  std::vector<half> c(m * n, half(-1.0f));
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 16, 64, false);
+  auto r = run_blocks(&matmul_api_kernels::matmul_int8_dequant, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(b.data()),
+                      reinterpret_cast<GM_ADDR>(&word), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int s = 0;
+      for (int q = 0; q < k; ++q) s += a[i * k + q] * b[j * k + q];
+      ASSERT_NEAR(static_cast<float>(c[i * n + j]), s * scale, 0.05f) << i << "," << j;
+    }
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 3);
+}
+
+TEST(MatmulApiOptions, IterateBatchRunsOneMatmulPerBatch) {
+  const int batch = 3, m = 32, n = 32, k = 48;
+  std::vector<Problem> ps;
+  std::vector<half> a, b;
+  for (int i = 0; i < batch; ++i) {
+    ps.push_back(make(m, n, k, false, false, false));
+    for (half& v : ps.back().a) v = half(static_cast<float>(v) * static_cast<float>(i + 1));
+    for (float& w : ps.back().want) w *= static_cast<float>(i + 1);
+    a.insert(a.end(), ps.back().a.begin(), ps.back().a.end());
+    b.insert(b.end(), ps.back().b.begin(), ps.back().b.end());
+  }
+  std::vector<float> c(batch * m * n, -1.0f), c1(batch * m * n, -1.0f);
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 32, 48, false);
+  t.BatchNum = batch;
+  auto go = [&](TCubeTiling& tt, std::vector<float>& out) {
+    return run_blocks(&matmul_api_kernels::batch_matmul_normal, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(b.data()),
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(out.data()),
+                      reinterpret_cast<GM_ADDR>(&tt));
+  };
+  auto r = go(t, c);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < batch; ++i)
+    for (int j = 0; j < m * n; ++j)
+      ASSERT_NEAR(c[i * m * n + j], ps[i].want[j], 1e-2f) << "batch " << i << " element " << j;
+  EXPECT_EQ(count(r, Pipe::kCube), batch);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), batch);
+  TCubeTiling t1 = t;
+  t1.BatchNum = 1;
+  auto r1 = go(t1, c1);
+  ASSERT_TRUE(r1.ok()) << r1.first_error();
+  EXPECT_EQ(count(r1, Pipe::kCube), 1);
+  // Three matmuls take longer than one (by less than three times: their pipes overlap).
+  EXPECT_GT(block_time(r), block_time(r1) + block_time(r1) / 4);
+  EXPECT_LT(block_time(r), 3 * block_time(r1));
 }
 
 }  // namespace

@@ -1,29 +1,47 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Matmul high-level API's object (lib/matmul_intf.h), for cube-only kernels on Atlas A2/A3:
+// The Matmul high-level API's object (lib/matmul_intf.h), for cube kernels on Atlas A2/A3:
 // C[singleCoreM x singleCoreN] (+ bias) = A[singleCoreM x singleCoreK] * B[singleCoreK x
 // singleCoreN] for the part of the matrices the core's SetTensorA/B/Bias start at, A and B in GM
-// (ND, either may be transposed), C to GM (ND), the bias a float row in GM.
+// (ND, either may be transposed; A may be a VECTOR, a one-row ND), C to GM (ND, ND_ALIGN or NZ),
+// into the caller's L0C (CO1), or into UB (VECIN: through the workspace, see GetTensorC).
 //
 // It runs on the twin's basic operations, so each step is the instruction it is on the device
-// and costs what the pipe model says: per base block (baseM x baseN of C, iterateOrder 0: M
-// moves first) and per k step (baseK):
-//   DataCopy GM -> L1 with ND2NZ (MTE2) of the A and B tiles,
-//   LoadData L1 -> L0A / L0B (MTE1; B not transposed and A transposed with the 16 x 16 transpose),
-//   Mmad into L0C (M; the first k step starts from zero or from the bias, copied GM -> L1 -> bias
-//   table), then Fixpipe L0C -> GM (FIXPIPE) with the conversion to C's type.
-// L1 and L0A/L0B tiles are double-buffered through TQue (dbL0A/dbL0B), L0C single; A and B are
+// and costs what the pipe model says: per base block (baseM x baseN of C) and per k step (baseK):
+//   A and B tiles GM -> L1 -> L0A / L0B (npusim/ascendc/matmul_load.h: MTE2 ND2NZ, MTE1),
+//   Mmad into L0C (M; the first k step starts from zero or from the bias, copied GM -> L1 ->
+//   bias table), then the write-out (npusim/ascendc/matmul_output.h: Fixpipe L0C -> GM).
+// Block order: M moves first (iterateOrder 0, the tiling's), N first with iterateOrder 1 (the
+// tiling's or the config's). L1 and L0A/L0B tiles are double-buffered, L0C single; A and B are
 // loaded again for every base block (the tiling's stepM/N/Ka/Kb L1 reuse is not modelled).
-// Not supported (a kernel error naming the call): C in local memory (VECIN/VECOUT: the fused
-// examples' mixed AIC/AIV kernels), NZ formats, batch Matmul, atomic write-out, transposed A or
-// untransposed B with 8- or 32-bit inputs (their L1 -> L0 transposes need LoadDataWithTranspose).
+//
+// Config (npusim/ascendc/matmul_config.h): iterateOrder and isPartialOutput (each Iterate one k
+// step, not accumulated) change what is computed; enUnitFlag sets the unitFlag fields of Mmad
+// and Fixpipe; a MatmulApiStaticTiling MM_CFG gives the tiling when REGIST_MATMUL_OBJ has none.
+// The other options (Norm / MDL / IBShare / BasicBlock, preload, K reorder, A2/B2 sharing, mix
+// dual master, UB reuse, ...) only choose among schedules of the same data flow on the device;
+// npusim runs the one above for all of them. MatmulCallBackFunc's copy functions replace the
+// GM -> L1 loads and the write-out. IterateBatch runs one such Matmul per batch (BSNGD and
+// NORMAL layouts). The policy argument: npusim/ascendc/matmul_policy.h (triangle policies skip
+// blocks). In a __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
+// npusim/ascendc/matmul_mix.h.
+// Not supported (a kernel error naming the call): A/B in L1 (TSCM), NZ inputs, transposed A or
+// untransposed B with 8- or 32-bit inputs (their L1 -> L0 transposes need
+// LoadDataWithTranspose), enPartialSum, IterateBatch with unequal batch counts.
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <vector>
 #include <type_traits>
 
 #include "kernel_tiling/kernel_tiling.h"
 #include "npusim/ascendc/cube_ops.h"
-#include "npusim/ascendc/data_copy.h"
+#include "npusim/ascendc/matmul_batch.h"
+#include "npusim/ascendc/matmul_config.h"
+#include "npusim/ascendc/matmul_load.h"
+#include "npusim/ascendc/matmul_mix.h"
+#include "npusim/ascendc/matmul_output.h"
+#include "npusim/ascendc/matmul_policy.h"
 #include "npusim/ascendc/matmul_types.h"
 #include "npusim/ascendc/mmad_bias.h"
 #include "npusim/ascendc/tensor.h"
@@ -33,26 +51,27 @@ namespace AscendC {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE,
           class BIAS_TYPE = MatmulType<TPosition::GM, CubeFormat::ND, float>,
-          const MatmulConfig& MM_CFG = CFG_NORM, class... Policies>
+          const auto& MM_CFG = CFG_NORM, class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          NPUSIM_MATMUL_POLICY_PARAM>
 class Matmul {
   using SrcT = typename A_TYPE::T;
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   using L0cT = std::conditional_t<sizeof(SrcT) == 1, std::int32_t, float>;
-  static constexpr std::uint32_t kK0 = 32 / sizeof(SrcT);          // fractal depth
-  static constexpr std::uint32_t kKAlign = kK0 > 16 ? kK0 : 16;    // k tiles: both A's and B's
-  static constexpr std::uint32_t kFrac = 512 / sizeof(SrcT);       // elements per fractal
+  using Out = npusim::ascendc::mm::Output<DstT, L0cT, C_TYPE::format, MM_CB::kCopyOut>;
+  static constexpr MatmulConfig kCfg = npusim::ascendc::mm::config_of(MM_CFG);
+  static constexpr npusim::ascendc::mm::Policy kPolicy = MATMUL_POLICY<MM_CFG>::kPolicy;
   static_assert(std::is_same_v<SrcT, typename B_TYPE::T>, "Matmul: A and B need one type");
 
  public:
   Matmul() = default;
 
-  /// REGIST_MATMUL_OBJ's call: the tiling (copied) and the pipe whose L1/L0 buffers it takes.
+  /// REGIST_MATMUL_OBJ's call: the tiling (copied; nullptr: the MatmulApiStaticTiling MM_CFG)
+  /// and the pipe whose L1/L0 buffers it takes.
   void Init(const TCubeTiling* tiling, TPipe* tpipe = nullptr) {
-    if (tiling == nullptr) npusim::ascendc::fail("Matmul::Init", "no tiling");
     if (tpipe == nullptr) tpipe = GetTPipePtr();
     if (tpipe == nullptr) npusim::ascendc::fail("Matmul::Init", "no TPipe");
-    t_ = *tiling;
+    t_ = tiling != nullptr ? *tiling : static_tiling();
     if (t_.baseM <= 0 || t_.baseN <= 0 || t_.baseK <= 0 || t_.singleCoreM <= 0 ||
         t_.singleCoreN <= 0 || t_.singleCoreK <= 0)
       npusim::ascendc::fail("Matmul::Init", "tiling without base/single-core shape "
@@ -60,34 +79,52 @@ class Matmul {
                             t_.baseM, t_.baseN, t_.baseK, t_.singleCoreM, t_.singleCoreN,
                             t_.singleCoreK);
     check_types();
-    org_m_ = t_.M;
-    org_n_ = t_.N;
-    org_ka_ = t_.Ka;
-    org_kb_ = t_.Kb;
+    SetOrgShape(t_.M, t_.N, t_.Ka, t_.Kb);
     single_m_ = t_.singleCoreM;
     single_n_ = t_.singleCoreN;
     single_k_ = t_.singleCoreK;
-    const std::uint32_t bm = align(t_.baseM, 16), bn = align(t_.baseN, 16),
-                        bk = align(t_.baseK, kKAlign);
-    tpipe->InitBuffer(qa1_, 2, bm * bk * sizeof(SrcT));
-    tpipe->InitBuffer(qb1_, 2, bk * bn * sizeof(SrcT));
-    tpipe->InitBuffer(qa2_, 2, bm * bk * sizeof(SrcT));
-    tpipe->InitBuffer(qb2_, 2, bk * bn * sizeof(SrcT));
-    tpipe->InitBuffer(qc_, 1, bm * bn * sizeof(L0cT));
-    if (t_.isBias) {
-      tpipe->InitBuffer(qbias1_, 1, align(bn * sizeof(L0cT), 32));
-      tpipe->InitBuffer(qbias2_, 1, align(bn * sizeof(L0cT), 32));
-    }
+    order_n_ = kCfg.iterateOrder == IterateOrder::UNDEF
+        ? t_.iterateOrder == 1 : kCfg.iterateOrder == IterateOrder::ORDER_N;
     inited_ = true;
+    if (npusim::ascendc::mm::in_mix() && g_coreType == AIV) {  // a client: the AIC computes
+      mix_idx_ = static_cast<int>(npusim::ascendc::mm::mix_register_client());
+      return;
+    }
+    if (buffers_) return;  // Init again (REGIST_MATMUL_OBJ and the kernel's own): same buffers
+    buffers_ = true;
+    // isA2B2Shared: the Matmuls share L0A/L0B double buffers on the device; here each takes one.
+    const std::int32_t l0_bufs = kCfg.isA2B2Shared ? 1 : 2;
+    a_.init(tpipe, t_.baseM, t_.baseK, l0_bufs);
+    b_.init(tpipe, t_.baseK, t_.baseN, l0_bufs);
+    out_.init(tpipe, t_.baseN);
+    if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: an L0C block for each
+      tpipe->InitBuffer(mix_c_, npusim::ascendc::mm::mix_aivs() * l0c_block() * 4);
+      npusim::ascendc::mm::mix_register_server(this, &Matmul::serve);
+    } else if (!user_l0c_) {
+      tpipe->InitBuffer(qc_, 1, l0c_block() * 4);
+    }
+    if (t_.isBias) {
+      tpipe->InitBuffer(qbias1_, 1, align(t_.baseN * sizeof(L0cT), 32));
+      tpipe->InitBuffer(qbias2_, 1, align(t_.baseN * sizeof(L0cT), 32));
+    }
+  }
+  Matmul(const Matmul&) = delete;
+  Matmul& operator=(const Matmul&) = delete;
+  /// A mix client's last Matmul lets the AIC stop serving (npusim/ascendc/matmul_mix.h).
+  ~Matmul() {
+    if (mix_idx_ >= 0 && std::uncaught_exceptions() == 0)
+      npusim::ascendc::mm::mix_release_client();
   }
 
   void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
-    (void)orgKc;
     org_m_ = orgM;
     org_n_ = orgN;
     org_ka_ = orgKa;
     org_kb_ = orgKb;
+    org_kc_ = orgKc > 0 ? orgKc : orgN;
+    a_.set_pitch(a_.trans() ? org_m_ : org_ka_);
+    b_.set_pitch(b_.trans() ? org_kb_ : org_n_);
   }
   void SetSingleShape(int singleM, int singleN, int singleK) {
     SetTail(singleM, singleN, singleK);
@@ -98,14 +135,14 @@ class Matmul {
     if (tailN > 0) single_n_ = tailN;
     if (tailK > 0) single_k_ = tailK;
   }
-  void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = false) {
-    a_ = gm;
-    trans_a_ = isTransposeA;
+  void SetTensorA(const GlobalTensor<SrcT>& gm, bool isTransposeA = A_TYPE::isTrans) {
+    a_.set(gm, isTransposeA);
+    a_.set_pitch(isTransposeA ? org_m_ : org_ka_);
     next_ = 0;
   }
-  void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = false) {
-    b_ = gm;
-    trans_b_ = isTransposeB;
+  void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = B_TYPE::isTrans) {
+    b_.set(gm, isTransposeB);
+    b_.set_pitch(isTransposeB ? org_kb_ : org_n_);
     next_ = 0;
   }
   void SetBias(const GlobalTensor<BiasT>& gm) {
@@ -124,26 +161,38 @@ class Matmul {
   void ClearBias() { has_bias_ = false; }
   /// A scratch UB buffer for format conversions on Atlas 200I/500 A2; not needed here.
   void SetLocalWorkspace(const LocalTensor<std::uint8_t>& tmp) { (void)tmp; }
+  /// The values the MatmulCallBackFunc functions receive as tilingPtr / dataPtr.
+  void SetUserDefInfo(std::uint64_t tilingPtr) { tiling_ptr_ = tilingPtr; }
+  void SetSelfDefineData(std::uint64_t dataPtr) { data_ptr_ = dataPtr; }
+  /// Dequantisation on the write-out: one scale for every column, or one per column (GM).
+  void SetQuantScalar(std::uint64_t quantScalar) { out_.set_quant_scalar(quantScalar); }
+  void SetQuantVector(const GlobalTensor<std::uint64_t>& quantTensor) {
+    out_.set_quant_vector(quantTensor);
+  }
 
   /// Computes the next base block of C into L0C; false when every block is done.
+  /// Iterate<false>: every block at once, each written to the workspace (SetWorkspace) for the
+  /// GetTensorC<false> calls that follow, one block each, in order.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false) {
-    if (enPartialSum)
-      npusim::ascendc::fail("Matmul::Iterate", "enPartialSum is not supported by the simulator");
-    check_ready("Matmul::Iterate");
-    if (pending_)
-      npusim::ascendc::fail("Matmul::Iterate", "the previous block was not taken (GetTensorC)");
-    const int m_iter = ceil(single_m_, t_.baseM), n_iter = ceil(single_n_, t_.baseN);
-    if (next_ >= m_iter * n_iter) {
-      next_ = 0;
-      return false;
+    if constexpr (sync) {
+      return iterate_into(enPartialSum, nullptr);
+    } else {
+      const GlobalTensor<DstT> ws = workspace("Matmul::Iterate<false>");
+      async_rows_.clear();
+      async_next_ = 0;
+      while (iterate_into(enPartialSum, nullptr)) {
+        write_to_ws(ws[async_rows_.size() * t_.baseM * ub_pitch()]);
+        async_rows_.push_back(static_cast<std::uint32_t>(len_m_));
+      }
+      return !async_rows_.empty();
     }
-    cur_m_ = next_ % m_iter;
-    cur_n_ = next_ / m_iter;
-    ++next_;
-    compute_block();
-    pending_ = true;
-    return true;
+  }
+  /// The same into the caller's L0C tensor (C in CO1), which it then writes out itself.
+  template <bool sync = true, class T>
+  bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix) {
+    static_assert(std::is_same_v<T, L0cT>, "Matmul::Iterate: L0C holds the accumulator type");
+    return iterate_into(enPartialSum, &localCmatrix);
   }
 
   /// Writes the block of the last Iterate to GM: at its place in C (row pitch N of SetOrgShape)
@@ -152,21 +201,54 @@ class Matmul {
   void GetTensorC(const GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
     if (!pending_) npusim::ascendc::fail("Matmul::GetTensorC", "no block computed (Iterate)");
-    if (enAtomic != 0)
-      npusim::ascendc::fail("Matmul::GetTensorC", "atomic write-out is not supported by the "
-                            "simulator");
-    write_block(gm, enSequentialWrite);
     pending_ = false;
+    if (mix_idx_ >= 0) {
+      mix_get(gm, block_view(enSequentialWrite), enAtomic);
+      return;
+    }
+    LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
+    out_.write(gm, c, block_view(enSequentialWrite), enAtomic, unit_flag(), tiling_ptr_,
+               data_ptr_);
+    qc_.FreeTensor(c);
   }
+  /// Writes the block of the last Iterate into UB (C in VECIN): Fixpipe L0C -> GM into the
+  /// workspace (SetWorkspace, else the system workspace), then DataCopy GM -> UB (MTE2) as
+  /// m x baseN (rows baseN apart, rounded up to 32 bytes) at dst. GetTensorC<false>: the next
+  /// block Iterate<false> left in the workspace, GM -> UB.
   template <bool sync = true>
   void GetTensorC(const LocalTensor<DstT>& dst, std::uint8_t enAtomic = 0,
                   bool enSequentialWrite = false) {
-    (void)dst, (void)enAtomic, (void)enSequentialWrite;
-    npusim::ascendc::fail("Matmul::GetTensorC", "C in local memory (VECIN) needs mixed AIC/AIV "
-                          "kernels, which the simulator does not run yet");
+    (void)enSequentialWrite;
+    if (enAtomic != 0)
+      npusim::ascendc::fail("Matmul::GetTensorC", "enAtomic into local memory is not supported");
+    GlobalTensor<DstT> ws = workspace("Matmul::GetTensorC");
+    std::uint32_t rows = 0;
+    if constexpr (sync) {
+      if (!pending_) npusim::ascendc::fail("Matmul::GetTensorC", "no block computed (Iterate)");
+      write_to_ws(ws);
+      rows = static_cast<std::uint32_t>(len_m_);
+    } else {
+      if (async_next_ >= async_rows_.size())
+        npusim::ascendc::fail("Matmul::GetTensorC<false>", "no block left (Iterate<false>)");
+      ws = ws[async_next_ * t_.baseM * ub_pitch()];
+      rows = async_rows_[async_next_++];
+    }
+    const auto blocks = static_cast<std::uint16_t>(rows * ub_pitch() * sizeof(DstT) / 32);
+    DataCopy(dst, ws, DataCopyParams(1, blocks, 0, 0));
+  }
+  /// GM scratch for C blocks on their way to UB (GetTensorC into local memory).
+  template <class T>
+  void SetWorkspace(GlobalTensor<T>& addr) {
+    workspace_ = reinterpret_cast<GM_ADDR>(addr.GetPhyAddr());
+  }
+  template <class T>
+  void SetWorkspace(__gm__ const T* addr, int size) {
+    (void)size;
+    workspace_ = reinterpret_cast<GM_ADDR>(const_cast<T*>(addr));
   }
 
   /// Every base block of this core's C, written to gm (the core's C start, row pitch N).
+  /// IterateAll<false> is the same: it has issued every instruction when it returns.
   template <bool sync = true>
   void IterateAll(const GlobalTensor<DstT>& gm, std::uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, bool waitIterateAll = false,
@@ -174,7 +256,42 @@ class Matmul {
     (void)waitIterateAll, (void)fakeMsg;
     if (enSequentialWrite)
       npusim::ascendc::fail("Matmul::IterateAll", "enSequentialWrite is not supported here");
-    while (Iterate<sync>()) GetTensorC<sync>(gm, enAtomic, false);
+    while (Iterate<true>()) GetTensorC<true>(gm, enAtomic, false);
+  }
+  /// IterateAll<false> has issued every instruction when it returns: nothing is left to wait.
+  void WaitIterateAll() {}
+
+  /// One Matmul per batch: batch i multiplies A's i-th matrix by B's and writes C's i-th
+  /// (npusim/ascendc/matmul_batch.h has the layouts; matrixStride*: elements between two
+  /// matrices instead). Equal batch counts only.
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateBatch(const GlobalTensor<DstT>& gm, std::uint32_t batchA, std::uint32_t batchB,
+                    bool enSequentialWrite, std::uint32_t matrixStrideA = 0,
+                    std::uint32_t matrixStrideB = 0, std::uint32_t matrixStrideC = 0,
+                    bool enPartialSum = false, std::uint8_t enAtomic = 0) {
+    if (enSequentialWrite || enPartialSum)
+      npusim::ascendc::fail("Matmul::IterateBatch", "enSequentialWrite / enPartialSum are not "
+                            "supported by the simulator");
+    const npusim::ascendc::mm::BatchLayout lay =
+        npusim::ascendc::mm::batch_layout<A_TYPE, B_TYPE, C_TYPE>(t_, a_.trans(), b_.trans(),
+                                                                  batchA, batchB);
+    const GlobalTensor<SrcT> a0 = a_.gm(), b0 = b_.gm();
+    const GlobalTensor<BiasT> bias0 = bias_;
+    const int org_kc = org_kc_;
+    org_kc_ = lay.c_pitch;
+    for (std::uint32_t i = 0; i < lay.batch; ++i) {
+      a_.set(a0[i * (matrixStrideA > 0 ? matrixStrideA : lay.a_step)], a_.trans());
+      b_.set(b0[i * (matrixStrideB > 0 ? matrixStrideB : lay.b_step)], b_.trans());
+      a_.set_pitch(static_cast<std::uint64_t>(lay.a_pitch));
+      b_.set_pitch(static_cast<std::uint64_t>(lay.b_pitch));
+      if (has_bias_ && kCfg.isBiasBatch) bias_ = bias0[i * static_cast<std::uint64_t>(t_.N)];
+      next_ = 0;
+      IterateAll<sync>(gm[i * (matrixStrideC > 0 ? matrixStrideC : lay.c_step)], enAtomic);
+    }
+    bias_ = bias0;
+    org_kc_ = org_kc;
+    SetTensorA(a0, a_.trans());
+    SetTensorB(b0, b_.trans());
   }
 
   void End() {
@@ -184,15 +301,48 @@ class Matmul {
 
  private:
   static std::uint32_t align(std::uint32_t v, std::uint32_t a) { return (v + a - 1) / a * a; }
+  std::uint32_t ub_pitch() const { return align(t_.baseN, 32 / sizeof(DstT)); }
+
+  /// This block's part of the workspace: SetWorkspace's, else the system workspace's slice
+  /// of the block (one base block each).
+  GlobalTensor<DstT> workspace(const char* op) const {
+    GlobalTensor<DstT> ws;
+    if (workspace_ != nullptr) {
+      ws.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(workspace_));
+      return ws;
+    }
+    GM_ADDR sys = GetSysWorkSpacePtr();
+    if (sys == nullptr)
+      npusim::ascendc::fail(op, "C into local memory goes through GM: SetWorkspace first (or a "
+                            "kernel with a __kfc_workspace__ parameter)");
+    ws.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(sys));
+    return ws[static_cast<std::uint64_t>(GetBlockIdx()) * align(t_.baseM, 16) * ub_pitch()];
+  }
   static int ceil(int a, int b) { return (a + b - 1) / b; }
+  static int min(int a, int b) { return a < b ? a : b; }
+  std::uint8_t unit_flag() const { return kCfg.enUnitFlag ? 3 : 0; }
+
+  static TCubeTiling static_tiling() {
+    TCubeTiling t{};
+    if constexpr (npusim::ascendc::mm::is_static_tiling<decltype(MM_CFG)>()) {
+      npusim::ascendc::mm::copy_static_tiling(MM_CFG, t);
+    } else {
+      npusim::ascendc::fail("Matmul::Init", "no tiling (REGIST_MATMUL_OBJ without one needs a "
+                            "MatmulApiStaticTiling as the Matmul's MM_CFG)");
+    }
+    return t;
+  }
 
   static void check_types() {
     const char* what = nullptr;
     if (A_TYPE::pos != TPosition::GM || B_TYPE::pos != TPosition::GM)
       what = "A and B must be in GM";
-    else if (A_TYPE::format != CubeFormat::ND || B_TYPE::format != CubeFormat::ND ||
-             C_TYPE::format != CubeFormat::ND)
-      what = "A, B and C must be ND";
+    else if ((A_TYPE::format != CubeFormat::ND && A_TYPE::format != CubeFormat::VECTOR) ||
+             B_TYPE::format != CubeFormat::ND)
+      what = "A must be ND or VECTOR (one row), B ND";
+    else if (C_TYPE::pos == TPosition::A1 || C_TYPE::pos == TPosition::B1 ||
+             C_TYPE::pos == TPosition::TSCM)
+      what = "C must be in GM, UB (VECIN/VECOUT) or L0C (CO1)";
     else if (BIAS_TYPE::pos != TPosition::GM)
       what = "the bias must be in GM";
     if (what != nullptr)
@@ -202,12 +352,54 @@ class Matmul {
 
   void check_ready(const char* op) const {
     if (!inited_) npusim::ascendc::fail(op, "the Matmul was not initialised (REGIST_MATMUL_OBJ)");
-    if (a_.GetPhyAddr() == nullptr || b_.GetPhyAddr() == nullptr)
-      npusim::ascendc::fail(op, "SetTensorA and SetTensorB first");
-    if (trans_a_ && sizeof(SrcT) != 2)
+    if (!a_.ready() || !b_.ready()) npusim::ascendc::fail(op, "SetTensorA and SetTensorB first");
+    if (a_.trans() && sizeof(SrcT) != 2)
       npusim::ascendc::fail(op, "a transposed A needs a 16-bit type in the simulator");
-    if (!trans_b_ && sizeof(SrcT) != 2)
+    if (!b_.trans() && sizeof(SrcT) != 2)
       npusim::ascendc::fail(op, "an untransposed B needs a 16-bit type in the simulator");
+  }
+
+  bool iterate_into(bool enPartialSum, const LocalTensor<L0cT>* user_c) {
+    if (enPartialSum)
+      npusim::ascendc::fail("Matmul::Iterate", "enPartialSum is not supported by the simulator");
+    check_ready("Matmul::Iterate");
+    if (pending_)
+      npusim::ascendc::fail("Matmul::Iterate", "the previous block was not taken (GetTensorC)");
+    const int m_iter = ceil(single_m_, t_.baseM), n_iter = ceil(single_n_, t_.baseN);
+    const int k_parts = kCfg.isPartialOutput ? ceil(single_k_, t_.baseK) : 1;
+    do {
+      if (next_ >= m_iter * n_iter * k_parts) {
+        next_ = 0;
+        return false;
+      }
+      const int blk = next_ / k_parts;
+      cur_k_ = next_ % k_parts;
+      cur_m_ = order_n_ ? blk / n_iter : blk % m_iter;
+      cur_n_ = order_n_ ? blk % n_iter : blk / m_iter;
+      ++next_;
+    } while (!npusim::ascendc::mm::computes(kPolicy, cur_m_, cur_n_));
+    len_m_ = min(t_.baseM, single_m_ - cur_m_ * t_.baseM);
+    len_n_ = min(t_.baseN, single_n_ - cur_n_ * t_.baseN);
+    if (mix_idx_ >= 0) {
+      if (user_c != nullptr)
+        npusim::ascendc::fail("Matmul::Iterate", "C in L0C cannot be given from an AIV");
+      npusim::ascendc::mm::MixRequest r;
+      r.op = npusim::ascendc::mm::MixOp::kIterate;
+      r.obj = static_cast<std::uint32_t>(mix_idx_);
+      r.client = this;
+      npusim::ascendc::mm::mix_round(r);
+      pending_ = true;
+      return true;
+    }
+    if (user_c != nullptr) {
+      compute_block(*user_c);
+      return true;
+    }
+    LocalTensor<L0cT> c = qc_.template AllocTensor<L0cT>();
+    compute_block(c);
+    qc_.EnQue(c);
+    pending_ = true;
+    return true;
   }
 
   /// The bias row of block column cur_n_ into the bias table (GM -> L1 -> C2).
@@ -225,128 +417,140 @@ class Matmul {
     return qbias2_.template DeQue<L0cT>();
   }
 
-  /// One k step's A tile (m_len x k_len at row m0, column k0) GM -> L1 -> L0A.
-  LocalTensor<SrcT> load_a(int m_len, int k_len, std::uint64_t m0, std::uint64_t k0) {
-    LocalTensor<SrcT> l1 = qa1_.template AllocTensor<SrcT>();
-    const auto m_pad = static_cast<std::uint16_t>(align(m_len, 16));
-    const auto k_pad = static_cast<std::uint16_t>(align(k_len, 16));
-    if (!trans_a_) {  // A[m][k], row pitch Ka: NZ with m_pad rows per column block
-      DataCopy(l1, a_[m0 * org_ka_ + k0],
-               Nd2NzParams(1, m_len, k_len, 0, org_ka_, m_pad, 1, 0));
-    } else {  // A stored [k][m], row pitch M
-      DataCopy(l1, a_[k0 * org_m_ + m0], Nd2NzParams(1, k_len, m_len, 0, org_m_, k_pad, 1, 0));
-    }
-    qa1_.EnQue(l1);
-    l1 = qa1_.template DeQue<SrcT>();
-    LocalTensor<SrcT> l0 = qa2_.template AllocTensor<SrcT>();
-    const std::uint32_t m1 = m_pad / 16, ka = align(k_len, kKAlign) / kK0;
-    for (std::uint32_t i = 0; i < m1; ++i) {
-      // L0A: fractal (i, kc) at i * ka + kc. Untransposed L1 holds it at kc * m1 + i; the
-      // transposed one holds its transpose at i * (k_pad / 16) + kc.
-      const LoadData2DParams p = trans_a_
-          ? LoadData2DParams(static_cast<std::uint16_t>(i * (k_pad / 16)),
-                             static_cast<std::uint8_t>(ka), 1, 0, 0, true, 0)
-          : LoadData2DParams(static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(ka),
-                             static_cast<std::uint16_t>(m1), 0, 0, false, 0);
-      LoadData(l0[i * ka * kFrac], l1, p);
-    }
-    qa1_.FreeTensor(l1);
-    qa2_.EnQue(l0);
-    return qa2_.template DeQue<SrcT>();
-  }
-
-  /// One k step's B tile (k_len x n_len at row k0, column n0) GM -> L1 -> L0B.
-  LocalTensor<SrcT> load_b(int k_len, int n_len, std::uint64_t k0, std::uint64_t n0) {
-    LocalTensor<SrcT> l1 = qb1_.template AllocTensor<SrcT>();
-    const auto n_pad = static_cast<std::uint16_t>(align(n_len, 16));
-    const auto k_pad = static_cast<std::uint16_t>(align(k_len, 16));
-    if (!trans_b_) {  // B[k][n], row pitch N
-      DataCopy(l1, b_[k0 * org_n_ + n0], Nd2NzParams(1, k_len, n_len, 0, org_n_, k_pad, 1, 0));
-    } else {  // B stored [n][k], row pitch Kb
-      DataCopy(l1, b_[n0 * org_kb_ + k0], Nd2NzParams(1, n_len, k_len, 0, org_kb_, n_pad, 1, 0));
-    }
-    qb1_.EnQue(l1);
-    l1 = qb1_.template DeQue<SrcT>();
-    LocalTensor<SrcT> l0 = qb2_.template AllocTensor<SrcT>();
-    const std::uint32_t n1 = n_pad / 16, kb = align(k_len, kKAlign) / kK0;
-    for (std::uint32_t i = 0; i < kb; ++i) {
-      // L0B: fractal (i, j) at i * n1 + j, [n][k] inside. Untransposed L1 holds its transpose
-      // at j * (k_pad / 16) + i; the transposed one holds it at i * n1 + j.
-      const LoadData2DParams p = trans_b_
-          ? LoadData2DParams(static_cast<std::uint16_t>(i * n1), static_cast<std::uint8_t>(n1), 1,
-                             0, 0, false, 0)
-          : LoadData2DParams(static_cast<std::uint16_t>(i), static_cast<std::uint8_t>(n1),
-                             static_cast<std::uint16_t>(k_pad / 16), 0, 0, true, 0);
-      LoadData(l0[i * n1 * kFrac], l1, p);
-    }
-    qb1_.FreeTensor(l1);
-    qb2_.EnQue(l0);
-    return qb2_.template DeQue<SrcT>();
-  }
-
-  void compute_block() {
-    const int m_len = min(t_.baseM, single_m_ - cur_m_ * t_.baseM);
-    const int n_len = min(t_.baseN, single_n_ - cur_n_ * t_.baseN);
-    const std::uint64_t m0 = static_cast<std::uint64_t>(cur_m_) * t_.baseM;
-    const std::uint64_t n0 = static_cast<std::uint64_t>(cur_n_) * t_.baseN;
-    LocalTensor<L0cT> c = qc_.template AllocTensor<L0cT>();
-    LocalTensor<L0cT> bias;
-    if (has_bias_) bias = load_bias(n_len);
+  /// The k steps of the current block (one with isPartialOutput) into c.
+  void compute_block(const LocalTensor<L0cT>& c) {
+    const int m_len = len_m_, n_len = len_n_;
+    const bool bias = has_bias_ && cur_k_ == 0;
+    LocalTensor<L0cT> bias_bt;
+    if (bias) bias_bt = load_bias(n_len);
     const int k_iter = ceil(single_k_, t_.baseK);
-    for (int ki = 0; ki < k_iter; ++ki) {
+    const int k_first = kCfg.isPartialOutput ? cur_k_ : 0;
+    const int k_end = kCfg.isPartialOutput ? cur_k_ + 1 : k_iter;
+    for (int ki = k_first; ki < k_end; ++ki) {
       const int k_len = min(t_.baseK, single_k_ - ki * t_.baseK);
-      const std::uint64_t k0 = static_cast<std::uint64_t>(ki) * t_.baseK;
-      LocalTensor<SrcT> a = load_a(m_len, k_len, m0, k0);
-      LocalTensor<SrcT> b = load_b(k_len, n_len, k0, n0);
+      const auto m0 = static_cast<std::uint32_t>(cur_m_ * t_.baseM);
+      const auto n0 = static_cast<std::uint32_t>(cur_n_ * t_.baseN);
+      const auto k0 = static_cast<std::uint32_t>(ki * t_.baseK);
+      const auto ml = static_cast<std::uint32_t>(m_len), nl = static_cast<std::uint32_t>(n_len);
+      const auto kl = static_cast<std::uint32_t>(k_len);
+      LocalTensor<SrcT> a = a_.load({m0, k0, ml, kl, cur_m_, ki}, tiling_ptr_, data_ptr_);
+      LocalTensor<SrcT> b = b_.load({k0, n0, kl, nl, ki, cur_n_}, tiling_ptr_, data_ptr_);
+      const bool first = ki == k_first;
       MmadParams p(npusim::ascendc::zz_mmad_m(static_cast<std::uint32_t>(m_len)),
-                   static_cast<std::uint16_t>(n_len),
-                   static_cast<std::uint16_t>(k_len), 0, false, ki == 0);
-      if (ki == 0 && has_bias_) {
-        Mmad(c, a, b, bias, p);
+                   static_cast<std::uint16_t>(n_len), static_cast<std::uint16_t>(k_len),
+                   static_cast<std::uint8_t>(ki + 1 == k_end ? unit_flag() : 0), false, first);
+      if (first && bias) {
+        Mmad(c, a, b, bias_bt, p);
       } else {
         Mmad(c, a, b, p);
       }
-      qa2_.FreeTensor(a);
-      qb2_.FreeTensor(b);
+      a_.free(a);
+      b_.free(b);
     }
-    if (has_bias_) qbias2_.FreeTensor(bias);
-    qc_.EnQue(c);
-    len_m_ = m_len;
-    len_n_ = n_len;
+    if (bias) qbias2_.FreeTensor(bias_bt);
   }
 
-  void write_block(const GlobalTensor<DstT>& gm, bool sequential) {
+  /// The pending block into the workspace at ws (rows ub_pitch() apart) for a copy to UB.
+  void write_to_ws(const GlobalTensor<DstT>& ws) {
+    npusim::ascendc::mm::BlockView v = block_view(true);
+    v.cols = ub_pitch();
+    pending_ = false;
+    if (mix_idx_ >= 0) {
+      mix_get(ws, v, 0);  // the AIC's Fixpipe; its flag orders the copy from ws after it
+      return;
+    }
     LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
-    const std::uint64_t off = sequential ? 0
-        : static_cast<std::uint64_t>(cur_m_) * t_.baseM * org_n_ +
-              static_cast<std::uint64_t>(cur_n_) * t_.baseN;
-    FixpipeParamsV220 p(static_cast<std::uint16_t>(len_n_), static_cast<std::uint16_t>(len_m_),
-                        static_cast<std::uint16_t>(align(len_m_, 16)),
-                        sequential ? static_cast<std::uint32_t>(len_n_)
-                                   : static_cast<std::uint32_t>(org_n_),
-                        false);
-    if constexpr (std::is_same_v<DstT, half>) p.quantPre = QuantMode_t::F322F16;
-    if constexpr (std::is_same_v<DstT, bfloat16_t>) p.quantPre = QuantMode_t::F322BF16;
-    Fixpipe(gm[off], c, p);
+    out_.write(ws, c, v, 0, unit_flag(), tiling_ptr_, data_ptr_);
     qc_.FreeTensor(c);
+    const std::int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::FIX_MTE2);
+    SetFlag<HardEvent::FIX_MTE2>(ev);
+    WaitFlag<HardEvent::FIX_MTE2>(ev);
   }
 
-  static int min(int a, int b) { return a < b ? a : b; }
+  std::uint32_t l0c_block() const { return align(t_.baseM, 16) * align(t_.baseN, 16); }
+
+  /// Mix client: the AIC writes the pending block to gm as v says.
+  void mix_get(const GlobalTensor<DstT>& gm, const npusim::ascendc::mm::BlockView& v,
+               std::uint8_t atomic) {
+    npusim::ascendc::mm::MixRequest r;
+    r.op = npusim::ascendc::mm::MixOp::kGetC;
+    r.obj = static_cast<std::uint32_t>(mix_idx_);
+    r.client = this;
+    r.dst = gm.GetPhyAddr();
+    r.row0 = v.row0;
+    r.col0 = v.col0;
+    r.rows = v.rows;
+    r.cols = v.cols;
+    r.atomic = atomic;
+    npusim::ascendc::mm::mix_round(r);
+  }
+
+  /// Mix server (the AIC): takes the client's state and serves its request into L0C block aiv.
+  static void serve(void* self, const npusim::ascendc::mm::MixRequest& r, std::uint32_t aiv) {
+    Matmul& m = *static_cast<Matmul*>(self);
+    const Matmul& c = *static_cast<const Matmul*>(r.client);
+    m.adopt(c);
+    const LocalTensor<L0cT> l0c =
+        m.mix_c_.template Get<L0cT>()[static_cast<std::uint64_t>(aiv) * m.l0c_block()];
+    if (r.op == npusim::ascendc::mm::MixOp::kIterate) {
+      m.compute_block(l0c);
+      return;
+    }
+    npusim::ascendc::mm::BlockView v{static_cast<std::uint32_t>(c.len_m_),
+                                     static_cast<std::uint32_t>(c.len_n_), r.row0, r.col0,
+                                     r.rows, r.cols};
+    GlobalTensor<DstT> dst;
+    dst.SetGlobalBuffer(static_cast<__gm__ DstT*>(r.dst));
+    m.out_.write(dst, l0c, v, r.atomic, m.unit_flag(), c.tiling_ptr_, c.data_ptr_);
+  }
+
+  void adopt(const Matmul& c) {
+    a_.set(c.a_.gm(), c.a_.trans());
+    a_.set_pitch(c.a_.pitch());
+    b_.set(c.b_.gm(), c.b_.trans());
+    b_.set_pitch(c.b_.pitch());
+    bias_ = c.bias_;
+    has_bias_ = c.has_bias_;
+    out_.copy_quant(c.out_);
+    tiling_ptr_ = c.tiling_ptr_;
+    data_ptr_ = c.data_ptr_;
+    single_m_ = c.single_m_, single_n_ = c.single_n_, single_k_ = c.single_k_;
+    cur_m_ = c.cur_m_, cur_n_ = c.cur_n_, cur_k_ = c.cur_k_;
+    len_m_ = c.len_m_, len_n_ = c.len_n_;
+  }
+
+  npusim::ascendc::mm::BlockView block_view(bool sequential) const {
+    npusim::ascendc::mm::BlockView v;
+    v.m_len = static_cast<std::uint32_t>(len_m_);
+    v.n_len = static_cast<std::uint32_t>(len_n_);
+    v.row0 = sequential ? 0 : static_cast<std::uint64_t>(cur_m_) * t_.baseM;
+    v.col0 = sequential ? 0 : static_cast<std::uint64_t>(cur_n_) * t_.baseN;
+    v.rows = sequential ? v.m_len : static_cast<std::uint32_t>(org_m_);
+    v.cols = sequential ? v.n_len : static_cast<std::uint32_t>(org_kc_);
+    return v;
+  }
 
   TCubeTiling t_{};
-  TQue<TPosition::A1, 2> qa1_;
-  TQue<TPosition::B1, 2> qb1_;
-  TQue<TPosition::A2, 2> qa2_;
-  TQue<TPosition::B2, 2> qb2_;
+  npusim::ascendc::mm::OperandLoader<SrcT, false,
+      npusim::ascendc::mm::copy_in_of<MM_CB::kCopyA1>> a_;
+  npusim::ascendc::mm::OperandLoader<SrcT, true,
+      npusim::ascendc::mm::copy_in_of<MM_CB::kCopyB1>> b_;
+  Out out_;
   TQue<TPosition::CO1, 1> qc_;
+  TBuf<TPosition::CO1> mix_c_;
   TQue<TPosition::C1, 1> qbias1_;
   TQue<TPosition::C2, 1> qbias2_;
-  GlobalTensor<SrcT> a_, b_;
   GlobalTensor<BiasT> bias_;
-  int org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0;
+  std::uint64_t tiling_ptr_ = 0, data_ptr_ = 0;
+  GM_ADDR workspace_ = nullptr;
+  int org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0, org_kc_ = 0;
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
-  int cur_m_ = 0, cur_n_ = 0, next_ = 0, len_m_ = 0, len_n_ = 0;
-  bool trans_a_ = false, trans_b_ = false, has_bias_ = false, pending_ = false, inited_ = false;
+  int cur_m_ = 0, cur_n_ = 0, cur_k_ = 0, next_ = 0, len_m_ = 0, len_n_ = 0;
+  int mix_idx_ = -1;  // a mix client's registration index (-1: computes itself)
+  bool has_bias_ = false, pending_ = false, inited_ = false, order_n_ = false, buffers_ = false;
+  std::vector<std::uint32_t> async_rows_;  // Iterate<false>: rows of each block in the workspace
+  std::size_t async_next_ = 0;
+  static constexpr bool user_l0c_ = C_TYPE::pos == TPosition::CO1;
 };
 
 }  // namespace AscendC

@@ -17,6 +17,7 @@
 #define __mix__(cube_blocks, vector_blocks)
 #define __aicpu__
 #define __gm__
+#define __kfc_workspace__  // the system workspace parameter (rewrite_launch.py sets it)
 #define __ubuf__
 #define __cbuf__
 #define __ca__
