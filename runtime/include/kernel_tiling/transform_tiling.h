@@ -14,6 +14,8 @@
 
 #include <cstdint>
 
+#include "kernel_tiling/ascendc_types.h"
+
 /// Pad: the source rows (srcHeight x srcWidth, of which srcOriWidth valid), the destination
 /// row pitch (dstWidth: srcWidth rounded up to 32 bytes) and the element size.
 #define NPUSIM_PAD_TILING_FIELDS(X) \
@@ -84,19 +86,6 @@ namespace AscendC {
 /// TopK's two algorithms (the twin runs the same instructions for both): TOPK_NORMAL, one
 /// index row shared by every row; TOPK_NSMALL, rows of 32 with an index row each.
 enum class TopKMode : std::int32_t { TOPK_NORMAL = 0, TOPK_NSMALL = 1 };
-
-/// TransData's formats and format pairs (lib/transform/trans_data.h; the host's
-/// GetTransDataMaxMinTmpSize takes the same).
-enum class DataFormat : std::uint8_t {
-  ND = 0,
-  NZ,
-  NCHW,
-  NC1HWC0,
-  NHWC,
-  NCDHW,
-  NDC1HWC0,
-  FRACTAL_Z_3D,
-};
 
 struct TransDataConfig {
   DataFormat srcFormat;

@@ -13,18 +13,9 @@
 #include <cstdint>
 
 #include "tiling/tensor_shape.h"
+#include "kernel_tiling/ascendc_types.h"
 
 namespace AscendC {
-
-/// Element types of the reduction tiling functions (the graph engine's numbering).
-enum class TensorDataType : std::int32_t {
-  DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6,
-  DT_UINT16 = 7, DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12,
-  DT_BF16 = 27
-};
-
-/// Which axes are reduced (R) and kept (A); the twin has AR and RA.
-enum class ReducePattern : std::uint32_t { AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA };
 
 }  // namespace AscendC
 

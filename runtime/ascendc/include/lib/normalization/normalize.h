@@ -17,10 +17,9 @@
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/norm_common.h"
 #include "npusim/ascendc/high_level_tmp.h"
+#include "kernel_tiling/ascendc_types.h"
 
 namespace AscendC {
-
-enum class ReducePattern : std::uint8_t { AR = 0, RA };
 
 struct NormalizeConfig {
   ReducePattern reducePattern = ReducePattern::AR;

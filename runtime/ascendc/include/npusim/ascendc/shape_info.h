@@ -8,18 +8,9 @@
 
 #include <cstdint>
 
-namespace AscendC {
+#include "kernel_tiling/ascendc_types.h"
 
-enum class DataFormat : std::uint8_t {
-  ND = 0,
-  NZ,
-  NCHW,
-  NC1HWC0,
-  NHWC,
-  NCDHW,
-  NDC1HWC0,
-  FRACTAL_Z_3D
-};
+namespace AscendC {
 
 inline constexpr std::uint32_t K_MAX_SHAPE_DIM = 8;
 
