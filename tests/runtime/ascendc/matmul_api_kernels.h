@@ -25,6 +25,9 @@ void matmul_upper(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling)
 void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 /// int8 A[M][K], B stored [N][K] -> half C, dequantised by the float scale at `scale`.
 void matmul_int8_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling);
+/// The Matmul served across AIC and AIV: run as __mix__(1, 2), each AIV's part (singleCoreM
+/// rows) through UB (C in VECIN, workspace `ws` of M x N floats) to C.
+void matmul_mix(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR c, GM_ADDR tiling);
 /// IterateBatch of tiling.BatchNum NORMAL-layout matrices (A: M x K, B: K x N, C: M x N each).
 void batch_matmul_normal(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 

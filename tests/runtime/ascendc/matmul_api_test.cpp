@@ -169,10 +169,12 @@ TEST(MatmulApi, SimulatedTimeGrowsWithTheWork) {
   EXPECT_GT(tb, 4 * ts);  // 16 times the MACs, 8 times the loads
 }
 
-/// Instructions of block 0 on `pipe`.
+/// Instructions of block `block` on `pipe` (cross-core flag sets and waits left out).
 int count(const npusim::ascendc::RunResult& r, Pipe pipe, std::size_t block = 0) {
+  using npusim::ascendc::Op;
   int n = 0;
-  for (const auto& in : r.blocks[block].trace.instrs) n += in.pipe == pipe;
+  for (const auto& in : r.blocks[block].trace.instrs)
+    n += in.pipe == pipe && in.op != Op::kSyncSet && in.op != Op::kSyncWait;
   return n;
 }
 
@@ -337,6 +339,31 @@ TEST(MatmulApiOptions, IterateBatchRunsOneMatmulPerBatch) {
   // Three matmuls take longer than one (by less than three times: their pipes overlap).
   EXPECT_GT(block_time(r), block_time(r1) + block_time(r1) / 4);
   EXPECT_LT(block_time(r), 3 * block_time(r1));
+}
+
+TEST(MatmulApiOptions, MixKernelAivsDriveTheAicComputes) {
+  // 64 x 32 x 32 on one AI Core: each AIV takes 32 rows, two 32 x 16 blocks.
+  Problem p = make(64, 32, 32, false, false, false);
+  TCubeTiling t = tiling(64, 32, 32, 32, 32, 32, 16, 32, false);
+  std::vector<float> c(64 * 32, -1.0f), ws(64 * 32, 0.0f);
+  auto r = npusim::ascendc::run_mix_blocks(
+      npusim::ascendc::MixShape{1, 2}, &matmul_api_kernels::matmul_mix, 1u,
+      reinterpret_cast<GM_ADDR>(p.a.data()), reinterpret_cast<GM_ADDR>(p.b.data()),
+      reinterpret_cast<GM_ADDR>(ws.data()), reinterpret_cast<GM_ADDR>(c.data()),
+      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.members.ok()) << r.members.first_error();
+  expect_near(p, c, 1e-3f);
+  // The cube work is the AIC's (member 0): 4 blocks of one k step; the AIVs copy each block
+  // GM -> UB (MTE2) and UB -> GM (MTE3) and use no cube pipe.
+  EXPECT_EQ(count(r.members, Pipe::kCube, 0), 4);
+  EXPECT_EQ(count(r.members, Pipe::kFixpipe, 0), 4);
+  for (std::size_t aiv : {1u, 2u}) {
+    EXPECT_EQ(count(r.members, Pipe::kCube, aiv), 0);
+    EXPECT_EQ(count(r.members, Pipe::kMte2, aiv), 2);
+    EXPECT_EQ(count(r.members, Pipe::kMte3, aiv), 2);
+  }
+  ASSERT_EQ(r.blocks.size(), 1u);
+  EXPECT_GT(r.blocks[0].instrs.size(), 0u);
 }
 
 }  // namespace

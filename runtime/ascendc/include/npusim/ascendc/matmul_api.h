@@ -87,7 +87,7 @@ class Matmul {
         ? t_.iterateOrder == 1 : kCfg.iterateOrder == IterateOrder::ORDER_N;
     inited_ = true;
     if (npusim::ascendc::mm::in_mix() && g_coreType == AIV) {  // a client: the AIC computes
-      mix_idx_ = static_cast<int>(npusim::ascendc::mm::mix_register_client());
+      if (mix_idx_ < 0) mix_idx_ = static_cast<int>(npusim::ascendc::mm::mix_register_client());
       return;
     }
     if (buffers_) return;  // Init again (REGIST_MATMUL_OBJ and the kernel's own): same buffers
@@ -97,8 +97,8 @@ class Matmul {
     a_.init(tpipe, t_.baseM, t_.baseK, l0_bufs);
     b_.init(tpipe, t_.baseK, t_.baseN, l0_bufs);
     out_.init(tpipe, t_.baseN);
-    if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: an L0C block for each
-      tpipe->InitBuffer(mix_c_, npusim::ascendc::mm::mix_aivs() * l0c_block() * 4);
+    if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: one L0C block
+      tpipe->InitBuffer(mix_c_, l0c_block() * 4);
       npusim::ascendc::mm::mix_register_server(this, &Matmul::serve);
     } else if (!user_l0c_) {
       tpipe->InitBuffer(qc_, 1, l0c_block() * 4);
@@ -380,14 +380,9 @@ class Matmul {
     } while (!npusim::ascendc::mm::computes(kPolicy, cur_m_, cur_n_));
     len_m_ = min(t_.baseM, single_m_ - cur_m_ * t_.baseM);
     len_n_ = min(t_.baseN, single_n_ - cur_n_ * t_.baseN);
-    if (mix_idx_ >= 0) {
+    if (mix_idx_ >= 0) {  // the AIC computes the block when it is asked for it (GetTensorC)
       if (user_c != nullptr)
         npusim::ascendc::fail("Matmul::Iterate", "C in L0C cannot be given from an AIV");
-      npusim::ascendc::mm::MixRequest r;
-      r.op = npusim::ascendc::mm::MixOp::kIterate;
-      r.obj = static_cast<std::uint32_t>(mix_idx_);
-      r.client = this;
-      npusim::ascendc::mm::mix_round(r);
       pending_ = true;
       return true;
     }
@@ -485,17 +480,16 @@ class Matmul {
     npusim::ascendc::mm::mix_round(r);
   }
 
-  /// Mix server (the AIC): takes the client's state and serves its request into L0C block aiv.
+  /// Mix server (the AIC): computes the client's pending block (its state: tensors, shapes,
+  /// block) into L0C and writes it where the request says.
   static void serve(void* self, const npusim::ascendc::mm::MixRequest& r, std::uint32_t aiv) {
+    (void)aiv;
+    if (r.op != npusim::ascendc::mm::MixOp::kGetC) return;
     Matmul& m = *static_cast<Matmul*>(self);
     const Matmul& c = *static_cast<const Matmul*>(r.client);
     m.adopt(c);
-    const LocalTensor<L0cT> l0c =
-        m.mix_c_.template Get<L0cT>()[static_cast<std::uint64_t>(aiv) * m.l0c_block()];
-    if (r.op == npusim::ascendc::mm::MixOp::kIterate) {
-      m.compute_block(l0c);
-      return;
-    }
+    const LocalTensor<L0cT> l0c = m.mix_c_.template Get<L0cT>();
+    m.compute_block(l0c);
     npusim::ascendc::mm::BlockView v{static_cast<std::uint32_t>(c.len_m_),
                                      static_cast<std::uint32_t>(c.len_n_), r.row0, r.col0,
                                      r.rows, r.cols};

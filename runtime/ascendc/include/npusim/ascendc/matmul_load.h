@@ -42,12 +42,16 @@ class OperandLoader {
   static constexpr std::uint32_t kInnerBlock = kIsB ? 16 : kK0;
 
  public:
-  /// Buffers for tiles up to outer_max x inner_max: two in L1, l0_bufs in L0.
+  /// Buffers for tiles up to outer_max x inner_max: two in L1, l0_bufs in L0 (one when L0 has
+  /// no room for more: a kernel's second Matmul).
   void init(AscendC::TPipe* pipe, std::uint32_t outer_max, std::uint32_t inner_max,
             std::int32_t l0_bufs) {
     const std::uint32_t bytes =
         align_up(outer_max, kOuterAlign) * align_up(inner_max, kInnerAlign) * sizeof(SrcT);
     pipe->InitBuffer(q1_, 2, bytes);
+    const Mem l0 = kIsB ? Mem::kL0b : Mem::kL0a;
+    const std::uint32_t room = block().capacity(l0) - block().used(l0);
+    if (l0_bufs > 1 && room < 2 * bytes) l0_bufs = 1;
     pipe->InitBuffer(q2_, l0_bufs, bytes);
   }
   /// The operand: GM start, transposed or not, elements per GM row.

@@ -3,10 +3,11 @@
 // the AIC of their AI Core serves it, as on the device.
 //   REGIST_MATMUL_OBJ on the AIC registers its Matmuls as servers and then serves (mix_serve)
 //   until every AIV is done, then leaves the kernel; on an AIV it registers client Matmuls,
-//   which keep the API's state (tensors, shapes, which block is next) and send each call that
-//   needs the cube to the AIC as a request: Iterate (the AIC computes the block into its L0C:
-//   one L0C block per AIV), GetTensorC (the AIC's Fixpipe writes it to GM: C itself, or the
-//   workspace when C is in UB, from where the AIV copies it GM -> UB on its MTE2).
+//   which keep the API's state (tensors, shapes, which block is next) and send GetTensorC to the
+//   AIC as a request: the AIC computes the block Iterate chose (its loads, Mmads) into its L0C
+//   and its Fixpipe writes it to GM: C itself, or the workspace when C is in UB, from where the
+//   AIV copies it GM -> UB on its MTE2. (Iterate itself asks nothing: the block is computed
+//   when it is taken, so one L0C block serves both AIVs.)
 //   Requests go round by round: in each round every AIV posts one request (kNone when it has
 //   nothing to ask) and sets cross-core flag kReqFlag (mode 2); the AIC waits for it (both AIVs'
 //   sets), serves the requests in AIV order and sets kAckFlag (after its Fixpipe or Mmad work),
