@@ -35,8 +35,9 @@ using F4 = float __attribute__((vector_size(16)));
 using U4 = std::uint32_t __attribute__((vector_size(16)));
 using I4 = std::int32_t __attribute__((vector_size(16)));
 
-/// Mmad's GEMV mode: m == 1 reads A as k contiguous elements (Mmad documentation).
-bool is_gemv(const AscendC::MmadParams& p) { return p.m == 1 && !p.disableGemv; }
+/// Mmad's GEMV mode: m == 1 reads A as k contiguous elements (Mmad documentation; only Ascend
+/// 950 can turn it off, MmadParams::disableGemv, which these A2/A3 parameters do not have).
+bool is_gemv(const AscendC::MmadParams& p) { return p.m == 1; }
 
 std::uint32_t k0_of_type(DType t) {
   switch (t) {

@@ -172,8 +172,8 @@ TEST(DataCopyPadValue, SetPadValueFillsThePaddingWhenIsPadIsFalse) {
 float gemv_b(int k, int n) { return static_cast<float>((k * 5 + n) % 9) - 4.0f; }
 float gemv_a(int k) { return static_cast<float>(k % 11) - 5.0f; }
 
-// 1 x 40 by 40 x 32 (half): with GEMV, A is 40 contiguous halves in L0A; with disableGemv (and
-// m == 1) A is row 0 of zZ fractals. out: the two C rows (32 floats each).
+// 1 x 40 by 40 x 32 (half): with GEMV (m == 1), A is 40 contiguous halves in L0A; as row 0 of
+// zZ fractals, m is given as zz_mmad_m(1) (16, rows 1..15 zero). out: the two C rows.
 extern "C" __global__ __cube__ void mmad_gemv(GM_ADDR out) {
   AscendC::InitSocState();
   AscendC::LocalTensor<half> av(AscendC::TPosition::A2, 0, 512);
@@ -193,7 +193,7 @@ extern "C" __global__ __cube__ void mmad_gemv(GM_ADDR out) {
   AscendC::MmadParams p(1, 32, 40);
   AscendC::Mmad(c, av, b, p);
   for (int n = 0; n < 32; ++n) o[n] = c((n / 16) * 256 + n % 16);
-  p.disableGemv = true;
+  p.m = npusim::ascendc::zz_mmad_m(1);
   AscendC::Mmad(c, az, b, p);
   for (int n = 0; n < 32; ++n) o[32 + n] = c((n / 16) * 256 + n % 16);
 }
@@ -212,6 +212,7 @@ TEST(MmadGemv, MEqualOneReadsAAsAVector) {
   ASSERT_EQ(t.instrs.size(), 2u);
   EXPECT_EQ(t.instrs[0].op, Op::kMmad);
   EXPECT_EQ(t.instrs[0].m, 1u);
+  EXPECT_EQ(t.instrs[1].m, 16u);
   EXPECT_EQ(costs().cycles(t.instrs[0]), costs().cycles(t.instrs[1]));  // one fractal row both
 }
 

@@ -2,7 +2,7 @@
 // Cube path of the Ascend C twin: LoadData (2D, L1/GM -> L0A/L0B, MTE1/MTE2), Mmad (M pipe) and
 // Fixpipe (L0C -> GM, FIXPIPE pipe).
 // Layouts (Ascend C Mmad documentation): A in L0A is "zZ" — 16 x K0 fractals, row-major inside,
-// row-major between (GEMV: m == 1 without disableGemv, A is k contiguous elements); B in L0B is
+// row-major between (GEMV: with m == 1, A is k contiguous elements, not fractals); B in L0B is
 // "nZ" — K0 x 16 fractals, column-major inside, row-major between; C in L0C is "zN" — 16 x 16
 // fractals, row-major inside, column-major between.
 // K0 = 32 bytes / sizeof(input): 16 for half/bfloat16_t, 32 for int8, 8 for float, 64 for int4.
@@ -97,7 +97,6 @@ struct MmadParams {
   bool kDirectionAlign = false;
   bool cmatrixSource = false;
   bool cmatrixInitVal = true;  // true: C = A*B; false: C += A*B
-  bool disableGemv = false;    // m == 1 reads A as a K-element vector (GEMV) unless set
 };
 
 enum class CO2Layout : std::uint8_t { NZ = 0, ROW_MAJOR, COLUMN_MAJOR };
@@ -316,7 +315,7 @@ NPUSIM_TWIN_FN void mmad_generic(BlockContext& ctx, const CubeOperand& c, const 
       const std::uint32_t ci = ((ni / 16) * m1 + mi / 16) * 256 + (mi % 16) * 16 + ni % 16;
       D acc = accumulate ? cd[ci] : D(0);
       for (std::uint32_t ki = 0; ki < p.k; ++ki) {
-        const std::uint32_t ai = p.m == 1 && !p.disableGemv ? ki :
+        const std::uint32_t ai = p.m == 1 ? ki :
             ((mi / 16) * k1 + ki / kK0) * (16 * kK0) + (mi % 16) * kK0 + ki % kK0;
         const std::uint32_t bi =
             ((ki / kK0) * n1 + ni / 16) * (16 * kK0) + (ni % 16) * kK0 + ki % kK0;
