@@ -30,6 +30,11 @@
 #include <string>
 #include <vector>
 
+// CANN's tiling headers bring securec (memcpy_s): host tiling code copies its structures with it.
+#if __has_include("securec.h")
+#include "securec.h"
+#endif
+
 namespace optiling {
 
 /// The base of every BEGIN_TILING_DATA_DEF class: its fields in order, the bytes of its own
