@@ -1,11 +1,13 @@
 /*
  * SPDX-License-Identifier: Apache-2.0
  * npusim's device tiling structures of the tensor-transform and sort high-level APIs, filled on
- * the host by tiling/transform/{pad,transpose}_tiling.h and tiling/sort/topk_tiling.h (whose BEGIN_TILING_DATA_DEF
- * classes are generated from the same field lists, so SaveToBuffer writes this layout):
+ * the host by tiling/transform/{pad,transpose}_tiling.h and tiling/sort/topk_tiling.h (whose
+ * BEGIN_TILING_DATA_DEF classes are generated from the same field lists, so SaveToBuffer writes
+ * this layout):
  *   AscendC::tiling::PadTiling     Pad (lib/transform/pad.h)
  *   AscendC::tiling::UnPadTiling   UnPad (lib/transform/pad.h)
- *   ConfusionTransposeTiling       Transpose with a TransposeType (lib/transform/confusion_transpose.h)
+ *   ConfusionTransposeTiling       Transpose with a TransposeType
+ *                                  (lib/transform/confusion_transpose.h)
  *   TopkTiling                     TopK (lib/sort/topk.h): 33 words, as CANN's
  * All fields are uint32_t.
  */

@@ -184,8 +184,8 @@ TopkRun run_topk(const TopkCase& c, const std::vector<std::uint8_t>& finish) {
   optiling::TopkTiling t;
   const auto& plat = kPlatform;
   EXPECT_TRUE(TopKTilingFunc(plat, static_cast<int32_t>(c.inner), static_cast<int32_t>(c.outter),
-                             static_cast<int32_t>(c.k), 4, false, TopKMode::TOPK_NORMAL,
-                             c.largest, t));
+                             static_cast<int32_t>(c.k), 4, false, TopKMode::TOPK_NORMAL, c.largest,
+                             t));
   uint32_t max = 0, min = 0;
   EXPECT_TRUE(GetTopKMaxMinTmpSize(plat, static_cast<int32_t>(c.inner),
                                    static_cast<int32_t>(c.outter), false, false,
@@ -195,10 +195,11 @@ TopkRun run_topk(const TopkCase& c, const std::vector<std::uint8_t>& finish) {
   t.SaveToBuffer(bytes.data(), bytes.size());
   std::memcpy(&r.t, bytes.data(), sizeof(r.t));
   EXPECT_EQ(r.t.tmpLocalSize, min);
-  r.run = npusim::ascendc::run_blocks(&topk_kernel<kFinish>, 1, reinterpret_cast<GM_ADDR>(r.x.data()),
-                                      reinterpret_cast<GM_ADDR>(const_cast<std::uint8_t*>(finish.data())),
-                                      reinterpret_cast<GM_ADDR>(r.v.data()),
-                                      reinterpret_cast<GM_ADDR>(r.i.data()), c, bytes.data());
+  r.run = npusim::ascendc::run_blocks(
+      &topk_kernel<kFinish>, 1, reinterpret_cast<GM_ADDR>(r.x.data()),
+      reinterpret_cast<GM_ADDR>(const_cast<std::uint8_t*>(finish.data())),
+      reinterpret_cast<GM_ADDR>(r.v.data()), reinterpret_cast<GM_ADDR>(r.i.data()), c,
+      bytes.data());
   return r;
 }
 
@@ -211,8 +212,9 @@ void expect_topk(const TopkCase& c, const TopkRun& r, const std::vector<std::uin
       ASSERT_EQ(v, j < c.k ? x[want[j]] : 0.0f) << row << "," << j;  // the rest left as it was
     }
     for (std::uint32_t j = 0; j < r.t.kAlignIndex; ++j) {
-      const std::int32_t want_i = j >= c.k ? 0 : finish[row] != 0 ? static_cast<std::int32_t>(c.n)
-                                                                  : static_cast<std::int32_t>(want[j]);
+      const std::int32_t want_i = j >= c.k           ? 0
+                                  : finish[row] != 0 ? static_cast<std::int32_t>(c.n)
+                                                     : static_cast<std::int32_t>(want[j]);
       ASSERT_EQ(r.i[row * r.t.kAlignIndex + j], want_i) << row << "," << j;
     }
   }
@@ -249,7 +251,8 @@ TEST(SortApi, TopKWithMoreValidElementsThanTheRowFailsNamingTopK) {
   c.n = 40;  // more than inner
   r = run_topk<false>(c, none);
   ASSERT_FALSE(r.run.ok());
-  EXPECT_NE(r.run.first_error().find("TopK: TopKInfo {outter 2, inner 32, n 40}"), std::string::npos)
+  EXPECT_NE(r.run.first_error().find("TopK: TopKInfo {outter 2, inner 32, n 40}"),
+            std::string::npos)
       << r.run.first_error();
 }
 

@@ -90,8 +90,9 @@ TEST(TransformApi, PadFillsTheRowsToThirtyTwoBytesAroundTheData) {
   std::vector<float> x(c.h * c.w), y(c.h * 32, -1.0f);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
   std::vector<std::uint8_t> t = pad_tiling(c.h, c.w, c.ori_w);
-  const RunResult r = npusim::ascendc::run_blocks(&pad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
-                                                  reinterpret_cast<GM_ADDR>(y.data()), c, t.data());
+  const RunResult r =
+      npusim::ascendc::run_blocks(&pad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                                  reinterpret_cast<GM_ADDR>(y.data()), c, t.data());
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (std::uint32_t i = 0; i < c.h; ++i) {
     for (std::uint32_t j = 0; j < 32; ++j) {
@@ -111,8 +112,9 @@ TEST(TransformApi, PadOfAnAlignedWidthOverwritesTheColumnsAfterTheValidOnes) {
   std::vector<float> x(c.h * c.w), y(c.h * c.w, -1.0f);
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
   std::vector<std::uint8_t> t = pad_tiling(c.h, c.w, c.ori_w);
-  const RunResult r = npusim::ascendc::run_blocks(&pad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
-                                                  reinterpret_cast<GM_ADDR>(y.data()), c, t.data());
+  const RunResult r =
+      npusim::ascendc::run_blocks(&pad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                                  reinterpret_cast<GM_ADDR>(y.data()), c, t.data());
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (std::uint32_t i = 0; i < c.h * c.w; ++i) {
     const std::uint32_t j = i % c.w;
@@ -125,11 +127,14 @@ TEST(TransformApi, PadBeyondTheAlignedWidthFailsNamingPad) {
   const PadCase c{2, 31, 31, PadParams{1, 1, 0}};
   std::vector<float> x(c.h * c.w), y(c.h * 32);
   std::vector<std::uint8_t> t = pad_tiling(c.h, c.w, c.ori_w);
-  const RunResult r = npusim::ascendc::run_blocks(&pad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
-                                                  reinterpret_cast<GM_ADDR>(y.data()), c, t.data());
+  const RunResult r =
+      npusim::ascendc::run_blocks(&pad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                                  reinterpret_cast<GM_ADDR>(y.data()), c, t.data());
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.first_error().find("Pad: leftPad 1 + width 31 + rightPad 1 exceed the aligned width "
-                                 "32"), std::string::npos) << r.first_error();
+                                 "32"),
+            std::string::npos)
+      << r.first_error();
 }
 
 void unpad_kernel(GM_ADDR in, GM_ADDR out, std::uint32_t h, std::uint32_t w, UnPadParams p,
@@ -153,18 +158,18 @@ TEST(TransformApi, UnPadDropsColumnsAtBothEndsOfEachRow) {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = half(static_cast<float>(i));
   optiling::UnPadTiling t;
   uint32_t max = 9, min = 9;
-  GetUnPadMaxMinTmpSize(kPlatform,
-                        TensorShape({h, w}), 2, max, min);
+  GetUnPadMaxMinTmpSize(kPlatform, TensorShape({h, w}), 2, max, min);
   UnPadTilingFunc(TensorShape({h, w}), min, 2, t);
   std::vector<std::uint8_t> bytes(t.GetDataSize());
   t.SaveToBuffer(bytes.data(), bytes.size());
-  const RunResult r = npusim::ascendc::run_blocks(&unpad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
-                                                  reinterpret_cast<GM_ADDR>(y.data()), h, w, p,
-                                                  bytes.data());
+  const RunResult r =
+      npusim::ascendc::run_blocks(&unpad_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                                  reinterpret_cast<GM_ADDR>(y.data()), h, w, p, bytes.data());
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (std::uint32_t i = 0; i < h; ++i) {
     for (std::uint32_t j = 0; j < 27; ++j) {
-      ASSERT_EQ(static_cast<float>(y[i * 27 + j]), static_cast<float>(i * w + j + 3)) << i << "," << j;
+      ASSERT_EQ(static_cast<float>(y[i * 27 + j]), static_cast<float>(i * w + j + 3))
+          << i << "," << j;
     }
   }
   EXPECT_EQ(count_of(r, Pipe::kVector, Op::kCopy), h);
@@ -188,8 +193,8 @@ void broadcast1d_kernel(GM_ADDR out, std::uint32_t k) {
 TEST(TransformApi, OneDimensionalBroadcastRepeatsTheElementInOneInstruction) {
   const std::uint32_t k = 200;
   std::vector<float> y(k);
-  const RunResult r = npusim::ascendc::run_blocks(&broadcast1d_kernel, 1,
-                                                  reinterpret_cast<GM_ADDR>(y.data()), k);
+  const RunResult r =
+      npusim::ascendc::run_blocks(&broadcast1d_kernel, 1, reinterpret_cast<GM_ADDR>(y.data()), k);
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (float v : y) ASSERT_EQ(v, 4.25f);
   ASSERT_EQ(recs(r).size(), 1u);
@@ -223,31 +228,36 @@ TEST(TransformApi, TransposeNz2Nd0213SwapsHeadsAndSequence) {
       for (std::uint32_t hb = 0; hb < hd / 16; ++hb)
         for (std::uint32_t i = 0; i < s; ++i)
           for (std::uint32_t e = 0; e < 16; ++e)
-            x[(((ib * n + in) * (hd / 16) + hb) * s + i) * 16 + e] = half(value(ib, in, i, hb * 16 + e));
+            x[(((ib * n + in) * (hd / 16) + hb) * s + i) * 16 + e] =
+                half(value(ib, in, i, hb * 16 + e));
   optiling::ConfusionTransposeTiling t;
   uint32_t max = 1, min = 1;
   GetTransposeMaxMinTmpSize(TensorShape({b, n, s, hd}), 2, 1, max, min);
   GetTransposeTilingInfo(TensorShape({b, n, s, hd}), min, 2, 1, t);
   std::vector<std::uint8_t> bytes(t.GetDataSize());
   t.SaveToBuffer(bytes.data(), bytes.size());
-  const RunResult r = npusim::ascendc::run_blocks(
-      &transpose_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()), reinterpret_cast<GM_ADDR>(y.data()),
-      total, bytes.data(), TransposeType::TRANSPOSE_NZ2ND_0213);
+  const RunResult r =
+      npusim::ascendc::run_blocks(&transpose_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                                  reinterpret_cast<GM_ADDR>(y.data()), total, bytes.data(),
+                                  TransposeType::TRANSPOSE_NZ2ND_0213);
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (std::uint32_t ib = 0; ib < b; ++ib)
     for (std::uint32_t i = 0; i < s; ++i)
       for (std::uint32_t in = 0; in < n; ++in)
         for (std::uint32_t col = 0; col < hd; ++col)
-          ASSERT_EQ(static_cast<float>(y[((ib * s + i) * n + in) * hd + col]), value(ib, in, i, col));
+          ASSERT_EQ(static_cast<float>(y[((ib * s + i) * n + in) * hd + col]),
+                    value(ib, in, i, col));
   // Per (b, n, column block): S / 8 repeats of 8 strided blocks in one Copy.
   EXPECT_EQ(count_of(r, Pipe::kVector, Op::kCopy), b * n * (hd / 16));
   EXPECT_EQ(vector_elems(r), total);
-  const RunResult other = npusim::ascendc::run_blocks(
-      &transpose_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()), reinterpret_cast<GM_ADDR>(y.data()),
-      total, bytes.data(), TransposeType::TRANSPOSE_NZ2NZ_0213);
+  const RunResult other =
+      npusim::ascendc::run_blocks(&transpose_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                                  reinterpret_cast<GM_ADDR>(y.data()), total, bytes.data(),
+                                  TransposeType::TRANSPOSE_NZ2NZ_0213);
   ASSERT_FALSE(other.ok());
   EXPECT_NE(other.first_error().find("Transpose: TransposeType 2 is not supported"),
-            std::string::npos) << other.first_error();
+            std::string::npos)
+      << other.first_error();
 }
 
 // ---- TransData ------------------------------------------------------------------------------
@@ -285,16 +295,16 @@ TEST(TransformApi, TransDataNcdhwToFractalZ3dTransposesSixteenBySixteenBlocks) {
   };
   for (std::int32_t n = 0; n < s.n; ++n)
     for (std::int32_t c = 0; c < s.c; ++c)
-      for (std::uint32_t p = 0; p < hw; ++p) x[(n * s.c + c) * s.hw_pad() + p] = half(value(n, c, p));
+      for (std::uint32_t p = 0; p < hw; ++p)
+        x[(n * s.c + c) * s.hw_pad() + p] = half(value(n, c, p));
   uint32_t max = 0, min = 0;
-  ASSERT_TRUE(GetTransDataMaxMinTmpSize(kPlatform,
-                                        TensorShape({s.n, s.c, s.d, s.h, s.w}), TensorShape(),
-                                        TensorDataType::DT_FLOAT16, kToFz3d, max, min));
+  ASSERT_TRUE(GetTransDataMaxMinTmpSize(kPlatform, TensorShape({s.n, s.c, s.d, s.h, s.w}),
+                                        TensorShape(), TensorDataType::DT_FLOAT16, kToFz3d, max,
+                                        min));
   std::vector<half> y(dst_elems, half(-1.0f));
-  const RunResult r = npusim::ascendc::run_blocks(&trans_data_kernel, 1,
-                                                  reinterpret_cast<GM_ADDR>(x.data()),
-                                                  reinterpret_cast<GM_ADDR>(y.data()), s, min,
-                                                  dst_elems);
+  const RunResult r =
+      npusim::ascendc::run_blocks(&trans_data_kernel, 1, reinterpret_cast<GM_ADDR>(x.data()),
+                                  reinterpret_cast<GM_ADDR>(y.data()), s, min, dst_elems);
   ASSERT_TRUE(r.ok()) << r.first_error();
   for (std::uint32_t c1 = 0; c1 < cp / 16; ++c1)
     for (std::uint32_t p = 0; p < hw; ++p)
@@ -302,7 +312,8 @@ TEST(TransformApi, TransDataNcdhwToFractalZ3dTransposesSixteenBySixteenBlocks) {
         for (std::uint32_t c0 = 0; c0 < 16; ++c0) {
           const std::uint32_t c = c1 * 16 + c0;
           const float want = n < 18 && c < 17 ? value(static_cast<std::int32_t>(n),
-                                                      static_cast<std::int32_t>(c), p) : 0.0f;
+                                                      static_cast<std::int32_t>(c), p)
+                                              : 0.0f;
           ASSERT_EQ(static_cast<float>(y[((c1 * hw + p) * np + n) * 16 + c0]), want)
               << c1 << "," << p << "," << n << "," << c0;
         }
@@ -322,8 +333,8 @@ void fill_kernel(GM_ADDR out, std::uint32_t n) {
 TEST(TransformApi, FillWritesTheValueToGlobalMemoryThroughUb) {
   for (std::uint32_t n : {256u, 300u, 9000u}) {
     std::vector<float> y(n + 8, -1.0f);
-    const RunResult r = npusim::ascendc::run_blocks(&fill_kernel, 1,
-                                                    reinterpret_cast<GM_ADDR>(y.data()), n);
+    const RunResult r =
+        npusim::ascendc::run_blocks(&fill_kernel, 1, reinterpret_cast<GM_ADDR>(y.data()), n);
     ASSERT_TRUE(r.ok()) << r.first_error();
     for (std::uint32_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 2.5f) << n << ": " << i;
     for (std::uint32_t i = n; i < n + 8; ++i) ASSERT_EQ(y[i], -1.0f) << n << ": " << i;
@@ -381,7 +392,8 @@ FilterRun run_filter(const FilterCase& c) {
   f.y.assign(f.x.size(), -9.0f);
   f.mask.resize(c.first * c.mask_last);
   for (std::size_t i = 0; i < f.x.size(); ++i) f.x[i] = std::sin(0.37f * static_cast<float>(i)) * 8;
-  for (std::size_t i = 0; i < f.mask.size(); ++i) f.mask[i] = static_cast<std::uint8_t>((i * 7 + i / 3) % 5 == 0 ? 0 : (i * 13) % 256);
+  for (std::size_t i = 0; i < f.mask.size(); ++i)
+    f.mask[i] = static_cast<std::uint8_t>((i * 7 + i / 3) % 5 == 0 ? 0 : (i * 13) % 256);
   f.run = npusim::ascendc::run_blocks(&filter_kernel, 1, reinterpret_cast<GM_ADDR>(f.x.data()),
                                       reinterpret_cast<GM_ADDR>(f.mask.data()),
                                       reinterpret_cast<GM_ADDR>(f.y.data()), c);
@@ -400,7 +412,8 @@ TEST(FilterApi, SelectTakesTheScalarWhereTheMaskByteIsNonZero) {
     ASSERT_TRUE(f.run.ok()) << f.run.first_error();
     for (std::uint32_t i = 0; i < c.first; ++i)
       for (std::uint32_t j = 0; j < c.src_last; ++j)
-        ASSERT_EQ(f.y[i * 96 + j], f.mask[i * 128 + j] == 0 ? f.x[i * 96 + j] : 1.5f) << i << "," << j;
+        ASSERT_EQ(f.y[i * 96 + j], f.mask[i * 128 + j] == 0 ? f.x[i * 96 + j] : 1.5f)
+            << i << "," << j;
     // Per row and pass: Cast, Compares (recorded as Max), Select (as Copy).
     const std::uint32_t passes = c.first * (tmp == max ? 1 : 2);
     EXPECT_EQ(count_of(f.run, Pipe::kVector, Op::kCast), passes);
@@ -410,8 +423,11 @@ TEST(FilterApi, SelectTakesTheScalarWhereTheMaskByteIsNonZero) {
   }
   const FilterRun small = run_filter({4, 96, 128, min - 32, false});
   ASSERT_FALSE(small.run.ok());
-  EXPECT_NE(small.run.first_error().find("Select: sharedTmpBuffer of 224 bytes is below the minimum of 256 bytes for 96 elements"),
-            std::string::npos) << small.run.first_error();
+  EXPECT_NE(
+      small.run.first_error().find(
+          "Select: sharedTmpBuffer of 224 bytes is below the minimum of 256 bytes for 96 elements"),
+      std::string::npos)
+      << small.run.first_error();
 }
 
 TEST(FilterApi, DropOutKeepsAndScalesByByteOrByBit) {

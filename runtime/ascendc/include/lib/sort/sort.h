@@ -38,8 +38,8 @@ void merge_round(const AscendC::LocalTensor<T>& nxt, const AscendC::LocalTensor<
   std::uint32_t at = 0;
   for (std::uint32_t full = total / group; full > 0;) {
     const std::uint32_t reps = full < 255 ? full : 255;
-    const std::uint16_t lens[4] = {static_cast<std::uint16_t>(len), static_cast<std::uint16_t>(len),
-                                   static_cast<std::uint16_t>(len), static_cast<std::uint16_t>(len)};
+    const auto l16 = static_cast<std::uint16_t>(len);
+    const std::uint16_t lens[4] = {l16, l16, l16, l16};
     const AscendC::MrgSortSrcList<T> q(cur[at * w], cur[(at + len) * w], cur[(at + 2 * len) * w],
                                        cur[(at + 3 * len) * w]);
     AscendC::MrgSort(nxt[at * w], q,
@@ -91,7 +91,8 @@ void merge_sorted_groups(const AscendC::LocalTensor<T>& buf, const AscendC::Loca
 /// Scores and indices of `repeats` x 32 structures (GatherMask of the even / odd words; for
 /// half, the first of each four halves).
 template <class T>
-void extract_sorted(const AscendC::LocalTensor<T>& value, const AscendC::LocalTensor<std::uint32_t>& index,
+void extract_sorted(const AscendC::LocalTensor<T>& value,
+                    const AscendC::LocalTensor<std::uint32_t>& index,
                     const AscendC::LocalTensor<T>& sorted, std::uint32_t repeats) {
   std::uint64_t kept = 0;
   const AscendC::GatherMaskParams p(1, static_cast<std::uint16_t>(repeats), 8, 0);

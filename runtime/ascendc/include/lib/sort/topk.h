@@ -91,13 +91,15 @@ void topk_row(const AscendC::LocalTensor<T>& dst_value,
                   static_cast<std::int32_t>(t.sortRepeat));
   merge_sorted_groups(p.sorted, p.merge, pad, "TopK");
   extract_sorted(p.value, p.ext_index, p.sorted, (k + 31) / 32);
-  if (!largest) AscendC::Muls(p.value, p.value, static_cast<T>(-1.0f), static_cast<std::int32_t>(k));
+  if (!largest)
+    AscendC::Muls(p.value, p.value, static_cast<T>(-1.0f), static_cast<std::int32_t>(k));
   ub_copy(dst_value, p.value, k);
   ub_copy(dst_index, p.ext_index.template ReinterpretCast<std::int32_t>(), k);
 }
 
 template <class T, bool kInitIndex, bool kHasFinish, AscendC::TopKMode kMode>
-void topk(const AscendC::LocalTensor<T>& dst_value, const AscendC::LocalTensor<std::int32_t>& dst_index,
+void topk(const AscendC::LocalTensor<T>& dst_value,
+          const AscendC::LocalTensor<std::int32_t>& dst_index,
           const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<std::int32_t>& src_index,
           const AscendC::LocalTensor<bool>& finish, const HighLevelTmp& tmp, std::int32_t k,
           const TopkTiling& t, const AscendC::TopKInfo& info, bool largest) {
@@ -128,7 +130,8 @@ namespace AscendC {
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
           TopKMode topkMode = TopKMode::TOPK_NORMAL>
-inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<std::int32_t>& dstIndexLocal,
+inline void TopK(const LocalTensor<T>& dstValueLocal,
+                 const LocalTensor<std::int32_t>& dstIndexLocal,
                  const LocalTensor<T>& srcLocal, const LocalTensor<std::int32_t>& srcIndexLocal,
                  const LocalTensor<bool>& finishLocal, const LocalTensor<std::uint8_t>& tmpLocal,
                  const std::int32_t k, const TopkTiling& tilling, const TopKInfo& topKInfo,
@@ -141,7 +144,8 @@ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<std::int
 
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
           TopKMode topkMode = TopKMode::TOPK_NORMAL>
-inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTensor<std::int32_t>& dstIndexLocal,
+inline void TopK(const LocalTensor<T>& dstValueLocal,
+                 const LocalTensor<std::int32_t>& dstIndexLocal,
                  const LocalTensor<T>& srcLocal, const LocalTensor<std::int32_t>& srcIndexLocal,
                  const LocalTensor<bool>& finishLocal, const std::int32_t k,
                  const TopkTiling& tilling, const TopKInfo& topKInfo, const bool isLargest = true) {

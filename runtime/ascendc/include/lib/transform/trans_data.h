@@ -49,7 +49,8 @@ Fz3dDims fz3d_dims(const Shape& s) {
   f.n = static_cast<std::uint32_t>(AscendC::Get<0>(s));
   f.c = static_cast<std::uint32_t>(AscendC::Get<1>(s));
   f.d = static_cast<std::uint32_t>(AscendC::Get<2>(s));
-  f.hw = static_cast<std::uint32_t>(AscendC::Get<3>(s)) * static_cast<std::uint32_t>(AscendC::Get<4>(s));
+  f.hw = static_cast<std::uint32_t>(AscendC::Get<3>(s)) *
+         static_cast<std::uint32_t>(AscendC::Get<4>(s));
   f.hw_pad = (f.hw + 15) / 16 * 16;
   f.n1 = (f.n + 15) / 16;
   f.c1 = (f.c + 15) / 16;
