@@ -9,7 +9,6 @@
 //   SetSyncBaseAddr(addr)      the GM address of the hardware synchronisation area that SyncAll
 //                              and CATLASS's cross-core barriers use on the device. The twin's
 //                              synchronisation (sync_ops.h, mix_ops.h) needs no memory: accepted.
-//   TEventID                   the type of a hardware event id (AllocEventID, SetFlag's id).
 // Timing: each is a scalar register write, counted like the kernel's other scalar code; none
 // records a pipe instruction.
 #pragma once
@@ -19,8 +18,6 @@
 #include "npusim/ascendc/tensor.h"
 
 namespace AscendC {
-
-using TEventID = std::int8_t;
 
 inline void SetHF32Mode(bool enable) {
   if (enable) {

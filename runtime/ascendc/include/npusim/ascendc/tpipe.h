@@ -305,15 +305,6 @@ class TBuf {
     }
   }
 
-  /// The queue-style names CANN's TBuf also has: AllocTensor is Get (the whole buffer), and
-  /// FreeTensor gives nothing back (a TBuf has no queue; the buffer stays the kernel's).
-  template <class T>
-  LocalTensor<T> AllocTensor() const {
-    return Get<T>();
-  }
-  template <class T>
-  void FreeTensor(const LocalTensor<T>&) const {}
-
   /// Custom buffer pools (EXTERN_IMPL_BUFPOOL): the buffer at byte address `addr` of the pool.
   void InitStartBufHandle(TBufHandle, std::uint8_t, std::uint32_t len) { twin_init(-1, len); }
   template <class Pool>
