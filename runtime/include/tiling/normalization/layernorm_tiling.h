@@ -22,19 +22,10 @@ namespace npusim::tiling::norm {
 /// Two float rows per row of a pass.
 inline uint32_t two_float_rows(const NormShape& n) { return 2 * n.pitch * 4; }
 
-inline void norm_tmp_range(const NormShape& n, uint32_t& max_value, uint32_t& min_value) {
-  max_value = align32(uint64_t{two_float_rows(n)} * n.rows);
-  min_value = n.rows == 0 ? 0 : align32(two_float_rows(n));
-}
-
-/// The pass split shared by LayerNormTiling and DeepNormTiling.
+/// The pass plan both LayerNorm tilings share (same field names): two float temporaries in the
+/// stack buffer, `per` rows each, whole rounds then a tail. Returns `per`.
 template <class Tiling>
-void fill_bsh_tiling(const NormShape& n, uint32_t stack_bytes, Tiling& t) {
-  t = Tiling{};
-  t.bLength = n.b;
-  t.sLength = n.s;
-  t.hLength = n.pitch;
-  t.originalHLength = n.valid;
+uint32_t fill_row_passes(const NormShape& n, uint32_t stack_bytes, Tiling& t) {
   t.inputXSize = n.rows * n.pitch;
   t.meanVarSize = n.rows;
   t.numberOfTmpBuf = 2;
@@ -49,6 +40,23 @@ void fill_bsh_tiling(const NormShape& n, uint32_t stack_bytes, Tiling& t) {
   t.meanVarRoundSize = per;
   t.meanVarTailSize = per == 0 ? 0 : n.rows % per;
   t.meanVarTailPos = t.loopRound * per;
+  return per;
+}
+
+inline void norm_tmp_range(const NormShape& n, uint32_t& max_value, uint32_t& min_value) {
+  max_value = align32(uint64_t{two_float_rows(n)} * n.rows);
+  min_value = n.rows == 0 ? 0 : align32(two_float_rows(n));
+}
+
+/// The pass split shared by LayerNormTiling and DeepNormTiling.
+template <class Tiling>
+void fill_bsh_tiling(const NormShape& n, uint32_t stack_bytes, Tiling& t) {
+  t = Tiling{};
+  t.bLength = n.b;
+  t.sLength = n.s;
+  t.hLength = n.pitch;
+  t.originalHLength = n.valid;
+  const uint32_t per = fill_row_passes(n, stack_bytes, t);
   t.bshCurLength = t.oneTmpSize;
   t.bsCurLength = per;
   t.lastDimValueBack = n.valid == 0 ? 0.0f : 1.0f / static_cast<float>(n.valid);
@@ -64,20 +72,7 @@ inline void fill_ar_tiling(const NormShape& n, uint32_t stack_bytes, ::LayerNorm
   t.halfAddRepeatTimes = 0;
   t.k2Rec = n.valid == 0 ? 0.0f : 1.0f / static_cast<float>(head);
   t.k2RRec = n.valid == 0 ? 0.0f : static_cast<float>(head) / static_cast<float>(n.valid);
-  t.inputXSize = n.rows * n.pitch;
-  t.meanVarSize = n.rows;
-  t.numberOfTmpBuf = 2;
-  t.tmpBufSize = stack_bytes / 4;
-  const uint32_t per = rows_fitting(stack_bytes, two_float_rows(n), 0, n.rows);
-  t.oneTmpSize = per * n.pitch;
-  t.secondTmpStartPos = t.oneTmpSize;
-  t.loopRound = per == 0 ? 0 : n.rows / per;
-  t.inputRoundSize = t.oneTmpSize;
-  t.inputTailSize = per == 0 ? 0 : (n.rows % per) * n.pitch;
-  t.inputTailPos = t.loopRound * t.oneTmpSize;
-  t.meanVarRoundSize = per;
-  t.meanVarTailSize = per == 0 ? 0 : n.rows % per;
-  t.meanVarTailPos = t.loopRound * per;
+  const uint32_t per = fill_row_passes(n, stack_bytes, t);
   t.arCurLength = t.oneTmpSize;
   t.aCurLength = per;
   t.rValueBack = n.valid == 0 ? 0.0f : 1.0f / static_cast<float>(n.valid);
