@@ -399,10 +399,17 @@ class Matmul {
 
   /// The bias row of block column cur_n_ into the bias table (GM -> L1 -> C2).
   LocalTensor<L0cT> load_bias(int n_len) {
+    if constexpr (!std::is_same_v<BiasT, L0cT>) {
+      // SetBias refuses such a bias before any block is computed; this keeps a kernel whose
+      // MatmulType names a half bias it never sets compiling.
+      npusim::ascendc::fail("Matmul::SetBias", "the bias must be of the accumulator type");
+      return LocalTensor<L0cT>();
+    }
     LocalTensor<L0cT> l1 = qbias1_.template AllocTensor<L0cT>();
     const auto blocks = static_cast<std::uint16_t>(align(n_len * sizeof(L0cT), 32) / 32);
-    DataCopy(l1, bias_[static_cast<std::uint64_t>(cur_n_) * t_.baseN],
-             DataCopyParams(1, blocks, 0, 0));
+    if constexpr (std::is_same_v<BiasT, L0cT>)
+      DataCopy(l1, bias_[static_cast<std::uint64_t>(cur_n_) * t_.baseN],
+               DataCopyParams(1, blocks, 0, 0));
     qbias1_.EnQue(l1);
     l1 = qbias1_.template DeQue<L0cT>();
     LocalTensor<L0cT> bt = qbias2_.template AllocTensor<L0cT>();
