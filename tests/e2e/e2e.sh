@@ -378,6 +378,9 @@ OUT
     sanitize leak.txt 1 build/vadd_defects 3 --leak-check=yes
     grep -q "ERROR: memory leak of size 16384" leak.txt && grep -q "$(at leak)" leak.txt
     grep -qx "====== ERROR SUMMARY: 1 error" leak.txt
+    # ... also when the program exits without aclFinalize: all three, at exit.
+    sanitize leak_exit.txt 1 build/vadd_defects 7 --leak-check=yes
+    [[ $(grep -c "ERROR: memory leak of size 16384" leak_exit.txt) == 3 ]]
     # unused memory: 4 x 16 KiB of the 80 KiB allocation nothing touched.
     sanitize unused.txt 1 build/vadd_defects 4 --check-unused-memory=yes
     grep -q "ERROR: unused memory of size 65536" unused.txt && grep -q "$(at unused)" unused.txt

@@ -24,7 +24,8 @@ namespace san = npusim::sanitizer;
 constexpr std::uint32_t kLen = 256;
 
 // z = x + y (static tensors). mode 0: ordered by SetFlag/WaitFlag; 1: no MTE2 -> V flag;
-// 2: the first copy moves 2 x kLen elements into a kLen buffer; 3: a misaligned UB address.
+// 2: the first copy moves 2 x kLen elements into a kLen buffer; 3: a misaligned UB address;
+// 4: after the add, MTE2 refills lx (which V read) with no V -> MTE2 flag.
 extern "C" __global__ __vector__ void san_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, std::int32_t mode) {
   AscendC::InitSocState();
   AscendC::GlobalTensor<float> gx, gy, gz;
@@ -50,6 +51,7 @@ extern "C" __global__ __vector__ void san_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, s
   AscendC::Add(lz, lx, ly, kLen);
   AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
   AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+  if (mode == 4) AscendC::DataCopy(lx, gx, kLen);
   AscendC::DataCopy(gz, lz, kLen);
   AscendC::PipeBarrier<PIPE_ALL>();
 }
@@ -110,6 +112,18 @@ TEST_F(Sanitizer, RacecheckFindsVectorReadOfUnsyncedCopy) {
   EXPECT_EQ(san::error_count(), 4u);
   // Memcheck alone does not look for races.
   EXPECT_TRUE(run(san::kMemcheck, 1).empty());
+}
+
+TEST_F(Sanitizer, RacecheckFindsCopyOverwritingWhatVectorRead) {
+  const std::vector<std::string> r = run(san::kRace, 4);
+  ASSERT_TRUE(result_.ok()) << result_.first_error();
+  ASSERT_EQ(r.size(), 2u);  // one per block
+  EXPECT_TRUE(has(r[0], "\"kind\":\"WAR race\",\"op\":\"DataCopy\",\"mem\":\"UB\","
+                        "\"addr\":\"0x0\",\"size\":1024,\"block\":0"))
+      << r[0];
+  EXPECT_TRUE(has(r[0], "DataCopy (PIPE_MTE2) writes the UB buffer at offset 0x0 (1024 bytes) "
+                        "that Add (PIPE_V) read before"))
+      << r[0];
 }
 
 TEST_F(Sanitizer, MemcheckFindsCopyPastItsBuffer) {
