@@ -61,9 +61,10 @@ struct State {
   std::unordered_map<const BlockContext*, RaceState> races;
 };
 
+// Never destroyed: the exit-time report (~FromEnvironment) may run after other statics are gone.
 State& state() {
-  static State s;
-  return s;
+  static State* s = new State;
+  return *s;
 }
 
 std::atomic<std::uint64_t> g_errors{0};
