@@ -285,8 +285,9 @@ void check_race(State& s, BlockContext& ctx, std::uint32_t idx, std::uint32_t pr
   r.clock[idx] = vc;
   auto race = [&](const char* kind, std::int32_t slot_id, std::uint32_t other) {
     const Instr& o = ctx.trace.instrs[other - 1];
-    const std::uint64_t key = (static_cast<std::uint64_t>(slot_id) << 24) |
-                              (static_cast<std::uint64_t>(kind[0]) << 16) |
+    const std::uint64_t key = (static_cast<std::uint64_t>(slot_id) << 32) |
+                              (static_cast<std::uint64_t>(kind[0]) << 24) |
+                              (static_cast<std::uint64_t>(kind[2]) << 16) |
                               (static_cast<std::uint64_t>(o.pipe) << 8) | pipe;
     if (std::find(r.reported.begin(), r.reported.end(), key) != r.reported.end()) return;
     r.reported.push_back(key);
