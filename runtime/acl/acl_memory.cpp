@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // C skin: memory allocation, copies, fills, value write/wait.
 #include "acl/acl.h"
+#include "runtime/ascendc/sanitizer.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/memory.h"
@@ -14,6 +15,7 @@ aclError malloc_api(const char* name, void** devPtr, size_t size, int policy,
   return api(name, [&](Call& c) {
     require_not_null(devPtr, "devPtr");
     *devPtr = malloc_device(c, size, policy, pad);
+    if (npusim::sanitizer::g_checks != 0) npusim::sanitizer::on_malloc(*devPtr, size);
   });
 }
 
@@ -74,7 +76,13 @@ aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy pol
                             aclrtMallocConfig* cfg) {
   const int policy = as_int(policy_arg);  // any value the caller passed
   return malloc_with_cfg("aclrtMallocWithCfg", devPtr, "devPtr", cfg,
-                         [&](Call& c) { return malloc_device(c, size, policy, true); });
+                         [&](Call& c) {
+                           void* p = malloc_device(c, size, policy, true);
+                           if (npusim::sanitizer::g_checks != 0) {
+                             npusim::sanitizer::on_malloc(p, size);
+                           }
+                           return p;
+                         });
 }
 
 aclError aclrtFree(void* devPtr) {

@@ -12,6 +12,7 @@
 
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/mix_launch.h"
+#include "sanitizer.h"
 
 NPUSIM_KERNEL_API thread_local std::int64_t block_idx = 0;
 NPUSIM_KERNEL_API thread_local std::int64_t block_num = 1;
@@ -30,7 +31,12 @@ __attribute__((tls_model("initial-exec"))) thread_local BlockContext* tls_runnin
 
 }  // namespace
 
-KernelError::KernelError(const char* what) : std::runtime_error(what) {}
+KernelError::KernelError(const char* what) : std::runtime_error(what) {
+  // mssanitizer: the error is a defect, reported where it is raised (the call's frames).
+  if (sanitizer::g_checks != 0 && tls_running != nullptr) {
+    sanitizer::on_kernel_error(what, tls_running->block_idx());
+  }
+}
 KernelError::~KernelError() = default;
 DeviceTrap::DeviceTrap() : KernelError("device trap: the kernel executed asm(\"trap\")") {}
 DeviceTrap::~DeviceTrap() = default;
@@ -210,6 +216,9 @@ std::uint32_t BlockContext::emit(Instr ins, std::initializer_list<Access> access
   if (ins.dst == Mem::kGm && ins.pipe != Pipe::kScalar && functional) atomic_after_write(*this, ins);
   trace.instrs.push_back(ins);
   if (detail::tls_emit_order.ctx == this) detail::tls_emit_order.note();
+  if (sanitizer::g_checks != 0) {
+    sanitizer::on_emit(*this, idx, last_on_pipe_[static_cast<std::size_t>(ins.pipe)], accesses);
+  }
   last_on_pipe_[static_cast<std::size_t>(ins.pipe)] = idx;
   for (const Access& a : accesses) {
     if (a.slot < 0) continue;

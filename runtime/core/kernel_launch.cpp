@@ -18,6 +18,7 @@
 #include "npusim/ascendc/block_group.h"
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/mix_launch.h"
+#include "runtime/ascendc/sanitizer.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/fault_guard.h"
@@ -64,6 +65,7 @@ class GmCheck {
 
   bool operator()(const void* p, std::uint64_t bytes, bool write) {
     const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    if (sanitizer::g_checks != 0) return checked(p, bytes, write);
     for (const Range& r : known_) {
       if (bytes != 0 && addr >= r.base && bytes <= r.size && addr - r.base <= r.size - bytes) {
         return true;
@@ -79,6 +81,13 @@ class GmCheck {
   }
 
  private:
+  // Under mssanitizer: the registry's answer, and the access goes to the sanitizer's shadow.
+  bool checked(const void* p, std::uint64_t bytes, bool write) {
+    if (!memory_->device_accessible(p, bytes, write)) return false;
+    sanitizer::on_kernel_gm(p, bytes, write);
+    return true;
+  }
+
   struct Range {
     std::uintptr_t base = 0;
     std::uint64_t size = 0;
@@ -179,6 +188,7 @@ int run_body(const LaunchState& st, std::uint32_t block) {
           std::string("illegal global memory access at address ") + address + " (" +
           (fault.signal == SIGBUS ? "bus error" : "segmentation fault") +
           "): outside every live device allocation (" + kRawAccessGranularity + ")";
+      if (sanitizer::g_checks != 0) sanitizer::on_kernel_error(text.c_str(), block);
       return block_failed(st, block, text.c_str());
     }
     return 0;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "runtime/ascendc/sanitizer.h"
 #include "runtime/core/lifecycle.h"
 
 #include <fstream>
@@ -66,6 +67,8 @@ void finalize(Call& call) {
           WaitResult::kDone) {
     sim::log_warn("aclFinalize: some tasks can never finish; they are abandoned");
   }
+  // mssanitizer: what the program never freed, and allocations with bytes nothing touched.
+  if (sanitizer::g_checks != 0) sanitizer::finish();
   rt.events().clear();
   rt.notifies().clear();
   rt.kernels().clear();

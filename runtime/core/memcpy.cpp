@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "runtime/ascendc/sanitizer.h"
 #include "runtime/core/api_call.h"
 #include "runtime/core/errors.h"
 #include "runtime/core/memory.h"
@@ -174,6 +175,7 @@ Task copy_task(Call& call, const CopyPlan& plan, void* dst, const void* src, std
       return ACL_ERROR_RT_DEVICE_MEM_ERROR;  // freed before the copy ran
     }
     std::memmove(dst, staged ? staged->data() : src, count);
+    if (sanitizer::g_checks != 0) sanitizer::on_copy(dst, src, count, "aclrtMemcpy");
     return 0;
   };
   return task;
@@ -201,6 +203,7 @@ Task memset_task(Call& call, const Allocation& a, void* ptr, int value, std::siz
   task.effect = [memory, serial = a.serial, ptr, value, count]() -> int {
     if (!memory->alive(serial)) return ACL_ERROR_RT_DEVICE_MEM_ERROR;
     std::memset(ptr, value & 0xFF, count);
+    if (sanitizer::g_checks != 0) sanitizer::on_copy(ptr, nullptr, count, "aclrtMemset");
     return 0;
   };
   return task;
@@ -243,6 +246,10 @@ Task copy_2d_task(Call& call, const CopyPlan& plan, void* dst, std::size_t dpitc
     for (std::size_t row = 0; row < height; ++row) {
       std::memmove(static_cast<char*>(dst) + row * dpitch,
                    static_cast<const char*>(src) + row * spitch, width);
+      if (sanitizer::g_checks != 0) {
+        sanitizer::on_copy(static_cast<char*>(dst) + row * dpitch,
+                           static_cast<const char*>(src) + row * spitch, width, "aclrtMemcpy2d");
+      }
     }
     return 0;
   };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Allocation, release and capacity of device, pinned host and managed memory; host registration.
+#include "runtime/ascendc/sanitizer.h"
 #include "runtime/core/memory.h"
 
 #include <string>
@@ -60,6 +61,7 @@ void free_device(Call& call, void* ptr) {
           "(double free?)");
   require(!a->mapped, ACL_ERROR_RT_MEMORY_FREE,
           "devPtr is an aclrtMapMem mapping: release it with aclrtUnmapMem");
+  if (sanitizer::g_checks != 0) sanitizer::on_free(ptr);
   call.runtime().memory().release(ptr);
 }
 

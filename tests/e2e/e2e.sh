@@ -344,6 +344,62 @@ OUT
       rc=0; npusim-asc "${opt}" -c "${SRC}/asc_project/fill.cpp" -o x.o 2> opt.txt || rc=$?
       [[ ${rc} == 2 ]] && grep -q "npusim-asc: error: " opt.txt && [[ ! -f x.o ]]
     done ;;
+  sanitizer)  # mssanitizer over a program built with -g --sanitizer: each check catches its defect
+    cmake -S "${SRC}/sanitizer_project" -B build > build.txt 2>&1 || { cat build.txt; exit 1; }
+    cmake --build build -j2 >> build.txt 2>&1 || { cat build.txt; exit 1; }
+    src="${SRC}/sanitizer_project/vadd_defects.asc"
+    at() { echo "vadd_defects.asc:$(grep -n "// L:$1\$" "${src}" | cut -d: -f1) in"; }
+    # sanitize <out> <expected status> <mssanitizer arguments...>
+    sanitize() {
+      local out="$1" want="$2" rc=0; shift 2
+      mssanitizer "$@" > "${out}" 2>&1 || rc=$?
+      [[ ${rc} == "${want}" ]] || { echo "mssanitizer $* -> ${rc}, not ${want}"; cat "${out}"; exit 1; }
+    }
+    # The correct program: the same output, no report, status 0, under every tool.
+    for opts in "" --leak-check=yes --check-unused-memory=yes --tool=racecheck --tool=initcheck; do
+      sanitize clean.txt 0 build/vadd_defects 0 ${opts}
+      grep -qx "vadd: 0 wrong" clean.txt && grep -qx "====== ERROR SUMMARY: 0 errors" clean.txt
+    done
+    # memcheck: a copy of 2 x 4 KiB into a 4 KiB UB buffer (blocks 0-2), named at its line...
+    sanitize overflow.txt 1 build/vadd_defects 1
+    [[ $(grep -c "ERROR: illegal write of size 8192" overflow.txt) == 3 ]]
+    grep -q "at 0x0 on UB in DataCopy, in block aiv(0)" overflow.txt
+    grep -q "$(at overflow)" overflow.txt
+    # ... and block 3 reading past the end of `a` in GM (the twin's GM check).
+    grep -q "ERROR: illegal read of size 8192" overflow.txt
+    # memcheck: UB address 12 is not 32-byte aligned (each block raises it).
+    sanitize misaligned.txt 1 build/vadd_defects 2
+    grep -qx "====== ERROR: misaligned access" misaligned.txt
+    grep -q "at 0xc on UB in DataCopy" misaligned.txt
+    grep -q "$(at misaligned)" misaligned.txt
+    # leak: only with --leak-check=yes; the allocation's size and aclrtMalloc's line.
+    sanitize leak0.txt 0 build/vadd_defects 3
+    grep -qx "====== ERROR SUMMARY: 0 errors" leak0.txt
+    sanitize leak.txt 1 build/vadd_defects 3 --leak-check=yes
+    grep -q "ERROR: memory leak of size 16384" leak.txt && grep -q "$(at leak)" leak.txt
+    grep -qx "====== ERROR SUMMARY: 1 error" leak.txt
+    # ... also when the program exits without aclFinalize: all three, at exit.
+    sanitize leak_exit.txt 1 build/vadd_defects 7 --leak-check=yes
+    [[ $(grep -c "ERROR: memory leak of size 16384" leak_exit.txt) == 3 ]]
+    # unused memory: 4 x 16 KiB of the 80 KiB allocation nothing touched.
+    sanitize unused.txt 1 build/vadd_defects 4 --check-unused-memory=yes
+    grep -q "ERROR: unused memory of size 65536" unused.txt && grep -q "$(at unused)" unused.txt
+    grep -qx "====== ERROR SUMMARY: 1 error" unused.txt
+    # racecheck: Add (PIPE_V) reads the UB that DataCopy (PIPE_MTE2) wrote, unordered; memcheck
+    # alone says nothing of it.
+    sanitize race0.txt 0 build/vadd_defects 5
+    sanitize race.txt 1 build/vadd_defects 5 --tool=racecheck
+    grep -q "ERROR: RAW race of size 4096" race.txt && grep -q "$(at race)" race.txt
+    grep -q "Add (PIPE_V) reads the UB buffer at offset 0x0 (4096 bytes) that DataCopy (PIPE_MTE2)" race.txt
+    # initcheck: cGm never set, so c is never written; the copy back reads it.
+    sanitize uninit.txt 1 build/vadd_defects 6 --tool=initcheck
+    grep -q "ERROR: uninitialized read of size 16384" uninit.txt && grep -q "$(at uninit)" uninit.txt
+    grep -q "on GM in aclrtMemcpy, on the host" uninit.txt
+    # Bad command lines: status 2 and the reason.
+    rc=0; mssanitizer --tool=nosuch build/vadd_defects > bad.txt 2>&1 || rc=$?
+    [[ ${rc} == 2 ]] && grep -q "unknown --tool 'nosuch'" bad.txt
+    rc=0; mssanitizer --tool=racecheck --leak-check=yes build/vadd_defects > bad.txt 2>&1 || rc=$?
+    [[ ${rc} == 2 ]] ;;
   op_package)  # CANN 9's custom operator package: build, package (.run), deploy, call its aclnn
     # The package's build runs without the sanitizer preload (sanitizer_env.sh): under
     # LD_PRELOAD=libasan, `cmake -E tar czf` (the .run's archive) deadlocks in a futex wait.

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # The ASC toolchain in the install tree (included by runtime/install/CMakeLists.txt):
 #   bin/npusim-asc            the ASC compiler driver (CMAKE_ASC_COMPILER)
+#   bin/mssanitizer           runs a program with the runtime's sanitizer checks (msSanitizer)
 #   share/cmake/ASC/          find_package(ASC) and the ASC language's CMake modules
 #   <arch>-linux/devlib/libascend_hal.so   the driver library's name: a link to libacl_rt.so
 #   share/cmake/AICPU/        find_package(AICPU): the AICPU language (.aicpu sources)
@@ -10,6 +11,7 @@
 #                             libacl_rt.so, which holds what npusim implements of them; a
 #                             function it lacks is an undefined reference naming it at link time.
 install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/npusim-asc DESTINATION bin)
+install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/mssanitizer DESTINATION bin)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake/ DESTINATION share/cmake/ASC)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/cmake-aicpu/ DESTINATION share/cmake/AICPU)
 foreach(lib tiling_api register platform unified_dlog graph_base ascendc_runtime runtime
