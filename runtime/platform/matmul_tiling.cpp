@@ -1,9 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
 // The Matmul tiling (tiling/tiling_api.h): npusim's own algorithm, sized by the simulated chip.
 //
-//  1. Cores: every split of SetDim cores into mDim x nDim (each part rounded up to 16 rows /
-//     columns) is scored by the largest per-core output (singleCoreM * singleCoreN), then by the
-//     per-core input it reads ((singleCoreM + singleCoreN) * K); ties go to splitting M.
+//  1. Cores (MultiCoreMatmulTiling, SetDim > 1): CANN's split, counted in 16-row / 16-column
+//     fractals (m16, n16) and K fractal groups (k16 = K / the type's fractal depth):
+//     - a tiny problem (m16 * n16 <= cores, A, B and C each fit one L0A / L0B / L0C) stays on
+//       one core in M and N; with EnableMultiCoreSplitK its K goes to the smallest divisor
+//       (>= 2) of k16 cores when k16 > 32;
+//     - otherwise every mDim x nDim (x kDim with EnableMultiCoreSplitK) from the candidates
+//       (the divisors of m16 / n16, of their power-of-two round-ups and of SetDim, plus the
+//       pair near sqrt(m16 / n16 * cores)) is scored, in order nDim, mDim, kDim, by
+//       a) the k16-block loop count to L0 at the 16x16 fractal grain (fewer first, then more
+//          cores), b) with equal cores the GM bytes the split reads (L1 holds A or B whole when
+//          it fits: m16 * nDim + n16 * mDim; else the re-read parts), c) then the larger
+//          nDim * mDim. A split whose cores get >= 256 columns (B not transposed) is kept
+//          against later ones with fewer columns;
+//     - each part is then moved to the nearest size whose divisor count is large enough
+//       (parts of <= 8 fractals always are) when that still fits SetDim;
+//     singleCoreM = ceil(M / mDim), singleCoreN = ceil(N / nDim) (not rounded to 16),
+//     singleCoreK = ceil(K / kDim) (split K: whole fractal groups), usedCoreNum =
+//     mDim * nDim * kDim. The ScheduleType N_BUFFER_33 schedule instead takes
+//     mDim = ceil(M / (3 * 128)), kDim = 1 (K must be <= 3 baseK of the 128 x 256 x
+//     (128 bytes of K) basic block unless split K) and the nDim up to N / 256 + 1 with the
+//     highest estimated cube cycles per GM byte. This is the split CANN 9's tiling gives the
+//     devkit examples (512 x 128 x 128 with a 128 x 64 base on 2 cores: 512 x 64 per core;
+//     640 x 1024 x 512 on 48: 64 x 256; 16 x 16 x 1024 split K on 24: K 512 on 2 cores).
+//     SetSingleShape fixes the parts as given (unset ones: the whole SetShape extent) and
+//     usedCoreNum is then SetDim, as in CANN.
 //  2. Base block: every baseM x baseN (multiples of 16, no larger than the core's part) whose
 //     float accumulator fits L0C (and, with a bias, whose row fits the bias table) gets the
 //     largest baseK (a multiple of 16 and of the input's fractal depth) for which two A blocks
@@ -14,13 +36,15 @@
 //     reduced (the larger of stepM/stepN first, then the k steps halved) until
 //     depthA1 * A block + depthB1 * B block fits the L1 space (depthA1 = stepM * stepKa,
 //     depthB1 = stepN * stepKb).
-// EnableMultiCoreSplitK: cores the M x N split leaves idle take parts of K (16-aligned).
 // SetTraverse / SetMatmulConfigParams' traverse give iterateOrder (FIRSTN: 1); the batch layout
 // setters copy their fields into the tiling (the IterateBatch of lib/matmul_intf.h reads them).
 // For M=N=512, K=128 on 2 cores (half in, float out) this gives CANN's bytes for that case
 // (the devkit's AOT example compares them): 256 x 512 per core, 128 x 256 x 64 base blocks.
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "tiling/tiling_api.h"
 
@@ -50,25 +74,281 @@ bool fail(const char* what) {
 }
 
 struct Split {
-  std::int64_t sm = 0, sn = 0, used = 0, md = 0, nd = 0;
+  std::int64_t sm = 0, sn = 0, sk = 0, used = 0;
 };
 
-/// Step 1: the best split of m x n over at most `cores` cores.
-Split split_cores(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t cores) {
-  Split best;
-  std::int64_t best_load = -1, best_read = -1;
-  for (std::int64_t md = cores; md >= 1; --md) {
-    for (std::int64_t nd = cores / md; nd >= 1; --nd) {
-      const std::int64_t sm = align_up(ceil_div(m, md), 16), sn = align_up(ceil_div(n, nd), 16);
-      const std::int64_t load = sm * sn, read = (sm + sn) * k;
-      if (best_load < 0 || load < best_load || (load == best_load && read < best_read)) {
-        best = {sm, sn, ceil_div(m, sm) * ceil_div(n, sn), ceil_div(m, sm), ceil_div(n, sn)};
-        best_load = load;
-        best_read = read;
+/// The cores' split in fractal units (step 1 of the header).
+struct Dims {
+  std::int64_t m = 1, n = 1, k = 1;
+};
+
+/// Rounds a fractal count of 32 .. 1024 up to a power of two (`up`: the next one), above to 2048.
+std::int64_t map_shape(std::int64_t s, bool up = true) {
+  std::int64_t seed = 16;
+  if (s < seed) return s;
+  while (seed < 1024 && !(seed < s && 2 * seed >= s)) seed *= 2;
+  return up ? 2 * seed : seed;
+}
+
+std::int64_t divisor_count(std::int64_t x) {
+  std::int64_t c = 0;
+  for (std::int64_t i = 1; i <= x; ++i) c += x % i == 0 ? 1 : 0;
+  return c;
+}
+
+/// The most divisors any divisor of `shape` in [lo, hi] has.
+std::int64_t most_divisors(std::int64_t shape, std::int64_t lo, std::int64_t hi) {
+  std::int64_t best = 0;
+  for (std::int64_t f = std::max<std::int64_t>(lo, 1); f <= hi; ++f)
+    if (shape % f == 0) best = std::max(best, divisor_count(f));
+  return best;
+}
+
+/// A per-core extent whose divisors leave the L0 / L1 blocking enough choices.
+bool enough_divisors(std::int64_t d) {
+  if (d <= 8) return true;
+  const std::int64_t l0 = most_divisors(d, 1, 64), l1 = d > 128 ? most_divisors(d, 65, 128) : 0;
+  return !(l0 <= 2 || (d > 128 && l0 + l1 <= 4));
+}
+
+/// The per-core extent nearest ceil(ori / parts), towards ceil(mapped / parts), with enough
+/// divisors (K: the exact division when `parts` divides `ori`, else the mapped one's).
+std::int64_t best_part(std::int64_t ori, std::int64_t mapped, std::int64_t parts, bool is_k) {
+  if (is_k) return ceil_div(ori % parts == 0 ? ori : mapped, parts);
+  if (parts == 1 && enough_divisors(ori)) return ori;
+  std::int64_t b = ceil_div(ori, parts);
+  const std::int64_t target = ceil_div(mapped, parts);
+  while (b != target) {
+    if (enough_divisors(b)) return b;
+    b += b < target ? 1 : -1;
+  }
+  return b;
+}
+
+struct DimsInput {
+  std::int64_t m16 = 1, n16 = 1, k16 = 1, cores = 1;
+  bool split_k = false, a_trans = false, b_trans = false;
+  std::int64_t l1 = 0, l0a = 0, l0c = 0;
+};
+
+/// Step 1 for SetDim > 1 without SetSingleShape (see the header).
+Dims split_cores(const DimsInput& in) {
+  const std::int64_t m16 = in.m16, n16 = in.n16, k16 = in.k16, cores = in.cores;
+  std::int64_t m_map = map_shape(m16), n_map = map_shape(n16), k_map = map_shape(k16);
+  if (in.split_k) {
+    std::int64_t small = 0, mid = 0;
+    for (std::int64_t i = 1; i <= std::min<std::int64_t>(64, k16); ++i) small += k16 % i == 0;
+    for (std::int64_t i = 65; i <= std::min<std::int64_t>(128, k16); ++i) mid += k16 % i == 0;
+    k_map = (k16 > 64 && small <= 2) || (k16 > 128 && small + mid <= 4) ? map_shape(k16, false)
+                                                                        : k16;
+  }
+  // A tiny problem: one core per 32 fractals of M / N, K split only on request.
+  const bool odd_map =
+      in.split_k && ((n16 > 32 && (n_map & 31) != 0) || (m16 > 32 && (m_map & 31) != 0));
+  const std::int64_t l0ab_fractals = in.l0a / 512, l0c_fractals = in.l0c / 1024;
+  if (m16 * n16 <= cores && m16 * k16 <= l0ab_fractals && n16 * k16 <= l0ab_fractals &&
+      m16 * n16 <= l0c_fractals && !odd_map) {
+    Dims d;
+    d.n = n16 <= 32 ? 1 : n_map / 32;
+    d.m = m16 <= 32 ? 1 : m_map / 32;
+    if (in.split_k && k16 > 32) {
+      std::int64_t kd = 1;
+      for (std::int64_t f = 2; f <= std::min(cores, k16); ++f)
+        if (k16 % f == 0) {
+          kd = f;
+          break;
+        }
+      d.k = kd;
+    }
+    const std::int64_t pm = d.m == 1 ? m16 : ceil_div(m_map, d.m);
+    const std::int64_t pn = d.n == 1 ? n16 : ceil_div(n_map, d.n);
+    const std::int64_t pk = d.k == 1 ? k16 : ceil_div(k_map, d.k);
+    return {ceil_div(m16, pm), ceil_div(n16, pn), ceil_div(k16, pk)};
+  }
+  auto candidates = [&](std::int64_t ori, std::int64_t mapped, std::int64_t most) {
+    std::vector<std::int64_t> v;
+    for (std::int64_t i = 1; i <= most; ++i)
+      if (ori % i == 0 || mapped % i == 0 || cores % i == 0) v.push_back(i);
+    return v;
+  };
+  std::vector<std::int64_t> mf = candidates(m16, m_map, std::min(cores, m16));
+  std::vector<std::int64_t> nf = candidates(n16, n_map, std::min(cores, n16));
+  std::vector<std::int64_t> kf =
+      in.split_k ? candidates(k16, k_map, cores) : std::vector<std::int64_t>{1};
+  if (!in.split_k) k_map = k16;
+  const double opt = std::sqrt(static_cast<double>(m16) / static_cast<double>(n16) *
+                               static_cast<double>(cores));
+  const auto md_opt = static_cast<std::int64_t>(std::ceil(opt));
+  const auto nd_opt = static_cast<std::int64_t>(std::ceil(static_cast<double>(cores) / opt));
+  auto add = [](std::vector<std::int64_t>& v, std::int64_t x) {
+    v.push_back(x);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  add(mf, md_opt);
+  add(mf, nd_opt == 0 ? 1 : cores / nd_opt);
+  add(nf, nd_opt);
+  add(nf, md_opt == 0 ? 1 : cores / md_opt);
+
+  Dims best;
+  std::int64_t best_load = LLONG_MAX, best_cores = 1, best_loops = LLONG_MAX;
+  bool big = false;
+  constexpr std::int64_t kL1Db = 2;
+  for (const std::int64_t nd : nf) {
+    if (nd <= 0 || nd > cores) continue;
+    for (const std::int64_t md : mf) {
+      if (md <= 0 || md * nd > cores) continue;
+      for (const std::int64_t kd : kf) {
+        if (kd <= 0 || md * nd * kd > cores) continue;
+        const std::int64_t pm = ceil_div(m16, md), pn = ceil_div(n16, nd);
+        std::int64_t pk = k16 / kd, k_bytes = k16 / kd * 512;
+        if (in.split_k && k_map != k16) {
+          k_bytes = k_map / kd * 2 * 512;
+          pk = k_map / kd * 2;
+        }
+        // The GM traffic of the split (fractal rows / columns re-read per core).
+        const std::int64_t n0 = std::min<std::int64_t>(16, pn);
+        const std::int64_t m0 = std::min<std::int64_t>(16, n0 == 0 ? 0 : std::min(pm, 128 / n0));
+        const std::int64_t k0 =
+            m0 != 0 && n0 != 0 ? std::min(std::min(64 / m0, 64 / n0), pk) : pk;
+        const std::int64_t frac = 512;  // bytes of one 16 x 16 half fractal
+        std::int64_t load = LLONG_MAX;
+        auto keep = [&load](std::int64_t v) { load = std::min(load, v); };
+        if ((pm + pn) * k_bytes <= in.l1 || (pm + n0 * kL1Db) * k_bytes <= in.l1 ||
+            (pn + m0 * kL1Db) * k_bytes <= in.l1) {
+          keep(m16 * nd + n16 * md);
+        } else if ((n0 * k_bytes + m0 * k0 * frac) * kL1Db > in.l1 &&
+                   (m0 * k_bytes + n0 * k0 * frac) * kL1Db > in.l1) {
+          keep(m16 * ceil_div(n16, n0) + n16 * ceil_div(m16, m0));
+        } else if ((m0 + n0) * k_bytes * kL1Db <= in.l1) {
+          const std::int64_t m1 = ceil_div(in.l1 - n0 * k_bytes * kL1Db, k_bytes * kL1Db * m0) * m0;
+          const std::int64_t n1 = ceil_div(in.l1 - m0 * k_bytes * kL1Db, k_bytes * kL1Db * n0) * n0;
+          const std::int64_t m_first = m16 * nd + n16 * ceil_div(m16, m1);
+          const std::int64_t n_first = n16 * md + m16 * ceil_div(n16, n1);
+          keep(m_first < n_first ? m_first : n_first);
+        } else {
+          if (pm * k_bytes + n0 * k0 * frac * kL1Db <= in.l1 ||
+              m0 * k_bytes * kL1Db + n0 * k0 * frac * kL1Db <= in.l1)
+            keep(m16 * nd + n16 * ceil_div(m16, m0));
+          if (pn * k_bytes + m0 * k0 * frac * kL1Db <= in.l1 ||
+              n0 * k_bytes * kL1Db + m0 * k0 * frac * kL1Db <= in.l1)
+            keep(n16 * md + m16 * ceil_div(n16, n0));
+        }
+        if (in.split_k && load != LLONG_MAX) load *= pk;
+        // Wide parts (>= 16 fractals of N when B is not transposed) are preferred.
+        int flag = 0;
+        if (!(in.b_trans && !in.a_trans)) {
+          bool wide = true;
+          if (!in.b_trans && n16 >= 16 && pn < 16) wide = false;
+          if (in.a_trans && m16 >= 16 && pm < 16) wide = false;
+          flag = !big && wide ? 2 : (big && !wide ? 1 : 0);
+        }
+        // The loop count to L0 at the fractal grain.
+        std::int64_t ln = std::min<std::int64_t>(16, pn);
+        std::int64_t lm = ln == 0 ? 0 : std::min<std::int64_t>(std::min(pm, 128 / ln), 64);
+        ln = lm == 0 ? 0 : std::min<std::int64_t>(std::min(pn, 128 / lm), 64);
+        lm = ln == 0 ? 0 : std::min<std::int64_t>(std::min(pm, 128 / ln), 64);
+        const std::int64_t lk = lm != 0 && ln != 0 ? std::min(std::min(64 / lm, 64 / ln), pk) : pk;
+        const std::int64_t loops = ceil_div(pm, std::max<std::int64_t>(lm, 1)) *
+                                   ceil_div(pn, std::max<std::int64_t>(ln, 1)) *
+                                   ceil_div(pk, std::max<std::int64_t>(lk, 1));
+        const std::int64_t used = md * nd * kd;
+        const bool more_cores =
+            flag == 0 && (loops < best_loops || (used > best_cores && loops == best_loops));
+        const bool less_load = !more_cores && used == best_cores && load < best_load;
+        const bool wider = !more_cores && used == best_cores && load == best_load &&
+                           best.n * best.m < md * nd;
+        if ((flag == 2 || more_cores || less_load || wider) && flag != 1) {
+          best = {md, nd, kd};
+          best_load = load;
+          best_cores = used;
+          best_loops = loops;
+          big = (in.b_trans || pn >= 16) && (!in.a_trans || pm >= 16) && used > 1;
+        }
       }
     }
   }
-  return best;
+  std::int64_t pm = ceil_div(m16, best.m), pn = ceil_div(n16, best.n), pk = ceil_div(k16, best.k);
+  const std::int64_t bn = best_part(n16, n_map, best.n, false);
+  const std::int64_t bm = best_part(m16, m_map, best.m, false);
+  const std::int64_t bk = best_part(k16, k_map, best.k, true);
+  const std::int64_t need = ceil_div(n16, bn) * ceil_div(m16, bm) * ceil_div(k16, bk);
+  if (need > 0 && need <= cores) {
+    pm = bm;
+    pn = bn;
+    pk = bk;
+  }
+  Dims d;
+  d.m = std::min(ceil_div(m16, pm), cores);
+  d.n = std::min(ceil_div(n16, pn), cores);
+  d.k = in.split_k ? std::min(ceil_div(k16, pk), cores) : best.k;
+  return d;
+}
+
+/// ceil(org / parts), rounded up to `align` when asked and when that still leaves `parts`
+/// parts; false when it could not be aligned.
+bool align_part(bool need, std::int64_t org, std::int64_t parts, std::int64_t align,
+                std::int64_t& part) {
+  part = ceil_div(org, parts);
+  if (!need || align == 0 || parts <= 1) return true;
+  const std::int64_t aligned = align_up(part, align);
+  if (aligned >= ceil_div(org, parts - 1)) return false;
+  part = aligned;
+  return true;
+}
+
+struct NBuffer33Input {
+  std::int64_t m = 0, n = 0, k = 0, cores = 1, bm = 128, bn = 256, bk = 64;
+  std::int64_t a_align = 128, b_align = 128, elem = 2;
+  bool a_trans = false, b_trans = false, split_k = false;
+};
+
+/// The N_BUFFER_33 schedule's split (see the header); false when K does not fit 3 base blocks.
+bool split_nbuffer33(const NBuffer33Input& in, Dims& d) {
+  d.m = ceil_div(in.m, in.bm * 3);
+  d.k = in.split_k ? ceil_div(in.k, in.bk * 3) : 1;
+  if (!in.split_k && ceil_div(in.k, in.bk) > 3) return false;
+  const std::int64_t room = std::max<std::int64_t>(1, in.cores / (d.m * d.k));
+  const std::int64_t n_max = std::min(in.n / in.bn + 1, room);
+  double best_int = -1, best_cyc = 0, best_band = 0;
+  d.n = 1;
+  for (std::int64_t nd = 1; nd <= std::max<std::int64_t>(1, n_max); ++nd) {
+    std::int64_t sm = 0, sn = 0;
+    const bool ok_a = align_part(in.a_trans && in.m % in.a_align == 0, in.m, d.m, in.a_align, sm);
+    const bool ok_b = align_part(!in.b_trans && in.n % in.b_align == 0, in.n, nd, in.b_align, sn);
+    const double ratio = ok_a && ok_b ? 1.0 : 2.0;
+    double cyc = 0, mem = 0;
+    const std::int64_t ms[2] = {in.bm, sm % in.bm}, mc[2] = {sm / in.bm, 1};
+    const std::int64_t ns[2] = {in.bn, sn % in.bn}, nc[2] = {sn / in.bn, 1};
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        if (ms[i] == 0 || ns[j] == 0 || mc[i] == 0 || nc[j] == 0) continue;
+        const double count = static_cast<double>(mc[i] * nc[j]);
+        cyc += count * static_cast<double>(ms[i] * ns[j] * in.bk) /
+               (256.0 * static_cast<double>(32 / in.elem));
+        mem += count * ratio * static_cast<double>((ms[i] + ns[j]) * in.bk * in.elem);
+      }
+    const double intensity = mem > 0 ? cyc / mem : 0;
+    const double band =
+        static_cast<double>((in.cores - d.m) * in.bm + (in.cores - nd) * in.bn) /
+        static_cast<double>((in.bm + in.bn) * in.cores);
+    bool better = best_int < 0;
+    if (!better) {
+      if (std::fabs(intensity - best_int) > 1e-4)
+        better = intensity > best_int;
+      else if (std::fabs(cyc - best_cyc) < 0.01 * best_cyc)
+        better = band > best_band;
+      else
+        better = cyc < best_cyc;
+    }
+    if (better) {
+      best_int = intensity;
+      best_cyc = cyc;
+      best_band = band;
+      d.n = nd;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -139,6 +419,7 @@ int32_t MatmulApiTiling::SetTraverse(MatrixTraverse traverse) {
 }
 int32_t MatmulApiTiling::SetMatmulConfigParams(const MatmulConfigParams& params) {
   if (params.traverse != MatrixTraverse::NOSET) SetTraverse(params.traverse);
+  schedule_ = params.scheduleType;
   return 0;
 }
 int32_t MatmulApiTiling::SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
@@ -200,21 +481,54 @@ bool MatmulApiTiling::Compute(int32_t cores) {
   constexpr std::int64_t kAcc = 4;  // L0C holds float / int32
 
   Split s{};
-  if (singleM_ > 0 || singleN_ > 0) {
+  if (singleM_ > 0 || singleN_ > 0 || singleK_ > 0) {  // SetSingleShape: as given
     s.sm = singleM_ > 0 ? singleM_ : m;
     s.sn = singleN_ > 0 ? singleN_ : n;
-    s.md = ceil_div(m, s.sm);
-    s.nd = ceil_div(n, s.sn);
-    s.used = s.md * s.nd;
+    s.sk = singleK_ > 0 ? singleK_ : k;
+    s.used = cores;
+  } else if (cores == 1) {
+    s = {m, n, k, 1};
+  } else if (schedule_ == ScheduleType::N_BUFFER_33) {
+    NBuffer33Input in;
+    in.m = m;
+    in.n = n;
+    in.k = k;
+    in.cores = cores;
+    in.elem = sa;
+    in.bm = fixM_ > 0 ? fixM_ : (l0c_ >= 256 * 1024 ? 256 : 128);
+    in.bn = fixN_ > 0 ? fixN_ : 256;
+    in.bk = 128 / sa;  // 128 bytes of K
+    if (a_.isTrans && b_.isTrans) {
+      in.bm = fixM_ > 0 ? fixM_ : 256;
+      in.bn = fixN_ > 0 ? fixN_ : 128;
+    }
+    in.a_align = in.b_align = 256 / sa;
+    in.a_trans = a_.isTrans;
+    in.b_trans = b_.isTrans;
+    in.split_k = split_k_;
+    Dims d;
+    if (!split_nbuffer33(in, d))
+      return fail("N_BUFFER_33 holds at most 3 base blocks of K per core (EnableMultiCoreSplitK)");
+    s = {ceil_div(m, d.m), ceil_div(n, d.n), ceil_div(k, d.k), d.m * d.n * d.k};
   } else {
-    s = split_cores(m, n, k, cores);
+    DimsInput in;
+    in.m16 = ceil_div(m, 16);
+    in.n16 = ceil_div(n, 16);
+    in.k16 = ceil_div(k, 32 / sa);
+    in.cores = cores;
+    in.split_k = split_k_;
+    in.a_trans = a_.isTrans;
+    in.b_trans = b_.isTrans;
+    in.l1 = static_cast<std::int64_t>(l1_);
+    in.l0a = static_cast<std::int64_t>(l0a_);
+    in.l0c = static_cast<std::int64_t>(l0c_);
+    const Dims d = split_cores(in);
+    s.sm = ceil_div(m, d.m);
+    s.sn = ceil_div(n, d.n);
+    s.sk = split_k_ ? ceil_div(in.k16, d.k) * (32 / sa) : ceil_div(k, d.k);
+    s.used = d.m * d.n * d.k;
   }
-  std::int64_t sk = singleK_ > 0 ? singleK_ : k;
-  if (split_k_ && singleK_ <= 0 && s.used < cores) {  // the idle cores take parts of K
-    const std::int64_t kd = std::min<std::int64_t>(cores / s.used, ceil_div(k, 16));
-    sk = align_up(ceil_div(k, kd), 16);
-    s.used *= ceil_div(k, sk);
-  }
+  const std::int64_t sk = s.sk;
 
   // Step 2: the base block.
   std::int64_t bm = 0, bn = 0, bk = 0, best = -1;

@@ -165,7 +165,8 @@ class NPUSIM_TILING_API MatmulApiTiling {
   int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1);
   /// The block order: FIRSTM (iterateOrder 0) or FIRSTN (iterateOrder 1).
   int32_t SetTraverse(MatrixTraverse traverse);
-  /// The kernel's template: its traverse is taken as SetTraverse's; the rest names schedules.
+  /// The kernel's template: its traverse is taken as SetTraverse's, N_BUFFER_33 changes the
+  /// split over cores (matmul_tiling.cpp); the rest names schedules.
   int32_t SetMatmulConfigParams(const MatmulConfigParams& params);
   int32_t SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
                                 ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
@@ -206,11 +207,13 @@ class NPUSIM_TILING_API MatmulApiTiling {
   bool bias_on_ = false;
   bool split_k_ = false;
   int32_t iterate_order_ = 0;
+  ScheduleType schedule_ = ScheduleType::INNER_PRODUCT;
   ::TCubeTiling layout_{};  // the batch fields (*LayoutInfo*, BatchNum)
   ::TCubeTiling tiling_{};
 };
 
-/// Multi-core Matmul tiling: splits M and N over at most SetDim cores.
+/// Multi-core Matmul tiling: splits M and N (and K with EnableMultiCoreSplitK) over at most
+/// SetDim cores the way CANN's tiling does (runtime/platform/matmul_tiling.cpp states the rule).
 class NPUSIM_TILING_API MultiCoreMatmulTiling : public MatmulApiTiling {
  public:
   MultiCoreMatmulTiling() = default;

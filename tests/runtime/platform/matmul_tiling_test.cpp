@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The host Matmul tiling (tiling/tiling_api.h) on the simulated chip: CANN's bytes for the
-// devkit's AOT case, a split over many cores that covers the matrices, base blocks inside the
-// chip's L0 buffers (so a smaller L0C gives smaller blocks), SetFixSplit, and refusals.
+// devkit's AOT case, CANN's split over cores for the devkit examples whose kernels assume it,
+// SetSingleShape honoured, base blocks inside the chip's L0 buffers (so a smaller L0C gives
+// smaller blocks), SetFixSplit, and refusals.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -70,8 +71,9 @@ TEST_F(MatmulTilingTest, SplitsOverTheCoresAndCoversTheMatrices) {
   t.SetShape(128, 2048, 1024);
   TCubeTiling d{};
   ASSERT_EQ(t.GetTiling(d), 0);
-  EXPECT_LE(d.usedCoreNum, 24);
-  EXPECT_GE(d.usedCoreNum, 20);
+  EXPECT_EQ(d.usedCoreNum, 24);  // CANN's 3 x 8: 43 x 256 per core
+  EXPECT_EQ(d.singleCoreM, 43);
+  EXPECT_EQ(d.singleCoreN, 256);
   const int mp = (128 + d.singleCoreM - 1) / d.singleCoreM;
   const int np = (2048 + d.singleCoreN - 1) / d.singleCoreN;
   EXPECT_EQ(mp * np, d.usedCoreNum);
@@ -81,6 +83,105 @@ TEST_F(MatmulTilingTest, SplitsOverTheCoresAndCoversTheMatrices) {
   EXPECT_LE(2 * d.baseM * d.baseK * 2, 64 * 1024);
   EXPECT_LE(2 * d.baseK * d.baseN * 2, 64 * 1024);
   EXPECT_LE(d.shareL1Size, 512 * 1024);
+}
+
+/// One multi-core tiling of half A, B -> float C (GM, ND).
+struct Case {
+  int dim, m, n, k;
+  bool bias = false, split_k = false, nbuffer33 = false;
+  int fix_m = -1, fix_n = -1, fix_k = -1;
+};
+
+TCubeTiling tile(const Case& c) {
+  MultiCoreMatmulTiling t(*platform_ascendc::PlatformAscendCManager::GetInstance());
+  t.SetDim(c.dim);
+  t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  t.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  t.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  t.SetOrgShape(c.m, c.n, c.k);
+  t.SetShape(c.m, c.n, c.k);
+  t.EnableBias(c.bias);
+  t.SetBufferSpace(-1, -1, -1);
+  if (c.fix_m > 0) t.SetFixSplit(c.fix_m, c.fix_n, c.fix_k);
+  if (c.split_k) t.EnableMultiCoreSplitK(true);
+  if (c.nbuffer33)
+    t.SetMatmulConfigParams(1, false, matmul_tiling::ScheduleType::N_BUFFER_33);
+  TCubeTiling d{};
+  EXPECT_EQ(t.GetTiling(d), 0);
+  return d;
+}
+
+// The devkit examples whose kernels compute their offsets and tails from the split CANN gives.
+TEST_F(MatmulTilingTest, SplitsTheDevkitExamplesAsCann) {
+  // matmul_leakyrelu_advanced_api: B and the bias are offset by blockIdx * singleCoreN.
+  TCubeTiling d = tile({2, 512, 128, 128, true, false, false, 128, 64, 128});
+  EXPECT_EQ(d.usedCoreNum, 2);
+  EXPECT_EQ(d.singleCoreM, 512);
+  EXPECT_EQ(d.singleCoreN, 64);
+  EXPECT_EQ(d.singleCoreK, 128);
+  EXPECT_EQ(d.baseM, 128);
+  EXPECT_EQ(d.baseN, 64);
+  EXPECT_EQ(d.baseK, 128);
+  // matmul_async_iterate: one base block column per core, an even core count (AIC:AIV 1:2).
+  d = tile({48, 640, 1024, 512, true});
+  EXPECT_EQ(d.usedCoreNum, 40);
+  EXPECT_EQ(d.singleCoreM, 64);
+  EXPECT_EQ(d.singleCoreN, 256);
+  EXPECT_EQ(d.singleCoreK, 512);
+  EXPECT_EQ(d.baseN, 256);
+  // matmul_nbuffer33: no tails, A in 3 x 3 base blocks.
+  d = tile({24, 256, 512, 192, true, false, true});
+  EXPECT_EQ(d.usedCoreNum, 2);
+  EXPECT_EQ(d.singleCoreM, 256);
+  EXPECT_EQ(d.singleCoreN, 256);
+  EXPECT_EQ(d.singleCoreK, 192);
+  // matmul_splitk: K in two halves.
+  d = tile({24, 16, 16, 1024, false, true});
+  EXPECT_EQ(d.usedCoreNum, 2);
+  EXPECT_EQ(d.singleCoreM, 16);
+  EXPECT_EQ(d.singleCoreN, 16);
+  EXPECT_EQ(d.singleCoreK, 512);
+  // A square problem on many cores keeps every core busy.
+  d = tile({24, 1024, 1024, 1024});
+  EXPECT_EQ(d.usedCoreNum, 24);
+  EXPECT_EQ(d.singleCoreM, 128);
+  EXPECT_EQ(d.singleCoreN, 342);
+}
+
+TEST_F(MatmulTilingTest, HonoursSetSingleShape) {
+  MultiCoreMatmulTiling t(*platform_ascendc::PlatformAscendCManager::GetInstance());
+  t.SetDim(4);
+  types(t, false);
+  t.SetOrgShape(512, 512, 256);
+  t.SetShape(512, 512, 256);
+  t.SetSingleShape(128, 512, 256);
+  TCubeTiling d{};
+  ASSERT_EQ(t.GetTiling(d), 0);
+  EXPECT_EQ(d.usedCoreNum, 4);  // SetDim's, as in CANN
+  EXPECT_EQ(d.singleCoreM, 128);
+  EXPECT_EQ(d.singleCoreN, 512);
+  EXPECT_EQ(d.singleCoreK, 256);
+  int32_t sm = 0, sn = 0, sk = 0, dim = 0, md = 0, nd = 0;
+  t.GetSingleShape(sm, sn, sk);
+  EXPECT_EQ(sm, 128);
+  EXPECT_EQ(sn, 512);
+  EXPECT_EQ(sk, 256);
+  t.GetCoreNum(dim, md, nd);
+  EXPECT_EQ(dim, 4);
+  EXPECT_EQ(md, 4);
+  EXPECT_EQ(nd, 1);
+  // Only N fixed: M and K are the whole SetShape extent.
+  MultiCoreMatmulTiling u(*platform_ascendc::PlatformAscendCManager::GetInstance());
+  u.SetDim(2);
+  types(u, false);
+  u.SetShape(64, 512, 128);
+  u.SetSingleShape(-1, 256, -1);
+  ASSERT_EQ(u.GetTiling(d), 0);
+  EXPECT_EQ(d.usedCoreNum, 2);
+  EXPECT_EQ(d.singleCoreM, 64);
+  EXPECT_EQ(d.singleCoreN, 256);
+  EXPECT_EQ(d.singleCoreK, 128);
 }
 
 class SmallL0cTilingTest : public MatmulTilingTest {
