@@ -310,7 +310,11 @@ void OpSimulator::instr(int launch, std::uint32_t block, const ascendc::BlockTra
   for (std::uint32_t d = 0; d < in.dep_count; ++d) {
     const std::uint32_t dep = trace.deps[in.dep_begin + d];
     if (dep >= index || b.rec[dep] == kNone) continue;
-    flows_.push_back({b.rec[dep], id, records_[b.rec[dep]].unit != r.unit});
+    // Across cores: between units, or into a cross-core wait (a MIX block's AIV waiting for its
+    // AIC, whose waits replay on the block's one scalar lane).
+    const bool cross = records_[b.rec[dep]].unit != r.unit || in.op == Op::kSyncWait ||
+                       trace.instrs[dep].op == Op::kSyncSet;
+    flows_.push_back({b.rec[dep], id, cross});
   }
   if (in.op == Op::kSyncWait) {
     for (const ascendc::BlockDep& d : trace.block_deps) {
