@@ -168,7 +168,9 @@ bool AiCore::step_start(SimTime now) {
     phase_ = Phase::kStart;
   }
   if (phase_ == Phase::kStart) {
-    const bool pipes = tracks_.pipes && tracks_.core.on();
+    const bool record = job_.record >= 0 && opsim_ != nullptr;
+    if (record) opsim_->begin_block(job_.record, job_.block, trace_);
+    const bool pipes = (tracks_.pipes && tracks_.core.on()) || record;
     replay_.begin(trace_, replay_start_, job_.partner != nullptr, pipes, *this);
     phase_ = Phase::kReplay;
   }
@@ -246,6 +248,11 @@ void AiCore::instr_done(const ascendc::Instr& in, int lane, SimTime start, SimTi
   const bool vector_side = lane == kMte2AivLane || in.pipe == Pipe::kVector ||
                            in.pipe == Pipe::kMte3;
   const AiCore& owner = job_.partner != nullptr && vector_side ? *job_.partner : *this;
+  if (job_.record >= 0 && opsim_ != nullptr) {
+    const auto index = static_cast<std::uint32_t>(&in - trace_.instrs.data());
+    opsim_->instr(job_.record, job_.block, trace_, index, owner.opsim_unit_, lane_pipe(lane),
+                  start, end);
+  }
   const sim::Track& track = owner.tracks_.pipe[static_cast<int>(lane_pipe(lane))];
   if (!track.on()) return;
   sim::TraceField args[kInstrArgs];

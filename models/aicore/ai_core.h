@@ -31,6 +31,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/aicore/block_replay.h"
+#include "models/aicore/op_simulator.h"
 #include "models/aicore/pipe_costs.h"
 #include "models/l2_cache.h"
 #include "npusim/ascendc/trace.h"
@@ -51,6 +52,7 @@ struct BlockJob {
   SimTime start = 0;          // first issue slot (dispatched + block_launch)
   AiCore* partner = nullptr;  // MIX on a split chip: the AIV core that runs the vector lanes
   std::uint64_t restore_bytes = 0;  // a checkpointed block: context read back before its replay
+  int record = -1;  // the op simulator's launch id (op_simulator.h), -1: not recorded
 };
 
 /// How a running block gives up its core (scheduler.preemption).
@@ -143,6 +145,12 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   /// Counters (ps): block execution time and busy time per pipe.
   std::uint64_t busy_time() const { return busy_ps_; }
   const std::array<std::uint64_t, ascendc::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
+  /// Records the instructions of blocks whose job has a record id into `sim` (op_simulator.h),
+  /// as core unit `unit` ("core0.veccore1").
+  void set_op_simulator(OpSimulator* sim, const std::string& unit) {
+    opsim_ = sim;
+    opsim_unit_ = sim != nullptr ? sim->unit_id(unit, label_) : -1;
+  }
   /// Whether trace_block records anything (the timeline is on).
   bool tracing() const { return tracks_.core.on(); }
   /// A span on this core's track.
@@ -200,6 +208,8 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   GmAccessExtension access_;  // payload_'s extension (cleared before payload_ is destroyed)
   tlm::tlm_generic_payload payload_;
 
+  OpSimulator* opsim_ = nullptr;
+  int opsim_unit_ = -1;
   std::uint64_t blocks_ = 0;
   std::uint64_t busy_ps_ = 0;
   std::array<std::uint64_t, ascendc::kPipeCount> pipe_busy_ps_{};

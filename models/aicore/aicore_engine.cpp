@@ -52,6 +52,7 @@ AiCoreEngine::AiCoreEngine(const sc_core::sc_module_name& name, UnitContext& ctx
   SC_METHOD(on_wake);
   sensitive << wake_;
   dont_initialize();
+  opsim_ = OpSimulator::process();
   build_cores(ctx.cfg, ctx.tracks, ctx.stats);
   register_stats(ctx.stats);
   for (auto& core : cores_) core->mem.bind(ctx.l2.socket);
@@ -80,6 +81,16 @@ void AiCoreEngine::build_cores(const ChipConfig& cfg, sim::TrackGroup& tracks,
     ct.pipes = cfg.aicore.trace_pipes;
     cores_.push_back(std::make_unique<AiCore>(id.c_str(), i, kind, label, costs_,
                                               cfg.aicore.timeout.ps, ct, group.child(id), *this));
+    if (opsim_ != nullptr) {  // msopprof's names: AI Core c has cubecore0 and veccore0..r-1
+      const int r = std::max(aiv / aic, 1);
+      const std::string unit = coupled_  ? "core" + std::to_string(n) + ".aicore0"
+                               : vector ? "core" + std::to_string(n / r) + ".veccore" +
+                                              std::to_string(n % r)
+                                        : "core" + std::to_string(n) + ".cubecore0";
+      // Chips after the first: their own names (one recorder serves the process).
+      const std::string chip = device_ == 0 ? "" : "dev" + std::to_string(device_) + ".";
+      cores_.back()->set_op_simulator(opsim_, chip + unit);
+    }
   }
   busy_.assign(cores_.size(), false);
   slots_.resize(cores_.size());
@@ -107,6 +118,9 @@ void AiCoreEngine::start(EngineJob& job, SimTime delay, JobSink& sink) {
   k.sink = &sink;
   k.work = job.task->payload.share<KernelWork>();
   k.seq = seq_ + 1;
+  if (opsim_ != nullptr && k.work) {
+    k.opsim = opsim_->begin_launch(k.work->name, costs_.frequency_hz());
+  }
   const SimTime now = sim::sim_now();
   job.channel = 0;
   job.start = now + delay;
@@ -375,6 +389,7 @@ void AiCoreEngine::assign(Kernel& k) {
   AiCore& core = *cores_[main];
   BlockJob job;
   job.task_id = k.rec.task_id;  // for the pipe spans' args
+  job.record = k.opsim;
   const int error = take_next_block(k, core, job);
   if (error != 0) fail(k, error);
   job.dispatched = now;

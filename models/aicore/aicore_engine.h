@@ -209,6 +209,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   std::uint64_t context_bytes_ = 0;
   std::array<int, 2> incoming_{};  // cores of yielding slots, per pool
   std::unique_ptr<BlockReplay> predictor_;
+  OpSimulator* opsim_ = nullptr;  // the process's op simulator recorder (nullptr: off)
   double hbm_bandwidth_ = 1;  // B/s
   sim::StatGroup* streams_group_ = nullptr;
   std::map<std::uint32_t, StreamStats> streams_;

@@ -405,9 +405,14 @@ void BlockReplay::copy_rest(const std::vector<bool>& done, std::uint64_t base_bb
     }
     c.dep_count = static_cast<std::uint32_t>(rest.deps.size()) - c.dep_begin;
     index[i] = static_cast<std::uint32_t>(rest.instrs.size());
+    if (i < trace_->sites.size()) {
+      rest.sites.resize(rest.instrs.size(), 0);
+      rest.sites.push_back(trace_->sites[i]);
+    }
     rest.instrs.push_back(c);
   }
   rest.scalar_bbs = trace_->scalar_bbs > base_bbs ? trace_->scalar_bbs - base_bbs : 0;
+  if (!rest.sites.empty()) rest.site_frames = trace_->site_frames;
 }
 
 SimTime BlockReplay::scalar_tail() {

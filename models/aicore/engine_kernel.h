@@ -50,6 +50,7 @@ struct AicoreKernel {
   double tokens = 0;          // prema
   SimTime token_at = 0;
   std::uint64_t seq = 0;      // arrival order
+  int opsim = -1;             // the op simulator's launch id (-1: not recorded)
   KernelRecord rec;
   std::list<AicoreKernel>::iterator self;
 };

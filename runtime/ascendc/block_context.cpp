@@ -4,9 +4,13 @@
 
 #include "npusim/ascendc/atomic_ops.h"
 
+#include <execinfo.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -28,6 +32,36 @@ namespace {
 // The same pointer for this library's own reads: block() runs at every twin call, and the
 // exported tls_block is general-dynamic TLS here (a __tls_get_addr call per read).
 __attribute__((tls_model("initial-exec"))) thread_local BlockContext* tls_running = nullptr;
+
+// The op simulator's per-instruction view (NPUSIM_OP_SIMULATOR_DIR, models/aicore/op_simulator.h)
+// wants each instruction's call site: read once, so emit() pays one predictable branch when off.
+const bool kRecordSites = [] {
+  const char* dir = std::getenv("NPUSIM_OP_SIMULATOR_DIR");
+  return dir != nullptr && *dir != '\0';
+}();
+
+using SiteFrames = std::array<std::uintptr_t, kSiteDepth>;
+
+// The call stack of the kernel code that issued instruction `idx` of `trace` (return addresses,
+// innermost first, this function's own frame dropped), stored once per distinct stack and block.
+__attribute__((noinline)) void note_site(BlockTrace& trace, std::uint32_t idx) {
+  // Sites already stored, per trace being recorded (a trace whose frames were taken away or
+  // cleared starts again).
+  thread_local std::map<const BlockTrace*, std::map<SiteFrames, std::uint32_t>> known;
+  void* raw[kSiteDepth + 1];
+  const int n = backtrace(raw, static_cast<int>(kSiteDepth + 1));
+  SiteFrames frames{};
+  for (int i = 1; i < n; ++i) {
+    frames[static_cast<std::size_t>(i - 1)] = reinterpret_cast<std::uintptr_t>(raw[i]);
+  }
+  auto& ids = known[&trace];
+  if (trace.site_frames.empty()) ids.clear();
+  const auto id = static_cast<std::uint32_t>(trace.site_frames.size() / kSiteDepth);
+  const auto [it, fresh] = ids.emplace(frames, id);
+  if (fresh) trace.site_frames.insert(trace.site_frames.end(), frames.begin(), frames.end());
+  trace.sites.resize(idx, 0);  // instructions recorded before sites were wanted: site 0
+  trace.sites.push_back(it->second);
+}
 
 }  // namespace
 
@@ -215,6 +249,7 @@ std::uint32_t BlockContext::emit(Instr ins, std::initializer_list<Access> access
   const auto idx = static_cast<std::uint32_t>(trace.instrs.size());
   if (ins.dst == Mem::kGm && ins.pipe != Pipe::kScalar && functional) atomic_after_write(*this, ins);
   trace.instrs.push_back(ins);
+  if (kRecordSites) note_site(trace, idx);
   if (detail::tls_emit_order.ctx == this) detail::tls_emit_order.note();
   if (sanitizer::g_checks != 0) {
     sanitizer::on_emit(*this, idx, last_on_pipe_[static_cast<std::size_t>(ins.pipe)], accesses);

@@ -132,6 +132,13 @@ void MixLaunch::merge(std::uint32_t b, const std::vector<const BlockTrace*>& sub
     }
     total += subs[s]->instrs.size();
   }
+  // Call sites (op simulator): each sub-block's own, one after another.
+  std::vector<std::uint32_t> site_base(per, 0);
+  for (std::uint32_t s = 0; s < per; ++s) {
+    site_base[s] = static_cast<std::uint32_t>(out.site_frames.size() / kSiteDepth);
+    out.site_frames.insert(out.site_frames.end(), subs[s]->site_frames.begin(),
+                           subs[s]->site_frames.end());
+  }
   std::uint64_t bbs = 0;
   for (std::size_t n = 0; n < total; ++n) {
     std::uint32_t s = per;
@@ -163,6 +170,10 @@ void MixLaunch::merge(std::uint32_t b, const std::vector<const BlockTrace*>& sub
     out.deps.erase(std::unique(first, out.deps.end()), out.deps.end());
     in.dep_count = static_cast<std::uint32_t>(out.deps.size()) - in.dep_begin;
     out.instrs.push_back(in);
+    if (i < t.sites.size()) {
+      out.sites.resize(me, 0);
+      out.sites.push_back(site_base[s] + t.sites[i]);
+    }
     where[s].push_back(me);
   }
   for (std::uint32_t s = 0; s < per; ++s) {

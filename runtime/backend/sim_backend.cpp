@@ -29,6 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/aicore/op_simulator.h"
 #include "models/system.h"
 #include "models/chip_config_loader.h"
 #include "runtime/core/backend.h"
@@ -214,6 +215,7 @@ std::string versioned(const std::string& stats_json) {
 
 // Output problems are reported on stderr, never thrown: this also runs from an atexit hook.
 void SimBackend::write_outputs() {
+  if (models::OpSimulator* op = models::OpSimulator::process()) op->write();
   if (out_dir_.empty()) return;
   namespace fs = std::filesystem;
   const fs::path dir(out_dir_);

@@ -294,6 +294,42 @@ PY
     done
     # The host program never saw the kernel twin's flags.
     if grep -q "trace-pc" build/CMakeFiles/kernel_e2e.dir/flags.make; then exit 1; fi ;;
+  op_simulator)  # msopprof simulator's per-instruction view (NPUSIM_OP_SIMULATOR_DIR)
+    cmake -S "${SRC}/opsim_project" -B build > build.txt 2>&1 || { cat build.txt; exit 1; }
+    cmake --build build -j2 >> build.txt 2>&1 || { cat build.txt; exit 1; }
+    check=(python3 "${SRC}/../../tools/conformance/check_op_simulator.py")
+    NPUSIM_OP_SIMULATOR_DIR=sim NPUSIM_OUT=run build/opsim > out.txt
+    grep -qx "opsim: 0 wrong" out.txt
+    # trace.json loads, every slice and flow is complete, the csv files add up, and the slices
+    # per core and pipe add up to that pipe's busy cycles in stats.json.
+    "${check[@]}" sim --stats run/stats.json --summary > summary.json
+    # vadd: 2 blocks x 2 tiles x (2 MTE2 copies, an Add, an MTE3 copy); vdouble: one of each.
+    json_check summary.json "d['slices'] == 19 and d['cut'] is False and \
+      d['pipes'] == {'MTE2': 9, 'VECTOR': 5, 'MTE3': 5} and \
+      d['units'] == ['core0.veccore0', 'core0.veccore1']"
+    # Arrows: EnQue/DeQue and SetFlag/WaitFlag signal the last instruction on the producer's
+    # pipe: each Add waits for the second copy-in, each copy-out for its Add.
+    json_check summary.json "d['flows'] == {'flag': 10}"
+    line() { grep -n "$1" "${SRC}/opsim_project/opsim.asc" | cut -d: -f1; }
+    json_check summary.json "{k.split('/')[-1]: v for k, v in d['code'].items()} == { \
+      'opsim.asc:$(line OPSIM-COPY-X)': 4, 'opsim.asc:$(line OPSIM-COPY-Y)': 4, \
+      'opsim.asc:$(line OPSIM-ADD)': 4, 'opsim.asc:$(line OPSIM-COPY-OUT)': 4, \
+      'opsim.asc:$(line OPSIM-FLAG-IN)': 1, 'opsim.asc:$(line OPSIM-FLAG-ADD)': 1, \
+      'opsim.asc:$(line OPSIM-FLAG-OUT)': 1}"
+    json_check sim/trace.json "all(e['args']['call'] == 'AscendC::Add' for e in d['traceEvents'] \
+      if e.get('ph') == 'X' and e['name'] == 'Add')"
+    # Deterministic: a second run writes the same bytes.
+    NPUSIM_OP_SIMULATOR_DIR=sim2 build/opsim > /dev/null
+    diff -r sim sim2
+    # The kernel-name filter, and the budget: cut with a message on stderr and in trace.json.
+    NPUSIM_OP_SIMULATOR_DIR=one NPUSIM_OP_KERNEL_NAME=vdouble build/opsim > /dev/null
+    "${check[@]}" one --summary > one.json
+    json_check one.json "d['slices'] == 3 and d['units'] == ['core0.veccore0']"
+    NPUSIM_OP_SIMULATOR_DIR=cut NPUSIM_OP_INSTR_BUDGET=5 build/opsim > /dev/null 2> cut.txt
+    grep -q "instruction budget of 5 instructions (NPUSIM_OP_INSTR_BUDGET) ran out" cut.txt
+    "${check[@]}" cut --summary > cut.json
+    json_check cut.json "d['slices'] == 5 and d['cut'] is True"
+    json_check cut/trace.json "'NPUSIM_OP_INSTR_BUDGET' in d['otherData']['message']" ;;
   asc_project)  # CANN 9's ASC toolchain: find_package(ASC), project(LANGUAGES ASC CXX), .asc
     cmake -S "${SRC}/asc_project" -B build > build.txt 2>&1 || { cat build.txt; exit 1; }
     cmake --build build -j2 >> build.txt 2>&1 || { cat build.txt; exit 1; }

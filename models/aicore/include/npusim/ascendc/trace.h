@@ -29,6 +29,7 @@
 //    instructions is the difference. BlockTrace::scalar_bbs is the total at kernel end.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -124,6 +125,9 @@ struct BlockDep {
   std::uint32_t other = 0;
 };
 
+/// Return addresses kept per call site (op simulator: NPUSIM_OP_SIMULATOR_DIR), innermost first.
+constexpr std::size_t kSiteDepth = 16;
+
 /// Everything one block did.
 struct BlockTrace {
   std::vector<Instr> instrs;
@@ -134,11 +138,19 @@ struct BlockTrace {
   std::uint64_t local_bytes = 0;
   /// Waits on other blocks (kSyncWait instructions), in program order.
   std::vector<BlockDep> block_deps;
+  /// Where the kernel issued each instruction, only while the op simulator's view is recorded
+  /// (NPUSIM_OP_SIMULATOR_DIR set; otherwise both are empty): sites[i] is instruction i's call
+  /// site, whose kSiteDepth return addresses (innermost first, 0 = none) are
+  /// site_frames[sites[i] * kSiteDepth ...]. A site is stored once per block.
+  std::vector<std::uint32_t> sites;
+  std::vector<std::uintptr_t> site_frames;
 
   void clear() {
     instrs.clear();
     deps.clear();
     block_deps.clear();
+    sites.clear();
+    site_frames.clear();
     scalar_bbs = 0;
     local_bytes = 0;
   }
