@@ -164,8 +164,8 @@ def rewrite_launches(text, exact_templates=False, core_kinds=None):
     picks one of overloaded kernel templates (CATLASS's KernelAdapter).
     core_kinds: None, or (a source built once per core type) {kernel name: CorePassKind} of the
     kernels declared __mix__ / __cube__ / __vector__; every launch then becomes
-    `::npusim::ascendc::launch_passes<K, kind>("K", n, l2ctrl, stream, args...)` (core_pass.h;
-    a kernel not in the map is kPassImplicit)."""
+    `::npusim::ascendc::launch_passes<&K>(::npusim::ascendc::pass_kind_..., "K", n, l2ctrl,
+    stream, args...)` (core_pass.h; a kernel not in the map is kPassImplicit)."""
     masked = mask(text)
     out, last = [], 0
     for start, name, (c0, c1), (a0, a1), end in find_launches(masked):
@@ -181,9 +181,9 @@ def rewrite_launches(text, exact_templates=False, core_kinds=None):
             types = ", ".join("decltype(%s)" % a for a in top_level_args(masked[a0:a1], args))
             kernel = "::npusim::ascendc::kernel_taking<%s>(%s)" % (types, name)
         if core_kinds is not None:
-            call = "::npusim::ascendc::launch_passes<%s, %d>(\"%s\", %s" % (
-                kernel if kernel != name else "&" + name, core_kinds.get(base, KIND_IMPLICIT),
-                base, cfg)
+            call = "::npusim::ascendc::launch_passes<%s>(::npusim::ascendc::%s, \"%s\", %s" % (
+                kernel if kernel != name else "&" + name,
+                KIND_TAGS[core_kinds.get(base, KIND_IMPLICIT)], base, cfg)
         else:
             call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (kernel, base, cfg)
         if args.strip():
@@ -298,6 +298,7 @@ def insert_kernel_cores(text):
 
 # core_pass.h's CorePassKind.
 KIND_MIX, KIND_IMPLICIT, KIND_AIC, KIND_AIV = 0, 1, 2, 3
+KIND_TAGS = ("pass_kind_mix", "pass_kind_implicit", "pass_kind_aic", "pass_kind_aiv")
 
 
 def core_kinds(text):

@@ -10,7 +10,7 @@
 // are joined into one. The AIV build is the program's (its host code runs); the AIC build's host
 // code is never called.
 //
-// Each `K<<<...>>>(...)` launch of such a source becomes launch_passes<K, kind>(...): both builds
+// Each `K<<<...>>>(...)` launch of such a source becomes launch_passes<K>(kind, ...): both builds
 // instantiate it, and each registers its own K under a key both share (the mangled name of K,
 // through typeid), at load time. A block then runs the build of the core it is on:
 //   kind kPassMix      (__mix__(c, v) kernels): each sub-block of the mix launch runs the build of
@@ -76,15 +76,35 @@ decltype(F) core_pass_pick(const char* name) {
       core_pass_find(core, typeid(detail::CorePassTag<F>).name(), name));
 }
 
-/// The launch of kernel F from a source built once per core type (see the header comment).
+template <int Kind>
+struct PassKindTag {};
+// The launch rewrite names the kind with one of these (a template argument list would put a
+// comma into the launch expression, which may be a macro's argument: CHECK(K<<<...>>>(...))).
+inline constexpr PassKindTag<kPassMix> pass_kind_mix{};
+inline constexpr PassKindTag<kPassImplicit> pass_kind_implicit{};
+inline constexpr PassKindTag<kPassAic> pass_kind_aic{};
+inline constexpr PassKindTag<kPassAiv> pass_kind_aiv{};
+
+namespace detail {
+template <class Fn>
+struct AiCoreKernel : std::false_type {};
+template <class... P>
+struct AiCoreKernel<void (*)(P...)> : std::true_type {};
+}  // namespace detail
+
+/// The launch of kernel F from a source built once per core type (see the header comment). An
+/// AI CPU kernel (not void) launches as in every source: it has no core type.
 template <auto F, int Kind, class... A>
-std::int32_t launch_passes(const char* name, std::uint32_t block_dim, void* l2ctrl, void* stream,
-                           A&&... args) {
-  static_assert(std::is_pointer_v<decltype(F)>, "per-core launch: the kernel is a function");
-  return launch_with(
-      F, name, block_dim, l2ctrl, stream,
-      [name](auto&&... bound) { core_pass_pick<F, Kind>(name)(bound...); },
-      std::forward<A>(args)...);
+std::int32_t launch_passes(PassKindTag<Kind>, const char* name, std::uint32_t block_dim,
+                           void* l2ctrl, void* stream, A&&... args) {
+  if constexpr (!detail::AiCoreKernel<decltype(F)>::value) {
+    return launch(F, name, block_dim, l2ctrl, stream, std::forward<A>(args)...);
+  } else {
+    return launch_with(
+        F, name, block_dim, l2ctrl, stream,
+        [name](auto&&... bound) { core_pass_pick<F, Kind>(name)(bound...); },
+        std::forward<A>(args)...);
+  }
 }
 
 namespace detail {
@@ -121,8 +141,8 @@ struct PassEntryOf<Kernel, Kind, void (*)(P...)> {
 
 #ifdef NPUSIM_ASC_CORE_PASS
 /// NPUSIM_REGISTER_KERNEL_AS for a source built once per core type (the rewrite appends it).
-#define NPUSIM_REGISTER_KERNEL_PASSES(npusim_symbol, npusim_fn, npusim_kind)                       \
-  extern "C" NPUSIM_KERNEL_API const ::npusim::ascendc::KernelEntry npusim_kernel_##npusim_symbol = \
-      ::npusim::ascendc::detail::PassEntryOf<&npusim_fn, npusim_kind,                               \
-                                             decltype(&npusim_fn)>::make(#npusim_symbol);
+#define NPUSIM_REGISTER_KERNEL_PASSES(npusim_symbol, npusim_fn, npusim_kind)                     \
+  extern "C" NPUSIM_KERNEL_API const ::npusim::ascendc::KernelEntry                               \
+      npusim_kernel_##npusim_symbol = ::npusim::ascendc::detail::PassEntryOf<                      \
+          &npusim_fn, npusim_kind, decltype(&npusim_fn)>::make(#npusim_symbol);
 #endif
