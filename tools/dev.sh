@@ -43,6 +43,7 @@ PACKAGES=("${BUILD_PACKAGES[@]}" "${CODEC_PACKAGES[@]}"
           libgtest-dev libgmock-dev python3-numpy
           python3-matplotlib chromium                             # npusim report; its browser test
           valgrind                                                # e2e_link_hygiene: callgrind runs an ACL program
+          clang                                                   # npusim-asc: class-scope specializations (e2e asc_project)
           slurm-wlm munge)                                        # npusim sweep --slurm, tested for real
 
 deps() {  # deps [package...] (default: all of PACKAGES)

@@ -5,6 +5,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "npusim/ascendc/core_pass.h"
 
 NPUSIM_KERNEL_API thread_local std::int32_t g_coreType = npusim::ascendc::kCoreAiv;
 
@@ -14,6 +18,40 @@ namespace detail {
 thread_local SubBlock tls_sub;
 thread_local EmitOrder tls_emit_order;
 }  // namespace detail
+
+namespace {
+
+// The per-core builds of kernels (core_pass.h): (core, key) -> the build's function. Filled while
+// the program's objects are loaded (static initialisation), read by launches.
+std::map<std::pair<std::int32_t, std::string>, ErasedKernel>& core_passes() {
+  static std::map<std::pair<std::int32_t, std::string>, ErasedKernel> passes;
+  return passes;
+}
+std::mutex& core_passes_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+}  // namespace
+
+void core_pass_register(std::int32_t core, const char* key, ErasedKernel fn) {
+  std::lock_guard<std::mutex> lock(core_passes_mutex());
+  core_passes().emplace(std::make_pair(core, std::string(key)), fn);
+}
+
+ErasedKernel core_pass_find(std::int32_t core, const char* key, const char* name) {
+  {
+    std::lock_guard<std::mutex> lock(core_passes_mutex());
+    const auto it = core_passes().find(std::make_pair(core, std::string(key)));
+    if (it != core_passes().end()) return it->second;
+  }
+  char msg[200];
+  std::snprintf(msg, sizeof msg,
+                "kernel %s has no %s build in the program (npusim-asc compiles a source once per "
+                "core type; was the source built by npusim-asc?)",
+                name, core == kCoreAic ? "AIC" : "AIV");
+  throw KernelError(msg);
+}
 
 void kernel_mix(std::uint32_t cube, std::uint32_t vector) {
   if (detail::tls_sub.launch != nullptr || current_block() == nullptr) return;

@@ -32,9 +32,11 @@ _SPACES = re.compile(r"(\b(?:__forceinline__|inline|__aicore__)\s*)\[\s*(?:host|
                      r"(?:\s*,\s*(?:host|aicore))*\s*\]")
 
 
-def rewrite_text(text):
-    """The header's text with launches, asm statements and function-space lists rewritten."""
-    launches = rewrite_launch.rewrite_launches(_SPACES.sub(r"\1", text), exact_templates=True)
+def rewrite_text(text, kinds=None):
+    """The header's text with launches, asm statements and function-space lists rewritten
+    (kinds: as rewrite_launch.rewrite_launches' core_kinds)."""
+    launches = rewrite_launch.rewrite_launches(_SPACES.sub(r"\1", text), exact_templates=True,
+                                               core_kinds=kinds)
     return rewrite_launch.rewrite_asm(launches)
 
 
@@ -69,8 +71,18 @@ def walk(source, quote_dirs, dirs):
     return found
 
 
-def write_shadow(source, shadow, quote_dirs, dirs):
-    """Writes the rewritten headers under shadow; returns their original paths."""
+def header_texts(source, quote_dirs, dirs):
+    """{header path: its text} of every header reachable from source (as walk())."""
+    texts = {}
+    for path in walk(source, quote_dirs, dirs):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            texts[path] = f.read()
+    return texts
+
+
+def write_shadow(source, shadow, quote_dirs, dirs, kinds=None):
+    """Writes the rewritten headers under shadow; returns their original paths. kinds: None, or
+    the CorePassKind map of a source built once per core type (rewrite_launch.rewrite)."""
     headers = walk(source, quote_dirs, dirs)
     texts = {}
     for path in headers:
@@ -89,7 +101,7 @@ def write_shadow(source, shadow, quote_dirs, dirs):
             if not os.path.isfile(near):
                 return m.group(0)
             return m.group(0).replace(m.group(2), shadowed.get(near, near))
-        body = _INCLUDE.sub(absolute, rewrite_text(text))
+        body = _INCLUDE.sub(absolute, rewrite_text(text, kinds))
         os.makedirs(os.path.dirname(shadowed[path]), exist_ok=True)
         out = '#line 1 "%s"\n%s' % (path.replace("\\", "\\\\").replace('"', '\\"'), body)
         old = None

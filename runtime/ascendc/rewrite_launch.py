@@ -158,10 +158,14 @@ def top_level_args(masked_args, text_args):
     return out
 
 
-def rewrite_launches(text, exact_templates=False):
+def rewrite_launches(text, exact_templates=False, core_kinds=None):
     """exact_templates: a template kernel (`K<T><<<...>>>(a, b)`) is named as the specialization
     taking exactly the arguments' types (`kernel_taking<decltype(a), decltype(b)>(K<T>)`), which
-    picks one of overloaded kernel templates (CATLASS's KernelAdapter)."""
+    picks one of overloaded kernel templates (CATLASS's KernelAdapter).
+    core_kinds: None, or (a source built once per core type) {kernel name: CorePassKind} of the
+    kernels declared __mix__ / __cube__ / __vector__; every launch then becomes
+    `::npusim::ascendc::launch_passes<&K>(::npusim::ascendc::pass_kind_..., "K", n, l2ctrl,
+    stream, args...)` (core_pass.h; a kernel not in the map is kPassImplicit)."""
     masked = mask(text)
     out, last = [], 0
     for start, name, (c0, c1), (a0, a1), end in find_launches(masked):
@@ -176,7 +180,12 @@ def rewrite_launches(text, exact_templates=False):
         if exact_templates and "<" in name:
             types = ", ".join("decltype(%s)" % a for a in top_level_args(masked[a0:a1], args))
             kernel = "::npusim::ascendc::kernel_taking<%s>(%s)" % (types, name)
-        call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (kernel, base, cfg)
+        if core_kinds is not None:
+            call = "::npusim::ascendc::launch_passes<%s>(::npusim::ascendc::%s, \"%s\", %s" % (
+                kernel if kernel != name else "&" + name,
+                KIND_TAGS[core_kinds.get(base, KIND_IMPLICIT)], base, cfg)
+        else:
+            call = "::npusim::ascendc::launch(%s, \"%s\", %s" % (kernel, base, cfg)
         if args.strip():
             call += ", " + args
         out.append(text[last:start])
@@ -287,8 +296,69 @@ def insert_kernel_cores(text):
     return text
 
 
-def rewrite(text, source_path):
-    body = rewrite_asm(rewrite_launches(insert_kernel_cores(text)))
+# core_pass.h's CorePassKind.
+KIND_MIX, KIND_IMPLICIT, KIND_AIC, KIND_AIV = 0, 1, 2, 3
+KIND_TAGS = ("pass_kind_mix", "pass_kind_implicit", "pass_kind_aic", "pass_kind_aiv")
+
+
+def core_kinds(text):
+    """{kernel name: CorePassKind} of the __global__ kernels in text declared __mix__(c, v),
+    __cube__ or __vector__ (a per-core build's launches say which build a block runs)."""
+    masked = mask(text)
+    kinds = {}
+    for start, paren, close, brace in global_functions(masked):
+        head = masked[max(masked.rfind(c, 0, start) for c in ";{}>") + 1:paren]
+        name = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", masked[start:paren])
+        if name is None:
+            continue
+        if _MIX.search(head):
+            kinds[name.group(1)] = KIND_MIX
+        elif re.search(r"\b__cube__\b", head):
+            kinds[name.group(1)] = KIND_AIC
+        elif re.search(r"\b__vector__\b", head):
+            kinds[name.group(1)] = KIND_AIV
+    return kinds
+
+
+# g_coreType where only a constant will do: `if constexpr (... g_coreType ...)`,
+# `static_assert(... g_coreType ...)`, a template argument `<g_coreType` / `g_coreType>`.
+_CONSTANT_CORE = re.compile(r"\bconstexpr\s*\([^;{}]*\bg_coreType\b|\bstatic_assert\s*\([^;{}]*"
+                            r"\bg_coreType\b|<\s*g_coreType\b|\bg_coreType\s*>(?!=)")
+
+
+def constant_core_type(text):
+    """The first line (1-based) of text using g_coreType as a compile-time constant, or 0."""
+    masked = mask(text)
+    m = _CONSTANT_CORE.search(masked)
+    return masked.count("\n", 0, m.start()) + 1 if m else 0
+
+
+def class_scope_specialization(text):
+    """The first line (1-based) of text with an explicit specialization in class scope
+    (`template <>` inside a class body: g++ rejects it, CWG 727), or 0."""
+    masked = mask(text)
+    if not re.search(r"\btemplate\s*<\s*>", masked):
+        return 0
+    opens = {m.end() - 1 for m in _NAMESPACE.finditer(masked)}
+    opens |= {m.end() - 1 for m in re.finditer(r"\bextern\s*\{", masked)}  # extern "C" {
+    specs = [m.start() for m in re.finditer(r"\btemplate\s*<\s*>", masked)]
+    stack, k = [], 0
+    for i, ch in enumerate(masked):
+        while k < len(specs) and specs[k] == i:
+            if not all(stack):
+                return masked.count("\n", 0, i) + 1
+            k += 1
+        if ch == "{":
+            stack.append(i in opens)
+        elif ch == "}" and stack:
+            stack.pop()
+    return 0
+
+
+def rewrite(text, source_path, kinds=None):
+    """kinds: None, or the CorePassKind map of a source built once per core type (see
+    rewrite_launches)."""
+    body = rewrite_asm(rewrite_launches(insert_kernel_cores(text), core_kinds=kinds))
     lines = ['#line 1 "%s"\n' % source_path.replace("\\", "\\\\").replace('"', '\\"'), body]
     if not body.endswith("\n"):
         lines.append("\n")
@@ -296,7 +366,11 @@ def rewrite(text, source_path):
     if kernels:
         lines.append("// npusim: kernel registrations for the binary path\n")
         for name, qualified in kernels:
-            lines.append("NPUSIM_REGISTER_KERNEL_AS(%s, %s)\n" % (name, qualified))
+            if kinds is None:
+                lines.append("NPUSIM_REGISTER_KERNEL_AS(%s, %s)\n" % (name, qualified))
+            else:  # a per-core build (npusim/ascendc/core_pass.h)
+                lines.append("NPUSIM_REGISTER_KERNEL_PASSES(%s, %s, %d)\n" %
+                             (name, qualified, kinds.get(name, KIND_IMPLICIT)))
     return "".join(lines)
 
 

@@ -357,6 +357,21 @@ OUT
 [AIV Block 3/4] hello, answer 42
 host printf: still 7
 OUT
+    # Kernel code built once per core type (npusim-asc): each sub-block ran its core's build (the
+    # AIC's `if constexpr` branch, the AIVs' vector work), the kernel without a core qualifier as
+    # __mix__(1, 2); both launches cost the same simulated time.
+    npusim run --out percore -- build/percore > percore.txt
+    diff - percore.txt <<'OUT'
+__mix__(1, 2) kernel: 3 blocks, AIC 1101 1001, AIV 1220 1221, 0 wrong
+kernel without a core qualifier: 3 blocks, AIC 5101 5001, AIV 5220 5221, 0 wrong
+simulated: 15.199 us and 15.199 us
+OUT
+    json_check percore/timeline.json "[e['name'] for e in d if e.get('ph') == 'X'].count('ProbeAdapter') == 10"
+    nm build/CMakeFiles/percore.dir/percore.asc.o | grep -q " __npusim_aic_main$"  # the AIC build, renamed
+    # Without clang++ the class-scope specializations stop the build, naming the line.
+    rc=0; PATH=/nonexistent /usr/bin/python3 "$(command -v npusim-asc)" -c "${SRC}/asc_project/percore.asc" \
+      -o pc.o 2> cwg.txt || rc=$?
+    [[ ${rc} == 2 ]] && grep -q "percore.asc:23 has an explicit specialization in class scope" cwg.txt
     # Two launches of the template kernel (8 + 16 blocks) and one of the .cpp kernel (4 blocks):
     # a task slice each plus one per block.
     json_check run/timeline.json "[e['name'] for e in d if e.get('ph') == 'X'].count('vadd') == 26"

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kernel_operator.h"
+#include "npusim/ascendc/core_pass.h"
 #include "models/aicore/block_replay.h"
 #include "npusim/ascendc/block_runner.h"
 #include "tests/models/aicore_bench.h"
@@ -326,6 +327,28 @@ TEST(MixKernel, CrossCoreFlagsOutsideAMixKernelAreAKernelError) {
   EXPECT_NE(r.first_error().find("CrossCoreSetFlag: needs a __mix__(cube, vector) kernel"),
             std::string::npos)
       << r.first_error();
+}
+
+void aic_build() {}
+void aiv_build() {}
+
+// The registry joining a source's per-core builds (core_pass.h; npusim-asc fills it at load time
+// and tests/e2e/asc_project/percore.asc runs it end to end): each core's build by key, and a
+// build the program lacks is a kernel error naming the kernel and the core.
+TEST(MixKernel, PerCoreBuildsAreFoundByCoreAndKey) {
+  using npusim::ascendc::core_pass_find;
+  using npusim::ascendc::core_pass_register;
+  core_pass_register(npusim::ascendc::kCoreAic, "test-key", &aic_build);
+  core_pass_register(npusim::ascendc::kCoreAiv, "test-key", &aiv_build);
+  EXPECT_EQ(core_pass_find(npusim::ascendc::kCoreAic, "test-key", "K"), &aic_build);
+  EXPECT_EQ(core_pass_find(npusim::ascendc::kCoreAiv, "test-key", "K"), &aiv_build);
+  try {
+    core_pass_find(npusim::ascendc::kCoreAic, "other-key", "KernelX");
+    ADD_FAILURE() << "no KernelError";
+  } catch (const npusim::ascendc::KernelError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel KernelX has no AIC build"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

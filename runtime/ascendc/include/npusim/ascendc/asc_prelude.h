@@ -10,3 +10,6 @@
 
 #include "npusim/ascendc/launch.h"
 #include "npusim/ascendc/qualifiers.h"
+#ifdef NPUSIM_ASC_CORE_PASS  // a source built once per core type (npusim-asc)
+#include "npusim/ascendc/core_pass.h"
+#endif

@@ -92,6 +92,26 @@ std::int32_t launch(void (*kernel)(P...), const char* name, std::uint32_t block_
   return launch_kernel(std::move(l));
 }
 
+/// launch() with the block's body given: `body(bound args...)` runs each block instead of
+/// `kernel(bound args...)` (kernel is the launch's identity; core_pass.h picks a build with it).
+template <class... P, class Body, class... A>
+std::int32_t launch_with(void (*kernel)(P...), const char* name, std::uint32_t block_dim,
+                         void* l2ctrl, void* stream, Body body, A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A), "kernel launch: wrong number of arguments");
+  KernelLaunch l;
+  l.name = name;
+  l.kernel = reinterpret_cast<const void*>(kernel);
+  l.block_dim = block_dim;
+  l.l2ctrl = l2ctrl;
+  l.stream = stream;
+  std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
+  if constexpr ((detail::memo_bytes_v<std::decay_t<P>> && ...)) {
+    l.memo_key = [&bound] { return detail::memo_key_of(bound, std::index_sequence_for<P...>{}); };
+  }
+  l.run_block = [body, bound]() { std::apply(body, bound); };
+  return launch_kernel(std::move(l));
+}
+
 /// Implemented by the runtime (runtime/core/aicpu_kernel.cpp): the `<<<>>>` launch of an AI CPU kernel,
 /// `__global__ __aicpu__ uint32_t Kernel(void* args)` (aicpu_api.h). The launch passes a pointer
 /// and the size of what it points to; those bytes become the kernel's argument block in device

@@ -12,6 +12,14 @@
 /// AIV for kernels not declared __mix__ or __cube__.
 extern NPUSIM_KERNEL_API thread_local std::int32_t g_coreType;
 
+// A source npusim-asc builds once per core type (core_pass.h) sees g_coreType as the constant of
+// the build being compiled: 1 (AIC) or 2 (AIV), usable in `if constexpr` and template arguments.
+#ifdef NPUSIM_ASC_CORE_PASS
+static_assert(NPUSIM_ASC_CORE_PASS == 1 || NPUSIM_ASC_CORE_PASS == 2,
+              "NPUSIM_ASC_CORE_PASS is 1 (the AIC build) or 2 (the AIV build)");
+#define g_coreType NPUSIM_ASC_CORE_PASS
+#endif
+
 namespace npusim::ascendc {
 
 constexpr std::int32_t kCoreAic = 1;  // g_coreType values (AscendC::AIC / AscendC::AIV)
