@@ -191,7 +191,15 @@ class NPUSIM_KERNEL_API BlockContext {
   /// Control registers kernels set and later instructions read, per block (reset() clears them):
   /// the vector mask and its mode (SetVectorMask, SetMaskCount/SetMaskNorm), the compare mask
   /// Compare writes without a destination (GetCmpMask, Select VSEL_CMPMASK_SPR), the sum the last
-  /// ReduceSum left (GetReduceRepeatSumSpr) and the MTE2 padding value (SetPadValue).
+  /// ReduceSum left (GetReduceRepeatSumSpr), the MTE2 padding value (SetPadValue), and Load3Dv2's
+  /// feature-map registers (SetFmatrix / a LoadData that sets them: [0] left, [1] right) and
+  /// padding value (SetLoadDataPaddingValue).
+  struct Fmatrix {
+    std::uint16_t l1h = 0;
+    std::uint16_t l1w = 0;
+    std::uint8_t pad[4] = {0, 0, 0, 0};  // left, right, top, bottom
+    bool set = false;
+  };
   struct ControlRegs {
     std::uint64_t mask[2] = {~std::uint64_t{0}, ~std::uint64_t{0}};
     bool counter_mode = false;
@@ -199,6 +207,8 @@ class NPUSIM_KERNEL_API BlockContext {
     double reduce_sum = 0;
     std::uint64_t pad_value = 0;  // the value's bytes (up to 8)
     bool pad_value_set = false;
+    Fmatrix fmatrix[2];
+    std::uint64_t load3d_pad = 0;  // the value's bytes (up to 8)
   };
   ControlRegs regs;
   /// Fixpipe's registers, set by SetFixpipeNz2ndFlag / SetFixpipePreQuantFlag / SetFixPipeConfig

@@ -135,12 +135,17 @@ inline void SetFixpipePreQuantFlag(std::uint64_t config) {
   npusim::ascendc::block().fixpipe_regs.quant_pre = config;
 }
 
-/// The per-channel quantisation tensor of the vector quant modes. isUnitFlag clears the unit
+/// The per-channel quantisation tensor of the vector quant modes (setRelu false; a relu tensor,
+/// setRelu true, is reserved on the device and fails naming it). isUnitFlag clears the unit
 /// flags, which the simulator does not keep (its Mmad -> Fixpipe order comes from the flags and
 /// unitFlag fields of the calls themselves).
-template <class T>
+template <class T, bool kSetRelu = false>
 inline void SetFixPipeConfig(const LocalTensor<T>& preTensor, bool isUnitFlag = false) {
   (void)isUnitFlag;
+  if constexpr (kSetRelu) {
+    npusim::ascendc::fail("SetFixPipeConfig", "setRelu = true (a relu tensor) is not supported "
+                          "by the device or the simulator; pass the quant tensor with false");
+  }
   auto& r = npusim::ascendc::block().fixpipe_regs;
   r.quant_table = reinterpret_cast<const std::uint64_t*>(preTensor.twin_data());
   r.quant_words = static_cast<std::uint32_t>(preTensor.GetSize() * sizeof(T) / 8);

@@ -12,7 +12,21 @@
 //   L0B: B = X (nZ; enTranspose has no effect; b16 / b32 only).
 // Fractal cells outside the extensions keep their contents. A zero l1H / l1W / channelSize /
 // extension or filter is a no-op, as on the device.
+//
+// The feature map's l1H / l1W / padList and the padding value also live in per-block registers:
+// two feature-map registers (FmatrixMode::FMATRIX_LEFT / FMATRIX_RIGHT; a load reads the right
+// one when fMatrixCtrl is set) and one padding register. LoadData<T, IsResetLoad3dConfig>
+// with isSetFMatrix (the default) writes the params' l1H / l1W / padList to the register it reads,
+// without it uses that register as SetFmatrix (or Load3DSetFMatrixCal: the left one) left it;
+// isSetPadding likewise writes padValue to, or reads it from, the padding register
+// (SetLoadDataPaddingValue). LoadData3DParamsV2Pro packs the geometry into two words
+// (extConfig: mStartPt << 48 | kStartPt << 32 | mExtension << 16 | kExtension; filterConfig:
+// dilationH << 40 | dilationW << 32 | filterH << 24 | filterW << 16 | strideH << 8 | strideW)
+// and always takes the feature map and padding from the registers. Setting a register is scalar
+// work (no instruction); a load reading a register never set is a KernelError.
 #pragma once
+
+#include <cstring>
 
 #include <cstdint>
 
@@ -43,6 +57,27 @@ struct LoadData3DParamsV2 {
   bool filterSizeW = false;
   bool filterSizeH = false;
   bool fMatrixCtrl = false;
+};
+
+enum class FmatrixMode : std::uint8_t { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
+
+/// Whether a Load3Dv2 sets the feature-map / padding registers from its params (true) or reads
+/// them as SetFmatrix / SetLoadDataPaddingValue left them (false).
+struct IsResetLoad3dConfig {
+  bool isSetFMatrix = true;
+  bool isSetPadding = true;
+};
+inline constexpr IsResetLoad3dConfig IS_RESER_LOAD3D_DEFAULT_CONFIG = {true, true};
+
+struct LoadData3DParamsV2Pro {
+  std::uint16_t channelSize = 0;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+  std::uint64_t extConfig = 0;
+  std::uint64_t filterConfig = 0x10101010101ull;
 };
 
 }  // namespace AscendC
@@ -148,16 +183,112 @@ NPUSIM_TWIN_FN void load3d_body(BlockContext& ctx, const CubeOperand& dst, const
 
 }  // namespace npusim::ascendc
 
+namespace npusim::ascendc {
+
+/// The feature-map register a load reads (fMatrixCtrl: the right one), set or failing.
+inline BlockContext::Fmatrix& fmatrix_reg(BlockContext& ctx, bool right) {
+  return ctx.regs.fmatrix[right ? 1 : 0];
+}
+
+inline void set_fmatrix(BlockContext& ctx, bool right, std::uint16_t l1h, std::uint16_t l1w,
+                        const std::uint8_t* pad) {
+  auto& r = fmatrix_reg(ctx, right);
+  r.l1h = l1h;
+  r.l1w = l1w;
+  for (int i = 0; i < 4; ++i) r.pad[i] = pad[i];
+  r.set = true;
+}
+
+/// p's feature map and padding from the registers (when `fm` / `padding`), else into them.
+template <class T>
+void resolve_load3d(BlockContext& ctx, AscendC::LoadData3DParamsV2<T>& p, bool fm,
+                    bool padding) {
+  if (fm) {
+    const auto& r = fmatrix_reg(ctx, p.fMatrixCtrl);
+    if (!r.set)
+      fail("LoadData(3Dv2)", "isSetFMatrix is false but the %s feature-map register was never "
+           "set (SetFmatrix)", p.fMatrixCtrl ? "right" : "left");
+    p.l1H = r.l1h;
+    p.l1W = r.l1w;
+    for (int i = 0; i < 4; ++i) p.padList[i] = r.pad[i];
+  } else {
+    set_fmatrix(ctx, p.fMatrixCtrl, p.l1H, p.l1W, p.padList);
+  }
+  if (padding) {
+    std::memcpy(static_cast<void*>(&p.padValue), &ctx.regs.load3d_pad, sizeof(T));
+  } else {
+    ctx.regs.load3d_pad = 0;
+    std::memcpy(&ctx.regs.load3d_pad, &p.padValue, sizeof(T));
+  }
+}
+
+}  // namespace npusim::ascendc
+
 namespace AscendC {
 
-template <class T>
+/// Load3Dv2; kConfig says whether the feature map and padding come from p (and are written to
+/// the registers) or from the registers (see the file comment).
+template <class T, const IsResetLoad3dConfig& kConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                      const LoadData3DParamsV2<T>& p) {
   using namespace npusim::ascendc;
   auto& ctx = block();
   ScalarPause pause(ctx);
   if (src.mem() != Mem::kL1) fail("LoadData(3Dv2)", "source must be in L1 (A1/B1)");
-  load3d_body(ctx, cube_operand(dst), src.twin_data(), src.GetSize(), src.twin_slot(), p);
+  LoadData3DParamsV2<T> q = p;
+  resolve_load3d(ctx, q, !kConfig.isSetFMatrix, !kConfig.isSetPadding);
+  load3d_body(ctx, cube_operand(dst), src.twin_data(), src.GetSize(), src.twin_slot(), q);
+}
+
+/// Load3Dv2 with the packed geometry; feature map and padding from the registers.
+template <class T>
+inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                     const LoadData3DParamsV2Pro& p) {
+  using namespace npusim::ascendc;
+  auto& ctx = block();
+  ScalarPause pause(ctx);
+  if (src.mem() != Mem::kL1) fail("LoadData(3Dv2Pro)", "source must be in L1 (A1/B1)");
+  LoadData3DParamsV2<T> q;
+  q.channelSize = p.channelSize;
+  q.enTranspose = p.enTranspose;
+  q.enSmallK = p.enSmallK;
+  q.filterSizeW = p.filterSizeW;
+  q.filterSizeH = p.filterSizeH;
+  q.fMatrixCtrl = p.fMatrixCtrl;
+  q.mStartPt = static_cast<std::uint16_t>(p.extConfig >> 48);
+  q.kStartPt = static_cast<std::uint16_t>(p.extConfig >> 32);
+  q.mExtension = static_cast<std::uint16_t>(p.extConfig >> 16);
+  q.kExtension = static_cast<std::uint16_t>(p.extConfig);
+  q.dilationFilterH = static_cast<std::uint8_t>(p.filterConfig >> 40);
+  q.dilationFilterW = static_cast<std::uint8_t>(p.filterConfig >> 32);
+  q.filterH = static_cast<std::uint8_t>(p.filterConfig >> 24);
+  q.filterW = static_cast<std::uint8_t>(p.filterConfig >> 16);
+  q.strideH = static_cast<std::uint8_t>(p.filterConfig >> 8);
+  q.strideW = static_cast<std::uint8_t>(p.filterConfig);
+  resolve_load3d(ctx, q, true, true);
+  load3d_body(ctx, cube_operand(dst), src.twin_data(), src.GetSize(), src.twin_slot(), q);
+}
+
+/// Writes a feature-map register (left or right) for later Load3Dv2 calls.
+inline void SetFmatrix(std::uint16_t l1H, std::uint16_t l1W, const std::uint8_t padList[4],
+                       const FmatrixMode& fmatrixMode) {
+  npusim::ascendc::set_fmatrix(npusim::ascendc::block(), fmatrixMode == FmatrixMode::FMATRIX_RIGHT,
+                               l1H, l1W, padList);
+}
+
+/// The left feature-map register (CATLASS's name for SetFmatrix(..., FMATRIX_LEFT)).
+inline void Load3DSetFMatrixCal(std::uint16_t l1H, std::uint16_t l1W,
+                                const std::uint8_t padList[4]) {
+  npusim::ascendc::set_fmatrix(npusim::ascendc::block(), false, l1H, l1W, padList);
+}
+
+/// The padding register Load3Dv2 reads when isSetPadding is false (and V2Pro always).
+template <class T>
+inline void SetLoadDataPaddingValue(const T padValue) {
+  static_assert(sizeof(T) <= 8, "SetLoadDataPaddingValue: the value is at most 8 bytes");
+  auto& regs = npusim::ascendc::block().regs;
+  regs.load3d_pad = 0;
+  std::memcpy(&regs.load3d_pad, &padValue, sizeof(T));
 }
 
 }  // namespace AscendC

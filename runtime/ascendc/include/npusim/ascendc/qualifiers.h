@@ -24,3 +24,12 @@
 #define __cb__
 #define __cc__
 #define __fbuf__
+
+// The device compiler's branch hints (CATLASS writes `if (unlikely(cond))`): the host compiler's
+// __builtin_expect, the value of the condition as a bool.
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif

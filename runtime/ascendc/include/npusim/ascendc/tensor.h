@@ -172,6 +172,16 @@ NPUSIM_TWIN_FN inline void check_gm_range(BlockContext& ctx, const void* addr, s
 
 namespace AscendC {
 
+/// Where a LocalTensor's elements are: what CANN kernels copy from one tensor to another with
+/// `t.SetAddr(other.address_)` (a typed view of another tensor's memory). dataLen counts bytes;
+/// the twin keeps the host address and the TPipe buffer (slot) with it.
+struct TBuffAddr {
+  std::uint32_t dataLen = 0;
+  TPosition logicPos = TPosition::VECCALC;
+  void* twinData = nullptr;
+  std::int32_t twinSlot = -1;
+};
+
 template <class T>
 class LocalTensor {
  public:
@@ -180,7 +190,8 @@ class LocalTensor {
   LocalTensor() = default;
   /// Twin constructor (used by TQue/TBuf).
   LocalTensor(T* data, std::uint32_t size, TPosition pos, std::int32_t slot)
-      : data_(data), size_(size), pos_(pos), slot_(slot) {}
+      : address_{static_cast<std::uint32_t>(size * sizeof(T)), pos, data, slot},
+        data_(data), size_(size), pos_(pos), slot_(slot) {}
   /// CANN 9's address form: `size` elements at byte address `addr` of the physical memory behind
   /// `pos` (static-tensor kernels place their tensors themselves). A KernelError names the
   /// position, address and size when they leave the memory. int4b_t: `size` counts 4-bit
@@ -191,6 +202,17 @@ class LocalTensor {
     auto& ctx = npusim::ascendc::block();
     npusim::ascendc::ScalarPause pause(ctx);  // placing a tensor is bookkeeping, not kernel work
     slot_ = ctx.add_slot(mem(), addr, static_cast<std::uint32_t>(size * sizeof(T)));
+    address_ = {static_cast<std::uint32_t>(size_ * sizeof(T)), pos_, data_, slot_};
+  }
+
+  /// This tensor becomes a view of T over the memory `addr` describes (another tensor's
+  /// address_, of any element type): dataLen / sizeof(T) elements. Bookkeeping, no instruction.
+  void SetAddr(const TBuffAddr& addr) {
+    address_ = addr;
+    data_ = static_cast<T*>(addr.twinData);
+    size_ = static_cast<std::uint32_t>(addr.dataLen / sizeof(T));
+    pos_ = addr.logicPos;
+    slot_ = addr.twinSlot;
   }
 
   /// int4b_t: `offset` counts 4-bit elements (even: a byte boundary).
@@ -222,7 +244,10 @@ class LocalTensor {
 
   std::uint32_t GetSize() const { return size_; }
   std::uint32_t GetLength() const { return size_ * static_cast<std::uint32_t>(sizeof(T)); }
-  void SetSize(std::uint32_t size) { size_ = size; }
+  void SetSize(std::uint32_t size) {
+    size_ = size;
+    address_.dataLen = static_cast<std::uint32_t>(size * sizeof(T));
+  }
   TPosition GetPosition() const { return pos_; }
   /// Byte offset inside the physical local memory (what the device's address would be).
   std::uint64_t GetPhyAddr() const {
@@ -241,6 +266,9 @@ class LocalTensor {
     return LocalTensor<U>(reinterpret_cast<U*>(data_),
                           static_cast<std::uint32_t>(GetLength() / sizeof(U)), pos_, slot_);
   }
+
+  /// CANN's public address member (SetAddr); kept in step with the tensor.
+  TBuffAddr address_;
 
   // ---- twin internals ----
   T* twin_data() const { return data_; }
