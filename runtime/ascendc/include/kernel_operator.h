@@ -97,6 +97,7 @@
 #include "npusim/ascendc/vector_reduce.h"
 #include "npusim/ascendc/vector_select.h"
 #include "npusim/ascendc/vector_sort.h"
+#include "npusim/ascendc/symbol_ops.h"
 
 // NPUSIM_ASCENDC_BASIC_ONLY: the basic API alone, for npusim's own aclnn kernels, which are
 // written on it: headers they never call would still change how GCC inlines their code, hence

@@ -21,8 +21,9 @@
 // dual master, UB reuse, ...) only choose among schedules of the same data flow on the device;
 // npusim runs the one above for all of them. MatmulCallBackFunc's copy functions replace the
 // GM -> L1 loads and the write-out. IterateBatch runs one such Matmul per batch (BSNGD and
-// NORMAL layouts). The policy argument: npusim/ascendc/matmul_policy.h (triangle policies skip
-// blocks). In a __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
+// NORMAL layouts), IterateNBatch (isNBatch) batchLoop IterateBatch calls into the workspace.
+// The policy argument: npusim/ascendc/matmul_policy.h (triangle policies skip blocks). In a
+// __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
 // npusim/ascendc/matmul_mix.h.
 // Not supported (a kernel error naming the call): A/B in L1 (TSCM), NZ inputs, transposed A or
 // untransposed B with 8- or 32-bit inputs (their L1 -> L0 transposes need
@@ -275,24 +276,59 @@ class Matmul {
     const npusim::ascendc::mm::BatchLayout lay =
         npusim::ascendc::mm::batch_layout<A_TYPE, B_TYPE, C_TYPE>(t_, a_.trans(), b_.trans(),
                                                                   batchA, batchB);
-    const GlobalTensor<SrcT> a0 = a_.gm(), b0 = b_.gm();
-    const GlobalTensor<BiasT> bias0 = bias_;
-    const int org_kc = org_kc_;
-    org_kc_ = lay.c_pitch;
-    for (std::uint32_t i = 0; i < lay.batch; ++i) {
-      a_.set(a0[i * (matrixStrideA > 0 ? matrixStrideA : lay.a_step)], a_.trans());
-      b_.set(b0[i * (matrixStrideB > 0 ? matrixStrideB : lay.b_step)], b_.trans());
-      a_.set_pitch(static_cast<std::uint64_t>(lay.a_pitch));
-      b_.set_pitch(static_cast<std::uint64_t>(lay.b_pitch));
-      if (has_bias_ && kCfg.isBiasBatch) bias_ = bias0[i * static_cast<std::uint64_t>(t_.N)];
-      next_ = 0;
-      IterateAll<sync>(gm[i * (matrixStrideC > 0 ? matrixStrideC : lay.c_step)], enAtomic);
-    }
-    bias_ = bias0;
-    org_kc_ = org_kc;
-    SetTensorA(a0, a_.trans());
-    SetTensorB(b0, b_.trans());
+    run_batches<sync>(gm, lay, 0, lay.batch, matrixStrideA, matrixStrideB, matrixStrideC,
+                      enAtomic);
   }
+
+  /// IterateNBatch (MatmulConfig isNBatch): batchLoop IterateBatch calls of batchA (= batchB)
+  /// batches each, loop l taking the operands' batches l*batchA .. l*batchA + batchA - 1 (the
+  /// layout's batch order, npusim/ascendc/matmul_batch.h) and writing their C matrices into the
+  /// workspace (SetWorkspace) where C's layout puts them (the workspace holds C as C would be
+  /// held). Each batch costs one Matmul's instructions. IterateNBatch<false> has issued every
+  /// instruction when it returns; GetBatchTensorC<false> then hands out the loops in order.
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateNBatch(const std::uint32_t batchLoop, std::uint32_t batchA, std::uint32_t batchB,
+                     bool enSequentialWrite, const std::uint32_t matrixStrideA = 0,
+                     const std::uint32_t matrixStrideB = 0,
+                     const std::uint32_t matrixStrideC = 0) {
+    if (!kCfg.isNBatch)
+      npusim::ascendc::fail("Matmul::IterateNBatch", "the Matmul's MatmulConfig needs isNBatch "
+                            "(MatmulBatchParams of GetMMConfig)");
+    if (enSequentialWrite)
+      npusim::ascendc::fail("Matmul::IterateNBatch", "enSequentialWrite is not supported by the "
+                            "simulator");
+    if (workspace_ == nullptr)
+      npusim::ascendc::fail("Matmul::IterateNBatch", "the results go to the workspace: "
+                            "SetWorkspace first");
+    const npusim::ascendc::mm::BatchLayout lay =
+        npusim::ascendc::mm::batch_layout<A_TYPE, B_TYPE, C_TYPE>(t_, a_.trans(), b_.trans(),
+                                                                  batchA, batchB);
+    GlobalTensor<DstT> ws;
+    ws.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(workspace_));
+    for (std::uint32_t l = 0; l < batchLoop; ++l)
+      run_batches<true>(ws, lay, static_cast<std::uint64_t>(l) * lay.batch, lay.batch,
+                        matrixStrideA, matrixStrideB, matrixStrideC, 0);
+    nbatch_c_.clear();
+    nbatch_next_ = 0;
+    if constexpr (!sync) {
+      for (std::uint32_t l = 0; l < batchLoop; ++l)
+        nbatch_c_.push_back(ws[matrixStrideC > 0
+                                   ? static_cast<std::uint64_t>(l) * lay.batch * matrixStrideC
+                                   : lay.c_at(static_cast<std::uint64_t>(l) * lay.batch)]);
+    }
+  }
+  /// After IterateNBatch<false>: the next loop's C (its first matrix in the workspace).
+  template <bool sync = true>
+  GlobalTensor<DstT> GetBatchTensorC(std::uint32_t batchA, std::uint32_t batchB,
+                                     bool enSequentialWrite = false) {
+    (void)batchA, (void)batchB, (void)enSequentialWrite;
+    static_assert(!sync, "Matmul::GetBatchTensorC: only the asynchronous form (sync false)");
+    if (nbatch_next_ >= nbatch_c_.size())
+      npusim::ascendc::fail("Matmul::GetBatchTensorC", "no batch loop left (IterateNBatch<false>)");
+    return nbatch_c_[nbatch_next_++];
+  }
+  /// IterateNBatch<false, true>'s wait: every instruction is issued already.
+  void WaitIterateBatch() {}
 
   void End() {
     pending_ = false;
@@ -445,6 +481,31 @@ class Matmul {
     if (bias) qbias2_.FreeTensor(bias_bt);
   }
 
+  /// Batches j0 .. j0 + n - 1 of the layout, each one Matmul of its matrices into gm (C's
+  /// place of the batch); the operands and bias are restored afterwards.
+  template <bool sync>
+  void run_batches(const GlobalTensor<DstT>& gm, const npusim::ascendc::mm::BatchLayout& lay,
+                   std::uint64_t j0, std::uint32_t n, std::uint32_t stride_a,
+                   std::uint32_t stride_b, std::uint32_t stride_c, std::uint8_t atomic) {
+    const GlobalTensor<SrcT> a0 = a_.gm(), b0 = b_.gm();
+    const GlobalTensor<BiasT> bias0 = bias_;
+    const int org_kc = org_kc_;
+    org_kc_ = lay.c_pitch;
+    for (std::uint64_t j = j0; j < j0 + n; ++j) {
+      a_.set(a0[stride_a > 0 ? j * stride_a : lay.a_at(j)], a_.trans());
+      b_.set(b0[stride_b > 0 ? j * stride_b : lay.b_at(j)], b_.trans());
+      a_.set_pitch(static_cast<std::uint64_t>(lay.a_pitch));
+      b_.set_pitch(static_cast<std::uint64_t>(lay.b_pitch));
+      if (has_bias_ && kCfg.isBiasBatch) bias_ = bias0[j * static_cast<std::uint64_t>(t_.N)];
+      next_ = 0;
+      IterateAll<sync>(gm[stride_c > 0 ? j * stride_c : lay.c_at(j)], atomic);
+    }
+    bias_ = bias0;
+    org_kc_ = org_kc;
+    SetTensorA(a0, a_.trans());
+    SetTensorB(b0, b_.trans());
+  }
+
   /// The pending block into the workspace at ws (rows ub_pitch() apart) for a copy to UB.
   void write_to_ws(const GlobalTensor<DstT>& ws) {
     npusim::ascendc::mm::BlockView v = block_view(true);
@@ -544,6 +605,8 @@ class Matmul {
   bool has_bias_ = false, pending_ = false, inited_ = false, order_n_ = false, buffers_ = false;
   std::vector<std::uint32_t> async_rows_;  // Iterate<false>: rows of each block in the workspace
   std::size_t async_next_ = 0;
+  std::vector<GlobalTensor<DstT>> nbatch_c_;  // IterateNBatch<false>: each loop's C
+  std::size_t nbatch_next_ = 0;
   static constexpr bool user_l0c_ = C_TYPE::pos == TPosition::CO1;
 };
 
