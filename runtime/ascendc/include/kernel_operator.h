@@ -127,6 +127,8 @@
 #include "lib/math/power.h"
 #include "lib/math/rounding.h"
 #include "lib/math/xor.h"
+#include "lib/layout/layout.h"
+#include "lib/utils/std_tuple.h"
 #include "lib/utils/type_traits.h"
 #include "npusim/ascendc/kernel_log.h"
 #include "npusim/ascendc/scalar_minmax.h"
