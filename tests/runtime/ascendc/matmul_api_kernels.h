@@ -31,4 +31,14 @@ void matmul_mix(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR c, GM_ADDR tiling);
 /// IterateBatch of tiling.BatchNum NORMAL-layout matrices (A: M x K, B: K x N, C: M x N each).
 void batch_matmul_normal(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 
+/// int8 A[M][K], B[K][N] (untransposed: L1 -> L0B by LoadDataWithTranspose) -> half C,
+/// dequantised by the float scale at `scale`.
+void matmul_int8_plain_b(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling);
+/// IterateNBatch of BSNGD operands (A: [B, M, 1, G, K], B transposed: [B, N, 1, G, K], C:
+/// [B, M, 1, G, N]) in tiling.ALayoutInfoB loops of G batches, into the workspace `c`.
+void batch_matmul_n_batch(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// isPartialOutput: each Iterate one k step of one block written sequentially to `ws`
+/// (baseM x baseN floats each), then C = the sum of a block's k steps in UB by `acc = acc + t`.
+void matmul_partial_sum(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR c, GM_ADDR tiling);
+
 }  // namespace matmul_api_kernels

@@ -366,4 +366,141 @@ TEST(MatmulApiOptions, MixKernelAivsDriveTheAicComputes) {
   EXPECT_GT(r.blocks[0].instrs.size(), 0u);
 }
 
+TEST(MatmulApiFeatures, PartialOutputStepsSummedInUbByTheTensorOperator) {
+  // One 32 x 32 block, k = 96 in three 32-deep steps: each Iterate one step, not accumulated.
+  Problem p = make(32, 32, 96, false, false, false);
+  TCubeTiling t = tiling(32, 32, 96, 32, 32, 32, 32, 32, false);
+  std::vector<float> ws(3 * 32 * 32, -1.0f), c(32 * 32, -1.0f);
+  auto r = run_blocks(&matmul_api_kernels::matmul_partial_sum, 1u,
+                      reinterpret_cast<GM_ADDR>(p.a.data()), reinterpret_cast<GM_ADDR>(p.b.data()),
+                      reinterpret_cast<GM_ADDR>(ws.data()), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  expect_near(p, c, 1e-3f);
+  // Step 0 alone: A's first 32 columns by B's first 32 rows.
+  std::vector<float> a(32 * 96), b(96 * 32);
+  for (int i = 0; i < 32 * 96; ++i) a[i] = static_cast<float>(p.a[i]);
+  for (int i = 0; i < 96 * 32; ++i) b[i] = static_cast<float>(p.b[i]);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0.0f;
+      for (int q = 0; q < 32; ++q) s += a[i * 96 + q] * b[q * 32 + j];
+      ASSERT_NEAR(ws[i * 32 + j], s, 1e-3f) << i << "," << j;
+    }
+  // Three Mmads and three Fixpipes (one per step); in UB one Duplicate and three Adds of the
+  // whole 1024-float block.
+  EXPECT_EQ(count(r, Pipe::kCube), 3);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 3);
+  int adds = 0;
+  for (const auto& in : r.blocks[0].trace.instrs)
+    if (in.pipe == Pipe::kVector && in.op == npusim::ascendc::Op::kAdd) {
+      ++adds;
+      EXPECT_EQ(in.count, 1024u);
+    }
+  EXPECT_EQ(adds, 3);
+}
+
+TEST(MatmulApiFeatures, IterateNBatchLoopsOverBsngdBatchesIntoTheWorkspace) {
+  // A [B=2, S=32, N=1, G=2, D=48], B stored [2, 32, 1, 2, 48] (transposed), C [2, 32, 1, 2, 32]:
+  // two loops (the B index) of G = 2 batches each.
+  const int nb = 2, g = 2, m = 32, n = 32, k = 48;
+  std::vector<half> a(nb * m * g * k), b(nb * n * g * k);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = half(static_cast<float>(static_cast<int>(i * 7 % 11) - 5) / 4.0f);
+  for (std::size_t i = 0; i < b.size(); ++i)
+    b[i] = half(static_cast<float>(static_cast<int>(i * 5 % 13) - 6) / 8.0f);
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 32, 48, false);
+  t.ALayoutInfoB = nb, t.ALayoutInfoS = m, t.ALayoutInfoN = 1, t.ALayoutInfoG = g;
+  t.ALayoutInfoD = k;
+  t.BLayoutInfoB = nb, t.BLayoutInfoS = n, t.BLayoutInfoN = 1, t.BLayoutInfoG = g;
+  t.BLayoutInfoD = k;
+  t.CLayoutInfoB = nb, t.CLayoutInfoS1 = m, t.CLayoutInfoN = 1, t.CLayoutInfoG = g;
+  t.CLayoutInfoS2 = n;
+  t.BatchNum = g;
+  std::vector<float> c(nb * m * g * n, -1.0f);
+  auto r = run_blocks(&matmul_api_kernels::batch_matmul_n_batch, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(b.data()),
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int bi = 0; bi < nb; ++bi)
+    for (int gi = 0; gi < g; ++gi)
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          float s = 0.0f;
+          for (int q = 0; q < k; ++q)
+            s += static_cast<float>(a[((bi * m + i) * g + gi) * k + q]) *
+                 static_cast<float>(b[((bi * n + j) * g + gi) * k + q]);
+          ASSERT_NEAR(c[((bi * m + i) * g + gi) * n + j], s, 1e-3f)
+              << "b " << bi << " g " << gi << " row " << i << " col " << j;
+        }
+  // Four batches of one block and one k step each.
+  EXPECT_EQ(count(r, Pipe::kCube), nb * g);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), nb * g);
+}
+
+TEST(MatmulApiFeatures, Int8WithUntransposedBLoadsL0BByTransposingSquares) {
+  // n = 48: three N fractals (the last square's second half is padding); k = 80 in steps of
+  // 64 and 16 (L1 rows aligned to 32 for the 32 x 32 squares).
+  const int m = 32, n = 48, k = 80;
+  std::vector<std::int8_t> a(m * k), b(k * n);  // B stored [K][N]
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<std::int8_t>(i * 7 % 15 - 7);
+  for (int i = 0; i < k * n; ++i) b[i] = static_cast<std::int8_t>(i * 5 % 13 - 6);
+  const float scale = 0.125f;
+  std::uint64_t word = 0;
+  std::memcpy(&word, &scale, sizeof(scale));
+  std::vector<half> c(m * n, half(-1.0f));
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 48, 64, false);
+  auto r = run_blocks(&matmul_api_kernels::matmul_int8_plain_b, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(b.data()),
+                      reinterpret_cast<GM_ADDR>(&word), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int s = 0;
+      for (int q = 0; q < k; ++q) s += a[i * k + q] * b[q * n + j];
+      ASSERT_EQ(static_cast<float>(c[i * n + j]), static_cast<float>(half(s * scale)))
+          << i << "," << j;
+    }
+  // MTE1 per k step: A one LoadData per 16 rows (2); B one LoadDataWithTranspose per 32-deep
+  // k row (2, then 1), each of two squares (2 KB).
+  int mte1 = 0, squares = 0;
+  for (const auto& in : r.blocks[0].trace.instrs)
+    if (in.pipe == Pipe::kMte1) {
+      ++mte1;
+      if (in.dst == npusim::ascendc::Mem::kL0b) {
+        squares += static_cast<int>(in.count);
+        EXPECT_EQ(in.bytes, 2048u);
+      }
+    }
+  EXPECT_EQ(mte1, (2 + 2) + (2 + 1));
+  EXPECT_EQ(squares, 2 * 3);
+  EXPECT_EQ(count(r, Pipe::kCube), 2);
+}
+
+TEST(MatmulApiFeatures, StdTupleCoordAndLayoutIndex) {
+  AscendC::Std::tuple<std::int64_t, std::int64_t, std::int64_t> t{3, 5, 7};
+  EXPECT_EQ(AscendC::Std::get<1>(t), 5);
+  EXPECT_EQ(AscendC::Std::tuple_size_v<decltype(t)>, 3u);
+  auto u = AscendC::Std::make_tuple(1, 2.5f);
+  EXPECT_EQ(AscendC::Std::get<1>(u), 2.5f);
+  EXPECT_EQ(AscendC::Ceil(std::int64_t{1000}, std::int64_t{256}), 4);
+  EXPECT_EQ(AscendC::Ceil(1024, 256u), 4u);
+  EXPECT_EQ(AscendC::Ceil(5, 0), 0);
+  // Row-major 6 x 10: (2, 3) is element 23; shape (3, 4, 5) stride (20, 5, 1): (1, 2, 3) -> 33.
+  auto rm = AscendC::MakeLayout(AscendC::MakeShape(6, 10), AscendC::MakeStride(10, 1));
+  EXPECT_EQ(rm(AscendC::MakeCoord(2, 3)), 23);
+  auto l3 = AscendC::MakeLayout(AscendC::MakeShape(3, 4, 5), AscendC::MakeStride(20, 5, 1));
+  EXPECT_EQ(AscendC::Crd2Idx(AscendC::MakeCoord(1, 2, 3), l3), 33);
+  // One integer coordinate is spread over the shape, the first extent fastest: 7 in (3, 4)
+  // with strides (1, 3) is (1, 2) -> 1 + 6.
+  auto cm = AscendC::MakeLayout(AscendC::MakeShape(3, 4), AscendC::MakeStride(1, 3));
+  EXPECT_EQ(cm(7), 7);
+  auto rm2 = AscendC::MakeLayout(AscendC::MakeShape(3, 4), AscendC::MakeStride(4, 1));
+  EXPECT_EQ(rm2(7), 1 * 4 + 2 * 1);  // (7 % 3, 7 / 3) = (1, 2)
+  AscendC::Coord<std::int64_t, std::int64_t, std::int64_t> co = {1, 2, 3};
+  EXPECT_EQ(std::get<2>(co), 3);
+}
+
 }  // namespace

@@ -25,9 +25,10 @@
 // The policy argument: npusim/ascendc/matmul_policy.h (triangle policies skip blocks). In a
 // __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
 // npusim/ascendc/matmul_mix.h.
-// Not supported (a kernel error naming the call): A/B in L1 (TSCM), NZ inputs, transposed A or
-// untransposed B with 8- or 32-bit inputs (their L1 -> L0 transposes need
-// LoadDataWithTranspose), enPartialSum, IterateBatch with unequal batch counts.
+// An untransposed int8 B takes LoadDataWithTranspose from L1 to L0B (npusim/ascendc/matmul_load.h).
+// Not supported (a kernel error naming the call): A/B in L1 (TSCM), NZ inputs, transposed A with
+// 8- or 32-bit inputs, untransposed B with 32-bit inputs (their L1 -> L0 transposes),
+// enPartialSum, IterateBatch with unequal batch counts.
 #pragma once
 
 #include <cstdint>
@@ -80,6 +81,7 @@ class Matmul {
                             t_.baseM, t_.baseN, t_.baseK, t_.singleCoreM, t_.singleCoreN,
                             t_.singleCoreK);
     check_types();
+    b_.allow_untransposed(!B_TYPE::isTrans);
     SetOrgShape(t_.M, t_.N, t_.Ka, t_.Kb);
     single_m_ = t_.singleCoreM;
     single_n_ = t_.singleCoreN;
@@ -391,8 +393,8 @@ class Matmul {
     if (!a_.ready() || !b_.ready()) npusim::ascendc::fail(op, "SetTensorA and SetTensorB first");
     if (a_.trans() && sizeof(SrcT) != 2)
       npusim::ascendc::fail(op, "a transposed A needs a 16-bit type in the simulator");
-    if (!b_.trans() && sizeof(SrcT) != 2)
-      npusim::ascendc::fail(op, "an untransposed B needs a 16-bit type in the simulator");
+    if (!b_.trans() && sizeof(SrcT) == 4)
+      npusim::ascendc::fail(op, "an untransposed B needs a 16- or 8-bit type in the simulator");
   }
 
   bool iterate_into(bool enPartialSum, const LocalTensor<L0cT>* user_c) {
