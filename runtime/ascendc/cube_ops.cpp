@@ -283,6 +283,8 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
   if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
     fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
   nd = layout == AscendC::CO2Layout::ROW_MAJOR;
+  if (p.isChannelSplit && (nd || dst_type != DType::kFp32 || src_type != DType::kFp32))
+    fail("Fixpipe", "isChannelSplit needs an NZ (CFG_NZ) float output from a float L0C");
   const QuantMode_t q = p.quantPre;
   if (is_vector_quant(q) && dst.vq == nullptr)
     fail("Fixpipe", "quantPre mode %d needs the quantisation tensor", static_cast<int>(q));

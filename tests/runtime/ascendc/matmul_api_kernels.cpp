@@ -135,10 +135,20 @@ void matmul_upper(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_
   drive<half, float>(mm, tiling, a, b, bias, c, false, false);
 }
 
-void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+namespace {
+constexpr MatmulConfig kChannelSplit = [] {
+  MatmulConfig c = CFG_NORM;
+  c.isEnableChannelSplit = true;
+  return c;
+}();
+}  // namespace
+
+template <const auto& kCfg>
+void run_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
   const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
   TPipe pipe;
-  Matmul<Gm<half>, Gm<half>, MatmulType<TPosition::GM, CubeFormat::NZ, float>, Gm<float>> mm;
+  Matmul<Gm<half>, Gm<half>, MatmulType<TPosition::GM, CubeFormat::NZ, float>, Gm<float>, kCfg>
+      mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
   GlobalTensor<half> ga, gb;
   ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
@@ -150,6 +160,14 @@ void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm)
   (void)bias;
   mm.IterateAll(gc);
   mm.End();
+}
+
+void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  run_nz<CFG_NORM>(a, b, bias, c, tiling_gm);
+}
+
+void matmul_nz_channel_split(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  run_nz<kChannelSplit>(a, b, bias, c, tiling_gm);
 }
 
 void matmul_int8_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling_gm) {

@@ -23,6 +23,8 @@ void matmul_callback_a(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ti
 void matmul_upper(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 /// One core, C written as NZ (float).
 void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+/// The same with isEnableChannelSplit: NZ in 16 x 8 fractals.
+void matmul_nz_channel_split(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 /// int8 A[M][K], B stored [N][K] -> half C, dequantised by the float scale at `scale`.
 void matmul_int8_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling);
 /// The Matmul served across AIC and AIV: run as __mix__(1, 2), each AIV's part (singleCoreM

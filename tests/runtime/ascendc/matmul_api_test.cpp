@@ -503,4 +503,27 @@ TEST(MatmulApiFeatures, StdTupleCoordAndLayoutIndex) {
   EXPECT_EQ(std::get<2>(co), 3);
 }
 
+TEST(MatmulApiFeatures, ChannelSplitWritesNzAs16By8Fractals) {
+  Problem p = make(40, 48, 32, false, false, false);
+  std::vector<float> c(48 * 48, -1.0f), c16(48 * 48, -1.0f);  // 40 rows padded to 48
+  TCubeTiling t = tiling(40, 48, 32, 40, 48, 32, 32, 32, false);
+  auto go = [&](auto kernel, std::vector<float>& out) {
+    return run_blocks(kernel, 1u, reinterpret_cast<GM_ADDR>(p.a.data()),
+                      reinterpret_cast<GM_ADDR>(p.b.data()),
+                      reinterpret_cast<GM_ADDR>(p.bias.data()),
+                      reinterpret_cast<GM_ADDR>(out.data()), reinterpret_cast<GM_ADDR>(&t));
+  };
+  auto r = go(&matmul_api_kernels::matmul_nz_channel_split, c);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int row = 0; row < 40; ++row)
+    for (int col = 0; col < 48; ++col)
+      ASSERT_NEAR(c[(col / 8) * 48 * 8 + row * 8 + col % 8], p.want[row * 48 + col], 1e-3f)
+          << "row " << row << " col " << col;
+  // The same Fixpipes (2 x 2 blocks, same bytes) as the 16 x 16 NZ output, the same time.
+  auto r16 = go(&matmul_api_kernels::matmul_nz, c16);
+  ASSERT_TRUE(r16.ok()) << r16.first_error();
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 4);
+  EXPECT_EQ(block_time(r), block_time(r16));
+}
+
 }  // namespace

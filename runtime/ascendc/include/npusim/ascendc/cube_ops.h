@@ -384,6 +384,9 @@ NPUSIM_TWIN_FN T fixpipe_convert(U v, const AscendC::FixpipeParamsV220& p,
 /// GM elements Fixpipe writes from dst (its bounds, checked before writing).
 NPUSIM_TWIN_FN inline std::uint64_t fixpipe_span(const AscendC::FixpipeParamsV220& p, bool nd,
                                                  std::uint64_t c0) {
+  if (!nd && p.isChannelSplit)  // 16 x 8 fractals, dstStride x 32 bytes apart
+    return (p.ndNum - 1ull) * p.dstNdStride + (ceil_div(p.nSize, 8) - 1ull) * p.dstStride * c0 +
+           p.mSize * 8ull;
   return nd ? (p.ndNum - 1ull) * p.dstNdStride + (p.mSize - 1ull) * p.dstStride + p.nSize
             : (p.ndNum - 1ull) * p.dstNdStride + (ceil_div(p.nSize, 16) - 1ull) * p.dstStride * c0 +
                   p.mSize * 16ull;
@@ -455,11 +458,16 @@ struct ChannelConvert {
 };
 
 /// Fixpipe's loops, 16 consecutive elements (one fractal row) at a time, each converted by
-/// `convert` (U -> T); fails at the first source element beyond L0C.
+/// `convert` (U -> T); fails at the first source element beyond L0C. NZ with isChannelSplit
+/// (float output): each fractal row's two halves go to two 16 x 8 fractals, the fractal
+/// columns dstStride x 32 bytes apart (element (m, n) at (n / 8) * dstStride * 8 + m * 8 +
+/// n % 8).
 template <class T, class U, class Convert>
 NPUSIM_TWIN_FN void fixpipe_loop(T* dst, const CubeOperand& src,
                                  const AscendC::FixpipeParamsV220& p, bool nd, Convert convert) {
   const std::uint64_t c0 = 32 / sizeof(T);
+  const bool split = !nd && p.isChannelSplit;
+  T row[16];
   const U* sd = static_cast<const U*>(src.data);
   for (std::uint32_t t = 0; t < p.ndNum; ++t) {
     const std::uint64_t sbase = static_cast<std::uint64_t>(t) * p.srcNdStride * 256;
@@ -472,13 +480,15 @@ NPUSIM_TWIN_FN void fixpipe_loop(T* dst, const CubeOperand& src,
         const std::uint64_t si = sbase + nf * p.srcStride * 16ull + mi * 16ull;
         const std::uint64_t room = si < src.size ? src.size - si : 0;
         const std::uint32_t valid = room < width ? static_cast<std::uint32_t>(room) : width;
-        T* d = dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
+        T* d = split ? row : dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
         const U* s = sd + si;
         if constexpr (std::is_invocable_v<Convert, U, std::uint32_t>) {
           for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j], nf * 16 + j);
         } else {
           for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j]);
         }
+        for (std::uint32_t j = 0; split && j < valid; ++j)
+          dst[dbase + (nf * 2ull + j / 8) * p.dstStride * c0 + mi * 8ull + j % 8] = row[j];
         if (valid < width) {
           fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
                static_cast<unsigned long long>(si + valid), src.size);

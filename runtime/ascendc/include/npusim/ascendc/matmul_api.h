@@ -14,9 +14,10 @@
 // tiling's or the config's). L1 and L0A/L0B tiles are double-buffered, L0C single; A and B are
 // loaded again for every base block (the tiling's stepM/N/Ka/Kb L1 reuse is not modelled).
 //
-// Config (npusim/ascendc/matmul_config.h): iterateOrder and isPartialOutput (each Iterate one k
-// step, not accumulated) change what is computed; enUnitFlag sets the unitFlag fields of Mmad
-// and Fixpipe; a MatmulApiStaticTiling MM_CFG gives the tiling when REGIST_MATMUL_OBJ has none.
+// Config (npusim/ascendc/matmul_config.h): iterateOrder, isPartialOutput (each Iterate one k
+// step, not accumulated) and isEnableChannelSplit (NZ C in 16 x 8 fractals) change what is
+// computed; enUnitFlag sets the unitFlag fields of Mmad and Fixpipe; a MatmulApiStaticTiling
+// MM_CFG gives the tiling when REGIST_MATMUL_OBJ has none.
 // The other options (Norm / MDL / IBShare / BasicBlock, preload, K reorder, A2/B2 sharing, mix
 // dual master, UB reuse, ...) only choose among schedules of the same data flow on the device;
 // npusim runs the one above for all of them. MatmulCallBackFunc's copy functions replace the
@@ -82,6 +83,7 @@ class Matmul {
                             t_.singleCoreK);
     check_types();
     b_.allow_untransposed(!B_TYPE::isTrans);
+    out_.set_channel_split(kCfg.isEnableChannelSplit);
     SetOrgShape(t_.M, t_.N, t_.Ka, t_.Kb);
     single_m_ = t_.singleCoreM;
     single_n_ = t_.singleCoreN;
