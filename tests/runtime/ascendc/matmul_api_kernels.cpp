@@ -277,4 +277,37 @@ void matmul_partial_sum(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR c, GM_ADDR til
   DataCopy(gc, acc, block);
 }
 
+constexpr MatmulConfig kA2B2 = [] {
+  MatmulConfig c = CFG_NORM;
+  c.isA2B2Shared = true;
+  return c;
+}();
+
+void matmul_a2b2_pair(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half>, Gm<half>, Gm<float>, Gm<float>, kA2B2> mm1, mm2;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &tiling, mm2, &tiling);
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gc, gbias;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  gbias.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
+  const std::uint64_t a_size = static_cast<std::uint64_t>(tiling.M) * tiling.Ka;
+  const std::uint64_t c_size = static_cast<std::uint64_t>(tiling.M) * tiling.N;
+  mm1.SetTensorA(ga);
+  mm1.SetTensorB(gb);
+  mm2.SetTensorA(ga[a_size]);
+  mm2.SetTensorB(gb);
+  if (tiling.isBias) {
+    mm1.SetBias(gbias);
+    mm2.SetBias(gbias);
+  }
+  mm1.IterateAll(gc);
+  mm1.End();
+  mm2.IterateAll(gc[c_size]);
+  mm2.End();
+}
+
 }  // namespace matmul_api_kernels

@@ -43,4 +43,8 @@ void batch_matmul_n_batch(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR
 /// (baseM x baseN floats each), then C = the sum of a block's k steps in UB by `acc = acc + t`.
 void matmul_partial_sum(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR c, GM_ADDR tiling);
 
+/// Two isA2B2Shared Matmuls of one tiling on one TPipe, run one after the other: C[i] = A[i] * B
+/// for i = 0, 1 (A: two M x K matrices, C: two M x N).
+void matmul_a2b2_pair(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
+
 }  // namespace matmul_api_kernels

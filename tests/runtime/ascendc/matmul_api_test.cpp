@@ -526,4 +526,32 @@ TEST(MatmulApiFeatures, ChannelSplitWritesNzAs16By8Fractals) {
   EXPECT_EQ(block_time(r), block_time(r16));
 }
 
+TEST(MatmulApiFeatures, A2B2SharedMatmulsShareL0AndFitL0C) {
+  // Two Matmuls of 128 x 160 base blocks (80 KB of L0C each: two would overflow its 128 KB).
+  const int m = 128, n = 160, k = 64;
+  Problem p1 = make(m, n, k, false, false, true);
+  Problem p2 = make(m, n, k, false, false, true);
+  for (half& v : p2.a) v = half(-static_cast<float>(v) * 0.5f);
+  for (int i = 0; i < m; ++i)  // C2 = (-A / 2) * B + bias
+    for (int j = 0; j < n; ++j)
+      p2.want[i * n + j] = p1.bias[j] - (p1.want[i * n + j] - p1.bias[j]) * 0.5f;
+  std::vector<half> a(p1.a);
+  a.insert(a.end(), p2.a.begin(), p2.a.end());
+  std::vector<float> c(2 * m * n, -1.0f);
+  TCubeTiling t = tiling(m, n, k, m, n, 128, 160, 64, true);
+  auto r = run_blocks(&matmul_api_kernels::matmul_a2b2_pair, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(p1.b.data()),
+                      reinterpret_cast<GM_ADDR>(p1.bias.data()),
+                      reinterpret_cast<GM_ADDR>(c.data()), reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < m * n; ++i) {
+    ASSERT_NEAR(c[i], p1.want[i], 1e-3f) << "C1 element " << i;
+    ASSERT_NEAR(c[m * n + i], p2.want[i], 1e-3f) << "C2 element " << i;
+  }
+  // Each Matmul's one block: one Mmad, one Fixpipe; the second Matmul's Mmad writes the L0C
+  // block the first one's Fixpipe read (the same slot: it waits for that read).
+  EXPECT_EQ(count(r, Pipe::kCube), 2);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 2);
+}
+
 }  // namespace

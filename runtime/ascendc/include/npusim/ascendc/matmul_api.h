@@ -34,6 +34,8 @@
 
 #include <cstdint>
 #include <exception>
+#include <mutex>
+#include <utility>
 #include <vector>
 #include <type_traits>
 
@@ -97,26 +99,40 @@ class Matmul {
     }
     if (buffers_) return;  // Init again (REGIST_MATMUL_OBJ and the kernel's own): same buffers
     buffers_ = true;
-    // isA2B2Shared: the Matmuls share L0A/L0B double buffers on the device; here each takes one.
-    const std::int32_t l0_bufs = kCfg.isA2B2Shared ? 1 : 2;
-    a_.init(tpipe, t_.baseM, t_.baseK, l0_bufs);
-    b_.init(tpipe, t_.baseK, t_.baseN, l0_bufs);
+    // isA2B2Shared: the Matmuls of this type on one TPipe share the first one's L0A/L0B double
+    // buffers, its L0C block and bias table (they run one after the other, each block taken
+    // before the next is computed); each keeps its own L1 buffers.
+    Matmul* owner = kCfg.isA2B2Shared ? a2b2_share(tpipe) : nullptr;
+    a_.init(tpipe, t_.baseM, t_.baseK, 2, owner != nullptr ? &owner->a_ : nullptr);
+    b_.init(tpipe, t_.baseK, t_.baseN, 2, owner != nullptr ? &owner->b_ : nullptr);
     out_.init(tpipe, t_.baseN);
-    if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: one L0C block
+    const std::uint32_t bias_bytes = align(t_.baseN * sizeof(L0cT), 32);
+    if (owner != nullptr) {
+      if (owner->l0c_block() < l0c_block() ||
+          (t_.isBias && owner->bias_bytes_ != 0 && owner->bias_bytes_ < bias_bytes))
+        npusim::ascendc::fail("Matmul::Init", "isA2B2Shared: this Matmul's base block %d x %d "
+                              "exceeds the shared L0C / bias table's", t_.baseM, t_.baseN);
+      cq_ = owner->cq_;
+      mix_cp_ = owner->mix_cp_;
+      if (owner->bias_bytes_ != 0) bq2_ = owner->bq2_;
+    } else if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: one L0C block
       tpipe->InitBuffer(mix_c_, l0c_block() * 4);
-      npusim::ascendc::mm::mix_register_server(this, &Matmul::serve);
     } else if (!user_l0c_) {
       tpipe->InitBuffer(qc_, 1, l0c_block() * 4);
     }
+    if (npusim::ascendc::mm::in_mix())
+      npusim::ascendc::mm::mix_register_server(this, &Matmul::serve);
     if (t_.isBias) {
-      tpipe->InitBuffer(qbias1_, 1, align(t_.baseN * sizeof(L0cT), 32));
-      tpipe->InitBuffer(qbias2_, 1, align(t_.baseN * sizeof(L0cT), 32));
+      tpipe->InitBuffer(qbias1_, 1, bias_bytes);
+      if (bq2_ == &qbias2_) tpipe->InitBuffer(qbias2_, 1, bias_bytes);
+      bias_bytes_ = bias_bytes;
     }
   }
   Matmul(const Matmul&) = delete;
   Matmul& operator=(const Matmul&) = delete;
   /// A mix client's last Matmul lets the AIC stop serving (npusim/ascendc/matmul_mix.h).
   ~Matmul() {
+    if (kCfg.isA2B2Shared) a2b2_release();
     if (mix_idx_ >= 0 && std::uncaught_exceptions() == 0)
       npusim::ascendc::mm::mix_release_client();
   }
@@ -211,10 +227,10 @@ class Matmul {
       mix_get(gm, block_view(enSequentialWrite), enAtomic);
       return;
     }
-    LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
+    LocalTensor<L0cT> c = cq_->template DeQue<L0cT>();
     out_.write(gm, c, block_view(enSequentialWrite), enAtomic, unit_flag(), tiling_ptr_,
                data_ptr_);
-    qc_.FreeTensor(c);
+    cq_->FreeTensor(c);
   }
   /// Writes the block of the last Iterate into UB (C in VECIN): Fixpipe L0C -> GM into the
   /// workspace (SetWorkspace, else the system workspace), then DataCopy GM -> UB (MTE2) as
@@ -430,9 +446,9 @@ class Matmul {
       compute_block(*user_c);
       return true;
     }
-    LocalTensor<L0cT> c = qc_.template AllocTensor<L0cT>();
+    LocalTensor<L0cT> c = cq_->template AllocTensor<L0cT>();
     compute_block(c);
-    qc_.EnQue(c);
+    cq_->EnQue(c);
     pending_ = true;
     return true;
   }
@@ -445,11 +461,11 @@ class Matmul {
              DataCopyParams(1, blocks, 0, 0));
     qbias1_.EnQue(l1);
     l1 = qbias1_.template DeQue<L0cT>();
-    LocalTensor<L0cT> bt = qbias2_.template AllocTensor<L0cT>();
+    LocalTensor<L0cT> bt = bq2_->template AllocTensor<L0cT>();
     DataCopy(bt, l1, DataCopyParams(1, blocks, 0, 0));
     qbias1_.FreeTensor(l1);
-    qbias2_.EnQue(bt);
-    return qbias2_.template DeQue<L0cT>();
+    bq2_->EnQue(bt);
+    return bq2_->template DeQue<L0cT>();
   }
 
   /// The k steps of the current block (one with isPartialOutput) into c.
@@ -482,7 +498,7 @@ class Matmul {
       a_.free(a);
       b_.free(b);
     }
-    if (bias) qbias2_.FreeTensor(bias_bt);
+    if (bias) bq2_->FreeTensor(bias_bt);
   }
 
   /// Batches j0 .. j0 + n - 1 of the layout, each one Matmul of its matrices into gm (C's
@@ -519,15 +535,45 @@ class Matmul {
       mix_get(ws, v, 0);  // the AIC's Fixpipe; its flag orders the copy from ws after it
       return;
     }
-    LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
+    LocalTensor<L0cT> c = cq_->template DeQue<L0cT>();
     out_.write(ws, c, v, 0, unit_flag(), tiling_ptr_, data_ptr_);
-    qc_.FreeTensor(c);
+    cq_->FreeTensor(c);
     const std::int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::FIX_MTE2);
     SetFlag<HardEvent::FIX_MTE2>(ev);
     WaitFlag<HardEvent::FIX_MTE2>(ev);
   }
 
   std::uint32_t l0c_block() const { return align(t_.baseM, 16) * align(t_.baseN, 16); }
+
+  /// isA2B2Shared owners: the first Matmul of this type initialised on each live TPipe.
+  struct A2B2Owners {
+    std::mutex mu;
+    std::vector<std::pair<const TPipe*, Matmul*>> list;
+  };
+  static A2B2Owners& a2b2_owners() {
+    static A2B2Owners owners;
+    return owners;
+  }
+  /// The owner whose buffers this Matmul shares, or nullptr when it is the first (the owner).
+  Matmul* a2b2_share(const TPipe* pipe) {
+    A2B2Owners& o = a2b2_owners();
+    std::lock_guard<std::mutex> lock(o.mu);
+    for (const auto& e : o.list)
+      if (e.first == pipe) return e.second;
+    o.list.emplace_back(pipe, this);
+    a2b2_pipe_ = pipe;
+    return nullptr;
+  }
+  void a2b2_release() {
+    if (a2b2_pipe_ == nullptr) return;
+    A2B2Owners& o = a2b2_owners();
+    std::lock_guard<std::mutex> lock(o.mu);
+    for (auto it = o.list.begin(); it != o.list.end(); ++it)
+      if (it->second == this) {
+        o.list.erase(it);
+        break;
+      }
+  }
 
   /// Mix client: the AIC writes the pending block to gm as v says.
   void mix_get(const GlobalTensor<DstT>& gm, const npusim::ascendc::mm::BlockView& v,
@@ -553,7 +599,7 @@ class Matmul {
     Matmul& m = *static_cast<Matmul*>(self);
     const Matmul& c = *static_cast<const Matmul*>(r.client);
     m.adopt(c);
-    const LocalTensor<L0cT> l0c = m.mix_c_.template Get<L0cT>();
+    const LocalTensor<L0cT> l0c = m.mix_cp_->template Get<L0cT>();
     m.compute_block(l0c);
     npusim::ascendc::mm::BlockView v{static_cast<std::uint32_t>(c.len_m_),
                                      static_cast<std::uint32_t>(c.len_n_), r.row0, r.col0,
@@ -599,6 +645,11 @@ class Matmul {
   TBuf<TPosition::CO1> mix_c_;
   TQue<TPosition::C1, 1> qbias1_;
   TQue<TPosition::C2, 1> qbias2_;
+  // The L0C block and bias table used: this object's, or an isA2B2Shared owner's.
+  TQue<TPosition::CO1, 1>* cq_ = &qc_;
+  TBuf<TPosition::CO1>* mix_cp_ = &mix_c_;
+  TQue<TPosition::C2, 1>* bq2_ = &qbias2_;
+  std::uint32_t bias_bytes_ = 0;
   GlobalTensor<BiasT> bias_;
   std::uint64_t tiling_ptr_ = 0, data_ptr_ = 0;
   GM_ADDR workspace_ = nullptr;
@@ -606,6 +657,7 @@ class Matmul {
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   int cur_m_ = 0, cur_n_ = 0, cur_k_ = 0, next_ = 0, len_m_ = 0, len_n_ = 0;
   int mix_idx_ = -1;  // a mix client's registration index (-1: computes itself)
+  const TPipe* a2b2_pipe_ = nullptr;  // isA2B2Shared: the pipe this object owns buffers on
   bool has_bias_ = false, pending_ = false, inited_ = false, order_n_ = false, buffers_ = false;
   std::vector<std::uint32_t> async_rows_;  // Iterate<false>: rows of each block in the workspace
   std::size_t async_next_ = 0;

@@ -52,14 +52,23 @@ class OperandLoader {
   /// no room for more: a kernel's second Matmul). An 8-bit B that may come untransposed
   /// (allow_untransposed) needs L1 columns aligned to 32 and one more L0B fractal (the last
   /// square's second half when the tile has an odd number of N fractals).
+  /// shared: another loader whose L0 buffers this one uses (isA2B2Shared), none of its own.
   void init(AscendC::TPipe* pipe, std::uint32_t outer_max, std::uint32_t inner_max,
-            std::int32_t l0_bufs) {
+            std::int32_t l0_bufs, OperandLoader* shared = nullptr) {
     const std::uint32_t bytes =
         align_up(outer_max, kOuterAlign) * align_up(inner_max, kInnerAlign) * sizeof(SrcT);
     const std::uint32_t l1_bytes =
         b8_plain_ok_ ? align_up(outer_max, 32) * align_up(inner_max, 32) : bytes;
     const std::uint32_t l0_bytes = b8_plain_ok_ ? bytes + kFrac : bytes;
     pipe->InitBuffer(q1_, 2, l1_bytes);
+    l0_bytes_ = l0_bytes;
+    if (shared != nullptr) {
+      if (shared->l0_bytes_ < l0_bytes)
+        fail("Matmul::Init", "isA2B2Shared: this Matmul's %s tiles (%u bytes) exceed the shared "
+             "buffers' %u bytes", kIsB ? "L0B" : "L0A", l0_bytes, shared->l0_bytes_);
+      l0q_ = shared->l0q_;
+      return;
+    }
     const Mem l0 = kIsB ? Mem::kL0b : Mem::kL0a;
     const std::uint32_t room = block().capacity(l0) - block().used(l0);
     if (l0_bufs > 1 && room < 2 * l0_bytes) l0_bufs = 1;
@@ -88,13 +97,13 @@ class OperandLoader {
     copy_in(l1, t, tiling_ptr, data_ptr);
     q1_.EnQue(l1);
     l1 = q1_.template DeQue<SrcT>();
-    AscendC::LocalTensor<SrcT> l0 = q2_.template AllocTensor<SrcT>();
+    AscendC::LocalTensor<SrcT> l0 = l0q_->template AllocTensor<SrcT>();
     to_l0(l0, l1, t);
     q1_.FreeTensor(l1);
-    q2_.EnQue(l0);
-    return q2_.template DeQue<SrcT>();
+    l0q_->EnQue(l0);
+    return l0q_->template DeQue<SrcT>();
   }
-  void free(const AscendC::LocalTensor<SrcT>& l0) { q2_.FreeTensor(l0); }
+  void free(const AscendC::LocalTensor<SrcT>& l0) { l0q_->FreeTensor(l0); }
 
  private:
   /// GM rows of the tile in L1: the outer axis unless transposed.
@@ -156,7 +165,10 @@ class OperandLoader {
   }
 
   AscendC::TQue<kIsB ? AscendC::TPosition::B1 : AscendC::TPosition::A1, 2> q1_;
-  AscendC::TQue<kIsB ? AscendC::TPosition::B2 : AscendC::TPosition::A2, 2> q2_;
+  using L0Que = AscendC::TQue<kIsB ? AscendC::TPosition::B2 : AscendC::TPosition::A2, 2>;
+  L0Que q2_;
+  L0Que* l0q_ = &q2_;  // q2_, or the L0 queue of the loader it shares (isA2B2Shared)
+  std::uint32_t l0_bytes_ = 0;
   AscendC::GlobalTensor<SrcT> gm_;
   std::uint64_t pitch_ = 0;
   bool trans_ = false;
