@@ -26,10 +26,10 @@
 // The policy argument: npusim/ascendc/matmul_policy.h (triangle policies skip blocks). In a
 // __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
 // npusim/ascendc/matmul_mix.h.
-// An untransposed int8 B takes LoadDataWithTranspose from L1 to L0B (npusim/ascendc/matmul_load.h).
-// Not supported (a kernel error naming the call): A/B in L1 (TSCM), NZ inputs, transposed A with
-// 8- or 32-bit inputs, untransposed B with 32-bit inputs (their L1 -> L0 transposes),
-// enPartialSum, IterateBatch with unequal batch counts.
+// An untransposed int8 B takes LoadDataWithTranspose from L1 to L0B (npusim/ascendc/
+// matmul_load.h). Not supported (a kernel error naming the call): int4b_t inputs, A/B in L1
+// (TSCM), NZ inputs, transposed A with 8- or 32-bit inputs, untransposed B with 32-bit inputs
+// (their L1 -> L0 transposes), enPartialSum, IterateBatch with unequal batch counts.
 #pragma once
 
 #include <cstdint>
@@ -401,6 +401,8 @@ class Matmul {
       what = "C must be in GM, UB (VECIN/VECOUT) or L0C (CO1)";
     else if (BIAS_TYPE::pos != TPosition::GM)
       what = "the bias must be in GM";
+    else if (npusim::ascendc::IsInt4<SrcT>::value)
+      what = "int4b_t inputs are not supported";
     if (what != nullptr)
       npusim::ascendc::fail("Matmul", "%s (other positions and formats are not supported by "
                             "the simulator)", what);
