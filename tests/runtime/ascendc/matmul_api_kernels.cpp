@@ -310,4 +310,25 @@ void matmul_a2b2_pair(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR til
   mm2.End();
 }
 
+void matmul_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR index, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<int8_t>, SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, int8_t, true>,
+         Gm<int32_t>, Gm<int32_t>, CFG_MDL>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  GlobalTensor<int8_t> ga, gb;
+  GlobalTensor<uint8_t> gi;
+  GlobalTensor<int32_t> gc;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(b));
+  gi.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(index));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(c));
+  mm.SetTensorA(ga, false);
+  mm.SetTensorB(gb, true);
+  mm.SetSparseIndex(gi);
+  mm.IterateAll(gc);
+  mm.End();
+}
+
 }  // namespace matmul_api_kernels

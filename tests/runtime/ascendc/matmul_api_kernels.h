@@ -47,4 +47,8 @@ void matmul_partial_sum(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR c, GM_ADDR til
 /// for i = 0, 1 (A: two M x K matrices, C: two M x N).
 void matmul_a2b2_pair(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling);
 
+/// 2:4 sparse B (SparseMatmulType): int8 A[M][K], B densified [N][K/2], its index matrix at
+/// `index` (NZ, 16 x 8-byte fractals) -> int32 C.
+void matmul_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR index, GM_ADDR c, GM_ADDR tiling);
+
 }  // namespace matmul_api_kernels

@@ -554,4 +554,53 @@ TEST(MatmulApiFeatures, A2B2SharedMatmulsShareL0AndFitL0C) {
   EXPECT_EQ(count(r, Pipe::kFixpipe), 2);
 }
 
+TEST(MatmulApiFeatures, SparseBDensifiedWithIndicesThroughLoadDataWithSparse) {
+  // B [N][K] with two values in every 4 k of a row, given densified ([N][K/2]) with its 2-bit
+  // indices ([N][K/8] bytes, as NZ 16 x 8-byte fractals); k = 128 in two 64-deep steps.
+  const int m = 32, n = 48, k = 128;
+  std::vector<std::int8_t> a(m * k), bs(n * k, 0), bd(n * k / 2);
+  std::vector<std::uint8_t> idx(n * k / 8), idx_nz(n * k / 8);
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<std::int8_t>(i * 7 % 15 - 7);
+  for (int r = 0; r < n; ++r)
+    for (int g = 0; g < k / 4; ++g) {
+      const int p0 = (r + g) % 3, p1 = p0 + 1 + (r * 3 + g) % (3 - p0);  // p0 < p1 <= 3
+      const auto v0 = static_cast<std::int8_t>((r * 5 + g) % 9 - 4);
+      const auto v1 = static_cast<std::int8_t>((r + g * 3) % 7 - 3);
+      bs[r * k + g * 4 + p0] = v0;
+      bs[r * k + g * 4 + p1] = v1;
+      bd[r * k / 2 + g * 2] = v0;
+      bd[r * k / 2 + g * 2 + 1] = v1;
+      // dense element 2g: index p0; 2g + 1: index p1 - 1; four to a byte, element e at 2e.
+      const int e0 = (g * 2) % 4, byte = r * k / 8 + g / 2;
+      idx[byte] = static_cast<std::uint8_t>(idx[byte] | (p0 << (2 * e0)) |
+                                            ((p1 - 1) << (2 * (e0 + 1))));
+    }
+  const int kb = k / 8;  // index bytes per row; NZ: fractal (col / 8, row / 16) of 16 x 8
+  for (int r = 0; r < n; ++r)
+    for (int j = 0; j < kb; ++j)
+      idx_nz[((j / 8) * (n / 16) + r / 16) * 128 + (r % 16) * 8 + j % 8] = idx[r * kb + j];
+  std::vector<std::int32_t> c(m * n, -1);
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 48, 64, false);
+  auto r = run_blocks(&matmul_api_kernels::matmul_sparse, 1u, reinterpret_cast<GM_ADDR>(a.data()),
+                      reinterpret_cast<GM_ADDR>(bd.data()), reinterpret_cast<GM_ADDR>(idx_nz.data()),
+                      reinterpret_cast<GM_ADDR>(c.data()), reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int s = 0;
+      for (int q = 0; q < k; ++q) s += a[i * k + q] * bs[j * k + q];
+      ASSERT_EQ(c[i * n + j], s) << i << "," << j;
+    }
+  // Per k step: MTE2 A, B's dense tile and its indices; MTE1 A (2 LoadData) and one
+  // LoadDataWithSparse (32 dense k) of 3 fractals; one Mmad of k/2 = 32 products per output.
+  EXPECT_EQ(count(r, Pipe::kMte2), 2 * 3);
+  EXPECT_EQ(count(r, Pipe::kMte1), 2 * (2 + 1));
+  EXPECT_EQ(count(r, Pipe::kCube), 2);
+  for (const auto& in : r.blocks[0].trace.instrs)
+    if (in.pipe == Pipe::kMte1 && in.dst == npusim::ascendc::Mem::kL0b) {
+      EXPECT_EQ(in.count, 3u);
+      EXPECT_EQ(in.bytes, 3u * 512 + 3u * 128);
+    }
+}
+
 }  // namespace

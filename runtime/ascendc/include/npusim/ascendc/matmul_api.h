@@ -27,7 +27,8 @@
 // __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
 // npusim/ascendc/matmul_mix.h.
 // An untransposed int8 B takes LoadDataWithTranspose from L1 to L0B (npusim/ascendc/
-// matmul_load.h). Not supported (a kernel error naming the call): int4b_t inputs, A/B in L1
+// matmul_load.h); a SparseMatmulType B (int8, cube-only kernels) LoadDataWithSparse and
+// MmadWithSparse (npusim/ascendc/matmul_sparse.h). Not supported (a kernel error naming the call): int4b_t inputs, A/B in L1
 // (TSCM), NZ inputs, transposed A with 8- or 32-bit inputs, untransposed B with 32-bit inputs
 // (their L1 -> L0 transposes), enPartialSum, IterateBatch with unequal batch counts.
 #pragma once
@@ -47,6 +48,7 @@
 #include "npusim/ascendc/matmul_mix.h"
 #include "npusim/ascendc/matmul_output.h"
 #include "npusim/ascendc/matmul_policy.h"
+#include "npusim/ascendc/matmul_sparse.h"
 #include "npusim/ascendc/matmul_types.h"
 #include "npusim/ascendc/mmad_bias.h"
 #include "npusim/ascendc/tensor.h"
@@ -66,6 +68,7 @@ class Matmul {
   using Out = npusim::ascendc::mm::Output<DstT, L0cT, C_TYPE::format, MM_CB::kCopyOut>;
   static constexpr MatmulConfig kCfg = npusim::ascendc::mm::config_of(MM_CFG);
   static constexpr npusim::ascendc::mm::Policy kPolicy = MATMUL_POLICY<MM_CFG>::kPolicy;
+  static constexpr bool kSparse = npusim::ascendc::mm::IsSparseType<B_TYPE>::value;
   static_assert(std::is_same_v<SrcT, typename B_TYPE::T>, "Matmul: A and B need one type");
 
  public:
@@ -104,7 +107,14 @@ class Matmul {
     // before the next is computed); each keeps its own L1 buffers.
     Matmul* owner = kCfg.isA2B2Shared ? a2b2_share(tpipe) : nullptr;
     a_.init(tpipe, t_.baseM, t_.baseK, 2, owner != nullptr ? &owner->a_ : nullptr);
-    b_.init(tpipe, t_.baseK, t_.baseN, 2, owner != nullptr ? &owner->b_ : nullptr);
+    if constexpr (kSparse) {
+      if (npusim::ascendc::mm::in_mix())
+        npusim::ascendc::fail("Matmul", "SparseMatmulType runs in cube-only kernels "
+                              "(ASCENDC_CUBE_ONLY)");
+      sb_.init(tpipe, static_cast<std::uint32_t>(t_.baseK), static_cast<std::uint32_t>(t_.baseN));
+    } else {
+      b_.init(tpipe, t_.baseK, t_.baseN, 2, owner != nullptr ? &owner->b_ : nullptr);
+    }
     out_.init(tpipe, t_.baseN);
     const std::uint32_t bias_bytes = align(t_.baseN * sizeof(L0cT), 32);
     if (owner != nullptr) {
@@ -146,6 +156,10 @@ class Matmul {
     org_kc_ = orgKc > 0 ? orgKc : orgN;
     a_.set_pitch(a_.trans() ? org_m_ : org_ka_);
     b_.set_pitch(b_.trans() ? org_kb_ : org_n_);
+    if constexpr (kSparse) {
+      sb_.set_pitch(static_cast<std::uint64_t>(org_kb_ / 2));
+      sb_.set_n_total(static_cast<std::uint32_t>(org_n_));
+    }
   }
   void SetSingleShape(int singleM, int singleN, int singleK) {
     SetTail(singleM, singleN, singleK);
@@ -162,6 +176,12 @@ class Matmul {
     next_ = 0;
   }
   void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = B_TYPE::isTrans) {
+    if constexpr (kSparse) {
+      if (!isTransposeB)
+        npusim::ascendc::fail("Matmul::SetTensorB", "a SparseMatmulType B is the densified "
+                              "[N][K/2] matrix: transposed only");
+      sb_.set(gm, static_cast<std::uint64_t>(org_kb_ / 2));
+    }
     b_.set(gm, isTransposeB);
     b_.set_pitch(isTransposeB ? org_kb_ : org_n_);
     next_ = 0;
@@ -177,6 +197,11 @@ class Matmul {
       bias_ = gm;
       has_bias_ = true;
     }
+  }
+  /// A SparseMatmulType B's index matrix (NZ, 16 x 8-byte fractals over the whole N).
+  void SetSparseIndex(const GlobalTensor<std::uint8_t>& indexGlobal) {
+    static_assert(kSparse, "Matmul::SetSparseIndex: B must be a SparseMatmulType");
+    sb_.set_index(indexGlobal);
   }
   void DisableBias() { has_bias_ = false; }
   void ClearBias() { has_bias_ = false; }
@@ -415,6 +440,10 @@ class Matmul {
       npusim::ascendc::fail(op, "a transposed A needs a 16-bit type in the simulator");
     if (!b_.trans() && sizeof(SrcT) == 4)
       npusim::ascendc::fail(op, "an untransposed B needs a 16- or 8-bit type in the simulator");
+    if constexpr (kSparse) {
+      if (!sb_.ready()) npusim::ascendc::fail(op, "a sparse B needs SetSparseIndex first");
+      if (has_bias_) npusim::ascendc::fail(op, "a bias with a sparse B is not supported");
+    }
   }
 
   bool iterate_into(bool enPartialSum, const LocalTensor<L0cT>* user_c) {
@@ -487,11 +516,18 @@ class Matmul {
       const auto ml = static_cast<std::uint32_t>(m_len), nl = static_cast<std::uint32_t>(n_len);
       const auto kl = static_cast<std::uint32_t>(k_len);
       LocalTensor<SrcT> a = a_.load({m0, k0, ml, kl, cur_m_, ki}, tiling_ptr_, data_ptr_);
-      LocalTensor<SrcT> b = b_.load({k0, n0, kl, nl, ki, cur_n_}, tiling_ptr_, data_ptr_);
       const bool first = ki == k_first;
       MmadParams p(npusim::ascendc::zz_mmad_m(static_cast<std::uint32_t>(m_len)),
                    static_cast<std::uint16_t>(n_len), static_cast<std::uint16_t>(k_len),
                    static_cast<std::uint8_t>(ki + 1 == k_end ? unit_flag() : 0), false, first);
+      if constexpr (kSparse) {
+        LocalTensor<SrcT> b = sb_.load(k0, n0, kl, nl);
+        MmadWithSparse(c, a, b, p);
+        a_.free(a);
+        sb_.free(b);
+        continue;
+      }
+      LocalTensor<SrcT> b = b_.load({k0, n0, kl, nl, ki, cur_n_}, tiling_ptr_, data_ptr_);
       if (first && bias) {
         Mmad(c, a, b, bias_bt, p);
       } else {
@@ -642,6 +678,7 @@ class Matmul {
       npusim::ascendc::mm::copy_in_of<MM_CB::kCopyA1>> a_;
   npusim::ascendc::mm::OperandLoader<SrcT, true,
       npusim::ascendc::mm::copy_in_of<MM_CB::kCopyB1>> b_;
+  npusim::ascendc::mm::SparseBLoader sb_;  // SparseMatmulType B (kSparse)
   Out out_;
   TQue<TPosition::CO1, 1> qc_;
   TBuf<TPosition::CO1> mix_c_;
