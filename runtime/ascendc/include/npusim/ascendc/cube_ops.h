@@ -336,14 +336,23 @@ NPUSIM_TWIN_FN inline bool is_vector_quant(QuantMode_t q) {
   return q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8;
 }
 
-/// A (ReLU'd) L0C value scaled by a quant word: bits 0..31 the fp32 scale. To half (DEQF16):
-/// rounded to nearest even. To int8 / uint8 ((V)QF322B8_PRE, (V)REQ8): rounded to nearest even,
+/// The scale of the dequantisation to half (DEQF16 / VDEQF16): the fp32 in bits 0..31 of the
+/// word with its mantissa cut to 10 bits (bits 0..12 cleared: the Fixpipe's 19-bit scale, as
+/// the devkit's matmul_quant golden data computes it).
+NPUSIM_TWIN_FN inline float deq_f16_scale(std::uint64_t word) {
+  return detail::bit_cast<float>(static_cast<std::uint32_t>(word) & 0xffffe000u);
+}
+
+/// A (ReLU'd) L0C value scaled by a quant word: bits 0..31 the fp32 scale. To half (VDEQF16):
+/// the scale as deq_f16_scale, rounded to nearest even. To int8 / uint8 ((V)QF322B8_PRE, (V)REQ8): rounded to nearest even,
 /// clamped to [-256, 255], plus the 9-bit signed offset in bits 37..45, saturated to T.
 template <class T, class U>
 NPUSIM_TWIN_FN T quant_value(U v, std::uint64_t word) {
-  const float scaled =
-      static_cast<float>(v) * detail::bit_cast<float>(static_cast<std::uint32_t>(word));
-  if constexpr (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>) {
+  constexpr bool kB8 = std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>;
+  const float scale =
+      kB8 ? detail::bit_cast<float>(static_cast<std::uint32_t>(word)) : deq_f16_scale(word);
+  const float scaled = static_cast<float>(v) * scale;
+  if constexpr (kB8) {
     std::int32_t r = cast_value<std::int16_t>(scaled, Rounding::kNearestEven);
     r = r < -256 ? -256 : r > 255 ? 255 : r;
     const std::int32_t offset = static_cast<std::int32_t>((word >> 37) & 0x1ffu);
@@ -372,7 +381,7 @@ NPUSIM_TWIN_FN T fixpipe_convert(U v, const AscendC::FixpipeParamsV220& p,
     case QuantMode_t::F322BF16:
       return cast_value<T>(static_cast<float>(v), Rounding::kNearestEven);
     case QuantMode_t::DEQF16: {
-      const float scale = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+      const float scale = deq_f16_scale(p.deqScalar);
       return cast_value<T>(static_cast<float>(v) * scale, Rounding::kNearestEven);
     }
     default:
