@@ -96,7 +96,8 @@ struct IntToInt {
   std::int32_t operator()(std::int32_t v) const { return relu && v < 0 ? 0 : v; }
 };
 
-// int32 -> half with DEQF16: float(v) * scale, rounded to half.
+// int32 -> half with DEQF16: float(v) * scale (deq_f16_scale: 10 mantissa bits), rounded to
+// half.
 struct DequantToHalf {
   bool relu;
   float scale;
@@ -113,7 +114,7 @@ bool fixpipe_from_float(T* dst, const CubeOperand& src, const AscendC::FixpipePa
   using QM = QuantMode_t;
   const QM q = p.quantPre;
   const bool plain = q == QM::NoQuant || q == QM::F322F16 || q == QM::F322BF16;
-  const float deq = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+  const float deq = deq_f16_scale(p.deqScalar);
   if constexpr (std::is_same_v<T, Half>) {
     if (!plain && q != QM::DEQF16) return false;
     fixpipe_loop<T, float>(dst, src, p, nd, FloatToHalf{p.reluEn, q == QM::DEQF16, deq});
@@ -134,7 +135,7 @@ template <class T>
 bool fixpipe_from_int(T* dst, const CubeOperand& src, const AscendC::FixpipeParamsV220& p,
                       bool nd) {
   using QM = QuantMode_t;
-  const float deq = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+  const float deq = deq_f16_scale(p.deqScalar);
   if constexpr (std::is_same_v<T, std::int32_t>) {
     if (p.quantPre != QM::NoQuant) return false;
     fixpipe_loop<T, std::int32_t>(dst, src, p, nd, IntToInt{p.reluEn});
@@ -283,6 +284,8 @@ bool fixpipe_begin(BlockContext& ctx, DType dst_type, DType src_type, std::uint3
   if (layout == AscendC::CO2Layout::COLUMN_MAJOR)
     fail("Fixpipe", "CFG_COLUMN_MAJOR is not supported on this architecture");
   nd = layout == AscendC::CO2Layout::ROW_MAJOR;
+  if (p.isChannelSplit && (nd || dst_type != DType::kFp32 || src_type != DType::kFp32))
+    fail("Fixpipe", "isChannelSplit needs an NZ (CFG_NZ) float output from a float L0C");
   const QuantMode_t q = p.quantPre;
   if (is_vector_quant(q) && dst.vq == nullptr)
     fail("Fixpipe", "quantPre mode %d needs the quantisation tensor", static_cast<int>(q));

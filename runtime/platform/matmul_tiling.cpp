@@ -616,8 +616,20 @@ bool MatmulApiTiling::Compute(int32_t cores) {
   return true;
 }
 
+bool MatmulApiTiling::CheckSparse() const {
+  if (!sparse_) return true;
+  if (b_.dataType != DataType::DT_INT8 || !b_.isTrans)
+    return fail("SetSparse needs an int8 B, transposed (the densified [N][K/2] matrix)");
+  if (tiling_.baseK % 64 != 0) {
+    std::fprintf(stderr, "[npusim] matmul_tiling::GetTiling: SetSparse needs baseK a multiple "
+                 "of 64, the tiling has %d\n", tiling_.baseK);
+    return false;
+  }
+  return true;
+}
+
 int64_t MatmulApiTiling::GetTiling(::TCubeTiling& tiling) {
-  if (!Compute(1)) return -1;
+  if (!Compute(1) || !CheckSparse()) return -1;
   tiling = tiling_;
   return 0;
 }
@@ -637,7 +649,7 @@ int32_t MultiCoreMatmulTiling::SetSingleShape(int32_t singleMIn, int32_t singleN
   return 0;
 }
 int64_t MultiCoreMatmulTiling::GetTiling(::TCubeTiling& tiling) {
-  if (!Compute(dim_)) return -1;
+  if (!Compute(dim_) || !CheckSparse()) return -1;
   tiling = tiling_;
   return 0;
 }

@@ -98,6 +98,7 @@
 #include "npusim/ascendc/vector_select.h"
 #include "npusim/ascendc/vector_sort.h"
 #include "npusim/ascendc/vector_level0.h"
+#include "npusim/ascendc/symbol_ops.h"
 
 // NPUSIM_ASCENDC_BASIC_ONLY: the basic API alone, for npusim's own aclnn kernels, which are
 // written on it: headers they never call would still change how GCC inlines their code, hence
@@ -127,6 +128,8 @@
 #include "lib/math/power.h"
 #include "lib/math/rounding.h"
 #include "lib/math/xor.h"
+#include "lib/layout/layout.h"
+#include "lib/utils/std_tuple.h"
 #include "lib/utils/type_traits.h"
 #include "npusim/ascendc/kernel_log.h"
 #include "npusim/ascendc/scalar_minmax.h"

@@ -184,6 +184,13 @@ class NPUSIM_TILING_API MatmulApiTiling {
   int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k);
   /// int8 inputs: the output's dequantisation (the kernel's SetQuantScalar / SetQuantVector).
   int32_t SetDequantType(DequantType dequantType);
+  /// A 2:4 sparse B (the kernel's SparseMatmulType): GetTiling then also requires int8, a
+  /// transposed B and a baseK that is a multiple of 64 (whole 32-byte columns of the densified
+  /// B); the split is the dense one's (L1 sized for the full K).
+  int32_t SetSparse(bool isSparseIn = false) {
+    sparse_ = isSparseIn;
+    return 0;
+  }
 
   /// Computes the tiling; 0 on success, -1 when the problem is invalid or does not fit (the
   /// reason is printed on stderr).
@@ -197,6 +204,8 @@ class NPUSIM_TILING_API MatmulApiTiling {
  protected:
   /// Fills tiling_ for `cores` cores (1 here); false with a message on stderr on failure.
   bool Compute(int32_t cores);
+  /// SetSparse's requirements on the computed tiling; false with a message on stderr.
+  bool CheckSparse() const;
 
   std::uint64_t l1_ = 0, l0a_ = 0, l0b_ = 0, l0c_ = 0, ub_ = 0, bt_ = 0;
   MatTypeInfo a_, b_, c_, bias_;
@@ -206,6 +215,7 @@ class NPUSIM_TILING_API MatmulApiTiling {
   int32_t singleM_ = -1, singleN_ = -1, singleK_ = -1;  // SetSingleShape (multi-core)
   bool bias_on_ = false;
   bool split_k_ = false;
+  bool sparse_ = false;
   int32_t iterate_order_ = 0;
   ScheduleType schedule_ = ScheduleType::INNER_PRODUCT;
   ::TCubeTiling layout_{};  // the batch fields (*LayoutInfo*, BatchNum)

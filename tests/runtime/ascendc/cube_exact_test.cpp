@@ -108,7 +108,13 @@ std::uint32_t expected_bits(Acc v, QuantMode_t quant, bool relu, float deq_scale
   if (relu && v < Acc(0)) v = Acc(0);
   double x;
   if (quant == QuantMode_t::DEQF16) {
-    volatile float scaled = static_cast<float>(v) * deq_scale;  // rounded to float first
+    // The Fixpipe's scale keeps 10 mantissa bits; the product is rounded to float first.
+    std::uint32_t scale_bits = 0;
+    std::memcpy(&scale_bits, &deq_scale, sizeof scale_bits);
+    scale_bits &= 0xffffe000u;
+    float scale = 0.0f;
+    std::memcpy(&scale, &scale_bits, sizeof scale);
+    volatile float scaled = static_cast<float>(v) * scale;
     x = scaled;
   } else {
     x = static_cast<double>(v);

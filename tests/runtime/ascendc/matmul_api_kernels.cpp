@@ -135,10 +135,20 @@ void matmul_upper(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_
   drive<half, float>(mm, tiling, a, b, bias, c, false, false);
 }
 
-void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+namespace {
+constexpr MatmulConfig kChannelSplit = [] {
+  MatmulConfig c = CFG_NORM;
+  c.isEnableChannelSplit = true;
+  return c;
+}();
+}  // namespace
+
+template <const auto& kCfg>
+void run_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
   const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
   TPipe pipe;
-  Matmul<Gm<half>, Gm<half>, MatmulType<TPosition::GM, CubeFormat::NZ, float>, Gm<float>> mm;
+  Matmul<Gm<half>, Gm<half>, MatmulType<TPosition::GM, CubeFormat::NZ, float>, Gm<float>, kCfg>
+      mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
   GlobalTensor<half> ga, gb;
   ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
@@ -150,6 +160,14 @@ void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm)
   (void)bias;
   mm.IterateAll(gc);
   mm.End();
+}
+
+void matmul_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  run_nz<CFG_NORM>(a, b, bias, c, tiling_gm);
+}
+
+void matmul_nz_channel_split(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  run_nz<kChannelSplit>(a, b, bias, c, tiling_gm);
 }
 
 void matmul_int8_dequant(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling_gm) {
@@ -178,6 +196,138 @@ void batch_matmul_normal(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR 
   mm.SetTensorB(gb);
   const auto n = static_cast<std::uint32_t>(tiling.BatchNum);
   mm.IterateBatch(gc, n, n, false);
+  mm.End();
+}
+
+void matmul_int8_plain_b(GM_ADDR a, GM_ADDR b, GM_ADDR scale, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<int8_t>, Gm<int8_t>, Gm<half>, Gm<int32_t>> mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetQuantScalar(*reinterpret_cast<const std::uint64_t*>(scale));
+  drive<int8_t, half>(mm, tiling, a, b, nullptr, c, false, false);
+}
+
+constexpr MatmulConfig kNBatch = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(
+    MatmulBatchParams{true, BatchMode::BATCH_LESS_THAN_L1, false});
+
+void batch_matmul_n_batch(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half, false, LayoutMode::BSNGD>, Gm<half, true, LayoutMode::BSNGD>,
+         Gm<float, false, LayoutMode::BSNGD>, Gm<float>, kNBatch>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gc;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  (void)bias;
+  mm.SetTensorA(ga, false);
+  mm.SetTensorB(gb, true);
+  mm.SetWorkspace(gc);
+  const auto g = static_cast<std::uint32_t>(tiling.BatchNum);
+  mm.IterateNBatch(static_cast<std::uint32_t>(tiling.ALayoutInfoB), g, g, false);
+  mm.End();
+}
+
+constexpr MatmulConfig kPartial = [] {
+  MatmulConfig c = CFG_MDL;
+  c.isPartialOutput = true;
+  return c;
+}();
+
+void matmul_partial_sum(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half>, Gm<half>, Gm<float>, Gm<float>, kPartial> mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gws, gc;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  gws.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(ws));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  mm.SetTensorA(ga);
+  mm.SetTensorB(gb);
+  const std::uint32_t block = static_cast<std::uint32_t>(tiling.baseM * tiling.baseN);
+  std::uint32_t parts = 0;
+  while (mm.Iterate()) mm.GetTensorC(gws[block * parts++], 0, true);
+  mm.End();
+  // One block of C (the test's shape): the sum of its k steps.
+  TBuf<TPosition::VECCALC> tacc, tpart;
+  pipe.InitBuffer(tacc, block * sizeof(float));
+  pipe.InitBuffer(tpart, block * sizeof(float));
+  LocalTensor<float> acc = tacc.Get<float>(), part = tpart.Get<float>();
+  Duplicate(acc, 0.0f, static_cast<std::int32_t>(block));
+  for (std::uint32_t i = 0; i < parts; ++i) {
+    DataCopy(part, gws[block * i], block);
+    const std::int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::MTE2_V);
+    SetFlag<HardEvent::MTE2_V>(ev);
+    WaitFlag<HardEvent::MTE2_V>(ev);
+    acc = acc + part;
+    const std::int32_t ev2 = GetTPipePtr()->FetchEventID(HardEvent::V_MTE2);
+    SetFlag<HardEvent::V_MTE2>(ev2);
+    WaitFlag<HardEvent::V_MTE2>(ev2);
+  }
+  const std::int32_t ev3 = GetTPipePtr()->FetchEventID(HardEvent::V_MTE3);
+  SetFlag<HardEvent::V_MTE3>(ev3);
+  WaitFlag<HardEvent::V_MTE3>(ev3);
+  DataCopy(gc, acc, block);
+}
+
+constexpr MatmulConfig kA2B2 = [] {
+  MatmulConfig c = CFG_NORM;
+  c.isA2B2Shared = true;
+  return c;
+}();
+
+void matmul_a2b2_pair(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<half>, Gm<half>, Gm<float>, Gm<float>, kA2B2> mm1, mm2;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &tiling, mm2, &tiling);
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gc, gbias;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  gbias.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
+  const std::uint64_t a_size = static_cast<std::uint64_t>(tiling.M) * tiling.Ka;
+  const std::uint64_t c_size = static_cast<std::uint64_t>(tiling.M) * tiling.N;
+  mm1.SetTensorA(ga);
+  mm1.SetTensorB(gb);
+  mm2.SetTensorA(ga[a_size]);
+  mm2.SetTensorB(gb);
+  if (tiling.isBias) {
+    mm1.SetBias(gbias);
+    mm2.SetBias(gbias);
+  }
+  mm1.IterateAll(gc);
+  mm1.End();
+  mm2.IterateAll(gc[c_size]);
+  mm2.End();
+}
+
+void matmul_sparse(GM_ADDR a, GM_ADDR b, GM_ADDR index, GM_ADDR c, GM_ADDR tiling_gm) {
+  const TCubeTiling tiling = *reinterpret_cast<const TCubeTiling*>(tiling_gm);
+  TPipe pipe;
+  Matmul<Gm<int8_t>, SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, int8_t, true>,
+         Gm<int32_t>, Gm<int32_t>, CFG_MDL>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  GlobalTensor<int8_t> ga, gb;
+  GlobalTensor<uint8_t> gi;
+  GlobalTensor<int32_t> gc;
+  ga.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(a));
+  gb.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(b));
+  gi.SetGlobalBuffer(reinterpret_cast<__gm__ uint8_t*>(index));
+  gc.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(c));
+  mm.SetTensorA(ga, false);
+  mm.SetTensorB(gb, true);
+  mm.SetSparseIndex(gi);
+  mm.IterateAll(gc);
   mm.End();
 }
 

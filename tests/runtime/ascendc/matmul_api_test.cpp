@@ -366,4 +366,241 @@ TEST(MatmulApiOptions, MixKernelAivsDriveTheAicComputes) {
   EXPECT_GT(r.blocks[0].instrs.size(), 0u);
 }
 
+TEST(MatmulApiFeatures, PartialOutputStepsSummedInUbByTheTensorOperator) {
+  // One 32 x 32 block, k = 96 in three 32-deep steps: each Iterate one step, not accumulated.
+  Problem p = make(32, 32, 96, false, false, false);
+  TCubeTiling t = tiling(32, 32, 96, 32, 32, 32, 32, 32, false);
+  std::vector<float> ws(3 * 32 * 32, -1.0f), c(32 * 32, -1.0f);
+  auto r = run_blocks(&matmul_api_kernels::matmul_partial_sum, 1u,
+                      reinterpret_cast<GM_ADDR>(p.a.data()), reinterpret_cast<GM_ADDR>(p.b.data()),
+                      reinterpret_cast<GM_ADDR>(ws.data()), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  expect_near(p, c, 1e-3f);
+  // Step 0 alone: A's first 32 columns by B's first 32 rows.
+  std::vector<float> a(32 * 96), b(96 * 32);
+  for (int i = 0; i < 32 * 96; ++i) a[i] = static_cast<float>(p.a[i]);
+  for (int i = 0; i < 96 * 32; ++i) b[i] = static_cast<float>(p.b[i]);
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float s = 0.0f;
+      for (int q = 0; q < 32; ++q) s += a[i * 96 + q] * b[q * 32 + j];
+      ASSERT_NEAR(ws[i * 32 + j], s, 1e-3f) << i << "," << j;
+    }
+  // Three Mmads and three Fixpipes (one per step); in UB one Duplicate and three Adds of the
+  // whole 1024-float block.
+  EXPECT_EQ(count(r, Pipe::kCube), 3);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 3);
+  int adds = 0;
+  for (const auto& in : r.blocks[0].trace.instrs)
+    if (in.pipe == Pipe::kVector && in.op == npusim::ascendc::Op::kAdd) {
+      ++adds;
+      EXPECT_EQ(in.count, 1024u);
+    }
+  EXPECT_EQ(adds, 3);
+}
+
+TEST(MatmulApiFeatures, IterateNBatchLoopsOverBsngdBatchesIntoTheWorkspace) {
+  // A [B=2, S=32, N=1, G=2, D=48], B stored [2, 32, 1, 2, 48] (transposed), C [2, 32, 1, 2, 32]:
+  // two loops (the B index) of G = 2 batches each.
+  const int nb = 2, g = 2, m = 32, n = 32, k = 48;
+  std::vector<half> a(nb * m * g * k), b(nb * n * g * k);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    a[i] = half(static_cast<float>(static_cast<int>(i * 7 % 11) - 5) / 4.0f);
+  for (std::size_t i = 0; i < b.size(); ++i)
+    b[i] = half(static_cast<float>(static_cast<int>(i * 5 % 13) - 6) / 8.0f);
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 32, 48, false);
+  t.ALayoutInfoB = nb, t.ALayoutInfoS = m, t.ALayoutInfoN = 1, t.ALayoutInfoG = g;
+  t.ALayoutInfoD = k;
+  t.BLayoutInfoB = nb, t.BLayoutInfoS = n, t.BLayoutInfoN = 1, t.BLayoutInfoG = g;
+  t.BLayoutInfoD = k;
+  t.CLayoutInfoB = nb, t.CLayoutInfoS1 = m, t.CLayoutInfoN = 1, t.CLayoutInfoG = g;
+  t.CLayoutInfoS2 = n;
+  t.BatchNum = g;
+  std::vector<float> c(nb * m * g * n, -1.0f);
+  auto r = run_blocks(&matmul_api_kernels::batch_matmul_n_batch, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(b.data()),
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int bi = 0; bi < nb; ++bi)
+    for (int gi = 0; gi < g; ++gi)
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          float s = 0.0f;
+          for (int q = 0; q < k; ++q)
+            s += static_cast<float>(a[((bi * m + i) * g + gi) * k + q]) *
+                 static_cast<float>(b[((bi * n + j) * g + gi) * k + q]);
+          ASSERT_NEAR(c[((bi * m + i) * g + gi) * n + j], s, 1e-3f)
+              << "b " << bi << " g " << gi << " row " << i << " col " << j;
+        }
+  // Four batches of one block and one k step each.
+  EXPECT_EQ(count(r, Pipe::kCube), nb * g);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), nb * g);
+}
+
+TEST(MatmulApiFeatures, Int8WithUntransposedBLoadsL0BByTransposingSquares) {
+  // n = 48: three N fractals (the last square's second half is padding); k = 80 in steps of
+  // 64 and 16 (L1 rows aligned to 32 for the 32 x 32 squares).
+  const int m = 32, n = 48, k = 80;
+  std::vector<std::int8_t> a(m * k), b(k * n);  // B stored [K][N]
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<std::int8_t>(i * 7 % 15 - 7);
+  for (int i = 0; i < k * n; ++i) b[i] = static_cast<std::int8_t>(i * 5 % 13 - 6);
+  const float scale = 0.125f;
+  std::uint64_t word = 0;
+  std::memcpy(&word, &scale, sizeof(scale));
+  std::vector<half> c(m * n, half(-1.0f));
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 48, 64, false);
+  auto r = run_blocks(&matmul_api_kernels::matmul_int8_plain_b, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(b.data()),
+                      reinterpret_cast<GM_ADDR>(&word), reinterpret_cast<GM_ADDR>(c.data()),
+                      reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int s = 0;
+      for (int q = 0; q < k; ++q) s += a[i * k + q] * b[q * n + j];
+      ASSERT_EQ(static_cast<float>(c[i * n + j]), static_cast<float>(half(s * scale)))
+          << i << "," << j;
+    }
+  // MTE1 per k step: A one LoadData per 16 rows (2); B one LoadDataWithTranspose per 32-deep
+  // k row (2, then 1), each of two squares (2 KB).
+  int mte1 = 0, squares = 0;
+  for (const auto& in : r.blocks[0].trace.instrs)
+    if (in.pipe == Pipe::kMte1) {
+      ++mte1;
+      if (in.dst == npusim::ascendc::Mem::kL0b) {
+        squares += static_cast<int>(in.count);
+        EXPECT_EQ(in.bytes, 2048u);
+      }
+    }
+  EXPECT_EQ(mte1, (2 + 2) + (2 + 1));
+  EXPECT_EQ(squares, 2 * 3);
+  EXPECT_EQ(count(r, Pipe::kCube), 2);
+}
+
+TEST(MatmulApiFeatures, StdTupleCoordAndLayoutIndex) {
+  AscendC::Std::tuple<std::int64_t, std::int64_t, std::int64_t> t{3, 5, 7};
+  EXPECT_EQ(AscendC::Std::get<1>(t), 5);
+  EXPECT_EQ(AscendC::Std::tuple_size_v<decltype(t)>, 3u);
+  auto u = AscendC::Std::make_tuple(1, 2.5f);
+  EXPECT_EQ(AscendC::Std::get<1>(u), 2.5f);
+  EXPECT_EQ(AscendC::Ceil(std::int64_t{1000}, std::int64_t{256}), 4);
+  EXPECT_EQ(AscendC::Ceil(1024, 256u), 4u);
+  EXPECT_EQ(AscendC::Ceil(5, 0), 0);
+  // Row-major 6 x 10: (2, 3) is element 23; shape (3, 4, 5) stride (20, 5, 1): (1, 2, 3) -> 33.
+  auto rm = AscendC::MakeLayout(AscendC::MakeShape(6, 10), AscendC::MakeStride(10, 1));
+  EXPECT_EQ(rm(AscendC::MakeCoord(2, 3)), 23);
+  auto l3 = AscendC::MakeLayout(AscendC::MakeShape(3, 4, 5), AscendC::MakeStride(20, 5, 1));
+  EXPECT_EQ(AscendC::Crd2Idx(AscendC::MakeCoord(1, 2, 3), l3), 33);
+  // One integer coordinate is spread over the shape, the first extent fastest: 7 in (3, 4)
+  // with strides (1, 3) is (1, 2) -> 1 + 6.
+  auto cm = AscendC::MakeLayout(AscendC::MakeShape(3, 4), AscendC::MakeStride(1, 3));
+  EXPECT_EQ(cm(7), 7);
+  auto rm2 = AscendC::MakeLayout(AscendC::MakeShape(3, 4), AscendC::MakeStride(4, 1));
+  EXPECT_EQ(rm2(7), 1 * 4 + 2 * 1);  // (7 % 3, 7 / 3) = (1, 2)
+  AscendC::Coord<std::int64_t, std::int64_t, std::int64_t> co = {1, 2, 3};
+  EXPECT_EQ(std::get<2>(co), 3);
+}
+
+TEST(MatmulApiFeatures, ChannelSplitWritesNzAs16By8Fractals) {
+  Problem p = make(40, 48, 32, false, false, false);
+  std::vector<float> c(48 * 48, -1.0f), c16(48 * 48, -1.0f);  // 40 rows padded to 48
+  TCubeTiling t = tiling(40, 48, 32, 40, 48, 32, 32, 32, false);
+  auto go = [&](auto kernel, std::vector<float>& out) {
+    return run_blocks(kernel, 1u, reinterpret_cast<GM_ADDR>(p.a.data()),
+                      reinterpret_cast<GM_ADDR>(p.b.data()),
+                      reinterpret_cast<GM_ADDR>(p.bias.data()),
+                      reinterpret_cast<GM_ADDR>(out.data()), reinterpret_cast<GM_ADDR>(&t));
+  };
+  auto r = go(&matmul_api_kernels::matmul_nz_channel_split, c);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int row = 0; row < 40; ++row)
+    for (int col = 0; col < 48; ++col)
+      ASSERT_NEAR(c[(col / 8) * 48 * 8 + row * 8 + col % 8], p.want[row * 48 + col], 1e-3f)
+          << "row " << row << " col " << col;
+  // The same Fixpipes (2 x 2 blocks, same bytes) as the 16 x 16 NZ output, the same time.
+  auto r16 = go(&matmul_api_kernels::matmul_nz, c16);
+  ASSERT_TRUE(r16.ok()) << r16.first_error();
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 4);
+  EXPECT_EQ(block_time(r), block_time(r16));
+}
+
+TEST(MatmulApiFeatures, A2B2SharedMatmulsShareL0AndFitL0C) {
+  // Two Matmuls of 128 x 160 base blocks (80 KB of L0C each: two would overflow its 128 KB).
+  const int m = 128, n = 160, k = 64;
+  Problem p1 = make(m, n, k, false, false, true);
+  Problem p2 = make(m, n, k, false, false, true);
+  for (half& v : p2.a) v = half(-static_cast<float>(v) * 0.5f);
+  for (int i = 0; i < m; ++i)  // C2 = (-A / 2) * B + bias
+    for (int j = 0; j < n; ++j)
+      p2.want[i * n + j] = p1.bias[j] - (p1.want[i * n + j] - p1.bias[j]) * 0.5f;
+  std::vector<half> a(p1.a);
+  a.insert(a.end(), p2.a.begin(), p2.a.end());
+  std::vector<float> c(2 * m * n, -1.0f);
+  TCubeTiling t = tiling(m, n, k, m, n, 128, 160, 64, true);
+  auto r = run_blocks(&matmul_api_kernels::matmul_a2b2_pair, 1u,
+                      reinterpret_cast<GM_ADDR>(a.data()), reinterpret_cast<GM_ADDR>(p1.b.data()),
+                      reinterpret_cast<GM_ADDR>(p1.bias.data()),
+                      reinterpret_cast<GM_ADDR>(c.data()), reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < m * n; ++i) {
+    ASSERT_NEAR(c[i], p1.want[i], 1e-3f) << "C1 element " << i;
+    ASSERT_NEAR(c[m * n + i], p2.want[i], 1e-3f) << "C2 element " << i;
+  }
+  // Each Matmul's one block: one Mmad, one Fixpipe; the second Matmul's Mmad writes the L0C
+  // block the first one's Fixpipe read (the same slot: it waits for that read).
+  EXPECT_EQ(count(r, Pipe::kCube), 2);
+  EXPECT_EQ(count(r, Pipe::kFixpipe), 2);
+}
+
+TEST(MatmulApiFeatures, SparseBDensifiedWithIndicesThroughLoadDataWithSparse) {
+  // B [N][K] with two values in every 4 k of a row, given densified ([N][K/2]) with its 2-bit
+  // indices ([N][K/8] bytes, as NZ 16 x 8-byte fractals); k = 128 in two 64-deep steps.
+  const int m = 32, n = 48, k = 128;
+  std::vector<std::int8_t> a(m * k), bs(n * k, 0), bd(n * k / 2);
+  std::vector<std::uint8_t> idx(n * k / 8), idx_nz(n * k / 8);
+  for (int i = 0; i < m * k; ++i) a[i] = static_cast<std::int8_t>(i * 7 % 15 - 7);
+  for (int r = 0; r < n; ++r)
+    for (int g = 0; g < k / 4; ++g) {
+      const int p0 = (r + g) % 3, p1 = p0 + 1 + (r * 3 + g) % (3 - p0);  // p0 < p1 <= 3
+      const auto v0 = static_cast<std::int8_t>((r * 5 + g) % 9 - 4);
+      const auto v1 = static_cast<std::int8_t>((r + g * 3) % 7 - 3);
+      bs[r * k + g * 4 + p0] = v0;
+      bs[r * k + g * 4 + p1] = v1;
+      bd[r * k / 2 + g * 2] = v0;
+      bd[r * k / 2 + g * 2 + 1] = v1;
+      // dense element 2g: index p0; 2g + 1: index p1 - 1; four to a byte, element e at 2e.
+      const int e0 = (g * 2) % 4, byte = r * k / 8 + g / 2;
+      idx[byte] = static_cast<std::uint8_t>(idx[byte] | (p0 << (2 * e0)) |
+                                            ((p1 - 1) << (2 * (e0 + 1))));
+    }
+  const int kb = k / 8;  // index bytes per row; NZ: fractal (col / 8, row / 16) of 16 x 8
+  for (int r = 0; r < n; ++r)
+    for (int j = 0; j < kb; ++j)
+      idx_nz[((j / 8) * (n / 16) + r / 16) * 128 + (r % 16) * 8 + j % 8] = idx[r * kb + j];
+  std::vector<std::int32_t> c(m * n, -1);
+  TCubeTiling t = tiling(m, n, k, m, n, 32, 48, 64, false);
+  auto r = run_blocks(&matmul_api_kernels::matmul_sparse, 1u, reinterpret_cast<GM_ADDR>(a.data()),
+                      reinterpret_cast<GM_ADDR>(bd.data()), reinterpret_cast<GM_ADDR>(idx_nz.data()),
+                      reinterpret_cast<GM_ADDR>(c.data()), reinterpret_cast<GM_ADDR>(&t));
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int s = 0;
+      for (int q = 0; q < k; ++q) s += a[i * k + q] * bs[j * k + q];
+      ASSERT_EQ(c[i * n + j], s) << i << "," << j;
+    }
+  // Per k step: MTE2 A, B's dense tile and its indices; MTE1 A (2 LoadData) and one
+  // LoadDataWithSparse (32 dense k) of 3 fractals; one Mmad of k/2 = 32 products per output.
+  EXPECT_EQ(count(r, Pipe::kMte2), 2 * 3);
+  EXPECT_EQ(count(r, Pipe::kMte1), 2 * (2 + 1));
+  EXPECT_EQ(count(r, Pipe::kCube), 2);
+  for (const auto& in : r.blocks[0].trace.instrs)
+    if (in.pipe == Pipe::kMte1 && in.dst == npusim::ascendc::Mem::kL0b) {
+      EXPECT_EQ(in.count, 3u);
+      EXPECT_EQ(in.bytes, 3u * 512 + 3u * 128);
+    }
+}
+
 }  // namespace

@@ -41,6 +41,7 @@ enum class Which : std::uint32_t {
   kLogic,
   kCompound,
   kMaskTooWide,
+  kSymbols,
 };
 
 // a <- in0, b <- in1, c <- out; one op; out <- c. No copy instructions: the trace holds the ops.
@@ -168,6 +169,21 @@ void lab(GM_ADDR in0, GM_ADDR in1, GM_ADDR out, Which which) {
     case Which::kMaskTooWide:
       LeakyRelu(fc, fa, 0.5f, 65, 1, {1, 1, 8, 8});
       break;
+    case Which::kSymbols: {  // whole-tensor operators: count = the destination's size
+      LocalTensor<float> d[4] = {fc, fc[16], fc[32], fc[48]};
+      for (auto& t : d) t.SetSize(16);
+      d[0] = fa + fb;
+      d[1] = fa - fb;
+      d[2] = fa * fb;
+      d[3] = fa / fb;
+      LocalTensor<std::int32_t> i0 = c.ReinterpretCast<std::int32_t>()[64],
+                                i1 = c.ReinterpretCast<std::int32_t>()[88];
+      i0.SetSize(24);
+      i1.SetSize(24);
+      i0 = a.ReinterpretCast<std::int32_t>() & b.ReinterpretCast<std::int32_t>();
+      i1 = a.ReinterpretCast<std::int32_t>() | b.ReinterpretCast<std::int32_t>();
+      break;
+    }
   }
   std::memcpy(out, c.twin_data(), kBytes);
 }
@@ -449,6 +465,45 @@ TEST(VectorBasic, LogicShiftsIndexAndCompoundOps) {
   for (int i = 0; i < 16; ++i) {
     EXPECT_EQ(fy[i], std::max(0.0f, fa[i] + 3.0f));
     EXPECT_EQ(fy[16 + i], 1.0f + fa[i] * 2.0f);
+  }
+}
+
+TEST(VectorBasic, WholeTensorOperatorsIssueTheCountFormOverTheDestination) {
+  Lab l;
+  float* fa = l.as<float>(l.in0);
+  float* fb = l.as<float>(l.in1);
+  for (int i = 0; i < 24; ++i) {
+    fa[i] = static_cast<float>(i) - 5.0f;
+    fb[i] = 0.5f * static_cast<float>(i % 4 + 1);
+  }
+  float* fy = l.as<float>(l.out);
+  for (int i = 0; i < 128; ++i) fy[i] = -99.0f;
+  auto r = l.run(Which::kSymbols);
+  ASSERT_TRUE(r.ok()) << r.first_error();
+  const std::int32_t* ia = l.as<std::int32_t>(l.in0);
+  const std::int32_t* ib = l.as<std::int32_t>(l.in1);
+  const std::int32_t* iy = l.as<std::int32_t>(l.out);
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(fy[i], fa[i] + fb[i]) << i;
+    EXPECT_EQ(fy[16 + i], fa[i] - fb[i]) << i;
+    EXPECT_EQ(fy[32 + i], fa[i] * fb[i]) << i;
+    EXPECT_FLOAT_EQ(fy[48 + i], fa[i] / fb[i]) << i;
+  }
+  for (int i = 0; i < 24; ++i) {
+    EXPECT_EQ(iy[64 + i], ia[i] & ib[i]) << i;
+    EXPECT_EQ(iy[88 + i], ia[i] | ib[i]) << i;
+  }
+  EXPECT_EQ(fy[112], -99.0f);  // nothing beyond the destinations
+  // One V instruction each, over the destination's elements (16 floats, then 24 int32).
+  const auto& ins = r.blocks[0].trace.instrs;
+  ASSERT_EQ(ins.size(), 6u);
+  const Op ops[4] = {Op::kAdd, Op::kSub, Op::kMul, Op::kDiv};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(ins[i].pipe, Pipe::kVector);
+    EXPECT_EQ(ins[i].count, i < 4 ? 16u : 24u);
+    if (i < 4) {
+      EXPECT_EQ(ins[i].op, ops[i]);
+    }
   }
 }
 

@@ -336,14 +336,23 @@ NPUSIM_TWIN_FN inline bool is_vector_quant(QuantMode_t q) {
   return q == QuantMode_t::VDEQF16 || q == QuantMode_t::VQF322B8_PRE || q == QuantMode_t::VREQ8;
 }
 
-/// A (ReLU'd) L0C value scaled by a quant word: bits 0..31 the fp32 scale. To half (DEQF16):
-/// rounded to nearest even. To int8 / uint8 ((V)QF322B8_PRE, (V)REQ8): rounded to nearest even,
+/// The scale of the dequantisation to half (DEQF16 / VDEQF16): the fp32 in bits 0..31 of the
+/// word with its mantissa cut to 10 bits (bits 0..12 cleared: the Fixpipe's 19-bit scale, as
+/// the devkit's matmul_quant golden data computes it).
+NPUSIM_TWIN_FN inline float deq_f16_scale(std::uint64_t word) {
+  return detail::bit_cast<float>(static_cast<std::uint32_t>(word) & 0xffffe000u);
+}
+
+/// A (ReLU'd) L0C value scaled by a quant word: bits 0..31 the fp32 scale. To half (VDEQF16):
+/// the scale as deq_f16_scale, rounded to nearest even. To int8 / uint8 ((V)QF322B8_PRE, (V)REQ8): rounded to nearest even,
 /// clamped to [-256, 255], plus the 9-bit signed offset in bits 37..45, saturated to T.
 template <class T, class U>
 NPUSIM_TWIN_FN T quant_value(U v, std::uint64_t word) {
-  const float scaled =
-      static_cast<float>(v) * detail::bit_cast<float>(static_cast<std::uint32_t>(word));
-  if constexpr (std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>) {
+  constexpr bool kB8 = std::is_same_v<T, std::int8_t> || std::is_same_v<T, std::uint8_t>;
+  const float scale =
+      kB8 ? detail::bit_cast<float>(static_cast<std::uint32_t>(word)) : deq_f16_scale(word);
+  const float scaled = static_cast<float>(v) * scale;
+  if constexpr (kB8) {
     std::int32_t r = cast_value<std::int16_t>(scaled, Rounding::kNearestEven);
     r = r < -256 ? -256 : r > 255 ? 255 : r;
     const std::int32_t offset = static_cast<std::int32_t>((word >> 37) & 0x1ffu);
@@ -372,7 +381,7 @@ NPUSIM_TWIN_FN T fixpipe_convert(U v, const AscendC::FixpipeParamsV220& p,
     case QuantMode_t::F322BF16:
       return cast_value<T>(static_cast<float>(v), Rounding::kNearestEven);
     case QuantMode_t::DEQF16: {
-      const float scale = detail::bit_cast<float>(static_cast<std::uint32_t>(p.deqScalar));
+      const float scale = deq_f16_scale(p.deqScalar);
       return cast_value<T>(static_cast<float>(v) * scale, Rounding::kNearestEven);
     }
     default:
@@ -384,6 +393,9 @@ NPUSIM_TWIN_FN T fixpipe_convert(U v, const AscendC::FixpipeParamsV220& p,
 /// GM elements Fixpipe writes from dst (its bounds, checked before writing).
 NPUSIM_TWIN_FN inline std::uint64_t fixpipe_span(const AscendC::FixpipeParamsV220& p, bool nd,
                                                  std::uint64_t c0) {
+  if (!nd && p.isChannelSplit)  // 16 x 8 fractals, dstStride x 32 bytes apart
+    return (p.ndNum - 1ull) * p.dstNdStride + (ceil_div(p.nSize, 8) - 1ull) * p.dstStride * c0 +
+           p.mSize * 8ull;
   return nd ? (p.ndNum - 1ull) * p.dstNdStride + (p.mSize - 1ull) * p.dstStride + p.nSize
             : (p.ndNum - 1ull) * p.dstNdStride + (ceil_div(p.nSize, 16) - 1ull) * p.dstStride * c0 +
                   p.mSize * 16ull;
@@ -455,11 +467,16 @@ struct ChannelConvert {
 };
 
 /// Fixpipe's loops, 16 consecutive elements (one fractal row) at a time, each converted by
-/// `convert` (U -> T); fails at the first source element beyond L0C.
+/// `convert` (U -> T); fails at the first source element beyond L0C. NZ with isChannelSplit
+/// (float output): each fractal row's two halves go to two 16 x 8 fractals, the fractal
+/// columns dstStride x 32 bytes apart (element (m, n) at (n / 8) * dstStride * 8 + m * 8 +
+/// n % 8).
 template <class T, class U, class Convert>
 NPUSIM_TWIN_FN void fixpipe_loop(T* dst, const CubeOperand& src,
                                  const AscendC::FixpipeParamsV220& p, bool nd, Convert convert) {
   const std::uint64_t c0 = 32 / sizeof(T);
+  const bool split = !nd && p.isChannelSplit;
+  T row[16];
   const U* sd = static_cast<const U*>(src.data);
   for (std::uint32_t t = 0; t < p.ndNum; ++t) {
     const std::uint64_t sbase = static_cast<std::uint64_t>(t) * p.srcNdStride * 256;
@@ -472,13 +489,15 @@ NPUSIM_TWIN_FN void fixpipe_loop(T* dst, const CubeOperand& src,
         const std::uint64_t si = sbase + nf * p.srcStride * 16ull + mi * 16ull;
         const std::uint64_t room = si < src.size ? src.size - si : 0;
         const std::uint32_t valid = room < width ? static_cast<std::uint32_t>(room) : width;
-        T* d = dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
+        T* d = split ? row : dst + (nd ? drow + nf * 16ull : drow + nf * p.dstStride * c0);
         const U* s = sd + si;
         if constexpr (std::is_invocable_v<Convert, U, std::uint32_t>) {
           for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j], nf * 16 + j);
         } else {
           for (std::uint32_t j = 0; j < valid; ++j) d[j] = convert(s[j]);
         }
+        for (std::uint32_t j = 0; split && j < valid; ++j)
+          dst[dbase + (nf * 2ull + j / 8) * p.dstStride * c0 + mi * 8ull + j % 8] = row[j];
         if (valid < width) {
           fail("Fixpipe", "source element %llu beyond the L0C tensor (%u elements)",
                static_cast<unsigned long long>(si + valid), src.size);

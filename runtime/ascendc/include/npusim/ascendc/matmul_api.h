@@ -14,23 +14,29 @@
 // tiling's or the config's). L1 and L0A/L0B tiles are double-buffered, L0C single; A and B are
 // loaded again for every base block (the tiling's stepM/N/Ka/Kb L1 reuse is not modelled).
 //
-// Config (npusim/ascendc/matmul_config.h): iterateOrder and isPartialOutput (each Iterate one k
-// step, not accumulated) change what is computed; enUnitFlag sets the unitFlag fields of Mmad
-// and Fixpipe; a MatmulApiStaticTiling MM_CFG gives the tiling when REGIST_MATMUL_OBJ has none.
+// Config (npusim/ascendc/matmul_config.h): iterateOrder, isPartialOutput (each Iterate one k
+// step, not accumulated) and isEnableChannelSplit (NZ C in 16 x 8 fractals) change what is
+// computed; enUnitFlag sets the unitFlag fields of Mmad and Fixpipe; a MatmulApiStaticTiling
+// MM_CFG gives the tiling when REGIST_MATMUL_OBJ has none.
 // The other options (Norm / MDL / IBShare / BasicBlock, preload, K reorder, A2/B2 sharing, mix
 // dual master, UB reuse, ...) only choose among schedules of the same data flow on the device;
 // npusim runs the one above for all of them. MatmulCallBackFunc's copy functions replace the
 // GM -> L1 loads and the write-out. IterateBatch runs one such Matmul per batch (BSNGD and
-// NORMAL layouts). The policy argument: npusim/ascendc/matmul_policy.h (triangle policies skip
-// blocks). In a __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
+// NORMAL layouts), IterateNBatch (isNBatch) batchLoop IterateBatch calls into the workspace.
+// The policy argument: npusim/ascendc/matmul_policy.h (triangle policies skip blocks). In a
+// __mix__ kernel the AIVs' Matmuls send their work to the AIC, which does it:
 // npusim/ascendc/matmul_mix.h.
-// Not supported (a kernel error naming the call): A/B in L1 (TSCM), NZ inputs, transposed A or
-// untransposed B with 8- or 32-bit inputs (their L1 -> L0 transposes need
-// LoadDataWithTranspose), enPartialSum, IterateBatch with unequal batch counts.
+// An untransposed int8 B takes LoadDataWithTranspose from L1 to L0B (npusim/ascendc/
+// matmul_load.h); a SparseMatmulType B (int8, cube-only kernels) LoadDataWithSparse and
+// MmadWithSparse (npusim/ascendc/matmul_sparse.h). Not supported (a kernel error naming the call): int4b_t inputs, A/B in L1
+// (TSCM), NZ inputs, transposed A with 8- or 32-bit inputs, untransposed B with 32-bit inputs
+// (their L1 -> L0 transposes), enPartialSum, IterateBatch with unequal batch counts.
 #pragma once
 
 #include <cstdint>
 #include <exception>
+#include <mutex>
+#include <utility>
 #include <vector>
 #include <type_traits>
 
@@ -42,6 +48,7 @@
 #include "npusim/ascendc/matmul_mix.h"
 #include "npusim/ascendc/matmul_output.h"
 #include "npusim/ascendc/matmul_policy.h"
+#include "npusim/ascendc/matmul_sparse.h"
 #include "npusim/ascendc/matmul_types.h"
 #include "npusim/ascendc/mmad_bias.h"
 #include "npusim/ascendc/tensor.h"
@@ -61,6 +68,7 @@ class Matmul {
   using Out = npusim::ascendc::mm::Output<DstT, L0cT, C_TYPE::format, MM_CB::kCopyOut>;
   static constexpr MatmulConfig kCfg = npusim::ascendc::mm::config_of(MM_CFG);
   static constexpr npusim::ascendc::mm::Policy kPolicy = MATMUL_POLICY<MM_CFG>::kPolicy;
+  static constexpr bool kSparse = npusim::ascendc::mm::IsSparseType<B_TYPE>::value;
   static_assert(std::is_same_v<SrcT, typename B_TYPE::T>, "Matmul: A and B need one type");
 
  public:
@@ -79,6 +87,8 @@ class Matmul {
                             t_.baseM, t_.baseN, t_.baseK, t_.singleCoreM, t_.singleCoreN,
                             t_.singleCoreK);
     check_types();
+    b_.allow_untransposed(!B_TYPE::isTrans);
+    out_.set_channel_split(kCfg.isEnableChannelSplit);
     SetOrgShape(t_.M, t_.N, t_.Ka, t_.Kb);
     single_m_ = t_.singleCoreM;
     single_n_ = t_.singleCoreN;
@@ -92,26 +102,47 @@ class Matmul {
     }
     if (buffers_) return;  // Init again (REGIST_MATMUL_OBJ and the kernel's own): same buffers
     buffers_ = true;
-    // isA2B2Shared: the Matmuls share L0A/L0B double buffers on the device; here each takes one.
-    const std::int32_t l0_bufs = kCfg.isA2B2Shared ? 1 : 2;
-    a_.init(tpipe, t_.baseM, t_.baseK, l0_bufs);
-    b_.init(tpipe, t_.baseK, t_.baseN, l0_bufs);
+    // isA2B2Shared: the Matmuls of this type on one TPipe share the first one's L0A/L0B double
+    // buffers, its L0C block and bias table (they run one after the other, each block taken
+    // before the next is computed); each keeps its own L1 buffers.
+    Matmul* owner = kCfg.isA2B2Shared ? a2b2_share(tpipe) : nullptr;
+    a_.init(tpipe, t_.baseM, t_.baseK, 2, owner != nullptr ? &owner->a_ : nullptr);
+    if constexpr (kSparse) {
+      if (npusim::ascendc::mm::in_mix())
+        npusim::ascendc::fail("Matmul", "SparseMatmulType runs in cube-only kernels "
+                              "(ASCENDC_CUBE_ONLY)");
+      sb_.init(tpipe, static_cast<std::uint32_t>(t_.baseK), static_cast<std::uint32_t>(t_.baseN));
+    } else {
+      b_.init(tpipe, t_.baseK, t_.baseN, 2, owner != nullptr ? &owner->b_ : nullptr);
+    }
     out_.init(tpipe, t_.baseN);
-    if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: one L0C block
+    const std::uint32_t bias_bytes = align(t_.baseN * sizeof(L0cT), 32);
+    if (owner != nullptr) {
+      if (owner->l0c_block() < l0c_block() ||
+          (t_.isBias && owner->bias_bytes_ != 0 && owner->bias_bytes_ < bias_bytes))
+        npusim::ascendc::fail("Matmul::Init", "isA2B2Shared: this Matmul's base block %d x %d "
+                              "exceeds the shared L0C / bias table's", t_.baseM, t_.baseN);
+      cq_ = owner->cq_;
+      mix_cp_ = owner->mix_cp_;
+      if (owner->bias_bytes_ != 0) bq2_ = owner->bq2_;
+    } else if (npusim::ascendc::mm::in_mix()) {  // the AIC serving the AIVs: one L0C block
       tpipe->InitBuffer(mix_c_, l0c_block() * 4);
-      npusim::ascendc::mm::mix_register_server(this, &Matmul::serve);
     } else if (!user_l0c_) {
       tpipe->InitBuffer(qc_, 1, l0c_block() * 4);
     }
+    if (npusim::ascendc::mm::in_mix())
+      npusim::ascendc::mm::mix_register_server(this, &Matmul::serve);
     if (t_.isBias) {
-      tpipe->InitBuffer(qbias1_, 1, align(t_.baseN * sizeof(L0cT), 32));
-      tpipe->InitBuffer(qbias2_, 1, align(t_.baseN * sizeof(L0cT), 32));
+      tpipe->InitBuffer(qbias1_, 1, bias_bytes);
+      if (bq2_ == &qbias2_) tpipe->InitBuffer(qbias2_, 1, bias_bytes);
+      bias_bytes_ = bias_bytes;
     }
   }
   Matmul(const Matmul&) = delete;
   Matmul& operator=(const Matmul&) = delete;
   /// A mix client's last Matmul lets the AIC stop serving (npusim/ascendc/matmul_mix.h).
   ~Matmul() {
+    if (kCfg.isA2B2Shared) a2b2_release();
     if (mix_idx_ >= 0 && std::uncaught_exceptions() == 0)
       npusim::ascendc::mm::mix_release_client();
   }
@@ -125,6 +156,10 @@ class Matmul {
     org_kc_ = orgKc > 0 ? orgKc : orgN;
     a_.set_pitch(a_.trans() ? org_m_ : org_ka_);
     b_.set_pitch(b_.trans() ? org_kb_ : org_n_);
+    if constexpr (kSparse) {
+      sb_.set_pitch(static_cast<std::uint64_t>(org_kb_ / 2));
+      sb_.set_n_total(static_cast<std::uint32_t>(org_n_));
+    }
   }
   void SetSingleShape(int singleM, int singleN, int singleK) {
     SetTail(singleM, singleN, singleK);
@@ -141,6 +176,12 @@ class Matmul {
     next_ = 0;
   }
   void SetTensorB(const GlobalTensor<SrcT>& gm, bool isTransposeB = B_TYPE::isTrans) {
+    if constexpr (kSparse) {
+      if (!isTransposeB)
+        npusim::ascendc::fail("Matmul::SetTensorB", "a SparseMatmulType B is the densified "
+                              "[N][K/2] matrix: transposed only");
+      sb_.set(gm, static_cast<std::uint64_t>(org_kb_ / 2));
+    }
     b_.set(gm, isTransposeB);
     b_.set_pitch(isTransposeB ? org_kb_ : org_n_);
     next_ = 0;
@@ -156,6 +197,11 @@ class Matmul {
       bias_ = gm;
       has_bias_ = true;
     }
+  }
+  /// A SparseMatmulType B's index matrix (NZ, 16 x 8-byte fractals over the whole N).
+  void SetSparseIndex(const GlobalTensor<std::uint8_t>& indexGlobal) {
+    static_assert(kSparse, "Matmul::SetSparseIndex: B must be a SparseMatmulType");
+    sb_.set_index(indexGlobal);
   }
   void DisableBias() { has_bias_ = false; }
   void ClearBias() { has_bias_ = false; }
@@ -206,10 +252,10 @@ class Matmul {
       mix_get(gm, block_view(enSequentialWrite), enAtomic);
       return;
     }
-    LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
+    LocalTensor<L0cT> c = cq_->template DeQue<L0cT>();
     out_.write(gm, c, block_view(enSequentialWrite), enAtomic, unit_flag(), tiling_ptr_,
                data_ptr_);
-    qc_.FreeTensor(c);
+    cq_->FreeTensor(c);
   }
   /// Writes the block of the last Iterate into UB (C in VECIN): Fixpipe L0C -> GM into the
   /// workspace (SetWorkspace, else the system workspace), then DataCopy GM -> UB (MTE2) as
@@ -275,24 +321,59 @@ class Matmul {
     const npusim::ascendc::mm::BatchLayout lay =
         npusim::ascendc::mm::batch_layout<A_TYPE, B_TYPE, C_TYPE>(t_, a_.trans(), b_.trans(),
                                                                   batchA, batchB);
-    const GlobalTensor<SrcT> a0 = a_.gm(), b0 = b_.gm();
-    const GlobalTensor<BiasT> bias0 = bias_;
-    const int org_kc = org_kc_;
-    org_kc_ = lay.c_pitch;
-    for (std::uint32_t i = 0; i < lay.batch; ++i) {
-      a_.set(a0[i * (matrixStrideA > 0 ? matrixStrideA : lay.a_step)], a_.trans());
-      b_.set(b0[i * (matrixStrideB > 0 ? matrixStrideB : lay.b_step)], b_.trans());
-      a_.set_pitch(static_cast<std::uint64_t>(lay.a_pitch));
-      b_.set_pitch(static_cast<std::uint64_t>(lay.b_pitch));
-      if (has_bias_ && kCfg.isBiasBatch) bias_ = bias0[i * static_cast<std::uint64_t>(t_.N)];
-      next_ = 0;
-      IterateAll<sync>(gm[i * (matrixStrideC > 0 ? matrixStrideC : lay.c_step)], enAtomic);
-    }
-    bias_ = bias0;
-    org_kc_ = org_kc;
-    SetTensorA(a0, a_.trans());
-    SetTensorB(b0, b_.trans());
+    run_batches<sync>(gm, lay, 0, lay.batch, matrixStrideA, matrixStrideB, matrixStrideC,
+                      enAtomic);
   }
+
+  /// IterateNBatch (MatmulConfig isNBatch): batchLoop IterateBatch calls of batchA (= batchB)
+  /// batches each, loop l taking the operands' batches l*batchA .. l*batchA + batchA - 1 (the
+  /// layout's batch order, npusim/ascendc/matmul_batch.h) and writing their C matrices into the
+  /// workspace (SetWorkspace) where C's layout puts them (the workspace holds C as C would be
+  /// held). Each batch costs one Matmul's instructions. IterateNBatch<false> has issued every
+  /// instruction when it returns; GetBatchTensorC<false> then hands out the loops in order.
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateNBatch(const std::uint32_t batchLoop, std::uint32_t batchA, std::uint32_t batchB,
+                     bool enSequentialWrite, const std::uint32_t matrixStrideA = 0,
+                     const std::uint32_t matrixStrideB = 0,
+                     const std::uint32_t matrixStrideC = 0) {
+    if (!kCfg.isNBatch)
+      npusim::ascendc::fail("Matmul::IterateNBatch", "the Matmul's MatmulConfig needs isNBatch "
+                            "(MatmulBatchParams of GetMMConfig)");
+    if (enSequentialWrite)
+      npusim::ascendc::fail("Matmul::IterateNBatch", "enSequentialWrite is not supported by the "
+                            "simulator");
+    if (workspace_ == nullptr)
+      npusim::ascendc::fail("Matmul::IterateNBatch", "the results go to the workspace: "
+                            "SetWorkspace first");
+    const npusim::ascendc::mm::BatchLayout lay =
+        npusim::ascendc::mm::batch_layout<A_TYPE, B_TYPE, C_TYPE>(t_, a_.trans(), b_.trans(),
+                                                                  batchA, batchB);
+    GlobalTensor<DstT> ws;
+    ws.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(workspace_));
+    for (std::uint32_t l = 0; l < batchLoop; ++l)
+      run_batches<true>(ws, lay, static_cast<std::uint64_t>(l) * lay.batch, lay.batch,
+                        matrixStrideA, matrixStrideB, matrixStrideC, 0);
+    nbatch_c_.clear();
+    nbatch_next_ = 0;
+    if constexpr (!sync) {
+      for (std::uint32_t l = 0; l < batchLoop; ++l)
+        nbatch_c_.push_back(ws[matrixStrideC > 0
+                                   ? static_cast<std::uint64_t>(l) * lay.batch * matrixStrideC
+                                   : lay.c_at(static_cast<std::uint64_t>(l) * lay.batch)]);
+    }
+  }
+  /// After IterateNBatch<false>: the next loop's C (its first matrix in the workspace).
+  template <bool sync = true>
+  GlobalTensor<DstT> GetBatchTensorC(std::uint32_t batchA, std::uint32_t batchB,
+                                     bool enSequentialWrite = false) {
+    (void)batchA, (void)batchB, (void)enSequentialWrite;
+    static_assert(!sync, "Matmul::GetBatchTensorC: only the asynchronous form (sync false)");
+    if (nbatch_next_ >= nbatch_c_.size())
+      npusim::ascendc::fail("Matmul::GetBatchTensorC", "no batch loop left (IterateNBatch<false>)");
+    return nbatch_c_[nbatch_next_++];
+  }
+  /// IterateNBatch<false, true>'s wait: every instruction is issued already.
+  void WaitIterateBatch() {}
 
   void End() {
     pending_ = false;
@@ -345,6 +426,8 @@ class Matmul {
       what = "C must be in GM, UB (VECIN/VECOUT) or L0C (CO1)";
     else if (BIAS_TYPE::pos != TPosition::GM)
       what = "the bias must be in GM";
+    else if (npusim::ascendc::IsInt4<SrcT>::value)
+      what = "int4b_t inputs are not supported";
     if (what != nullptr)
       npusim::ascendc::fail("Matmul", "%s (other positions and formats are not supported by "
                             "the simulator)", what);
@@ -355,8 +438,12 @@ class Matmul {
     if (!a_.ready() || !b_.ready()) npusim::ascendc::fail(op, "SetTensorA and SetTensorB first");
     if (a_.trans() && sizeof(SrcT) != 2)
       npusim::ascendc::fail(op, "a transposed A needs a 16-bit type in the simulator");
-    if (!b_.trans() && sizeof(SrcT) != 2)
-      npusim::ascendc::fail(op, "an untransposed B needs a 16-bit type in the simulator");
+    if (!b_.trans() && sizeof(SrcT) == 4)
+      npusim::ascendc::fail(op, "an untransposed B needs a 16- or 8-bit type in the simulator");
+    if constexpr (kSparse) {
+      if (!sb_.ready()) npusim::ascendc::fail(op, "a sparse B needs SetSparseIndex first");
+      if (has_bias_) npusim::ascendc::fail(op, "a bias with a sparse B is not supported");
+    }
   }
 
   bool iterate_into(bool enPartialSum, const LocalTensor<L0cT>* user_c) {
@@ -390,9 +477,9 @@ class Matmul {
       compute_block(*user_c);
       return true;
     }
-    LocalTensor<L0cT> c = qc_.template AllocTensor<L0cT>();
+    LocalTensor<L0cT> c = cq_->template AllocTensor<L0cT>();
     compute_block(c);
-    qc_.EnQue(c);
+    cq_->EnQue(c);
     pending_ = true;
     return true;
   }
@@ -412,11 +499,11 @@ class Matmul {
                DataCopyParams(1, blocks, 0, 0));
     qbias1_.EnQue(l1);
     l1 = qbias1_.template DeQue<L0cT>();
-    LocalTensor<L0cT> bt = qbias2_.template AllocTensor<L0cT>();
+    LocalTensor<L0cT> bt = bq2_->template AllocTensor<L0cT>();
     DataCopy(bt, l1, DataCopyParams(1, blocks, 0, 0));
     qbias1_.FreeTensor(l1);
-    qbias2_.EnQue(bt);
-    return qbias2_.template DeQue<L0cT>();
+    bq2_->EnQue(bt);
+    return bq2_->template DeQue<L0cT>();
   }
 
   /// The k steps of the current block (one with isPartialOutput) into c.
@@ -436,11 +523,18 @@ class Matmul {
       const auto ml = static_cast<std::uint32_t>(m_len), nl = static_cast<std::uint32_t>(n_len);
       const auto kl = static_cast<std::uint32_t>(k_len);
       LocalTensor<SrcT> a = a_.load({m0, k0, ml, kl, cur_m_, ki}, tiling_ptr_, data_ptr_);
-      LocalTensor<SrcT> b = b_.load({k0, n0, kl, nl, ki, cur_n_}, tiling_ptr_, data_ptr_);
       const bool first = ki == k_first;
       MmadParams p(npusim::ascendc::zz_mmad_m(static_cast<std::uint32_t>(m_len)),
                    static_cast<std::uint16_t>(n_len), static_cast<std::uint16_t>(k_len),
                    static_cast<std::uint8_t>(ki + 1 == k_end ? unit_flag() : 0), false, first);
+      if constexpr (kSparse) {
+        LocalTensor<SrcT> b = sb_.load(k0, n0, kl, nl);
+        MmadWithSparse(c, a, b, p);
+        a_.free(a);
+        sb_.free(b);
+        continue;
+      }
+      LocalTensor<SrcT> b = b_.load({k0, n0, kl, nl, ki, cur_n_}, tiling_ptr_, data_ptr_);
       if (first && bias) {
         Mmad(c, a, b, bias_bt, p);
       } else {
@@ -449,7 +543,32 @@ class Matmul {
       a_.free(a);
       b_.free(b);
     }
-    if (bias) qbias2_.FreeTensor(bias_bt);
+    if (bias) bq2_->FreeTensor(bias_bt);
+  }
+
+  /// Batches j0 .. j0 + n - 1 of the layout, each one Matmul of its matrices into gm (C's
+  /// place of the batch); the operands and bias are restored afterwards.
+  template <bool sync>
+  void run_batches(const GlobalTensor<DstT>& gm, const npusim::ascendc::mm::BatchLayout& lay,
+                   std::uint64_t j0, std::uint32_t n, std::uint32_t stride_a,
+                   std::uint32_t stride_b, std::uint32_t stride_c, std::uint8_t atomic) {
+    const GlobalTensor<SrcT> a0 = a_.gm(), b0 = b_.gm();
+    const GlobalTensor<BiasT> bias0 = bias_;
+    const int org_kc = org_kc_;
+    org_kc_ = lay.c_pitch;
+    for (std::uint64_t j = j0; j < j0 + n; ++j) {
+      a_.set(a0[stride_a > 0 ? j * stride_a : lay.a_at(j)], a_.trans());
+      b_.set(b0[stride_b > 0 ? j * stride_b : lay.b_at(j)], b_.trans());
+      a_.set_pitch(static_cast<std::uint64_t>(lay.a_pitch));
+      b_.set_pitch(static_cast<std::uint64_t>(lay.b_pitch));
+      if (has_bias_ && kCfg.isBiasBatch) bias_ = bias0[j * static_cast<std::uint64_t>(t_.N)];
+      next_ = 0;
+      IterateAll<sync>(gm[stride_c > 0 ? j * stride_c : lay.c_at(j)], atomic);
+    }
+    bias_ = bias0;
+    org_kc_ = org_kc;
+    SetTensorA(a0, a_.trans());
+    SetTensorB(b0, b_.trans());
   }
 
   /// The pending block into the workspace at ws (rows ub_pitch() apart) for a copy to UB.
@@ -461,15 +580,45 @@ class Matmul {
       mix_get(ws, v, 0);  // the AIC's Fixpipe; its flag orders the copy from ws after it
       return;
     }
-    LocalTensor<L0cT> c = qc_.template DeQue<L0cT>();
+    LocalTensor<L0cT> c = cq_->template DeQue<L0cT>();
     out_.write(ws, c, v, 0, unit_flag(), tiling_ptr_, data_ptr_);
-    qc_.FreeTensor(c);
+    cq_->FreeTensor(c);
     const std::int32_t ev = GetTPipePtr()->FetchEventID(HardEvent::FIX_MTE2);
     SetFlag<HardEvent::FIX_MTE2>(ev);
     WaitFlag<HardEvent::FIX_MTE2>(ev);
   }
 
   std::uint32_t l0c_block() const { return align(t_.baseM, 16) * align(t_.baseN, 16); }
+
+  /// isA2B2Shared owners: the first Matmul of this type initialised on each live TPipe.
+  struct A2B2Owners {
+    std::mutex mu;
+    std::vector<std::pair<const TPipe*, Matmul*>> list;
+  };
+  static A2B2Owners& a2b2_owners() {
+    static A2B2Owners owners;
+    return owners;
+  }
+  /// The owner whose buffers this Matmul shares, or nullptr when it is the first (the owner).
+  Matmul* a2b2_share(const TPipe* pipe) {
+    A2B2Owners& o = a2b2_owners();
+    std::lock_guard<std::mutex> lock(o.mu);
+    for (const auto& e : o.list)
+      if (e.first == pipe) return e.second;
+    o.list.emplace_back(pipe, this);
+    a2b2_pipe_ = pipe;
+    return nullptr;
+  }
+  void a2b2_release() {
+    if (a2b2_pipe_ == nullptr) return;
+    A2B2Owners& o = a2b2_owners();
+    std::lock_guard<std::mutex> lock(o.mu);
+    for (auto it = o.list.begin(); it != o.list.end(); ++it)
+      if (it->second == this) {
+        o.list.erase(it);
+        break;
+      }
+  }
 
   /// Mix client: the AIC writes the pending block to gm as v says.
   void mix_get(const GlobalTensor<DstT>& gm, const npusim::ascendc::mm::BlockView& v,
@@ -495,7 +644,7 @@ class Matmul {
     Matmul& m = *static_cast<Matmul*>(self);
     const Matmul& c = *static_cast<const Matmul*>(r.client);
     m.adopt(c);
-    const LocalTensor<L0cT> l0c = m.mix_c_.template Get<L0cT>();
+    const LocalTensor<L0cT> l0c = m.mix_cp_->template Get<L0cT>();
     m.compute_block(l0c);
     npusim::ascendc::mm::BlockView v{static_cast<std::uint32_t>(c.len_m_),
                                      static_cast<std::uint32_t>(c.len_n_), r.row0, r.col0,
@@ -536,11 +685,17 @@ class Matmul {
       npusim::ascendc::mm::copy_in_of<MM_CB::kCopyA1>> a_;
   npusim::ascendc::mm::OperandLoader<SrcT, true,
       npusim::ascendc::mm::copy_in_of<MM_CB::kCopyB1>> b_;
+  npusim::ascendc::mm::SparseBLoader sb_;  // SparseMatmulType B (kSparse)
   Out out_;
   TQue<TPosition::CO1, 1> qc_;
   TBuf<TPosition::CO1> mix_c_;
   TQue<TPosition::C1, 1> qbias1_;
   TQue<TPosition::C2, 1> qbias2_;
+  // The L0C block and bias table used: this object's, or an isA2B2Shared owner's.
+  TQue<TPosition::CO1, 1>* cq_ = &qc_;
+  TBuf<TPosition::CO1>* mix_cp_ = &mix_c_;
+  TQue<TPosition::C2, 1>* bq2_ = &qbias2_;
+  std::uint32_t bias_bytes_ = 0;
   GlobalTensor<BiasT> bias_;
   std::uint64_t tiling_ptr_ = 0, data_ptr_ = 0;
   GM_ADDR workspace_ = nullptr;
@@ -548,9 +703,12 @@ class Matmul {
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   int cur_m_ = 0, cur_n_ = 0, cur_k_ = 0, next_ = 0, len_m_ = 0, len_n_ = 0;
   int mix_idx_ = -1;  // a mix client's registration index (-1: computes itself)
+  const TPipe* a2b2_pipe_ = nullptr;  // isA2B2Shared: the pipe this object owns buffers on
   bool has_bias_ = false, pending_ = false, inited_ = false, order_n_ = false, buffers_ = false;
   std::vector<std::uint32_t> async_rows_;  // Iterate<false>: rows of each block in the workspace
   std::size_t async_next_ = 0;
+  std::vector<GlobalTensor<DstT>> nbatch_c_;  // IterateNBatch<false>: each loop's C
+  std::size_t nbatch_next_ = 0;
   static constexpr bool user_l0c_ = C_TYPE::pos == TPosition::CO1;
 };
 

@@ -3,7 +3,11 @@
 // from GM to L0A / L0B through L1, on the twin's instructions:
 //   DataCopy GM -> L1 with ND2NZ (MTE2), or the user's copyA1 / copyB1 (MatmulCallBackFunc),
 //   LoadData L1 -> L0A / L0B (MTE1), one LoadData2D per fractal row of the L0 tile, with the
-//   16 x 16 transpose where L1's layout is the transpose of what the cube reads.
+//   16 x 16 transpose where L1's layout is the transpose of what the cube reads; for an
+//   untransposed 8-bit B (L1 holds K x N, L0B wants N x K fractals of 16 x 32) one
+//   LoadDataWithTranspose per 32-deep k row of the tile instead: each repeat transposes a
+//   32 x 32 square of L1 (two 16 x 32 fractals, so L1's NZ rows are aligned to 32 there and its
+//   columns to 32) into two neighbouring L0B fractals.
 // Both operands are seen the same way: a tile is `outer x inner` where the L0 buffer holds it as
 // outer blocks of inner fractals (A: outer = M, inner = K; B: outer = K, inner = N), and L1
 // holds it as NZ with the GM matrix's rows (outer unless the operand is transposed). L1 and L0
@@ -16,6 +20,7 @@
 
 #include "npusim/ascendc/cube_ops.h"
 #include "npusim/ascendc/data_copy.h"
+#include "npusim/ascendc/load3d.h"
 #include "npusim/ascendc/tensor.h"
 #include "npusim/ascendc/tpipe.h"
 
@@ -40,22 +45,42 @@ class OperandLoader {
   static constexpr std::uint32_t kInnerAlign = kIsB ? 16 : kKAlign;
   static constexpr std::uint32_t kOuterBlock = kIsB ? kK0 : 16;    // L0 fractal extent
   static constexpr std::uint32_t kInnerBlock = kIsB ? 16 : kK0;
+  static constexpr bool kB8 = kIsB && sizeof(SrcT) == 1;           // 8-bit B
 
  public:
   /// Buffers for tiles up to outer_max x inner_max: two in L1, l0_bufs in L0 (one when L0 has
-  /// no room for more: a kernel's second Matmul).
+  /// no room for more: a kernel's second Matmul). An 8-bit B that may come untransposed
+  /// (allow_untransposed) needs L1 columns aligned to 32 and one more L0B fractal (the last
+  /// square's second half when the tile has an odd number of N fractals).
+  /// shared: another loader whose L0 buffers this one uses (isA2B2Shared), none of its own.
   void init(AscendC::TPipe* pipe, std::uint32_t outer_max, std::uint32_t inner_max,
-            std::int32_t l0_bufs) {
+            std::int32_t l0_bufs, OperandLoader* shared = nullptr) {
     const std::uint32_t bytes =
         align_up(outer_max, kOuterAlign) * align_up(inner_max, kInnerAlign) * sizeof(SrcT);
-    pipe->InitBuffer(q1_, 2, bytes);
+    const std::uint32_t l1_bytes =
+        b8_plain_ok_ ? align_up(outer_max, 32) * align_up(inner_max, 32) : bytes;
+    const std::uint32_t l0_bytes = b8_plain_ok_ ? bytes + kFrac : bytes;
+    pipe->InitBuffer(q1_, 2, l1_bytes);
+    l0_bytes_ = l0_bytes;
+    if (shared != nullptr) {
+      if (shared->l0_bytes_ < l0_bytes)
+        fail("Matmul::Init", "isA2B2Shared: this Matmul's %s tiles (%u bytes) exceed the shared "
+             "buffers' %u bytes", kIsB ? "L0B" : "L0A", l0_bytes, shared->l0_bytes_);
+      l0q_ = shared->l0q_;
+      return;
+    }
     const Mem l0 = kIsB ? Mem::kL0b : Mem::kL0a;
     const std::uint32_t room = block().capacity(l0) - block().used(l0);
-    if (l0_bufs > 1 && room < 2 * bytes) l0_bufs = 1;
-    pipe->InitBuffer(q2_, l0_bufs, bytes);
+    if (l0_bufs > 1 && room < 2 * l0_bytes) l0_bufs = 1;
+    pipe->InitBuffer(q2_, l0_bufs, l0_bytes);
   }
+  /// An 8-bit B may be set untransposed (its MatmulType's default is): before init.
+  void allow_untransposed(bool ok) { b8_plain_ok_ = kB8 && ok; }
   /// The operand: GM start, transposed or not, elements per GM row.
   void set(const AscendC::GlobalTensor<SrcT>& gm, bool trans) {
+    if (kB8 && !trans && !b8_plain_ok_)
+      fail("Matmul::SetTensorB", "an untransposed 8-bit B needs a B MatmulType declared "
+           "untransposed (its buffers are laid out for the transposing load)");
     gm_ = gm;
     trans_ = trans;
   }
@@ -72,13 +97,13 @@ class OperandLoader {
     copy_in(l1, t, tiling_ptr, data_ptr);
     q1_.EnQue(l1);
     l1 = q1_.template DeQue<SrcT>();
-    AscendC::LocalTensor<SrcT> l0 = q2_.template AllocTensor<SrcT>();
+    AscendC::LocalTensor<SrcT> l0 = l0q_->template AllocTensor<SrcT>();
     to_l0(l0, l1, t);
     q1_.FreeTensor(l1);
-    q2_.EnQue(l0);
-    return q2_.template DeQue<SrcT>();
+    l0q_->EnQue(l0);
+    return l0q_->template DeQue<SrcT>();
   }
-  void free(const AscendC::LocalTensor<SrcT>& l0) { q2_.FreeTensor(l0); }
+  void free(const AscendC::LocalTensor<SrcT>& l0) { l0q_->FreeTensor(l0); }
 
  private:
   /// GM rows of the tile in L1: the outer axis unless transposed.
@@ -99,8 +124,14 @@ class OperandLoader {
                       AscendC::Nd2NzParams(1, static_cast<std::uint16_t>(rows),
                                            static_cast<std::uint16_t>(cols), 0,
                                            static_cast<std::uint16_t>(pitch_),
-                                           static_cast<std::uint16_t>(align_up(rows, 16)), 1, 0));
+                                           static_cast<std::uint16_t>(
+                                               align_up(rows, l1_row_align())),
+                                           1, 0));
   }
+
+  /// An untransposed 8-bit B: L1 -> L0B by LoadDataWithTranspose (see the file comment).
+  bool b8_transposing() const { return kB8 && !trans_; }
+  std::uint32_t l1_row_align() const { return b8_transposing() ? 32u : 16u; }
 
   /// L1 (NZ, R = rows / 16 fractal rows) -> L0: fractal (o, q) of the L0 tile is at o * Q + q;
   /// L1 holds it at q * R + o when its rows are the outer axis, else at o * R + q; the cube
@@ -110,7 +141,20 @@ class OperandLoader {
              const Tile& t) const {
     const std::uint32_t outer_n = align_up(t.outer_len, kOuterAlign) / kOuterBlock;
     const std::uint32_t inner_n = align_up(t.inner_len, kInnerAlign) / kInnerBlock;
-    const std::uint32_t r = align_up(l1_rows(t), 16) / 16;
+    const std::uint32_t r = align_up(l1_rows(t), l1_row_align()) / 16;
+    if constexpr (kB8) {
+      if (b8_transposing()) {
+        // k row o (32 deep) of L0B: squares o, o + r/2, ... of L1 (one per 32 N columns), each
+        // into fractals 2q and 2q + 1 of the row.
+        const auto squares = static_cast<std::uint8_t>((inner_n + 1) / 2);
+        for (std::uint32_t o = 0; o < outer_n; ++o) {
+          const AscendC::LoadData2dTransposeParams p(static_cast<std::uint16_t>(o), squares,
+                                                     static_cast<std::uint16_t>(r / 2), 1, 0, 0);
+          AscendC::LoadDataWithTranspose(l0[o * inner_n * kFrac], l1, p);
+        }
+        return;
+      }
+    }
     const bool transpose = kIsB != trans_;
     for (std::uint32_t o = 0; o < outer_n; ++o) {
       const AscendC::LoadData2DParams p(
@@ -121,10 +165,14 @@ class OperandLoader {
   }
 
   AscendC::TQue<kIsB ? AscendC::TPosition::B1 : AscendC::TPosition::A1, 2> q1_;
-  AscendC::TQue<kIsB ? AscendC::TPosition::B2 : AscendC::TPosition::A2, 2> q2_;
+  using L0Que = AscendC::TQue<kIsB ? AscendC::TPosition::B2 : AscendC::TPosition::A2, 2>;
+  L0Que q2_;
+  L0Que* l0q_ = &q2_;  // q2_, or the L0 queue of the loader it shares (isA2B2Shared)
+  std::uint32_t l0_bytes_ = 0;
   AscendC::GlobalTensor<SrcT> gm_;
   std::uint64_t pitch_ = 0;
   bool trans_ = false;
+  bool b8_plain_ok_ = false;  // an 8-bit B's buffers allow the untransposed load
 };
 
 /// A user copy function as OperandLoader's CopyIn (Fn: a function pointer constant).

@@ -4,7 +4,8 @@
 //   ND        rows of the block at their place in C (row pitch: C's width)
 //   ND_ALIGN  the same with the row pitch rounded up to 32 bytes
 //   NZ        the block's 16-column fractal columns at their place in C stored as NZ (C's rows
-//             rounded up to 16 per fractal column)
+//             rounded up to 16 per fractal column); with MatmulConfig isEnableChannelSplit
+//             (float C from a float L0C) 8-column fractal columns, the Fixpipe's channel split
 // with the dequantisation SetQuantScalar / SetQuantVector gave (int32 -> half: DEQF16 /
 // VDEQF16; int32 -> int8: REQ8 / VREQ8; float -> int8: QF322B8_PRE / VQF322B8_PRE); the vector
 // form first copies the block's scale words GM -> L1 (MTE2). enAtomic 1 adds the block to GM
@@ -80,6 +81,13 @@ class Output {
   void init(AscendC::TPipe* pipe, std::uint32_t n_max) {
     pipe->InitBuffer(qquant_, 1, (n_max * 8 + 31) / 32 * 32);
   }
+  /// isEnableChannelSplit: NZ C as 16 x 8 fractals (float C from float L0C only).
+  void set_channel_split(bool on) {
+    if (on && (kFormat != CubeFormat::NZ || !std::is_same_v<DstT, float> ||
+               !std::is_same_v<L0cT, float>))
+      fail("Matmul", "isEnableChannelSplit needs an NZ float C from float inputs' accumulator");
+    split_ = on;
+  }
   void set_quant_scalar(std::uint64_t s) {
     scalar_ = s;
     quant_ = true;
@@ -113,8 +121,10 @@ class Output {
     std::uint64_t off = 0;
     if constexpr (kFormat == CubeFormat::NZ) {
       const std::uint64_t rows = (v.rows + 15) / 16 * 16;
-      p.dstStride = static_cast<std::uint32_t>(rows * 16 * sizeof(DstT) / 32);
-      off = v.col0 * rows + v.row0 * 16;
+      const std::uint64_t c0 = split_ ? 8 : 16;  // columns per fractal column
+      p.isChannelSplit = split_;
+      p.dstStride = static_cast<std::uint32_t>(rows * c0 * sizeof(DstT) / 32);
+      off = v.col0 * rows + v.row0 * c0;
     } else {
       const std::uint32_t c0 = 32 / sizeof(DstT);
       p.dstStride = kFormat == CubeFormat::ND_ALIGN ? (v.cols + c0 - 1) / c0 * c0 : v.cols;
@@ -160,7 +170,7 @@ class Output {
   AscendC::TQue<AscendC::TPosition::C1, 1> qquant_;
   AscendC::GlobalTensor<std::uint64_t> quant_gm_;
   std::uint64_t scalar_ = 0;
-  bool quant_ = false, vector_ = false;
+  bool quant_ = false, vector_ = false, split_ = false;
 };
 
 }  // namespace npusim::ascendc::mm

@@ -227,6 +227,16 @@ class LocalTensor {
     return LocalTensor(data_ + offset, size_ - offset, pos_, slot_);
   }
 
+  /// `dst = src0 + src1` and the other whole-tensor operator forms (npusim/ascendc/symbol_ops.h):
+  /// the expression's operation with count = this tensor's size.
+  template <class Expr, std::enable_if_t<Expr::kIsTensorSymbolExpr &&
+                                             std::is_same_v<typename Expr::ElemType, T>,
+                                         int> = 0>
+  LocalTensor& operator=(const Expr& expr) {
+    expr.assign_to(*this);
+    return *this;
+  }
+
   T GetValue(std::uint32_t index) const {
     check_index(index, "LocalTensor::GetValue");
     record(npusim::ascendc::Op::kScalarRead, false);
