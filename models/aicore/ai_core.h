@@ -30,6 +30,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/aicore/block_profile.h"
 #include "models/aicore/block_replay.h"
 #include "models/aicore/pipe_costs.h"
 #include "models/l2_cache.h"
@@ -143,6 +144,9 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   /// Counters (ps): block execution time and busy time per pipe.
   std::uint64_t busy_time() const { return busy_ps_; }
   const std::array<std::uint64_t, ascendc::kPipeCount>& pipe_busy() const { return pipe_busy_ps_; }
+  /// The running (or last finished) block's GM bytes by replay lane and L2 outcome
+  /// (block_profile.h), since assign().
+  const std::array<L2Traffic, kLaneCount>& l2_traffic() const { return l2_; }
   /// Whether trace_block records anything (the timeline is on).
   bool tracing() const { return tracks_.core.on(); }
   /// A span on this core's track.
@@ -200,6 +204,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
   GmAccessExtension access_;  // payload_'s extension (cleared before payload_ is destroyed)
   tlm::tlm_generic_payload payload_;
 
+  std::array<L2Traffic, kLaneCount> l2_{};
   std::uint64_t blocks_ = 0;
   std::uint64_t busy_ps_ = 0;
   std::array<std::uint64_t, ascendc::kPipeCount> pipe_busy_ps_{};
