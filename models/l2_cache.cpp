@@ -65,12 +65,14 @@ void L2Cache::b_transport(int /*port*/, tlm::tlm_generic_payload& trans,
   sim::SimTime done = port_.reserve(at, bytes);
   (read ? read_bytes_ : write_bytes_) += bytes;
   std::uint64_t hits = 0;
+  std::uint64_t write_hits = 0;
   if (address != 0) {
     const std::uint64_t bursts = ext != nullptr ? std::max<std::uint64_t>(ext->bursts, 1) : 1;
     const std::uint64_t pitch = ext != nullptr ? ext->pitch : 0;
     L2Tags::Result r;
     tags_.access(address, bytes / bursts, bursts, pitch, !read, r);
     hits = r.hit_bytes;
+    write_hits = r.write_hit_bytes;
     fill_bytes_ += r.fill_bytes;
     writeback_bytes_ += r.writeback_bytes;
     evictions_ += r.evictions;
@@ -89,7 +91,10 @@ void L2Cache::b_transport(int /*port*/, tlm::tlm_generic_payload& trans,
     }
   }
   hit_bytes_ += hits;
-  if (ext != nullptr) ext->hit_bytes = hits;
+  if (ext != nullptr) {
+    ext->hit_bytes = hits;
+    ext->write_hit_bytes = write_hits;
+  }
   delay = sim::to_sc_time(done + hit_latency_ - now);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

@@ -38,6 +38,7 @@ struct GmAccessExtension : tlm::tlm_extension<GmAccessExtension> {
   std::uint64_t bursts = 1;     // in: the access is `bursts` bursts of length / bursts bytes,
   std::uint64_t pitch = 0;      //     `pitch` apart (0: contiguous)
   std::uint64_t hit_bytes = 0;  // out: read bytes L2 served
+  std::uint64_t write_hit_bytes = 0;  // out: written bytes whose line L2 held (l2_tags.h)
 
   tlm::tlm_extension_base* clone() const override { return new GmAccessExtension(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

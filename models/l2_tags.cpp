@@ -38,7 +38,9 @@ std::uint32_t L2Tags::stamp() {
   return ++clock_;
 }
 
-std::uint64_t L2Tags::find(std::uint64_t line_no, std::uint64_t set_index, Result& out) {
+std::uint64_t L2Tags::find(std::uint64_t line_no, std::uint64_t set_index, Result& out,
+                           bool& allocated) {
+  allocated = false;
   const std::uint64_t base = set_index * g_.ways;
   const std::uint64_t* tags = &tags_[base];
   const std::uint64_t tag = line_no + 1;
@@ -51,6 +53,7 @@ std::uint64_t L2Tags::find(std::uint64_t line_no, std::uint64_t set_index, Resul
     if (meta[w].used < meta[victim].used) victim = w;  // empty ways have used 0: taken first
   }
   const std::uint64_t v = base + victim;
+  allocated = true;
   if (tags_[v] != 0) {
     ++out.evictions;
     out.writeback_bytes += static_cast<std::uint64_t>(__builtin_popcount(meta_[v].dirty)) * g_.sector;
@@ -71,7 +74,8 @@ void L2Tags::range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& 
   while (at < end) {
     const std::uint64_t line_no = at >> line_shift_;
     const std::uint64_t line_end = std::min(end, (line_no + 1) << line_shift_);
-    const std::uint64_t index = find(line_no, set, out);
+    bool allocated = false;
+    const std::uint64_t index = find(line_no, set, out, allocated);
     if (++set == sets_) set = 0;
     const std::uint32_t used = stamp();  // may re-rank meta_: take the reference after it
     Meta& way = meta_[index];
@@ -82,6 +86,7 @@ void L2Tags::range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& 
     const auto mask =
         static_cast<std::uint8_t>(((1u << (last - first + 1)) - 1u) << first);
     if (write) {
+      if (!allocated) out.write_hit_bytes += line_end - at;
       way.valid |= mask;
       way.dirty |= mask;
     } else {

@@ -34,6 +34,7 @@ class L2Tags {
     std::uint64_t fill_bytes = 0;  // bytes read from HBM (whole sectors)
     std::uint64_t writeback_bytes = 0;  // dirty bytes of evicted lines, written to HBM
     std::uint64_t evictions = 0;
+    std::uint64_t write_hit_bytes = 0;  // written bytes whose line L2 already held
   };
 
   /// Contract: g is valid (validate_chip_config checks the preset keys).
@@ -62,7 +63,8 @@ class L2Tags {
   };
   void range(std::uint64_t addr, std::uint64_t bytes, bool write, Result& out);
   /// The way index (into tags_/meta_) holding `line_no` in set `set`, allocated if absent.
-  std::uint64_t find(std::uint64_t line_no, std::uint64_t set, Result& out);
+  /// `allocated`: the line was absent.
+  std::uint64_t find(std::uint64_t line_no, std::uint64_t set, Result& out, bool& allocated);
   /// The next LRU stamp; when the 32-bit stamps run out, every set's stamps are replaced by
   /// their rank (1..ways), which keeps each set's LRU order exactly.
   std::uint32_t stamp();

@@ -37,6 +37,12 @@ void System::keep_kernel_records(bool on) {
   }
 }
 
+void System::keep_block_profiles(bool on) {
+  for (auto& chip : chips_) {
+    for (const auto& unit : chip->units()) unit->keep_block_profiles(on);
+  }
+}
+
 std::vector<KernelRecord> System::kernel_records() const {
   std::vector<KernelRecord> records;
   for (const auto& chip : chips_) {

@@ -38,6 +38,8 @@ class System {
   void reevaluate_waits();
   /// Keep the records op_summary.csv needs (AiCoreEngine::keep_records) on every device.
   void keep_kernel_records(bool on);
+  /// With the records, per-block profiles (KernelRecord::blocks; AiCoreEngine) on every device.
+  void keep_block_profiles(bool on);
   /// Every kernel finished so far on every device, device by device in completion order.
   std::vector<KernelRecord> kernel_records() const;
 

@@ -66,6 +66,9 @@ class Unit {
   /// Units whose tasks are rows of op_summary.csv (AI Core, AI CPU, DVPP) keep a KernelRecord of
   /// every task that finishes while `on` (the runtime turns it on only when it writes the file).
   virtual void keep_records(bool on) { (void)on; }
+  /// Units that run kernel blocks (AI Core) also keep per-block profiles in those records
+  /// (KernelRecord::blocks, for msprof op) while `on`.
+  virtual void keep_block_profiles(bool on) { (void)on; }
   /// Appends the records kept, in completion order.
   virtual void append_records(std::vector<KernelRecord>& out) const { (void)out; }
 };

@@ -23,6 +23,10 @@
 //       demand by the first process; docs/multiprocess.md)
 //   npusim merge -o OUT DIR...
 //       one timeline.json of several processes' output directories (tools/merge/merge.h)
+//   npusim op [simulator] [--application="./app args" | ./app args] [--kernel-name K]
+//             [--launch-count N] [--warm-up N] [--output DIR] [--soc-version S] [--config X]
+//       msprof's per-kernel profile (tools/opprof/opprof.h); installed also as `msopprof ...`
+//       and `msprof op ...` (links to this binary: the name selects the verb)
 // Only this file includes CLI11 (it is the most expensive header to compile).
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -30,6 +34,7 @@
 
 #include <CLI/CLI.hpp>
 #include <climits>
+#include <ctime>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -47,6 +52,7 @@
 #include "tools/check/check.h"
 #include "tools/cli_process.h"
 #include "tools/merge/merge.h"
+#include "tools/opprof/opprof.h"
 #include "tools/replay/runner.h"
 #include "runtime/hccl/hub_domains.h"
 #include "runtime/session/private_dir.h"
@@ -548,17 +554,153 @@ void check_log_env() {
   setenv("NPUSIM_LOG", "warn", 1);
 }
 
+
+// ---- npusim op / msopprof / msprof op ----
+
+struct OpArgs {
+  ConfigOptions config;
+  std::string application, soc;
+  npusim::opprof::Options opts;
+};
+
+int run_op(OpArgs& a, const std::vector<std::string>& trailing, bool simulator) {
+  const char* tool = "msopprof";
+  npusim::opprof::Options& o = a.opts;
+  o.simulator = simulator;
+  std::string error;
+  if (!a.application.empty()) {
+    if (!trailing.empty()) {
+      std::cerr << tool << ": give the program either with --application or after the options, "
+                << "not both\n";
+      return 2;
+    }
+    if (!npusim::opprof::split_command(a.application, o.program, error)) {
+      std::cerr << tool << ": " << error << "\n";
+      return 2;
+    }
+  } else {
+    o.program = trailing;
+  }
+  if (o.program.empty()) {
+    std::cerr << tool << ": no program given (msopprof [options] ./app args, or "
+              << "--application=\"./app args\")\n";
+    return 2;
+  }
+  if (!a.soc.empty()) {
+    std::string preset;
+    if (!npusim::opprof::preset_of_soc(a.soc, preset, error)) {
+      std::cerr << tool << ": " << error << "\n";
+      return 2;
+    }
+    if (a.config.config.empty()) a.config.config = preset;
+  }
+  ChipConfig cfg;
+  if (!load(a.config, cfg)) return 2;
+  if (!export_env(a.config, "", tool)) return 2;
+  const std::string name =
+      npusim::opprof::run_dir_name(static_cast<std::int64_t>(std::time(nullptr)), getpid());
+  const fs::path run_dir = fs::absolute(fs::path(o.output) / name);
+  const fs::path data_dir = run_dir / (simulator ? "simulator" : "dump");
+  std::error_code ec;
+  fs::create_directories(data_dir, ec);
+  if (ec) {
+    std::cerr << tool << ": cannot create " << data_dir.string() << ": " << ec.message() << "\n";
+    return 2;
+  }
+  if (simulator) {
+    setenv("NPUSIM_OP_SIMULATOR_DIR", data_dir.c_str(), 1);
+    if (!o.kernel_name.empty()) setenv("NPUSIM_OP_KERNEL_NAME", o.kernel_name.c_str(), 1);
+    setenv("NPUSIM_OP_LAUNCH_COUNT", std::to_string(o.launch_count).c_str(), 1);
+  } else {
+    setenv("NPUSIM_OP_PROFILE_DIR", data_dir.c_str(), 1);
+  }
+  prepend_env_path("LD_LIBRARY_PATH", self_dir() / ".." / "lib64");
+  const int status = spawn_and_wait(o.program, "op", "cannot execute " + o.program[0], 127);
+  if (status < 0) return 2;
+  if (WIFSIGNALED(status)) {
+    std::cerr << tool << ": " << o.program[0] << " killed by signal " << WTERMSIG(status) << "\n";
+    return 128 + WTERMSIG(status);
+  }
+  const int rc = simulator ? 0 : npusim::opprof::write_run(run_dir.string(), o, std::cerr);
+  if (simulator) std::cerr << tool << ": simulator data in " << data_dir.string() << "\n";
+  return WEXITSTATUS(status) != 0 ? WEXITSTATUS(status) : rc;
+}
+
+void add_op_options(CLI::App* cmd, OpArgs& a) {
+  add_config_options(cmd, a.config);
+  cmd->add_option("--application", a.application, "the program and its arguments, one string");
+  cmd->add_option("--kernel-name", a.opts.kernel_name,
+                  "kernels to collect: a glob (* ?) or a name prefix; default: any");
+  cmd->add_option("--launch-count", a.opts.launch_count,
+                  "how many matching launches to collect, in launch order (default 1)")
+      ->check(CLI::Range(1, 100));
+  cmd->add_option("--warm-up", a.opts.warm_up,
+                  "accepted for msprof compatibility: simulated launches do not vary, so warm-up "
+                  "runs change nothing")
+      ->check(CLI::Range(0, 500));
+  cmd->add_option("--output", a.opts.output, "where OPPROF_<time>_<tag>/ is made (default: .)");
+  cmd->add_option("--soc-version", a.soc,
+                  "the SoC to simulate (Ascend910B1..4 -> ascend910b); --config overrides");
+  cmd->prefix_command();  // the first positional starts the program: its options stay its own
+}
+
+Command add_op(CLI::App& app) {
+  auto a = std::make_shared<OpArgs>();
+  auto s = std::make_shared<OpArgs>();
+  CLI::App* op = app.add_subcommand(
+      "op", "msprof op / msopprof: per-kernel profile files (OpBasicInfo.csv, PipeUtilization.csv ...)");
+  add_op_options(op, *a);
+  CLI::App* sim = op->add_subcommand(
+      "simulator", "msopprof simulator: the instruction view, written by the runtime into "
+                   "OPPROF_.../simulator/");
+  add_op_options(sim, *s);
+  return {op, [a, s, op, sim] {
+            if (*sim) return run_op(*s, sim->remaining(), true);
+            return run_op(*a, op->remaining(), false);
+          }};
+}
+
+/// msopprof ARGS = npusim op ARGS; msprof op ARGS = npusim op ARGS (msprof alone: an error).
+bool tool_alias(int argc, char** argv, std::vector<std::string>& args) {
+  const std::string self = fs::path(argv[0]).filename().string();
+  if (self != "msopprof" && self != "msprof") return false;
+  args.assign(argv, argv + argc);
+  if (self == "msopprof") {
+    args.insert(args.begin() + 1, "op");
+  } else if (argc < 2 || std::string(argv[1]) != "op") {
+    std::cerr << "msprof: only `msprof op` (per-kernel profiles) is provided; application "
+                 "profiling is NPUSIM_OUT or aclprof (docs/outputs.md)\n";
+    args.clear();
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"npusim: a cycle-approximate Ascend-class NPU simulator behind the CANN ACL runtime"};
   app.set_version_flag("--version", "npusim " + npusim::sim::version_string());
   app.require_subcommand(1);
+  std::vector<std::string> alias;
+  if (tool_alias(argc, argv, alias)) {
+    if (alias.empty()) return 2;
+    app.name(alias[0]);
+  }
   // In --help order.
   const std::vector<Command> commands = {
       add_run(app),    add_info(app),  add_replay(app),     add_report(app), add_check(app),
-      add_compare(app), add_sweep(app), add_sweep_task(app), add_serve(app),  add_merge(app)};
-  CLI11_PARSE(app, argc, argv);
+      add_compare(app), add_sweep(app), add_sweep_task(app), add_serve(app),  add_merge(app),
+      add_op(app)};
+  if (!alias.empty()) {
+    std::vector<std::string> rest(alias.rbegin(), alias.rend() - 1);  // CLI11 takes them reversed
+    try {
+      app.parse(rest);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e);
+    }
+  } else {
+    CLI11_PARSE(app, argc, argv);
+  }
   check_log_env();
   for (const Command& c : commands) {
     if (*c.app) return c.run();

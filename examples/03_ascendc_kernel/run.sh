@@ -7,3 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../common/build.sh" "$@"  # build in WORK
 # `npusim run` picks the chip (default: the 910B preset) and writes the timeline, stats and
 # op_summary.csv into out/; running ./build/scale_add alone works too (no outputs).
 npusim run --out out -- ./build/scale_add
+# msopprof (also `msprof op`) profiles the first launch per block and core: OpBasicInfo.csv,
+# PipeUtilization.csv, Memory.csv ... in prof/OPPROF_<time>_<tag>/ (docs/outputs.md).
+rm -rf prof
+msopprof --output prof ./build/scale_add > /dev/null
+cat prof/OPPROF_*/OpBasicInfo.csv

@@ -54,6 +54,7 @@ void AiCore::declare_tracks() {
 void AiCore::assign(const BlockJob& job) {
   job_ = job;
   phase_ = Phase::kStart;
+  l2_ = {};
   restored_ = 0;
   timed_out_ = false;
   want_ = false;
@@ -232,9 +233,25 @@ SimTime AiCore::gm_access(const ascendc::Instr& in, SimTime request, SimTime& la
   access_.bursts = in.gm_pitch != 0 ? std::max<std::uint32_t>(in.count, 1) : 1;
   access_.pitch = in.gm_pitch;
   access_.hit_bytes = 0;
+  access_.write_hit_bytes = 0;
   sc_core::sc_time delay = sim::to_sc_time(request > now ? request - now : 0);
   mem->b_transport(payload_, delay);
   SimTime data = now + delay.value();
+  // The block's L2 traffic by lane (block_profile.h): a MIX block's vector-side MTE2 on its own.
+  const int lane = job_.partner != nullptr && in.pipe == ascendc::Pipe::kMte2 &&
+                           in.dst == ascendc::Mem::kUb
+                       ? kMte2AivLane
+                       : static_cast<int>(in.pipe);
+  L2Traffic& l2 = l2_[lane];
+  if (write) {
+    const std::uint64_t hit = std::min<std::uint64_t>(access_.write_hit_bytes, bytes);
+    l2.write_hit += hit;
+    l2.write_miss += bytes - hit;
+  } else {
+    const std::uint64_t hit = std::min<std::uint64_t>(access_.hit_bytes, bytes);
+    l2.read_hit += hit;
+    l2.read_miss += bytes - hit;
+  }
   if (in.gm_addr != 0 && !write) {  // addressed read: now we know its hits (pipe_costs.h)
     const std::uint64_t misses = bytes - std::min<std::uint64_t>(access_.hit_bytes, bytes);
     if (misses > 0) latency += costs_.hbm_latency();

@@ -30,6 +30,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/aicore/block_profile.h"
 #include "models/aicore/block_replay.h"
 #include "models/aicore/op_simulator.h"
 #include "models/aicore/pipe_costs.h"
@@ -151,6 +152,9 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
     opsim_ = sim;
     opsim_unit_ = sim != nullptr ? sim->unit_id(unit, label_) : -1;
   }
+  /// The running (or last finished) block's GM bytes by replay lane and L2 outcome
+  /// (block_profile.h), since assign().
+  const std::array<L2Traffic, kLaneCount>& l2_traffic() const { return l2_; }
   /// Whether trace_block records anything (the timeline is on).
   bool tracing() const { return tracks_.core.on(); }
   /// A span on this core's track.
@@ -210,6 +214,7 @@ class AiCore : public sc_core::sc_module, private ReplayHost {
 
   OpSimulator* opsim_ = nullptr;
   int opsim_unit_ = -1;
+  std::array<L2Traffic, kLaneCount> l2_{};
   std::uint64_t blocks_ = 0;
   std::uint64_t busy_ps_ = 0;
   std::array<std::uint64_t, ascendc::kPipeCount> pipe_busy_ps_{};

@@ -549,6 +549,7 @@ void AiCoreEngine::account(Kernel& k, AiCore& core, const Slot& slot) {
   const SimTime now = sim::sim_now();
   const SimTime executed = core.end() - core.replay_start();
   charge(k, core, slot, r.busy, executed, true, true);
+  if (keep_records_ && keep_profiles_) profile_block(k, core, slot);
   k.rec.instrs += r.instrs;
   k.rec.last_block_end = now;
   ++k.rec.blocks_run;
@@ -568,6 +569,37 @@ void AiCoreEngine::account(Kernel& k, AiCore& core, const Slot& slot) {
                      {sim::TraceArg::num("bytes", job.restore_bytes)});
   }
   for (int p : slot.partners) cores_[p]->trace_block(k.rec.name, job.dispatched, now, args);
+}
+
+void AiCoreEngine::profile_block(Kernel& k, AiCore& core, const Slot& slot) {
+  const bool split = !slot.partners.empty();
+  BlockProfile own;
+  own.block = core.job().block;
+  own.core = core.label();
+  own.vector = core.core_kind() == CoreKind::kAiv;
+  own.start = core.replay_start();
+  own.end = core.end();
+  BlockProfile vec = own;
+  if (split) {
+    vec.core = cores_[slot.partners[0]]->label();
+    vec.vector = true;
+  }
+  const ReplayResult& r = core.result();
+  for (int lane = 0; lane < kLaneCount; ++lane) {
+    BlockProfile& p = split && vector_lane(lane) ? vec : own;
+    const int pipe = static_cast<int>(lane_pipe(lane));
+    p.busy[pipe] += r.busy[lane];
+    const L2Traffic& t = core.l2_traffic()[lane];
+    p.l2[pipe].read_hit += t.read_hit;
+    p.l2[pipe].read_miss += t.read_miss;
+    p.l2[pipe].write_hit += t.write_hit;
+    p.l2[pipe].write_miss += t.write_miss;
+  }
+  for (const ascendc::Instr& in : core.trace_buffer().instrs) {
+    add_instr(in, costs_.cycles(in), split && mix_vector_side(in) ? vec : own);
+  }
+  k.rec.blocks.push_back(std::move(own));
+  if (split) k.rec.blocks.push_back(std::move(vec));
 }
 
 void AiCoreEngine::finish(Kernel& k) {

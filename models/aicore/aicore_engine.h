@@ -121,6 +121,9 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   /// Keep a KernelRecord of every kernel that finishes from now on (off by default: the records
   /// grow with every launch and only op_summary.csv reads them).
   void keep_records(bool on) override { keep_records_ = on; }
+  /// Also keep KernelRecord::blocks (block_profile.h) of every block that finishes while `on`
+  /// (with keep_records: costs one pass over each finished block's trace).
+  void keep_block_profiles(bool on) override { keep_profiles_ = on; }
   void append_records(std::vector<KernelRecord>& out) const override {
     out.insert(out.end(), records_.begin(), records_.end());
   }
@@ -194,6 +197,8 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   void charge_preempted(Kernel& k, AiCore& core, const Slot& slot, StreamStats& st, Parked& back);
   void trace_preempted(const Kernel& k, AiCore& core, const Slot& slot);
   void account(Kernel& k, AiCore& core, const Slot& slot);
+  /// The finished block's profiles (KernelRecord::blocks) of `core` and its MIX partner.
+  void profile_block(Kernel& k, AiCore& core, const Slot& slot);
   /// Pipe busy time of one block segment to the core (and a MIX block's AIV partner) and, when
   /// `record`, to the kernel's op_summary record (`block`: count it as a block there).
   void charge(Kernel& k, AiCore& core, const Slot& slot,
@@ -228,6 +233,7 @@ class AiCoreEngine : public sc_core::sc_module, public TaskEngine, public CoreSi
   sc_core::sc_event wake_;
   std::uint64_t seq_ = 0;
   bool keep_records_ = false;
+  bool keep_profiles_ = false;
   std::vector<KernelRecord> records_;
   /// Ends of the kSyncSet instructions of running kernels' blocks: (kernel, block, instr) -> end
   /// (aicore_engine_sync.cpp).

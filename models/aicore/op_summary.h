@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aicore/block_profile.h"
 #include "models/op_info.h"
 #include "npusim/ascendc/trace.h"
 #include "sim/quantity.h"
@@ -58,6 +59,10 @@ struct KernelRecord {
   int error = 0;
   bool coupled = false;         // ran on coupled AI Cores: `aic` holds every pipe
   KernelSide aic, aiv;
+  /// Per block and core (block_profile.h), in completion order; only while the engine keeps
+  /// block profiles (AiCoreEngine::keep_block_profiles: msprof op). A preempted block's segments
+  /// before its last are not in it.
+  std::vector<BlockProfile> blocks;
 };
 
 struct OpSummaryParams {

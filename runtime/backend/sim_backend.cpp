@@ -16,6 +16,9 @@
 //    (re)writes timeline.json, stats.json and stats.txt (sim/stats.h; NPUSIM_STATS=full writes
 //    every statistic, else zeros are folded away), config.yaml and op_summary.csv (one row per
 //    finished kernel, all devices) there, creating the directory; failures are logged, not thrown.
+//  - NPUSIM_OP_PROFILE_DIR (set by `msprof op` / `msopprof`, tools/opprof): the AI Core engines
+//    keep every kernel's per-block profiles and write_outputs() also (re)writes op_profile.json
+//    there (models/aicore/op_profile.h), with or without NPUSIM_OUT.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/aicore/op_simulator.h"
+#include "models/aicore/op_profile.h"
 #include "models/system.h"
 #include "models/chip_config_loader.h"
 #include "runtime/core/backend.h"
@@ -57,7 +61,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 class SimBackend final : public Backend {
  public:
   SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir,
-             sim::StatsOutput stats_output);
+             sim::StatsOutput stats_output, std::string op_profile_dir);
 
   const models::ChipConfig& config() const override { return cfg_; }
   void submit(Task task) override;
@@ -76,6 +80,8 @@ class SimBackend final : public Backend {
 
  private:
   std::string op_summary() const;
+  void write_op_profile();
+  bool keeps_records() const { return !out_dir_.empty() || !op_dir_.empty(); }
   int host_track(std::uint32_t thread);
 
   models::ChipConfig cfg_;
@@ -84,6 +90,7 @@ class SimBackend final : public Backend {
   // written from an atexit hook, after yaml-cpp's own static tables are gone.
   std::string config_yaml_;
   std::string out_dir_;
+  std::string op_dir_;  // NPUSIM_OP_PROFILE_DIR
   sim::StatsOutput stats_output_;  // NPUSIM_STATS
   sim::Engine engine_;  // before every SystemC object
   sim::StatGroup stats_{"npusim"};
@@ -97,10 +104,10 @@ class SimBackend final : public Backend {
 };
 
 SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string out_dir,
-                       sim::StatsOutput stats_output)
+                       sim::StatsOutput stats_output, std::string op_profile_dir)
     : cfg_(std::move(cfg)), origin_(std::move(origin)),
       config_yaml_(models::effective_config_yaml(cfg_, origin_)), out_dir_(std::move(out_dir)),
-      stats_output_(stats_output), trace_(!out_dir_.empty()),
+      op_dir_(std::move(op_profile_dir)), stats_output_(stats_output), trace_(!out_dir_.empty()),
       system_(cfg_, stats_, trace_) {
   stats_.add("sim_time", sim_time_, "ps", "simulated time at the last output");
   functional_ = cfg_.aicore.functional ? 1 : 0;
@@ -117,7 +124,8 @@ SimBackend::SimBackend(models::ChipConfig cfg, std::string origin, std::string o
     system_.reevaluate_waits();
     engine_.wake();
   });
-  system_.keep_kernel_records(!out_dir_.empty());  // for op_summary.csv only
+  system_.keep_kernel_records(keeps_records());  // for op_summary.csv and op_profile.json only
+  system_.keep_block_profiles(!op_dir_.empty());
   engine_.elaborate();
 }
 
@@ -137,7 +145,29 @@ void SimBackend::start_profiling() {
 void SimBackend::stop_profiling() {
   if (!out_dir_.empty()) return;
   trace_.set_enabled(false);
-  system_.keep_kernel_records(false);
+  system_.keep_kernel_records(keeps_records());
+}
+
+void SimBackend::write_op_profile() {
+  if (op_dir_.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(op_dir_, ec);
+  if (ec) {
+    sim::log_error("npusim: cannot create NPUSIM_OP_PROFILE_DIR " + op_dir_ + ": " + ec.message());
+    return;
+  }
+  models::OpProfileParams params;
+  params.soc = cfg_.soc.name;
+  params.frequency_hz = cfg_.aicore.frequency.hz;
+  params.cube_cores = cfg_.aicore.cube_cores;
+  params.vector_cores = cfg_.aicore.vector_cores;
+  params.coupled = !cfg_.generation().split_cores;
+  try {
+    write_text(std::filesystem::path(op_dir_) / "op_profile.json",
+               models::op_profile_json(system_.kernel_records(), params));
+  } catch (const std::exception& e) {
+    sim::log_error(e.what());
+  }
 }
 
 bool SimBackend::write_profile(const std::string& dir, const std::string& stamp, SimTime from) {
@@ -216,6 +246,7 @@ std::string versioned(const std::string& stats_json) {
 // Output problems are reported on stderr, never thrown: this also runs from an atexit hook.
 void SimBackend::write_outputs() {
   if (models::OpSimulator* op = models::OpSimulator::process()) op->write();
+  write_op_profile();
   if (out_dir_.empty()) return;
   namespace fs = std::filesystem;
   const fs::path dir(out_dir_);
@@ -284,7 +315,8 @@ sim::StatsOutput stats_output_from_env() {
 std::unique_ptr<Backend> make_sim_backend() {
   models::ChipConfig cfg = models::config_from_env();
   return std::make_unique<SimBackend>(std::move(cfg), models::config_origin_from_env(),
-                                      output_dir_from_env(), stats_output_from_env());
+                                      output_dir_from_env(), stats_output_from_env(),
+                                      env_or_empty("NPUSIM_OP_PROFILE_DIR"));
 }
 
 }  // namespace npusim::rt

@@ -30,6 +30,15 @@ TEST(L2Tags, ASecondReadOfTheSameBytesHits) {
   EXPECT_EQ(b.evictions, 0u);
 }
 
+// msprof op's write hits (L2Cache.csv): written bytes whose line L2 held; reads never count.
+TEST(L2Tags, WritesHitOnlyInLinesL2Holds) {
+  L2Tags t = small();
+  EXPECT_EQ(run(t, kBase, 1024, true).write_hit_bytes, 0u);  // two lines allocated
+  EXPECT_EQ(run(t, kBase + 256, 1024, true).write_hit_bytes, 768u);  // the third line is new
+  EXPECT_EQ(run(t, kBase + 4096, 256).write_hit_bytes, 0u);           // a read
+  EXPECT_EQ(run(t, kBase + 4096 + 128, 64, true).write_hit_bytes, 64u);  // line read in above
+}
+
 TEST(L2Tags, MissesFillWholeSectorsOnly) {
   L2Tags t = small();
   L2Tags::Result a = run(t, kBase + 16, 64);  // inside sector 0

@@ -26,6 +26,8 @@ each one:
     `<line>`: lower-case letters, digits and `_`) matches any text on the line, and a line that
     is only "..." (the README leaving lines out) is dropped: it only says that other lines come
     between. The other expected lines must still each appear in the output, in any order.
+  - a run block that calls `msopprof` (not `msopprof simulator`) also needs an OPPROF_* folder
+    holding msprof's per-kernel files (OpBasicInfo.csv ... ResourceConflictRatio.csv).
 Prints one line per project and, per folder, "<folder>: P passed, F failed, S skipped, N n/a".
 Exit status 0 when nothing failed, 1 otherwise, 2 for bad arguments. Fetches nothing.
 """
@@ -203,7 +205,29 @@ def judge(project, prefix, work, timeout):
         return "fail", "exit %d: %s" % (p.returncode, first_error(p.stdout))
     if missing:
         return "fail", "missing output line: %s" % missing[0][:120]
+    incomplete = opprof_missing(copy, commands)
+    if incomplete:
+        return "fail", incomplete
     return "pass", ""
+
+
+OPPROF_FILES = ["OpBasicInfo.csv", "PipeUtilization.csv", "ArithmeticUtilization.csv",
+                "L2Cache.csv", "Memory.csv", "MemoryL0.csv", "MemoryUB.csv",
+                "ResourceConflictRatio.csv"]
+
+
+def opprof_missing(copy, commands):
+    """A run block that calls `msopprof` (not its simulator) must leave an OPPROF_* folder with
+    msprof's per-kernel files: "" when it does (or does not call it), else what is missing."""
+    if not any(re.search(r"\bmsopprof\b(?!\s+simulator)", c) for c in commands):
+        return ""
+    for dirpath, dirnames, _ in os.walk(copy):
+        for d in dirnames:
+            if not d.startswith("OPPROF_"):
+                continue
+            lacking = [f for f in OPPROF_FILES if not os.path.exists(os.path.join(dirpath, d, f))]
+            return "%s lacks %s" % (d, ", ".join(lacking)) if lacking else ""
+    return "msopprof left no OPPROF_* folder"
 
 
 def main(argv):
