@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "kernel_operator.h"
 #include "npusim/ascendc/block_runner.h"
 #include "runtime/ascendc/sanitizer.h"
@@ -62,7 +64,10 @@ class Sanitizer : public ::testing::Test {
 
   // Runs san_add(mode) on 2 blocks with `checks` on; the log's lines.
   std::vector<std::string> run(unsigned checks, std::int32_t mode) {
-    const std::string log = ::testing::TempDir() + "sanitizer_test.jsonl";
+    // One log per test process: ctest runs the tests of this binary in parallel processes.
+    const std::string log = ::testing::TempDir() + "sanitizer_test_" +
+                            ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                            "_" + std::to_string(::getpid()) + ".jsonl";
     std::remove(log.c_str());
     san::configure(checks, log.c_str());
     x_.assign(2 * kLen, 1.0f);
@@ -71,7 +76,9 @@ class Sanitizer : public ::testing::Test {
     result_ = run_blocks(&san_add, 2, reinterpret_cast<GM_ADDR>(x_.data()),
                          reinterpret_cast<GM_ADDR>(y_.data()), reinterpret_cast<GM_ADDR>(z_.data()),
                          mode);
-    return lines(log);
+    std::vector<std::string> out = lines(log);
+    std::remove(log.c_str());
+    return out;
   }
 
   static std::vector<std::string> lines(const std::string& path) {
