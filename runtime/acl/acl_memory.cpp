@@ -62,6 +62,11 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg
   return malloc_api("aclrtMalloc", devPtr, size, policy, true);
 }
 
+aclError aclrtGetHardwareSyncAddr(void** addr) {
+  return api_out("aclrtGetHardwareSyncAddr", addr, "addr",
+                 [&](Call& c) { return hardware_sync_addr(c); });
+}
+
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy_arg) {
   const int policy = as_int(policy_arg);  // any value the caller passed
   return malloc_api("aclrtMallocAlign32", devPtr, size, policy, false);

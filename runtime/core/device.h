@@ -32,6 +32,8 @@ struct Device {
   std::set<std::uint32_t> peers;  // devices this one enabled peer access to (runtime/core/peer.h)
   /// Process-level float overflow flag (shared with the status tasks that read or clear it).
   std::shared_ptr<std::uint32_t> overflow = std::make_shared<std::uint32_t>(0);
+  /// aclrtGetHardwareSyncAddr's area (runtime/core/memory.h), made by its first call; null before.
+  void* hardware_sync = nullptr;
 };
 
 class Call;

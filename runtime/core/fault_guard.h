@@ -4,7 +4,9 @@
 // reported, instead of killing the process. The kernel's own C++ objects on the faulting path are
 // not destroyed (the block is abandoned mid-way); nothing else is affected. Faults outside a
 // guarded call go to whatever handler was installed before (or the default: the process dies, as
-// for any other crash).
+// for any other crash). An integer division the host CPU refuses (SIGFPE: x / 0, MIN / -1) gets
+// the result the device's scalar unit would not trap on (fault_guard.cpp says which) and the
+// kernel goes on; a SIGFPE the twin cannot complete ends the kernel as a fault does.
 #pragma once
 
 #include <cstdint>

@@ -180,6 +180,11 @@ constexpr const char* kRawAccessGranularity =
 int run_body(const LaunchState& st, std::uint32_t block) {
   try {
     const MemoryFault fault = run_guarded([&st] { st.body(); });
+    if (fault.hit && fault.signal == SIGFPE) {
+      const char* text = "arithmetic exception (SIGFPE) in the kernel's host code";
+      if (sanitizer::g_checks != 0) sanitizer::on_kernel_error(text, block);
+      return block_failed(st, block, text);
+    }
     if (fault.hit) {
       char address[32];
       std::snprintf(address, sizeof address, "0x%llx",

@@ -3,6 +3,7 @@
 #include "runtime/ascendc/sanitizer.h"
 #include "runtime/core/memory.h"
 
+#include <cstring>
 #include <string>
 
 #include "acl/acl_rt.h"
@@ -54,6 +55,21 @@ void* malloc_device(Call& call, std::size_t size, int policy, bool pad) {
   return reinterpret_cast<void*>(a->base);
 }
 
+void* hardware_sync_addr(Call& call) {
+  const arch::Generation& gen = call.config().generation();
+  require(gen.hardware_sync_addr, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+          std::string(gen.family) + " has no cube/vector hardware synchronisation address");
+  Device& dev = call.device(call.context().device);
+  if (dev.hardware_sync == nullptr) {
+    const Allocation* a = call.runtime().memory().allocate(MemKind::kDevice, dev.id,
+                                                           kHardwareSyncBytes, 0);
+    require(a != nullptr, ACL_ERROR_RT_MEMORY_ALLOCATION, "the host cannot back the allocation");
+    std::memset(reinterpret_cast<void*>(a->base), 0, kHardwareSyncBytes);
+    dev.hardware_sync = reinterpret_cast<void*>(a->base);
+  }
+  return dev.hardware_sync;
+}
+
 void free_device(Call& call, void* ptr) {
   const Allocation* a = allocation_at(call, ptr, "devPtr");
   require(a != nullptr && a->kind != MemKind::kHostPinned, ACL_ERROR_RT_MEMORY_FREE,
@@ -61,6 +77,9 @@ void free_device(Call& call, void* ptr) {
           "(double free?)");
   require(!a->mapped, ACL_ERROR_RT_MEMORY_FREE,
           "devPtr is an aclrtMapMem mapping: release it with aclrtUnmapMem");
+  require(a->kind != MemKind::kDevice || call.device(a->device).hardware_sync != ptr,
+          ACL_ERROR_RT_MEMORY_FREE,
+          "devPtr is the runtime's aclrtGetHardwareSyncAddr area, which the program does not own");
   if (sanitizer::g_checks != 0) sanitizer::on_free(ptr);
   call.runtime().memory().release(ptr);
 }

@@ -16,6 +16,14 @@ class Call;
 /// aclrtMalloc family. `pad` adds the A2/A3 extra 32 bytes (aclrtMallocAlign32 does not).
 void* malloc_device(Call& call, std::size_t size, int policy, bool pad);
 void free_device(Call& call, void* ptr);
+/// aclrtGetHardwareSyncAddr: the current device's cube/vector synchronisation area (A2/A3 only,
+/// else ACL_ERROR_RT_FEATURE_NOT_SUPPORT). The runtime reserves it, zeroed, on the device's
+/// first call (kHardwareSyncBytes of device memory, not charged to the program) and returns the
+/// same address until aclFinalize; kernels pass it to AscendC::SetSyncBaseAddr. The twin's
+/// cross-core synchronisation keeps its state in the simulator, not in this memory, so nothing
+/// reads or writes it.
+void* hardware_sync_addr(Call& call);
+inline constexpr std::size_t kHardwareSyncBytes = 4096;
 void* malloc_host(Call& call, std::size_t size);
 void free_host(Call& call, void* ptr);
 

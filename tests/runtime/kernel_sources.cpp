@@ -44,6 +44,18 @@ __global__ __aicore__ void store_raw(GM_ADDR out, uint64_t offset, int32_t value
   *reinterpret_cast<__gm__ int32_t*>(out + offset) = value;
 }
 
+// Integer division and remainder with run-time operands (the host CPU traps on a zero divisor).
+__global__ __aicore__ void divide(GM_ADDR out, int32_t a, int32_t b, int64_t x, int64_t y,
+                                  uint32_t u, uint32_t v) {
+  auto* o = reinterpret_cast<__gm__ int64_t*>(out);
+  o[0] = a / b;
+  o[1] = a % b;
+  o[2] = x / y;
+  o[3] = x % y;
+  o[4] = u / v;
+  o[5] = u % v;
+}
+
 // Copies 256 halves from GM into L1 (a cube-side memory): the kernel shows up as AIC.
 __global__ __aicore__ void to_l1(GM_ADDR src) {
   AscendC::TPipe pipe;
@@ -98,6 +110,12 @@ int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t valu
 int32_t StoreRawDo(uint32_t block_dim, void* stream, void* out, uint64_t offset, int32_t value) {
   return npusim::ascendc::launch(store_raw, "store_raw", block_dim, nullptr, stream,
                                 static_cast<GM_ADDR>(out), offset, value);
+}
+
+int32_t DivideDo(void* stream, void* out, int32_t a, int32_t b, int64_t x, int64_t y, uint32_t u,
+                 uint32_t v) {
+  return npusim::ascendc::launch(divide, "divide", 1, nullptr, stream, static_cast<GM_ADDR>(out),
+                                a, b, x, y, u, v);
 }
 
 int32_t ToL1Do(uint32_t block_dim, void* stream, void* src) {

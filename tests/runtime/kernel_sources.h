@@ -18,6 +18,9 @@ int32_t CubeTrapDo(uint32_t block_dim, void* stream);
 int32_t StoreCheckedDo(uint32_t block_dim, void* stream, void* out, int32_t value);
 /// Raw store `value` at `out + offset` (no twin check: a fault is caught by the launcher).
 int32_t StoreRawDo(uint32_t block_dim, void* stream, void* out, uint64_t offset, int32_t value);
+// One block: out[0..5] = a / b, a % b, x / y, x % y, u / v, u % v (int64_t each).
+int32_t DivideDo(void* stream, void* out, int32_t a, int32_t b, int64_t x, int64_t y, uint32_t u,
+                 uint32_t v);
 /// Takes `bytes` of UB with TPipe::InitBuffer.
 int32_t UbHogDo(uint32_t block_dim, void* stream, uint32_t bytes);
 /// Copies 256 halves from src into L1 (a cube-side kernel).

@@ -3,6 +3,7 @@
 // run in order, printf reaches stdout in block order when the task retires (also when the stream
 // is force-destroyed or the device reset without a synchronisation), launch validation, traps and
 // the failure modes, resource limits, the core type, exception callbacks.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -216,6 +217,26 @@ TEST_F(KernelTest, AccessOutsideAnyAllocationFailsNamingKernelAndBlock) {
   ASSERT_EQ(StoreCheckedDo(1, stream_, dev_, 5), ACL_SUCCESS);
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_EQ(read(1)[0], 5);
+}
+
+// The AI Core's scalar unit does not trap on an integer division by zero (CATLASS relies on it);
+// the host CPU does, and the twin completes the division: x / 0 = 0, x % 0 = x, MIN / -1 = MIN.
+TEST_F(KernelTest, IntegerDivisionByZeroGivesZeroAndTheDividend) {
+  void* out = nullptr;
+  ASSERT_EQ(aclrtMalloc(&out, 6 * sizeof(int64_t), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  auto run = [&](int32_t a, int32_t b, int64_t x, int64_t y, uint32_t u, uint32_t v) {
+    std::vector<int64_t> got(6, 99);
+    EXPECT_EQ(DivideDo(stream_, out, a, b, x, y, u, v), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(aclrtMemcpy(got.data(), 48, out, 48, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return got;
+  };
+  EXPECT_EQ(run(7, 2, -9, 4, 9u, 4u), (std::vector<int64_t>{3, 1, -2, -1, 2, 1}));
+  EXPECT_EQ(run(7, 0, -9, 0, 9u, 0u), (std::vector<int64_t>{0, 7, 0, -9, 0, 9}));
+  EXPECT_EQ(run(-5, 0, INT64_MIN, -1, 0xFFFFFFFFu, 0u),
+            (std::vector<int64_t>{0, -5, INT64_MIN, 0, 0, 0xFFFFFFFF}));
+  EXPECT_EQ(run(INT32_MIN, -1, 1, 1, 1u, 1u), (std::vector<int64_t>{INT32_MIN, 0, 1, 0, 1, 0}));
+  EXPECT_EQ(aclrtFree(out), ACL_SUCCESS);
 }
 
 // Raw __gm__ stores are not checked by the twin: device memory lives in its own address range,

@@ -2,7 +2,9 @@
 // Allocation: alignment, size rounding, capacity, frees, memory info.
 #include <cstdint>
 #include <cstring>
+#include <string>
 
+#include "runtime/core/memory.h"
 #include "tests/runtime/test_support.h"
 
 namespace npusim::rt::testing {
@@ -105,6 +107,38 @@ TEST_F(MemoryTest, PinnedHostMemory) {
   EXPECT_EQ(aclrtMallocHost(&h, 0), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMallocHost(nullptr, 8), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtFreeHost(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(MemoryTest, HardwareSyncAddrIsOneZeroedRuntimeArea) {
+  const size_t before = used();
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(aclrtGetHardwareSyncAddr(&a), ACL_SUCCESS);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(a) % 64, 0u);
+  const auto* bytes = static_cast<const unsigned char*>(a);
+  size_t nonzero = 0;
+  for (size_t i = 0; i < kHardwareSyncBytes; ++i) nonzero += bytes[i] != 0;
+  EXPECT_EQ(nonzero, 0u);
+  ASSERT_EQ(aclrtGetHardwareSyncAddr(&b), ACL_SUCCESS);
+  EXPECT_EQ(b, a);            // one area per device
+  EXPECT_EQ(used(), before);  // the runtime's, not charged to the program
+  EXPECT_EQ(aclrtFree(a), ACL_ERROR_RT_MEMORY_FREE);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtGetHardwareSyncAddr"), std::string::npos);
+  EXPECT_EQ(aclrtGetHardwareSyncAddr(nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetHardwareSyncAddr(&b), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+class Memory310PTest : public MemoryTest {
+ protected:
+  void configure(models::ChipConfig& config, FakeTiming&) override { config.soc.npu_arch = 2002; }
+};
+
+TEST_F(Memory310PTest, HardwareSyncAddrIsA2A3Only) {
+  void* a = nullptr;
+  EXPECT_EQ(aclrtGetHardwareSyncAddr(&a), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("Ascend310P"), std::string::npos);
 }
 
 TEST_F(MemoryTest, MallocNeedsACurrentContext) {

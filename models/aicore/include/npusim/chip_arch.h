@@ -28,25 +28,27 @@ struct Generation {
   const char* reduce_types;
   bool reduce_min_max;
   bool random_numbers;       // aclrtRandomNumAsync (the DSA random-number unit)
+  bool hardware_sync_addr;   // aclrtGetHardwareSyncAddr (the cube/vector sync area: A2/A3)
 };
 
 // Sources: docs/sources.md §1 (architecture numbers and unit lists) and §4 (overflow modes,
 // managed memory, aclrtMalloc padding); reduce types and kinds: the aclrtReduceAsync and
 // aclrtReduceKind pages of the CANN runtime API reference (per product: training = 910 and
-// inference = 310P SUM only); random numbers: the aclrtRandomNumAsync page (A2/A3 only).
+// inference = 310P SUM only); random numbers: the aclrtRandomNumAsync page (A2/A3 only);
+// hardware sync address: the aclrtGetHardwareSyncAddr page (A2/A3 only).
 inline constexpr Generation kGenerations[] = {
     // arch  family        split  old    bf16   infnan unified pad   aicpu  dvpp   hccs
-    //   reduce_types, reduce_min_max, random_numbers
+    //   reduce_types, reduce_min_max, random_numbers, hardware_sync_addr
     {1001, "Ascend910",    false, true,  false, false, false,  true,  true,  true,  true,
-     "fp32", false, false},
+     "fp32", false, false, false},
     {2002, "Ascend310P",   false, true,  false, false, true,   true,  true,  true,  false,
-     "fp32,fp16,int16", false, false},
+     "fp32,fp16,int16", false, false, false},
     {2201, "Ascend910B",   true,  false, true,  true,  true,   true,  true,  true,  true,
-     "int8,int16,int32,fp16,fp32,bf16", true, true},
+     "int8,int16,int32,fp16,fp32,bf16", true, true, true},
     {3002, "Ascend310B",   false, false, true,  true,  true,   true,  true,  true,  false,
-     "int8,int16,int32,fp16,fp32", true, false},
+     "int8,int16,int32,fp16,fp32", true, false, false},
     {3510, "Ascend950",    true,  false, true,  true,  true,   false, true,  true,  true,
-     "int8,int16,int32,uint32,fp16,fp32,bf16", true, false},
+     "int8,int16,int32,uint32,fp16,fp32,bf16", true, false, false},
 };
 
 inline constexpr int kGenerationCount = sizeof(kGenerations) / sizeof(kGenerations[0]);
