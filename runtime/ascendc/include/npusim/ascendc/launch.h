@@ -74,24 +74,6 @@ constexpr auto kernel_taking(void (*kernel)(std::decay_t<A>...)) {
   return kernel;
 }
 
-template <class... P, class... A>
-std::int32_t launch(void (*kernel)(P...), const char* name, std::uint32_t block_dim, void* l2ctrl,
-                    void* stream, A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A), "kernel launch: wrong number of arguments");
-  KernelLaunch l;
-  l.name = name;
-  l.kernel = reinterpret_cast<const void*>(kernel);
-  l.block_dim = block_dim;
-  l.l2ctrl = l2ctrl;
-  l.stream = stream;
-  std::tuple<std::decay_t<P>...> bound(std::forward<A>(args)...);
-  if constexpr ((detail::memo_bytes_v<std::decay_t<P>> && ...)) {
-    l.memo_key = [&bound] { return detail::memo_key_of(bound, std::index_sequence_for<P...>{}); };
-  }
-  l.run_block = [kernel, bound]() { std::apply(kernel, bound); };
-  return launch_kernel(std::move(l));
-}
-
 /// launch() with the block's body given: `body(bound args...)` runs each block instead of
 /// `kernel(bound args...)` (kernel is the launch's identity; core_pass.h picks a build with it).
 template <class... P, class Body, class... A>
@@ -110,6 +92,13 @@ std::int32_t launch_with(void (*kernel)(P...), const char* name, std::uint32_t b
   }
   l.run_block = [body, bound]() { std::apply(body, bound); };
   return launch_kernel(std::move(l));
+}
+
+/// The launch of `kernel(args...)` on block_dim blocks (launch_with, the kernel its own body).
+template <class... P, class... A>
+std::int32_t launch(void (*kernel)(P...), const char* name, std::uint32_t block_dim, void* l2ctrl,
+                    void* stream, A&&... args) {
+  return launch_with(kernel, name, block_dim, l2ctrl, stream, kernel, std::forward<A>(args)...);
 }
 
 /// Implemented by the runtime (runtime/core/aicpu_kernel.cpp): the `<<<>>>` launch of an AI CPU kernel,
